@@ -1,0 +1,18 @@
+// Three projects: unit (pure and adapter specs beside the code), integration (several real parts:
+// NATS, sqlite files, OS processes) and e2e (the HTTP black box against both run modes).
+const moduleNameMapper = {
+  '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src',
+  '^@app/([a-z-]+)/(.*)$': '<rootDir>/libs/$1/src/$2',
+};
+const transform = {
+  '^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: '<rootDir>/tsconfig.json' }],
+};
+const common = { rootDir: __dirname, testEnvironment: 'node', moduleNameMapper, transform, moduleFileExtensions: ['ts', 'js', 'json'] };
+
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
+    { ...common, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts', '<rootDir>/test/contracts/**/*.test.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e.ts'] },
+  ],
+};

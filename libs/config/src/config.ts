@@ -1,0 +1,144 @@
+import * as path from 'node:path';
+
+/**
+ * Every setting is an environment variable, validated once at boot (API.md "Configuration").
+ * A bad value throws a ConfigError naming the variable; `main.ts` prints it as one line and exits 1.
+ */
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  eventstoreUrl: string;
+  mongoUrl: string | undefined;
+  bus: 'inprocess' | 'nats';
+  natsUrl: string;
+  searchProvider: 'local' | 'searxng' | 'brave';
+  searxngUrl: string | undefined;
+  braveApiKey: string | undefined;
+  localIndexDir: string | undefined;
+  localIndexSeeds: string[];
+  llmProvider: 'extractive' | 'openai';
+  openaiBaseUrl: string | undefined;
+  openaiApiKey: string | undefined;
+  openaiModel: string | undefined;
+  fetchAllowHosts: string[];
+  rateLimitRps: number;
+  rateLimitBurst: number;
+  maxBodyBytes: number;
+  secretsKey: string | undefined;
+  webhookMaxAttempts: number;
+  webhookBackoffSeconds: number;
+  runLeaseSeconds: number;
+  maxConcurrentRunsPerTeam: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Bus request timeout; a timeout becomes HTTP 503 with Retry-After. */
+  busTimeoutMs: number;
+  /** How long a POST waits for the read model to pass its append position. */
+  readYourWritesMs: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+const read = (env: Env, name: string): string | undefined => {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+};
+
+const int = (env: Env, name: string, fallback: number, min: number, max: number): number => {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^-?\d+$/.test(raw)) throw new ConfigError(name, `must be an integer, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+};
+
+const oneOf = <T extends string>(env: Env, name: string, fallback: T, allowed: readonly T[]): T => {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+};
+
+const url = (env: Env, name: string, schemes: string[]): string | undefined => {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be a URL, got "${raw}"`);
+  }
+  if (!schemes.includes(parsed.protocol.replace(/:$/, ''))) {
+    throw new ConfigError(name, `must use one of the schemes ${schemes.join(', ')}`);
+  }
+  return raw;
+};
+
+const list = (env: Env, name: string): string[] =>
+  (read(env, name) ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+
+export function loadConfig(env: Env = process.env): Config {
+  const dataDir = path.resolve(read(env, 'DATA_DIR') ?? './data');
+  const eventstoreUrl =
+    url(env, 'EVENTSTORE_URL', ['sqlite', 'esdb', 'esdb+discover']) ??
+    `sqlite://${path.join(dataDir, 'events.db')}`;
+  const searchProvider = oneOf(env, 'SEARCH_PROVIDER', 'local', ['local', 'searxng', 'brave'] as const);
+  const searxngUrl = url(env, 'SEARXNG_URL', ['http', 'https']);
+  const braveApiKey = read(env, 'BRAVE_API_KEY');
+  if (searchProvider === 'searxng' && !searxngUrl) throw new ConfigError('SEARXNG_URL', 'is required when SEARCH_PROVIDER=searxng');
+  if (searchProvider === 'brave' && !braveApiKey) throw new ConfigError('BRAVE_API_KEY', 'is required when SEARCH_PROVIDER=brave');
+  const llmProvider = oneOf(env, 'LLM_PROVIDER', 'extractive', ['extractive', 'openai'] as const);
+  const openaiBaseUrl = url(env, 'OPENAI_BASE_URL', ['http', 'https']);
+  if (llmProvider === 'openai' && !openaiBaseUrl) throw new ConfigError('OPENAI_BASE_URL', 'is required when LLM_PROVIDER=openai');
+  const secretsKey = read(env, 'SECRETS_KEY');
+  if (secretsKey !== undefined && Buffer.from(secretsKey, 'base64').length !== 32) {
+    throw new ConfigError('SECRETS_KEY', 'must be 32 bytes, base64-encoded');
+  }
+  const rateLimitRps = int(env, 'RATE_LIMIT_RPS', 20, 0, 1_000_000);
+  const rateLimitBurst = int(env, 'RATE_LIMIT_BURST', 40, 1, 10_000_000);
+  return {
+    port: int(env, 'PORT', 8080, 0, 65535),
+    host: read(env, 'HOST') ?? '0.0.0.0',
+    dataDir,
+    eventstoreUrl,
+    mongoUrl: url(env, 'MONGO_URL', ['mongodb', 'mongodb+srv']),
+    bus: oneOf(env, 'BUS', 'inprocess', ['inprocess', 'nats'] as const),
+    natsUrl: url(env, 'NATS_URL', ['nats', 'tls', 'ws', 'wss']) ?? 'nats://127.0.0.1:4222',
+    searchProvider,
+    searxngUrl,
+    braveApiKey,
+    localIndexDir: read(env, 'LOCAL_INDEX_DIR'),
+    localIndexSeeds: list(env, 'LOCAL_INDEX_SEEDS'),
+    llmProvider,
+    openaiBaseUrl,
+    openaiApiKey: read(env, 'OPENAI_API_KEY'),
+    openaiModel: read(env, 'OPENAI_MODEL'),
+    fetchAllowHosts: list(env, 'FETCH_ALLOW_HOSTS'),
+    rateLimitRps,
+    rateLimitBurst,
+    maxBodyBytes: int(env, 'MAX_BODY_BYTES', 1_048_576, 1024, 1_073_741_824),
+    secretsKey,
+    webhookMaxAttempts: int(env, 'WEBHOOK_MAX_ATTEMPTS', 3, 1, 100),
+    webhookBackoffSeconds: int(env, 'WEBHOOK_BACKOFF_SECONDS', 30, 0, 86_400),
+    runLeaseSeconds: int(env, 'RUN_LEASE_SECONDS', 15, 1, 3600),
+    maxConcurrentRunsPerTeam: int(env, 'MAX_CONCURRENT_RUNS_PER_TEAM', 4, 1, 1000),
+    logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+    busTimeoutMs: int(env, 'BUS_TIMEOUT_MS', 10_000, 10, 600_000),
+    readYourWritesMs: int(env, 'READ_YOUR_WRITES_MS', 2_000, 0, 60_000),
+  };
+}
+
+export const CONFIG = Symbol('CONFIG');

@@ -1,0 +1,127 @@
+/**
+ * The event log port. Every adapter (sqlite, esdb) passes the same contract suite
+ * (`event-store.contract.ts`). Positions and revisions are bigint here and decimal strings on the wire.
+ */
+
+/** Metadata carried by every event (DESIGN.md section 3). */
+export interface EventMetadata {
+  correlation_id?: string;
+  causation_id?: string;
+  request_id?: string;
+  team_id?: string;
+  key_id?: string;
+  /** ISO-8601 time the event was decided. */
+  at?: string;
+  /** Version of the data shape; old versions are upcast on read. */
+  schema?: number;
+  [key: string]: unknown;
+}
+
+/** An event to append. `id` is a uuid; appending an id that is already stored is a no-op. */
+export interface NewEvent<Type extends string = string, Data = Record<string, unknown>> {
+  id: string;
+  type: Type;
+  data: Data;
+  metadata?: EventMetadata;
+}
+
+/** An event as read back from the log. */
+export interface RecordedEvent<Type extends string = string, Data = Record<string, unknown>> {
+  id: string;
+  stream: string;
+  type: Type;
+  data: Data;
+  metadata: EventMetadata;
+  /** 0-based revision within its stream. */
+  revision: bigint;
+  /** Global position in the log ($all), strictly increasing in append order. */
+  position: bigint;
+  /** ISO-8601 time the store recorded it. */
+  created: string;
+}
+
+/**
+ * Expected revision for an append:
+ * - `'no_stream'`: the stream must not exist;
+ * - `'any'`: no check (tools and migrations only; domain code always checks);
+ * - a bigint: the stream's current last revision must equal it.
+ */
+export type ExpectedRevision = 'no_stream' | 'any' | bigint;
+
+export interface AppendResult {
+  /** Last revision of the stream after the append. */
+  nextExpectedRevision: bigint;
+  /** Global position of the last event appended (or of the already-stored one on a repeat). */
+  position: bigint;
+}
+
+export interface ReadStreamOptions {
+  direction?: 'forwards' | 'backwards';
+  /** Start at this revision (inclusive). Defaults to the start (forwards) or the end (backwards). */
+  fromRevision?: bigint;
+  maxCount?: number;
+}
+
+/** Server-side filter for $all reads and subscriptions. */
+export interface AllFilter {
+  streamPrefixes?: string[];
+  eventTypePrefixes?: string[];
+}
+
+export interface ReadAllOptions {
+  /** Read events whose position is strictly greater than this; defaults to the start of the log. */
+  after?: bigint;
+  maxCount?: number;
+  filter?: AllFilter;
+}
+
+export interface SubscribeToStreamOptions {
+  /** Deliver events whose revision is strictly greater than this; undefined = from the start. */
+  after?: bigint;
+}
+
+export interface SubscribeToAllOptions {
+  /** Deliver events whose position is strictly greater than this; undefined = from the start. */
+  after?: bigint;
+  filter?: AllFilter;
+}
+
+/**
+ * A catch-up subscription: replays what is stored after the starting point, then delivers live
+ * events, in order, with nothing missed or doubled. Iterate it with `for await`; `close()` ends it.
+ */
+export interface Subscription extends AsyncIterable<RecordedEvent> {
+  close(): Promise<void>;
+}
+
+/** Thrown when the expected revision does not hold. */
+export class WrongExpectedRevisionError extends Error {
+  constructor(
+    readonly stream: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: bigint | 'no_stream',
+  ) {
+    super(
+      `stream ${stream}: expected revision ${String(expected)}, actual ${String(actual)}`,
+    );
+    this.name = 'WrongExpectedRevisionError';
+  }
+}
+
+export interface EventStore {
+  append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /** Reads a stream; an absent stream reads as an empty array. */
+  readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /** Last revision of a stream, or undefined when it does not exist. */
+  streamRevision(stream: string): Promise<bigint | undefined>;
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** Position of the last event in the log, or -1n when empty. */
+  headPosition(): Promise<bigint>;
+  subscribeToStream(stream: string, options?: SubscribeToStreamOptions): Subscription;
+  subscribeToAll(options?: SubscribeToAllOptions): Subscription;
+  /** Cheap liveness check for /readyz. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const EVENT_STORE = Symbol('EVENT_STORE');

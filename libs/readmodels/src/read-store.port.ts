@@ -1,0 +1,36 @@
+/**
+ * The read-model port: documents in named collections, each upsert guarded by a version
+ * (the stream revision for one-stream documents, the global position for aggregates),
+ * so a projection applied twice changes nothing. Adapters: memory (mingo) and mongo.
+ */
+export type Filter = Record<string, unknown>;
+export type Sort = Record<string, 1 | -1>;
+
+export interface FindOptions {
+  sort?: Sort;
+  skip?: number;
+  limit?: number;
+}
+
+/** A stored document: `_id` plus the projection's fields plus `_version` (decimal string). */
+export type ReadDoc = { _id: string; _version?: string } & Record<string, unknown>;
+
+export interface ReadStore {
+  /**
+   * Writes `doc` unless the stored document's `_version` is already >= `version`
+   * (compared as bigint). Returns true when written.
+   */
+  upsert(collection: string, id: string, doc: Record<string, unknown>, version: bigint): Promise<boolean>;
+  get(collection: string, id: string): Promise<ReadDoc | undefined>;
+  find(collection: string, filter?: Filter, options?: FindOptions): Promise<ReadDoc[]>;
+  count(collection: string, filter?: Filter): Promise<number>;
+  /** Drops every document of the collection (rebuild). */
+  clear(collection: string): Promise<void>;
+  /** Projection checkpoints: last global position applied, per projection name. */
+  getCheckpoint(name: string): Promise<bigint | undefined>;
+  setCheckpoint(name: string, position: bigint): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const READ_STORE = Symbol('READ_STORE');
