@@ -17,10 +17,16 @@ export type ReadDoc = { _id: string; _version?: string } & Record<string, unknow
 
 export interface ReadStore {
   /**
-   * Writes `doc` unless the stored document's `_version` is already >= `version`
+   * Writes (replaces whole) `doc` unless the stored document's `_version` is already >= `version`
    * (compared as bigint). Returns true when written.
    */
   upsert(collection: string, id: string, doc: Record<string, unknown>, version: bigint): Promise<boolean>;
+  /**
+   * Removes the document unless its stored `_version` is already >= `version` (a projection
+   * returned undefined). Returns true when removed. Optional: added for delete semantics.
+   */
+  delete?(collection: string, id: string, version: bigint): Promise<boolean>;
+  /** Treat the result as read-only: the memory adapter returns its stored (frozen) object. */
   get(collection: string, id: string): Promise<ReadDoc | undefined>;
   find(collection: string, filter?: Filter, options?: FindOptions): Promise<ReadDoc[]>;
   count(collection: string, filter?: Filter): Promise<number>;

@@ -1,0 +1,107 @@
+/**
+ * Keys CLI (API.md "Keys CLI"), the only way keys are made. Usable while the service runs: it
+ * appends to the same event log, and the gateway's read model follows the log live.
+ *
+ *   keys create --team <team> [--name <label>]   prints only the key
+ *   keys list --team <team>                      <key id> <active|revoked|expiring> <created> <name>
+ *   keys revoke <key id>
+ *   keys rotate <key id> [--overlap 1h]          prints only the new key
+ *   keys webhook-secret --team <team>            prints only the new whsec_ secret
+ */
+import { loadConfig } from '@app/config';
+import { openEventStore } from '@app/eventstore';
+import { DomainError } from '@app/domain';
+import { SecretBox } from '@app/platform/secrets';
+import { TeamAdmin } from '@app/platform/teams/team-admin';
+
+const USAGE = `usage: keys create --team <team> [--name <label>]
+       keys list --team <team>
+       keys revoke <key id>
+       keys rotate <key id> [--overlap <duration, e.g. 90s, 30m, 1h, 7d>]
+       keys webhook-secret --team <team>`;
+
+class UsageError extends Error {}
+
+function parseArgs(argv: string[]): { command: string; positional: string[]; flags: Map<string, string> } {
+  const [command = '', ...rest] = argv;
+  const positional: string[] = [];
+  const flags = new Map<string, string>();
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i];
+    if (arg.startsWith('--')) {
+      const value = rest[i + 1];
+      if (value === undefined || value.startsWith('--')) throw new UsageError(`${arg} needs a value`);
+      flags.set(arg.slice(2), value);
+      i++;
+    } else positional.push(arg);
+  }
+  return { command, positional, flags };
+}
+
+export function parseDuration(text: string): number {
+  const match = /^(\d+)(s|m|h|d)?$/.exec(text.trim());
+  if (!match) throw new UsageError(`--overlap must look like 90s, 30m, 1h or 7d, got "${text}"`);
+  return Number(match[1]) * { s: 1, m: 60, h: 3600, d: 86400 }[(match[2] ?? 's') as 's' | 'm' | 'h' | 'd'];
+}
+
+const required = (flags: Map<string, string>, name: string): string => {
+  const value = flags.get(name);
+  if (!value) throw new UsageError(`--${name} is required`);
+  return value;
+};
+
+const onlyPositional = (positional: string[], what: string): string => {
+  if (positional.length !== 1) throw new UsageError(`expected exactly one ${what}`);
+  return positional[0];
+};
+
+async function main(argv: string[]): Promise<number> {
+  const { command, positional, flags } = parseArgs(argv);
+  const config = loadConfig();
+  const store = await openEventStore(config.eventstoreUrl);
+  const admin = new TeamAdmin(store, SecretBox.load(config.secretsKey, config.dataDir));
+  const out = (line: string) => process.stdout.write(line + '\n');
+  try {
+    switch (command) {
+      case 'create':
+        out((await admin.createKey(required(flags, 'team'), flags.get('name') ?? '')).key);
+        return 0;
+      case 'list':
+        for (const key of await admin.listKeys(required(flags, 'team'))) {
+          out(`${key.key_id} ${key.status} ${key.created_at} ${key.name}`.trimEnd());
+        }
+        return 0;
+      case 'revoke':
+        await admin.revokeKey(onlyPositional(positional, 'key id'));
+        return 0;
+      case 'rotate':
+        out((await admin.rotateKey(onlyPositional(positional, 'key id'), parseDuration(flags.get('overlap') ?? '1h'))).key);
+        return 0;
+      case 'webhook-secret': {
+        const team = required(flags, 'team');
+        const created = await admin.ensureTeam(team);
+        out(created.webhookSecret ?? (await admin.newWebhookSecret(team)));
+        return 0;
+      }
+      default:
+        throw new UsageError(command ? `unknown command "${command}"` : 'a command is required');
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      if (error instanceof UsageError) {
+        process.stderr.write(`error: ${error.message}\n${USAGE}\n`);
+        process.exit(2);
+      }
+      const message = error instanceof DomainError || error instanceof Error ? error.message : String(error);
+      process.stderr.write(`error: ${message}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,4 @@
+import { runService } from '@app/platform/core/run-service';
+import { ExtractionModule } from './extraction.module';
+
+runService('extraction', () => ExtractionModule);

@@ -1,0 +1,58 @@
+import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { BusClient } from '@app/bus';
+import { SERVICES, subjects } from '@app/contracts';
+import { EVENT_STORE, type EventStore } from '@app/eventstore';
+import { READ_STORE, type ReadStore } from '@app/readmodels';
+import { Public } from '../auth/auth.context';
+import { HttpMetrics } from '../http/metrics';
+
+type Check = { ok: boolean; ms: number; error?: string };
+
+const timed = async (probe: () => Promise<unknown>): Promise<Check> => {
+  const started = performance.now();
+  try {
+    await probe();
+    return { ok: true, ms: Math.round(performance.now() - started) };
+  } catch (error) {
+    return { ok: false, ms: Math.round(performance.now() - started), error: (error as Error).message };
+  }
+};
+
+/** Liveness, readiness (event log, read store, every service over the bus) and Prometheus metrics. */
+@ApiExcludeController()
+@Public()
+@Controller()
+export class HealthController {
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly bus: BusClient,
+    private readonly metrics: HttpMetrics,
+  ) {}
+
+  @Get('healthz')
+  healthz() {
+    return { status: 'ok' };
+  }
+
+  @Get('readyz')
+  async readyz(@Res({ passthrough: true }) reply: FastifyReply) {
+    const [eventLog, readStore, ...services] = await Promise.all([
+      timed(() => this.events.ping()),
+      timed(() => this.reads.ping()),
+      ...SERVICES.map((service) => timed(() => this.bus.request(subjects.health(service), {}, { timeoutMs: 2000 }))),
+    ]);
+    const bus = Object.fromEntries(SERVICES.map((service, i) => [service, services[i]]));
+    const ready = eventLog.ok && readStore.ok && services.every((check) => check.ok);
+    if (!ready) reply.status(503).header('Retry-After', '5');
+    return { status: ready ? 'ready' : 'not_ready', checks: { event_log: eventLog, read_store: readStore, bus } };
+  }
+
+  @Get('metrics')
+  @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
+  metricsText() {
+    return this.metrics.registry.metrics();
+  }
+}

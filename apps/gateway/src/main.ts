@@ -1,0 +1,31 @@
+import { Module } from '@nestjs/common';
+import { BusModule } from '@app/bus';
+import { exitOnBootFailure, jsonLogger, loadConfigOrExit } from '@app/platform/core/boot';
+import { CoreModule } from '@app/platform/core/core.module';
+import { ProjectionModule } from '@app/platform/core/projection.module';
+import { createHttpApp } from './http/create-http-app';
+import { mountOpenApi } from './openapi/openapi';
+import { GatewayModule } from './gateway.module';
+
+// Cluster mode: the HTTP gateway as its own process. Without MONGO_URL it projects the log into
+// its own memory; with it, the projector service does and every gateway reads MongoDB.
+const config = loadConfigOrExit();
+const logger = jsonLogger('gateway', config);
+
+@Module({
+  imports: [
+    CoreModule.forRoot(config),
+    BusModule.forRoot({ transport: config.bus, natsUrl: config.natsUrl, service: 'gateway', timeoutMs: config.busTimeoutMs }),
+    ...(config.mongoUrl ? [] : [ProjectionModule.forRoot()]),
+    GatewayModule,
+  ],
+})
+class GatewayRoot {}
+
+createHttpApp(GatewayRoot, config, logger)
+  .then(async (app) => {
+    mountOpenApi(app);
+    await app.listen(config.port, config.host);
+    logger.log({ msg: 'gateway listening', port: config.port, bus: config.bus }, 'Boot');
+  })
+  .catch(exitOnBootFailure(logger));

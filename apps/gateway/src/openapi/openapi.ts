@@ -1,0 +1,61 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+
+const validationError = {
+  type: 'object',
+  required: ['loc', 'msg', 'type'],
+  properties: {
+    loc: { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'integer' }] } },
+    msg: { type: 'string' },
+    type: { type: 'string' },
+    input: {},
+    ctx: { type: 'object' },
+  },
+};
+const detailError = { type: 'object', required: ['detail'], properties: { detail: { type: 'string' } } };
+
+/**
+ * Builds the OpenAPI 3 document from the controllers and DTO decorators once at boot and serves
+ * it, without auth, at GET /v1/openapi.json (as FastAPI does). Every /v1 operation documents the
+ * 401 and 422 bodies of API.md.
+ */
+export function buildOpenApi(app: NestFastifyApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Web Research API')
+    .setDescription('Search, deep research runs, tasks, FindAll, extraction and monitors over a self-hosted web research service.')
+    .setVersion('1.0.0')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'wr_<key id>_<secret>' })
+    .build();
+  const document = SwaggerModule.createDocument(app, config);
+  document.components = {
+    ...document.components,
+    schemas: {
+      ...document.components?.schemas,
+      ValidationError: validationError,
+      HTTPValidationError: { type: 'object', properties: { detail: { type: 'array', items: { $ref: '#/components/schemas/ValidationError' } } } },
+      ErrorDetail: detailError,
+    },
+  };
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (!path.startsWith('/v1/')) continue;
+    for (const operation of Object.values(item)) {
+      if (typeof operation !== 'object' || operation === null || !('responses' in operation)) continue;
+      const responses = operation.responses as Record<string, unknown>;
+      responses['401'] ??= { description: 'Missing, malformed, unknown or revoked API key', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorDetail' } } } };
+      responses['422'] ??= { description: 'Validation Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPValidationError' } } } };
+      responses['429'] ??= { description: 'Rate limit exceeded (see Retry-After)', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorDetail' } } } };
+    }
+  }
+  return document;
+}
+
+export function mountOpenApi(app: NestFastifyApplication): void {
+  let document: OpenAPIObject | undefined;
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .get('/v1/openapi.json', async (_request, reply) => {
+      document ??= buildOpenApi(app);
+      return reply.type('application/json').send(document);
+    });
+}

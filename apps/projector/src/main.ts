@@ -1,0 +1,4 @@
+import { runService } from '@app/platform/core/run-service';
+import { ProjectorModule } from './projector.module';
+
+runService('projector', (config) => ProjectorModule.forConfig(config));

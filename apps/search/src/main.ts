@@ -1,0 +1,4 @@
+import { runService } from '@app/platform/core/run-service';
+import { SearchModule } from './search.module';
+
+runService('search', () => SearchModule);

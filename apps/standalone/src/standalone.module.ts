@@ -1,0 +1,36 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { BusModule } from '@app/bus';
+import type { Config } from '@app/config';
+import { HealthHandlerModule } from '@app/contracts';
+import { CoreModule } from '@app/platform/core/core.module';
+import { ProjectionModule } from '@app/platform/core/projection.module';
+import { ExtractionModule } from '../../extraction/src/extraction.module';
+import { FindallModule } from '../../findall/src/findall.module';
+import { GatewayModule } from '../../gateway/src/gateway.module';
+import { MonitorsModule } from '../../monitors/src/monitors.module';
+import { ResearchModule } from '../../research/src/research.module';
+import { SearchModule } from '../../search/src/search.module';
+import { WebhooksModule } from '../../webhooks/src/webhooks.module';
+
+/** Every service module in one process over the in-process bus: the embedded default. */
+@Module({})
+export class StandaloneModule {
+  static forConfig(config: Config): DynamicModule {
+    return {
+      module: StandaloneModule,
+      imports: [
+        CoreModule.forRoot(config),
+        BusModule.forRoot({ transport: 'inprocess', service: 'standalone', timeoutMs: config.busTimeoutMs }),
+        ProjectionModule.forRoot(),
+        HealthHandlerModule.for('projector'),
+        GatewayModule,
+        SearchModule,
+        ResearchModule,
+        FindallModule,
+        MonitorsModule,
+        ExtractionModule,
+        WebhooksModule,
+      ],
+    };
+  }
+}

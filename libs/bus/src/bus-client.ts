@@ -1,0 +1,125 @@
+import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { ClientProxy, ClientProxyFactory, NatsRecordBuilder, Transport } from '@nestjs/microservices';
+import { NO_MESSAGE_HANDLER } from '@nestjs/microservices/constants';
+import { EmptyResponseException } from '@nestjs/microservices/errors/empty-response.exception';
+import { headers as natsHeaders } from 'nats';
+import { EmptyError, firstValueFrom, lastValueFrom, timeout, TimeoutError } from 'rxjs';
+import { BusReplyError, BusTimeoutError } from './errors';
+import { BusHeaders } from './headers';
+import { InProcessClient, InProcessRecord } from './inprocess.transport';
+import { BusPayloadError, isBusErrorReply } from './wire';
+
+export interface BusModuleOptions {
+  transport: 'inprocess' | 'nats';
+  /** Required when transport is 'nats'. */
+  natsUrl?: string;
+  /** Names the NATS connection (`<service>:client`), visible in the server's connz monitoring. */
+  service?: string;
+  /** Default timeout of request() and emit(); Config.busTimeoutMs in the apps. Default 10,000. */
+  timeoutMs?: number;
+}
+
+export interface BusRequestOptions {
+  timeoutMs?: number;
+  headers?: BusHeaders;
+}
+
+export const BUS_OPTIONS = Symbol('BUS_OPTIONS');
+export const DEFAULT_BUS_TIMEOUT_MS = 10_000;
+
+/**
+ * Connection settings shared by clients and servers: wait for NATS at boot and reconnect forever,
+ * so a service outlives a NATS restart; meanwhile requests fail as BusTimeoutError (503).
+ */
+export const NATS_CONNECTION_DEFAULTS = { waitOnFirstConnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 500 } as const;
+
+const NATS_UNAVAILABLE = new Set(['CONNECTION_REFUSED', 'CONNECTION_CLOSED', 'CONNECTION_DRAINING', 'CONNECTION_TIMEOUT', 'DISCONNECT']);
+
+@Injectable()
+export class BusClient implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(BusClient.name);
+  private readonly proxy: ClientProxy;
+  private readonly timeoutMs: number;
+
+  constructor(@Inject(BUS_OPTIONS) private readonly options: BusModuleOptions) {
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_BUS_TIMEOUT_MS;
+    if (options.transport === 'nats') {
+      if (!options.natsUrl) throw new Error('BusModule: natsUrl is required when transport is "nats"');
+      this.proxy = ClientProxyFactory.create({
+        transport: Transport.NATS,
+        options: { servers: options.natsUrl, name: options.service && `${options.service}:client`, ...NATS_CONNECTION_DEFAULTS },
+      });
+    } else {
+      this.proxy = new InProcessClient();
+    }
+  }
+
+  onModuleInit(): void {
+    // Connect early so the first request doesn't pay for it; a failure here is retried by the next request.
+    this.proxy.connect().catch((err) => this.logger.warn(`bus connect failed: ${String(err)}`));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.proxy.close();
+  }
+
+  /**
+   * Request/reply. Resolves with the reply; rejects with BusTimeoutError (timeout, no responders,
+   * bus down), BusReplyError (the reply was `{error: {status, detail}}`) or BusPayloadError (the
+   * payload can't go on the wire, e.g. a bigint: send it as a decimal string).
+   */
+  async request<Req, Rep>(subject: string, payload: Req, options: BusRequestOptions = {}): Promise<Rep> {
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    let reply: unknown;
+    try {
+      reply = await firstValueFrom(this.proxy.send<unknown>(subject, this.message(subject, payload, options.headers)).pipe(timeout(timeoutMs)));
+    } catch (err) {
+      throw this.mapError(subject, timeoutMs, err);
+    }
+    if (isBusErrorReply(reply)) throw new BusReplyError(subject, reply.error.status, reply.error.detail);
+    return reply as Rep;
+  }
+
+  /** Fire-and-forget event (no reply, no delivery guarantee); resolves once handed to the bus. */
+  async emit<E>(subject: string, payload: E, options: BusRequestOptions = {}): Promise<void> {
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    try {
+      await lastValueFrom(this.proxy.emit(subject, this.message(subject, payload, options.headers)).pipe(timeout(timeoutMs)), { defaultValue: undefined });
+    } catch (err) {
+      throw this.mapError(subject, timeoutMs, err);
+    }
+  }
+
+  private message(subject: string, payload: unknown, headers: BusHeaders = {}): unknown {
+    // Nest rejects a nil payload only when there are no headers; reject it always, so callers see one rule.
+    if (payload === undefined || payload === null) throw new BusPayloadError(subject, 'null or undefined payload (send {})');
+    const entries = Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined);
+    if (entries.length === 0) return payload;
+    if (this.options.transport === 'inprocess') return new InProcessRecord(payload, Object.fromEntries(entries));
+    const natsHeaderSet = natsHeaders();
+    for (const [name, value] of entries) natsHeaderSet.set(name, value);
+    return new NatsRecordBuilder(payload).setHeaders(natsHeaderSet).build();
+  }
+
+  private mapError(subject: string, timeoutMs: number, err: unknown): unknown {
+    if (err instanceof TimeoutError) return new BusTimeoutError(subject, timeoutMs, 'timeout');
+    if (err instanceof EmptyResponseException || err === NO_MESSAGE_HANDLER) return new BusTimeoutError(subject, timeoutMs, 'no_responders');
+    // ClientNats rejects with a bare string while it reconnects.
+    if (typeof err === 'string' || NATS_UNAVAILABLE.has((err as { code?: string } | null)?.code ?? '')) {
+      return new BusTimeoutError(subject, timeoutMs, 'unavailable');
+    }
+    if ((err as { code?: string } | null)?.code === 'BAD_JSON') {
+      return new BusPayloadError(subject, (err as { chainedError?: unknown }).chainedError ?? err);
+    }
+    if (err instanceof EmptyError) {
+      this.logger.error(`handler for "${subject}" completed without a reply`);
+      return new BusReplyError(subject, 500, 'Internal Server Error');
+    }
+    // An error packet that isn't error-as-data: the handler class lacks @BusController()/BusErrorFilter.
+    if (!(err instanceof Error)) {
+      this.logger.error(`handler for "${subject}" replied with a raw RPC error (missing BusErrorFilter?): ${JSON.stringify(err)}`);
+      return new BusReplyError(subject, 500, 'Internal Server Error');
+    }
+    return err;
+  }
+}

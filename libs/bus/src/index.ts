@@ -1,0 +1,7 @@
+export * from './bus-client';
+export * from './bus.module';
+export * from './errors';
+export * from './headers';
+export * from './inprocess.transport';
+export * from './microservice-options';
+export * from './wire';

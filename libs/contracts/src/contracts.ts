@@ -1,0 +1,25 @@
+import type { ClassConstructor } from 'class-transformer';
+import { HealthReply, HealthRequest } from './health.dto';
+import { SERVICES, subjects, type HealthSubject } from './subjects';
+
+export interface Contract<Req extends object = object, Rep extends object = object> {
+  request: ClassConstructor<Req>;
+  reply: ClassConstructor<Rep>;
+}
+
+const healthContracts = Object.fromEntries(
+  SERVICES.map((service) => [subjects.health(service), { request: HealthRequest, reply: HealthReply }]),
+) as Record<HealthSubject, Contract<HealthRequest, HealthReply>>;
+
+/**
+ * Subject -> request and reply DTOs. To add a subject: its constant in subjects.ts, a DTO pair,
+ * an entry here, and `fixtures/<subject>.request.json` + `.reply.json`; the contract suite
+ * (test/contracts) then checks both fixtures and a live handler over both transports.
+ */
+export const CONTRACTS = {
+  ...healthContracts,
+} satisfies Record<string, Contract>;
+
+export type Subject = keyof typeof CONTRACTS;
+export type RequestOf<S extends Subject> = InstanceType<(typeof CONTRACTS)[S]['request']>;
+export type ReplyOf<S extends Subject> = InstanceType<(typeof CONTRACTS)[S]['reply']>;

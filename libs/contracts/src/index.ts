@@ -1,0 +1,5 @@
+export * from './contracts';
+export * from './health-handler.module';
+export * from './health.dto';
+export * from './subjects';
+export * from './validate';

@@ -1,0 +1,5 @@
+export * from './decider';
+export * from './team/team.events';
+export * from './team/team.decider';
+export * from './charge/charge.events';
+export * from './charge/charge.decider';

@@ -1,0 +1,36 @@
+import type { DecideContext, Decider, DomainEvent } from '../decider';
+
+/**
+ * given(events).when(command).then(events) / .thenThrows(...) for deciders (emmett style):
+ * no I/O, deterministic time and ids.
+ */
+export const testContext = (now = '2026-01-01T00:00:00.000Z'): DecideContext => {
+  let n = 0;
+  return { now, newId: () => `id-${++n}` };
+};
+
+export function specFor<Command, Event extends DomainEvent, State>(
+  decider: Decider<Command, Event, State>,
+  context: () => DecideContext = () => testContext(),
+) {
+  return (given: Event[]) => ({
+    when: (command: Command) => {
+      const run = () =>
+        decider.decide(command, given.reduce(decider.evolve, decider.initialState), context());
+      return {
+        then: (expected: Event[]) => expect(run()).toEqual(expected),
+        thenThrows: (match: { status?: number; message?: string | RegExp }) => {
+          let thrown: unknown;
+          try {
+            run();
+          } catch (error) {
+            thrown = error;
+          }
+          expect(thrown).toBeDefined();
+          if (match.status !== undefined) expect(thrown).toHaveProperty('status', match.status);
+          if (match.message !== undefined) expect((thrown as Error).message).toMatch(match.message);
+        },
+      };
+    },
+  });
+}

@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type EventMetadata,
+  type EventStore,
+  type NewEvent,
+  type RecordedEvent,
+  WrongExpectedRevisionError,
+} from './event-store.port';
+
+/**
+ * The decider shape this handler needs. Structurally the same as `Decider` in libs/domain, so a
+ * domain decider fits without the event log depending on the domain library.
+ */
+export interface CommandDecider<Command, Event extends { type: string; data: unknown }, State> {
+  initialState: State;
+  decide(command: Command, state: State, context: { now: string; newId: () => string }): Event[];
+  evolve(state: State, event: Event): State;
+}
+
+export interface HandleCommandOptions<Event> {
+  /** Decision time (ISO-8601), or a clock read on every attempt. Default: the system clock. */
+  now?: string | (() => string);
+  /** Ids for the decider's use. Default: crypto.randomUUID. */
+  newId?: () => string;
+  /** Carried by every appended event; `at` defaults to the decision time. */
+  metadata?: EventMetadata;
+  /**
+   * Deterministic event ids (e.g. derived from a request id): a repeated request then appends
+   * nothing new, since the store treats stored ids as a no-op. Default: random uuids.
+   */
+  eventId?: (event: Event, index: number) => string;
+  /** Tries in all when the stream moved underneath (WrongExpectedRevisionError). Default 5. */
+  maxAttempts?: number;
+}
+
+/** An event as appended by the handler (its own position is only known for the last one). */
+export type AppendedEvent = Omit<RecordedEvent, 'position' | 'created'>;
+
+export interface HandleCommandResult<State> {
+  /** What was appended, in order; [] when the command was already satisfied. */
+  events: AppendedEvent[];
+  /** The state after the appended events. */
+  state: State;
+  /** Position of the last appended event; absent when nothing was appended. */
+  position?: bigint;
+  /** Last revision of the stream after the command; absent when the stream does not exist. */
+  nextExpectedRevision?: bigint;
+}
+
+/** Folds stored events (their type and data only) into a state. */
+const foldRecorded = <Event extends { type: string; data: unknown }, State>(
+  decider: Pick<CommandDecider<never, Event, State>, 'evolve' | 'initialState'>,
+  recorded: RecordedEvent[],
+): State =>
+  recorded.reduce(
+    (state, event) => decider.evolve(state, { type: event.type, data: event.data } as unknown as Event),
+    decider.initialState,
+  );
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Read, fold, decide, append with the revision read: the optimistic-concurrency loop. A
+ * concurrent writer makes the append fail with WrongExpectedRevisionError; the command is then
+ * decided again on the fresh state (it may now decide nothing, or be refused). Errors thrown by
+ * `decide` (domain refusals) are not retried.
+ */
+export async function handleCommand<Command, Event extends { type: string; data: unknown }, State>(
+  store: EventStore,
+  stream: string,
+  decider: CommandDecider<Command, Event, State>,
+  command: Command,
+  options: HandleCommandOptions<Event> = {},
+): Promise<HandleCommandResult<State>> {
+  const maxAttempts = Math.max(1, options.maxAttempts ?? 5);
+  const newId = options.newId ?? randomUUID;
+  for (let attempt = 1; ; attempt++) {
+    const recorded = await store.readStream(stream);
+    const state = foldRecorded(decider, recorded);
+    const current = recorded.length > 0 ? recorded[recorded.length - 1].revision : undefined;
+    const now = typeof options.now === 'function' ? options.now() : (options.now ?? new Date().toISOString());
+    const decided = decider.decide(command, state, { now, newId });
+    if (decided.length === 0) return { events: [], state, nextExpectedRevision: current };
+
+    const metadata: EventMetadata = { ...options.metadata, at: options.metadata?.at ?? now };
+    const events: NewEvent[] = decided.map((event, index) => ({
+      id: options.eventId?.(event, index) ?? randomUUID(),
+      type: event.type,
+      data: event.data as Record<string, unknown>,
+      metadata,
+    }));
+    try {
+      const result = await store.append(stream, events, current ?? 'no_stream');
+      const last = events.length - 1;
+      // Deterministic ids already stored (a repeated request): the store appended nothing, so
+      // the state is the stream's as it stands, not `state` plus the decided events again.
+      const repeated = result.nextExpectedRevision !== (current ?? -1n) + BigInt(events.length);
+      const stateAfter = repeated ? foldRecorded(decider, await store.readStream(stream)) : decided.reduce(decider.evolve, state);
+      return {
+        events: events.map((event, index) => ({
+          id: event.id,
+          stream,
+          type: event.type,
+          data: event.data,
+          metadata,
+          revision: result.nextExpectedRevision - BigInt(last - index),
+        })),
+        state: stateAfter,
+        position: result.position,
+        nextExpectedRevision: result.nextExpectedRevision,
+      };
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError) || attempt >= maxAttempts) throw error;
+      // Jittered, growing pause so that writers who collided do not collide again in lockstep.
+      await sleep(Math.random() * 5 * 2 ** (attempt - 1));
+    }
+  }
+}

@@ -1,0 +1,255 @@
+import {
+  ANY,
+  type AllStreamResolvedEvent,
+  type AppendExpectedRevision,
+  BACKWARDS,
+  END,
+  ErrorType,
+  EventStoreDBClient,
+  eventTypeFilter,
+  excludeSystemEvents,
+  type Filter,
+  FORWARDS,
+  jsonEvent,
+  type JSONType,
+  NO_STREAM,
+  type Position,
+  type ResolvedEvent,
+  START,
+  streamNameFilter,
+} from '@eventstore/db-client';
+import {
+  type AllFilter,
+  type AppendResult,
+  type EventMetadata,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  type SubscribeToAllOptions,
+  type SubscribeToStreamOptions,
+  type Subscription,
+  WrongExpectedRevisionError,
+} from './event-store.port';
+import { type EsdbSource, EsdbSubscription } from './esdb.subscription';
+import { activePrefixes, matchesFilter } from './prefix-filter';
+
+/**
+ * Positions: EventStoreDB positions are {commit, prepare}. For events appended through gRPC
+ * (implicit transactions, the only kind this adapter writes) the server reports both equal to
+ * the event's log position, unique per event and increasing in $all order; the port's bigint
+ * position is that commit position, and {commit: p, prepare: p} rebuilds the full position.
+ * Events from legacy explicit TCP transactions share a commit position: not supported.
+ */
+
+type AnyResolved = ResolvedEvent | AllStreamResolvedEvent;
+type EsdbRecorded = NonNullable<AnyResolved['event']>;
+
+const UNBOUNDED = Number.MAX_SAFE_INTEGER;
+
+const toEsdbExpected = (expected: ExpectedRevision): AppendExpectedRevision =>
+  expected === 'no_stream' ? NO_STREAM : expected === 'any' ? ANY : expected;
+
+/** Read/subscribe from START, or from the full position of the event at commit position `after`. */
+const fromPosition = (after: bigint | undefined): Position | typeof START =>
+  after === undefined || after < 0n ? START : { commit: after, prepare: after };
+
+/** System events ($metadata, $>, $stats..., projections' own) are not part of our log. */
+const isSystem = (event: EsdbRecorded): boolean => event.type.startsWith('$');
+
+const errorType = (error: unknown): unknown => (error as { type?: unknown } | null)?.type;
+
+const asObject = (value: unknown): Record<string, unknown> | undefined =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array)
+    ? (value as Record<string, unknown>)
+    : undefined;
+
+function toRecorded(resolved: AnyResolved): RecordedEvent | undefined {
+  const event = resolved.event;
+  if (!event) return undefined; // a link to a deleted event
+  const data = event.isJson
+    ? (asObject(event.data) ?? { value: event.data })
+    : { binary: Buffer.from(event.data as Uint8Array).toString('base64') }; // not written by this adapter
+  return {
+    id: event.id,
+    stream: event.streamId,
+    type: event.type,
+    data,
+    metadata: (asObject(event.metadata) ?? {}) as EventMetadata,
+    revision: event.revision,
+    // Stream reads carry the position only on servers >= 22.6; -1n marks it unknown.
+    position: event.position?.commit ?? resolved.commitPosition ?? -1n,
+    created: event.created.toISOString(),
+  };
+}
+
+/** An $all event passes: not a system event, strictly after `after`, and matching the filter. */
+function allEvent(resolved: AllStreamResolvedEvent, after: bigint | undefined, filter: AllFilter | undefined) {
+  const event = resolved.event;
+  if (!event || isSystem(event)) return undefined;
+  if (after !== undefined && event.position.commit <= after) return undefined;
+  if (!matchesFilter(filter, event.streamId, event.type)) return undefined;
+  return toRecorded(resolved);
+}
+
+/**
+ * The server filters on ONE dimension (stream name OR event type); the other dimension and the
+ * system-event exclusion are re-checked on the client, which is also a guard if the server ever
+ * sends more than asked.
+ */
+function serverFilter(filter: AllFilter | undefined): Filter {
+  const streams = activePrefixes(filter?.streamPrefixes);
+  if (streams) return streamNameFilter({ prefixes: [...streams] });
+  const types = activePrefixes(filter?.eventTypePrefixes);
+  if (types) return eventTypeFilter({ prefixes: [...types] });
+  return excludeSystemEvents();
+}
+
+/** The event log on EventStoreDB through the official gRPC client. */
+export class EsdbEventStore implements EventStore {
+  private readonly live = new Set<EsdbSubscription<AnyResolved>>();
+
+  constructor(private readonly client: EventStoreDBClient) {}
+
+  /** `esdb://…` or `esdb+discover://…` connection string (credentials, tls, node preference…). */
+  static connect(connectionString: string): EsdbEventStore {
+    return new EsdbEventStore(EventStoreDBClient.connectionString(connectionString));
+  }
+
+  async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    let result;
+    try {
+      result = await this.client.appendToStream(
+        stream,
+        events.map((event) =>
+          jsonEvent({ id: event.id, type: event.type, data: event.data as JSONType, metadata: event.metadata }),
+        ),
+        { expectedRevision: toEsdbExpected(expected) },
+      );
+    } catch (error) {
+      if (errorType(error) === ErrorType.WRONG_EXPECTED_VERSION) {
+        const actual = (error as { actualVersion?: bigint | 'no_stream' }).actualVersion ?? 'no_stream';
+        throw new WrongExpectedRevisionError(stream, expected, actual);
+      }
+      throw error;
+    }
+    const reported = result.position?.commit;
+    // For one event the reported position is the event's own. For a batch, or an idempotent
+    // repeat (which may report no position), read the last event back: the port promises the
+    // position of the LAST event, and the server reports the transaction's.
+    if (events.length === 1 && reported !== undefined && reported >= 0n) {
+      return { nextExpectedRevision: result.nextExpectedRevision, position: reported };
+    }
+    const position = await this.positionOf(stream, result.nextExpectedRevision);
+    return { nextExpectedRevision: result.nextExpectedRevision, position: position >= 0n ? position : (reported ?? -1n) };
+  }
+
+  async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const maxCount = options.maxCount === undefined ? UNBOUNDED : Math.max(0, Math.floor(options.maxCount));
+    if (maxCount === 0) return [];
+    const backwards = options.direction === 'backwards';
+    const read = this.client.readStream(stream, {
+      direction: backwards ? BACKWARDS : FORWARDS,
+      fromRevision: options.fromRevision ?? (backwards ? END : START),
+      maxCount,
+    });
+    const out: RecordedEvent[] = [];
+    try {
+      for await (const resolved of read) {
+        const event = toRecorded(resolved);
+        if (event) out.push(event);
+      }
+    } catch (error) {
+      // The client reports an absent stream while iterating, not when the read is created.
+      if (errorType(error) === ErrorType.STREAM_NOT_FOUND) return [];
+      throw error;
+    }
+    return out;
+  }
+
+  async streamRevision(stream: string): Promise<bigint | undefined> {
+    const [last] = await this.readStream(stream, { direction: 'backwards', maxCount: 1 });
+    return last?.revision;
+  }
+
+  /**
+   * The client's readAll has no server-side filter, so filters (and the system-event exclusion)
+   * apply here while streaming, and the read is cancelled once `maxCount` events passed. The
+   * read from {p, p} includes the event at p itself (reads are inclusive): it is skipped.
+   */
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    const maxCount = options.maxCount === undefined ? UNBOUNDED : Math.max(0, Math.floor(options.maxCount));
+    if (maxCount === 0) return [];
+    const read = this.client.readAll({ fromPosition: fromPosition(options.after), direction: FORWARDS, maxCount: UNBOUNDED });
+    const out: RecordedEvent[] = [];
+    for await (const resolved of read) {
+      const event = allEvent(resolved, options.after, options.filter);
+      if (!event) continue;
+      out.push(event);
+      if (out.length >= maxCount) {
+        await read.cancel();
+        break;
+      }
+    }
+    return out;
+  }
+
+  /** The last non-system event's position: a fresh server already holds system events. */
+  async headPosition(): Promise<bigint> {
+    const read = this.client.readAll({ fromPosition: END, direction: BACKWARDS, maxCount: UNBOUNDED });
+    for await (const resolved of read) {
+      if (resolved.event && !isSystem(resolved.event)) {
+        await read.cancel();
+        return resolved.event.position.commit;
+      }
+    }
+    return -1n;
+  }
+
+  /** Subscription revisions are exclusive on the server ("events after"), as in the port. */
+  subscribeToStream(stream: string, options: SubscribeToStreamOptions = {}): Subscription {
+    const after = options.after;
+    const source = this.client.subscribeToStream(stream, {
+      fromRevision: after === undefined || after < 0n ? START : after,
+    });
+    return this.track(source as EsdbSource<AnyResolved>, (resolved) => {
+      const event = toRecorded(resolved);
+      return event && (after === undefined || event.revision > after) ? event : undefined;
+    });
+  }
+
+  /** Subscription positions are exclusive on the server; the client-side check is a guard. */
+  subscribeToAll(options: SubscribeToAllOptions = {}): Subscription {
+    const source = this.client.subscribeToAll({
+      fromPosition: fromPosition(options.after),
+      filter: serverFilter(options.filter),
+    });
+    return this.track(source as EsdbSource<AnyResolved>, (resolved) =>
+      allEvent(resolved as AllStreamResolvedEvent, options.after, options.filter),
+    );
+  }
+
+  /** A read of a stream that need not exist: proves the connection and the server answer. */
+  async ping(): Promise<void> {
+    await this.readStream('eventstore-ping', { maxCount: 1 });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.live].map((subscription) => subscription.close()));
+    await this.client.dispose();
+  }
+
+  private track(source: EsdbSource<AnyResolved>, map: (resolved: AnyResolved) => RecordedEvent | undefined): Subscription {
+    const subscription = new EsdbSubscription(source, map, (closed) => this.live.delete(closed));
+    this.live.add(subscription);
+    return subscription;
+  }
+
+  private async positionOf(stream: string, revision: bigint): Promise<bigint> {
+    if (revision < 0n) return -1n;
+    const [event] = await this.readStream(stream, { fromRevision: revision, maxCount: 1 });
+    return event?.position ?? -1n;
+  }
+}

@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { eventStoreContract } from './event-store.contract';
+import type { NewEvent, RecordedEvent, Subscription } from './event-store.port';
+import { openSqliteEventStore, SqliteEventStore } from './sqlite.event-store';
+
+const tempDir = () => mkdtempSync(join(tmpdir(), 'sqlite-event-store-'));
+const event = (type = 'Happened', data: Record<string, unknown> = {}): NewEvent => ({ id: randomUUID(), type, data });
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+async function take(subscription: Subscription, count: number, ms = 10_000): Promise<RecordedEvent[]> {
+  const received: RecordedEvent[] = [];
+  const timer = setTimeout(() => void subscription.close(), ms);
+  for await (const recorded of subscription) {
+    received.push(recorded);
+    if (received.length === count) break; // breaking out closes the subscription
+  }
+  clearTimeout(timer);
+  return received;
+}
+
+eventStoreContract('sqlite', async () => {
+  const dir = tempDir();
+  const store = openSqliteEventStore(join(dir, 'nested', 'dirs', 'events.db'));
+  return {
+    store,
+    cleanup: async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+describe('SqliteEventStore specifics', () => {
+  let dir: string;
+  let file: string;
+  let store: SqliteEventStore;
+
+  beforeEach(() => {
+    dir = tempDir();
+    file = join(dir, 'events.db');
+    store = openSqliteEventStore(file);
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('uses WAL, synchronous=NORMAL and a busy timeout', () => {
+    const db = new Database(file);
+    try {
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    } finally {
+      db.close();
+    }
+    const settings = (store as unknown as { db: Database.Database }).db;
+    expect(settings.pragma('synchronous', { simple: true })).toBe(1n); // NORMAL
+    expect(settings.pragma('busy_timeout', { simple: true })).toBe(5000n);
+  });
+
+  it('reports -1n for an empty log, then exactly the last appended position', async () => {
+    expect(await store.headPosition()).toBe(-1n);
+    const result = await store.append('s', [event(), event()], 'no_stream');
+    expect(await store.headPosition()).toBe(result.position);
+  });
+
+  it('keeps the log across close and reopen', async () => {
+    await store.append('a', [event('One', { n: 1 }), event('Two', { n: 2 })], 'no_stream');
+    const before = await store.readAll();
+    await store.close();
+    store = openSqliteEventStore(file);
+    expect(await store.readAll()).toEqual(before);
+    expect((await store.append('a', [event()], 1n)).nextExpectedRevision).toBe(2n);
+  });
+
+  it('keeps 64-bit positions exact beyond 2^53', async () => {
+    await store.append('seed', [event()], 'no_stream');
+    const db = new Database(file);
+    db.prepare("UPDATE sqlite_sequence SET seq = 9007199254740992 WHERE name = 'events'").run(); // 2^53
+    db.close();
+    const result = await store.append('big', [event(), event()], 'no_stream');
+    expect(result.position).toBe(9007199254740994n);
+    const [first, second] = await store.readStream('big');
+    expect(first.position).toBe(9007199254740993n); // not representable as a JS number
+    expect(second.position).toBe(9007199254740994n);
+    expect((await store.readAll({ after: 9007199254740993n })).map((e) => e.position)).toEqual([9007199254740994n]);
+    const live = await take(store.subscribeToAll({ after: 9007199254740993n }), 1);
+    expect(live.map((e) => e.id)).toEqual([second.id]);
+  });
+
+  it('rejects an id stored in another stream and rolls back the whole batch', async () => {
+    const shared = event();
+    await store.append('a', [shared], 'no_stream');
+    await expect(store.append('b', [event(), shared], 'no_stream')).rejects.toThrow(/event id/);
+    await expect(store.append('b', [shared], 'no_stream')).rejects.toThrow(/already stored in stream a/);
+    expect(await store.readStream('b')).toEqual([]);
+  });
+
+  it('rejects a batch that only partly repeats stored events', async () => {
+    const first = event();
+    await store.append('a', [first], 'no_stream');
+    await expect(store.append('a', [first, event()], 'no_stream')).rejects.toMatchObject({
+      name: 'WrongExpectedRevisionError',
+    });
+    expect(await store.readStream('a')).toHaveLength(1);
+  });
+
+  it('catches up over more than one read batch while appends continue', async () => {
+    const bulk = Array.from({ length: 9000 }, (_, i) => event('Bulk', { i }));
+    await store.append('bulk', bulk.slice(0, 5000), 'no_stream');
+    await store.append('bulk', bulk.slice(5000), 4999n);
+    const subscription = store.subscribeToAll({ after: (await store.readStream('bulk', { maxCount: 1 }))[0].position });
+    const late = Array.from({ length: 50 }, () => event('Late'));
+    const writer = (async () => {
+      for (const recorded of late) {
+        await store.append('late', [recorded], 'any');
+        await sleep(0);
+      }
+    })();
+    const received = await take(subscription, 8999 + 50);
+    await writer;
+    expect(received.map((e) => e.id)).toEqual([...bulk.slice(1), ...late].map((e) => e.id));
+  }, 30_000);
+
+  it('wakes a sparse filtered subscription for a match after many non-matching events', async () => {
+    const subscription = store.subscribeToAll({ filter: { eventTypePrefixes: ['Rare'] } });
+    const received = take(subscription, 3);
+    const rare: NewEvent[] = [];
+    for (let round = 0; round < 3; round++) {
+      await store.append('noise', Array.from({ length: 3000 }, () => event('Noise')), 'any');
+      await sleep(5);
+      const match = event('Rare');
+      rare.push(match);
+      await store.append('rare', [match], 'any');
+    }
+    expect((await received).map((e) => e.id)).toEqual(rare.map((e) => e.id));
+  }, 30_000);
+
+  it('delivers appends made through another connection (data_version polling)', async () => {
+    const other = openSqliteEventStore(file); // a separate connection, as another process would have
+    try {
+      const subscription = store.subscribeToStream('cross');
+      const received = take(subscription, 3, 5000);
+      const written = [event(), event(), event()];
+      await other.append('cross', written.slice(0, 1), 'no_stream');
+      await sleep(30);
+      await other.append('cross', written.slice(1), 0n);
+      expect((await received).map((e) => e.id)).toEqual(written.map((e) => e.id));
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('closing the store ends its live subscriptions', async () => {
+    const subscription = store.subscribeToAll();
+    const loop = take(subscription, 1, 60_000);
+    await sleep(20);
+    await store.close();
+    await expect(loop).resolves.toEqual([]);
+    await expect(store.readAll()).rejects.toThrow(/closed/);
+    store = openSqliteEventStore(file); // for afterEach
+  });
+});

@@ -1,0 +1,371 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import {
+  type AllFilter,
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  type SubscribeToAllOptions,
+  type SubscribeToStreamOptions,
+  type Subscription,
+  WrongExpectedRevisionError,
+} from './event-store.port';
+import { activePrefixes, prefixUpperBound } from './prefix-filter';
+import { prepareSqliteDatabase } from './sqlite.schema';
+import { type ChangeSource, type Pull, SqliteSubscription } from './sqlite.subscription';
+
+export interface SqliteEventStoreOptions {
+  /** How long an append waits for another process's write lock before failing. */
+  busyTimeoutMs?: number;
+  /** How often live subscriptions look for appends made by other processes. */
+  pollIntervalMs?: number;
+}
+
+type Row = unknown[];
+type Statement = Database.Statement<unknown[], unknown>;
+
+const COLUMNS = 'position, stream, revision, id, type, data, metadata, created';
+const MAX_INT64 = 9223372036854775807n;
+/** Rows per query for unbounded reads and subscriptions: bounds memory, amortises the query. */
+const READ_BATCH = 4096;
+
+/** Rows come back as arrays (`raw`): no per-row key lookups, one object per event. */
+const toRecorded = (row: Row): RecordedEvent => ({
+  id: row[3] as string,
+  stream: row[1] as string,
+  type: row[4] as string,
+  data: JSON.parse(row[5] as string),
+  metadata: row[6] === null ? {} : JSON.parse(row[6] as string),
+  revision: row[2] as bigint,
+  position: row[0] as bigint,
+  created: row[7] as string,
+});
+
+const limitOf = (maxCount: number | undefined): number | undefined =>
+  maxCount === undefined ? undefined : Math.max(0, Math.floor(maxCount));
+
+const isUniqueViolation = (error: unknown): error is Error & { code: string } =>
+  error instanceof Error && (error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE';
+
+/**
+ * The event log in one SQLite file (WAL). Several processes may append to the same file: each
+ * append is a BEGIN IMMEDIATE transaction, so writers queue on SQLite's lock (busy_timeout) and
+ * the revision check and the inserts are atomic. better-sqlite3 is synchronous; the async
+ * methods only satisfy the port.
+ */
+export class SqliteEventStore implements EventStore {
+  private readonly db: Database.Database;
+  private readonly statements = new Map<string, Statement>();
+  private readonly insert: Statement;
+  private readonly lastOfStream: Statement;
+  private readonly byId: Statement;
+  private readonly idsFrom: Statement;
+  private readonly head: Statement;
+  private readonly dataVersion: Statement;
+  private readonly appendImmediate: (stream: string, events: NewEvent[], expected: ExpectedRevision) => AppendResult;
+
+  private readonly live = new Set<SqliteSubscription>();
+  private readonly waiting = new Set<() => void>();
+  private readonly pollIntervalMs: number;
+  private poller: NodeJS.Timeout | undefined;
+  private lastDataVersion: unknown;
+  private closed = false;
+
+  constructor(filePath: string, options: SqliteEventStoreOptions = {}) {
+    this.pollIntervalMs = options.pollIntervalMs ?? 10;
+    this.db = new Database(filePath);
+    try {
+      prepareSqliteDatabase(this.db, options.busyTimeoutMs ?? 5000);
+    } catch (error) {
+      this.db.close();
+      throw error;
+    }
+    this.insert = this.db.prepare(
+      'INSERT INTO events (stream, revision, id, type, data, metadata, created) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.lastOfStream = this.db
+      .prepare('SELECT revision, position FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1')
+      .raw();
+    this.byId = this.db.prepare('SELECT stream, revision FROM events WHERE id = ?').raw();
+    this.idsFrom = this.db
+      .prepare('SELECT id, revision, position FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?')
+      .raw();
+    this.head = this.db.prepare('SELECT MAX(position) FROM events').pluck();
+    this.dataVersion = this.db.prepare('PRAGMA data_version').pluck();
+    // The whole check-then-insert runs under the write lock taken by BEGIN IMMEDIATE.
+    this.appendImmediate = this.db.transaction(this.appendLocked.bind(this)).immediate;
+  }
+
+  async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    this.assertOpen();
+    let result: AppendResult;
+    try {
+      result = this.appendImmediate(stream, events, expected);
+    } catch (error) {
+      throw this.appendError(error, stream, events, expected);
+    }
+    // Committed: wake this process's subscribers now (other processes poll data_version).
+    if (events.length > 0) this.wakeAll();
+    return result;
+  }
+
+  async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    const limit = limitOf(options.maxCount) ?? -1;
+    if (limit === 0) return [];
+    if (options.direction === 'backwards') {
+      const rows = this.cached(
+        `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
+      ).all(stream, options.fromRevision ?? MAX_INT64, limit) as Row[];
+      return rows.map(toRecorded);
+    }
+    return this.readStreamAfter(stream, (options.fromRevision ?? 0n) - 1n, limit);
+  }
+
+  async streamRevision(stream: string): Promise<bigint | undefined> {
+    this.assertOpen();
+    const last = this.lastOfStream.get(stream) as Row | undefined;
+    return last ? (last[0] as bigint) : undefined;
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    return this.readAllAfter(options.after ?? -1n, limitOf(options.maxCount), options.filter);
+  }
+
+  async headPosition(): Promise<bigint> {
+    this.assertOpen();
+    return (this.head.get() as bigint | null) ?? -1n;
+  }
+
+  subscribeToStream(stream: string, options: SubscribeToStreamOptions = {}): Subscription {
+    return this.track(
+      (revision) => ({ events: this.readStreamAfter(stream, revision, READ_BATCH) }),
+      (event) => event.revision,
+      options.after ?? -1n,
+    );
+  }
+
+  subscribeToAll(options: SubscribeToAllOptions = {}): Subscription {
+    const filtered = options.filter !== undefined;
+    return this.track(
+      (position) => {
+        // Head read BEFORE the query: the query's later snapshot surely covers every row up to it.
+        const head = filtered ? ((this.head.get() as bigint | null) ?? -1n) : undefined;
+        const events = this.readAllAfter(position, READ_BATCH, options.filter);
+        return { events, scannedTo: events.length < READ_BATCH ? head : undefined };
+      },
+      (event) => event.position,
+      options.after ?? -1n,
+    );
+  }
+
+  async ping(): Promise<void> {
+    this.assertOpen();
+    this.cached('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    // Subscriptions first, so no loop reads the database after it is closed.
+    await Promise.all([...this.live].map((subscription) => subscription.close()));
+    this.closed = true;
+    this.stopPolling();
+    this.db.close();
+  }
+
+  // ---- appends ----
+
+  /** Runs inside BEGIN IMMEDIATE; throwing rolls the whole batch back. */
+  private appendLocked(stream: string, events: NewEvent[], expected: ExpectedRevision): AppendResult {
+    if (events.length > 0) {
+      const stored = this.byId.get(events[0].id) as Row | undefined;
+      if (stored) return this.repeatedAppend(stream, events, expected, stored);
+    }
+    const last = this.lastOfStream.get(stream) as Row | undefined;
+    const current = last ? (last[0] as bigint) : undefined;
+    if (expected === 'no_stream' ? current !== undefined : expected !== 'any' && expected !== current) {
+      throw new WrongExpectedRevisionError(stream, expected, current ?? 'no_stream');
+    }
+    if (events.length === 0) {
+      return { nextExpectedRevision: current ?? -1n, position: last ? (last[1] as bigint) : -1n };
+    }
+    const created = new Date().toISOString();
+    let revision = current ?? -1n;
+    let position = -1n;
+    for (const event of events) {
+      revision += 1n;
+      const metadata = event.metadata === undefined ? null : JSON.stringify(event.metadata);
+      position = this.insert.run(
+        stream,
+        revision,
+        event.id,
+        event.type,
+        JSON.stringify(event.data),
+        metadata === '{}' ? null : metadata,
+        created,
+      ).lastInsertRowid as bigint;
+    }
+    return { nextExpectedRevision: revision, position };
+  }
+
+  /**
+   * The first id is already stored: a retry of an append that succeeded (like EventStoreDB,
+   * answer with the stored result), unless the batch only partly matches what is stored.
+   */
+  private repeatedAppend(stream: string, events: NewEvent[], expected: ExpectedRevision, stored: Row): AppendResult {
+    const [storedStream, firstRevision] = stored as [string, bigint];
+    if (storedStream !== stream) {
+      throw new Error(`event id ${events[0].id} is already stored in stream ${storedStream}, not ${stream}`);
+    }
+    const rows = this.idsFrom.all(stream, firstRevision, events.length) as Row[];
+    if (rows.length === events.length && rows.every((row, i) => row[0] === events[i].id)) {
+      const last = rows[rows.length - 1];
+      return { nextExpectedRevision: last[1] as bigint, position: last[2] as bigint };
+    }
+    const current = (this.lastOfStream.get(stream) as Row)[0] as bigint;
+    throw new WrongExpectedRevisionError(stream, expected, current);
+  }
+
+  private appendError(error: unknown, stream: string, events: NewEvent[], expected: ExpectedRevision): unknown {
+    if (!isUniqueViolation(error)) return error;
+    if (error.message.includes('events.stream')) {
+      // Cannot happen under the IMMEDIATE lock; kept so a violated invariant still reads right.
+      const last = this.lastOfStream.get(stream) as Row | undefined;
+      return new WrongExpectedRevisionError(stream, expected, last ? (last[0] as bigint) : 'no_stream');
+    }
+    const ids = events.map((event) => event.id).join(', ');
+    return new Error(`append to ${stream}: an event id is repeated or already stored elsewhere (${ids})`, { cause: error });
+  }
+
+  // ---- reads ----
+
+  /** One prepared statement per distinct SQL text (filters vary in shape). */
+  private cached(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      if (statement.reader) statement.raw();
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  private readStreamAfter(stream: string, revision: bigint, limit: number): RecordedEvent[] {
+    const rows = this.cached(
+      `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision > ? ORDER BY revision LIMIT ?`,
+    ).all(stream, revision, limit) as Row[];
+    return rows.map(toRecorded);
+  }
+
+  /** Reads in batches of READ_BATCH rows, so an unbounded read never holds two copies of the log. */
+  private readAllAfter(after: bigint, maxCount: number | undefined, filter: AllFilter | undefined): RecordedEvent[] {
+    const { sql, params } = this.allQuery(filter);
+    const statement = this.cached(sql);
+    const out: RecordedEvent[] = [];
+    let cursor = after;
+    for (;;) {
+      const want = maxCount === undefined ? READ_BATCH : Math.min(READ_BATCH, maxCount - out.length);
+      if (want <= 0) return out;
+      const rows = statement.all(cursor, ...params, want) as Row[];
+      for (let i = 0; i < rows.length; i++) out.push(toRecorded(rows[i]));
+      if (rows.length < want) return out;
+      cursor = out[out.length - 1].position;
+    }
+  }
+
+  /**
+   * $all query with the filter as range conditions (`x >= prefix AND x < upper`) that SQLite
+   * evaluates while walking the rowid in position order. The `+` keeps the planner from choosing
+   * the (stream, revision) index for a prefix: that plan sorts every matching row to return a
+   * batch, which makes a catch-up over a broad prefix quadratic.
+   */
+  private allQuery(filter: AllFilter | undefined): { sql: string; params: string[] } {
+    const params: string[] = [];
+    const clauses: string[] = [];
+    const dimension = (column: string, prefixes: readonly string[] | undefined): void => {
+      if (!prefixes) return;
+      const ranges = prefixes.map((prefix) => {
+        const upper = prefixUpperBound(prefix);
+        params.push(prefix);
+        if (upper === undefined) return `+${column} >= ?`;
+        params.push(upper);
+        return `(+${column} >= ? AND +${column} < ?)`;
+      });
+      clauses.push(`(${ranges.join(' OR ')})`);
+    };
+    dimension('stream', activePrefixes(filter?.streamPrefixes));
+    dimension('type', activePrefixes(filter?.eventTypePrefixes));
+    const where = ['position > ?', ...clauses].join(' AND ');
+    return { sql: `SELECT ${COLUMNS} FROM events WHERE ${where} ORDER BY position LIMIT ?`, params };
+  }
+
+  // ---- live subscriptions ----
+
+  private readonly changes: ChangeSource = {
+    onNextChange: (wake) => this.waiting.add(wake),
+    cancelWake: (wake) => this.waiting.delete(wake),
+    released: (subscription) => {
+      this.live.delete(subscription);
+      if (this.live.size === 0) this.stopPolling();
+    },
+  };
+
+  private track(
+    readAfter: (cursor: bigint) => Pull,
+    cursorOf: (event: RecordedEvent) => bigint,
+    start: bigint,
+  ): Subscription {
+    this.assertOpen();
+    const subscription = new SqliteSubscription(this.changes, readAfter, cursorOf, start);
+    this.live.add(subscription);
+    this.startPolling();
+    return subscription;
+  }
+
+  private wakeAll(): void {
+    if (this.waiting.size === 0) return;
+    const wakes = [...this.waiting];
+    this.waiting.clear();
+    for (const wake of wakes) wake();
+  }
+
+  /**
+   * Appends by other connections (other processes) are noticed through PRAGMA data_version,
+   * which changes whenever another connection commits: one cheap query per tick, one timer
+   * per store, unref'd so it never keeps the process alive.
+   */
+  private startPolling(): void {
+    if (this.poller) return;
+    this.lastDataVersion = this.dataVersion.get();
+    this.poller = setInterval(() => {
+      if (this.waiting.size === 0) return; // busy subscribers read anyway; a stale baseline only causes one spurious wake
+      const version = this.dataVersion.get();
+      if (version !== this.lastDataVersion) {
+        this.lastDataVersion = version;
+        this.wakeAll();
+      }
+    }, this.pollIntervalMs);
+    this.poller.unref();
+  }
+
+  private stopPolling(): void {
+    if (this.poller) clearInterval(this.poller);
+    this.poller = undefined;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('event store is closed');
+  }
+}
+
+/** Opens (creating the file and its parent directories when absent) a sqlite event log. */
+export function openSqliteEventStore(filePath: string, options?: SqliteEventStoreOptions): SqliteEventStore {
+  if (filePath !== ':memory:') mkdirSync(dirname(filePath), { recursive: true });
+  return new SqliteEventStore(filePath, options);
+}

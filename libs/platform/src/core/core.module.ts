@@ -1,0 +1,42 @@
+import { type DynamicModule, Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { CONFIG, type Config } from '@app/config';
+import { EVENT_STORE, type EventStore, openEventStore } from '@app/eventstore';
+import { MemoryReadStore, MongoReadStore, READ_STORE, type ReadStore } from '@app/readmodels';
+import { SecretBox } from '../secrets';
+
+/**
+ * What every process has: validated configuration, the event log, the read store and the
+ * secret box. Opened once at boot, closed on shutdown (after the app stops taking work).
+ */
+@Global()
+@Module({})
+export class CoreModule implements OnApplicationShutdown {
+  private readonly logger = new Logger('CoreModule');
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+  ) {}
+
+  static forRoot(config: Config): DynamicModule {
+    return {
+      module: CoreModule,
+      providers: [
+        { provide: CONFIG, useValue: config },
+        { provide: EVENT_STORE, useFactory: () => openEventStore(config.eventstoreUrl) },
+        {
+          provide: READ_STORE,
+          useFactory: async (): Promise<ReadStore> =>
+            config.mongoUrl ? MongoReadStore.connect(config.mongoUrl) : new MemoryReadStore(),
+        },
+        { provide: SecretBox, useFactory: () => SecretBox.load(config.secretsKey, config.dataDir) },
+      ],
+      exports: [CONFIG, EVENT_STORE, READ_STORE, SecretBox],
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.allSettled([this.events.close(), this.reads.close()]);
+    this.logger.log('event log and read store closed');
+  }
+}

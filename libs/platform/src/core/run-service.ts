@@ -1,0 +1,33 @@
+import { type DynamicModule, Module, type Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { BusModule, microserviceOptions } from '@app/bus';
+import type { ServiceName } from '@app/contracts';
+import { exitOnBootFailure, jsonLogger, loadConfigOrExit } from './boot';
+import { CoreModule } from './core.module';
+
+/**
+ * The whole main.ts of a bus service in cluster mode: its module on the configured transport
+ * (NATS queue group named after the service), with the core providers, draining on SIGTERM.
+ */
+export function runService(name: ServiceName, serviceModule: (config: ReturnType<typeof loadConfigOrExit>) => Type<unknown> | DynamicModule): void {
+  const config = loadConfigOrExit();
+  const logger = jsonLogger(name, config);
+
+  @Module({
+    imports: [
+      CoreModule.forRoot(config),
+      BusModule.forRoot({ transport: config.bus, natsUrl: config.natsUrl, service: name, timeoutMs: config.busTimeoutMs }),
+      serviceModule(config),
+    ],
+  })
+  class ServiceRoot {}
+  Object.defineProperty(ServiceRoot, 'name', { value: `${name}Root` });
+
+  NestFactory.createMicroservice(ServiceRoot, { ...microserviceOptions(config, name), logger, bufferLogs: true })
+    .then(async (app) => {
+      app.enableShutdownHooks();
+      await app.listen();
+      logger.log({ msg: 'service listening', service: name, bus: config.bus }, 'Boot');
+    })
+    .catch(exitOnBootFailure(logger));
+}

@@ -1,0 +1,427 @@
+/**
+ * Pydantic-style field declarations. Each decorator registers, from one declaration:
+ *  - the field's lax parser (pydantic-core semantics, messages and ctx) for PydanticValidationPipe;
+ *  - its OpenAPI schema (@nestjs/swagger ApiProperty);
+ *  - a class-validator constraint, so `validate()`/`validateSync()` on a DTO instance built elsewhere
+ *    reports the same pydantic message.
+ * Parsing is not delegated to class-validator/class-transformer: their error model (one message per
+ * property, values already transformed) cannot express pydantic's per-index `loc`, raw `input` echo,
+ * or a `missing` error carrying the parent dict.
+ */
+import type { Type } from '@nestjs/common';
+import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
+import { registerDecorator } from 'class-validator';
+import type { Loc } from './errors';
+import { addField, fail, isObject, ok, validateModel, type FieldSpec, type ParseResult, type Parser } from './model';
+
+// ---------------------------------------------------------------- messages and lax coercions
+
+const plural = (n: number) => (n === 1 ? '' : 's');
+
+/** Python's repr() of a str/number, as pydantic prints enum members in `expected`. */
+export function pyRepr(v: string | number): string {
+  if (typeof v === 'number') return String(v);
+  const q = v.includes("'") && !v.includes('"') ? '"' : "'";
+  const body = v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t');
+  return q + (q === "'" ? body.replace(/'/g, "\\'") : body) + q;
+}
+
+/** "'a', 'b' or 'c'" — pydantic's rendering of the allowed values. */
+export function expectedRepr(values: readonly (string | number)[]): string {
+  const r = values.map(pyRepr);
+  return r.length <= 1 ? r.join('') : `${r.slice(0, -1).join(', ')} or ${r[r.length - 1]}`;
+}
+
+// pydantic-core src/input/shared.rs: strip_underscores / strip_leading_zeros / clean_int_str / str_as_int.
+const stripUnderscores = (s: string) =>
+  s.startsWith('_') || s.endsWith('_') || !s.includes('_') || s.includes('__') ? undefined : s.replace(/_/g, '');
+
+function stripLeadingZeros(s: string): string | undefined {
+  const first = s[0];
+  if (first !== '0') return first !== undefined && ((first >= '1' && first <= '9') || first === '-') ? s : undefined;
+  for (let i = 1; i < s.length; i++) {
+    const c = s[i];
+    if (c === '0' || c === '_') continue;
+    if ((c >= '1' && c <= '9') || c === '-') return s.slice(i);
+    if (c === '.') return s.slice(i - 1);
+    return undefined;
+  }
+  return s.slice(-1);
+}
+
+function cleanIntStr(str: string): string | undefined {
+  let s = str.trim();
+  if (s.startsWith('+')) {
+    if (s[1] === '-') return undefined;
+    s = s.slice(1);
+  }
+  const negative = s.startsWith('-');
+  if (negative) {
+    if (s[1] === '-' || s[1] === '+') return undefined;
+    s = s.slice(1);
+  }
+  const unzeroed = stripLeadingZeros(s);
+  if (unzeroed === undefined) return undefined;
+  s = unzeroed;
+  const dot = s.indexOf('.');
+  if (dot >= 0 && /^0+$/.test(s.slice(dot + 1))) s = s.slice(0, dot);
+  const sign = negative ? '-' : '';
+  const plain = stripUnderscores(s);
+  if (plain !== undefined) return sign + plain;
+  return str.length === s.length ? undefined : sign + s;
+}
+
+const JSON_INT = /^-?(?:0|[1-9]\d*)$/;
+function strAsInt(s: string): number | undefined {
+  if (JSON_INT.test(s)) return Number(s);
+  const cleaned = cleanIntStr(s);
+  return cleaned !== undefined && JSON_INT.test(cleaned) ? Number(cleaned) : undefined;
+}
+
+// Rust's f64::from_str grammar (after trim), then the underscore retry of str_as_float.
+const RUST_F64 = /^[+-]?(?:inf|infinity|nan|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)$/i;
+function rustF64(s: string): number | undefined {
+  if (!RUST_F64.test(s)) return undefined;
+  if (/nan$/i.test(s)) return NaN;
+  if (/inf(inity)?$/i.test(s)) return s.startsWith('-') ? -Infinity : Infinity;
+  return Number(s);
+}
+const strAsFloat = (s: string) => rustF64(s.trim()) ?? rustF64(stripUnderscores(s) ?? '');
+
+const BOOL_STRINGS: Record<string, boolean> = {
+  '0': false, f: false, n: false, no: false, off: false, false: false,
+  '1': true, t: true, y: true, yes: true, on: true, true: true,
+};
+
+// ---------------------------------------------------------------- parsers
+
+export interface NumberBounds {
+  ge?: number;
+  gt?: number;
+  le?: number;
+  lt?: number;
+  multipleOf?: number;
+}
+
+// Same order as pydantic-core's constrained int/float validators: multiple_of, le, lt, ge, gt.
+function checkBounds(n: number, b: NumberBounds, input: unknown, loc: Loc): ParseResult {
+  if (b.multipleOf !== undefined && n % b.multipleOf !== 0) {
+    return fail('multiple_of', loc, `Input should be a multiple of ${b.multipleOf}`, input, { multiple_of: b.multipleOf });
+  }
+  if (b.le !== undefined && !(n <= b.le)) return fail('less_than_equal', loc, `Input should be less than or equal to ${b.le}`, input, { le: b.le });
+  if (b.lt !== undefined && !(n < b.lt)) return fail('less_than', loc, `Input should be less than ${b.lt}`, input, { lt: b.lt });
+  if (b.ge !== undefined && !(n >= b.ge)) return fail('greater_than_equal', loc, `Input should be greater than or equal to ${b.ge}`, input, { ge: b.ge });
+  if (b.gt !== undefined && !(n > b.gt)) return fail('greater_than', loc, `Input should be greater than ${b.gt}`, input, { gt: b.gt });
+  return ok(n);
+}
+
+export const intParser = (bounds: NumberBounds = {}): Parser => (input, loc) => {
+  let n: number | undefined;
+  // bool is an int subclass in Python: lax mode takes True/False as 1/0 (src/input/input_python.rs validate_int).
+  if (typeof input === 'boolean') n = input ? 1 : 0;
+  else if (typeof input === 'number') {
+    if (!Number.isInteger(input)) return fail('int_from_float', loc, 'Input should be a valid integer, got a number with a fractional part', input);
+    if (Math.abs(input) >= 2 ** 63) return fail('int_parsing_size', loc, 'Unable to parse input string as an integer, exceeded maximum size', input);
+    n = input;
+  } else if (typeof input === 'string') {
+    n = strAsInt(input);
+    if (n === undefined) return fail('int_parsing', loc, 'Input should be a valid integer, unable to parse string as an integer', input);
+  } else return fail('int_type', loc, 'Input should be a valid integer', input);
+  return checkBounds(n, bounds, input, loc);
+};
+
+export const floatParser = (bounds: NumberBounds = {}): Parser => (input, loc) => {
+  let n: number | undefined;
+  if (typeof input === 'number') n = input;
+  else if (typeof input === 'boolean') n = input ? 1 : 0;
+  else if (typeof input === 'string') {
+    n = strAsFloat(input);
+    if (n === undefined) return fail('float_parsing', loc, 'Input should be a valid number, unable to parse string as a number', input);
+  } else return fail('float_type', loc, 'Input should be a valid number', input);
+  return checkBounds(n, bounds, input, loc);
+};
+
+export interface StrConstraints {
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+}
+
+export const strParser = (c: StrConstraints = {}): Parser => {
+  const re = c.pattern === undefined ? undefined : new RegExp(c.pattern, 'u');
+  return (input, loc) => {
+    // pydantic never turns numbers into strings unless coerce_numbers_to_str is set.
+    if (typeof input !== 'string') return fail('string_type', loc, 'Input should be a valid string', input);
+    const len = [...input].length; // Python counts code points, not UTF-16 units
+    if (c.minLength !== undefined && len < c.minLength) {
+      return fail('string_too_short', loc, `String should have at least ${c.minLength} character${plural(c.minLength)}`, input, { min_length: c.minLength });
+    }
+    if (c.maxLength !== undefined && len > c.maxLength) {
+      return fail('string_too_long', loc, `String should have at most ${c.maxLength} character${plural(c.maxLength)}`, input, { max_length: c.maxLength });
+    }
+    if (re && !re.test(input)) {
+      return fail('string_pattern_mismatch', loc, `String should match pattern '${c.pattern}'`, input, { pattern: c.pattern });
+    }
+    return ok(input);
+  };
+};
+
+export const boolParser = (): Parser => (input, loc) => {
+  if (typeof input === 'boolean') return ok(input);
+  const parsing = () => fail('bool_parsing', loc, 'Input should be a valid boolean, unable to interpret input', input);
+  if (typeof input === 'string') {
+    const v = BOOL_STRINGS[input.toLowerCase()];
+    return v === undefined ? parsing() : ok(v);
+  }
+  if (typeof input === 'number' && Number.isInteger(input)) return input === 0 || input === 1 ? ok(input === 1) : parsing();
+  return fail('bool_type', loc, 'Input should be a valid boolean', input);
+};
+
+/** A Python `str` Enum: members are matched exactly. */
+export const enumParser = (values: readonly (string | number)[]): Parser => {
+  const expected = expectedRepr(values);
+  return (input, loc) =>
+    values.includes(input as string | number) ? ok(input) : fail('enum', loc, `Input should be ${expected}`, input, { expected });
+};
+
+const isDigitByte = (b: number | undefined) => b !== undefined && b >= 0x30 && b <= 0x39;
+
+/** speedate's Date::parse_bytes_rfc3339 error, or undefined for a valid YYYY-MM-DD. */
+export function dateError(s: string): string | undefined {
+  const b = Buffer.from(s, 'utf8'); // speedate works on bytes
+  if (b.length < 10) return 'input is too short';
+  const digits = (from: number, to: number) => {
+    for (let i = from; i < to; i++) if (!isDigitByte(b[i])) return false;
+    return true;
+  };
+  const num = (from: number, to: number) => Number(b.subarray(from, to).toString('latin1'));
+  if (!digits(0, 4)) return 'invalid character in year';
+  if (b[4] !== 0x2d) return 'invalid date separator, expected `-`';
+  if (!digits(5, 7)) return 'invalid character in month';
+  if (b[7] !== 0x2d) return 'invalid date separator, expected `-`';
+  if (!digits(8, 10)) return 'invalid character in day';
+  const [year, month, day] = [num(0, 4), num(5, 7), num(8, 10)];
+  if (month < 1 || month > 12) return 'month value is outside expected range of 1-12';
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const maxDay = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  if (day < 1 || day > maxDay) return 'day value is outside expected range';
+  if (b.length > 10) return 'unexpected extra characters at the end of the input';
+  return undefined;
+}
+
+/**
+ * YYYY-MM-DD, kept as that string. Our API contract reports every bad date string as `date_parsing`
+ * (real pydantic falls back to datetime parsing and says `date_from_datetime_parsing` for e.g. "yesterday",
+ * and also accepts unix timestamps and midnight datetimes, which this field rejects).
+ */
+export const dateParser = (): Parser => (input, loc) => {
+  if (typeof input !== 'string') return fail('date_type', loc, 'Input should be a valid date', input);
+  const error = dateError(input);
+  return error === undefined ? ok(input) : fail('date_parsing', loc, `Input should be a valid date in the format YYYY-MM-DD, ${error}`, input, { error });
+};
+
+/** Best guess at rust-url's ParseError for a string WHATWG URL rejected (Node gives no reason). */
+function urlParseReason(s: string): string {
+  const t = s.replace(/^[\u0000-\u0020]+/, '');
+  if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(t)) return 'relative URL without a base';
+  const authority = t.replace(/^[^:]*:[/\\]*/, '').split(/[/\\?#]/)[0];
+  const hostPort = authority.slice(authority.lastIndexOf('@') + 1);
+  if (hostPort === '' || hostPort.startsWith(':')) return 'empty host';
+  if (hostPort.startsWith('[')) return 'invalid IPv6 address';
+  const port = /:([^:]*)$/.exec(hostPort);
+  if (port && (!/^\d*$/.test(port[1]) || Number(port[1]) > 65535)) return 'invalid port number';
+  if (/^[\d.]+$/.test(port ? hostPort.slice(0, port.index) : hostPort)) return 'invalid IPv4 address';
+  return 'invalid domain character';
+}
+
+/** pydantic's HttpUrl: http(s) only, at most `maxLength` bytes, normalised like str(HttpUrl) (WHATWG href). */
+export const httpUrlParser = (maxLength = 2083): Parser => (input, loc) => {
+  if (typeof input !== 'string') return fail('url_type', loc, 'URL input should be a string or URL', input);
+  if (Buffer.byteLength(input) > maxLength) {
+    return fail('url_too_long', loc, `URL should have at most ${maxLength} character${plural(maxLength)}`, input, { max_length: maxLength });
+  }
+  let url: URL;
+  try {
+    if (input === '') throw new TypeError('empty');
+    url = new URL(input);
+  } catch {
+    const error = input === '' ? 'input is empty' : urlParseReason(input);
+    return fail('url_parsing', loc, `Input should be a valid URL, ${error}`, input, { error });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    const expected_schemes = "'http' or 'https'";
+    return fail('url_scheme', loc, `URL scheme should be ${expected_schemes}`, input, { expected_schemes });
+  }
+  return ok(url.href);
+};
+
+/** `dict[str, Any]`. */
+export const dictParser = (): Parser => (input, loc) =>
+  isObject(input) ? ok({ ...input }) : fail('dict_type', loc, 'Input should be a valid dictionary', input);
+
+export interface ListConstraints {
+  minItems?: number;
+  maxItems?: number;
+}
+
+/**
+ * pydantic-core's list validator: items are validated with their index in `loc`; exceeding max_length
+ * replaces every other error (it aborts during iteration); min_length is only checked once all items pass.
+ */
+export const listParser = (item: Parser, c: ListConstraints = {}): Parser => (input, loc) => {
+  if (!Array.isArray(input)) return fail('list_type', loc, 'Input should be a valid list', input);
+  const n = input.length;
+  if (c.maxItems !== undefined && n > c.maxItems) {
+    return fail('too_long', loc, `List should have at most ${c.maxItems} item${plural(c.maxItems)} after validation, not ${n}`, input, {
+      field_type: 'List', max_length: c.maxItems, actual_length: n,
+    });
+  }
+  const out: unknown[] = [];
+  const errors = input.flatMap((v, i) => {
+    const r = item(v, [...loc, i]);
+    if (!r.ok) return r.errors;
+    out.push(r.value);
+    return [];
+  });
+  if (errors.length) return { ok: false, errors };
+  if (c.minItems !== undefined && n < c.minItems) {
+    return fail('too_short', loc, `List should have at least ${c.minItems} item${plural(c.minItems)} after validation, not ${n}`, input, {
+      field_type: 'List', min_length: c.minItems, actual_length: n,
+    });
+  }
+  return ok(out);
+};
+
+/** A nested pydantic model (FastAPI validates with from_attributes, hence model_attributes_type). */
+export const modelParser = (type: () => Type<unknown>): Parser => (input, loc) => validateModel(type(), input, loc);
+
+// ---------------------------------------------------------------- decorators
+
+export interface FieldOptions<T> {
+  /** May be absent; the property then stays undefined (unless `default` is given). */
+  optional?: boolean;
+  /** Explicit null is accepted (pydantic `X | None`). */
+  nullable?: boolean;
+  /** Used when the field is absent (pydantic default; not validated, as pydantic's validate_default=False). */
+  default?: T | null;
+  /** Input key and `loc` name when it differs from the property (e.g. a header "x-request-id"). */
+  alias?: string;
+  description?: string;
+  example?: T;
+}
+
+/**
+ * Declares a field from any parser: the building block of all decorators below, usable for custom types.
+ * `schema` is the OpenAPI part (required/nullable/default/name are derived).
+ */
+export function PyField<T>(parse: Parser, opts: FieldOptions<T>, schema: ApiPropertyOptions, isList = false): PropertyDecorator {
+  return (target, property) => {
+    const key = String(property);
+    const { default: dflt } = opts;
+    const spec: FieldSpec = {
+      key,
+      name: opts.alias ?? key,
+      parse,
+      optional: !!opts.optional,
+      nullable: !!opts.nullable,
+      isList,
+      makeDefault: dflt === undefined ? undefined : () => (typeof dflt === 'object' && dflt !== null ? structuredClone(dflt) : dflt),
+    };
+    addField(target, spec);
+    ApiProperty({
+      ...schema,
+      ...(opts.alias !== undefined && { name: opts.alias }),
+      required: !opts.optional && dflt === undefined,
+      ...(opts.nullable && { nullable: true }),
+      ...(dflt !== undefined && { default: dflt }),
+      ...(opts.description !== undefined && { description: opts.description }),
+      ...(opts.example !== undefined && { example: opts.example }),
+    } as ApiPropertyOptions)(target, property);
+    const firstError = (value: unknown) => {
+      if (value === undefined) return spec.optional || spec.makeDefault ? undefined : 'Field required';
+      if (value === null && spec.nullable) return undefined;
+      const r = spec.parse(value, [key]);
+      return r.ok ? undefined : r.errors[0].msg;
+    };
+    registerDecorator({
+      name: 'pydanticField',
+      target: target.constructor,
+      propertyName: key,
+      validator: {
+        validate: (value: unknown) => firstError(value) === undefined,
+        defaultMessage: (args) => firstError(args?.value) ?? '',
+      },
+    });
+  };
+}
+
+export interface NumberFieldOptions extends FieldOptions<number>, NumberBounds {}
+
+const numberSchema = (type: 'integer' | 'number', o: NumberBounds): ApiPropertyOptions => ({
+  type,
+  ...(o.ge !== undefined && { minimum: o.ge }),
+  ...(o.gt !== undefined && { minimum: o.gt, exclusiveMinimum: true }),
+  ...(o.le !== undefined && { maximum: o.le }),
+  ...(o.lt !== undefined && { maximum: o.lt, exclusiveMaximum: true }),
+  ...(o.multipleOf !== undefined && { multipleOf: o.multipleOf }),
+});
+
+const strSchema = (c: StrConstraints): ApiPropertyOptions => ({
+  type: 'string',
+  ...(c.minLength !== undefined && { minLength: c.minLength }),
+  ...(c.maxLength !== undefined && { maxLength: c.maxLength }),
+  ...(c.pattern !== undefined && { pattern: c.pattern }),
+});
+
+const listSchema = (c: ListConstraints) => ({
+  ...(c.minItems !== undefined && { minItems: c.minItems }),
+  ...(c.maxItems !== undefined && { maxItems: c.maxItems }),
+});
+
+/** `int` with optional ge/gt/le/lt/multiple_of. */
+export const IntField = (o: NumberFieldOptions = {}) => PyField(intParser(o), o, numberSchema('integer', o));
+
+/** `float` with optional ge/gt/le/lt/multiple_of. */
+export const FloatField = (o: NumberFieldOptions = {}) => PyField(floatParser(o), o, numberSchema('number', o));
+
+/** `str` with optional min_length/max_length/pattern. */
+export const StrField = (o: FieldOptions<string> & StrConstraints = {}) => PyField(strParser(o), o, strSchema(o));
+
+export const BoolField = (o: FieldOptions<boolean> = {}) => PyField(boolParser(), o, { type: 'boolean' });
+
+/** A str Enum: pass the allowed values or a TS string enum object. */
+export function EnumField<V extends string>(values: readonly V[] | Record<string, V>, o: FieldOptions<V> = {}) {
+  const list = Array.isArray(values) ? [...values] : Object.values(values as Record<string, V>);
+  return PyField(enumParser(list), o, { type: 'string', enum: list });
+}
+
+/** `datetime.date`, kept as its YYYY-MM-DD string. */
+export const DateField = (o: FieldOptions<string> = {}) => PyField(dateParser(), o, { type: 'string', format: 'date' });
+
+/** pydantic `HttpUrl`; the value becomes the normalised URL string. */
+export const UrlField = (o: FieldOptions<string> & { maxLength?: number } = {}) =>
+  PyField(httpUrlParser(o.maxLength), o, { type: 'string', format: 'uri', minLength: 1, maxLength: o.maxLength ?? 2083 });
+
+/** `list[str]` with list bounds and per-item string constraints. */
+export const StrListField = (
+  o: FieldOptions<string[]> & ListConstraints & { itemMinLength?: number; itemMaxLength?: number; itemPattern?: string } = {},
+) => {
+  const item: StrConstraints = { minLength: o.itemMinLength, maxLength: o.itemMaxLength, pattern: o.itemPattern };
+  return PyField(listParser(strParser(item), o), o, { type: 'array', items: strSchema(item), ...listSchema(o) } as ApiPropertyOptions, true);
+};
+
+/** `dict[str, Any]`. */
+export const DictField = (o: FieldOptions<Record<string, unknown>> = {}) =>
+  PyField(dictParser(), o, { type: 'object', additionalProperties: true } as ApiPropertyOptions);
+
+/** A nested model, or with `list: true` a `list[Model]`. Pass the class or a thunk for forward references. */
+export function NestedField(
+  type: Type<unknown> | (() => Type<unknown>),
+  o: FieldOptions<unknown> & ListConstraints & { list?: boolean } = {},
+) {
+  // A class has a prototype; an arrow thunk does not.
+  const resolve = (type.prototype ? () => type : type) as () => Type<unknown>;
+  const parse = o.list ? listParser(modelParser(resolve), o) : modelParser(resolve);
+  const schema = o.list ? { type: resolve, isArray: true, ...listSchema(o) } : { type: resolve };
+  return PyField(parse, o, schema as ApiPropertyOptions, !!o.list);
+}

@@ -1,0 +1,7 @@
+export * from './errors';
+export * from './model';
+export * from './fields';
+export * from './python-json';
+export * from './fastify';
+export * from './validation.pipe';
+export * from './exception.filter';

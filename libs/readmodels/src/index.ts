@@ -1,0 +1,6 @@
+// The contract suite (jest globals) and the test event store are deliberately not exported.
+export * from './read-store.port';
+export * from './memory.read-store';
+export * from './mongo.read-store';
+export * from './projection';
+export * from './projector';

@@ -1,0 +1,136 @@
+import { promises as fs } from 'node:fs';
+import { dirname } from 'node:path';
+import { Query } from 'mingo';
+import type { Filter, FindOptions, ReadDoc, ReadStore } from './read-store.port';
+
+/** Version of a stored doc as a bigint; a doc without `_version` loses to any write. */
+const versionOf = (doc: ReadDoc | undefined): bigint =>
+  doc?._version === undefined ? -1n : BigInt(doc._version);
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value as object)) deepFreeze(child);
+  }
+  return value;
+}
+
+interface SnapshotFile {
+  format: 1;
+  collections: Record<string, ReadDoc[]>;
+  checkpoints: Record<string, string>;
+}
+
+/**
+ * In-process read store (the embedded default): documents in Maps, Mongo-style queries by mingo.
+ *
+ * Copy policy: a write is cloned once (structuredClone, so the caller keeps its object) and
+ * deep-frozen; `get`/`find` return the stored frozen object itself. Reads are on the hot path
+ * (every authenticated request) and outnumber writes, so we pay the copy on the write side:
+ * `get` is one Map lookup with no allocation, whatever the doc size, and a caller that tries to
+ * mutate a result gets a TypeError (strict mode) instead of silently corrupting the store.
+ */
+export class MemoryReadStore implements ReadStore {
+  private readonly collections = new Map<string, Map<string, ReadDoc>>();
+  private readonly checkpoints = new Map<string, bigint>();
+
+  async upsert(collection: string, id: string, doc: Record<string, unknown>, version: bigint): Promise<boolean> {
+    const docs = this.docs(collection, true);
+    if (versionOf(docs.get(id)) >= version) return false;
+    docs.set(id, deepFreeze({ ...structuredClone(doc), _id: id, _version: version.toString() }));
+    return true;
+  }
+
+  async delete(collection: string, id: string, version: bigint): Promise<boolean> {
+    const docs = this.docs(collection);
+    const current = docs?.get(id);
+    if (!current || versionOf(current) >= version) return false;
+    return docs!.delete(id);
+  }
+
+  async get(collection: string, id: string): Promise<ReadDoc | undefined> {
+    return this.collections.get(collection)?.get(id);
+  }
+
+  async find(collection: string, filter: Filter = {}, options: FindOptions = {}): Promise<ReadDoc[]> {
+    const docs = this.docs(collection);
+    if (!docs) return [];
+    let cursor = new Query(filter).find<ReadDoc>([...docs.values()]);
+    // Mongo applies sort, then skip, then limit whatever the call order; so does mingo's cursor.
+    if (options.sort) cursor = cursor.sort(options.sort);
+    if (options.skip) cursor = cursor.skip(options.skip);
+    if (options.limit) cursor = cursor.limit(options.limit);
+    return cursor.all();
+  }
+
+  async count(collection: string, filter: Filter = {}): Promise<number> {
+    const docs = this.docs(collection);
+    if (!docs) return 0;
+    if (Object.keys(filter).length === 0) return docs.size;
+    const query = new Query(filter);
+    let n = 0;
+    for (const doc of docs.values()) if (query.test(doc)) n++;
+    return n;
+  }
+
+  async clear(collection: string): Promise<void> {
+    this.collections.delete(collection);
+  }
+
+  async getCheckpoint(name: string): Promise<bigint | undefined> {
+    return this.checkpoints.get(name);
+  }
+
+  async setCheckpoint(name: string, position: bigint): Promise<void> {
+    this.checkpoints.set(name, position);
+  }
+
+  async ping(): Promise<void> {}
+
+  async close(): Promise<void> {}
+
+  /**
+   * Writes every collection and checkpoint to `file` as JSON (temp file + rename, so a crash
+   * never leaves a half-written snapshot). Docs must be JSON-safe (read models hold decimal
+   * strings, not bigint or Date). Checkpoints are only ever written after the docs they cover,
+   * so a snapshot may hold docs newer than its checkpoint: replaying that tail is a no-op thanks
+   * to the version guard.
+   */
+  async snapshot(file: string): Promise<void> {
+    const data: SnapshotFile = { format: 1, collections: {}, checkpoints: {} };
+    for (const [name, docs] of this.collections) data.collections[name] = [...docs.values()];
+    for (const [name, position] of this.checkpoints) data.checkpoints[name] = position.toString();
+    await fs.mkdir(dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    await fs.writeFile(tmp, JSON.stringify(data));
+    await fs.rename(tmp, file);
+  }
+
+  /** Replaces the whole state with a snapshot; returns false (state untouched) when the file is absent. */
+  async restore(file: string): Promise<boolean> {
+    let text: string;
+    try {
+      text = await fs.readFile(file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw err;
+    }
+    const data = JSON.parse(text) as SnapshotFile;
+    if (data.format !== 1) throw new Error(`${file}: unknown read-store snapshot format ${String(data.format)}`);
+    this.collections.clear();
+    this.checkpoints.clear();
+    for (const [name, docs] of Object.entries(data.collections)) {
+      this.collections.set(name, new Map(docs.map((doc) => [doc._id, deepFreeze(doc)])));
+    }
+    for (const [name, position] of Object.entries(data.checkpoints)) this.checkpoints.set(name, BigInt(position));
+    return true;
+  }
+
+  private docs(collection: string): Map<string, ReadDoc> | undefined;
+  private docs(collection: string, create: true): Map<string, ReadDoc>;
+  private docs(collection: string, create = false): Map<string, ReadDoc> | undefined {
+    let docs = this.collections.get(collection);
+    if (!docs && create) this.collections.set(collection, (docs = new Map()));
+    return docs;
+  }
+}

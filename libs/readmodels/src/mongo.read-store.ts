@@ -1,0 +1,116 @@
+import { Decimal128, MongoClient, MongoServerError, type Collection, type Db, type Filter as MongoFilter } from 'mongodb';
+import type { Filter, FindOptions, ReadDoc, ReadStore } from './read-store.port';
+
+/**
+ * Stored shape: the projection's fields, `_version` (decimal string, what readers see) and `_v`,
+ * the same version as Decimal128. `_v` exists because the guard must order versions numerically
+ * inside one atomic server-side filter: the string orders lexicographically ("9" > "10"), a
+ * double loses precision past 2^53, and Long is signed 64-bit while ESDB commit positions are
+ * unsigned 64-bit; Decimal128 holds 34 exact digits. `_v` is projected away on every read.
+ */
+type MongoDoc = ReadDoc & { _v?: Decimal128 };
+interface CheckpointDoc {
+  _id: string;
+  position: string;
+}
+
+const CHECKPOINTS = '_checkpoints';
+const HIDE_V = { projection: { _v: 0 } } as const;
+const DUPLICATE_KEY = 11000;
+
+const dec = (version: bigint): Decimal128 => Decimal128.fromString(version.toString());
+/** Matches a stored doc that `version` may overwrite: no numeric version yet, or an older one. */
+const olderThan = (id: string, version: bigint): MongoFilter<MongoDoc> => ({
+  _id: id,
+  $or: [{ _v: { $exists: false } }, { _v: { $lt: dec(version) } }],
+});
+
+/** Read store on MongoDB (production, with a separate projector service). */
+export class MongoReadStore implements ReadStore {
+  private readonly db: Db;
+
+  constructor(
+    private readonly client: MongoClient,
+    dbName?: string,
+  ) {
+    this.db = client.db(dbName);
+  }
+
+  /** Connects to `url` (database from the URL path unless `dbName` is given); the store owns the client. */
+  static async connect(url: string, dbName?: string): Promise<MongoReadStore> {
+    const client = new MongoClient(url);
+    await client.connect();
+    return new MongoReadStore(client, dbName);
+  }
+
+  /**
+   * One atomic replaceOne: the filter matches only an older doc, so the guard and the write
+   * cannot interleave with another writer. When the doc exists with a newer or equal version the
+   * filter misses, the upsert tries to insert the same `_id` and fails with a duplicate key: that
+   * loser is "not written". One retry covers the race where two writers both saw no doc and
+   * the older version inserted first: the retry now matches it and overwrites. (The server does
+   * not retry this itself: it only does for pure equality filters.) Replace rather than $set: a
+   * field the projection dropped must go.
+   */
+  async upsert(collection: string, id: string, doc: Record<string, unknown>, version: bigint): Promise<boolean> {
+    const { _id, _version, _v, ...fields } = doc;
+    const replacement = { ...fields, _version: version.toString(), _v: dec(version) };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const res = await this.coll(collection).replaceOne(olderThan(id, version), replacement, { upsert: true });
+        return res.matchedCount + res.upsertedCount > 0;
+      } catch (err) {
+        if (!(err instanceof MongoServerError && err.code === DUPLICATE_KEY)) throw err;
+        if (attempt > 0) return false;
+      }
+    }
+  }
+
+  async delete(collection: string, id: string, version: bigint): Promise<boolean> {
+    const res = await this.coll(collection).deleteOne(olderThan(id, version));
+    return res.deletedCount > 0;
+  }
+
+  async get(collection: string, id: string): Promise<ReadDoc | undefined> {
+    return (await this.coll(collection).findOne({ _id: id }, HIDE_V)) ?? undefined;
+  }
+
+  async find(collection: string, filter: Filter = {}, options: FindOptions = {}): Promise<ReadDoc[]> {
+    const cursor = this.coll(collection).find(filter as MongoFilter<MongoDoc>, HIDE_V);
+    if (options.sort) cursor.sort(options.sort);
+    if (options.skip) cursor.skip(options.skip);
+    if (options.limit) cursor.limit(options.limit);
+    return cursor.toArray();
+  }
+
+  async count(collection: string, filter: Filter = {}): Promise<number> {
+    return this.coll(collection).countDocuments(filter as MongoFilter<MongoDoc>);
+  }
+
+  async clear(collection: string): Promise<void> {
+    await this.coll(collection).deleteMany({});
+  }
+
+  async getCheckpoint(name: string): Promise<bigint | undefined> {
+    const doc = await this.db.collection<CheckpointDoc>(CHECKPOINTS).findOne({ _id: name });
+    return doc ? BigInt(doc.position) : undefined;
+  }
+
+  async setCheckpoint(name: string, position: bigint): Promise<void> {
+    await this.db
+      .collection<CheckpointDoc>(CHECKPOINTS)
+      .updateOne({ _id: name }, { $set: { position: position.toString() } }, { upsert: true });
+  }
+
+  async ping(): Promise<void> {
+    await this.client.db('admin').command({ ping: 1 });
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+
+  private coll(name: string): Collection<MongoDoc> {
+    return this.db.collection<MongoDoc>(name);
+  }
+}

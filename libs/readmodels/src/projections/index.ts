@@ -1,0 +1,10 @@
+import { apiKeysProjection } from './api-keys.projection';
+import { teamsProjection } from './teams.projection';
+import { usageProjection } from './usage.projection';
+
+export * from './api-keys.projection';
+export * from './teams.projection';
+export * from './usage.projection';
+
+/** Every projection the gateway's read side needs. */
+export const platformProjections = [apiKeysProjection, teamsProjection, usageProjection];

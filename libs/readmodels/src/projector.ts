@@ -1,0 +1,400 @@
+import { Logger, type LoggerService } from '@nestjs/common';
+import type { AllFilter, EventStore, RecordedEvent, Subscription } from '../../eventstore/src/event-store.port';
+import { checkpointName, type Projection } from './projection';
+import type { ReadStore } from './read-store.port';
+
+export interface ProjectorOptions {
+  /** Prefix of the per-projection checkpoint names (`<prefix>:<name>@v<version>`). */
+  checkpointName?: string;
+  /** Save checkpoints after this many applied events... */
+  batch?: number;
+  /** ...or this long after the first unsaved one, whichever comes first. */
+  flushMs?: number;
+  /** Consecutive failures (projection, read store or subscription) tolerated before stopping. */
+  retries?: number;
+  /** Backoff before the first retry; doubles on each further one. */
+  retryDelayMs?: number;
+  logger?: Pick<LoggerService, 'log' | 'error' | 'warn'>;
+}
+
+/** `live` = caught up with the head read at start and following: what /readyz wants to see. */
+export type ProjectorStatus = 'idle' | 'catching-up' | 'live' | 'failed' | 'stopped';
+
+interface Deferred<T> {
+  promise: Promise<T>;
+  resolve(value: T): void;
+  reject(err: unknown): void;
+  settled: boolean;
+}
+function deferred<T>(): Deferred<T> {
+  const d = { settled: false } as Deferred<T>;
+  d.promise = new Promise<T>((resolve, reject) => {
+    d.resolve = (v) => ((d.settled = true), resolve(v));
+    d.reject = (e) => ((d.settled = true), reject(e));
+  });
+  d.promise.catch(() => undefined); // a rejection nobody awaits must not crash the process
+  return d;
+}
+
+interface Waiter {
+  position: bigint;
+  done(reached: boolean): void;
+}
+
+interface Handler {
+  projection: Projection;
+  checkpoint: string;
+  types: Set<string>;
+  /** Position this projection had already applied when the run started. */
+  from: bigint;
+}
+
+const matchesFilter = (filter: AllFilter | undefined, event: RecordedEvent): boolean =>
+  (!filter?.streamPrefixes?.length || filter.streamPrefixes.some((p) => event.stream.startsWith(p))) &&
+  (!filter?.eventTypePrefixes?.length || filter.eventTypePrefixes.some((p) => event.type.startsWith(p)));
+
+/** Union of the projections' stream prefixes; undefined (all streams) if any projection reads everything. */
+function unionFilter(projections: Projection[]): AllFilter | undefined {
+  const prefixes = new Set<string>();
+  for (const p of projections) {
+    if (!p.filter?.streamPrefixes?.length) return undefined;
+    p.filter.streamPrefixes.forEach((prefix) => prefixes.add(prefix));
+  }
+  return prefixes.size ? { streamPrefixes: [...prefixes] } : undefined;
+}
+
+/**
+ * Follows the log from the projections' checkpoints and keeps their read models up to date.
+ *
+ * Error policy: any failure (a projection throwing, the read store or the subscription failing) is
+ * logged and retried by resubscribing from the last applied position, with backoff: safe because
+ * writes are version-guarded, and enough for a read-store blip. After `retries` consecutive
+ * failures the projector stops: status `failed`, `error` set, `failed` resolves, waiters get false.
+ * Skipping the event instead would leave the read model silently and permanently wrong; stopping
+ * makes /readyz fail, and after a fix a restart resumes right at the failing event (checkpoints
+ * never pass an event that was not applied).
+ */
+export class Projector {
+  private readonly handlers: Handler[];
+  private readonly filter: AllFilter | undefined;
+  private readonly prefix: string;
+  private readonly batch: number;
+  private readonly flushMs: number;
+  private readonly retries: number;
+  private readonly retryDelayMs: number;
+  private readonly logger: Pick<LoggerService, 'log' | 'error' | 'warn'>;
+
+  private _position = -1n;
+  /** Every event at or before it that a projection reads has been applied (>= position). */
+  private reached = -1n;
+  private _status: ProjectorStatus = 'idle';
+  private _error: Error | undefined;
+  private caught = deferred<void>();
+  private failure = deferred<Error>();
+  private readonly waiters = new Set<Waiter>();
+
+  private loop: Promise<void> | undefined;
+  private subscription: Subscription | undefined;
+  private stopping = false;
+  /** Bumped by every start: a probe begun in an earlier run must not move `reached`. */
+  private epoch = 0;
+  private wakeUp: (() => void) | undefined;
+
+  private unsaved = 0;
+  private flushTimer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+  private readonly saved = new Map<string, bigint>();
+
+  private probing = false;
+  private reprobe = false;
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly store: ReadStore,
+    projections: Projection[],
+    options: ProjectorOptions = {},
+  ) {
+    this.prefix = options.checkpointName ?? 'projector';
+    this.batch = options.batch ?? 500;
+    this.flushMs = options.flushMs ?? 200;
+    this.retries = options.retries ?? 3;
+    this.retryDelayMs = options.retryDelayMs ?? 500;
+    this.logger = options.logger ?? new Logger('Projector');
+    const owners = new Map<string, string>();
+    for (const p of projections) {
+      const owner = owners.get(p.collection);
+      // rebuild clears a projection's collection: sharing one would wipe the other's docs
+      if (owner) throw new Error(`projections ${owner} and ${p.name} both write collection ${p.collection}`);
+      owners.set(p.collection, p.name);
+    }
+    this.handlers = projections.map((projection) => ({
+      projection,
+      checkpoint: checkpointName(this.prefix, projection),
+      types: new Set(projection.eventTypes),
+      from: -1n,
+    }));
+    this.filter = unionFilter(projections);
+  }
+
+  /** Global position of the last event applied (after start: the lowest checkpoint; -1n before any). */
+  get position(): bigint {
+    return this._position;
+  }
+  get status(): ProjectorStatus {
+    return this._status;
+  }
+  get error(): Error | undefined {
+    return this._error;
+  }
+  /** Resolves with the error when the projector gives up (see the error policy); never otherwise. */
+  get failed(): Promise<Error> {
+    return this.failure.promise;
+  }
+
+  /**
+   * Loads the checkpoints (a projection without one, e.g. a new version, gets its collection
+   * cleared and replays from the start), then follows the log. Returns once following;
+   * `caughtUp()` tells when the backlog is applied.
+   */
+  async start(): Promise<void> {
+    if (this.loop) throw new Error('projector already started');
+    if (this.caught.settled) this.caught = deferred();
+    if (this.failure.settled) this.failure = deferred();
+    this.epoch++;
+    this.stopping = false;
+    this._error = undefined;
+    this._status = 'catching-up';
+    // forget the previous run (a rebuild reset the checkpoints): nothing stale may be flushed
+    this._position = this.reached = -1n;
+    this.saved.clear();
+    try {
+      for (const h of this.handlers) {
+        const saved = await this.store.getCheckpoint(h.checkpoint);
+        if (saved === undefined) await this.store.clear(h.projection.collection);
+        h.from = saved ?? -1n;
+        this.saved.set(h.checkpoint, h.from);
+      }
+      this._position = this.reached = this.handlers.reduce((min, h) => (h.from < min ? h.from : min), this.handlers[0]?.from ?? -1n);
+      const head = await this.events.headPosition();
+      this.addWaiter(head, (ok) => {
+        if (ok && this._status === 'catching-up') this._status = 'live';
+        if (ok) this.caught.resolve();
+      });
+    } catch (err) {
+      this.fail(err);
+      throw err;
+    }
+    const loop = (this.loop = this.run().finally(() => {
+      if (this.loop === loop) this.loop = undefined; // a failed projector may be started again
+    }));
+  }
+
+  /** Resolves once the backlog present at start is applied; rejects if the projector fails or stops first. */
+  caughtUp(): Promise<void> {
+    return this.caught.promise;
+  }
+
+  /**
+   * Resolves true as soon as every event up to `position` that a projection reads is applied
+   * (read-your-writes), false after `timeoutMs` or when the projector stops or fails.
+   */
+  waitFor(position: bigint, timeoutMs: number): Promise<boolean> {
+    if (position <= this.reached) return Promise.resolve(true);
+    if (this._status === 'failed' || this._status === 'stopped') return Promise.resolve(false);
+    return new Promise((resolve) => {
+      // setTimeout fires at once past 2^31-1 ms: clamp a "forever" timeout
+      const timer = setTimeout(() => waiter.done(false), Math.min(timeoutMs, 2 ** 31 - 1));
+      const waiter = this.addWaiter(position, (ok) => (clearTimeout(timer), resolve(ok)));
+    });
+  }
+
+  /** Clears every projection's collection and checkpoint, replays the whole log; resolves when caught up. */
+  async rebuild(): Promise<void> {
+    if (this.loop) await this.stop();
+    for (const h of this.handlers) {
+      await this.store.clear(h.projection.collection);
+      await this.store.setCheckpoint(h.checkpoint, -1n);
+    }
+    await this.start();
+    await this.caughtUp();
+  }
+
+  /** Stops following and saves the checkpoints. The stores stay open (the caller owns them). */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this._status !== 'failed') this._status = 'stopped';
+    this.wakeUp?.();
+    await this.subscription?.close().catch(() => undefined);
+    await this.loop;
+    await this.flush();
+    if (!this.caught.settled) this.caught.reject(new Error('projector stopped before catching up'));
+    this.settleAll(false);
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (!this.stopping) {
+      let error: unknown = new Error('subscription ended');
+      let sub: Subscription | undefined;
+      try {
+        sub = this.subscription = this.events.subscribeToAll({ after: this._position >= 0n ? this._position : undefined, filter: this.filter });
+        const events = sub[Symbol.asyncIterator]();
+        while (!this.stopping) {
+          const step = events.next();
+          this.probeWhenIdle(step);
+          const { done, value: event } = await step;
+          if (done || this.stopping) break;
+          if (event.position <= this._position) continue; // redelivered after a resubscribe
+          // in order and filtered alike: nothing we read lies between the last event and this one
+          this.raiseReached(event.position - 1n);
+          await this.apply(event);
+          failures = 0;
+          this.advance(event.position);
+        }
+      } catch (err) {
+        error = err;
+      } finally {
+        await sub?.close().catch(() => undefined);
+      }
+      if (this.stopping) return;
+      failures++;
+      if (failures > this.retries) return this.fail(error);
+      this.logger.warn(`projector failed at position ${this._position} (attempt ${failures}/${this.retries}), retrying: ${String(error)}`);
+      await this.sleep(this.retryDelayMs * 2 ** (failures - 1));
+    }
+  }
+
+  private async apply(event: RecordedEvent): Promise<void> {
+    for (const h of this.handlers) {
+      const p = h.projection;
+      if (event.position <= h.from || !h.types.has(event.type) || !matchesFilter(p.filter, event)) continue;
+      const version = p.versionBy === 'revision' ? event.revision : event.position;
+      for (const id of new Set(p.ids(event))) {
+        const doc = await this.store.get(p.collection, id);
+        if (doc?._version !== undefined && BigInt(doc._version) >= version) continue; // already applied
+        const next = p.apply(doc, event, id);
+        if (next !== undefined) await this.store.upsert(p.collection, id, next, version);
+        else if (doc) {
+          if (!this.store.delete) throw new Error(`projection ${p.name} deletes but the read store cannot`);
+          await this.store.delete(p.collection, id, version);
+        }
+      }
+    }
+  }
+
+  private advance(position: bigint): void {
+    this._position = position;
+    this.raiseReached(position);
+    if (++this.unsaved >= this.batch) void this.flush();
+    else this.flushTimer ??= setTimeout(() => void this.flush(), this.flushMs).unref();
+  }
+
+  /** Saves each projection's checkpoint (the applied position, or its own if ahead); serialized. */
+  private flush(): Promise<void> {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    this.unsaved = 0;
+    const position = this._position;
+    this.flushing = this.flushing.then(async () => {
+      for (const h of this.handlers) {
+        const target = position > h.from ? position : h.from;
+        const saved = this.saved.get(h.checkpoint);
+        if (saved === undefined || saved === target) continue; // not loaded (never started) or unchanged
+        try {
+          await this.store.setCheckpoint(h.checkpoint, target);
+          this.saved.set(h.checkpoint, target);
+        } catch (err) {
+          // the next flush retries; a dead store also fails the event loop, which owns the policy
+          this.logger.error(`saving checkpoint ${h.checkpoint} failed: ${String(err)}`);
+        }
+      }
+    });
+    return this.flushing;
+  }
+
+  /**
+   * With a filtered subscription, events the projections do not read are never delivered, so a
+   * waiter on such a position (or the catch-up target, the head) may never be passed by a
+   * delivered event. The probe asks the log for the first relevant event after `position`:
+   * nothing relevant lies before it (or up to the head, if none), so `reached` may jump there.
+   * Run only when a waiter registers or the subscription goes idle with waiters pending (never
+   * per event during a busy catch-up, when delivered events already move `reached`); coalesced.
+   */
+  private probe(): void {
+    if (!this.filter) return;
+    if (this.probing) {
+      this.reprobe = true;
+      return;
+    }
+    this.probing = true;
+    void (async () => {
+      try {
+        do {
+          this.reprobe = false;
+          const epoch = this.epoch;
+          const from = this._position;
+          const head = await this.events.headPosition(); // before readAll: anything later is beyond head
+          const [next] = await this.events.readAll({ after: from >= 0n ? from : undefined, filter: this.filter, maxCount: 1 });
+          // a probe begun before a restart/rebuild must not move the new run's `reached`
+          if (epoch === this.epoch) this.raiseReached(next && next.position - 1n < head ? next.position - 1n : head);
+        } while (this.reprobe && this.waiters.size);
+      } catch (err) {
+        this.logger.warn(`projector probe failed: ${String(err)}`);
+      } finally {
+        this.probing = false;
+      }
+    })();
+  }
+
+  private addWaiter(position: bigint, done: (reached: boolean) => void): Waiter {
+    const waiter: Waiter = {
+      position,
+      done: (ok) => {
+        if (this.waiters.delete(waiter)) done(ok);
+      },
+    };
+    this.waiters.add(waiter);
+    if (position <= this.reached) waiter.done(true);
+    else this.probe();
+    return waiter;
+  }
+
+  /** The subscription's next event is not ready within this turn: it is idle, probe for waiters. */
+  private probeWhenIdle(step: Promise<unknown>): void {
+    if (!this.filter) return;
+    let ready = false;
+    step.then(
+      () => (ready = true),
+      () => (ready = true),
+    );
+    setImmediate(() => !ready && this.waiters.size && this.probe());
+  }
+
+  private raiseReached(position: bigint): void {
+    if (position <= this.reached) return;
+    this.reached = position;
+    for (const w of this.waiters) if (w.position <= position) w.done(true);
+  }
+
+  private settleAll(ok: boolean): void {
+    for (const w of this.waiters) w.done(ok);
+  }
+
+  private fail(err: unknown): void {
+    const error = err instanceof Error ? err : new Error(String(err));
+    this._status = 'failed';
+    this._error = error;
+    this.logger.error(`projector stopped at position ${this._position}: ${error.stack ?? error.message}`);
+    if (!this.caught.settled) this.caught.reject(error);
+    this.failure.resolve(error);
+    this.settleAll(false);
+    void this.flush();
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => ((this.wakeUp = undefined), resolve()), ms);
+      this.wakeUp = () => (clearTimeout(timer), (this.wakeUp = undefined), resolve());
+    });
+  }
+}

@@ -1,0 +1,218 @@
+import type { ReadDoc, ReadStore } from './read-store.port';
+
+/**
+ * The contract every ReadStore adapter passes. Collection and checkpoint names are unique per
+ * test so the suite can run against a shared server without cleanup between tests.
+ */
+export function readStoreContract(name: string, factory: () => ReadStore | Promise<ReadStore>): void {
+  describe(`ReadStore contract: ${name}`, () => {
+    let store: ReadStore;
+    let coll: string;
+    const run = `${process.pid}_${Date.now().toString(36)}`;
+    let seq = 0;
+
+    beforeEach(async () => {
+      store = await factory();
+      coll = `contract_${run}_${++seq}`;
+    });
+    afterEach(async () => {
+      await store.clear(coll);
+      await store.close();
+    });
+
+    const strip = (docs: ReadDoc[]) => docs.map((d) => d._id);
+    async function seed(): Promise<void> {
+      const rows = [
+        { id: 'a', group: 'x', n: 3, tags: 'red', meta: { day: '2024-01-01', score: 10 } },
+        { id: 'b', group: 'y', n: 1, tags: 'blue', meta: { day: '2024-01-02', score: 20 } },
+        { id: 'c', group: 'x', n: 2, tags: 'green', meta: { day: '2024-01-03', score: 30 } },
+        { id: 'd', group: 'y', n: 5, tags: 'red', meta: { day: '2024-01-04', score: 40 } },
+        { id: 'e', group: 'x', n: 4, tags: 'blue', meta: { day: '2024-01-05', score: 50 } },
+      ];
+      for (const { id, ...doc } of rows) expect(await store.upsert(coll, id, doc, 0n)).toBe(true);
+    }
+
+    describe('upsert and get', () => {
+      it('stores the doc with its _id and _version as a decimal string', async () => {
+        expect(await store.upsert(coll, 'k1', { title: 'one', nested: { a: [1, 2] } }, 7n)).toBe(true);
+        expect(await store.get(coll, 'k1')).toEqual({ _id: 'k1', _version: '7', title: 'one', nested: { a: [1, 2] } });
+      });
+
+      it('returns undefined for an absent id or collection', async () => {
+        expect(await store.get(coll, 'missing')).toBeUndefined();
+        expect(await store.get(`${coll}_none`, 'missing')).toBeUndefined();
+      });
+
+      it('is not affected by the caller mutating its input or a result', async () => {
+        const input = { title: 'one', list: [1] };
+        await store.upsert(coll, 'k1', input, 1n);
+        input.title = 'changed';
+        input.list.push(2);
+        const got = (await store.get(coll, 'k1'))!;
+        try {
+          (got as Record<string, unknown>).title = 'mutated';
+          (got.list as number[]).push(3);
+        } catch {
+          // a frozen result rejects the mutation: also fine
+        }
+        expect(await store.get(coll, 'k1')).toEqual({ _id: 'k1', _version: '1', title: 'one', list: [1] });
+      });
+
+      it('replaces the whole doc: fields absent from the new version disappear', async () => {
+        await store.upsert(coll, 'k1', { a: 1, b: 2 }, 1n);
+        await store.upsert(coll, 'k1', { a: 3 }, 2n);
+        expect(await store.get(coll, 'k1')).toEqual({ _id: 'k1', _version: '2', a: 3 });
+      });
+
+      it('ignores _id and _version carried in the doc (the spread of a previous version)', async () => {
+        await store.upsert(coll, 'k1', { a: 1 }, 1n);
+        const prev = (await store.get(coll, 'k1'))!;
+        expect(await store.upsert(coll, 'k1', { ...prev, a: 2 }, 2n)).toBe(true);
+        expect(await store.get(coll, 'k1')).toEqual({ _id: 'k1', _version: '2', a: 2 });
+      });
+    });
+
+    describe('version guard', () => {
+      it('skips an equal or older version and writes a newer one', async () => {
+        expect(await store.upsert(coll, 'k', { v: 'five' }, 5n)).toBe(true);
+        expect(await store.upsert(coll, 'k', { v: 'five again' }, 5n)).toBe(false);
+        expect(await store.upsert(coll, 'k', { v: 'four' }, 4n)).toBe(false);
+        expect(await store.get(coll, 'k')).toMatchObject({ v: 'five', _version: '5' });
+        expect(await store.upsert(coll, 'k', { v: 'six' }, 6n)).toBe(true);
+        expect(await store.get(coll, 'k')).toMatchObject({ v: 'six', _version: '6' });
+      });
+
+      it('accepts version 0 on a new doc', async () => {
+        expect(await store.upsert(coll, 'k', { v: 0 }, 0n)).toBe(true);
+        expect(await store.upsert(coll, 'k', { v: 0 }, 0n)).toBe(false);
+      });
+
+      it('orders versions numerically, not as strings ("9" < "10")', async () => {
+        await store.upsert(coll, 'k', { v: 10 }, 10n);
+        expect(await store.upsert(coll, 'k', { v: 9 }, 9n)).toBe(false);
+        expect(await store.upsert(coll, 'k', { v: 100 }, 100n)).toBe(true);
+        expect(await store.get(coll, 'k')).toMatchObject({ v: 100 });
+      });
+
+      it('compares exactly beyond 2^53 (where doubles collide) and beyond 2^64', async () => {
+        const p53 = 2n ** 53n;
+        await store.upsert(coll, 'k', { v: 'p53' }, p53);
+        // As doubles 2^53 + 1 === 2^53: a lossy comparison would skip this newer write.
+        expect(await store.upsert(coll, 'k', { v: 'p53+1' }, p53 + 1n)).toBe(true);
+        expect(await store.upsert(coll, 'k', { v: 'p53 again' }, p53)).toBe(false);
+        expect(await store.get(coll, 'k')).toMatchObject({ v: 'p53+1', _version: (p53 + 1n).toString() });
+
+        const p64 = 2n ** 64n;
+        expect(await store.upsert(coll, 'k', { v: 'p64+1' }, p64 + 1n)).toBe(true);
+        expect(await store.upsert(coll, 'k', { v: 'p64' }, p64)).toBe(false);
+        expect(await store.get(coll, 'k')).toMatchObject({ v: 'p64+1', _version: (p64 + 1n).toString() });
+      });
+
+      it('guards each id separately', async () => {
+        await store.upsert(coll, 'k1', { v: 1 }, 50n);
+        expect(await store.upsert(coll, 'k2', { v: 2 }, 1n)).toBe(true);
+      });
+    });
+
+    describe('delete', () => {
+      it('removes a doc only for a newer version', async () => {
+        if (!store.delete) return expect(store.delete).toBeUndefined();
+        await store.upsert(coll, 'k', { v: 1 }, 5n);
+        expect(await store.delete(coll, 'k', 5n)).toBe(false);
+        expect(await store.get(coll, 'k')).toBeDefined();
+        expect(await store.delete(coll, 'k', 6n)).toBe(true);
+        expect(await store.get(coll, 'k')).toBeUndefined();
+        expect(await store.delete(coll, 'k', 7n)).toBe(false);
+      });
+    });
+
+    describe('find and count', () => {
+      beforeEach(seed);
+
+      it('finds everything with no filter', async () => {
+        expect((await store.find(coll)).map((d) => d._id).sort()).toEqual(['a', 'b', 'c', 'd', 'e']);
+        expect(await store.find(`${coll}_none`)).toEqual([]);
+      });
+
+      it('filters by equality, $gte/$lte, $in and nested fields', async () => {
+        const ids = async (filter: Record<string, unknown>) => strip(await store.find(coll, filter, { sort: { _id: 1 } }));
+        expect(await ids({ group: 'x' })).toEqual(['a', 'c', 'e']);
+        expect(await ids({ n: { $gte: 2, $lte: 4 } })).toEqual(['a', 'c', 'e']);
+        expect(await ids({ tags: { $in: ['red', 'green'] } })).toEqual(['a', 'c', 'd']);
+        expect(await ids({ 'meta.day': { $gte: '2024-01-03' } })).toEqual(['c', 'd', 'e']);
+        expect(await ids({ 'meta.score': { $lte: 20 }, group: 'y' })).toEqual(['b']);
+        expect(await ids({ group: 'z' })).toEqual([]);
+      });
+
+      it('returns the stored docs', async () => {
+        const [doc] = await store.find(coll, { _id: 'b' });
+        expect(doc).toEqual({ _id: 'b', _version: '0', group: 'y', n: 1, tags: 'blue', meta: { day: '2024-01-02', score: 20 } });
+      });
+
+      it('sorts ascending and descending on one key', async () => {
+        expect(strip(await store.find(coll, {}, { sort: { n: 1 } }))).toEqual(['b', 'c', 'a', 'e', 'd']);
+        expect(strip(await store.find(coll, {}, { sort: { n: -1 } }))).toEqual(['d', 'e', 'a', 'c', 'b']);
+        expect(strip(await store.find(coll, {}, { sort: { 'meta.score': -1 } }))).toEqual(['e', 'd', 'c', 'b', 'a']);
+      });
+
+      it('sorts on several keys in the order given', async () => {
+        expect(strip(await store.find(coll, {}, { sort: { group: 1, n: -1 } }))).toEqual(['e', 'a', 'c', 'd', 'b']);
+        expect(strip(await store.find(coll, {}, { sort: { group: -1, n: 1 } }))).toEqual(['b', 'd', 'c', 'a', 'e']);
+      });
+
+      it('skips and limits after sorting', async () => {
+        expect(strip(await store.find(coll, {}, { sort: { n: 1 }, skip: 1, limit: 2 }))).toEqual(['c', 'a']);
+        expect(strip(await store.find(coll, {}, { sort: { n: 1 }, limit: 3 }))).toEqual(['b', 'c', 'a']);
+        expect(strip(await store.find(coll, {}, { sort: { n: 1 }, skip: 4 }))).toEqual(['d']);
+        expect(strip(await store.find(coll, { group: 'x' }, { sort: { n: -1 }, skip: 1, limit: 1 }))).toEqual(['a']);
+        expect(await store.find(coll, {}, { sort: { n: 1 }, skip: 10 })).toEqual([]);
+      });
+
+      it('counts with and without a filter', async () => {
+        expect(await store.count(coll)).toBe(5);
+        expect(await store.count(coll, { group: 'x' })).toBe(3);
+        expect(await store.count(coll, { 'meta.score': { $gte: 30 } })).toBe(3);
+        expect(await store.count(coll, { group: 'z' })).toBe(0);
+        expect(await store.count(`${coll}_none`)).toBe(0);
+      });
+
+      it('clear drops every doc of that collection only, and resets the version guard', async () => {
+        const other = `${coll}_other`;
+        await store.upsert(other, 'o', { v: 1 }, 9n);
+        await store.upsert(coll, 'a', { v: 'a9' }, 9n);
+        await store.clear(coll);
+        expect(await store.count(coll)).toBe(0);
+        expect(await store.find(coll)).toEqual([]);
+        expect(await store.get(coll, 'a')).toBeUndefined();
+        expect(await store.get(other, 'o')).toMatchObject({ v: 1 });
+        expect(await store.upsert(coll, 'a', { v: 'again' }, 0n)).toBe(true);
+        await store.clear(other);
+      });
+    });
+
+    describe('checkpoints', () => {
+      it('are undefined until set, then read back exactly, and may move backwards (rebuild)', async () => {
+        const cp = `${coll}_cp`;
+        expect(await store.getCheckpoint(cp)).toBeUndefined();
+        await store.setCheckpoint(cp, 42n);
+        expect(await store.getCheckpoint(cp)).toBe(42n);
+        await store.setCheckpoint(cp, 2n ** 64n + 7n);
+        expect(await store.getCheckpoint(cp)).toBe(2n ** 64n + 7n);
+        await store.setCheckpoint(cp, -1n);
+        expect(await store.getCheckpoint(cp)).toBe(-1n);
+        expect(await store.getCheckpoint(`${cp}_other`)).toBeUndefined();
+      });
+
+      it('survive clearing collections', async () => {
+        const cp = `${coll}_cp`;
+        await store.setCheckpoint(cp, 5n);
+        await store.clear(coll);
+        expect(await store.getCheckpoint(cp)).toBe(5n);
+      });
+    });
+
+    it('pings', async () => {
+      await expect(store.ping()).resolves.toBeUndefined();
+    });
+  });
+}

@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+'use strict';
+const { ensureInstalled, ensureBuilt } = require('./ensure-built');
+ensureInstalled();
+ensureBuilt();

@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// Makes a fresh clone runnable: installs dependencies when missing or stale, then compiles
+// TypeScript to dist/ when any source is newer than the last build. Plain JS: runs before install.
+'use strict';
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+const mtime = (file) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0);
+
+function newestSource(dir) {
+  let newest = 0;
+  if (!fs.existsSync(dir)) return 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(full));
+    else if (/\.(ts|json)$/.test(entry.name)) newest = Math.max(newest, fs.statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+function ensureInstalled() {
+  const marker = path.join(root, 'node_modules', '.package-lock.json');
+  const lock = path.join(root, 'package-lock.json');
+  if (mtime(marker) >= mtime(lock) && fs.existsSync(path.join(root, 'node_modules', 'better-sqlite3'))) return;
+  console.error('[setup] installing dependencies (npm ci)…');
+  run(npm, ['ci', '--no-audit', '--no-fund']);
+}
+
+function ensureBuilt() {
+  const stamp = path.join(root, 'dist', '.build-stamp');
+  const sources = Math.max(
+    ...['apps', 'libs', 'bench', 'scripts', 'test/support'].map((d) => newestSource(path.join(root, d))),
+    mtime(path.join(root, 'tsconfig.json')),
+    mtime(path.join(root, 'tsconfig.build.json')),
+    mtime(path.join(root, 'package-lock.json')),
+  );
+  if (mtime(stamp) >= sources && !process.argv.includes('--force')) return;
+  console.error('[setup] compiling TypeScript…');
+  const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+  run(bin('tsc'), ['-p', 'tsconfig.build.json']);
+  run(bin('tsc-alias'), ['-p', 'tsconfig.build.json']);
+  fs.writeFileSync(stamp, new Date().toISOString() + '\n');
+}
+
+module.exports = { ensureInstalled, ensureBuilt, root };
+
+if (require.main === module) {
+  ensureInstalled();
+  ensureBuilt();
+}

@@ -1,0 +1,251 @@
+import { DynamicModule, INestMicroservice, Module, Type } from '@nestjs/common';
+import { BaseRpcContext, Ctx, EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
+import { NestFactory } from '@nestjs/core';
+import { BusClient, BusController, busHeaders, BusPayloadError, BusReplyError, BusTimeoutError, BusTransportConfig, FAN_OUT, microserviceOptions } from '@app/bus';
+import { assertContract, ContractError, CONTRACTS, HealthHandlerModule, SERVICES, type ServiceName, type Subject } from '@app/contracts';
+import { jsonShape, loadFixture } from '../support/contract-fixtures';
+import { startNatsServer, type NatsServerHandle } from '../support/nats-server';
+
+/**
+ * The handler modules each service app imports, by service. A subject in CONTRACTS that no module
+ * here answers fails the live checks below with "no responders", so a new contract can't go untested.
+ */
+const SERVICE_HANDLERS: Record<ServiceName, Array<DynamicModule | Type>> = Object.fromEntries(
+  SERVICES.map((service) => [service, [HealthHandlerModule.for(service)]]),
+) as Record<ServiceName, Array<DynamicModule | Type>>;
+
+const SUBJECTS = Object.keys(CONTRACTS) as Subject[];
+const quiet = { logger: false as const };
+
+async function startService(config: BusTransportConfig, service: string, modules: Array<DynamicModule | Type>): Promise<INestMicroservice> {
+  @Module({ imports: modules })
+  class ServiceApp {}
+  const app = await NestFactory.createMicroservice(ServiceApp, { ...microserviceOptions(config, service), ...quiet });
+  await app.listen();
+  return app;
+}
+
+let nats: NatsServerHandle;
+beforeAll(async () => {
+  nats = await startNatsServer();
+});
+afterAll(async () => {
+  await nats?.stop();
+});
+
+describe('golden fixtures', () => {
+  it('the registry has at least the health subject of every service', () => {
+    expect(SUBJECTS).toEqual(expect.arrayContaining(SERVICES.map((s) => `${s}.health`)));
+  });
+
+  describe.each(SUBJECTS)('%s', (subject) => {
+    it('request fixture validates against the request DTO', () => {
+      expect(() => assertContract(subject, 'request', loadFixture(subject, 'request'))).not.toThrow();
+    });
+    it('reply fixture validates against the reply DTO', () => {
+      expect(() => assertContract(subject, 'reply', loadFixture(subject, 'reply'))).not.toThrow();
+    });
+  });
+
+  it('assertContract rejects drift: a missing field, a wrong type, an undeclared field', () => {
+    const golden = loadFixture<Record<string, unknown>>('search.health', 'reply');
+    const { pid: _pid, ...missing } = golden;
+    expect(() => assertContract('search.health', 'reply', missing)).toThrow(ContractError);
+    expect(() => assertContract('search.health', 'reply', { ...golden, uptime_s: '17' })).toThrow(/uptime_s/);
+    expect(() => assertContract('search.health', 'reply', { ...golden, extra: 1 })).toThrow(/extra should not exist/);
+    expect(() => assertContract('search.health', 'request', { surprise: true })).toThrow(ContractError);
+    expect(() => assertContract('search.health', 'request', null)).toThrow(/JSON object/);
+  });
+});
+
+describe.each(['inprocess', 'nats'] as const)('live handlers over %s', (transport) => {
+  let config: BusTransportConfig;
+  let apps: INestMicroservice[] = [];
+  let bus: BusClient;
+
+  beforeAll(async () => {
+    config = { bus: transport, natsUrl: nats.url };
+    apps = await Promise.all(SERVICES.map((service) => startService(config, service, SERVICE_HANDLERS[service])));
+    bus = new BusClient({ transport, natsUrl: nats.url, service: 'contract-test', timeoutMs: 3000 });
+  });
+  afterAll(async () => {
+    await bus?.onApplicationShutdown();
+    await Promise.all(apps.map((app) => app.close()));
+  });
+
+  it.each(SUBJECTS)('%s: the golden request gets a reply that honours the contract and matches the golden shape', async (subject) => {
+    const request = loadFixture(subject, 'request');
+    assertContract(subject, 'request', request); // the client side: what we send is what the contract says
+    const reply = await bus.request<unknown, Record<string, unknown>>(subject, request, { headers: { correlation_id: 'contract-test' } });
+    assertContract(subject, 'reply', reply);
+    expect(jsonShape(reply)).toEqual(jsonShape(loadFixture(subject, 'reply')));
+  });
+
+  it('health replies name the service that answered', async () => {
+    for (const service of SERVICES) {
+      await expect(bus.request(`${service}.health`, {})).resolves.toMatchObject({ service, status: 'ok', pid: process.pid });
+    }
+  });
+});
+
+describe('standalone mode: one process, one app with every service module', () => {
+  let app: INestMicroservice;
+  let bus: BusClient;
+  beforeAll(async () => {
+    app = await startService({ bus: 'inprocess', natsUrl: '' }, 'standalone', SERVICES.flatMap((service) => SERVICE_HANDLERS[service]));
+    bus = new BusClient({ transport: 'inprocess' });
+  });
+  afterAll(() => app.close());
+
+  it.each(SUBJECTS)('%s is answered and honours the contract', async (subject) => {
+    assertContract(subject, 'reply', await bus.request(subject, loadFixture(subject, 'request')));
+  });
+});
+
+/** Test-only service: `work` counts per instance; `stall` never answers; the rest probe wire semantics. */
+const calls: Record<string, number> = {};
+const events: Array<{ instance: string; kind: string; n: number; headers?: unknown }> = [];
+function workerModule(instance: string): Type {
+  @BusController()
+  class Worker {
+    @MessagePattern('qtest.work')
+    work(@Payload() data: { i: number }) {
+      calls[instance] = (calls[instance] ?? 0) + 1;
+      return { instance, i: data.i };
+    }
+    @MessagePattern('qtest.stall')
+    stall() {
+      return new Promise(() => undefined);
+    }
+    @MessagePattern('qtest.echo')
+    echo(@Payload() data: Record<string, unknown>, @Ctx() ctx: BaseRpcContext) {
+      return { data, types: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, typeof v])), headers: busHeaders(ctx) };
+    }
+    @MessagePattern('qtest.refuse')
+    refuse() {
+      throw Object.assign(new Error('monitor m-1 not found'), { status: 404 });
+    }
+    @MessagePattern('qtest.crash')
+    crash() {
+      throw new Error('internal detail');
+    }
+    @EventPattern('qtest.event')
+    event(@Payload() data: { n: number }, @Ctx() ctx: BaseRpcContext) {
+      events.push({ instance, kind: 'grouped', n: data.n, headers: busHeaders(ctx) });
+    }
+    @EventPattern('qtest.fanout', FAN_OUT)
+    fanout(@Payload() data: { n: number }) {
+      events.push({ instance, kind: 'fanout', n: data.n });
+    }
+    @MessagePattern('qtest.bigint')
+    bigint() {
+      return { position: 5n };
+    }
+  }
+  Object.defineProperty(Worker, 'name', { value: `Worker_${instance}` });
+  @Module({ controllers: [Worker] })
+  class WorkerModule {}
+  return WorkerModule;
+}
+
+describe.each(['inprocess', 'nats'] as const)('BusClient semantics over %s', (transport) => {
+  let apps: INestMicroservice[] = [];
+  let bus: BusClient;
+
+  beforeAll(async () => {
+    const config: BusTransportConfig = { bus: transport, natsUrl: nats.url };
+    apps = await Promise.all(['one', 'two'].map((n) => startService(config, 'qtest', [workerModule(`${transport}-${n}`)])));
+    bus = new BusClient({ transport, natsUrl: nats.url, timeoutMs: 3000 });
+  });
+  afterAll(async () => {
+    await bus?.onApplicationShutdown();
+    await Promise.all(apps.map((app) => app.close()));
+  });
+
+  it('two instances in one queue group split the requests, each request answered exactly once', async () => {
+    const n = 60;
+    const replies = await Promise.all(Array.from({ length: n }, (_, i) => bus.request<{ i: number }, { instance: string; i: number }>('qtest.work', { i })));
+    expect(replies.map((r) => r.i)).toEqual(Array.from({ length: n }, (_, i) => i));
+    await new Promise((r) => setTimeout(r, 50)); // a duplicate delivery would show up here
+    const one = calls[`${transport}-one`] ?? 0;
+    const two = calls[`${transport}-two`] ?? 0;
+    expect(one + two).toBe(n);
+    expect(one).toBeGreaterThan(0);
+    expect(two).toBeGreaterThan(0);
+  });
+
+  it('an event reaches one instance of the queue group; a FAN_OUT listener on every instance', async () => {
+    const mine = () => events.filter((e) => e.instance.startsWith(`${transport}-`));
+    await bus.emit('qtest.event', { n: 1 }, { headers: { correlation_id: 'c-ev' } });
+    await bus.emit('qtest.fanout', { n: 2 });
+    const deadline = Date.now() + 2000;
+    while (mine().filter((e) => e.kind === 'fanout').length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 50)); // a second grouped delivery would show up here
+    const grouped = mine().filter((e) => e.kind === 'grouped');
+    expect(grouped).toHaveLength(1);
+    expect(grouped[0]).toMatchObject({ n: 1, headers: { correlation_id: 'c-ev' } });
+    expect(mine().filter((e) => e.kind === 'fanout').map((e) => e.instance).sort()).toEqual([`${transport}-one`, `${transport}-two`]);
+  });
+
+  it('a handler that does not answer within the timeout gives BusTimeoutError', async () => {
+    const started = Date.now();
+    const err = await bus.request('qtest.stall', {}, { timeoutMs: 150 }).catch((e) => e);
+    expect(err).toBeInstanceOf(BusTimeoutError);
+    expect(err).toMatchObject({ subject: 'qtest.stall', reason: 'timeout' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+  });
+
+  it('a subject nobody serves fails promptly with BusTimeoutError (no responders)', async () => {
+    const started = Date.now();
+    await expect(bus.request('qtest.nobody', {}, { timeoutMs: 5000 })).rejects.toMatchObject({ name: 'BusTimeoutError', reason: 'no_responders' });
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('headers and JSON wire semantics are the same on both transports', async () => {
+    const reply = await bus.request('qtest.echo', { when: new Date('2024-01-02T03:04:05.000Z'), gone: undefined, n: 1 }, { headers: { correlation_id: 'c-1', request_id: 'r-1' } });
+    expect(reply).toEqual({
+      data: { when: '2024-01-02T03:04:05.000Z', n: 1 },
+      types: { when: 'string', n: 'number' },
+      headers: { correlation_id: 'c-1', request_id: 'r-1' },
+    });
+    const err = (await bus.request('qtest.echo', { position: 1n }).catch((e) => e)) as Error;
+    expect(err).toBeInstanceOf(BusPayloadError);
+    expect(err.message).toMatch(/BigInt/);
+    await expect(bus.emit('qtest.event', { position: 1n })).rejects.toBeInstanceOf(BusPayloadError);
+  });
+
+  it('errors cross as data: a refusal keeps its status, a crash is an opaque 500, an unserializable reply a 500', async () => {
+    await expect(bus.request('qtest.refuse', {})).rejects.toEqual(new BusReplyError('qtest.refuse', 404, 'monitor m-1 not found'));
+    await expect(bus.request('qtest.crash', {})).rejects.toMatchObject({ status: 500, detail: 'Internal Server Error' });
+    await expect(bus.request('qtest.bigint', {}, { timeoutMs: 1000 })).rejects.toMatchObject({ status: 500, detail: 'Internal Server Error' });
+  });
+});
+
+describe('NATS restart', () => {
+  let own: NatsServerHandle;
+  let app: INestMicroservice;
+  let bus: BusClient;
+  beforeAll(async () => {
+    own = await startNatsServer();
+    app = await startService({ bus: 'nats', natsUrl: own.url }, 'search', [HealthHandlerModule.for('search')]);
+    bus = new BusClient({ transport: 'nats', natsUrl: own.url, timeoutMs: 300 });
+  });
+  afterAll(async () => {
+    await bus?.onApplicationShutdown();
+    await app?.close();
+    await own?.stop();
+  });
+
+  it('while NATS is down requests fail as BusTimeoutError; both sides reconnect once it is back', async () => {
+    await expect(bus.request('search.health', {})).resolves.toMatchObject({ status: 'ok' });
+    const restarted = own.restart(1500);
+    await new Promise((r) => setTimeout(r, 500));
+    await expect(bus.request('search.health', {})).rejects.toBeInstanceOf(BusTimeoutError);
+    await restarted;
+    let reply: unknown;
+    for (const deadline = Date.now() + 10_000; !reply && Date.now() < deadline; ) {
+      reply = await bus.request('search.health', {}).catch(() => new Promise((r) => setTimeout(r, 100)));
+    }
+    expect(reply).toMatchObject({ service: 'search', status: 'ok' });
+  }, 20_000);
+});
