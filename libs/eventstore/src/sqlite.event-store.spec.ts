@@ -99,6 +99,17 @@ describe('SqliteEventStore specifics', () => {
     expect(await store.readStream('b')).toEqual([]);
   });
 
+  it('maps a unique violation raised through another better-sqlite3 module instance', async () => {
+    // The addon builds errors with the first-loaded module's class (jest: another registry).
+    jest.isolateModules(() => {
+      const Other = require('better-sqlite3') as typeof Database;
+      new Other(':memory:').close();
+    });
+    const shared = event();
+    await store.append('a', [shared], 'no_stream');
+    await expect(store.append('b', [event(), shared], 'no_stream')).rejects.toThrow(/event id/);
+  });
+
   it('rejects a batch that only partly repeats stored events', async () => {
     const first = event();
     await store.append('a', [first], 'no_stream');
@@ -112,10 +123,16 @@ describe('SqliteEventStore specifics', () => {
     const bulk = Array.from({ length: 9000 }, (_, i) => event('Bulk', { i }));
     await store.append('bulk', bulk.slice(0, 5000), 'no_stream');
     await store.append('bulk', bulk.slice(5000), 4999n);
-    const subscription = store.subscribeToAll({ after: (await store.readStream('bulk', { maxCount: 1 }))[0].position });
+    await store.append('noise', [event('Noise')], 'any');
+    // Filtered, so the batch paging and the skip past non-matching rows are both exercised.
+    const subscription = store.subscribeToAll({
+      after: (await store.readStream('bulk', { maxCount: 1 }))[0].position,
+      filter: { streamPrefixes: ['bulk', 'late'] },
+    });
     const late = Array.from({ length: 50 }, () => event('Late'));
     const writer = (async () => {
       for (const recorded of late) {
+        await store.append('noise', [event('Noise'), event('Noise')], 'any');
         await store.append('late', [recorded], 'any');
         await sleep(0);
       }

@@ -49,8 +49,13 @@ const toRecorded = (row: Row): RecordedEvent => ({
 const limitOf = (maxCount: number | undefined): number | undefined =>
   maxCount === undefined ? undefined : Math.max(0, Math.floor(maxCount));
 
-const isUniqueViolation = (error: unknown): error is Error & { code: string } =>
-  error instanceof Error && (error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE';
+/**
+ * Duck-typed on `code`: the native addon builds its errors with the SqliteError class of the
+ * module instance that loaded it first, which fails `instanceof` in other module registries
+ * (jest gives each test file its own).
+ */
+const isUniqueViolation = (error: unknown): error is { code: string; message: string } =>
+  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE';
 
 /**
  * The event log in one SQLite file (WAL). Several processes may append to the same file: each
@@ -145,7 +150,7 @@ export class SqliteEventStore implements EventStore {
 
   subscribeToStream(stream: string, options: SubscribeToStreamOptions = {}): Subscription {
     return this.track(
-      (revision) => ({ events: this.readStreamAfter(stream, revision, READ_BATCH) }),
+      (revision) => ({ events: this.readStreamAfter(stream, revision - 1n, READ_BATCH) }),
       (event) => event.revision,
       options.after ?? -1n,
     );

@@ -1,20 +1,29 @@
-import { Controller, Get, Inject, Query } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { chargeStream, type CreditsCharged } from '@app/domain';
+import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { READ_STORE, type ReadStore } from '@app/readmodels';
 import { USAGE_DAILY, type UsageDoc } from '@app/readmodels/projections';
-import { RequestValidationError } from '@app/platform/http';
+import { notFound, RequestValidationError } from '@app/platform/http';
 import { Auth, type AuthContext } from '../auth/auth.context';
-import { UsageQuery, UsageResponse } from './usage.dto';
+import { ChargeParams, ChargeResponse, UsageQuery, UsageResponse } from './usage.dto';
 
 const DAY_MS = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-/** GET /v1/usage: the team's charges per UTC day and SKU, from the usage projection. */
+/**
+ * GET /v1/usage: the team's charges per UTC day and SKU, from the usage projection.
+ * GET /v1/usage/requests/{request_id}: what one request (its X-Request-Id) cost, read from its
+ * charge stream in the log; the stream name carries the team, so another team's id is a 404.
+ */
 @ApiTags('Usage')
 @ApiBearerAuth()
 @Controller('v1/usage')
 export class UsageController {
-  constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+  ) {}
 
   @Get()
   @ApiOkResponse({ type: UsageResponse })
@@ -39,5 +48,14 @@ export class UsageController {
     )) as unknown as UsageDoc[];
     const days = rows.map(({ date, sku, quantity, credits }) => ({ date, sku, quantity, credits }));
     return { from, to, total_credits: days.reduce((sum, day) => sum + day.credits, 0), days };
+  }
+
+  @Get('requests/:request_id')
+  @ApiOkResponse({ type: ChargeResponse })
+  async charge(@Auth() auth: AuthContext, @Param() params: ChargeParams): Promise<ChargeResponse> {
+    const [event] = await this.events.readStream(chargeStream(auth.team_id, params.request_id), { maxCount: 1 });
+    if (!event) throw notFound(`No charge recorded for request ${params.request_id}`);
+    const data = event.data as CreditsCharged['data'];
+    return { request_id: data.request_id, at: data.at, credits: data.credits, usage: data.items };
   }
 }

@@ -8,7 +8,7 @@ type Reply = {
   sent?: boolean;
   status?: (code: number) => Reply;
   headers?: (h: Record<string, string>) => Reply;
-  send?: (body: string) => unknown;
+  send?: (body: Buffer) => unknown;
   headersSent?: boolean;
   statusCode?: number;
   setHeader?: (k: string, v: string) => void;
@@ -20,6 +20,7 @@ type Req = {
   server?: { initialConfig?: { bodyLimit?: number } };
   routeOptions?: { bodyLimit?: number };
   headers?: Record<string, unknown>;
+  is404?: boolean;
 };
 type Answer = { status: number; detail: unknown; headers?: Readonly<Record<string, string>> };
 
@@ -73,7 +74,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
   private answer(e: unknown, req: Req): Answer {
     if (e instanceof ApiError) return { status: e.getStatus(), detail: e.detail, headers: e.headers };
-    switch (fastifyCode(e)) {
+    const code = fastifyCode(e);
+    // Fastify parses the body before its 404 handler; FastAPI never reads it for an unknown route.
+    if (code && req.is404) return this.routeNotFound(req);
+    switch (code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE': {
         const limit = req.routeOptions?.bodyLimit ?? req.server?.initialConfig?.bodyLimit;
         return { status: 413, detail: `Request body too large: limit is ${limit} bytes` };
@@ -93,12 +97,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (e instanceof HttpException) {
       const status = e.getStatus();
       // Nest's router answers unknown routes with NotFoundException("Cannot GET /x").
-      if (status === 404 && /^Cannot [A-Z]+ /.test(e.message)) {
-        const allow = allowedMethods(req);
-        return allow
-          ? { status: 405, detail: 'Method Not Allowed', headers: { Allow: allow.join(', ') } }
-          : { status: 404, detail: 'Not Found' };
-      }
+      if (status === 404 && /^Cannot [A-Z]+ /.test(e.message)) return this.routeNotFound(req);
       if (status < 500) return { status, detail: httpDetail(e) };
       this.log(e, req);
       return { status, detail: STATUS_CODES[status] ?? 'Internal Server Error' };
@@ -112,6 +111,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
     return { status: 500, detail: 'Internal Server Error' };
   }
 
+  private routeNotFound(req: Req): Answer {
+    const allow = allowedMethods(req);
+    return allow ? { status: 405, detail: 'Method Not Allowed', headers: { Allow: allow.join(', ') } } : { status: 404, detail: 'Not Found' };
+  }
+
   /** Method and path only: headers (Authorization) and the query string (api keys) stay out of logs. */
   private log(e: unknown, req: Req): void {
     const where = `${req.method ?? '?'} ${(req.url ?? '').split('?')[0]}`;
@@ -123,7 +127,8 @@ function send(res: Reply, status: number, body: string, headers: Readonly<Record
   const json = { ...headers, 'content-type': 'application/json' };
   if (typeof res.status === 'function' && typeof res.send === 'function') {
     if (res.sent) return;
-    res.status(status).headers!(json).send!(body);
+    // A Buffer keeps Content-Type exactly "application/json" (FastAPI's); Fastify appends a charset to strings.
+    res.status(status).headers!(json).send!(Buffer.from(body));
     return;
   }
   // A raw Node response (e.g. an error raised in middleware).

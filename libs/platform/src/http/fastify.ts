@@ -10,7 +10,7 @@ import { ApiError, RequestValidationError } from './errors';
 import { pythonJsonError, type PythonJsonOptions } from './python-json';
 
 type Done = (err: Error | null, body?: unknown) => void;
-type RawRequest = { headers: Record<string, string | string[] | undefined> };
+type RawRequest = { headers: Record<string, string | string[] | undefined>; is404?: boolean };
 type RouteEntry = { method: string; pattern: RegExp };
 
 const ROUTES = Symbol('platform.http.routes');
@@ -52,7 +52,9 @@ export function parseJsonBody(body: Buffer, opts: PythonJsonOptions = {}): unkno
   }
 }
 
-const jsonParser = (opts: PythonJsonOptions) => (_req: RawRequest, body: Buffer, done: Done) => {
+const jsonParser = (opts: PythonJsonOptions) => (req: RawRequest, body: Buffer, done: Done) => {
+  // Fastify parses bodies even for unknown routes; FastAPI answers those 404/405 without reading them.
+  if (req.is404) return done(null, undefined);
   try {
     done(null, parseJsonBody(body, opts));
   } catch (e) {
@@ -95,7 +97,7 @@ export function installFastifyErrorHandling(target: AnyFastify | NestFastifyAppl
   // FastAPI parses a body without Content-Type as JSON; any other type without a parser gets 415.
   const fallback: ParserFn = (req, body, done) => {
     const type = req.headers['content-type'];
-    if (type === undefined) return json(req, body, done);
+    if (type === undefined || req.is404) return json(req, body, done);
     done(new ApiError(415, `Unsupported Media Type: ${String(type)}`));
   };
   original.call(fastify, '*', { parseAs: 'buffer' }, fallback);

@@ -422,6 +422,7 @@ export function NestedField(
   // A class has a prototype; an arrow thunk does not.
   const resolve = (type.prototype ? () => type : type) as () => Type<unknown>;
   const parse = o.list ? listParser(modelParser(resolve), o) : modelParser(resolve);
-  const schema = o.list ? { type: resolve, isArray: true, ...listSchema(o) } : { type: resolve };
+  // @nestjs/swagger recognises a lazy type only by the function's name being "type".
+  const schema = { type: () => resolve(), ...(o.list && { isArray: true, ...listSchema(o) }) };
   return PyField(parse, o, schema as ApiPropertyOptions, !!o.list);
 }

@@ -1,0 +1,110 @@
+/**
+ * `npm run start:cluster`: every service as its own OS process over NATS, sharing the event log,
+ * supervised as Kubernetes would: a service that dies is started again (with backoff); Ctrl-C or
+ * SIGTERM drains them all. Starts a local nats-server when none answers at NATS_URL and the
+ * binary exists.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { openEventStore } from '@app/eventstore';
+import { loadConfigOrExit } from '@app/platform/core/boot';
+import { SecretBox } from '@app/platform/secrets';
+import { bootstrapDemoTeam } from '@app/platform/teams/team-admin';
+
+const SERVICES = ['projector', 'search', 'research', 'findall', 'monitors', 'extraction', 'webhooks', 'gateway'] as const;
+const NATS_BINARIES = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'];
+const root = path.resolve(__dirname, '..', '..');
+const say = (msg: string, extra: Record<string, unknown> = {}) =>
+  process.stdout.write(JSON.stringify({ level: 'info', time: new Date().toISOString(), service: 'cluster', msg, ...extra }) + '\n');
+
+const answers = (host: string, port: number, ms = 500) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect({ host, port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(ms, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+
+async function ensureNats(natsUrl: string, dataDir: string): Promise<ChildProcess | undefined> {
+  const url = new URL(natsUrl);
+  const host = url.hostname || '127.0.0.1';
+  const port = Number(url.port || 4222);
+  if (await answers(host, port)) return undefined;
+  const binary = NATS_BINARIES.find((candidate) => fs.existsSync(candidate));
+  if (!binary) throw new Error(`no NATS server answers at ${natsUrl} and nats-server is not installed`);
+  const storeDir = path.join(dataDir, 'nats');
+  fs.mkdirSync(storeDir, { recursive: true });
+  // Its own process group: Ctrl-C reaches the services first, and they drain while NATS is still up.
+  const child = spawn(binary, ['-a', host, '-p', String(port), '-js', '-sd', storeDir], { stdio: 'ignore', detached: true });
+  for (let i = 0; i < 100; i++) {
+    if (await answers(host, port)) {
+      say('started nats-server', { url: natsUrl, pid: child.pid });
+      return child;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`nats-server did not start at ${natsUrl}`);
+}
+
+async function main() {
+  const config = loadConfigOrExit();
+  const nats = await ensureNats(config.natsUrl, config.dataDir);
+  const store = await openEventStore(config.eventstoreUrl);
+  await bootstrapDemoTeam(store, SecretBox.load(config.secretsKey, config.dataDir), (line) => process.stdout.write(line + '\n'));
+  await store.close();
+
+  const env = { ...process.env, BUS: 'nats', NATS_URL: config.natsUrl, DATA_DIR: config.dataDir };
+  const children = new Map<string, ChildProcess>();
+  const restarts = new Map<string, number>();
+  let stopping = false;
+
+  const start = (service: string) => {
+    const child = spawn(process.execPath, [path.join(root, 'dist', 'apps', service, 'src', 'main.js')], {
+      env,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    children.set(service, child);
+    const startedAt = Date.now();
+    child.on('exit', (code, signal) => {
+      children.delete(service);
+      if (stopping) return;
+      // Backoff doubles while a service keeps dying young, as a crash-looping pod's would.
+      const n = Date.now() - startedAt > 30_000 ? 0 : (restarts.get(service) ?? 0) + 1;
+      restarts.set(service, n);
+      const delay = Math.min(10_000, 250 * 2 ** Math.min(n, 6));
+      say('service exited; restarting', { service, code, signal, restart_in_ms: delay });
+      setTimeout(() => !stopping && start(service), delay);
+    });
+  };
+
+  for (const service of SERVICES) start(service);
+  say('cluster started', { services: SERVICES, port: config.port, nats: config.natsUrl });
+
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    say('draining', { signal });
+    const exits = [...children.values()].map((child) => new Promise((r) => child.once('exit', r)));
+    for (const child of children.values()) child.kill('SIGTERM');
+    const timer = setTimeout(() => [...children.values()].forEach((child) => child.kill('SIGKILL')), 10_000);
+    await Promise.all(exits);
+    clearTimeout(timer);
+    nats?.kill('SIGTERM');
+    say('stopped');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`cluster: ${(error as Error).message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,151 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { freePort } from './free-port';
+import { startNatsServer, type NatsServerHandle } from './nats-server';
+
+/**
+ * Runs the compiled service (dist/) as real OS processes for the HTTP black-box tests: standalone
+ * (one process) or the cluster supervisor (one process per service over NATS). Every byte the
+ * processes print goes to a log file, so a test can read all of it afterwards.
+ */
+const ROOT = path.resolve(__dirname, '..', '..');
+export const distMain = (app: string) => path.join(ROOT, 'dist', 'apps', app, 'src', 'main.js');
+const KEYS_CLI = path.join(ROOT, 'dist', 'apps', 'cli', 'src', 'keys.js');
+const CLUSTER = path.join(ROOT, 'dist', 'scripts', 'cluster.js');
+
+export type Mode = 'standalone' | 'cluster';
+
+export interface RunningService {
+  mode: Mode;
+  baseUrl: string;
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+  demoKey: string;
+  demoWebhookSecret: string;
+  /** Every file the processes of this run (and the CLI calls) wrote their output to. */
+  logFiles: string[];
+  keys(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
+  /** pids of the cluster's service processes, by service (from their JSON logs). */
+  servicePids(): Map<string, number>;
+  stop(): Promise<void>;
+}
+
+export function assertBuilt(): void {
+  if (!fs.existsSync(distMain('standalone'))) {
+    throw new Error('dist/ is missing: run `npm run build` (npm test builds first)');
+  }
+}
+
+const waitFor = async (what: string, probe: () => Promise<boolean> | boolean, timeoutMs: number) => {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await probe()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+};
+
+export async function startService(mode: Mode, extraEnv: Record<string, string> = {}): Promise<RunningService> {
+  assertBuilt();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `wr-e2e-${mode}-`));
+  const port = await freePort();
+  let nats: NatsServerHandle | undefined;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    RATE_LIMIT_RPS: '0',
+    ...extraEnv,
+  };
+  delete env.EVENTSTORE_URL;
+  delete env.MONGO_URL;
+  if (mode === 'cluster') {
+    nats = await startNatsServer();
+    env.NATS_URL = nats.url;
+    env.BUS = 'nats';
+  }
+  const logFile = path.join(dataDir, `${mode}.log`);
+  const out = fs.openSync(logFile, 'a');
+  const child: ChildProcess = spawn(process.execPath, [mode === 'cluster' ? CLUSTER : distMain('standalone')], {
+    cwd: dataDir,
+    env,
+    stdio: ['ignore', out, out],
+  });
+  const logFiles = [logFile];
+  const read = () => fs.readFileSync(logFile, 'utf8');
+  let exited = false;
+  child.once('exit', () => (exited = true));
+
+  const baseUrl = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor('the demo key', () => {
+      if (exited) throw new Error(`${mode} exited early:\n${read()}`);
+      return /Demo webhook secret: whsec_\S+/.test(read());
+    }, 30_000);
+    await waitFor('/readyz', async () => {
+      if (exited) throw new Error(`${mode} exited early:\n${read()}`);
+      try {
+        return (await fetch(`${baseUrl}/readyz`)).status === 200;
+      } catch {
+        return false;
+      }
+    }, 30_000);
+  } catch (error) {
+    child.kill('SIGKILL');
+    await nats?.stop();
+    throw error;
+  }
+  const log = read();
+  const demoKey = /Demo API key: (wr_\S+)/.exec(log)![1];
+  const demoWebhookSecret = /Demo webhook secret: (whsec_\S+)/.exec(log)![1];
+
+  return {
+    mode,
+    baseUrl,
+    dataDir,
+    env,
+    demoKey,
+    demoWebhookSecret,
+    logFiles,
+    keys: (...args: string[]) =>
+      new Promise((resolve) => {
+        const cliLog = path.join(dataDir, `keys-cli-${logFiles.length}.log`);
+        logFiles.push(cliLog);
+        execFile(process.execPath, [KEYS_CLI, ...args], { cwd: dataDir, env }, (error, stdout, stderr) => {
+          // stdout holds the printed key/secret by design; stderr is the CLI's diagnostics.
+          fs.writeFileSync(cliLog, stderr);
+          resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+        });
+      }),
+    servicePids: () => {
+      const pids = new Map<string, number>();
+      for (const line of read().split('\n')) {
+        if (!line.startsWith('{')) continue;
+        try {
+          const entry = JSON.parse(line) as { service?: string; pid?: number; msg?: string };
+          if (entry.msg === 'service listening' || entry.msg === 'gateway listening') pids.set(entry.service!, entry.pid!);
+        } catch {
+          // a partial line at the end of the file
+        }
+      }
+      return pids;
+    },
+    stop: async () => {
+      if (!exited) {
+        const gone = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        await gone;
+        clearTimeout(timer);
+      }
+      fs.closeSync(out);
+      await nats?.stop();
+    },
+  };
+}
+
+export const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
