@@ -3,3 +3,4 @@ export * from './team/team.events';
 export * from './team/team.decider';
 export * from './charge/charge.events';
 export * from './charge/charge.decider';
+export * from './idempotency/idempotency.decider';

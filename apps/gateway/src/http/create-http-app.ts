@@ -20,7 +20,7 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   });
-  const app = await NestFactory.create<NestFastifyApplication>(module, adapter, { logger, bufferLogs: true });
+  const app = await NestFactory.create<NestFastifyApplication>(module, adapter, { logger, bufferLogs: true, abortOnError: false });
   const fastify = app.getHttpAdapter().getInstance();
   const metrics = app.get(HttpMetrics);
   installFastifyErrorHandling(app);

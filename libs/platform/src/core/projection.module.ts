@@ -1,4 +1,4 @@
-import { type DynamicModule, Inject, Injectable, Logger, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { type DynamicModule, Global, Injectable, Logger, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { Projector, READ_STORE, type ReadStore } from '@app/readmodels';
 import { platformProjections } from '@app/readmodels/projections';
@@ -25,6 +25,8 @@ export class ProjectorLifecycle implements OnModuleInit, OnApplicationShutdown {
   }
 }
 
+/** Global, so the gateway can wait on the in-process projector when there is one. */
+@Global()
 @Module({})
 export class ProjectionModule {
   static forRoot(): DynamicModule {

@@ -52,14 +52,16 @@ function fastifyCode(e: unknown): BodyErrorCode | undefined {
 function httpDetail(e: HttpException): unknown {
   const r = e.getResponse();
   if (typeof r === 'string') return r;
+  if (r && typeof r === 'object' && 'detail' in r) return (r as { detail: unknown }).detail;
   if (r && typeof r === 'object' && 'message' in r) return (r as { message: unknown }).message;
   return STATUS_CODES[e.getStatus()];
 }
 
 /**
- * Global filter answering every error in FastAPI's shape. Register with `app.useGlobalFilters(new
- * ApiExceptionFilter())` before `app.init()`: Nest builds the Fastify error/404 handlers at init, and
- * body-parser errors (raised before any route handler) reach filters only through those handlers.
+ * Global filter answering every error in FastAPI's shape (HTTP apps only). Register it globally, with
+ * `app.useGlobalFilters(new ApiExceptionFilter())` before `app.init()` or as an APP_FILTER provider:
+ * body-parser and unknown-route errors happen before any route handler and reach filters only through
+ * the Fastify error/404 handlers Nest builds at init from the global filters.
  */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {

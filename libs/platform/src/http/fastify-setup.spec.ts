@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Body, Controller, Module, Post } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import { APP_FILTER, APP_PIPE, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ApiExceptionFilter, installFastifyErrorHandling, IntField, PydanticValidationPipe } from './index';
 
@@ -19,11 +19,24 @@ class ItemController {
 @Module({ controllers: [ItemController] })
 class ItemModule {}
 
+/** The pipe and filter registered through DI instead of useGlobal*(). */
+@Module({
+  controllers: [ItemController],
+  providers: [
+    { provide: APP_PIPE, useClass: PydanticValidationPipe },
+    { provide: APP_FILTER, useClass: ApiExceptionFilter },
+  ],
+})
+class ItemModuleWithProviders {}
+
 async function makeApp(install: 'none' | 'fastify-instance') {
-  const app = await NestFactory.create<NestFastifyApplication>(ItemModule, new FastifyAdapter({ bodyLimit: 64 }), { logger: false });
+  const module = install === 'none' ? ItemModule : ItemModuleWithProviders;
+  const app = await NestFactory.create<NestFastifyApplication>(module, new FastifyAdapter({ bodyLimit: 64 }), { logger: false });
   if (install === 'fastify-instance') installFastifyErrorHandling(app.getHttpAdapter().getInstance());
-  app.useGlobalPipes(new PydanticValidationPipe());
-  app.useGlobalFilters(new ApiExceptionFilter());
+  else {
+    app.useGlobalPipes(new PydanticValidationPipe());
+    app.useGlobalFilters(new ApiExceptionFilter());
+  }
   await app.init();
   return app;
 }
@@ -59,7 +72,7 @@ describe('without installFastifyErrorHandling: Fastify parser errors still reach
   });
 });
 
-describe('installFastifyErrorHandling(fastifyInstance) before init', () => {
+describe('installFastifyErrorHandling(fastifyInstance) before init, pipe and filter as APP_* providers', () => {
   let app: NestFastifyApplication;
   beforeAll(async () => (app = await makeApp('fastify-instance')));
   afterAll(() => app.close());
@@ -70,6 +83,10 @@ describe('installFastifyErrorHandling(fastifyInstance) before init', () => {
       { detail: [{ type: 'json_invalid', loc: ['body', 6], msg: 'JSON decode error', input: {}, ctx: { error: 'Expecting value' } }] },
     ]);
     expect(await send(app, 'POST', '{"n": "7"}')).toEqual([201, { n: 7 }]);
+  });
+
+  it('parses +json media types as JSON', async () => {
+    expect(await send(app, 'POST', '{"n": 1}', 'application/merge-patch+json; charset=utf-8')).toEqual([201, { n: 1 }]);
   });
 
   it('answers a wrong method with 405', async () => {

@@ -72,16 +72,16 @@ function routePattern(url: string): RegExp {
 type ParserFn = (req: RawRequest, body: Buffer, done: Done) => void;
 type AddParser = (this: FastifyInstance, type: unknown, opts: unknown, fn?: unknown) => unknown;
 
+// Any server/logger generics: the Fastify instance of any Nest app qualifies.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyFastify = FastifyInstance<any, any, any, any, any>;
+
 /**
  * Installs the FastAPI-compatible body parsing and the 405 route table. Pass the Nest app or its Fastify
  * instance, before `app.init()` (i.e. before listen/inject). Nest's adapter adds its own
  * application/json parser during init; the Fastify method it goes through is wrapped so that any
  * application/json registration (Nest's or a later one) keeps its options but parses with ours.
  */
-// Any server/logger generics: the Fastify instance of any Nest app qualifies.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyFastify = FastifyInstance<any, any, any, any, any>;
-
 export function installFastifyErrorHandling(target: AnyFastify | NestFastifyApplication, opts: PythonJsonOptions = {}): void {
   const fastify = ('getHttpAdapter' in target ? target.getHttpAdapter().getInstance() : target) as FastifyInstance;
   const json = jsonParser(opts);
@@ -94,10 +94,10 @@ export function installFastifyErrorHandling(target: AnyFastify | NestFastifyAppl
   };
   (fastify as unknown as { addContentTypeParser: AddParser }).addContentTypeParser = add;
   add.call(fastify, 'application/json', {});
-  // FastAPI parses a body without Content-Type as JSON; any other type without a parser gets 415.
+  // FastAPI parses as JSON a body without Content-Type or with a `+json` type; other unknown types get 415.
   const fallback: ParserFn = (req, body, done) => {
     const type = req.headers['content-type'];
-    if (type === undefined || req.is404) return json(req, body, done);
+    if (type === undefined || req.is404 || /^application\/[^;\s]+\+json\s*(;|$)/i.test(String(type))) return json(req, body, done);
     done(new ApiError(415, `Unsupported Media Type: ${String(type)}`));
   };
   original.call(fastify, '*', { parseAs: 'buffer' }, fallback);

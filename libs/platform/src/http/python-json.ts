@@ -72,7 +72,7 @@ export function pythonJsonError(text: string, opts: PythonJsonOptions = {}): Jso
     let i = start;
     if (s[i] === '-' && ++i >= n) stop('Expecting value', start);
     if (s[i] === '0') i++;
-    else if (isDigit(s[i]) ) while (isDigit(s[i])) i++;
+    else if (isDigit(s[i])) while (isDigit(s[i])) i++;
     else stop('Expecting value', start);
     if (s[i] === '.' && isDigit(s[i + 1])) {
       i += 2;

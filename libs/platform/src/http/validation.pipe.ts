@@ -1,6 +1,7 @@
 import {
   createParamDecorator,
   Injectable,
+  Optional,
   type ArgumentMetadata,
   type ExecutionContext,
   type PipeTransform,
@@ -40,7 +41,8 @@ function unwrap(r: ParseResult): unknown {
  */
 @Injectable()
 export class PydanticValidationPipe implements PipeTransform {
-  constructor(private readonly source?: ParamSource) {}
+  // @Optional: also usable as `{ provide: APP_PIPE, useClass: PydanticValidationPipe }`.
+  constructor(@Optional() private readonly source?: ParamSource) {}
 
   transform(value: unknown, { type, metatype, data }: ArgumentMetadata): unknown {
     const source = this.source ?? SOURCE_OF[type];

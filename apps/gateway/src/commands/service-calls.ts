@@ -1,0 +1,68 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { BusClient, BusReplyError, BusTimeoutError } from '@app/bus';
+import { CONFIG, type Config } from '@app/config';
+import { Projector, READ_STORE, type ReadStore } from '@app/readmodels';
+import { platformProjections } from '@app/readmodels/projections';
+import { checkpointName } from '@app/readmodels/projection';
+import { ApiError, serviceUnavailable } from '@app/platform/http';
+import type { AuthContext } from '../auth/auth.context';
+
+/** What a command handler replies with: its result and the log position of what it appended. */
+export interface CommandReply {
+  /** Global position (decimal string) of the last event the command appended, if any. */
+  position?: string;
+}
+
+const RETRY_AFTER_S = 2;
+
+/**
+ * The gateway's one way to call a service: headers carry the request, team and key ids; a bus
+ * timeout becomes 503 + Retry-After and an error reply its HTTP status. A command's reply carries
+ * its append position, and the answer waits (bounded by READ_YOUR_WRITES_MS) until the read
+ * models have passed it, so a GET right after a POST never 404s.
+ */
+@Injectable()
+export class ServiceCalls {
+  constructor(
+    private readonly bus: BusClient,
+    @Inject(CONFIG) private readonly config: Config,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Optional() private readonly projector?: Projector,
+  ) {}
+
+  async call<Rep>(subject: string, payload: unknown, auth: AuthContext, requestId: string): Promise<Rep> {
+    try {
+      return await this.bus.request<unknown, Rep>(subject, payload, {
+        headers: { request_id: requestId, correlation_id: requestId, team_id: auth.team_id, key_id: auth.key_id },
+      });
+    } catch (error) {
+      if (error instanceof BusTimeoutError) throw serviceUnavailable(RETRY_AFTER_S, 'The service did not answer in time; retry later');
+      if (error instanceof BusReplyError) {
+        if (error.status >= 500) throw new ApiError(error.status, error.status === 500 ? 'Internal Server Error' : error.detail);
+        throw new ApiError(error.status, error.detail);
+      }
+      throw error;
+    }
+  }
+
+  async command<Rep extends CommandReply>(subject: string, payload: unknown, auth: AuthContext, requestId: string): Promise<Rep> {
+    const reply = await this.call<Rep>(subject, payload, auth, requestId);
+    if (reply.position !== undefined) await this.readYourWrites(BigInt(reply.position));
+    return reply;
+  }
+
+  /** True once every read model has applied `position`; false when the bounded wait ran out. */
+  async readYourWrites(position: bigint): Promise<boolean> {
+    const timeoutMs = this.config.readYourWritesMs;
+    if (this.projector) return this.projector.waitFor(position, timeoutMs);
+    // Read models projected by another process (MongoDB): follow its saved checkpoints.
+    const names = platformProjections.map((projection) => checkpointName('projector', projection));
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const checkpoints = await Promise.all(names.map((name) => this.reads.getCheckpoint(name)));
+      if (checkpoints.every((checkpoint) => checkpoint !== undefined && checkpoint >= position)) return true;
+      if (Date.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}

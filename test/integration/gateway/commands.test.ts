@@ -1,0 +1,223 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Body, Controller, HttpCode, Inject, Module, Post, Req } from '@nestjs/common';
+import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { BusController, BusModule, busHeaders, InProcessServer } from '@app/bus';
+import { loadConfig } from '@app/config';
+import { chargeDecider, chargeStream } from '@app/domain';
+import { EVENT_STORE, type EventStore, handleCommand } from '@app/eventstore';
+import { READ_STORE, type ReadStore } from '@app/readmodels';
+import { CoreModule } from '@app/platform/core/core.module';
+import { ProjectionModule } from '@app/platform/core/projection.module';
+import { IntField, StrField } from '@app/platform/http';
+import { JsonLogger, createRootLogger } from '@app/platform/logging/logger';
+import { SecretBox } from '@app/platform/secrets';
+import { TeamAdmin } from '@app/platform/teams/team-admin';
+import type { BaseRpcContext } from '@nestjs/microservices';
+import { Auth, type AuthContext, type AuthedRequest } from '../../../apps/gateway/src/auth/auth.context';
+import { type CommandReply, ServiceCalls } from '../../../apps/gateway/src/commands/service-calls';
+import { GatewayModule } from '../../../apps/gateway/src/gateway.module';
+import { createHttpApp } from '../../../apps/gateway/src/http/create-http-app';
+
+/**
+ * The gateway's command path end to end inside one process, on a real sqlite log: a POST calls a
+ * bus handler that charges credits, the reply's append position gates the answer until the read
+ * model has it (read-your-writes), Idempotency-Key replays, and bus failures map to HTTP.
+ * The `widgets` routes exist only in this test: no product route is a POST yet.
+ */
+class WidgetBody {
+  @StrField({ minLength: 1 }) name!: string;
+  @IntField({ ge: 0, default: 0 }) delay_ms!: number;
+}
+
+let handled = 0;
+
+@BusController()
+class WidgetHandler {
+  constructor(@Inject(EVENT_STORE) private readonly events: EventStore) {}
+
+  @MessagePattern('widgets.create')
+  async create(@Payload() body: { name: string; delay_ms: number }, @Ctx() ctx: BaseRpcContext): Promise<CommandReply & { n: number }> {
+    const headers = busHeaders(ctx);
+    handled++;
+    await new Promise((r) => setTimeout(r, body.delay_ms));
+    const result = await handleCommand(
+      this.events,
+      chargeStream(headers.team_id, headers.request_id),
+      chargeDecider,
+      { type: 'Charge', team_id: headers.team_id, request_id: headers.request_id, items: [{ sku: 'sku_search', quantity: 1, credits: 1 }] },
+    );
+    return { position: String(result.position), n: handled };
+  }
+
+  @MessagePattern('widgets.refuse')
+  refuse() {
+    return { error: { status: 409, detail: 'widget is locked' } };
+  }
+
+  @MessagePattern('widgets.silent')
+  silent() {
+    return new Promise(() => undefined);
+  }
+}
+
+@Controller('v1/widgets')
+class WidgetController {
+  constructor(private readonly calls: ServiceCalls) {}
+
+  @Post()
+  @HttpCode(200)
+  create(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Body() body: WidgetBody) {
+    return this.calls.command('widgets.create', body, auth, req.id);
+  }
+
+  @Post('refuse')
+  refuse(@Auth() auth: AuthContext, @Req() req: AuthedRequest) {
+    return this.calls.call('widgets.refuse', {}, auth, req.id);
+  }
+
+  @Post('silent')
+  silent(@Auth() auth: AuthContext, @Req() req: AuthedRequest) {
+    return this.calls.call('widgets.silent', {}, auth, req.id);
+  }
+}
+
+describe('gateway command path', () => {
+  let app: NestFastifyApplication;
+  let base: string;
+  let key: string;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wr-commands-'));
+    const config = { ...loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_RPS: '0', BUS_TIMEOUT_MS: '300' }), host: '127.0.0.1', port: 0 };
+
+    @Module({ imports: [GatewayModule], controllers: [WidgetHandler, WidgetController] })
+    class WidgetModule {}
+    @Module({
+      imports: [
+        CoreModule.forRoot(config),
+        BusModule.forRoot({ transport: 'inprocess', service: 'test', timeoutMs: config.busTimeoutMs }),
+        ProjectionModule.forRoot(),
+        GatewayModule,
+        WidgetModule,
+      ],
+    })
+    class Root {}
+
+    app = await createHttpApp(Root, config, new JsonLogger(createRootLogger('test', 'silent')));
+    app.connectMicroservice({ strategy: new InProcessServer({ queue: 'test' }) }, { inheritAppConfig: true });
+    await app.startAllMicroservices();
+    await app.listen(0, '127.0.0.1');
+    base = await app.getUrl();
+    base = base.replace('[::1]', '127.0.0.1');
+    key = (await new TeamAdmin(app.get<EventStore>(EVENT_STORE), app.get(SecretBox)).createKey('widgets')).key;
+    const deadline = Date.now() + 2000;
+    while ((await fetch(`${base}/v1/usage`, { headers: { Authorization: `Bearer ${key}` } })).status !== 200) {
+      if (Date.now() > deadline) throw new Error('key never became valid');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }, 30_000);
+
+  afterAll(async () => {
+    await app?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const post = (route: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${base}${route}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+
+  it('sees each command’s charge in a GET right after its POST', async () => {
+    for (let i = 0; i < 20; i++) {
+      const response = await post('/v1/widgets', { name: `w${i}` }, { 'X-Request-Id': `ryw-${i}` });
+      expect(response.status).toBe(200);
+      const charge = await fetch(`${base}/v1/usage/requests/ryw-${i}`, { headers: { Authorization: `Bearer ${key}` } });
+      expect(charge.status).toBe(200);
+      const usage = (await (await fetch(`${base}/v1/usage`, { headers: { Authorization: `Bearer ${key}` } })).json()) as { total_credits: number };
+      expect(usage.total_credits).toBe(i + 1);
+      void charge;
+    }
+  });
+
+  it('holds the answer until the read model has applied the command’s events', async () => {
+    // Fault injection: the read store's writes become slow, as a loaded MongoDB's would.
+    const reads = app.get<ReadStore>(READ_STORE);
+    const upsert = reads.upsert.bind(reads);
+    reads.upsert = async (...args) => {
+      await new Promise((r) => setTimeout(r, 400));
+      return upsert(...args);
+    };
+    try {
+      let answered = false;
+      const pending = post('/v1/widgets', { name: 'held' }, { 'X-Request-Id': 'held-1' }).then((response) => {
+        answered = true;
+        return response;
+      });
+      await new Promise((r) => setTimeout(r, 200));
+      expect(answered).toBe(false);
+      const response = await pending;
+      expect(response.status).toBe(200);
+      const usage = (await (await fetch(`${base}/v1/usage?from=2020-01-01&to=2099-01-01`, { headers: { Authorization: `Bearer ${key}` } })).json()) as {
+        total_credits: number;
+      };
+      expect(usage.total_credits).toBe(21);
+    } finally {
+      reads.upsert = upsert;
+    }
+  });
+
+  it('replays the first response for the same Idempotency-Key and body, charging once', async () => {
+    const before = handled;
+    const first = await post('/v1/widgets', { name: 'once' }, { 'Idempotency-Key': 'idem-1' });
+    const firstBody = await first.json();
+    const second = await post('/v1/widgets', { name: 'once' }, { 'Idempotency-Key': 'idem-1' });
+    expect(second.status).toBe(200);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(await second.json()).toEqual(firstBody);
+    expect(handled).toBe(before + 1);
+  });
+
+  it('refuses the same key with another body: 422 idempotency_key_reuse', async () => {
+    await post('/v1/widgets', { name: 'a' }, { 'Idempotency-Key': 'idem-2' });
+    const reused = await post('/v1/widgets', { name: 'b' }, { 'Idempotency-Key': 'idem-2' });
+    expect(reused.status).toBe(422);
+    expect(((await reused.json()) as { detail: unknown[] }).detail[0]).toMatchObject({
+      type: 'idempotency_key_reuse',
+      loc: ['header', 'idempotency-key'],
+    });
+  });
+
+  it('answers 409 while the first request with the key is still running', async () => {
+    const slow = post('/v1/widgets', { name: 'slow', delay_ms: 150 }, { 'Idempotency-Key': 'idem-3' });
+    await new Promise((r) => setTimeout(r, 50));
+    const concurrent = await post('/v1/widgets', { name: 'slow', delay_ms: 150 }, { 'Idempotency-Key': 'idem-3' });
+    expect(concurrent.status).toBe(409);
+    expect((await slow).status).toBe(200);
+  });
+
+  it('keeps a validation failure for the key, and lets a server failure be retried', async () => {
+    const invalid = await post('/v1/widgets', { name: '' }, { 'Idempotency-Key': 'idem-4' });
+    expect(invalid.status).toBe(422);
+    const again = await post('/v1/widgets', { name: '' }, { 'Idempotency-Key': 'idem-4' });
+    expect(again.status).toBe(422);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect((await post('/v1/widgets/silent', {}, { 'Idempotency-Key': 'idem-5' })).status).toBe(503);
+    expect((await post('/v1/widgets/silent', {}, { 'Idempotency-Key': 'idem-5' })).status).toBe(503);
+  });
+
+  it('maps a bus timeout to 503 with Retry-After and an error reply to its status', async () => {
+    const timeout = await post('/v1/widgets/silent', {});
+    expect(timeout.status).toBe(503);
+    expect(Number(timeout.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await timeout.json()).toEqual({ detail: expect.any(String) });
+    const refused = await post('/v1/widgets/refuse', {});
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({ detail: 'widget is locked' });
+  });
+});
