@@ -1,8 +1,15 @@
-import { describePlatformBlackBox } from './platform.blackbox';
 import { startService } from '../support/service-process';
+import { extractSuite } from './extract.blackbox';
+import { useService } from './harness';
+import { platformSuite } from './platform.blackbox';
 
 jest.setTimeout(30_000);
-describePlatformBlackBox('cluster');
+
+describe('cluster', () => {
+  const ctx = useService('cluster');
+  platformSuite(ctx);
+  extractSuite(ctx);
+});
 
 describe('cluster supervision', () => {
   it('restarts a service killed with SIGKILL, and readiness recovers', async () => {

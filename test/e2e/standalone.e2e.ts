@@ -1,8 +1,15 @@
 import { bearer, startService } from '../support/service-process';
-import { describePlatformBlackBox } from './platform.blackbox';
+import { extractSuite } from './extract.blackbox';
+import { useService } from './harness';
+import { platformSuite } from './platform.blackbox';
 
 jest.setTimeout(30_000);
-describePlatformBlackBox('standalone');
+
+describe('standalone', () => {
+  const ctx = useService('standalone');
+  platformSuite(ctx);
+  extractSuite(ctx);
+});
 
 describe('rate limit (standalone)', () => {
   it('answers 429 with Retry-After and RateLimit headers past the burst, per key', async () => {

@@ -1,4 +1,6 @@
 import type { ClassConstructor } from 'class-transformer';
+import { ExtractReply, ExtractRequest } from './extraction.dto';
+import { FetchPageReply, FetchPageRequest, SearchReply, SearchRequest } from './search.dto';
 import { HealthReply, HealthRequest } from './health.dto';
 import { SERVICES, subjects, type HealthSubject } from './subjects';
 
@@ -18,6 +20,10 @@ const healthContracts = Object.fromEntries(
  */
 export const CONTRACTS = {
   ...healthContracts,
+  [subjects.extract]: { request: ExtractRequest, reply: ExtractReply },
+  [subjects.read]: { request: ExtractRequest, reply: ExtractReply },
+  [subjects.fetchPage]: { request: FetchPageRequest, reply: FetchPageReply },
+  [subjects.search]: { request: SearchRequest, reply: SearchReply },
 } satisfies Record<string, Contract>;
 
 export type Subject = keyof typeof CONTRACTS;

@@ -10,6 +10,14 @@ export type ServiceName = (typeof SERVICES)[number];
 export const subjects = {
   /** Liveness of a service over the bus (gateway /readyz). Request `{}`, reply HealthReply. */
   health: <S extends ServiceName>(service: S) => `${service}.health` as const,
-};
+  /** Fetch and extract 1..20 URLs, charging the good ones (POST/GET /v1/extract). */
+  extract: 'extraction.extract',
+  /** Fetch one page through the SSRF-guarded cache, no charge (crawling seeds of the local index). */
+  fetchPage: 'extraction.fetch',
+  /** Read 1..100 URLs' main content without charging (the caller charges its own SKU). */
+  read: 'extraction.read',
+  /** Synchronous search, depths instant, fast and auto (POST /v1/search). */
+  search: 'search.query',
+} as const;
 
 export type HealthSubject = ReturnType<typeof subjects.health<ServiceName>>;

@@ -2,6 +2,7 @@ import {
   ANY,
   type AllStreamResolvedEvent,
   type AppendExpectedRevision,
+  type AppendResult as EsdbAppendResult,
   BACKWARDS,
   END,
   ErrorType,
@@ -48,6 +49,10 @@ type AnyResolved = ResolvedEvent | AllStreamResolvedEvent;
 type EsdbRecorded = NonNullable<AnyResolved['event']>;
 
 const UNBOUNDED = Number.MAX_SAFE_INTEGER;
+
+/** maxCount for the client: undefined (or Infinity) reads everything. */
+const countOf = (maxCount: number | undefined): number =>
+  maxCount === undefined || maxCount === Infinity ? UNBOUNDED : Math.max(0, Math.floor(maxCount));
 
 const toEsdbExpected = (expected: ExpectedRevision): AppendExpectedRevision =>
   expected === 'no_stream' ? NO_STREAM : expected === 'any' ? ANY : expected;
@@ -119,7 +124,7 @@ export class EsdbEventStore implements EventStore {
   }
 
   async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    let result;
+    let result: EsdbAppendResult;
     try {
       result = await this.client.appendToStream(
         stream,
@@ -147,7 +152,7 @@ export class EsdbEventStore implements EventStore {
   }
 
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
-    const maxCount = options.maxCount === undefined ? UNBOUNDED : Math.max(0, Math.floor(options.maxCount));
+    const maxCount = countOf(options.maxCount);
     if (maxCount === 0) return [];
     const backwards = options.direction === 'backwards';
     const read = this.client.readStream(stream, {
@@ -180,7 +185,7 @@ export class EsdbEventStore implements EventStore {
    * read from {p, p} includes the event at p itself (reads are inclusive): it is skipped.
    */
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    const maxCount = options.maxCount === undefined ? UNBOUNDED : Math.max(0, Math.floor(options.maxCount));
+    const maxCount = countOf(options.maxCount);
     if (maxCount === 0) return [];
     const read = this.client.readAll({ fromPosition: fromPosition(options.after), direction: FORWARDS, maxCount: UNBOUNDED });
     const out: RecordedEvent[] = [];

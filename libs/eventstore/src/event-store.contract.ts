@@ -208,6 +208,7 @@ export function eventStoreContract(name: string, factory: () => Promise<Contract
 
         const all = await store.readAll({ after: head });
         expect(all.every((e) => e.position > head)).toBe(true);
+        expect(all.filter((e) => e.type.startsWith('$'))).toEqual([]); // system events stay hidden
         expect(strictlyIncreasing(all.map((e) => e.position))).toBe(true);
         expect(ids(all.filter((e) => e.stream.startsWith(prefix)))).toEqual(ids(mine));
 
@@ -235,6 +236,8 @@ export function eventStoreContract(name: string, factory: () => Promise<Contract
         await store.append(`${prefix}user-1`, [joined], 'no_stream');
         await store.append(`${prefix}order-2`, [placed2], 'no_stream');
         await store.append(`${prefix}orderz-1`, [decoy], 'no_stream'); // shares "order", not "order-"
+        const edge = event(`${type}OrderPlaced`);
+        await store.append(`${prefix}order.`, [edge], 'no_stream'); // the first name past "order-…"
 
         const read = (filter: { streamPrefixes?: string[]; eventTypePrefixes?: string[] }, maxCount?: number) =>
           store.readAll({ after: head, filter, maxCount }).then(ids);
@@ -249,7 +252,7 @@ export function eventStoreContract(name: string, factory: () => Promise<Contract
         );
         expect(await read({ streamPrefixes: [`${prefix}order-`] }, 2)).toEqual(ids([placed1, shipped1]));
         expect(await read({ streamPrefixes: [prefix], eventTypePrefixes: [] })).toEqual(
-          ids([placed1, shipped1, joined, placed2, decoy]),
+          ids([placed1, shipped1, joined, placed2, decoy, edge]),
         );
         expect(await read({ streamPrefixes: [`${prefix}nothing-`] })).toEqual([]);
       });
@@ -371,6 +374,7 @@ export function eventStoreContract(name: string, factory: () => Promise<Contract
           expect(ids(typed.received)).toEqual(ids([wanted1, wanted2]));
           expect(ids(all.received.filter((e) => e.stream.startsWith(prefix)))).toEqual(ids([wanted1, other, wanted2]));
           expect(all.received.every((e) => e.position > head)).toBe(true);
+          expect(all.received.filter((e) => e.type.startsWith('$'))).toEqual([]);
           expect(strictlyIncreasing(all.received.map((e) => e.position))).toBe(true);
         } finally {
           await everything.close();
@@ -391,6 +395,23 @@ export function eventStoreContract(name: string, factory: () => Promise<Contract
         await sleep(50);
         await allIdle.close();
         await within(allConsumer.finished, 1000, 'for await on $all did not end after close()');
+
+        // close() from inside the loop body stops delivery even in the middle of a caught-up batch.
+        const busy = `${unique('busy')}s`;
+        await store.append(busy, [event(), event(), event(), event(), event()], 'no_stream');
+        const midBatch = store.subscribeToStream(busy);
+        const seen: RecordedEvent[] = [];
+        await within(
+          (async () => {
+            for await (const recorded of midBatch) {
+              seen.push(recorded);
+              if (seen.length === 2) await midBatch.close();
+            }
+          })(),
+          1000,
+          'for await did not end after close() inside the loop',
+        );
+        expect(seen.map((e) => e.revision)).toEqual([0n, 1n]);
 
         const stream = `${unique('closed')}s`;
         await store.append(stream, [event()], 'no_stream');

@@ -61,6 +61,16 @@ describe('SqliteEventStore specifics', () => {
     expect(settings.pragma('busy_timeout', { simple: true })).toBe(5000n);
   });
 
+  it('can trade append speed for power-loss durability with synchronous=FULL', async () => {
+    const full = openSqliteEventStore(join(dir, 'full.db'), { synchronous: 'FULL' });
+    try {
+      expect((full as unknown as { db: Database.Database }).db.pragma('synchronous', { simple: true })).toBe(2n);
+      expect((await full.append('s', [event()], 'no_stream')).nextExpectedRevision).toBe(0n);
+    } finally {
+      await full.close();
+    }
+  });
+
   it('reports -1n for an empty log, then exactly the last appended position', async () => {
     expect(await store.headPosition()).toBe(-1n);
     const result = await store.append('s', [event(), event()], 'no_stream');

@@ -24,6 +24,11 @@ export interface SqliteEventStoreOptions {
   busyTimeoutMs?: number;
   /** How often live subscriptions look for appends made by other processes. */
   pollIntervalMs?: number;
+  /**
+   * NORMAL (default) survives process crashes; FULL also survives power loss, at the cost of
+   * an fsync per append.
+   */
+  synchronous?: 'NORMAL' | 'FULL';
 }
 
 type Row = unknown[];
@@ -34,20 +39,25 @@ const MAX_INT64 = 9223372036854775807n;
 /** Rows per query for unbounded reads and subscriptions: bounds memory, amortises the query. */
 const READ_BATCH = 4096;
 
-/** Rows come back as arrays (`raw`): no per-row key lookups, one object per event. */
+/**
+ * Rows come back as arrays (`raw`): no per-row key lookups, one object per event. Integers come
+ * as numbers on the fast path and as bigints on the exact path (see `readEvents`); BigInt()
+ * takes either.
+ */
 const toRecorded = (row: Row): RecordedEvent => ({
   id: row[3] as string,
   stream: row[1] as string,
   type: row[4] as string,
   data: JSON.parse(row[5] as string),
   metadata: row[6] === null ? {} : JSON.parse(row[6] as string),
-  revision: row[2] as bigint,
-  position: row[0] as bigint,
+  revision: BigInt(row[2] as number | bigint),
+  position: BigInt(row[0] as number | bigint),
   created: row[7] as string,
 });
 
+/** maxCount as a SQL LIMIT: undefined (or Infinity) reads everything. */
 const limitOf = (maxCount: number | undefined): number | undefined =>
-  maxCount === undefined ? undefined : Math.max(0, Math.floor(maxCount));
+  maxCount === undefined || maxCount === Infinity ? undefined : Math.max(0, Math.floor(maxCount));
 
 /**
  * Duck-typed on `code`: the native addon builds its errors with the SqliteError class of the
@@ -85,7 +95,7 @@ export class SqliteEventStore implements EventStore {
     this.pollIntervalMs = options.pollIntervalMs ?? 10;
     this.db = new Database(filePath);
     try {
-      prepareSqliteDatabase(this.db, options.busyTimeoutMs ?? 5000);
+      prepareSqliteDatabase(this.db, options.busyTimeoutMs ?? 5000, options.synchronous);
     } catch (error) {
       this.db.close();
       throw error;
@@ -124,10 +134,10 @@ export class SqliteEventStore implements EventStore {
     const limit = limitOf(options.maxCount) ?? -1;
     if (limit === 0) return [];
     if (options.direction === 'backwards') {
-      const rows = this.cached(
+      return this.readEvents(
         `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
-      ).all(stream, options.fromRevision ?? MAX_INT64, limit) as Row[];
-      return rows.map(toRecorded);
+        [stream, options.fromRevision ?? MAX_INT64, limit],
+      );
     }
     return this.readStreamAfter(stream, (options.fromRevision ?? 0n) - 1n, limit);
   }
@@ -150,7 +160,7 @@ export class SqliteEventStore implements EventStore {
 
   subscribeToStream(stream: string, options: SubscribeToStreamOptions = {}): Subscription {
     return this.track(
-      (revision) => ({ events: this.readStreamAfter(stream, revision - 1n, READ_BATCH) }),
+      (revision) => ({ events: this.readStreamAfter(stream, revision, READ_BATCH) }),
       (event) => event.revision,
       options.after ?? -1n,
     );
@@ -250,36 +260,53 @@ export class SqliteEventStore implements EventStore {
 
   // ---- reads ----
 
-  /** One prepared statement per distinct SQL text (filters vary in shape). */
-  private cached(sql: string): Statement {
-    let statement = this.statements.get(sql);
+  /** One prepared statement per distinct SQL text (filters vary in shape) and integer mode. */
+  private cached(sql: string, exactIntegers = true): Statement {
+    const key = exactIntegers ? sql : `fast:${sql}`;
+    let statement = this.statements.get(key);
     if (!statement) {
       statement = this.db.prepare(sql);
-      if (statement.reader) statement.raw();
-      this.statements.set(sql, statement);
+      if (statement.reader) statement.raw().safeIntegers(exactIntegers);
+      this.statements.set(key, statement);
     }
     return statement;
   }
 
+  /**
+   * Reads events with integers as JS numbers, which halves the fetch cost (building a bigint in
+   * the addon is slow), and converts them with BigInt(). A number is exact below 2^53; a row
+   * whose position is beyond (and so possibly rounded) sends the whole read down the exact
+   * bigint path. Checking the position suffices: a revision is always below its position.
+   */
+  private readEvents(sql: string, params: unknown[]): RecordedEvent[] {
+    const rows = this.cached(sql, false).all(...params) as Row[];
+    const events = new Array<RecordedEvent>(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      if (!Number.isSafeInteger(rows[i][0])) return (this.cached(sql).all(...params) as Row[]).map(toRecorded);
+      events[i] = toRecorded(rows[i]);
+    }
+    return events;
+  }
+
   private readStreamAfter(stream: string, revision: bigint, limit: number): RecordedEvent[] {
-    const rows = this.cached(
+    return this.readEvents(
       `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision > ? ORDER BY revision LIMIT ?`,
-    ).all(stream, revision, limit) as Row[];
-    return rows.map(toRecorded);
+      [stream, revision, limit],
+    );
   }
 
   /** Reads in batches of READ_BATCH rows, so an unbounded read never holds two copies of the log. */
   private readAllAfter(after: bigint, maxCount: number | undefined, filter: AllFilter | undefined): RecordedEvent[] {
     const { sql, params } = this.allQuery(filter);
-    const statement = this.cached(sql);
-    const out: RecordedEvent[] = [];
+    let out: RecordedEvent[] | undefined;
     let cursor = after;
     for (;;) {
-      const want = maxCount === undefined ? READ_BATCH : Math.min(READ_BATCH, maxCount - out.length);
-      if (want <= 0) return out;
-      const rows = statement.all(cursor, ...params, want) as Row[];
-      for (let i = 0; i < rows.length; i++) out.push(toRecorded(rows[i]));
-      if (rows.length < want) return out;
+      const want = maxCount === undefined ? READ_BATCH : Math.min(READ_BATCH, maxCount - (out?.length ?? 0));
+      if (want <= 0) return out ?? [];
+      const batch = this.readEvents(sql, [cursor, ...params, want]);
+      if (out === undefined) out = batch;
+      else for (let i = 0; i < batch.length; i++) out.push(batch[i]);
+      if (batch.length < want) return out;
       cursor = out[out.length - 1].position;
     }
   }

@@ -28,10 +28,14 @@ const CREATE_EVENTS = `
  * writer; synchronous=NORMAL is durable against process crashes (kill -9) and only risks the
  * last transactions on power loss, for a large gain in append throughput.
  */
-export function prepareSqliteDatabase(db: Database.Database, busyTimeoutMs: number): void {
+export function prepareSqliteDatabase(
+  db: Database.Database,
+  busyTimeoutMs: number,
+  synchronous: 'NORMAL' | 'FULL' = 'NORMAL',
+): void {
   db.pragma(`busy_timeout = ${busyTimeoutMs}`);
   if (db.name !== ':memory:') db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
+  db.pragma(`synchronous = ${synchronous === 'FULL' ? 'FULL' : 'NORMAL'}`);
   // The UNIQUE(id) index takes random uuids, so each batch dirties pages all over it. A larger
   // cache and rarer checkpoints (about 40 MiB of WAL instead of 4) let a page hit by many
   // batches be written back once: measured 1.4x the batch-append throughput.

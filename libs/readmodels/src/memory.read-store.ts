@@ -33,11 +33,55 @@ interface SnapshotFile {
 export class MemoryReadStore implements ReadStore {
   private readonly collections = new Map<string, Map<string, ReadDoc>>();
   private readonly checkpoints = new Map<string, bigint>();
+  /** Equality indexes: collection -> field -> value -> ids, so a team's docs are found without a scan. */
+  private readonly indexes = new Map<string, Map<string, Map<unknown, Set<string>>>>();
+
+  async ensureIndex(collection: string, field: string): Promise<void> {
+    let fields = this.indexes.get(collection);
+    if (!fields) this.indexes.set(collection, (fields = new Map()));
+    if (fields.has(field)) return;
+    const index = new Map<unknown, Set<string>>();
+    fields.set(field, index);
+    for (const doc of this.collections.get(collection)?.values() ?? []) this.indexAdd(index, doc[field], doc._id);
+  }
+
+  private indexAdd(index: Map<unknown, Set<string>>, value: unknown, id: string): void {
+    let ids = index.get(value);
+    if (!ids) index.set(value, (ids = new Set()));
+    ids.add(id);
+  }
+
+  private reindex(collection: string, before: ReadDoc | undefined, after: ReadDoc | undefined): void {
+    const fields = this.indexes.get(collection);
+    if (!fields) return;
+    for (const [field, index] of fields) {
+      if (before && before[field] === after?.[field]) continue;
+      if (before) index.get(before[field])?.delete(before._id);
+      if (after) this.indexAdd(index, after[field], after._id);
+    }
+  }
+
+  /** The docs an indexed equality in the filter allows, or every doc. */
+  private candidates(collection: string, docs: Map<string, ReadDoc>, filter: Filter): Iterable<ReadDoc> {
+    const fields = this.indexes.get(collection);
+    if (fields) {
+      for (const [field, index] of fields) {
+        const wanted = filter[field];
+        if (wanted === undefined || (wanted !== null && typeof wanted === 'object')) continue;
+        const ids = index.get(wanted) ?? new Set<string>();
+        return [...ids].map((id) => docs.get(id)!);
+      }
+    }
+    return docs.values();
+  }
 
   async upsert(collection: string, id: string, doc: Record<string, unknown>, version: bigint): Promise<boolean> {
     const docs = this.docs(collection, true);
-    if (versionOf(docs.get(id)) >= version) return false;
-    docs.set(id, deepFreeze({ ...structuredClone(doc), _id: id, _version: version.toString() }));
+    const before = docs.get(id);
+    if (versionOf(before) >= version) return false;
+    const after = deepFreeze({ ...structuredClone(doc), _id: id, _version: version.toString() });
+    docs.set(id, after);
+    this.reindex(collection, before, after);
     return true;
   }
 
@@ -45,6 +89,7 @@ export class MemoryReadStore implements ReadStore {
     const docs = this.docs(collection);
     const current = docs?.get(id);
     if (!current || versionOf(current) >= version) return false;
+    this.reindex(collection, current, undefined);
     return docs!.delete(id);
   }
 
@@ -55,7 +100,7 @@ export class MemoryReadStore implements ReadStore {
   async find(collection: string, filter: Filter = {}, options: FindOptions = {}): Promise<ReadDoc[]> {
     const docs = this.docs(collection);
     if (!docs) return [];
-    let cursor = new Query(filter).find<ReadDoc>([...docs.values()]);
+    let cursor = new Query(filter).find<ReadDoc>([...this.candidates(collection, docs, filter)]);
     // Mongo applies sort, then skip, then limit whatever the call order; so does mingo's cursor.
     if (options.sort) cursor = cursor.sort(options.sort);
     if (options.skip) cursor = cursor.skip(options.skip);
@@ -69,12 +114,13 @@ export class MemoryReadStore implements ReadStore {
     if (Object.keys(filter).length === 0) return docs.size;
     const query = new Query(filter);
     let n = 0;
-    for (const doc of docs.values()) if (query.test(doc)) n++;
+    for (const doc of this.candidates(collection, docs, filter)) if (query.test(doc)) n++;
     return n;
   }
 
   async clear(collection: string): Promise<void> {
     this.collections.delete(collection);
+    for (const index of this.indexes.get(collection)?.values() ?? []) index.clear();
   }
 
   async getCheckpoint(name: string): Promise<bigint | undefined> {
@@ -119,8 +165,10 @@ export class MemoryReadStore implements ReadStore {
     if (data.format !== 1) throw new Error(`${file}: unknown read-store snapshot format ${String(data.format)}`);
     this.collections.clear();
     this.checkpoints.clear();
+    for (const fields of this.indexes.values()) for (const index of fields.values()) index.clear();
     for (const [name, docs] of Object.entries(data.collections)) {
       this.collections.set(name, new Map(docs.map((doc) => [doc._id, deepFreeze(doc)])));
+      for (const doc of docs) this.reindex(name, undefined, doc);
     }
     for (const [name, position] of Object.entries(data.checkpoints)) this.checkpoints.set(name, BigInt(position));
     return true;

@@ -71,6 +71,10 @@ export class MongoReadStore implements ReadStore {
     return res.deletedCount > 0;
   }
 
+  async ensureIndex(collection: string, field: string): Promise<void> {
+    await this.coll(collection).createIndex({ [field]: 1 });
+  }
+
   async get(collection: string, id: string): Promise<ReadDoc | undefined> {
     return (await this.coll(collection).findOne({ _id: id }, HIDE_V)) ?? undefined;
   }

@@ -22,6 +22,8 @@ export interface Projection {
   /** Owned by this projection alone: it is cleared on rebuild. */
   collection: string;
   versionBy: 'revision' | 'position';
+  /** Fields queried by equality (e.g. team_id): the store keeps an index on each. */
+  indexes?: string[];
   /** Documents this event touches (none = ignore it). */
   ids(event: RecordedEvent): string[];
   /**

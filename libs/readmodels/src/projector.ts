@@ -169,6 +169,7 @@ export class Projector {
     this.saved.clear();
     try {
       for (const h of this.handlers) {
+        for (const field of h.projection.indexes ?? []) await this.store.ensureIndex?.(h.projection.collection, field);
         const saved = await this.store.getCheckpoint(h.checkpoint);
         if (saved === undefined) await this.store.clear(h.projection.collection);
         h.from = saved ?? -1n;

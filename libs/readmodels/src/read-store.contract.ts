@@ -190,6 +190,26 @@ export function readStoreContract(name: string, factory: () => ReadStore | Promi
       });
     });
 
+    describe('equality index', () => {
+      it('answers finds on an indexed field exactly as without the index, through updates, deletes and clear', async () => {
+        if (!store.ensureIndex) return;
+        await seed();
+        await store.ensureIndex(coll, 'group');
+        expect(strip(await store.find(coll, { group: 'x' }, { sort: { n: 1 } }))).toEqual(['c', 'a', 'e']);
+        expect(await store.upsert(coll, 'c', { group: 'y', n: 2 }, 1n)).toBe(true);
+        expect(await store.upsert(coll, 'f', { group: 'x', n: 9 }, 0n)).toBe(true);
+        await store.delete?.(coll, 'e', 1n);
+        expect(strip(await store.find(coll, { group: 'x', n: { $gte: 3 } }, { sort: { n: 1 } }))).toEqual(['a', 'f']);
+        expect(strip(await store.find(coll, { group: 'y' }, { sort: { _id: 1 } }))).toEqual(['b', 'c', 'd']);
+        expect(await store.count(coll, { group: 'x' })).toBe(2);
+        expect(await store.find(coll, { group: 'nobody' })).toEqual([]);
+        await store.clear(coll);
+        expect(await store.find(coll, { group: 'x' })).toEqual([]);
+        expect(await store.upsert(coll, 'g', { group: 'x', n: 1 }, 0n)).toBe(true);
+        expect(strip(await store.find(coll, { group: 'x' }))).toEqual(['g']);
+      });
+    });
+
     describe('checkpoints', () => {
       it('are undefined until set, then read back exactly, and may move backwards (rebuild)', async () => {
         const cp = `${coll}_cp`;

@@ -6,8 +6,8 @@ import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { BusController, BusModule, busHeaders, InProcessServer } from '@app/bus';
 import { loadConfig } from '@app/config';
-import { chargeDecider, chargeStream } from '@app/domain';
-import { EVENT_STORE, type EventStore, handleCommand } from '@app/eventstore';
+import { EVENT_STORE, type EventStore } from '@app/eventstore';
+import { chargeContextFrom, chargeRequest } from '@app/platform/charging/charge-request';
 import { READ_STORE, type ReadStore } from '@app/readmodels';
 import { CoreModule } from '@app/platform/core/core.module';
 import { ProjectionModule } from '@app/platform/core/projection.module';
@@ -43,13 +43,8 @@ class WidgetHandler {
     const headers = busHeaders(ctx);
     handled++;
     await new Promise((r) => setTimeout(r, body.delay_ms));
-    const result = await handleCommand(
-      this.events,
-      chargeStream(headers.team_id, headers.request_id),
-      chargeDecider,
-      { type: 'Charge', team_id: headers.team_id, request_id: headers.request_id, items: [{ sku: 'sku_search', quantity: 1, credits: 1 }] },
-    );
-    return { position: String(result.position), n: handled };
+    const position = await chargeRequest(this.events, chargeContextFrom(headers), [{ sku: 'sku_search', quantity: 1, credits: 1 }]);
+    return { position, n: handled };
   }
 
   @MessagePattern('widgets.refuse')
@@ -170,6 +165,15 @@ describe('gateway command path', () => {
     } finally {
       reads.upsert = upsert;
     }
+  });
+
+  it('charges every call, even when a client reuses its X-Request-Id', async () => {
+    for (let i = 0; i < 2; i++) expect((await post('/v1/widgets', { name: 'same' }, { 'X-Request-Id': 'reused-id' })).status).toBe(200);
+    const charge = (await (await fetch(`${base}/v1/usage/requests/reused-id`, { headers: { Authorization: `Bearer ${key}` } })).json()) as {
+      credits: number;
+      charges: number;
+    };
+    expect(charge).toMatchObject({ credits: 2, charges: 2 });
   });
 
   it('replays the first response for the same Idempotency-Key and body, charging once', async () => {

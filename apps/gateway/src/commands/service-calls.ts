@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { BusClient, BusReplyError, BusTimeoutError } from '@app/bus';
 import { CONFIG, type Config } from '@app/config';
@@ -33,7 +34,8 @@ export class ServiceCalls {
   async call<Rep>(subject: string, payload: unknown, auth: AuthContext, requestId: string): Promise<Rep> {
     try {
       return await this.bus.request<unknown, Rep>(subject, payload, {
-        headers: { request_id: requestId, correlation_id: requestId, team_id: auth.team_id, key_id: auth.key_id },
+        // charge_id: unique per call, so a client reusing an X-Request-Id is still charged each time.
+        headers: { request_id: requestId, correlation_id: requestId, team_id: auth.team_id, key_id: auth.key_id, charge_id: randomUUID() },
       });
     } catch (error) {
       if (error instanceof BusTimeoutError) throw serviceUnavailable(RETRY_AFTER_S, 'The service did not answer in time; retry later');

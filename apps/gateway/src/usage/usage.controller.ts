@@ -1,9 +1,7 @@
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { chargeStream, type CreditsCharged } from '@app/domain';
-import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { READ_STORE, type ReadStore } from '@app/readmodels';
-import { USAGE_DAILY, type UsageDoc } from '@app/readmodels/projections';
+import { CHARGES, type ChargeDoc, USAGE_DAILY, type UsageDoc } from '@app/readmodels/projections';
 import { notFound, RequestValidationError } from '@app/platform/http';
 import { Auth, type AuthContext } from '../auth/auth.context';
 import { ChargeParams, ChargeResponse, UsageQuery, UsageResponse } from './usage.dto';
@@ -13,17 +11,14 @@ const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /**
  * GET /v1/usage: the team's charges per UTC day and SKU, from the usage projection.
- * GET /v1/usage/requests/{request_id}: what one request (its X-Request-Id) cost, read from its
- * charge stream in the log; the stream name carries the team, so another team's id is a 404.
+ * GET /v1/usage/requests/{request_id}: what one request (its X-Request-Id) cost; only the
+ * caller's team's charges are searched, so another team's request id is a 404.
  */
 @ApiTags('Usage')
 @ApiBearerAuth()
 @Controller('v1/usage')
 export class UsageController {
-  constructor(
-    @Inject(READ_STORE) private readonly reads: ReadStore,
-    @Inject(EVENT_STORE) private readonly events: EventStore,
-  ) {}
+  constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
 
   @Get()
   @ApiOkResponse({ type: UsageResponse })
@@ -53,9 +48,19 @@ export class UsageController {
   @Get('requests/:request_id')
   @ApiOkResponse({ type: ChargeResponse })
   async charge(@Auth() auth: AuthContext, @Param() params: ChargeParams): Promise<ChargeResponse> {
-    const [event] = await this.events.readStream(chargeStream(auth.team_id, params.request_id), { maxCount: 1 });
-    if (!event) throw notFound(`No charge recorded for request ${params.request_id}`);
-    const data = event.data as CreditsCharged['data'];
-    return { request_id: data.request_id, at: data.at, credits: data.credits, usage: data.items };
+    const charges = (await this.reads.find(CHARGES, { request_id: params.request_id, team_id: auth.team_id }, { sort: { at: 1 } })) as unknown as ChargeDoc[];
+    if (charges.length === 0) throw notFound(`No charge recorded for request ${params.request_id}`);
+    const usage = new Map<string, { sku: string; quantity: number; credits: number }>();
+    for (const item of charges.flatMap((charge) => charge.items)) {
+      const line = usage.get(item.sku) ?? { sku: item.sku, quantity: 0, credits: 0 };
+      usage.set(item.sku, { sku: item.sku, quantity: line.quantity + item.quantity, credits: line.credits + item.credits });
+    }
+    return {
+      request_id: params.request_id,
+      at: charges[0].at,
+      credits: charges.reduce((sum, charge) => sum + charge.credits, 0),
+      charges: charges.length,
+      usage: [...usage.values()],
+    };
   }
 }

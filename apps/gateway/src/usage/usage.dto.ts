@@ -36,7 +36,8 @@ export class SkuLine {
 
 export class ChargeResponse {
   @ApiProperty() request_id!: string;
-  @ApiProperty({ description: 'When the charge was recorded (ISO-8601)' }) at!: string;
+  @ApiProperty({ description: 'When the first charge was recorded (ISO-8601)' }) at!: string;
   @ApiProperty() credits!: number;
+  @ApiProperty({ description: 'Charges recorded under this request id (a client may reuse an id)' }) charges!: number;
   @ApiProperty({ type: [SkuLine] }) usage!: SkuLine[];
 }

@@ -235,7 +235,8 @@ function urlParseReason(s: string): string {
 }
 
 /** pydantic's HttpUrl: http(s) only, at most `maxLength` bytes, normalised like str(HttpUrl) (WHATWG href). */
-export const httpUrlParser = (maxLength = 2083): Parser => (input, loc) => {
+/** pydantic `HttpUrl` (http and https only), or with `anyScheme` pydantic `AnyUrl` (any absolute URL). */
+export const httpUrlParser = (maxLength = 2083, anyScheme = false): Parser => (input, loc) => {
   if (typeof input !== 'string') return fail('url_type', loc, 'URL input should be a string or URL', input);
   if (Buffer.byteLength(input) > maxLength) {
     return fail('url_too_long', loc, `URL should have at most ${maxLength} character${plural(maxLength)}`, input, { max_length: maxLength });
@@ -248,7 +249,7 @@ export const httpUrlParser = (maxLength = 2083): Parser => (input, loc) => {
     const error = input === '' ? 'input is empty' : urlParseReason(input);
     return fail('url_parsing', loc, `Input should be a valid URL, ${error}`, input, { error });
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+  if (!anyScheme && url.protocol !== 'http:' && url.protocol !== 'https:') {
     const expected_schemes = "'http' or 'https'";
     return fail('url_scheme', loc, `URL scheme should be ${expected_schemes}`, input, { expected_schemes });
   }
@@ -398,9 +399,18 @@ export function EnumField<V extends string>(values: readonly V[] | Record<string
 /** `datetime.date`, kept as its YYYY-MM-DD string. */
 export const DateField = (o: FieldOptions<string> = {}) => PyField(dateParser(), o, { type: 'string', format: 'date' });
 
-/** pydantic `HttpUrl`; the value becomes the normalised URL string. */
-export const UrlField = (o: FieldOptions<string> & { maxLength?: number } = {}) =>
-  PyField(httpUrlParser(o.maxLength), o, { type: 'string', format: 'uri', minLength: 1, maxLength: o.maxLength ?? 2083 });
+/** pydantic `HttpUrl` (or `AnyUrl` with `anyScheme`); the value becomes the normalised URL string. */
+export const UrlField = (o: FieldOptions<string> & { maxLength?: number; anyScheme?: boolean } = {}) =>
+  PyField(httpUrlParser(o.maxLength, o.anyScheme), o, { type: 'string', format: 'uri', minLength: 1, maxLength: o.maxLength ?? 2083 });
+
+/** `list[HttpUrl]` (or `list[AnyUrl]`) with list bounds. */
+export const UrlListField = (o: FieldOptions<string[]> & ListConstraints & { maxLength?: number; anyScheme?: boolean } = {}) =>
+  PyField(
+    listParser(httpUrlParser(o.maxLength, o.anyScheme), o),
+    o,
+    { type: 'array', items: { type: 'string', format: 'uri' }, ...listSchema(o) } as ApiPropertyOptions,
+    true,
+  );
 
 /** `list[str]` with list bounds and per-item string constraints. */
 export const StrListField = (

@@ -1,10 +1,12 @@
 import { apiKeysProjection } from './api-keys.projection';
+import { chargesProjection } from './charges.projection';
 import { teamsProjection } from './teams.projection';
 import { usageProjection } from './usage.projection';
 
 export * from './api-keys.projection';
+export * from './charges.projection';
 export * from './teams.projection';
 export * from './usage.projection';
 
 /** Every projection the gateway's read side needs. */
-export const platformProjections = [apiKeysProjection, teamsProjection, usageProjection];
+export const platformProjections = [apiKeysProjection, teamsProjection, usageProjection, chargesProjection];

@@ -29,6 +29,7 @@ export const usageProjection: Projection = {
   eventTypes: ['CreditsCharged'],
   collection: USAGE_DAILY,
   versionBy: 'position',
+  indexes: ['team_id'],
   ids(event) {
     const data = event.data as unknown as Charged;
     const date = data.at.slice(0, 10);

@@ -1,0 +1,84 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { ExtractReply, ExtractRequest, ExtractResultDto, FetchPageReply, FetchPageRequest } from '@app/contracts';
+import { EVENT_STORE, type EventStore } from '@app/eventstore';
+import { extractDocument, focusExcerpts } from '@app/extraction';
+import { FetchError, PAGE_FETCHER, type PageFetcher } from '@app/providers/fetch';
+import { type ChargeContext, chargeRequest } from '@app/platform/charging/charge-request';
+
+export const CREDITS_PER_URL = 2;
+const EXCERPT_CHARS = 1_500;
+
+const failed = (url: string, error: string): ExtractResultDto => ({
+  url,
+  final_url: null,
+  status: null,
+  title: null,
+  content: null,
+  excerpts: [],
+  published_date: null,
+  language: null,
+  error,
+});
+
+/**
+ * `/v1/extract`: every URL fetched (through the SSRF-guarded, cached fetcher) and extracted
+ * concurrently; one bad URL never fails the others. 2 credits per extracted URL, none for a
+ * failed one, charged once for the call.
+ */
+@Injectable()
+export class ExtractService {
+  private readonly logger = new Logger('ExtractService');
+
+  constructor(
+    @Inject(PAGE_FETCHER) private readonly fetcher: PageFetcher,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+  ) {}
+
+  async extract(request: ExtractRequest, charge: ChargeContext): Promise<ExtractReply> {
+    const { results } = await this.read(request);
+    const good = results.filter((result) => result.error === null).length;
+    const usage = [{ sku: 'sku_extract', quantity: good, credits: good * CREDITS_PER_URL }];
+    const position = await chargeRequest(this.events, charge, usage);
+    return { results, credits: good * CREDITS_PER_URL, usage, ...(position !== undefined && { position }) };
+  }
+
+  /** The same reading without a charge: for services that charge their own SKU (search contents). */
+  async read(request: ExtractRequest): Promise<ExtractReply> {
+    return { results: await Promise.all(request.urls.map((url) => this.one(url, request))), credits: 0, usage: [] };
+  }
+
+  /** One raw page for a crawler; a refusal comes back as data with the fetch error's code. */
+  async fetchPage(request: FetchPageRequest): Promise<FetchPageReply> {
+    try {
+      return { page: await this.fetcher.fetch(request.url, { respectRobots: request.respect_robots, maxAgeMs: request.max_age_ms }) };
+    } catch (error) {
+      if (error instanceof FetchError) return { error: { code: error.code, message: error.message, ...(error.status !== undefined && { status: error.status }) } };
+      throw error;
+    }
+  }
+
+  async one(url: string, request: Pick<ExtractRequest, 'objective' | 'format' | 'full_content' | 'excerpts' | 'max_chars_per_result'>): Promise<ExtractResultDto> {
+    try {
+      const page = await this.fetcher.fetch(url);
+      const document = extractDocument(page.body, { url: page.finalUrl, contentType: page.contentType });
+      const body = request.format === 'html' ? document.html : request.format === 'text' ? document.text : document.markdown;
+      if (!document.text.trim()) return failed(url, `${url}: the page has no readable main content`);
+      const limit = request.max_chars_per_result ?? undefined;
+      return {
+        url,
+        final_url: page.finalUrl,
+        status: page.status,
+        title: document.title,
+        content: request.full_content ? (limit !== undefined && body.length > limit ? body.slice(0, limit) : body) : null,
+        excerpts: request.excerpts ? focusExcerpts(document.text, request.objective ?? undefined, Math.min(limit ?? EXCERPT_CHARS, EXCERPT_CHARS)) : [],
+        published_date: document.publishedDate,
+        language: document.language,
+        error: null,
+      };
+    } catch (error) {
+      if (error instanceof FetchError) return failed(url, error.message);
+      this.logger.error({ msg: 'extraction failed', url, err: (error as Error).message });
+      return failed(url, `${url}: the page could not be extracted`);
+    }
+  }
+}

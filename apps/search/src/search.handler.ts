@@ -1,0 +1,15 @@
+import { Ctx, MessagePattern, Payload, type BaseRpcContext } from '@nestjs/microservices';
+import { BusController, busHeaders } from '@app/bus';
+import { type SearchReply, SearchRequest, subjects } from '@app/contracts';
+import { chargeContextFrom } from '@app/platform/charging/charge-request';
+import { SearchService } from './search.service';
+
+@BusController()
+export class SearchHandler {
+  constructor(private readonly searches: SearchService) {}
+
+  @MessagePattern(subjects.search)
+  search(@Payload() request: SearchRequest, @Ctx() ctx: BaseRpcContext): Promise<SearchReply> {
+    return this.searches.search(request, chargeContextFrom(busHeaders(ctx)));
+  }
+}

@@ -1,0 +1,298 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
+import { BusClient } from '@app/bus';
+import { type ExtractReply, type SearchReply, type SearchRequest, type SearchResultRow, subjects } from '@app/contracts';
+import { EVENT_STORE, type EventStore } from '@app/eventstore';
+import { focusExcerpts } from '@app/extraction';
+import { type ChargeContext, chargeRequest } from '@app/platform/charging/charge-request';
+import { ExtractiveLanguageModel, LANGUAGE_MODEL, type LanguageModel } from '@app/providers/llm';
+import { type SearchHit, type SearchPage, type SearchProvider, type SearchQuery, SEARCH_PROVIDER } from '@app/providers/search';
+import { domainOf, normalizeUrl, onDomain } from './normalize-url';
+
+const DEFAULT_EXCERPT_CHARS = 500;
+const HIGHLIGHT_CHARS = 1_000;
+const SUMMARY_CHARS = 400;
+const PAGE_CACHE_TTL_MS = 60_000;
+const WINDOW_MS = { hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000, month: 30 * 86_400_000, year: 365 * 86_400_000 } as const;
+
+/** A result while it is being merged: the provider's hit plus what the pipeline learns about it. */
+interface Candidate {
+  hit: SearchHit;
+  key: string;
+  domain: string;
+  /** Best provider score, normalised per query to [0, 1]. */
+  base: number;
+  /** Queries that found it. */
+  queries: Set<number>;
+  score: number;
+}
+
+interface Filters {
+  include: string[];
+  exclude: string[];
+  after?: string;
+  before?: string;
+}
+
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const round = (n: number) => Math.round(n * 10_000) / 10_000;
+
+/**
+ * Synchronous search (instant, fast, auto). Depths differ in work, not labels:
+ * - instant: one provider page per query (cached for a minute), snippets only, lexical re-rank;
+ * - fast: one provider page per query, the configured language model re-ranks for an objective;
+ * - auto: a second page where the first is thin, re-rank, and excerpts focused on the objective
+ *   from the page text.
+ * Every filter the provider cannot apply itself is applied here, and said in `warnings`.
+ */
+@Injectable()
+export class SearchService {
+  private readonly logger = new Logger('SearchService');
+  private readonly lexical = new ExtractiveLanguageModel();
+  private readonly pages = new LRUCache<string, SearchPage>({ max: 2_000, ttl: PAGE_CACHE_TTL_MS });
+
+  constructor(
+    @Inject(SEARCH_PROVIDER) private readonly provider: SearchProvider,
+    @Inject(LANGUAGE_MODEL) private readonly model: LanguageModel,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    private readonly bus: BusClient,
+  ) {}
+
+  async search(request: SearchRequest, charge: ChargeContext): Promise<SearchReply> {
+    const started = performance.now();
+    const warnings: string[] = [];
+    const filters = this.filters(request);
+    await this.provider.ready();
+
+    const providerStarted = performance.now();
+    const perQuery = await Promise.all(request.queries.map((query) => this.gather(query, request, filters, warnings)));
+    const providerMs = performance.now() - providerStarted;
+
+    let candidates = this.merge(perQuery);
+    let dropped = 0;
+    let reranked = false;
+    const rerankStarted = performance.now();
+    if (request.objective) {
+      const model = request.depth === 'instant' ? this.lexical : this.model;
+      const { results } = await model.rerank(
+        request.objective,
+        candidates.map((c) => ({ id: c.key, title: c.hit.title, text: c.hit.content ?? c.hit.snippet })),
+      );
+      const verdicts = new Map(results.map((r) => [r.id, r]));
+      const kept = candidates.filter((c) => verdicts.get(c.key)?.relevant !== false);
+      dropped = candidates.length - kept.length;
+      for (const c of kept) c.score = 0.8 * (verdicts.get(c.key)?.score ?? 0) + 0.2 * c.score;
+      candidates = kept;
+      reranked = true;
+    }
+    const rerankMs = request.objective ? performance.now() - rerankStarted : 0;
+    candidates.sort((a, b) => b.score - a.score || a.key.localeCompare(b.key));
+    candidates = candidates.slice(0, request.limit);
+
+    const rows = candidates.map((c) => this.row(c, request));
+    this.capExcerpts(rows, request.max_excerpt_chars);
+    const contentRows = await this.contents(rows, candidates, request, warnings);
+
+    const usage = [{ sku: 'sku_search', quantity: 1, credits: 1 }];
+    if (request.objective) usage.push({ sku: 'sku_objective_rerank', quantity: 1, credits: 1 });
+    if (contentRows > 0) usage.push({ sku: 'sku_contents_text', quantity: contentRows, credits: Math.ceil(contentRows / 10) });
+    const position = await chargeRequest(this.events, charge, usage);
+    if (dropped > 0) warnings.push(`objective: ${dropped} off-topic result${dropped === 1 ? ' was' : 's were'} dropped`);
+
+    return {
+      search_id: `search_${randomUUID()}`,
+      session_id: request.session_id,
+      client_model: request.client_model,
+      depth: request.depth,
+      queries: request.queries,
+      results: rows,
+      reranked,
+      dropped_off_topic: dropped,
+      warnings: [...new Set(warnings)],
+      credits: usage.reduce((sum, item) => sum + item.credits, 0),
+      usage,
+      timing_ms: { total: Math.round(performance.now() - started), provider: Math.round(providerMs), rerank: Math.round(rerankMs) },
+      ...(position !== undefined && { position }),
+    };
+  }
+
+  private filters(request: SearchRequest): Filters {
+    const policy = request.advanced_settings?.source_policy;
+    const include = [...(request.include_domains ?? []), ...(policy?.include_domains ?? [])];
+    const exclude = [...(request.exclude_domains ?? []), ...(policy?.exclude_domains ?? [])];
+    let after = policy?.after_date ?? undefined;
+    if (request.freshness) {
+      const since = isoDay(Date.now() - WINDOW_MS[request.freshness]);
+      if (!after || since > after) after = since;
+    }
+    return { include, exclude, after, before: policy?.before_date ?? undefined };
+  }
+
+  /** One query's hits: page 1, and for `auto` page 2 when page 1 left fewer than `limit` after filtering. */
+  private async gather(query: string, request: SearchRequest, filters: Filters, warnings: string[]): Promise<SearchHit[]> {
+    const first = await this.page(query, 1, request, filters, warnings);
+    let hits = this.postFilter(first.hits, request, filters, warnings);
+    if (request.depth === 'auto' && hits.length < request.limit && first.hasMore && this.provider.capabilities.pagination) {
+      const second = await this.page(query, 2, request, filters, warnings);
+      hits = hits.concat(this.postFilter(second.hits, request, filters, warnings));
+    }
+    return hits;
+  }
+
+  private async page(query: string, page: number, request: SearchRequest, filters: Filters, warnings: string[]): Promise<SearchPage> {
+    const caps = this.provider.capabilities;
+    const native = (support: 'native' | 'none') => support === 'native';
+    const q: SearchQuery = {
+      query,
+      page,
+      limit: request.limit,
+      country: request.country,
+      language: request.language,
+      ...(native(caps.freshness) && request.freshness && { freshness: request.freshness }),
+      ...(native(caps.dateRange) && filters.after && { dateFrom: filters.after }),
+      ...(native(caps.dateRange) && filters.before && { dateTo: filters.before }),
+      ...(native(caps.domainFilter) && filters.include.length > 0 && { includeDomains: filters.include }),
+      ...(native(caps.domainFilter) && filters.exclude.length > 0 && { excludeDomains: filters.exclude }),
+      ...(native(caps.category) && request.category && { category: request.category }),
+    };
+    if (!native(caps.country) && request.country !== 'us') {
+      warnings.push(`country: the ${this.provider.name} provider cannot restrict results to a country; "${request.country}" was not applied`);
+    }
+    const key = JSON.stringify(q);
+    let result = this.pages.get(key);
+    if (!result) {
+      result = await this.provider.search(q);
+      this.pages.set(key, result);
+    }
+    warnings.push(...result.warnings);
+    return result;
+  }
+
+  /** The filters the provider could not apply itself. */
+  private postFilter(hits: SearchHit[], request: SearchRequest, filters: Filters, warnings: string[]): SearchHit[] {
+    const caps = this.provider.capabilities;
+    let kept = hits;
+    if (caps.domainFilter === 'none' && (filters.include.length || filters.exclude.length)) {
+      kept = kept.filter((hit) => {
+        const host = domainOf(hit.url);
+        return (!filters.include.length || filters.include.some((d) => onDomain(host, d))) && !filters.exclude.some((d) => onDomain(host, d));
+      });
+    }
+    if (caps.category === 'none' && request.category) kept = kept.filter((hit) => hit.category === request.category);
+    const datesPostFiltered = (request.freshness && caps.freshness === 'none') || ((filters.after || filters.before) && caps.dateRange === 'none');
+    if (datesPostFiltered && (filters.after || filters.before)) {
+      const undated = kept.filter((hit) => !hit.date).length;
+      kept = kept.filter((hit) => hit.date && (!filters.after || hit.date >= filters.after) && (!filters.before || hit.date <= filters.before));
+      if (undated > 0) warnings.push(`date filter: ${undated} result${undated === 1 ? '' : 's'} without a known date left out`);
+    }
+    if (caps.language === 'none' && request.language) {
+      kept = kept.filter((hit) => !hit.language || hit.language.split('-')[0] === request.language.split('-')[0]);
+    }
+    return kept;
+  }
+
+  /** Merges the queries' hits by normalised URL, keeping the best-scored copy. */
+  private merge(perQuery: SearchHit[][]): Candidate[] {
+    const byKey = new Map<string, Candidate>();
+    perQuery.forEach((hits, queryIndex) => {
+      const best = Math.max(...hits.map((hit) => hit.score), Number.EPSILON);
+      for (const hit of hits) {
+        const key = normalizeUrl(hit.url);
+        const base = Math.max(0, hit.score) / best;
+        const existing = byKey.get(key);
+        if (!existing) {
+          byKey.set(key, { hit, key, domain: domainOf(hit.url), base, queries: new Set([queryIndex]), score: 0 });
+          continue;
+        }
+        existing.queries.add(queryIndex);
+        if (base > existing.base) {
+          existing.base = base;
+          existing.hit = { ...hit, content: hit.content ?? existing.hit.content, date: hit.date ?? existing.hit.date };
+        }
+      }
+    });
+    const queries = perQuery.length;
+    for (const c of byKey.values()) c.score = queries > 1 ? 0.85 * c.base + 0.15 * ((c.queries.size - 1) / (queries - 1)) : c.base;
+    return [...byKey.values()];
+  }
+
+  private row(c: Candidate, request: SearchRequest): SearchResultRow {
+    const perResult = request.advanced_settings?.excerpts?.max_chars_per_result ?? DEFAULT_EXCERPT_CHARS;
+    const focus = request.objective ?? request.queries.join(' ');
+    const excerpts =
+      request.depth === 'auto' && c.hit.content ? focusExcerpts(c.hit.content, focus, perResult) : c.hit.snippet ? [c.hit.snippet.slice(0, perResult)] : [];
+    return {
+      url: c.hit.url,
+      title: c.hit.title,
+      snippet: c.hit.snippet,
+      excerpts,
+      date: c.hit.date,
+      domain: c.domain,
+      category: c.hit.category,
+      score: round(c.score),
+    };
+  }
+
+  /** `max_excerpt_chars`: a budget over all rows' excerpts, spent in rank order. */
+  private capExcerpts(rows: SearchResultRow[], max: number | null): void {
+    if (max === null) return;
+    let left = max;
+    for (const row of rows) {
+      const kept: string[] = [];
+      for (const excerpt of row.excerpts) {
+        if (left <= 0) break;
+        kept.push(excerpt.length <= left ? excerpt : excerpt.slice(0, left));
+        left -= Math.min(excerpt.length, left);
+      }
+      row.excerpts = kept;
+    }
+  }
+
+  /**
+   * `advanced_settings.contents`: the page's text, highlights and summary on each row, from the
+   * provider's full text when it has it, else read through the extraction service. Returns the
+   * number of rows given contents (charged as sku_contents_text).
+   */
+  private async contents(rows: SearchResultRow[], candidates: Candidate[], request: SearchRequest, warnings: string[]): Promise<number> {
+    const wanted = request.advanced_settings?.contents;
+    if (!wanted || !(wanted.text || wanted.highlights || wanted.summary) || rows.length === 0) return 0;
+    const texts = new Map<string, string>();
+    const missing = candidates.filter((c) => !c.hit.content).map((c) => c.hit.url);
+    for (const c of candidates) if (c.hit.content) texts.set(c.hit.url, c.hit.content);
+    if (missing.length > 0) {
+      try {
+        const read = await this.bus.request<object, ExtractReply>(subjects.read, {
+          urls: missing,
+          objective: request.objective,
+          format: 'text',
+          full_content: true,
+          excerpts: false,
+          max_chars_per_result: null,
+        });
+        for (const result of read.results) {
+          if (result.content) texts.set(result.url, result.content);
+          else {
+            const row = rows.find((r) => r.url === result.url);
+            if (row) row.contents_error = result.error ?? 'no readable content';
+          }
+        }
+      } catch (error) {
+        this.logger.warn({ msg: 'contents extraction failed', err: (error as Error).message });
+        warnings.push('contents: the extraction service did not answer; rows carry no contents');
+        return 0;
+      }
+    }
+    const focus = request.objective ?? request.queries.join(' ');
+    let given = 0;
+    for (const row of rows) {
+      const text = texts.get(row.url);
+      if (!text) continue;
+      given++;
+      if (wanted.text) row.text = wanted.max_chars ? text.slice(0, wanted.max_chars) : text;
+      if (wanted.highlights) row.highlights = focusExcerpts(text, focus, HIGHLIGHT_CHARS);
+      if (wanted.summary) row.summary = focusExcerpts(text, undefined, SUMMARY_CHARS).join(' ');
+    }
+    return given;
+  }
+}

@@ -1,0 +1,59 @@
+import { Type } from 'class-transformer';
+import { IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Min, ValidateNested, ArrayMaxSize, ArrayMinSize, ValidateIf } from 'class-validator';
+
+export const EXTRACT_FORMATS = ['markdown', 'text', 'html'] as const;
+export type ExtractFormatName = (typeof EXTRACT_FORMATS)[number];
+
+/** `extraction.extract` request: the gateway has validated it (POST /v1/extract rules). */
+export class ExtractRequest {
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
+  urls!: string[];
+
+  @IsOptional()
+  @IsString()
+  objective?: string | null;
+
+  @IsIn(EXTRACT_FORMATS)
+  format!: ExtractFormatName;
+
+  @IsBoolean()
+  full_content!: boolean;
+
+  @IsBoolean()
+  excerpts!: boolean;
+
+  @IsOptional()
+  @IsInt()
+  @Min(100)
+  max_chars_per_result?: number | null;
+}
+
+export class SkuLineItemDto {
+  @IsString() sku!: string;
+  @IsInt() @Min(0) quantity!: number;
+  @IsInt() @Min(0) credits!: number;
+}
+
+/** One URL's outcome: extracted, or a per-URL `error` (then the other fields are null). */
+export class ExtractResultDto {
+  @IsString() url!: string;
+  @ValidateIf((_, v) => v !== null) @IsString() final_url!: string | null;
+  @ValidateIf((_, v) => v !== null) @IsInt() status!: number | null;
+  @ValidateIf((_, v) => v !== null) @IsString() title!: string | null;
+  @ValidateIf((_, v) => v !== null) @IsString() content!: string | null;
+  @IsArray() @IsString({ each: true }) excerpts!: string[];
+  @ValidateIf((_, v) => v !== null) @IsString() published_date!: string | null;
+  @ValidateIf((_, v) => v !== null) @IsString() language!: string | null;
+  @ValidateIf((_, v) => v !== null) @IsString() error!: string | null;
+}
+
+/** `extraction.extract` reply; `position` is the charge's append position (read-your-writes). */
+export class ExtractReply {
+  @IsArray() @ValidateNested({ each: true }) @Type(() => ExtractResultDto) results!: ExtractResultDto[];
+  @IsInt() @Min(0) credits!: number;
+  @IsArray() @ValidateNested({ each: true }) @Type(() => SkuLineItemDto) usage!: SkuLineItemDto[];
+  @IsOptional() @IsString() position?: string;
+}

@@ -1,0 +1,189 @@
+import { detectLanguage, STOPWORDS } from './language';
+
+/**
+ * The parts of a page's text that answer an objective, within a character budget: whole
+ * sentences (or whole short paragraphs) scored with BM25 over the document's own sentences
+ * (idf within the document), plus a bonus for objective terms that appear side by side. Picked
+ * best-first, returned in document order (adjacent picks from one paragraph joined) so they
+ * read as the page wrote them. Without an objective, or when nothing matches: the leading
+ * paragraphs. Deterministic: ties go to the earlier sentence.
+ */
+export function focusExcerpts(text: string, objective: string | undefined, maxChars: number): string[] {
+  if (!text || !(maxChars > 0)) return [];
+  const units = segment(text);
+  if (!units.length) return [];
+  const stop = stopwordsFor(text);
+  const query = objective ? [...new Set(terms(objective, stop))] : [];
+  if (query.length) {
+    const picked = relevant(units, query, stop, maxChars);
+    if (picked.length) return picked;
+  }
+  return leading(units, maxChars);
+}
+
+interface Unit {
+  text: string;
+  paragraph: number;
+  index: number;
+}
+
+// Short paragraphs (list items, headings, table rows) stay whole; longer ones split into sentences.
+const SHORT_PARAGRAPH = 240;
+const ABBREVIATIONS = new Set(['mr', 'mrs', 'ms', 'dr', 'prof', 'sr', 'jr', 'st', 'vs', 'etc', 'inc', 'ltd', 'co', 'corp', 'no', 'fig', 'approx', 'e.g', 'i.e', 'u.s', 'cf', 'al', 'vol', 'pp', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'z.b', 'bzw', 'ca', 'nr']);
+
+function segment(text: string): Unit[] {
+  const units: Unit[] = [];
+  const paragraphs = text.split(/\n+/).map((p) => p.replace(/\s+/g, ' ').trim()).filter(Boolean);
+  paragraphs.forEach((p, paragraph) => {
+    const parts = p.length <= SHORT_PARAGRAPH ? [p] : sentences(p);
+    for (const s of parts) units.push({ text: s, paragraph, index: units.length });
+  });
+  return units;
+}
+
+/** Sentence ends: . ! ? (and CJK stops) followed by space and a capital, digit or quote; not after abbreviations or initials. */
+export function sentences(p: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  const re = /([.!?…]["'”’)\]]*)\s+(?=["'“‘(\[¿¡]?[\p{Lu}\p{N}])|([。！？])/gu;
+  for (let m = re.exec(p); m; m = re.exec(p)) {
+    const end = m.index + (m[1] ?? m[2]).length;
+    if (m[1]?.startsWith('.')) {
+      const word = /([\p{L}.]+)$/u.exec(p.slice(start, m.index))?.[1]?.toLowerCase() ?? '';
+      if (ABBREVIATIONS.has(word) || /^\p{L}$/u.test(word)) continue;
+    }
+    const s = p.slice(start, end).trim();
+    if (s) out.push(s);
+    start = end;
+  }
+  const rest = p.slice(start).trim();
+  if (rest) out.push(rest);
+  return out;
+}
+
+function stopwordsFor(text: string): Set<string> {
+  const lang = detectLanguage(text.slice(0, 5000))?.lang;
+  const words = [...STOPWORDS.en, ...EXTRA_EN, ...(lang && lang !== 'en' && STOPWORDS[lang] ? STOPWORDS[lang] : [])];
+  return new Set(words.map(fold));
+}
+// Question words and fillers objectives are phrased with.
+const EXTRA_EN = 'a i me my do does did what which who whom whose where why how find tell show give list about any some please get information info page'.split(' ');
+
+const fold = (w: string) => w.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
+/** Lower-case, accent-folded, stop words out, suffixes trimmed ("prices", "priced", "pricing" -> "pric"). */
+function terms(text: string, stop: Set<string>): string[] {
+  const out: string[] = [];
+  for (const raw of text.match(/[\p{L}\p{N}]+(?:['’.-][\p{L}\p{N}]+)*/gu) ?? []) {
+    const w = fold(raw).replace(/['’]s$/, '');
+    if (stop.has(w) || (w.length < 2 && !/\d/.test(w))) continue;
+    out.push(stem(w));
+  }
+  return out;
+}
+
+export function stem(w: string): string {
+  if (w.length <= 3 || /\d/.test(w)) return w;
+  let s = w;
+  if (s.endsWith('ies') && s.length > 4) s = `${s.slice(0, -3)}y`;
+  else if (s.endsWith('sses')) s = s.slice(0, -2);
+  else if (/(?:ch|sh|x|z)es$/.test(s)) s = s.slice(0, -2);
+  else if (s.endsWith('s') && !/(?:ss|us|is)$/.test(s)) s = s.slice(0, -1);
+  if (s.endsWith('ation') && s.length > 7) s = s.slice(0, -5);
+  else if (s.endsWith('ing') && s.length > 5) s = s.slice(0, -3);
+  else if (s.endsWith('ed') && s.length > 4) s = s.slice(0, -2);
+  else if (s.endsWith('ly') && s.length > 5) s = s.slice(0, -2);
+  if (/([b-df-hj-np-tv-z])\1$/.test(s) && !/(?:ll|ss|zz)$/.test(s)) s = s.slice(0, -1); // running -> run
+  if (s.endsWith('e') && s.length > 4) s = s.slice(0, -1);
+  if (s.endsWith('y') && s.length > 4) s = `${s.slice(0, -1)}i`;
+  return s;
+}
+
+const K1 = 1.2;
+const B = 0.75;
+
+function relevant(units: Unit[], query: string[], stop: Set<string>, maxChars: number): string[] {
+  const docs = units.map((u) => terms(u.text, stop));
+  const n = units.length;
+  const avgLen = docs.reduce((a, d) => a + d.length, 0) / n || 1;
+  const idf = new Map<string, number>();
+  for (const q of query) {
+    const df = docs.reduce((a, d) => a + (d.includes(q) ? 1 : 0), 0);
+    idf.set(q, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
+  }
+  const scores = docs.map((d, i) => {
+    if (!d.length) return 0;
+    const tf = new Map<string, number>();
+    for (const t of d) tf.set(t, (tf.get(t) ?? 0) + 1);
+    let score = 0;
+    let matched = 0;
+    for (const q of query) {
+      const f = tf.get(q);
+      if (!f) continue;
+      matched++;
+      score += idf.get(q)! * ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * d.length) / avgLen)));
+    }
+    if (!matched) return 0;
+    // Objective terms side by side ("return policy") are a phrase match.
+    for (let j = 0; j + 1 < d.length; j++) {
+      const a = query.indexOf(d[j]);
+      if (a >= 0 && query[a + 1] === d[j + 1]) score += 0.5 * (idf.get(d[j])! + idf.get(d[j + 1])!);
+    }
+    // Fragments ("Pricing", a lone heading) match densely but say little.
+    return score * Math.min(1, units[i].text.length / 60);
+  });
+
+  const best = Math.max(...scores);
+  if (!(best > 0)) return [];
+  const order = units.map((u) => u.index).filter((i) => scores[i] >= best * 0.1).sort((a, b) => scores[b] - scores[a] || a - b);
+  const chosen = new Set<number>();
+  let used = 0;
+  for (const i of order) {
+    const cost = units[i].text.length + (chosen.size ? 1 : 0);
+    if (used + cost > maxChars) continue;
+    chosen.add(i);
+    used += cost;
+  }
+  if (!chosen.size) {
+    // The best sentence alone exceeds the budget: its beginning, cut at a word.
+    return [cut(units[order[0]].text, maxChars)];
+  }
+  return join(units.filter((u) => chosen.has(u.index)));
+}
+
+/** Consecutive picks from the same paragraph read as one excerpt. */
+function join(picked: Unit[]): string[] {
+  const out: string[] = [];
+  let prev: Unit | null = null;
+  for (const u of picked) {
+    if (prev && prev.paragraph === u.paragraph && prev.index + 1 === u.index) out[out.length - 1] += ` ${u.text}`;
+    else out.push(u.text);
+    prev = u;
+  }
+  return out;
+}
+
+function leading(units: Unit[], maxChars: number): string[] {
+  const out: string[] = [];
+  let used = 0;
+  let paragraph = -1;
+  for (const u of units) {
+    const cost = u.text.length + (out.length ? 1 : 0);
+    if (used + cost > maxChars) {
+      if (!out.length) return [cut(u.text, maxChars)];
+      break;
+    }
+    if (u.paragraph === paragraph) out[out.length - 1] += ` ${u.text}`;
+    else out.push(u.text);
+    paragraph = u.paragraph;
+    used += cost;
+  }
+  return out;
+}
+
+function cut(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const head = s.slice(0, Math.max(0, max - 1));
+  const space = head.lastIndexOf(' ');
+  return `${(space > max / 2 ? head.slice(0, space) : head).trimEnd()}…`;
+}

@@ -1,0 +1,32 @@
+/**
+ * Main-content extraction from an HTML (or text/markdown) document: what `/v1/extract`, the
+ * local search index and the research pipeline read from a page.
+ */
+export type ExtractFormat = 'markdown' | 'text' | 'html';
+
+export interface ExtractedDocument {
+  title: string | null;
+  /** Main content (navigation, footers, cookie banners and ads removed) as markdown. */
+  markdown: string;
+  /** The same content as plain text. */
+  text: string;
+  /** The same content as cleaned HTML. */
+  html: string;
+  /** `YYYY-MM-DD` from meta tags, JSON-LD or `<time>`, or null. */
+  publishedDate: string | null;
+  author: string | null;
+  /** Language code (e.g. `en`) from the document or detected, or null. */
+  language: string | null;
+  canonicalUrl: string | null;
+  /** A short description (meta description or the first paragraph). */
+  description: string | null;
+  /** JSON-LD `@type` values found, e.g. `NewsArticle`, `Organization`. */
+  schemaTypes: string[];
+}
+
+export interface ExtractOptions {
+  /** The document's URL: resolves relative links and the canonical URL. */
+  url: string;
+  /** `text/html` (default), `text/plain` or `text/markdown`. */
+  contentType?: string;
+}

@@ -1,0 +1,606 @@
+import type { Node } from 'node-html-parser';
+import { attr, hintsOf, type HTMLElement, innerText, isElement, isText, tagOf, textOf } from './dom';
+import type { PageMeta } from './metadata';
+
+/**
+ * Finds the main content of a page the way reader views do (Readability, Boilerpipe-style text
+ * density): drop what is never content, score paragraph containers by their text, commas and
+ * class/id hints, penalise link density, take the best container plus qualifying siblings, then
+ * prune furniture inside it. Semantic containers (<article>, <main>, role=main) win when the
+ * extra text they hold looks like content rather than links.
+ */
+
+// Never content (or not text): removed before scoring.
+const DROP_TAGS = new Set([
+  'script', 'style', 'noscript', 'template', 'svg', 'canvas', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet',
+  'audio', 'video', 'source', 'track', 'map', 'area', 'input', 'button', 'select', 'option', 'optgroup', 'textarea',
+  'datalist', 'output', 'progress', 'meter', 'label', 'link', 'meta', 'head', 'title', 'base', 'dialog', 'nav', 'aside',
+  'menu', 'math-field', 'slot',
+]);
+const DROP_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'menu', 'menubar', 'dialog', 'alertdialog', 'toolbar', 'tooltip', 'tablist']);
+// Screen-reader-only and hidden utility classes: text a sighted reader never sees.
+const HIDDEN_CLASSES = /(?:^|\s)(?:sr-only|screen-reader-text|screen-reader-only|visually-hidden|visuallyhidden|a11y-hidden|hidden|is-hidden|d-none|u-hidden|hide|offscreen)(?:\s|$)/;
+
+// Class/id tokens of furniture that never wraps the article: removed even when large.
+const FURNITURE = new Set([
+  'cookie', 'cookies', 'consent', 'gdpr', 'ccpa', 'cmp', 'comment', 'comments', 'disqus', 'respond', 'replies', 'newsletter', 'subscribe',
+  'subscription', 'ad', 'ads', 'adv', 'advert', 'adverts', 'advertisement', 'advertising', 'adsbygoogle', 'adslot', 'adunit', 'dfp', 'gpt',
+  'sponsor', 'sponsored', 'promo', 'promoted', 'promotion', 'share', 'sharing', 'sharebar', 'social', 'related', 'recommended',
+  'recommendations', 'recirc', 'popular', 'trending', 'mostread', 'outbrain', 'taboola', 'popup', 'modal', 'overlay', 'paywall',
+  'signup', 'login', 'signin', 'rss', 'follow', 'print',
+]);
+// Layout furniture: removed unless it wraps most of the page's text (e.g. "has-sidebar" wrappers).
+const LAYOUT = new Set([
+  'nav', 'navbar', 'navigation', 'menu', 'menubar', 'megamenu', 'submenu', 'subnav', 'breadcrumb', 'breadcrumbs', 'sidebar', 'sidebars',
+  'footer', 'banner', 'widget', 'widgets', 'pagination', 'pager', 'toolbar', 'skip', 'skiplink', 'tags', 'tagcloud', 'taglist',
+  'masthead', 'topbar', 'utility', 'toc', 'crumbs',
+]);
+// Only furniture outside the article: inside it a "header" holds the headline and standfirst.
+const OUTSIDE_ONLY = new Set(['header', 'head', 'hdr', 'top']);
+// Substrings for compound ids that CMSs glue together ("blockrelatedarticles", "CybotCookiebotDialog").
+const FURNITURE_SUBSTR = /cookie|consent|gdpr|advert|sponsor|newsletter|disqus|outbrain|taboola|adsbygoogle|comment|related|social|sharing|share(?:bar|tools|buttons|links|this)|author-?(?:box|bio|card)|about-the-author/;
+const LAYOUT_SUBSTR = /sidebar|breadcrumb|navbar|navigation|megamenu|footer/;
+const POSITIVE = /(?:^|[\s_-])(?:article|articlebody|content|entry|main|post|body|text|story|prose|markdown|blog|hentry|h-entry|e-content|page-content|post-content|richtext|mw-parser-output)(?:$|[\s_-])/;
+const NEGATIVE_WEIGHT = /(?:^|[\s_-])(?:hidden|combx|comment|com-|contact|foot|footer|footnote-?link|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|tool|widget|nav|menu|ad|ads|cookie|banner|social|byline|author|date)(?:$|[\s_-])/;
+
+const BLOCKISH = new Set(['blockquote', 'dl', 'div', 'img', 'ol', 'p', 'pre', 'table', 'ul', 'section', 'article', 'main', 'header', 'figure', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'li', 'form', 'fieldset', 'details', 'address']);
+const DIVLIKE = new Set(['div', 'section', 'article', 'main', 'span', 'font', 'center', 'header', 'dd', 'li', 'td', 'details']);
+const SCORE_TAGS = new Set(['p', 'pre', 'td', 'h2', 'h3', 'h4', 'h5', 'h6', 'dd', 'blockquote']);
+const CONDITIONAL = new Set(['div', 'section', 'ul', 'ol', 'table', 'form', 'fieldset', 'header', 'dl']);
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+const BYLINE = /(?:^|[\s_-])(?:byline|author|authors|dateline|meta|metadata|postmeta|entrymeta|posted|published|pubdate|timestamp|date|time|readtime|reading|updated|credits?)(?:$|[\s_-])/;
+const AD_LABEL = /^(?:advertisement|advertising|ad|sponsored(?: content)?|anzeige|werbung|publicité|publicidad|pubblicità|reclame|story continues below(?: advertisement)?|article continues below(?: advertisement)?|continue reading below|scroll to continue(?: with content)?)$/i;
+
+export interface Stats {
+  text: number;
+  link: number;
+  commas: number;
+  p: number;
+  img: number;
+  li: number;
+  heading: number;
+  /** A block-level descendant (Readability's div-to-paragraph test). */
+  block: boolean;
+}
+const ZERO: Stats = { text: 0, link: 0, commas: 0, p: 0, img: 0, li: 0, heading: 0, block: false };
+
+export interface Content {
+  nodes: HTMLElement[];
+  stats: Map<HTMLElement, Stats>;
+  dataTables: Set<HTMLElement>;
+}
+
+export class ContentFinder {
+  readonly stats = new Map<HTMLElement, Stats>();
+  private readonly weights = new Map<HTMLElement, number>();
+  private readonly dataTables = new Map<HTMLElement, boolean>();
+  private bodyText = 0;
+  private primary = new Set<HTMLElement>();
+
+  constructor(
+    private readonly body: HTMLElement,
+    private readonly meta: PageMeta,
+    private readonly relaxed: boolean,
+  ) {}
+
+  find(title: string | null): Content {
+    this.bodyText = rawTextLength(this.body);
+    this.primary = this.primaryAncestors();
+    this.clean(this.body, false);
+    this.measure(this.body);
+    const nodes = this.choose();
+    for (const n of nodes) this.prep(n, false);
+    if (title) this.dropTitleHeading(nodes, title);
+    return { nodes, stats: this.stats, dataTables: new Set([...this.dataTables].filter(([, v]) => v).map(([k]) => k)) };
+  }
+
+  /** Ancestors of the semantic containers that most likely hold the article (never dropped as furniture). */
+  private primaryAncestors(): Set<HTMLElement> {
+    const out = new Set<HTMLElement>();
+    const articles = this.meta.semantic.filter((el) => tagOf(el) === 'article');
+    let biggest: HTMLElement | null = null;
+    let biggestLen = 0;
+    for (const a of articles) {
+      const len = rawTextLength(a);
+      if (len > biggestLen) [biggest, biggestLen] = [a, len];
+    }
+    for (const el of this.meta.semantic) {
+      if (tagOf(el) === 'article' && el !== biggest) continue;
+      for (let p: HTMLElement | null = el; p; p = p.parentNode) out.add(p);
+    }
+    return out;
+  }
+
+  // ---- 1. remove what is never content -------------------------------------------------------
+
+  private clean(el: HTMLElement, inContent: boolean, inHeading = false): void {
+    const kept: Node[] = [];
+    for (const c of el.childNodes) {
+      if (isText(c)) {
+        kept.push(c);
+        continue;
+      }
+      if (!isElement(c)) continue;
+      const tag = tagOf(c);
+      // An accordion's question is a <button> inside a heading: text, not a control.
+      if ((DROP_TAGS.has(tag) && !(tag === 'button' && inHeading)) || this.isHidden(c)) continue;
+      const isPrimary = this.primary.has(c);
+      if (!isPrimary) {
+        const role = attr(c, 'role');
+        if (role && DROP_ROLES.has(role.toLowerCase())) continue;
+        if (tag === 'footer') continue;
+        if (tag === 'header' && !inContent) continue;
+        if (!this.relaxed && this.isFurniture(c, tag, inContent)) continue;
+      }
+      this.clean(c, inContent || isPrimary || tag === 'article' || tag === 'main', inHeading || HEADINGS.has(tag));
+      kept.push(c);
+    }
+    el.childNodes = kept;
+  }
+
+  private isHidden(el: HTMLElement): boolean {
+    const raw = el.rawAttrs;
+    if (!raw) return false;
+    if (raw.includes('hidden')) {
+      if (el.hasAttribute('hidden') || attr(el, 'aria-hidden') === 'true') return true;
+      if (HIDDEN_CLASSES.test((attr(el, 'class') ?? '').toLowerCase())) return true;
+    } else if (raw.includes('sr-only') || raw.includes('screen-reader') || raw.includes('d-none') || raw.includes('hide')) {
+      if (HIDDEN_CLASSES.test((attr(el, 'class') ?? '').toLowerCase())) return true;
+    }
+    if (raw.includes('style')) {
+      const style = attr(el, 'style');
+      if (style && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(style)) return true;
+    }
+    return false;
+  }
+
+  private isFurniture(el: HTMLElement, tag: string, inContent: boolean): boolean {
+    if (tag === 'body' || tag === 'html' || tag === 'a') return false;
+    const hints = hintsOf(el);
+    if (tag === 'form') {
+      // A form is a search box, a comment or newsletter form, unless it wraps the page (ASP.NET).
+      return rawTextLength(el) < this.bodyText * 0.5;
+    }
+    if (!hints) return false;
+    let layout = false;
+    for (const token of hints.split(/[\s_-]+/)) {
+      if (FURNITURE.has(token)) return true;
+      if (LAYOUT.has(token) || (!inContent && OUTSIDE_ONLY.has(token))) layout = true;
+    }
+    if (FURNITURE_SUBSTR.test(hints)) return true;
+    if (!layout && !LAYOUT_SUBSTR.test(hints)) return false;
+    return rawTextLength(el) < this.bodyText * 0.5;
+  }
+
+  // ---- 2. measure -----------------------------------------------------------------------------
+
+  private measure(el: HTMLElement): Stats {
+    const s: Stats = { text: 0, link: 0, commas: 0, p: 0, img: 0, li: 0, heading: 0, block: false };
+    const tag = tagOf(el);
+    for (const c of el.childNodes) {
+      if (isText(c)) {
+        const t = textOf(c);
+        const len = visibleLength(t);
+        if (len === 0) continue;
+        s.text += len;
+        s.commas += countCommas(t);
+      } else if (isElement(c)) {
+        const cs = this.measure(c);
+        const ctag = tagOf(c);
+        s.text += cs.text;
+        s.link += ctag === 'a' ? cs.text : cs.link;
+        s.commas += cs.commas;
+        s.p += cs.p + (ctag === 'p' ? 1 : 0);
+        s.img += cs.img + (ctag === 'img' ? 1 : 0);
+        s.li += cs.li + (ctag === 'li' ? 1 : 0);
+        s.heading += HEADINGS.has(ctag) ? cs.text : cs.heading;
+        if (cs.block || BLOCKISH.has(ctag)) s.block = true;
+      }
+    }
+    if (tag === 'a' && s.link > s.text) s.link = s.text;
+    this.stats.set(el, s);
+    return s;
+  }
+
+  private st = (el: HTMLElement): Stats => this.stats.get(el) ?? ZERO;
+  private linkDensity = (el: HTMLElement): number => {
+    const s = this.st(el);
+    return s.text ? s.link / s.text : 0;
+  };
+
+  private classWeight(el: HTMLElement): number {
+    if (this.relaxed) return 0;
+    let w = this.weights.get(el);
+    if (w === undefined) {
+      const hints = hintsOf(el);
+      w = 0;
+      if (hints) {
+        if (NEGATIVE_WEIGHT.test(hints)) w -= 25;
+        if (POSITIVE.test(hints)) w += 25;
+      }
+      this.weights.set(el, w);
+    }
+    return w;
+  }
+
+  // ---- 3. score and choose --------------------------------------------------------------------
+
+  private choose(): HTMLElement[] {
+    const scores = new Map<HTMLElement, number>();
+    const init = (el: HTMLElement): number => {
+      let s = scores.get(el);
+      if (s === undefined) {
+        s = tagBase(tagOf(el)) + this.classWeight(el);
+        scores.set(el, s);
+      }
+      return s;
+    };
+    const credit = (start: HTMLElement | null, unitScore: number) => {
+      let level = 0;
+      for (let a = start; a && level < 5; a = a.parentNode, level++) {
+        if (!a.rawTagName || tagOf(a) === 'html') break;
+        const divider = level === 0 ? 1 : level === 1 ? 2 : level * 3;
+        scores.set(a, init(a) + unitScore / divider);
+      }
+    };
+    const unitScore = (len: number, commas: number) => 1 + commas + Math.min(Math.floor(len / 100), 3);
+
+    const visit = (el: HTMLElement) => {
+      for (const c of el.children) {
+        const tag = tagOf(c);
+        const s = this.st(c);
+        if (tag === 'a') continue; // a link is never a paragraph of the article
+        const leaf = !s.block && (SCORE_TAGS.has(tag) || DIVLIKE.has(tag));
+        if (leaf) {
+          if (s.text >= 25 && (tag !== 'li' || s.link / s.text < 0.5)) credit(c.parentNode, unitScore(s.text, s.commas));
+          continue;
+        }
+        if (SCORE_TAGS.has(tag) && s.text >= 25) credit(c.parentNode, unitScore(s.text, s.commas));
+        if (DIVLIKE.has(tag)) {
+          // Text written straight into a container (div soup with <br>s) is a paragraph of it.
+          let len = 0;
+          let commas = 0;
+          for (const n of c.childNodes) {
+            if (isText(n)) {
+              const t = textOf(n);
+              len += visibleLength(t);
+              commas += countCommas(t);
+            } else if (isElement(n) && INLINE_RUN.has(tagOf(n))) {
+              const ns = this.st(n);
+              if (!ns.block) len += tagOf(n) === 'a' ? 0 : ns.text;
+            }
+          }
+          if (len >= 25) credit(c, unitScore(len, commas));
+        }
+        visit(c);
+      }
+    };
+    visit(this.body);
+
+    const ranked: Array<[HTMLElement, number]> = [];
+    for (const [el, s] of scores) ranked.push([el, s * (1 - this.linkDensity(el))]);
+    if (ranked.length === 0) return [this.body];
+    ranked.sort((a, b) => b[1] - a[1]);
+    const final = new Map(ranked);
+    let top = ranked[0][0];
+    const topScore = ranked[0][1];
+
+    // Several near-best candidates under one ancestor: the content is split, take the ancestor.
+    const alternatives = ranked.slice(1, 5).filter(([, s]) => s >= topScore * 0.75).map(([el]) => el);
+    if (alternatives.length >= 3) {
+      for (let p = top.parentNode; p && p !== this.body && p.rawTagName; p = p.parentNode) {
+        if (alternatives.filter((a) => contains(p!, a)).length >= 3) {
+          top = p;
+          break;
+        }
+      }
+    }
+    // Climb while the parent scores better (the article body split across sub-containers).
+    let lastScore = final.get(top) ?? 0;
+    const threshold = lastScore / 3;
+    for (let p = top.parentNode; p && p !== this.body && p.rawTagName; p = p.parentNode) {
+      const ps = final.get(p);
+      if (ps === undefined) continue;
+      if (ps < threshold) break;
+      if (ps > lastScore) {
+        top = p;
+        break;
+      }
+      lastScore = ps;
+    }
+    while (top.parentNode && top.parentNode !== this.body && top.parentNode.rawTagName && top.parentNode.children.length === 1) top = top.parentNode;
+
+    let nodes = this.withSiblings(top, final);
+    nodes = this.preferSemantic(top, nodes);
+    return nodes;
+  }
+
+  private withSiblings(top: HTMLElement, final: Map<HTMLElement, number>): HTMLElement[] {
+    const parent = top.parentNode;
+    if (!parent || top === this.body || !parent.rawTagName) return [top];
+    const topScore = final.get(top) ?? 0;
+    const threshold = Math.max(10, topScore * 0.2);
+    const topClass = attr(top, 'class') ?? '';
+    const out: HTMLElement[] = [];
+    for (const sib of parent.children) {
+      if (sib === top) {
+        out.push(sib);
+        continue;
+      }
+      const bonus = topClass && attr(sib, 'class') === topClass ? topScore * 0.2 : 0;
+      const s = final.get(sib);
+      if (s !== undefined && s + bonus >= threshold) {
+        out.push(sib);
+        continue;
+      }
+      const tag = tagOf(sib);
+      const st = this.st(sib);
+      if (tag === 'p' || (DIVLIKE.has(tag) && !st.block)) {
+        const ld = this.linkDensity(sib);
+        if (st.text > 80 && ld < 0.25) out.push(sib);
+        else if (st.text > 0 && st.text <= 80 && ld === 0 && /[.!?。](?:\s|$)/.test(innerText(sib))) out.push(sib);
+      }
+    }
+    return out;
+  }
+
+  /** <article>/<main>/role=main around or inside the choice, when what that changes looks like content. */
+  private preferSemantic(top: HTMLElement, nodes: HTMLElement[]): HTMLElement[] {
+    const chosenText = nodes.reduce((n, el) => n + this.st(el).text, 0);
+    const chosenLink = nodes.reduce((n, el) => n + this.st(el).link, 0);
+    const articles = this.meta.semantic.filter((el) => tagOf(el) === 'article' && this.stats.has(el));
+    // Many <article>s side by side are teasers of a listing, not the article.
+    const candidates = this.meta.semantic.filter((el) => this.stats.has(el) && (tagOf(el) !== 'article' || articles.length === 1 || contains(el, top)));
+    // Most specific first: itemprop=articleBody, then article, then main / role=main.
+    candidates.sort((a, b) => rank(a) - rank(b));
+    for (const s of candidates) {
+      const st = this.st(s);
+      if (st.text === 0) continue;
+      if (contains(s, top)) {
+        if (nodes.every((n) => contains(s, n)) && s === top) return nodes;
+        const extra = st.text - chosenText;
+        const extraLink = st.link - chosenLink;
+        if (extra <= 0) return [s];
+        // The extra text a wider container adds must read like content (few links) and not dwarf the choice.
+        if (extra < 200 || (extraLink / extra < 0.25 && extra <= chosenText)) return [s];
+      } else if (contains(top, s)) {
+        if (st.text >= chosenText * 0.75) return [s];
+      }
+    }
+    return nodes;
+  }
+
+  // ---- 4. prune inside the content ------------------------------------------------------------
+
+  private prep(el: HTMLElement, inDataTable: boolean): void {
+    const kept: Node[] = [];
+    for (const c of el.childNodes) {
+      if (!isElement(c)) {
+        kept.push(c);
+        continue;
+      }
+      const tag = tagOf(c);
+      if (tag === 'pre' || tag === 'code') {
+        kept.push(c);
+        continue;
+      }
+      let dataTable = inDataTable;
+      if (!inDataTable) {
+        if (tag === 'table' && this.isDataTable(c)) dataTable = true;
+        else if (!this.relaxed && CONDITIONAL.has(tag) && this.shouldDrop(c, tag)) continue;
+        if (HEADINGS.has(tag) && this.classWeight(c) < 0) continue;
+        if (this.isByline(c, tag) || this.isAdLabel(c)) continue;
+      }
+      this.prep(c, dataTable);
+      kept.push(c);
+    }
+    el.childNodes = kept;
+  }
+
+  /** Readability's conditional cleaning: lists of links, image galleries, near-empty boxes. */
+  private shouldDrop(el: HTMLElement, tag: string): boolean {
+    const weight = this.classWeight(el);
+    if (weight < 0) return true;
+    const s = this.st(el);
+    if (s.commas >= 10) return false;
+    const ld = s.text ? s.link / s.text : 0;
+    let isList = tag === 'ul' || tag === 'ol' || tag === 'dl';
+    if (!isList && s.li > 0 && s.text > 0) {
+      let listText = 0;
+      for (const c of el.children) if (['ul', 'ol'].includes(tagOf(c))) listText += this.st(c).text;
+      isList = listText / s.text > 0.9;
+    }
+    const headingDensity = s.text ? s.heading / s.text : 0;
+    if (s.img > 1 && s.p / s.img < 0.5 && !hasAncestor(el, 'figure')) return true;
+    if (!isList && s.li - 100 > s.p) return true;
+    if (!isList && headingDensity < 0.9 && s.text < 25 && (s.img === 0 || s.img > 2) && ld > 0) return true;
+    if (!isList && weight < 25 && ld > 0.2) return true;
+    if (weight >= 25 && ld > 0.5) return true;
+    // A list that is nearly all links is navigation (tag lists, "related", tables of contents).
+    if (isList && ld > 0.7) return true;
+    return false;
+  }
+
+  private isByline(el: HTMLElement, tag: string): boolean {
+    if (HEADINGS.has(tag) || tag === 'a' || tag === 'figure' || tag === 'img' || tag === 'table') return false;
+    const s = this.st(el);
+    if (s.text > 200) return false;
+    const raw = el.rawAttrs;
+    if (!raw) return false;
+    const hints = `${hintsOf(el)} ${attr(el, 'rel') ?? ''} ${attr(el, 'itemprop') ?? ''}`.toLowerCase();
+    return BYLINE.test(hints);
+  }
+
+  private isAdLabel(el: HTMLElement): boolean {
+    const s = this.st(el);
+    return s.text > 0 && s.text <= 60 && !s.img && AD_LABEL.test(innerText(el).replace(/[^\p{L}\s]/gu, '').trim());
+  }
+
+  isDataTable(table: HTMLElement): boolean {
+    let v = this.dataTables.get(table);
+    if (v === undefined) {
+      v = dataTable(table);
+      this.dataTables.set(table, v);
+    }
+    return v;
+  }
+
+  /** The headline repeated at the top of the content (the title is returned on its own). */
+  private dropTitleHeading(nodes: HTMLElement[], title: string): void {
+    const want = normTitle(title);
+    if (!want) return;
+    let seen = 0;
+    const walk = (el: HTMLElement): boolean => {
+      for (const c of el.childNodes) {
+        if (isText(c)) {
+          seen += visibleLength(textOf(c));
+          if (seen > 150) return true;
+        } else if (isElement(c)) {
+          const tag = tagOf(c);
+          if (tag === 'h1' || tag === 'h2') {
+            const got = normTitle(innerText(c));
+            if (got && (got === want || (want.includes(got) && got.length >= want.length * 0.6) || (got.includes(want) && want.length >= got.length * 0.6))) {
+              el.childNodes = el.childNodes.filter((n) => n !== c);
+              return true;
+            }
+            seen += visibleLength(innerText(c));
+            if (seen > 150) return true;
+            continue;
+          }
+          if (walk(c)) return true;
+        }
+      }
+      return false;
+    };
+    for (const n of nodes) {
+      if (HEADINGS.has(tagOf(n))) continue;
+      if (walk(n)) return;
+    }
+    // The heading itself may be one of the chosen nodes (a sibling of the article body).
+    const i = nodes.findIndex((n) => HEADINGS.has(tagOf(n)) && normTitle(innerText(n)) === want);
+    if (i >= 0 && i < 2) nodes.splice(i, 1);
+  }
+}
+
+const INLINE_RUN = new Set(['a', 'b', 'strong', 'i', 'em', 'span', 'font', 'u', 'small', 'big', 'code', 'abbr', 'cite', 'q', 'sub', 'sup', 'mark', 'time']);
+
+function tagBase(tag: string): number {
+  switch (tag) {
+    case 'div':
+    case 'article':
+    case 'section':
+    case 'main':
+      return 5;
+    case 'pre':
+    case 'td':
+    case 'blockquote':
+      return 3;
+    case 'address':
+    case 'ol':
+    case 'ul':
+    case 'dl':
+    case 'dd':
+    case 'dt':
+    case 'li':
+    case 'form':
+      return -3;
+    case 'h1':
+    case 'h2':
+    case 'h3':
+    case 'h4':
+    case 'h5':
+    case 'h6':
+    case 'th':
+      return -5;
+    default:
+      return 0;
+  }
+}
+
+const rank = (el: HTMLElement): number => {
+  if (/\barticleBody\b/.test(attr(el, 'itemprop') ?? '')) return 0;
+  return tagOf(el) === 'article' ? 1 : 2;
+};
+
+function contains(ancestor: HTMLElement, el: HTMLElement): boolean {
+  for (let p: HTMLElement | null = el; p; p = p.parentNode) if (p === ancestor) return true;
+  return false;
+}
+
+function hasAncestor(el: HTMLElement, tag: string): boolean {
+  for (let p = el.parentNode; p; p = p.parentNode) if (tagOf(p) === tag) return true;
+  return false;
+}
+
+/** Length of a text without its whitespace runs counted more than once. */
+export function visibleLength(t: string): number {
+  let n = 0;
+  let space = true;
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    const ws = c === 32 || c === 10 || c === 9 || c === 13 || c === 160 || c === 12;
+    if (ws) {
+      if (!space) n++;
+      space = true;
+    } else {
+      n++;
+      space = false;
+    }
+  }
+  return n;
+}
+
+const countCommas = (t: string): number => {
+  let n = 0;
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (c === 44 || c === 0xff0c || c === 0x3001 || c === 0x060c) n++;
+  }
+  return n;
+};
+
+/** Text length of a subtree before cleaning (script/style/template skipped). */
+export function rawTextLength(el: HTMLElement): number {
+  let n = 0;
+  for (const c of el.childNodes) {
+    if (isText(c)) n += visibleLength(c.rawText);
+    else if (isElement(c)) {
+      const tag = tagOf(c);
+      if (tag !== 'script' && tag !== 'style' && tag !== 'template') n += rawTextLength(c);
+    }
+  }
+  return n;
+}
+
+/** Data tables (rendered as tables) versus layout tables (rendered as their cells' content). */
+function dataTable(table: HTMLElement): boolean {
+  const role = attr(table, 'role');
+  if (role === 'presentation' || role === 'none') return false;
+  let rows = 0;
+  let maxCols = 0;
+  let headers = false;
+  let blocks = false;
+  let nested = false;
+  const visit = (el: HTMLElement) => {
+    for (const c of el.children) {
+      const tag = tagOf(c);
+      if (tag === 'table') {
+        nested = true;
+        continue;
+      }
+      if (tag === 'caption' || tag === 'thead' || tag === 'th') headers = true;
+      if (tag === 'tr') {
+        rows++;
+        maxCols = Math.max(maxCols, c.children.filter((x) => tagOf(x) === 'td' || tagOf(x) === 'th').length);
+      }
+      if (tag === 'div' || tag === 'p' || tag === 'ul' || tag === 'ol' || tag === 'blockquote' || tag === 'pre' || HEADINGS.has(tag)) blocks = true;
+      visit(c);
+    }
+  };
+  visit(table);
+  if (blocks && !(headers && rows > 1)) return false;
+  if (headers) return true;
+  return rows >= 2 && maxCols >= 2;
+}
+
+const normTitle = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();

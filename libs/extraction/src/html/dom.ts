@@ -1,0 +1,84 @@
+import { HTMLElement, type Node, type TextNode } from 'node-html-parser';
+
+/**
+ * Small helpers over node-html-parser's tree. Tag names are lower-cased here rather than with the
+ * parser's `lowerCaseTagName` option, which lower-cases the whole document once per <script>.
+ */
+export const isElement = (n: Node): n is HTMLElement => n.nodeType === 1;
+export const isText = (n: Node): n is TextNode => n.nodeType === 3;
+
+export const tagOf = (el: HTMLElement): string => (el.rawTagName ? el.rawTagName.toLowerCase() : '');
+
+/** Decoded text of a text node; most nodes have no entity, so skip the decoder for them. */
+export const textOf = (t: TextNode): string => {
+  const raw = t.rawText;
+  return raw.includes('&') ? t.text : raw;
+};
+
+/** Whitespace (including no-break spaces) collapsed to single spaces. */
+export const collapse = (s: string): string => s.replace(/\s+/g, ' ');
+export const squash = (s: string): string => collapse(s).trim();
+
+/** Concatenated decoded text of a subtree (script/style are dropped by the parser options). */
+export function innerText(el: HTMLElement): string {
+  let out = '';
+  const walk = (n: HTMLElement) => {
+    for (const c of n.childNodes) {
+      if (isText(c)) out += textOf(c);
+      else if (isElement(c)) {
+        const tag = tagOf(c);
+        if (tag === 'script' || tag === 'style') continue;
+        if (BREAKS.has(tag)) out += ' ';
+        walk(c);
+        if (BREAKS.has(tag)) out += ' ';
+      }
+    }
+  };
+  walk(el);
+  return squash(out);
+}
+const BREAKS = new Set(['br', 'p', 'div', 'li', 'td', 'th', 'tr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'dt', 'dd', 'section', 'article', 'blockquote', 'pre']);
+
+export const attr = (el: HTMLElement, name: string): string | undefined => {
+  const raw = el.rawAttrs;
+  // Cheap pre-check: parsing attributes is the costly part of node-html-parser's API. Old pages
+  // write attributes in upper case (<A HREF=...>), hence the second probe.
+  if (!raw || !(raw.includes(name) || raw.includes(name.toUpperCase()))) return undefined;
+  return el.getAttribute(name);
+};
+
+/** `class` and `id` (and a few labelling attributes) as one lower-case string, for class/id hints. */
+export function hintsOf(el: HTMLElement): string {
+  const raw = el.rawAttrs;
+  if (!raw) return '';
+  const cls = attr(el, 'class') ?? '';
+  const id = attr(el, 'id') ?? '';
+  const label = attr(el, 'aria-label') ?? '';
+  return `${cls} ${id} ${label}`.toLowerCase().trim();
+}
+
+export function resolveUrl(href: string | undefined, base: URL | null): string | null {
+  if (!href) return null;
+  const h = href.trim();
+  if (!h || /^(javascript|data|vbscript):/i.test(h)) return null;
+  try {
+    return base ? new URL(h, base).href : new URL(h).href;
+  } catch {
+    return null;
+  }
+}
+
+export const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+export const escapeAttr = (s: string): string => escapeHtml(s).replace(/"/g, '&quot;');
+
+export function findFirst(root: HTMLElement, tag: string): HTMLElement | null {
+  for (const c of root.childNodes) {
+    if (!isElement(c)) continue;
+    if (tagOf(c) === tag) return c;
+    const found = findFirst(c, tag);
+    if (found) return found;
+  }
+  return null;
+}
+
+export { HTMLElement };

@@ -1,0 +1,3 @@
+export * from './extraction.port';
+export { extractDocument } from './extract-document';
+export { focusExcerpts } from './excerpts';

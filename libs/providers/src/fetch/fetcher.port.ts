@@ -1,0 +1,69 @@
+/**
+ * The one way the project reads the web (only the extraction service uses it): SSRF-guarded at
+ * connect time on every hop, size- and time-bounded, cached, polite per host.
+ */
+export interface FetchOptions {
+  /** Cap on the decoded body; default 5 MiB. */
+  maxBytes?: number;
+  /** Total time for the whole exchange, redirects included. */
+  timeoutMs?: number;
+  /** A cached copy younger than this is served without a request; 0 forces a fetch. */
+  maxAgeMs?: number;
+  /** Crawling honours robots.txt; a user's explicit extract does not need to. */
+  respectRobots?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface FetchedPage {
+  /** The URL asked for (normalised). */
+  url: string;
+  /** The URL of the final response after redirects. */
+  finalUrl: string;
+  status: number;
+  /** Lower-case media type without parameters, e.g. `text/html`. */
+  contentType: string;
+  /** Charset the body was decoded with. */
+  charset: string;
+  /** The decoded body (text types only). */
+  body: string;
+  /** Size of the body as received, in bytes (after content decoding). */
+  bytes: number;
+  /** ISO-8601 time of the network fetch (the original time for a cached copy). */
+  fetchedAt: string;
+  fromCache: boolean;
+}
+
+export type FetchErrorCode =
+  | 'invalid_url'
+  | 'unsupported_scheme'
+  | 'blocked_address'
+  | 'dns_failure'
+  | 'unreachable'
+  | 'timeout'
+  | 'too_large'
+  | 'too_many_redirects'
+  | 'http_error'
+  | 'unsupported_type'
+  | 'robots_disallowed';
+
+/** A URL that cannot be fetched; `message` is a sentence fit for a per-URL error in an API answer. */
+export class FetchError extends Error {
+  constructor(
+    readonly code: FetchErrorCode,
+    readonly url: string,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'FetchError';
+  }
+}
+
+export interface PageFetcher {
+  fetch(url: string, options?: FetchOptions): Promise<FetchedPage>;
+  /** robots.txt verdict for our user agent (cached per origin). */
+  robotsAllowed(url: string): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export const PAGE_FETCHER = Symbol('PAGE_FETCHER');

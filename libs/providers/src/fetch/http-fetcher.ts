@@ -1,0 +1,342 @@
+import type { ClientRequest } from 'node:http';
+import type { Readable } from 'node:stream';
+import axios, { type AxiosInstance } from 'axios';
+import { LRUCache } from 'lru-cache';
+import robotsParser from 'robots-parser';
+import { AllowHosts, checkUrl, type UrlVerdict } from './address-policy';
+import { decodeBody, parseContentType, TEXT_TYPES } from './decode-body';
+import { FetchError, type FetchedPage, type FetchOptions, type PageFetcher } from './fetcher.port';
+import { BlockedAddressError, GuardedHttpAgent, GuardedHttpsAgent, type Resolver } from './guarded-agent';
+import { HostQueue } from './host-queue';
+import { PageCache, SingleFlight } from './page-cache';
+
+export const DEFAULT_USER_AGENT = 'WebResearchBot/1.0 (+self-hosted web research service)';
+export const MAX_REDIRECTS = 5;
+const ROBOTS_MAX_BYTES = 512 * 1024; // RFC 9309 asks crawlers to parse at least 500 KiB
+const ROBOTS_TTL_MS = 60 * 60 * 1000;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+export interface HttpFetcherOptions {
+  /** FETCH_ALLOW_HOSTS: exact `host` or `host:port` entries exempt from the address policy. */
+  allowHosts?: readonly string[];
+  userAgent?: string;
+  /** DNS + TCP connect, per hop. Default 5 s. */
+  connectTimeoutMs?: number;
+  /** Whole exchange, redirects and robots.txt included; a FetchOptions.timeoutMs overrides it. Default 15 s. */
+  timeoutMs?: number;
+  /** Decoded body cap; default 5 MiB. */
+  maxBytes?: number;
+  /** Exchanges in flight per host name; default 4. */
+  perHostConcurrency?: number;
+  /** Persist the page cache here (one JSON file per URL); memory only when absent. */
+  cacheDir?: string;
+  /** Pages kept in memory; default 500. */
+  cacheEntries?: number;
+  /** Freshness when FetchOptions.maxAgeMs is absent; default 1 h. */
+  defaultMaxAgeMs?: number;
+  /** Name resolution (default: the OS resolver). A seam for tests and custom DNS; its answers are still checked. */
+  resolver?: Resolver;
+}
+
+type Rules = ReturnType<typeof robotsParser> | 'allow-all' | 'deny-all' | 'deny-for-now';
+
+interface Final {
+  finalUrl: string;
+  status: number;
+  mediaType: string;
+  headerCharset?: string;
+  body: Buffer;
+  noStore: boolean;
+}
+
+interface Limits {
+  maxBytes: number;
+  /** Refuse non-text media types before reading (pages); robots.txt takes whatever is served. */
+  textOnly: boolean;
+  /** Keep the first maxBytes instead of failing (robots.txt). */
+  truncate: boolean;
+}
+
+/** The abort reason of our own deadline, told apart from a caller's abort. */
+class Deadline extends Error {
+  constructor(readonly ms: number) {
+    super(`timed out after ${ms} ms`);
+  }
+}
+
+const fail = (code: FetchError['code'], url: string, reason: string, status?: number) => new FetchError(code, url, `${url}: ${reason}`, status);
+
+/**
+ * The only component that opens connections to user-supplied URLs. See address-policy.ts for what
+ * is refused and guarded-agent.ts for where: every socket, every hop, after DNS.
+ */
+export class HttpFetcher implements PageFetcher {
+  private readonly allow: AllowHosts;
+  private readonly httpAgent: GuardedHttpAgent;
+  private readonly httpsAgent: GuardedHttpsAgent;
+  private readonly http: AxiosInstance;
+  private readonly queue: HostQueue;
+  private readonly cache: PageCache;
+  private readonly flights = new SingleFlight<FetchedPage>();
+  private readonly robots = new LRUCache<string, Promise<Rules>>({ max: 1000, ttl: ROBOTS_TTL_MS });
+  private readonly userAgent: string;
+  private readonly timeoutMs: number;
+  private readonly maxBytes: number;
+  private readonly defaultMaxAgeMs: number;
+
+  constructor(options: HttpFetcherOptions = {}) {
+    this.allow = new AllowHosts(options.allowHosts);
+    this.userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
+    this.timeoutMs = options.timeoutMs ?? 15_000;
+    this.maxBytes = options.maxBytes ?? 5 * 1024 * 1024;
+    this.defaultMaxAgeMs = options.defaultMaxAgeMs ?? 60 * 60 * 1000;
+    const guard = { allowHosts: this.allow, resolver: options.resolver, connectTimeoutMs: options.connectTimeoutMs ?? 5_000 };
+    this.httpAgent = new GuardedHttpAgent(guard, { keepAlive: true });
+    this.httpsAgent = new GuardedHttpsAgent(guard, { keepAlive: true });
+    this.http = axios.create({
+      adapter: 'http',
+      httpAgent: this.httpAgent,
+      httpsAgent: this.httpsAgent,
+      // An environment proxy (HTTP_PROXY...) would dial on our behalf and bypass the guarded agents.
+      proxy: false,
+      // Redirects are followed in `follow` so each hop's URL is checked before its connect.
+      maxRedirects: 0,
+      responseType: 'stream',
+      decompress: true,
+      maxContentLength: -1,
+      validateStatus: () => true,
+      headers: {
+        'User-Agent': this.userAgent,
+        Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.8,application/json;q=0.8,*/*;q=0.1',
+        'Accept-Encoding': 'gzip, deflate, br',
+      },
+    });
+    this.queue = new HostQueue(options.perHostConcurrency ?? 4);
+    this.cache = new PageCache({ entries: options.cacheEntries ?? 500, dir: options.cacheDir });
+  }
+
+  async fetch(rawUrl: string, options: FetchOptions = {}): Promise<FetchedPage> {
+    const url = this.admit(rawUrl);
+    const maxBytes = options.maxBytes ?? this.maxBytes;
+    const cached = await this.cache.get(url.href, options.maxAgeMs ?? this.defaultMaxAgeMs);
+    if (cached && cached.bytes <= maxBytes) return { ...cached, fromCache: true };
+    const key = `${url.href} ${maxBytes} ${options.respectRobots ? 'robots' : ''}`;
+    try {
+      return await this.flights.run(key, (signal) => this.fetchFresh(url, maxBytes, options, signal), options.signal);
+    } catch (err) {
+      if (err instanceof FetchError) throw err;
+      if (options.signal?.aborted) throw fail('timeout', url.href, 'aborted by the caller');
+      throw this.toFetchError(err, url.href, url.href);
+    }
+  }
+
+  async robotsAllowed(rawUrl: string): Promise<boolean> {
+    return this.robotsVerdict(this.admit(rawUrl));
+  }
+
+  async close(): Promise<void> {
+    this.httpAgent.destroy();
+    this.httpsAgent.destroy();
+    this.robots.clear();
+  }
+
+  /** Parse, normalise (no fragment) and apply the DNS-free policy; throws the per-URL error. */
+  private admit(rawUrl: string): URL {
+    const verdict = checkUrl(rawUrl, this.allow);
+    if (!verdict.ok) throw verdictError(rawUrl, verdict);
+    return verdict.url;
+  }
+
+  private async fetchFresh(url: URL, maxBytes: number, options: FetchOptions, outer: AbortSignal): Promise<FetchedPage> {
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const { signal, done } = deadline(timeoutMs, outer);
+    try {
+      if (options.respectRobots && !(await abortable(this.robotsVerdict(url), signal))) {
+        throw fail('robots_disallowed', url.href, `robots.txt disallows ${this.userAgent.split('/')[0]}`);
+      }
+      const res = await this.follow(url, { maxBytes, textOnly: true, truncate: false }, signal);
+      const { charset, text } = decodeBody(res.body, res.mediaType, res.headerCharset);
+      const page: FetchedPage = {
+        url: url.href,
+        finalUrl: res.finalUrl,
+        status: res.status,
+        contentType: res.mediaType,
+        charset,
+        body: text,
+        bytes: res.body.length,
+        fetchedAt: new Date().toISOString(),
+        fromCache: false,
+      };
+      if (!res.noStore) {
+        const { fromCache: _, ...stored } = page;
+        await this.cache.set(stored).catch(() => undefined); // a full disk degrades caching, not fetching
+      }
+      return page;
+    } catch (err) {
+      throw this.toFetchError(err, url.href, url.href, signal);
+    } finally {
+      done();
+    }
+  }
+
+  /** One hop at a time, each hop's target checked before it is dialled (and again when it is). */
+  private async follow(url: URL, limits: Limits, signal: AbortSignal): Promise<Final> {
+    let hop = url.href;
+    for (let redirects = 0; ; redirects++) {
+      const current = hop;
+      const result = await this.queue.run(new URL(current).hostname, () => this.exchange(url.href, current, limits, signal), signal);
+      if (!('location' in result)) return { ...result, finalUrl: current };
+      if (redirects >= MAX_REDIRECTS) throw fail('too_many_redirects', url.href, `more than ${MAX_REDIRECTS} redirects`);
+      let next: string;
+      try {
+        next = new URL(result.location, current).href;
+      } catch {
+        throw fail('invalid_url', url.href, `redirected to an invalid URL (${result.location})`);
+      }
+      const verdict = checkUrl(next, this.allow);
+      if (!verdict.ok) throw verdictError(url.href, verdict, ` (redirected to ${next})`);
+      hop = verdict.url.href;
+    }
+  }
+
+  private async exchange(url: string, hop: string, limits: Limits, signal: AbortSignal): Promise<Omit<Final, 'finalUrl'> | { location: string }> {
+    const res = await this.http.get<Readable>(hop, { signal }).catch((err: unknown) => {
+      throw this.toFetchError(err, url, hop, signal);
+    });
+    const stream = res.data;
+    // Destroying the request closes the socket: the server stops sending and the pool forgets it.
+    const discard = () => {
+      stream.destroy();
+      (res.request as ClientRequest).destroy();
+    };
+    try {
+      const location = res.headers['location'];
+      if (REDIRECT_STATUSES.has(res.status) && typeof location === 'string' && location) {
+        discard();
+        return { location };
+      }
+      if (res.status < 200 || res.status >= 300) throw fail('http_error', url, `HTTP ${res.status}${hop === url ? '' : ` at ${hop}`}`, res.status);
+      const { mediaType, charset } = parseContentType(res.headers['content-type'] as string | undefined);
+      if (limits.textOnly && !TEXT_TYPES.has(mediaType)) {
+        throw fail('unsupported_type', url, `${mediaType || 'no content type'} is not a text type`);
+      }
+      const { body, truncated } = await readCapped(stream, limits, () => fail('too_large', url, `body exceeds ${limits.maxBytes} bytes`));
+      if (truncated) discard();
+      return { status: res.status, mediaType, headerCharset: charset, body, noStore: /no-store/i.test(String(res.headers['cache-control'] ?? '')) };
+    } catch (err) {
+      discard();
+      throw this.toFetchError(err, url, hop, signal);
+    }
+  }
+
+  private robotsVerdict(url: URL): Promise<boolean> {
+    let rules = this.robots.get(url.origin);
+    if (!rules) {
+      rules = this.loadRobots(url);
+      this.robots.set(url.origin, rules);
+    }
+    const origin = url.origin;
+    const entry = rules;
+    return rules.then(
+      (r) => {
+        // A transient failure decides this request only; the next one asks again.
+        if (r === 'deny-for-now' && this.robots.get(origin) === entry) this.robots.delete(origin);
+        return r === 'allow-all' ? true : r === 'deny-all' || r === 'deny-for-now' ? false : r.isAllowed(url.href, this.userAgent) !== false;
+      },
+      (err: unknown) => {
+        if (this.robots.get(origin) === entry) this.robots.delete(origin);
+        throw err;
+      },
+    );
+  }
+
+  /** RFC 9309: 4xx (and redirect loops) = no rules; 5xx or unreachable = disallow everything for now. */
+  private async loadRobots(page: URL): Promise<Rules> {
+    const robotsUrl = new URL('/robots.txt', page.origin);
+    const { signal, done } = deadline(this.timeoutMs);
+    try {
+      const res = await this.follow(robotsUrl, { maxBytes: ROBOTS_MAX_BYTES, textOnly: false, truncate: true }, signal);
+      return robotsParser(robotsUrl.href, decodeBody(res.body, 'text/plain', 'utf-8').text);
+    } catch (err) {
+      const e = this.toFetchError(err, robotsUrl.href, robotsUrl.href, signal);
+      if ((e.code === 'http_error' && e.status! < 500) || e.code === 'too_many_redirects') return 'allow-all';
+      if (e.code === 'http_error' || e.code === 'unreachable' || e.code === 'timeout') return 'deny-for-now';
+      // Refused or unresolvable: the page itself would fail the same way, so say why.
+      throw new FetchError(e.code, page.href, `${page.href}: robots.txt: ${e.message.slice(robotsUrl.href.length + 2)}`, e.status);
+    } finally {
+      done();
+    }
+  }
+
+  private toFetchError(err: unknown, url: string, hop: string, signal?: AbortSignal): FetchError {
+    if (err instanceof FetchError) return err;
+    const at = hop === url ? '' : ` (at ${hop})`;
+    if (signal?.aborted) {
+      return signal.reason instanceof Deadline ? fail('timeout', url, `${signal.reason.message}${at}`) : fail('timeout', url, `aborted by the caller${at}`);
+    }
+    const cause = rootCause(err);
+    const code = (cause as NodeJS.ErrnoException).code ?? '';
+    // request-filtering-agent's own refusal says "... is not allowed"; ours is a BlockedAddressError.
+    if (cause instanceof BlockedAddressError || /DNS lookup .* is not allowed/.test(cause.message)) {
+      return fail('blocked_address', url, `refused: ${cause.message}${at}`);
+    }
+    if (code === 'ECONNECTTIMEOUT' || code === 'ETIMEDOUT') return fail('timeout', url, `${cause.message}${at}`);
+    if (['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_NODATA', 'EAI_FAIL', 'ENODATA'].includes(code)) {
+      return fail('dns_failure', url, `cannot resolve ${new URL(hop).hostname}${at}`);
+    }
+    return fail('unreachable', url, `${cause.message || code || 'connection failed'}${at}`);
+  }
+}
+
+/** `url` is the caller's URL; a first-hop verdict names it in its normalised form when it parses. */
+function verdictError(url: string, v: Extract<UrlVerdict, { ok: false }>, suffix = ''): FetchError {
+  return fail(v.code, suffix ? url : (v.href ?? url), `${v.code === 'blocked_address' ? 'refused: ' : ''}${v.reason}${suffix}`);
+}
+
+function rootCause(err: unknown): Error {
+  let e: unknown = err;
+  // axios wraps socket errors (AxiosError.cause); a sync throw from the agent arrives bare.
+  while (e instanceof Error && e.cause instanceof Error && !(e instanceof BlockedAddressError)) e = e.cause;
+  return e instanceof Error ? e : new Error(String(e));
+}
+
+/** Counts decoded bytes as they stream in (a gzip bomb stops at the cap, not at the end). */
+async function readCapped(stream: Readable, limits: Limits, tooLarge: () => Error): Promise<{ body: Buffer; truncated: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    if (size + chunk.length > limits.maxBytes) {
+      if (!limits.truncate) throw tooLarge();
+      chunks.push(chunk.subarray(0, limits.maxBytes - size));
+      return { body: Buffer.concat(chunks), truncated: true };
+    }
+    size += chunk.length;
+    chunks.push(chunk);
+  }
+  return { body: Buffer.concat(chunks), truncated: false };
+}
+
+/** A signal that fires on our deadline or when `outer` does. */
+function deadline(ms: number, outer?: AbortSignal): { signal: AbortSignal; done: () => void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new Deadline(ms)), ms);
+  const onOuter = () => controller.abort(outer!.reason);
+  if (outer?.aborted) onOuter();
+  else outer?.addEventListener('abort', onOuter, { once: true });
+  return {
+    signal: controller.signal,
+    done: () => {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', onOuter);
+    },
+  };
+}
+
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

@@ -1,0 +1,5 @@
+export * from './language-model.port';
+export * from './language-model-error';
+export { ExtractiveLanguageModel } from './extractive.language-model';
+export { OpenAiLanguageModel, type OpenAiLanguageModelOptions } from './openai.language-model';
+export { createLanguageModel, type LanguageModelConfig } from './create-language-model';

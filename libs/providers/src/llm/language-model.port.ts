@@ -1,0 +1,37 @@
+/**
+ * The language model port: every pipeline step that needs judgement has an `extractive`
+ * implementation (offline, deterministic lexical scoring; honest about what it cannot do) and an
+ * `openai` one (the official client against any OpenAI-compatible server, JSON-schema answers).
+ * Later steps (plan, grade, synthesise, schema fill, filter predicate) join this port.
+ */
+export interface RerankDocument {
+  id: string;
+  title: string;
+  text: string;
+}
+
+export interface RerankResult {
+  id: string;
+  /** Relevance to the objective in [0, 1]. */
+  score: number;
+  /** False when the document is off-topic for the objective (dropped by the caller). */
+  relevant: boolean;
+}
+
+export interface TokenUsage {
+  input: number;
+  output: number;
+}
+
+export interface LanguageModel {
+  readonly name: 'extractive' | 'openai';
+  /** Scores documents against a natural-language objective; same order and ids as given. */
+  rerank(objective: string, documents: RerankDocument[], signal?: AbortSignal): Promise<{ results: RerankResult[]; usage: TokenUsage }>;
+  /**
+   * The passages of `text` that best serve the objective, most relevant first, within
+   * `maxChars` characters in all (whole sentences; never invented text).
+   */
+  excerpts(objective: string, text: string, maxChars: number, signal?: AbortSignal): Promise<{ excerpts: string[]; usage: TokenUsage }>;
+}
+
+export const LANGUAGE_MODEL = Symbol('LANGUAGE_MODEL');

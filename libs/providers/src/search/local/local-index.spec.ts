@@ -1,0 +1,223 @@
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { type IndexedDocument, LocalIndex } from './local-index';
+
+const NOW = new Date('2025-06-15T12:00:00Z');
+
+const doc = (url: string, fields: Partial<IndexedDocument> & { text: string }): IndexedDocument => ({
+  url,
+  title: fields.title ?? url,
+  description: null,
+  date: null,
+  category: null,
+  language: 'en',
+  domain: new URL(url).hostname,
+  source: 'test',
+  ...fields,
+});
+
+const DOCS: IndexedDocument[] = [
+  doc('https://papers.example/abs/sodium', {
+    title: 'Layered oxide cathodes for sodium-ion batteries',
+    text: 'Sodium-ion batteries are cheaper than lithium. Magnesium doping stops the layered oxide cathode from cracking. Cells keep 92 percent of capacity after 3,000 cycles.',
+    category: 'research_paper',
+    date: '2024-03-04',
+  }),
+  doc('https://news.daily.example/science/sodium', {
+    title: 'University reports battery breakthrough',
+    text: 'Scientists say a new cathode for sodium batteries lasts thousands of cycles. Battery makers are building pilot lines for stationary storage.',
+    category: 'news',
+    date: '2025-06-13',
+  }),
+  doc('https://daily.example/opinion/bikes', {
+    title: 'Letters on the new bike lanes',
+    text: 'Readers write about the protected bike lanes on Quay Road. A shop owner lost his loading bay to the cycle lane.',
+    category: 'news',
+    date: '2025-05-01',
+  }),
+  doc('https://www.helio.example/about', {
+    title: 'About HelioGrid',
+    text: 'HelioGrid makes solar inverters and lithium iron phosphate batteries for homes. The renewable energy company was founded in Freiburg.',
+    category: 'company',
+  }),
+  doc('https://helio.example/de/ueber-uns', {
+    title: 'Über HelioGrid',
+    text: 'HelioGrid entwickelt Wechselrichter und Batteriespeicher für Solaranlagen. Die Batterien nutzen Lithium-Eisenphosphat.',
+    category: 'company',
+    language: 'de',
+  }),
+  doc('https://bakers.example/rye', {
+    title: 'Dense rye sourdough',
+    text: 'Feed the rye starter twice. Bake at 250 degrees for 15 minutes, then wrap the loaf in a towel.',
+    date: '2023-01-10',
+    language: null,
+  }),
+];
+
+const build = (docs = DOCS) => {
+  const index = new LocalIndex({ now: () => NOW });
+  for (const d of docs) index.upsert(d);
+  return index;
+};
+const urls = (index: LocalIndex, query: Parameters<LocalIndex['search']>[0]) => index.search(query).hits.map((hit) => hit.url);
+
+describe('LocalIndex', () => {
+  describe('relevance', () => {
+    it('ranks the page about the query above pages that merely mention a term', () => {
+      const hits = urls(build(), { query: 'sodium ion battery cathode', limit: 10 });
+      expect(hits.slice(0, 2)).toEqual(['https://papers.example/abs/sodium', 'https://news.daily.example/science/sodium']);
+      expect(hits).not.toContain('https://bakers.example/rye');
+    });
+
+    it('weighs a title match above the same word in body text', () => {
+      const index = build([
+        doc('https://a.example/body', { title: 'Quarterly update', text: 'Notes. The sourdough starter was fed. More notes about the office move and parking.' }),
+        doc('https://a.example/title', { title: 'Sourdough guide', text: 'Notes. The starter was fed. More notes about the office move and parking.' }),
+      ]);
+      expect(urls(index, { query: 'sourdough' })).toEqual(['https://a.example/title', 'https://a.example/body']);
+    });
+
+    it('matches plural and singular forms and ignores stop words', () => {
+      expect(urls(build(), { query: 'the inverter' })).toEqual(['https://www.helio.example/about']);
+      expect(urls(build(), { query: 'the and of' })).toEqual([]);
+    });
+
+    it('returns the best matching sentence as snippet, the full text as content, and the page fields', () => {
+      const [hit] = build().search({ query: 'magnesium doping' }).hits;
+      expect(hit.snippet).toContain('Magnesium doping stops the layered oxide cathode from cracking.');
+      expect(hit.snippet.length).toBeLessThanOrEqual(301);
+      expect(hit.content).toBe(DOCS[0].text);
+      expect(hit).toMatchObject({ title: DOCS[0].title, date: '2024-03-04', category: 'research_paper', language: 'en' });
+      expect(hit.score).toBeGreaterThan(0);
+    });
+  });
+
+  describe('filters', () => {
+    it('includeDomains keeps the domain and its subdomains only', () => {
+      expect(urls(build(), { query: 'battery cathode sodium', includeDomains: ['daily.example'] })).toEqual(['https://news.daily.example/science/sodium']);
+      expect(urls(build(), { query: 'heliogrid', includeDomains: ['https://helio.example/x'] }).sort()).toEqual(['https://helio.example/de/ueber-uns', 'https://www.helio.example/about']);
+    });
+
+    it('includeDomains does not match a look-alike suffix', () => {
+      const index = build([doc('https://notdaily.example/a', { text: 'tram news' }), doc('https://daily.example/a', { text: 'tram news' })]);
+      expect(urls(index, { query: 'tram', includeDomains: ['daily.example'] })).toEqual(['https://daily.example/a']);
+    });
+
+    it('excludeDomains drops the domain and its subdomains', () => {
+      expect(urls(build(), { query: 'sodium battery', excludeDomains: ['daily.example'] })).toEqual([
+        'https://papers.example/abs/sodium',
+        'https://www.helio.example/about',
+      ]);
+      expect(urls(build(), { query: 'sodium battery', excludeDomains: ['www.helio.example'] })).toContain('https://news.daily.example/science/sodium');
+    });
+
+    it('freshness keeps only dated pages inside the window', () => {
+      expect(urls(build(), { query: 'sodium battery bike', freshness: 'week' })).toEqual(['https://news.daily.example/science/sodium']);
+      expect(urls(build(), { query: 'sodium battery bike', freshness: 'month' }).sort()).toEqual(['https://news.daily.example/science/sodium']);
+      expect(urls(build(), { query: 'sodium battery bike', freshness: 'year' }).sort()).toEqual([
+        'https://daily.example/opinion/bikes',
+        'https://news.daily.example/science/sodium',
+      ]);
+    });
+
+    it('freshness counts back from the injected clock', () => {
+      const later = new LocalIndex({ now: () => new Date('2025-06-30T12:00:00Z') });
+      for (const d of DOCS) later.upsert(d);
+      expect(urls(later, { query: 'sodium battery', freshness: 'week' })).toEqual([]);
+      expect(urls(later, { query: 'sodium battery', freshness: 'month' })).toEqual(['https://news.daily.example/science/sodium']);
+    });
+
+    it('dateFrom and dateTo are inclusive bounds and drop undated pages', () => {
+      expect(urls(build(), { query: 'sodium battery bike heliogrid', dateFrom: '2024-03-04', dateTo: '2025-05-01' }).sort()).toEqual([
+        'https://daily.example/opinion/bikes',
+        'https://papers.example/abs/sodium',
+      ]);
+    });
+
+    it('category keeps that category only', () => {
+      expect(urls(build(), { query: 'sodium battery', category: 'news' })).toEqual(['https://news.daily.example/science/sodium']);
+    });
+
+    it('language keeps pages in that language (by primary tag) and pages of unknown language', () => {
+      expect(urls(build(), { query: 'heliogrid', language: 'de' })).toEqual(['https://helio.example/de/ueber-uns']);
+      expect(urls(build(), { query: 'heliogrid', language: 'en-GB' })).toEqual(['https://www.helio.example/about']);
+      expect(urls(build(), { query: 'rye', language: 'en' })).toEqual(['https://bakers.example/rye']);
+    });
+  });
+
+  describe('pagination', () => {
+    const many = build(Array.from({ length: 25 }, (_, i) => doc(`https://many.example/${i}`, { text: `tram stop number ${i} ${'tram '.repeat(i + 1)}` })));
+
+    it('pages through all hits without overlap and says when more remain', () => {
+      const pages = [1, 2, 3].map((page) => many.search({ query: 'tram', page, limit: 10 }));
+      expect(pages.map((p) => p.hits.length)).toEqual([10, 10, 5]);
+      expect(pages.map((p) => p.hasMore)).toEqual([true, true, false]);
+      expect(new Set(pages.flatMap((p) => p.hits.map((h) => h.url))).size).toBe(25);
+      expect(pages[1].page).toBe(2);
+    });
+
+    it('keeps score order across pages', () => {
+      const scores = [1, 2, 3].flatMap((page) => many.search({ query: 'tram', page, limit: 10 }).hits.map((h) => h.score));
+      expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    });
+  });
+
+  describe('updates and persistence', () => {
+    let dir: string;
+    beforeEach(async () => (dir = await fs.mkdtemp(path.join(os.tmpdir(), 'local-index-'))));
+    afterEach(() => fs.rm(dir, { recursive: true, force: true }));
+
+    it('upserting a URL again replaces the old page: old words no longer match', () => {
+      const index = build();
+      index.upsert({ ...DOCS[5], title: 'Cardamom buns', text: 'Grind cardamom seeds and twist the dough into knots.' });
+      expect(index.size).toBe(DOCS.length);
+      expect(urls(index, { query: 'rye' })).toEqual([]);
+      expect(urls(index, { query: 'cardamom' })).toEqual(['https://bakers.example/rye']);
+    });
+
+    it('remove drops the page from results', () => {
+      const index = build();
+      expect(index.remove('https://papers.example/abs/sodium')).toBe(true);
+      expect(urls(index, { query: 'magnesium' })).toEqual([]);
+      expect(index.remove('https://papers.example/abs/sodium')).toBe(false);
+    });
+
+    it('save then load answers the same queries with the same pages and meta', async () => {
+      const index = build();
+      index.upsert({ ...DOCS[5], text: 'Rye bread replaced.' });
+      await index.save(dir, { seeds: ['https://x.example/'] });
+      const loaded = await LocalIndex.load(dir, { now: () => NOW });
+      expect(loaded?.meta).toEqual({ seeds: ['https://x.example/'] });
+      expect(loaded!.index.size).toBe(DOCS.length);
+      for (const query of ['sodium battery', 'heliogrid', 'rye bread', 'bike lanes']) {
+        expect(loaded!.index.search({ query })).toEqual(index.search({ query }));
+      }
+      expect(await fs.readdir(dir)).toEqual(expect.not.arrayContaining([expect.stringMatching(/\.tmp$/)]));
+    });
+
+    it('scores the same after a reload even when replaced pages left stale postings behind', async () => {
+      const index = build([doc('https://a.example/1', { text: 'tram tram depot' }), doc('https://a.example/2', { text: 'tram bus' })]);
+      index.upsert(doc('https://a.example/2', { text: 'bus only' }));
+      await index.save(dir, {});
+      const loaded = (await LocalIndex.load(dir))!.index;
+      index.search({ query: 'tram' });
+      expect(loaded.search({ query: 'tram' }).hits.map((h) => h.score)).toEqual(index.search({ query: 'tram' }).hits.map((h) => h.score));
+    });
+
+    it('refuses a torn pair of files (different generations), so the caller rebuilds', async () => {
+      await build().save(dir, {});
+      const first = await fs.readFile(path.join(dir, 'local-minisearch.json'));
+      await build(DOCS.slice(0, 2)).save(dir, {});
+      await fs.writeFile(path.join(dir, 'local-minisearch.json'), first);
+      expect(await LocalIndex.load(dir)).toBeNull();
+    });
+
+    it('loads nothing from an empty or corrupt folder', async () => {
+      expect(await LocalIndex.load(dir)).toBeNull();
+      await fs.writeFile(path.join(dir, 'local-minisearch.json'), '{not json');
+      await fs.writeFile(path.join(dir, 'local-documents.json'), '{}');
+      expect(await LocalIndex.load(dir)).toBeNull();
+    });
+  });
+});

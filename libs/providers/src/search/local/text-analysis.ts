@@ -1,0 +1,94 @@
+/**
+ * How text becomes index terms, shared by indexing, querying and snippet selection so the three
+ * always agree on what "matches" means.
+ */
+
+// Words too common to tell pages apart: dropping them keeps postings short and BM25 focused.
+const STOP_WORDS = new Set(
+  ('a about after again all also am an and any are as at be because been before being between both but by can could did do does doing ' +
+    'down during each few for from further had has have having he her here hers him his how i if in into is it its itself just ' +
+    'me more most my no nor not now of off on once only or other our ours out over own same she should so some such than that the ' +
+    'their theirs them then there these they this those through to too under until up very was we were what when where which while ' +
+    'who whom why will with would you your yours').split(' '),
+);
+
+// Words an `s` ending does not make plural.
+const NOT_PLURAL = new Set(['news', 'series', 'species', 'gas', 'lens', 'always', 'perhaps', 'ethos', 'chaos']);
+
+export function tokenize(text: string): string[] {
+  return text.split(/[^\p{L}\p{N}]+/u);
+}
+
+/** Lower case, accents folded, stop words dropped, plurals folded onto the singular. */
+export function processTerm(raw: string): string | null {
+  if (raw.length === 0) return null;
+  const term = fold(raw);
+  if (STOP_WORDS.has(term) || (term.length === 1 && !/\d/.test(term))) return null;
+  return singular(term);
+}
+
+function fold(text: string): string {
+  const lower = text.toLowerCase();
+  return /[^\x00-\x7f]/.test(lower) ? lower.normalize('NFKD').replace(/\p{M}/gu, '') : lower;
+}
+
+function singular(term: string): string {
+  if (term.length <= 3 || !term.endsWith('s') || NOT_PLURAL.has(term)) return term;
+  if (term.endsWith('ies') && term.length > 4) return `${term.slice(0, -3)}y`;
+  if (/(sses|ches|shes|xes|zes)$/.test(term)) return term.slice(0, -2);
+  if (/(ss|us|is)$/.test(term)) return term;
+  return term.slice(0, -1);
+}
+
+export function terms(text: string): string[] {
+  const out: string[] = [];
+  for (const token of tokenize(text)) {
+    const term = processTerm(token);
+    if (term) out.push(term);
+  }
+  return out;
+}
+
+const SNIPPET_MIN = 200;
+const SNIPPET_MAX = 300;
+
+/**
+ * The sentence that matches most of the query's terms, widened with its neighbours to about
+ * 200-300 characters; the text's opening when no sentence matches (a title-only hit).
+ */
+export function snippetFor(text: string, queryTerms: readonly string[], fallback?: string | null): string {
+  const wanted = new Set(queryTerms);
+  const sentences = text
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((sentence) => sentence.replace(/\s+/g, ' ').trim())
+    .filter((sentence) => sentence.length > 0);
+  // A cheap substring test first: most sentences share no term stem with the query at all.
+  const stems = [...wanted].map((term) => term.slice(0, Math.min(term.length, 4)));
+  let best = -1;
+  let bestScore = 0;
+  sentences.forEach((sentence, index) => {
+    const lower = fold(sentence);
+    if (!stems.some((stem) => lower.includes(stem))) return;
+    const score = new Set(terms(sentence).filter((term) => wanted.has(term))).size;
+    if (score > bestScore) {
+      best = index;
+      bestScore = score;
+    }
+  });
+  if (best < 0) return clip(fallback?.trim() || sentences.slice(0, 3).join(' '));
+  let start = best;
+  let end = best + 1;
+  let length = sentences[best].length;
+  while (length < SNIPPET_MIN && (end < sentences.length || start > 0)) {
+    if (end < sentences.length) length += sentences[end++].length + 1;
+    else length += sentences[--start].length + 1;
+  }
+  return clip(sentences.slice(start, end).join(' '));
+}
+
+function clip(text: string): string {
+  if (text.length <= SNIPPET_MAX) return text;
+  const cut = text.slice(0, SNIPPET_MAX);
+  const space = cut.lastIndexOf(' ');
+  return `${cut.slice(0, space > SNIPPET_MIN ? space : SNIPPET_MAX).replace(/[\s,;:]+$/, '')}…`;
+}

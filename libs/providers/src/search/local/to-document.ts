@@ -1,0 +1,75 @@
+import type { ExtractedDocument, ExtractOptions } from '@app/extraction';
+import type { Category } from '../search-provider.port';
+import { categorize } from './categorize';
+import type { IndexedDocument } from './local-index';
+import { domainOf, normalizeUrl } from './urls';
+
+/** `extractDocument` from `@app/extraction`, or a stand-in with its signature. */
+export type Extractor = (body: string, options: ExtractOptions) => ExtractedDocument | Promise<ExtractedDocument>;
+
+/** What a source knows better than the page (a markdown file's front matter). */
+export interface DocumentOverrides {
+  title?: string;
+  date?: string;
+  category?: Category;
+  language?: string;
+}
+
+export interface RawPage {
+  /** Where the page was read from: resolves relative URLs; its identity unless it names a canonical one. */
+  url: string;
+  body: string;
+  contentType: string;
+  source: string;
+  overrides?: DocumentOverrides;
+}
+
+/**
+ * Extracts a page and describes it for the index, or null when it has no text. A page is known by
+ * its canonical URL (`<link rel=canonical>`, else `og:url`), as search engines do: mirrors, `www.`
+ * twins and tracking-parameter variants collapse into one document, and a page served from a
+ * folder or a loopback mirror keeps the public address it declares.
+ */
+export async function toIndexedDocument(page: RawPage, extract: Extractor): Promise<IndexedDocument | null> {
+  const extracted = await extract(page.body, { url: page.url, contentType: page.contentType });
+  const text = extracted.text.trim();
+  if (!text) return null;
+  const html = page.contentType.includes('html');
+  const meta = html ? readMeta(page.body) : new Map<string, string>();
+  const url = (extracted.canonicalUrl && normalizeUrl(extracted.canonicalUrl, page.url)) || normalizeUrl(page.url);
+  if (!url) return null;
+  const overrides = page.overrides ?? {};
+  const title = (overrides.title ?? extracted.title ?? '').trim() || url;
+  return {
+    url,
+    title,
+    text,
+    description: extracted.description,
+    date: overrides.date ?? extracted.publishedDate,
+    category:
+      overrides.category ??
+      categorize({
+        url,
+        title,
+        text,
+        schemaTypes: extracted.schemaTypes,
+        ogType: meta.get('og:type') ?? null,
+        citationMeta: [...meta.keys()].some((name) => name.startsWith('citation_')),
+      }),
+    language: (overrides.language ?? extracted.language)?.toLowerCase() ?? null,
+    domain: domainOf(url),
+    source: page.source,
+  };
+}
+
+/** `<meta name|property=... content=...>` of the page's head, by lower-case name. */
+function readMeta(body: string): Map<string, string> {
+  const meta = new Map<string, string>();
+  const head = body.slice(0, 65_536);
+  for (const [tag] of head.matchAll(/<meta\b[^>]*>/gi)) {
+    const name = /\b(?:name|property)\s*=\s*["']([^"']+)["']/i.exec(tag)?.[1]?.toLowerCase();
+    const content = /\bcontent\s*=\s*["']([^"']*)["']/i.exec(tag)?.[1];
+    if (name && content !== undefined && !meta.has(name)) meta.set(name, content.trim());
+  }
+  return meta;
+}

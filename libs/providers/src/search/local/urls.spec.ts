@@ -1,0 +1,37 @@
+import { domainMatches, normalizeDomain, normalizeUrl, siteKey } from './urls';
+
+describe('normalizeUrl', () => {
+  it('drops fragments, tracking parameters and default ports, and sorts the rest', () => {
+    expect(normalizeUrl('HTTPS://News.Example:443/a?utm_source=x&b=2&fbclid=y&a=1#top')).toBe('https://news.example/a?a=1&b=2');
+    expect(normalizeUrl('http://x.example/p?utm_medium=social')).toBe('http://x.example/p');
+  });
+
+  it('resolves relative links against a base and keeps the trailing slash', () => {
+    expect(normalizeUrl('../b/', 'http://x.example/a/c')).toBe('http://x.example/b/');
+  });
+
+  it('refuses what is not http(s)', () => {
+    expect(normalizeUrl('mailto:a@b.example')).toBeNull();
+    expect(normalizeUrl('javascript:void(0)', 'http://x.example/')).toBeNull();
+    expect(normalizeUrl('not a url')).toBeNull();
+  });
+});
+
+describe('domains', () => {
+  it('normalizes filter entries written as hosts or URLs', () => {
+    expect(['Example.COM', 'https://example.com/path', '.example.com', 'example.com:8080'].map(normalizeDomain)).toEqual(Array(4).fill('example.com'));
+  });
+
+  it('matches a domain and its subdomains, not look-alikes', () => {
+    expect(domainMatches('news.example.com', 'example.com')).toBe(true);
+    expect(domainMatches('example.com', 'example.com')).toBe(true);
+    expect(domainMatches('badexample.com', 'example.com')).toBe(false);
+    expect(domainMatches('example.com', 'news.example.com')).toBe(false);
+  });
+
+  it('treats www and scheme as one site, ports and subdomains as others', () => {
+    expect(siteKey('https://www.a.example/x')).toBe(siteKey('http://a.example/y'));
+    expect(siteKey('http://127.0.0.1:8001/')).not.toBe(siteKey('http://127.0.0.1:8002/'));
+    expect(siteKey('http://news.a.example/')).not.toBe(siteKey('http://a.example/'));
+  });
+});

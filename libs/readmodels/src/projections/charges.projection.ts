@@ -1,0 +1,30 @@
+import type { Projection } from '../projection';
+
+/**
+ * `charges`: one document per charge stream, found by the X-Request-Id of the request that
+ * caused it (which a client may choose, so several charges can share one request id).
+ */
+export const CHARGES = 'charges';
+
+export interface ChargeDoc {
+  team_id: string;
+  request_id: string;
+  at: string;
+  credits: number;
+  items: { sku: string; quantity: number; credits: number }[];
+}
+
+export const chargesProjection: Projection = {
+  name: 'charges',
+  version: 1,
+  eventTypes: ['CreditsCharged'],
+  collection: CHARGES,
+  versionBy: 'revision',
+  indexes: ['request_id', 'team_id'],
+  ids: (event) => [event.stream],
+  apply(doc, event) {
+    const data = event.data as unknown as ChargeDoc;
+    const charge: ChargeDoc = { team_id: data.team_id, request_id: data.request_id, at: data.at, credits: data.credits, items: data.items };
+    return doc ?? { ...charge };
+  },
+};

@@ -1,0 +1,51 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { type FixtureWeb, startFixtureWeb } from '../support/fixture-web';
+import { type Mode, type RunningService, startService } from '../support/service-process';
+
+/**
+ * One running service (a mode) and the fixture web it may fetch, shared by the black-box suites
+ * of a mode's e2e file. Every key and webhook secret a suite sees is registered in `secrets`;
+ * after the suites, no log line of any process of the run may contain one.
+ */
+export interface E2eContext {
+  svc: RunningService;
+  web: FixtureWeb;
+  secrets: string[];
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are asserted field by field
+export const json = (response: Response): Promise<any> => response.json();
+
+export function useService(mode: Mode, env: Record<string, string> = {}): E2eContext {
+  const ctx = { secrets: [] as string[] } as E2eContext;
+  beforeAll(async () => {
+    ctx.web = await startFixtureWeb();
+    ctx.svc = await startService(mode, { FETCH_ALLOW_HOSTS: ctx.web.allowHosts.join(','), ...env });
+    ctx.secrets.push(ctx.svc.demoKey, ctx.svc.demoWebhookSecret);
+  }, 60_000);
+
+  afterAll(async () => {
+    await ctx.svc?.stop();
+    await ctx.web?.stop();
+    if (!ctx.svc) return;
+    // Outside the JSON logs, only the two first-boot lines print the demo credentials, by design.
+    const leaks: string[] = [];
+    let lines = 0;
+    for (const file of ctx.svc.logFiles) {
+      for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+        if (!line) continue;
+        lines++;
+        if (/^Demo (API key|webhook secret): /.test(line)) continue;
+        for (const secret of ctx.secrets) {
+          const secretPart = secret.startsWith('wr_') ? secret.slice(16) : secret.slice(6);
+          if (line.includes(secretPart)) leaks.push(`${path.basename(file)}: ${line.slice(0, 200)}`);
+        }
+      }
+    }
+    expect(lines).toBeGreaterThan(20);
+    expect(ctx.secrets.length).toBeGreaterThan(4);
+    expect(leaks).toEqual([]);
+  }, 30_000);
+  return ctx;
+}
