@@ -1,5 +1,6 @@
 import { bearer, startService } from '../support/service-process';
 import { extractSuite } from './extract.blackbox';
+import { searchSuite } from './search.blackbox';
 import { useService } from './harness';
 import { platformSuite } from './platform.blackbox';
 
@@ -9,6 +10,7 @@ describe('standalone', () => {
   const ctx = useService('standalone');
   platformSuite(ctx);
   extractSuite(ctx);
+  searchSuite(ctx);
 });
 
 describe('rate limit (standalone)', () => {
