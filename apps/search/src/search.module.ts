@@ -12,7 +12,7 @@ import { SearchService } from './search.service';
 export function createSearchProvider(config: Config, bus: BusClient): SearchProvider {
   switch (config.searchProvider) {
     case 'searxng':
-      return new SearxngSearchProvider({ baseUrl: config.searxngUrl! });
+      return new SearxngSearchProvider({ baseUrl: config.searxngUrl!, maxConcurrent: config.searxngMaxConcurrent, requestsPerSecond: config.searxngRps });
     case 'brave':
       return new BraveSearchProvider({ apiKey: config.braveApiKey! });
     case 'local':

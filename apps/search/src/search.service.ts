@@ -40,17 +40,19 @@ const round = (n: number) => Math.round(n * 10_000) / 10_000;
 
 /**
  * Synchronous search (instant, fast, auto). Depths differ in work, not labels:
- * - instant: one provider page per query (cached for a minute), snippets only, lexical re-rank;
+ * - instant: one provider page per query, snippets only, lexical re-rank;
  * - fast: one provider page per query, the configured language model re-ranks for an objective;
  * - auto: a second page where the first is thin, re-rank, and excerpts focused on the objective
  *   from the page text.
- * Every filter the provider cannot apply itself is applied here, and said in `warnings`.
+ * Every filter the provider cannot apply itself is applied here, and said in `warnings`. Provider
+ * pages are cached for a minute at every depth, so a repeated query costs no provider call.
  */
 @Injectable()
 export class SearchService {
   private readonly logger = new Logger('SearchService');
   private readonly lexical = new ExtractiveLanguageModel();
-  private readonly pages = new LRUCache<string, SearchPage>({ max: 2_000, ttl: PAGE_CACHE_TTL_MS });
+  /** Provider pages by query and filters, for a minute; a promise, so concurrent twins share one call. */
+  private readonly pages = new LRUCache<string, Promise<SearchPage>>({ max: 5_000, ttl: PAGE_CACHE_TTL_MS });
 
   constructor(
     @Inject(SEARCH_PROVIDER) private readonly provider: SearchProvider,
@@ -159,12 +161,16 @@ export class SearchService {
     if (!native(caps.country) && request.country !== 'us') {
       warnings.push(`country: the ${this.provider.name} provider cannot restrict results to a country; "${request.country}" was not applied`);
     }
+    // A repeated query within a minute is answered from the cache (a re-crawled page shows after
+    // at most that long); a failed call is not kept.
     const key = JSON.stringify(q);
-    let result = this.pages.get(key);
-    if (!result) {
-      result = await this.provider.search(q);
-      this.pages.set(key, result);
+    let pending = this.pages.get(key);
+    if (!pending) {
+      pending = this.provider.search(q);
+      this.pages.set(key, pending);
+      pending.catch(() => this.pages.delete(key));
     }
+    const result = await pending;
     warnings.push(...result.warnings);
     return result;
   }

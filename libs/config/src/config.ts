@@ -21,6 +21,9 @@ export interface Config {
   natsUrl: string;
   searchProvider: 'local' | 'searxng' | 'brave';
   searxngUrl: string | undefined;
+  /** SearXNG instances rate-limit: requests in flight and per second (0 = no rate limit). */
+  searxngMaxConcurrent: number;
+  searxngRps: number;
   braveApiKey: string | undefined;
   localIndexDir: string | undefined;
   localIndexSeeds: string[];
@@ -119,6 +122,8 @@ export function loadConfig(env: Env = process.env): Config {
     natsUrl: url(env, 'NATS_URL', ['nats', 'tls', 'ws', 'wss']) ?? 'nats://127.0.0.1:4222',
     searchProvider,
     searxngUrl,
+    searxngMaxConcurrent: int(env, 'SEARXNG_MAX_CONCURRENT', 4, 1, 1000),
+    searxngRps: int(env, 'SEARXNG_RPS', 2, 0, 100_000),
     braveApiKey,
     localIndexDir: read(env, 'LOCAL_INDEX_DIR'),
     localIndexSeeds: list(env, 'LOCAL_INDEX_SEEDS'),

@@ -27,16 +27,14 @@ interface Unit {
   index: number;
 }
 
-// Short paragraphs (list items, headings, table rows) stay whole; longer ones split into sentences.
-const SHORT_PARAGRAPH = 240;
 const ABBREVIATIONS = new Set(['mr', 'mrs', 'ms', 'dr', 'prof', 'sr', 'jr', 'st', 'vs', 'etc', 'inc', 'ltd', 'co', 'corp', 'no', 'fig', 'approx', 'e.g', 'i.e', 'u.s', 'cf', 'al', 'vol', 'pp', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'z.b', 'bzw', 'ca', 'nr']);
 
 function segment(text: string): Unit[] {
   const units: Unit[] = [];
   const paragraphs = text.split(/\n+/).map((p) => p.replace(/\s+/g, ' ').trim()).filter(Boolean);
   paragraphs.forEach((p, paragraph) => {
-    const parts = p.length <= SHORT_PARAGRAPH ? [p] : sentences(p);
-    for (const s of parts) units.push({ text: s, paragraph, index: units.length });
+    // A paragraph without sentence punctuation (list item, heading, table row) stays one unit.
+    for (const s of sentences(p)) units.push({ text: s, paragraph, index: units.length });
   });
   return units;
 }
@@ -163,20 +161,32 @@ function join(picked: Unit[]): string[] {
   return out;
 }
 
+/** Whole leading paragraphs; a first paragraph longer than the budget gives its leading sentences. */
 function leading(units: Unit[], maxChars: number): string[] {
+  const paragraphs: Unit[][] = [];
+  for (const u of units) {
+    const last = paragraphs[paragraphs.length - 1];
+    if (last && last[0].paragraph === u.paragraph) last.push(u);
+    else paragraphs.push([u]);
+  }
   const out: string[] = [];
   let used = 0;
-  let paragraph = -1;
-  for (const u of units) {
-    const cost = u.text.length + (out.length ? 1 : 0);
-    if (used + cost > maxChars) {
-      if (!out.length) return [cut(u.text, maxChars)];
-      break;
+  for (const para of paragraphs) {
+    const text = para.map((u) => u.text).join(' ');
+    const cost = text.length + (out.length ? 1 : 0);
+    if (used + cost <= maxChars) {
+      out.push(text);
+      used += cost;
+      continue;
     }
-    if (u.paragraph === paragraph) out[out.length - 1] += ` ${u.text}`;
-    else out.push(u.text);
-    paragraph = u.paragraph;
-    used += cost;
+    if (out.length) break;
+    let partial = '';
+    for (const u of para) {
+      const next = partial ? `${partial} ${u.text}` : u.text;
+      if (next.length > maxChars) break;
+      partial = next;
+    }
+    return [partial || cut(para[0].text, maxChars)];
   }
   return out;
 }

@@ -34,6 +34,9 @@ const PARSE_OPTIONS = {
   // script bodies are kept for JSON-LD; style and noscript bodies are skipped by the parser;
   // <pre> is parsed (its <code class="language-x"> names the language).
   blockTextElements: { script: true, style: false, noscript: false },
+  // Leave elements still open at the end nested, as browsers do; the parser's default repair
+  // re-parents their children one by one and is quadratic on truncated or sloppy pages.
+  parseNoneClosedTags: true,
 };
 
 function extractHtml(html: string, url: string): ExtractedDocument {
@@ -42,43 +45,41 @@ function extractHtml(html: string, url: string): ExtractedDocument {
   const meta = collectMeta(root, base);
   const title = chooseTitle(meta);
   const body = meta.body ?? root;
+  // Read before cleaning prunes the tree (a byline's hidden itemprop=name, a removed <time>).
+  const author = authorOf(meta);
+  const declaredDate = dateFromMarkup(meta);
 
-  let result = extractContent(body, meta, title, base, false);
+  let result = extractContent(body, meta, title, false);
   // Reader views retry with fewer rules when the result is thin (Readability's flags); the
   // relaxed pass keeps class-named blocks and skips conditional cleaning.
   if (result.text.length < 500) {
     const again = parse(html, PARSE_OPTIONS);
     const meta2 = collectMeta(again, base);
-    const relaxed = extractContent(meta2.body ?? again, meta2, title, base, true);
-    if (relaxed.text.length > Math.max(result.text.length * 1.5, result.text.length + 200)) result = relaxed;
+    const relaxed = extractContent(meta2.body ?? again, meta2, title, true);
+    if ((!result.text && relaxed.text) || relaxed.text.length > Math.max(result.text.length * 1.5, result.text.length + 200)) result = relaxed;
   }
 
   const description =
-    firstMeta(meta, 'description', 'og:description', 'twitter:description', 'dc.description') ?? firstParagraph(result.text);
+    firstMeta(meta, 'description', 'og:description', 'twitter:description', 'dc.description') ?? firstParagraph(result.text, title);
   return {
     title,
     markdown: result.markdown,
     text: result.text,
     html: result.html,
-    publishedDate: publishedDate(meta, result.nodes, url),
-    author: authorOf(meta),
+    publishedDate: declaredDate ?? dateFromTime(result.meta, result.nodes) ?? dateFromUrl(url),
+    author,
     language: languageOf(meta, result.text),
-    canonicalUrl: meta.canonical ?? resolveUrl(firstMeta(meta, 'og:url') ?? undefined, base),
+    canonicalUrl: meta.canonical ?? resolveUrl(firstMeta(meta, 'og:url') ?? undefined, meta.base),
     description: description ? truncate(squash(description), 300) : null,
     schemaTypes: schemaTypes(meta.jsonLd),
   };
 }
 
-function extractContent(body: HTMLElement, meta: PageMeta, title: string | null, base: URL | null, relaxed: boolean) {
+function extractContent(body: HTMLElement, meta: PageMeta, title: string | null, relaxed: boolean) {
   const finder = new ContentFinder(body, meta, relaxed);
-  const content = finder.find(title);
-  const ctx: RenderContext = { base, isDataTable: (t) => finder.isDataTable(t) };
-  return {
-    nodes: content.nodes,
-    markdown: toMarkdown(content.nodes, ctx),
-    text: toText(content.nodes, ctx),
-    html: toHtml(content.nodes, ctx),
-  };
+  const nodes = finder.find(title);
+  const ctx: RenderContext = { base: meta.base, isDataTable: (t) => finder.isDataTable(t) };
+  return { meta, nodes, markdown: toMarkdown(nodes, ctx), text: toText(nodes, ctx), html: toHtml(nodes, ctx) };
 }
 
 function passThrough(body: string, url: string, markdown: boolean): ExtractedDocument {
@@ -93,7 +94,7 @@ function passThrough(body: string, url: string, markdown: boolean): ExtractedDoc
     author: null,
     language: detectLanguage(text)?.lang ?? null,
     canonicalUrl: null,
-    description: firstParagraph(text),
+    description: firstParagraph(text, textTitle(normalized, markdown)),
     schemaTypes: [],
   };
 }
@@ -120,8 +121,10 @@ const SEPARATOR = /\s+(?:\||-|–|—|·|•|»|::|\/)\s+/;
 
 function chooseTitle(meta: PageMeta): string | null {
   const site = firstMeta(meta, 'og:site_name', 'application-name');
-  const h1s = meta.h1s.filter((h) => h);
+  const h1s = meta.h1s.filter((h) => h.text && !h.banner).map((h) => h.text);
   const og = firstMeta(meta, 'og:title', 'twitter:title');
+  // An og:title copied verbatim from <title> carries the same " | Site" suffix.
+  if (og && meta.titleTag && same(og, meta.titleTag)) return cleanTitleTag(og, site, h1s);
   if (og) {
     const stripped = stripSite(og, site);
     if (stripped !== og) return stripped;
@@ -131,7 +134,7 @@ function chooseTitle(meta: PageMeta): string | null {
     return h1 ?? og;
   }
   if (meta.titleTag) return cleanTitleTag(meta.titleTag, site, h1s);
-  return h1s[0] ?? null;
+  return h1s[0] ?? meta.h1s.find((h) => h.text)?.text ?? null;
 }
 
 const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
@@ -175,7 +178,8 @@ const DATE_METAS = [
   'dc.date', 'dcterms.date', 'dcterms.created', 'dc.date.created', 'citation_publication_date', 'citation_date', 'citation_online_date', 'date',
 ];
 
-function publishedDate(meta: PageMeta, content: HTMLElement[], url: string): string | null {
+/** The date the page declares: meta tags, itemprop, JSON-LD. */
+function dateFromMarkup(meta: PageMeta): string | null {
   for (const k of DATE_METAS) {
     const d = normalizeDate(meta.metas.get(k)?.[0]);
     if (d) return d;
@@ -190,12 +194,12 @@ function publishedDate(meta: PageMeta, content: HTMLElement[], url: string): str
     const d = typeof v === 'string' ? normalizeDate(v) : null;
     if (d) return d;
   }
+  return null;
+}
+
+function dateFromTime(meta: PageMeta, content: HTMLElement[]): string | null {
   const time = pickTime(meta, content);
-  if (time) {
-    const d = normalizeDate(attr(time, 'datetime')) ?? normalizeDate(innerText(time));
-    if (d) return d;
-  }
-  return dateFromUrl(url);
+  return time ? (normalizeDate(attr(time, 'datetime')) ?? normalizeDate(innerText(time))) : null;
 }
 
 /** The <time> of the article: marked as publication, else near the content, else the only one. */
@@ -234,7 +238,7 @@ function authorOf(meta: PageMeta): string | null {
     meta.metas.get('citation_author')?.slice(0, 3).map(squash).join(', '),
     firstMeta(meta, 'article:author'),
     meta.itemAuthor ? itemName(meta.itemAuthor) : null,
-    meta.relAuthor ? innerText(meta.relAuthor) : null,
+    meta.relAuthor ? innerText(meta.relAuthor, true) : null,
     bylineText(meta),
   ];
   for (const c of candidates) {
@@ -257,35 +261,13 @@ function itemName(el: HTMLElement): string | null {
     return null;
   };
   const name = find(el);
-  return name ? (attr(name, 'content') ?? innerText(name)) : innerText(el);
+  return name ? (attr(name, 'content') ?? innerText(name)) : innerText(el, true);
 }
 
-const BYLINE_CLASS = /(?:^|[\s_-])(?:byline|author|author-name|authorname|post-author|entry-author|article-author|writer)(?:$|[\s_-])/;
-
 function bylineText(meta: PageMeta): string | null {
-  const body = meta.body;
-  if (!body) return null;
-  let found: string | null = null;
-  const walk = (el: HTMLElement, depth: number): boolean => {
-    if (depth > 60) return false;
-    for (const c of el.childNodes) {
-      if (!isElement(c)) continue;
-      const tag = tagOf(c);
-      if (tag === 'script' || tag === 'style') continue;
-      const cls = (attr(c, 'class') ?? '').toLowerCase();
-      if (cls && BYLINE_CLASS.test(cls) && !/comment/.test(cls + ancestorHints(c))) {
-        const text = innerText(c);
-        if (text && text.length <= 120) {
-          found = text;
-          return true;
-        }
-      }
-      if (walk(c, depth + 1)) return true;
-    }
-    return false;
-  };
-  walk(body, 0);
-  return found;
+  if (!meta.byline) return null;
+  const text = innerText(meta.byline, true);
+  return text && text.length <= 120 ? text : null;
 }
 
 function cleanAuthor(raw: string | null | undefined): string | null {
@@ -293,7 +275,7 @@ function cleanAuthor(raw: string | null | undefined): string | null {
   let a = squash(raw)
     .replace(/^(?:written\s+|posted\s+|published\s+)?(?:by|von|par|por|di|door)\s*:?\s+/i, '')
     .replace(/^(?:author|autor|auteur)\s*:\s*/i, '');
-  a = a.split(/\s+[|•·]\s+|\s+(?:on|am|le|el)\s+(?=\w+\.?\s+\d|\d)|,\s*(?:published|updated|posted)\b|\s+(?:published|updated)\s/i)[0].trim();
+  a = a.split(/\s+[|•·»—–]\s+|\s+(?:on|am|le|el)\s+(?=\w+\.?\s+\d|\d)|,\s*(?:published|updated|posted)\b|\s+(?:published|updated)\s/i)[0].trim();
   a = a.replace(/[,;:\s]+$/, '');
   if (!a || a.length > 100 || /https?:|www\.|@\w+\.\w/.test(a) || !/\p{L}/u.test(a)) return null;
   return a;
@@ -310,9 +292,13 @@ function languageOf(meta: PageMeta, text: string): string | null {
 
 // ---- description ------------------------------------------------------------------------------
 
-function firstParagraph(text: string): string | null {
-  const paras = text.split(/\n{2,}|\n/).map((p) => p.trim()).filter(Boolean);
-  const p = paras.find((x) => x.length >= 80 && /[.!?。]/.test(x)) ?? paras[0];
+/** The first paragraph that reads like prose (a sentence, not the title or a heading). */
+function firstParagraph(text: string, title: string | null): string | null {
+  const paras = text
+    .split(/\n+/)
+    .map((p) => p.trim())
+    .filter((p) => p && p !== title);
+  const p = paras.find((x) => x.length >= 50 && /[.!?。]$/.test(x)) ?? paras.find((x) => x.length >= 80) ?? paras[0];
   return p ? truncate(p, 300) : null;
 }
 

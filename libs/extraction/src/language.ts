@@ -23,16 +23,18 @@ for (const [lang, words] of Object.entries(STOPWORDS)) {
 }
 for (const m of WEIGHTS.values()) for (const k of m.keys()) m.set(k, 1 / m.size);
 
-const SCRIPTS: Array<[RegExp, string]> = [
-  [/\p{Script=Arabic}/u, 'ar'],
-  [/\p{Script=Hebrew}/u, 'he'],
-  [/\p{Script=Cyrillic}/u, 'ru'],
-  [/\p{Script=Greek}/u, 'el'],
-  [/\p{Script=Hangul}/u, 'ko'],
-  [/[\p{Script=Hiragana}\p{Script=Katakana}]/u, 'ja'],
-  [/\p{Script=Han}/u, 'zh'],
-  [/\p{Script=Thai}/u, 'th'],
-  [/\p{Script=Devanagari}/u, 'hi'],
+// Code-point ranges of the scripts told apart before looking at words (a range test per character
+// is much cheaper than a Unicode-property regex).
+const SCRIPTS: Array<[number, number, string]> = [
+  [0x0600, 0x06ff, 'ar'], [0x0750, 0x077f, 'ar'], [0x08a0, 0x08ff, 'ar'], [0xfb50, 0xfdff, 'ar'], [0xfe70, 0xfeff, 'ar'],
+  [0x0590, 0x05ff, 'he'],
+  [0x0400, 0x04ff, 'ru'],
+  [0x0370, 0x03ff, 'el'],
+  [0xac00, 0xd7af, 'ko'], [0x1100, 0x11ff, 'ko'], [0x3130, 0x318f, 'ko'],
+  [0x3040, 0x30ff, 'ja'],
+  [0x4e00, 0x9fff, 'zh'], [0x3400, 0x4dbf, 'zh'],
+  [0x0e00, 0x0e7f, 'th'],
+  [0x0900, 0x097f, 'hi'],
 ];
 
 export interface Detection {
@@ -43,7 +45,7 @@ export interface Detection {
 
 /** The detected language, or null when the evidence is thin or ambiguous. */
 export function detectLanguage(text: string): Detection | null {
-  const sample = text.length > 20_000 ? text.slice(0, 20_000) : text;
+  const sample = text.length > 6000 ? text.slice(0, 6000) : text;
   const byScript = detectScript(sample);
   if (byScript) return { lang: byScript, ratio: 0 };
   const words = sample.toLowerCase().match(/\p{L}+/gu);
@@ -61,21 +63,29 @@ export function detectLanguage(text: string): Detection | null {
 }
 
 function detectScript(text: string): string | null {
-  const letters = text.match(/\p{L}/gu);
-  if (!letters || letters.length < 10) return null;
   const counts = new Map<string, number>();
+  let letters = 0;
   let nonLatin = 0;
-  for (const ch of letters) {
-    if (ch <= '\u024f') continue; // Latin (basic, supplement, extended A/B)
-    for (const [re, lang] of SCRIPTS) {
-      if (re.test(ch)) {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) {
+      if ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) letters++;
+      continue;
+    }
+    if (c <= 0x24f) {
+      if (c >= 0xc0) letters++;
+      continue;
+    }
+    for (const [lo, hi, lang] of SCRIPTS) {
+      if (c >= lo && c <= hi) {
         counts.set(lang, (counts.get(lang) ?? 0) + 1);
         nonLatin++;
+        letters++;
         break;
       }
     }
   }
-  if (nonLatin < letters.length / 2) return null;
+  if (letters < 10 || nonLatin < letters / 2) return null;
   // Japanese mixes kanji with kana; a little kana is enough to tell it from Chinese.
   if ((counts.get('ja') ?? 0) > nonLatin * 0.05) return 'ja';
   return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;

@@ -41,7 +41,9 @@ const OUTSIDE_ONLY = new Set(['header', 'head', 'hdr', 'top']);
 const FURNITURE_SUBSTR = /cookie|consent|gdpr|advert|sponsor|newsletter|disqus|outbrain|taboola|adsbygoogle|comment|related|social|sharing|share(?:bar|tools|buttons|links|this)|author-?(?:box|bio|card)|about-the-author/;
 const LAYOUT_SUBSTR = /sidebar|breadcrumb|navbar|navigation|megamenu|footer/;
 const POSITIVE = /(?:^|[\s_-])(?:article|articlebody|content|entry|main|post|body|text|story|prose|markdown|blog|hentry|h-entry|e-content|page-content|post-content|richtext|mw-parser-output)(?:$|[\s_-])/;
-const NEGATIVE_WEIGHT = /(?:^|[\s_-])(?:hidden|combx|comment|com-|contact|foot|footer|footnote-?link|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|tool|widget|nav|menu|ad|ads|cookie|banner|social|byline|author|date)(?:$|[\s_-])/;
+// No "hidden" here (Readability has it): truly hidden elements are dropped by isHidden, while
+// compound classes such as Shopify's "quick-add-hidden" or Bootstrap's "hidden-xs" mark visible content.
+const NEGATIVE_WEIGHT = /(?:^|[\s_-])(?:combx|comment|com-|contact|foot|footer|footnote-?link|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|tool|widget|nav|menu|ad|ads|cookie|banner|social|byline|author|date)(?:$|[\s_-])/;
 
 const BLOCKISH = new Set(['blockquote', 'dl', 'div', 'img', 'ol', 'p', 'pre', 'table', 'ul', 'section', 'article', 'main', 'header', 'figure', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'li', 'form', 'fieldset', 'details', 'address']);
 const DIVLIKE = new Set(['div', 'section', 'article', 'main', 'span', 'font', 'center', 'header', 'dd', 'li', 'td', 'details']);
@@ -64,12 +66,6 @@ export interface Stats {
 }
 const ZERO: Stats = { text: 0, link: 0, commas: 0, p: 0, img: 0, li: 0, heading: 0, block: false };
 
-export interface Content {
-  nodes: HTMLElement[];
-  stats: Map<HTMLElement, Stats>;
-  dataTables: Set<HTMLElement>;
-}
-
 export class ContentFinder {
   readonly stats = new Map<HTMLElement, Stats>();
   private readonly weights = new Map<HTMLElement, number>();
@@ -83,7 +79,8 @@ export class ContentFinder {
     private readonly relaxed: boolean,
   ) {}
 
-  find(title: string | null): Content {
+  /** The main content as the element(s) to render, in document order. Mutates the tree. */
+  find(title: string | null): HTMLElement[] {
     this.bodyText = rawTextLength(this.body);
     this.primary = this.primaryAncestors();
     this.clean(this.body, false);
@@ -91,7 +88,7 @@ export class ContentFinder {
     const nodes = this.choose();
     for (const n of nodes) this.prep(n, false);
     if (title) this.dropTitleHeading(nodes, title);
-    return { nodes, stats: this.stats, dataTables: new Set([...this.dataTables].filter(([, v]) => v).map(([k]) => k)) };
+    return nodes;
   }
 
   /** Ancestors of the semantic containers that most likely hold the article (never dropped as furniture). */
@@ -155,7 +152,9 @@ export class ContentFinder {
   }
 
   private isFurniture(el: HTMLElement, tag: string, inContent: boolean): boolean {
-    if (tag === 'body' || tag === 'html' || tag === 'a') return false;
+    // Headings are never furniture by themselves (Docusaurus: "anchorWithStickyNavbar"); a heading
+    // inside furniture goes with its container, and "widget-title"-like ones are pruned later by weight.
+    if (tag === 'body' || tag === 'html' || tag === 'a' || HEADINGS.has(tag)) return false;
     const hints = hintsOf(el);
     if (tag === 'form') {
       // A form is a search box, a comment or newsletter form, unless it wraps the page (ASP.NET).
@@ -177,11 +176,13 @@ export class ContentFinder {
   private measure(el: HTMLElement): Stats {
     const s: Stats = { text: 0, link: 0, commas: 0, p: 0, img: 0, li: 0, heading: 0, block: false };
     const tag = tagOf(el);
+    let br = false;
     for (const c of el.childNodes) {
       if (isText(c)) {
         const t = textOf(c);
         const len = visibleLength(t);
         if (len === 0) continue;
+        if (len > 1) br = false;
         s.text += len;
         s.commas += countCommas(t);
       } else if (isElement(c)) {
@@ -195,6 +196,11 @@ export class ContentFinder {
         s.li += cs.li + (ctag === 'li' ? 1 : 0);
         s.heading += HEADINGS.has(ctag) ? cs.text : cs.heading;
         if (cs.block || BLOCKISH.has(ctag)) s.block = true;
+        // <br><br> separates paragraphs (Readability rewrites them into <p>s): a block boundary too.
+        if (ctag === 'br') {
+          if (br) s.block = true;
+          br = true;
+        } else br = false;
       }
     }
     if (tag === 'a' && s.link > s.text) s.link = s.text;
@@ -255,22 +261,39 @@ export class ContentFinder {
           if (s.text >= 25 && (tag !== 'li' || s.link / s.text < 0.5)) credit(c.parentNode, unitScore(s.text, s.commas));
           continue;
         }
-        if (SCORE_TAGS.has(tag) && s.text >= 25) credit(c.parentNode, unitScore(s.text, s.commas));
+        // A paragraph holding an image is still a paragraph; a table cell or quote holding blocks is a container.
+        if ((tag === 'p' || tag === 'pre') && s.text >= 25) credit(c.parentNode, unitScore(s.text, s.commas));
         if (DIVLIKE.has(tag)) {
-          // Text written straight into a container (div soup with <br>s) is a paragraph of it.
+          // Text written straight into a container (div soup, <br><br> between paragraphs): each run
+          // between blocks or double breaks is a paragraph of it, as Readability's <br> rewriting makes.
           let len = 0;
           let commas = 0;
+          let br = false;
+          const flush = () => {
+            if (len >= 25) credit(c, unitScore(len, commas));
+            len = commas = 0;
+          };
           for (const n of c.childNodes) {
             if (isText(n)) {
               const t = textOf(n);
-              len += visibleLength(t);
+              const l = visibleLength(t);
+              if (l > 1) br = false;
+              len += l;
               commas += countCommas(t);
-            } else if (isElement(n) && INLINE_RUN.has(tagOf(n))) {
+            } else if (isElement(n)) {
+              const ntag = tagOf(n);
               const ns = this.st(n);
-              if (!ns.block) len += tagOf(n) === 'a' ? 0 : ns.text;
+              if (ntag === 'br') {
+                if (br) flush();
+                br = true;
+              } else if (INLINE_RUN.has(ntag) && !ns.block) {
+                if (ntag !== 'a') len += ns.text;
+                commas += ns.commas;
+                br = false;
+              } else flush();
             }
           }
-          if (len >= 25) credit(c, unitScore(len, commas));
+          flush();
         }
         visit(c);
       }
@@ -356,15 +379,18 @@ export class ContentFinder {
     for (const s of candidates) {
       const st = this.st(s);
       if (st.text === 0) continue;
+      if (s === top) return nodes;
       if (contains(s, top)) {
-        if (nodes.every((n) => contains(s, n)) && s === top) return nodes;
         const extra = st.text - chosenText;
         const extraLink = st.link - chosenLink;
         if (extra <= 0) return [s];
         // The extra text a wider container adds must read like content (few links) and not dwarf the choice.
-        if (extra < 200 || (extraLink / extra < 0.25 && extra <= chosenText)) return [s];
+        if (extraLink / extra < 0.25 && extra <= chosenText) return [s];
       } else if (contains(top, s)) {
-        if (st.text >= chosenText * 0.75) return [s];
+        // Narrow to it only when what it leaves out reads like furniture (links), not a standfirst.
+        const rest = chosenText - st.text;
+        const restLink = chosenLink - st.link;
+        if (st.text >= chosenText * 0.75 && (rest < 150 || restLink / rest >= 0.5)) return [s];
       }
     }
     return nodes;
@@ -433,7 +459,10 @@ export class ContentFinder {
 
   private isAdLabel(el: HTMLElement): boolean {
     const s = this.st(el);
-    return s.text > 0 && s.text <= 60 && !s.img && AD_LABEL.test(innerText(el).replace(/[^\p{L}\s]/gu, '').trim());
+    if (s.text === 0 || s.text > 60 || s.img) return false;
+    // A wrapper around a single element is judged at that element (keeps deep nesting linear).
+    if (el.childNodes.length === 1 && isElement(el.childNodes[0])) return false;
+    return AD_LABEL.test(innerText(el).replace(/[^\p{L}\s]/gu, '').trim());
   }
 
   isDataTable(table: HTMLElement): boolean {

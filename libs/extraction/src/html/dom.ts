@@ -19,8 +19,13 @@ export const textOf = (t: TextNode): string => {
 export const collapse = (s: string): string => s.replace(/\s+/g, ' ');
 export const squash = (s: string): string => collapse(s).trim();
 
-/** Concatenated decoded text of a subtree (script/style are dropped by the parser options). */
-export function innerText(el: HTMLElement): string {
+const SR_ONLY = /(?:^|\s)(?:sr-only|screen-reader-text|visually-hidden|visuallyhidden|hidden|d-none)(?:\s|$)/;
+
+/**
+ * Concatenated decoded text of a subtree (script/style are dropped by the parser options).
+ * `visibleOnly` also skips screen-reader-only elements, for reading an uncleaned subtree.
+ */
+export function innerText(el: HTMLElement, visibleOnly = false): string {
   let out = '';
   const walk = (n: HTMLElement) => {
     for (const c of n.childNodes) {
@@ -28,6 +33,7 @@ export function innerText(el: HTMLElement): string {
       else if (isElement(c)) {
         const tag = tagOf(c);
         if (tag === 'script' || tag === 'style') continue;
+        if (visibleOnly && c.rawAttrs && SR_ONLY.test(attr(c, 'class') ?? '')) continue;
         if (BREAKS.has(tag)) out += ' ';
         walk(c);
         if (BREAKS.has(tag)) out += ' ';
@@ -70,15 +76,5 @@ export function resolveUrl(href: string | undefined, base: URL | null): string |
 
 export const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 export const escapeAttr = (s: string): string => escapeHtml(s).replace(/"/g, '&quot;');
-
-export function findFirst(root: HTMLElement, tag: string): HTMLElement | null {
-  for (const c of root.childNodes) {
-    if (!isElement(c)) continue;
-    if (tagOf(c) === tag) return c;
-    const found = findFirst(c, tag);
-    if (found) return found;
-  }
-  return null;
-}
 
 export { HTMLElement };

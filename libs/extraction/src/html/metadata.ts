@@ -9,13 +9,18 @@ export interface PageMeta {
   metas: Map<string, string[]>;
   canonical: string | null;
   jsonLd: unknown[];
-  h1s: string[];
+  /** h1 texts; `banner` when the h1 sits in the site header (a board or site name, not the page's). */
+  h1s: Array<{ text: string; banner: boolean }>;
   times: HTMLElement[];
   /** Elements with itemprop=datePublished / author that are not <meta>. */
   itemDate: HTMLElement | null;
   itemAuthor: HTMLElement | null;
   relAuthor: HTMLElement | null;
+  /** First element classed as a byline / author name outside comments (read before cleaning removes it). */
+  byline: HTMLElement | null;
   body: HTMLElement | null;
+  /** The document's base URL: the page URL, or <base href> resolved against it. */
+  base: URL | null;
   /** Ancestors of <article>, <main>, role=main and itemprop=articleBody: never removed as furniture. */
   semanticAncestors: Set<HTMLElement>;
   semantic: HTMLElement[];
@@ -34,7 +39,9 @@ export function collectMeta(root: HTMLElement, base: URL | null): PageMeta {
     itemDate: null,
     itemAuthor: null,
     relAuthor: null,
+    byline: null,
     body: null,
+    base,
     semanticAncestors: new Set(),
     semantic: [],
   };
@@ -72,9 +79,14 @@ export function collectMeta(root: HTMLElement, base: URL | null): PageMeta {
           }
           continue;
         }
+        case 'base': {
+          const href = resolveUrl(attr(c, 'href'), meta.base);
+          if (href && meta.base === base) meta.base = new URL(href);
+          continue;
+        }
         case 'link': {
           const rel = (attr(c, 'rel') ?? '').toLowerCase();
-          if (rel.split(/\s+/).includes('canonical')) meta.canonical ??= resolveUrl(attr(c, 'href'), base);
+          if (rel.split(/\s+/).includes('canonical')) meta.canonical ??= resolveUrl(attr(c, 'href'), meta.base);
           continue;
         }
         case 'script':
@@ -84,7 +96,7 @@ export function collectMeta(root: HTMLElement, base: URL | null): PageMeta {
           }
           continue;
         case 'h1':
-          meta.h1s.push(innerText(c));
+          meta.h1s.push({ text: innerText(c), banner: inBanner(c) });
           break;
         case 'time':
           meta.times.push(c);
@@ -104,6 +116,10 @@ export function collectMeta(root: HTMLElement, base: URL | null): PageMeta {
         }
         if (rawAttrs.includes('role') && attr(c, 'role') === 'main' && tag !== 'main') markSemantic(c);
         if (tag === 'a' && rawAttrs.includes('rel') && /\bauthor\b/i.test(attr(c, 'rel') ?? '')) meta.relAuthor ??= c;
+        if (!meta.byline && /byline|author|writer/i.test(rawAttrs)) {
+          const cls = (attr(c, 'class') ?? '').toLowerCase();
+          if (BYLINE_CLASS.test(cls) && !inComments(c)) meta.byline = c;
+        }
       }
       walk(c, inSvg || tag === 'svg');
     }
@@ -111,6 +127,26 @@ export function collectMeta(root: HTMLElement, base: URL | null): PageMeta {
   walk(root, false);
   meta.contentLanguage = meta.metas.get('content-language')?.[0] ?? null;
   return meta;
+}
+
+const BYLINE_CLASS = /(?:^|[\s_-])(?:byline|author|author-name|authorname|post-author|entry-author|article-author|writer)(?:$|[\s_-])/;
+
+/** Inside comments or a list of reviews: bylines there name their writers, not the page's author. */
+function inComments(el: HTMLElement): boolean {
+  for (let p: HTMLElement | null = el, i = 0; p && i < 8; p = p.parentNode, i++) {
+    if (/comment|repl(?:y|ies)|respon|reviews|testimonial/i.test(`${attr(p, 'class') ?? ''} ${attr(p, 'id') ?? ''}`)) return true;
+  }
+  return false;
+}
+
+function inBanner(el: HTMLElement): boolean {
+  let banner = false;
+  for (let p = el.parentNode; p; p = p.parentNode) {
+    const tag = tagOf(p);
+    if (tag === 'article' || tag === 'main' || attr(p, 'role') === 'main') return false; // an entry header
+    if (tag === 'header' || attr(p, 'role') === 'banner' || /(?:^|[\s_-])(?:masthead|site-header|headerbar|site-branding|logo)(?:$|[\s_-])/i.test(attr(p, 'class') ?? '')) banner = true;
+  }
+  return banner;
 }
 
 /** JSON-LD as sites write it: wrapped in comments or CDATA, with raw newlines inside strings. */
