@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { loadConfig } from '@app/config';
 import { CoreModule } from '@app/platform/core/core.module';
 import { ExtractionModule } from '../../apps/extraction/src/extraction.module';
+import { ResearchModule } from '../../apps/research/src/research.module';
 import { SearchModule } from '../../apps/search/src/search.module';
 import { jsonShape, loadFixture } from '../support/contract-fixtures';
 import { startNatsServer, type NatsServerHandle } from '../support/nats-server';
@@ -23,10 +24,22 @@ const SERVICE_HANDLERS: Record<ServiceName, Array<DynamicModule | Type>> = {
   // The real service modules (they answer their health subject too), on a scratch data dir.
   search: [SearchModule],
   extraction: [ExtractionModule],
+  research: [ResearchModule],
 };
 const DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'wr-contracts-'));
 /** What the gateway sends with every call: the team, the request and a charge id. */
-const callHeaders = () => ({ correlation_id: 'contract-test', request_id: 'contract-test', team_id: 'contract-team', charge_id: randomUUID() });
+const callHeaders = () => ({ correlation_id: 'contract-test', request_id: 'contract-test', team_id: 'contract-team', key_id: 'contractkey1', charge_id: randomUUID() });
+/** Requests about an entity need one that exists: made through the bus first, the golden shape kept. */
+const PREPARE: Partial<Record<Subject, (bus: BusClient, golden: Record<string, unknown>) => Promise<Record<string, unknown>>>> = {
+  'research.cancel': async (bus, golden) => {
+    const started = await bus.request<unknown, { search_id: string }>('research.start', loadFixture('research.start', 'request'), { headers: callHeaders() });
+    return { ...golden, search_id: started.search_id };
+  },
+};
+const requestFor = async (bus: BusClient, subject: Subject) => {
+  const golden = loadFixture<Record<string, unknown>>(subject, 'request');
+  return PREPARE[subject] ? PREPARE[subject]!(bus, golden) : golden;
+};
 
 const SUBJECTS = Object.keys(CONTRACTS) as Subject[];
 const quiet = { logger: false as const };
@@ -94,7 +107,7 @@ describe.each(['inprocess', 'nats'] as const)('live handlers over %s', (transpor
   });
 
   it.each(SUBJECTS)('%s: the golden request gets a reply that honours the contract and matches the golden shape', async (subject) => {
-    const request = loadFixture(subject, 'request');
+    const request = await requestFor(bus, subject);
     assertContract(subject, 'request', request); // the client side: what we send is what the contract says
     const reply = await bus.request<unknown, Record<string, unknown>>(subject, request, { headers: callHeaders() });
     assertContract(subject, 'reply', reply);
@@ -122,7 +135,7 @@ describe('standalone mode: one process, one app with every service module', () =
   afterAll(() => app.close());
 
   it.each(SUBJECTS)('%s is answered and honours the contract', async (subject) => {
-    assertContract(subject, 'reply', await bus.request(subject, loadFixture(subject, 'request'), { headers: callHeaders() }));
+    assertContract(subject, 'reply', await bus.request(subject, await requestFor(bus, subject), { headers: callHeaders() }));
   });
 });
 

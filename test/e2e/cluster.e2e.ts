@@ -1,6 +1,7 @@
 import { startService } from '../support/service-process';
 import { extractSuite } from './extract.blackbox';
 import { searchSuite } from './search.blackbox';
+import { deepSuite } from './deep.blackbox';
 import { useService } from './harness';
 import { platformSuite } from './platform.blackbox';
 
@@ -11,6 +12,7 @@ describe('cluster', () => {
   platformSuite(ctx);
   extractSuite(ctx);
   searchSuite(ctx);
+  deepSuite(ctx);
 });
 
 describe('cluster supervision', () => {

@@ -1,4 +1,6 @@
 import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { type FixtureWeb, startFixtureWeb } from '../support/fixture-web';
 import { type Mode, type RunningService, startService } from '../support/service-process';
@@ -12,6 +14,9 @@ export interface E2eContext {
   svc: RunningService;
   web: FixtureWeb;
   secrets: string[];
+  /** A webhook receiver on loopback (allowed by FETCH_ALLOW_HOSTS): fails each delivery's first two attempts. */
+  hookPort: number;
+  hooks: { headers: http.IncomingHttpHeaders; body: string; status: number }[];
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are asserted field by field
@@ -21,16 +26,38 @@ export const json = (response: Response): Promise<any> => response.json();
 export const fixtureSeeds = (web: FixtureWeb): string => web.hosts.filter((host) => !host.startsWith('www.')).map((host) => `${web.baseUrl(host)}/`).join(',');
 
 export function useService(mode: Mode, env: Record<string, string> = {}): E2eContext {
-  const ctx = { secrets: [] as string[] } as E2eContext;
+  const ctx = { secrets: [] as string[], hooks: [] } as unknown as E2eContext;
+  let receiver: http.Server | undefined;
   beforeAll(async () => {
     ctx.web = await startFixtureWeb();
-    ctx.svc = await startService(mode, { FETCH_ALLOW_HOSTS: ctx.web.allowHosts.join(','), LOCAL_INDEX_SEEDS: fixtureSeeds(ctx.web), ...env });
+    const attempts = new Map<string, number>();
+    receiver = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        const id = String(req.headers['webhook-id']);
+        const n = (attempts.get(id) ?? 0) + 1;
+        attempts.set(id, n);
+        const status = n <= 2 ? 500 : 204;
+        ctx.hooks.push({ headers: req.headers, body, status });
+        res.writeHead(status).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
+    ctx.hookPort = (receiver.address() as AddressInfo).port;
+    ctx.svc = await startService(mode, {
+      FETCH_ALLOW_HOSTS: [...ctx.web.allowHosts, `127.0.0.1:${ctx.hookPort}`].join(','),
+      LOCAL_INDEX_SEEDS: fixtureSeeds(ctx.web),
+      WEBHOOK_BACKOFF_SECONDS: '1',
+      ...env,
+    });
     ctx.secrets.push(ctx.svc.demoKey, ctx.svc.demoWebhookSecret);
   }, 60_000);
 
   afterAll(async () => {
     await ctx.svc?.stop();
     await ctx.web?.stop();
+    receiver?.close();
     if (!ctx.svc) return;
     // Outside the JSON logs, only the two first-boot lines print the demo credentials, by design.
     const leaks: string[] = [];

@@ -159,10 +159,5 @@ export function searchSuite(ctx: E2eContext): void {
       expect(detail[0]).toMatchObject({ type, loc, ...(context && { ctx: expect.objectContaining(context) }) });
     });
 
-    it('answers 422 naming depth for deep runs until they are available', async () => {
-      const response = await post({ queries: ['a'], depth: 'deep' });
-      expect(response.status).toBe(422);
-      expect((await json(response)).detail[0].loc).toEqual(['body', 'depth']);
-    });
   });
 }

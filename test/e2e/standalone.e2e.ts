@@ -1,6 +1,7 @@
 import { bearer, startService } from '../support/service-process';
 import { extractSuite } from './extract.blackbox';
 import { searchSuite } from './search.blackbox';
+import { deepSuite } from './deep.blackbox';
 import { useService } from './harness';
 import { platformSuite } from './platform.blackbox';
 
@@ -11,6 +12,7 @@ describe('standalone', () => {
   platformSuite(ctx);
   extractSuite(ctx);
   searchSuite(ctx);
+  deepSuite(ctx);
 });
 
 describe('rate limit (standalone)', () => {

@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { ApiKeyAuthenticator } from './auth/api-key.authenticator';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { ExtractController } from './extract/extract.controller';
 import { SearchController } from './search/search.controller';
+import { SearchesController } from './searches/searches.controller';
 import { HealthController } from './health/health.controller';
 import { ServiceCalls } from './commands/service-calls';
 import { IdempotencyInterceptor } from './http/idempotency.interceptor';
@@ -11,13 +13,14 @@ import { UsageController } from './usage/usage.controller';
 
 /** The HTTP API: controllers, the API key guard, metrics. Standalone imports this same module. */
 @Module({
-  controllers: [HealthController, UsageController, SearchController, ExtractController],
+  controllers: [HealthController, UsageController, SearchController, SearchesController, ExtractController],
   providers: [
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
     { provide: HttpMetrics, useFactory: () => new HttpMetrics('gateway') },
+    ApiKeyAuthenticator,
     ServiceCalls,
   ],
-  exports: [ServiceCalls],
+  exports: [ServiceCalls, ApiKeyAuthenticator],
 })
 export class GatewayModule {}

@@ -1,6 +1,6 @@
 import { Ctx, MessagePattern, Payload, type BaseRpcContext } from '@nestjs/microservices';
 import { BusController, busHeaders } from '@app/bus';
-import { type SearchReply, SearchRequest, subjects } from '@app/contracts';
+import { SearchPageRequest, type SearchPageReply, type SearchReply, SearchRequest, subjects } from '@app/contracts';
 import { chargeContextFrom } from '@app/platform/charging/charge-request';
 import { SearchService } from './search.service';
 
@@ -11,5 +11,10 @@ export class SearchHandler {
   @MessagePattern(subjects.search)
   search(@Payload() request: SearchRequest, @Ctx() ctx: BaseRpcContext): Promise<SearchReply> {
     return this.searches.search(request, chargeContextFrom(busHeaders(ctx)));
+  }
+
+  @MessagePattern(subjects.searchPage)
+  page(@Payload() request: SearchPageRequest): Promise<SearchPageReply> {
+    return this.searches.providerPage(request);
   }
 }

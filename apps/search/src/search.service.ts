@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { BusClient } from '@app/bus';
-import { type ExtractReply, type SearchReply, type SearchRequest, type SearchResultRow, subjects } from '@app/contracts';
+import { type ExtractReply, type SearchPageReply, type SearchPageRequest, type SearchReply, type SearchRequest, type SearchResultRow, subjects } from '@app/contracts';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { focusExcerpts } from '@app/extraction';
 import { type ChargeContext, chargeRequest } from '@app/platform/charging/charge-request';
@@ -117,6 +117,13 @@ export class SearchService {
       timing_ms: { total: Math.round(performance.now() - started), provider: Math.round(providerMs), rerank: Math.round(rerankMs) },
       ...(position !== undefined && { position }),
     };
+  }
+
+  /** One provider page, uncharged: the research pipeline's searches (its run is charged instead). */
+  async providerPage(request: SearchPageRequest): Promise<SearchPageReply> {
+    await this.provider.ready();
+    const page = await this.provider.search({ query: request.query, page: request.page, limit: request.limit, country: request.country, language: request.language });
+    return { hits: page.hits.map((hit) => ({ ...hit })), page: page.page, hasMore: page.hasMore, warnings: page.warnings };
   }
 
   private filters(request: SearchRequest): Filters {

@@ -45,6 +45,8 @@ export interface Config {
   busTimeoutMs: number;
   /** How long a POST waits for the read model to pass its append position. */
   readYourWritesMs: number;
+  /** SSE keep-alive comment / WebSocket ping interval. */
+  streamKeepAliveSeconds: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -143,6 +145,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
     busTimeoutMs: int(env, 'BUS_TIMEOUT_MS', 10_000, 10, 600_000),
     readYourWritesMs: int(env, 'READ_YOUR_WRITES_MS', 2_000, 0, 60_000),
+    streamKeepAliveSeconds: int(env, 'STREAM_KEEPALIVE_SECONDS', 15, 1, 3600),
   };
 }
 

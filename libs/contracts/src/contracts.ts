@@ -1,5 +1,6 @@
 import type { ClassConstructor } from 'class-transformer';
 import { ExtractReply, ExtractRequest } from './extraction.dto';
+import { CancelSearchRunReply, CancelSearchRunRequest, SearchPageReply, SearchPageRequest, StartSearchRunReply, StartSearchRunRequest } from './research.dto';
 import { FetchPageReply, FetchPageRequest, SearchReply, SearchRequest } from './search.dto';
 import { HealthReply, HealthRequest } from './health.dto';
 import { SERVICES, subjects, type HealthSubject } from './subjects';
@@ -24,6 +25,9 @@ export const CONTRACTS = {
   [subjects.read]: { request: ExtractRequest, reply: ExtractReply },
   [subjects.fetchPage]: { request: FetchPageRequest, reply: FetchPageReply },
   [subjects.search]: { request: SearchRequest, reply: SearchReply },
+  [subjects.searchPage]: { request: SearchPageRequest, reply: SearchPageReply },
+  [subjects.startSearchRun]: { request: StartSearchRunRequest, reply: StartSearchRunReply },
+  [subjects.cancelSearchRun]: { request: CancelSearchRunRequest, reply: CancelSearchRunReply },
 } satisfies Record<string, Contract>;
 
 export type Subject = keyof typeof CONTRACTS;

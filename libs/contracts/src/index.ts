@@ -5,3 +5,4 @@ export * from './subjects';
 export * from './validate';
 export * from './extraction.dto';
 export * from './search.dto';
+export * from './research.dto';

@@ -18,6 +18,12 @@ export const subjects = {
   read: 'extraction.read',
   /** Synchronous search, depths instant, fast and auto (POST /v1/search). */
   search: 'search.query',
+  /** One provider page without a charge (the research pipeline's searches; its run is charged). */
+  searchPage: 'search.page',
+  /** Request a deep search run (POST /v1/search with depth deep). */
+  startSearchRun: 'research.start',
+  /** Cancel a deep search run. */
+  cancelSearchRun: 'research.cancel',
 } as const;
 
 export type HealthSubject = ReturnType<typeof subjects.health<ServiceName>>;

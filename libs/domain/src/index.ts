@@ -4,3 +4,4 @@ export * from './team/team.decider';
 export * from './charge/charge.events';
 export * from './charge/charge.decider';
 export * from './idempotency/idempotency.decider';
+export * from './search-run';

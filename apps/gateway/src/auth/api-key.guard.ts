@@ -1,21 +1,13 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { CONFIG, type Config } from '@app/config';
-import { READ_STORE, type ReadStore } from '@app/readmodels';
-import { API_KEYS, type ApiKeyDoc } from '@app/readmodels/projections';
-import { apiKeyMatches, parseApiKey } from '@app/platform/secrets';
-import { tooManyRequests, unauthorized } from '@app/platform/http';
+import { tooManyRequests } from '@app/platform/http';
 import { TokenBuckets } from '@app/platform/ratelimit/token-bucket';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiKeyAuthenticator } from './api-key.authenticator';
 import { type AuthedRequest, PUBLIC_ROUTE } from './auth.context';
 
-const BEARER = /^Bearer +(\S+) *$/i;
-
-/**
- * Every /v1 operation: a `wr_` key whose SHA-256 matches the `api_keys` read model (constant-time
- * compare), not revoked, not past its rotation overlap. Then the per-key token bucket.
- * The read model follows the log live, so a key revoked by the CLI is refused within ~10 ms.
- */
+/** Every /v1 operation: a valid key (ApiKeyAuthenticator), then the per-key token bucket. */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   private readonly buckets: TokenBuckets;
@@ -23,7 +15,7 @@ export class ApiKeyGuard implements CanActivate {
 
   constructor(
     private readonly reflector: Reflector,
-    @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly authenticator: ApiKeyAuthenticator,
     @Inject(CONFIG) config: Config,
   ) {
     this.buckets = new TokenBuckets(config.rateLimitRps, config.rateLimitBurst);
@@ -36,18 +28,8 @@ export class ApiKeyGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) return true;
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest & AuthedRequest>();
-    const header = request.headers.authorization;
-    if (!header) throw unauthorized('Not authenticated');
-    const token = BEARER.exec(header)?.[1];
-    if (!token) throw unauthorized('Invalid authentication credentials');
-    const parsed = parseApiKey(token);
-    if (!parsed) throw unauthorized('Invalid API key');
-    const doc = (await this.reads.get(API_KEYS, parsed.keyId)) as (ApiKeyDoc & { _id: string }) | undefined;
-    if (!doc || !apiKeyMatches(token, doc.key_hash)) throw unauthorized('Invalid API key');
-    if (doc.revoked_at) throw unauthorized('API key has been revoked');
-    if (doc.expires_at && Date.parse(doc.expires_at) <= Date.now()) throw unauthorized('API key has expired');
-    request.auth = { team_id: doc.team_id, key_id: doc.key_id };
-    this.limit(doc.key_id, http.getResponse<FastifyReply>());
+    request.auth = await this.authenticator.authenticate(request.headers.authorization);
+    this.limit(request.auth.key_id, http.getResponse<FastifyReply>());
     return true;
   }
 

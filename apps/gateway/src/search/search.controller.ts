@@ -1,35 +1,44 @@
 import { randomUUID } from 'node:crypto';
-import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { type SearchReply, type SearchRequest, subjects } from '@app/contracts';
-import { RequestValidationError } from '@app/platform/http';
+import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { type SearchReply, type SearchRequest, type StartSearchRunReply, subjects } from '@app/contracts';
+import { searchRunView } from '@app/domain/search-run';
+import { READ_STORE, type ReadStore } from '@app/readmodels';
+import { SEARCH_RUNS, type SearchRunDoc } from '@app/readmodels/projections';
 import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
 import { ServiceCalls } from '../commands/service-calls';
+import { SearchRunView } from '../searches/searches.dto';
 import { SearchBody, SearchResponse } from './search.dto';
 
-/** POST /v1/search: depths instant, fast and auto answered by the search service. */
+/**
+ * POST /v1/search: depths instant, fast and auto answered by the search service; depth deep
+ * starts a run owned by the research service and answers 202 with its view.
+ */
 @ApiTags('Search')
 @ApiBearerAuth()
 @Controller('v1/search')
 export class SearchController {
-  constructor(private readonly calls: ServiceCalls) {}
+  constructor(
+    private readonly calls: ServiceCalls,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+  ) {}
 
   @Post()
   @HttpCode(200)
   @ApiOperation({ summary: 'Search' })
-  @ApiOkResponse({ type: SearchResponse })
-  async search(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Body() body: SearchBody): Promise<SearchResponse> {
+  @ApiOkResponse({ type: SearchResponse, description: 'depth instant, fast or auto' })
+  @ApiAcceptedResponse({ type: SearchRunView, description: 'depth deep: the run, to poll or stream' })
+  async search(
+    @Auth() auth: AuthContext,
+    @Req() req: AuthedRequest,
+    @Body() body: SearchBody,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<SearchResponse | SearchRunView> {
     const depth = body.depth ?? (body.mode === 'basic' ? 'fast' : body.mode === 'advanced' ? 'auto' : 'auto');
     if (depth === 'deep') {
-      throw new RequestValidationError([
-        {
-          type: 'value_error',
-          loc: ['body', 'depth'],
-          msg: "Value error, depth 'deep' (asynchronous research runs) is not available on this server yet; use instant, fast or auto",
-          input: 'deep',
-          ctx: { error: 'deep runs are not available yet' },
-        },
-      ]);
+      reply.status(202);
+      return this.deep(auth, req.id, body);
     }
     const request: SearchRequest = {
       queries: body.queries,
@@ -49,5 +58,23 @@ export class SearchController {
     };
     const { position: _position, ...response } = await this.calls.command<SearchReply>(subjects.search, request, auth, req.id);
     return response;
+  }
+
+  private async deep(auth: AuthContext, requestId: string, body: SearchBody): Promise<SearchRunView> {
+    const params = {
+      queries: body.queries,
+      prompt: body.prompt ?? null,
+      objective: body.objective ?? null,
+      limit: body.limit,
+      country: (body.country ?? body.location ?? 'us').toLowerCase(),
+      language: body.language.toLowerCase(),
+      max_subqueries: body.max_subqueries ?? 8,
+      max_fetches: body.max_fetches ?? 18,
+      webhook: body.webhook ?? null,
+    };
+    const { search_id } = await this.calls.command<StartSearchRunReply>(subjects.startSearchRun, { params }, auth, requestId);
+    const doc = (await this.reads.get(SEARCH_RUNS, search_id)) as SearchRunDoc | undefined;
+    if (!doc) throw new Error(`search run ${search_id} is not in the read model after the wait`);
+    return searchRunView(doc.state) as unknown as SearchRunView;
   }
 }

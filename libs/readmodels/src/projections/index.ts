@@ -1,12 +1,14 @@
 import { apiKeysProjection } from './api-keys.projection';
 import { chargesProjection } from './charges.projection';
+import { searchRunsProjection } from './search-runs.projection';
 import { teamsProjection } from './teams.projection';
 import { usageProjection } from './usage.projection';
 
 export * from './api-keys.projection';
 export * from './charges.projection';
+export * from './search-runs.projection';
 export * from './teams.projection';
 export * from './usage.projection';
 
 /** Every projection the gateway's read side needs. */
-export const platformProjections = [apiKeysProjection, teamsProjection, usageProjection, chargesProjection];
+export const platformProjections = [apiKeysProjection, teamsProjection, usageProjection, chargesProjection, searchRunsProjection];

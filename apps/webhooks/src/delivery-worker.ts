@@ -1,0 +1,318 @@
+import { randomUUID } from 'node:crypto';
+import * as os from 'node:os';
+import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import type { Config } from '@app/config';
+import {
+  WEBHOOK_STREAM_PREFIX,
+  webhookDeliveryDecider,
+  type WebhookDeliveryCommand,
+  type WebhookDeliveryEvent,
+  type WebhookDeliveryState,
+  webhookDeliveryStream,
+} from '@app/domain/webhook-delivery';
+import {
+  type AllFilter,
+  EVENT_STORE,
+  type EventStore,
+  handleCommand,
+  type RecordedEvent,
+  type Subscription,
+  WrongExpectedRevisionError,
+} from '@app/eventstore';
+import { SecretBox } from '@app/platform/secrets';
+import type { Resolver } from '@app/providers/fetch';
+import { READ_STORE, type ReadStore } from '@app/readmodels';
+import { RUN_END_EVENT_TYPES, RUN_STREAM_PREFIX, runWebhookDelivery } from './run-webhooks';
+import { signingSecrets } from './team-secrets';
+import { type AttemptOutcome, WEBHOOK_USER_AGENT, WebhookSender } from './webhook-sender';
+
+export interface DeliveryWorkerOptions {
+  /** Retry policy of run webhooks (WEBHOOK_MAX_ATTEMPTS, WEBHOOK_BACKOFF_SECONDS). */
+  maxAttempts: number;
+  backoffSeconds: number;
+  /** FETCH_ALLOW_HOSTS: the SSRF guard's exceptions. */
+  allowHosts: readonly string[];
+  /** The whole exchange of one attempt (API.md: 10 s). */
+  attemptTimeoutMs: number;
+  /** An attempt with no outcome after this long lost its worker: another one takes over. Must exceed attemptTimeoutMs. */
+  takeoverAfterMs: number;
+  /** Shutdown waits this long for attempts in flight, then cuts them. */
+  drainMs: number;
+  /** Attempts in flight at once in this process. */
+  concurrency: number;
+  /** Read-store checkpoint of the run-end follower. */
+  checkpointName: string;
+  workerId: string;
+  userAgent: string;
+  resolver?: Resolver;
+  now: () => Date;
+  /** Jitter draws in [0, 1]. */
+  random: () => number;
+}
+
+export const DELIVERY_WORKER_OPTIONS = Symbol('DELIVERY_WORKER_OPTIONS');
+
+export const deliveryWorkerOptions = (config: Config, overrides: Partial<DeliveryWorkerOptions> = {}): DeliveryWorkerOptions => ({
+  maxAttempts: config.webhookMaxAttempts,
+  backoffSeconds: config.webhookBackoffSeconds,
+  allowHosts: config.fetchAllowHosts,
+  attemptTimeoutMs: 10_000,
+  takeoverAfterMs: 30_000,
+  drainMs: 12_000,
+  concurrency: 16,
+  checkpointName: 'webhooks:requests@v1',
+  workerId: `${os.hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
+  userAgent: WEBHOOK_USER_AGENT,
+  now: () => new Date(),
+  random: Math.random,
+  ...overrides,
+});
+
+type Open = Extract<WebhookDeliveryState, { status: 'scheduled' | 'attempting' }>;
+type Attempting = Extract<WebhookDeliveryState, { status: 'attempting' }>;
+
+const RETRY_MS = 1000;
+
+/**
+ * Durable webhook delivery, driven by the event log alone (DESIGN.md section 5: nothing durable
+ * rides on NATS). Two followers:
+ * - run ends (`search-*` streams, from a read-store checkpoint): a finished run that asked for a
+ *   webhook gets a `webhook-<type>-<search id>` stream; the request is idempotent (the stream
+ *   exists -> no events), so a replay or a second replica adds nothing;
+ * - deliveries (`webhook-*` streams, always from the start of the log): folds every unfinished
+ *   delivery in memory, so a restart resumes what was pending, under the webhook-id its request
+ *   fixed. That map is only a timetable; each attempt re-reads its stream and the decider decides.
+ * Exactly one attempt in flight per delivery across replicas: WebhookAttemptStarted is appended
+ * at the revision read (the lock) before anything is sent; a conflict means another replica won.
+ */
+@Injectable()
+export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('DeliveryWorker');
+  private readonly sender: WebhookSender;
+  private readonly open = new Map<string, Open>();
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly subscriptions = new Set<Subscription>();
+  private loops: Promise<void>[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private dispatchQueued = false;
+  /** Aborted when shutdown starts: no new work, pauses end. */
+  private readonly halt = new AbortController();
+  /** Aborted when the drain time is up: sends in flight are cut. */
+  private readonly cut = new AbortController();
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly box: SecretBox,
+    @Inject(DELIVERY_WORKER_OPTIONS) private readonly options: DeliveryWorkerOptions,
+  ) {
+    this.sender = new WebhookSender({
+      allowHosts: options.allowHosts,
+      timeoutMs: options.attemptTimeoutMs,
+      userAgent: options.userAgent,
+      resolver: options.resolver,
+    });
+  }
+
+  get workerId(): string {
+    return this.options.workerId;
+  }
+
+  onApplicationBootstrap(): Promise<void> {
+    return this.start();
+  }
+
+  beforeApplicationShutdown(): Promise<void> {
+    return this.stop();
+  }
+
+  async start(): Promise<void> {
+    if (this.loops.length > 0) throw new Error('delivery worker already started');
+    const checkpoint = await this.reads.getCheckpoint(this.options.checkpointName);
+    this.loops = [
+      this.follow({ streamPrefixes: [RUN_STREAM_PREFIX], eventTypePrefixes: RUN_END_EVENT_TYPES }, checkpoint, (event) => this.onRunEnded(event)),
+      this.follow({ streamPrefixes: [WEBHOOK_STREAM_PREFIX] }, undefined, async (event) => this.onDeliveryEvent(event)),
+    ];
+    this.logger.log({ msg: 'webhook delivery worker started', worker_id: this.workerId, from: checkpoint === undefined ? null : String(checkpoint) });
+  }
+
+  /** Stops taking attempts, lets those in flight finish within drainMs, then cuts them unrecorded (their lease lets a replica take over). */
+  async stop(): Promise<void> {
+    if (this.halt.signal.aborted) return;
+    this.halt.abort();
+    clearTimeout(this.timer);
+    await Promise.all([...this.subscriptions].map((subscription) => subscription.close()));
+    const drained = Promise.allSettled(this.inFlight.values());
+    let bound: NodeJS.Timeout | undefined;
+    const finished = await Promise.race([drained.then(() => true), new Promise<false>((resolve) => (bound = setTimeout(resolve, this.options.drainMs, false)))]);
+    clearTimeout(bound);
+    if (!finished) {
+      this.logger.warn({ msg: 'cutting webhook attempts still in flight at shutdown', count: this.inFlight.size });
+      this.cut.abort();
+      await drained;
+    }
+    await Promise.allSettled(this.loops);
+    this.sender.close();
+  }
+
+  /** Follows the log from `after`; after a failure, resubscribes from the last event handled. */
+  private async follow(filter: AllFilter, after: bigint | undefined, handle: (event: RecordedEvent) => Promise<void>): Promise<void> {
+    let cursor = after;
+    while (!this.halt.signal.aborted) {
+      const subscription = this.events.subscribeToAll({ after: cursor, filter });
+      this.subscriptions.add(subscription);
+      try {
+        for await (const event of subscription) {
+          await handle(event);
+          cursor = event.position;
+        }
+      } catch (error) {
+        this.logger.error({ msg: 'webhook follower failed; resubscribing', filter, error: String(error) });
+      } finally {
+        this.subscriptions.delete(subscription);
+        await subscription.close();
+      }
+      await this.pause(RETRY_MS);
+    }
+  }
+
+  private async onRunEnded(end: RecordedEvent): Promise<void> {
+    const run = await this.events.readStream(end.stream);
+    let request: ReturnType<typeof runWebhookDelivery>;
+    try {
+      request = runWebhookDelivery(run, end, { max_attempts: this.options.maxAttempts, backoff_seconds: this.options.backoffSeconds });
+    } catch (error) {
+      // A stream that does not fold into a run can never announce one: skipping beats blocking every webhook behind it.
+      this.logger.error({ msg: 'cannot build the run webhook; skipped', stream: end.stream, error: String(error) });
+    }
+    if (request) {
+      await handleCommand(this.events, webhookDeliveryStream(request.delivery.delivery_id), webhookDeliveryDecider, request, {
+        metadata: { team_id: request.delivery.team_id, correlation_id: end.metadata.correlation_id, causation_id: end.id },
+      });
+    }
+    await this.reads.setCheckpoint(this.options.checkpointName, end.position);
+  }
+
+  private onDeliveryEvent(event: RecordedEvent): void {
+    const known = this.open.get(event.stream);
+    // Events of a delivery that finished earlier in the log: nothing left to schedule.
+    if (!known && event.type !== 'WebhookDeliveryRequested') return;
+    const state = webhookDeliveryDecider.evolve(known ?? webhookDeliveryDecider.initialState, { type: event.type, data: event.data } as WebhookDeliveryEvent);
+    if (state.status === 'scheduled' || state.status === 'attempting') this.open.set(event.stream, state);
+    else this.open.delete(event.stream);
+    this.queueDispatch();
+  }
+
+  /** One dispatch per turn of the event loop, however many events arrived (a catch-up brings many). */
+  private queueDispatch(): void {
+    if (this.dispatchQueued || this.halt.signal.aborted) return;
+    this.dispatchQueued = true;
+    setImmediate(() => {
+      this.dispatchQueued = false;
+      this.dispatch();
+    });
+  }
+
+  /** Starts every due attempt (up to the concurrency) and sets a timer for the next one due. */
+  private dispatch(): void {
+    if (this.halt.signal.aborted) return;
+    clearTimeout(this.timer);
+    const now = this.options.now().getTime();
+    let next = Infinity;
+    for (const [stream, state] of this.open) {
+      if (this.inFlight.has(stream)) continue;
+      const due = this.dueAt(state);
+      if (due === undefined) continue;
+      if (due > now) next = Math.min(next, due);
+      else if (this.inFlight.size < this.options.concurrency) this.launch(stream, state.request.team_id);
+    }
+    if (next !== Infinity) {
+      // setTimeout overflows past ~24.8 days; waking early is harmless.
+      this.timer = setTimeout(() => this.dispatch(), Math.min(next - now, 2 ** 31 - 1));
+      this.timer.unref();
+    }
+  }
+
+  private dueAt(state: Open): number | undefined {
+    if (state.status === 'attempting') return Date.parse(state.started_at) + this.options.takeoverAfterMs;
+    return state.next_attempt_at === null ? undefined : Date.parse(state.next_attempt_at);
+  }
+
+  private launch(stream: string, teamId: string): void {
+    const attempt = this.attempt(stream, teamId)
+      .catch(async (error: unknown) => {
+        this.logger.error({ msg: 'webhook attempt could not be run', stream, error: String(error) });
+        await this.pause(RETRY_MS); // holds the slot, so a failing store is not hammered
+      })
+      .finally(() => {
+        this.inFlight.delete(stream);
+        this.queueDispatch();
+      });
+    this.inFlight.set(stream, attempt);
+  }
+
+  private async attempt(stream: string, teamId: string): Promise<void> {
+    const metadata = { team_id: teamId, causation_id: this.workerId };
+    let taken;
+    try {
+      taken = await handleCommand(
+        this.events,
+        stream,
+        webhookDeliveryDecider,
+        { type: 'StartAttempt', worker_id: this.workerId, takeover_after_seconds: this.options.takeoverAfterMs / 1000 },
+        // One try: a conflict is another replica taking this attempt, never something to retry.
+        { maxAttempts: 1, now: this.options.now().toISOString(), metadata },
+      );
+    } catch (error) {
+      if (error instanceof WrongExpectedRevisionError) return;
+      throw error;
+    }
+    if (!taken.events.some((event) => event.type === 'WebhookAttemptStarted') || taken.state.status !== 'attempting') return;
+    const outcome = await this.send(taken.state);
+    if (outcome.kind === 'aborted') return;
+    await handleCommand(this.events, stream, webhookDeliveryDecider, this.outcomeCommand(taken.state.attempts, outcome), {
+      now: () => this.options.now().toISOString(),
+      metadata,
+    });
+  }
+
+  private async send({ request }: Attempting): Promise<AttemptOutcome> {
+    const at = this.options.now();
+    let secrets: string[];
+    try {
+      secrets = await signingSecrets(this.events, this.box, request.team_id, at);
+    } catch (error) {
+      return { kind: 'failed', status: null, error: `cannot sign: ${error instanceof Error ? error.message : String(error)}` };
+    }
+    const post = { url: request.url, webhookId: request.webhook_id, body: JSON.stringify(request.payload), secrets, at };
+    return this.sender.send(post, this.cut.signal);
+  }
+
+  private outcomeCommand(attempt: number, outcome: Exclude<AttemptOutcome, { kind: 'aborted' }>): WebhookDeliveryCommand {
+    switch (outcome.kind) {
+      case 'delivered':
+        return { type: 'RecordDelivered', attempt, status: outcome.status };
+      case 'blocked':
+        return { type: 'RecordAttemptBlocked', attempt, error: outcome.error };
+      case 'failed':
+        return { type: 'RecordAttemptFailed', attempt, status: outcome.status, error: outcome.error, jitter: this.options.random() };
+      default: {
+        const unreachable: never = outcome;
+        return unreachable;
+      }
+    }
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.halt.signal.aborted) return resolve();
+      const done = () => {
+        clearTimeout(timer);
+        this.halt.signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.halt.signal.addEventListener('abort', done);
+    });
+  }
+}

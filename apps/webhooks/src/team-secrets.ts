@@ -1,0 +1,25 @@
+import { teamDecider, type TeamEvent, teamStream } from '@app/domain';
+import type { EventStore } from '@app/eventstore';
+import type { SecretBox } from '@app/platform/secrets';
+
+/**
+ * The team's webhook signing secrets in force at `at`: the current one, and during a rotation
+ * (API.md "Keys CLI": 24 h) the previous one too. Read from the team's own stream rather than the
+ * `teams` read model: this service may run without a projector, and the log is never behind.
+ */
+export async function signingSecrets(events: EventStore, box: SecretBox, teamId: string, at: Date): Promise<string[]> {
+  const recorded = await events.readStream(teamStream(teamId));
+  const team = recorded.reduce(
+    (state, event) => teamDecider.evolve(state, { type: event.type, data: event.data } as TeamEvent),
+    teamDecider.initialState,
+  );
+  if (team.status === 'absent') throw new Error(`team ${teamId} does not exist`);
+  const secret = team.webhook_secret;
+  if (!secret) throw new Error(`team ${teamId} has no webhook secret`);
+  const secrets = [box.open(secret.ciphertext)];
+  const { previous_ciphertext, previous_valid_until } = secret;
+  if (previous_ciphertext && previous_valid_until && Date.parse(previous_valid_until) > at.getTime()) {
+    secrets.push(box.open(previous_ciphertext));
+  }
+  return secrets;
+}

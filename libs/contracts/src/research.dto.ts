@@ -1,0 +1,63 @@
+import { Type } from 'class-transformer';
+import { IsArray, IsBoolean, IsInt, IsNumber, IsObject, IsOptional, IsString, Min, ValidateIf, ValidateNested } from 'class-validator';
+
+const nullable = (_: object, value: unknown) => value !== null && value !== undefined;
+
+export class DeepSearchParamsDto {
+  @IsArray() @IsString({ each: true }) queries!: string[];
+  @ValidateIf(nullable) @IsString() prompt!: string | null;
+  @ValidateIf(nullable) @IsString() objective!: string | null;
+  @IsInt() @Min(1) limit!: number;
+  @IsString() country!: string;
+  @IsString() language!: string;
+  @IsInt() @Min(1) max_subqueries!: number;
+  @IsInt() @Min(1) max_fetches!: number;
+  @ValidateIf(nullable) @IsString() webhook!: string | null;
+}
+
+/** `research.start`: request a deep search run (the research service owns it from here). */
+export class StartSearchRunRequest {
+  @IsObject() @ValidateNested() @Type(() => DeepSearchParamsDto) params!: DeepSearchParamsDto;
+}
+
+export class StartSearchRunReply {
+  @IsString() search_id!: string;
+  /** Append position of SearchRunRequested (read-your-writes). */
+  @IsString() position!: string;
+}
+
+/** `research.cancel`: stop a run; work stops at once, results so far are kept. */
+export class CancelSearchRunRequest {
+  @IsString() search_id!: string;
+}
+
+export class CancelSearchRunReply {
+  @IsOptional() @IsString() position?: string;
+}
+
+/** `search.page`: one provider page, uncharged (for the research pipeline, which charges its run). */
+export class SearchPageRequest {
+  @IsString() query!: string;
+  @IsInt() @Min(1) page!: number;
+  @IsInt() @Min(1) limit!: number;
+  @IsString() country!: string;
+  @IsString() language!: string;
+}
+
+export class SearchPageHit {
+  @IsString() url!: string;
+  @IsString() title!: string;
+  @IsString() snippet!: string;
+  @ValidateIf(nullable) @IsString() date!: string | null;
+  @ValidateIf(nullable) @IsString() category!: string | null;
+  @ValidateIf(nullable) @IsString() language!: string | null;
+  @IsNumber() score!: number;
+  @IsOptional() @IsString() content?: string;
+}
+
+export class SearchPageReply {
+  @IsArray() @ValidateNested({ each: true }) @Type(() => SearchPageHit) hits!: SearchPageHit[];
+  @IsInt() page!: number;
+  @IsBoolean() hasMore!: boolean;
+  @IsArray() @IsString({ each: true }) warnings!: string[];
+}

@@ -1,0 +1,3 @@
+export * from './search-run.events';
+export * from './search-run.decider';
+export * from './search-run.view';

@@ -1,0 +1,2 @@
+export * from './webhook-delivery.events';
+export * from './webhook-delivery.decider';

@@ -1,0 +1,20 @@
+import type { Source } from '@app/domain/search-run/search-run.events';
+import { citedIndexes } from '@app/providers/llm/research/report-citations';
+
+// The grammar lives beside the research models (they write and repair reports); re-exported so
+// pipeline users need only this library.
+export { citedIndexes, claimSentences, uncitedClaims, GAP_NOTE } from '@app/providers/llm/research/report-citations';
+
+export class UnresolvedCitationError extends Error {
+  constructor(readonly missing: number[]) {
+    super(`the report cites sources that do not exist: ${missing.map((n) => `[${n}]`).join(', ')}`);
+    this.name = 'UnresolvedCitationError';
+  }
+}
+
+/** Throws UnresolvedCitationError when any `[N]` in the report is not a source index. */
+export function assertCitationsResolve(report: string, sources: ReadonlyArray<Pick<Source, 'index'>>): void {
+  const known = new Set(sources.map((s) => s.index));
+  const missing = citedIndexes(report).filter((n) => !known.has(n));
+  if (missing.length) throw new UnresolvedCitationError(missing);
+}

@@ -1,0 +1,15 @@
+export {
+  runResearch,
+  READ_BATCH,
+  PASSAGE_CHARS,
+  MAX_PASSAGES,
+  type ResearchInput,
+  type ResearchPorts,
+  type ResearchProgress,
+  type ResearchOutcome,
+  type SearchHit,
+  type ReadDocument,
+} from './pipeline';
+export { assertCitationsResolve, citedIndexes, claimSentences, uncitedClaims, GAP_NOTE, UnresolvedCitationError } from './citations';
+export { normalizeUrl, domainOf, onDomain } from './urls';
+export type { ResearchModel, ResearchPassage, ResearchSourceRef } from '@app/providers/llm/research/research-model.port';

@@ -1,0 +1,80 @@
+import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
+import type { ReplayServer } from '../support/replay-server';
+import { bearer, type RunningService, startService } from '../support/service-process';
+import { startSlowSearxng } from '../support/slow-searxng';
+import { json } from './harness';
+
+jest.setTimeout(60_000);
+
+/** Deep runs over a search provider that takes 300 ms a query, so a run can be cancelled mid-way. */
+describe('cancelling a deep run mid-run (standalone, slow provider)', () => {
+  let web: FixtureWeb;
+  let stub: ReplayServer;
+  let svc: RunningService;
+
+  beforeAll(async () => {
+    web = await startFixtureWeb();
+    stub = await startSlowSearxng(web, 300);
+    svc = await startService('standalone', {
+      SEARCH_PROVIDER: 'searxng',
+      SEARXNG_URL: stub.url,
+      SEARXNG_RPS: '0',
+      SEARXNG_MAX_CONCURRENT: '16',
+      FETCH_ALLOW_HOSTS: web.allowHosts.join(','),
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await svc?.stop();
+    await stub?.close();
+    await web?.stop();
+  });
+
+  const headers = () => ({ ...bearer(svc.demoKey), 'Content-Type': 'application/json' });
+  const view = async (id: string) => json(await fetch(`${svc.baseUrl}/v1/searches/${id}`, { headers: headers() }));
+
+  it('cancel stops the run at once: status cancelled, results so far kept, no report, no credits', async () => {
+    const started = await json(
+      await fetch(`${svc.baseUrl}/v1/search`, {
+        method: 'POST',
+        headers: headers(),
+        body: JSON.stringify({ depth: 'deep', queries: ['battery', 'robot', 'solar', 'tram', 'library'], max_subqueries: 10 }),
+      }),
+    );
+    let current = await view(started.search_id);
+    for (let i = 0; i < 300 && current.results.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      current = await view(started.search_id);
+    }
+    expect(current.status).toBe('running');
+    expect(current.results.length).toBeGreaterThan(0);
+    const response = await fetch(`${svc.baseUrl}/v1/searches/${started.search_id}/cancel`, { method: 'POST', headers: headers() });
+    expect(response.status).toBe(200);
+    const cancelled = await json(response);
+    expect(cancelled.status).toBe('cancelled');
+    await new Promise((r) => setTimeout(r, 1_000));
+    const final = await view(started.search_id);
+    expect(final).toMatchObject({ status: 'cancelled', report: null, credits: 0, usage_items: [] });
+    expect(final.results.length).toBeGreaterThanOrEqual(current.results.length);
+    expect(final.pagesFetched).toBeLessThan(final.pagesTarget);
+    const history = (await json(await fetch(`${svc.baseUrl}/v1/searches/${started.search_id}/history`, { headers: headers() }))).events as { type: string }[];
+    expect(history.map((e) => e.type)).toContain('SearchRunCancelled');
+    expect(history.map((e) => e.type)).not.toContain('SearchRunCompleted');
+    expect((await fetch(`${svc.baseUrl}/v1/searches/${started.search_id}/cancel`, { method: 'POST', headers: headers() })).status).toBe(200);
+  });
+
+  it('a completed run cannot be cancelled (409), and the slow run completes with its pages fetched once', async () => {
+    const started = await json(
+      await fetch(`${svc.baseUrl}/v1/search`, { method: 'POST', headers: headers(), body: JSON.stringify({ depth: 'deep', queries: ['rye sourdough'], max_fetches: 4 }) }),
+    );
+    let current = await view(started.search_id);
+    for (let i = 0; i < 500 && ['queued', 'running'].includes(current.status); i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      current = await view(started.search_id);
+    }
+    expect(current.status).toBe('completed');
+    expect(current.usage.pages_fetched).toBeGreaterThan(0);
+    const refused = await fetch(`${svc.baseUrl}/v1/searches/${started.search_id}/cancel`, { method: 'POST', headers: headers() });
+    expect(refused.status).toBe(409);
+    expect(await json(refused)).toEqual({ detail: expect.any(String) });
+  });
+});
