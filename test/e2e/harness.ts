@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import { type FixtureWeb, startFixtureWeb } from '../support/fixture-web';
+import { type FixtureWeb, fixtureSeeds, startFixtureWeb } from '../support/fixture-web';
 import { type Mode, type RunningService, startService } from '../support/service-process';
 
 /**
@@ -22,8 +22,6 @@ export interface E2eContext {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are asserted field by field
 export const json = (response: Response): Promise<any> => response.json();
 
-/** The fixture web's sites as crawl seeds of the local index (the `www.` twin is not a site of its own). */
-export const fixtureSeeds = (web: FixtureWeb): string => web.hosts.filter((host) => !host.startsWith('www.')).map((host) => `${web.baseUrl(host)}/`).join(',');
 
 export function useService(mode: Mode, env: Record<string, string> = {}): E2eContext {
   const ctx = { secrets: [] as string[], hooks: [] } as unknown as E2eContext;

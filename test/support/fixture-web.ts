@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
@@ -47,7 +47,12 @@ export interface FixtureWeb {
   stop(): Promise<void>;
 }
 
-export const FIXTURE_WEB_DIR = path.resolve(__dirname, '..', 'fixtures', 'web');
+/** test/fixtures/web in the source tree (also when this file runs compiled from dist/). */
+export const FIXTURE_WEB_DIR = (() => {
+  let dir = __dirname;
+  while (!existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
+  return path.join(dir, 'test', 'fixtures', 'web');
+})();
 
 type Route = { status: number; type: string; body: string | Buffer; location?: string };
 
@@ -240,3 +245,10 @@ async function listFiles(dir: string): Promise<string[]> {
   }
   return out.sort();
 }
+
+/** The fixture web's sites as LOCAL_INDEX_SEEDS (the `www.` twin is not a site of its own). */
+export const fixtureSeeds = (web: FixtureWeb): string =>
+  web.hosts
+    .filter((host) => !host.startsWith('www.'))
+    .map((host) => `${web.baseUrl(host)}/`)
+    .join(',');
