@@ -77,4 +77,35 @@ describe('cancelling a deep run mid-run (standalone, slow provider)', () => {
     expect(refused.status).toBe(409);
     expect(await json(refused)).toEqual({ detail: expect.any(String) });
   });
+
+  it('a team runs at most MAX_CONCURRENT_RUNS_PER_TEAM (4) runs at once; the rest wait queued, in order', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const response = await fetch(`${svc.baseUrl}/v1/search`, {
+        method: 'POST',
+        headers: headers(),
+        body: JSON.stringify({ depth: 'deep', queries: [`queue test ${i}`, `second query ${i}`], max_fetches: 2 }),
+      });
+      ids.push((await json(response)).search_id);
+    }
+    await new Promise((r) => setTimeout(r, 150));
+    const statuses = await Promise.all(ids.map(async (id) => (await view(id)).status));
+    expect(statuses.filter((s) => s === 'running')).toHaveLength(4);
+    expect(statuses.slice(4)).toEqual(['queued', 'queued']);
+    const ends: Record<string, number> = {};
+    for (const id of ids) {
+      let current = await view(id);
+      for (let i = 0; i < 1000 && ['queued', 'running'].includes(current.status); i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        current = await view(id);
+      }
+      expect(current.status).toBe('completed');
+      ends[id] = Date.parse(current.completedAt);
+    }
+    const startedAt = async (id: string) =>
+      Date.parse(((await json(await fetch(`${svc.baseUrl}/v1/searches/${id}/history`, { headers: headers() }))).events as { type: string; at: string }[]).find((e) => e.type === 'SearchRunStarted')!.at);
+    const firstEnd = Math.min(...ids.slice(0, 4).map((id) => ends[id]));
+    expect(await startedAt(ids[4])).toBeGreaterThanOrEqual(firstEnd);
+    expect(await startedAt(ids[5])).toBeGreaterThanOrEqual(await startedAt(ids[4]));
+  });
 });

@@ -8,7 +8,7 @@ import { focusExcerpts } from '@app/extraction';
 import { type ChargeContext, chargeRequest } from '@app/platform/charging/charge-request';
 import { ExtractiveLanguageModel, LANGUAGE_MODEL, type LanguageModel } from '@app/providers/llm';
 import { type SearchHit, type SearchPage, type SearchProvider, type SearchQuery, SEARCH_PROVIDER } from '@app/providers/search';
-import { domainOf, normalizeUrl, onDomain } from './normalize-url';
+import { domainOf, normalizeUrl, onDomain } from '@app/research/urls';
 
 const DEFAULT_EXCERPT_CHARS = 500;
 const HIGHLIGHT_CHARS = 1_000;

@@ -5,3 +5,4 @@ export * from './charge/charge.events';
 export * from './charge/charge.decider';
 export * from './idempotency/idempotency.decider';
 export * from './search-run';
+export * from './webhook-delivery';
