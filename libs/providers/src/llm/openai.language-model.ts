@@ -1,6 +1,6 @@
-import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import type { ChatCompletion } from 'openai/resources/chat/completions';
+import OpenAI from 'openai';
 import { LanguageModelError } from './language-model-error';
+import { completeJson, malformed, PROVIDER } from './openai-json';
 import type { LanguageModel, RerankDocument, RerankResult, TokenUsage } from './language-model.port';
 
 export interface OpenAiLanguageModelOptions {
@@ -22,7 +22,6 @@ export interface OpenAiLanguageModelOptions {
   maxTextChars?: number;
 }
 
-const PROVIDER = 'openai';
 
 const RERANK_SYSTEM = [
   'You judge how well documents serve a research objective.',
@@ -116,45 +115,10 @@ export class OpenAiLanguageModel implements LanguageModel {
     return { excerpts: verifiedExcerpts(list as string[], text, maxChars), usage };
   }
 
-  private async complete(name: string, schema: Record<string, unknown>, system: string, payload: unknown, signal?: AbortSignal): Promise<{ value: unknown; usage: TokenUsage }> {
-    // Our own deadline, not only the client's per-attempt timeout: it bounds the whole call (retries
-    // included), and which signal fired tells a timeout from a caller's abort in any JS realm.
-    const deadline = AbortSignal.timeout(this.options.timeoutMs ?? 60_000);
-    let completion: ChatCompletion;
-    try {
-      completion = await this.client.chat.completions.create(
-        {
-          model: this.options.model,
-          messages: [
-            { role: 'system', content: system },
-            // JSON, so document text stays visibly data (and quotes inside it stay escaped).
-            { role: 'user', content: JSON.stringify(payload) },
-          ],
-          response_format: { type: 'json_schema', json_schema: { name, strict: true, schema } },
-          ...(this.options.temperature !== undefined ? { temperature: this.options.temperature } : {}),
-        },
-        { signal: signal ? AbortSignal.any([signal, deadline]) : deadline },
-      );
-    } catch (err) {
-      if (signal?.aborted) throw signal.reason;
-      if (deadline.aborted || err instanceof APIConnectionTimeoutError) {
-        throw new LanguageModelError(PROVIDER, 'timeout', `no answer within ${this.options.timeoutMs ?? 60_000} ms`, true, { cause: err });
-      }
-      throw upstreamError(err);
-    }
-    const usage = { input: completion.usage?.prompt_tokens ?? 0, output: completion.usage?.completion_tokens ?? 0 };
-    const choice = completion.choices?.[0];
-    if (!choice) throw malformed('the answer has no choices');
-    if (choice.message.refusal) throw new LanguageModelError(PROVIDER, 'refused', `the model refused: ${choice.message.refusal}`, false);
-    if (choice.finish_reason === 'length') throw new LanguageModelError(PROVIDER, 'truncated_output', 'the answer was cut at the output token limit', true);
-    const content = choice.message.content ?? '';
-    try {
-      // Servers that ignore response_format tend to wrap JSON in a ```json fence: unwrap that only.
-      return { value: JSON.parse(content.replace(/^\s*```(?:json)?\s*\n([\s\S]*?)\n?```\s*$/, '$1')), usage };
-    } catch {
-      throw malformed(`the answer is not JSON: ${JSON.stringify(content.slice(0, 120))}`);
-    }
+  private complete(name: string, schema: Record<string, unknown>, system: string, payload: unknown, signal?: AbortSignal): Promise<{ value: unknown; usage: TokenUsage }> {
+    return completeJson(this.client, { model: this.options.model, timeoutMs: this.options.timeoutMs ?? 60_000, temperature: this.options.temperature }, name, schema, system, payload, signal);
   }
+
 }
 
 /**
@@ -190,18 +154,4 @@ function locate(candidate: string, text: string): string | undefined {
   return new RegExp(pattern, 'u').exec(text)?.[0];
 }
 
-function malformed(why: string): LanguageModelError {
-  // Retryable: sampling differs per call, and a retry often gets a well-formed answer.
-  return new LanguageModelError(PROVIDER, 'malformed_output', why, true);
-}
 
-function upstreamError(err: unknown): unknown {
-  if (err instanceof APIUserAbortError) return err;
-  if (err instanceof APIError) {
-    const status = err.status;
-    const retryable = status === undefined || status === 408 || status === 409 || status === 429 || status >= 500;
-    const what = status === undefined ? `cannot reach the server: ${err.message}` : `HTTP ${status}: ${err.message}`;
-    return new LanguageModelError(PROVIDER, 'upstream', what, retryable, { cause: err });
-  }
-  return err;
-}

@@ -3,7 +3,7 @@ import OpenAI from 'openai';
 import type { TokenUsage } from '../language-model.port';
 import { verifiedExcerpts } from '../openai.language-model';
 import { extractiveReport, uniqueQueries } from './extractive.research-model';
-import { completeJson, malformed } from './openai-json';
+import { completeJson, malformed } from '../openai-json';
 import { citedIndexes, keepCitedClaims, oneLine, sourcesSection, stripInvalidCitations } from './report-citations';
 import type { ResearchCallOptions, ResearchModel, ResearchPassage, ResearchSourceRef, SynthesiseOptions } from './research-model.port';
 

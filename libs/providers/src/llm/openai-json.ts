@@ -1,8 +1,8 @@
 import type OpenAI from 'openai';
 import { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
-import { LanguageModelError } from '../language-model-error';
-import type { TokenUsage } from '../language-model.port';
+import { LanguageModelError } from './language-model-error';
+import type { TokenUsage } from './language-model.port';
 
 export const PROVIDER = 'openai';
 
@@ -13,9 +13,9 @@ export interface JsonCallSettings {
 }
 
 /**
- * One strict JSON-schema Chat Completions call with the error mapping of OpenAiLanguageModel
- * (same codes, same retryability). A copy of its private `complete`, which that file does not
- * export; the two should merge into one shared helper when that file is next edited.
+ * One strict JSON-schema Chat Completions call, shared by the language and research models: our
+ * own deadline bounds the whole call (retries included); failures become LanguageModelErrors
+ * whose code says what went wrong and whether a retry can help.
  */
 export async function completeJson(
   client: OpenAI,
