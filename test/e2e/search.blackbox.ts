@@ -143,6 +143,21 @@ export function searchSuite(ctx: E2eContext): void {
       expect(body.credits).toBe(2);
     });
 
+    it('Idempotency-Key replays the first answer and charges once; another body with the key is a 422', async () => {
+      const idem = { ...bearer(ctx.svc.demoKey), 'Content-Type': 'application/json', 'Idempotency-Key': `e2e-${Date.now()}` };
+      const body = JSON.stringify({ queries: ['battery'], limit: 3 });
+      const first = await fetch(`${ctx.svc.baseUrl}/v1/search`, { method: 'POST', headers: { ...idem, 'X-Request-Id': 'idem-first' }, body });
+      const second = await fetch(`${ctx.svc.baseUrl}/v1/search`, { method: 'POST', headers: { ...idem, 'X-Request-Id': 'idem-second' }, body });
+      expect(second.status).toBe(200);
+      expect(second.headers.get('idempotent-replayed')).toBe('true');
+      expect((await json(second)).search_id).toBe((await json(first)).search_id);
+      expect((await fetch(`${ctx.svc.baseUrl}/v1/usage/requests/idem-second`, { headers: bearer(ctx.svc.demoKey) })).status).toBe(404);
+      expect((await json(await fetch(`${ctx.svc.baseUrl}/v1/usage/requests/idem-first`, { headers: bearer(ctx.svc.demoKey) }))).credits).toBe(1);
+      const other = await fetch(`${ctx.svc.baseUrl}/v1/search`, { method: 'POST', headers: idem, body: JSON.stringify({ queries: ['robot'] }) });
+      expect(other.status).toBe(422);
+      expect((await json(other)).detail[0]).toMatchObject({ type: 'idempotency_key_reuse', loc: ['header', 'idempotency-key'] });
+    });
+
     it.each([
       [{ queries: [] }, 'too_short', ['body', 'queries'], { min_length: 1 }],
       [{ queries: ['a', 'b', 'c', 'd', 'e', 'f'] }, 'too_long', ['body', 'queries'], { max_length: 5 }],
