@@ -118,6 +118,8 @@ export async function startService(mode: Mode, extraEnv: Record<string, string> 
   const log = read();
   const demoKey = prepared?.key ?? /Demo API key: (wr_\S+)/.exec(log)![1];
   const demoWebhookSecret = prepared ? '' : /Demo webhook secret: (whsec_\S+)/.exec(log)![1];
+  /** Every key and webhook secret this run has seen: none may appear in any log line it produced. */
+  const issued = [demoKey, demoWebhookSecret].filter(Boolean);
 
   return {
     mode,
@@ -134,6 +136,7 @@ export async function startService(mode: Mode, extraEnv: Record<string, string> 
         execFile(process.execPath, [KEYS_CLI, ...args], { cwd: dataDir, env }, (error, stdout, stderr) => {
           // stdout holds the printed key/secret by design; stderr is the CLI's diagnostics.
           fs.writeFileSync(cliLog, stderr);
+          issued.push(...(stdout.match(/\b(wr_[A-Za-z0-9_-]+|whsec_[A-Za-z0-9+/=]+)/g) ?? []));
           resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
         });
       }),
@@ -160,8 +163,26 @@ export async function startService(mode: Mode, extraEnv: Record<string, string> 
       }
       fs.closeSync(out);
       await nats?.stop();
+      assertNoSecretsLogged(logFiles, issued);
     },
   };
 }
 
 export const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
+
+/**
+ * No log line of a run may hold a key's secret part or a webhook secret. Outside the JSON logs,
+ * only the two first-boot lines print the demo credentials, by design.
+ */
+export function assertNoSecretsLogged(files: string[], secrets: string[]): void {
+  const parts = secrets.filter(Boolean).map((secret) => (secret.startsWith('wr_') ? secret.slice(16) : secret.slice(6)));
+  const leaks: string[] = [];
+  for (const file of files) {
+    if (!fs.existsSync(file)) continue;
+    for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+      if (/^Demo (API key|webhook secret): /.test(line)) continue;
+      if (parts.some((part) => line.includes(part))) leaks.push(`${path.basename(file)}: ${line.slice(0, 200)}`);
+    }
+  }
+  if (leaks.length) throw new Error(`secrets found in logs:\n${leaks.join('\n')}`);
+}
