@@ -179,7 +179,9 @@ export function platformSuite(ctx: E2eContext): void {
       expect(await json(await get('/healthz'))).toEqual({ status: 'ok' });
       const ready = await json(await get('/readyz'));
       expect(ready.status).toBe('ready');
+      expect(ready.checks.projector).toMatchObject({ ok: true, status: 'live' });
       expect(Object.keys(ready.checks.bus).sort()).toEqual(['extraction', 'findall', 'monitors', 'projector', 'research', 'search', 'webhooks']);
+      expect((await authed('/v1/usage')).status).toBe(200);
       const metrics = await (await get('/metrics')).text();
       expect(metrics).toMatch(/http_requests_total\{[^}]*route="\/v1\/usage"[^}]*status="200"[^}]*\} \d+/);
       const openapi = await json(await get('/v1/openapi.json'));

@@ -1,10 +1,10 @@
-import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
+import { Controller, Get, Header, Inject, Optional, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { BusClient } from '@app/bus';
 import { SERVICES, subjects } from '@app/contracts';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
-import { READ_STORE, type ReadStore } from '@app/readmodels';
+import { Projector, READ_STORE, type ReadStore } from '@app/readmodels';
 import { Public } from '../auth/auth.context';
 import { HttpMetrics } from '../http/metrics';
 
@@ -30,6 +30,7 @@ export class HealthController {
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly bus: BusClient,
     private readonly metrics: HttpMetrics,
+    @Optional() private readonly projector?: Projector,
   ) {}
 
   @Get('healthz')
@@ -45,9 +46,11 @@ export class HealthController {
       ...SERVICES.map((service) => timed(() => this.bus.request(subjects.health(service), {}, { timeoutMs: 2000 }))),
     ]);
     const bus = Object.fromEntries(SERVICES.map((service, i) => [service, services[i]]));
-    const ready = eventLog.ok && readStore.ok && services.every((check) => check.ok);
+    // An in-process projector that gave up would serve stale keys and views: not ready.
+    const projection = this.projector ? { ok: this.projector.status !== 'failed', status: this.projector.status, position: String(this.projector.position) } : undefined;
+    const ready = eventLog.ok && readStore.ok && services.every((check) => check.ok) && (projection?.ok ?? true);
     if (!ready) reply.status(503).header('Retry-After', '5');
-    return { status: ready ? 'ready' : 'not_ready', checks: { event_log: eventLog, read_store: readStore, bus } };
+    return { status: ready ? 'ready' : 'not_ready', checks: { event_log: eventLog, read_store: readStore, bus, ...(projection && { projector: projection }) } };
   }
 
   @Get('metrics')

@@ -1,4 +1,4 @@
-import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
+import type { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Config } from '@app/config';
@@ -51,4 +51,3 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
   return app;
 }
 
-export const listen = (app: INestApplication, config: Config) => app.listen(config.port, config.host);
