@@ -1,10 +1,16 @@
-import type OpenAI from 'openai';
+import OpenAI from 'openai';
 import { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { LanguageModelError } from './language-model-error';
 import type { TokenUsage } from './language-model.port';
 
 export const PROVIDER = 'openai';
+
+/** The official client for any OpenAI-compatible server; local servers often need no key (a placeholder is sent). */
+export function openAiClient(options: { baseURL: string; apiKey?: string; model: string; maxRetries?: number }, timeoutMs: number, owner: string): OpenAI {
+  if (!options.model) throw new Error(`${owner} needs a model (OPENAI_MODEL)`);
+  return new OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey ?? 'unused', timeout: timeoutMs, maxRetries: options.maxRetries ?? 2 });
+}
 
 export interface JsonCallSettings {
   model: string;

@@ -1,6 +1,6 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { LanguageModelError } from './language-model-error';
-import { completeJson, malformed, PROVIDER } from './openai-json';
+import { completeJson, malformed, openAiClient, PROVIDER } from './openai-json';
 import type { LanguageModel, RerankDocument, RerankResult, TokenUsage } from './language-model.port';
 
 export interface OpenAiLanguageModelOptions {
@@ -52,13 +52,7 @@ export class OpenAiLanguageModel implements LanguageModel {
   private readonly client: OpenAI;
 
   constructor(private readonly options: OpenAiLanguageModelOptions) {
-    if (!options.model) throw new Error('OpenAiLanguageModel needs a model (OPENAI_MODEL)');
-    this.client = new OpenAI({
-      baseURL: options.baseURL,
-      apiKey: options.apiKey ?? 'unused',
-      timeout: options.timeoutMs ?? 60_000,
-      maxRetries: options.maxRetries ?? 2,
-    });
+    this.client = openAiClient(options, options.timeoutMs ?? 60_000, 'OpenAiLanguageModel');
   }
 
   async rerank(objective: string, documents: RerankDocument[], signal?: AbortSignal): Promise<{ results: RerankResult[]; usage: TokenUsage }> {

@@ -1,9 +1,9 @@
 import type { Finding } from '@app/domain/search-run/search-run.events';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { TokenUsage } from '../language-model.port';
 import { verifiedExcerpts } from '../openai.language-model';
 import { extractiveReport, uniqueQueries } from './extractive.research-model';
-import { completeJson, malformed } from '../openai-json';
+import { completeJson, malformed, openAiClient } from '../openai-json';
 import { citedIndexes, keepCitedClaims, oneLine, sourcesSection, stripInvalidCitations } from './report-citations';
 import type { ResearchCallOptions, ResearchModel, ResearchPassage, ResearchSourceRef, SynthesiseOptions } from './research-model.port';
 
@@ -67,13 +67,7 @@ export class OpenAiResearchModel implements ResearchModel {
   private readonly client: OpenAI;
 
   constructor(private readonly options: OpenAiResearchModelOptions) {
-    if (!options.model) throw new Error('OpenAiResearchModel needs a model (OPENAI_MODEL)');
-    this.client = new OpenAI({
-      baseURL: options.baseURL,
-      apiKey: options.apiKey ?? 'unused',
-      timeout: this.timeoutMs,
-      maxRetries: options.maxRetries ?? 2,
-    });
+    this.client = openAiClient(options, this.timeoutMs, 'OpenAiResearchModel');
   }
 
   private get timeoutMs(): number {
