@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ExtractReply, ExtractRequest, ExtractResultDto, FetchPageReply, FetchPageRequest } from '@app/contracts';
+import { lineItem, totalCredits } from '@app/domain/pricing';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { extractDocument, focusExcerpts } from '@app/extraction';
 import { FetchError, PAGE_FETCHER, type PageFetcher } from '@app/providers/fetch';
 import { type ChargeContext, chargeRequest } from '@app/platform/charging/charge-request';
 
-export const CREDITS_PER_URL = 2;
 const EXCERPT_CHARS = 1_500;
 
 const failed = (url: string, error: string): ExtractResultDto => ({
@@ -37,9 +37,9 @@ export class ExtractService {
   async extract(request: ExtractRequest, charge: ChargeContext): Promise<ExtractReply> {
     const { results } = await this.read(request);
     const good = results.filter((result) => result.error === null).length;
-    const usage = [{ sku: 'sku_extract', quantity: good, credits: good * CREDITS_PER_URL }];
+    const usage = [lineItem('sku_extract', good)];
     const position = await chargeRequest(this.events, charge, usage);
-    return { results, credits: good * CREDITS_PER_URL, usage, ...(position !== undefined && { position }) };
+    return { results, credits: totalCredits(usage), usage, ...(position !== undefined && { position }) };
   }
 
   /** The same reading without a charge: for services that charge their own SKU (search contents). */

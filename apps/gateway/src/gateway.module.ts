@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { ApiKeyAuthenticator } from './auth/api-key.authenticator';
 import { ApiKeyGuard } from './auth/api-key.guard';
+import { RateLimiter } from './auth/rate-limiter';
+import { RunHttp } from './runs/run-http';
 import { ExtractController } from './extract/extract.controller';
 import { SearchController } from './search/search.controller';
 import { SearchesController } from './searches/searches.controller';
@@ -19,6 +21,8 @@ import { UsageController } from './usage/usage.controller';
     { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
     { provide: HttpMetrics, useFactory: () => new HttpMetrics('gateway') },
     ApiKeyAuthenticator,
+    RateLimiter,
+    RunHttp,
     ServiceCalls,
   ],
   exports: [ServiceCalls, ApiKeyAuthenticator],

@@ -1,14 +1,23 @@
 import { Module } from '@nestjs/common';
 import { CONFIG, type Config } from '@app/config';
 import { HealthHandlerModule } from '@app/contracts';
+import { createLanguageModel, LANGUAGE_MODEL } from '@app/providers/llm';
 import { createResearchModel, RESEARCH_MODEL } from '@app/providers/llm/research';
 import { ResearchHandler } from './research.handler';
-import { RunWorker } from './run-worker';
+import { ResearchPortsFactory } from './research-ports';
+import { ResearchWorker } from './research.worker';
+import { SearchRunExecutor } from './search-run.executor';
 
-/** The research service: deep search runs (and later tasks and chat). Standalone imports this same module. */
+/** The research service: deep search runs, task runs and chat. Standalone imports this same module. */
 @Module({
   imports: [HealthHandlerModule.for('research')],
   controllers: [ResearchHandler],
-  providers: [{ provide: RESEARCH_MODEL, inject: [CONFIG], useFactory: (config: Config) => createResearchModel(config) }, RunWorker],
+  providers: [
+    { provide: RESEARCH_MODEL, inject: [CONFIG], useFactory: (config: Config) => createResearchModel(config) },
+    { provide: LANGUAGE_MODEL, inject: [CONFIG], useFactory: (config: Config) => createLanguageModel(config) },
+    ResearchPortsFactory,
+    SearchRunExecutor,
+    ResearchWorker,
+  ],
 })
 export class ResearchModule {}

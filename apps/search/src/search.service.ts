@@ -3,6 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { BusClient } from '@app/bus';
 import { type ExtractReply, type SearchPageReply, type SearchPageRequest, type SearchReply, type SearchRequest, type SearchResultRow, subjects } from '@app/contracts';
+import { lineItems, totalCredits } from '@app/domain/pricing';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { focusExcerpts } from '@app/extraction';
 import { type ChargeContext, chargeRequest } from '@app/platform/charging/charge-request';
@@ -34,6 +35,9 @@ interface Filters {
   after?: string;
   before?: string;
 }
+
+/** What a provider page depends on, for a synchronous search and a deep run's page alike. */
+type PageShape = Pick<SearchRequest, 'limit' | 'country' | 'language' | 'category' | 'freshness'>;
 
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const round = (n: number) => Math.round(n * 10_000) / 10_000;
@@ -96,9 +100,7 @@ export class SearchService {
     this.capExcerpts(rows, request.max_excerpt_chars);
     const contentRows = await this.contents(rows, candidates, request, warnings);
 
-    const usage = [{ sku: 'sku_search', quantity: 1, credits: 1 }];
-    if (request.objective) usage.push({ sku: 'sku_objective_rerank', quantity: 1, credits: 1 });
-    if (contentRows > 0) usage.push({ sku: 'sku_contents_text', quantity: contentRows, credits: Math.ceil(contentRows / 10) });
+    const usage = lineItems({ sku_search: 1, sku_objective_rerank: request.objective ? 1 : 0, sku_contents_text: contentRows });
     const position = await chargeRequest(this.events, charge, usage);
     if (dropped > 0) warnings.push(`objective: ${dropped} off-topic result${dropped === 1 ? ' was' : 's were'} dropped`);
 
@@ -112,21 +114,34 @@ export class SearchService {
       reranked,
       dropped_off_topic: dropped,
       warnings: [...new Set(warnings)],
-      credits: usage.reduce((sum, item) => sum + item.credits, 0),
+      credits: totalCredits(usage),
       usage,
       timing_ms: { total: Math.round(performance.now() - started), provider: Math.round(providerMs), rerank: Math.round(rerankMs) },
       ...(position !== undefined && { position }),
     };
   }
 
-  /** One provider page, uncharged: the research pipeline's searches (its run is charged instead). */
+  /**
+   * One provider page, uncharged: the research pipeline's searches (its run is charged instead).
+   * A deep run's filters apply as they do to a synchronous search: natively where the provider
+   * can, after the fact otherwise (its warnings say so).
+   */
   async providerPage(request: SearchPageRequest): Promise<SearchPageReply> {
     await this.provider.ready();
-    const page = await this.provider.search({ query: request.query, page: request.page, limit: request.limit, country: request.country, language: request.language });
-    return { hits: page.hits.map((hit) => ({ ...hit })), page: page.page, hasMore: page.hasMore, warnings: page.warnings };
+    const warnings: string[] = [];
+    const filters = this.filters({
+      include_domains: request.include_domains ?? null,
+      exclude_domains: request.exclude_domains ?? null,
+      freshness: request.freshness ?? null,
+      advanced_settings: { source_policy: { after_date: request.after_date ?? null, before_date: request.before_date ?? null } },
+    });
+    const shape: PageShape = { ...request, category: request.category ?? null, freshness: request.freshness ?? null };
+    const page = await this.page(request.query, request.page, shape, filters, warnings);
+    const hits = this.postFilter(page.hits, shape, filters, warnings);
+    return { hits: hits.map((hit) => ({ ...hit })), page: page.page, hasMore: page.hasMore, warnings: [...new Set(warnings)] };
   }
 
-  private filters(request: SearchRequest): Filters {
+  private filters(request: Pick<SearchRequest, 'include_domains' | 'exclude_domains' | 'freshness' | 'advanced_settings'>): Filters {
     const policy = request.advanced_settings?.source_policy;
     const include = [...(request.include_domains ?? []), ...(policy?.include_domains ?? [])];
     const exclude = [...(request.exclude_domains ?? []), ...(policy?.exclude_domains ?? [])];
@@ -149,7 +164,7 @@ export class SearchService {
     return hits;
   }
 
-  private async page(query: string, page: number, request: SearchRequest, filters: Filters, warnings: string[]): Promise<SearchPage> {
+  private async page(query: string, page: number, request: PageShape, filters: Filters, warnings: string[]): Promise<SearchPage> {
     const caps = this.provider.capabilities;
     const native = (support: 'native' | 'none') => support === 'native';
     const q: SearchQuery = {
@@ -183,7 +198,7 @@ export class SearchService {
   }
 
   /** The filters the provider could not apply itself. */
-  private postFilter(hits: SearchHit[], request: SearchRequest, filters: Filters, warnings: string[]): SearchHit[] {
+  private postFilter(hits: SearchHit[], request: PageShape, filters: Filters, warnings: string[]): SearchHit[] {
     const caps = this.provider.capabilities;
     let kept = hits;
     if (caps.domainFilter === 'none' && (filters.include.length || filters.exclude.length)) {

@@ -22,7 +22,7 @@ import {
 import { SecretBox } from '@app/platform/secrets';
 import type { Resolver } from '@app/providers/fetch';
 import { READ_STORE, type ReadStore } from '@app/readmodels';
-import { RUN_END_EVENT_TYPES, RUN_STREAM_PREFIX, runWebhookDelivery } from './run-webhooks';
+import { runEndFilter, runWebhookDelivery } from './run-webhooks';
 import { signingSecrets } from './team-secrets';
 import { type AttemptOutcome, WEBHOOK_USER_AGENT, WebhookSender } from './webhook-sender';
 
@@ -76,8 +76,8 @@ const RETRY_MS = 1000;
 /**
  * Durable webhook delivery, driven by the event log alone (DESIGN.md section 5: nothing durable
  * rides on NATS). Two followers:
- * - run ends (`search-*` streams, from a read-store checkpoint): a finished run that asked for a
- *   webhook gets a `webhook-<type>-<search id>` stream; the request is idempotent (the stream
+ * - run ends (every run kind's streams, from a read-store checkpoint): a finished run that asked
+ *   for a webhook gets a `webhook-<type>-<run id>` stream; the request is idempotent (the stream
  *   exists -> no events), so a replay or a second replica adds nothing;
  * - deliveries (`webhook-*` streams, always from the start of the log): folds every unfinished
  *   delivery in memory, so a restart resumes what was pending, under the webhook-id its request
@@ -130,7 +130,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     if (this.loops.length > 0) throw new Error('delivery worker already started');
     const checkpoint = await this.reads.getCheckpoint(this.options.checkpointName);
     this.loops = [
-      this.follow({ streamPrefixes: [RUN_STREAM_PREFIX], eventTypePrefixes: RUN_END_EVENT_TYPES }, checkpoint, (event) => this.onRunEnded(event)),
+      this.follow(runEndFilter(), checkpoint, (event) => this.onRunEnded(event)),
       this.follow({ streamPrefixes: [WEBHOOK_STREAM_PREFIX] }, undefined, async (event) => this.onDeliveryEvent(event)),
     ];
     this.logger.log({ msg: 'webhook delivery worker started', worker_id: this.workerId, from: checkpoint === undefined ? null : String(checkpoint) });

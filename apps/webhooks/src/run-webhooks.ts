@@ -1,49 +1,42 @@
-import { searchRunView, type SearchRunEvent } from '@app/domain/search-run';
+import { RUN_KINDS } from '@app/domain';
+import { type RunKind, runEnds } from '@app/domain/run';
 import type { WebhookDeliveryCommand } from '@app/domain/webhook-delivery';
 import type { RecordedEvent } from '@app/eventstore';
 
-/** How a search run ends -> the webhook type announcing it, and the field that dates it. */
-const RUN_ENDS: Record<string, { type: string; at: string }> = {
-  SearchRunCompleted: { type: 'search_run.completed', at: 'completed_at' },
-  SearchRunFailed: { type: 'search_run.failed', at: 'failed_at' },
-  SearchRunCancelled: { type: 'search_run.cancelled', at: 'cancelled_at' },
-};
-
-export const RUN_END_EVENT_TYPES = Object.keys(RUN_ENDS);
-export const RUN_STREAM_PREFIX = 'search-';
-
 export type RequestDelivery = Extract<WebhookDeliveryCommand, { type: 'RequestDelivery' }>;
 
-/**
- * The one place that turns a run's events into its public view. Kept behind this name so the
- * task and FindAll runs can plug in theirs the same way.
- */
-export const runViewFor = (events: readonly RecordedEvent[]): Record<string, unknown> =>
-  searchRunView(events.map((event) => ({ type: event.type, data: event.data }) as SearchRunEvent)) as unknown as Record<string, unknown>;
+/** What the run-end follower reads: the streams of every run kind, their end events only. */
+export const runEndFilter = (kinds: readonly RunKind[] = RUN_KINDS) => ({
+  streamPrefixes: kinds.map((kind) => kind.streamPrefix),
+  eventTypePrefixes: kinds.flatMap((kind) => Object.keys(runEnds(kind.prefix))),
+});
 
 /**
- * The delivery a finished run announces, or undefined when the run asked for no webhook. The view
- * is folded up to the end event only, and timestamped by it, so every replica (and every replay)
- * builds the same payload: whichever appends the request first, the others' is the same one.
+ * The delivery a finished run of any kind announces, or undefined when the run asked for no
+ * webhook. The view is folded up to the end event only, and timestamped by it, so every replica
+ * (and every replay) builds the same payload: whichever appends the request first, the others'
+ * is the same one. Runs are signed with their team's secret.
  */
 export function runWebhookDelivery(
   run: readonly RecordedEvent[],
   end: RecordedEvent,
   policy: { max_attempts: number; backoff_seconds: number },
+  kinds: readonly RunKind[] = RUN_KINDS,
 ): RequestDelivery | undefined {
-  const ending = RUN_ENDS[end.type];
-  const requested = run[0];
-  if (!ending || requested?.type !== 'SearchRunRequested') return undefined;
-  const { search_id, team_id, params } = requested.data as { search_id: string; team_id: string; params: { webhook?: string | null } };
-  if (!params.webhook) return undefined;
+  const kind = kinds.find((k) => end.stream.startsWith(k.streamPrefix));
+  const ending = kind && runEnds(kind.prefix)[end.type];
+  if (!kind || !ending) return undefined;
+  const state = run
+    .filter((event) => event.revision <= end.revision)
+    .reduce((folded, event) => kind.decider.evolve(folded, { type: event.type, data: event.data }), kind.decider.initialState);
+  if (state.status === 'absent') return undefined;
+  const url = kind.webhookUrl(state);
+  if (!url) return undefined;
+  const type = `${kind.webhookType}.${ending.suffix}`;
   const timestamp = (end.data as Record<string, unknown>)[ending.at];
-  const payload = {
-    type: ending.type,
-    timestamp: typeof timestamp === 'string' ? timestamp : end.created,
-    data: runViewFor(run.filter((event) => event.revision <= end.revision)),
-  };
+  const payload = { type, timestamp: typeof timestamp === 'string' ? timestamp : end.created, data: kind.view(state) };
   return {
     type: 'RequestDelivery',
-    delivery: { delivery_id: `${ending.type}-${search_id}`, team_id, url: params.webhook, type: ending.type, payload, ...policy },
+    delivery: { delivery_id: `${type}-${state.run_id}`, team_id: state.team_id, url, type, payload, ...policy },
   };
 }

@@ -6,3 +6,4 @@ export * from './validate';
 export * from './extraction.dto';
 export * from './search.dto';
 export * from './research.dto';
+export * from './typed-bus';

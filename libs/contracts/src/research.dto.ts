@@ -1,5 +1,7 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsInt, IsNumber, IsObject, IsOptional, IsString, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, Min, ValidateIf, ValidateNested } from 'class-validator';
+
+import { AdvancedSettingsDto, SEARCH_CATEGORIES, SEARCH_FRESHNESS } from './search.dto';
 
 const nullable = (_: object, value: unknown) => value !== null && value !== undefined;
 
@@ -13,6 +15,12 @@ export class DeepSearchParamsDto {
   @IsInt() @Min(1) max_subqueries!: number;
   @IsInt() @Min(1) max_fetches!: number;
   @ValidateIf(nullable) @IsString() webhook!: string | null;
+  @IsOptional() @ValidateIf(nullable) @IsIn(SEARCH_CATEGORIES) category?: (typeof SEARCH_CATEGORIES)[number] | null;
+  @IsOptional() @ValidateIf(nullable) @IsIn(SEARCH_FRESHNESS) freshness?: (typeof SEARCH_FRESHNESS)[number] | null;
+  @IsOptional() @ValidateIf(nullable) @IsArray() @IsString({ each: true }) include_domains?: string[] | null;
+  @IsOptional() @ValidateIf(nullable) @IsArray() @IsString({ each: true }) exclude_domains?: string[] | null;
+  @IsOptional() @ValidateIf(nullable) @IsInt() @Min(1) max_excerpt_chars?: number | null;
+  @IsOptional() @ValidateIf(nullable) @ValidateNested() @Type(() => AdvancedSettingsDto) advanced_settings?: AdvancedSettingsDto | null;
 }
 
 /** `research.start`: request a deep search run (the research service owns it from here). */
@@ -42,6 +50,13 @@ export class SearchPageRequest {
   @IsInt() @Min(1) limit!: number;
   @IsString() country!: string;
   @IsString() language!: string;
+  /** Filters of a deep run, applied as a synchronous search applies them (natively or after the fact). */
+  @IsOptional() @ValidateIf(nullable) @IsIn(SEARCH_CATEGORIES) category?: (typeof SEARCH_CATEGORIES)[number] | null;
+  @IsOptional() @ValidateIf(nullable) @IsIn(SEARCH_FRESHNESS) freshness?: (typeof SEARCH_FRESHNESS)[number] | null;
+  @IsOptional() @ValidateIf(nullable) @IsArray() @IsString({ each: true }) include_domains?: string[] | null;
+  @IsOptional() @ValidateIf(nullable) @IsArray() @IsString({ each: true }) exclude_domains?: string[] | null;
+  @IsOptional() @ValidateIf(nullable) @IsString() after_date?: string | null;
+  @IsOptional() @ValidateIf(nullable) @IsString() before_date?: string | null;
 }
 
 export class SearchPageHit {

@@ -6,3 +6,6 @@ export * from './charge/charge.decider';
 export * from './idempotency/idempotency.decider';
 export * from './search-run';
 export * from './webhook-delivery';
+export * from './run';
+export * from './pricing';
+export * from './run-kinds';

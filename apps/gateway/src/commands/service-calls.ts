@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { BusClient, BusReplyError, BusTimeoutError } from '@app/bus';
 import { CONFIG, type Config } from '@app/config';
+import type { ReplyOf, RequestOf, Subject } from '@app/contracts';
 import { Projector, READ_STORE, type ReadStore } from '@app/readmodels';
 import { platformProjections } from '@app/readmodels/projections';
 import { checkpointName } from '@app/readmodels/projection';
@@ -51,6 +52,11 @@ export class ServiceCalls {
     const reply = await this.call<Rep>(subject, payload, auth, requestId);
     if (reply.position !== undefined) await this.readYourWrites(BigInt(reply.position));
     return reply;
+  }
+
+  /** A command whose payload and reply types come from its subject's contract (libs/contracts). */
+  send<S extends Subject>(subject: S, payload: RequestOf<S>, auth: AuthContext, requestId: string): Promise<ReplyOf<S>> {
+    return this.command<ReplyOf<S> & CommandReply>(subject, payload, auth, requestId);
   }
 
   /** True once every read model has applied `position`; false when the bounded wait ran out. */

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { type SearchReply, type SearchRequest, type StartSearchRunReply, subjects } from '@app/contracts';
-import { searchRunView } from '@app/domain/search-run';
-import { READ_STORE, type ReadStore } from '@app/readmodels';
-import { SEARCH_RUNS, type SearchRunDoc } from '@app/readmodels/projections';
+import { type RequestOf, type SearchReply, type SearchRequest, subjects } from '@app/contracts';
+import { searchRuns, type SearchRunView } from '@app/domain/search-run';
 import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
 import { ServiceCalls } from '../commands/service-calls';
-import { SearchRunView } from '../searches/searches.dto';
+import { RunHttp } from '../runs/run-http';
+import { SearchRunView as SearchRunViewDto } from '../searches/searches.dto';
 import { SearchBody, SearchResponse } from './search.dto';
 
 /**
@@ -21,14 +20,14 @@ import { SearchBody, SearchResponse } from './search.dto';
 export class SearchController {
   constructor(
     private readonly calls: ServiceCalls,
-    @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly runs: RunHttp,
   ) {}
 
   @Post()
   @HttpCode(200)
   @ApiOperation({ summary: 'Search' })
   @ApiOkResponse({ type: SearchResponse, description: 'depth instant, fast or auto' })
-  @ApiAcceptedResponse({ type: SearchRunView, description: 'depth deep: the run, to poll or stream' })
+  @ApiAcceptedResponse({ type: SearchRunViewDto, description: 'depth deep: the run, to poll or stream' })
   async search(
     @Auth() auth: AuthContext,
     @Req() req: AuthedRequest,
@@ -60,8 +59,9 @@ export class SearchController {
     return response;
   }
 
-  private async deep(auth: AuthContext, requestId: string, body: SearchBody): Promise<SearchRunView> {
-    const params = {
+  private deep(auth: AuthContext, requestId: string, body: SearchBody): Promise<SearchRunView> {
+    // Every filter and shaping option of a synchronous search applies in the run too.
+    const params: RequestOf<typeof subjects.startSearchRun>['params'] = {
       queries: body.queries,
       prompt: body.prompt ?? null,
       objective: body.objective ?? null,
@@ -71,10 +71,15 @@ export class SearchController {
       max_subqueries: body.max_subqueries ?? 8,
       max_fetches: body.max_fetches ?? 18,
       webhook: body.webhook ?? null,
+      category: body.category ?? null,
+      freshness: body.freshness ?? null,
+      include_domains: body.include_domains ?? null,
+      exclude_domains: body.exclude_domains ?? null,
+      max_excerpt_chars: body.max_excerpt_chars ?? null,
+      advanced_settings: body.advanced_settings ?? null,
     };
-    const { search_id } = await this.calls.command<StartSearchRunReply>(subjects.startSearchRun, { params }, auth, requestId);
-    const doc = (await this.reads.get(SEARCH_RUNS, search_id)) as SearchRunDoc | undefined;
-    if (!doc) throw new Error(`search run ${search_id} is not in the read model after the wait`);
-    return searchRunView(doc.state) as unknown as SearchRunView;
+    return this.calls
+      .send(subjects.startSearchRun, { params }, auth, requestId)
+      .then(({ search_id }) => this.runs.viewAfterWrite(searchRuns, auth, search_id));
   }
 }

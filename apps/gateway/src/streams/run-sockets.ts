@@ -1,63 +1,80 @@
-import type { IncomingMessage } from 'node:http';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { CONFIG, type Config } from '@app/config';
-import { searchRunStream } from '@app/domain/search-run';
+import { type RunKind, streamOf } from '@app/domain/run';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { ApiError } from '@app/platform/http';
-import { READ_STORE, type ReadStore } from '@app/readmodels';
-import { SEARCH_RUNS, type SearchRunDoc } from '@app/readmodels/projections';
 import { ApiKeyAuthenticator } from '../auth/api-key.authenticator';
+import { RateLimiter } from '../auth/rate-limiter';
+import { requestIdFor } from '../http/request-id';
+import { RunHttp } from '../runs/run-http';
 import { parseResumeFrom, runStream } from './run-stream';
-import { searchRunStreamSpec } from './search-run.stream-spec';
 
-const ROUTE = /^\/v1\/searches\/([^/?#]+)\/ws(?:\?.*)?$/;
-const FIRST_MESSAGE_WAIT_MS = 250;
+/** A WebSocket route: its path pattern (one capture: the run id) and the run kind it streams. */
+export interface RunSocketRoute {
+  pattern: RegExp;
+  kind: RunKind;
+}
 
-const refuse = (socket: Duplex, status: number, detail: string, headers: Record<string, string> = {}) => {
+/** How long a client has to send `{"resume_from"}` before the replay starts from the beginning. */
+export const FIRST_MESSAGE_WAIT_MS = 2_000;
+
+const refuse = (socket: Duplex, status: number, detail: unknown, headers: Record<string, string>) => {
   const body = JSON.stringify({ detail });
-  const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-  socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Not Found'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`);
+  const extra = Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`,
+  );
 };
 
 /**
- * WebSocket at /v1/searches/{id}/ws (a path parameter, so the upgrade is handled here by hand):
- * the same key check as HTTP, then each public event as `{"id","event","data"}`. A client resumes
- * with `?last_event_id=` or by sending `{"resume_from": <revision>}` as its first message.
+ * WebSocket at `<run path>/ws` for every run kind (a path parameter, so the upgrade is handled here
+ * by hand): the same key check and rate limit as HTTP, `X-Request-Id` on every answer, then each
+ * public event as `{"id","event","data"}`. A client resumes with `?last_event_id=` or by sending
+ * `{"resume_from": <revision>}` within FIRST_MESSAGE_WAIT_MS of connecting (no replay is sent
+ * before that message or the wait's end, so a late resume gets no duplicates).
  */
-export function mountRunSockets(app: NestFastifyApplication): void {
+export function mountRunSockets(app: NestFastifyApplication, routes: readonly RunSocketRoute[]): void {
   const logger = new Logger('RunSockets');
   const wss = new WebSocketServer({ noServer: true });
   const authenticator = app.get(ApiKeyAuthenticator);
-  const reads = app.get<ReadStore>(READ_STORE);
+  const limiter = app.get(RateLimiter);
+  const runs = app.get(RunHttp);
   const events = app.get<EventStore>(EVENT_STORE);
   const config = app.get<Config>(CONFIG);
   const server = app.getHttpServer();
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const match = ROUTE.exec(request.url ?? '');
-    if (!match) return refuse(socket, 404, 'Not Found');
-    const searchId = decodeURIComponent(match[1]);
+    const requestId = requestIdFor(request);
+    const path = (request.url ?? '').split('?')[0]!;
+    const route = routes.map((r) => ({ r, match: r.pattern.exec(path) })).find((m) => m.match);
+    if (!route) return refuse(socket, 404, 'Not Found', { 'X-Request-Id': requestId });
+    const runId = decodeURIComponent(route.match![1]!);
     void (async () => {
-      let teamId: string;
+      let headers: Record<string, string> = { 'X-Request-Id': requestId };
       try {
-        teamId = (await authenticator.authenticate(request.headers.authorization)).team_id;
+        const auth = await authenticator.authenticate(request.headers.authorization);
+        headers = { ...headers, ...limiter.take(auth.key_id) };
+        await runs.owned(route.r.kind, auth, runId);
       } catch (error) {
-        const apiError = error as ApiError;
-        return refuse(socket, apiError.getStatus?.() ?? 401, String(apiError.detail ?? 'Not authenticated'), { 'WWW-Authenticate': 'Bearer' });
+        if (!(error instanceof ApiError)) throw error;
+        return refuse(socket, error.getStatus(), error.detail, { ...headers, ...error.headers });
       }
-      const doc = (await reads.get(SEARCH_RUNS, searchId)) as SearchRunDoc | undefined;
-      if (!doc || doc.team_id !== teamId) return refuse(socket, 404, `Search run ${searchId} not found`);
-      wss.handleUpgrade(request, socket, head, (ws) => void serve(ws, searchId, new URL(request.url ?? '/', 'http://x').searchParams));
+      wss.handleUpgrade(request, socket, head, (ws) => void serve(ws, route.r.kind, runId, new URL(request.url ?? '/', 'http://x').searchParams));
     })().catch((error: unknown) => {
-      logger.error({ msg: 'websocket upgrade failed', err: (error as Error).message });
-      socket.destroy();
+      logger.error({ msg: 'websocket upgrade failed', req_id: requestId, run_id: runId, err: (error as Error).message });
+      refuse(socket, 500, 'Internal Server Error', { 'X-Request-Id': requestId });
     });
   });
+  // The request id of an accepted upgrade rides on the 101 answer too.
+  wss.on('headers', (headers, request) => headers.push(`X-Request-Id: ${requestIdFor(request)}`));
 
-  async function serve(ws: WebSocket, searchId: string, query: URLSearchParams): Promise<void> {
+  async function serve(ws: WebSocket, kind: RunKind, runId: string, query: URLSearchParams): Promise<void> {
     const aborted = new AbortController();
     ws.on('close', () => aborted.abort());
     const ping = setInterval(() => ws.ping(), config.streamKeepAliveSeconds * 1000);
@@ -68,33 +85,40 @@ export function mountRunSockets(app: NestFastifyApplication): void {
         ws.close(1008, 'resume_from must be an event id');
         return;
       }
-      for await (const event of runStream(events, searchRunStream(searchId), after, searchRunStreamSpec, aborted.signal)) {
+      for await (const event of runStream(events, kind, streamOf(kind, runId), after, aborted.signal)) {
         if (ws.readyState !== ws.OPEN) break;
         ws.send(JSON.stringify(event));
       }
       ws.close(1000, 'run ended');
+    } catch (error) {
+      logger.error({ msg: 'websocket stream failed', run_id: runId, err: (error as Error).message });
+      ws.close(1011, 'stream failed');
     } finally {
       clearInterval(ping);
     }
   }
 
-  /** A client may send `{"resume_from": n}` first; after a short wait, start from the beginning. */
+  /** A client may send `{"resume_from": n}` first; with no message within the wait, start from the beginning. */
   function firstResume(ws: WebSocket): Promise<bigint | undefined | 'invalid'> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        ws.off('message', onMessage);
-        resolve(undefined);
-      }, FIRST_MESSAGE_WAIT_MS);
-      const onMessage = (data: Buffer) => {
+      const done = (value: bigint | undefined | 'invalid') => {
         clearTimeout(timer);
+        ws.off('message', onMessage);
+        ws.off('close', onClose);
+        resolve(value);
+      };
+      const timer = setTimeout(() => done(undefined), FIRST_MESSAGE_WAIT_MS);
+      const onClose = () => done(undefined);
+      const onMessage = (data: Buffer) => {
         try {
           const message = JSON.parse(data.toString()) as { resume_from?: unknown };
-          resolve(parseResumeFrom(message.resume_from));
+          done(parseResumeFrom(message.resume_from));
         } catch {
-          resolve('invalid');
+          done('invalid');
         }
       };
       ws.once('message', onMessage);
+      ws.once('close', onClose);
     });
   }
 }

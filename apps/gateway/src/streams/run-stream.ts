@@ -1,4 +1,5 @@
-import type { EventStore, RecordedEvent } from '@app/eventstore';
+import { type RunKind, TERMINAL_PUBLIC_EVENTS } from '@app/domain/run';
+import type { EventStore } from '@app/eventstore';
 
 /** One public stream event: `id` is the stored revision, so ids increase (with gaps). */
 export interface PublicEvent {
@@ -7,44 +8,43 @@ export interface PublicEvent {
   data: unknown;
 }
 
-export interface RunStreamSpec<State> {
-  initialState: State;
-  evolve(state: State, event: { type: string; data: unknown }): State;
-  /** The public name and payload of a stored event, or undefined when it is not sent. */
-  publish(event: RecordedEvent, state: State): { event: string; data: unknown } | undefined;
-  /** The stream closes after this public event. */
-  terminal: ReadonlySet<string>;
-}
-
 /**
  * A run's public events from the log, after a revision: replay then live from one subscription,
  * so a client that reconnects with its last id gets every later event exactly once, in order.
  * The state is folded from the very first event, so a terminal event can carry the full view.
  */
-export async function* runStream<State>(
-  store: EventStore,
-  stream: string,
-  after: bigint | undefined,
-  spec: RunStreamSpec<State>,
-  signal: AbortSignal,
-): AsyncGenerator<PublicEvent> {
-  let state = spec.initialState;
+export async function* runStream(store: EventStore, kind: RunKind, stream: string, after: bigint | undefined, signal: AbortSignal): AsyncGenerator<PublicEvent> {
+  let state = kind.decider.initialState;
   const subscription = store.subscribeToStream(stream);
   const onAbort = () => void subscription.close();
   signal.addEventListener('abort', onAbort, { once: true });
   try {
     for await (const event of subscription) {
-      state = spec.evolve(state, { type: event.type, data: event.data });
-      const published = spec.publish(event, state);
+      const stored = { type: event.type, data: event.data };
+      state = kind.decider.evolve(state, stored);
+      const published = kind.publish(stored, state);
       if (!published) continue;
       // A client resuming after the run's last event gets nothing more: the stream ends at once.
       if (after === undefined || event.revision > after) yield { id: event.revision.toString(), ...published };
-      if (spec.terminal.has(published.event)) return;
+      if (TERMINAL_PUBLIC_EVENTS.has(published.event)) return;
     }
   } finally {
     signal.removeEventListener('abort', onAbort);
     await subscription.close();
   }
+}
+
+/** The public events recorded so far (no waiting): the JSON page of a run's events. */
+export async function recordedEvents(store: EventStore, kind: RunKind, stream: string): Promise<PublicEvent[]> {
+  let state = kind.decider.initialState;
+  const out: PublicEvent[] = [];
+  for (const event of await store.readStream(stream)) {
+    const stored = { type: event.type, data: event.data };
+    state = kind.decider.evolve(state, stored);
+    const published = kind.publish(stored, state);
+    if (published) out.push({ id: event.revision.toString(), ...published });
+  }
+  return out;
 }
 
 /** `Last-Event-ID` header, `?last_event_id=` or a WebSocket `resume_from`: a revision, or undefined. */

@@ -56,12 +56,12 @@ const cancelRequested: SearchRunEvent = { type: 'SearchRunCancelRequested', data
 const cancelled: SearchRunEvent = { type: 'SearchRunCancelled', data: { cancelled_at: T0 } };
 
 // Commands
-const request: SearchRunCommand = { type: 'RequestSearchRun', search_id: 's1', team_id: 'acme', key_id: 'k1', request_id: 'r1', params };
-const start = (worker_id = 'w1'): SearchRunCommand => ({ type: 'StartSearchRun', worker_id, lease_seconds: 15 });
+const request: SearchRunCommand = { type: 'RequestRun', run_id: 's1', team_id: 'acme', key_id: 'k1', request_id: 'r1', params };
+const start = (worker_id = 'w1'): SearchRunCommand => ({ type: 'StartRun', worker_id, lease_seconds: 15 });
 const heartbeat = (worker_id = 'w1'): SearchRunCommand => ({ type: 'Heartbeat', worker_id, lease_seconds: 15 });
-const complete = (worker_id = 'w1'): SearchRunCommand => ({ type: 'CompleteSearchRun', worker_id });
-const fail = (worker_id?: string): SearchRunCommand => ({ type: 'FailSearchRun', worker_id, error: 'boom' });
-const cancel: SearchRunCommand = { type: 'CancelSearchRun' };
+const complete = (worker_id = 'w1'): SearchRunCommand => ({ type: 'CompleteRun', worker_id });
+const fail = (worker_id?: string): SearchRunCommand => ({ type: 'FailRun', worker_id, error: 'boom' });
+const cancel: SearchRunCommand = { type: 'CancelRun' };
 const confirm = (worker_id?: string): SearchRunCommand => ({ type: 'ConfirmCancelled', worker_id });
 /** Each progress command with the event it records. */
 const progress = (worker_id = 'w1'): [string, SearchRunCommand, SearchRunEvent][] => [
@@ -74,12 +74,12 @@ const progress = (worker_id = 'w1'): [string, SearchRunCommand, SearchRunEvent][
 ];
 const record = (name: string, worker_id = 'w1'): SearchRunCommand => progress(worker_id).find(([n]) => n === name)![1];
 const allButRequest: [string, SearchRunCommand][] = [
-  ['StartSearchRun', start()],
+  ['StartRun', start()],
   ['Heartbeat', heartbeat()],
   ...progress().map(([name, command]): [string, SearchRunCommand] => [name, command]),
-  ['CompleteSearchRun', complete()],
-  ['FailSearchRun', fail()],
-  ['CancelSearchRun', cancel],
+  ['CompleteRun', complete()],
+  ['FailRun', fail()],
+  ['CancelRun', cancel],
   ['ConfirmCancelled', confirm('w1')],
 ];
 
@@ -110,10 +110,10 @@ describe('search run decider', () => {
   describe('when queued', () => {
     it('requesting the same search again decides nothing', () => spec(QUEUED).when(request).then([]));
     it('refuses another search id on this stream', () =>
-      spec(QUEUED).when({ ...request, search_id: 's2' } as SearchRunCommand).thenThrows({ status: 409 }));
+      spec(QUEUED).when({ ...request, run_id: 's2' } as SearchRunCommand).thenThrows({ status: 409 }));
     it('starts with a lease', () => spec(QUEUED).when(start()).then([started]));
     it('refuses a lease that is not positive', () =>
-      spec(QUEUED).when({ type: 'StartSearchRun', worker_id: 'w1', lease_seconds: 0 }).thenThrows({ status: 422 }));
+      spec(QUEUED).when({ type: 'StartRun', worker_id: 'w1', lease_seconds: 0 }).thenThrows({ status: 422 }));
     it('refuses a heartbeat', () => spec(QUEUED).when(heartbeat()).thenThrows({ status: 409, message: /not started/ }));
     it.each(progress())('refuses %s', (_, command) => spec(QUEUED).when(command).thenThrows({ status: 409, message: /not started/ }));
     it('refuses to complete', () => spec(QUEUED).when(complete()).thenThrows({ status: 409 }));
@@ -121,6 +121,26 @@ describe('search run decider', () => {
     it('a worker fails it', () => spec(QUEUED).when(fail('w1')).then([failed]));
     it('cancelling ends it at once', () => spec(QUEUED).when(cancel).then([cancelRequested, cancelled]));
     it('confirming a cancel nobody asked for decides nothing', () => spec(QUEUED).when(confirm()).then([]));
+  });
+
+  describe('when handed back (drain)', () => {
+    const released: SearchRunEvent = { type: 'SearchRunReleased', data: { worker_id: 'w1', released_at: T0 } };
+    const RELEASED = [...RUNNING, released];
+    const release = (worker_id: string): SearchRunCommand => ({ type: 'ReleaseRun', worker_id });
+    it('the holder hands it back', () => spec(RUNNING).when(release('w1')).then([released]));
+    it('another worker cannot hand back what it does not hold', () => spec(RUNNING).when(release('w2')).then([]));
+    it('handing back twice decides nothing', () => spec(RELEASED).when(release('w1')).then([]));
+    it('handing back a finished run decides nothing', () => spec([...RUNNING, reported, charged, completed]).when(release('w1')).then([]));
+    it('another worker takes it over at once, before the old lease would have lapsed', () =>
+      spec(RELEASED).when(start('w2')).then([{ type: 'SearchRunStarted', data: { worker_id: 'w2', lease_until: LEASE_END, started_at: T0, resumed: true } }]));
+    it('the old holder may not record progress any more', () =>
+      spec(RELEASED).when({ type: 'RecordPlan', worker_id: 'w1', subqueries: ['q1'], pages_target: 1 }).thenThrows({ status: 409, message: /handed back/ }));
+    it('the old holder may not heartbeat', () => spec(RELEASED).when(heartbeat('w1')).thenThrows({ status: 409 }));
+    it('still reads running', () => expect(searchRunView(RELEASED).status).toBe('running'));
+    it('cancelling it needs a confirmation, which anyone may give', () => {
+      spec(RELEASED).when(cancel).then([cancelRequested]);
+      spec([...RELEASED, cancelRequested]).when(confirm()).then([cancelled]);
+    });
   });
 
   describe('when running', () => {

@@ -1,9 +1,12 @@
 import { DomainError, fold } from '../decider';
 import type { SkuLineItem } from '../charge/charge.events';
-import { deepSearchItems, searchRunDecider, type SearchRunState } from './search-run.decider';
+import { totalCredits } from '../pricing';
+import { publicStatus, runEndedAt } from '../run/run.decider';
+import type { RunStatus } from '../run/run.events';
+import { searchRunDecider, type SearchRunState } from './search-run.decider';
 import type { Finding, RunResult, RunUsage, SearchRunEvent, Source } from './search-run.events';
 
-export type SearchRunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+export type SearchRunStatus = RunStatus;
 
 /** The public search run (spec "Search run", API.md "Run views"). */
 export interface SearchRunView {
@@ -43,28 +46,6 @@ export interface SearchRunListItem {
 const stateOf = (input: SearchRunState | readonly SearchRunEvent[]): SearchRunState =>
   'status' in input ? input : fold(searchRunDecider, input);
 
-type Existing = Exclude<SearchRunState, { status: 'absent' }>;
-
-/** Set on every terminal status; a cancelled run ended when the caller asked, not when the worker confirmed. */
-const completedAt = (state: Existing): string | null => {
-  switch (state.status) {
-    case 'completed':
-      return state.completed_at;
-    case 'failed':
-      return state.failed_at;
-    case 'cancelled':
-      return state.cancel_requested_at ?? state.cancelled_at;
-    case 'running':
-      return state.cancel_requested_at;
-    case 'queued':
-      return null;
-    default: {
-      const unreachable: never = state;
-      return unreachable;
-    }
-  }
-};
-
 /**
  * The run view from the decider's state (or its events). A run that does not exist is a 404, so
  * callers (retrieve, streams, webhooks) get a view or the refusal they answer with.
@@ -74,23 +55,23 @@ const completedAt = (state: Existing): string | null => {
 export const searchRunView = (input: SearchRunState | readonly SearchRunEvent[]): SearchRunView => {
   const state = stateOf(input);
   if (state.status === 'absent') throw new DomainError(404, 'search run does not exist');
-  const { params, report } = state;
-  const cancelling = state.status === 'running' && state.cancel_requested_at !== null;
+  const { params, progress } = state;
+  const { report } = progress;
   const completed = state.status === 'completed';
   return {
-    search_id: state.search_id,
-    status: cancelling ? 'cancelled' : state.status,
+    search_id: state.run_id,
+    status: publicStatus(state),
     queries: params.queries,
     limit: params.limit,
     depth: 'deep',
     country: params.country,
     language: params.language,
     createdAt: state.requested_at,
-    completedAt: completedAt(state),
-    credits: completed ? params.queries.length : 0,
-    results: state.results,
-    pagesFetched: state.serp_pages.length,
-    pagesTarget: state.plan?.pages_target ?? 1,
+    completedAt: runEndedAt(state),
+    credits: totalCredits(state.charged),
+    results: progress.results,
+    pagesFetched: progress.serp_pages.length,
+    pagesTarget: progress.plan?.pages_target ?? 1,
     error: state.status === 'failed' ? state.error : null,
     report: completed && report ? report.report : null,
     findings: completed && report ? report.findings : null,
@@ -98,8 +79,8 @@ export const searchRunView = (input: SearchRunState | readonly SearchRunEvent[])
     // The counters are known once the report is written (they describe the work done so far).
     usage: report?.usage ?? null,
     prompt: params.prompt,
-    reranked: state.reranked,
-    usage_items: completed ? deepSearchItems(params) : [],
+    reranked: progress.reranked,
+    usage_items: state.charged,
   };
 };
 

@@ -6,6 +6,7 @@ import { usageProjection } from './usage.projection';
 
 export * from './api-keys.projection';
 export * from './charges.projection';
+export * from './runs.projection';
 export * from './search-runs.projection';
 export * from './teams.projection';
 export * from './usage.projection';

@@ -1,0 +1,140 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { CONFIG, type Config } from '@app/config';
+import { type RunKind, streamOf } from '@app/domain/run';
+import { EVENT_STORE, type EventStore } from '@app/eventstore';
+import { notFound, RequestValidationError, serviceUnavailable } from '@app/platform/http';
+import { READ_STORE, type ReadStore } from '@app/readmodels';
+import type { RunDoc } from '@app/readmodels/projections';
+import type { AuthContext } from '../auth/auth.context';
+import { parseResumeFrom, type PublicEvent, recordedEvents, runStream, sseFrame } from '../streams/run-stream';
+
+type State<K extends RunKind> = Parameters<K['view']>[0];
+type ViewOf<K extends RunKind> = ReturnType<K['view']>;
+type ListItemOf<K extends RunKind> = ReturnType<K['listItem']>;
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+/** What a run's audit history answers (API.md "Audit"). */
+export interface RunHistory {
+  events: {
+    revision: string;
+    position: string;
+    type: string;
+    at: string;
+    data: unknown;
+    metadata: { correlation_id: string | null; causation_id: string | null; request_id: string | null; key_id: string | null };
+  }[];
+  total: number;
+}
+
+const RETRY_AFTER_S = 1;
+
+/**
+ * Everything the gateway serves for a run of any kind (DESIGN.md 3b): the view and list from the
+ * read model, the audit history and the recorded events from the log, and the SSE stream (the
+ * WebSocket is in streams/run-sockets.ts). A kind's route file only names its paths.
+ */
+@Injectable()
+export class RunHttp {
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(CONFIG) private readonly config: Config,
+  ) {}
+
+  /** The run's document, or 404 (also for another team's run: never reveal it exists). */
+  async owned<K extends RunKind>(kind: K, auth: AuthContext, runId: string): Promise<RunDoc<State<K>>> {
+    const doc = (await this.reads.get(kind.collection, runId)) as RunDoc<State<K>> | undefined;
+    if (!doc || doc.team_id !== auth.team_id) throw notFound(`${kind.noun} ${runId} not found`);
+    return doc;
+  }
+
+  async view<K extends RunKind>(kind: K, auth: AuthContext, runId: string): Promise<ViewOf<K>> {
+    return kind.view((await this.owned(kind, auth, runId)).state) as ViewOf<K>;
+  }
+
+  /**
+   * The view right after a command that created or changed the run. The command already waited
+   * for the read model (read-your-writes); if it still lags, the caller is told to come back.
+   */
+  async viewAfterWrite<K extends RunKind>(kind: K, auth: AuthContext, runId: string): Promise<ViewOf<K>> {
+    const doc = (await this.reads.get(kind.collection, runId)) as RunDoc<State<K>> | undefined;
+    if (!doc || doc.team_id !== auth.team_id) throw serviceUnavailable(RETRY_AFTER_S, `${kind.noun} ${runId} was recorded but is not readable yet; retry shortly`);
+    return kind.view(doc.state) as ViewOf<K>;
+  }
+
+  /** Newest first; `status` filters on the public status. */
+  async list<K extends RunKind>(kind: K, auth: AuthContext, page: Page, status?: string): Promise<{ items: ListItemOf<K>[]; views: ViewOf<K>[]; total: number }> {
+    const filter: Record<string, unknown> = { team_id: auth.team_id, ...(status && { status }) };
+    const [docs, total] = await Promise.all([
+      this.reads.find(kind.collection, filter, { sort: { created_at: -1, _id: -1 }, skip: page.offset, limit: page.limit }),
+      this.reads.count(kind.collection, filter),
+    ]);
+    const states = docs.map((doc) => (doc as unknown as RunDoc<State<K>>).state);
+    return { items: states.map((state) => kind.listItem(state) as ListItemOf<K>), views: states.map((state) => kind.view(state) as ViewOf<K>), total };
+  }
+
+  async history(kind: RunKind, auth: AuthContext, runId: string): Promise<RunHistory> {
+    await this.owned(kind, auth, runId);
+    const events = await this.events.readStream(streamOf(kind, runId));
+    return {
+      events: events.map((event) => ({
+        revision: event.revision.toString(),
+        position: event.position.toString(),
+        type: event.type,
+        at: event.metadata.at ?? event.created,
+        data: event.data,
+        metadata: {
+          correlation_id: event.metadata.correlation_id ?? null,
+          causation_id: event.metadata.causation_id ?? null,
+          request_id: event.metadata.request_id ?? null,
+          key_id: event.metadata.key_id ?? null,
+        },
+      })),
+      total: events.length,
+    };
+  }
+
+  /** The public events recorded so far, oldest first, as a page. */
+  async recorded(kind: RunKind, auth: AuthContext, runId: string, page: Page): Promise<{ events: PublicEvent[]; total: number; limit: number; offset: number }> {
+    await this.owned(kind, auth, runId);
+    const all = await recordedEvents(this.events, kind, streamOf(kind, runId));
+    return { events: all.slice(page.offset, page.offset + page.limit), total: all.length, limit: page.limit, offset: page.offset };
+  }
+
+  /** Server-sent events, resumable with `Last-Event-ID` (or `?last_event_id=`). */
+  async sse(kind: RunKind, auth: AuthContext, runId: string, requestId: string, lastEventId: string | undefined, reply: FastifyReply): Promise<void> {
+    await this.owned(kind, auth, runId);
+    const after = parseResumeFrom(lastEventId);
+    if (after === 'invalid') {
+      throw new RequestValidationError([
+        { type: 'string_pattern_mismatch', loc: ['header', 'last-event-id'], msg: "String should match pattern '^\\d{1,19}$'", input: lastEventId, ctx: { pattern: '^\\d{1,19}$' } },
+      ]);
+    }
+    reply.hijack();
+    const raw = reply.raw;
+    raw.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+      'X-Request-Id': requestId,
+    });
+    raw.write(': connected\n\n');
+    const aborted = new AbortController();
+    raw.on('close', () => aborted.abort());
+    const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), this.config.streamKeepAliveSeconds * 1000);
+    try {
+      for await (const event of runStream(this.events, kind, streamOf(kind, runId), after, aborted.signal)) {
+        if (!raw.write(sseFrame(event))) await new Promise((resolve) => (raw.once('drain', resolve), raw.once('close', resolve)));
+      }
+    } finally {
+      clearInterval(keepAlive);
+      raw.end();
+    }
+  }
+}

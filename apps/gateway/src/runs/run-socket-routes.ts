@@ -1,0 +1,5 @@
+import { searchRuns } from '@app/domain/search-run';
+import type { RunSocketRoute } from '../streams/run-sockets';
+
+/** The WebSocket path of each run kind (beside its SSE `/events`). */
+export const RUN_SOCKET_ROUTES: readonly RunSocketRoute[] = [{ pattern: /^\/v1\/searches\/([^/]+)\/ws$/, kind: searchRuns }];

@@ -1,0 +1,103 @@
+import { Injectable } from '@nestjs/common';
+import type { RunResult } from '@app/domain/run';
+import { type DeepSearchParams, searchRuns, type SearchRunState } from '@app/domain/search-run';
+import { focusExcerpts } from '@app/extraction';
+import { normalizeUrl, runResearch } from '@app/research';
+import type { RunContext, RunExecutor } from '@app/runs';
+import { type PageFilters, ResearchPortsFactory } from './research-ports';
+
+const HIGHLIGHT_CHARS = 1_000;
+const SUMMARY_CHARS = 400;
+
+/** The filters of POST /v1/search that a deep run's searches apply (source_policy joins the top-level ones). */
+export function deepFilters(params: DeepSearchParams): PageFilters {
+  const policy = params.advanced_settings?.source_policy;
+  const include = [...(params.include_domains ?? []), ...(policy?.include_domains ?? [])];
+  const exclude = [...(params.exclude_domains ?? []), ...(policy?.exclude_domains ?? [])];
+  return {
+    category: (params.category ?? null) as PageFilters['category'],
+    freshness: params.freshness ?? null,
+    include_domains: include.length ? include : null,
+    exclude_domains: exclude.length ? exclude : null,
+    after_date: policy?.after_date ?? null,
+    before_date: policy?.before_date ?? null,
+  };
+}
+
+/**
+ * Snippet sizing of a deep run's results, as a synchronous search sizes its excerpts:
+ * `advanced_settings.excerpts.max_chars_per_result` per row, then `max_excerpt_chars` as a budget
+ * over all rows in rank order.
+ */
+export function shapeSnippets(results: RunResult[], params: DeepSearchParams): RunResult[] {
+  const perResult = params.advanced_settings?.excerpts?.max_chars_per_result ?? null;
+  let left = params.max_excerpt_chars ?? null;
+  return results.map((row) => {
+    let snippet = perResult !== null ? row.snippet.slice(0, perResult) : row.snippet;
+    if (left !== null) {
+      snippet = snippet.slice(0, Math.max(0, left));
+      left -= snippet.length;
+    }
+    return snippet === row.snippet ? row : { ...row, snippet };
+  });
+}
+
+/** `advanced_settings.contents`: text, highlights and summary from the pages the run saw (no extra reads). */
+export function withContents(results: RunResult[], params: DeepSearchParams, texts: Map<string, { text: string }>): RunResult[] {
+  const wanted = params.advanced_settings?.contents;
+  if (!wanted || !(wanted.text || wanted.highlights || wanted.summary)) return results;
+  const focus = params.objective ?? params.prompt ?? params.queries.join(' ');
+  return results.map((row) => {
+    const text = texts.get(normalizeUrl(row.url))?.text;
+    if (!text) return row;
+    return {
+      ...row,
+      ...(wanted.text && { text: wanted.max_chars ? text.slice(0, wanted.max_chars) : text }),
+      ...(wanted.highlights && { highlights: focusExcerpts(text, focus, HIGHLIGHT_CHARS) }),
+      ...(wanted.summary && { summary: focusExcerpts(text, undefined, SUMMARY_CHARS).join(' ') }),
+    };
+  });
+}
+
+/** Deep search runs: the research pipeline with the run's budgets, filters and result shaping. */
+@Injectable()
+export class SearchRunExecutor implements RunExecutor<SearchRunState> {
+  readonly kind = searchRuns;
+
+  constructor(private readonly ports: ResearchPortsFactory) {}
+
+  async execute(run: RunContext<SearchRunState>): Promise<void> {
+    if (run.state.status === 'absent') throw new Error(`search run ${run.runId} has no request`);
+    const params = run.state.params;
+    const ports = this.ports.for({ objective: params.objective, filters: deepFilters(params), signal: run.signal });
+    let reranked = false;
+    const outcome = await runResearch(
+      {
+        prompt: params.prompt ?? params.queries.join('; '),
+        queries: params.queries,
+        objective: params.objective,
+        maxSubqueries: params.max_subqueries,
+        maxFetches: params.max_fetches,
+        limit: params.limit,
+        country: params.country,
+        language: params.language,
+      },
+      ports,
+      {
+        planned: (subqueries, pages_target) => run.record({ type: 'RecordPlan', subqueries, pages_target }),
+        serpPage: (subquery, page, hits) => run.record({ type: 'RecordSerpPage', subquery, page, hits }),
+        pageFetched: (url, ok, title, error) => run.record({ type: 'RecordPageFetched', url, ok, title, error }),
+        findingGraded: (finding) => run.record({ type: 'RecordFinding', finding }),
+        resultsMerged: (results, isReranked) => {
+          reranked = isReranked;
+          return run.record({ type: 'RecordResults', results: shapeSnippets(results, params), reranked: isReranked });
+        },
+        stopped: run.stopped,
+      },
+    );
+    if (run.stopped() || outcome.stopped || outcome.report === null) return;
+    const final = withContents(shapeSnippets(outcome.results, params), params, ports.texts);
+    await run.record({ type: 'RecordResults', results: final, reranked: reranked || outcome.reranked });
+    await run.record({ type: 'RecordReport', report: outcome.report, findings: outcome.findings, sources: outcome.sources, usage: outcome.usage });
+  }
+}

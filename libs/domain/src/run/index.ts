@@ -1,0 +1,4 @@
+export * from './run.events';
+export * from './run.decider';
+export * from './run-kind';
+export * from './research-progress';

@@ -1,0 +1,141 @@
+import type { DomainEvent } from '../decider';
+
+/**
+ * The research pipeline's progress facts, shared by every kind that runs it (deep search, tasks,
+ * chat): plan, SERP pages, page reads, graded findings, merged results. Each `Record*` is
+ * idempotent, so a resumed (taken-over) pipeline appends only what is new.
+ */
+export interface RunResult {
+  url: string;
+  title: string;
+  snippet: string;
+  date: string | null;
+  domain: string;
+  score: number;
+  /** `advanced_settings.contents` of a deep run: the page's text, highlights and summary. */
+  text?: string;
+  highlights?: string[];
+  summary?: string;
+}
+
+export interface Finding {
+  subquery: string;
+  answer: string;
+  /** Indexes into `sources` (1-based, as cited in the report). */
+  citations: number[];
+  confidence: 'high' | 'medium' | 'low';
+  evidence: { source: number; quote: string }[];
+}
+
+export interface Source {
+  index: number;
+  url: string;
+  title: string;
+  domain: string;
+  fetched: boolean;
+  quality: 'high' | 'medium' | 'low';
+  first_seen_subquery: string;
+}
+
+export interface RunUsage {
+  planner_calls: number;
+  grader_calls: number;
+  synth_calls: number;
+  search_queries: number;
+  pages_fetched: number;
+  tokens: { input: number; output: number };
+}
+
+export type SubqueriesPlanned = DomainEvent<'SubqueriesPlanned', { subqueries: string[]; pages_target: number }>;
+export type SerpPageFetched = DomainEvent<'SerpPageFetched', { subquery: string; page: number; hits: number }>;
+export type PageFetched = DomainEvent<'PageFetched', { url: string; ok: boolean; title: string | null; error: string | null }>;
+export type FindingGraded = DomainEvent<'FindingGraded', { finding: Finding }>;
+/** The merged, de-duplicated results so far (the whole list, replacing the previous one). */
+export type ResultsMerged = DomainEvent<'ResultsMerged', { results: RunResult[]; reranked: boolean }>;
+
+export type ResearchEvent = SubqueriesPlanned | SerpPageFetched | PageFetched | FindingGraded | ResultsMerged;
+
+export const RESEARCH_EVENT_TYPES: readonly ResearchEvent['type'][] = ['SubqueriesPlanned', 'SerpPageFetched', 'PageFetched', 'FindingGraded', 'ResultsMerged'];
+
+export type ResearchCommand =
+  | { type: 'RecordPlan'; worker_id: string; subqueries: string[]; pages_target: number }
+  | { type: 'RecordSerpPage'; worker_id: string; subquery: string; page: number; hits: number }
+  | { type: 'RecordPageFetched'; worker_id: string; url: string; ok: boolean; title: string | null; error: string | null }
+  | { type: 'RecordFinding'; worker_id: string; finding: Finding }
+  | { type: 'RecordResults'; worker_id: string; results: RunResult[]; reranked: boolean };
+
+export const RESEARCH_COMMAND_TYPES: ReadonlySet<string> = new Set<ResearchCommand['type']>([
+  'RecordPlan',
+  'RecordSerpPage',
+  'RecordPageFetched',
+  'RecordFinding',
+  'RecordResults',
+]);
+
+export interface ResearchProgress {
+  plan: { subqueries: string[]; pages_target: number } | null;
+  /** Distinct (subquery, page) SERP pages. */
+  serp_pages: { subquery: string; page: number; hits: number }[];
+  /** Latest outcome per URL. */
+  fetched: { url: string; ok: boolean; title: string | null; error: string | null }[];
+  /** One per sub-query, as graded. */
+  graded: Finding[];
+  results: RunResult[];
+  reranked: boolean;
+}
+
+export const initialResearch: ResearchProgress = { plan: null, serp_pages: [], fetched: [], graded: [], results: [], reranked: false };
+
+const sameResult = (a: RunResult, b: RunResult) => JSON.stringify(a) === JSON.stringify(b);
+
+export function decideResearch(command: ResearchCommand, progress: ResearchProgress): ResearchEvent[] {
+  switch (command.type) {
+    case 'RecordPlan':
+      // The first plan wins: a re-planning after takeover may differ, and pages already count against it.
+      return progress.plan ? [] : [{ type: 'SubqueriesPlanned', data: { subqueries: command.subqueries, pages_target: command.pages_target } }];
+    case 'RecordSerpPage': {
+      const known = progress.serp_pages.some((p) => p.subquery === command.subquery && p.page === command.page);
+      return known ? [] : [{ type: 'SerpPageFetched', data: { subquery: command.subquery, page: command.page, hits: command.hits } }];
+    }
+    case 'RecordPageFetched': {
+      const known = progress.fetched.find((p) => p.url === command.url);
+      // An ok fetch is final; a failure is repeated as nothing new, but a retry may still succeed.
+      if (known && (known.ok || !command.ok)) return [];
+      return [{ type: 'PageFetched', data: { url: command.url, ok: command.ok, title: command.title, error: command.error } }];
+    }
+    case 'RecordFinding':
+      return progress.graded.some((f) => f.subquery === command.finding.subquery) ? [] : [{ type: 'FindingGraded', data: { finding: command.finding } }];
+    case 'RecordResults': {
+      const unchanged =
+        progress.reranked === command.reranked &&
+        progress.results.length === command.results.length &&
+        progress.results.every((r, i) => sameResult(r, command.results[i]!));
+      return unchanged ? [] : [{ type: 'ResultsMerged', data: { results: command.results, reranked: command.reranked } }];
+    }
+    default: {
+      const unreachable: never = command;
+      throw new Error(`unknown command ${(unreachable as { type: string }).type}`);
+    }
+  }
+}
+
+export function evolveResearch<Progress extends ResearchProgress>(progress: Progress, event: ResearchEvent): Progress {
+  switch (event.type) {
+    case 'SubqueriesPlanned':
+      return progress.plan ? progress : { ...progress, plan: event.data };
+    case 'SerpPageFetched': {
+      const { subquery, page } = event.data;
+      return progress.serp_pages.some((p) => p.subquery === subquery && p.page === page) ? progress : { ...progress, serp_pages: [...progress.serp_pages, event.data] };
+    }
+    case 'PageFetched':
+      return { ...progress, fetched: [...progress.fetched.filter((p) => p.url !== event.data.url), event.data] };
+    case 'FindingGraded':
+      return progress.graded.some((f) => f.subquery === event.data.finding.subquery) ? progress : { ...progress, graded: [...progress.graded, event.data.finding] };
+    case 'ResultsMerged':
+      return { ...progress, results: event.data.results, reranked: event.data.reranked };
+    default:
+      return progress;
+  }
+}
+
+export const isResearchEvent = (event: DomainEvent): event is ResearchEvent => (RESEARCH_EVENT_TYPES as readonly string[]).includes(event.type);

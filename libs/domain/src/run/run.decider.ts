@@ -1,0 +1,289 @@
+import type { SkuLineItem } from '../charge/charge.events';
+import { DomainError, type DecideContext, type Decider, type DomainEvent } from '../decider';
+import { totalCredits } from '../pricing';
+import {
+  type ExistingRun,
+  LIFECYCLE_COMMANDS,
+  type LifecycleCommand,
+  type LifecycleEvent,
+  lifecycleNames,
+  type RunningRun,
+  type RunRecord,
+  type RunState,
+} from './run.events';
+
+/**
+ * A kind's own progress facts (DESIGN.md 3b): idempotent `Record*` commands that only the worker
+ * holding the run's lease may decide, folded into `progress`.
+ */
+export interface RunProgressSpec<Params, Progress, Command extends { type: string; worker_id: string }, Event extends DomainEvent> {
+  initial: Progress;
+  /** Decides a progress command for the lease holder; [] when the fact is already recorded. */
+  decide(command: Command, run: RunningRun<Params, Progress>, context: DecideContext): Event[];
+  /** Total: an event that does not apply leaves the progress as it is. */
+  evolve(progress: Progress, event: Event): Progress;
+  /** What the completed run is charged; throws a 409 DomainError while it cannot complete yet. */
+  charge(run: RunningRun<Params, Progress>): SkuLineItem[];
+}
+
+export interface RunKindSpec<P extends string, IdKey extends string, Params, Progress, Command extends { type: string; worker_id: string }, Event extends DomainEvent> {
+  /** Stored event names start with it: `SearchRun` -> `SearchRunStarted`. */
+  prefix: P;
+  /** The run id field of the first event and of the public view. */
+  idKey: IdKey;
+  /** For messages: "search run". */
+  noun: string;
+  /** Invariants the run relies on; throws a 422 DomainError (the gateway reports field errors first). */
+  validate(params: Params): void;
+  progress: RunProgressSpec<Params, Progress, Command, Event>;
+  /** Every stored event type of the kind's progress (projection and stream filters). */
+  progressEventTypes: readonly Event['type'][];
+}
+
+export type RunCommand<Params, Command> = LifecycleCommand<Params> | Command;
+export type RunEvent<P extends string, IdKey extends string, Params, Event> = LifecycleEvent<P, IdKey, Params> | Event;
+
+type Lifecycle<Params> = LifecycleCommand<Params>;
+type Cmd<Params, T extends Lifecycle<Params>['type']> = Extract<Lifecycle<Params>, { type: T }>;
+
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+
+const leaseUntil = (now: string, seconds: number) => {
+  if (!(seconds > 0)) throw new DomainError(422, 'lease_seconds must be positive');
+  return new Date(Date.parse(now) + seconds * 1000).toISOString();
+};
+
+/**
+ * The shared run decider: lifecycle commands decided here for every kind, progress commands passed
+ * to the kind once the lease holder is checked. A command already satisfied decides nothing, so
+ * redelivery and a resumed worker are harmless.
+ */
+export function runDecider<P extends string, IdKey extends string, Params, Progress, Command extends { type: string; worker_id: string }, Event extends DomainEvent>(
+  kind: RunKindSpec<P, IdKey, Params, Progress, Command, Event>,
+): Decider<RunCommand<Params, Command>, RunEvent<P, IdKey, Params, Event>, RunState<Params, Progress>> {
+  type State = RunState<Params, Progress>;
+  type Existing = ExistingRun<Params, Progress>;
+  type Running = RunningRun<Params, Progress>;
+  type Ev = RunEvent<P, IdKey, Params, Event>;
+  const names = lifecycleNames(kind.prefix);
+  const event = (type: string, data: unknown) => ({ type, data }) as Ev;
+  const progressTypes = new Set<string>(kind.progressEventTypes);
+
+  const mustExist = (state: State): Existing => {
+    if (state.status === 'absent') throw new DomainError(404, `${kind.noun} does not exist`);
+    return state;
+  };
+  const heldBy = (run: Running) =>
+    new DomainError(409, run.worker_id === null ? 'run was handed back: start it first' : `run is held by worker ${run.worker_id} until ${run.lease_until}`);
+  const leaseExpired = (run: Running, now: string) => Date.parse(now) >= Date.parse(run.lease_until);
+
+  /**
+   * Progress is recorded only by the worker holding the lease of a running run. The recorded holder
+   * keeps it past lease_until until someone takes over: a slow worker is not wasted. Once cancel is
+   * requested progress is refused, so "work stops at once" holds and the kept results are final.
+   */
+  const mustHold = (state: State, workerId: string): Running => {
+    const run = mustExist(state);
+    if (run.status === 'queued') throw new DomainError(409, 'run is not started');
+    if (run.status !== 'running') throw new DomainError(409, `run is ${run.status}`);
+    if (run.cancel_requested_at !== null) throw new DomainError(409, 'run is cancelled');
+    if (run.worker_id !== workerId) throw heldBy(run);
+    return run;
+  };
+
+  /** Ending a running run: its holder, or anyone (another worker, the system) once the lease ran out. */
+  const mayEnd = (run: Running, workerId: string | undefined, now: string) => {
+    if (run.worker_id !== workerId && !leaseExpired(run, now)) throw heldBy(run);
+  };
+
+  const request = (command: Cmd<Params, 'RequestRun'>, state: State, { now }: DecideContext): Ev[] => {
+    if (state.status !== 'absent') {
+      if (state.run_id === command.run_id) return [];
+      throw new DomainError(409, `stream holds ${kind.noun} ${state.run_id}, not ${command.run_id}`);
+    }
+    kind.validate(command.params);
+    const { run_id, team_id, key_id, request_id, params } = command;
+    return [event(names.requested, { [kind.idKey]: run_id, team_id, key_id, request_id, params, requested_at: now })];
+  };
+
+  const start = (command: Cmd<Params, 'StartRun'>, state: State, { now }: DecideContext): Ev[] => {
+    const run = mustExist(state);
+    const lease_until = leaseUntil(now, command.lease_seconds);
+    const started = (resumed: boolean) => [event(names.started, { worker_id: command.worker_id, lease_until, started_at: now, resumed })];
+    if (run.status === 'queued') return started(false);
+    if (run.status !== 'running') throw new DomainError(409, `run is ${run.status}`);
+    // A cancel-requested run is not worked again: whoever finds it confirms the cancel instead.
+    if (run.cancel_requested_at !== null) throw new DomainError(409, 'run is cancelled: confirm it instead');
+    if (run.worker_id === command.worker_id) return [];
+    if (run.worker_id !== null && !leaseExpired(run, now)) throw heldBy(run);
+    return started(true);
+  };
+
+  const heartbeat = (command: Cmd<Params, 'Heartbeat'>, state: State, { now }: DecideContext): Ev[] => {
+    const run = mustExist(state);
+    // A late heartbeat after the end is harmless; the worker learns of the end elsewhere.
+    if (TERMINAL.has(run.status)) return [];
+    if (run.status !== 'running') throw new DomainError(409, 'run is not started');
+    if (run.worker_id !== command.worker_id) throw heldBy(run);
+    return [event(names.heartbeat, { worker_id: command.worker_id, lease_until: leaseUntil(now, command.lease_seconds) })];
+  };
+
+  const release = (command: Cmd<Params, 'ReleaseRun'>, state: State, { now }: DecideContext): Ev[] => {
+    const run = mustExist(state);
+    // Only what it holds can be handed back; a run that ended or moved on needs nothing.
+    if (run.status !== 'running' || run.worker_id !== command.worker_id) return [];
+    return [event(names.released, { worker_id: command.worker_id, released_at: now })];
+  };
+
+  const cancel = (_command: Cmd<Params, 'CancelRun'>, state: State, { now }: DecideContext): Ev[] => {
+    const run = mustExist(state);
+    if (run.status === 'completed' || run.status === 'failed') throw new DomainError(409, `cannot cancel a ${run.status} run`);
+    if (run.status === 'cancelled' || run.cancel_requested_at !== null) return [];
+    const requested = event(names.cancelRequested, { requested_at: now });
+    // Nobody works a queued run, so nobody is left to confirm: it ends at once.
+    if (run.status === 'queued') return [requested, event(names.cancelled, { cancelled_at: now })];
+    return [requested];
+  };
+
+  const confirmCancelled = (command: Cmd<Params, 'ConfirmCancelled'>, state: State, { now }: DecideContext): Ev[] => {
+    const run = mustExist(state);
+    if (run.status !== 'running' || run.cancel_requested_at === null) return [];
+    mayEnd(run, command.worker_id, now);
+    return [event(names.cancelled, { cancelled_at: now })];
+  };
+
+  const fail = (command: Cmd<Params, 'FailRun'>, state: State, { now }: DecideContext): Ev[] => {
+    const run = mustExist(state);
+    if (TERMINAL.has(run.status)) return [];
+    if (run.status === 'running') {
+      mayEnd(run, command.worker_id, now);
+      // The caller already saw it cancelled: a worker failing while it winds down ends it cancelled.
+      if (run.cancel_requested_at !== null) return [event(names.cancelled, { cancelled_at: now })];
+    }
+    return [event(names.failed, { error: command.error, failed_at: now })];
+  };
+
+  const complete = (command: Cmd<Params, 'CompleteRun'>, state: State, { now }: DecideContext): Ev[] => {
+    if (state.status === 'completed') return [];
+    const run = mustHold(state, command.worker_id);
+    const items = kind.progress.charge(run);
+    const charged =
+      items.length > 0 ? [event('CreditsCharged', { team_id: run.team_id, request_id: run.run_id, items, credits: totalCredits(items), at: now })] : [];
+    return [...charged, event(names.completed, { completed_at: now })];
+  };
+
+  /** Drops the lease fields when a run ends, so each status carries only its own fields. */
+  const strip = (state: Existing): RunRecord<Params, Progress> => {
+    const { status: _s, ...rest } = state;
+    if ('worker_id' in rest) {
+      const { worker_id: _w, lease_until: _l, ...record } = rest;
+      return record;
+    }
+    return rest;
+  };
+
+  const evolve = (state: State, stored: Ev): State => {
+    const data = stored.data as Record<string, unknown>;
+    if (stored.type === names.requested) {
+      if (state.status !== 'absent') return state;
+      const requested = data as { team_id: string; key_id: string; request_id: string; params: Params; requested_at: string };
+      return {
+        status: 'queued',
+        run_id: String(data[kind.idKey]),
+        team_id: requested.team_id,
+        key_id: requested.key_id,
+        request_id: requested.request_id,
+        params: requested.params,
+        requested_at: requested.requested_at,
+        cancel_requested_at: null,
+        charged: [],
+        progress: kind.progress.initial,
+      };
+    }
+    if (state.status === 'absent') return state;
+    const open = state.status === 'queued' || state.status === 'running';
+    switch (stored.type) {
+      case names.started:
+        return open ? { ...state, status: 'running', worker_id: String(data.worker_id), lease_until: String(data.lease_until) } : state;
+      case names.heartbeat:
+        return state.status === 'running' && state.worker_id === data.worker_id ? { ...state, lease_until: String(data.lease_until) } : state;
+      case names.released:
+        return state.status === 'running' && state.worker_id === data.worker_id
+          ? { ...state, worker_id: null, lease_until: String(data.released_at) }
+          : state;
+      case names.cancelRequested:
+        return open && state.cancel_requested_at === null ? { ...state, cancel_requested_at: String(data.requested_at) } : state;
+      case names.completed:
+        return open ? { ...strip(state), status: 'completed', completed_at: String(data.completed_at) } : state;
+      case names.failed:
+        return open ? { ...strip(state), status: 'failed', error: String(data.error), failed_at: String(data.failed_at) } : state;
+      case names.cancelled:
+        return open ? { ...strip(state), status: 'cancelled', cancelled_at: String(data.cancelled_at) } : state;
+      case 'CreditsCharged':
+        return state.charged.length === 0 ? { ...state, charged: (data as { items: SkuLineItem[] }).items } : state;
+      default: {
+        if (!progressTypes.has(stored.type)) return state;
+        const progress = kind.progress.evolve(state.progress, stored as Event);
+        return progress === state.progress ? state : { ...state, progress };
+      }
+    }
+  };
+
+  return {
+    initialState: { status: 'absent' },
+    decide(command, state, context) {
+      if (!LIFECYCLE_COMMANDS.has(command.type)) {
+        const progress = command as Command;
+        return kind.progress.decide(progress, mustHold(state, progress.worker_id), context);
+      }
+      const lifecycle = command as Lifecycle<Params>;
+      switch (lifecycle.type) {
+        case 'RequestRun':
+          return request(lifecycle, state, context);
+        case 'StartRun':
+          return start(lifecycle, state, context);
+        case 'Heartbeat':
+          return heartbeat(lifecycle, state, context);
+        case 'ReleaseRun':
+          return release(lifecycle, state, context);
+        case 'CancelRun':
+          return cancel(lifecycle, state, context);
+        case 'ConfirmCancelled':
+          return confirmCancelled(lifecycle, state, context);
+        case 'FailRun':
+          return fail(lifecycle, state, context);
+        case 'CompleteRun':
+          return complete(lifecycle, state, context);
+        default: {
+          const unreachable: never = lifecycle;
+          throw new Error(`unknown command ${(unreachable as { type: string }).type}`);
+        }
+      }
+    },
+    evolve,
+  };
+}
+
+/** Set on every terminal status; a cancelled run ended when the caller asked, not when the worker confirmed. */
+export const runEndedAt = <Params, Progress>(state: ExistingRun<Params, Progress>): string | null => {
+  switch (state.status) {
+    case 'completed':
+      return state.completed_at;
+    case 'failed':
+      return state.failed_at;
+    case 'cancelled':
+      return state.cancel_requested_at ?? state.cancelled_at;
+    case 'running':
+      return state.cancel_requested_at;
+    case 'queued':
+      return null;
+    default: {
+      const unreachable: never = state;
+      return unreachable;
+    }
+  }
+};
+
+/** The public status: a run whose cancel was requested already reads `cancelled` (its work stops at once). */
+export const publicStatus = <Params, Progress>(state: ExistingRun<Params, Progress>) =>
+  state.status === 'running' && state.cancel_requested_at !== null ? ('cancelled' as const) : state.status;

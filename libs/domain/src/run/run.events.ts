@@ -1,0 +1,126 @@
+import type { CreditsCharged, SkuLineItem } from '../charge/charge.events';
+import type { DomainEvent } from '../decider';
+
+/**
+ * The lifecycle every run kind shares (DESIGN.md 3b): queued -> running under a lease -> cancel
+ * requested -> completed | failed | cancelled. Stored names carry the kind's prefix
+ * (`SearchRunStarted`, `TaskRunStarted`), so a stream's history reads as what it is; the data is
+ * the same for every kind.
+ */
+export type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+
+/** The first event's identity fields; `IdKey` names the run id field of the kind (`search_id`, `task_id`). */
+export type RunRequestedData<IdKey extends string, Params> = { [K in IdKey]: string } & {
+  team_id: string;
+  key_id: string;
+  request_id: string;
+  params: Params;
+  requested_at: string;
+};
+
+export interface RunStartedData {
+  worker_id: string;
+  lease_until: string;
+  started_at: string;
+  /** A takeover (the previous worker's lease ran out, or it handed the run back). */
+  resumed: boolean;
+}
+export interface RunHeartbeatData {
+  worker_id: string;
+  lease_until: string;
+}
+/** The worker handed the run back (drain on SIGTERM): another replica may take it at once. */
+export interface RunReleasedData {
+  worker_id: string;
+  released_at: string;
+}
+export interface RunCancelRequestedData {
+  requested_at: string;
+}
+export interface RunCancelledData {
+  cancelled_at: string;
+}
+export interface RunFailedData {
+  error: string;
+  failed_at: string;
+}
+export interface RunCompletedData {
+  completed_at: string;
+}
+
+export type LifecycleEvent<P extends string, IdKey extends string, Params> =
+  | DomainEvent<`${P}Requested`, RunRequestedData<IdKey, Params>>
+  | DomainEvent<`${P}Started`, RunStartedData>
+  | DomainEvent<`${P}Heartbeat`, RunHeartbeatData>
+  | DomainEvent<`${P}Released`, RunReleasedData>
+  | DomainEvent<`${P}CancelRequested`, RunCancelRequestedData>
+  | DomainEvent<`${P}Cancelled`, RunCancelledData>
+  | DomainEvent<`${P}Failed`, RunFailedData>
+  | DomainEvent<`${P}Completed`, RunCompletedData>
+  /** A run is charged in its own stream, on completion. */
+  | CreditsCharged;
+
+/** The stored names of a kind's lifecycle events. */
+export const lifecycleNames = <P extends string>(prefix: P) => ({
+  requested: `${prefix}Requested` as const,
+  started: `${prefix}Started` as const,
+  heartbeat: `${prefix}Heartbeat` as const,
+  released: `${prefix}Released` as const,
+  cancelRequested: `${prefix}CancelRequested` as const,
+  cancelled: `${prefix}Cancelled` as const,
+  failed: `${prefix}Failed` as const,
+  completed: `${prefix}Completed` as const,
+});
+
+export type LifecycleNames<P extends string> = ReturnType<typeof lifecycleNames<P>>;
+
+/** Lifecycle commands: the same for every kind. */
+export type LifecycleCommand<Params> =
+  | { type: 'RequestRun'; run_id: string; team_id: string; key_id: string; request_id: string; params: Params }
+  | { type: 'StartRun'; worker_id: string; lease_seconds: number }
+  | { type: 'Heartbeat'; worker_id: string; lease_seconds: number }
+  | { type: 'ReleaseRun'; worker_id: string }
+  | { type: 'CancelRun' }
+  /** No worker_id: lease recovery confirms for a worker that died. */
+  | { type: 'ConfirmCancelled'; worker_id?: string }
+  /** No worker_id: the system (lease recovery) fails it. */
+  | { type: 'FailRun'; worker_id?: string; error: string }
+  | { type: 'CompleteRun'; worker_id: string };
+
+export const LIFECYCLE_COMMANDS: ReadonlySet<string> = new Set<LifecycleCommand<unknown>['type']>([
+  'RequestRun',
+  'StartRun',
+  'Heartbeat',
+  'ReleaseRun',
+  'CancelRun',
+  'ConfirmCancelled',
+  'FailRun',
+  'CompleteRun',
+]);
+
+/** What every run records, in every status; `progress` is the kind's own. Plain data: it is stored as a document. */
+export interface RunRecord<Params, Progress> {
+  run_id: string;
+  team_id: string;
+  key_id: string;
+  request_id: string;
+  params: Params;
+  requested_at: string;
+  /** Set once the caller asked to cancel. */
+  cancel_requested_at: string | null;
+  /** The line items charged on completion ([] before). */
+  charged: SkuLineItem[];
+  progress: Progress;
+}
+
+export type RunState<Params, Progress> =
+  | { status: 'absent' }
+  | (RunRecord<Params, Progress> & { status: 'queued' })
+  /** `worker_id` null: handed back (released); anyone may take it over. */
+  | (RunRecord<Params, Progress> & { status: 'running'; worker_id: string | null; lease_until: string })
+  | (RunRecord<Params, Progress> & { status: 'completed'; completed_at: string })
+  | (RunRecord<Params, Progress> & { status: 'failed'; error: string; failed_at: string })
+  | (RunRecord<Params, Progress> & { status: 'cancelled'; cancelled_at: string });
+
+export type ExistingRun<Params, Progress> = Exclude<RunState<Params, Progress>, { status: 'absent' }>;
+export type RunningRun<Params, Progress> = Extract<RunState<Params, Progress>, { status: 'running' }>;

@@ -1,0 +1,3 @@
+export * from './run-registry';
+export * from './run-worker';
+export * from './run-commands';

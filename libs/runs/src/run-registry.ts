@@ -1,0 +1,127 @@
+import { lifecycleNames, type RunKind } from '@app/domain/run';
+import type { EventStore, RecordedEvent, Subscription } from '@app/eventstore';
+
+/** What the scheduler needs to know of each unfinished run, of any kind. */
+export interface RunInfo {
+  kind: RunKind;
+  /** The run's stream: unique across kinds. */
+  stream: string;
+  run_id: string;
+  team_id: string;
+  status: 'queued' | 'running';
+  /** Global position of its request: queued runs start in this order. */
+  requested_at: bigint;
+  /** null while queued, and once handed back. */
+  worker_id: string | null;
+  /** Epoch ms; 0 while queued. */
+  lease_until: number;
+  cancel_requested: boolean;
+}
+
+type Role = 'requested' | 'started' | 'heartbeat' | 'released' | 'cancelRequested' | 'ended';
+
+/**
+ * The unfinished runs of every kind, followed live from the event log (each worker keeps its own
+ * copy, so scheduling needs no other store, and a per-team limit counts every kind together).
+ * Finished runs are forgotten.
+ */
+export class RunRegistry {
+  readonly runs = new Map<string, RunInfo>();
+  private readonly roles = new Map<string, { kind: RunKind; role: Role }>();
+  private subscription: Subscription | undefined;
+  private loop: Promise<void> | undefined;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly kinds: readonly RunKind[],
+    private readonly onChange: (run: RunInfo | undefined, event: RecordedEvent, stream: string) => void,
+  ) {
+    for (const kind of kinds) {
+      const names = lifecycleNames(kind.prefix);
+      const roles: [string, Role][] = [
+        [names.requested, 'requested'],
+        [names.started, 'started'],
+        [names.heartbeat, 'heartbeat'],
+        [names.released, 'released'],
+        [names.cancelRequested, 'cancelRequested'],
+        [names.completed, 'ended'],
+        [names.failed, 'ended'],
+        [names.cancelled, 'ended'],
+      ];
+      for (const [type, role] of roles) this.roles.set(type, { kind, role });
+    }
+  }
+
+  /** Reads the runs in the log, then follows it live from where the read ended. */
+  async start(): Promise<void> {
+    const filter = { streamPrefixes: this.kinds.map((kind) => kind.streamPrefix), eventTypePrefixes: [...this.roles.keys()] };
+    let after: bigint | undefined;
+    for (;;) {
+      const batch = await this.store.readAll({ after, maxCount: 1_000, filter });
+      for (const event of batch) this.apply(event);
+      if (batch.length > 0) after = batch[batch.length - 1]!.position;
+      if (batch.length < 1_000) break;
+    }
+    const subscription = (this.subscription = this.store.subscribeToAll({ after, filter }));
+    this.loop = (async () => {
+      for await (const event of subscription) this.apply(event);
+    })();
+  }
+
+  async stop(): Promise<void> {
+    await this.subscription?.close();
+    await this.loop?.catch(() => undefined);
+  }
+
+  /** Runs of a team that a worker holds now, of every kind. */
+  runningPerTeam(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const run of this.runs.values()) if (run.status === 'running') counts.set(run.team_id, (counts.get(run.team_id) ?? 0) + 1);
+    return counts;
+  }
+
+  private apply(event: RecordedEvent): void {
+    const known = this.roles.get(event.type);
+    if (!known || !event.stream.startsWith(known.kind.streamPrefix)) return;
+    const { kind, role } = known;
+    const data = event.data as Record<string, unknown>;
+    let run = this.runs.get(event.stream);
+    switch (role) {
+      case 'requested':
+        run = {
+          kind,
+          stream: event.stream,
+          run_id: event.stream.slice(kind.streamPrefix.length),
+          team_id: String(data.team_id),
+          status: 'queued',
+          requested_at: event.position,
+          worker_id: null,
+          lease_until: 0,
+          cancel_requested: false,
+        };
+        this.runs.set(event.stream, run);
+        break;
+      case 'started':
+      case 'heartbeat':
+        if (!run) return;
+        run.status = 'running';
+        run.worker_id = String(data.worker_id);
+        run.lease_until = Date.parse(String(data.lease_until));
+        break;
+      case 'released':
+        if (!run || run.worker_id !== data.worker_id) return;
+        run.worker_id = null;
+        run.lease_until = Date.parse(String(data.released_at));
+        break;
+      case 'cancelRequested':
+        if (!run) return;
+        run.cancel_requested = true;
+        break;
+      case 'ended':
+        this.runs.delete(event.stream);
+        run = undefined;
+        break;
+    }
+    this.onChange(run, event, event.stream);
+  }
+}

@@ -1,0 +1,271 @@
+import { Logger } from '@nestjs/common';
+import { DomainError } from '@app/domain';
+import { type RunKind, streamOf } from '@app/domain/run';
+import { type EventStore, handleCommand } from '@app/eventstore';
+import { type RunInfo, RunRegistry } from './run-registry';
+
+/** Why a run's work stops before its end: a cancel, a lost lease, or this process draining. */
+export type StopReason = 'cancel' | 'lease-lost' | 'shutdown';
+
+/** What an executor gets for one run it works. */
+export interface RunContext<State> {
+  runId: string;
+  /** The run's state as folded when this worker took it (params, progress so far). */
+  state: State;
+  workerId: string;
+  resumed: boolean;
+  /** Appends a progress command (the worker id is filled in); a refusal throws. */
+  record(command: { type: string; [field: string]: unknown }): Promise<void>;
+  /** True once the work should stop (checked between steps). */
+  stopped(): boolean;
+  /** Aborted at the same moment, for calls that can be cut. */
+  signal: AbortSignal;
+}
+
+/**
+ * One kind's work: record progress facts until the run can complete, then return. Returning
+ * early (stopped) is fine; throwing fails the run unless it was stopped.
+ */
+export interface RunExecutor<State = never> {
+  kind: RunKind;
+  execute(run: RunContext<State>): Promise<void>;
+}
+
+export interface RunWorkerOptions {
+  workerId: string;
+  leaseSeconds: number;
+  maxConcurrentRunsPerTeam: number;
+  /** Runs this process works at once. */
+  maxLocalRuns?: number;
+  tickMs?: number;
+  /** On shutdown, how long runs get to reach a step boundary before their leases are handed back anyway. */
+  drainMs?: number;
+}
+
+interface Active {
+  info: RunInfo;
+  stop: StopReason | null;
+  abort: AbortController;
+  heartbeat: NodeJS.Timeout;
+  done: Promise<void>;
+}
+
+/**
+ * The run worker of every kind (DESIGN.md 3b). It follows the unfinished runs in the log and, on
+ * every tick: takes over runs whose lease lapsed or was handed back (resume from their events),
+ * confirms cancels for workers that died, and starts queued runs in request order while their
+ * team holds fewer than MAX_CONCURRENT_RUNS_PER_TEAM runs of any kind. Starting is an append at
+ * the revision read, so among replicas one wins. Recording a fact twice decides nothing, so a
+ * resumed run appends only what is new. On shutdown it stops its runs between steps and hands
+ * their leases back (a `*Released` fact), so another replica resumes them at once.
+ */
+export class RunWorker {
+  private readonly logger = new Logger('RunWorker');
+  private readonly registry: RunRegistry;
+  private readonly executors = new Map<RunKind, RunExecutor<never>>();
+  private readonly active = new Map<string, Active>();
+  private timer: NodeJS.Timeout | undefined;
+  private ticking = false;
+  private stopping = false;
+  private readonly maxLocalRuns: number;
+  private readonly tickMs: number;
+  private readonly drainMs: number;
+
+  constructor(
+    private readonly store: EventStore,
+    /** Every run kind in the system: the per-team limit counts them all. */
+    kinds: readonly RunKind[],
+    executors: readonly RunExecutor<never>[],
+    private readonly options: RunWorkerOptions,
+  ) {
+    for (const executor of executors) this.executors.set(executor.kind, executor);
+    this.maxLocalRuns = options.maxLocalRuns ?? 8;
+    this.tickMs = options.tickMs ?? 250;
+    this.drainMs = options.drainMs ?? 3_000;
+    this.registry = new RunRegistry(store, kinds, (run, event, stream) => {
+      // A cancel (requested, or already final) stops the work before its next step.
+      const active = this.active.get(stream);
+      if (active && (run?.cancel_requested || event.type === `${active.info.kind.prefix}Cancelled`)) this.halt(active, 'cancel');
+      this.kick();
+    });
+  }
+
+  get workerId(): string {
+    return this.options.workerId;
+  }
+
+  /** Runs this process is working now (stream names). */
+  get working(): string[] {
+    return [...this.active.keys()];
+  }
+
+  async start(): Promise<void> {
+    await this.registry.start();
+    this.timer = setInterval(() => this.kick(), this.tickMs);
+    this.timer.unref();
+    this.kick();
+  }
+
+  /** Drain: take no new run, stop the runs between steps, hand their leases back. */
+  async stop(): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    clearInterval(this.timer);
+    const running = [...this.active.values()];
+    for (const active of running) this.halt(active, 'shutdown');
+    const drained = Promise.allSettled(running.map((active) => active.done));
+    let bound: NodeJS.Timeout | undefined;
+    await Promise.race([drained, new Promise((resolve) => (bound = setTimeout(resolve, this.drainMs)))]);
+    clearTimeout(bound);
+    // Runs still inside a long step are handed back now; their late records are refused.
+    await Promise.all(running.filter((active) => this.active.has(active.info.stream)).map((active) => this.release(active.info)));
+    await this.registry.stop();
+  }
+
+  private halt(active: Active, reason: StopReason): void {
+    if (active.stop !== null) return;
+    active.stop = reason;
+    active.abort.abort();
+  }
+
+  private kick(): void {
+    if (this.ticking || this.stopping) return;
+    this.ticking = true;
+    this.tick()
+      .catch((error: unknown) => this.logger.error({ msg: 'run scheduling failed', worker_id: this.workerId, err: errorText(error) }))
+      .finally(() => (this.ticking = false));
+  }
+
+  private async tick(): Promise<void> {
+    const now = Date.now();
+    const runs = [...this.registry.runs.values()];
+    for (const run of runs) {
+      if (this.stopping) return;
+      if (run.status !== 'running' || run.lease_until > now || this.active.has(run.stream) || !this.executors.has(run.kind)) continue;
+      // Its worker died or handed it back: a cancelled run only needs confirming, any other is resumed here.
+      if (run.cancel_requested) await this.command(run, { type: 'ConfirmCancelled' }).catch((error) => this.refused(run, 'confirm cancel', error));
+      else if (this.active.size < this.maxLocalRuns) await this.take(run, true);
+    }
+    const runningPerTeam = this.registry.runningPerTeam();
+    const queued = runs.filter((run) => run.status === 'queued' && this.executors.has(run.kind)).sort((a, b) => (a.requested_at < b.requested_at ? -1 : 1));
+    for (const run of queued) {
+      if (this.stopping || this.active.size >= this.maxLocalRuns) return;
+      const running = runningPerTeam.get(run.team_id) ?? 0;
+      if (running >= this.options.maxConcurrentRunsPerTeam) continue;
+      if (await this.take(run, false)) runningPerTeam.set(run.team_id, running + 1);
+    }
+  }
+
+  /** Starts (or takes over) a run; false when another worker got it first. */
+  private async take(run: RunInfo, takeover: boolean): Promise<boolean> {
+    let state: unknown;
+    try {
+      const result = await this.command(run, { type: 'StartRun', worker_id: this.workerId, lease_seconds: this.options.leaseSeconds });
+      if (result.events.length === 0) return false;
+      state = result.state;
+    } catch (error) {
+      if (error instanceof DomainError) return false;
+      throw error;
+    }
+    this.logger.log({ msg: takeover ? 'run taken over' : 'run started', kind: run.kind.name, run_id: run.run_id, worker_id: this.workerId });
+    const active: Active = {
+      info: run,
+      stop: null,
+      abort: new AbortController(),
+      heartbeat: setInterval(() => void this.heartbeat(active), (this.options.leaseSeconds * 1000) / 3),
+      done: Promise.resolve(),
+    };
+    this.active.set(run.stream, active);
+    if (run.cancel_requested) this.halt(active, 'cancel');
+    active.done = this.execute(active, state, takeover).finally(() => {
+      clearInterval(active.heartbeat);
+      this.active.delete(run.stream);
+      this.kick();
+    });
+    return true;
+  }
+
+  private async heartbeat(active: Active): Promise<void> {
+    try {
+      await this.command(active.info, { type: 'Heartbeat', worker_id: this.workerId, lease_seconds: this.options.leaseSeconds });
+    } catch (error) {
+      if (error instanceof DomainError) this.halt(active, 'lease-lost');
+      else this.logger.warn({ msg: 'heartbeat failed', kind: active.info.kind.name, run_id: active.info.run_id, err: errorText(error) });
+    }
+  }
+
+  private command(run: RunInfo, command: { type: string; [field: string]: unknown }) {
+    return handleCommand(this.store, streamOf(run.kind, run.run_id), run.kind.decider, command, {
+      metadata: { correlation_id: run.run_id, causation_id: this.workerId },
+    });
+  }
+
+  private async release(run: RunInfo): Promise<void> {
+    try {
+      await this.command(run, { type: 'ReleaseRun', worker_id: this.workerId });
+      this.logger.log({ msg: 'run handed back', kind: run.kind.name, run_id: run.run_id, worker_id: this.workerId });
+    } catch (error) {
+      this.refused(run, 'hand back', error);
+    }
+  }
+
+  /** An append that did not go through: logged with the run, never swallowed. */
+  private refused(run: RunInfo, what: string, error: unknown): void {
+    this.logger.warn({ msg: `could not ${what}`, kind: run.kind.name, run_id: run.run_id, worker_id: this.workerId, err: errorText(error) });
+  }
+
+  private async execute(active: Active, state: unknown, resumed: boolean): Promise<void> {
+    const run = active.info;
+    const executor = this.executors.get(run.kind)!;
+    const worker_id = this.workerId;
+    const context: RunContext<never> = {
+      runId: run.run_id,
+      state: state as never,
+      workerId: worker_id,
+      resumed,
+      record: async (command) => {
+        await this.command(run, { ...command, worker_id });
+      },
+      stopped: () => active.stop !== null,
+      signal: active.abort.signal,
+    };
+    try {
+      if (active.stop === null) await executor.execute(context);
+      await this.finish(active);
+    } catch (error) {
+      if (active.stop !== null) {
+        // Stopped for a reason that is not a failure: the error is the stop showing through a step.
+        this.logger.log({ msg: 'run stopped', reason: active.stop, kind: run.kind.name, run_id: run.run_id, err: errorText(error) });
+        await this.finish(active);
+        return;
+      }
+      const reason = errorText(error);
+      this.logger.error({ msg: 'run failed', kind: run.kind.name, run_id: run.run_id, worker_id, err: reason });
+      await this.command(run, { type: 'FailRun', worker_id, error: `${run.kind.name} run failed: ${reason}` }).catch((failure) => this.refused(run, 'record the failure', failure));
+    }
+  }
+
+  /** The end of this worker's part: complete, confirm a cancel, or hand the run back. */
+  private async finish(active: Active): Promise<void> {
+    const run = active.info;
+    const worker_id = this.workerId;
+    switch (active.stop) {
+      case null:
+        await this.command(run, { type: 'CompleteRun', worker_id });
+        this.logger.log({ msg: 'run completed', kind: run.kind.name, run_id: run.run_id });
+        return;
+      case 'cancel':
+        await this.command(run, { type: 'ConfirmCancelled', worker_id }).catch((error) => this.refused(run, 'confirm cancel', error));
+        return;
+      case 'shutdown':
+        await this.release(run);
+        return;
+      case 'lease-lost':
+        this.logger.warn({ msg: 'run lease lost; another worker has it', kind: run.kind.name, run_id: run.run_id, worker_id });
+        return;
+    }
+  }
+}
+
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
