@@ -1,4 +1,6 @@
 import type { LanguageModel, RerankDocument, RerankResult, TokenUsage } from './language-model.port';
+import { fillSchemaExtractively } from './schema-fill/extractive.schema-filler';
+import type { SchemaFillRequest, SchemaFillResult } from './schema-fill/schema-fill.port';
 import { addCounts, bm25, type Scored, sentenceSpans, type Span, tokenize } from './lexical';
 
 /** A title word counts as this many body words (titles are short and deliberate). */
@@ -51,6 +53,11 @@ export class ExtractiveLanguageModel implements LanguageModel {
   async excerpts(objective: string, text: string, maxChars: number, signal?: AbortSignal): Promise<{ excerpts: string[]; usage: TokenUsage }> {
     signal?.throwIfAborted();
     return { excerpts: extractiveExcerpts(objective, text, maxChars), usage: NO_USAGE };
+  }
+
+  async fillSchema(request: SchemaFillRequest, signal?: AbortSignal): Promise<SchemaFillResult> {
+    signal?.throwIfAborted();
+    return fillSchemaExtractively(request);
   }
 }
 

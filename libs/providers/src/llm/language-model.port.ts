@@ -2,8 +2,10 @@
  * The language model port: every pipeline step that needs judgement has an `extractive`
  * implementation (offline, deterministic lexical scoring; honest about what it cannot do) and an
  * `openai` one (the official client against any OpenAI-compatible server, JSON-schema answers).
- * Later steps (plan, grade, synthesise, schema fill, filter predicate) join this port.
+ * Later steps (filter predicate) join this port.
  */
+import type { SchemaFillRequest, SchemaFillResult } from './schema-fill/schema-fill.port';
+
 export interface RerankDocument {
   id: string;
   title: string;
@@ -32,6 +34,12 @@ export interface LanguageModel {
    * `maxChars` characters in all (whole sentences; never invented text).
    */
   excerpts(objective: string, text: string, maxChars: number, signal?: AbortSignal): Promise<{ excerpts: string[]; usage: TokenUsage }>;
+  /**
+   * Fills a JSON Schema from pages read in a run (task runs): a value per field (null when no page
+   * states it) and a basis per top-level field whose excerpts are verbatim page text. The output
+   * validates against the schema with every leaf also allowed to be null.
+   */
+  fillSchema(request: SchemaFillRequest, signal?: AbortSignal): Promise<SchemaFillResult>;
 }
 
 export const LANGUAGE_MODEL = Symbol('LANGUAGE_MODEL');

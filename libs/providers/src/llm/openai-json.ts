@@ -16,6 +16,8 @@ export interface JsonCallSettings {
   model: string;
   timeoutMs: number;
   temperature?: number;
+  /** Strict structured output (default); off for caller-given schemas that strict mode cannot express. */
+  strict?: boolean;
 }
 
 /**
@@ -44,7 +46,7 @@ export async function completeJson(
           // JSON, so page text stays visibly data (and quotes inside it stay escaped).
           { role: 'user', content: JSON.stringify(payload) },
         ],
-        response_format: { type: 'json_schema', json_schema: { name, strict: true, schema } },
+        response_format: { type: 'json_schema', json_schema: { name, strict: settings.strict ?? true, schema } },
         ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
       },
       { signal: signal ? AbortSignal.any([signal, deadline]) : deadline },

@@ -2,6 +2,9 @@ import type OpenAI from 'openai';
 import { LanguageModelError } from './language-model-error';
 import { completeJson, malformed, openAiClient, PROVIDER } from './openai-json';
 import type { LanguageModel, RerankDocument, RerankResult, TokenUsage } from './language-model.port';
+import { fillSchemaWithOpenAi } from './schema-fill/openai.schema-filler';
+import type { SchemaFillRequest, SchemaFillResult } from './schema-fill/schema-fill.port';
+import { verifiedExcerpt } from './schema-fill/verbatim';
 
 export interface OpenAiLanguageModelOptions {
   /** `OPENAI_BASE_URL`, e.g. `https://api.openai.com/v1` or a vLLM/Ollama/llama.cpp server's `/v1`. */
@@ -109,6 +112,11 @@ export class OpenAiLanguageModel implements LanguageModel {
     return { excerpts: verifiedExcerpts(list as string[], text, maxChars), usage };
   }
 
+  fillSchema(request: SchemaFillRequest, signal?: AbortSignal): Promise<SchemaFillResult> {
+    const settings = { model: this.options.model, timeoutMs: this.options.timeoutMs ?? 60_000, temperature: this.options.temperature };
+    return fillSchemaWithOpenAi(this.client, settings, request, this.options.maxDocumentChars ?? 4_000, signal);
+  }
+
   private complete(name: string, schema: Record<string, unknown>, system: string, payload: unknown, signal?: AbortSignal): Promise<{ value: unknown; usage: TokenUsage }> {
     return completeJson(this.client, { model: this.options.model, timeoutMs: this.options.timeoutMs ?? 60_000, temperature: this.options.temperature }, name, schema, system, payload, signal);
   }
@@ -124,7 +132,7 @@ export function verifiedExcerpts(candidates: string[], text: string, maxChars: n
   const out: string[] = [];
   let used = 0;
   for (const candidate of candidates) {
-    const found = locate(candidate.trim(), text);
+    const found = verifiedExcerpt(candidate.trim(), text);
     if (!found || out.some((e) => e.includes(found))) continue;
     if (used + found.length > maxChars) continue;
     out.push(found);
@@ -133,19 +141,5 @@ export function verifiedExcerpts(candidates: string[], text: string, maxChars: n
   return out;
 }
 
-function locate(candidate: string, text: string): string | undefined {
-  if (!candidate) return undefined;
-  if (text.includes(candidate)) return candidate;
-  const pattern = candidate
-    .split(/\s+/)
-    .map((word) =>
-      word
-        .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-        .replace(/["“”]/g, '["“”]')
-        .replace(/['‘’]/g, "['‘’]"),
-    )
-    .join('\\s+');
-  return new RegExp(pattern, 'u').exec(text)?.[0];
-}
 
 
