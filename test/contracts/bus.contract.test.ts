@@ -35,6 +35,10 @@ const PREPARE: Partial<Record<Subject, (bus: BusClient, golden: Record<string, u
     const started = await bus.request<unknown, { search_id: string }>('research.start', loadFixture('research.start', 'request'), { headers: callHeaders() });
     return { ...golden, search_id: started.search_id };
   },
+  'research.task.cancel': async (bus, golden) => {
+    const started = await bus.request<unknown, { task_id: string }>('research.task.start', loadFixture('research.task.start', 'request'), { headers: callHeaders() });
+    return { ...golden, task_id: started.task_id };
+  },
 };
 const requestFor = async (bus: BusClient, subject: Subject) => {
   const golden = loadFixture<Record<string, unknown>>(subject, 'request');

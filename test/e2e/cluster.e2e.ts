@@ -2,6 +2,8 @@ import { startService } from '../support/service-process';
 import { extractSuite } from './extract.blackbox';
 import { searchSuite } from './search.blackbox';
 import { deepSuite } from './deep.blackbox';
+import { runSuite, SEARCH_ROUTES, TASK_ROUTES } from './runs.blackbox';
+import { tasksSuite } from './tasks.blackbox';
 import { useService } from './harness';
 import { platformSuite } from './platform.blackbox';
 
@@ -13,6 +15,9 @@ describe('cluster', () => {
   extractSuite(ctx);
   searchSuite(ctx);
   deepSuite(ctx);
+  tasksSuite(ctx);
+  runSuite(ctx, SEARCH_ROUTES);
+  runSuite(ctx, TASK_ROUTES);
 });
 
 describe('cluster supervision', () => {

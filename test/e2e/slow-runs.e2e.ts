@@ -108,4 +108,48 @@ describe('cancelling a deep run mid-run (standalone, slow provider)', () => {
     expect(await startedAt(ids[4])).toBeGreaterThanOrEqual(firstEnd);
     expect(await startedAt(ids[5])).toBeGreaterThanOrEqual(await startedAt(ids[4]));
   });
+
+  it('a task cancelled mid-run ends cancelled with no output and no credits; cancelling again is fine', async () => {
+    const created = await json(
+      await fetch(`${svc.baseUrl}/v1/tasks/runs`, { method: 'POST', headers: headers(), body: JSON.stringify({ task: 'Acme Robotics and HelioGrid company facts', processor: 'ultra' }) }),
+    );
+    const task = async () => json(await fetch(`${svc.baseUrl}/v1/tasks/${created.task_id}`, { headers: headers() }));
+    let current = await task();
+    for (let i = 0; i < 300 && current.status !== 'running'; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      current = await task();
+    }
+    expect(current.status).toBe('running');
+    const response = await fetch(`${svc.baseUrl}/v1/tasks/${created.task_id}/cancel`, { method: 'POST', headers: headers() });
+    expect(response.status).toBe(200);
+    expect((await json(response)).status).toBe('cancelled');
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(await task()).toMatchObject({ status: 'cancelled', output: null, basis: [], credits: 0, usage_items: [] });
+    expect((await fetch(`${svc.baseUrl}/v1/tasks/${created.task_id}/cancel`, { method: 'POST', headers: headers() })).status).toBe(200);
+    const history = (await json(await fetch(`${svc.baseUrl}/v1/tasks/${created.task_id}/history`, { headers: headers() }))).events as { type: string }[];
+    expect(history.map((e) => e.type)).toContain('TaskRunCancelled');
+    expect(history.map((e) => e.type)).not.toContain('CreditsCharged');
+  });
+
+  it('MAX_CONCURRENT_RUNS_PER_TEAM counts runs of every kind together', async () => {
+    const started: { kind: 'search' | 'task'; id: string }[] = [];
+    for (let i = 0; i < 3; i++) {
+      const search = await json(
+        await fetch(`${svc.baseUrl}/v1/search`, { method: 'POST', headers: headers(), body: JSON.stringify({ depth: 'deep', queries: [`mixed ${i}`, `kinds ${i}`], max_fetches: 2 }) }),
+      );
+      started.push({ kind: 'search', id: search.search_id });
+      const task = await json(await fetch(`${svc.baseUrl}/v1/tasks/runs`, { method: 'POST', headers: headers(), body: JSON.stringify({ task: `mixed kinds task ${i}` }) }));
+      started.push({ kind: 'task', id: task.task_id });
+    }
+    await new Promise((r) => setTimeout(r, 150));
+    const status = async (run: { kind: string; id: string }) =>
+      (await json(await fetch(`${svc.baseUrl}${run.kind === 'search' ? `/v1/searches/${run.id}` : `/v1/tasks/${run.id}`}`, { headers: headers() }))).status as string;
+    const statuses = await Promise.all(started.map(status));
+    expect(statuses.filter((s) => s === 'running')).toHaveLength(4);
+    expect(statuses.slice(4)).toEqual(['queued', 'queued']);
+    for (const run of started) {
+      for (let i = 0; i < 1000 && ['queued', 'running'].includes(await status(run)); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(await status(run)).toBe('completed');
+    }
+  });
 });

@@ -7,6 +7,7 @@ import { RunHttp } from './runs/run-http';
 import { ExtractController } from './extract/extract.controller';
 import { SearchController } from './search/search.controller';
 import { SearchesController } from './searches/searches.controller';
+import { TasksController } from './tasks/tasks.controller';
 import { HealthController } from './health/health.controller';
 import { ServiceCalls } from './commands/service-calls';
 import { IdempotencyInterceptor } from './http/idempotency.interceptor';
@@ -15,7 +16,7 @@ import { UsageController } from './usage/usage.controller';
 
 /** The HTTP API: controllers, the API key guard, metrics. Standalone imports this same module. */
 @Module({
-  controllers: [HealthController, UsageController, SearchController, SearchesController, ExtractController],
+  controllers: [HealthController, UsageController, SearchController, SearchesController, TasksController, ExtractController],
   providers: [
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },

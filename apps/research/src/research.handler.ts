@@ -2,8 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { Ctx, MessagePattern, Payload, type BaseRpcContext } from '@nestjs/microservices';
 import { BusController, busHeaders } from '@app/bus';
-import { CancelSearchRunRequest, type CancelSearchRunReply, StartSearchRunRequest, type StartSearchRunReply, subjects } from '@app/contracts';
+import {
+  CancelSearchRunRequest,
+  type CancelSearchRunReply,
+  CancelTaskRunRequest,
+  type CancelTaskRunReply,
+  StartSearchRunRequest,
+  type StartSearchRunReply,
+  StartTaskRunRequest,
+  type StartTaskRunReply,
+  subjects,
+} from '@app/contracts';
 import { searchRuns } from '@app/domain/search-run';
+import { taskRuns } from '@app/domain/task-run';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { cancelRun, requestRun } from '@app/runs';
 
@@ -22,5 +33,17 @@ export class ResearchHandler {
   @MessagePattern(subjects.cancelSearchRun)
   cancel(@Payload() request: CancelSearchRunRequest, @Ctx() ctx: BaseRpcContext): Promise<CancelSearchRunReply> {
     return cancelRun(this.store, searchRuns, request.search_id, busHeaders(ctx));
+  }
+
+  @MessagePattern(subjects.startTaskRun)
+  async startTask(@Payload() request: StartTaskRunRequest, @Ctx() ctx: BaseRpcContext): Promise<StartTaskRunReply> {
+    const task_id = `task_${randomUUID()}`;
+    const { position } = await requestRun(this.store, taskRuns, task_id, request.params, busHeaders(ctx));
+    return { task_id, position };
+  }
+
+  @MessagePattern(subjects.cancelTaskRun)
+  cancelTask(@Payload() request: CancelTaskRunRequest, @Ctx() ctx: BaseRpcContext): Promise<CancelTaskRunReply> {
+    return cancelRun(this.store, taskRuns, request.task_id, busHeaders(ctx));
   }
 }

@@ -7,6 +7,7 @@ import { ResearchHandler } from './research.handler';
 import { ResearchPortsFactory } from './research-ports';
 import { ResearchWorker } from './research.worker';
 import { SearchRunExecutor } from './search-run.executor';
+import { TaskRunExecutor } from './task-run.executor';
 
 /** The research service: deep search runs, task runs and chat. Standalone imports this same module. */
 @Module({
@@ -17,6 +18,7 @@ import { SearchRunExecutor } from './search-run.executor';
     { provide: LANGUAGE_MODEL, inject: [CONFIG], useFactory: (config: Config) => createLanguageModel(config) },
     ResearchPortsFactory,
     SearchRunExecutor,
+    TaskRunExecutor,
     ResearchWorker,
   ],
 })

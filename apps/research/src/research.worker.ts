@@ -5,14 +5,15 @@ import { RUN_KINDS } from '@app/domain';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { RunWorker } from '@app/runs';
 import { SearchRunExecutor } from './search-run.executor';
+import { TaskRunExecutor } from './task-run.executor';
 
-/** The research service's run worker: deep search runs (and the other kinds it executes). */
+/** The research service's run worker: deep search runs and task runs. */
 @Injectable()
 export class ResearchWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   readonly worker: RunWorker;
 
-  constructor(@Inject(EVENT_STORE) store: EventStore, @Inject(CONFIG) config: Config, searchRuns: SearchRunExecutor) {
-    this.worker = new RunWorker(store, RUN_KINDS, [searchRuns], {
+  constructor(@Inject(EVENT_STORE) store: EventStore, @Inject(CONFIG) config: Config, searchRuns: SearchRunExecutor, taskRuns: TaskRunExecutor) {
+    this.worker = new RunWorker(store, RUN_KINDS, [searchRuns, taskRuns], {
       workerId: `research-${process.pid}-${randomUUID().slice(0, 8)}`,
       leaseSeconds: config.runLeaseSeconds,
       maxConcurrentRunsPerTeam: config.maxConcurrentRunsPerTeam,

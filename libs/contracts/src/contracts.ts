@@ -1,6 +1,17 @@
 import type { ClassConstructor } from 'class-transformer';
 import { ExtractReply, ExtractRequest } from './extraction.dto';
-import { CancelSearchRunReply, CancelSearchRunRequest, SearchPageReply, SearchPageRequest, StartSearchRunReply, StartSearchRunRequest } from './research.dto';
+import {
+  CancelSearchRunReply,
+  CancelSearchRunRequest,
+  CancelTaskRunReply,
+  CancelTaskRunRequest,
+  SearchPageReply,
+  SearchPageRequest,
+  StartSearchRunReply,
+  StartSearchRunRequest,
+  StartTaskRunReply,
+  StartTaskRunRequest,
+} from './research.dto';
 import { FetchPageReply, FetchPageRequest, SearchReply, SearchRequest } from './search.dto';
 import { HealthReply, HealthRequest } from './health.dto';
 import { SERVICES, subjects, type HealthSubject } from './subjects';
@@ -28,6 +39,8 @@ export const CONTRACTS = {
   [subjects.searchPage]: { request: SearchPageRequest, reply: SearchPageReply },
   [subjects.startSearchRun]: { request: StartSearchRunRequest, reply: StartSearchRunReply },
   [subjects.cancelSearchRun]: { request: CancelSearchRunRequest, reply: CancelSearchRunReply },
+  [subjects.startTaskRun]: { request: StartTaskRunRequest, reply: StartTaskRunReply },
+  [subjects.cancelTaskRun]: { request: CancelTaskRunRequest, reply: CancelTaskRunReply },
 } satisfies Record<string, Contract>;
 
 export type Subject = keyof typeof CONTRACTS;

@@ -76,3 +76,32 @@ export class SearchPageReply {
   @IsBoolean() hasMore!: boolean;
   @IsArray() @IsString({ each: true }) warnings!: string[];
 }
+
+export class TaskParamsDto {
+  @IsString() task!: string;
+  @IsIn(['base', 'core', 'ultra']) processor!: 'base' | 'core' | 'ultra';
+  /** Normalised: `{type: json, json_schema}`, `{type: text}` or `{type: auto}`. */
+  @IsObject() output_schema!: { type: 'json'; json_schema: Record<string, unknown> } | { type: 'text' } | { type: 'auto' };
+  @ValidateIf(nullable) @IsObject() metadata!: Record<string, string> | null;
+  @ValidateIf(nullable) @IsString() webhook!: string | null;
+}
+
+/** `research.task.start`: request a task run (the research service owns it from here). */
+export class StartTaskRunRequest {
+  @IsObject() @ValidateNested() @Type(() => TaskParamsDto) params!: TaskParamsDto;
+}
+
+export class StartTaskRunReply {
+  @IsString() task_id!: string;
+  /** Append position of TaskRunRequested (read-your-writes). */
+  @IsString() position!: string;
+}
+
+/** `research.task.cancel`: stop a task run; work stops at once. */
+export class CancelTaskRunRequest {
+  @IsString() task_id!: string;
+}
+
+export class CancelTaskRunReply {
+  @IsOptional() @IsString() position?: string;
+}

@@ -24,6 +24,10 @@ export const subjects = {
   startSearchRun: 'research.start',
   /** Cancel a deep search run. */
   cancelSearchRun: 'research.cancel',
+  /** Request a task run (POST /v1/tasks, /v1/tasks/runs). */
+  startTaskRun: 'research.task.start',
+  /** Cancel a task run. */
+  cancelTaskRun: 'research.task.cancel',
 } as const;
 
 export type HealthSubject = ReturnType<typeof subjects.health<ServiceName>>;

@@ -9,3 +9,4 @@ export * from './webhook-delivery';
 export * from './run';
 export * from './pricing';
 export * from './run-kinds';
+export * from './task-run';

@@ -18,6 +18,10 @@ export interface ResearchInput {
   language: string;
   /** SERP pages per sub-query; default 1. */
   pagesPerSubquery?: number;
+  /** URLs per read call; default READ_BATCH. */
+  readBatch?: number;
+  /** Write the cited report (default true); a caller that only needs the evidence skips the call. */
+  synthesise?: boolean;
 }
 
 export interface SearchHit {
@@ -69,6 +73,8 @@ export interface ResearchOutcome {
   report: string | null;
   usage: RunUsage;
   reranked: boolean;
+  /** Read calls made (each a batch of up to `readBatch` URLs). */
+  readBatches: number;
 }
 
 /** URLs per read call: big enough to fetch in parallel downstream, small enough to stop promptly. */
@@ -123,6 +129,7 @@ export async function runResearch(input: ResearchInput, ports: ResearchPorts, pr
   let subqueries: string[] = [];
   let reranked: RunResult[] | null = null;
   let sources: Source[] | null = null;
+  let readBatches = 0;
 
   const merged = (): RunResult[] =>
     reranked ??
@@ -139,6 +146,7 @@ export async function runResearch(input: ResearchInput, ports: ResearchPorts, pr
     report,
     usage: { ...usage, tokens: { ...usage.tokens } },
     reranked: reranked !== null,
+    readBatches,
   });
 
   // 1. Plan.
@@ -194,10 +202,12 @@ export async function runResearch(input: ResearchInput, ports: ResearchPorts, pr
 
   // 4. Read.
   const toRead = chooseReads(merged(), entries, subqueries.length, Math.max(0, Math.floor(input.maxFetches)));
-  for (let at = 0; at < toRead.length; at += READ_BATCH) {
+  const batchSize = Math.max(1, Math.floor(input.readBatch ?? READ_BATCH));
+  for (let at = 0; at < toRead.length; at += batchSize) {
     if (progress.stopped()) return outcome(true);
-    const batch = toRead.slice(at, at + READ_BATCH);
+    const batch = toRead.slice(at, at + batchSize);
     const answers = await ports.read(batch.map((e) => e.hit.url));
+    readBatches++;
     const byKey = new Map(answers.map((d) => [normalizeUrl(d.url), d]));
     const asked = new Set(batch.map((e) => e.key));
     for (const [j, entry] of batch.entries()) {
@@ -234,6 +244,7 @@ export async function runResearch(input: ResearchInput, ports: ResearchPorts, pr
 
   // 6. Synthesise.
   if (progress.stopped()) return outcome(true);
+  if (input.synthesise === false) return outcome(false);
   const topic = input.prompt.trim() || input.queries.join('; ');
   const written = await ports.model.synthesise(topic, findings, sources, { subqueries });
   usage.synth_calls++;

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { CONFIG, type Config } from '@app/config';
-import { type RunKind, streamOf } from '@app/domain/run';
+import { type RunKind, runEnds, streamOf } from '@app/domain/run';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { notFound, RequestValidationError, serviceUnavailable } from '@app/platform/http';
 import { READ_STORE, type ReadStore } from '@app/readmodels';
@@ -65,6 +65,27 @@ export class RunHttp {
     const doc = (await this.reads.get(kind.collection, runId)) as RunDoc<State<K>> | undefined;
     if (!doc || doc.team_id !== auth.team_id) throw serviceUnavailable(RETRY_AFTER_S, `${kind.noun} ${runId} was recorded but is not readable yet; retry shortly`);
     return kind.view(doc.state) as ViewOf<K>;
+  }
+
+  /**
+   * Waits until the run ends (its completed, failed or cancelled event is in the log) or the wait
+   * runs out: the end event's position, or undefined. The log, not the read model, is watched, so
+   * the caller then waits for the read model to pass that position before answering.
+   */
+  async waitForEnd(kind: RunKind, runId: string, timeoutMs: number, signal?: AbortSignal): Promise<bigint | undefined> {
+    const ends = new Set(Object.keys(runEnds(kind.prefix)));
+    const subscription = this.events.subscribeToStream(streamOf(kind, runId));
+    const timer = setTimeout(() => void subscription.close(), timeoutMs);
+    const onAbort = () => void subscription.close();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      for await (const event of subscription) if (ends.has(event.type)) return event.position;
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      await subscription.close();
+    }
   }
 
   /** Newest first; `status` filters on the public status. */

@@ -1,6 +1,7 @@
 import { apiKeysProjection } from './api-keys.projection';
 import { chargesProjection } from './charges.projection';
 import { searchRunsProjection } from './search-runs.projection';
+import { taskRunsProjection } from './task-runs.projection';
 import { teamsProjection } from './teams.projection';
 import { usageProjection } from './usage.projection';
 
@@ -8,8 +9,9 @@ export * from './api-keys.projection';
 export * from './charges.projection';
 export * from './runs.projection';
 export * from './search-runs.projection';
+export * from './task-runs.projection';
 export * from './teams.projection';
 export * from './usage.projection';
 
 /** Every projection the gateway's read side needs. */
-export const platformProjections = [apiKeysProjection, teamsProjection, usageProjection, chargesProjection, searchRunsProjection];
+export const platformProjections = [apiKeysProjection, teamsProjection, usageProjection, chargesProjection, searchRunsProjection, taskRunsProjection];

@@ -1,0 +1,117 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { TaskOutputSpec } from '@app/domain/task-run';
+import { EnumField, fail, IntField, isObject, ok, type Parser, PyField, StrField, UrlField } from '@app/platform/http';
+import { schemaDepth, schemaProblem } from '@app/providers/llm';
+
+export const PROCESSORS = ['base', 'core', 'ultra'] as const;
+export const TASK_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
+/** API.md "Task create body": how deep and how long an output schema may be. */
+export const MAX_SCHEMA_DEPTH = 3;
+export const MAX_SCHEMA_CHARS = 25_000;
+
+const valueError = (loc: (string | number)[], msg: string, input: unknown) => fail('value_error', loc, `Value error, ${msg}`, input);
+
+/**
+ * `output_schema`: `{type: json, json_schema}`, `{type: text}`, `{type: auto}` or a bare JSON Schema
+ * (which means json). Normalised to the first three; a schema that is not valid JSON Schema, nests
+ * deeper than 3 levels or is longer than 25,000 characters is refused.
+ */
+export const outputSchemaParser = (): Parser => (input, loc) => {
+  if (!isObject(input)) return fail('dict_type', loc, 'Input should be a valid dictionary', input);
+  let spec: TaskOutputSpec;
+  if (input.type === 'text' || input.type === 'auto') spec = { type: input.type };
+  else if (input.type === 'json' || 'json_schema' in input) {
+    if (!isObject(input.json_schema)) return fail(input.json_schema === undefined ? 'missing' : 'dict_type', [...loc, 'json_schema'], input.json_schema === undefined ? 'Field required' : 'Input should be a valid dictionary', input.json_schema ?? input);
+    spec = { type: 'json', json_schema: input.json_schema };
+  } else spec = { type: 'json', json_schema: input };
+  if (spec.type !== 'json') return ok(spec);
+  const size = JSON.stringify(spec.json_schema).length;
+  if (size > MAX_SCHEMA_CHARS) return valueError(loc, `the output schema has ${size} characters; at most ${MAX_SCHEMA_CHARS} are allowed`, input);
+  const depth = schemaDepth(spec.json_schema);
+  if (depth > MAX_SCHEMA_DEPTH) return valueError(loc, `the output schema nests ${depth} levels; at most ${MAX_SCHEMA_DEPTH} are allowed`, input);
+  const problem = schemaProblem(spec.json_schema);
+  if (problem) return valueError(loc, `the output schema is not a valid JSON Schema: ${problem}`, input);
+  return ok(spec);
+};
+
+/** `metadata`: a string to string map. */
+export const stringMapParser = (): Parser => (input, loc) => {
+  if (!isObject(input)) return fail('dict_type', loc, 'Input should be a valid dictionary', input);
+  const errors = Object.entries(input)
+    .filter(([, v]) => typeof v !== 'string')
+    .map(([k, v]) => ({ type: 'string_type', loc: [...loc, k], msg: 'Input should be a valid string', input: v }));
+  return errors.length ? { ok: false, errors } : ok({ ...input });
+};
+
+export class TaskBody {
+  @StrField({ optional: true, minLength: 1, description: 'The objective (alias `query`)' })
+  task?: string;
+  @StrField({ optional: true, minLength: 1, description: 'Alias of `task`; task wins when both are given' })
+  query?: string;
+  @EnumField(PROCESSORS, { default: 'core', description: 'Budget: base (<=4 steps), core (<=12), ultra (<=30, research tier)' })
+  processor!: (typeof PROCESSORS)[number];
+  @PyField(outputSchemaParser(), { optional: true, nullable: true, description: '{type: json, json_schema} | {type: text} | {type: auto} | a JSON Schema' }, {
+    type: 'object',
+    additionalProperties: true,
+  })
+  output_schema?: TaskOutputSpec | null;
+  @PyField(stringMapParser(), { optional: true, nullable: true, description: 'Echoed back' }, { type: 'object', additionalProperties: { type: 'string' } })
+  metadata?: Record<string, string> | null;
+  @UrlField({ optional: true, nullable: true, description: 'The finished run is POSTed here (task_run.completed|failed|cancelled)' })
+  webhook?: string | null;
+  @IntField({ ge: 1, le: 300, default: 30, description: 'POST /v1/tasks only: how long to wait for the run to end' })
+  wait_seconds!: number;
+}
+
+export class TaskListQuery {
+  @IntField({ ge: 1, le: 100, default: 20 }) limit!: number;
+  @IntField({ ge: 0, default: 0 }) offset!: number;
+  @EnumField(TASK_STATUSES, { optional: true }) status?: (typeof TASK_STATUSES)[number];
+}
+
+export class EventsPageQuery {
+  @IntField({ ge: 1, le: 100, default: 100 }) limit!: number;
+  @IntField({ ge: 0, default: 0 }) offset!: number;
+}
+
+export class TaskIdParams {
+  @StrField({ minLength: 1, maxLength: 200 }) task_id!: string;
+}
+
+export class RunIdParams {
+  @StrField({ minLength: 1, maxLength: 200 }) run_id!: string;
+}
+
+export class TaskRunViewDto {
+  @ApiProperty() task_id!: string;
+  @ApiProperty() run_id!: string;
+  @ApiProperty({ enum: TASK_STATUSES }) status!: string;
+  @ApiProperty() task!: string;
+  @ApiProperty() query!: string;
+  @ApiProperty() credits!: number;
+  @ApiProperty({ enum: PROCESSORS }) processor!: string;
+  @ApiProperty({ type: 'object', nullable: true, additionalProperties: { type: 'string' } }) metadata!: Record<string, string> | null;
+  @ApiProperty({ type: [String] }) fields!: string[];
+  @ApiProperty({ type: 'object', additionalProperties: true }) output_schema!: Record<string, unknown>;
+  @ApiProperty({ nullable: true, description: 'json: the object; text/auto: a string; null until completed' }) output!: unknown;
+  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } }) basis!: Record<string, unknown>[];
+  @ApiProperty({ type: 'object', nullable: true, additionalProperties: true }) usage!: Record<string, unknown> | null;
+  @ApiProperty() answer!: string;
+  @ApiProperty({ type: [String] }) sources!: string[];
+  @ApiProperty({ type: [String] }) read!: string[];
+  @ApiProperty({ type: [String] }) considered!: string[];
+  @ApiProperty({ type: String, nullable: true }) error!: string | null;
+  @ApiProperty({ type: String, nullable: true }) createdAt!: string | null;
+  @ApiProperty({ type: String, nullable: true }) completedAt!: string | null;
+  @ApiProperty({ type: String, nullable: true }) report!: string | null;
+  @ApiProperty({ type: 'array', nullable: true, items: { type: 'object', additionalProperties: true } }) findings!: Record<string, unknown>[] | null;
+  @ApiProperty({ type: 'array', nullable: true, items: { type: 'object', additionalProperties: true } }) sources_detailed!: Record<string, unknown>[] | null;
+  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } }) usage_items!: Record<string, unknown>[];
+}
+
+export class TaskListDto {
+  @ApiProperty({ type: [TaskRunViewDto] }) tasks!: TaskRunViewDto[];
+  @ApiProperty() total!: number;
+  @ApiProperty() limit!: number;
+  @ApiProperty() offset!: number;
+}

@@ -1,0 +1,161 @@
+import { Injectable } from '@nestjs/common';
+import type { Finding, Source } from '@app/domain/run';
+import { PROCESSOR_BUDGETS, type TaskFieldBasis, type TaskOutput, type TaskParams, taskRuns, type TaskRunState } from '@app/domain/task-run';
+import { schemaFields, type SchemaFillDocument } from '@app/providers/llm';
+import { citedIndexes, normalizeUrl, type ResearchOutcome, runResearch } from '@app/research';
+import type { RunContext, RunExecutor } from '@app/runs';
+import { ResearchPortsFactory } from './research-ports';
+
+/** Search queries of a task: the task itself, then one per output field (its description, or its name). */
+export function taskQueries(params: TaskParams, max: number): string[] {
+  const queries = [params.task];
+  if (params.output_schema.type === 'json') {
+    for (const field of schemaFields(params.output_schema.json_schema)) {
+      const about = typeof field.schema.description === 'string' && field.schema.description ? field.schema.description : field.name.replace(/[_-]+/g, ' ');
+      queries.push(`${params.task} ${about}`);
+    }
+  }
+  return [...new Set(queries)].slice(0, max);
+}
+
+/** The pages the run saw, in source order: what schema filling and citations draw on. */
+function documentsOf(outcome: ResearchOutcome, texts: Map<string, { url: string; title: string; text: string }>): SchemaFillDocument[] {
+  const ordered: SchemaFillDocument[] = [];
+  const taken = new Set<string>();
+  for (const source of outcome.sources) {
+    const key = normalizeUrl(source.url);
+    const page = texts.get(key);
+    if (!page || taken.has(key)) continue;
+    taken.add(key);
+    ordered.push({ url: source.url, title: source.title, text: page.text });
+  }
+  return ordered;
+}
+
+/** The basis of a text answer: the sources its report cites, with the findings' verbatim evidence from them. */
+function textBasis(report: string, findings: Finding[], sources: Source[]): TaskFieldBasis[] {
+  const cited = new Set(citedIndexes(report));
+  const citations = sources
+    .filter((s) => cited.has(s.index))
+    .map((s) => ({
+      url: s.url,
+      title: s.title,
+      excerpts: [...new Set(findings.flatMap((f) => f.evidence.filter((e) => e.source === s.index).map((e) => e.quote)))],
+    }));
+  const rank = { high: 3, medium: 2, low: 1 } as const;
+  const best = findings.reduce<'high' | 'medium' | 'low'>((top, f) => (rank[f.confidence] > rank[top] ? f.confidence : top), 'low');
+  return [
+    {
+      field: 'output',
+      citations,
+      reasoning: findings.length
+        ? `Written from ${findings.length} graded finding${findings.length === 1 ? '' : 's'}; every claim cites the page it comes from.`
+        : 'No page read in this run answers the task; the answer says so.',
+      confidence: findings.length ? best : 'low',
+    },
+  ];
+}
+
+const fieldsLine = (output: unknown): string =>
+  output && typeof output === 'object' && !Array.isArray(output)
+    ? Object.entries(output as Record<string, unknown>)
+        .map(([k, v]) => `${k}: ${v === null ? 'unknown' : typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
+        .join('; ')
+    : JSON.stringify(output);
+
+/**
+ * Task runs: the research pipeline with the processor's budget (sub-queries, reads per batch,
+ * fetches), then the output: a JSON schema filled from the pages read (per-field basis), or a
+ * cited text answer. Steps are counted as they are spent and charged on completion; base grades
+ * inside its synthesis step.
+ */
+@Injectable()
+export class TaskRunExecutor implements RunExecutor<TaskRunState> {
+  readonly kind = taskRuns;
+
+  constructor(private readonly ports: ResearchPortsFactory) {}
+
+  async execute(run: RunContext<TaskRunState>): Promise<void> {
+    if (run.state.status === 'absent') throw new Error(`task run ${run.runId} has no request`);
+    const params = run.state.params;
+    const budget = PROCESSOR_BUDGETS[params.processor];
+    const json = params.output_schema.type === 'json' ? params.output_schema.json_schema : null;
+    const ports = this.ports.for({ objective: params.task, signal: run.signal });
+    const queries = taskQueries(params, budget.subqueries);
+    const outcome = await runResearch(
+      {
+        prompt: params.task,
+        queries,
+        objective: null,
+        maxSubqueries: budget.subqueries,
+        maxFetches: budget.fetches,
+        limit: 20,
+        country: 'us',
+        language: 'en',
+        readBatch: budget.readBatch,
+        // A JSON answer is written by the schema filler; the research tier also gets the report.
+        synthesise: json === null || budget.research,
+      },
+      ports,
+      {
+        planned: (subqueries, pages_target) => run.record({ type: 'RecordPlan', subqueries, pages_target }),
+        serpPage: (subquery, page, hits) => run.record({ type: 'RecordSerpPage', subquery, page, hits }),
+        pageFetched: (url, ok, title, error) => run.record({ type: 'RecordPageFetched', url, ok, title, error }),
+        findingGraded: (finding) => run.record({ type: 'RecordFinding', finding }),
+        resultsMerged: (results, reranked) => run.record({ type: 'RecordResults', results, reranked }),
+        stopped: run.stopped,
+      },
+    );
+    if (run.stopped() || outcome.stopped) return;
+    const usage = outcome.usage;
+    let output: unknown;
+    let basis: TaskFieldBasis[];
+    let answer: string;
+    let fillTokens = { input: 0, output: 0 };
+    let fillCalls = 0;
+    if (json) {
+      const filled = await this.ports.languageModel.fillSchema({ task: params.task, schema: json, documents: documentsOf(outcome, ports.texts) }, run.signal);
+      fillCalls = 1;
+      fillTokens = filled.usage;
+      output = filled.output;
+      basis = filled.basis;
+      answer = fieldsLine(output);
+    } else {
+      answer = outcome.report ?? '';
+      output = answer;
+      basis = textBasis(answer, outcome.findings, outcome.sources);
+    }
+    if (run.stopped()) return;
+    const synthCalls = usage.synth_calls + fillCalls;
+    const gradingSteps = budget.gradeInSynthesis ? 0 : usage.grader_calls;
+    const steps = Math.max(1, usage.planner_calls + usage.search_queries + outcome.readBatches + gradingSteps + synthCalls);
+    const cited = basis.flatMap((b) => b.citations.map((c) => c.url));
+    const result: TaskOutput = {
+      output,
+      basis,
+      answer,
+      sources: [...new Set(cited.length ? cited : outcome.sources.filter((s) => s.fetched).map((s) => s.url))].slice(0, 10),
+      read: outcome.sources.filter((s) => s.fetched).map((s) => s.url),
+      considered: outcome.results.map((r) => r.url),
+      usage: {
+        tool_calls: usage.search_queries + outcome.readBatches,
+        search_queries: usage.search_queries,
+        pages_fetched: usage.pages_fetched,
+        tokens: { input: usage.tokens.input + fillTokens.input, output: usage.tokens.output + fillTokens.output },
+        planner_calls: usage.planner_calls,
+        grader_calls: usage.grader_calls,
+        synth_calls: synthCalls,
+        scratchpad_mode: null,
+        scratchpad_chunks_indexed: 0,
+        scratchpad_chunks_used: 0,
+        scratchpad_searches: 0,
+        scratchpad_tool_turns: 0,
+      },
+      steps,
+      report: budget.research ? outcome.report : null,
+      findings: budget.research ? outcome.findings : null,
+      sources_detailed: budget.research ? outcome.sources : null,
+    };
+    await run.record({ type: 'RecordOutput', ...result });
+  }
+}

@@ -1,0 +1,46 @@
+import { DomainError } from '../decider';
+import { lineItem } from '../pricing';
+import { decideResearch, evolveResearch, initialResearch, RESEARCH_COMMAND_TYPES, RESEARCH_EVENT_TYPES, type ResearchCommand, type ResearchEvent } from '../run/research-progress';
+import { type RunCommand, runDecider, type RunKindSpec } from '../run/run.decider';
+import type { RunState } from '../run/run.events';
+import { PROCESSOR_BUDGETS, TASK_PROCESSORS, type TaskParams, type TaskRunProgress, type TaskRunProgressCommand, type TaskRunProgressEvent } from './task-run.events';
+
+export const taskRunKind: RunKindSpec<'TaskRun', 'task_id', TaskParams, TaskRunProgress, TaskRunProgressCommand, TaskRunProgressEvent> = {
+  prefix: 'TaskRun',
+  idKey: 'task_id',
+  noun: 'task run',
+  // Invariants the run relies on; the gateway reports field errors (with their bounds) first.
+  validate(params) {
+    if (typeof params.task !== 'string' || params.task.trim().length === 0) throw new DomainError(422, 'task must be at least 1 character');
+    if (!TASK_PROCESSORS.includes(params.processor)) throw new DomainError(422, `processor must be one of ${TASK_PROCESSORS.join(', ')}`);
+    if (!['json', 'text', 'auto'].includes(params.output_schema?.type)) throw new DomainError(422, 'output_schema.type must be json, text or auto');
+  },
+  progressEventTypes: [...RESEARCH_EVENT_TYPES, 'TaskOutputWritten'],
+  progress: {
+    initial: { ...initialResearch, output: null },
+    decide(command, run) {
+      if (RESEARCH_COMMAND_TYPES.has(command.type)) return decideResearch(command as ResearchCommand, run.progress);
+      if (command.type !== 'RecordOutput') throw new Error(`unknown command ${command.type}`);
+      if (run.progress.output) return [];
+      const budget = PROCESSOR_BUDGETS[run.params.processor];
+      if (!Number.isInteger(command.steps) || command.steps < 1 || command.steps > budget.steps) {
+        throw new DomainError(422, `steps must be 1 to ${budget.steps} for processor ${run.params.processor}, got ${command.steps}`);
+      }
+      const { type: _type, worker_id: _worker, ...output } = command;
+      return [{ type: 'TaskOutputWritten', data: output }];
+    },
+    evolve(progress, event) {
+      if (event.type === 'TaskOutputWritten') return progress.output ? progress : { ...progress, output: event.data };
+      return evolveResearch(progress, event as ResearchEvent);
+    },
+    charge(run) {
+      if (!run.progress.output) throw new DomainError(409, 'no output yet');
+      return [lineItem('sku_task_step', run.progress.output.steps)];
+    },
+  },
+};
+
+export type TaskRunState = RunState<TaskParams, TaskRunProgress>;
+export type TaskRunCommand = RunCommand<TaskParams, TaskRunProgressCommand>;
+
+export const taskRunDecider = runDecider(taskRunKind);

@@ -1,0 +1,100 @@
+import type { DomainEvent } from '../decider';
+import type { Finding, ResearchCommand, ResearchEvent, ResearchProgress, Source } from '../run/research-progress';
+import type { LifecycleEvent } from '../run/run.events';
+
+/**
+ * Events of a `task-<id>` stream: a task run (spec "Task run"). The lifecycle is the shared one
+ * (`TaskRun*`); progress is the research pipeline's facts plus the written output.
+ */
+export type TaskProcessor = 'base' | 'core' | 'ultra';
+export const TASK_PROCESSORS: readonly TaskProcessor[] = ['base', 'core', 'ultra'];
+
+/** The output spec, normalised from the four forms the API accepts (a bare JSON Schema becomes `json`). */
+export type TaskOutputSpec = { type: 'json'; json_schema: Record<string, unknown> } | { type: 'text' } | { type: 'auto' };
+
+export interface TaskParams {
+  task: string;
+  processor: TaskProcessor;
+  output_schema: TaskOutputSpec;
+  metadata: Record<string, string> | null;
+  webhook: string | null;
+}
+
+/**
+ * What a processor may spend (API.md "Task create body"). A step is one planner call, one search,
+ * one batch of page reads, one grading call or one synthesis (or schema-filling) call; base grades
+ * inside its synthesis step.
+ */
+export interface ProcessorBudget {
+  steps: number;
+  fetches: number;
+  subqueries: number;
+  readBatch: number;
+  gradeInSynthesis: boolean;
+  /** The research tier: report, findings and sources_detailed are filled. */
+  research: boolean;
+}
+
+export const PROCESSOR_BUDGETS: Record<TaskProcessor, ProcessorBudget> = {
+  base: { steps: 4, fetches: 6, subqueries: 1, readBatch: 6, gradeInSynthesis: true, research: false },
+  core: { steps: 12, fetches: 18, subqueries: 4, readBatch: 9, gradeInSynthesis: false, research: false },
+  ultra: { steps: 30, fetches: 30, subqueries: 8, readBatch: 10, gradeInSynthesis: false, research: true },
+};
+
+export interface TaskCitation {
+  url: string;
+  title: string;
+  excerpts: string[];
+}
+
+export interface TaskFieldBasis {
+  field: string;
+  citations: TaskCitation[];
+  reasoning: string;
+  confidence: 'high' | 'medium' | 'low';
+}
+
+/** The spec's usage counters of a task run. */
+export interface TaskUsage {
+  tool_calls: number;
+  search_queries: number;
+  pages_fetched: number;
+  tokens: { input: number; output: number };
+  planner_calls: number;
+  grader_calls: number;
+  synth_calls: number;
+  scratchpad_mode: string | null;
+  scratchpad_chunks_indexed: number;
+  scratchpad_chunks_used: number;
+  scratchpad_searches: number;
+  scratchpad_tool_turns: number;
+}
+
+export interface TaskOutput {
+  output: unknown;
+  basis: TaskFieldBasis[];
+  answer: string;
+  sources: string[];
+  read: string[];
+  considered: string[];
+  usage: TaskUsage;
+  /** Steps taken: the run is charged one credit each. */
+  steps: number;
+  report: string | null;
+  findings: Finding[] | null;
+  sources_detailed: Source[] | null;
+}
+
+export type TaskOutputWritten = DomainEvent<'TaskOutputWritten', TaskOutput>;
+
+export type TaskRunProgressEvent = ResearchEvent | TaskOutputWritten;
+export type TaskRunProgressCommand = ResearchCommand | ({ type: 'RecordOutput'; worker_id: string } & TaskOutput);
+
+export interface TaskRunProgress extends ResearchProgress {
+  output: TaskOutput | null;
+}
+
+export type TaskRunEvent = LifecycleEvent<'TaskRun', 'task_id', TaskParams> | TaskRunProgressEvent;
+
+export const TASK_RUN_STREAM_PREFIX = 'task-';
+export const taskRunStream = (taskId: string): string => `${TASK_RUN_STREAM_PREFIX}${taskId}`;
