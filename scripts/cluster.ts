@@ -53,8 +53,34 @@ async function ensureNats(natsUrl: string, dataDir: string): Promise<ChildProces
   throw new Error(`nats-server did not start at ${natsUrl}`);
 }
 
+/**
+ * `REPLICAS=research=2,monitors=2`: processes per service (default 1 each), so takeover and
+ * exactly-once can be exercised across OS processes. The gateway listens on PORT, so it runs once.
+ */
+export function parseReplicas(raw: string | undefined): Map<string, number> {
+  const counts = new Map<string, number>(SERVICES.map((service) => [service, 1]));
+  for (const entry of (raw ?? '').split(',').map((e) => e.trim()).filter(Boolean)) {
+    const match = /^([a-z]+)=(\d+)$/.exec(entry);
+    if (!match) throw new Error(`REPLICAS: "${entry}" is not service=count (e.g. research=2)`);
+    const [, service, count] = match;
+    if (!(SERVICES as readonly string[]).includes(service!)) throw new Error(`REPLICAS: unknown service "${service}"; one of ${SERVICES.join(', ')}`);
+    const n = Number(count);
+    if (n < 1 || n > 16) throw new Error(`REPLICAS: ${service} must run 1 to 16 replicas, got ${n}`);
+    if (service === 'gateway' && n !== 1) throw new Error('REPLICAS: the gateway listens on PORT and runs once; scale it behind a load balancer (Kubernetes)');
+    counts.set(service!, n);
+  }
+  return counts;
+}
+
 async function main() {
   const config = loadConfigOrExit();
+  let replicas: Map<string, number>;
+  try {
+    replicas = parseReplicas(process.env.REPLICAS);
+  } catch (error) {
+    process.stderr.write(`invalid configuration: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
   const nats = await ensureNats(config.natsUrl, config.dataDir);
   const store = await openEventStore(config.eventstoreUrl);
   await bootstrapDemoTeam(store, SecretBox.load(config.secretsKey, config.dataDir), (line) => process.stdout.write(line + '\n'));
@@ -65,27 +91,28 @@ async function main() {
   const restarts = new Map<string, number>();
   let stopping = false;
 
-  const start = (service: string) => {
+  const start = (name: string) => {
+    const service = name.split('#')[0]!;
     const child = spawn(process.execPath, [path.join(root, 'dist', 'apps', service, 'src', 'main.js')], {
-      env,
+      env: { ...env, REPLICA: name },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
-    children.set(service, child);
+    children.set(name, child);
     const startedAt = Date.now();
     child.on('exit', (code, signal) => {
-      children.delete(service);
+      children.delete(name);
       if (stopping) return;
       // Backoff doubles while a service keeps dying young, as a crash-looping pod's would.
-      const n = Date.now() - startedAt > 30_000 ? 0 : (restarts.get(service) ?? 0) + 1;
-      restarts.set(service, n);
+      const n = Date.now() - startedAt > 30_000 ? 0 : (restarts.get(name) ?? 0) + 1;
+      restarts.set(name, n);
       const delay = Math.min(10_000, 250 * 2 ** Math.min(n, 6));
-      say('service exited; restarting', { service, code, signal, restart_in_ms: delay });
-      setTimeout(() => !stopping && start(service), delay);
+      say('service exited; restarting', { service, replica: name, code, signal, restart_in_ms: delay });
+      setTimeout(() => !stopping && start(name), delay);
     });
   };
 
-  for (const service of SERVICES) start(service);
-  say('cluster started', { services: SERVICES, port: config.port, nats: config.natsUrl });
+  for (const service of SERVICES) for (let i = 1; i <= replicas.get(service)!; i++) start(replicas.get(service)! > 1 ? `${service}#${i}` : service);
+  say('cluster started', { services: SERVICES, replicas: Object.fromEntries(replicas), port: config.port, nats: config.natsUrl });
 
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) return;
@@ -104,7 +131,9 @@ async function main() {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`cluster: ${(error as Error).message}\n`);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`cluster: ${(error as Error).message}\n`);
+    process.exit(1);
+  });
+}

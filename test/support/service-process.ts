@@ -32,8 +32,10 @@ export interface RunningService {
   /** Every file the processes of this run (and the CLI calls) wrote their output to. */
   logFiles: string[];
   keys(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
-  /** pids of the cluster's service processes, by service (from their JSON logs). */
+  /** pids of the cluster's service processes, by service (from their JSON logs): the latest of each. */
   servicePids(): Map<string, number>;
+  /** Every pid a service has had (replicas and restarts), in the order they came up. */
+  servicePidHistory(service: string): number[];
   stop(): Promise<void>;
 }
 
@@ -147,6 +149,19 @@ export async function startService(mode: Mode, extraEnv: Record<string, string> 
         try {
           const entry = JSON.parse(line) as { service?: string; pid?: number; msg?: string };
           if (entry.msg === 'service listening' || entry.msg === 'gateway listening') pids.set(entry.service!, entry.pid!);
+        } catch {
+          // a partial line at the end of the file
+        }
+      }
+      return pids;
+    },
+    servicePidHistory: (service: string) => {
+      const pids: number[] = [];
+      for (const line of read().split('\n')) {
+        if (!line.startsWith('{')) continue;
+        try {
+          const entry = JSON.parse(line) as { service?: string; pid?: number; msg?: string };
+          if (entry.service === service && (entry.msg === 'service listening' || entry.msg === 'gateway listening') && !pids.includes(entry.pid!)) pids.push(entry.pid!);
         } catch {
           // a partial line at the end of the file
         }
