@@ -4,6 +4,7 @@ import { searchSuite } from './search.blackbox';
 import { deepSuite } from './deep.blackbox';
 import { runSuite, SEARCH_ROUTES, TASK_ROUTES } from './runs.blackbox';
 import { tasksSuite } from './tasks.blackbox';
+import { chatSuite } from './chat.blackbox';
 import { useService } from './harness';
 import { platformSuite } from './platform.blackbox';
 
@@ -16,6 +17,7 @@ describe('standalone', () => {
   searchSuite(ctx);
   deepSuite(ctx);
   tasksSuite(ctx);
+  chatSuite(ctx);
   runSuite(ctx, SEARCH_ROUTES);
   runSuite(ctx, TASK_ROUTES);
 });

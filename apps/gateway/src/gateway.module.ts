@@ -8,6 +8,7 @@ import { ExtractController } from './extract/extract.controller';
 import { SearchController } from './search/search.controller';
 import { SearchesController } from './searches/searches.controller';
 import { TasksController } from './tasks/tasks.controller';
+import { ChatController } from './chat/chat.controller';
 import { HealthController } from './health/health.controller';
 import { ServiceCalls } from './commands/service-calls';
 import { IdempotencyInterceptor } from './http/idempotency.interceptor';
@@ -16,7 +17,7 @@ import { UsageController } from './usage/usage.controller';
 
 /** The HTTP API: controllers, the API key guard, metrics. Standalone imports this same module. */
 @Module({
-  controllers: [HealthController, UsageController, SearchController, SearchesController, TasksController, ExtractController],
+  controllers: [HealthController, UsageController, SearchController, SearchesController, TasksController, ChatController, ExtractController],
   providers: [
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },

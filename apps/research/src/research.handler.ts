@@ -7,12 +7,15 @@ import {
   type CancelSearchRunReply,
   CancelTaskRunRequest,
   type CancelTaskRunReply,
+  StartChatRequest,
+  type StartChatReply,
   StartSearchRunRequest,
   type StartSearchRunReply,
   StartTaskRunRequest,
   type StartTaskRunReply,
   subjects,
 } from '@app/contracts';
+import { chatRuns } from '@app/domain/chat';
 import { searchRuns } from '@app/domain/search-run';
 import { taskRuns } from '@app/domain/task-run';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
@@ -45,5 +48,12 @@ export class ResearchHandler {
   @MessagePattern(subjects.cancelTaskRun)
   cancelTask(@Payload() request: CancelTaskRunRequest, @Ctx() ctx: BaseRpcContext): Promise<CancelTaskRunReply> {
     return cancelRun(this.store, taskRuns, request.task_id, busHeaders(ctx));
+  }
+
+  @MessagePattern(subjects.startChat)
+  async startChat(@Payload() request: StartChatRequest, @Ctx() ctx: BaseRpcContext): Promise<StartChatReply> {
+    const id = `chatcmpl-${randomUUID()}`;
+    const { position } = await requestRun(this.store, chatRuns, id, request.params, busHeaders(ctx));
+    return { id, position };
   }
 }

@@ -3,6 +3,7 @@ import { CONFIG, type Config } from '@app/config';
 import { HealthHandlerModule } from '@app/contracts';
 import { createLanguageModel, LANGUAGE_MODEL } from '@app/providers/llm';
 import { createResearchModel, RESEARCH_MODEL } from '@app/providers/llm/research';
+import { ChatExecutor } from './chat.executor';
 import { ResearchHandler } from './research.handler';
 import { ResearchPortsFactory } from './research-ports';
 import { ResearchWorker } from './research.worker';
@@ -19,6 +20,7 @@ import { TaskRunExecutor } from './task-run.executor';
     ResearchPortsFactory,
     SearchRunExecutor,
     TaskRunExecutor,
+    ChatExecutor,
     ResearchWorker,
   ],
 })

@@ -7,6 +7,8 @@ import {
   CancelTaskRunRequest,
   SearchPageReply,
   SearchPageRequest,
+  StartChatReply,
+  StartChatRequest,
   StartSearchRunReply,
   StartSearchRunRequest,
   StartTaskRunReply,
@@ -41,6 +43,7 @@ export const CONTRACTS = {
   [subjects.cancelSearchRun]: { request: CancelSearchRunRequest, reply: CancelSearchRunReply },
   [subjects.startTaskRun]: { request: StartTaskRunRequest, reply: StartTaskRunReply },
   [subjects.cancelTaskRun]: { request: CancelTaskRunRequest, reply: CancelTaskRunReply },
+  [subjects.startChat]: { request: StartChatRequest, reply: StartChatReply },
 } satisfies Record<string, Contract>;
 
 export type Subject = keyof typeof CONTRACTS;

@@ -105,3 +105,29 @@ export class CancelTaskRunRequest {
 export class CancelTaskRunReply {
   @IsOptional() @IsString() position?: string;
 }
+
+export class ChatMessageDto {
+  @IsIn(['system', 'developer', 'user', 'assistant', 'tool']) role!: 'system' | 'developer' | 'user' | 'assistant' | 'tool';
+  @IsString() content!: string;
+}
+
+export class ChatParamsDto {
+  @IsString() model!: string;
+  @IsIn(['base', 'core', 'ultra']) budget!: 'base' | 'core' | 'ultra';
+  @IsArray() @ValidateNested({ each: true }) @Type(() => ChatMessageDto) messages!: ChatMessageDto[];
+  @ValidateIf(nullable) @IsInt() @Min(1) max_tokens!: number | null;
+  @ValidateIf(nullable) @IsNumber() temperature!: number | null;
+  @IsObject() response_format!: { type: 'text' } | { type: 'json_object' } | { type: 'json_schema'; json_schema: { name: string; schema: Record<string, unknown> } };
+  @IsBoolean() stream!: boolean;
+}
+
+/** `research.chat.start`: request a chat completion (a run of kind chat). */
+export class StartChatRequest {
+  @IsObject() @ValidateNested() @Type(() => ChatParamsDto) params!: ChatParamsDto;
+}
+
+export class StartChatReply {
+  @IsString() id!: string;
+  /** Append position of ChatRunRequested. */
+  @IsString() position!: string;
+}

@@ -28,6 +28,8 @@ export const subjects = {
   startTaskRun: 'research.task.start',
   /** Cancel a task run. */
   cancelTaskRun: 'research.task.cancel',
+  /** Request a chat completion (POST /v1/chat/completions); the answer is read from its stream. */
+  startChat: 'research.chat.start',
 } as const;
 
 export type HealthSubject = ReturnType<typeof subjects.health<ServiceName>>;

@@ -10,3 +10,4 @@ export * from './run';
 export * from './pricing';
 export * from './run-kinds';
 export * from './task-run';
+export * from './chat';

@@ -82,6 +82,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
     try {
       const body = await lastValueFrom(next.handle(), { defaultValue: undefined });
+      if (reply.sent) {
+        // A stream written by hand (chat completions with stream: true) cannot be replayed: the key is freed.
+        await handleCommand(this.events, stream, idempotencyDecider, { type: 'Release', request_id: requestId }, { metadata });
+        return body;
+      }
       await this.record(stream, requestId, { status: reply.statusCode, body: body ?? null }, metadata);
       return body;
     } catch (error) {

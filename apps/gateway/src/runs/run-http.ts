@@ -99,8 +99,21 @@ export class RunHttp {
     return { items: states.map((state) => kind.listItem(state) as ListItemOf<K>), views: states.map((state) => kind.view(state) as ViewOf<K>), total };
   }
 
-  async history(kind: RunKind, auth: AuthContext, runId: string): Promise<RunHistory> {
-    await this.owned(kind, auth, runId);
+  /**
+   * A run's state folded from the log itself, for kinds served without a read model (chat): 404
+   * when absent or another team's.
+   */
+  async fromLog<K extends RunKind>(kind: K, auth: AuthContext, runId: string): Promise<Exclude<State<K>, { status: 'absent' }>> {
+    const events = await this.events.readStream(streamOf(kind, runId));
+    const state = events.reduce((folded, event) => kind.decider.evolve(folded, { type: event.type, data: event.data }), kind.decider.initialState) as State<K>;
+    if (state.status === 'absent' || state.team_id !== auth.team_id) throw notFound(`${kind.noun} ${runId} not found`);
+    return state as Exclude<State<K>, { status: 'absent' }>;
+  }
+
+  /** Every event of the run's stream, oldest first; `owner` says where ownership is checked (the read model, or the log itself). */
+  async history(kind: RunKind, auth: AuthContext, runId: string, owner: 'reads' | 'log' = 'reads'): Promise<RunHistory> {
+    if (owner === 'reads') await this.owned(kind, auth, runId);
+    else await this.fromLog(kind, auth, runId);
     const events = await this.events.readStream(streamOf(kind, runId));
     return {
       events: events.map((event) => ({

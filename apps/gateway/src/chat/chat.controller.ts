@@ -1,0 +1,126 @@
+import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CONFIG, type Config } from '@app/config';
+import { type RequestOf, subjects } from '@app/contracts';
+import { type ChatCompletion, chatCompletion, type ChatParams, chatRuns, type ChatState, createdSeconds } from '@app/domain/chat';
+import { lifecycleNames, streamOf } from '@app/domain/run';
+import { EVENT_STORE, type EventStore } from '@app/eventstore';
+import { ApiError, StrField } from '@app/platform/http';
+import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
+import { ServiceCalls } from '../commands/service-calls';
+import { RunHttp, type RunHistory } from '../runs/run-http';
+import { ChatBody } from './chat.dto';
+
+/** How long a non-streamed completion may take before the client is told so (OpenAI's clients wait 10 minutes). */
+const CHAT_WAIT_MS = 600_000;
+const BUDGETS = new Set(['base', 'core', 'ultra']);
+
+class ChatIdParams {
+  @StrField({ minLength: 1, maxLength: 200 }) id!: string;
+}
+
+/**
+ * OpenAI-compatible chat completions grounded in web research (API.md "Chat completion"). The
+ * completion is a run of kind chat: the gateway requests it over the bus, then follows its stream
+ * in the event log (answer chunks as they are recorded), so no bus timeout cuts a long answer.
+ */
+@ApiTags('Chat')
+@ApiBearerAuth()
+@Controller('v1/chat/completions')
+export class ChatController {
+  constructor(
+    private readonly calls: ServiceCalls,
+    private readonly runs: RunHttp,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(CONFIG) private readonly config: Config,
+  ) {}
+
+  @Post()
+  @ApiOperation({ summary: 'Chat completion: answers the last user message from web research, with citations and search_results' })
+  @ApiProduces('application/json', 'text/event-stream')
+  async complete(@Auth() auth: AuthContext, @Req() req: AuthedRequest & FastifyRequest, @Body() body: ChatBody, @Res({ passthrough: true }) reply: FastifyReply): Promise<ChatCompletion | undefined> {
+    const params: RequestOf<typeof subjects.startChat>['params'] = {
+      model: body.model,
+      budget: (BUDGETS.has(body.model) ? body.model : 'core') as ChatParams['budget'],
+      messages: body.messages,
+      max_tokens: body.max_tokens ?? body.max_completion_tokens ?? null,
+      temperature: body.temperature ?? null,
+      response_format: body.response_format ?? { type: 'text' },
+      stream: body.stream,
+    };
+    const { id } = await this.calls.send(subjects.startChat, { params }, auth, req.id);
+    const gone = new AbortController();
+    req.raw.once('close', () => gone.abort());
+    if (body.stream) {
+      await this.stream(id, params, req.id, reply, gone.signal);
+      return undefined;
+    }
+    const ended = await this.runs.waitForEnd(chatRuns, id, CHAT_WAIT_MS, gone.signal);
+    if (ended === undefined) throw new ApiError(504, `Chat completion ${id} took longer than ${CHAT_WAIT_MS / 1000} s; read it later at /v1/chat/completions/${id}`);
+    const completion = chatCompletion(await this.runs.fromLog(chatRuns, auth, id));
+    if (completion.status !== 'completed') throw new ApiError(502, `Chat completion ${id} ${completion.status}: ${completion.error ?? 'no answer'}`);
+    return completion;
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'Retrieve a chat completion (as answered, or as far as it got)' })
+  async retrieve(@Auth() auth: AuthContext, @Param() params: ChatIdParams): Promise<ChatCompletion> {
+    return chatCompletion(await this.runs.fromLog(chatRuns, auth, params.id));
+  }
+
+  @Get(':id/history')
+  @ApiOperation({ summary: 'Every event of the completion’s chat-<id> stream, oldest first (audit)' })
+  history(@Auth() auth: AuthContext, @Param() params: ChatIdParams): Promise<RunHistory> {
+    return this.runs.history(chatRuns, auth, params.id, 'log');
+  }
+
+  /** OpenAI's stream: a role chunk at once, a content chunk per recorded answer chunk, a last chunk with the research and usage, then [DONE]. */
+  private async stream(id: string, params: ChatParams, requestId: string, reply: FastifyReply, signal: AbortSignal): Promise<void> {
+    reply.hijack();
+    const raw = reply.raw;
+    raw.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no', 'X-Request-Id': requestId });
+    const send = (data: unknown) => raw.write(`data: ${JSON.stringify(data)}\n\n`);
+    const subscription = this.events.subscribeToStream(streamOf(chatRuns, id));
+    const onAbort = () => void subscription.close();
+    signal.addEventListener('abort', onAbort, { once: true });
+    const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), this.config.streamKeepAliveSeconds * 1000);
+    const names = lifecycleNames(chatRuns.prefix);
+    let base: Record<string, unknown> | undefined;
+    let state: ChatState = chatRuns.decider.initialState;
+    try {
+      for await (const event of subscription) {
+        state = chatRuns.decider.evolve(state, { type: event.type, data: event.data });
+        if (state.status === 'absent') continue;
+        if (!base) {
+          base = { id, object: 'chat.completion.chunk', created: createdSeconds(state.requested_at), model: params.model, system_fingerprint: null };
+          send({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null, logprobs: null }] });
+        }
+        if (event.type === 'ChatAnswerChunk') {
+          send({ ...base, choices: [{ index: 0, delta: { content: (event.data as { text: string }).text }, finish_reason: null, logprobs: null }] });
+        } else if (event.type === names.completed) {
+          const done = chatCompletion(state);
+          send({
+            ...base,
+            choices: [{ index: 0, delta: {}, finish_reason: done.choices[0]!.finish_reason, logprobs: null }],
+            citations: done.citations,
+            search_results: done.search_results,
+            usage: done.usage,
+            credits: done.credits,
+            usage_items: done.usage_items,
+          });
+          break;
+        } else if (event.type === names.failed || event.type === names.cancelled) {
+          send({ error: { message: `Chat completion ${id} ${chatCompletion(state).status}: ${chatCompletion(state).error ?? 'no answer'}`, type: 'server_error', code: null } });
+          break;
+        }
+      }
+      if (!signal.aborted) raw.write('data: [DONE]\n\n');
+    } finally {
+      clearInterval(keepAlive);
+      signal.removeEventListener('abort', onAbort);
+      await subscription.close();
+      raw.end();
+    }
+  }
+}

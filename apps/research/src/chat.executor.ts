@@ -1,0 +1,104 @@
+import { Injectable } from '@nestjs/common';
+import { type ChatParams, chatRuns, type ChatState } from '@app/domain/chat';
+import { PROCESSOR_BUDGETS } from '@app/domain/task-run';
+import { normalizeUrl, runResearch } from '@app/research';
+import type { RunContext, RunExecutor } from '@app/runs';
+import { ResearchPortsFactory } from './research-ports';
+
+/** Rough tokens of text for an engine that counts none (about four characters a token). */
+const estimateTokens = (text: string): number => Math.ceil(text.length / 4);
+
+/** The question is the last user message; an earlier user message gives a follow-up its subject. */
+export function chatQueries(params: ChatParams): { prompt: string; queries: string[] } {
+  const users = params.messages.filter((m) => m.role === 'user' && m.content.trim());
+  const prompt = users[users.length - 1]!.content.trim();
+  const before = users.length > 1 ? users[users.length - 2]!.content.trim() : null;
+  return { prompt, queries: before ? [prompt, `${before} ${prompt}`] : [prompt] };
+}
+
+/** Paragraphs, each with the blank line that follows it, so the chunks join back to the answer exactly. */
+export const answerChunks = (content: string): string[] => content.match(/[^\n]+(?:\n+|$)|\n+/g) ?? [];
+
+/**
+ * Chat completions: the research pipeline on the last user message (earlier ones give context)
+ * with the budget the model name chose, then the answer recorded in chunks, as a streaming client
+ * is sent it, and its citations (`[N]` is `citations[N-1]`) and search results.
+ */
+@Injectable()
+export class ChatExecutor implements RunExecutor<ChatState> {
+  readonly kind = chatRuns;
+
+  constructor(private readonly ports: ResearchPortsFactory) {}
+
+  async execute(run: RunContext<ChatState>): Promise<void> {
+    if (run.state.status === 'absent') throw new Error(`chat completion ${run.runId} has no request`);
+    const params = run.state.params;
+    const budget = PROCESSOR_BUDGETS[params.budget];
+    const { prompt, queries } = chatQueries(params);
+    const schema = params.response_format.type === 'json_schema' ? params.response_format.json_schema.schema : null;
+    const ports = this.ports.for({ objective: prompt, signal: run.signal });
+    const outcome = await runResearch(
+      {
+        prompt,
+        queries,
+        objective: null,
+        maxSubqueries: budget.subqueries,
+        maxFetches: budget.fetches,
+        limit: 10,
+        country: 'us',
+        language: 'en',
+        readBatch: budget.readBatch,
+        synthesise: schema === null,
+      },
+      ports,
+      {
+        planned: (subqueries, pages_target) => run.record({ type: 'RecordPlan', subqueries, pages_target }),
+        serpPage: (subquery, page, hits) => run.record({ type: 'RecordSerpPage', subquery, page, hits }),
+        pageFetched: (url, ok, title, error) => run.record({ type: 'RecordPageFetched', url, ok, title, error }),
+        findingGraded: (finding) => run.record({ type: 'RecordFinding', finding }),
+        resultsMerged: (results, reranked) => run.record({ type: 'RecordResults', results, reranked }),
+        stopped: run.stopped,
+      },
+    );
+    if (run.stopped() || outcome.stopped) return;
+    let content: string;
+    let tokens = { ...outcome.usage.tokens };
+    let fillCalls = 0;
+    if (schema) {
+      const documents = outcome.sources
+        .map((s) => ({ s, page: ports.texts.get(normalizeUrl(s.url)) }))
+        .filter(({ page }) => page)
+        .map(({ s, page }) => ({ url: s.url, title: s.title, text: page!.text }));
+      const filled = await this.ports.languageModel.fillSchema({ task: prompt, schema, documents }, run.signal);
+      fillCalls = 1;
+      tokens = { input: tokens.input + filled.usage.input, output: tokens.output + filled.usage.output };
+      content = JSON.stringify(filled.output);
+    } else if (params.response_format.type === 'json_object') {
+      content = JSON.stringify({ answer: outcome.report ?? '', citations: outcome.sources.map((s) => s.url) });
+    } else {
+      content = outcome.report ?? '';
+    }
+    let finish: 'stop' | 'length' = 'stop';
+    if (params.max_tokens !== null && estimateTokens(content) > params.max_tokens) {
+      content = content.slice(0, params.max_tokens * 4);
+      finish = 'length';
+    }
+    const chunks = answerChunks(content);
+    for (const [index, text] of chunks.entries()) {
+      if (run.stopped()) return;
+      await run.record({ type: 'RecordAnswerChunk', index, text });
+    }
+    const usage = outcome.usage;
+    const steps = usage.planner_calls + usage.search_queries + outcome.readBatches + (budget.gradeInSynthesis ? 0 : usage.grader_calls) + usage.synth_calls + fillCalls;
+    const counted = tokens.input + tokens.output > 0;
+    await run.record({
+      type: 'RecordAnswer',
+      citations: outcome.sources.map((s) => s.url),
+      search_results: outcome.results.map((r) => ({ url: r.url, title: r.title, snippet: r.snippet, excerpts: r.snippet ? [r.snippet] : [], date: r.date, domain: r.domain, category: null, score: r.score })),
+      finish_reason: finish,
+      prompt_tokens: counted ? tokens.input : estimateTokens(params.messages.map((m) => m.content).join('\n')),
+      completion_tokens: counted ? tokens.output : estimateTokens(content),
+      steps: Math.max(1, steps),
+    });
+  }
+}

@@ -1,0 +1,52 @@
+import { DomainError } from '../decider';
+import { lineItem } from '../pricing';
+import { decideResearch, evolveResearch, initialResearch, RESEARCH_COMMAND_TYPES, RESEARCH_EVENT_TYPES, type ResearchCommand, type ResearchEvent } from '../run/research-progress';
+import { type RunCommand, runDecider, type RunKindSpec } from '../run/run.decider';
+import type { RunState } from '../run/run.events';
+import { PROCESSOR_BUDGETS } from '../task-run/task-run.events';
+import type { ChatParams, ChatProgress, ChatProgressCommand, ChatProgressEvent } from './chat.events';
+
+export const chatRunKind: RunKindSpec<'ChatRun', 'id', ChatParams, ChatProgress, ChatProgressCommand, ChatProgressEvent> = {
+  prefix: 'ChatRun',
+  idKey: 'id',
+  noun: 'chat completion',
+  validate(params) {
+    if (!params.messages.some((m) => m.role === 'user' && m.content.trim())) throw new DomainError(422, 'messages must hold a user message');
+    if (!(params.budget in PROCESSOR_BUDGETS)) throw new DomainError(422, 'budget must be base, core or ultra');
+  },
+  progressEventTypes: [...RESEARCH_EVENT_TYPES, 'ChatAnswerChunk', 'ChatAnswered'],
+  progress: {
+    initial: { ...initialResearch, chunks: [], answer: null },
+    decide(command, run) {
+      if (RESEARCH_COMMAND_TYPES.has(command.type)) return decideResearch(command as ResearchCommand, run.progress);
+      if (command.type === 'RecordAnswerChunk') {
+        // Chunks are appended in order, once each: a resumed worker re-writing the answer adds only the missing ones.
+        if (command.index < run.progress.chunks.length) return [];
+        if (command.index !== run.progress.chunks.length) throw new DomainError(409, `chunk ${command.index} comes after chunk ${run.progress.chunks.length - 1}`);
+        return [{ type: 'ChatAnswerChunk', data: { index: command.index, text: command.text } }];
+      }
+      if (command.type !== 'RecordAnswer') throw new Error(`unknown command ${command.type}`);
+      if (run.progress.answer) return [];
+      const budget = PROCESSOR_BUDGETS[run.params.budget];
+      if (!Number.isInteger(command.steps) || command.steps < 1 || command.steps > budget.steps) {
+        throw new DomainError(422, `steps must be 1 to ${budget.steps} for ${run.params.budget}, got ${command.steps}`);
+      }
+      const { type: _type, worker_id: _worker, ...answer } = command;
+      return [{ type: 'ChatAnswered', data: answer }];
+    },
+    evolve(progress, event) {
+      if (event.type === 'ChatAnswerChunk') return event.data.index === progress.chunks.length ? { ...progress, chunks: [...progress.chunks, event.data.text] } : progress;
+      if (event.type === 'ChatAnswered') return progress.answer ? progress : { ...progress, answer: event.data };
+      return evolveResearch(progress, event as ResearchEvent);
+    },
+    charge(run) {
+      if (!run.progress.answer) throw new DomainError(409, 'no answer yet');
+      return [lineItem('sku_chat_step', run.progress.answer.steps)];
+    },
+  },
+};
+
+export type ChatState = RunState<ChatParams, ChatProgress>;
+export type ChatCommand = RunCommand<ChatParams, ChatProgressCommand>;
+
+export const chatDecider = runDecider(chatRunKind);

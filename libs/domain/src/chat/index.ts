@@ -1,0 +1,4 @@
+export * from './chat.events';
+export * from './chat.decider';
+export * from './chat.view';
+export * from './chat.kind';
