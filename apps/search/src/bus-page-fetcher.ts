@@ -1,5 +1,5 @@
 import { BusClient, BusTimeoutError } from '@app/bus';
-import { type FetchPageReply, subjects } from '@app/contracts';
+import { callBus, type FetchPageReply, subjects } from '@app/contracts';
 import { type FetchedPage, FetchError, type FetchErrorCode, type FetchOptions, type PageFetcher } from '@app/providers/fetch';
 
 /**
@@ -18,7 +18,7 @@ export class BusPageFetcher implements PageFetcher {
     // At boot in cluster mode the extraction service may not listen yet: wait for it (bounded).
     for (let attempt = 0; !reply; attempt++) {
       try {
-        reply = await this.bus.request<object, FetchPageReply>(subjects.fetchPage, payload, { timeoutMs: this.timeoutMs });
+        reply = await callBus(this.bus, subjects.fetchPage, payload, { timeoutMs: this.timeoutMs });
       } catch (error) {
         if (!(error instanceof BusTimeoutError) || error.reason === 'timeout' || attempt >= 40) throw error;
         await new Promise((resolve) => setTimeout(resolve, 250 * Math.min(4, attempt + 1)));

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { BusClient } from '@app/bus';
-import { type ExtractReply, type SearchPageReply, type SearchPageRequest, type SearchReply, type SearchRequest, type SearchResultRow, subjects } from '@app/contracts';
+import { callBus, type SearchPageReply, type SearchPageRequest, type SearchReply, type SearchRequest, type SearchResultRow, subjects } from '@app/contracts';
 import { lineItems, totalCredits } from '@app/domain/pricing';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { focusExcerpts } from '@app/extraction';
@@ -290,7 +290,7 @@ export class SearchService {
     for (const c of candidates) if (c.hit.content) texts.set(c.hit.url, c.hit.content);
     if (missing.length > 0) {
       try {
-        const read = await this.bus.request<object, ExtractReply>(subjects.read, {
+        const read = await callBus(this.bus, subjects.read, {
           urls: missing,
           objective: request.objective,
           format: 'text',

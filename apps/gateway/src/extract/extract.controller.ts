@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { type ExtractReply, type ExtractRequest, subjects } from '@app/contracts';
+import { type ExtractRequest, subjects } from '@app/contracts';
 import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
 import { ServiceCalls } from '../commands/service-calls';
 import { ExtractBody, ExtractQuery, ExtractResponse } from './extract.dto';
@@ -35,7 +35,7 @@ export class ExtractController {
   }
 
   private async run(auth: AuthContext, requestId: string, request: ExtractRequest): Promise<ExtractResponse> {
-    const { results, credits, usage } = await this.calls.command<ExtractReply>(subjects.extract, request, auth, requestId);
+    const { results, credits, usage } = await this.calls.send(subjects.extract, request, auth, requestId);
     return { results, credits, usage };
   }
 }

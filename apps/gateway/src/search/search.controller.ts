@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { type RequestOf, type SearchReply, type SearchRequest, subjects } from '@app/contracts';
+import { type RequestOf, type SearchRequest, subjects } from '@app/contracts';
 import { searchRuns, type SearchRunView } from '@app/domain/search-run';
 import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
 import { ServiceCalls } from '../commands/service-calls';
@@ -55,7 +55,7 @@ export class SearchController {
       client_model: body.client_model ?? null,
       advanced_settings: body.advanced_settings ?? null,
     };
-    const { position: _position, ...response } = await this.calls.command<SearchReply>(subjects.search, request, auth, req.id);
+    const { position: _position, ...response } = await this.calls.send(subjects.search, request, auth, req.id);
     return response;
   }
 
