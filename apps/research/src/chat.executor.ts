@@ -3,6 +3,7 @@ import { type ChatParams, chatRuns, type ChatState } from '@app/domain/chat';
 import { PROCESSOR_BUDGETS } from '@app/domain/task-run';
 import { normalizeUrl, runResearch } from '@app/research';
 import type { RunContext, RunExecutor } from '@app/runs';
+import { recordedProgress, stepsTaken } from './research-progress';
 import { ResearchPortsFactory } from './research-ports';
 
 /** Rough tokens of text for an engine that counts none (about four characters a token). */
@@ -51,14 +52,7 @@ export class ChatExecutor implements RunExecutor<ChatState> {
         synthesise: schema === null,
       },
       ports,
-      {
-        planned: (subqueries, pages_target) => run.record({ type: 'RecordPlan', subqueries, pages_target }),
-        serpPage: (subquery, page, hits) => run.record({ type: 'RecordSerpPage', subquery, page, hits }),
-        pageFetched: (url, ok, title, error) => run.record({ type: 'RecordPageFetched', url, ok, title, error }),
-        findingGraded: (finding) => run.record({ type: 'RecordFinding', finding }),
-        resultsMerged: (results, reranked) => run.record({ type: 'RecordResults', results, reranked }),
-        stopped: run.stopped,
-      },
+      recordedProgress(run),
     );
     if (run.stopped() || outcome.stopped) return;
     let content: string;
@@ -88,8 +82,6 @@ export class ChatExecutor implements RunExecutor<ChatState> {
       if (run.stopped()) return;
       await run.record({ type: 'RecordAnswerChunk', index, text });
     }
-    const usage = outcome.usage;
-    const steps = usage.planner_calls + usage.search_queries + outcome.readBatches + (budget.gradeInSynthesis ? 0 : usage.grader_calls) + usage.synth_calls + fillCalls;
     const counted = tokens.input + tokens.output > 0;
     await run.record({
       type: 'RecordAnswer',
@@ -98,7 +90,7 @@ export class ChatExecutor implements RunExecutor<ChatState> {
       finish_reason: finish,
       prompt_tokens: counted ? tokens.input : estimateTokens(params.messages.map((m) => m.content).join('\n')),
       completion_tokens: counted ? tokens.output : estimateTokens(content),
-      steps: Math.max(1, steps),
+      steps: stepsTaken(outcome, budget, fillCalls),
     });
   }
 }

@@ -4,6 +4,7 @@ import { type DeepSearchParams, searchRuns, type SearchRunState } from '@app/dom
 import { focusExcerpts } from '@app/extraction';
 import { normalizeUrl, runResearch } from '@app/research';
 import type { RunContext, RunExecutor } from '@app/runs';
+import { recordedProgress } from './research-progress';
 import { type PageFilters, ResearchPortsFactory } from './research-ports';
 
 const HIGHLIGHT_CHARS = 1_000;
@@ -70,7 +71,6 @@ export class SearchRunExecutor implements RunExecutor<SearchRunState> {
     if (run.state.status === 'absent') throw new Error(`search run ${run.runId} has no request`);
     const params = run.state.params;
     const ports = this.ports.for({ objective: params.objective, filters: deepFilters(params), signal: run.signal });
-    let reranked = false;
     const outcome = await runResearch(
       {
         prompt: params.prompt ?? params.queries.join('; '),
@@ -83,21 +83,11 @@ export class SearchRunExecutor implements RunExecutor<SearchRunState> {
         language: params.language,
       },
       ports,
-      {
-        planned: (subqueries, pages_target) => run.record({ type: 'RecordPlan', subqueries, pages_target }),
-        serpPage: (subquery, page, hits) => run.record({ type: 'RecordSerpPage', subquery, page, hits }),
-        pageFetched: (url, ok, title, error) => run.record({ type: 'RecordPageFetched', url, ok, title, error }),
-        findingGraded: (finding) => run.record({ type: 'RecordFinding', finding }),
-        resultsMerged: (results, isReranked) => {
-          reranked = isReranked;
-          return run.record({ type: 'RecordResults', results: shapeSnippets(results, params), reranked: isReranked });
-        },
-        stopped: run.stopped,
-      },
+      recordedProgress(run, (results) => shapeSnippets(results, params)),
     );
     if (run.stopped() || outcome.stopped || outcome.report === null) return;
     const final = withContents(shapeSnippets(outcome.results, params), params, ports.texts);
-    await run.record({ type: 'RecordResults', results: final, reranked: reranked || outcome.reranked });
+    await run.record({ type: 'RecordResults', results: final, reranked: outcome.reranked });
     await run.record({ type: 'RecordReport', report: outcome.report, findings: outcome.findings, sources: outcome.sources, usage: outcome.usage });
   }
 }

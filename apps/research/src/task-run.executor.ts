@@ -4,6 +4,7 @@ import { PROCESSOR_BUDGETS, type TaskFieldBasis, type TaskOutput, type TaskParam
 import { schemaFields, type SchemaFillDocument } from '@app/providers/llm';
 import { citedIndexes, normalizeUrl, type ResearchOutcome, runResearch } from '@app/research';
 import type { RunContext, RunExecutor } from '@app/runs';
+import { recordedProgress, stepsTaken } from './research-progress';
 import { ResearchPortsFactory } from './research-ports';
 
 /** Search queries of a task: the task itself, then one per output field (its description, or its name). */
@@ -97,14 +98,7 @@ export class TaskRunExecutor implements RunExecutor<TaskRunState> {
         synthesise: json === null || budget.research,
       },
       ports,
-      {
-        planned: (subqueries, pages_target) => run.record({ type: 'RecordPlan', subqueries, pages_target }),
-        serpPage: (subquery, page, hits) => run.record({ type: 'RecordSerpPage', subquery, page, hits }),
-        pageFetched: (url, ok, title, error) => run.record({ type: 'RecordPageFetched', url, ok, title, error }),
-        findingGraded: (finding) => run.record({ type: 'RecordFinding', finding }),
-        resultsMerged: (results, reranked) => run.record({ type: 'RecordResults', results, reranked }),
-        stopped: run.stopped,
-      },
+      recordedProgress(run),
     );
     if (run.stopped() || outcome.stopped) return;
     const usage = outcome.usage;
@@ -127,8 +121,6 @@ export class TaskRunExecutor implements RunExecutor<TaskRunState> {
     }
     if (run.stopped()) return;
     const synthCalls = usage.synth_calls + fillCalls;
-    const gradingSteps = budget.gradeInSynthesis ? 0 : usage.grader_calls;
-    const steps = Math.max(1, usage.planner_calls + usage.search_queries + outcome.readBatches + gradingSteps + synthCalls);
     const cited = basis.flatMap((b) => b.citations.map((c) => c.url));
     const result: TaskOutput = {
       output,
@@ -151,7 +143,7 @@ export class TaskRunExecutor implements RunExecutor<TaskRunState> {
         scratchpad_searches: 0,
         scratchpad_tool_turns: 0,
       },
-      steps,
+      steps: stepsTaken(outcome, budget, fillCalls),
       report: budget.research ? outcome.report : null,
       findings: budget.research ? outcome.findings : null,
       sources_detailed: budget.research ? outcome.sources : null,

@@ -1,5 +1,6 @@
 import type { Decider, DomainEvent } from '../decider';
 import { publicStatus } from './run.decider';
+import type { ResearchProgress } from './research-progress';
 import { lifecycleNames, type ExistingRun, type RunState } from './run.events';
 
 /** A stored event as the read side sees it. */
@@ -51,8 +52,9 @@ export interface RunKind<State extends AnyRunState = AnyRunState, View extends o
 export const streamOf = (kind: Pick<RunKind, 'streamPrefix'>, runId: string): string => `${kind.streamPrefix}${runId}`;
 
 /** Public names of the research pipeline's facts, shared by every kind that runs it. */
-export function publishResearch(event: StoredEvent, view: { pagesFetched?: number; pagesTarget?: number; resultsCount: number; reranked: boolean }): Published | undefined {
+export function publishResearch(event: StoredEvent, progress: ResearchProgress): Published | undefined {
   const data = event.data as Record<string, unknown>;
+  const view = { pagesFetched: progress.serp_pages.length, pagesTarget: progress.plan?.pages_target ?? 1, resultsCount: progress.results.length, reranked: progress.reranked };
   switch (event.type) {
     case 'SubqueriesPlanned':
       return { event: 'plan.created', data: { subqueries: data.subqueries, pagesTarget: view.pagesTarget } };

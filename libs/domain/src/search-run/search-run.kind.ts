@@ -25,12 +25,6 @@ export const searchRuns: RunKind<SearchRunState, SearchRunView, SearchRunListIte
     const view = () => searchRunView(state);
     const lifecycle = publishLifecycle(searchRuns, event, state, view, () => ({ queries: state.params.queries }));
     if (lifecycle) return lifecycle;
-    const { progress } = state;
-    return publishResearch(event, {
-      pagesFetched: progress.serp_pages.length,
-      pagesTarget: progress.plan?.pages_target ?? 1,
-      resultsCount: progress.results.length,
-      reranked: progress.reranked,
-    });
+    return publishResearch(event, state.progress);
   },
 };

@@ -26,12 +26,6 @@ export const taskRuns: RunKind<TaskRunState, TaskRunView, TaskRunView> = {
     if (lifecycle) return lifecycle;
     // The output is published with run.completed (the full view); its own fact has no public name.
     if (event.type === 'TaskOutputWritten') return undefined;
-    const { progress } = state;
-    return publishResearch(event, {
-      pagesFetched: progress.serp_pages.length,
-      pagesTarget: progress.plan?.pages_target ?? 1,
-      resultsCount: progress.results.length,
-      reranked: progress.reranked,
-    });
+    return publishResearch(event, state.progress);
   },
 };
