@@ -6,8 +6,8 @@ import { json } from './harness';
 
 jest.setTimeout(60_000);
 
-/** Deep runs over a search provider that takes 300 ms a query, so a run can be cancelled mid-way. */
-describe('cancelling a deep run mid-run (standalone, slow provider)', () => {
+/** Runs over a search provider that takes 300 ms a query, so a run can be cancelled mid-way; in both modes. */
+describe.each(['standalone', 'cluster'] as const)('cancelling runs mid-run (%s, slow provider)', (mode) => {
   let web: FixtureWeb;
   let stub: ReplayServer;
   let svc: RunningService;
@@ -15,7 +15,7 @@ describe('cancelling a deep run mid-run (standalone, slow provider)', () => {
   beforeAll(async () => {
     web = await startFixtureWeb();
     stub = await startSlowSearxng(web, 300);
-    svc = await startService('standalone', {
+    svc = await startService(mode, {
       SEARCH_PROVIDER: 'searxng',
       SEARXNG_URL: stub.url,
       SEARXNG_RPS: '0',
