@@ -61,7 +61,7 @@ export class ChatBody {
   max_tokens?: number | null;
   @IntField({ ge: 1, optional: true, nullable: true, description: 'Newer clients’ name for max_tokens' })
   max_completion_tokens?: number | null;
-  @FloatField({ ge: 0, le: 2, optional: true, nullable: true, description: 'Passed to an OpenAI-compatible model; the extractive engine is deterministic' })
+  @FloatField({ ge: 0, le: 2, optional: true, nullable: true, description: 'Accepted and recorded; answers use the configured model settings (the extractive engine is deterministic)' })
   temperature?: number | null;
   @PyField(responseFormatParser(), { optional: true, nullable: true }, { type: 'object', additionalProperties: true })
   response_format?: ChatResponseFormat | null;

@@ -23,6 +23,18 @@ const canonical = (value: unknown): string =>
       : JSON.stringify(value) ?? 'null';
 
 /**
+ * How long a POST may legitimately take beyond a bus call: a task waits up to `wait_seconds`, a
+ * chat completion up to 10 minutes. A claim is not treated as abandoned while its first answer
+ * may still come.
+ */
+function answerWaitMs(request: FastifyRequest): number {
+  if (request.url.startsWith('/v1/chat/completions')) return 600_000;
+  const wait = (request.body as { wait_seconds?: unknown } | undefined)?.wait_seconds;
+  const seconds = typeof wait === 'number' ? wait : typeof wait === 'string' && /^\d+$/.test(wait) ? Number(wait) : 0;
+  return request.url.startsWith('/v1/tasks') ? Math.min(300, seconds || 30) * 1000 : 0;
+}
+
+/**
  * `Idempotency-Key` on every authenticated POST (API.md): same key and same body within 24 h
  * replays the first response and creates or charges nothing new; a different body is a 422
  * `idempotency_key_reuse`; while the first is still being answered, 409. A response of 5xx is not
@@ -65,7 +77,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
         type: 'Claim',
         fingerprint,
         request_id: requestId,
-        abandon_after_ms: this.config.busTimeoutMs + 30_000,
+        abandon_after_ms: this.config.busTimeoutMs + 30_000 + answerWaitMs(request),
       }, { metadata });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
