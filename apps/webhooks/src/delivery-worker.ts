@@ -23,7 +23,7 @@ import { SecretBox } from '@app/platform/secrets';
 import type { Resolver } from '@app/providers/fetch';
 import { READ_STORE, type ReadStore } from '@app/readmodels';
 import { runEndFilter, runWebhookDelivery } from './run-webhooks';
-import { signingSecrets } from './team-secrets';
+import { deliverySecrets } from './team-secrets';
 import { type AttemptOutcome, WEBHOOK_USER_AGENT, WebhookSender } from './webhook-sender';
 
 export interface DeliveryWorkerOptions {
@@ -280,7 +280,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     const at = this.options.now();
     let secrets: string[];
     try {
-      secrets = await signingSecrets(this.events, this.box, request.team_id, at);
+      secrets = await deliverySecrets(this.events, this.box, request, at);
     } catch (error) {
       return { kind: 'failed', status: null, error: `cannot sign: ${error instanceof Error ? error.message : String(error)}` };
     }

@@ -40,6 +40,7 @@ describe('runWebhookDelivery', () => {
         team_id: 'acme',
         url: 'https://hooks.example.com/in',
         type: 'search_run.completed',
+        signer: 'team-acme',
         payload: {
           type: 'search_run.completed',
           timestamp: '2026-01-01T00:05:00.000Z',

@@ -15,7 +15,7 @@ export const runEndFilter = (kinds: readonly RunKind[] = RUN_KINDS) => ({
  * The delivery a finished run of any kind announces, or undefined when the run asked for no
  * webhook. The view is folded up to the end event only, and timestamped by it, so every replica
  * (and every replay) builds the same payload: whichever appends the request first, the others'
- * is the same one. Runs are signed with their team's secret.
+ * is the same one. The kind names the stream whose secret signs it (runs: their team's).
  */
 export function runWebhookDelivery(
   run: readonly RecordedEvent[],
@@ -37,6 +37,6 @@ export function runWebhookDelivery(
   const payload = { type, timestamp: typeof timestamp === 'string' ? timestamp : end.created, data: kind.view(state) };
   return {
     type: 'RequestDelivery',
-    delivery: { delivery_id: `${type}-${state.run_id}`, team_id: state.team_id, url, type, payload, ...policy },
+    delivery: { delivery_id: `${type}-${state.run_id}`, team_id: state.team_id, url, type, payload, signer: kind.webhookSigner(state), ...policy },
   };
 }

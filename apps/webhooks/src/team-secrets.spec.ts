@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { openSqliteEventStore, type EventStore } from '@app/eventstore';
 import { SecretBox } from '@app/platform/secrets';
 import { TeamAdmin, WEBHOOK_SECRET_OVERLAP_SECONDS } from '@app/platform/teams/team-admin';
-import { signingSecrets } from './team-secrets';
+import { deliverySecrets, signingSecrets } from './team-secrets';
 
 describe('signingSecrets', () => {
   let store: EventStore;
@@ -29,5 +29,12 @@ describe('signingSecrets', () => {
 
   it('refuses a team that does not exist', async () => {
     await expect(signingSecrets(store, box, 'ghost', new Date())).rejects.toThrow('team ghost does not exist');
+  });
+
+  it('signs a delivery with the secret of the stream it names, else its team’s; a stream with no secret reader is refused', async () => {
+    const { webhookSecret } = await new TeamAdmin(store, box).createKey('acme');
+    expect(await deliverySecrets(store, box, { team_id: 'acme', signer: 'team-acme' }, new Date())).toEqual([webhookSecret]);
+    expect(await deliverySecrets(store, box, { team_id: 'acme' }, new Date())).toEqual([webhookSecret]);
+    await expect(deliverySecrets(store, box, { team_id: 'acme', signer: 'monitor-m1' }, new Date())).rejects.toThrow(/no signing secret can be read from monitor-m1/);
   });
 });

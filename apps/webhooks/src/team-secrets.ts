@@ -23,3 +23,18 @@ export async function signingSecrets(events: EventStore, box: SecretBox, teamId:
   }
   return secrets;
 }
+
+/** Reads the signing secrets held by one kind of stream (a team's; a monitor's own, once monitors have secrets). */
+type SecretReader = (events: EventStore, box: SecretBox, stream: string, at: Date) => Promise<string[]>;
+
+const SECRET_READERS: Record<string, SecretReader> = {
+  'team-': (events, box, stream, at) => signingSecrets(events, box, stream.slice('team-'.length), at),
+};
+
+/** The secrets that sign a delivery: those of the stream it names (`signer`), else its team's. */
+export async function deliverySecrets(events: EventStore, box: SecretBox, delivery: { team_id: string; signer?: string }, at: Date): Promise<string[]> {
+  const signer = delivery.signer ?? teamStream(delivery.team_id);
+  const prefix = Object.keys(SECRET_READERS).find((p) => signer.startsWith(p));
+  if (!prefix) throw new Error(`no signing secret can be read from ${signer}`);
+  return SECRET_READERS[prefix]!(events, box, signer, at);
+}

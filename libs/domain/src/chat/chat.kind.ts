@@ -1,4 +1,5 @@
 import { lifecycleNames } from '../run/run.events';
+import { teamStream } from '../team/team.events';
 import { publishLifecycle, type RunKind } from '../run/run-kind';
 import { chatDecider, chatRunKind, type ChatState } from './chat.decider';
 import { CHAT_STREAM_PREFIX } from './chat.events';
@@ -20,6 +21,7 @@ export const chatRuns: RunKind<ChatState, ChatCompletion, ChatCompletion> = {
   decider: chatDecider,
   view: chatCompletion,
   listItem: chatCompletion,
+  webhookSigner: (state) => teamStream(state.team_id),
   webhookUrl: () => null,
   publish(event, state) {
     if (state.status === 'absent') return undefined;

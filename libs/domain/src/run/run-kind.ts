@@ -45,6 +45,8 @@ export interface RunKind<State extends AnyRunState = AnyRunState, View extends o
   listItem(state: State): ListItem;
   /** The URL the finished run is POSTed to, if the caller gave one. */
   webhookUrl(state: Exclude<State, { status: 'absent' }>): string | null;
+  /** The stream whose webhook secret signs its deliveries (`team-<id>`: runs are signed with their team's). */
+  webhookSigner(state: Exclude<State, { status: 'absent' }>): string;
   /** The public stream event of a stored event, folded into `state`; undefined when it is not sent. */
   publish(event: StoredEvent, state: State): Published | undefined;
 }

@@ -1,4 +1,5 @@
 import { lifecycleNames } from '../run/run.events';
+import { teamStream } from '../team/team.events';
 import { publishLifecycle, publishResearch, type RunKind } from '../run/run-kind';
 import { searchRunDecider, searchRunKind, type SearchRunState } from './search-run.decider';
 import { SEARCH_RUN_STREAM_PREFIX } from './search-run.events';
@@ -19,6 +20,7 @@ export const searchRuns: RunKind<SearchRunState, SearchRunView, SearchRunListIte
   decider: searchRunDecider,
   view: searchRunView,
   listItem: searchRunListItem,
+  webhookSigner: (state) => teamStream(state.team_id),
   webhookUrl: (state) => state.params.webhook,
   publish(event, state) {
     if (state.status === 'absent') return undefined;

@@ -1,4 +1,5 @@
 import { lifecycleNames } from '../run/run.events';
+import { teamStream } from '../team/team.events';
 import { publishLifecycle, publishResearch, type RunKind } from '../run/run-kind';
 import { taskRunDecider, taskRunKind, type TaskRunState } from './task-run.decider';
 import { TASK_RUN_STREAM_PREFIX } from './task-run.events';
@@ -19,6 +20,7 @@ export const taskRuns: RunKind<TaskRunState, TaskRunView, TaskRunView> = {
   decider: taskRunDecider,
   view: taskRunView,
   listItem: taskRunView,
+  webhookSigner: (state) => teamStream(state.team_id),
   webhookUrl: (state) => state.params.webhook,
   publish(event, state) {
     if (state.status === 'absent') return undefined;

@@ -19,6 +19,12 @@ export interface WebhookDeliveryRequestedData {
   payload: Record<string, unknown>;
   max_attempts: number;
   backoff_seconds: number;
+  /**
+   * The stream whose secret signs the delivery, as the announcing kind names it: `team-<id>` for
+   * runs (a monitor with its own secret names its own stream). Absent on deliveries requested
+   * before the field existed: the team's.
+   */
+  signer?: string;
   requested_at: string;
 }
 
