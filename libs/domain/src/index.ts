@@ -11,3 +11,4 @@ export * from './pricing';
 export * from './run-kinds';
 export * from './task-run';
 export * from './chat';
+export * from './monitor';

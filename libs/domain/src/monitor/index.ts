@@ -1,0 +1,5 @@
+export * from './monitor.events';
+export * from './monitor.schedule';
+export * from './monitor.decider';
+export * from './monitor.view';
+export * from './monitor.diff';

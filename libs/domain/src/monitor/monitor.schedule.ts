@@ -1,0 +1,63 @@
+import { CronTime, validateCronExpression } from 'cron';
+
+/**
+ * When a monitor is due (API.md "Monitor"): a 5-field cron expression read in UTC, or the cadence
+ * counted from the monitor's creation (hourly, daily, weekly). Pure: time comes in as arguments.
+ */
+export type Cadence = 'hourly' | 'daily' | 'weekly';
+
+export const CADENCE_MS: Record<Cadence, number> = { hourly: 3_600_000, daily: 86_400_000, weekly: 7 * 86_400_000 };
+
+/** Why a cron expression is refused, or null when it is a valid 5-field expression. */
+export function cronProblem(expression: string): string | null {
+  const fields = expression.trim().split(/\s+/);
+  if (fields.length !== 5) return `a cron expression has 5 fields (minute hour day-of-month month day-of-week), got ${fields.length}`;
+  const checked = validateCronExpression(expression.trim());
+  return checked.valid ? null : (checked.error?.message ?? 'invalid cron expression');
+}
+
+export interface Schedule {
+  cadence: Cadence;
+  cron: string | null;
+  /** Cadence slots count from here (the monitor's creation). */
+  anchor: string;
+}
+
+/** The first due slot strictly after `after` (ISO). */
+export function nextSlot(schedule: Schedule, after: string): string {
+  if (schedule.cron) {
+    return new CronTime(schedule.cron.trim(), 'UTC').getNextDateFrom(new Date(after), 'UTC').toUTC().toISO()!.replace(/\.\d{3}Z$/, '.000Z');
+  }
+  const period = CADENCE_MS[schedule.cadence];
+  const anchor = Date.parse(schedule.anchor);
+  const elapsed = Date.parse(after) - anchor;
+  const k = Math.max(1, Math.floor(elapsed / period) + 1);
+  return new Date(anchor + k * period).toISOString();
+}
+
+/**
+ * The due slots in (after, now]: how many, and the latest. A replica that was down catches up with
+ * one run standing for all of them. Counting stops at `cap` (a monitor idle for years).
+ */
+export function dueSlots(schedule: Schedule, after: string, now: string, cap = 100_000): { count: number; latest: string | null } {
+  const end = Date.parse(now);
+  if (!schedule.cron) {
+    const period = CADENCE_MS[schedule.cadence];
+    const anchor = Date.parse(schedule.anchor);
+    const from = Math.floor((Date.parse(after) - anchor) / period);
+    const to = Math.floor((end - anchor) / period);
+    const count = Math.min(cap, Math.max(0, to - Math.max(from, 0)));
+    return { count, latest: count > 0 ? new Date(anchor + to * period).toISOString() : null };
+  }
+  let count = 0;
+  let latest: string | null = null;
+  let cursor = after;
+  for (;;) {
+    const next = nextSlot(schedule, cursor);
+    if (Date.parse(next) > end || count >= cap) break;
+    count++;
+    latest = next;
+    cursor = next;
+  }
+  return { count, latest };
+}
