@@ -11,6 +11,7 @@ import { loadConfig } from '@app/config';
 import { CoreModule } from '@app/platform/core/core.module';
 import { ExtractionModule } from '../../apps/extraction/src/extraction.module';
 import { ResearchModule } from '../../apps/research/src/research.module';
+import { MonitorsModule } from '../../apps/monitors/src/monitors.module';
 import { SearchModule } from '../../apps/search/src/search.module';
 import { jsonShape, loadFixture } from '../support/contract-fixtures';
 import { startNatsServer, type NatsServerHandle } from '../support/nats-server';
@@ -25,6 +26,7 @@ const SERVICE_HANDLERS: Record<ServiceName, Array<DynamicModule | Type>> = {
   search: [SearchModule],
   extraction: [ExtractionModule],
   research: [ResearchModule],
+  monitors: [MonitorsModule],
 };
 const DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'wr-contracts-'));
 /** What the gateway sends with every call: the team, the request and a charge id. */
@@ -35,6 +37,17 @@ const PREPARE: Partial<Record<Subject, (bus: BusClient, golden: Record<string, u
     const started = await bus.request<unknown, { search_id: string }>('research.start', loadFixture('research.start', 'request'), { headers: callHeaders() });
     return { ...golden, search_id: started.search_id };
   },
+  ...Object.fromEntries(
+    (['monitors.update', 'monitors.pause', 'monitors.resume', 'monitors.delete', 'monitors.run'] as const).map((subject) => [
+      subject,
+      async (bus: BusClient, golden: Record<string, unknown>) => {
+        // Resuming needs a paused monitor to change anything (and so to answer with a position).
+        const request = { ...loadFixture<Record<string, unknown>>('monitors.create', 'request'), ...(subject === 'monitors.resume' && { status: 'paused' }) };
+        const created = await bus.request<unknown, { monitor_id: string }>('monitors.create', request, { headers: callHeaders() });
+        return { ...golden, monitor_id: created.monitor_id };
+      },
+    ]),
+  ),
   'research.task.cancel': async (bus, golden) => {
     const started = await bus.request<unknown, { task_id: string }>('research.task.start', loadFixture('research.task.start', 'request'), { headers: callHeaders() });
     return { ...golden, task_id: started.task_id };

@@ -9,6 +9,7 @@ import { SearchController } from './search/search.controller';
 import { SearchesController } from './searches/searches.controller';
 import { TasksController } from './tasks/tasks.controller';
 import { ChatController } from './chat/chat.controller';
+import { MonitorsController } from './monitors/monitors.controller';
 import { HealthController } from './health/health.controller';
 import { ServiceCalls } from './commands/service-calls';
 import { IdempotencyInterceptor } from './http/idempotency.interceptor';
@@ -17,7 +18,7 @@ import { UsageController } from './usage/usage.controller';
 
 /** The HTTP API: controllers, the API key guard, metrics. Standalone imports this same module. */
 @Module({
-  controllers: [HealthController, UsageController, SearchController, SearchesController, TasksController, ChatController, ExtractController],
+  controllers: [HealthController, UsageController, SearchController, SearchesController, TasksController, ChatController, MonitorsController, ExtractController],
   providers: [
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },

@@ -136,7 +136,7 @@ export class SearchService {
       advanced_settings: { source_policy: { after_date: request.after_date ?? null, before_date: request.before_date ?? null } },
     });
     const shape: PageShape = { ...request, category: request.category ?? null, freshness: request.freshness ?? null };
-    const page = await this.page(request.query, request.page, shape, filters, warnings);
+    const page = await this.page(request.query, request.page, shape, filters, warnings, false);
     const hits = this.postFilter(page.hits, shape, filters, warnings);
     return { hits: hits.map((hit) => ({ ...hit })), page: page.page, hasMore: page.hasMore, warnings: [...new Set(warnings)] };
   }
@@ -164,7 +164,7 @@ export class SearchService {
     return hits;
   }
 
-  private async page(query: string, page: number, request: PageShape, filters: Filters, warnings: string[]): Promise<SearchPage> {
+  private async page(query: string, page: number, request: PageShape, filters: Filters, warnings: string[], cached = true): Promise<SearchPage> {
     const caps = this.provider.capabilities;
     const native = (support: 'native' | 'none') => support === 'native';
     const q: SearchQuery = {
@@ -182,6 +182,12 @@ export class SearchService {
     };
     if (!native(caps.country) && request.country !== 'us') {
       warnings.push(`country: the ${this.provider.name} provider cannot restrict results to a country; "${request.country}" was not applied`);
+    }
+    // Runs (deep, tasks, monitors) ask the provider each time: a monitor must see a change at once.
+    if (!cached) {
+      const fresh = await this.provider.search(q);
+      warnings.push(...fresh.warnings);
+      return fresh;
     }
     // A repeated query within a minute is answered from the cache (a re-crawled page shows after
     // at most that long); a failed call is not kept.

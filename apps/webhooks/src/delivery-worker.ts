@@ -19,9 +19,11 @@ import {
   type Subscription,
   WrongExpectedRevisionError,
 } from '@app/eventstore';
+import { monitorDecider } from '@app/domain/monitor';
 import { SecretBox } from '@app/platform/secrets';
 import type { Resolver } from '@app/providers/fetch';
 import { READ_STORE, type ReadStore } from '@app/readmodels';
+import { monitorWebhookDelivery } from './monitor-webhooks';
 import { runEndFilter, runWebhookDelivery } from './run-webhooks';
 import { deliverySecrets } from './team-secrets';
 import { type AttemptOutcome, WEBHOOK_USER_AGENT, WebhookSender } from './webhook-sender';
@@ -180,7 +182,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     const run = await this.events.readStream(end.stream);
     let request: ReturnType<typeof runWebhookDelivery>;
     try {
-      request = runWebhookDelivery(run, end, { max_attempts: this.options.maxAttempts, backoff_seconds: this.options.backoffSeconds });
+      request =
+        monitorWebhookDelivery(run, end) ?? runWebhookDelivery(run, end, { max_attempts: this.options.maxAttempts, backoff_seconds: this.options.backoffSeconds });
     } catch (error) {
       // A stream that does not fold into a run can never announce one: skipping beats blocking every webhook behind it.
       this.logger.error({ msg: 'cannot build the run webhook; skipped', stream: end.stream, error: String(error) });
@@ -270,10 +273,32 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     if (!taken.events.some((event) => event.type === 'WebhookAttemptStarted') || taken.state.status !== 'attempting') return;
     const outcome = await this.send(taken.state);
     if (outcome.kind === 'aborted') return;
-    await handleCommand(this.events, stream, webhookDeliveryDecider, this.outcomeCommand(taken.state.attempts, outcome), {
+    const recorded = await handleCommand(this.events, stream, webhookDeliveryDecider, this.outcomeCommand(taken.state.attempts, outcome), {
       now: () => this.options.now().toISOString(),
       metadata,
     });
+    const reportTo = taken.state.request.report_to;
+    if (reportTo) await this.report(reportTo, taken.state.request.delivery_id, taken.state.attempts, outcome, recorded.state.status !== 'scheduled');
+  }
+
+  /** Tells the stream the delivery reports to (a monitor) how an attempt went. */
+  private async report(to: { stream: string; event_id: string }, deliveryId: string, attempt: number, outcome: Exclude<AttemptOutcome, { kind: 'aborted' }>, final: boolean): Promise<void> {
+    const delivered = outcome.kind === 'delivered';
+    const command = {
+      type: 'RecordWebhookOutcome' as const,
+      event_id: to.event_id,
+      delivery_id: deliveryId,
+      attempt,
+      status: outcome.kind === 'blocked' ? null : outcome.status,
+      error: delivered ? null : outcome.error,
+      delivered,
+      final,
+    };
+    try {
+      await handleCommand(this.events, to.stream, monitorDecider, command, { now: () => this.options.now().toISOString(), metadata: { causation_id: this.workerId } });
+    } catch (error) {
+      this.logger.warn({ msg: 'could not report a webhook outcome', stream: to.stream, delivery_id: deliveryId, err: String(error) });
+    }
   }
 
   private async send({ request }: Attempting): Promise<AttemptOutcome> {

@@ -1,14 +1,14 @@
-import { RUN_KINDS } from '@app/domain';
+import { MONITOR_STREAM_PREFIX, RUN_KINDS } from '@app/domain';
 import { type RunKind, runEnds } from '@app/domain/run';
 import type { WebhookDeliveryCommand } from '@app/domain/webhook-delivery';
 import type { RecordedEvent } from '@app/eventstore';
 
 export type RequestDelivery = Extract<WebhookDeliveryCommand, { type: 'RequestDelivery' }>;
 
-/** What the run-end follower reads: the streams of every run kind, their end events only. */
+/** What the announcement follower reads: every run kind's end events, and monitors' recorded events. */
 export const runEndFilter = (kinds: readonly RunKind[] = RUN_KINDS) => ({
-  streamPrefixes: kinds.map((kind) => kind.streamPrefix),
-  eventTypePrefixes: kinds.flatMap((kind) => Object.keys(runEnds(kind.prefix))),
+  streamPrefixes: [...kinds.map((kind) => kind.streamPrefix), MONITOR_STREAM_PREFIX],
+  eventTypePrefixes: [...kinds.flatMap((kind) => Object.keys(runEnds(kind.prefix))), 'MonitorEventRecorded'],
 });
 
 /**

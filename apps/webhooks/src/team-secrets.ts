@@ -1,4 +1,4 @@
-import { teamDecider, type TeamEvent, teamStream } from '@app/domain';
+import { MONITOR_STREAM_PREFIX, monitorDecider, type MonitorEventType, teamDecider, type TeamEvent, teamStream } from '@app/domain';
 import type { EventStore } from '@app/eventstore';
 import type { SecretBox } from '@app/platform/secrets';
 
@@ -29,6 +29,13 @@ type SecretReader = (events: EventStore, box: SecretBox, stream: string, at: Dat
 
 const SECRET_READERS: Record<string, SecretReader> = {
   'team-': (events, box, stream, at) => signingSecrets(events, box, stream.slice('team-'.length), at),
+  [MONITOR_STREAM_PREFIX]: async (events, box, stream) => {
+    const recorded = await events.readStream(stream);
+    const monitor = recorded.reduce((state, event) => monitorDecider.evolve(state, { type: event.type, data: event.data } as MonitorEventType), monitorDecider.initialState);
+    if (monitor.status === 'absent') throw new Error(`${stream} does not exist`);
+    if (!monitor.webhook_secret) throw new Error(`${stream} has no webhook secret`);
+    return [box.open(monitor.webhook_secret.ciphertext)];
+  },
 };
 
 /** The secrets that sign a delivery: those of the stream it names (`signer`), else its team's. */

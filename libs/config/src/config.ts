@@ -47,6 +47,10 @@ export interface Config {
   readYourWritesMs: number;
   /** SSE keep-alive comment / WebSocket ping interval. */
   streamKeepAliveSeconds: number;
+  /** How often the monitors service checks which monitors are due. */
+  monitorTickMs: number;
+  /** Tests and drills: a file holding the current time (ISO-8601) that the monitor scheduler reads instead of the system clock. */
+  monitorClockFile: string | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -146,6 +150,8 @@ export function loadConfig(env: Env = process.env): Config {
     busTimeoutMs: int(env, 'BUS_TIMEOUT_MS', 10_000, 10, 600_000),
     readYourWritesMs: int(env, 'READ_YOUR_WRITES_MS', 2_000, 0, 60_000),
     streamKeepAliveSeconds: int(env, 'STREAM_KEEPALIVE_SECONDS', 15, 1, 3600),
+    monitorTickMs: int(env, 'MONITOR_TICK_MS', 1_000, 10, 3_600_000),
+    monitorClockFile: read(env, 'MONITOR_CLOCK_FILE'),
   };
 }
 

@@ -16,6 +16,7 @@ import {
 } from './research.dto';
 import { FetchPageReply, FetchPageRequest, SearchReply, SearchRequest } from './search.dto';
 import { HealthReply, HealthRequest } from './health.dto';
+import { CreateMonitorReply, CreateMonitorRequest, MonitorCommandReply, MonitorIdRequest, RunMonitorReply, UpdateMonitorRequest } from './monitors.dto';
 import { SERVICES, subjects, type HealthSubject } from './subjects';
 
 export interface Contract<Req extends object = object, Rep extends object = object> {
@@ -44,6 +45,12 @@ export const CONTRACTS = {
   [subjects.startTaskRun]: { request: StartTaskRunRequest, reply: StartTaskRunReply },
   [subjects.cancelTaskRun]: { request: CancelTaskRunRequest, reply: CancelTaskRunReply },
   [subjects.startChat]: { request: StartChatRequest, reply: StartChatReply },
+  [subjects.createMonitor]: { request: CreateMonitorRequest, reply: CreateMonitorReply },
+  [subjects.updateMonitor]: { request: UpdateMonitorRequest, reply: MonitorCommandReply },
+  [subjects.pauseMonitor]: { request: MonitorIdRequest, reply: MonitorCommandReply },
+  [subjects.resumeMonitor]: { request: MonitorIdRequest, reply: MonitorCommandReply },
+  [subjects.deleteMonitor]: { request: MonitorIdRequest, reply: MonitorCommandReply },
+  [subjects.runMonitor]: { request: MonitorIdRequest, reply: RunMonitorReply },
 } satisfies Record<string, Contract>;
 
 export type Subject = keyof typeof CONTRACTS;

@@ -7,3 +7,4 @@ export * from './extraction.dto';
 export * from './search.dto';
 export * from './research.dto';
 export * from './typed-bus';
+export * from './monitors.dto';

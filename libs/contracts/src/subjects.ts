@@ -30,6 +30,13 @@ export const subjects = {
   cancelTaskRun: 'research.task.cancel',
   /** Request a chat completion (POST /v1/chat/completions); the answer is read from its stream. */
   startChat: 'research.chat.start',
+  /** Monitors: create, change, pause, resume, delete, run now. */
+  createMonitor: 'monitors.create',
+  updateMonitor: 'monitors.update',
+  pauseMonitor: 'monitors.pause',
+  resumeMonitor: 'monitors.resume',
+  deleteMonitor: 'monitors.delete',
+  runMonitor: 'monitors.run',
 } as const;
 
 export type HealthSubject = ReturnType<typeof subjects.health<ServiceName>>;

@@ -114,7 +114,12 @@ export class RunHttp {
   async history(kind: RunKind, auth: AuthContext, runId: string, owner: 'reads' | 'log' = 'reads'): Promise<RunHistory> {
     if (owner === 'reads') await this.owned(kind, auth, runId);
     else await this.fromLog(kind, auth, runId);
-    const events = await this.events.readStream(streamOf(kind, runId));
+    return this.streamHistory(streamOf(kind, runId));
+  }
+
+  /** Every event of a stream as the audit history shows it (the caller has checked whose it is). */
+  async streamHistory(stream: string): Promise<RunHistory> {
+    const events = await this.events.readStream(stream);
     return {
       events: events.map((event) => ({
         revision: event.revision.toString(),

@@ -25,6 +25,8 @@ export interface WebhookDeliveryRequestedData {
    * before the field existed: the team's.
    */
   signer?: string;
+  /** Where each attempt's outcome is reported (a monitor's stream, for its delivery fields); absent for runs. */
+  report_to?: { stream: string; event_id: string };
   requested_at: string;
 }
 

@@ -1,4 +1,5 @@
 import type { LanguageModel, RerankDocument, RerankResult, TokenUsage } from './language-model.port';
+import { type FilterRow, type FilterVerdicts, filterRowsExtractively } from './filter/row-filter';
 import { fillSchemaExtractively } from './schema-fill/extractive.schema-filler';
 import type { SchemaFillRequest, SchemaFillResult } from './schema-fill/schema-fill.port';
 import { addCounts, bm25, type Scored, sentenceSpans, type Span, tokenize } from './lexical';
@@ -58,6 +59,11 @@ export class ExtractiveLanguageModel implements LanguageModel {
   async fillSchema(request: SchemaFillRequest, signal?: AbortSignal): Promise<SchemaFillResult> {
     signal?.throwIfAborted();
     return fillSchemaExtractively(request);
+  }
+
+  async filterRows(predicate: string, rows: FilterRow[], signal?: AbortSignal): Promise<FilterVerdicts & { usage: TokenUsage }> {
+    signal?.throwIfAborted();
+    return { ...filterRowsExtractively(predicate, rows), usage: NO_USAGE };
   }
 }
 

@@ -5,3 +5,4 @@ export { OpenAiLanguageModel, type OpenAiLanguageModelOptions } from './openai.l
 export { createLanguageModel, type LanguageModelConfig } from './create-language-model';
 export * from './schema-fill/schema-fill.port';
 export { nullableSchema, outputProblems, schemaDepth, schemaProblem } from './schema-fill/json-schema';
+export * from './filter/row-filter';

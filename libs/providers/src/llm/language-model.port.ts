@@ -2,8 +2,8 @@
  * The language model port: every pipeline step that needs judgement has an `extractive`
  * implementation (offline, deterministic lexical scoring; honest about what it cannot do) and an
  * `openai` one (the official client against any OpenAI-compatible server, JSON-schema answers).
- * Later steps (filter predicate) join this port.
  */
+import type { FilterRow, FilterVerdicts } from './filter/row-filter';
 import type { SchemaFillRequest, SchemaFillResult } from './schema-fill/schema-fill.port';
 
 export interface RerankDocument {
@@ -40,6 +40,8 @@ export interface LanguageModel {
    * validates against the schema with every leaf also allowed to be null.
    */
   fillSchema(request: SchemaFillRequest, signal?: AbortSignal): Promise<SchemaFillResult>;
+  /** A monitor's `filter_prompt`: whether the predicate holds for each row (null with a note when it cannot be judged). */
+  filterRows(predicate: string, rows: FilterRow[], signal?: AbortSignal): Promise<FilterVerdicts & { usage: TokenUsage }>;
 }
 
 export const LANGUAGE_MODEL = Symbol('LANGUAGE_MODEL');

@@ -1,0 +1,173 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { type RequestOf, subjects } from '@app/contracts';
+import { type MonitorEvent, monitorStream, monitorView, type MonitorView } from '@app/domain/monitor';
+import { EVENT_STORE, type EventStore } from '@app/eventstore';
+import { ApiError, notFound } from '@app/platform/http';
+import { SecretBox } from '@app/platform/secrets';
+import { READ_STORE, type ReadStore } from '@app/readmodels';
+import { MONITOR_EVENTS, type MonitorDoc, type MonitorEventDoc, MONITORS } from '@app/readmodels/projections';
+import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
+import { ServiceCalls } from '../commands/service-calls';
+import { RunHttp, type RunHistory } from '../runs/run-http';
+import { MonitorBody, MonitorEventsQuery, MonitorIdParams, MonitorListQuery, MonitorPatchBody } from './monitors.dto';
+
+/** How long POST .../run waits for the run's event. */
+const RUN_WAIT_MS = 60_000;
+const SETTINGS = ['query', 'cadence', 'cron', 'mode', 'filter_prompt', 'notify_on', 'webhook', 'webhook_max_attempts', 'webhook_backoff_seconds', 'country', 'language', 'metadata'] as const;
+
+/**
+ * Monitors (spec "Monitor"; API.md routes): the monitors service owns them; this serves the read
+ * model and the log. A webhook secret is sealed here, so it crosses the bus and rests encrypted.
+ */
+@ApiTags('Monitors')
+@ApiBearerAuth()
+@Controller('v1/monitors')
+export class MonitorsController {
+  constructor(
+    private readonly calls: ServiceCalls,
+    private readonly runs: RunHttp,
+    private readonly box: SecretBox,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+  ) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Create monitor (it first runs at its next slot; POST .../run runs it now)' })
+  async create(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Body() body: MonitorBody): Promise<MonitorView> {
+    const settings: RequestOf<typeof subjects.createMonitor>['settings'] = {
+      query: body.query,
+      cadence: body.cadence,
+      cron: body.cron ?? null,
+      mode: body.mode,
+      filter_prompt: body.filter_prompt ?? null,
+      notify_on: [...new Set(body.notify_on)],
+      webhook: body.webhook ?? null,
+      webhook_max_attempts: body.webhook_max_attempts,
+      webhook_backoff_seconds: body.webhook_backoff_seconds,
+      country: body.country.toLowerCase(),
+      language: body.language.toLowerCase(),
+      metadata: body.metadata,
+    };
+    const sealed = body.webhook_secret ? this.box.seal(body.webhook_secret) : null;
+    const { monitor_id } = await this.calls.send(subjects.createMonitor, { settings, status: body.status, sealed_webhook_secret: sealed }, auth, req.id);
+    return this.live(auth, monitor_id, true);
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List monitors (newest first)' })
+  async list(@Auth() auth: AuthContext, @Query() query: MonitorListQuery) {
+    const filter = { team_id: auth.team_id, status: query.status ?? { $in: ['active', 'paused'] } };
+    const [docs, total] = await Promise.all([
+      this.reads.find(MONITORS, filter, { sort: { created_at: -1, _id: -1 }, skip: query.offset, limit: query.limit }),
+      this.reads.count(MONITORS, filter),
+    ]);
+    return { monitors: docs.map((doc) => monitorView((doc as unknown as MonitorDoc).state)), total, limit: query.limit, offset: query.offset };
+  }
+
+  @Get(':monitor_id')
+  @ApiOperation({ summary: 'Retrieve a monitor' })
+  view(@Auth() auth: AuthContext, @Param() params: MonitorIdParams): Promise<MonitorView> {
+    return this.live(auth, params.monitor_id);
+  }
+
+  @Patch(':monitor_id')
+  @ApiOperation({ summary: 'Update monitor (partial; webhook_secret: null clears it)' })
+  async update(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Param() params: MonitorIdParams, @Body() body: MonitorPatchBody): Promise<MonitorView> {
+    await this.live(auth, params.monitor_id);
+    const settings = Object.fromEntries(SETTINGS.filter((key) => body[key] !== undefined).map((key) => [key, body[key]]));
+    if (typeof settings.country === 'string') settings.country = settings.country.toLowerCase();
+    const secret = body.webhook_secret === undefined ? undefined : body.webhook_secret === null ? null : this.box.seal(body.webhook_secret);
+    await this.calls.send(
+      subjects.updateMonitor,
+      { monitor_id: params.monitor_id, settings, ...(secret !== undefined && { sealed_webhook_secret: secret }), ...(body.status && { status: body.status }) },
+      auth,
+      req.id,
+    );
+    return this.live(auth, params.monitor_id, true);
+  }
+
+  @Delete(':monitor_id')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete monitor (its events and history stay readable)' })
+  async remove(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Param() params: MonitorIdParams): Promise<void> {
+    await this.live(auth, params.monitor_id);
+    await this.calls.send(subjects.deleteMonitor, { monitor_id: params.monitor_id }, auth, req.id);
+  }
+
+  @Post(':monitor_id/pause')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Monitor Pause (idempotent): nextRunAt becomes null' })
+  async pause(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Param() params: MonitorIdParams): Promise<MonitorView> {
+    await this.live(auth, params.monitor_id);
+    await this.calls.send(subjects.pauseMonitor, { monitor_id: params.monitor_id }, auth, req.id);
+    return this.live(auth, params.monitor_id, true);
+  }
+
+  @Post(':monitor_id/resume')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Monitor Resume (idempotent): scheduling restarts from now' })
+  async resume(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Param() params: MonitorIdParams): Promise<MonitorView> {
+    await this.live(auth, params.monitor_id);
+    await this.calls.send(subjects.resumeMonitor, { monitor_id: params.monitor_id }, auth, req.id);
+    return this.live(auth, params.monitor_id, true);
+  }
+
+  @Post(':monitor_id/run')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Run monitor now (also when paused): 202 with the monitor event once recorded' })
+  async run(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Param() params: MonitorIdParams): Promise<MonitorEvent> {
+    await this.live(auth, params.monitor_id);
+    const { event_id } = await this.calls.send(subjects.runMonitor, { monitor_id: params.monitor_id }, auth, req.id);
+    const subscription = this.events.subscribeToStream(monitorStream(params.monitor_id));
+    const timer = setTimeout(() => void subscription.close(), RUN_WAIT_MS);
+    try {
+      for await (const event of subscription) {
+        const recorded = event.type === 'MonitorEventRecorded' ? (event.data as { event: MonitorEvent }).event : undefined;
+        if (recorded?.event_id === event_id) {
+          await this.calls.readYourWrites(event.position);
+          return recorded;
+        }
+      }
+    } finally {
+      clearTimeout(timer);
+      await subscription.close();
+    }
+    throw new ApiError(504, `Monitor run ${event_id} did not record its event within ${RUN_WAIT_MS / 1000} s; it shows in /events when it does`);
+  }
+
+  @Get(':monitor_id/events')
+  @ApiOperation({ summary: 'List monitor events (newest first); readable after a delete' })
+  async listEvents(@Auth() auth: AuthContext, @Param() params: MonitorIdParams, @Query() query: MonitorEventsQuery) {
+    await this.owned(auth, params.monitor_id);
+    const filter = { monitor_id: params.monitor_id };
+    const [docs, total] = await Promise.all([
+      this.reads.find(MONITOR_EVENTS, filter, { sort: { seq: -1 }, skip: query.offset, limit: query.limit }),
+      this.reads.count(MONITOR_EVENTS, filter),
+    ]);
+    return { events: docs.map((doc) => (doc as unknown as MonitorEventDoc).event), total, limit: query.limit, offset: query.offset };
+  }
+
+  @Get(':monitor_id/history')
+  @ApiOperation({ summary: 'Every event of the monitor, oldest first (audit); readable after a delete' })
+  async history(@Auth() auth: AuthContext, @Param() params: MonitorIdParams): Promise<RunHistory> {
+    await this.owned(auth, params.monitor_id);
+    return this.runs.streamHistory(monitorStream(params.monitor_id));
+  }
+
+  /** The monitor's document, deleted or not; 404 for another team's. */
+  private async owned(auth: AuthContext, monitorId: string): Promise<MonitorDoc> {
+    const doc = (await this.reads.get(MONITORS, monitorId)) as MonitorDoc | undefined;
+    if (!doc || doc.team_id !== auth.team_id) throw notFound(`Monitor ${monitorId} not found`);
+    return doc;
+  }
+
+  /** A live monitor's view; 404 once deleted. After a write the read model may lag: 503 rather than a stale answer. */
+  private async live(auth: AuthContext, monitorId: string, afterWrite = false): Promise<MonitorView> {
+    const doc = (await this.reads.get(MONITORS, monitorId)) as MonitorDoc | undefined;
+    if ((!doc || doc.team_id !== auth.team_id) && afterWrite) throw new ApiError(503, `Monitor ${monitorId} was recorded but is not readable yet; retry shortly`, { 'Retry-After': '1' });
+    if (!doc || doc.team_id !== auth.team_id || doc.status === 'deleted') throw notFound(`Monitor ${monitorId} not found`);
+    return monitorView(doc.state);
+  }
+}

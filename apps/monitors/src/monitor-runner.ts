@@ -1,0 +1,55 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { BusClient } from '@app/bus';
+import { callBus, subjects } from '@app/contracts';
+import { type MonitorEvent, monitorEvent, type MonitorRecord } from '@app/domain/monitor';
+import { LANGUAGE_MODEL, type LanguageModel } from '@app/providers/llm';
+import { domainOf, normalizeUrl } from '@app/research';
+
+/**
+ * One monitor run: search the query (its country and language), keep the rows where the
+ * filter_prompt holds, compare with the previous run. A search or filter that fails is an event
+ * with status `error` and the reason, never a silent gap.
+ */
+@Injectable()
+export class MonitorRunner {
+  constructor(
+    private readonly bus: BusClient,
+    @Inject(LANGUAGE_MODEL) private readonly model: LanguageModel,
+  ) {}
+
+  async run(monitor: MonitorRecord, eventId: string, slotsCovered: number, ranAt: string): Promise<MonitorEvent> {
+    const { settings } = monitor;
+    const failed = (error: string): MonitorEvent => ({
+      event_id: eventId,
+      monitor_id: monitor.monitor_id,
+      ran_at: ranAt,
+      status: 'error',
+      mode: settings.mode,
+      results_count: 0,
+      results: [],
+      added: [],
+      removed: [],
+      matched: null,
+      error,
+      slots_covered: slotsCovered,
+    });
+    let rows;
+    try {
+      const page = await callBus(this.bus, subjects.searchPage, { query: settings.query, page: 1, limit: 10, country: settings.country, language: settings.language });
+      rows = page.hits.map((hit) => ({ url: hit.url, title: hit.title, snippet: hit.snippet, date: hit.date, domain: domainOf(hit.url), score: hit.score }));
+    } catch (error) {
+      return failed(`search failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    let kept: boolean[] | null = null;
+    if (settings.filter_prompt) {
+      try {
+        const verdicts = await this.model.filterRows(settings.filter_prompt, rows);
+        if (verdicts.kept === null) return failed(verdicts.note ?? 'filter_prompt could not be evaluated');
+        kept = verdicts.kept;
+      } catch (error) {
+        return failed(`filter_prompt failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    return monitorEvent({ event_id: eventId, monitor_id: monitor.monitor_id, ran_at: ranAt, mode: settings.mode, rows, previous: monitor.last_results, kept, slots_covered: slotsCovered, key: normalizeUrl });
+  }
+}
