@@ -12,3 +12,4 @@ export * from './run-kinds';
 export * from './task-run';
 export * from './chat';
 export * from './monitor';
+export * from './findall';

@@ -18,7 +18,7 @@ export interface RunInfo {
   cancel_requested: boolean;
 }
 
-type Role = 'requested' | 'started' | 'heartbeat' | 'released' | 'cancelRequested' | 'ended';
+type Role = 'requested' | 'started' | 'heartbeat' | 'released' | 'cancelRequested' | 'ended' | 'reopened';
 
 /**
  * The unfinished runs of every kind, followed live from the event log (each worker keeps its own
@@ -47,6 +47,7 @@ export class RunRegistry {
         [names.completed, 'ended'],
         [names.failed, 'ended'],
         [names.cancelled, 'ended'],
+        [names.reopened, 'reopened'],
       ];
       for (const [type, role] of roles) this.roles.set(type, { kind, role });
     }
@@ -88,6 +89,8 @@ export class RunRegistry {
     let run = this.runs.get(event.stream);
     switch (role) {
       case 'requested':
+      case 'reopened':
+        // A reopened run queues again behind what was requested before it.
         run = {
           kind,
           stream: event.stream,

@@ -24,6 +24,10 @@ export interface RunProgressSpec<Params, Progress, Command extends { type: strin
   evolve(progress: Progress, event: Event): Progress;
   /** What the completed run is charged; throws a 409 DomainError while it cannot complete yet. */
   charge(run: RunningRun<Params, Progress>): SkuLineItem[];
+  /** Kinds whose completed runs take more work: checks the request (throws 422/409) ... */
+  validateReopen?(detail: Record<string, unknown>, progress: Progress): void;
+  /** ... and folds it into the progress when the run is reopened. */
+  reopened?(progress: Progress, detail: Record<string, unknown>): Progress;
 }
 
 export interface RunKindSpec<P extends string, IdKey extends string, Params, Progress, Command extends { type: string; worker_id: string }, Event extends DomainEvent> {
@@ -172,6 +176,14 @@ export function runDecider<P extends string, IdKey extends string, Params, Progr
     return [...charged, event(names.completed, { completed_at: now })];
   };
 
+  const reopen = (command: Cmd<Params, 'ReopenRun'>, state: State, { now }: DecideContext): Ev[] => {
+    const run = mustExist(state);
+    if (!kind.progress.reopened) throw new DomainError(409, `a ${kind.noun} cannot be given more work`);
+    if (run.status !== 'completed') throw new DomainError(409, `only a completed run can be given more work; this one is ${publicStatus(run)}`);
+    kind.progress.validateReopen?.(command.detail, run.progress);
+    return [event(names.reopened, { team_id: run.team_id, reason: command.reason, detail: command.detail, reopened_at: now })];
+  };
+
   /** Drops the lease fields when a run ends, so each status carries only its own fields. */
   const strip = (state: Existing): RunRecord<Params, Progress> => {
     const { status: _s, ...rest } = state;
@@ -219,8 +231,14 @@ export function runDecider<P extends string, IdKey extends string, Params, Progr
         return open ? { ...strip(state), status: 'failed', error: String(data.error), failed_at: String(data.failed_at) } : state;
       case names.cancelled:
         return open ? { ...strip(state), status: 'cancelled', cancelled_at: String(data.cancelled_at) } : state;
+      case names.reopened: {
+        if (state.status !== 'completed') return state;
+        const { status: _s, completed_at: _c, ...record } = state;
+        const progress = kind.progress.reopened ? kind.progress.reopened(state.progress, (data.detail ?? {}) as Record<string, unknown>) : state.progress;
+        return { ...record, status: 'queued', cancel_requested_at: null, progress };
+      }
       case 'CreditsCharged':
-        return state.charged.length === 0 ? { ...state, charged: (data as { items: SkuLineItem[] }).items } : state;
+        return { ...state, charged: addItems(state.charged, (data as { items: SkuLineItem[] }).items) };
       default: {
         if (!progressTypes.has(stored.type)) return state;
         const progress = kind.progress.evolve(state.progress, stored as Event);
@@ -254,6 +272,8 @@ export function runDecider<P extends string, IdKey extends string, Params, Progr
           return fail(lifecycle, state, context);
         case 'CompleteRun':
           return complete(lifecycle, state, context);
+        case 'ReopenRun':
+          return reopen(lifecycle, state, context);
         default: {
           const unreachable: never = lifecycle;
           throw new Error(`unknown command ${(unreachable as { type: string }).type}`);
@@ -263,6 +283,19 @@ export function runDecider<P extends string, IdKey extends string, Params, Progr
     evolve,
   };
 }
+
+/** Line items summed per SKU, in first-charged order. */
+export const addItems = (into: readonly SkuLineItem[], items: readonly SkuLineItem[]): SkuLineItem[] => {
+  const out = into.map((item) => ({ ...item }));
+  for (const item of items) {
+    const known = out.find((o) => o.sku === item.sku);
+    if (known) {
+      known.quantity += item.quantity;
+      known.credits += item.credits;
+    } else out.push({ ...item });
+  }
+  return out;
+};
 
 /** Set on every terminal status; a cancelled run ended when the caller asked, not when the worker confirmed. */
 export const runEndedAt = <Params, Progress>(state: ExistingRun<Params, Progress>): string | null => {

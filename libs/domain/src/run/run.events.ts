@@ -47,6 +47,14 @@ export interface RunFailedData {
 export interface RunCompletedData {
   completed_at: string;
 }
+/** A completed run given more work (FindAll extend, enrich): queued again, its progress kept. */
+export interface RunReopenedData {
+  team_id: string;
+  reason: string;
+  /** What the new work is, for the kind to fold (FindAll: the extra limit, or the fields to add). */
+  detail: Record<string, unknown>;
+  reopened_at: string;
+}
 
 export type LifecycleEvent<P extends string, IdKey extends string, Params> =
   | DomainEvent<`${P}Requested`, RunRequestedData<IdKey, Params>>
@@ -57,7 +65,8 @@ export type LifecycleEvent<P extends string, IdKey extends string, Params> =
   | DomainEvent<`${P}Cancelled`, RunCancelledData>
   | DomainEvent<`${P}Failed`, RunFailedData>
   | DomainEvent<`${P}Completed`, RunCompletedData>
-  /** A run is charged in its own stream, on completion. */
+  | DomainEvent<`${P}Reopened`, RunReopenedData>
+  /** A run is charged in its own stream: on completion, or as it goes (FindAll). */
   | CreditsCharged;
 
 /** The stored names of a kind's lifecycle events. */
@@ -70,6 +79,7 @@ export const lifecycleNames = <P extends string>(prefix: P) => ({
   cancelled: `${prefix}Cancelled` as const,
   failed: `${prefix}Failed` as const,
   completed: `${prefix}Completed` as const,
+  reopened: `${prefix}Reopened` as const,
 });
 
 export type LifecycleNames<P extends string> = ReturnType<typeof lifecycleNames<P>>;
@@ -85,7 +95,9 @@ export type LifecycleCommand<Params> =
   | { type: 'ConfirmCancelled'; worker_id?: string }
   /** No worker_id: the system (lease recovery) fails it. */
   | { type: 'FailRun'; worker_id?: string; error: string }
-  | { type: 'CompleteRun'; worker_id: string };
+  | { type: 'CompleteRun'; worker_id: string }
+  /** Only a completed run; `reason` says what the new work is. */
+  | { type: 'ReopenRun'; reason: string; detail: Record<string, unknown> };
 
 export const LIFECYCLE_COMMANDS: ReadonlySet<string> = new Set<LifecycleCommand<unknown>['type']>([
   'RequestRun',
@@ -96,6 +108,7 @@ export const LIFECYCLE_COMMANDS: ReadonlySet<string> = new Set<LifecycleCommand<
   'ConfirmCancelled',
   'FailRun',
   'CompleteRun',
+  'ReopenRun',
 ]);
 
 /** What every run records, in every status; `progress` is the kind's own. Plain data: it is stored as a document. */
@@ -108,7 +121,7 @@ export interface RunRecord<Params, Progress> {
   requested_at: string;
   /** Set once the caller asked to cancel. */
   cancel_requested_at: string | null;
-  /** The line items charged on completion ([] before). */
+  /** The line items charged so far, summed per SKU ([] before any charge). */
   charged: SkuLineItem[];
   progress: Progress;
 }

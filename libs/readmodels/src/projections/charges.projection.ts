@@ -1,3 +1,4 @@
+import { addItems } from '@app/domain/run';
 import type { Projection } from '../projection';
 
 /**
@@ -16,7 +17,7 @@ export interface ChargeDoc {
 
 export const chargesProjection: Projection = {
   name: 'charges',
-  version: 1,
+  version: 2,
   eventTypes: ['CreditsCharged'],
   collection: CHARGES,
   versionBy: 'revision',
@@ -25,6 +26,9 @@ export const chargesProjection: Projection = {
   apply(doc, event) {
     const data = event.data as unknown as ChargeDoc;
     const charge: ChargeDoc = { team_id: data.team_id, request_id: data.request_id, at: data.at, credits: data.credits, items: data.items };
-    return doc ?? { ...charge };
+    if (!doc) return { ...charge };
+    // A run that is charged as it goes (FindAll) adds up in one document.
+    const before = doc as unknown as ChargeDoc;
+    return { ...before, credits: before.credits + charge.credits, items: addItems(before.items, charge.items) };
   },
 };

@@ -1,0 +1,55 @@
+import { specFor, testContext } from '../testing/given-when-then';
+import { findAllDecider, type FindAllCommand, findAllLimit } from './findall.decider';
+import type { FindAllEvent, FindAllParams } from './findall.events';
+import { findAllView } from './findall.view';
+
+const T0 = '2026-01-01T00:00:00.000Z';
+const spec = specFor(findAllDecider, () => testContext(T0));
+const params: FindAllParams = { query: 'robotics companies founded after 2015', fields: ['city'], output_schema: null, limit: 2, webhook: null };
+const requested: FindAllEvent = { type: 'FindAllRunRequested', data: { findall_id: 'f1', team_id: 'acme', key_id: 'k1', request_id: 'r1', params, requested_at: T0 } };
+const started: FindAllEvent = { type: 'FindAllRunStarted', data: { worker_id: 'w1', lease_until: '2026-01-01T00:00:15.000Z', started_at: T0, resumed: false } };
+const charged = (sku: string): FindAllEvent => ({ type: 'CreditsCharged', data: { team_id: 'acme', request_id: 'f1', items: [{ sku, quantity: 1, credits: 1 }], credits: 1, at: T0 } });
+const found = (id: string, url: string): FindAllEvent => ({ type: 'FindAllCandidateFound', data: { candidate_id: id, name: id, url, description: '' } });
+const checked = (id: string, match_status: 'matched' | 'unmatched'): FindAllEvent => ({ type: 'FindAllCandidateChecked', data: { candidate_id: id, match_status, reasons: [], output: { city: 'Berlin' }, basis: [] } });
+const record = (c: Omit<Extract<FindAllCommand, { worker_id: string }>, 'worker_id'>): FindAllCommand => ({ ...c, worker_id: 'w1' }) as FindAllCommand;
+const RUNNING = [requested, started];
+const terminated: FindAllEvent = { type: 'FindAllTerminated', data: { reason: 'limit_reached' } };
+const completed: FindAllEvent = { type: 'FindAllRunCompleted', data: { completed_at: T0 } };
+
+describe('FindAll decider', () => {
+  it('charges each generated query as it happens, once', () => {
+    spec(RUNNING).when(record({ type: 'RecordQuery', query: 'robotics companies' })).then([{ type: 'FindAllQueryGenerated', data: { query: 'robotics companies' } }, charged('sku_findall_query')]);
+    spec([...RUNNING, { type: 'FindAllQueryGenerated', data: { query: 'robotics companies' } }]).when(record({ type: 'RecordQuery', query: 'robotics companies' })).then([]);
+  });
+  it('keeps one candidate per URL', () => {
+    spec([...RUNNING, found('c1', 'https://x.test/a')]).when(record({ type: 'RecordCandidate', candidate_id: 'c2', name: 'A GmbH', url: 'https://x.test/a', description: '' })).then([]);
+  });
+  it('charges a match, not a miss; a candidate is checked once', () => {
+    spec([...RUNNING, found('c1', 'u1')]).when(record({ type: 'RecordCheck', candidate_id: 'c1', match_status: 'matched', reasons: [], output: { city: 'Berlin' }, basis: [] })).then([checked('c1', 'matched'), charged('sku_findall_match')]);
+    spec([...RUNNING, found('c1', 'u1')]).when(record({ type: 'RecordCheck', candidate_id: 'c1', match_status: 'unmatched', reasons: [], output: { city: 'Berlin' }, basis: [] })).then([checked('c1', 'unmatched')]);
+    spec([...RUNNING, found('c1', 'u1'), checked('c1', 'matched')]).when(record({ type: 'RecordCheck', candidate_id: 'c1', match_status: 'unmatched', reasons: [], output: {}, basis: [] })).then([]);
+  });
+  it('completes only once a termination is recorded, charging nothing more', () => {
+    spec(RUNNING).when({ type: 'CompleteRun', worker_id: 'w1' }).thenThrows({ status: 409 });
+    spec([...RUNNING, terminated]).when({ type: 'CompleteRun', worker_id: 'w1' }).then([completed]);
+  });
+  it('extend and enrich reopen a completed run only; extend raises the limit and clears the termination', () => {
+    spec(RUNNING).when({ type: 'ReopenRun', reason: 'extend', detail: { additional_limit: 3 } }).thenThrows({ status: 409 });
+    spec([...RUNNING, terminated, completed]).when({ type: 'ReopenRun', reason: 'extend', detail: { additional_limit: 0 } }).thenThrows({ status: 422 });
+    spec([...RUNNING, terminated, completed]).when({ type: 'ReopenRun', reason: 'enrich', detail: { enrichment_id: 'e1', fields: [] } }).thenThrows({ status: 422 });
+    const reopened: FindAllEvent = { type: 'FindAllRunReopened', data: { team_id: 'acme', reason: 'extend', detail: { additional_limit: 3 }, reopened_at: T0 } };
+    spec([...RUNNING, terminated, completed]).when({ type: 'ReopenRun', reason: 'extend', detail: { additional_limit: 3 } }).then([reopened]);
+    const state = [...RUNNING, found('c1', 'u1'), checked('c1', 'matched'), charged('sku_findall_match'), terminated, completed, reopened].reduce(findAllDecider.evolve, findAllDecider.initialState);
+    expect(state.status).toBe('queued');
+    if (state.status === 'absent') throw new Error('absent');
+    expect(findAllLimit(state.params, state.progress)).toBe(5);
+    expect(state.progress.termination).toBeNull();
+    expect(findAllView(state)).toMatchObject({ status: 'queued', count: 1, entities: [{ name: 'c1', url: 'u1', city: 'Berlin' }], credits: 1, completedAt: null });
+  });
+  it('the view shows the status object once ended, with metrics and candidates', () => {
+    const view = findAllView([...RUNNING, found('c1', 'u1'), found('c2', 'u2'), checked('c1', 'matched'), checked('c2', 'unmatched'), terminated, completed].reduce(findAllDecider.evolve, findAllDecider.initialState));
+    expect(view.status).toEqual({ status: 'completed', is_active: false, termination_reason: 'limit_reached', metrics: { generated_candidates: 2, matched_candidates: 1 } });
+    expect(view.candidates!.map((c) => c.candidate_id)).toEqual(['c1', 'c2']);
+    expect(view.count).toBe(1);
+  });
+});
