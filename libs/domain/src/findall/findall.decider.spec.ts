@@ -1,5 +1,5 @@
 import { specFor, testContext } from '../testing/given-when-then';
-import { findAllDecider, type FindAllCommand, findAllLimit } from './findall.decider';
+import { findAllDecider, type FindAllCommand, findAllLimit, type FindAllProgressCommand } from './findall.decider';
 import type { FindAllEvent, FindAllParams } from './findall.events';
 import { findAllView } from './findall.view';
 
@@ -11,7 +11,7 @@ const started: FindAllEvent = { type: 'FindAllRunStarted', data: { worker_id: 'w
 const charged = (sku: string): FindAllEvent => ({ type: 'CreditsCharged', data: { team_id: 'acme', request_id: 'f1', items: [{ sku, quantity: 1, credits: 1 }], credits: 1, at: T0 } });
 const found = (id: string, url: string): FindAllEvent => ({ type: 'FindAllCandidateFound', data: { candidate_id: id, name: id, url, description: '' } });
 const checked = (id: string, match_status: 'matched' | 'unmatched'): FindAllEvent => ({ type: 'FindAllCandidateChecked', data: { candidate_id: id, match_status, reasons: [], output: { city: 'Berlin' }, basis: [] } });
-const record = (c: Omit<Extract<FindAllCommand, { worker_id: string }>, 'worker_id'>): FindAllCommand => ({ ...c, worker_id: 'w1' }) as FindAllCommand;
+const record = (c: { type: FindAllProgressCommand['type']; [field: string]: unknown }): FindAllCommand => ({ ...c, worker_id: 'w1' }) as FindAllCommand;
 const RUNNING = [requested, started];
 const terminated: FindAllEvent = { type: 'FindAllTerminated', data: { reason: 'limit_reached' } };
 const completed: FindAllEvent = { type: 'FindAllRunCompleted', data: { completed_at: T0 } };
