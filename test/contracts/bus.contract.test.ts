@@ -12,6 +12,8 @@ import { CoreModule } from '@app/platform/core/core.module';
 import { ExtractionModule } from '../../apps/extraction/src/extraction.module';
 import { ResearchModule } from '../../apps/research/src/research.module';
 import { MonitorsModule } from '../../apps/monitors/src/monitors.module';
+import { FindallModule } from '../../apps/findall/src/findall.module';
+import { openSqliteEventStore } from '@app/eventstore';
 import { SearchModule } from '../../apps/search/src/search.module';
 import { jsonShape, loadFixture } from '../support/contract-fixtures';
 import { startNatsServer, type NatsServerHandle } from '../support/nats-server';
@@ -27,6 +29,7 @@ const SERVICE_HANDLERS: Record<ServiceName, Array<DynamicModule | Type>> = {
   extraction: [ExtractionModule],
   research: [ResearchModule],
   monitors: [MonitorsModule],
+  findall: [FindallModule],
 };
 const DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'wr-contracts-'));
 /** What the gateway sends with every call: the team, the request and a charge id. */
@@ -45,6 +48,29 @@ const PREPARE: Partial<Record<Subject, (bus: BusClient, golden: Record<string, u
         const request = { ...loadFixture<Record<string, unknown>>('monitors.create', 'request'), ...(subject === 'monitors.resume' && { status: 'paused' }) };
         const created = await bus.request<unknown, { monitor_id: string }>('monitors.create', request, { headers: callHeaders() });
         return { ...golden, monitor_id: created.monitor_id };
+      },
+    ]),
+  ),
+  'findall.cancel': async (bus, golden) => {
+    const started = await bus.request<unknown, { findall_id: string }>('findall.start', loadFixture('findall.start', 'request'), { headers: callHeaders() });
+    return { ...golden, findall_id: started.findall_id };
+  },
+  // Extend and enrich take a completed run: one is started and followed in the log to its end.
+  ...Object.fromEntries(
+    (['findall.extend', 'findall.enrich'] as const).map((subject) => [
+      subject,
+      async (bus: BusClient, golden: Record<string, unknown>) => {
+        const { findall_id } = await bus.request<unknown, { findall_id: string }>('findall.start', loadFixture('findall.start', 'request'), { headers: callHeaders() });
+        const log = openSqliteEventStore(path.join(DATA_DIR, 'events.db'));
+        try {
+          for (let i = 0; i < 1_000; i++) {
+            if ((await log.readStream(`findall-${findall_id}`)).some((e) => e.type === 'FindAllRunCompleted')) break;
+            await new Promise((r) => setTimeout(r, 25));
+          }
+        } finally {
+          await log.close();
+        }
+        return { ...golden, findall_id };
       },
     ]),
   ),
@@ -133,7 +159,7 @@ describe.each(['inprocess', 'nats'] as const)('live handlers over %s', (transpor
     // null fields), so there the strict DTO check above plus the same top-level keys is the contract.
     if (subject.endsWith('.health')) expect(jsonShape(reply)).toEqual(jsonShape(golden));
     else expect(Object.keys(reply).sort()).toEqual(Object.keys(golden).sort());
-  });
+  }, 30_000);
 
   it('health replies name the service that answered', async () => {
     for (const service of SERVICES) {
@@ -153,7 +179,7 @@ describe('standalone mode: one process, one app with every service module', () =
 
   it.each(SUBJECTS)('%s is answered and honours the contract', async (subject) => {
     assertContract(subject, 'reply', await bus.request(subject, await requestFor(bus, subject), { headers: callHeaders() }));
-  });
+  }, 30_000);
 });
 
 /** Test-only service: `work` counts per instance; `stall` never answers; the rest probe wire semantics. */

@@ -10,6 +10,7 @@ import { SearchesController } from './searches/searches.controller';
 import { TasksController } from './tasks/tasks.controller';
 import { ChatController } from './chat/chat.controller';
 import { MonitorsController } from './monitors/monitors.controller';
+import { FindAllController } from './findall/findall.controller';
 import { HealthController } from './health/health.controller';
 import { ServiceCalls } from './commands/service-calls';
 import { IdempotencyInterceptor } from './http/idempotency.interceptor';
@@ -18,7 +19,7 @@ import { UsageController } from './usage/usage.controller';
 
 /** The HTTP API: controllers, the API key guard, metrics. Standalone imports this same module. */
 @Module({
-  controllers: [HealthController, UsageController, SearchController, SearchesController, TasksController, ChatController, MonitorsController, ExtractController],
+  controllers: [HealthController, UsageController, SearchController, SearchesController, TasksController, ChatController, MonitorsController, FindAllController, ExtractController],
   providers: [
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },

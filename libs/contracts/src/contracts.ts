@@ -15,6 +15,7 @@ import {
   StartTaskRunRequest,
 } from './research.dto';
 import { FetchPageReply, FetchPageRequest, SearchReply, SearchRequest } from './search.dto';
+import { EnrichFindAllRequest, ExtendFindAllRequest, FindAllCommandReply, FindAllIdRequest, StartFindAllReply, StartFindAllRequest } from './findall.dto';
 import { HealthReply, HealthRequest } from './health.dto';
 import { CreateMonitorReply, CreateMonitorRequest, MonitorCommandReply, MonitorIdRequest, RunMonitorReply, UpdateMonitorRequest } from './monitors.dto';
 import { SERVICES, subjects, type HealthSubject } from './subjects';
@@ -45,6 +46,10 @@ export const CONTRACTS = {
   [subjects.startTaskRun]: { request: StartTaskRunRequest, reply: StartTaskRunReply },
   [subjects.cancelTaskRun]: { request: CancelTaskRunRequest, reply: CancelTaskRunReply },
   [subjects.startChat]: { request: StartChatRequest, reply: StartChatReply },
+  [subjects.startFindAll]: { request: StartFindAllRequest, reply: StartFindAllReply },
+  [subjects.cancelFindAll]: { request: FindAllIdRequest, reply: FindAllCommandReply },
+  [subjects.extendFindAll]: { request: ExtendFindAllRequest, reply: FindAllCommandReply },
+  [subjects.enrichFindAll]: { request: EnrichFindAllRequest, reply: FindAllCommandReply },
   [subjects.createMonitor]: { request: CreateMonitorRequest, reply: CreateMonitorReply },
   [subjects.updateMonitor]: { request: UpdateMonitorRequest, reply: MonitorCommandReply },
   [subjects.pauseMonitor]: { request: MonitorIdRequest, reply: MonitorCommandReply },

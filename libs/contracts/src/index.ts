@@ -8,3 +8,4 @@ export * from './search.dto';
 export * from './research.dto';
 export * from './typed-bus';
 export * from './monitors.dto';
+export * from './findall.dto';

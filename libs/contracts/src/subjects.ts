@@ -30,6 +30,11 @@ export const subjects = {
   cancelTaskRun: 'research.task.cancel',
   /** Request a chat completion (POST /v1/chat/completions); the answer is read from its stream. */
   startChat: 'research.chat.start',
+  /** FindAll runs: request, cancel, extend (more entities), enrich (more fields). */
+  startFindAll: 'findall.start',
+  cancelFindAll: 'findall.cancel',
+  extendFindAll: 'findall.extend',
+  enrichFindAll: 'findall.enrich',
   /** Monitors: create, change, pause, resume, delete, run now. */
   createMonitor: 'monitors.create',
   updateMonitor: 'monitors.update',

@@ -13,3 +13,4 @@ export {
 export { assertCitationsResolve, citedIndexes, claimSentences, uncitedClaims, GAP_NOTE, UnresolvedCitationError } from './citations';
 export { normalizeUrl, domainOf, onDomain } from './urls';
 export type { ResearchModel, ResearchPassage, ResearchSourceRef } from '@app/providers/llm/research/research-model.port';
+export * from './findall';

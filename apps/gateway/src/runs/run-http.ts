@@ -88,6 +88,14 @@ export class RunHttp {
     }
   }
 
+  /** The run as its request created it (folded from its first event): what a 202 at creation shows. */
+  async viewAsRequested<K extends RunKind>(kind: K, auth: AuthContext, runId: string): Promise<ViewOf<K>> {
+    const [first] = await this.events.readStream(streamOf(kind, runId), { maxCount: 1 });
+    const state = first ? kind.decider.evolve(kind.decider.initialState, { type: first.type, data: first.data }) : kind.decider.initialState;
+    if (state.status === 'absent' || state.team_id !== auth.team_id) throw notFound(`${kind.noun} ${runId} not found`);
+    return kind.view(state) as ViewOf<K>;
+  }
+
   /** Newest first; `status` filters on the public status. */
   async list<K extends RunKind>(kind: K, auth: AuthContext, page: Page, status?: string): Promise<{ items: ListItemOf<K>[]; views: ViewOf<K>[]; total: number }> {
     const filter: Record<string, unknown> = { team_id: auth.team_id, ...(status && { status }) };

@@ -29,7 +29,9 @@ export function runProjection(kind: RunKind, version: number): Projection {
       const previous = base?.state ?? kind.decider.initialState;
       const state = kind.decider.evolve(previous, { type: event.type, data: event.data });
       if (state === previous || state.status === 'absent') return doc;
-      const status = (kind.view(state) as { status: string }).status;
+      // A status object (FindAll, once ended) is listed and filtered by its own status.
+      const shown = (kind.view(state) as { status: string | { status: string } }).status;
+      const status = typeof shown === 'string' ? shown : shown.status;
       const next: RunDoc = { team_id: state.team_id, created_at: state.requested_at, status, state };
       return { ...next };
     },

@@ -1,4 +1,5 @@
-import { fillSchemaExtractively } from './extractive.schema-filler';
+import { tokenize } from '../lexical';
+import { fillSchemaExtractively, SYNONYMS } from './extractive.schema-filler';
 import { valueKind } from './value-patterns';
 
 const company = {
@@ -104,4 +105,10 @@ describe('valueKind', () => {
     ['listed', { type: 'boolean' }, 'boolean'],
     ['slogan', { type: 'string' }, 'text'],
   ])('%s %j asks for a %s', (name, schema, kind) => expect(valueKind(name, schema)).toBe(kind));
+});
+
+describe('field synonyms', () => {
+  // A key is what tokenize makes of a field word (the word itself, or it with a plural or final e).
+  it.each(Object.keys(SYNONYMS))('%s is keyed as the stemmed field word the lookup sees', (key) =>
+    expect([key, `${key}e`, `${key}s`, `${key}es`].some((word) => tokenize(word)[0] === key)).toBe(true));
 });

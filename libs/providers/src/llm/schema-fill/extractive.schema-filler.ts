@@ -4,12 +4,13 @@ import { type FoundValue, fieldWords, type ValueKind, valueKind, valuesOfKind } 
 
 /**
  * Words pages use for what a field name says (the field "headquarters" is stated as "based in").
- * General vocabulary of company, people and document facts, not tuned to any page.
+ * General vocabulary of company, people and document facts, not tuned to any page. Keys are the
+ * stemmed field words (`tokenize`), as the lookup sees them.
  */
-const SYNONYMS: Record<string, string[]> = {
-  found: ['founded', 'established', 'started', 'incorporated', 'founding'],
+export const SYNONYMS: Record<string, string[]> = {
+  found: ['founded', 'established', 'started', 'incorporated', 'founding', 'since'],
   founder: ['founded', 'established', 'founding', 'co-founded'],
-  headquart: ['headquarters', 'headquartered', 'based', 'hq', 'head office'],
+  headquarter: ['headquarters', 'headquartered', 'based', 'hq', 'head office'],
   hq: ['headquarters', 'headquartered', 'based'],
   ceo: ['chief executive', 'chief executive officer'],
   cto: ['chief technology officer'],
@@ -17,12 +18,12 @@ const SYNONYMS: Record<string, string[]> = {
   employe: ['employs', 'employees', 'staff', 'people', 'workforce', 'headcount'],
   revenu: ['revenue', 'sales', 'turnover'],
   ticker: ['ticker', 'listed', 'symbol'],
-  citi: ['city', 'in', 'based'],
+  city: ['based', 'headquartered', 'located', 'head office'],
   occupation: ['job', 'profession'],
-  univers: ['university', 'studied', 'phd', 'degree', 'college'],
+  university: ['university', 'studied', 'phd', 'degree', 'college'],
   websit: ['website', 'url'],
   phd: ['phd', 'doctorate'],
-  celsiu: ['degrees', 'celsius'],
+  celsius: ['degrees', 'celsius'],
   gram: ['grams', 'g'],
   group: ['group', 'team', 'lab'],
   siz: ['size', 'people', 'members'],

@@ -1,0 +1,168 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { BusClient } from '@app/bus';
+import { callBus, subjects } from '@app/contracts';
+import { type Candidate, type FieldBasisEntry, findAllLimit, findAllRuns, type FindAllSchema, type FindAllState } from '@app/domain/findall';
+import { LANGUAGE_MODEL, type LanguageModel } from '@app/providers/llm';
+import { checkCondition, deriveFindAllSchema, type EntityPage, entityKey, listRows, normalizeUrl } from '@app/research';
+import type { RunContext, RunExecutor } from '@app/runs';
+
+/** Pages read per call to the extraction service. */
+const READ_BATCH = 5;
+/** A "next page" chain is followed at most this far (a loop guard, not a budget). */
+const MAX_LIST_PAGES = 50;
+
+type Running = Exclude<FindAllState, { status: 'absent' }>;
+
+const candidateId = (url: string) => `cand_${createHash('sha256').update(normalizeUrl(url)).digest('hex').slice(0, 16)}`;
+
+/** The schema entities are filled against: the caller's output_schema, else one string per field name. */
+export function entitySchema(fields: string[] | null, outputSchema: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (outputSchema) return outputSchema;
+  if (!fields?.length) return null;
+  const properties = Object.fromEntries(
+    fields.map((field) => [field, /year|count|employees|number|size/i.test(field) ? { type: 'integer', description: field.replace(/_/g, ' ') } : { type: 'string', description: field.replace(/_/g, ' ') }]),
+  );
+  return { type: 'object', properties };
+}
+
+/**
+ * FindAll runs: derive the entity type and conditions from the query; generate candidates from
+ * search queries and list-like pages (tables, directories, following "next page" to the end);
+ * check every condition on the candidate's own page, recording the deciding sentence; fill the
+ * requested fields with a cited basis; stop at the limit or when candidates run out. Every fact
+ * is recorded as it happens, so a resumed run (or an extend) continues where this one stopped and
+ * checks no candidate twice.
+ */
+@Injectable()
+export class FindAllExecutor implements RunExecutor<FindAllState> {
+  readonly kind = findAllRuns;
+
+  constructor(
+    private readonly bus: BusClient,
+    @Inject(LANGUAGE_MODEL) private readonly model: LanguageModel,
+  ) {}
+
+  async execute(run: RunContext<FindAllState>): Promise<void> {
+    if (run.state.status === 'absent') throw new Error(`FindAll run ${run.runId} has no request`);
+    let state: Running = run.state;
+    const pages = new Map<string, EntityPage>();
+    const schema: FindAllSchema = state.progress.schema ?? deriveFindAllSchema(state.params.query);
+    if (!state.progress.schema) await run.record({ type: 'RecordSchema', schema });
+    const fieldSchema = entitySchema(state.params.fields, state.params.output_schema);
+
+    // Enrichment asked for after completion: fill the new fields of every matched entity.
+    for (const enrichment of state.progress.enrichments) {
+      const todo = state.progress.candidates.filter((c) => c.match_status === 'matched' && !enrichment.done.includes(c.candidate_id));
+      const extra = entitySchema(enrichment.fields, enrichment.output_schema);
+      if (!extra) continue;
+      await this.read(todo.map((c) => c.url), pages, 'text');
+      for (const candidate of todo) {
+        if (run.stopped()) return;
+        const { output, basis } = await this.fill(candidate, extra, pages, run.signal);
+        await run.record({ type: 'RecordEnriched', enrichment_id: enrichment.enrichment_id, candidate_id: candidate.candidate_id, output, basis });
+      }
+    }
+    if (state.progress.termination) return;
+
+    const limit = findAllLimit(state.params, state.progress);
+    let matched = state.progress.candidates.filter((c) => c.match_status === 'matched').length;
+    const known = new Set(state.progress.candidates.map((c) => normalizeUrl(c.url)));
+    const names = new Set(state.progress.candidates.map((c) => entityKey(c.name)));
+    const pending: Candidate[] = state.progress.candidates.filter((c) => c.match_status === 'pending');
+
+    /** Checks pending candidates in the order found; true once the limit is reached. */
+    const checkPending = async (): Promise<boolean> => {
+      while (pending.length > 0) {
+        if (matched >= limit) return true;
+        const batch = pending.splice(0, READ_BATCH);
+        await this.read(batch.map((c) => c.url), pages, 'text');
+        for (const candidate of batch) {
+          if (run.stopped()) return true;
+          if (matched >= limit) {
+            pending.unshift(candidate);
+            return true;
+          }
+          const page = pages.get(normalizeUrl(candidate.url)) ?? { url: candidate.url, title: candidate.name, text: candidate.description };
+          const reasons = schema.conditions.map((condition) => checkCondition(condition, page));
+          const ok = reasons.length > 0 && reasons.every((r) => r.holds);
+          const filled = ok && fieldSchema ? await this.fill(candidate, fieldSchema, pages, run.signal) : { output: {}, basis: [] };
+          await run.record({ type: 'RecordCheck', candidate_id: candidate.candidate_id, match_status: ok ? 'matched' : 'unmatched', reasons, output: filled.output, basis: filled.basis });
+          if (ok) matched++;
+        }
+      }
+      return matched >= limit;
+    };
+
+    const add = async (name: string, url: string, description: string) => {
+      const key = normalizeUrl(url);
+      const nameKey = entityKey(name);
+      if (known.has(key) || (nameKey && names.has(nameKey))) return;
+      known.add(key);
+      if (nameKey) names.add(nameKey);
+      const candidate = { candidate_id: candidateId(url), name, url, description };
+      await run.record({ type: 'RecordCandidate', ...candidate });
+      pending.push({ ...candidate, match_status: 'pending', reasons: [], output: {}, basis: [] });
+    };
+
+    if (await checkPending()) return this.stop(run, matched >= limit);
+    for (const query of schema.generator.queries) {
+      if (run.stopped()) return;
+      if (state.progress.queries.includes(query)) continue;
+      await run.record({ type: 'RecordQuery', query });
+      const page = await callBus(this.bus, subjects.searchPage, { query, page: 1, limit: 10, country: 'us', language: 'en' });
+      const hits = page.hits.filter((hit) => !state.progress.list_pages.includes(normalizeUrl(hit.url)) && !known.has(normalizeUrl(hit.url)));
+      const markdown = await this.read(hits.map((h) => h.url), new Map(), 'markdown');
+      for (const hit of hits) {
+        if (run.stopped()) return;
+        let doc = markdown.get(normalizeUrl(hit.url));
+        const { rows } = doc ? listRows(doc.text) : { rows: [] };
+        if (rows.length === 0) {
+          // Not a list: the hit itself may be an entity (its name: the title before any " | " or ":").
+          if (doc && schema.conditions.length > 0) await add(hit.title.split(/\s[|:–—-]\s|:\s/)[0]!.trim(), hit.url, hit.snippet);
+          continue;
+        }
+        // A list: every row is a candidate; "next page" is followed to the end.
+        let listUrl: string | null = hit.url;
+        for (let n = 0; listUrl && doc && n < MAX_LIST_PAGES; n++) {
+          const listed = listRows(doc.text);
+          await run.record({ type: 'RecordListPage', url: normalizeUrl(listUrl), rows: listed.rows.length });
+          for (const row of listed.rows) await add(row.name, row.url, row.description);
+          listUrl = listed.next && !state.progress.list_pages.includes(normalizeUrl(listed.next)) ? listed.next : null;
+          doc = listUrl ? (await this.read([listUrl], new Map(), 'markdown')).get(normalizeUrl(listUrl)) : undefined;
+        }
+        if (await checkPending()) return this.stop(run, matched >= limit);
+      }
+      if (await checkPending()) return this.stop(run, matched >= limit);
+      state = { ...state, progress: { ...state.progress, queries: [...state.progress.queries, query] } };
+    }
+    if (await checkPending()) return this.stop(run, matched >= limit);
+    await this.stop(run, false);
+  }
+
+  private async stop(run: RunContext<FindAllState>, limitReached: boolean): Promise<void> {
+    if (run.stopped()) return;
+    await run.record({ type: 'RecordTermination', reason: limitReached ? 'limit_reached' : 'candidates_exhausted' });
+  }
+
+  /** Reads pages (uncharged: the run charges its own SKUs) into `into`, by normalised URL. */
+  private async read(urls: string[], into: Map<string, EntityPage>, format: 'text' | 'markdown'): Promise<Map<string, EntityPage>> {
+    const missing = [...new Set(urls)].filter((u) => !into.has(normalizeUrl(u)));
+    for (let at = 0; at < missing.length; at += READ_BATCH) {
+      const reply = await callBus(
+        this.bus,
+        subjects.read,
+        { urls: missing.slice(at, at + READ_BATCH), objective: null, format, full_content: true, excerpts: false, max_chars_per_result: null },
+        { timeoutMs: 60_000 },
+      );
+      for (const result of reply.results) if (result.content && !result.error) into.set(normalizeUrl(result.url), { url: result.url, title: result.title ?? result.url, text: result.content });
+    }
+    return into;
+  }
+
+  private async fill(candidate: Candidate, schema: Record<string, unknown>, pages: Map<string, EntityPage>, signal: AbortSignal): Promise<{ output: Record<string, unknown>; basis: FieldBasisEntry[] }> {
+    const page = pages.get(normalizeUrl(candidate.url));
+    const filled = await this.model.fillSchema({ task: candidate.name, schema, documents: page ? [page] : [] }, signal);
+    return { output: (filled.output ?? {}) as Record<string, unknown>, basis: filled.basis };
+  }
+}

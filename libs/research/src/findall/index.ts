@@ -1,0 +1,3 @@
+export * from './derive-schema';
+export * from './check-conditions';
+export * from './list-pages';

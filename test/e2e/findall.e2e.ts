@@ -1,0 +1,117 @@
+import { ReplayServer } from '../support/replay-server';
+import type { FixtureWeb } from '../support/fixture-web';
+import { registryGold, startRegistryWeb } from '../support/registry-web';
+import { bearer, type RunningService, startService } from '../support/service-process';
+import { json } from './harness';
+
+jest.setTimeout(120_000);
+
+type Entity = Record<string, unknown> & { name: string; url: string };
+type Candidate = { candidate_id: string; name: string; match_status: string; reasons: { condition: string; holds: boolean; evidence_url: string | null; excerpt: string | null }[]; basis: { field: string; citations: { url: string; excerpts: string[] }[] }[] };
+type View = { findall_id: string; status: string | { status: string; termination_reason: string; metrics: { generated_candidates: number; matched_candidates: number } }; entities: Entity[]; count: number; candidates: Candidate[] | null; credits: number; usage_items: { sku: string; quantity: number }[]; findall_schema: { entity_type: string; conditions: { name: string; kind: string }[] } | null };
+
+/** A SearXNG stand-in over the registry: every query finds the registry's home page and the first directory page. */
+async function registrySearch(web: FixtureWeb, delayMs = 0): Promise<ReplayServer> {
+  const host = 'startups.example.test';
+  const results = [`${web.baseUrl(host)}/`, `${web.baseUrl(host)}/directory/page-1`].map((url, i) => ({ url, title: i === 0 ? 'Startup registry' : 'Startup registry, page 1', content: 'German startup companies.', engine: 'stub', engines: ['stub'], score: 2 - i, category: 'general' }));
+  return ReplayServer.start({ routes: [{ path: '/search', delayMs, respond: (req) => ({ body: { query: req.query.q, number_of_results: 2, results, answers: [], corrections: [], infoboxes: [], suggestions: [], unresponsive_engines: [] } }) }] });
+}
+
+describe('FindAll over HTTP (standalone, a startup registry of 44 companies over 4 directory pages)', () => {
+  let web: FixtureWeb;
+  let search: ReplayServer;
+  let svc: RunningService;
+
+  beforeAll(async () => {
+    web = await startRegistryWeb();
+    search = await registrySearch(web);
+    svc = await startService('standalone', { SEARCH_PROVIDER: 'searxng', SEARXNG_URL: search.url, SEARXNG_RPS: '0', FETCH_ALLOW_HOSTS: web.allowHosts.join(',') });
+  }, 60_000);
+  afterAll(async () => {
+    await svc?.stop();
+    await search?.close();
+    await web?.stop();
+  });
+
+  const headers = () => ({ ...bearer(svc.demoKey), 'Content-Type': 'application/json' });
+  const findAll = async (body: Record<string, unknown>): Promise<View> => {
+    const response = await fetch(`${svc.baseUrl}/v1/findall`, { method: 'POST', headers: headers(), body: JSON.stringify({ wait_seconds: 60, ...body }) });
+    expect(response.status).toBe(200);
+    return json(response);
+  };
+  const history = async (id: string) => (await json(await fetch(`${svc.baseUrl}/v1/findall/runs/${id}/history`, { headers: headers() }))).events as { type: string; data: { candidate_id?: string } }[];
+
+  it('"companies headquartered in Berlin" returns exactly the gold set, each with its requested field and cited basis', async () => {
+    const run = await findAll({ query: 'companies headquartered in Berlin', fields: ['founded_year'], limit: 100 });
+    expect(run.status).toMatchObject({ status: 'completed', termination_reason: 'candidates_exhausted' });
+    expect(run.findall_schema).toMatchObject({ entity_type: 'companies', conditions: [{ name: 'headquartered in Berlin', kind: 'place' }] });
+    expect(run.entities.map((e) => e.name).sort()).toEqual(registryGold.headquarteredIn('Berlin'));
+    expect(run.count).toBe(run.entities.length);
+    for (const entity of run.entities) expect(typeof entity.founded_year).toBe('number');
+    const matched = run.candidates!.filter((c) => c.match_status === 'matched');
+    for (const candidate of matched) {
+      expect(candidate.reasons[0]).toMatchObject({ condition: 'headquartered in Berlin', holds: true, evidence_url: expect.any(String), excerpt: expect.stringContaining('Berlin') });
+      expect(candidate.basis[0]!.citations[0]!.excerpts[0]).toMatch(/\d{4}/);
+    }
+    const unmatched = run.candidates!.filter((c) => c.match_status === 'unmatched');
+    expect(unmatched.length).toBeGreaterThan(20);
+    // One entity under two name forms is one candidate.
+    expect(run.candidates!.filter((c) => /kraftwerk/i.test(c.name))).toHaveLength(1);
+    expect(run.usage_items.find((i) => i.sku === 'sku_findall_match')!.quantity).toBe(run.count);
+    expect(run.usage_items.find((i) => i.sku === 'sku_findall_query')!.quantity).toBeGreaterThan(0);
+  });
+
+  it('"robotics companies founded after 2015" compares years, not words, and returns exactly the gold set', async () => {
+    const run = await findAll({ query: 'robotics companies founded after 2015', limit: 100 });
+    expect(run.findall_schema!.conditions.map((c) => c.kind)).toEqual(['keyword', 'year_after']);
+    expect(run.entities.map((e) => e.name).sort()).toEqual(registryGold.industryFoundedAfter('robotics', 2015));
+  });
+
+  it('limit stops early with limit_reached; extend adds only new entities; enrich fills a new field for every match', async () => {
+    const first = await findAll({ query: 'robotics companies founded after 2015', limit: 3 });
+    expect(first.status).toMatchObject({ status: 'completed', termination_reason: 'limit_reached' });
+    expect(first.count).toBe(3);
+    const extended = await fetch(`${svc.baseUrl}/v1/findall/runs/${first.findall_id}/extend`, { method: 'POST', headers: headers(), body: JSON.stringify({ additional_limit: 2 }) });
+    expect(extended.status).toBe(200);
+    let view: View = await json(extended);
+    for (let i = 0; i < 200 && typeof view.status === 'string'; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      view = await json(await fetch(`${svc.baseUrl}/v1/findall/runs/${first.findall_id}`, { headers: headers() }));
+    }
+    expect(view.count).toBe(5);
+    expect(view.entities.slice(0, 3).map((e) => e.name)).toEqual(first.entities.map((e) => e.name));
+    const checked = (await history(first.findall_id)).filter((e) => e.type === 'FindAllCandidateChecked').map((e) => e.data.candidate_id);
+    expect(new Set(checked).size).toBe(checked.length);
+
+    const enrich = await fetch(`${svc.baseUrl}/v1/findall/runs/${first.findall_id}/enrich`, { method: 'POST', headers: headers(), body: JSON.stringify({ fields: ['city'] }) });
+    expect(enrich.status).toBe(200);
+    for (let i = 0; i < 200; i++) {
+      view = await json(await fetch(`${svc.baseUrl}/v1/findall/runs/${first.findall_id}`, { headers: headers() }));
+      if (typeof view.status !== 'string' && view.entities.every((e) => typeof e.city === 'string')) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(view.entities).toHaveLength(5);
+    for (const entity of view.entities) expect(typeof entity.city).toBe('string');
+    expect(view.usage_items.find((i) => i.sku === 'sku_findall_enrich')!.quantity).toBe(5);
+    const again = await fetch(`${svc.baseUrl}/v1/findall/runs/${first.findall_id}/extend`, { method: 'POST', headers: headers(), body: JSON.stringify({ additional_limit: 101 }) });
+    expect(again.status).toBe(422);
+  });
+
+  it('extend and enrich refuse a run that is not completed (409); cancel ends it cancelled and keeps its matches', async () => {
+    const response = await fetch(`${svc.baseUrl}/v1/findall/runs`, { method: 'POST', headers: headers(), body: JSON.stringify({ query: 'companies headquartered in Hamburg', limit: 100 }) });
+    expect(response.status).toBe(202);
+    const created: View = await json(response);
+    expect(created).toMatchObject({ entities: [], count: 0, credits: 0 });
+    const refused = await fetch(`${svc.baseUrl}/v1/findall/runs/${created.findall_id}/extend`, { method: 'POST', headers: headers(), body: JSON.stringify({ additional_limit: 2 }) });
+    if (typeof (await json(await fetch(`${svc.baseUrl}/v1/findall/runs/${created.findall_id}`, { headers: headers() }))).status === 'string') expect([200, 409]).toContain(refused.status);
+    const cancel = await fetch(`${svc.baseUrl}/v1/findall/runs/${created.findall_id}/cancel`, { method: 'POST', headers: headers() });
+    if (cancel.status === 409) return; // it completed before the cancel arrived: nothing to cancel
+    expect(cancel.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 500));
+    const view: View = await json(await fetch(`${svc.baseUrl}/v1/findall/runs/${created.findall_id}`, { headers: headers() }));
+    expect(view.status).toMatchObject({ status: 'cancelled', termination_reason: 'cancelled' });
+    expect(view.count).toBe(view.entities.length);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await json(await fetch(`${svc.baseUrl}/v1/findall/runs/${created.findall_id}`, { headers: headers() }))).count).toBe(view.count);
+  });
+});
