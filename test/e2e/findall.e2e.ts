@@ -97,21 +97,87 @@ describe('FindAll over HTTP (standalone, a startup registry of 44 companies over
     expect(again.status).toBe(422);
   });
 
-  it('extend and enrich refuse a run that is not completed (409); cancel ends it cancelled and keeps its matches', async () => {
-    const response = await fetch(`${svc.baseUrl}/v1/findall/runs`, { method: 'POST', headers: headers(), body: JSON.stringify({ query: 'companies headquartered in Hamburg', limit: 100 }) });
+  it('refuses extend and enrich on a run that is not completed, and bad bodies with the field', async () => {
+    const bad = await fetch(`${svc.baseUrl}/v1/findall/runs`, { method: 'POST', headers: headers(), body: JSON.stringify({ query: '', limit: 101 }) });
+    expect(bad.status).toBe(422);
+    expect(((await json(bad)).detail as { loc: string[] }[]).map((d) => d.loc.join('.'))).toEqual(['body.query', 'body.limit']);
+    const enrich = await fetch(`${svc.baseUrl}/v1/findall/runs/findall_x/enrich`, { method: 'POST', headers: headers(), body: JSON.stringify({}) });
+    expect(enrich.status).toBe(422);
+  });
+
+});
+
+/** The registry served slowly (150 ms a page), so a run can be caught mid-way. */
+describe.each(['standalone', 'cluster'] as const)('FindAll mid-run (%s, a slow registry)', (mode) => {
+  let web: FixtureWeb;
+  let search: ReplayServer;
+  let svc: RunningService;
+
+  beforeAll(async () => {
+    web = await startRegistryWeb({ delayMs: 150 });
+    search = await registrySearch(web);
+    svc = await startService(mode, { SEARCH_PROVIDER: 'searxng', SEARXNG_URL: search.url, SEARXNG_RPS: '0', FETCH_ALLOW_HOSTS: web.allowHosts.join(',') });
+  }, 60_000);
+  afterAll(async () => {
+    await svc?.stop();
+    await search?.close();
+    await web?.stop();
+  });
+
+  const headers = () => ({ ...bearer(svc.demoKey), 'Content-Type': 'application/json' });
+  const view = async (id: string): Promise<View> => json(await fetch(`${svc.baseUrl}/v1/findall/runs/${id}`, { headers: headers() }));
+  const start = async (query: string): Promise<View> => {
+    const response = await fetch(`${svc.baseUrl}/v1/findall/runs`, { method: 'POST', headers: headers(), body: JSON.stringify({ query, limit: 100 }) });
     expect(response.status).toBe(202);
     const created: View = await json(response);
-    expect(created).toMatchObject({ entities: [], count: 0, credits: 0 });
+    expect(created).toMatchObject({ status: 'queued', entities: [], count: 0, credits: 0 });
+    return created;
+  };
+  const firstMatch = async (id: string) => {
+    for (let i = 0; i < 600; i++) {
+      const current = await view(id);
+      if (current.count > 0) return current;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error('no match within 12 s');
+  };
+
+  it('extend refuses a running run (409); cancel ends it cancelled and keeps the matches found so far', async () => {
+    const created = await start('companies headquartered in Berlin');
+    const running = await firstMatch(created.findall_id);
+    expect(running.status).toBe('running');
     const refused = await fetch(`${svc.baseUrl}/v1/findall/runs/${created.findall_id}/extend`, { method: 'POST', headers: headers(), body: JSON.stringify({ additional_limit: 2 }) });
-    if (typeof (await json(await fetch(`${svc.baseUrl}/v1/findall/runs/${created.findall_id}`, { headers: headers() }))).status === 'string') expect([200, 409]).toContain(refused.status);
+    expect(refused.status).toBe(409);
     const cancel = await fetch(`${svc.baseUrl}/v1/findall/runs/${created.findall_id}/cancel`, { method: 'POST', headers: headers() });
-    if (cancel.status === 409) return; // it completed before the cancel arrived: nothing to cancel
     expect(cancel.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1_000));
+    const ended = await view(created.findall_id);
+    expect(ended.status).toMatchObject({ status: 'cancelled', is_active: false, termination_reason: 'cancelled' });
+    expect(ended.count).toBeGreaterThanOrEqual(running.count);
+    expect(ended.count).toBeLessThan(registryGold.headquarteredIn('Berlin').length);
     await new Promise((r) => setTimeout(r, 500));
-    const view: View = await json(await fetch(`${svc.baseUrl}/v1/findall/runs/${created.findall_id}`, { headers: headers() }));
-    expect(view.status).toMatchObject({ status: 'cancelled', termination_reason: 'cancelled' });
-    expect(view.count).toBe(view.entities.length);
-    await new Promise((r) => setTimeout(r, 300));
-    expect((await json(await fetch(`${svc.baseUrl}/v1/findall/runs/${created.findall_id}`, { headers: headers() }))).count).toBe(view.count);
+    expect((await view(created.findall_id)).count).toBe(ended.count);
   });
+
+  if (mode === 'cluster') {
+    it('kill -9 of the findall process mid-run: the run ends within 60 s, no candidate checked twice, the gold set found', async () => {
+      const created = await start('companies headquartered in Berlin');
+      await firstMatch(created.findall_id);
+      const pid = svc.servicePids().get('findall')!;
+      process.kill(pid, 'SIGKILL');
+      const killedAt = Date.now();
+      let current = await view(created.findall_id);
+      while (typeof current.status === 'string' && Date.now() - killedAt < 60_000) {
+        await new Promise((r) => setTimeout(r, 200));
+        current = await view(created.findall_id);
+      }
+      expect(current.status).toMatchObject({ status: 'completed' });
+      expect(Date.now() - killedAt).toBeLessThan(60_000);
+      const events = (await json(await fetch(`${svc.baseUrl}/v1/findall/runs/${created.findall_id}/history`, { headers: headers() }))).events as { type: string; data: { candidate_id?: string; resumed?: boolean } }[];
+      const checked = events.filter((e) => e.type === 'FindAllCandidateChecked').map((e) => e.data.candidate_id);
+      expect(new Set(checked).size).toBe(checked.length);
+      expect(events.filter((e) => e.type === 'FindAllRunStarted').pop()!.data.resumed).toBe(true);
+      expect(current.entities.map((e) => e.name).sort()).toEqual(registryGold.headquarteredIn('Berlin'));
+    });
+  }
 });

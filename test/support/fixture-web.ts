@@ -66,7 +66,8 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
 };
 
-export async function startFixtureWeb(dir = FIXTURE_WEB_DIR): Promise<FixtureWeb> {
+/** `delayMs`: every answer waits this long (a slow web, so a run can be caught mid-way). */
+export async function startFixtureWeb(dir = FIXTURE_WEB_DIR, options: { delayMs?: number } = {}): Promise<FixtureWeb> {
   const startedAt = new Date();
   const aliases: Record<string, string> = JSON.parse(await fs.readFile(path.join(dir, 'aliases.json'), 'utf8').catch(() => '{}'));
   const folders = (await fs.readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory() && !e.name.startsWith('_')).map((e) => e.name);
@@ -96,6 +97,13 @@ export async function startFixtureWeb(dir = FIXTURE_WEB_DIR): Promise<FixtureWeb
     pages.set(host, [...routes.keys()].filter((route) => isPage(route) && (route === '/' || !route.endsWith('/'))));
     const { server, log } = servers.get(host)!;
     server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+      if (options.delayMs) {
+        setTimeout(() => server.emit('delayed-request', req, res), options.delayMs);
+        return;
+      }
+      server.emit('delayed-request', req, res);
+    });
+    server.on('delayed-request', (req: http.IncomingMessage, res: http.ServerResponse) => {
       log.push(req.url ?? '/');
       const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://fixture').pathname);
       const route = routes.get(pathname);

@@ -119,8 +119,8 @@ export function writeRegistrySite(): string {
   return root;
 }
 
-export async function startRegistryWeb(): Promise<FixtureWeb> {
-  return startFixtureWeb(writeRegistrySite());
+export async function startRegistryWeb(options: { delayMs?: number } = {}): Promise<FixtureWeb> {
+  return startFixtureWeb(writeRegistrySite(), options);
 }
 
 /** Gold sets, computed from the same table as the pages. */
