@@ -5,7 +5,7 @@ import { bearer } from '../support/service-process';
 import { type E2eContext, json } from './harness';
 
 type Frame = { id: string; event: string; data: Record<string, unknown> };
-type View = Record<string, unknown> & { status: string };
+type View = Record<string, unknown> & { status: string | { status: string } };
 
 /** How one run kind is reached over HTTP: the black-box suite below is the same for every kind. */
 export interface RunKindRoutes {
@@ -64,8 +64,28 @@ export const TASK_ROUTES: RunKindRoutes = {
   webhookType: 'task_run',
 };
 
+export const FINDALL_ROUTES: RunKindRoutes = {
+  name: 'FindAll',
+  idField: 'findall_id',
+  async create(ctx, extra = {}) {
+    const response = await fetch(`${ctx.svc.baseUrl}/v1/findall/runs`, { method: 'POST', headers: headers(ctx), body: JSON.stringify({ query: 'robotics companies headquartered in Pittsburgh', limit: 5, ...extra }) });
+    expect(response.status).toBe(202);
+    return json(response);
+  },
+  view: (id) => `/v1/findall/runs/${id}`,
+  list: '/v1/findall/runs',
+  listKey: 'runs',
+  cancel: (id) => `/v1/findall/runs/${id}/cancel`,
+  sse: (id) => `/v1/findall/runs/${id}/events`,
+  ws: (id) => `/v1/findall/runs/${id}/ws`,
+  history: (id) => `/v1/findall/runs/${id}/history`,
+  webhookType: 'findall_run',
+};
+
 const PUBLIC_NAMES = ['run.queued', 'run.started', 'plan.created', 'serp.page', 'page.fetched', 'finding.graded', 'results.updated', 'entity.found', 'run.completed', 'run.failed', 'run.cancelled'];
 const TERMINAL = new Set(['run.completed', 'run.failed', 'run.cancelled']);
+/** A run's status as a word (a FindAll run's is an object once it ended). */
+const statusOf = (view: View): string => (typeof view.status === 'string' ? view.status : (view.status as { status: string }).status);
 
 /**
  * One black-box suite for every run kind (DESIGN.md 3b): create, view, list, a 409 on cancelling a
@@ -79,8 +99,8 @@ export function runSuite(ctx: E2eContext, kind: RunKindRoutes): void {
       const deadline = Date.now() + 30_000;
       for (;;) {
         const view = (await json(await get(kind.view(id)))) as View;
-        if (!['queued', 'running'].includes(view.status)) return view;
-        if (Date.now() > deadline) throw new Error(`${kind.name} run ${id} stayed ${view.status}`);
+        if (!['queued', 'running'].includes(statusOf(view))) return view;
+        if (Date.now() > deadline) throw new Error(`${kind.name} run ${id} stayed ${statusOf(view)}`);
         await new Promise((r) => setTimeout(r, 25));
       }
     };
@@ -90,9 +110,9 @@ export function runSuite(ctx: E2eContext, kind: RunKindRoutes): void {
     it('creates, completes, lists newest first, and keeps its history', async () => {
       const first = await kind.create(ctx);
       const second = await kind.create(ctx);
-      expect(['queued', 'running']).toContain(first.status);
-      expect((await finished(idOf(first))).status).toBe('completed');
-      expect((await finished(idOf(second))).status).toBe('completed');
+      expect(['queued', 'running']).toContain(statusOf(first));
+      expect(statusOf(await finished(idOf(first)))).toBe('completed');
+      expect(statusOf(await finished(idOf(second)))).toBe('completed');
       const page = await json(await get(`${kind.list}?limit=2&offset=0`));
       const ids = (page[kind.listKey] as Record<string, unknown>[]).map((item) => item.id ?? item[kind.idField]);
       expect(ids).toEqual([idOf(second), idOf(first)]);
@@ -108,7 +128,7 @@ export function runSuite(ctx: E2eContext, kind: RunKindRoutes): void {
       const response = await fetch(`${ctx.svc.baseUrl}${kind.cancel(idOf(run))}`, { method: 'POST', headers: bearer(ctx.svc.demoKey) });
       expect(response.status).toBe(409);
       expect(await json(response)).toEqual({ detail: expect.stringContaining('completed') });
-      expect(((await json(await get(kind.view(idOf(run))))) as View).status).toBe(done.status);
+      expect(statusOf((await json(await get(kind.view(idOf(run))))) as View)).toBe(statusOf(done));
     });
 
     it('SSE: reconnecting with Last-Event-ID gets every event exactly once, in order, ending with the full view', async () => {
@@ -187,7 +207,7 @@ export function runSuite(ctx: E2eContext, kind: RunKindRoutes): void {
       expect(attempts.map((h) => h.status)).toEqual([500, 500, 204]);
       const verified = new Webhook(ctx.svc.demoWebhookSecret).verify(attempts[2]!.body, attempts[2]!.headers as Record<string, string>) as { type: string; data: View };
       expect(verified.type).toBe(`${kind.webhookType}.completed`);
-      expect(verified.data.status).toBe('completed');
+      expect(statusOf(verified.data)).toBe('completed');
       expect(new Set(attempts.map((h) => h.headers['webhook-id'])).size).toBe(1);
     });
 

@@ -2,7 +2,7 @@ import { bearer, startService } from '../support/service-process';
 import { extractSuite } from './extract.blackbox';
 import { searchSuite } from './search.blackbox';
 import { deepSuite } from './deep.blackbox';
-import { runSuite, SEARCH_ROUTES, TASK_ROUTES } from './runs.blackbox';
+import { FINDALL_ROUTES, runSuite, SEARCH_ROUTES, TASK_ROUTES } from './runs.blackbox';
 import { tasksSuite } from './tasks.blackbox';
 import { chatSuite } from './chat.blackbox';
 import { useService } from './harness';
@@ -20,6 +20,7 @@ describe('standalone', () => {
   chatSuite(ctx);
   runSuite(ctx, SEARCH_ROUTES);
   runSuite(ctx, TASK_ROUTES);
+  runSuite(ctx, FINDALL_ROUTES);
 });
 
 describe('rate limit (standalone)', () => {
