@@ -20,6 +20,7 @@ const fetchers: HttpFetcher[] = [];
 const concurrency = { active: 0, max: 0 };
 const bigBody = { socketClosed: false };
 let robotsHits = 0;
+let hangUps = 0;
 
 function html(res: ServerResponse, body: Buffer | string, contentType = 'text/html', headers: Record<string, string> = {}) {
   res.writeHead(200, { 'content-type': contentType, ...headers }).end(body);
@@ -48,6 +49,10 @@ beforeAll(async () => {
         return html(res, zlib.deflateSync('{"deflated":true}'), 'application/json', { 'content-encoding': 'deflate' });
       case '/bomb': // 64 MiB of zeros, ~64 KiB on the wire
         return html(res, zlib.gzipSync(Buffer.alloc(64 * 1024 * 1024)), 'text/plain', { 'content-encoding': 'gzip' });
+      case '/hang-up-once':
+        // The first request dies without an answer, as on a keep-alive socket the server just closed.
+        if (hangUps++ === 0) return req.socket.destroy();
+        return html(res, '<p>second time lucky</p>');
       case '/endless': {
         // Never ends on its own: only a client that stops reading (and closes) ends it.
         bigBody.socketClosed = false;
@@ -109,6 +114,14 @@ async function failure(p: Promise<unknown>): Promise<FetchError> {
   expect(err).toBeInstanceOf(FetchError);
   return err as FetchError;
 }
+
+describe('a connection that dies before any answer', () => {
+  it('is tried again once, on a fresh socket (a GET is safe to repeat)', async () => {
+    const page = await make().fetch(`${base}/hang-up-once`);
+    expect(page.body.toString()).toContain('second time lucky');
+    expect(hangUps).toBe(2);
+  });
+});
 
 describe('decoding', () => {
   const f = () => make();

@@ -200,9 +200,17 @@ export class HttpFetcher implements PageFetcher {
   }
 
   private async exchange(url: string, hop: string, limits: Limits, signal: AbortSignal): Promise<Omit<Final, 'finalUrl'> | { location: string }> {
-    const res = await this.http.get<Readable>(hop, { signal }).catch((err: unknown) => {
-      throw this.toFetchError(err, url, hop, signal);
-    });
+    // A keep-alive socket the server closed as this request went out fails at once with no
+    // response ("socket hang up"); a GET is safe to send again, once, on a fresh socket.
+    const get = () => this.http.get<Readable>(hop, { signal });
+    const res = await get()
+      .catch((err: unknown) => {
+        if (signal.aborted || !isStaleSocket(err)) throw err;
+        return get();
+      })
+      .catch((err: unknown) => {
+        throw this.toFetchError(err, url, hop, signal);
+      });
     const stream = res.data;
     // Destroying the request closes the socket: the server stops sending and the pool forgets it.
     const discard = () => {
@@ -339,4 +347,10 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
+}
+
+/** The request died on a reused connection before any response came back. */
+function isStaleSocket(err: unknown): boolean {
+  const e = err as { code?: string; message?: string; response?: unknown };
+  return !e?.response && (e?.code === 'ECONNRESET' || /socket hang up/i.test(e?.message ?? ''));
 }
