@@ -7,9 +7,7 @@
  * bench/results/findall.json.
  * Rerun: npm run bench:findall
  */
-import { ReplayServer } from '../test/support/replay-server';
-import { REGISTRY, startRegistryWeb } from '../test/support/registry-web';
-import { startService } from '../test/support/service-process';
+import { REGISTRY, startRegistryService } from '../test/support/registry-web';
 import { atLeast, percentile, report, type Row } from './bench-util';
 
 const QUERIES: { query: string; gold: string[] }[] = [
@@ -21,11 +19,8 @@ const QUERIES: { query: string; gold: string[] }[] = [
 ];
 
 async function main(): Promise<void> {
-  const web = await startRegistryWeb();
-  const host = 'startups.example.test';
-  const results = [`${web.baseUrl(host)}/`, `${web.baseUrl(host)}/directory/page-1`].map((url, i) => ({ url, title: i === 0 ? 'Startup registry' : 'Startup registry, page 1', content: 'German startup companies.', engine: 'stub', engines: ['stub'], score: 2 - i, category: 'general' }));
-  const search = await ReplayServer.start({ routes: [{ path: '/search', respond: (req) => ({ body: { query: req.query.q, number_of_results: 2, results, answers: [], corrections: [], infoboxes: [], suggestions: [], unresponsive_engines: [] } }) }] });
-  const svc = await startService('standalone', { SEARCH_PROVIDER: 'searxng', SEARXNG_URL: search.url, SEARXNG_RPS: '0', FETCH_ALLOW_HOSTS: web.allowHosts.join(','), RATE_LIMIT_RPS: '0', LOG_LEVEL: 'warn' });
+  const registry = await startRegistryService('standalone', { env: { RATE_LIMIT_RPS: '0', LOG_LEVEL: 'warn' } });
+  const svc = registry.svc;
   const rows: Row[] = [];
   const misses: string[] = [];
   try {
@@ -55,9 +50,7 @@ async function main(): Promise<void> {
       rows.push({ metric: `"${query}": wall time p50`, value: percentile(times, 50), unit: 'ms', note: '5 runs, POST /v1/findall to its 200' });
     }
   } finally {
-    await svc.stop();
-    await search.close();
-    await web.stop();
+    await registry.stop();
   }
   report('findall', rows, { rerun: 'npm run bench:findall', fixture: 'test/support/registry-web.ts (44 companies, 4 directory pages)', misses });
   if (misses.length) process.stdout.write(`\n${misses.join('\n')}\n`);

@@ -1,7 +1,5 @@
-import { ReplayServer } from '../support/replay-server';
-import type { FixtureWeb } from '../support/fixture-web';
-import { registryGold, startRegistryWeb } from '../support/registry-web';
-import { bearer, type RunningService, startService } from '../support/service-process';
+import { registryGold, startRegistryService } from '../support/registry-web';
+import { bearer, type RunningService } from '../support/service-process';
 import { json } from './harness';
 
 jest.setTimeout(120_000);
@@ -10,28 +8,15 @@ type Entity = Record<string, unknown> & { name: string; url: string };
 type Candidate = { candidate_id: string; name: string; match_status: string; reasons: { condition: string; holds: boolean; evidence_url: string | null; excerpt: string | null }[]; basis: { field: string; citations: { url: string; excerpts: string[] }[] }[] };
 type View = { findall_id: string; status: string | { status: string; termination_reason: string; metrics: { generated_candidates: number; matched_candidates: number } }; entities: Entity[]; count: number; candidates: Candidate[] | null; credits: number; usage_items: { sku: string; quantity: number }[]; findall_schema: { entity_type: string; conditions: { name: string; kind: string }[] } | null };
 
-/** A SearXNG stand-in over the registry: every query finds the registry's home page and the first directory page. */
-async function registrySearch(web: FixtureWeb, delayMs = 0): Promise<ReplayServer> {
-  const host = 'startups.example.test';
-  const results = [`${web.baseUrl(host)}/`, `${web.baseUrl(host)}/directory/page-1`].map((url, i) => ({ url, title: i === 0 ? 'Startup registry' : 'Startup registry, page 1', content: 'German startup companies.', engine: 'stub', engines: ['stub'], score: 2 - i, category: 'general' }));
-  return ReplayServer.start({ routes: [{ path: '/search', delayMs, respond: (req) => ({ body: { query: req.query.q, number_of_results: 2, results, answers: [], corrections: [], infoboxes: [], suggestions: [], unresponsive_engines: [] } }) }] });
-}
-
 describe('FindAll over HTTP (standalone, a startup registry of 44 companies over 4 directory pages)', () => {
-  let web: FixtureWeb;
-  let search: ReplayServer;
+  let registry: Awaited<ReturnType<typeof startRegistryService>>;
   let svc: RunningService;
 
   beforeAll(async () => {
-    web = await startRegistryWeb();
-    search = await registrySearch(web);
-    svc = await startService('standalone', { SEARCH_PROVIDER: 'searxng', SEARXNG_URL: search.url, SEARXNG_RPS: '0', FETCH_ALLOW_HOSTS: web.allowHosts.join(',') });
+    registry = await startRegistryService('standalone');
+    svc = registry.svc;
   }, 60_000);
-  afterAll(async () => {
-    await svc?.stop();
-    await search?.close();
-    await web?.stop();
-  });
+  afterAll(async () => registry?.stop());
 
   const headers = () => ({ ...bearer(svc.demoKey), 'Content-Type': 'application/json' });
   const findAll = async (body: Record<string, unknown>): Promise<View> => {
@@ -109,20 +94,14 @@ describe('FindAll over HTTP (standalone, a startup registry of 44 companies over
 
 /** The registry served slowly (150 ms a page), so a run can be caught mid-way. */
 describe.each(['standalone', 'cluster'] as const)('FindAll mid-run (%s, a slow registry)', (mode) => {
-  let web: FixtureWeb;
-  let search: ReplayServer;
+  let registry: Awaited<ReturnType<typeof startRegistryService>>;
   let svc: RunningService;
 
   beforeAll(async () => {
-    web = await startRegistryWeb({ delayMs: 150 });
-    search = await registrySearch(web);
-    svc = await startService(mode, { SEARCH_PROVIDER: 'searxng', SEARXNG_URL: search.url, SEARXNG_RPS: '0', FETCH_ALLOW_HOSTS: web.allowHosts.join(',') });
+    registry = await startRegistryService(mode, { delayMs: 150 });
+    svc = registry.svc;
   }, 60_000);
-  afterAll(async () => {
-    await svc?.stop();
-    await search?.close();
-    await web?.stop();
-  });
+  afterAll(async () => registry?.stop());
 
   const headers = () => ({ ...bearer(svc.demoKey), 'Content-Type': 'application/json' });
   const view = async (id: string): Promise<View> => json(await fetch(`${svc.baseUrl}/v1/findall/runs/${id}`, { headers: headers() }));

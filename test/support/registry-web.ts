@@ -2,6 +2,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startFixtureWeb, type FixtureWeb } from './fixture-web';
+import { ReplayServer } from './replay-server';
+import { type Mode, type RunningService, startService } from './service-process';
 
 /**
  * A made-up startup registry for FindAll: a directory of companies over several pages (each
@@ -128,3 +130,36 @@ export const registryGold = {
   headquarteredIn: (city: string) => REGISTRY.filter((c) => c.city === city).map((c) => c.name).sort(),
   industryFoundedAfter: (industry: RegistryCompany['industry'], year: number) => REGISTRY.filter((c) => c.industry === industry && c.founded > year).map((c) => c.name).sort(),
 };
+
+/** A SearXNG stand-in over the registry: every query finds the registry's home page and its first directory page. */
+export async function registrySearch(web: FixtureWeb): Promise<ReplayServer> {
+  const host = 'startups.example.test';
+  const results = [`${web.baseUrl(host)}/`, `${web.baseUrl(host)}/directory/page-1`].map((url, i) => ({
+    url,
+    title: i === 0 ? 'Startup registry' : 'Startup registry, page 1',
+    content: 'German startup companies.',
+    engine: 'stub',
+    engines: ['stub'],
+    score: 2 - i,
+    category: 'general',
+  }));
+  return ReplayServer.start({
+    routes: [{ path: '/search', respond: (req) => ({ body: { query: req.query.q, number_of_results: 2, results, answers: [], corrections: [], infoboxes: [], suggestions: [], unresponsive_engines: [] } }) }],
+  });
+}
+
+/** The registry web, its search stand-in, and the service searching it (stopped together). */
+export async function startRegistryService(mode: Mode, options: { delayMs?: number; env?: Record<string, string> } = {}): Promise<{ web: FixtureWeb; svc: RunningService; stop(): Promise<void> }> {
+  const web = await startRegistryWeb({ delayMs: options.delayMs });
+  const search = await registrySearch(web);
+  const svc = await startService(mode, { SEARCH_PROVIDER: 'searxng', SEARXNG_URL: search.url, SEARXNG_RPS: '0', FETCH_ALLOW_HOSTS: web.allowHosts.join(','), ...options.env });
+  return {
+    web,
+    svc,
+    stop: async () => {
+      await svc.stop();
+      await search.close();
+      await web.stop();
+    },
+  };
+}

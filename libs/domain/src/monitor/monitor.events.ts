@@ -1,5 +1,6 @@
 import type { DomainEvent } from '../decider';
 import type { CreditsCharged } from '../charge/charge.events';
+import type { RunResult } from '../run/research-progress';
 import type { Cadence } from './monitor.schedule';
 
 /**
@@ -31,14 +32,8 @@ export interface SealedSecret {
   ciphertext: string;
 }
 
-export interface MonitorRow {
-  url: string;
-  title: string;
-  snippet: string;
-  date: string | null;
-  domain: string;
-  score: number;
-}
+/** A result row of a monitor run: a search result's own fields. */
+export type MonitorRow = Pick<RunResult, 'url' | 'title' | 'snippet' | 'date' | 'domain' | 'score'>;
 
 /** API.md "Monitor events". */
 export interface MonitorEvent {
