@@ -112,11 +112,14 @@ export class FindAllExecutor implements RunExecutor<FindAllState> {
       await run.record({ type: 'RecordQuery', query });
       const page = await callBus(this.bus, subjects.searchPage, { query, page: 1, limit: 10, country: 'us', language: 'en' });
       const hits = page.hits.filter((hit) => !state.progress.list_pages.includes(normalizeUrl(hit.url)) && !known.has(normalizeUrl(hit.url)));
-      const markdown = await this.read(hits.map((h) => h.url), new Map(), 'markdown');
+      // A hit that comes with its page text (the local index) is read from that text: it carries
+      // no links, so it is taken as an entity page, not a list.
+      for (const hit of hits) if (hit.content) pages.set(normalizeUrl(hit.url), { url: hit.url, title: hit.title, text: hit.content });
+      const markdown = await this.read(hits.filter((h) => !h.content).map((h) => h.url), new Map(), 'markdown');
       for (const hit of hits) {
         if (run.stopped()) return;
-        let doc = markdown.get(normalizeUrl(hit.url));
-        const { rows } = doc ? listRows(doc.text) : { rows: [] };
+        let doc = markdown.get(normalizeUrl(hit.url)) ?? pages.get(normalizeUrl(hit.url));
+        const { rows } = doc && !hit.content ? listRows(doc.text) : { rows: [] };
         if (rows.length === 0) {
           // Not a list: the hit itself may be an entity (its name: the title before any " | " or ":").
           if (doc && schema.conditions.length > 0) await add(hit.title.split(/\s[|:–—-]\s|:\s/)[0]!.trim(), hit.url, hit.snippet);
