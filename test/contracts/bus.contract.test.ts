@@ -13,7 +13,8 @@ import { ExtractionModule } from '../../apps/extraction/src/extraction.module';
 import { ResearchModule } from '../../apps/research/src/research.module';
 import { MonitorsModule } from '../../apps/monitors/src/monitors.module';
 import { FindallModule } from '../../apps/findall/src/findall.module';
-import { openSqliteEventStore } from '@app/eventstore';
+import { handleCommand, openSqliteEventStore } from '@app/eventstore';
+import { findAllRuns } from '@app/domain/findall';
 import { SearchModule } from '../../apps/search/src/search.module';
 import { jsonShape, loadFixture } from '../support/contract-fixtures';
 import { startNatsServer, type NatsServerHandle } from '../support/nats-server';
@@ -51,9 +52,30 @@ const PREPARE: Partial<Record<Subject, (bus: BusClient, golden: Record<string, u
       },
     ]),
   ),
-  'findall.cancel': async (bus, golden) => {
-    const started = await bus.request<unknown, { findall_id: string }>('findall.start', loadFixture('findall.start', 'request'), { headers: callHeaders() });
-    return { ...golden, findall_id: started.findall_id };
+  // A FindAll run on the embedded index can end within milliseconds: the run to cancel is written
+  // requested and already held (a 60 s lease) in one append, so no live worker can finish it first.
+  'findall.cancel': async (_bus, golden) => {
+    const findall_id = `findall_${randomUUID()}`;
+    const { params } = loadFixture<{ params: unknown }>('findall.start', 'request');
+    const d = findAllRuns.decider;
+    const requestAndHold = {
+      initialState: d.initialState,
+      evolve: d.evolve,
+      decide: (_c: unknown, state: typeof d.initialState, context: { now: string; newId: () => string }) => {
+        const request = { type: 'RequestRun', run_id: findall_id, team_id: 'contract-team', key_id: 'contractkey1', request_id: 'contract-test', params };
+        const hold = { type: 'StartRun', worker_id: 'contract-holder', lease_seconds: 60 };
+        const requested = d.decide(request, state, context);
+        const held = d.decide(hold, requested.reduce(d.evolve, state), context);
+        return [...requested, ...held];
+      },
+    };
+    const log = openSqliteEventStore(path.join(DATA_DIR, 'events.db'));
+    try {
+      await handleCommand(log, `findall-${findall_id}`, requestAndHold, {});
+    } finally {
+      await log.close();
+    }
+    return { ...golden, findall_id };
   },
   // Extend and enrich take a completed run: one is started and followed in the log to its end.
   ...Object.fromEntries(
