@@ -15,6 +15,9 @@ import { MonitorsModule } from '../../apps/monitors/src/monitors.module';
 import { FindallModule } from '../../apps/findall/src/findall.module';
 import { handleCommand, openSqliteEventStore } from '@app/eventstore';
 import { findAllRuns } from '@app/domain/findall';
+import type { RunKind } from '@app/domain/run';
+import { searchRuns } from '@app/domain/search-run';
+import { taskRuns } from '@app/domain/task-run';
 import { SearchModule } from '../../apps/search/src/search.module';
 import { jsonShape, loadFixture } from '../support/contract-fixtures';
 import { startNatsServer, type NatsServerHandle } from '../support/nats-server';
@@ -35,12 +38,36 @@ const SERVICE_HANDLERS: Record<ServiceName, Array<DynamicModule | Type>> = {
 const DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'wr-contracts-'));
 /** What the gateway sends with every call: the team, the request and a charge id. */
 const callHeaders = () => ({ correlation_id: 'contract-test', request_id: 'contract-test', team_id: 'contract-team', key_id: 'contractkey1', charge_id: randomUUID() });
+/**
+ * A run to cancel: runs on the embedded index can end within milliseconds, so it is written
+ * requested and already held (a 5 s lease) in one append, and no live worker can finish it first
+ * (the team's run limit is raised: held runs count against it until their cancel is confirmed).
+ */
+async function heldRun(kind: RunKind, idPrefix: string, params: unknown): Promise<string> {
+  const id = `${idPrefix}_${randomUUID()}`;
+  const d = kind.decider;
+  const requestAndHold = {
+    initialState: d.initialState,
+    evolve: d.evolve,
+    decide: (_c: unknown, state: typeof d.initialState, context: { now: string; newId: () => string }) => {
+      const request = { type: 'RequestRun', run_id: id, team_id: 'contract-team', key_id: 'contractkey1', request_id: 'contract-test', params };
+      const hold = { type: 'StartRun', worker_id: 'contract-holder', lease_seconds: 5 };
+      const requested = d.decide(request, state, context);
+      return [...requested, ...d.decide(hold, requested.reduce(d.evolve, state), context)];
+    },
+  };
+  const log = openSqliteEventStore(path.join(DATA_DIR, 'events.db'));
+  try {
+    await handleCommand(log, `${kind.streamPrefix}${id}`, requestAndHold, {});
+  } finally {
+    await log.close();
+  }
+  return id;
+}
+
 /** Requests about an entity need one that exists: made through the bus first, the golden shape kept. */
 const PREPARE: Partial<Record<Subject, (bus: BusClient, golden: Record<string, unknown>) => Promise<Record<string, unknown>>>> = {
-  'research.cancel': async (bus, golden) => {
-    const started = await bus.request<unknown, { search_id: string }>('research.start', loadFixture('research.start', 'request'), { headers: callHeaders() });
-    return { ...golden, search_id: started.search_id };
-  },
+  'research.cancel': async (_bus, golden) => ({ ...golden, search_id: await heldRun(searchRuns, 'search', loadFixture<{ params: unknown }>('research.start', 'request').params) }),
   ...Object.fromEntries(
     (['monitors.update', 'monitors.pause', 'monitors.resume', 'monitors.delete', 'monitors.run'] as const).map((subject) => [
       subject,
@@ -52,31 +79,7 @@ const PREPARE: Partial<Record<Subject, (bus: BusClient, golden: Record<string, u
       },
     ]),
   ),
-  // A FindAll run on the embedded index can end within milliseconds: the run to cancel is written
-  // requested and already held (a 60 s lease) in one append, so no live worker can finish it first.
-  'findall.cancel': async (_bus, golden) => {
-    const findall_id = `findall_${randomUUID()}`;
-    const { params } = loadFixture<{ params: unknown }>('findall.start', 'request');
-    const d = findAllRuns.decider;
-    const requestAndHold = {
-      initialState: d.initialState,
-      evolve: d.evolve,
-      decide: (_c: unknown, state: typeof d.initialState, context: { now: string; newId: () => string }) => {
-        const request = { type: 'RequestRun', run_id: findall_id, team_id: 'contract-team', key_id: 'contractkey1', request_id: 'contract-test', params };
-        const hold = { type: 'StartRun', worker_id: 'contract-holder', lease_seconds: 60 };
-        const requested = d.decide(request, state, context);
-        const held = d.decide(hold, requested.reduce(d.evolve, state), context);
-        return [...requested, ...held];
-      },
-    };
-    const log = openSqliteEventStore(path.join(DATA_DIR, 'events.db'));
-    try {
-      await handleCommand(log, `findall-${findall_id}`, requestAndHold, {});
-    } finally {
-      await log.close();
-    }
-    return { ...golden, findall_id };
-  },
+  'findall.cancel': async (_bus, golden) => ({ ...golden, findall_id: await heldRun(findAllRuns, 'findall', loadFixture<{ params: unknown }>('findall.start', 'request').params) }),
   // Extend and enrich take a completed run: one is started and followed in the log to its end.
   ...Object.fromEntries(
     (['findall.extend', 'findall.enrich'] as const).map((subject) => [
@@ -96,10 +99,7 @@ const PREPARE: Partial<Record<Subject, (bus: BusClient, golden: Record<string, u
       },
     ]),
   ),
-  'research.task.cancel': async (bus, golden) => {
-    const started = await bus.request<unknown, { task_id: string }>('research.task.start', loadFixture('research.task.start', 'request'), { headers: callHeaders() });
-    return { ...golden, task_id: started.task_id };
-  },
+  'research.task.cancel': async (_bus, golden) => ({ ...golden, task_id: await heldRun(taskRuns, 'task', loadFixture<{ params: unknown }>('research.task.start', 'request').params) }),
 };
 const requestFor = async (bus: BusClient, subject: Subject) => {
   const golden = loadFixture<Record<string, unknown>>(subject, 'request');
@@ -112,7 +112,7 @@ const quiet = { logger: false as const };
 async function startService(config: BusTransportConfig, service: string, modules: Array<DynamicModule | Type>): Promise<INestMicroservice> {
   @Module({
     imports: [
-      CoreModule.forRoot(loadConfig({ DATA_DIR, RATE_LIMIT_RPS: '0' })),
+      CoreModule.forRoot(loadConfig({ DATA_DIR, RATE_LIMIT_RPS: '0', MAX_CONCURRENT_RUNS_PER_TEAM: '1000' })),
       BusModule.forRoot({ transport: config.bus, natsUrl: config.natsUrl, service, timeoutMs: 3000 }),
       ...modules,
     ],
