@@ -112,7 +112,7 @@ describe('ExtractiveResearchModel.synthesise', () => {
     { subquery: 'what does recycling cost', answer: '…', citations: [2], confidence: 'high', evidence: [{ source: 2, quote: '# 1,000 euros per tonne\nin Europe.' }] },
   ];
 
-  it('writes heading, summary, a cited section per sub-query, gap notes and the cited sources', async () => {
+  it('writes heading, summary, a cited section per sub-query (no sentence twice), gap notes and the cited sources', async () => {
     const { report, usage } = await model.synthesise('EV battery\nrecycling?', findings, sources, { subqueries: ['how are EV batteries recycled', 'what does recycling cost', 'who recycles most'] });
     expect(usage).toEqual({ input: 0, output: 0 });
     expect(report).toBe(
@@ -124,13 +124,11 @@ describe('ExtractiveResearchModel.synthesise', () => {
         '',
         '## how are EV batteries recycled',
         '',
-        // A multi-sentence quote is cited sentence by sentence; the page's own footnote mark is gone.
-        'Electric vehicle batteries are recycled by shredding the cells into black mass. [1] Plants recover cobalt. [1] Battery recycling reduces waste. [2]',
+        // A multi-sentence quote is cited sentence by sentence; the page's own footnote mark is gone;
+        // the sentence the summary already gave is not written again.
+        'Plants recover cobalt. [1] Battery recycling reduces waste. [2]',
         '',
-        '## what does recycling cost',
-        '',
-        '\\# 1,000 euros per tonne in Europe. [2]',
-        '',
+        // "what does recycling cost" had only the summary's sentence: nothing new, so no section.
         '## who recycles most',
         '',
         'No source answered: who recycles most',

@@ -38,7 +38,8 @@ const FOOTNOTE = /\s*\[(?:\d+(?:\s*,\s*\d+)*|citation needed)\]/gi;
  * sentence within 60% of the best), medium when one of the two holds, else low.
  *
  * synthesise: `# prompt`, a summary of the highest-confidence findings' lead quotes, a section per
- * sub-question with its quotes each followed by `[N]`, then `## Sources` for the cited indexes.
+ * sub-question with its quotes each followed by `[N]` (every sentence once in the whole report; a
+ * section with nothing new is left out), then `## Sources` for the cited indexes.
  */
 export class ExtractiveResearchModel implements ResearchModel {
   readonly name = 'extractive' as const;
@@ -177,29 +178,43 @@ export function extractiveReport(prompt: string, findings: Finding[], sources: R
   const topic = oneLine(prompt) || 'Research report';
   const out: string[] = [`# ${topic}`, ''];
 
+  // No sentence twice in a report: each cited sentence is written once, where it first fits.
+  const said = new Set<string>();
+  const fresh = (quote: string, source: number, firstOnly = false): string[] => {
+    const pieces = claimSentences(clean(quote)).map(escapeLineStart);
+    const out: string[] = [];
+    for (const piece of firstOnly ? pieces.slice(0, 1) : pieces) {
+      const key = piece.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+      if (said.has(key)) continue;
+      said.add(key);
+      out.push(`${piece} [${source}]`);
+    }
+    return out;
+  };
+
   const lead = [...usable]
     .map((u, i) => ({ ...u, i }))
     .sort((a, b) => CONFIDENCE_RANK[a.finding.confidence] - CONFIDENCE_RANK[b.finding.confidence] || a.i - b.i)
     .slice(0, SUMMARY_FINDINGS);
-  out.push(lead.length ? lead.map((u) => cite(u.evidence[0]!.quote, u.evidence[0]!.source, true)).join(' ') : `${GAP_NOTE} ${topic}`, '');
+  const summary = lead.flatMap((u) => fresh(u.evidence[0]!.quote, u.evidence[0]!.source, true));
+  out.push(summary.length ? summary.join(' ') : `${GAP_NOTE} ${topic}`, '');
 
   const order = uniqueStrings([...(subqueries ?? []), ...findings.map((f) => f.subquery)].map(oneLine));
   for (const subquery of order) {
-    out.push(`## ${subquery}`, '');
     const own = usable.filter((u) => oneLine(u.finding.subquery) === subquery);
-    out.push(own.length ? own.flatMap((u) => u.evidence.map((e) => cite(e.quote, e.source))).join(' ') : `${GAP_NOTE} ${subquery}`, '');
+    if (own.length === 0) {
+      out.push(`## ${subquery}`, '', `${GAP_NOTE} ${subquery}`, '');
+      continue;
+    }
+    const sentences = own.flatMap((u) => u.evidence.flatMap((e) => fresh(e.quote, e.source)));
+    // A section whose every sentence was already written above adds nothing: it is left out.
+    if (sentences.length) out.push(`## ${subquery}`, '', sentences.join(' '), '');
   }
   const body = out.join('\n');
   return `${body}\n${sourcesSection(citedIndexes(body), sources)}\n`;
 }
 
 const clean = (quote: string) => oneLine(quote.replace(FOOTNOTE, ''));
-
-/** Every sentence of the quote followed by its source (so a multi-sentence quote stays fully cited). */
-function cite(quote: string, source: number, firstOnly = false): string {
-  const pieces = claimSentences(clean(quote)).map(escapeLineStart);
-  return (firstOnly ? pieces.slice(0, 1) : pieces).map((p) => `${p} [${source}]`).join(' ');
-}
 
 /** A quote opening with "#", "-" or "1." would turn into markdown structure at a line start. */
 const escapeLineStart = (s: string) => (/^(?:#|>|[-*+]\s)/.test(s) ? `\\${s}` : s.replace(/^(\d+)([.)]\s)/, '$1\\$2'));
