@@ -17,7 +17,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import autocannon from 'autocannon';
-import { type NewEvent, openSqliteEventStore, type SqliteEventStore } from '@app/eventstore';
+import { type NewEvent, openSqliteEventStore } from '@app/eventstore';
 import { MemoryReadStore, Projector } from '@app/readmodels';
 import { platformProjections } from '@app/readmodels/projections';
 import { SecretBox } from '@app/platform/secrets';

@@ -609,14 +609,11 @@ function dataTable(table: HTMLElement): boolean {
   let maxCols = 0;
   let headers = false;
   let blocks = false;
-  let nested = false;
   const visit = (el: HTMLElement) => {
     for (const c of el.children) {
       const tag = tagOf(c);
-      if (tag === 'table') {
-        nested = true;
-        continue;
-      }
+      // A nested table is judged on its own when it is rendered.
+      if (tag === 'table') continue;
       if (tag === 'caption' || tag === 'thead' || tag === 'th') headers = true;
       if (tag === 'tr') {
         rows++;

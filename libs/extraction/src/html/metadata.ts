@@ -1,4 +1,4 @@
-import { attr, type HTMLElement, innerText, isElement, isText, resolveUrl, squash, tagOf, textOf } from './dom';
+import { attr, type HTMLElement, innerText, isElement, isText, resolveUrl, squash, tagOf } from './dom';
 
 /** Everything read from the page outside its main content, gathered in one walk of the tree. */
 export interface PageMeta {
