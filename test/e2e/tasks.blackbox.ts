@@ -130,15 +130,22 @@ export function tasksSuite(ctx: E2eContext): void {
       expect(b.task_id).toBe(created.task_id);
     });
 
-    it('POST /v1/tasks answers 202 when the run has not ended within wait_seconds', async () => {
-      const response = await fetch(`${ctx.svc.baseUrl}/v1/tasks`, {
-        method: 'POST',
-        headers: headers(),
-        body: JSON.stringify({ task: 'Everything about HelioGrid inverters and batteries', processor: 'ultra', wait_seconds: 1 }),
+    it('fills the stated numbers and name right on a page the schema filler was never tuned on', async () => {
+      // The Example Daily's story on HelioGrid's Harborview plant: not a page of the tuning fixture.
+      const { view } = await task({
+        task: 'HelioGrid battery cabinet plant in Harborview',
+        output_schema: {
+          type: 'object',
+          properties: {
+            jobs: { type: 'integer', description: 'Number of jobs the plant creates' },
+            lease_years: { type: 'integer', description: 'Years the city will lease the land' },
+            chief_executive: { type: 'string', description: 'Name of the chief executive' },
+          },
+        },
       });
-      const view = (await json(response)) as TaskView;
-      // An ultra run on this machine can end within a second: then 200 is the right answer.
-      expect(response.status).toBe(['queued', 'running'].includes(view.status) ? 202 : 200);
+      const output = view.output as Record<string, unknown>;
+      expect(output).toEqual({ jobs: 450, lease_years: 30, chief_executive: 'Priya Raman' });
+      for (const basis of view.basis) expect(basis.citations[0]!.url).toMatch(/helio-grid-battery-plant/);
     });
 
     it('refuses bad bodies with the field and the bound', async () => {

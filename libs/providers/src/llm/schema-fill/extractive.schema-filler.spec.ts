@@ -85,6 +85,25 @@ describe('fillSchemaExtractively', () => {
     expect(filled.output).toEqual({ water_grams: 500, salt_grams: 14, flour_grams: 700 });
   });
 
+  it('binds a number to the field word right after it (its unit)', () => {
+    const recipe = { url: 'https://bakery.example/buns', title: 'Buns', text: 'Brush with egg and bake at 210 degrees Celsius for 12 minutes.' };
+    const filled = fillSchemaExtractively({
+      task: 'Buns recipe',
+      schema: { type: 'object', properties: { oven_celsius: { type: 'integer', description: 'Oven temperature in degrees Celsius' }, bake_minutes: { type: 'integer', description: 'Baking time in minutes' } } },
+      documents: [recipe],
+    });
+    expect(filled.output).toEqual({ oven_celsius: 210, bake_minutes: 12 });
+  });
+
+  it('reads a "Name, Title" list line by line, and never joins names across line breaks', () => {
+    const team = { url: 'https://northwind-tools.example/team', title: 'Northwind Tools team', text: 'Leadership\nIvo Brandt, Chief Executive Officer\nMia Sorensen, Chief Technology Officer\nOla Berg, Chief Financial Officer' };
+    const filled = fillSchemaExtractively({ task: 'Northwind Tools leadership', schema: { type: 'object', properties: { ceo: { type: 'string', description: 'Name of the chief executive officer' } } }, documents: [team] });
+    expect(filled.output).toEqual({ ceo: 'Ivo Brandt' });
+    const headlines = { url: 'https://daily.example/', title: 'Northwind Tools news', text: 'Northwind Tools opens a plant in Tampere\nHarbour festival draws crowds' };
+    const place = fillSchemaExtractively({ task: 'Northwind Tools new plant', schema: { type: 'object', properties: { city: { type: 'string', description: 'City of the new plant' } } }, documents: [headlines] });
+    expect(place.output).toEqual({ city: 'Tampere' });
+  });
+
   it('answers a non-object schema as the single field `output`', () => {
     const single = fillSchemaExtractively({ task: 'When was Northwind Tools founded?', schema: { type: 'integer', description: 'founding year' }, documents: [company] });
     expect(single.output).toBe(1987);

@@ -15,7 +15,7 @@ export const SYNONYMS: Record<string, string[]> = {
   ceo: ['chief executive', 'chief executive officer'],
   cto: ['chief technology officer'],
   cfo: ['chief financial officer'],
-  employe: ['employs', 'employees', 'staff', 'people', 'workforce', 'headcount'],
+  employe: ['employs', 'employees', 'staff', 'people', 'workforce', 'headcount', 'team of'],
   revenu: ['revenue', 'sales', 'turnover'],
   ticker: ['ticker', 'listed', 'symbol'],
   city: ['based', 'headquartered', 'located', 'head office'],
@@ -122,21 +122,40 @@ function pick(kind: ValueKind, unit: Unit, positions: { index: number; weight: n
   // The value sharing a clause with most of the field's words wins ("500 grams of rye flour, 420
   // grams of water": flour's grams are 500); then the nearest, a value before its word costing more.
   const clauses = clauseIds(unit.text);
+  const lines = lineIds(unit.text);
+  // Same clause counts most; the same line (a "Name, Title" row of a list) counts too.
   const score = (v: FoundValue) => {
     let shared = 0;
-    for (const { index, weight } of positions) if (clauses[index] === clauses[v.index]) shared += weight;
+    for (const { index, weight } of positions) {
+      if (clauses[index] === clauses[v.index]) shared += weight;
+      else if (lines[index] === lines[v.index]) shared += weight / 2;
+      // A field word right after a number is its unit ("210 degrees", "10 minutes"): the tightest bond.
+      const gap = index - (v.index + v.text.length);
+      if (gap >= 0 && gap <= 2) shared += weight;
+    }
     const distance = positions.length ? Math.min(...positions.map(({ index }) => Math.abs(index - v.index) + (v.index < index ? 15 : 0))) : 1_000;
     return shared - distance / 1_000;
   };
   return values.reduce((best, v) => (score(v) > score(best) ? v : best));
 }
 
-/** For each character, the index of its clause (split at , ; : and "and"/"then"). */
+/** For each character, the index of its clause (split at , ; : line breaks and "and"/"then"). */
 function clauseIds(text: string): number[] {
   const ids: number[] = [];
   let id = 0;
   for (let i = 0; i < text.length; i++) {
-    if (/[,;:]/.test(text[i]!) || /^\s(?:and|then|but|while)\s/.test(text.slice(i, i + 7))) id++;
+    if (/[,;:\n]/.test(text[i]!) || /^\s(?:and|then|but|while)\s/.test(text.slice(i, i + 7))) id++;
+    ids.push(id);
+  }
+  return ids;
+}
+
+/** For each character, the index of its line. */
+function lineIds(text: string): number[] {
+  const ids: number[] = [];
+  let id = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '\n') id++;
     ids.push(id);
   }
   return ids;

@@ -59,7 +59,8 @@ const ISO_DATE = /\b(1[5-9]\d\d|20\d\d)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])\b/
 const MONTHS = 'January|February|March|April|May|June|July|August|September|October|November|December';
 const WRITTEN_DATE = new RegExp(`\\b(?:\\d{1,2}\\s+(?:${MONTHS})|(?:${MONTHS})\\s+\\d{1,2},?)\\s+(1[5-9]\\d\\d|20\\d\\d)\\b`, 'u');
 const NUMBER = /(?<![\w.$€£])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w%])|(?<![\w.$€£,])\d+(?:\.\d+)?(?![\w%]|,\d{3})/u;
-const CAPITALISED = /\b\p{Lu}[\p{L}\p{N}'’.-]*(?:\s+(?:of|de|da|van|von|im|am|del|la|le)?\s*\p{Lu}[\p{L}\p{N}'’.-]*){0,3}/gu;
+// A name never runs across a line break (a list of headlines is not one long name).
+const CAPITALISED = /\b\p{Lu}[\p{L}\p{N}'’.-]*(?:[ \t]+(?:of|de|da|van|von|im|am|del|la|le)?[ \t]*\p{Lu}[\p{L}\p{N}'’.-]*){0,3}/gu;
 
 /** Capitalised words that are roles, titles or sentence furniture, never a name. */
 const NOT_A_NAME = new Set(
@@ -120,7 +121,7 @@ export function valuesOfKind(kind: ValueKind, text: string, entity: Set<string>)
     case 'organisation':
       return capitalisedPhrases(text, entity, 1, 4);
     case 'place': {
-      const led = [...text.matchAll(/\b(?:in|at|near|from|based in|headquartered in|remain in)\s+(\p{Lu}[\p{L}'’-]*(?:\s+(?:im|am|de|del|upon|on)?\s*\p{Lu}[\p{L}'’-]*){0,2})/gu)];
+      const led = [...text.matchAll(/\b(?:in|at|near|from|based in|headquartered in|remain in)[ \t]+(\p{Lu}[\p{L}'’-]*(?:[ \t]+(?:im|am|de|del|upon|on)?[ \t]*\p{Lu}[\p{L}'’-]*){0,2})/gu)];
       return led
         .map((m) => ({ phrase: withoutEntity(m[1]!.split(/\s+/).filter((w) => !NOT_A_NAME.has(w)).join(' '), entity), m }))
         .filter(({ phrase, m }) => phrase.length > 1 && !/['’]s$/.test(m[1]!))
