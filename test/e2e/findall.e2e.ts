@@ -52,6 +52,13 @@ describe('FindAll over HTTP (standalone, a startup registry of 44 companies over
     expect(run.entities.map((e) => e.name).sort()).toEqual(registryGold.industryFoundedAfter('robotics', 2015));
   });
 
+  it('a query written after the engine was built ("companies with more than 200 employees") also returns exactly its gold set', async () => {
+    const run = await findAll({ query: 'companies with more than 200 employees', fields: ['employees'], limit: 100 });
+    expect(run.findall_schema!.conditions).toEqual([{ name: 'more than 200 employees', kind: 'count_more', value: 200 }]);
+    expect(run.entities.map((e) => e.name).sort()).toEqual(registryGold.moreEmployeesThan(200));
+    for (const entity of run.entities) expect(entity.employees).toBeGreaterThan(200);
+  });
+
   it('limit stops early with limit_reached; extend adds only new entities; enrich fills a new field for every match', async () => {
     const first = await findAll({ query: 'robotics companies founded after 2015', limit: 3 });
     expect(first.status).toMatchObject({ status: 'completed', termination_reason: 'limit_reached' });

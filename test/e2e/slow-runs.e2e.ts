@@ -152,4 +152,15 @@ describe.each(['standalone', 'cluster'] as const)('cancelling runs mid-run (%s, 
       expect(await status(run)).toBe('completed');
     }
   });
+
+  it('POST /v1/tasks answers 202 with the run as it stands when it has not ended within wait_seconds', async () => {
+    const started = Date.now();
+    const response = await fetch(`${svc.baseUrl}/v1/tasks`, { method: 'POST', headers: headers(), body: JSON.stringify({ task: 'Acme Robotics and HelioGrid company facts', processor: 'ultra', wait_seconds: 1 }) });
+    expect(response.status).toBe(202);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+    const view = await json(response);
+    expect(['queued', 'running']).toContain(view.status);
+    expect(view).toMatchObject({ output: null, basis: [], credits: 0 });
+    await fetch(`${svc.baseUrl}/v1/tasks/${view.task_id}/cancel`, { method: 'POST', headers: headers() });
+  });
 });

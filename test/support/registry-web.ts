@@ -129,6 +129,7 @@ export async function startRegistryWeb(options: { delayMs?: number } = {}): Prom
 export const registryGold = {
   headquarteredIn: (city: string) => REGISTRY.filter((c) => c.city === city).map((c) => c.name).sort(),
   industryFoundedAfter: (industry: RegistryCompany['industry'], year: number) => REGISTRY.filter((c) => c.industry === industry && c.founded > year).map((c) => c.name).sort(),
+  moreEmployeesThan: (n: number) => REGISTRY.filter((c) => c.employees > n).map((c) => c.name).sort(),
 };
 
 /** A SearXNG stand-in over the registry: every query finds the registry's home page and its first directory page. */

@@ -45,7 +45,7 @@ export class FindAllExecutor implements RunExecutor<FindAllState> {
 
   async execute(run: RunContext<FindAllState>): Promise<void> {
     if (run.state.status === 'absent') throw new Error(`FindAll run ${run.runId} has no request`);
-    let state: Running = run.state;
+    const state: Running = run.state;
     const pages = new Map<string, EntityPage>();
     const schema: FindAllSchema = state.progress.schema ?? deriveFindAllSchema(state.params.query);
     if (!state.progress.schema) await run.record({ type: 'RecordSchema', schema });
@@ -105,13 +105,15 @@ export class FindAllExecutor implements RunExecutor<FindAllState> {
       pending.push({ ...candidate, match_status: 'pending', reasons: [], output: {}, basis: [] });
     };
 
+    // List pages read so far, in earlier executions and in this one: each is read once.
+    const listsRead = new Set(state.progress.list_pages);
     if (await checkPending()) return this.stop(run, matched >= limit);
     for (const query of schema.generator.queries) {
       if (run.stopped()) return;
       if (state.progress.queries.includes(query)) continue;
       await run.record({ type: 'RecordQuery', query });
       const page = await callBus(this.bus, subjects.searchPage, { query, page: 1, limit: 10, country: 'us', language: 'en' });
-      const hits = page.hits.filter((hit) => !state.progress.list_pages.includes(normalizeUrl(hit.url)) && !known.has(normalizeUrl(hit.url)));
+      const hits = page.hits.filter((hit) => !listsRead.has(normalizeUrl(hit.url)) && !known.has(normalizeUrl(hit.url)));
       // A hit that comes with its page text (the local index) is read from that text: it carries
       // no links, so it is taken as an entity page, not a list.
       for (const hit of hits) if (hit.content) pages.set(normalizeUrl(hit.url), { url: hit.url, title: hit.title, text: hit.content });
@@ -129,15 +131,15 @@ export class FindAllExecutor implements RunExecutor<FindAllState> {
         let listUrl: string | null = hit.url;
         for (let n = 0; listUrl && doc && n < MAX_LIST_PAGES; n++) {
           const listed = listRows(doc.text);
+          listsRead.add(normalizeUrl(listUrl));
           await run.record({ type: 'RecordListPage', url: normalizeUrl(listUrl), rows: listed.rows.length });
           for (const row of listed.rows) await add(row.name, row.url, row.description);
-          listUrl = listed.next && !state.progress.list_pages.includes(normalizeUrl(listed.next)) ? listed.next : null;
+          listUrl = listed.next && !listsRead.has(normalizeUrl(listed.next)) ? listed.next : null;
           doc = listUrl ? (await this.read([listUrl], new Map(), 'markdown')).get(normalizeUrl(listUrl)) : undefined;
         }
         if (await checkPending()) return this.stop(run, matched >= limit);
       }
       if (await checkPending()) return this.stop(run, matched >= limit);
-      state = { ...state, progress: { ...state.progress, queries: [...state.progress.queries, query] } };
     }
     if (await checkPending()) return this.stop(run, matched >= limit);
     await this.stop(run, false);

@@ -11,11 +11,9 @@ import {
   type StartFindAllReply,
   subjects,
 } from '@app/contracts';
-import { DomainError } from '@app/domain';
 import { findAllRuns } from '@app/domain/findall';
-import { streamOf } from '@app/domain/run';
-import { EVENT_STORE, type EventStore, handleCommand } from '@app/eventstore';
-import { cancelRun, requestRun } from '@app/runs';
+import { EVENT_STORE, type EventStore } from '@app/eventstore';
+import { cancelRun, reopenRun, requestRun } from '@app/runs';
 
 /** FindAll requests, cancels, extends and enrichments: commands on a run's stream; the worker does the rest. */
 @BusController()
@@ -36,22 +34,11 @@ export class FindAllHandler {
 
   @MessagePattern(subjects.extendFindAll)
   extend(@Payload() request: ExtendFindAllRequest, @Ctx() ctx: BaseRpcContext): Promise<FindAllCommandReply> {
-    return this.reopen(request.findall_id, busHeaders(ctx), 'extend', { additional_limit: request.additional_limit });
+    return reopenRun(this.store, findAllRuns, request.findall_id, busHeaders(ctx), 'extend', { additional_limit: request.additional_limit });
   }
 
   @MessagePattern(subjects.enrichFindAll)
   enrich(@Payload() request: EnrichFindAllRequest, @Ctx() ctx: BaseRpcContext): Promise<FindAllCommandReply> {
-    return this.reopen(request.findall_id, busHeaders(ctx), 'enrich', { enrichment_id: `enrich_${randomUUID()}`, fields: request.fields ?? null, output_schema: request.output_schema ?? null });
-  }
-
-  private async reopen(id: string, caller: Record<string, string | undefined>, reason: string, detail: Record<string, unknown>): Promise<FindAllCommandReply> {
-    const stream = streamOf(findAllRuns, id);
-    const [first] = await this.store.readStream(stream, { maxCount: 1 });
-    if (!first || (first.data as { team_id?: string }).team_id !== caller.team_id) throw new DomainError(404, `FindAll run ${id} not found`);
-    const command = { type: 'ReopenRun', reason, detail };
-    const result = await handleCommand(this.store, stream, findAllRuns.decider, command, {
-      metadata: { team_id: caller.team_id, key_id: caller.key_id, request_id: caller.request_id, correlation_id: id },
-    });
-    return result.position === undefined ? {} : { position: String(result.position) };
+    return reopenRun(this.store, findAllRuns, request.findall_id, busHeaders(ctx), 'enrich', { enrichment_id: `enrich_${randomUUID()}`, fields: request.fields ?? null, output_schema: request.output_schema ?? null });
   }
 }

@@ -96,19 +96,24 @@ export class MonitorScheduler implements OnApplicationBootstrap, BeforeApplicati
           this.execute(id, run.event_id);
           continue;
         }
-        if (Date.parse(now) >= Date.parse(run.lease_until)) await this.command(id, { type: 'TakeOverRun', worker_id: this.workerId, lease_seconds: this.config.runLeaseSeconds }, now).catch((e) => this.refused(id, 'take over', e));
+        if (Date.parse(now) >= Date.parse(run.lease_until)) await this.command(id, { type: 'TakeOverRun', worker_id: this.workerId, lease_seconds: this.leaseSeconds }, now).catch((e) => this.refused(id, 'take over', e));
         continue;
       }
       if (monitor.status !== 'active') continue;
       const due = nextSlot({ cadence: monitor.settings.cadence, cron: monitor.settings.cron, anchor: monitor.created_at }, monitor.scheduled_through);
       if (Date.parse(due) > Date.parse(now)) continue;
-      const result = await this.command(id, { type: 'StartScheduledRun', event_id: `mev_${randomUUID()}`, worker_id: this.workerId, lease_seconds: this.config.runLeaseSeconds }, now).catch((e) => {
+      const result = await this.command(id, { type: 'StartScheduledRun', event_id: `mev_${randomUUID()}`, worker_id: this.workerId, lease_seconds: this.leaseSeconds }, now).catch((e) => {
         this.refused(id, 'start a scheduled run', e);
         return undefined;
       });
       const started = result?.events.find((e) => e.type === 'MonitorRunStarted');
       if (started) this.execute(id, (started.data as { event_id: string }).event_id);
     }
+  }
+
+  /** A run's lease (RUN_LEASE_SECONDS): another replica takes over a run whose worker stopped this long ago. */
+  get leaseSeconds(): number {
+    return this.config.runLeaseSeconds;
   }
 
   /** The scheduler's time (the injectable clock): every monitor command is decided at it. */
@@ -127,7 +132,8 @@ export class MonitorScheduler implements OnApplicationBootstrap, BeforeApplicati
     this.executing.add(eventId);
     void (async () => {
       try {
-        const [recorded] = await Promise.all([this.store.readStream(monitorStream(monitorId))]);
+        // Re-read from the log: the run may have been taken over since this replica folded it.
+        const recorded = await this.store.readStream(monitorStream(monitorId));
         const state = recorded.reduce((s, e) => monitorDecider.evolve(s, { type: e.type, data: e.data } as MonitorEventType), monitorDecider.initialState);
         if (state.status === 'absent' || state.running?.event_id !== eventId || state.running.worker_id !== this.workerId) return;
         const event = await this.runner.run(state, eventId, state.running.slots_covered, this.clock.now());

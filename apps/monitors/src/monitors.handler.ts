@@ -14,6 +14,7 @@ import {
 import { DomainError } from '@app/domain';
 import { type MonitorCommand, monitorDecider, monitorStream } from '@app/domain/monitor';
 import { EVENT_STORE, type EventStore, handleCommand } from '@app/eventstore';
+import { assertOwned } from '@app/runs';
 import { MonitorScheduler } from './monitor-scheduler';
 
 type Headers = Record<string, string | undefined>;
@@ -81,16 +82,14 @@ export class MonitorsHandler {
   async run(@Payload() request: MonitorIdRequest, @Ctx() ctx: BaseRpcContext): Promise<RunMonitorReply> {
     const event_id = `mev_${randomUUID()}`;
     const reply = await this.apply(request.monitor_id, busHeaders(ctx), [
-      { type: 'StartManualRun', event_id, worker_id: this.scheduler.workerId, lease_seconds: 60 },
+      { type: 'StartManualRun', event_id, worker_id: this.scheduler.workerId, lease_seconds: this.scheduler.leaseSeconds },
     ]);
     this.scheduler.kick();
     return { event_id, position: reply.position! };
   }
 
   private async apply(monitorId: string, headers: Headers, commands: MonitorCommand[]): Promise<MonitorCommandReply> {
-    const stream = monitorStream(monitorId);
-    const [first] = await this.store.readStream(stream, { maxCount: 1 });
-    if (!first || (first.data as { team_id?: string }).team_id !== headers.team_id) throw new DomainError(404, `Monitor ${monitorId} not found`);
+    await assertOwned(this.store, monitorStream(monitorId), headers, `Monitor ${monitorId}`);
     let position: bigint | undefined;
     for (const command of commands) {
       const result = await this.scheduler.command(monitorId, command, this.scheduler.now(), headers);

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { type ChatParams, chatRuns, type ChatState } from '@app/domain/chat';
 import { PROCESSOR_BUDGETS } from '@app/domain/task-run';
-import { normalizeUrl, runResearch } from '@app/research';
+import { runResearch } from '@app/research';
 import type { RunContext, RunExecutor } from '@app/runs';
-import { recordedProgress, stepsTaken } from './research-progress';
+import { documentsOf, recordedProgress, stepsTaken } from './research-progress';
 import { ResearchPortsFactory } from './research-ports';
 
 /** Rough tokens of text for an engine that counts none (about four characters a token). */
@@ -59,11 +59,7 @@ export class ChatExecutor implements RunExecutor<ChatState> {
     let tokens = { ...outcome.usage.tokens };
     let fillCalls = 0;
     if (schema) {
-      const documents = outcome.sources
-        .map((s) => ({ s, page: ports.texts.get(normalizeUrl(s.url)) }))
-        .filter(({ page }) => page)
-        .map(({ s, page }) => ({ url: s.url, title: s.title, text: page!.text }));
-      const filled = await this.ports.languageModel.fillSchema({ task: prompt, schema, documents }, run.signal);
+      const filled = await this.ports.languageModel.fillSchema({ task: prompt, schema, documents: documentsOf(outcome, ports.texts) }, run.signal);
       fillCalls = 1;
       tokens = { input: tokens.input + filled.usage.input, output: tokens.output + filled.usage.output };
       content = JSON.stringify(filled.output);

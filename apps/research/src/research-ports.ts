@@ -27,10 +27,6 @@ export class ResearchPortsFactory {
     return this.language;
   }
 
-  get researchModel(): ResearchModel {
-    return this.model;
-  }
-
   for(options: { objective: string | null; filters?: PageFilters; signal?: AbortSignal }): ResearchPorts & { texts: Map<string, { url: string; title: string; text: string }> } {
     const texts = new Map<string, { url: string; title: string; text: string }>();
     const keep = (url: string, title: string, text: string | undefined | null) => {

@@ -1,5 +1,6 @@
 import type { ProcessorBudget } from '@app/domain/task-run';
-import type { ResearchOutcome, ResearchProgress } from '@app/research';
+import type { SchemaFillDocument } from '@app/providers/llm';
+import { normalizeUrl, type ResearchOutcome, type ResearchProgress } from '@app/research';
 import type { RunContext } from '@app/runs';
 
 /**
@@ -26,4 +27,18 @@ export function recordedProgress(run: Pick<RunContext<unknown>, 'record' | 'stop
 export function stepsTaken(outcome: ResearchOutcome, budget: ProcessorBudget, extraCalls = 0): number {
   const usage = outcome.usage;
   return Math.max(1, usage.planner_calls + usage.search_queries + outcome.readBatches + (budget.gradeInSynthesis ? 0 : usage.grader_calls) + usage.synth_calls + extraCalls);
+}
+
+/** The pages the run saw, in source order: what schema filling and citations draw on. */
+export function documentsOf(outcome: ResearchOutcome, texts: Map<string, { url: string; title: string; text: string }>): SchemaFillDocument[] {
+  const ordered: SchemaFillDocument[] = [];
+  const taken = new Set<string>();
+  for (const source of outcome.sources) {
+    const key = normalizeUrl(source.url);
+    const page = texts.get(key);
+    if (!page || taken.has(key)) continue;
+    taken.add(key);
+    ordered.push({ url: source.url, title: source.title, text: page.text });
+  }
+  return ordered;
 }

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { Finding, Source } from '@app/domain/run';
 import { PROCESSOR_BUDGETS, type TaskFieldBasis, type TaskOutput, type TaskParams, taskRuns, type TaskRunState } from '@app/domain/task-run';
-import { schemaFields, type SchemaFillDocument } from '@app/providers/llm';
-import { citedIndexes, normalizeUrl, type ResearchOutcome, runResearch } from '@app/research';
+import { schemaFields } from '@app/providers/llm';
+import { citedIndexes, runResearch } from '@app/research';
 import type { RunContext, RunExecutor } from '@app/runs';
-import { recordedProgress, stepsTaken } from './research-progress';
+import { documentsOf, recordedProgress, stepsTaken } from './research-progress';
 import { ResearchPortsFactory } from './research-ports';
 
 /** Search queries of a task: the task itself, then one per output field (its description, or its name). */
@@ -19,19 +19,6 @@ export function taskQueries(params: TaskParams, max: number): string[] {
   return [...new Set(queries)].slice(0, max);
 }
 
-/** The pages the run saw, in source order: what schema filling and citations draw on. */
-function documentsOf(outcome: ResearchOutcome, texts: Map<string, { url: string; title: string; text: string }>): SchemaFillDocument[] {
-  const ordered: SchemaFillDocument[] = [];
-  const taken = new Set<string>();
-  for (const source of outcome.sources) {
-    const key = normalizeUrl(source.url);
-    const page = texts.get(key);
-    if (!page || taken.has(key)) continue;
-    taken.add(key);
-    ordered.push({ url: source.url, title: source.title, text: page.text });
-  }
-  return ordered;
-}
 
 /** The basis of a text answer: the sources its report cites, with the findings' verbatim evidence from them. */
 function textBasis(report: string, findings: Finding[], sources: Source[]): TaskFieldBasis[] {

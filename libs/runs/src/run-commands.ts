@@ -19,11 +19,26 @@ export async function requestRun(store: EventStore, kind: RunKind, runId: string
   return { position: String(result.position) };
 }
 
-/** Cancels a run of the caller's team; another team's run is answered exactly like a missing one. */
-export async function cancelRun(store: EventStore, kind: RunKind, runId: string, caller: Caller): Promise<{ position?: string }> {
-  const stream = streamOf(kind, runId);
+/**
+ * Checks that an entity's stream belongs to the caller's team (its first event names the team):
+ * another team's entity is answered exactly like a missing one, a 404 naming the id.
+ */
+export async function assertOwned(store: EventStore, stream: string, caller: Caller, what: string): Promise<void> {
   const [first] = await store.readStream(stream, { maxCount: 1 });
-  if (!first || (first.data as { team_id?: string }).team_id !== caller.team_id) throw new DomainError(404, `${kind.noun} ${runId} not found`);
-  const result = await handleCommand(store, stream, kind.decider, { type: 'CancelRun' }, { metadata: metadataOf(caller, runId) });
+  if (!first || (first.data as { team_id?: string }).team_id !== caller.team_id) throw new DomainError(404, `${what} not found`);
+}
+
+/** A command on a run of the caller's team (cancel, reopen); the reply carries the append position, if any. */
+async function onOwnedRun(store: EventStore, kind: RunKind, runId: string, caller: Caller, command: { type: string; [field: string]: unknown }): Promise<{ position?: string }> {
+  const stream = streamOf(kind, runId);
+  await assertOwned(store, stream, caller, `${kind.noun} ${runId}`);
+  const result = await handleCommand(store, stream, kind.decider, command, { metadata: metadataOf(caller, runId) });
   return result.position === undefined ? {} : { position: String(result.position) };
 }
+
+/** Cancels a run of the caller's team. */
+export const cancelRun = (store: EventStore, kind: RunKind, runId: string, caller: Caller) => onOwnedRun(store, kind, runId, caller, { type: 'CancelRun' });
+
+/** Gives a completed run of the caller's team more work (FindAll extend and enrich). */
+export const reopenRun = (store: EventStore, kind: RunKind, runId: string, caller: Caller, reason: string, detail: Record<string, unknown>) =>
+  onOwnedRun(store, kind, runId, caller, { type: 'ReopenRun', reason, detail });

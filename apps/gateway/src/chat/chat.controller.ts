@@ -7,6 +7,7 @@ import { type ChatCompletion, chatCompletion, type ChatParams, chatRuns, type Ch
 import { lifecycleNames, streamOf } from '@app/domain/run';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { ApiError, StrField } from '@app/platform/http';
+import { AnswersWithin } from '../http/answer-wait';
 import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
 import { ServiceCalls } from '../commands/service-calls';
 import { RunHttp, type RunHistory } from '../runs/run-http';
@@ -37,6 +38,7 @@ export class ChatController {
   ) {}
 
   @Post()
+  @AnswersWithin(() => CHAT_WAIT_MS)
   @ApiOperation({ summary: 'Chat completion: answers the last user message from web research, with citations and search_results' })
   @ApiProduces('application/json', 'text/event-stream')
   async complete(@Auth() auth: AuthContext, @Req() req: AuthedRequest & FastifyRequest, @Body() body: ChatBody, @Res({ passthrough: true }) reply: FastifyReply): Promise<ChatCompletion | undefined> {
@@ -111,7 +113,8 @@ export class ChatController {
           });
           break;
         } else if (event.type === names.failed || event.type === names.cancelled) {
-          send({ error: { message: `Chat completion ${id} ${chatCompletion(state).status}: ${chatCompletion(state).error ?? 'no answer'}`, type: 'server_error', code: null } });
+          const ended = chatCompletion(state);
+          send({ error: { message: `Chat completion ${id} ${ended.status}: ${ended.error ?? 'no answer'}`, type: 'server_error', code: null } });
           break;
         }
       }

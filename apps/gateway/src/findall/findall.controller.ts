@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { subjects } from '@app/contracts';
 import { findAllRuns, type FindAllView } from '@app/domain/findall';
 import { RequestValidationError } from '@app/platform/http';
+import { AnswersWithin, waitSecondsOf } from '../http/answer-wait';
 import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
 import { ServiceCalls } from '../commands/service-calls';
 import { RunHttp, type RunHistory } from '../runs/run-http';
@@ -28,23 +29,17 @@ export class FindAllController {
   }
 
   @Post()
+  @AnswersWithin(waitSecondsOf)
   @ApiOperation({ summary: 'FindAll: starts a run and waits up to wait_seconds; 200 when it ended, else 202' })
   async create(@Auth() auth: AuthContext, @Req() req: AuthedRequest & FastifyRequest, @Body() body: FindAllBody, @Res({ passthrough: true }) reply: FastifyReply): Promise<FindAllView> {
-    const id = await this.start(auth, req.id, body);
-    const gone = new AbortController();
-    req.raw.once('close', () => gone.abort());
-    const ended = await this.runs.waitForEnd(findAllRuns, id, body.wait_seconds * 1000, gone.signal);
-    if (ended !== undefined) await this.calls.readYourWrites(ended);
-    const view = await this.runs.viewAfterWrite(findAllRuns, auth, id);
-    reply.status(typeof view.status === 'string' ? 202 : 200);
-    return view;
+    return this.runs.viewWhenEnded(findAllRuns, auth, await this.start(auth, req.id, body), body.wait_seconds * 1000, req, reply);
   }
 
   @Get('runs')
   @ApiOperation({ summary: 'Findall Run List (newest first)' })
   async list(@Auth() auth: AuthContext, @Query() query: FindAllListQuery) {
-    const { views, total } = await this.runs.list(findAllRuns, auth, query);
-    return { runs: views, total, limit: query.limit, offset: query.offset };
+    const { items, total } = await this.runs.list(findAllRuns, auth, query);
+    return { runs: items, total, limit: query.limit, offset: query.offset };
   }
 
   @Get('runs/:findall_id')

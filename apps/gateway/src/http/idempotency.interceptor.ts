@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { Reflector } from '@nestjs/core';
 import { type CallHandler, type ExecutionContext, HttpException, Inject, Injectable, type NestInterceptor } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { from, lastValueFrom, type Observable } from 'rxjs';
@@ -7,6 +8,7 @@ import { DomainError, idempotencyDecider, idempotencyKeyReuse, idempotencyStream
 import { EVENT_STORE, type EventStore, handleCommand } from '@app/eventstore';
 import { ApiError, RequestValidationError } from '@app/platform/http';
 import type { AuthedRequest } from '../auth/auth.context';
+import { ANSWER_WAIT, type AnswerWait } from './answer-wait';
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -23,18 +25,6 @@ const canonical = (value: unknown): string =>
       : JSON.stringify(value) ?? 'null';
 
 /**
- * How long a POST may legitimately take beyond a bus call: a task waits up to `wait_seconds`, a
- * chat completion up to 10 minutes. A claim is not treated as abandoned while its first answer
- * may still come.
- */
-function answerWaitMs(request: FastifyRequest): number {
-  if (request.url.startsWith('/v1/chat/completions')) return 600_000;
-  const wait = (request.body as { wait_seconds?: unknown } | undefined)?.wait_seconds;
-  const seconds = typeof wait === 'number' ? wait : typeof wait === 'string' && /^\d+$/.test(wait) ? Number(wait) : 0;
-  return request.url.startsWith('/v1/tasks') ? Math.min(300, seconds || 30) * 1000 : 0;
-}
-
-/**
  * `Idempotency-Key` on every authenticated POST (API.md): same key and same body within 24 h
  * replays the first response and creates or charges nothing new; a different body is a 422
  * `idempotency_key_reuse`; while the first is still being answered, 409. A response of 5xx is not
@@ -45,6 +35,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CONFIG) private readonly config: Config,
+    private readonly reflector: Reflector,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -52,10 +43,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const request = context.switchToHttp().getRequest<FastifyRequest & AuthedRequest>();
     const header = request.headers['idempotency-key'];
     if (request.method !== 'POST' || header === undefined || !request.auth) return next.handle();
-    return from(this.handle(request, context.switchToHttp().getResponse<FastifyReply>(), String(header), next));
+    const waits = this.reflector.get<AnswerWait | undefined>(ANSWER_WAIT, context.getHandler());
+    return from(this.handle(request, context.switchToHttp().getResponse<FastifyReply>(), String(header), next, waits ? waits(request.body) : 0));
   }
 
-  private async handle(request: FastifyRequest & AuthedRequest, reply: FastifyReply, key: string, next: CallHandler): Promise<unknown> {
+  private async handle(request: FastifyRequest & AuthedRequest, reply: FastifyReply, key: string, next: CallHandler, waitMs: number): Promise<unknown> {
     if (!KEY_PATTERN.test(key)) {
       throw new RequestValidationError([
         {
@@ -77,7 +69,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
         type: 'Claim',
         fingerprint,
         request_id: requestId,
-        abandon_after_ms: this.config.busTimeoutMs + 30_000 + answerWaitMs(request),
+        abandon_after_ms: this.config.busTimeoutMs + 30_000 + waitMs,
       }, { metadata });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;

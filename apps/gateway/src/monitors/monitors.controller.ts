@@ -7,6 +7,7 @@ import { ApiError, notFound } from '@app/platform/http';
 import { SecretBox } from '@app/platform/secrets';
 import { READ_STORE, type ReadStore } from '@app/readmodels';
 import { MONITOR_EVENTS, type MonitorDoc, type MonitorEventDoc, MONITORS } from '@app/readmodels/projections';
+import { AnswersWithin } from '../http/answer-wait';
 import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
 import { ServiceCalls } from '../commands/service-calls';
 import { RunHttp, type RunHistory } from '../runs/run-http';
@@ -115,6 +116,7 @@ export class MonitorsController {
   }
 
   @Post(':monitor_id/run')
+  @AnswersWithin(() => RUN_WAIT_MS)
   @HttpCode(202)
   @ApiOperation({ summary: 'Run monitor now (also when paused): 202 with the monitor event once recorded' })
   async run(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Param() params: MonitorIdParams): Promise<MonitorEvent> {

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { IncomingMessage } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { CONFIG, type Config } from '@app/config';
 import { type RunKind, runEnds, streamOf } from '@app/domain/run';
@@ -7,6 +8,7 @@ import { notFound, RequestValidationError, serviceUnavailable } from '@app/platf
 import { READ_STORE, type ReadStore } from '@app/readmodels';
 import type { RunDoc } from '@app/readmodels/projections';
 import type { AuthContext } from '../auth/auth.context';
+import { ServiceCalls } from '../commands/service-calls';
 import { parseResumeFrom, type PublicEvent, recordedEvents, runStream, sseFrame } from '../streams/run-stream';
 
 type State<K extends RunKind> = Parameters<K['view']>[0];
@@ -44,6 +46,7 @@ export class RunHttp {
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CONFIG) private readonly config: Config,
+    private readonly calls: ServiceCalls,
   ) {}
 
   /** The run's document, or 404 (also for another team's run: never reveal it exists). */
@@ -96,15 +99,28 @@ export class RunHttp {
     return kind.view(state) as ViewOf<K>;
   }
 
-  /** Newest first; `status` filters on the public status. */
-  async list<K extends RunKind>(kind: K, auth: AuthContext, page: Page, status?: string): Promise<{ items: ListItemOf<K>[]; views: ViewOf<K>[]; total: number }> {
+  /**
+   * The answer of a create-and-wait POST (tasks, FindAll): waits up to `waitMs` for the run to end
+   * (stopping early if the client goes away), then answers 200 with the view read after that end,
+   * or 202 with the view as it stands.
+   */
+  async viewWhenEnded<K extends RunKind>(kind: K, auth: AuthContext, runId: string, waitMs: number, request: { raw: IncomingMessage }, reply: FastifyReply): Promise<ViewOf<K>> {
+    const gone = new AbortController();
+    request.raw.once('close', () => gone.abort());
+    const ended = await this.waitForEnd(kind, runId, waitMs, gone.signal);
+    if (ended !== undefined) await this.calls.readYourWrites(ended);
+    reply.status(ended === undefined ? 202 : 200);
+    return this.viewAfterWrite(kind, auth, runId);
+  }
+
+  /** Newest first, as the kind's list items (for tasks and FindAll those are the full views). */
+  async list<K extends RunKind>(kind: K, auth: AuthContext, page: Page, status?: string): Promise<{ items: ListItemOf<K>[]; total: number }> {
     const filter: Record<string, unknown> = { team_id: auth.team_id, ...(status && { status }) };
     const [docs, total] = await Promise.all([
       this.reads.find(kind.collection, filter, { sort: { created_at: -1, _id: -1 }, skip: page.offset, limit: page.limit }),
       this.reads.count(kind.collection, filter),
     ]);
-    const states = docs.map((doc) => (doc as unknown as RunDoc<State<K>>).state);
-    return { items: states.map((state) => kind.listItem(state) as ListItemOf<K>), views: states.map((state) => kind.view(state) as ViewOf<K>), total };
+    return { items: docs.map((doc) => kind.listItem((doc as unknown as RunDoc<State<K>>).state) as ListItemOf<K>), total };
   }
 
   /**

@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type RequestOf, subjects } from '@app/contracts';
 import { taskRuns, type TaskRunView } from '@app/domain/task-run';
 import { RequestValidationError } from '@app/platform/http';
+import { AnswersWithin, waitSecondsOf } from '../http/answer-wait';
 import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
 import { ServiceCalls } from '../commands/service-calls';
 import { RunHttp, type RunHistory } from '../runs/run-http';
@@ -29,31 +30,24 @@ export class TasksController {
   @ApiOperation({ summary: 'Create task run: answers 202 at once with the queued run' })
   @ApiAcceptedResponse({ type: TaskRunViewDto })
   async createRun(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Body() body: TaskBody): Promise<TaskRunView> {
-    const task_id = await this.start(auth, req.id, body);
-    return this.runs.viewAfterWrite(taskRuns, auth, task_id);
+    return this.runs.viewAsRequested(taskRuns, auth, await this.start(auth, req.id, body));
   }
 
   @Post()
+  @AnswersWithin(waitSecondsOf)
   @ApiOperation({ summary: 'Task: creates a run and waits up to wait_seconds; 200 when it ended within the wait, else 202' })
   @ApiOkResponse({ type: TaskRunViewDto, description: 'the run ended within the wait (whatever its status)' })
   @ApiAcceptedResponse({ type: TaskRunViewDto, description: 'still queued or running: poll or stream it' })
   async create(@Auth() auth: AuthContext, @Req() req: AuthedRequest & FastifyRequest, @Body() body: TaskBody, @Res({ passthrough: true }) reply: FastifyReply): Promise<TaskRunView> {
-    const task_id = await this.start(auth, req.id, body);
-    const gone = new AbortController();
-    req.raw.once('close', () => gone.abort());
-    const ended = await this.runs.waitForEnd(taskRuns, task_id, body.wait_seconds * 1000, gone.signal);
-    if (ended !== undefined) await this.calls.readYourWrites(ended);
-    const view = await this.runs.viewAfterWrite(taskRuns, auth, task_id);
-    reply.status(ended !== undefined && !['queued', 'running'].includes(view.status) ? 200 : 202);
-    return view;
+    return this.runs.viewWhenEnded(taskRuns, auth, await this.start(auth, req.id, body), body.wait_seconds * 1000, req, reply);
   }
 
   @Get()
   @ApiOperation({ summary: 'Task List (newest first); items are full views' })
   @ApiOkResponse({ type: TaskListDto })
   async list(@Auth() auth: AuthContext, @Query() query: TaskListQuery) {
-    const { views, total } = await this.runs.list(taskRuns, auth, query, query.status);
-    return { tasks: views, total, limit: query.limit, offset: query.offset };
+    const { items, total } = await this.runs.list(taskRuns, auth, query, query.status);
+    return { tasks: items, total, limit: query.limit, offset: query.offset };
   }
 
   @Get('runs/:run_id')

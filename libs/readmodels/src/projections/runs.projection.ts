@@ -1,4 +1,4 @@
-import type { RunKind } from '@app/domain/run';
+import { publicStatus, type RunKind } from '@app/domain/run';
 import type { Projection } from '../projection';
 
 /**
@@ -29,10 +29,8 @@ export function runProjection(kind: RunKind, version: number): Projection {
       const previous = base?.state ?? kind.decider.initialState;
       const state = kind.decider.evolve(previous, { type: event.type, data: event.data });
       if (state === previous || state.status === 'absent') return doc;
-      // A status object (FindAll, once ended) is listed and filtered by its own status.
-      const shown = (kind.view(state) as { status: string | { status: string } }).status;
-      const status = typeof shown === 'string' ? shown : shown.status;
-      const next: RunDoc = { team_id: state.team_id, created_at: state.requested_at, status, state };
+      // The public status from the state itself: the whole view is not built on every event.
+      const next: RunDoc = { team_id: state.team_id, created_at: state.requested_at, status: publicStatus(state), state };
       return { ...next };
     },
   };
