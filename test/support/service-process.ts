@@ -60,6 +60,8 @@ export interface StartOptions {
    * a key to use: the first boot then finds a non-empty log and prints no demo credentials.
    */
   prepare?: (dataDir: string) => Promise<{ key: string }>;
+  /** Another build's standalone entry point (a baseline a benchmark compares against); standalone mode only. */
+  main?: string;
 }
 
 export async function startService(mode: Mode, extraEnv: Record<string, string> = {}, options: StartOptions = {}): Promise<RunningService> {
@@ -86,7 +88,7 @@ export async function startService(mode: Mode, extraEnv: Record<string, string> 
   }
   const logFile = path.join(dataDir, `${mode}.log`);
   const out = fs.openSync(logFile, 'a');
-  const child: ChildProcess = spawn(process.execPath, [mode === 'cluster' ? CLUSTER : distMain('standalone')], {
+  const child: ChildProcess = spawn(process.execPath, [mode === 'cluster' ? CLUSTER : (options.main ?? distMain('standalone'))], {
     cwd: dataDir,
     env,
     stdio: ['ignore', out, out],

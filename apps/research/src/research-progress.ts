@@ -10,7 +10,7 @@ import type { RunContext } from '@app/runs';
  */
 export function recordedProgress(run: Pick<RunContext<unknown>, 'record' | 'stopped'>, shapeResults: (results: Parameters<ResearchProgress['resultsMerged']>[0]) => typeof results = (r) => r): ResearchProgress {
   return {
-    planned: (subqueries, pages_target) => run.record({ type: 'RecordPlan', subqueries, pages_target }),
+    planned: (subqueries, pages_target, round) => run.record({ type: 'RecordPlan', subqueries, pages_target, ...(round && round > 1 && { round }) }),
     serpPage: (subquery, page, hits) => run.record({ type: 'RecordSerpPage', subquery, page, hits }),
     pageFetched: (url, ok, title, error) => run.record({ type: 'RecordPageFetched', url, ok, title, error }),
     findingGraded: (finding) => run.record({ type: 'RecordFinding', finding }),

@@ -1,8 +1,9 @@
+import { isWorded } from '@app/providers/llm/research/extractive.research-model';
 import type { Finding, RunResult } from '@app/domain/search-run/search-run.events';
 import { ExtractiveResearchModel } from '@app/providers/llm/research/extractive.research-model';
 import { citedIndexes, uncitedClaims } from './citations';
 import { runResearch, type ResearchInput, type ResearchOutcome, type ResearchPorts, type ResearchProgress } from './pipeline';
-import { fakeWeb, PAGES, pageText, VARIANT_URL } from './testing/fake-web';
+import { type FakePage, fakeWeb, PAGES, pageText, VARIANT_URL } from './testing/fake-web';
 import { normalizeUrl } from './urls';
 
 // The pipeline's ports (search, read, model) are its seam: the fake web below stands in for the
@@ -185,7 +186,12 @@ describe('runResearch (extractive model, fake web)', () => {
     expect(citedIndexes(report).length).toBeGreaterThan(2);
     for (const n of citedIndexes(report)) expect(indexes.has(n)).toBe(true);
     expect(uncitedClaims(report)).toEqual([]);
-    for (const q of outcome.subqueries) expect(report).toContain(`## ${q}`);
+    // Answer first: the first paragraph quotes what answers the prompt.
+    expect(report.split('\n\n')[1]).toContain('shredding the cells into black mass');
+    // A section per given query and per worded sub-question, headed by it; no keyword-bag headings.
+    for (const q of ['EV battery recycling cost', 'Quantum gravity', 'How efficient are heat pumps in cold climates']) expect(report).toContain(`## ${q}\n`);
+    const headings = [...report.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
+    expect(headings.filter((h) => !['Sources', 'Other evidence'].includes(h!) && !isWorded(h!) && !INPUT.queries.some((q) => q.toLowerCase() === h!.toLowerCase()))).toEqual([]);
     expect(report).toContain('No source answered: quantum gravity');
     expect(report).toMatch(/## Sources\n\n\[1\] The cost of battery recycling in Europe — https:\/\/news\.example\.com\/battery-recycling-costs/);
   });
@@ -296,5 +302,69 @@ describe('runResearch (model answers are checked)', () => {
       ['https://news.example.com/battery-recycling-costs', true],
       ['https://recycle.example.org/ev-batteries', true],
     ]);
+  });
+});
+
+describe('runResearch follow-ups (extractive model, fake web)', () => {
+  const CHAIN: FakePage[] = [
+    {
+      url: 'https://brightwater-foods.test/team',
+      title: 'Brightwater Foods: our team',
+      text: 'Brightwater Foods bakes rye bread in Tartu. Our chief executive, Dana Whitcombe, joined the bakery in 2015. The team of forty bakers works in two shifts.',
+      inlineContent: true,
+    },
+    {
+      url: 'https://brightwater-foods.test/about',
+      title: 'About Brightwater Foods',
+      text: 'Brightwater Foods was founded in 1997. The chief executive studies every new recipe before it reaches the shops.',
+      inlineContent: true,
+    },
+    {
+      url: 'https://danawhitcombe.test/',
+      title: 'Dana Whitcombe',
+      text: 'Dana Whitcombe studied food chemistry at the University of Tartu. She lives near the sea and writes about sourdough.',
+      inlineContent: true,
+    },
+  ];
+  const question = 'Where did the chief executive of Brightwater Foods study?';
+  const chain = async (maxSubqueries: number) => {
+    const web = fakeWeb(CHAIN);
+    const calls: Call[] = [];
+    const log = (name: string) => async (...args: unknown[]) => void calls.push([name, ...args]);
+    const progress: ResearchProgress = {
+      planned: log('planned'),
+      serpPage: log('serpPage'),
+      pageFetched: log('pageFetched'),
+      findingGraded: log('findingGraded'),
+      resultsMerged: log('resultsMerged'),
+      stopped: () => false,
+    };
+    const outcome = await runResearch({ ...INPUT, prompt: question, queries: [question], maxSubqueries, maxFetches: 4 }, { ...web.ports, model: new ExtractiveResearchModel() }, progress);
+    return { outcome, calls, web };
+  };
+
+  it('follows the person the evidence names to the page that answers, and records the round as a plan', async () => {
+    const { outcome, calls, web } = await chain(8);
+    const restated = 'Where did Dana Whitcombe study?';
+    expect(outcome.subqueries).toContain(restated);
+    expect(web.searches.map((s) => s.subquery)).toContain(restated);
+    // The follow-up round's plan: every sub-query so far, the new one last, marked round 2.
+    const plans = calls.filter((c) => c[0] === 'planned');
+    expect(plans).toHaveLength(2);
+    expect(plans[1]).toEqual(['planned', outcome.subqueries, outcome.subqueries.length * 2, 2]);
+    const lead = outcome.report!.split('\n\n')[1]!;
+    expect(lead).toContain('University of Tartu');
+    // The answer and the sentence that led to it are both cited.
+    const byIndex = new Map(outcome.sources.map((s) => [s.index, s.url]));
+    const cited = citedIndexes(lead).map((n) => byIndex.get(n));
+    expect(cited).toEqual(expect.arrayContaining(['https://danawhitcombe.test/', 'https://brightwater-foods.test/team']));
+    expect(uncitedClaims(outcome.report!)).toEqual([]);
+  });
+
+  it('stays within max_subqueries: no room, no follow-up', async () => {
+    const { outcome, calls } = await chain(1);
+    expect(outcome.subqueries).toEqual([question]);
+    expect(calls.filter((c) => c[0] === 'planned')).toHaveLength(1);
+    expect(outcome.report!.split('\n\n')[1]).not.toContain('University of Tartu');
   });
 });

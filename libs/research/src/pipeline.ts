@@ -2,7 +2,7 @@ import type { Finding, RunResult, RunUsage, Source } from '@app/domain/search-ru
 import { focusExcerpts } from '@app/extraction/excerpts';
 import type { TokenUsage } from '@app/providers/llm/language-model.port';
 import { tokenize } from '@app/providers/llm/lexical';
-import type { ResearchModel, ResearchPassage } from '@app/providers/llm/research/research-model.port';
+import type { FollowUp, ResearchModel, ResearchPassage } from '@app/providers/llm/research/research-model.port';
 import { assertCitationsResolve } from './citations';
 import { domainOf, normalizeUrl } from './urls';
 
@@ -54,7 +54,8 @@ export interface ResearchPorts {
 
 /** Each callback is awaited before the pipeline goes on (the worker appends an event in each). */
 export interface ResearchProgress {
-  planned(subqueries: string[], pagesTarget: number): Promise<void>;
+  /** The plan (round 1), then each follow-up round's plan: every sub-query so far, the new ones last. */
+  planned(subqueries: string[], pagesTarget: number, round?: number): Promise<void>;
   serpPage(subquery: string, page: number, hits: number): Promise<void>;
   pageFetched(url: string, ok: boolean, title: string | null, error: string | null): Promise<void>;
   findingGraded(finding: Finding): Promise<void>;
@@ -83,6 +84,9 @@ export const READ_BATCH = 5;
 export const PASSAGE_CHARS = 4_000;
 /** Passages per grading call (own results first): bounds a model call's size. */
 export const MAX_PASSAGES = 12;
+/** Follow-up rounds after the first: a chain of up to three pages (entity -> person -> fact). */
+export const MAX_FOLLOW_UP_ROUNDS = 2;
+
 
 interface Entry {
   key: string;
@@ -151,43 +155,50 @@ export async function runResearch(input: ResearchInput, ports: ResearchPorts, pr
 
   // 1. Plan.
   if (progress.stopped()) return outcome(true);
-  const plan = await ports.model.plan(input.prompt, input.queries, input.maxSubqueries);
+  const maxSubqueries = Math.max(0, Math.floor(input.maxSubqueries));
+  const plan = await ports.model.plan(input.prompt, input.queries, maxSubqueries);
   usage.planner_calls++;
   addTokens(plan.usage);
   // The cap and uniqueness are the pipeline's promise, whatever a model answers.
-  subqueries = [...new Set(plan.subqueries.map((q) => q.replace(/\s+/g, ' ').trim()).filter(Boolean))].slice(0, Math.max(0, Math.floor(input.maxSubqueries)));
+  subqueries = [...new Set(plan.subqueries.map((q) => q.replace(/\s+/g, ' ').trim()).filter(Boolean))].slice(0, maxSubqueries);
   if (progress.stopped()) return outcome(true);
   await progress.planned(subqueries, subqueries.length * pagesPer);
 
   // 2. Search and merge.
   let seen = 0;
-  for (const [i, subquery] of subqueries.entries()) {
-    for (let page = 1; page <= pagesPer; page++) {
-      if (progress.stopped()) return outcome(true);
-      const serp = await ports.search(subquery, page, { country: input.country, language: input.language });
-      usage.search_queries++;
-      for (const hit of serp.hits) {
-        const key = normalizeUrl(hit.url);
-        if (!key) continue;
-        const score = Number.isFinite(hit.score) ? hit.score : 0;
-        const entry = entries.get(key);
-        if (!entry) {
-          entries.set(key, { key, hit, score, seen: seen++, firstSubquery: subquery, subqueries: new Set([i]), content: hit.content?.trim() ? hit.content : null });
-          continue;
+  /** Searches sub-queries `from`.. and merges their hits; true when stopped. */
+  const search = async (from: number): Promise<boolean> => {
+    for (let i = from; i < subqueries.length; i++) {
+      const subquery = subqueries[i]!;
+      for (let page = 1; page <= pagesPer; page++) {
+        if (progress.stopped()) return true;
+        const serp = await ports.search(subquery, page, { country: input.country, language: input.language });
+        usage.search_queries++;
+        for (const hit of serp.hits) {
+          const key = normalizeUrl(hit.url);
+          if (!key) continue;
+          const score = Number.isFinite(hit.score) ? hit.score : 0;
+          const entry = entries.get(key);
+          if (!entry) {
+            entries.set(key, { key, hit, score, seen: seen++, firstSubquery: subquery, subqueries: new Set([i]), content: hit.content?.trim() ? hit.content : null });
+            continue;
+          }
+          entry.subqueries.add(i);
+          // The first-seen copy stays (URL, title, snippet): the same answers give the same sources
+          // whatever the scores, and a later copy's tracking parameters never become the source URL.
+          entry.score = Math.max(entry.score, score);
+          if (!entry.content && hit.content?.trim()) entry.content = hit.content;
         }
-        entry.subqueries.add(i);
-        // The first-seen copy stays (URL, title, snippet): the same answers give the same sources
-        // whatever the scores, and a later copy's tracking parameters never become the source URL.
-        entry.score = Math.max(entry.score, score);
-        if (!entry.content && hit.content?.trim()) entry.content = hit.content;
+        if (progress.stopped()) return true;
+        await progress.serpPage(subquery, page, serp.hits.length);
+        if (!serp.hasMore) break;
       }
-      if (progress.stopped()) return outcome(true);
-      await progress.serpPage(subquery, page, serp.hits.length);
-      if (!serp.hasMore) break;
+      if (progress.stopped()) return true;
+      await progress.resultsMerged(merged(), false);
     }
-    if (progress.stopped()) return outcome(true);
-    await progress.resultsMerged(merged(), false);
-  }
+    return false;
+  };
+  if (await search(0)) return outcome(true);
 
   // 3. Re-rank against the objective (optional).
   const objective = input.objective?.trim();
@@ -201,52 +212,107 @@ export async function runResearch(input: ResearchInput, ports: ResearchPorts, pr
   }
 
   // 4. Read.
-  const toRead = chooseReads(merged(), entries, subqueries.length, Math.max(0, Math.floor(input.maxFetches)));
+  let fetchesLeft = Math.max(0, Math.floor(input.maxFetches));
   const batchSize = Math.max(1, Math.floor(input.readBatch ?? READ_BATCH));
-  for (let at = 0; at < toRead.length; at += batchSize) {
-    if (progress.stopped()) return outcome(true);
-    const batch = toRead.slice(at, at + batchSize);
-    const answers = await ports.read(batch.map((e) => e.hit.url));
-    readBatches++;
-    const byKey = new Map(answers.map((d) => [normalizeUrl(d.url), d]));
-    const asked = new Set(batch.map((e) => e.key));
-    for (const [j, entry] of batch.entries()) {
-      // By URL; else by position when that answer names no URL we asked for (a reader that
-      // reports the URL it was redirected to).
-      const positional = answers.length === batch.length && !asked.has(normalizeUrl(answers[j]!.url)) ? answers[j] : undefined;
-      const doc = byKey.get(entry.key) ?? positional;
-      const ok = !!doc && !doc.error && doc.text.trim().length > 0;
-      const title = ok ? doc.title?.trim() || null : null;
-      const error = ok ? null : doc?.error || (doc ? 'empty document' : 'no answer for this URL');
-      if (progress.stopped()) return outcome(true);
-      await progress.pageFetched(entry.hit.url, ok, title, error);
-      // Recorded after it is reported, so a stopped run never claims an unreported read.
-      docs.set(entry.key, { ok, title, text: ok ? doc.text : '' });
-      if (ok) usage.pages_fetched++;
+  /** Reads the chosen entries in batches; true when stopped. */
+  const read = async (toRead: Entry[]): Promise<boolean> => {
+    fetchesLeft -= toRead.length;
+    for (let at = 0; at < toRead.length; at += batchSize) {
+      if (progress.stopped()) return true;
+      const batch = toRead.slice(at, at + batchSize);
+      const answers = await ports.read(batch.map((e) => e.hit.url));
+      readBatches++;
+      const byKey = new Map(answers.map((d) => [normalizeUrl(d.url), d]));
+      const asked = new Set(batch.map((e) => e.key));
+      for (const [j, entry] of batch.entries()) {
+        // By URL; else by position when that answer names no URL we asked for (a reader that
+        // reports the URL it was redirected to).
+        const positional = answers.length === batch.length && !asked.has(normalizeUrl(answers[j]!.url)) ? answers[j] : undefined;
+        const doc = byKey.get(entry.key) ?? positional;
+        const ok = !!doc && !doc.error && doc.text.trim().length > 0;
+        const title = ok ? doc.title?.trim() || null : null;
+        const error = ok ? null : doc?.error || (doc ? 'empty document' : 'no answer for this URL');
+        if (progress.stopped()) return true;
+        await progress.pageFetched(entry.hit.url, ok, title, error);
+        // Recorded after it is reported, so a stopped run never claims an unreported read.
+        docs.set(entry.key, { ok, title, text: ok ? doc.text : '' });
+        if (ok) usage.pages_fetched++;
+      }
     }
-  }
+    return false;
+  };
+  if (await read(chooseReads(merged(), entries, subqueries.length, fetchesLeft))) return outcome(true);
   sources = numberSources(merged(), entries, docs);
 
   // 5. Grade each sub-query.
-  for (const [i, subquery] of subqueries.entries()) {
+  /** Grades sub-queries `from`..; `via` adds the passage that named a follow-up's entity to its finding. */
+  const grade = async (from: number, via: Map<string, FollowUp['via']> = new Map()): Promise<boolean> => {
+    for (let i = from; i < subqueries.length; i++) {
+      const subquery = subqueries[i]!;
+      if (progress.stopped()) return true;
+      const passages = passagesFor(i, subquery, sources!, entries, docs);
+      if (passages.length === 0) continue; // nothing to judge: no call, no finding
+      const graded = await ports.model.grade(subquery, passages);
+      usage.grader_calls++;
+      addTokens(graded.usage);
+      let finding = graded.finding && checkedFinding(graded.finding, subquery, passages);
+      if (!finding) continue;
+      const link = via.get(subquery);
+      // The chain is cited too: the answer quote, then the sentence that led to it.
+      if (link && sources!.some((s) => s.index === link.source) && !finding.evidence.some((e) => e.quote === link.quote)) {
+        finding = { ...finding, citations: [...new Set([...finding.citations, link.source])], evidence: [...finding.evidence, link] };
+      }
+      if (progress.stopped()) return true;
+      await progress.findingGraded(finding);
+      findings.push(finding);
+    }
+    return false;
+  };
+  if (await grade(0)) return outcome(true);
+
+  // 6. Follow up: what the evidence names that the question depends on, searched, read and graded
+  // in rounds while the budgets last. Sources keep their numbers; new ones are numbered after them.
+  const restatements: string[] = [];
+  let question = input.prompt.trim() || input.queries[0] || '';
+  for (let round = 2; round <= MAX_FOLLOW_UP_ROUNDS + 1 && subqueries.length < maxSubqueries && question; round++) {
     if (progress.stopped()) return outcome(true);
-    const passages = passagesFor(i, subquery, sources, entries, docs);
-    if (passages.length === 0) continue; // nothing to judge: no call, no finding
-    const graded = await ports.model.grade(subquery, passages);
-    usage.grader_calls++;
-    addTokens(graded.usage);
-    const finding = graded.finding && checkedFinding(graded.finding, subquery, passages);
-    if (!finding) continue;
+    const asked = question;
+    const evidence = passagesOver(asked, sources!, entries, docs);
+    if (evidence.length === 0) break;
+    const next = await ports.model.followUp(asked, evidence, maxSubqueries - subqueries.length);
+    usage.planner_calls++;
+    addTokens(next.usage);
+    const known = new Set(subqueries.map(queryKey));
+    const shown = new Set(evidence.map((p) => p.source));
+    const fresh = next.followUps.filter((f) => {
+      const key = queryKey(f.subquery);
+      if (!f.subquery.trim() || known.has(key)) return false;
+      known.add(key);
+      return true;
+    }).slice(0, maxSubqueries - subqueries.length);
+    if (fresh.length === 0) break;
+    const from = subqueries.length;
+    subqueries = [...subqueries, ...fresh.map((f) => oneLine(f.subquery))];
     if (progress.stopped()) return outcome(true);
-    await progress.findingGraded(finding);
-    findings.push(finding);
+    await progress.planned(subqueries, subqueries.length * pagesPer, round);
+    if (await search(from)) return outcome(true);
+    const numbered = sources!;
+    const newEntries = [...entries.values()].filter((e) => [...e.subqueries].some((i) => i >= from) && !numbered.some((s) => normalizeUrl(s.url) === e.key));
+    if (await read(chooseReads(newEntries.sort((a, b) => b.score - a.score || a.seen - b.seen).map(toResult), entries, subqueries.length, fetchesLeft, from))) return outcome(true);
+    sources = appendSources(numbered, newEntries, docs, limit);
+    const via = new Map(fresh.filter((f) => f.via && shown.has(f.via.source)).map((f) => [oneLine(f.subquery), f.via!]));
+    if (await grade(from, via)) return outcome(true);
+    const restated = fresh.find((f) => f.restates);
+    if (!restated) break;
+    restatements.unshift(oneLine(restated.subquery));
+    question = oneLine(restated.subquery);
   }
 
-  // 6. Synthesise.
+  // 7. Synthesise.
   if (progress.stopped()) return outcome(true);
   if (input.synthesise === false) return outcome(false);
   const topic = input.prompt.trim() || input.queries.join('; ');
-  const written = await ports.model.synthesise(topic, findings, sources, { subqueries });
+  const written = await ports.model.synthesise(topic, findings, sources, { subqueries, restatements, queries: input.queries });
   usage.synth_calls++;
   addTokens(written.usage);
   assertCitationsResolve(written.report, sources);
@@ -276,9 +342,9 @@ function keepKnown(results: RunResult[], entries: Map<string, Entry>): RunResult
  * so a sub-query whose results rank lower overall still gets read evidence. Results that came
  * with content need no read and are skipped.
  */
-function chooseReads(results: RunResult[], entries: Map<string, Entry>, subqueryCount: number, maxFetches: number): Entry[] {
+function chooseReads(results: RunResult[], entries: Map<string, Entry>, subqueryCount: number, maxFetches: number, from = 0): Entry[] {
   const ranked = results.map((r) => entries.get(normalizeUrl(r.url))!).filter((e) => e && !e.content);
-  const queues = Array.from({ length: subqueryCount }, (_, i) => ranked.filter((e) => e.subqueries.has(i)));
+  const queues = Array.from({ length: subqueryCount - from }, (_, i) => ranked.filter((e) => e.subqueries.has(from + i)));
   const chosen: Entry[] = [];
   const taken = new Set<string>();
   while (chosen.length < maxFetches && queues.some((q) => q.length)) {
@@ -348,4 +414,40 @@ function checkedFinding(f: Finding, subquery: string, passages: ResearchPassage[
   if (evidence.length === 0) return null;
   const citations = [...new Set([...f.citations.filter((c) => shown.has(c)), ...evidence.map((e) => e.source)])];
   return { ...f, subquery, citations, evidence };
+}
+
+const oneLine = (q: string) => q.replace(/\s+/g, ' ').trim();
+/** Two sub-queries with the same stemmed words are one search. */
+const queryKey = (q: string) => [...new Set(tokenize(q))].sort().join(' ') || q.toLowerCase();
+
+/**
+ * Sources found by a follow-up round, numbered after the existing ones (whose numbers findings
+ * already cite), best first, as many as `limit` allows beyond them but at least the best two.
+ */
+function appendSources(sources: Source[], fresh: Entry[], docs: Map<string, Doc>, limit: number): Source[] {
+  const room = Math.max(2, limit - sources.length);
+  const ranked = [...fresh].sort((a, b) => b.score - a.score || a.seen - b.seen).slice(0, room);
+  const numbered = numberSources(ranked.map(toResult), new Map(ranked.map((e) => [e.key, e])), docs).map((s, i) => ({ ...s, index: sources.length + i + 1 }));
+  return [...sources, ...numbered];
+}
+
+/** Every source's text focused on the question: what a follow-up decision looks at. */
+function passagesOver(question: string, sources: Source[], entries: Map<string, Entry>, docs: Map<string, Doc>): ResearchPassage[] {
+  const terms = new Set(tokenize(question));
+  const out: Array<ResearchPassage & { shared: number }> = [];
+  for (const s of sources) {
+    const e = entries.get(normalizeUrl(s.url));
+    if (!e) continue;
+    const doc = docs.get(e.key);
+    const full = e.content ?? (doc?.ok ? doc.text : null);
+    const text = full ? focusExcerpts(full, question, PASSAGE_CHARS).join('\n\n') : doc ? '' : e.hit.snippet;
+    const shared = new Set(tokenize(`${s.title} ${text}`).filter((t) => terms.has(t))).size;
+    if (text.trim()) out.push({ source: s.index, url: s.url, title: s.title, text, shared });
+  }
+  // The passages sharing most of the question's words, in source order.
+  return out
+    .sort((a, b) => b.shared - a.shared || a.source - b.source)
+    .slice(0, MAX_PASSAGES)
+    .sort((a, b) => a.source - b.source)
+    .map(({ shared: _shared, ...p }) => p);
 }

@@ -104,6 +104,29 @@ describe('OpenAiResearchModel (loopback Chat Completions server)', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it('followUp: strict request; keeps follow-ups whose quote is verbatim in the source named, once each, capped', async () => {
+    // A completion object in the recorded ones' shape, written for this contract (no server to record a follow-up call against here).
+    answer('chat-completion-follow-up');
+    const chain: ResearchPassage[] = [
+      { source: 1, url: 'https://brightwater.test/team', title: 'Our team', text: 'Our chief executive, Dana Whitcombe, joined in 2015.' },
+      { source: 2, url: 'https://brightwater.test/board', title: 'Board', text: 'The board meets quarterly.' },
+    ];
+    const { followUps, usage } = await model().followUp('Where did the chief executive of Brightwater Foods study?', chain, 3);
+    expect(usage).toEqual({ input: 410, output: 64 });
+    // The repeat is dropped; "Marta Kivi chairs the board." is not in source 2: an invented lead is dropped.
+    expect(followUps).toEqual([{ subquery: 'Where did Dana Whitcombe study?', restates: true, via: { source: 1, quote: 'Our chief executive, Dana Whitcombe, joined in 2015.' } }]);
+    const [body] = sent();
+    expect(body!.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'follow_up', strict: true } });
+    expect(body!.response_format.json_schema.schema.properties.follow_ups.items.properties.source.enum).toEqual([1, 2]);
+    expect(userPayload()).toMatchObject({ question: 'Where did the chief executive of Brightwater Foods study?', max_follow_ups: 3 });
+  });
+
+  it('followUp: no call with no room or no passages', async () => {
+    expect((await model().followUp('q', passages, 0)).followUps).toEqual([]);
+    expect((await model().followUp('q', [], 2)).followUps).toEqual([]);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('synthesise: strips citations of unknown sources, drops uncited claims, appends the real sources list', async () => {
     answer('chat-completion-report');
     const { report, usage } = await model().synthesise('How are EV batteries recycled?', findings, sources, { subqueries: ['How are EV batteries recycled', 'What does recycling cost'] });

@@ -46,7 +46,11 @@ export interface RunUsage {
   tokens: { input: number; output: number };
 }
 
-export type SubqueriesPlanned = DomainEvent<'SubqueriesPlanned', { subqueries: string[]; pages_target: number }>;
+/**
+ * The plan, and each follow-up round's plan (`round` 2, 3, …): every sub-query so far, the new
+ * ones last. Events written before follow-ups existed carry no round: they are round 1.
+ */
+export type SubqueriesPlanned = DomainEvent<'SubqueriesPlanned', { subqueries: string[]; pages_target: number; round?: number }>;
 export type SerpPageFetched = DomainEvent<'SerpPageFetched', { subquery: string; page: number; hits: number }>;
 export type PageFetched = DomainEvent<'PageFetched', { url: string; ok: boolean; title: string | null; error: string | null }>;
 export type FindingGraded = DomainEvent<'FindingGraded', { finding: Finding }>;
@@ -58,7 +62,7 @@ export type ResearchEvent = SubqueriesPlanned | SerpPageFetched | PageFetched | 
 export const RESEARCH_EVENT_TYPES: readonly ResearchEvent['type'][] = ['SubqueriesPlanned', 'SerpPageFetched', 'PageFetched', 'FindingGraded', 'ResultsMerged'];
 
 export type ResearchCommand =
-  | { type: 'RecordPlan'; worker_id: string; subqueries: string[]; pages_target: number }
+  | { type: 'RecordPlan'; worker_id: string; subqueries: string[]; pages_target: number; round?: number }
   | { type: 'RecordSerpPage'; worker_id: string; subquery: string; page: number; hits: number }
   | { type: 'RecordPageFetched'; worker_id: string; url: string; ok: boolean; title: string | null; error: string | null }
   | { type: 'RecordFinding'; worker_id: string; finding: Finding }
@@ -73,7 +77,7 @@ export const RESEARCH_COMMAND_TYPES: ReadonlySet<string> = new Set<ResearchComma
 ]);
 
 export interface ResearchProgress {
-  plan: { subqueries: string[]; pages_target: number } | null;
+  plan: { subqueries: string[]; pages_target: number; round?: number } | null;
   /** Distinct (subquery, page) SERP pages. */
   serp_pages: { subquery: string; page: number; hits: number }[];
   /** Latest outcome per URL. */
@@ -90,9 +94,13 @@ const sameResult = (a: RunResult, b: RunResult) => JSON.stringify(a) === JSON.st
 
 export function decideResearch(command: ResearchCommand, progress: ResearchProgress): ResearchEvent[] {
   switch (command.type) {
-    case 'RecordPlan':
-      // The first plan wins: a re-planning after takeover may differ, and pages already count against it.
-      return progress.plan ? [] : [{ type: 'SubqueriesPlanned', data: { subqueries: command.subqueries, pages_target: command.pages_target } }];
+    case 'RecordPlan': {
+      // The first plan of each round wins: a re-planning after takeover may differ, and pages
+      // already count against it. A later round extends the plan.
+      const round = command.round ?? 1;
+      if (progress.plan && round <= (progress.plan.round ?? 1)) return [];
+      return [{ type: 'SubqueriesPlanned', data: { subqueries: command.subqueries, pages_target: command.pages_target, ...(round > 1 && { round }) } }];
+    }
     case 'RecordSerpPage': {
       const known = progress.serp_pages.some((p) => p.subquery === command.subquery && p.page === command.page);
       return known ? [] : [{ type: 'SerpPageFetched', data: { subquery: command.subquery, page: command.page, hits: command.hits } }];
@@ -122,7 +130,7 @@ export function decideResearch(command: ResearchCommand, progress: ResearchProgr
 export function evolveResearch<Progress extends ResearchProgress>(progress: Progress, event: ResearchEvent): Progress {
   switch (event.type) {
     case 'SubqueriesPlanned':
-      return progress.plan ? progress : { ...progress, plan: event.data };
+      return progress.plan && (event.data.round ?? 1) <= (progress.plan.round ?? 1) ? progress : { ...progress, plan: event.data };
     case 'SerpPageFetched': {
       const { subquery, page } = event.data;
       return progress.serp_pages.some((p) => p.subquery === subquery && p.page === page) ? progress : { ...progress, serp_pages: [...progress.serp_pages, event.data] };

@@ -59,7 +59,8 @@ export function publishResearch(event: StoredEvent, progress: ResearchProgress):
   const view = { pagesFetched: progress.serp_pages.length, pagesTarget: progress.plan?.pages_target ?? 1, resultsCount: progress.results.length, reranked: progress.reranked };
   switch (event.type) {
     case 'SubqueriesPlanned':
-      return { event: 'plan.created', data: { subqueries: data.subqueries, pagesTarget: view.pagesTarget } };
+      // A follow-up round's plan says which round it is: its new sub-queries are the last ones.
+      return { event: 'plan.created', data: { subqueries: data.subqueries, pagesTarget: view.pagesTarget, ...(typeof data.round === 'number' && { round: data.round }) } };
     case 'SerpPageFetched':
       return { event: 'serp.page', data: { subquery: data.subquery, page: data.page, pagesFetched: view.pagesFetched, pagesTarget: view.pagesTarget } };
     case 'PageFetched':

@@ -112,24 +112,23 @@ describe('ExtractiveResearchModel.synthesise', () => {
     { subquery: 'what does recycling cost', answer: '…', citations: [2], confidence: 'high', evidence: [{ source: 2, quote: '# 1,000 euros per tonne\nin Europe.' }] },
   ];
 
-  it('writes heading, summary, a cited section per sub-query (no sentence twice), gap notes and the cited sources', async () => {
+  it('answers first, then a section per worded sub-question headed by the question (no sentence twice), gap notes and the cited sources', async () => {
     const { report, usage } = await model.synthesise('EV battery\nrecycling?', findings, sources, { subqueries: ['how are EV batteries recycled', 'what does recycling cost', 'who recycles most'] });
     expect(usage).toEqual({ input: 0, output: 0 });
     expect(report).toBe(
       [
         '# EV battery recycling?',
         '',
-        // Highest confidence first.
-        '\\# 1,000 euros per tonne in Europe. [2] Electric vehicle batteries are recycled by shredding the cells into black mass. [1]',
+        // The first sub-question that has a finding answers an open prompt; a multi-sentence quote is
+        // cited sentence by sentence; the page's own footnote mark is gone.
+        'Electric vehicle batteries are recycled by shredding the cells into black mass. [1] Plants recover cobalt. [1] Battery recycling reduces waste. [2]',
         '',
-        '## how are EV batteries recycled',
+        // Its section would repeat the lead: left out.
+        '## What does recycling cost',
         '',
-        // A multi-sentence quote is cited sentence by sentence; the page's own footnote mark is gone;
-        // the sentence the summary already gave is not written again.
-        'Plants recover cobalt. [1] Battery recycling reduces waste. [2]',
+        '\\# 1,000 euros per tonne in Europe. [2]',
         '',
-        // "what does recycling cost" had only the summary's sentence: nothing new, so no section.
-        '## who recycles most',
+        '## Who recycles most',
         '',
         'No source answered: who recycles most',
         '',
@@ -147,9 +146,9 @@ describe('ExtractiveResearchModel.synthesise', () => {
   it('never cites a source it was not given, and says so when nothing answered', async () => {
     const { report } = await model.synthesise('Question', findings, sources.slice(0, 1));
     expect(citedIndexes(report)).toEqual([1]);
-    expect(report).toContain('## what does recycling cost\n\nNo source answered: what does recycling cost');
+    expect(report).toContain('## What does recycling cost\n\nNo source answered: what does recycling cost');
     const empty = await model.synthesise('Question', [], sources, { subqueries: ['a b'] });
-    expect(empty.report).toBe('# Question\n\nNo source answered: Question\n\n## a b\n\nNo source answered: a b\n\n## Sources\n\nNo sources were cited.\n');
+    expect(empty.report).toBe('# Question\n\nNo source answered: Question\n\n## A b\n\nNo source answered: a b\n\n## Sources\n\nNo sources were cited.\n');
     expect(uncitedClaims(empty.report)).toEqual([]);
   });
 });

@@ -1,8 +1,9 @@
 import type { Finding } from '@app/domain/search-run/search-run.events';
 import type { TokenUsage } from '../language-model.port';
 import { addCounts, bm25, sentenceSpans, tokenize } from '../lexical';
+import { analyseQuestion, answerUnits, formatValue, questionKind, roleHolder, typedAnswer } from './question';
 import { citedIndexes, claimSentences, GAP_NOTE, oneLine, sourcesSection } from './report-citations';
-import type { ResearchCallOptions, ResearchModel, ResearchPassage, ResearchSourceRef, SynthesiseOptions } from './research-model.port';
+import type { FollowUp, ResearchCallOptions, ResearchModel, ResearchPassage, ResearchSourceRef, SynthesiseOptions } from './research-model.port';
 
 /** No model is called: invented token counts would distort usage and cost figures. */
 const NO_USAGE: TokenUsage = { input: 0, output: 0 };
@@ -12,6 +13,8 @@ const MAX_SENTENCE = 600;
 /** A sentence within this share of the best score agrees with it (and may join the answer). */
 const AGREE_FRACTION = 0.6;
 const MAX_ANSWER_SENTENCES = 3;
+/** Sub-queries a plan leaves for follow-ups when the question will need them (of 4 or more). */
+const FOLLOW_UP_RESERVE = 2;
 /** Salient prompt terms used for keyword sub-queries. */
 const SALIENT_TERMS = 5;
 const SUMMARY_FINDINGS = 3;
@@ -46,7 +49,9 @@ export class ExtractiveResearchModel implements ResearchModel {
 
   async plan(prompt: string, queries: string[], maxSubqueries: number, options?: ResearchCallOptions): Promise<{ subqueries: string[]; usage: TokenUsage }> {
     options?.signal?.throwIfAborted();
-    const cap = Math.max(0, Math.floor(maxSubqueries));
+    const whole0 = Math.max(0, Math.floor(maxSubqueries));
+    // A question about whoever holds a role at an entity will need follow-ups: room is left for them.
+    const cap = analyseQuestion(prompt).relation && whole0 >= 4 ? whole0 - Math.min(FOLLOW_UP_RESERVE, Math.floor(whole0 / 4)) : whole0;
     const given = queries.map(oneLine).filter(Boolean);
     const whole = oneLine(prompt).replace(/[?.!]+$/, '');
     const clauses = oneLine(prompt)
@@ -62,10 +67,29 @@ export class ExtractiveResearchModel implements ResearchModel {
     return { finding: gradeExtractive(subquery, passages), usage: NO_USAGE };
   }
 
+  async followUp(question: string, passages: ResearchPassage[], max: number, options?: ResearchCallOptions): Promise<{ followUps: FollowUp[]; usage: TokenUsage }> {
+    options?.signal?.throwIfAborted();
+    return { followUps: max >= 1 ? extractiveFollowUps(question, passages).slice(0, Math.floor(max)) : [], usage: NO_USAGE };
+  }
+
   async synthesise(prompt: string, findings: Finding[], sources: ResearchSourceRef[], options?: SynthesiseOptions): Promise<{ report: string; usage: TokenUsage }> {
     options?.signal?.throwIfAborted();
-    return { report: extractiveReport(prompt, findings, sources, options?.subqueries), usage: NO_USAGE };
+    return { report: extractiveReport(prompt, findings, sources, options?.subqueries, options?.restatements, options?.queries), usage: NO_USAGE };
   }
+}
+
+/**
+ * A question about whoever holds a role at an entity ("Where did the chief executive of X study?")
+ * is restated with the name the passages give that role-holder ("…, our chief executive, Dana
+ * Whitcombe, …" -> "Where did Dana Whitcombe study?"): the person's own page may never name X.
+ */
+export function extractiveFollowUps(question: string, passages: ResearchPassage[]): FollowUp[] {
+  const shape = analyseQuestion(question);
+  if (!shape.relation) return [];
+  const holder = roleHolder(shape, answerUnits(passages, shape, MIN_SENTENCE, MAX_SENTENCE));
+  if (!holder) return [];
+  const restated = oneLine(question.replace(shape.relation.phrase, holder.name));
+  return [{ subquery: restated, restates: true, via: { source: holder.unit.source, quote: holder.unit.text } }];
 }
 
 /** First spelling wins; two queries with the same stemmed terms are one query. */
@@ -112,7 +136,39 @@ interface Candidate {
   order: number;
 }
 
+/**
+ * A question that asks for a kind of value (a year, money, a person, yes/no, …) is answered by the
+ * unit that states such a value next to its predicate on a page about its entity: the finding's
+ * answer is that value as the page wrote it, its first quote the unit that states it, then other
+ * sources stating the same value. When no unit states one, the lexical finding stands, its answer
+ * the quotes themselves (the report then says no source answered and shows them as closest passages).
+ */
 export function gradeExtractive(subquery: string, passages: ResearchPassage[]): Finding | null {
+  const shape = analyseQuestion(subquery);
+  if (shape.kind === 'text') return gradeLexical(subquery, passages);
+  const units = answerUnits(passages, shape, MIN_SENTENCE, MAX_SENTENCE);
+  const typed = typedAnswer(subquery, shape, units);
+  if (!typed) {
+    const lexical = gradeLexical(subquery, passages);
+    return lexical && { ...lexical, confidence: 'low' };
+  }
+  const value = formatValue(shape.kind, typed.value);
+  const key = typed.value.toLowerCase();
+  // Other sources that state the same value agree with it.
+  const agreeing = units.filter((u) => u.source !== typed.unit.source && u.about && shape.kind !== 'boolean' && u.text.toLowerCase().includes(key));
+  const evidence: Finding['evidence'] = [{ source: typed.unit.source, quote: typed.unit.text }];
+  for (const u of agreeing) if (evidence.length < MAX_ANSWER_SENTENCES && !evidence.some((e) => e.source === u.source)) evidence.push({ source: u.source, quote: u.text });
+  const sources = new Set(evidence.map((e) => e.source)).size;
+  return {
+    subquery,
+    answer: value,
+    citations: [...new Set(evidence.map((e) => e.source))],
+    confidence: sources >= 2 ? 'high' : typed.score >= 3 ? 'medium' : 'low',
+    evidence,
+  };
+}
+
+function gradeLexical(subquery: string, passages: ResearchPassage[]): Finding | null {
   const terms = [...new Set(tokenize(subquery))];
   if (terms.length === 0) return null;
   const units = passages.flatMap((p) =>
@@ -168,8 +224,24 @@ function pickAnswer(agreeing: Candidate[]): Candidate[] {
 }
 
 const CONFIDENCE_RANK = { high: 0, medium: 1, low: 2 } as const;
+/** Sentences of the "Other evidence" section at most: more would pad the report. */
+const OTHER_EVIDENCE = 4;
 
-export function extractiveReport(prompt: string, findings: Finding[], sources: ResearchSourceRef[], subqueries?: string[]): string {
+const sameQuestion = (a: string, b: string) => oneLine(a).replace(/[?.!\s]+$/, '').toLowerCase() === oneLine(b).replace(/[?.!\s]+$/, '').toLowerCase();
+/** A sub-question written in words (a question or a clause), not a bag of keywords: it may head a section. */
+export const isWorded = (q: string) => /[?]\s*$/.test(q) || tokenize(q).length < (q.match(/[\p{L}\p{N}]+/gu) ?? []).length;
+/** A typed finding's answer is its value, not its quotes joined. */
+const typedValue = (f: Finding) => (questionKind(f.subquery) !== 'text' && f.answer.length <= 120 && !f.evidence.some((e) => clean(e.quote) === clean(f.answer)) ? f.answer : null);
+
+/**
+ * The extractive report, answer first: `# prompt`; a paragraph that answers it (the value a typed
+ * finding found, then the sentence stating it, or the best sentences of the prompt's finding; a
+ * follow-up's finding, which restates the prompt with what an earlier round learned, comes first),
+ * or a plain "No source answered" when nothing does; then a section per worded sub-question in
+ * plan order (headings are the questions themselves), the closest passages of an unanswered typed
+ * question, other evidence for an open-ended prompt; then `## Sources`. Every sentence once.
+ */
+export function extractiveReport(prompt: string, findings: Finding[], sources: ResearchSourceRef[], subqueries?: string[], restatements: string[] = [], given: string[] = []): string {
   const known = new Set(sources.map((s) => s.index));
   // Only evidence citing a known source can be written: a claim must resolve.
   const usable = findings
@@ -180,39 +252,82 @@ export function extractiveReport(prompt: string, findings: Finding[], sources: R
 
   // No sentence twice in a report: each cited sentence is written once, where it first fits.
   const said = new Set<string>();
-  const fresh = (quote: string, source: number, firstOnly = false): string[] => {
-    const pieces = claimSentences(clean(quote)).map(escapeLineStart);
-    const out: string[] = [];
-    for (const piece of firstOnly ? pieces.slice(0, 1) : pieces) {
-      const key = piece.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  const fresh = (quote: string, source: number, limit = Infinity): string[] => {
+    const written: string[] = [];
+    for (const piece of claimSentences(clean(quote)).map(escapeLineStart)) {
+      if (written.length >= limit) break;
+      const key = piece.toLowerCase().replace(/\[\d+(?:\s*,\s*\d+)*\]/g, '').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
       if (said.has(key)) continue;
       said.add(key);
-      out.push(`${piece} [${source}]`);
+      written.push(`${piece} [${source}]`);
     }
-    return out;
+    return written;
   };
+  const findingFor = (q: string) => usable.find((u) => sameQuestion(u.finding.subquery, q));
 
-  const lead = [...usable]
-    .map((u, i) => ({ ...u, i }))
-    .sort((a, b) => CONFIDENCE_RANK[a.finding.confidence] - CONFIDENCE_RANK[b.finding.confidence] || a.i - b.i)
-    .slice(0, SUMMARY_FINDINGS);
-  const summary = lead.flatMap((u) => fresh(u.evidence[0]!.quote, u.evidence[0]!.source, true));
-  out.push(summary.length ? summary.join(' ') : `${GAP_NOTE} ${topic}`, '');
-
+  // 1. The answer. Questions that restate the prompt (follow-ups) first, then the prompt itself
+  // (or the given query it came as), then its worded clauses.
   const order = uniqueStrings([...(subqueries ?? []), ...findings.map((f) => f.subquery)].map(oneLine));
-  for (const subquery of order) {
-    const own = usable.filter((u) => oneLine(u.finding.subquery) === subquery);
-    if (own.length === 0) {
-      out.push(`## ${subquery}`, '', `${GAP_NOTE} ${subquery}`, '');
+  // The user's own queries are topics in words whatever their form; derived keyword bags are not.
+  const worded = order.filter((q) => isWorded(q) || given.some((g) => sameQuestion(g, q)));
+  const leadQuestions = uniqueStrings([...restatements.map(oneLine), topic, ...worded]);
+  const typedPrompt = questionKind(topic) !== 'text';
+  const lead: string[] = [];
+  const answered = new Set<string>();
+  for (const q of leadQuestions) {
+    const u = findingFor(q);
+    if (!u || lead.length >= 6) continue;
+    const value = typedValue(u.finding);
+    if (value === null) continue;
+    const [first, ...rest] = u.evidence;
+    lead.push(`**${escapeMarkdown(value)}** [${first!.source}].`, ...fresh(first!.quote, first!.source, 2));
+    for (const e of rest.slice(0, 1)) lead.push(...fresh(e.quote, e.source, 1));
+    answered.add(oneLine(u.finding.subquery));
+    // A restatement's finding answers the prompt: the prompt's own (a near miss) adds nothing to the lead.
+    if (restatements.some((r) => sameQuestion(r, q))) answered.add(topic);
+    // One typed answer per lead unless the prompt asks several things.
+    if (!worded.some((w) => !sameQuestion(w, topic) && !sameQuestion(w, q) && !restatements.some((r) => sameQuestion(r, w)))) break;
+  }
+  if (lead.length === 0 && !typedPrompt) {
+    const best = leadQuestions.map(findingFor).find((u) => u) ?? [...usable].sort((a, b) => CONFIDENCE_RANK[a.finding.confidence] - CONFIDENCE_RANK[b.finding.confidence])[0];
+    if (best) {
+      for (const e of best.evidence) if (lead.length < 3) lead.push(...fresh(e.quote, e.source, 3 - lead.length));
+      answered.add(oneLine(best.finding.subquery));
+    }
+  }
+  out.push(lead.length ? lead.join(' ') : `${GAP_NOTE} ${topic}`, '');
+
+  // 2. A section per worded sub-question, in plan order; the quotes not yet written.
+  for (const q of uniqueStrings([...worded, ...restatements.map(oneLine)])) {
+    // The prompt is the title and the lead answers it: no section repeats it.
+    if (sameQuestion(q, topic)) continue;
+    const u = findingFor(q);
+    if (!u) {
+      if (!answered.has(q) && !restatements.some((r) => sameQuestion(r, q))) out.push(`## ${headingOf(q)}`, '', `${GAP_NOTE} ${q}`, '');
       continue;
     }
-    const sentences = own.flatMap((u) => u.evidence.flatMap((e) => fresh(e.quote, e.source)));
-    // A section whose every sentence was already written above adds nothing: it is left out.
-    if (sentences.length) out.push(`## ${subquery}`, '', sentences.join(' '), '');
+    const typedButUnanswered = questionKind(q) !== 'text' && typedValue(u.finding) === null;
+    const sentences = u.evidence.flatMap((e) => fresh(e.quote, e.source));
+    if (sentences.length === 0) continue;
+    out.push(`## ${typedButUnanswered ? `Closest passages: ${headingOf(q)}` : headingOf(q)}`, '', sentences.join(' '), '');
+  }
+
+  // 3. Keyword searches found more: worth a short section only when the prompt is open-ended.
+  if (!typedPrompt) {
+    const other = usable.filter((u) => !worded.some((w) => sameQuestion(w, u.finding.subquery)) || sameQuestion(u.finding.subquery, topic)).flatMap((u) => u.evidence.flatMap((e) => fresh(e.quote, e.source, 1)));
+    if (other.length) out.push('## Other evidence', '', other.slice(0, OTHER_EVIDENCE).join(' '), '');
   }
   const body = out.join('\n');
   return `${body}\n${sourcesSection(citedIndexes(body), sources)}\n`;
 }
+
+/** A sub-question as a heading: the question itself, first letter capitalised. */
+const headingOf = (q: string) => {
+  const line = oneLine(q);
+  return line.charAt(0).toUpperCase() + line.slice(1);
+};
+
+const escapeMarkdown = (s: string) => s.replace(/([*_`\[\]])/g, '\\$1');
 
 const clean = (quote: string) => oneLine(quote.replace(FOOTNOTE, ''));
 

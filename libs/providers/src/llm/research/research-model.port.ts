@@ -25,6 +25,23 @@ export interface ResearchCallOptions {
 export interface SynthesiseOptions extends ResearchCallOptions {
   /** The planned sub-questions: those without a finding get an explicit gap note. */
   subqueries?: string[];
+  /**
+   * Follow-up questions that restate the prompt with what earlier rounds learned ("Where did Dana
+   * Whitcombe study?" for "Where did the chief executive of X study?"): their findings answer the prompt.
+   */
+  restatements?: string[];
+  /** The user's own queries: each is a topic of the report, whatever its form. */
+  queries?: string[];
+}
+
+/** A question to research next, learned from the evidence so far. */
+export interface FollowUp {
+  /** The new sub-question, naming what the evidence named ("Where did Dana Whitcombe study?"). */
+  subquery: string;
+  /** It restates the question asked (its answer answers that question), rather than widening it. */
+  restates: boolean;
+  /** The verbatim passage sentence that named the entity the sub-question is about. */
+  via: { source: number; quote: string } | null;
 }
 
 export interface ResearchModel {
@@ -40,6 +57,12 @@ export interface ResearchModel {
    * A markdown report: every claim sentence carries one or more `[N]` that resolve to `sources`
    * indexes; only headings, the `## Sources` list and "No source answered: …" gap notes are uncited.
    */
+  /**
+   * After a round of evidence: the sub-questions the question's unresolved part depends on, naming
+   * entities the passages name (the person who holds a role the question asks about, a product, an
+   * organisation), at most `max`; none when the evidence already answers it or names nothing to follow.
+   */
+  followUp(question: string, passages: ResearchPassage[], max: number, options?: ResearchCallOptions): Promise<{ followUps: FollowUp[]; usage: TokenUsage }>;
   synthesise(prompt: string, findings: Finding[], sources: ResearchSourceRef[], options?: SynthesiseOptions): Promise<{ report: string; usage: TokenUsage }>;
 }
 

@@ -1,0 +1,94 @@
+import { analyseQuestion, answerUnits, questionKind, roleHolder, typedAnswer } from './question';
+
+const passage = (source: number, title: string, text: string) => ({ source, title, text });
+const answer = (question: string, passages: ReturnType<typeof passage>[]) => {
+  const shape = analyseQuestion(question);
+  return typedAnswer(question, shape, answerUnits(passages, shape, 20, 600));
+};
+
+describe('questionKind', () => {
+  it.each([
+    ['In what year was Brightwater Foods founded?', 'year'],
+    ['When was Brightwater Foods established?', 'year'],
+    ['When did the Tartu plant open?', 'date'],
+    ['On what date did the merger close?', 'date'],
+    ['How much revenue did Brightwater report for fiscal 2024?', 'money'],
+    ['What was the revenue of Brightwater in 2024?', 'money'],
+    ['How many people does Brightwater employ?', 'number'],
+    ['What percentage of sales come from exports?', 'percent'],
+    ['Who is the chief executive of Brightwater Foods?', 'person'],
+    ['Who acquired Brightwater Foods?', 'organisation'],
+    ['Which company supplies the cocoa?', 'organisation'],
+    ['Where did the chief executive of Brightwater Foods study?', 'organisation'],
+    ['Where is Brightwater Foods headquartered?', 'place'],
+    ['In which city does Brightwater roast its coffee?', 'place'],
+    ['Does Brightwater Foods sell outside Estonia?', 'boolean'],
+    ['Is Brightwater publicly traded?', 'boolean'],
+    ['How do heat pumps work in cold climates', 'number'],
+    ['Explain how EV batteries are recycled', 'text'],
+  ])('%s -> %s', (question, kind) => {
+    // "How do … work" is not "how many": only the listed forms ask for a number.
+    if (question.startsWith('How do')) expect(questionKind(question)).toBe('text');
+    else expect(questionKind(question)).toBe(kind);
+  });
+});
+
+describe('analyseQuestion', () => {
+  it('separates the entity, the predicate (with the words pages use) and a role link', () => {
+    const shape = analyseQuestion('Where did the chief executive of Brightwater Foods study?');
+    expect([...shape.entity].sort()).toEqual(['brightwater', 'food']);
+    expect(shape.entityName).toBe('Brightwater Foods');
+    expect(shape.relation).toEqual({ role: 'chief executive', phrase: 'the chief executive of Brightwater Foods' });
+    expect(shape.predicate.get('study')).toBe(2);
+    expect(shape.predicate.has('graduat')).toBe(true);
+    expect(analyseQuestion("Where did Brightwater Foods' founder grow up?").relation?.role).toBe('founder');
+    expect(analyseQuestion('In what year was Brightwater Foods founded?').relation).toBeNull();
+  });
+});
+
+describe('typedAnswer', () => {
+  it('prefers the sentence carrying a value of the asked kind over one that only shares words', () => {
+    const found = answer('In what year was Brightwater Foods founded?', [
+      passage(1, 'Brightwater Foods annual report', 'Annual report of Brightwater Foods for fiscal year 2022. Brightwater Foods had a good year.'),
+      passage(2, 'About Brightwater Foods', 'We bake in Tartu. It was founded in 1997 by two bakers.'),
+    ]);
+    expect(found?.value).toBe('1997');
+    expect(found?.unit.source).toBe(2);
+  });
+
+  it('never answers with a value the question itself contains, and reads money next to its word', () => {
+    const found = answer('How much revenue did Brightwater Foods report for fiscal 2024?', [
+      passage(1, 'Brightwater Foods results 2024', 'Brightwater Foods published its results for fiscal 2024 on 3 March. Total revenue for fiscal 2024 was $25 million, up from $18 million.'),
+    ]);
+    expect(found?.value).toBe('$25 million');
+  });
+
+  it('picks the table cell of the row and column the question names', () => {
+    const found = answer('What was the revenue of Brightwater Foods in FY2023?', [
+      passage(1, 'Brightwater Foods results', 'Key figures of Brightwater Foods.\n\nMetric\tFY2023\tFY2024\nRevenue\t$18.2 million\t$25.0 million\nEmployees\t120\t145'),
+    ]);
+    expect(found?.value).toBe('$18.2 million');
+  });
+
+  it('answers yes/no from the sentence that states it, and nothing from pages about another entity', () => {
+    expect(answer('Does Brightwater Foods sell outside Estonia?', [passage(1, 'Brightwater Foods', 'Brightwater Foods has never sold its bread outside Estonia.')])?.value).toBe('no');
+    expect(answer('In what year was Brightwater Foods founded?', [passage(1, 'Harbour Mills', 'Harbour Mills was founded in 1931.')])).toBeNull();
+  });
+});
+
+describe('roleHolder', () => {
+  it.each([
+    ['Our chief executive, Dana Whitcombe, joined in 2015.'],
+    ['Dana Whitcombe, chief executive since 2015, opened the bakery.'],
+    ['The company is led by chief executive Dana Whitcombe.'],
+    ['Dana Whitcombe (chief executive) opened the new bakery.'],
+  ])('finds the name next to the role: %s', (text) => {
+    const shape = analyseQuestion('Where did the chief executive of Brightwater Foods study?');
+    expect(roleHolder(shape, answerUnits([passage(1, 'Brightwater Foods leadership', text)], shape, 20, 600))?.name).toBe('Dana Whitcombe');
+  });
+
+  it('finds who founded it', () => {
+    const shape = analyseQuestion('Where was the founder of Brightwater Foods born?');
+    expect(roleHolder(shape, answerUnits([passage(1, 'About Brightwater Foods', 'Brightwater Foods was founded by Mari Tamm in 1997.')], shape, 20, 600))?.name).toBe('Mari Tamm');
+  });
+});

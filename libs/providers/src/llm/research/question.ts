@@ -1,0 +1,318 @@
+import { sentenceSpans, stem, tokenize } from '../lexical';
+import { SYNONYMS } from '../schema-fill/extractive.schema-filler';
+import { type FoundValue, type ValueKind, valuesOfKind } from '../schema-fill/value-patterns';
+
+/**
+ * What a research question asks for, read the way a reference librarian would: the kind of value
+ * that answers it (a year, a date, money, a number, a person, a place, an organisation, yes/no, or
+ * free text), the entity it is about (its capitalised name), the words that say which fact is
+ * wanted (its predicate, with the words pages use for them) and, for a question about someone or
+ * something linked to the entity ("the chief executive of X"), that link. Deterministic, English-first.
+ */
+export interface QuestionShape {
+  kind: ValueKind;
+  /** Stems of the entity's name ("Brightwater Foods" -> brightwater, food). */
+  entity: Set<string>;
+  /** The entity's name as written in the question, or null. */
+  entityName: string | null;
+  /** Stemmed predicate words with weights: the question's own words 2, their synonyms 1.5. */
+  predicate: Map<string, number>;
+  /** "the chief executive of X": the role and the phrase to replace once the role-holder is known. */
+  relation: { role: string; phrase: string } | null;
+}
+
+/** Words that say what kind of answer is wanted, or only phrase the question: never a predicate. */
+const QUESTION_WORDS = new Set(
+  tokenize(
+    'what which who whom whose when where how many much year years date day month name number city town country region place ' +
+      'organisation organization company firm amount figure value total current currently today kind type exactly approximately roughly',
+  ),
+);
+
+/** Roles a question may ask about through the entity ("the founder of X", "X's chief executive"). */
+const ROLES = [
+  'chief executive officer',
+  'chief executive',
+  'chief technology officer',
+  'chief financial officer',
+  'chief operating officer',
+  'managing director',
+  'executive director',
+  'head chef',
+  'head of research',
+  'co-founder',
+  'cofounder',
+  'founder',
+  'ceo',
+  'cto',
+  'cfo',
+  'coo',
+  'chair',
+  'chairman',
+  'chairwoman',
+  'chairperson',
+  'president',
+  'director',
+  'principal',
+  'rector',
+  'dean',
+  'head',
+  'owner',
+  'designer',
+  'architect',
+  'inventor',
+  'creator',
+  'author',
+  'editor',
+  'curator',
+  'conductor',
+  'coach',
+  'captain',
+  'lead engineer',
+  'maintainer',
+  'parent company',
+  'owner company',
+  'supplier',
+];
+/** Names are capitalised, so patterns that find them take no `i` flag: other words are made case-blind. */
+const caseBlind = (words: string) => words.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`).replace(/[-\s]+/g, '[-\\s]+');
+const ROLE_PATTERN = ROLES.map(caseBlind).join('|');
+/** "the chief executive of Brightwater Foods" / "Brightwater Foods' founder" / "Brightwater's CEO". */
+const ROLE_OF = new RegExp(`\\b(?:${caseBlind('the')}\\s+|${caseBlind('its')}\\s+|${caseBlind('their')}\\s+)?(?:current\\s+|former\\s+|first\\s+)?(${ROLE_PATTERN})\\s+(?:of|at)\\s+((?:the\\s+)?\\p{Lu}[\\p{L}\\p{N}&'’.-]*(?:\\s+(?:of|for|and|&|de|the)?\\s*\\p{Lu}[\\p{L}\\p{N}&'’.-]*){0,4})`, 'u');
+const POSSESSIVE_ROLE = new RegExp(`((?:\\p{Lu}[\\p{L}\\p{N}&.-]*\\s+){0,3}\\p{Lu}[\\p{L}\\p{N}&.-]*)(?:['’]s|['’])\\s+(?:current\\s+|former\\s+)?(${ROLE_PATTERN})\\b`, 'u');
+
+/** Words of the research vocabulary beyond the schema filler's (keys are stems, as `tokenize` gives them). */
+const MORE_SYNONYMS: Record<string, string[]> = {
+  study: ['studied', 'graduated', 'degree', 'educated', 'alumnus', 'alumna', 'trained', 'doctorate', 'phd'],
+  born: ['born', 'birth', 'native'],
+  grew: ['grew', 'raised', 'childhood', 'hometown'],
+  work: ['worked', 'career', 'joined', 'spent', 'previously', 'before'],
+  acquir: ['acquired', 'bought', 'purchased', 'takeover', 'acquisition'],
+  own: ['owned', 'owner', 'subsidiary', 'parent'],
+  open: ['opened', 'opening', 'inaugurated', 'launched'],
+  launch: ['launched', 'introduced', 'unveiled', 'released'],
+  employ: ['employs', 'employees', 'staff', 'workforce', 'headcount', 'people'],
+  employe: ['employs', 'staff', 'workforce', 'headcount', 'people'],
+  staff: ['employs', 'employees', 'workforce', 'headcount', 'people'],
+  worker: ['employs', 'employees', 'staff', 'workforce', 'people'],
+  headquarter: ['headquarters', 'headquartered', 'based', 'head office', 'hq', 'main office'],
+  base: ['based', 'headquartered', 'headquarters', 'head office'],
+  locat: ['located', 'based', 'headquartered'],
+  lead: ['leads', 'led', 'heads', 'runs', 'chief', 'executive'],
+  run: ['runs', 'leads', 'heads', 'managed'],
+  ceo: ['chief executive', 'chief executive officer', 'managing director', 'leads', 'heads'],
+  revenu: ['revenue', 'revenues', 'sales', 'turnover', 'income'],
+  sale: ['sales', 'revenue', 'turnover'],
+  rais: ['raised', 'funding', 'round', 'investment', 'secured'],
+  fund: ['funding', 'raised', 'round', 'investment', 'grant'],
+  cost: ['cost', 'costs', 'price', 'invested', 'investment', 'budget'],
+  invest: ['invested', 'investment', 'investing', 'cost'],
+  produc: ['produces', 'makes', 'output', 'manufactures', 'built'],
+  mak: ['makes', 'produces', 'manufactures'],
+  sell: ['sells', 'sold', 'exports', 'ships', 'stocks', 'available'],
+  export: ['exports', 'ships', 'sells', 'abroad'],
+  list: ['listed', 'exchange', 'publicly', 'shares', 'traded'],
+  public: ['publicly', 'listed', 'exchange', 'traded', 'private', 'privately'],
+  traded: ['listed', 'exchange', 'publicly', 'shares'],
+  member: ['members', 'membership'],
+  student: ['students', 'enrolled', 'enrolment', 'enrollment'],
+  visitor: ['visitors', 'visits', 'attendance'],
+  capacit: ['capacity', 'megawatts', 'mw', 'gw', 'seats', 'beds'],
+};
+
+const synonymsOf = (term: string): string[] => [...(SYNONYMS[term] ?? []), ...(MORE_SYNONYMS[term] ?? [])];
+
+export function questionKind(question: string): ValueKind {
+  const q = question.toLowerCase().replace(/\s+/g, ' ').trim();
+  if (/^(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)\b/.test(q)) return 'boolean';
+  if (/\b(?:what|which) (?:year|decade)\b|\bin what year\b|\byear (?:was|did|were)\b/.test(q)) return 'year';
+  if (/\b(?:what|which) (?:date|day)\b|\bon what date\b/.test(q)) return 'date';
+  if (/\bwhen\b/.test(q)) return /\b(?:found|founded|established|born|incorporated|set up|formed|created|started)\b/.test(q) ? 'year' : 'date';
+  if (/\bwhat (?:percentage|percent|share|proportion)\b|\bby how much\b.*\b(?:grow|grew|rise|rose|fall|fell)\b/.test(q)) return 'percent';
+  if (/\bhow much\b|\b(?:what|how large) (?:was|were|is|are) (?:the |its |their )?(?:\w+ )?(?:revenue|turnover|sales|price|cost|funding|budget|valuation|investment|profit|income|loss)\b|\b(?:revenue|turnover|funding|valuation|price)\b.*\b(?:what|how much)\b/.test(q)) return 'money';
+  if (/\bhow many\b|\bnumber of\b|\bhow (?:large|big|tall|long|old|high|far)\b|\bwhat (?:size|capacity|headcount)\b/.test(q)) return 'number';
+  if (/\bwhere\b.*\b(?:study|studied|educated|train|trained|graduate|graduated|work|worked|employed|intern)\b/.test(q)) return 'organisation';
+  if (/\b(?:which|what|whose) (?:company|companies|firm|organisation|organization|university|college|school|bank|investor|investors|group|brand|supplier|manufacturer|institution|publisher|employer|business|fund|agency|club|team|charity|foundation|retailer|partner|customer|airline)\b/.test(q)) return 'organisation';
+  if (/\bwho (?:acquired|bought|owns|owned|funded|supplies|supplied|manufactures|makes|published|invested)\b/.test(q)) return 'organisation';
+  if (/\bwhere\b|\b(?:which|what|in which|in what) (?:city|town|country|region|state|village|port|island|province|county|neighbourhood|neighborhood)\b/.test(q)) return 'place';
+  if (/\bwho\b|\bwhom\b|\bwhose\b|\bwhich person\b|\bname of (?:the|its|their) (?:ceo|founder|chief|director|head|owner|president|chair)/.test(q)) return 'person';
+  return 'text';
+}
+
+export function analyseQuestion(question: string): QuestionShape {
+  const kind = questionKind(question);
+  const relation = relationOf(question);
+  const entityName = nameIn(relation ? question.replace(relation.phrase, ' ') : question) ?? (relation ? nameIn(relation.phrase) : null);
+  const entity = new Set(entityName ? tokenize(entityName) : []);
+  const roleTerms = new Set(relation ? tokenize(relation.role) : []);
+  const predicate = new Map<string, number>();
+  for (const term of tokenize(question)) {
+    if (entity.has(term) || QUESTION_WORDS.has(term) || /^\d+$/.test(term)) continue;
+    // The role names the link, not the fact asked about it: it matters less than the predicate.
+    predicate.set(term, Math.max(predicate.get(term) ?? 0, roleTerms.has(term) ? 1 : 2));
+  }
+  for (const [term, weight] of [...predicate]) {
+    for (const synonym of synonymsOf(term)) for (const s of tokenize(synonym)) if (!predicate.has(s) && !entity.has(s)) predicate.set(s, Math.min(weight, 1.5));
+  }
+  return { kind, entity, entityName, predicate, relation };
+}
+
+/** The longest run of capitalised words after the question's first word (the named entity). */
+function nameIn(text: string): string | null {
+  const words = [...text.matchAll(/[\p{L}\p{N}][\p{L}\p{N}&'’.-]*/gu)];
+  let best: string | null = null;
+  let run: string[] = [];
+  const flush = () => {
+    const name = run.join(' ').replace(/['’]s?$/, '');
+    if (name && (!best || name.split(' ').length > best.split(' ').length)) best = name;
+    run = [];
+  };
+  words.forEach((m, i) => {
+    const word = m[0];
+    const capital = /^\p{Lu}/u.test(word) && i > 0 && !QUESTION_WORDS.has(stem(word.toLowerCase()));
+    const joiner = run.length > 0 && /^(?:of|and|&|de|for)$/.test(word);
+    if (capital || joiner) run.push(word);
+    else flush();
+  });
+  flush();
+  return best ? (best as string).replace(/\s+(?:of|and|&|de|for)$/, '') : null;
+}
+
+function relationOf(question: string): QuestionShape['relation'] {
+  const of = ROLE_OF.exec(question);
+  if (of) return { role: of[1]!.toLowerCase(), phrase: of[0].trim() };
+  const possessive = POSSESSIVE_ROLE.exec(question);
+  if (possessive) return { role: possessive[2]!.toLowerCase(), phrase: possessive[0].trim() };
+  return null;
+}
+
+/** One sentence or table row of a passage, verbatim, with what the question needs to know of it. */
+export interface AnswerUnit {
+  source: number;
+  text: string;
+  /** Table rows: the header cells of their table, for picking the column a question names. */
+  header?: string[];
+  /** The passage is about the question's entity (its title or text names it). */
+  about: boolean;
+}
+
+export interface TypedAnswer {
+  unit: AnswerUnit;
+  /** The value as the page wrote it ("$25.0 million", "1997", "yes"). */
+  value: string;
+  score: number;
+}
+
+/** Sentences and table rows of passages (tab-separated lines as the extractor writes tables). */
+export function answerUnits(passages: Array<{ source: number; title: string; text: string }>, shape: QuestionShape, minChars: number, maxChars: number): AnswerUnit[] {
+  const units: AnswerUnit[] = [];
+  for (const p of passages) {
+    const words = new Set(tokenize(`${p.title} ${p.text}`));
+    const about = shape.entity.size === 0 || [...shape.entity].every((e) => words.has(e));
+    for (const span of sentenceSpans(p.text)) {
+      const lines = span.text.split('\n');
+      if (lines.length > 1 && lines.every((line) => line.includes('\t'))) {
+        const header = lines[0]!.split('\t').map((c) => c.trim());
+        for (const line of lines.slice(1)) units.push({ source: p.source, text: line, header, about });
+        continue;
+      }
+      for (const line of lines) if (line.includes('\t')) units.push({ source: p.source, text: line, about });
+      if (span.text.length >= minChars && span.text.length <= maxChars && !lines.every((l) => l.includes('\t'))) units.push({ source: p.source, text: span.text, about });
+    }
+  }
+  return units;
+}
+
+const NEGATION = /\b(?:not|no|never|none|neither|nor|without|n['’]t|no longer|ceased|stopped)\b/i;
+
+/**
+ * The best unit carrying a value of the asked kind next to the question's predicate, on a page
+ * about the asked entity: the typed answer, or null when no unit states one. A value the question
+ * itself contains ("fiscal 2024" in a revenue question) is never the answer.
+ */
+export function typedAnswer(question: string, shape: QuestionShape, units: AnswerUnit[]): TypedAnswer | null {
+  if (shape.kind === 'text') return null;
+  const asked = new Set(tokenize(question));
+  let best: TypedAnswer | null = null;
+  units.forEach((unit, order) => {
+    if (!unit.about && shape.entity.size > 0) return;
+    const tokens = tokenize(unit.text);
+    const present = new Set(tokens);
+    let matched = 0;
+    for (const [term, weight] of shape.predicate) if (present.has(term)) matched += weight;
+    const isRow = unit.text.includes('\t');
+    const label = isRow ? new Set(tokenize(unit.text.split('\t')[0] ?? '')) : null;
+    const labelMatched = !!label && [...shape.predicate.keys()].some((t) => label.has(t));
+    if (matched === 0 && !labelMatched) return;
+    const entityHere = [...shape.entity].filter((e) => present.has(e)).length;
+    const found = valueFor(shape, unit, asked, labelMatched);
+    if (!found) return;
+    const score = matched + (labelMatched ? 2 : 0) + 0.5 * Math.min(2, entityHere) + found.bond - order / 10_000;
+    if (!best || score > best.score) best = { unit, value: found.value, score };
+  });
+  return best;
+}
+
+function valueFor(shape: QuestionShape, unit: AnswerUnit, asked: Set<string>, labelMatched: boolean): { value: string; bond: number } | null {
+  if (shape.kind === 'boolean') return { value: NEGATION.test(unit.text) ? 'no' : 'yes', bond: 0 };
+  if (unit.text.includes('\t')) {
+    if (!labelMatched) return null;
+    const cells = unit.text.split('\t').map((c) => c.trim());
+    // The column the question names ("FY2024", "2024"), else the last one (the latest figure).
+    const column = unit.header?.findIndex((h, i) => i > 0 && tokenize(h).some((t) => asked.has(t) || asked.has(t.replace(/^fy/, ''))));
+    const cell = column !== undefined && column > 0 ? cells[column] : cells[cells.length - 1];
+    if (!cell || cells.length < 2) return null;
+    const typed = valuesOfKind(shape.kind, cell, shape.entity)[0];
+    return typed ? { value: typed.text, bond: 1.5 } : shape.kind === 'person' || shape.kind === 'place' || shape.kind === 'organisation' ? { value: cell, bond: 1 } : null;
+  }
+  const values = valuesOfKind(shape.kind, unit.text, shape.entity).filter((v) => !askedValue(v, asked));
+  if (values.length === 0) return null;
+  // The value nearest a predicate word wins; one in the same clause is bound to it.
+  const positions = [...unit.text.matchAll(/[\p{L}\p{N}]+/gu)].filter((m) => shape.predicate.has(stem(m[0].toLowerCase()))).map((m) => m.index!);
+  const distance = (v: FoundValue) => (positions.length ? Math.min(...positions.map((p) => Math.abs(p - v.index))) : 200);
+  const nearest = values.reduce((a, b) => (distance(b) < distance(a) ? b : a));
+  const d = distance(nearest);
+  return { value: String(nearest.text), bond: d <= 40 ? 1 : d <= 100 ? 0.5 : 0 };
+}
+
+/** The value repeats the question ("2024" of "fiscal 2024", the entity's own name). */
+const askedValue = (v: FoundValue, asked: Set<string>) => {
+  const terms = tokenize(v.text);
+  return terms.length > 0 && terms.every((t) => asked.has(t));
+};
+
+/** "yes"/"no" are words of the report's own; other values are the page's spelling. */
+export const formatValue = (kind: ValueKind, value: string): string => (kind === 'boolean' ? (value === 'yes' ? 'Yes' : 'No') : value.replace(/\s+/g, ' ').trim());
+
+/**
+ * Who holds the question's role at its entity, as the units name them: "our chief executive, Dana
+ * Whitcombe", "Dana Whitcombe, founder", "founded by Dana Whitcombe", "Dana Whitcombe leads …".
+ */
+export function roleHolder(shape: QuestionShape, units: AnswerUnit[]): { name: string; unit: AnswerUnit } | null {
+  if (!shape.relation) return null;
+  const role = caseBlind(shape.relation.role);
+  const name = "(\\p{Lu}[\\p{L}'’-]+(?:\\s+(?:van|von|de|da|del|le|la)?\\s*\\p{Lu}[\\p{L}'’-]+){1,3})";
+  const roleWords = /found/.test(shape.relation.role) ? `(?:${role}|${caseBlind('founded by')}|${caseBlind('co-founded by')}|${caseBlind('started by')}|${caseBlind('set up by')})` : role;
+  const patterns = [
+    new RegExp(`${roleWords}(?:\\s+(?:and\\s+)?[\\p{Ll}]+){0,2}?[,:]?\\s+${name}`, 'u'),
+    new RegExp(`${name},?\\s+(?:(?:is|was|has been|serves as|became|as)\\s+)?(?:(?:the|our|its|their)\\s+)?(?:[\\p{Ll}]+\\s+){0,2}${role}\\b`, 'u'),
+    new RegExp(`${name}\\s*\\((?:[^)]*\\b)?${role}\\b`, 'u'),
+  ];
+  let best: { name: string; unit: AnswerUnit; score: number } | null = null;
+  units.forEach((unit, order) => {
+    for (const [i, pattern] of patterns.entries()) {
+      const m = pattern.exec(unit.text);
+      if (!m) continue;
+      const found = m[1]!.replace(/['’]s$/, '').trim();
+      // The role word itself capitalised ("Chief Executive Dana …") is not part of the name.
+      const cleaned = found
+        .split(/\s+/)
+        .filter((w) => !new RegExp(`^(?:${ROLE_PATTERN}|Chief|Executive|Officer|Our|The|Its|Their|Managing|Director)$`, 'i').test(w))
+        .join(' ');
+      if (cleaned.split(' ').length < 2 || tokenize(cleaned).some((t) => shape.entity.has(t))) continue;
+      const score = (unit.about ? 2 : 0) + (3 - i) * 0.1 - order / 10_000;
+      if (!best || score > best.score) best = { name: cleaned, unit, score };
+    }
+  });
+  return best ? { name: (best as { name: string }).name, unit: (best as { unit: AnswerUnit }).unit } : null;
+}
