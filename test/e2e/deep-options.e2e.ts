@@ -72,6 +72,16 @@ describe('deep run options and streams (standalone)', () => {
     const capped = await deep(ctx.svc, { queries: ['sodium-ion battery', 'robot picking arm'], max_excerpt_chars: 120, max_fetches: 4 });
     expect(capped.results.length).toBeGreaterThan(2);
     expect(capped.results.reduce((sum, r) => sum + r.snippet.length, 0)).toBeLessThanOrEqual(120);
+    // With contents, highlights and summaries spend the same budget (the page text does not).
+    const withContents = await deep(ctx.svc, {
+      queries: ['sodium-ion battery', 'robot picking arm'],
+      max_excerpt_chars: 120,
+      max_fetches: 4,
+      advanced_settings: { contents: { text: true, highlights: true, summary: true } },
+    });
+    const excerptChars = (r: Row) => r.snippet.length + (r.highlights ?? []).join('').length + (r.summary ?? '').length;
+    expect(withContents.results.some((r) => r.text)).toBe(true);
+    expect(withContents.results.reduce((sum, r) => sum + excerptChars(r), 0)).toBeLessThanOrEqual(120);
     const shaped = await deep(ctx.svc, {
       queries: ['sodium-ion battery', 'robot picking arm'],
       max_fetches: 6,

@@ -1,7 +1,19 @@
 import { bearer } from '../support/service-process';
 import { type E2eContext, json } from './harness';
 
-type Row = { url: string; title: string; excerpts: string[]; date: string | null; domain: string; category: string | null; score: number; text?: string };
+type Row = {
+  url: string;
+  title: string;
+  snippet: string;
+  excerpts: string[];
+  date: string | null;
+  domain: string;
+  category: string | null;
+  score: number;
+  text?: string;
+  highlights?: string[];
+  summary?: string;
+};
 
 /** POST /v1/search (instant, fast, auto) over the local index built by crawling the fixture web at boot. */
 export function searchSuite(ctx: E2eContext): void {
@@ -88,11 +100,17 @@ export function searchSuite(ctx: E2eContext): void {
       expect(windowed.length).toBeLessThan(all.length);
     });
 
-    it('limit caps the rows and max_excerpt_chars caps the excerpt characters across rows', async () => {
+    it('limit caps the rows and max_excerpt_chars caps every excerpt-like character across rows', async () => {
       expect(await rows({ queries: ['battery'], limit: 2 })).toHaveLength(2);
-      const total = (rs: Row[]) => rs.reduce((sum, r) => sum + r.excerpts.reduce((n, e) => n + e.length, 0), 0);
-      expect(total(await rows({ queries: ['battery'], limit: 10 }))).toBeGreaterThan(300);
+      // Snippet, excerpts, highlights and summary all count; the page text has its own max_chars.
+      const total = (rs: Row[]) =>
+        rs.reduce((sum, r) => sum + r.snippet.length + [...r.excerpts, ...(r.highlights ?? []), r.summary ?? ''].join('').length, 0);
+      const contents = { text: true, highlights: true, summary: true, max_chars: 500 };
+      expect(total(await rows({ queries: ['battery'], limit: 10, advanced_settings: { contents } }))).toBeGreaterThan(300);
       expect(total(await rows({ queries: ['battery'], limit: 10, max_excerpt_chars: 300 }))).toBeLessThanOrEqual(300);
+      const capped = await rows({ queries: ['battery'], limit: 10, max_excerpt_chars: 300, advanced_settings: { contents } });
+      expect(total(capped)).toBeLessThanOrEqual(300);
+      expect(capped.filter((r) => r.text).every((r) => r.text!.length > 50)).toBe(true);
     });
 
     it('an objective re-ranks the rows, drops an off-topic one, and is charged', async () => {

@@ -10,8 +10,10 @@ import * as path from 'node:path';
  * HTTP server on 127.0.0.1 and a random port, so each site is its own origin with its own
  * robots.txt, and "same site" means something to a crawler. The SSRF guard lets 127.0.0.1
  * through (`allowHosts`), and no DNS trick is needed. Every page declares its public address
- * (`<link rel=canonical>` and `og:url` on `https://<site><path>`), which is what the local index
- * records: search results, domain and subdomain filters see `news.example-daily.test`, not
+ * (`<link rel=canonical>` and `og:url` on `https://<site><path>`), but the local index takes a
+ * canonical only on the host a page was fetched from, so the public host comes from the seed:
+ * `fixtureSeed` writes `https://<site>=<loopback origin>/` (crawl this mirror as that site).
+ * Search results, domain and subdomain filters then see `news.example-daily.test`, not
  * `127.0.0.1:41234`.
  *
  * A site is a folder named for its host. Page files are HTML templates rendered once at start:
@@ -254,9 +256,16 @@ async function listFiles(dir: string): Promise<string[]> {
   return out.sort();
 }
 
+/**
+ * One fixture site as a LOCAL_INDEX_SEEDS entry: its loopback server crawled as the public host
+ * (`https://acme-robotics.test=http://127.0.0.1:41234/`). The `www.` twin maps to its own host;
+ * its pages' canonicals on the apex then collapse into the apex's documents.
+ */
+export const fixtureSeed = (web: FixtureWeb, host: string): string => `https://${host}=${web.baseUrl(host)}/`;
+
 /** The fixture web's sites as LOCAL_INDEX_SEEDS (the `www.` twin is not a site of its own). */
 export const fixtureSeeds = (web: FixtureWeb): string =>
   web.hosts
     .filter((host) => !host.startsWith('www.'))
-    .map((host) => `${web.baseUrl(host)}/`)
+    .map((host) => fixtureSeed(web, host))
     .join(',');

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { RunResult } from '@app/domain/run';
 import { type DeepSearchParams, searchRuns, type SearchRunState } from '@app/domain/search-run';
-import { focusExcerpts } from '@app/extraction';
+import { ExcerptBudget, focusExcerpts } from '@app/extraction';
 import { normalizeUrl, runResearch } from '@app/research';
 import type { RunContext, RunExecutor } from '@app/runs';
 import { recordedProgress } from './research-progress';
@@ -26,20 +26,20 @@ export function deepFilters(params: DeepSearchParams): PageFilters {
 }
 
 /**
- * Snippet sizing of a deep run's results, as a synchronous search sizes its excerpts:
- * `advanced_settings.excerpts.max_chars_per_result` per row, then `max_excerpt_chars` as a budget
- * over all rows in rank order.
+ * Excerpt sizing of a deep run's results, as a synchronous search sizes its rows:
+ * `advanced_settings.excerpts.max_chars_per_result` per snippet, then `max_excerpt_chars` as one
+ * budget over every excerpt-like string (snippet, highlights, summary) of all rows in rank order.
+ * `text` is left out: it is the page itself, sized by `advanced_settings.contents.max_chars`.
+ * Run on the rows with their contents, so the budget sees them.
  */
 export function shapeSnippets(results: RunResult[], params: DeepSearchParams): RunResult[] {
   const perResult = params.advanced_settings?.excerpts?.max_chars_per_result ?? null;
-  let left = params.max_excerpt_chars ?? null;
+  const budget = new ExcerptBudget(params.max_excerpt_chars ?? null);
   return results.map((row) => {
-    let snippet = perResult !== null ? row.snippet.slice(0, perResult) : row.snippet;
-    if (left !== null) {
-      snippet = snippet.slice(0, Math.max(0, left));
-      left -= snippet.length;
-    }
-    return snippet === row.snippet ? row : { ...row, snippet };
+    const shaped: RunResult = { ...row, snippet: budget.take(perResult !== null ? row.snippet.slice(0, perResult) : row.snippet) };
+    if (row.highlights) shaped.highlights = budget.takeAll(row.highlights);
+    if (row.summary !== undefined) shaped.summary = budget.take(row.summary);
+    return shaped;
   });
 }
 
@@ -55,7 +55,8 @@ export function withContents(results: RunResult[], params: DeepSearchParams, tex
       ...row,
       ...(wanted.text && { text: wanted.max_chars ? text.slice(0, wanted.max_chars) : text }),
       ...(wanted.highlights && { highlights: focusExcerpts(text, focus, HIGHLIGHT_CHARS) }),
-      ...(wanted.summary && { summary: focusExcerpts(text, undefined, SUMMARY_CHARS).join(' ') }),
+      // Focused like the highlights: the summary of a page for this run's question, not its opening.
+      ...(wanted.summary && { summary: focusExcerpts(text, focus, SUMMARY_CHARS).join(' ') }),
     };
   });
 }
@@ -86,7 +87,7 @@ export class SearchRunExecutor implements RunExecutor<SearchRunState> {
       recordedProgress(run, (results) => shapeSnippets(results, params)),
     );
     if (run.stopped() || outcome.stopped || outcome.report === null) return;
-    const final = withContents(shapeSnippets(outcome.results, params), params, ports.texts);
+    const final = shapeSnippets(withContents(outcome.results, params, ports.texts), params);
     await run.record({ type: 'RecordResults', results: final, reranked: outcome.reranked });
     await run.record({ type: 'RecordReport', report: outcome.report, findings: outcome.findings, sources: outcome.sources, usage: outcome.usage });
   }

@@ -5,7 +5,7 @@ import { BusClient } from '@app/bus';
 import { callBus, type SearchPageReply, type SearchPageRequest, type SearchReply, type SearchRequest, type SearchResultRow, subjects } from '@app/contracts';
 import { lineItems, totalCredits } from '@app/domain/pricing';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
-import { focusExcerpts } from '@app/extraction';
+import { ExcerptBudget, focusExcerpts } from '@app/extraction';
 import { type ChargeContext, chargeRequest } from '@app/platform/charging/charge-request';
 import { ExtractiveLanguageModel, LANGUAGE_MODEL, type LanguageModel } from '@app/providers/llm';
 import { type SearchHit, type SearchPage, type SearchProvider, type SearchQuery, SEARCH_PROVIDER } from '@app/providers/search';
@@ -97,8 +97,9 @@ export class SearchService {
     candidates = candidates.slice(0, request.limit);
 
     const rows = candidates.map((c) => this.row(c, request));
-    this.capExcerpts(rows, request.max_excerpt_chars);
+    // Contents first: their highlights and summary are excerpts too, so the budget must see them.
     const contentRows = await this.contents(rows, candidates, request, warnings);
+    this.capExcerpts(rows, request.max_excerpt_chars);
 
     const usage = lineItems({ sku_search: 1, sku_objective_rerank: request.objective ? 1 : 0, sku_contents_text: contentRows });
     const position = await chargeRequest(this.events, charge, usage);
@@ -268,18 +269,19 @@ export class SearchService {
     };
   }
 
-  /** `max_excerpt_chars`: a budget over all rows' excerpts, spent in rank order. */
+  /**
+   * `max_excerpt_chars`: one budget over every excerpt-like string of the answer (snippet,
+   * excerpts, highlights, summary), spent in rank order, each row's in that order. `text` is left
+   * out: it is the page itself, sized by `advanced_settings.contents.max_chars`.
+   */
   private capExcerpts(rows: SearchResultRow[], max: number | null): void {
     if (max === null) return;
-    let left = max;
+    const budget = new ExcerptBudget(max);
     for (const row of rows) {
-      const kept: string[] = [];
-      for (const excerpt of row.excerpts) {
-        if (left <= 0) break;
-        kept.push(excerpt.length <= left ? excerpt : excerpt.slice(0, left));
-        left -= Math.min(excerpt.length, left);
-      }
-      row.excerpts = kept;
+      row.snippet = budget.take(row.snippet);
+      row.excerpts = budget.takeAll(row.excerpts);
+      if (row.highlights) row.highlights = budget.takeAll(row.highlights);
+      if (row.summary !== undefined) row.summary = budget.take(row.summary);
     }
   }
 
@@ -325,7 +327,8 @@ export class SearchService {
       given++;
       if (wanted.text) row.text = wanted.max_chars ? text.slice(0, wanted.max_chars) : text;
       if (wanted.highlights) row.highlights = focusExcerpts(text, focus, HIGHLIGHT_CHARS);
-      if (wanted.summary) row.summary = focusExcerpts(text, undefined, SUMMARY_CHARS).join(' ');
+      // The summary answers the same question the highlights do: the objective, else the queries.
+      if (wanted.summary) row.summary = focusExcerpts(text, focus, SUMMARY_CHARS).join(' ');
     }
     return given;
   }

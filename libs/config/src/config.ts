@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { parseIndexSeed } from './index-seeds';
 
 /**
  * Every setting is an environment variable, validated once at boot (API.md "Configuration").
@@ -26,6 +27,7 @@ export interface Config {
   searxngRps: number;
   braveApiKey: string | undefined;
   localIndexDir: string | undefined;
+  /** Seeds as written (`URL` or `PUBLIC_ORIGIN=FETCH_URL`), each checked by `parseIndexSeed`. */
   localIndexSeeds: string[];
   llmProvider: 'extractive' | 'openai';
   openaiBaseUrl: string | undefined;
@@ -99,6 +101,16 @@ const list = (env: Env, name: string): string[] =>
     .map((item) => item.trim())
     .filter((item) => item.length > 0);
 
+/** A list of crawl seeds, each checked at boot so a mistyped one is named, not silently never crawled. */
+const seeds = (env: Env, name: string): string[] =>
+  list(env, name).map((seed) => {
+    try {
+      return parseIndexSeed(seed).seed;
+    } catch (error) {
+      throw new ConfigError(name, (error as Error).message);
+    }
+  });
+
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = path.resolve(read(env, 'DATA_DIR') ?? './data');
   const eventstoreUrl =
@@ -132,7 +144,7 @@ export function loadConfig(env: Env = process.env): Config {
     searxngRps: int(env, 'SEARXNG_RPS', 2, 0, 100_000),
     braveApiKey,
     localIndexDir: read(env, 'LOCAL_INDEX_DIR'),
-    localIndexSeeds: list(env, 'LOCAL_INDEX_SEEDS'),
+    localIndexSeeds: seeds(env, 'LOCAL_INDEX_SEEDS'),
     llmProvider,
     openaiBaseUrl,
     openaiApiKey: read(env, 'OPENAI_API_KEY'),

@@ -4,16 +4,17 @@ import * as path from 'node:path';
 import { HttpFetcher } from '@app/providers/fetch';
 import type { SearchQuery } from '@app/providers/search/search-provider.port';
 import { LocalSearchProvider } from '@app/providers/search/local';
-import { type FixtureWeb, startFixtureWeb } from '../../support/fixture-web';
+import { type FixtureWeb, fixtureSeed, startFixtureWeb } from '../../support/fixture-web';
 
 // The local provider built by crawling every fixture site (the www twin included) through the
-// real HttpFetcher, then searched: hits carry the public addresses the pages declare.
+// real HttpFetcher, each seed mapping its loopback server to the site's public host, then
+// searched: hits carry the public addresses.
 describe('local search over the crawled fixture web', () => {
   let web: FixtureWeb;
   let fetcher: HttpFetcher;
   let dataDir: string;
   let provider: LocalSearchProvider;
-  const seeds = () => web.hosts.map((host) => `${web.baseUrl(host)}/`);
+  const seeds = () => web.hosts.map((host) => fixtureSeed(web, host));
   const search = async (query: SearchQuery) => (await provider.search(query)).hits;
   const urls = async (query: SearchQuery) => (await search(query)).map((hit) => hit.url);
   const daysAgo = (days: number) => new Date(web.startedAt.getTime() - days * 86_400_000).toISOString().slice(0, 10);
@@ -151,7 +152,7 @@ describe('refreshing the crawled index', () => {
   });
 
   it('re-crawls: a changed page replaces its document and a vanished page is dropped', async () => {
-    const provider = new LocalSearchProvider({ dataDir, seeds: [`${web.baseUrl('acme-robotics.test')}/`], fetcher });
+    const provider = new LocalSearchProvider({ dataDir, seeds: [fixtureSeed(web, 'acme-robotics.test')], fetcher });
     const urls = async (query: string) => (await provider.search({ query })).hits.map((hit) => hit.url);
     await provider.ready();
     expect(await urls('traffic manager reserves aisle segments')).toContain('https://acme-robotics.test/products/fleet-os');
@@ -173,8 +174,8 @@ describe('refreshing the crawled index', () => {
   });
 
   it('a seed dropped from the list takes none of the pages another seed shares with it', async () => {
-    const apex = `${web.baseUrl('acme-robotics.test')}/`;
-    const twin = `${web.baseUrl('www.acme-robotics.test')}/`;
+    const apex = fixtureSeed(web, 'acme-robotics.test');
+    const twin = fixtureSeed(web, 'www.acme-robotics.test');
     const boot = async (seeds: string[]) => {
       const provider = new LocalSearchProvider({ dataDir, seeds, fetcher });
       await provider.ready();
@@ -190,7 +191,7 @@ describe('refreshing the crawled index', () => {
   });
 
   it('keeps the old pages of a seed that cannot be crawled any more', async () => {
-    const seed = `${web.baseUrl('weekend-bakers.test')}/`;
+    const seed = fixtureSeed(web, 'weekend-bakers.test');
     const provider = new LocalSearchProvider({ dataDir, seeds: [seed], fetcher });
     await provider.ready();
     const before = provider.stats().documents;

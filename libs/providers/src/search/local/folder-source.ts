@@ -24,7 +24,12 @@ interface FolderFile {
   mtimeMs: number;
 }
 
-/** The folder's pages, in path order, ready for `toIndexedDocument`. */
+/**
+ * The folder's pages, in path order, ready for `toIndexedDocument`. Unlike a crawled page, a
+ * folder page keeps whatever address it declares, on any host (`canonical: 'any'`): the files are
+ * the operator's own, put there to be indexed as the public pages they copy, and a pseudo URL on
+ * local.invalid has no host of its own to hold them to.
+ */
 export async function readFolder(dir: string, source = 'folder'): Promise<RawPage[]> {
   const pages: RawPage[] = [];
   for (const file of await listFiles(dir)) {
@@ -33,9 +38,9 @@ export async function readFolder(dir: string, source = 'folder'): Promise<RawPag
     const pseudoUrl = `${PSEUDO_ORIGIN}/${file.relative.split(path.sep).map(encodeURIComponent).join('/')}`;
     if (contentType === 'text/markdown') {
       const { fields, body } = frontMatter(raw);
-      pages.push({ url: fields.url ?? pseudoUrl, body, contentType, source, overrides: overridesFrom(fields) });
+      pages.push({ url: fields.url ?? pseudoUrl, body, contentType, source, overrides: overridesFrom(fields), canonical: 'any' });
     } else {
-      pages.push({ url: pseudoUrl, body: raw, contentType, source });
+      pages.push({ url: pseudoUrl, body: raw, contentType, source, canonical: 'any' });
     }
   }
   return pages;

@@ -4,4 +4,4 @@ export { folderFingerprint, frontMatter, PSEUDO_ORIGIN, readFolder } from './fol
 export { type IndexedDocument, LocalIndex, type LocalIndexOptions } from './local-index';
 export { DEMO_CORPUS_DIR, LocalSearchProvider, type LocalSearchProviderOptions, type RefreshReport } from './local.search-provider';
 export { type DocumentOverrides, type Extractor, type RawPage, toIndexedDocument } from './to-document';
-export { domainMatches, domainOf, normalizeDomain, normalizeUrl, siteKey } from './urls';
+export { domainMatches, domainOf, mirroredUrl, normalizeDomain, normalizeUrl, siteKey } from './urls';

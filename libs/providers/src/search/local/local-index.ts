@@ -21,12 +21,14 @@ export interface IndexedDocument {
   language: string | null;
   /** Lower-case host name, matched by domain filters with its subdomains. */
   domain: string;
-  /** What added it (`folder`, or the seed URL a crawl started from): a source is rebuilt on its own. */
+  /** What added it (`folder`, or the seed as written in LOCAL_INDEX_SEEDS): a source is rebuilt on its own. */
   source: string;
 }
 
 // Bump when the document shape or the analysis changes: a stored index of another format is rebuilt.
-const FORMAT = 1;
+// 2: crawled pages no longer take a canonical on another host as their identity. An index saved
+// as 1 may hold such claims, so it is not loaded (and is rebuilt) rather than served on.
+const FORMAT = 2;
 const DOCUMENTS_FILE = 'local-documents.json';
 const MINISEARCH_FILE = 'local-minisearch.json';
 // Longer pages are cut for the index (not for `content`): BM25 gains nothing from a book's tail.

@@ -2,10 +2,23 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { extractDocument } from '@app/extraction';
+import { FetchError, type FetchedPage, type PageFetcher } from '../../fetch/fetcher.port';
 import { LocalSearchProvider } from './local.search-provider';
 
 const page = (url: string, title: string, text: string) =>
   `<!doctype html><html lang="en"><head><title>${title}</title><link rel="canonical" href="${url}"></head><body><main><h1>${title}</h1><p>${text}</p></main></body></html>`;
+
+/** A made-up web for crawls: URL -> HTML (links are written into the pages); anything else is a 404. */
+const fakeWeb = (pages: Record<string, string>): PageFetcher => ({
+  fetch: async (url: string): Promise<FetchedPage> => {
+    const body = pages[url];
+    if (body === undefined) throw new FetchError('http_error', url, `${url} answered 404`, 404);
+    return { url, finalUrl: url, status: 200, contentType: 'text/html', charset: 'utf-8', body, bytes: body.length, fetchedAt: new Date(0).toISOString(), fromCache: false };
+  },
+  robotsAllowed: async () => true,
+  close: async () => undefined,
+});
+const linking = (html: string, ...links: string[]) => html.replace('</main>', `${links.map((href) => `<a href="${href}">more</a>`).join('')}</main>`);
 
 describe('LocalSearchProvider', () => {
   let dataDir: string;
@@ -95,6 +108,66 @@ describe('LocalSearchProvider', () => {
 
   it('needs a fetcher to crawl seeds', () => {
     expect(() => provider({ seeds: ['https://x.example/'] })).toThrow(/fetcher/);
+  });
+
+  describe('crawled pages and their canonical links', () => {
+    const crawl = async (seeds: string[], pages: Record<string, string>) => {
+      const p = provider({ indexDir: undefined, seeds, fetcher: fakeWeb(pages) });
+      await p.ready();
+      return p;
+    };
+    const hits = async (p: LocalSearchProvider, query: string, includeDomains?: string[]) =>
+      (await p.search({ query, limit: 50, ...(includeDomains && { includeDomains }) })).hits.map((hit) => hit.url);
+
+    it('a page declaring a canonical on another host is indexed under its own host', async () => {
+      const p = await crawl(['https://a.example/', 'https://b.example/'], {
+        'https://a.example/': linking(page('https://a.example/', 'A home', 'Welcome to site A and its garden notes.'), '/claim'),
+        'https://a.example/claim': page('https://b.example/story', 'Claimed story', 'Harbour ferry timetable changes announced for the winter season.'),
+        'https://b.example/': linking(page('https://b.example/', 'B home', 'Welcome to site B and its city news.'), '/story'),
+        'https://b.example/story': page('https://b.example/story', 'Real story', 'The city council approved the new cycling bridge over the river.'),
+      });
+      expect(await hits(p, 'harbour ferry timetable')).toEqual(['https://a.example/claim']);
+      // It passes neither b.example's include filter nor replaces b.example's own document.
+      expect(await hits(p, 'harbour ferry timetable', ['b.example'])).toEqual([]);
+      expect(await hits(p, 'cycling bridge council', ['b.example'])).toEqual(['https://b.example/story']);
+      expect(p.stats().documents).toBe(4);
+    });
+
+    it('a same-host canonical still collapses trailing-slash, tracking-parameter and www twins', async () => {
+      const story = (variant: string) => page('https://www.a.example/story', 'Story', `The city council approved the new cycling bridge over the river. ${variant}`);
+      const p = await crawl(['http://a.example/'], {
+        'http://a.example/': linking(page('https://a.example/', 'A home', 'Welcome to site A and its garden notes.'), '/story', '/story/', '/story?utm_source=feed'),
+        'http://a.example/story': story('First copy.'),
+        'http://a.example/story/': story('Second copy.'),
+        'http://a.example/story?utm_source=feed': story('Third copy.'),
+      });
+      // http -> https and the www twin of the fetched host count as the same site.
+      expect(await hits(p, 'cycling bridge council')).toEqual(['https://www.a.example/story']);
+      expect(await hits(p, 'garden notes')).toEqual(['https://a.example/']);
+      expect(p.stats().documents).toBe(2);
+    });
+
+    it('a PUBLIC_ORIGIN=FETCH_URL seed records the mirror under the public host', async () => {
+      const mirror = 'http://127.0.0.1:41234';
+      const p = await crawl([`https://acme.example=${mirror}/`], {
+        [`${mirror}/`]: linking(page('https://acme.example/', 'Acme', 'Acme builds warehouse robots.'), '/products?ref=home', '/about', '/claim'),
+        // Declares its public address: the same site as the mirror's public host, so it counts.
+        [`${mirror}/products?ref=home`]: page('https://www.acme.example/products', 'Products', 'The picker arm moves six hundred totes an hour.'),
+        // Declares nothing: known by its path on the public host.
+        [`${mirror}/about`]: '<html lang="en"><head><title>About</title></head><body><main><h1>About</h1><p>Acme was founded in a garage by two engineers.</p></main></body></html>',
+        // Declares another host: kept on the public host the operator named.
+        [`${mirror}/claim`]: page('https://rival.example/news', 'Claim', 'Quarterly revenue grew by a third on robot sales.'),
+      });
+      expect(await hits(p, 'picker arm totes')).toEqual(['https://www.acme.example/products']);
+      expect(await hits(p, 'founded garage engineers')).toEqual(['https://acme.example/about']);
+      expect(await hits(p, 'quarterly revenue grew')).toEqual(['https://acme.example/claim']);
+      expect(await hits(p, 'quarterly revenue grew', ['rival.example'])).toEqual([]);
+      expect(await hits(p, 'warehouse robots', ['127.0.0.1'])).toEqual([]);
+    });
+
+    it('refuses a malformed mirror seed, naming it', () => {
+      expect(() => provider({ seeds: ['https://acme.example='], fetcher: fakeWeb({}) })).toThrow(/LOCAL_INDEX_SEEDS seed "https:\/\/acme.example=": after "="/);
+    });
   });
 
   it('stops at once on an aborted signal', async () => {

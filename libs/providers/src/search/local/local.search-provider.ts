@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { type IndexSeed, parseIndexSeed } from '@app/config';
 import { extractDocument } from '@app/extraction';
 import type { PageFetcher } from '../../fetch/fetcher.port';
 import { type SearchCapabilities, type SearchPage, type SearchProvider, SearchProviderError, type SearchQuery } from '../search-provider.port';
@@ -7,13 +8,14 @@ import { Crawler, type CrawlOptions, type CrawlResult } from './crawler';
 import { folderFingerprint, readFolder } from './folder-source';
 import { type IndexedDocument, LocalIndex } from './local-index';
 import { type Extractor, type RawPage, toIndexedDocument } from './to-document';
+import { mirroredUrl } from './urls';
 
 export interface LocalSearchProviderOptions {
   /** The index is kept under `<dataDir>/index/`. */
   dataDir: string;
   /** `LOCAL_INDEX_DIR`: a folder of `.html`/`.md` pages. */
   indexDir?: string;
-  /** `LOCAL_INDEX_SEEDS`: sites to crawl (needs `fetcher`). */
+  /** `LOCAL_INDEX_SEEDS`: sites to crawl (needs `fetcher`), each a URL or `PUBLIC_ORIGIN=FETCH_URL` (see `parseIndexSeed`). */
   seeds?: string[];
   fetcher?: PageFetcher;
   now?: () => Date;
@@ -72,6 +74,8 @@ export class LocalSearchProvider implements SearchProvider {
   private index: LocalIndex;
   private readonly folder: string | undefined;
   private readonly seeds: string[];
+  /** Each seed as written -> where its crawl starts and the public origin of a mirror. */
+  private readonly plans: Map<string, IndexSeed>;
   private readonly storeDir: string;
   private readonly extract: Extractor;
   private loading?: Promise<void>;
@@ -83,6 +87,15 @@ export class LocalSearchProvider implements SearchProvider {
   constructor(private readonly options: LocalSearchProviderOptions) {
     this.seeds = [...new Set(options.seeds ?? [])];
     if (this.seeds.length > 0 && !options.fetcher) throw new Error('LocalSearchProvider: seeds to crawl need a page fetcher');
+    this.plans = new Map(
+      this.seeds.map((seed) => {
+        try {
+          return [seed, parseIndexSeed(seed)] as const;
+        } catch (error) {
+          throw new Error(`LocalSearchProvider: LOCAL_INDEX_SEEDS ${(error as Error).message}`);
+        }
+      }),
+    );
     this.folder = options.indexDir ?? (this.seeds.length === 0 ? DEMO_CORPUS_DIR : undefined);
     this.storeDir = path.join(options.dataDir, 'index');
     this.extract = options.extract ?? extractDocument;
@@ -170,11 +183,15 @@ export class LocalSearchProvider implements SearchProvider {
     const queue = [...seeds];
     const worker = async () => {
       for (let seed = queue.shift(); seed !== undefined; seed = queue.shift()) {
+        const { fetchUrl, publicOrigin } = this.plans.get(seed)!;
         const result: Omit<CrawlResult, 'seed'> = await crawler
-          .crawl(seed)
+          .crawl(fetchUrl)
           .catch((err: unknown) => ({ pages: [], skipped: [{ url: seed!, reason: String(err) }] }));
+        // A page is where it was fetched from (after redirects), or for a mirror seed the public
+        // address the operator says it stands for; its canonical counts only on that same site.
+        const address = (finalUrl: string) => (publicOrigin ? mirroredUrl(finalUrl, fetchUrl, publicOrigin) : finalUrl);
         const docs = await this.toDocuments(
-          result.pages.map((page) => ({ url: page.finalUrl, body: page.body, contentType: page.contentType, source: seed! })),
+          result.pages.map((page) => ({ url: address(page.finalUrl), body: page.body, contentType: page.contentType, source: seed!, canonical: 'same-site' })),
         );
         if (docs.length === 0) {
           // A seed that is down keeps what it had: better stale pages than none.

@@ -2,7 +2,7 @@ import type { ExtractedDocument, ExtractOptions } from '@app/extraction';
 import type { Category } from '../search-provider.port';
 import { categorize } from './categorize';
 import type { IndexedDocument } from './local-index';
-import { domainOf, normalizeUrl } from './urls';
+import { domainOf, normalizeUrl, siteKey } from './urls';
 
 /** `extractDocument` from `@app/extraction`, or a stand-in with its signature. */
 export type Extractor = (body: string, options: ExtractOptions) => ExtractedDocument | Promise<ExtractedDocument>;
@@ -16,19 +16,30 @@ export interface DocumentOverrides {
 }
 
 export interface RawPage {
-  /** Where the page was read from: resolves relative URLs; its identity unless it names a canonical one. */
+  /**
+   * Where the page was read from (after redirects; for a mirror seed, the public address it stands
+   * for): resolves relative URLs; its identity unless it names a canonical one it may take.
+   */
   url: string;
   body: string;
   contentType: string;
   source: string;
   overrides?: DocumentOverrides;
+  /**
+   * Which declared address (canonical link, else `og:url`) the page may take as its identity:
+   * `same-site` (the default) one on its own host only, `any` wherever it points (the operator's
+   * own folder files).
+   */
+  canonical?: 'same-site' | 'any';
 }
 
 /**
  * Extracts a page and describes it for the index, or null when it has no text. A page is known by
- * its canonical URL (`<link rel=canonical>`, else `og:url`), as search engines do: mirrors, `www.`
- * twins and tracking-parameter variants collapse into one document, and a page served from a
- * folder or a loopback mirror keeps the public address it declares.
+ * its canonical URL (`<link rel=canonical>`, else `og:url`), as search engines do, so `www.` twins,
+ * trailing-slash and tracking-parameter variants collapse into one document. A crawled page's
+ * canonical counts only on its own site (`siteKey`: `www.` folded, http and https alike): one on
+ * another host would let any page pass that host's domain filters or replace that host's
+ * documents, so such a page is known by its own address. A folder page may declare any address.
  */
 export async function toIndexedDocument(page: RawPage, extract: Extractor): Promise<IndexedDocument | null> {
   const extracted = await extract(page.body, { url: page.url, contentType: page.contentType });
@@ -36,7 +47,10 @@ export async function toIndexedDocument(page: RawPage, extract: Extractor): Prom
   if (!text) return null;
   const html = page.contentType.includes('html');
   const meta = html ? readMeta(page.body) : new Map<string, string>();
-  const url = (extracted.canonicalUrl && normalizeUrl(extracted.canonicalUrl, page.url)) || normalizeUrl(page.url);
+  const own = normalizeUrl(page.url);
+  const declared = extracted.canonicalUrl ? normalizeUrl(extracted.canonicalUrl, page.url) : null;
+  const trusted = declared !== null && (page.canonical === 'any' || (own !== null && siteKey(declared) === siteKey(own)));
+  const url = trusted ? declared : own;
   if (!url) return null;
   const overrides = page.overrides ?? {};
   const title = (overrides.title ?? extracted.title ?? '').trim() || url;

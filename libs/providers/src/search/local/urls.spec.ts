@@ -1,4 +1,4 @@
-import { domainMatches, normalizeDomain, normalizeUrl, siteKey } from './urls';
+import { domainMatches, mirroredUrl, normalizeDomain, normalizeUrl, siteKey } from './urls';
 
 describe('normalizeUrl', () => {
   it('drops fragments, tracking parameters and default ports, and sorts the rest', () => {
@@ -33,5 +33,18 @@ describe('domains', () => {
     expect(siteKey('https://www.a.example/x')).toBe(siteKey('http://a.example/y'));
     expect(siteKey('http://127.0.0.1:8001/')).not.toBe(siteKey('http://127.0.0.1:8002/'));
     expect(siteKey('http://news.a.example/')).not.toBe(siteKey('http://a.example/'));
+  });
+});
+
+describe('mirroredUrl', () => {
+  const mirror = 'http://127.0.0.1:41234/';
+  it('puts a URL under the mirror origin on the public origin, path and query kept', () => {
+    expect(mirroredUrl('http://127.0.0.1:41234/a/b?x=1', mirror, 'https://acme.example')).toBe('https://acme.example/a/b?x=1');
+    expect(mirroredUrl('http://127.0.0.1:41234/', mirror, 'https://acme.example')).toBe('https://acme.example/');
+  });
+
+  it('leaves a URL on another origin (another port, host or scheme) as it is', () => {
+    expect(mirroredUrl('http://127.0.0.1:41235/a', mirror, 'https://acme.example')).toBe('http://127.0.0.1:41235/a');
+    expect(mirroredUrl('https://127.0.0.1:41234/a', mirror, 'https://acme.example')).toBe('https://127.0.0.1:41234/a');
   });
 });

@@ -58,3 +58,17 @@ export function siteKey(url: string): string | null {
     return null;
   }
 }
+
+/**
+ * A `PUBLIC_ORIGIN=FETCH_URL` seed's page address: a URL under the mirror's origin (`mirror`, the
+ * fetch URL) as the public site's, path and query kept; any other URL unchanged.
+ */
+export function mirroredUrl(url: string, mirror: string, publicOrigin: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.origin !== new URL(mirror).origin) return url;
+    return normalizeUrl(`${parsed.pathname}${parsed.search}`, publicOrigin) ?? url;
+  } catch {
+    return url;
+  }
+}
