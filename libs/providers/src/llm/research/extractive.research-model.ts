@@ -280,7 +280,9 @@ export function extractiveReport(prompt: string, findings: Finding[], sources: R
     const value = typedValue(u.finding);
     if (value === null) continue;
     const [first, ...rest] = u.evidence;
-    lead.push(`**${escapeMarkdown(value)}** [${first!.source}].`, ...fresh(first!.quote, first!.source, 2));
+    const stated = `**${escapeMarkdown(value)}** [${first!.source}].`;
+    if (lead.includes(stated)) continue;
+    lead.push(stated, ...fresh(first!.quote, first!.source, 2));
     for (const e of rest.slice(0, 1)) lead.push(...fresh(e.quote, e.source, 1));
     answered.add(oneLine(u.finding.subquery));
     // A restatement's finding answers the prompt: the prompt's own (a near miss) adds nothing to the lead.

@@ -208,7 +208,11 @@ export function answerUnits(passages: Array<{ source: number; title: string; tex
   const units: AnswerUnit[] = [];
   for (const p of passages) {
     const words = new Set(tokenize(`${p.title} ${p.text}`));
-    const about = shape.entity.size === 0 || [...shape.entity].every((e) => words.has(e));
+    // Pages shorten names ("the Halvergate Institute" for "… for Coastal Research"): half of its words do.
+    // The name's first word is its distinctive one ("Tamsworth" of "Tamsworth Polytechnic"): a page must have it.
+    const entity = [...shape.entity];
+    const named = entity.filter((e) => words.has(e)).length;
+    const about = entity.length === 0 || (words.has(entity[0]!) && named >= Math.ceil(entity.length / 2));
     for (const span of sentenceSpans(p.text)) {
       const lines = span.text.split('\n');
       if (lines.length > 1 && lines.every((line) => line.includes('\t'))) {
@@ -216,8 +220,12 @@ export function answerUnits(passages: Array<{ source: number; title: string; tex
         for (const line of lines.slice(1)) units.push({ source: p.source, text: line, header, about });
         continue;
       }
-      for (const line of lines) if (line.includes('\t')) units.push({ source: p.source, text: line, about });
-      if (span.text.length >= minChars && span.text.length <= maxChars && !lines.every((l) => l.includes('\t'))) units.push({ source: p.source, text: span.text, about });
+      if (lines.length > 1) {
+        // A list ("Founded: 1966" / "Staff: 540"): each line is its own statement, short ones too.
+        for (const line of lines.map((l) => l.trim())) if (line.length >= 8 && line.length <= maxChars) units.push({ source: p.source, text: line, about });
+        continue;
+      }
+      if (span.text.length >= minChars && span.text.length <= maxChars) units.push({ source: p.source, text: span.text, about });
     }
   }
   return units;

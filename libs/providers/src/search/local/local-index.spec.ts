@@ -221,3 +221,35 @@ describe('LocalIndex', () => {
     });
   });
 });
+
+describe('LocalIndex ranking priors', () => {
+  const firms = ['Alderwick Bakeries', 'Brantholm Brewing', 'Cindervale Coffee', 'Dunmere Dairy', 'Elsworth Ales', 'Fennick Foods', 'Galloway Grains', 'Harrowgate Honey', 'Istbrook Ices', 'Jarvell Jams', 'Kelmscott Kitchens', 'Larchfield Loaves', 'Merrivale Mills', 'Norbrook Noodles', 'Oakhurst Oils', 'Pendle Pies'];
+  const index = () => {
+    const i = new LocalIndex({ now: () => NOW });
+    // A directory: one line per firm, every line a description, the rye bakery's among them.
+    i.upsert(doc('https://directory.example/food-makers', {
+      title: 'Directory of food makers',
+      text: firms.map((f, n) => (n === 0 ? `${f}: organic rye bakery in Tartu, founded 1997.` : `${f}.`)).join('\n'),
+    }));
+    i.upsert(doc('https://alderwick-bakeries.example/', { title: 'Alderwick Bakeries', text: 'Alderwick Bakeries bakes rye bread in Tartu, in ovens lit every morning since 1997. We deliver to shops and cafés across Estonia six days a week.' }));
+    i.upsert(doc('https://alderwick-bakeries.example/about', { title: 'About Alderwick Bakeries', text: 'About Alderwick Bakeries: the bakery story, the bakery people, the bakery values. Alderwick Bakeries, Alderwick Bakeries, Alderwick Bakeries.' }));
+    i.upsert(doc('https://news.example/rye', { title: 'Rye is back', text: 'Rye bread sales are rising across Estonia.' }));
+    return i;
+  };
+  const urls = (i: LocalIndex, query: string) => i.search({ query }).hits.map((h) => h.url);
+
+  it('a description ranks the page of the entity it describes above a listing that describes many', () => {
+    expect(urls(index(), 'organic rye bakery in Tartu founded 1997')[0]).toBe('https://alderwick-bakeries.example/');
+  });
+
+  it("a site's name puts its home page first, also with one typo", () => {
+    expect(urls(index(), 'Alderwick Bakeries')[0]).toBe('https://alderwick-bakeries.example/');
+    expect(urls(index(), 'Alderwik Bakeries')[0]).toBe('https://alderwick-bakeries.example/');
+  });
+
+  it('matches a misspelt rare word loosely only when no page has it as written', () => {
+    const i = index();
+    expect(urls(i, 'rye sales Estonia')[0]).toBe('https://news.example/rye');
+    expect(urls(i, 'Estonai')).toContain('https://news.example/rye');
+  });
+});

@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import MiniSearch, { type AsPlainObject, type Options, type SearchResult } from 'minisearch';
 import type { Category, Freshness, SearchHit, SearchPage, SearchQuery } from '../search-provider.port';
-import { processTerm, snippetFor, tokenize } from './text-analysis';
+import { entityCount, processTerm, snippetFor, terms, tokenize } from './text-analysis';
 import { domainMatches, normalizeDomain } from './urls';
 
 /** One page as the index keeps it. */
@@ -44,6 +44,55 @@ const MINISEARCH_OPTIONS: Options<IndexedDocument> = {
   searchOptions: { boost: { title: 2.5 }, prefix: false, fuzzy: false, combineWith: 'OR', bm25: { k: 1.2, b: 0.7, d: 0.5 } },
 };
 
+/** Names a page about one entity mentions at most before it counts as a listing (prior halves at twice this). */
+const MANY_NAMES = 10;
+/** Results looked at for a listing whose entry names the entity a description is about. */
+const LISTINGS_CHECKED = 3;
+/** A name in a listing's entry: capitalised words in a row ("Marrowby Otter Trust", "Kestrel & Loaf"). */
+const NAME_PHRASE = /\p{Lu}[\p{L}'’-]+(?:\s+(?:&|and|of|de)?\s*\p{Lu}[\p{L}'’-]+)*/gu;
+/** A site's home page over its other pages, all else equal. */
+const HOME_BOOST = 1.3;
+/** The query spells the host's name: its home page, and its other pages a little. */
+const NAMED_HOME_BOOST = 1.5;
+const NAMED_SITE_BOOST = 1.1;
+
+/** `https://www.kestrel-and-loaf.test/` -> home; `/about` -> not. */
+const isHome = (url: string) => {
+  try {
+    const { pathname, search } = new URL(url);
+    return (pathname === '/' || pathname === '') && !search;
+  } catch {
+    return false;
+  }
+};
+
+/** The page's title or opening words hold the query's terms in a row (its name as the page writes it). */
+const opensWith = (doc: IndexedDocument, queryTerms: string[]) => {
+  const opening = terms(`${doc.title} ${doc.text.slice(0, 300)}`);
+  if (queryTerms.length === 0) return false;
+  for (let i = 0; i + queryTerms.length <= opening.length; i++) if (queryTerms.every((t, j) => sameWord(opening[i + j]!, t))) return true;
+  return false;
+};
+
+/** The same word, or one typo away in a long one ("ledgrlark" for "ledgerlark"). */
+function sameWord(label: string, term: string): boolean {
+  if (label === term) return true;
+  if (term.length < 6 || Math.abs(label.length - term.length) > 1) return false;
+  // One insertion, deletion, substitution or swap of neighbours.
+  let i = 0;
+  while (i < label.length && label[i] === term[i]) i++;
+  const rest = (a: number, b: number) => label.slice(a) === term.slice(b);
+  return rest(i + 1, i + 1) || rest(i + 1, i) || rest(i, i + 1) || (label[i] === term[i + 1] && label[i + 1] === term[i] && rest(i + 2, i + 2));
+}
+
+/** The host's name words: `www.kestrel-and-loaf.test` -> kestrel, loaf, kestrelandloaf (the top-level domain and www dropped). */
+function hostLabels(domain: string): string[] {
+  const parts = domain.toLowerCase().split('.').filter((p) => p !== 'www');
+  const name = parts.length > 1 ? parts.slice(0, -1) : parts;
+  const words = name.flatMap((p) => p.split('-')).map((w) => processTerm(w)).filter((w): w is string => !!w);
+  return [...words, ...name.map((p) => p.replace(/-/g, ''))];
+}
+
 const FRESHNESS_WINDOW: Record<Freshness, (now: Date) => Date> = {
   hour: (now) => new Date(now.getTime() - 3_600_000),
   day: (now) => new Date(now.getTime() - 86_400_000),
@@ -60,6 +109,10 @@ export interface LocalIndexOptions {
 /** A BM25 (minisearch) index of pages with the filters of the search port applied inside it. */
 export class LocalIndex {
   private mini: MiniSearch<IndexedDocument>;
+  /** Each page's ranking prior (see `reweigh`), computed when first needed. */
+  private readonly priors = new Map<string, number>();
+  /** Home pages by their host's name words, built when first needed. */
+  private homes: Map<string, string> | null = null;
   private readonly docs = new Map<string, IndexedDocument>();
   private readonly now: () => Date;
 
@@ -82,12 +135,16 @@ export class LocalIndex {
 
   /** Adds the page, replacing the one with the same URL (a re-crawl). */
   upsert(doc: IndexedDocument): void {
+    this.priors.delete(doc.url);
+    this.homes = null;
     if (this.docs.has(doc.url)) this.mini.discard(doc.url);
     this.docs.set(doc.url, doc);
     this.mini.add(doc);
   }
 
   remove(url: string): boolean {
+    this.priors.delete(url);
+    this.homes = null;
     if (!this.docs.delete(url)) return false;
     this.mini.discard(url);
     return true;
@@ -97,9 +154,15 @@ export class LocalIndex {
     const limit = Math.max(1, Math.min(100, Math.floor(query.limit ?? 10)));
     const page = Math.max(1, Math.floor(query.page ?? 1));
     const keep = this.compileFilter(query);
-    const results = query.query.trim()
-      ? this.mini.search(query.query, keep ? { filter: (result) => keep(this.docs.get(result.id as string)!) } : {})
-      : [];
+    const filter = keep ? { filter: (result: SearchResult) => keep(this.docs.get(result.id as string)!) } : {};
+    let results = query.query.trim() ? this.mini.search(query.query, filter) : [];
+    // A rare word no page has is likely misspelt ("Ledgerlrak"): it alone is matched loosely, so
+    // exact queries keep their exact scores and cost.
+    const queryTerms = terms(query.query);
+    const matched = new Set(results.flatMap((r) => r.queryTerms));
+    const missing = new Set(queryTerms.filter((t) => !matched.has(t) && t.length >= 5 && !/\d/.test(t)));
+    if (missing.size > 0) results = this.mini.search(query.query, { ...filter, fuzzy: (term) => (missing.has(term) ? 0.25 : false) });
+    results = this.reweigh(results, queryTerms);
     const hits = results.slice((page - 1) * limit, page * limit).map((result) => this.toHit(result));
     return { hits, page, hasMore: results.length > page * limit, warnings: [] };
   }
@@ -156,6 +219,87 @@ export class LocalIndex {
     if (language) checks.push((doc) => doc.language === null || primaryLanguage(doc.language) === language);
     if (checks.length === 0) return null;
     return (doc) => checks.every((check) => check(doc));
+  }
+
+  /**
+   * Priors a page has beyond its words: a page that names many entities (a directory, a roundup)
+   * is about none of them, so it yields to the page about one; a site's home page stands for the
+   * site; a site whose host name the query spells ("Ledgerlark" -> ledgerlark.test) is what the
+   * query names. BM25 alone ranks the directory first for a description it matches term for term.
+   */
+  private reweigh(results: SearchResult[], queryTerms: string[]): SearchResult[] {
+    const joined = new Set(queryTerms.slice(1).map((t, i) => `${queryTerms[i]}${t}`));
+    let navigational: SearchResult | null = null;
+    for (const result of results) {
+      const doc = this.docs.get(result.id as string)!;
+      let prior = this.priorOf(doc);
+      const labels = hostLabels(doc.domain);
+      const spells = (t: string) => labels.some((label) => sameWord(label, t));
+      const named = queryTerms.some(spells) || [...joined].some(spells) || spells(queryTerms.join(''));
+      if (named) prior *= isHome(doc.url) ? NAMED_HOME_BOOST : NAMED_SITE_BOOST;
+      result.score *= prior;
+      // The whole query is the site's name ("Ledgerlark", "Kestrel and Loaf"): a navigational
+      // query, answered by the site's home page first, as a user typing a name expects.
+      // So is a name the home page opens with, one of its words naming the host ("Lanthorne Tidal
+      // Energy" on lanthorne-tidal.test).
+      if (named && isHome(doc.url) && (queryTerms.every(spells) || spells(queryTerms.join('')) || opensWith(doc, queryTerms))) navigational ??= result;
+    }
+    results.sort((a, b) => b.score - a.score);
+    this.promoteListed(results, queryTerms);
+    if (navigational && results[0] !== navigational) {
+      navigational.score = results[0]!.score * 1.01;
+      results.sort((a, b) => b.score - a.score);
+    }
+    return results;
+  }
+
+  /**
+   * A listing among the first results (a directory, a roundup) answers a description with one of
+   * its entries ("Ledgerlark — payroll software, Leeds, founded 2016"): the entry's entity, when its
+   * own site is indexed, is what the query describes. Its home page is put just above the listing.
+   */
+  private promoteListed(results: SearchResult[], queryTerms: string[]): void {
+    const wanted = new Set(queryTerms);
+    if (wanted.size < 2) return;
+    const byId = new Map(results.map((r) => [r.id as string, r]));
+    for (const listing of results.slice(0, LISTINGS_CHECKED)) {
+      const doc = this.docs.get(listing.id as string)!;
+      if (entityCount(doc.text.slice(0, MAX_INDEXED_CHARS)) <= MANY_NAMES) continue;
+      let best: { entry: string; matched: number } | null = null;
+      for (const entry of doc.text.split(/\n+|(?<=[.!?])\s+(?=\p{Lu})/u)) {
+        const matched = new Set(terms(entry).filter((t) => wanted.has(t))).size;
+        if (matched >= 2 && (!best || matched > best.matched)) best = { entry, matched };
+      }
+      if (!best) continue;
+      for (const name of best.entry.match(NAME_PHRASE) ?? []) {
+        const home = this.homeNamed(name);
+        const result = home && home !== doc.url ? byId.get(home) : undefined;
+        if (!result) continue;
+        if (result.score <= listing.score) result.score = listing.score * 1.01;
+        break;
+      }
+    }
+    results.sort((a, b) => b.score - a.score);
+  }
+
+  /** The home page of the indexed site a name spells ("Kestrel & Loaf" -> kestrel-and-loaf.test/), if one. */
+  private homeNamed(name: string): string | undefined {
+    if (!this.homes) {
+      this.homes = new Map();
+      for (const doc of this.docs.values()) if (isHome(doc.url)) for (const label of hostLabels(doc.domain)) if (!this.homes.has(label)) this.homes.set(label, doc.url);
+    }
+    const words = terms(name);
+    return this.homes.get(words.join('')) ?? (words[0] && words[0].length >= 4 ? this.homes.get(words[0]) : undefined);
+  }
+
+  private priorOf(doc: IndexedDocument): number {
+    let prior = this.priors.get(doc.url);
+    if (prior === undefined) {
+      const names = entityCount(doc.text.slice(0, MAX_INDEXED_CHARS));
+      prior = (1 / (1 + Math.max(0, names - MANY_NAMES) / 10)) * (isHome(doc.url) ? HOME_BOOST : 1);
+      this.priors.set(doc.url, prior);
+    }
+    return prior;
   }
 
   private toHit(result: SearchResult): SearchHit {

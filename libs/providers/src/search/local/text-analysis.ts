@@ -92,3 +92,16 @@ function clip(text: string): string {
   const space = cut.lastIndexOf(' ');
   return `${cut.slice(0, space > SNIPPET_MIN ? space : SNIPPET_MAX).replace(/[\s,;:]+$/, '')}…`;
 }
+
+/**
+ * How many distinct names a text mentions: runs of two or more capitalised words ("Brightwater
+ * Foods", "North Hobart"), or one capitalised word not opening a sentence. A page about one
+ * entity names a handful (itself, its people, its town); a directory or a roundup names dozens.
+ */
+export function entityCount(text: string): number {
+  const names = new Set<string>();
+  for (const m of text.matchAll(/(?<![.!?:\n]\s*|^)\b\p{Lu}[\p{Ll}\p{Lu}'’&-]+(?:\s+(?:of|for|and|&|de|la|van|von)?\s*\p{Lu}[\p{Ll}\p{Lu}'’&-]+)*/gu)) {
+    names.add(m[0].toLowerCase());
+  }
+  return names.size;
+}
