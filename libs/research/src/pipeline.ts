@@ -401,7 +401,7 @@ function passagesFor(i: number, subquery: string, sources: Source[], entries: Ma
     // Unread: the snippet is still the page's own words. A failed read: the page may be gone, so
     // its snippet is not evidence.
     if (!full && doc) continue;
-    const text = full ? focusExcerpts(full, subquery, PASSAGE_CHARS).join('\n\n') : e.hit.snippet;
+    const text = full ? focused(full, subquery) : e.hit.snippet;
     if (text.trim()) (mine ? own : shared).push({ source: s.index, url: s.url, title: s.title, text });
   }
   return [...own, ...shared].slice(0, MAX_PASSAGES).sort((a, b) => a.source - b.source);
@@ -440,7 +440,7 @@ function passagesOver(question: string, sources: Source[], entries: Map<string, 
     if (!e) continue;
     const doc = docs.get(e.key);
     const full = e.content ?? (doc?.ok ? doc.text : null);
-    const text = full ? focusExcerpts(full, question, PASSAGE_CHARS).join('\n\n') : doc ? '' : e.hit.snippet;
+    const text = full ? focused(full, question) : doc ? '' : e.hit.snippet;
     const shared = new Set(tokenize(`${s.title} ${text}`).filter((t) => terms.has(t))).size;
     if (text.trim()) out.push({ source: s.index, url: s.url, title: s.title, text, shared });
   }
@@ -451,3 +451,9 @@ function passagesOver(question: string, sources: Source[], entries: Map<string, 
     .sort((a, b) => a.source - b.source)
     .map(({ shared: _shared, ...p }) => p);
 }
+
+/**
+ * A page's text for a judgement: whole when it fits the passage budget (an answer may use none of
+ * the question's words: "head office" for "headquartered"), else the excerpts focused on the question.
+ */
+const focused = (text: string, question: string) => (text.length <= PASSAGE_CHARS ? text : focusExcerpts(text, question, PASSAGE_CHARS).join('\n\n'));

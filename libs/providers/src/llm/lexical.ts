@@ -24,6 +24,8 @@ export function stem(word: string): string {
   let w = word;
   if (w.length <= 3 || /\d/.test(w)) return w;
   if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
+  // "qualified", "studied", "applied" meet "qualify", "study", "apply".
+  else if (w.endsWith('ied') && w.length > 5) return `${w.slice(0, -3)}y`;
   else if (w.endsWith('sses')) w = w.slice(0, -2);
   else if (w.endsWith('s') && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
   let cut = false;

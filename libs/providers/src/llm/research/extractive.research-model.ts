@@ -85,7 +85,8 @@ export class ExtractiveResearchModel implements ResearchModel {
  */
 export function extractiveFollowUps(question: string, passages: ResearchPassage[]): FollowUp[] {
   const shape = analyseQuestion(question);
-  if (!shape.relation) return [];
+  // "Who is the chief executive of X?" is answered by the name itself: nothing to follow.
+  if (!shape.relation || shape.kind === 'person') return [];
   const holder = roleHolder(shape, answerUnits(passages, shape, MIN_SENTENCE, MAX_SENTENCE));
   if (!holder) return [];
   const restated = oneLine(question.replace(shape.relation.phrase, holder.name));
@@ -270,7 +271,9 @@ export function extractiveReport(prompt: string, findings: Finding[], sources: R
   const order = uniqueStrings([...(subqueries ?? []), ...findings.map((f) => f.subquery)].map(oneLine));
   // The user's own queries are topics in words whatever their form; derived keyword bags are not.
   const worded = order.filter((q) => isWorded(q) || given.some((g) => sameQuestion(g, q)));
-  const leadQuestions = uniqueStrings([...restatements.map(oneLine), topic, ...worded]);
+  // A follow-up restating the prompt answers it; the prompt's own finding then only came near
+  // (the chief executive's company, not where they studied) and does not lead.
+  const leadQuestions = uniqueStrings([...restatements.map(oneLine), ...(restatements.length ? [] : [topic]), ...worded.filter((w) => !(restatements.length && sameQuestion(w, topic)))]);
   const typedPrompt = questionKind(topic) !== 'text';
   const lead: string[] = [];
   const answered = new Set<string>();
@@ -300,6 +303,12 @@ export function extractiveReport(prompt: string, findings: Finding[], sources: R
   out.push(lead.length ? lead.join(' ') : `${GAP_NOTE} ${topic}`, '');
 
   // 2. A section per worded sub-question, in plan order; the quotes not yet written.
+  // A question asking for a value no source states: what came closest, under a heading that says so.
+  const closest = typedPrompt && lead.length === 0 ? findingFor(topic) : undefined;
+  if (closest) {
+    const sentences = closest.evidence.flatMap((e) => fresh(e.quote, e.source));
+    if (sentences.length) out.push('## Closest passages', '', sentences.join(' '), '');
+  }
   for (const q of uniqueStrings([...worded, ...restatements.map(oneLine)])) {
     // The prompt is the title and the lead answers it: no section repeats it.
     if (sameQuestion(q, topic)) continue;

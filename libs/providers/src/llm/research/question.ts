@@ -78,7 +78,7 @@ const ROLES = [
 const caseBlind = (words: string) => words.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`).replace(/[-\s]+/g, '[-\\s]+');
 const ROLE_PATTERN = ROLES.map(caseBlind).join('|');
 /** "the chief executive of Brightwater Foods" / "Brightwater Foods' founder" / "Brightwater's CEO". */
-const ROLE_OF = new RegExp(`\\b(?:${caseBlind('the')}\\s+|${caseBlind('its')}\\s+|${caseBlind('their')}\\s+)?(?:current\\s+|former\\s+|first\\s+)?(${ROLE_PATTERN})\\s+(?:of|at)\\s+((?:the\\s+)?\\p{Lu}[\\p{L}\\p{N}&'’.-]*(?:\\s+(?:of|for|and|&|de|the)?\\s*\\p{Lu}[\\p{L}\\p{N}&'’.-]*){0,4})`, 'u');
+const ROLE_OF = new RegExp(`\\b(?:${caseBlind('the')}\\s+|${caseBlind('its')}\\s+|${caseBlind('their')}\\s+)?(?:current\\s+|former\\s+|first\\s+)?((?:(?!(?:did|does|do|was|were|is|are|has|have|had|the|its|their|of|at|in|for|and|a|an|to|where|when|what|which|who|how)\\s)\\p{Ll}[\\p{Ll}-]*\\s+){0,2}?(?:${ROLE_PATTERN}))\\s+(?:of|at)\\s+((?:the\\s+)?\\p{Lu}[\\p{L}\\p{N}&'’.-]*(?:\\s+(?:of|for|and|&|de|the)?\\s*\\p{Lu}[\\p{L}\\p{N}&'’.-]*){0,4})`, 'u');
 const POSSESSIVE_ROLE = new RegExp(`((?:\\p{Lu}[\\p{L}\\p{N}&.-]*\\s+){0,3}\\p{Lu}[\\p{L}\\p{N}&.-]*)(?:['’]s|['’])\\s+(?:current\\s+|former\\s+)?(${ROLE_PATTERN})\\b`, 'u');
 
 /** Words of the research vocabulary beyond the schema filler's (keys are stems, as `tokenize` gives them). */
@@ -93,6 +93,7 @@ const MORE_SYNONYMS: Record<string, string[]> = {
   launch: ['launched', 'introduced', 'unveiled', 'released'],
   employ: ['employs', 'employees', 'staff', 'workforce', 'headcount', 'people'],
   employe: ['employs', 'staff', 'workforce', 'headcount', 'people'],
+  peopl: ['employs', 'employees', 'staff', 'workforce', 'headcount'],
   staff: ['employs', 'employees', 'workforce', 'headcount', 'people'],
   worker: ['employs', 'employees', 'staff', 'workforce', 'people'],
   headquarter: ['headquarters', 'headquartered', 'based', 'head office', 'hq', 'main office'],
@@ -157,14 +158,15 @@ export function analyseQuestion(question: string): QuestionShape {
   return { kind, entity, entityName, predicate, relation };
 }
 
-/** The longest run of capitalised words after the question's first word (the named entity). */
+/** The first run of capitalised words after the question's first word (the named entity). */
 function nameIn(text: string): string | null {
   const words = [...text.matchAll(/[\p{L}\p{N}][\p{L}\p{N}&'’.-]*/gu)];
+  // The first name wins: questions name their entity before the details ("did Ledgerlark raise in its Series B").
   let best: string | null = null;
   let run: string[] = [];
   const flush = () => {
     const name = run.join(' ').replace(/['’]s?$/, '');
-    if (name && (!best || name.split(' ').length > best.split(' ').length)) best = name;
+    if (name && !best) best = name;
     run = [];
   };
   words.forEach((m, i) => {
@@ -204,10 +206,11 @@ export interface TypedAnswer {
 }
 
 /** Sentences and table rows of passages (tab-separated lines as the extractor writes tables). */
-export function answerUnits(passages: Array<{ source: number; title: string; text: string }>, shape: QuestionShape, minChars: number, maxChars: number): AnswerUnit[] {
+export function answerUnits(passages: Array<{ source: number; title: string; text: string; url?: string }>, shape: QuestionShape, minChars: number, maxChars: number): AnswerUnit[] {
   const units: AnswerUnit[] = [];
   for (const p of passages) {
-    const words = new Set(tokenize(`${p.title} ${p.text}`));
+    // The site's own name counts: a museum's "Plan your visit" page need not repeat the museum's name.
+    const words = new Set(tokenize(`${p.title} ${p.text} ${hostWords(p.url)}`));
     // Pages shorten names ("the Halvergate Institute" for "… for Coastal Research"): half of its words do.
     // The name's first word is its distinctive one ("Tamsworth" of "Tamsworth Polytechnic"): a page must have it.
     const entity = [...shape.entity];
@@ -231,6 +234,18 @@ export function answerUnits(passages: Array<{ source: number; title: string; tex
   return units;
 }
 
+/** `https://fenwright-museum.test/visit` -> "fenwright museum": the host's name words. */
+const hostWords = (url: string | undefined): string => {
+  if (!url) return '';
+  try {
+    return new URL(url).hostname.split('.').slice(0, -1).filter((p) => p !== 'www').join(' ').replace(/-/g, ' ');
+  } catch {
+    return '';
+  }
+};
+
+const HONORIFIC = /^(?:(?:Dr|Prof|Professor|Mr|Mrs|Ms|Mx|Sir|Dame|Lord|Lady)\.?\s+)+/;
+
 const NEGATION = /\b(?:not|no|never|none|neither|nor|without|n['’]t|no longer|ceased|stopped)\b/i;
 
 /**
@@ -241,6 +256,9 @@ const NEGATION = /\b(?:not|no|never|none|neither|nor|without|n['’]t|no longer|
 export function typedAnswer(question: string, shape: QuestionShape, units: AnswerUnit[]): TypedAnswer | null {
   if (shape.kind === 'text') return null;
   const asked = new Set(tokenize(question));
+  // "Where did the chief executive of X study?": the chief executive's name is the link, not the answer.
+  const holder = shape.relation && shape.kind !== 'person' ? roleHolder(shape, units) : null;
+  if (holder) for (const t of tokenize(holder.name)) asked.add(t);
   let best: TypedAnswer | null = null;
   units.forEach((unit, order) => {
     if (!unit.about && shape.entity.size > 0) return;
@@ -278,8 +296,10 @@ function valueFor(shape: QuestionShape, unit: AnswerUnit, asked: Set<string>, la
   // The value nearest a predicate word wins; one in the same clause is bound to it.
   const positions = [...unit.text.matchAll(/[\p{L}\p{N}]+/gu)].filter((m) => shape.predicate.has(stem(m[0].toLowerCase()))).map((m) => m.index!);
   const distance = (v: FoundValue) => (positions.length ? Math.min(...positions.map((p) => Math.abs(p - v.index))) : 200);
-  const nearest = values.reduce((a, b) => (distance(b) < distance(a) ? b : a));
-  const d = distance(nearest);
+  // Figures written in digits state amounts; "three of them" is usually a manner of speaking.
+  const worded = (v: FoundValue) => (shape.kind === 'number' && /^[a-z]+$/i.test(v.text) ? 60 : 0);
+  const nearest = values.reduce((a, b) => (distance(b) + worded(b) < distance(a) + worded(a) ? b : a));
+  const d = distance(nearest) + worded(nearest);
   return { value: String(nearest.text), bond: d <= 40 ? 1 : d <= 100 ? 0.5 : 0 };
 }
 
@@ -303,11 +323,14 @@ export function roleHolder(shape: QuestionShape, units: AnswerUnit[]): { name: s
   const roleWords = /found/.test(shape.relation.role) ? `(?:${role}|${caseBlind('founded by')}|${caseBlind('co-founded by')}|${caseBlind('started by')}|${caseBlind('set up by')})` : role;
   const patterns = [
     new RegExp(`${roleWords}(?:\\s+(?:and\\s+)?[\\p{Ll}]+){0,2}?[,:]?\\s+${name}`, 'u'),
-    new RegExp(`${name},?\\s+(?:(?:is|was|has been|serves as|became|as)\\s+)?(?:(?:the|our|its|their)\\s+)?(?:[\\p{Ll}]+\\s+){0,2}${role}\\b`, 'u'),
+    new RegExp(`${name}\\s*(?:[,:–—-]\\s*)?(?:(?:is|was|has been|serves as|became|as)\\s+)?(?:(?:the|our|its|their)\\s+)?(?:[\\p{L}-]+\\s+){0,3}?${role}\\b`, 'u'),
     new RegExp(`${name}\\s*\\((?:[^)]*\\b)?${role}\\b`, 'u'),
   ];
   let best: { name: string; unit: AnswerUnit; score: number } | null = null;
+  const score0 = (pattern: number, order: number) => (3 - pattern) * 0.1 - order / 10_000;
   units.forEach((unit, order) => {
+    // Only a page about the question's entity says who holds its role (another body has its own).
+    if (!unit.about) return;
     for (const [i, pattern] of patterns.entries()) {
       const m = pattern.exec(unit.text);
       if (!m) continue;
@@ -318,7 +341,13 @@ export function roleHolder(shape: QuestionShape, units: AnswerUnit[]): { name: s
         .filter((w) => !new RegExp(`^(?:${ROLE_PATTERN}|Chief|Executive|Officer|Our|The|Its|Their|Managing|Director)$`, 'i').test(w))
         .join(' ');
       if (cleaned.split(' ').length < 2 || tokenize(cleaned).some((t) => shape.entity.has(t))) continue;
-      const score = (unit.about ? 2 : 0) + (3 - i) * 0.1 - order / 10_000;
+      // A title is not part of the name pages use for the person ("Dr Ewan Strachie" -> "Ewan Strachie").
+      const bare = cleaned.replace(HONORIFIC, '');
+      if (bare.split(' ').length >= 2 && bare !== cleaned) {
+        if (!best || score0(i, order) > best.score) best = { name: bare, unit, score: score0(i, order) };
+        continue;
+      }
+      const score = score0(i, order);
       if (!best || score > best.score) best = { name: cleaned, unit, score };
     }
   });
