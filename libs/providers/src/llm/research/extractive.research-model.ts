@@ -277,7 +277,8 @@ export function extractiveReport(prompt: string, findings: Finding[], sources: R
   const typedPrompt = questionKind(topic) !== 'text';
   const lead: string[] = [];
   const answered = new Set<string>();
-  for (const q of leadQuestions) {
+  // An open-ended prompt is answered by quotes below; a value leads only what asks for one.
+  for (const q of typedPrompt || restatements.length ? leadQuestions : []) {
     const u = findingFor(q);
     if (!u || lead.length >= 6) continue;
     const value = typedValue(u.finding);

@@ -70,6 +70,20 @@ describe('typedAnswer', () => {
     expect(found?.value).toBe('$18.2 million');
   });
 
+  it("reads a bare figure with the unit its row label gives, in the column the question names", () => {
+    const found = answer("What was Skarvik Blade Works' revenue in FY2023?", [
+      passage(1, 'Skarvik Blade Works annual report', 'Key figures\n\nKey figure\tFY2022\tFY2023\nRevenue (€ million)\t178.9\t212.4\nEmployees\t968\t1,043'),
+    ]);
+    expect(found?.value).toBe('€212.4 million');
+  });
+
+  it('picks the table row whose cells repeat the figures the question gives', () => {
+    const found = answer('How much does a four-week Intensive Spanish course cost at Corvallen Idiomas?', [
+      passage(1, 'Corvallen Idiomas courses', 'Course\tLessons per week\tLength\tPrice\nIntensive Spanish\t30\t2 weeks\t€430\nIntensive Spanish\t30\t4 weeks\t€780'),
+    ]);
+    expect(found?.value).toBe('€780');
+  });
+
   it('answers yes/no from the sentence that states it, and nothing from pages about another entity', () => {
     expect(answer('Does Brightwater Foods sell outside Estonia?', [passage(1, 'Brightwater Foods', 'Brightwater Foods has never sold its bread outside Estonia.')])?.value).toBe('no');
     expect(answer('In what year was Brightwater Foods founded?', [passage(1, 'Harbour Mills', 'Harbour Mills was founded in 1931.')])).toBeNull();
@@ -85,6 +99,17 @@ describe('roleHolder', () => {
   ])('finds the name next to the role: %s', (text) => {
     const shape = analyseQuestion('Where did the chief executive of Brightwater Foods study?');
     expect(roleHolder(shape, answerUnits([passage(1, 'Brightwater Foods leadership', text)], shape, 20, 600))?.name).toBe('Dana Whitcombe');
+  });
+
+  it('follows roles with qualifiers and department heads', () => {
+    expect(analyseQuestion('In what year did the clinical director of Quillmoss Dental qualify?').relation?.phrase).toBe('the clinical director of Quillmoss Dental');
+    expect(analyseQuestion('How many patents does the head of engineering at Kestrelwick Aeronautics hold?').relation?.phrase).toBe('the head of engineering at Kestrelwick Aeronautics');
+    const shape = analyseQuestion('In what year did the clinical director of Quillmoss Dental qualify?');
+    const units = answerUnits([passage(1, 'Quillmoss Dental team', 'Dr Inês Valadares has been our Clinical Director since 2015.')], shape, 20, 600);
+    // The title is not part of the name the person's own pages use.
+    expect(roleHolder(shape, units)?.name).toBe('Inês Valadares');
+    // Only the entity's own pages say who holds its role.
+    expect(roleHolder(shape, answerUnits([passage(1, 'Harbour Clinic', 'Dr Ana Lopes has been our Clinical Director since 2011.')], shape, 20, 600))).toBeNull();
   });
 
   it('finds who founded it', () => {

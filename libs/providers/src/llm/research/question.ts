@@ -76,7 +76,8 @@ const ROLES = [
 ];
 /** Names are capitalised, so patterns that find them take no `i` flag: other words are made case-blind. */
 const caseBlind = (words: string) => words.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`).replace(/[-\s]+/g, '[-\\s]+');
-const ROLE_PATTERN = ROLES.map(caseBlind).join('|');
+// "head of engineering", "director of research": a head of any department is a role too.
+const ROLE_PATTERN = [`(?:${caseBlind('head')}|${caseBlind('director')}|${caseBlind('vice president')})[-\\s]+${caseBlind('of')}\\s+\\p{Ll}+`, ...ROLES.map(caseBlind)].join('|');
 /** "the chief executive of Brightwater Foods" / "Brightwater Foods' founder" / "Brightwater's CEO". */
 const ROLE_OF = new RegExp(`\\b(?:${caseBlind('the')}\\s+|${caseBlind('its')}\\s+|${caseBlind('their')}\\s+)?(?:current\\s+|former\\s+|first\\s+)?((?:(?!(?:did|does|do|was|were|is|are|has|have|had|the|its|their|of|at|in|for|and|a|an|to|where|when|what|which|who|how)\\s)\\p{Ll}[\\p{Ll}-]*\\s+){0,2}?(?:${ROLE_PATTERN}))\\s+(?:of|at)\\s+((?:the\\s+)?\\p{Lu}[\\p{L}\\p{N}&'’.-]*(?:\\s+(?:of|for|and|&|de|the)?\\s*\\p{Lu}[\\p{L}\\p{N}&'’.-]*){0,4})`, 'u');
 const POSSESSIVE_ROLE = new RegExp(`((?:\\p{Lu}[\\p{L}\\p{N}&.-]*\\s+){0,3}\\p{Lu}[\\p{L}\\p{N}&.-]*)(?:['’]s|['’])\\s+(?:current\\s+|former\\s+)?(${ROLE_PATTERN})\\b`, 'u');
@@ -87,6 +88,8 @@ const MORE_SYNONYMS: Record<string, string[]> = {
   born: ['born', 'birth', 'native'],
   grew: ['grew', 'raised', 'childhood', 'hometown'],
   work: ['worked', 'career', 'joined', 'spent', 'previously', 'before'],
+  bought: ['acquired', 'acquisition', 'purchased', 'takeover', 'buys', 'buy'],
+  buy: ['acquired', 'acquisition', 'purchased', 'takeover', 'buys', 'bought'],
   acquir: ['acquired', 'bought', 'purchased', 'takeover', 'acquisition'],
   own: ['owned', 'owner', 'subsidiary', 'parent'],
   open: ['opened', 'opening', 'inaugurated', 'launched'],
@@ -130,7 +133,7 @@ export function questionKind(question: string): ValueKind {
   if (/\b(?:what|which) (?:date|day)\b|\bon what date\b/.test(q)) return 'date';
   if (/\bwhen\b/.test(q)) return /\b(?:found|founded|established|born|incorporated|set up|formed|created|started)\b/.test(q) ? 'year' : 'date';
   if (/\bwhat (?:percentage|percent|share|proportion)\b|\bby how much\b.*\b(?:grow|grew|rise|rose|fall|fell)\b/.test(q)) return 'percent';
-  if (/\bhow much\b|\b(?:what|how large) (?:was|were|is|are) (?:the |its |their )?(?:\w+ )?(?:revenue|turnover|sales|price|cost|funding|budget|valuation|investment|profit|income|loss)\b|\b(?:revenue|turnover|funding|valuation|price)\b.*\b(?:what|how much)\b/.test(q)) return 'money';
+  if (/\bhow much\b/.test(q) || (/^(?:what|which)\b/.test(q) && /\b(?:revenue|revenues|turnover|sales|price|cost|costs|funding|budget|valuation|investment|profit|income|loss|fee|fees|salary|earnings)\b/.test(q))) return 'money';
   if (/\bhow many\b|\bnumber of\b|\bhow (?:large|big|tall|long|old|high|far)\b|\bwhat (?:size|capacity|headcount)\b/.test(q)) return 'number';
   if (/\bwhere\b.*\b(?:study|studied|educated|train|trained|graduate|graduated|work|worked|employed|intern)\b/.test(q)) return 'organisation';
   if (/\b(?:which|what|whose) (?:company|companies|firm|organisation|organization|university|college|school|bank|investor|investors|group|brand|supplier|manufacturer|institution|publisher|employer|business|fund|agency|club|team|charity|foundation|retailer|partner|customer|airline)\b/.test(q)) return 'organisation';
@@ -143,7 +146,8 @@ export function questionKind(question: string): ValueKind {
 export function analyseQuestion(question: string): QuestionShape {
   const kind = questionKind(question);
   const relation = relationOf(question);
-  const entityName = nameIn(relation ? question.replace(relation.phrase, ' ') : question) ?? (relation ? nameIn(relation.phrase) : null);
+  const names = namesIn(relation ? question.replace(relation.phrase, ' ') : question);
+  const entityName = names.entity ?? (relation ? namesIn(relation.phrase).entity : null);
   const entity = new Set(entityName ? tokenize(entityName) : []);
   const roleTerms = new Set(relation ? tokenize(relation.role) : []);
   const predicate = new Map<string, number>();
@@ -152,32 +156,41 @@ export function analyseQuestion(question: string): QuestionShape {
     // The role names the link, not the fact asked about it: it matters less than the predicate.
     predicate.set(term, Math.max(predicate.get(term) ?? 0, roleTerms.has(term) ? 1 : 2));
   }
+  void names.others; // their words are already predicate words: they narrow the fact asked for
   for (const [term, weight] of [...predicate]) {
     for (const synonym of synonymsOf(term)) for (const s of tokenize(synonym)) if (!predicate.has(s) && !entity.has(s)) predicate.set(s, Math.min(weight, 1.5));
   }
   return { kind, entity, entityName, predicate, relation };
 }
 
-/** The first run of capitalised words after the question's first word (the named entity). */
-function nameIn(text: string): string | null {
+/**
+ * The named entity: a run of capitalised words after the question's first word. A run after "at",
+ * "of", "from", "by", "for" or "with" names who the question is about ("a four-week Intensive
+ * Spanish course at Corvallen Idiomas"); otherwise the first run does ("did Ledgerlark raise in its
+ * Series B round"). The other runs narrow the fact asked for.
+ */
+function namesIn(text: string): { entity: string | null; others: string[] } {
   const words = [...text.matchAll(/[\p{L}\p{N}][\p{L}\p{N}&'’.-]*/gu)];
-  // The first name wins: questions name their entity before the details ("did Ledgerlark raise in its Series B").
-  let best: string | null = null;
+  const runs: Array<{ name: string; led: boolean }> = [];
   let run: string[] = [];
+  let led = false;
   const flush = () => {
-    const name = run.join(' ').replace(/['’]s?$/, '');
-    if (name && !best) best = name;
+    const name = run.join(' ').replace(/['’]s?$/, '').replace(/\s+(?:of|and|&|de|for)$/, '');
+    if (name) runs.push({ name, led });
     run = [];
   };
   words.forEach((m, i) => {
     const word = m[0];
     const capital = /^\p{Lu}/u.test(word) && i > 0 && !QUESTION_WORDS.has(stem(word.toLowerCase()));
     const joiner = run.length > 0 && /^(?:of|and|&|de|for)$/.test(word);
-    if (capital || joiner) run.push(word);
-    else flush();
+    if (capital || joiner) {
+      if (run.length === 0) led = /^(?:at|of|from|by|for|with)$/i.test(words[i - 1]?.[0] ?? '');
+      run.push(word);
+    } else flush();
   });
   flush();
-  return best ? (best as string).replace(/\s+(?:of|and|&|de|for)$/, '') : null;
+  const entity = runs.find((r) => r.led) ?? runs[0];
+  return { entity: entity?.name ?? null, others: runs.filter((r) => r !== entity).map((r) => r.name) };
 }
 
 function relationOf(question: string): QuestionShape['relation'] {
@@ -284,12 +297,21 @@ function valueFor(shape: QuestionShape, unit: AnswerUnit, asked: Set<string>, la
   if (unit.text.includes('\t')) {
     if (!labelMatched) return null;
     const cells = unit.text.split('\t').map((c) => c.trim());
-    // The column the question names ("FY2024", "2024"), else the last one (the latest figure).
-    const column = unit.header?.findIndex((h, i) => i > 0 && tokenize(h).some((t) => asked.has(t) || asked.has(t.replace(/^fy/, ''))));
-    const cell = column !== undefined && column > 0 ? cells[column] : cells[cells.length - 1];
-    if (!cell || cells.length < 2) return null;
-    const typed = valuesOfKind(shape.kind, cell, shape.entity)[0];
-    return typed ? { value: typed.text, bond: 1.5 } : shape.kind === 'person' || shape.kind === 'place' || shape.kind === 'organisation' ? { value: cell, bond: 1 } : null;
+    if (cells.length < 2) return null;
+    // Columns the question names ("FY2024", "2024", "Price") first, then the last one (the latest
+    // figure), then the rest: the first whose cell holds a value of the asked kind.
+    const named = (unit.header ?? []).flatMap((h, i) => (i > 0 && tokenize(h).some((t) => asked.has(t) || asked.has(t.replace(/^fy/, '')) || shape.predicate.has(t)) ? [i] : []));
+    const order = [...new Set([...named, cells.length - 1, ...cells.keys()])].filter((i) => i > 0);
+    // Cells that repeat the question's figures ("4 weeks" for "a four-week course") pick the row.
+    const figures = numbersIn([...asked].join(' '));
+    const echoed = cells.slice(1).filter((c) => numbersIn(c).some((n) => figures.includes(n))).length;
+    for (const i of order) {
+      const cell = cells[i]!;
+      const typed = valuesOfKind(shape.kind, cell, shape.entity)[0] ?? (shape.kind === 'money' ? moneyInUnits(cell, cells[0]!) : undefined);
+      if (typed) return { value: typed.text, bond: 1.5 + echoed };
+      if (shape.kind === 'person' || shape.kind === 'place' || shape.kind === 'organisation') return { value: cell, bond: 1 + echoed };
+    }
+    return null;
   }
   const values = valuesOfKind(shape.kind, unit.text, shape.entity).filter((v) => !askedValue(v, asked));
   if (values.length === 0) return null;
@@ -301,6 +323,21 @@ function valueFor(shape: QuestionShape, unit: AnswerUnit, asked: Set<string>, la
   const nearest = values.reduce((a, b) => (distance(b) + worded(b) < distance(a) + worded(a) ? b : a));
   const d = distance(nearest) + worded(nearest);
   return { value: String(nearest.text), bond: d <= 40 ? 1 : d <= 100 ? 0.5 : 0 };
+}
+
+const NUMBER_WORD: Record<string, string> = { one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10', twelve: '12' };
+/** Figures of a text, number words as digits ("four-week" -> 4). */
+const numbersIn = (text: string): string[] => [...text.toLowerCase().matchAll(/\d+(?:\.\d+)?|[a-z]+/g)].map((m) => NUMBER_WORD[m[0]] ?? m[0]).filter((w) => /^\d/.test(w));
+
+/** A bare figure under a label that gives its unit ("Revenue (€ million)" 212.4 -> "€212.4 million"). */
+function moneyInUnits(cell: string, label: string): FoundValue | undefined {
+  if (!/^\d[\d,]*(?:\.\d+)?$/.test(cell.trim())) return undefined;
+  const currency = /(?:US)?\$|€|£|₹|¥|\b(?:EUR|USD|GBP|CHF|INR|JPY|SEK|NOK|DKK|AUD|CAD|NZD)\b|\b(?:Rs|kr)\b/.exec(label)?.[0];
+  if (!currency) return undefined;
+  const scale = /\b(thousand|million|billion|crore|lakh|bn|m|k)\b/i.exec(label)?.[1];
+  const symbol = /^[$€£₹¥]|US\$/.test(currency);
+  const text = `${symbol ? currency : `${currency} `}${cell.trim()}${scale ? ` ${scale}` : ''}`;
+  return { text, index: 0, value: text };
 }
 
 /** The value repeats the question ("2024" of "fiscal 2024", the entity's own name). */
