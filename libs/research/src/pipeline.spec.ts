@@ -368,3 +368,34 @@ describe('runResearch follow-ups (extractive model, fake web)', () => {
     expect(outcome.report!.split('\n\n')[1]).not.toContain('University of Tartu');
   });
 });
+
+describe('runResearch three-page chains (extractive model, fake web)', () => {
+  it('names what the question describes, then who holds the role, then reads that person’s page', async () => {
+    const pages: FakePage[] = [
+      { url: 'https://verabrook.test/', title: 'Verabrook Medical', text: 'Verabrook Medical makes hospital equipment in Eindhoven. Our flagship infusion pump is the Sentria 4, a volumetric pump built around the nurse.', inlineContent: true },
+      { url: 'https://verabrook.test/sentria-4', title: 'Sentria 4 infusion pump', text: 'The Sentria 4 took four years to design. The lead industrial designer on the project was Joost Hammerlin, who worked with our engineers from the first sketches.', inlineContent: true },
+      { url: 'https://joosthammerlin.test/', title: 'Joost Hammerlin', text: 'I trained at the Design Academy in Eindhoven and then spent nine years designing kitchen appliances at Brenholt Haushaltsgeräte in Stuttgart.', inlineContent: true },
+    ];
+    const web = fakeWeb(pages);
+    const question = "For which company did the lead industrial designer of Verabrook Medical's flagship infusion pump previously design kitchen appliances?";
+    const rounds: number[] = [];
+    const progress: ResearchProgress = {
+      planned: async (_s, _t, round) => void rounds.push(round ?? 1),
+      serpPage: async () => {},
+      pageFetched: async () => {},
+      findingGraded: async () => {},
+      resultsMerged: async () => {},
+      stopped: () => false,
+    };
+    const outcome = await runResearch({ ...INPUT, prompt: question, queries: [question], maxSubqueries: 8 }, { ...web.ports, model: new ExtractiveResearchModel() }, progress);
+    expect(rounds).toEqual([1, 2, 3]);
+    expect(outcome.subqueries.slice(-2)).toEqual([
+      'For which company did the lead industrial designer of Sentria 4 previously design kitchen appliances?',
+      'For which company did Joost Hammerlin previously design kitchen appliances?',
+    ]);
+    const lead = outcome.report!.split('\n\n')[1]!;
+    expect(lead).toContain('**Brenholt Haushaltsgeräte**');
+    const cited = new Set(citedIndexes(lead).map((n) => outcome.sources.find((s) => s.index === n)!.url));
+    expect(cited).toEqual(new Set(['https://joosthammerlin.test/', 'https://verabrook.test/sentria-4']));
+  });
+});

@@ -1,7 +1,7 @@
 import type { Finding } from '@app/domain/search-run/search-run.events';
 import type { TokenUsage } from '../language-model.port';
 import { addCounts, bm25, sentenceSpans, tokenize } from '../lexical';
-import { analyseQuestion, answerUnits, formatValue, questionKind, roleHolder, typedAnswer } from './question';
+import { analyseQuestion, answerUnits, describedName, describedObject, formatValue, questionKind, roleHolder, typedAnswer } from './question';
 import { citedIndexes, claimSentences, GAP_NOTE, oneLine, sourcesSection } from './report-citations';
 import type { FollowUp, ResearchCallOptions, ResearchModel, ResearchPassage, ResearchSourceRef, SynthesiseOptions } from './research-model.port';
 
@@ -87,7 +87,16 @@ export function extractiveFollowUps(question: string, passages: ResearchPassage[
   const shape = analyseQuestion(question);
   // "Who is the chief executive of X?" is answered by the name itself: nothing to follow.
   if (!shape.relation || shape.kind === 'person') return [];
-  const holder = roleHolder(shape, answerUnits(passages, shape, MIN_SENTENCE, MAX_SENTENCE));
+  const units = answerUnits(passages, shape, MIN_SENTENCE, MAX_SENTENCE);
+  // "The designer of X's flagship pump": first the name X's pages give the pump, then its designer.
+  const described = describedObject(question, shape);
+  if (described) {
+    const named = describedName(described.descriptor, shape, units);
+    if (!named) return [];
+    const restated = oneLine(question.replace(described.text, named.name));
+    return [{ subquery: restated, restates: true, via: { source: named.unit.source, quote: named.unit.text } }];
+  }
+  const holder = roleHolder(shape, units);
   if (!holder) return [];
   const restated = oneLine(question.replace(shape.relation.phrase, holder.name));
   return [{ subquery: restated, restates: true, via: { source: holder.unit.source, quote: holder.unit.text } }];

@@ -79,7 +79,7 @@ const caseBlind = (words: string) => words.replace(/[a-z]/g, (c) => `[${c}${c.to
 // "head of engineering", "director of research": a head of any department is a role too.
 const ROLE_PATTERN = [`(?:${caseBlind('head')}|${caseBlind('director')}|${caseBlind('vice president')})[-\\s]+${caseBlind('of')}\\s+\\p{Ll}+`, ...ROLES.map(caseBlind)].join('|');
 /** "the chief executive of Brightwater Foods" / "Brightwater Foods' founder" / "Brightwater's CEO". */
-const ROLE_OF = new RegExp(`\\b(?:${caseBlind('the')}\\s+|${caseBlind('its')}\\s+|${caseBlind('their')}\\s+)?(?:current\\s+|former\\s+|first\\s+)?((?:(?!(?:did|does|do|was|were|is|are|has|have|had|the|its|their|of|at|in|for|and|a|an|to|where|when|what|which|who|how)\\s)\\p{Ll}[\\p{Ll}-]*\\s+){0,2}?(?:${ROLE_PATTERN}))\\s+(?:of|at)\\s+((?:the\\s+)?\\p{Lu}[\\p{L}\\p{N}&'’.-]*(?:\\s+(?:of|for|and|&|de|the)?\\s*\\p{Lu}[\\p{L}\\p{N}&'’.-]*){0,4})`, 'u');
+const ROLE_OF = new RegExp(`\\b(?:${caseBlind('the')}\\s+|${caseBlind('its')}\\s+|${caseBlind('their')}\\s+)?(?:current\\s+|former\\s+|first\\s+)?((?:(?!(?:did|does|do|was|were|is|are|has|have|had|the|its|their|of|at|in|for|and|a|an|to|where|when|what|which|who|how)\\s)\\p{Ll}[\\p{Ll}-]*\\s+){0,2}?(?:${ROLE_PATTERN}))\\s+(?:of|at)\\s+((?:the\\s+)?\\p{Lu}[\\p{L}\\p{N}&'’.-]*(?:\\s+(?:of|for|and|&|de|the)?\\s*(?:\\p{Lu}[\\p{L}\\p{N}&'’.-]*|\\d+\\b)){0,4})`, 'u');
 const POSSESSIVE_ROLE = new RegExp(`((?:\\p{Lu}[\\p{L}\\p{N}&.-]*\\s+){0,3}\\p{Lu}[\\p{L}\\p{N}&.-]*)(?:['’]s|['’])\\s+(?:current\\s+|former\\s+)?(${ROLE_PATTERN})\\b`, 'u');
 
 /** Words of the research vocabulary beyond the schema filler's (keys are stems, as `tokenize` gives them). */
@@ -132,11 +132,12 @@ export function questionKind(question: string): ValueKind {
   if (/\b(?:what|which) (?:year|decade)\b|\bin what year\b|\byear (?:was|did|were)\b/.test(q)) return 'year';
   if (/\b(?:what|which) (?:date|day)\b|\bon what date\b/.test(q)) return 'date';
   if (/\bwhen\b/.test(q)) return /\b(?:found|founded|established|born|incorporated|set up|formed|created|started)\b/.test(q) ? 'year' : 'date';
+  // "Which non-profit organisation …" names the kind outright, whatever other words follow.
+  if (/\b(?:which|what|whose) (?:[\w-]+ )?(?:company|companies|firm|organisation|organization|university|college|school|bank|investor|investors|group|brand|supplier|manufacturer|institution|publisher|employer|business|fund|agency|club|team|charity|foundation|retailer|partner|customer|airline)\b/.test(q)) return 'organisation';
   if (/\bwhat (?:percentage|percent|share|proportion)\b|\bby how much\b.*\b(?:grow|grew|rise|rose|fall|fell)\b/.test(q)) return 'percent';
-  if (/\bhow much\b/.test(q) || (/^(?:what|which)\b/.test(q) && /\b(?:revenue|revenues|turnover|sales|price|cost|costs|funding|budget|valuation|investment|profit|income|loss|fee|fees|salary|earnings)\b/.test(q))) return 'money';
+  if (/\bhow much\b/.test(q) || (/^(?:what|which)\b/.test(q) && /(?<!-)\b(?:revenue|revenues|turnover|sales|price|cost|costs|funding|budget|valuation|investment|profit|income|loss|fee|fees|salary|earnings)\b/.test(q))) return 'money';
   if (/\bhow many\b|\bnumber of\b|\bhow (?:large|big|tall|long|old|high|far)\b|\bwhat (?:size|capacity|headcount)\b/.test(q)) return 'number';
   if (/\bwhere\b.*\b(?:study|studied|educated|train|trained|graduate|graduated|work|worked|employed|intern)\b/.test(q)) return 'organisation';
-  if (/\b(?:which|what|whose) (?:company|companies|firm|organisation|organization|university|college|school|bank|investor|investors|group|brand|supplier|manufacturer|institution|publisher|employer|business|fund|agency|club|team|charity|foundation|retailer|partner|customer|airline)\b/.test(q)) return 'organisation';
   if (/\bwho (?:acquired|bought|owns|owned|funded|supplies|supplied|manufactures|makes|published|invested)\b/.test(q)) return 'organisation';
   if (/\bwhere\b|\b(?:which|what|in which|in what) (?:city|town|country|region|state|village|port|island|province|county|neighbourhood|neighborhood)\b/.test(q)) return 'place';
   if (/\bwho\b|\bwhom\b|\bwhose\b|\bwhich person\b|\bname of (?:the|its|their) (?:ceo|founder|chief|director|head|owner|president|chair)/.test(q)) return 'person';
@@ -317,7 +318,11 @@ function valueFor(shape: QuestionShape, unit: AnswerUnit, asked: Set<string>, la
   if (values.length === 0) return null;
   // The value nearest a predicate word wins; one in the same clause is bound to it.
   const positions = [...unit.text.matchAll(/[\p{L}\p{N}]+/gu)].filter((m) => shape.predicate.has(stem(m[0].toLowerCase()))).map((m) => m.index!);
-  const distance = (v: FoundValue) => (positions.length ? Math.min(...positions.map((p) => Math.abs(p - v.index))) : 200);
+  // A predicate word inside the value ("Design Academy" for a design question) is not near it.
+  const distance = (v: FoundValue) => {
+    const outside = positions.filter((p) => p < v.index || p >= v.index + v.text.length);
+    return outside.length ? Math.min(...outside.map((p) => (p < v.index ? v.index - p : p - (v.index + v.text.length)))) : 200;
+  };
   // Figures written in digits state amounts; "three of them" is usually a manner of speaking.
   const worded = (v: FoundValue) => (shape.kind === 'number' && /^[a-z]+$/i.test(v.text) ? 60 : 0);
   const nearest = values.reduce((a, b) => (distance(b) + worded(b) < distance(a) + worded(a) ? b : a));
@@ -359,7 +364,7 @@ export function roleHolder(shape: QuestionShape, units: AnswerUnit[]): { name: s
   const name = "(\\p{Lu}[\\p{L}'’-]+(?:\\s+(?:van|von|de|da|del|le|la)?\\s*\\p{Lu}[\\p{L}'’-]+){1,3})";
   const roleWords = /found/.test(shape.relation.role) ? `(?:${role}|${caseBlind('founded by')}|${caseBlind('co-founded by')}|${caseBlind('started by')}|${caseBlind('set up by')})` : role;
   const patterns = [
-    new RegExp(`${roleWords}(?:\\s+(?:and\\s+)?[\\p{Ll}]+){0,2}?[,:]?\\s+${name}`, 'u'),
+    new RegExp(`${roleWords}(?:\\s+(?:and\\s+)?[\\p{Ll}]+){0,4}?[,:]?\\s+${name}`, 'u'),
     new RegExp(`${name}\\s*(?:[,:–—-]\\s*)?(?:(?:is|was|has been|serves as|became|as)\\s+)?(?:(?:the|our|its|their)\\s+)?(?:[\\p{L}-]+\\s+){0,3}?${role}\\b`, 'u'),
     new RegExp(`${name}\\s*\\((?:[^)]*\\b)?${role}\\b`, 'u'),
   ];
@@ -390,3 +395,46 @@ export function roleHolder(shape: QuestionShape, units: AnswerUnit[]): { name: s
   });
   return best ? { name: (best as { name: string }).name, unit: (best as { unit: AnswerUnit }).unit } : null;
 }
+
+/**
+ * What a role is "of" when the question describes it instead of naming it: "the lead designer of
+ * Verabrook Medical's flagship infusion pump" -> owner Verabrook Medical, described "flagship
+ * infusion pump" (lower-case words after the possessive, up to an adverb or a verb-like word).
+ */
+export function describedObject(question: string, shape: QuestionShape): { text: string; descriptor: string } | null {
+  if (!shape.relation || !shape.entityName) return null;
+  const at = question.indexOf(shape.relation.phrase);
+  if (at < 0 || !/['’]s?$/.test(shape.relation.phrase)) return null;
+  const rest = question.slice(at + shape.relation.phrase.length);
+  const descriptor: string[] = [];
+  for (const word of rest.trim().split(/\s+/)) {
+    if (!/^\p{Ll}[\p{Ll}-]*$/u.test(word) || /ly$/.test(word) || DESCRIPTOR_STOP.has(word) || descriptor.length >= 3) break;
+    descriptor.push(word);
+  }
+  if (descriptor.length === 0) return null;
+  const possessive = shape.relation.phrase.slice(shape.relation.phrase.lastIndexOf(shape.entityName));
+  return { text: `${possessive} ${descriptor.join(' ')}`, descriptor: descriptor.join(' ') };
+}
+
+const DESCRIPTOR_STOP = new Set('did does do was were is are has have had in at on for of to from by with before after when where while who which that study studied work worked design designed hold holds born live lives'.split(' '));
+
+/** The name the entity's own pages give what the question describes ("Our flagship infusion pump is the Sentria 4"). */
+export function describedName(descriptor: string, shape: QuestionShape, units: AnswerUnit[]): { name: string; unit: AnswerUnit } | null {
+  const wanted = tokenize(descriptor);
+  const need = Math.min(2, wanted.length);
+  for (const unit of units) {
+    if (!unit.about) continue;
+    const present = new Set(tokenize(unit.text));
+    if (wanted.filter((w) => present.has(w)).length < need) continue;
+    for (const m of unit.text.matchAll(/\p{Lu}[\p{L}'’-]+(?:\s+(?:\p{Lu}[\p{L}'’-]*|\d+[\p{L}]*))*/gu)) {
+      const name = m[0].replace(/['’]s$/, '');
+      const terms = tokenize(name);
+      // Not the owner itself, not a word opening the sentence ("Our").
+      if (terms.length === 0 || terms.some((t) => shape.entity.has(t)) || NOT_NAMES.has(name) || m.index === 0) continue;
+      return { name, unit };
+    }
+  }
+  return null;
+}
+
+const NOT_NAMES = new Set(['The', 'Our', 'We', 'It', 'Its', 'This', 'That', 'These', 'In', 'On', 'At']);

@@ -60,7 +60,7 @@ const MONTHS = 'January|February|March|April|May|June|July|August|September|Octo
 const WRITTEN_DATE = new RegExp(`\\b(?:\\d{1,2}\\s+(?:${MONTHS})|(?:${MONTHS})\\s+\\d{1,2},?)\\s+(1[5-9]\\d\\d|20\\d\\d)\\b`, 'u');
 const NUMBER = /(?<![\w.$€£])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w%])|(?<![\w.$€£,])\d+(?:\.\d+)?(?![\w%]|,\d{3})/u;
 // A name never runs across a line break (a list of headlines is not one long name).
-const CAPITALISED = /\b\p{Lu}[\p{L}\p{N}'’.-]*(?:[ \t]+(?:of|de|da|van|von|im|am|del|la|le)?[ \t]*\p{Lu}[\p{L}\p{N}'’.-]*){0,3}/gu;
+const CAPITALISED = /\b\p{Lu}[\p{L}\p{N}'’.-]*(?:[ \t]+(?:of|de|da|van|von|im|am|del|la|le|for)?[ \t]*\p{Lu}[\p{L}\p{N}'’.-]*){0,5}/gu;
 
 /** Capitalised words that are roles, titles or sentence furniture, never a name. */
 const NOT_A_NAME = new Set(
@@ -119,7 +119,7 @@ export function valuesOfKind(kind: ValueKind, text: string, entity: Set<string>)
     case 'person':
       return capitalisedPhrases(text, entity, 2, 3);
     case 'organisation':
-      return capitalisedPhrases(text, entity, 1, 4);
+      return capitalisedPhrases(text, entity, 1, 6);
     case 'place': {
       const led = [...text.matchAll(/\b(?:in|at|near|from|based in|headquartered in|remain in)[ \t]+(\p{Lu}[\p{L}'’-]*(?:[ \t]+(?:im|am|de|del|upon|on)?[ \t]*\p{Lu}[\p{L}'’-]*){0,2})/gu)];
       return led
