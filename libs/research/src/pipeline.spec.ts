@@ -399,3 +399,24 @@ describe('runResearch three-page chains (extractive model, fake web)', () => {
     expect(cited).toEqual(new Set(['https://joosthammerlin.test/', 'https://verabrook.test/sentria-4']));
   });
 });
+
+describe('runResearch organisation -> person -> organisation chains (extractive model, fake web)', () => {
+  it('follows the chair to the company that employs them, then answers about that company', async () => {
+    const pages: FakePage[] = [
+      { url: 'https://kestrelgrid.test/governance', title: 'Kestrelgrid Foundation governance', text: 'The Kestrelgrid Foundation is governed by a board of seven. The board is chaired by Henrik Salvesen, who was elected in 2021.', inlineContent: true },
+      { url: 'https://henriksalvesen.test/', title: 'Henrik Salvesen', text: 'I write database engines for a living. In 2012 I joined Tindral Systems as a storage engineer and I still work there today.', inlineContent: true },
+      { url: 'https://tindral.test/about', title: 'About Tindral Systems', text: 'Tindral Systems was founded in 2004 in Bergen by three engineers from the shipping industry.', inlineContent: true },
+    ];
+    const web = fakeWeb(pages);
+    const question = 'In what year was the company that employs the chair of the Kestrelgrid Foundation founded?';
+    const outcome = await runResearch(
+      { ...INPUT, prompt: question, queries: [question], maxSubqueries: 8 },
+      { ...web.ports, model: new ExtractiveResearchModel() },
+      { planned: async () => {}, serpPage: async () => {}, pageFetched: async () => {}, findingGraded: async () => {}, resultsMerged: async () => {}, stopped: () => false },
+    );
+    expect(outcome.subqueries.slice(-2)).toEqual(['In what year was the company that employs Henrik Salvesen founded?', 'In what year was Tindral Systems founded?']);
+    const lead = outcome.report!.split('\n\n')[1]!;
+    expect(lead).toContain('**2004**');
+    expect(lead).not.toContain('**2012**');
+  });
+});

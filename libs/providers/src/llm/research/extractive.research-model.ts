@@ -1,7 +1,7 @@
 import type { Finding } from '@app/domain/search-run/search-run.events';
 import type { TokenUsage } from '../language-model.port';
 import { addCounts, bm25, sentenceSpans, tokenize } from '../lexical';
-import { analyseQuestion, answerUnits, describedName, describedObject, formatValue, questionKind, roleHolder, typedAnswer } from './question';
+import { affiliation, affiliationName, analyseQuestion, answerUnits, describedName, describedObject, formatValue, questionKind, roleHolder, typedAnswer } from './question';
 import { citedIndexes, claimSentences, GAP_NOTE, oneLine, sourcesSection } from './report-citations';
 import type { FollowUp, ResearchCallOptions, ResearchModel, ResearchPassage, ResearchSourceRef, SynthesiseOptions } from './research-model.port';
 
@@ -84,6 +84,13 @@ export class ExtractiveResearchModel implements ResearchModel {
  * Whitcombe, …" -> "Where did Dana Whitcombe study?"): the person's own page may never name X.
  */
 export function extractiveFollowUps(question: string, passages: ResearchPassage[]): FollowUp[] {
+  // "In what year was the company where Henrik Salvesen works founded?": the company's name first.
+  const tie = affiliation(question);
+  if (tie) {
+    const named = affiliationName(tie.person, passages);
+    if (!named) return [];
+    return [{ subquery: oneLine(question.replace(tie.phrase, named.name)), restates: true, via: { source: named.unit.source, quote: named.unit.text } }];
+  }
   const shape = analyseQuestion(question);
   // "Who is the chief executive of X?" is answered by the name itself: nothing to follow.
   if (!shape.relation || shape.kind === 'person') return [];

@@ -112,6 +112,16 @@ describe('roleHolder', () => {
     expect(roleHolder(shape, answerUnits([passage(1, 'Harbour Clinic', 'Dr Ana Lopes has been our Clinical Director since 2011.')], shape, 20, 600))).toBeNull();
   });
 
+  it('reads "the person who founded X" as a role, and "led by" / "headed by" as who holds it', () => {
+    const founder = analyseQuestion('Where was the person who founded Brightwater Foods born?');
+    expect(founder.relation).toEqual({ role: 'founder', phrase: 'the person who founded Brightwater Foods' });
+    const ceo = analyseQuestion('Where did the chief executive of Brightwater Foods grow up?');
+    expect(roleHolder(ceo, answerUnits([passage(1, 'Brightwater Foods', 'Since 2019 Brightwater Foods has been led by Anneli Saar, a former miller.')], ceo, 20, 600))?.name).toBe('Anneli Saar');
+    const brewer = analyseQuestion('Where did the head brewer of Quillbrook Brewing train?');
+    expect(brewer.relation?.role).toBe('head brewer');
+    expect(roleHolder(brewer, answerUnits([passage(1, 'Quillbrook Brewing team', 'Our head brewer is Tine Kovač, who has run the brewhouse since 2016.')], brewer, 20, 600))?.name).toBe('Tine Kovač');
+  });
+
   it('finds who founded it', () => {
     const shape = analyseQuestion('Where was the founder of Brightwater Foods born?');
     expect(roleHolder(shape, answerUnits([passage(1, 'About Brightwater Foods', 'Brightwater Foods was founded by Mari Tamm in 1997.')], shape, 20, 600))?.name).toBe('Mari Tamm');

@@ -73,6 +73,38 @@ const ROLES = [
   'parent company',
   'owner company',
   'supplier',
+  'chief scientist',
+  'chief medical officer',
+  'chief engineer',
+  'chief designer',
+  'general manager',
+  'managing partner',
+  'principal investigator',
+  'vice-chancellor',
+  'chancellor',
+  'provost',
+  'headteacher',
+  'head teacher',
+  'head brewer',
+  'brewer',
+  'brewmaster',
+  'winemaker',
+  'roaster',
+  'chef',
+  'manager',
+  'partner',
+  'leader',
+  'scientist',
+  'engineer',
+  'developer',
+  'treasurer',
+  'secretary',
+  'trustee',
+  'proprietor',
+  'co-owner',
+  'skipper',
+  'warden',
+  'mayor',
 ];
 /** Names are capitalised, so patterns that find them take no `i` flag: other words are made case-blind. */
 const caseBlind = (words: string) => words.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`).replace(/[-\s]+/g, '[-\\s]+');
@@ -194,7 +226,35 @@ function namesIn(text: string): { entity: string | null; others: string[] } {
   return { entity: entity?.name ?? null, others: runs.filter((r) => r !== entity).map((r) => r.name) };
 }
 
+/** "the person who founded X": the verb's role. */
+const WHO_DID: Record<string, string> = {
+  founded: 'founder',
+  'co-founded': 'co-founder',
+  started: 'founder',
+  leads: 'leader',
+  led: 'leader',
+  runs: 'head',
+  ran: 'head',
+  heads: 'head',
+  headed: 'head',
+  owns: 'owner',
+  owned: 'owner',
+  designed: 'designer',
+  created: 'creator',
+  invented: 'inventor',
+  chairs: 'chair',
+  directs: 'director',
+  manages: 'manager',
+  wrote: 'author',
+};
+const WHO_DID_PATTERN = new RegExp(
+  `\\b${caseBlind('the')}\\s+(?:person|man|woman|people|scientist|engineer|chef|entrepreneur)\\s+(?:who|that)\\s+(?:(?:first|originally|currently)\\s+)?(${Object.keys(WHO_DID).join('|')})\\s+((?:the\\s+)?\\p{Lu}[\\p{L}\\p{N}&'’.-]*(?:\\s+(?:of|for|and|&|de|the)?\\s*(?:\\p{Lu}[\\p{L}\\p{N}&'’.-]*|\\d+\\b)){0,4})`,
+  'u',
+);
+
 function relationOf(question: string): QuestionShape['relation'] {
+  const who = WHO_DID_PATTERN.exec(question);
+  if (who) return { role: WHO_DID[who[1]!]!, phrase: who[0].trim() };
   const of = ROLE_OF.exec(question);
   if (of) return { role: of[1]!.toLowerCase(), phrase: of[0].trim() };
   const possessive = POSSESSIVE_ROLE.exec(question);
@@ -258,6 +318,7 @@ const hostWords = (url: string | undefined): string => {
   }
 };
 
+const ORGANISATION_WORD = /\b(?:Capital|Partners|Group|Ventures|Holdings|Ltd|Limited|Inc|LLC|GmbH|AG|SA|Fund|Bank|Foundation|Trust|Systems|Company|Corporation|University|Institute|College|Council|Agency|Labs?|Studio|Media|Investments?)\b/;
 const HONORIFIC = /^(?:(?:Dr|Prof|Professor|Mr|Mrs|Ms|Mx|Sir|Dame|Lord|Lady)\.?\s+)+/;
 
 const NEGATION = /\b(?:not|no|never|none|neither|nor|without|n['’]t|no longer|ceased|stopped)\b/i;
@@ -362,14 +423,26 @@ export function roleHolder(shape: QuestionShape, units: AnswerUnit[]): { name: s
   if (!shape.relation) return null;
   const role = caseBlind(shape.relation.role);
   const name = "(\\p{Lu}[\\p{L}'’-]+(?:\\s+(?:van|von|de|da|del|le|la)?\\s*\\p{Lu}[\\p{L}'’-]+){1,3})";
-  const roleWords = /found/.test(shape.relation.role) ? `(?:${role}|${caseBlind('founded by')}|${caseBlind('co-founded by')}|${caseBlind('started by')}|${caseBlind('set up by')})` : role;
+  const by = (words: string[]) => words.map((w) => caseBlind(w)).join('|');
+  const roleWords = /found/.test(shape.relation.role)
+    ? `(?:${role}|${by(['founded by', 'co-founded by', 'started by', 'set up by', 'established by'])})`
+    : /^(?:ceo|chief executive|chief executive officer|managing director|head|leader|director|president|chair|chairman|chairwoman|chairperson|principal|rector)$/.test(shape.relation.role)
+      ? `(?:${role}|${by(['led by', 'headed by', 'run by', 'managed by', 'chaired by', 'directed by'])})`
+      : /design|creat|invent|author/.test(shape.relation.role)
+        ? `(?:${role}|${by(['designed by', 'created by', 'invented by', 'written by', 'drawn by'])})`
+        : /owner/.test(shape.relation.role)
+          ? `(?:${role}|${by(['owned by'])})`
+          : role;
   const patterns = [
-    new RegExp(`${roleWords}(?:\\s+(?:and\\s+)?[\\p{Ll}]+){0,4}?[,:]?\\s+${name}`, 'u'),
+    new RegExp(`${role}(?:\\s+(?:and\\s+)?[\\p{Ll}]+){0,4}?[,:]?\\s+${name}`, 'u'),
     new RegExp(`${name}\\s*(?:[,:–—-]\\s*)?(?:(?:is|was|has been|serves as|became|as)\\s+)?(?:(?:the|our|its|their)\\s+)?(?:[\\p{L}-]+\\s+){0,3}?${role}\\b`, 'u'),
     new RegExp(`${name}\\s*\\((?:[^)]*\\b)?${role}\\b`, 'u'),
+    // "led by …", "founded by …": weaker, as a funding round or a project is led by someone too.
+    new RegExp(`${roleWords}(?:\\s+(?:and\\s+)?[\\p{Ll}]+){0,4}?[,:]?\\s+${name}`, 'u'),
   ];
+  const personRole = !/company|supplier|owner|partner/.test(shape.relation.role);
   let best: { name: string; unit: AnswerUnit; score: number } | null = null;
-  const score0 = (pattern: number, order: number) => (3 - pattern) * 0.1 - order / 10_000;
+  const score0 = (pattern: number, order: number) => (4 - pattern) * 0.1 - order / 10_000;
   units.forEach((unit, order) => {
     // Only a page about the question's entity says who holds its role (another body has its own).
     if (!unit.about) return;
@@ -383,6 +456,8 @@ export function roleHolder(shape: QuestionShape, units: AnswerUnit[]): { name: s
         .filter((w) => !new RegExp(`^(?:${ROLE_PATTERN}|Chief|Executive|Officer|Our|The|Its|Their|Managing|Director)$`, 'i').test(w))
         .join(' ');
       if (cleaned.split(' ').length < 2 || tokenize(cleaned).some((t) => shape.entity.has(t))) continue;
+      // A person holds a person's role: "Pellbrook Capital" led a funding round, not the company.
+      if (personRole && ORGANISATION_WORD.test(cleaned)) continue;
       // A title is not part of the name pages use for the person ("Dr Ewan Strachie" -> "Ewan Strachie").
       const bare = cleaned.replace(HONORIFIC, '');
       if (bare.split(' ').length >= 2 && bare !== cleaned) {
@@ -438,3 +513,43 @@ export function describedName(descriptor: string, shape: QuestionShape, units: A
 }
 
 const NOT_NAMES = new Set(['The', 'Our', 'We', 'It', 'Its', 'This', 'That', 'These', 'In', 'On', 'At']);
+
+const PLACE_NOUNS = 'company|firm|organisation|organization|employer|business|university|institute|school|college|lab|laboratory|startup|hospital|charity|studio|agency';
+const NAME = "\\p{Lu}[\\p{L}'’-]+(?:\\s+\\p{Lu}[\\p{L}'’-]+){1,3}";
+/** "the company where Henrik Salvesen works", "the university that Ana Lopes attended", "Henrik Salvesen's employer". */
+const AFFILIATION = [
+  new RegExp(`\\b${caseBlind('the')}\\s+(?:(?:[\\p{Ll}-]+)\\s+)?(?:${PLACE_NOUNS})\\s+(?:where|that|which|for which|at which|in which)\\s+(${NAME})\\s+(?:now\\s+|currently\\s+|later\\s+|first\\s+)?(?:works|worked|is employed|was employed|teaches|taught|studied|studies|trained|attended|joined|founded|co-founded|started|runs|ran|leads|led|heads|headed|chairs)(?:\\s+(?:for|at|in|as))?`, 'u'),
+  new RegExp(`\\b${caseBlind('the')}\\s+(?:(?:[\\p{Ll}-]+)\\s+)?(?:${PLACE_NOUNS})\\s+(?:that|which|who)\\s+(?:now\\s+|currently\\s+)?(?:employs|employed|hired|hires|trained|funds|funded)\\s+(${NAME})`, 'u'),
+  new RegExp(`(${NAME})['’]s?\\s+(?:current\\s+|former\\s+|first\\s+)?(?:employer|company|firm|university|alma mater|school|college|startup|business)\\b`, 'u'),
+];
+const AFFILIATION_WORDS = new Set(tokenize('work worked works joined join employ employed teach teaches taught study studied trained attended found founded co-founded start started run runs lead leads led head heads chair chairs at'));
+
+/** A question that names a person's organisation by its relation to them, and that person. */
+export function affiliation(question: string): { phrase: string; person: string } | null {
+  for (const pattern of AFFILIATION) {
+    const m = pattern.exec(question);
+    if (m) return { phrase: m[0].trim(), person: m[1]! };
+  }
+  return null;
+}
+
+/** The organisation a person's pages tie them to ("I joined Tindral Systems in 2012" -> Tindral Systems). */
+export function affiliationName(person: string, passages: Array<{ source: number; title: string; text: string; url?: string }>): { name: string; unit: AnswerUnit } | null {
+  const shape = analyseQuestion(`Who is ${person}?`);
+  const personTerms = new Set(tokenize(person));
+  const units = answerUnits(passages, { ...shape, entity: personTerms }, 20, 600);
+  let best: { name: string; unit: AnswerUnit; score: number } | null = null;
+  units.forEach((unit, order) => {
+    if (!unit.about) return;
+    const words = [...unit.text.matchAll(/[\p{L}\p{N}]+/gu)];
+    const anchors = words.filter((m) => AFFILIATION_WORDS.has(stem(m[0].toLowerCase()))).map((m) => m.index!);
+    if (anchors.length === 0) return;
+    for (const v of valuesOfKind('organisation', unit.text, personTerms)) {
+      if (tokenize(v.text).some((t) => personTerms.has(t)) || NOT_NAMES.has(v.text)) continue;
+      const distance = Math.min(...anchors.map((a) => Math.abs(a - v.index)));
+      const score = -distance - order / 10_000;
+      if (!best || score > best.score) best = { name: v.text, unit, score };
+    }
+  });
+  return best ? { name: (best as { name: string }).name, unit: (best as { unit: AnswerUnit }).unit } : null;
+}
