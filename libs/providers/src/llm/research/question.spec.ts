@@ -122,6 +122,14 @@ describe('roleHolder', () => {
     expect(roleHolder(brewer, answerUnits([passage(1, 'Quillbrook Brewing team', 'Our head brewer is Tine Kovač, who has run the brewhouse since 2016.')], brewer, 20, 600))?.name).toBe('Tine Kovač');
   });
 
+  it('reads the role from its verb, and takes a first name when that is all the page gives', () => {
+    const founder = analyseQuestion('Where was the founder of Brightwater Foods born?');
+    expect(roleHolder(founder, answerUnits([passage(1, 'Brightwater Foods history', 'In 1997 Mari Tamm founded the bakery that became Brightwater Foods.')], founder, 20, 600))?.name).toBe('Mari Tamm');
+    const ceo = analyseQuestion('Where did the chief executive of Skarnvik Blade Works study?');
+    const units = answerUnits([passage(1, 'Skarnvik Blade Works leadership', 'She is our chief executive and a keen sailor. Mette joined Skarnvik as chief executive in 2017.')], ceo, 20, 600);
+    expect(roleHolder(ceo, units)?.name).toBe('Mette');
+  });
+
   it('finds who founded it', () => {
     const shape = analyseQuestion('Where was the founder of Brightwater Foods born?');
     expect(roleHolder(shape, answerUnits([passage(1, 'About Brightwater Foods', 'Brightwater Foods was founded by Mari Tamm in 1997.')], shape, 20, 600))?.name).toBe('Mari Tamm');

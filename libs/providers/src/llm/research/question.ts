@@ -319,6 +319,7 @@ const hostWords = (url: string | undefined): string => {
 };
 
 const ORGANISATION_WORD = /\b(?:Capital|Partners|Group|Ventures|Holdings|Ltd|Limited|Inc|LLC|GmbH|AG|SA|Fund|Bank|Foundation|Trust|Systems|Company|Corporation|University|Institute|College|Council|Agency|Labs?|Studio|Media|Investments?)\b/;
+const PRONOUN = /^(?:She|He|They|It|We|I|You|This|That|Who|Which|Our|Their|His|Her)$/;
 const HONORIFIC = /^(?:(?:Dr|Prof|Professor|Mr|Mrs|Ms|Mx|Sir|Dame|Lord|Lady)\.?\s+)+/;
 
 const NEGATION = /\b(?:not|no|never|none|neither|nor|without|n['’]t|no longer|ceased|stopped)\b/i;
@@ -433,20 +434,34 @@ export function roleHolder(shape: QuestionShape, units: AnswerUnit[]): { name: s
         : /owner/.test(shape.relation.role)
           ? `(?:${role}|${by(['owned by'])})`
           : role;
+  const verbs = /found/.test(shape.relation.role)
+    ? 'co-founded|founded|started|set up|established'
+    : /^(?:ceo|chief executive|chief executive officer|managing director|head|leader|director|president)$/.test(shape.relation.role)
+      ? 'runs|leads|heads|has led|has run|has headed|took over'
+      : /design|creat|invent/.test(shape.relation.role)
+        ? 'designed|created|invented'
+        : null;
   const patterns = [
     new RegExp(`${role}(?:\\s+(?:and\\s+)?[\\p{Ll}]+){0,4}?[,:]?\\s+${name}`, 'u'),
     new RegExp(`${name}\\s*(?:[,:–—-]\\s*)?(?:(?:is|was|has been|serves as|became|as)\\s+)?(?:(?:the|our|its|their)\\s+)?(?:[\\p{L}-]+\\s+){0,3}?${role}\\b`, 'u'),
     new RegExp(`${name}\\s*\\((?:[^)]*\\b)?${role}\\b`, 'u'),
+    // "Dana Whitcombe founded …", "… runs …": the verb of the role.
+    ...(verbs ? [new RegExp(`${name}\\s+(?:${verbs})\\b`, 'u')] : []),
     // "led by …", "founded by …": weaker, as a funding round or a project is led by someone too.
     new RegExp(`${roleWords}(?:\\s+(?:and\\s+)?[\\p{Ll}]+){0,4}?[,:]?\\s+${name}`, 'u'),
   ];
+  // A first name alone ("Mette joined Skarnvik as chief executive"), weakest of all: pages about the
+  // person may still give the full name, and a search for the first name with the question finds them.
+  const single = "(\\p{Lu}[\\p{L}'’-]+)";
+  const firstNamePatterns = [patterns[0]!, patterns[1]!].map((p) => new RegExp(p.source.split(name).join(single), 'u'));
   const personRole = !/company|supplier|owner|partner/.test(shape.relation.role);
   let best: { name: string; unit: AnswerUnit; score: number } | null = null;
-  const score0 = (pattern: number, order: number) => (4 - pattern) * 0.1 - order / 10_000;
+  const score0 = (pattern: number, order: number) => (20 - pattern) * 0.1 - order / 10_000;
+  const all = [...patterns.map((p, i) => ({ p, weight: i, minWords: 2 })), ...firstNamePatterns.map((p, i) => ({ p, weight: 10 + i, minWords: 1 }))];
   units.forEach((unit, order) => {
     // Only a page about the question's entity says who holds its role (another body has its own).
     if (!unit.about) return;
-    for (const [i, pattern] of patterns.entries()) {
+    for (const { p: pattern, weight: i, minWords } of all) {
       const m = pattern.exec(unit.text);
       if (!m) continue;
       const found = m[1]!.replace(/['’]s$/, '').trim();
@@ -455,7 +470,7 @@ export function roleHolder(shape: QuestionShape, units: AnswerUnit[]): { name: s
         .split(/\s+/)
         .filter((w) => !new RegExp(`^(?:${ROLE_PATTERN}|Chief|Executive|Officer|Our|The|Its|Their|Managing|Director)$`, 'i').test(w))
         .join(' ');
-      if (cleaned.split(' ').length < 2 || tokenize(cleaned).some((t) => shape.entity.has(t))) continue;
+      if (!cleaned || cleaned.split(' ').length < minWords || PRONOUN.test(cleaned) || tokenize(cleaned).some((t) => shape.entity.has(t))) continue;
       // A person holds a person's role: "Pellbrook Capital" led a funding round, not the company.
       if (personRole && ORGANISATION_WORD.test(cleaned)) continue;
       // A title is not part of the name pages use for the person ("Dr Ewan Strachie" -> "Ewan Strachie").
