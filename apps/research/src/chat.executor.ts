@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type ChatParams, chatRuns, type ChatState } from '@app/domain/chat';
 import { PROCESSOR_BUDGETS } from '@app/domain/task-run';
+import { resolveReference } from '@app/providers/llm/research/question';
 import { runResearch } from '@app/research';
 import type { RunContext, RunExecutor } from '@app/runs';
 import { documentsOf, recordedProgress, stepsTaken } from './research-progress';
@@ -12,9 +13,11 @@ const estimateTokens = (text: string): number => Math.ceil(text.length / 4);
 /** The question is the last user message; an earlier user message gives a follow-up its subject. */
 export function chatQueries(params: ChatParams): { prompt: string; queries: string[] } {
   const users = params.messages.filter((m) => m.role === 'user' && m.content.trim());
-  const prompt = users[users.length - 1]!.content.trim();
+  const asked = users[users.length - 1]!.content.trim();
   const before = users.length > 1 ? users[users.length - 2]!.content.trim() : null;
-  return { prompt, queries: before ? [prompt, `${before} ${prompt}`] : [prompt] };
+  // "Where is its battery plant?" after "Tell me about HelioGrid.": asked about HelioGrid.
+  const prompt = before ? resolveReference(asked, before) : asked;
+  return { prompt, queries: before ? [prompt, `${before} ${asked}`] : [prompt] };
 }
 
 /** Paragraphs, each with the blank line that follows it, so the chunks join back to the answer exactly. */

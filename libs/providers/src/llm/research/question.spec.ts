@@ -1,4 +1,4 @@
-import { analyseQuestion, answerUnits, questionKind, roleHolder, typedAnswer } from './question';
+import { analyseQuestion, answerUnits, questionKind, resolveReference, roleHolder, typedAnswer } from './question';
 
 const passage = (source: number, title: string, text: string) => ({ source, title, text });
 const answer = (question: string, passages: ReturnType<typeof passage>[]) => {
@@ -82,6 +82,21 @@ describe('typedAnswer', () => {
       passage(1, 'Corvallen Idiomas courses', 'Course\tLessons per week\tLength\tPrice\nIntensive Spanish\t30\t2 weeks\t€430\nIntensive Spanish\t30\t4 weeks\t€780'),
     ]);
     expect(found?.value).toBe('€780');
+  });
+
+  it('answers what is with what is, not with what is planned, unless the question asks about plans', () => {
+    const pages = [
+      passage(1, 'The Example Daily', 'HelioGrid to build battery cabinet plant in Harborview'),
+      passage(2, 'About HelioGrid', 'HelioGrid builds inverters in Freiburg and assembles battery stacks in a plant near Valencia.'),
+    ];
+    expect(answer("Where is HelioGrid's battery plant?", pages)?.value).toBe('Valencia');
+    expect(answer('Where will HelioGrid build its new battery plant?', pages)?.value).toBe('Harborview');
+  });
+
+  it('resolves a follow-up pronoun with the name an earlier message gave', () => {
+    expect(resolveReference('Where is its battery plant?', 'Tell me about HelioGrid.')).toBe("Where is HelioGrid's battery plant?");
+    expect(resolveReference('When was it founded?', 'What does Acme Robotics make?')).toBe('When was Acme Robotics founded?');
+    expect(resolveReference('Where is Acme based?', 'Tell me about HelioGrid.')).toBe('Where is Acme based?');
   });
 
   it('answers yes/no from the sentence that states it, and nothing from pages about another entity', () => {

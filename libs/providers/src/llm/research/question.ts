@@ -208,7 +208,7 @@ function namesIn(text: string): { entity: string | null; others: string[] } {
   let run: string[] = [];
   let led = false;
   const flush = () => {
-    const name = run.join(' ').replace(/['’]s?$/, '').replace(/\s+(?:of|and|&|de|for)$/, '');
+    const name = run.join(' ').replace(/[.,;:!?]+$/, '').replace(/['’]s?$/, '').replace(/\s+(?:of|and|&|de|for)$/, '');
     if (name) runs.push({ name, led });
     run = [];
   };
@@ -322,6 +322,9 @@ const ORGANISATION_WORD = /\b(?:Capital|Partners|Group|Ventures|Holdings|Ltd|Lim
 const PRONOUN = /^(?:She|He|They|It|We|I|You|This|That|Who|Which|Our|Their|His|Her)$/;
 const HONORIFIC = /^(?:(?:Dr|Prof|Professor|Mr|Mrs|Ms|Mx|Sir|Dame|Lord|Lady)\.?\s+)+/;
 
+const FUTURE = /\b(?:will|plan|plans|planned|planning|going to|future|proposed|expected|next year)\b/i;
+const PLANNED = /\b(?:will|plans? to|planning to|planned|proposed|is to|are to|to (?:build|open|create|launch|set up))\b/i;
+
 const NEGATION = /\b(?:not|no|never|none|neither|nor|without|n['’]t|no longer|ceased|stopped)\b/i;
 
 /**
@@ -335,6 +338,7 @@ export function typedAnswer(question: string, shape: QuestionShape, units: Answe
   // "Where did the chief executive of X study?": the chief executive's name is the link, not the answer.
   const holder = shape.relation && shape.kind !== 'person' ? roleHolder(shape, units) : null;
   if (holder) for (const t of tokenize(holder.name)) asked.add(t);
+  const futureQuestion = FUTURE.test(question);
   let best: TypedAnswer | null = null;
   units.forEach((unit, order) => {
     if (!unit.about && shape.entity.size > 0) return;
@@ -349,14 +353,17 @@ export function typedAnswer(question: string, shape: QuestionShape, units: Answe
     const entityHere = [...shape.entity].filter((e) => present.has(e)).length;
     const found = valueFor(shape, unit, asked, labelMatched);
     if (!found) return;
-    const score = matched + (labelMatched ? 2 : 0) + 0.5 * Math.min(2, entityHere) + found.bond - order / 10_000;
+    // "Where is its plant?" asks what is: a plan ("to build a plant in Harborview") answers another question.
+    const planned = !futureQuestion && shape.kind !== 'boolean' && PLANNED.test(unit.text) ? 1 : 0;
+    const score = matched + (labelMatched ? 2 : 0) + 0.5 * Math.min(2, entityHere) + found.bond - planned - order / 10_000;
     if (!best || score > best.score) best = { unit, value: found.value, score };
   });
   return best;
 }
 
 function valueFor(shape: QuestionShape, unit: AnswerUnit, asked: Set<string>, labelMatched: boolean): { value: string; bond: number } | null {
-  if (shape.kind === 'boolean') return { value: NEGATION.test(unit.text) ? 'no' : 'yes', bond: 0 };
+  // A sentence that reports a question ("people often ask whether …") states neither answer.
+  if (shape.kind === 'boolean') return /\?|\bwhether\b/i.test(unit.text) ? null : { value: NEGATION.test(unit.text) ? 'no' : 'yes', bond: 0 };
   if (unit.text.includes('\t')) {
     if (!labelMatched) return null;
     const cells = unit.text.split('\t').map((c) => c.trim());
@@ -567,4 +574,22 @@ export function affiliationName(person: string, passages: Array<{ source: number
     }
   });
   return best ? { name: (best as { name: string }).name, unit: (best as { unit: AnswerUnit }).unit } : null;
+}
+
+/**
+ * A follow-up question's pronoun resolved with the name an earlier message gave ("Tell me about
+ * HelioGrid." then "Where is its battery plant?" -> "Where is HelioGrid's battery plant?"). A
+ * question that names its own entity, or has no pronoun, is returned as it is.
+ */
+export function resolveReference(question: string, context: string): string {
+  if (analyseQuestion(question).entityName) return question;
+  const name = namesIn(` ${context}`).entity;
+  if (!name) return question;
+  let done = false;
+  const once = (replacement: string) => (match: string) => {
+    if (done) return match;
+    done = true;
+    return /^\p{Lu}/u.test(match) && !/^\p{Lu}/u.test(replacement) ? replacement.charAt(0).toUpperCase() + replacement.slice(1) : replacement;
+  };
+  return question.replace(/\b(?:its|their|his|her)\b/i, once(`${name}'s`)).replace(/\b(?:it|they|them|he|she|him)\b/i, once(name));
 }
