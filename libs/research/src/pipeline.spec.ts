@@ -359,10 +359,13 @@ describe('runResearch follow-ups (extractive model, fake web)', () => {
     const cited = citedIndexes(lead).map((n) => byIndex.get(n));
     expect(cited).toEqual(expect.arrayContaining(['https://danawhitcombe.test/', 'https://brightwater-foods.test/team']));
     expect(uncitedClaims(outcome.report!)).toEqual([]);
+    // The plan and the follow-up that planned something are steps; the look that found nothing more is not.
+    expect(outcome.usage.planner_calls).toBe(2);
   });
 
   it('stays within max_subqueries: no room, no follow-up', async () => {
     const { outcome, calls } = await chain(1);
+    expect(outcome.usage.planner_calls).toBe(1);
     expect(outcome.subqueries).toEqual([question]);
     expect(calls.filter((c) => c[0] === 'planned')).toHaveLength(1);
     expect(outcome.report!.split('\n\n')[1]).not.toContain('University of Tartu');

@@ -280,7 +280,9 @@ export async function runResearch(input: ResearchInput, ports: ResearchPorts, pr
     const evidence = passagesOver(asked, sources!, entries, docs);
     if (evidence.length === 0) break;
     const next = await ports.model.followUp(asked, evidence, maxSubqueries - subqueries.length);
-    usage.planner_calls++;
+    // A planning step when it cost something or planned something: an offline look that finds
+    // nothing to follow is not a step the run is charged for.
+    if (next.followUps.length > 0 || next.usage.input + next.usage.output > 0) usage.planner_calls++;
     addTokens(next.usage);
     const known = new Set(subqueries.map(queryKey));
     const shown = new Set(evidence.map((p) => p.source));
