@@ -18,7 +18,7 @@ function newestSource(dir) {
     if (entry.name === 'node_modules' || entry.name === 'dist') continue;
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) newest = Math.max(newest, newestSource(full));
-    else if (/\.(ts|json)$/.test(entry.name)) newest = Math.max(newest, fs.statSync(full).mtimeMs);
+    else if (/\.(ts|json|html|css|js)$/.test(entry.name)) newest = Math.max(newest, fs.statSync(full).mtimeMs);
   }
   return newest;
 }
@@ -44,6 +44,11 @@ function ensureBuilt() {
   const bin = (name) => path.join(root, 'node_modules', '.bin', name);
   run(bin('tsc'), ['-p', 'tsconfig.build.json']);
   run(bin('tsc-alias'), ['-p', 'tsconfig.build.json']);
+  // The console is static files: copied as they are, served by the gateway from dist/console.
+  const consoleSrc = path.join(root, 'apps', 'gateway', 'console');
+  const consoleOut = path.join(root, 'dist', 'console');
+  fs.rmSync(consoleOut, { recursive: true, force: true });
+  if (fs.existsSync(consoleSrc)) fs.cpSync(consoleSrc, consoleOut, { recursive: true });
   fs.writeFileSync(stamp, new Date().toISOString() + '\n');
 }
 

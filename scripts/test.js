@@ -20,8 +20,25 @@ function ensureNatsServer() {
   }
 }
 
+/** Debian's Chromium for the console's browser suite, when root and missing (that suite says it is skipped otherwise). */
+function ensureChromium() {
+  if (['/usr/bin/chromium', '/usr/bin/chromium-browser'].some((p) => fs.existsSync(p)) || process.env.CHROMIUM_PATH) return;
+  if (typeof process.getuid === 'function' && process.getuid() === 0) {
+    console.error('[setup] installing chromium (Debian package) for the browser suite…');
+    try {
+      execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
+      execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    } catch (error) {
+      console.error(`[setup] chromium could not be installed (${error.message}): the browser suite will be skipped`);
+    }
+  } else {
+    console.error('[setup] chromium is missing: install the Debian package chromium to run the browser suite');
+  }
+}
+
 ensureInstalled();
 ensureNatsServer();
+ensureChromium();
 ensureBuilt();
 console.error('[test] type-checking tests…');
 execFileSync(path.join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json', '--noEmit'], { cwd: root, stdio: 'inherit' });

@@ -5,6 +5,7 @@ import type { Config } from '@app/config';
 import { ApiExceptionFilter, installFastifyErrorHandling, PydanticValidationPipe } from '@app/platform/http';
 import type { JsonLogger } from '@app/platform/logging/logger';
 import type { AuthedRequest } from '../auth/auth.context';
+import { registerConsole } from '../console/console.routes';
 import { HttpMetrics } from './metrics';
 import { requestIdFor } from './request-id';
 
@@ -47,6 +48,8 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
       key_id: auth?.key_id,
     });
   });
+  // The console (static files) before Nest registers its routes on listen.
+  await registerConsole(fastify);
   app.enableShutdownHooks();
   return app;
 }
