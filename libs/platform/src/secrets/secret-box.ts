@@ -40,8 +40,13 @@ export class SecretBox {
   open(sealed: string): string {
     const [version, iv, tag, body] = sealed.split(':');
     if (version !== 'v1' || !iv || !tag || body === undefined) throw new Error('not a sealed secret');
-    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64'));
+    const ivBytes = Buffer.from(iv, 'base64');
+    const tagBytes = Buffer.from(tag, 'base64');
+    // GCM accepts tags down to 4 bytes unless told otherwise: a shortened tag would make a forged
+    // secret far cheaper to guess. Only the 12-byte IV and 16-byte tag `seal` writes are opened.
+    if (ivBytes.length !== 12 || tagBytes.length !== 16) throw new Error('not a sealed secret');
+    const decipher = createDecipheriv('aes-256-gcm', this.key, ivBytes, { authTagLength: 16 });
+    decipher.setAuthTag(tagBytes);
     return Buffer.concat([decipher.update(Buffer.from(body, 'base64')), decipher.final()]).toString('utf8');
   }
 }

@@ -52,6 +52,13 @@ describe('SecretBox', () => {
     parts[3] = Buffer.from('xxxxxx').toString('base64');
     expect(() => box.open(parts.join(':'))).toThrow();
   });
+  it('opens only the full 16-byte tag: a shortened one is refused, even when its bytes are right', () => {
+    const box = SecretBox.fromBase64(Buffer.alloc(32, 3).toString('base64'));
+    const parts = box.seal('secret').split(':');
+    // The tag's first 4 bytes are a valid truncated GCM tag, which an unpinned decipher accepts.
+    parts[2] = Buffer.from(parts[2]!, 'base64').subarray(0, 4).toString('base64');
+    expect(() => box.open(parts.join(':'))).toThrow('not a sealed secret');
+  });
   it('generates a key file once with mode 0600 and reuses it', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'secrets-'));
     const sealed = SecretBox.load(undefined, dir).seal('s');
