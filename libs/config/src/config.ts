@@ -128,6 +128,11 @@ export function loadConfig(env: Env = process.env): Config {
   if (secretsKey !== undefined && Buffer.from(secretsKey, 'base64').length !== 32) {
     throw new ConfigError('SECRETS_KEY', 'must be 32 bytes, base64-encoded');
   }
+  // With the log on EventStoreDB, processes need not share DATA_DIR (pods): each would make its own
+  // key file, and one could not open a secret another sealed. The key must then be given.
+  if (secretsKey === undefined && /^esdb/.test(eventstoreUrl)) {
+    throw new ConfigError('SECRETS_KEY', 'is required when EVENTSTORE_URL is an EventStoreDB: processes that do not share DATA_DIR must share the key (32 bytes, base64)');
+  }
   const rateLimitRps = int(env, 'RATE_LIMIT_RPS', 20, 0, 1_000_000);
   const rateLimitBurst = int(env, 'RATE_LIMIT_BURST', 40, 1, 10_000_000);
   return {
