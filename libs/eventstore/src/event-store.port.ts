@@ -12,7 +12,11 @@ export interface EventMetadata {
   key_id?: string;
   /** ISO-8601 time the event was decided. */
   at?: string;
-  /** Version of the data shape; old versions are upcast on read. */
+  /**
+   * Version of the data shape. Every event type is still at its first version (shapes have only
+   * gained optional fields, which old readers ignore and new ones default), so no upcaster exists
+   * yet; the first second version comes with its upcaster on read and a test for it (DESIGN.md §3).
+   */
   schema?: number;
   [key: string]: unknown;
 }
