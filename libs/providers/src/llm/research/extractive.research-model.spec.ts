@@ -1,5 +1,5 @@
 import type { Finding } from '@app/domain/search-run/search-run.events';
-import { ExtractiveResearchModel } from './extractive.research-model';
+import { ExtractiveResearchModel, gradeExtractive } from './extractive.research-model';
 import { citedIndexes, uncitedClaims } from './report-citations';
 import type { ResearchPassage } from './research-model.port';
 
@@ -150,5 +150,17 @@ describe('ExtractiveResearchModel.synthesise', () => {
     const empty = await model.synthesise('Question', [], sources, { subqueries: ['a b'] });
     expect(empty.report).toBe('# Question\n\nNo source answered: Question\n\n## A b\n\nNo source answered: a b\n\n## Sources\n\nNo sources were cited.\n');
     expect(uncitedClaims(empty.report)).toEqual([]);
+  });
+});
+
+describe('gradeExtractive agreement', () => {
+  it('counts another source as agreeing only when it states the same value as a whole word, about the same thing', () => {
+    const finding = gradeExtractive('In what year was Brightwater Foods founded?', [
+      { source: 1, url: 'https://brightwater.test/about', title: 'About Brightwater Foods', text: 'Brightwater Foods was founded in 1997 in Tartu.' },
+      { source: 2, url: 'https://brightwater.test/stats', title: 'Brightwater Foods in numbers', text: 'Brightwater Foods sold 11997 loaves last week.' },
+      { source: 3, url: 'https://news.test/brightwater', title: 'Brightwater Foods at 25', text: 'Brightwater Foods, established in 1997, celebrates its anniversary.' },
+    ]);
+    expect(finding?.answer).toBe('1997');
+    expect(finding?.evidence.map((e) => e.source)).toEqual([1, 3]);
   });
 });

@@ -170,9 +170,12 @@ export function gradeExtractive(subquery: string, passages: ResearchPassage[]): 
     return lexical && { ...lexical, confidence: 'low' };
   }
   const value = formatValue(shape.kind, typed.value);
-  const key = typed.value.toLowerCase();
-  // Other sources that state the same value agree with it.
-  const agreeing = units.filter((u) => u.source !== typed.unit.source && u.about && shape.kind !== 'boolean' && u.text.toLowerCase().includes(key));
+  // Other sources that state the same value (as a whole word: "140" does not state "40"), about
+  // the same thing (a word of the question's predicate), agree with it.
+  const stated = new RegExp(`(?<![\\p{L}\\p{N}])${typed.value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'iu');
+  const agreeing = units.filter(
+    (u) => u.source !== typed.unit.source && u.about && shape.kind !== 'boolean' && stated.test(u.text) && tokenize(u.text).some((t) => shape.predicate.has(t)),
+  );
   const evidence: Finding['evidence'] = [{ source: typed.unit.source, quote: typed.unit.text }];
   for (const u of agreeing) if (evidence.length < MAX_ANSWER_SENTENCES && !evidence.some((e) => e.source === u.source)) evidence.push({ source: u.source, quote: u.text });
   const sources = new Set(evidence.map((e) => e.source)).size;

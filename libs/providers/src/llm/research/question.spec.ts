@@ -99,6 +99,13 @@ describe('typedAnswer', () => {
     expect(resolveReference('Where is Acme based?', 'Tell me about HelioGrid.')).toBe('Where is Acme based?');
   });
 
+  it('does not answer with a figure that describes something the question never names', () => {
+    const found = answer('How long does the electric ferry take from the old port to the university?', [
+      passage(1, 'Electric ferry line', 'A battery-electric ferry began carrying passengers between the old port and the university campus, cutting a 40-minute bus ride to 12 minutes on the water.'),
+    ]);
+    expect(found?.value).toBe('12');
+  });
+
   it('answers yes/no from the sentence that states it, and nothing from pages about another entity', () => {
     expect(answer('Does Brightwater Foods sell outside Estonia?', [passage(1, 'Brightwater Foods', 'Brightwater Foods has never sold its bread outside Estonia.')])?.value).toBe('no');
     expect(answer('In what year was Brightwater Foods founded?', [passage(1, 'Harbour Mills', 'Harbour Mills was founded in 1931.')])).toBeNull();

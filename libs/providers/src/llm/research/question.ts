@@ -393,7 +393,13 @@ function valueFor(shape: QuestionShape, unit: AnswerUnit, asked: Set<string>, la
     return outside.length ? Math.min(...outside.map((p) => (p < v.index ? v.index - p : p - (v.index + v.text.length)))) : 200;
   };
   // Figures written in digits state amounts; "three of them" is usually a manner of speaking.
-  const worded = (v: FoundValue) => (shape.kind === 'number' && /^[a-z]+$/i.test(v.text) ? 60 : 0);
+  const worded = (v: FoundValue) => (shape.kind === 'number' && /^[a-z]+$/i.test(v.text) ? 60 : 0) + describesOther(v);
+  // "a 40-minute bus ride": a figure joined to its unit describes the noun after it; when the
+  // question never names that noun, the figure is about something else.
+  const describesOther = (v: FoundValue) => {
+    const noun = /^-[\p{L}]+\s+([\p{L}]+)/u.exec(unit.text.slice(v.index + v.text.length))?.[1];
+    return noun && !tokenize(noun).some((t) => asked.has(t) || shape.predicate.has(t)) ? 80 : 0;
+  };
   const nearest = values.reduce((a, b) => (distance(b) + worded(b) < distance(a) + worded(a) ? b : a));
   const d = distance(nearest) + worded(nearest);
   return { value: String(nearest.text), bond: d <= 40 ? 1 : d <= 100 ? 0.5 : 0 };
