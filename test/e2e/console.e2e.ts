@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { type FixtureWeb, fixtureSeeds, startFixtureWeb } from '../support/fixture-web';
 import { type RunningService, startService } from '../support/service-process';
+import { startSlowSearxng } from '../support/slow-searxng';
 
 /**
  * The console in a real browser: Debian's Chromium driven by puppeteer-core against the standalone
@@ -188,6 +189,33 @@ describeBrowser('console (Chromium)', () => {
       await tab.close();
       // A tab in the background runs no animation frames: the suite's page comes back to the front.
       await page.bringToFront();
+    }
+  });
+
+  it('cancels a deep run while it runs', async () => {
+    // A search provider that takes 1.5 s a query keeps the run going long enough to cancel it.
+    const slow = await startSlowSearxng(web, 1_500);
+    const slowSvc = await startService('standalone', { SEARCH_PROVIDER: 'searxng', SEARXNG_URL: slow.url, SEARXNG_RPS: '0', FETCH_ALLOW_HOSTS: web.allowHosts.join(','), RATE_LIMIT_RPS: '0' });
+    const tab = await browser.newPage();
+    try {
+      await tab.goto(`${slowSvc.baseUrl}/#/deep`);
+      await tab.type('#api-key', slowSvc.demoKey);
+      await tab.click('#save-key');
+      await tab.waitForSelector('[data-testid="key-status"]');
+      await tab.type('#deep-prompt', 'warehouse robot picking arm');
+      await tab.click('#deep-start');
+      await tab.waitForSelector('[data-testid="deep-event"][data-event="plan.created"]');
+      await tab.waitForSelector('#deep-cancel', { visible: true });
+      await tab.click('#deep-cancel');
+      await tab.waitForFunction(() => /cancel/.test(document.querySelector('[data-testid="run-status"]')?.textContent ?? ''), { timeout: 30_000 });
+      const id = /#\/deep\/([^/?#]+)/.exec(tab.url())![1]!;
+      const view = (await (await fetch(`${slowSvc.baseUrl}/v1/searches/${id}`, { headers: { Authorization: `Bearer ${slowSvc.demoKey}` } })).json()) as { status: string };
+      expect(['cancelled', 'cancelling']).toContain(view.status);
+    } finally {
+      await tab.close();
+      await page.bringToFront();
+      await slowSvc.stop();
+      await slow.close();
     }
   });
 
