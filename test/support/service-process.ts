@@ -62,12 +62,16 @@ export interface StartOptions {
   prepare?: (dataDir: string) => Promise<{ key: string }>;
   /** Another build's standalone entry point (a baseline a benchmark compares against); standalone mode only. */
   main?: string;
+  /** Boots on this data dir (a second boot of the same service) instead of a fresh one; `prepare` is then not called. */
+  dataDir?: string;
+  /** The key to call with when the data dir already has one (a second boot prints no demo key). */
+  key?: string;
 }
 
 export async function startService(mode: Mode, extraEnv: Record<string, string> = {}, options: StartOptions = {}): Promise<RunningService> {
   assertBuilt();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `wr-e2e-${mode}-`));
-  const prepared = options.prepare ? await options.prepare(dataDir) : undefined;
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `wr-e2e-${mode}-`));
+  const prepared = options.dataDir ? (options.key ? { key: options.key } : undefined) : options.prepare ? await options.prepare(dataDir) : undefined;
   const port = await freePort();
   let nats: NatsServerHandle | undefined;
   const env: NodeJS.ProcessEnv = {

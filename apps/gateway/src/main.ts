@@ -18,7 +18,7 @@ const logger = jsonLogger('gateway', config);
   imports: [
     CoreModule.forRoot(config),
     BusModule.forRoot({ transport: config.bus, natsUrl: config.natsUrl, service: 'gateway', timeoutMs: config.busTimeoutMs }),
-    ...(config.mongoUrl ? [] : [ProjectionModule.forRoot()]),
+    ...(config.mongoUrl ? [] : [ProjectionModule.forRoot('gateway')]),
     GatewayModule,
   ],
 })

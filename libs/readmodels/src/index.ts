@@ -4,3 +4,4 @@ export * from './memory.read-store';
 export * from './mongo.read-store';
 export * from './projection';
 export * from './projector';
+export * from './snapshots';

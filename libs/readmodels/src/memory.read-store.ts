@@ -17,6 +17,8 @@ function deepFreeze<T>(value: T): T {
 
 interface SnapshotFile {
   format: 1;
+  /** What the caller needs to know of the snapshot before reading it whole (written first). */
+  meta?: Record<string, string | null>;
   collections: Record<string, ReadDoc[]>;
   checkpoints: Record<string, string>;
 }
@@ -142,13 +144,19 @@ export class MemoryReadStore implements ReadStore {
    * so a snapshot may hold docs newer than its checkpoint: replaying that tail is a no-op thanks
    * to the version guard.
    */
-  async snapshot(file: string): Promise<void> {
-    const data: SnapshotFile = { format: 1, collections: {}, checkpoints: {} };
+  async snapshot(file: string, meta?: Record<string, string | null>): Promise<void> {
+    const data: SnapshotFile = { format: 1, ...(meta && { meta }), collections: {}, checkpoints: {} };
     for (const [name, docs] of this.collections) data.collections[name] = [...docs.values()];
     for (const [name, position] of this.checkpoints) data.checkpoints[name] = position.toString();
     await fs.mkdir(dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
-    await fs.writeFile(tmp, JSON.stringify(data));
+    const handle = await fs.open(tmp, 'w');
+    try {
+      await handle.writeFile(JSON.stringify(data));
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await fs.rename(tmp, file);
   }
 

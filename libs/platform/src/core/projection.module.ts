@@ -1,7 +1,13 @@
-import { type DynamicModule, Global, Injectable, Logger, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import * as path from 'node:path';
+import { type DynamicModule, Global, Inject, Injectable, Logger, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { CONFIG, type Config } from '@app/config';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
-import { Projector, READ_STORE, type ReadStore } from '@app/readmodels';
+import { MemoryReadStore, Projector, READ_STORE, ReadModelSnapshots, type ReadStore } from '@app/readmodels';
 import { platformProjections } from '@app/readmodels/projections';
+
+/** How often in-memory read models are written to DATA_DIR while they change (and once at shutdown). */
+const SNAPSHOT_EVERY_MS = 60_000;
+const SNAPSHOT_NAME = Symbol('SNAPSHOT_NAME');
 
 /**
  * Runs the projector inside this process (standalone, or a gateway with in-memory read models):
@@ -10,18 +16,54 @@ import { platformProjections } from '@app/readmodels/projections';
 @Injectable()
 export class ProjectorLifecycle implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('Projector');
+  /** In-memory read models are snapshotted to DATA_DIR, so a boot replays only the log's tail. */
+  private readonly snapshots: ReadModelSnapshots | null;
+  private timer?: NodeJS.Timeout;
 
-  constructor(readonly projector: Projector) {}
+  constructor(
+    readonly projector: Projector,
+    @Inject(EVENT_STORE) events: EventStore,
+    @Inject(READ_STORE) reads: ReadStore,
+    @Inject(CONFIG) config: Config,
+    @Inject(SNAPSHOT_NAME) name: string,
+  ) {
+    this.snapshots = reads instanceof MemoryReadStore ? new ReadModelSnapshots(path.join(config.dataDir, 'readmodels', `${name}.snapshot.json`), events, reads) : null;
+  }
 
   async onModuleInit(): Promise<void> {
     const started = performance.now();
+    if (this.snapshots) {
+      try {
+        const restored = await this.snapshots.restore();
+        this.logger.log({ msg: restored.restored ? 'read models restored from snapshot' : 'read models replayed from the start', position: String(restored.position ?? -1n), reason: restored.reason, ms: Math.round(performance.now() - started) });
+      } catch (err) {
+        // A snapshot that cannot be read costs a full replay, never the boot.
+        this.logger.warn({ msg: 'read-model snapshot unreadable: replaying the log', err: (err as Error).message });
+      }
+    }
     await this.projector.start();
     await this.projector.caughtUp();
     this.logger.log({ msg: 'read models caught up', position: String(this.projector.position), ms: Math.round(performance.now() - started) });
+    if (this.snapshots) {
+      this.timer = setInterval(() => void this.snapshot(), SNAPSHOT_EVERY_MS);
+      this.timer.unref();
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
     await this.projector.stop();
+    await this.snapshot();
+  }
+
+  private async snapshot(): Promise<void> {
+    if (!this.snapshots) return;
+    try {
+      // The checkpoints saved with the docs are at most this far: the tail after it is replayed.
+      await this.snapshots.save(this.projector.position);
+    } catch (err) {
+      this.logger.warn({ msg: 'read-model snapshot not written', err: (err as Error).message });
+    }
   }
 }
 
@@ -29,10 +71,12 @@ export class ProjectorLifecycle implements OnModuleInit, OnApplicationShutdown {
 @Global()
 @Module({})
 export class ProjectionModule {
-  static forRoot(): DynamicModule {
+  /** `name` names this process's read-model snapshot file (`DATA_DIR/readmodels/<name>.snapshot.json`). */
+  static forRoot(name = 'standalone'): DynamicModule {
     return {
       module: ProjectionModule,
       providers: [
+        { provide: SNAPSHOT_NAME, useValue: name },
         {
           provide: Projector,
           inject: [EVENT_STORE, READ_STORE],
