@@ -63,7 +63,7 @@ async function main(): Promise<void> {
 
   const expected = (n: number) => Math.ceil(n / TEAMS);
   let started = performance.now();
-  let svc = await startService('standalone', { LOG_LEVEL: 'warn' }, { dataDir, key });
+  let svc = await startService('standalone', { LOG_LEVEL: 'warn' }, { dataDir, key, readyTimeoutMs: 300_000 });
   const fullMs = performance.now() - started;
   const firstTotal = await usageTotal(svc.baseUrl, key);
   await svc.stop();
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
 
   await appendCharges(dataDir, EVENTS, TAIL);
   started = performance.now();
-  svc = await startService('standalone', { LOG_LEVEL: 'warn' }, { dataDir, key });
+  svc = await startService('standalone', { LOG_LEVEL: 'warn' }, { dataDir, key, readyTimeoutMs: 300_000 });
   const tailMs = performance.now() - started;
   const secondTotal = await usageTotal(svc.baseUrl, key);
   await svc.stop();

@@ -66,6 +66,8 @@ export interface StartOptions {
   dataDir?: string;
   /** The key to call with when the data dir already has one (a second boot prints no demo key). */
   key?: string;
+  /** How long boot may take to answer /readyz; default 30 s (a benchmark on a huge log needs longer). */
+  readyTimeoutMs?: number;
 }
 
 export async function startService(mode: Mode, extraEnv: Record<string, string> = {}, options: StartOptions = {}): Promise<RunningService> {
@@ -117,7 +119,7 @@ export async function startService(mode: Mode, extraEnv: Record<string, string> 
       } catch {
         return false;
       }
-    }, 30_000);
+    }, options.readyTimeoutMs ?? 30_000);
   } catch (error) {
     child.kill('SIGKILL');
     await nats?.stop();
