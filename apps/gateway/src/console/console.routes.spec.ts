@@ -44,6 +44,10 @@ describe('registerConsole', () => {
     }
   });
 
+  it('answers 404 for a file it does not have', async () => {
+    expect((await app.inject({ method: 'GET', url: '/console/missing.js' })).statusCode).toBe(404);
+  });
+
   it('leaves the API alone', async () => {
     expect((await app.inject({ method: 'GET', url: '/v1/ping' })).json()).toEqual({ ok: true });
     expect((await app.inject({ method: 'GET', url: '/v1/nothing' })).statusCode).toBe(404);
