@@ -1,6 +1,7 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '@app/config';
 import { ApiExceptionFilter, installFastifyErrorHandling, PydanticValidationPipe } from '@app/platform/http';
 import type { JsonLogger } from '@app/platform/logging/logger';
@@ -8,6 +9,9 @@ import type { AuthedRequest } from '../auth/auth.context';
 import { registerConsole } from '../console/console.routes';
 import { HttpMetrics } from './metrics';
 import { requestIdFor } from './request-id';
+
+/** Longest path parameter routed (ids are far shorter); past it the router answers 414. */
+const MAX_PARAM_LENGTH = 1_024;
 
 /**
  * The gateway's HTTP server (Fastify) with what every response needs: X-Request-Id, the pydantic
@@ -20,6 +24,18 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
     logger: false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // Ids in paths are short; a long one is still routed, so it gets the route's own 404 or 422.
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // Errors the router raises before any route (a path parameter past the bound, a malformed URL)
+    // answer in the API's error shape too, with the request id.
+    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
+      const status = (error as { statusCode?: number }).statusCode ?? 400;
+      const detail =
+        (error as { code?: string }).code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? `URI Too Long: a path parameter is longer than ${MAX_PARAM_LENGTH} characters`
+          : `Bad Request: the URL is not valid`;
+      void reply.code(status).header('X-Request-Id', request.id).send({ detail });
+    },
   });
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, { logger, bufferLogs: true, abortOnError: false });
   const fastify = app.getHttpAdapter().getInstance();
