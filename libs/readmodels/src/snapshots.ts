@@ -46,6 +46,11 @@ export class ReadModelSnapshots {
     return true;
   }
 
+  /** Reads (and keeps) the log's identity while the log is open: the shutdown snapshot may come after it closes. */
+  async identify(): Promise<void> {
+    await this.logIdentity();
+  }
+
   private async logIdentity(): Promise<string | null> {
     if (this.firstEventId === undefined || this.firstEventId === null) this.firstEventId = (await this.events.readAll({ maxCount: 1 }))[0]?.id ?? null;
     return this.firstEventId;

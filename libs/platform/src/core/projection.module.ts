@@ -45,6 +45,7 @@ export class ProjectorLifecycle implements OnModuleInit, OnApplicationShutdown {
     await this.projector.caughtUp();
     this.logger.log({ msg: 'read models caught up', position: String(this.projector.position), ms: Math.round(performance.now() - started) });
     if (this.snapshots) {
+      await this.snapshots.identify().catch(() => undefined);
       this.timer = setInterval(() => void this.snapshot(), SNAPSHOT_EVERY_MS);
       this.timer.unref();
     }
