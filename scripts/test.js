@@ -8,33 +8,24 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { ensureInstalled, ensureBuilt, root } = require('./ensure-built');
 
-function ensureNatsServer() {
-  const found = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].some((p) => fs.existsSync(p));
-  if (found) return;
-  if (typeof process.getuid === 'function' && process.getuid() === 0) {
-    console.error('[setup] installing nats-server (Debian package)…');
+/** A Debian package the suites need, installed when missing and root; otherwise `missing` says what to do. */
+function ensureDebianPackage(name, paths, missing) {
+  if (paths.some((p) => fs.existsSync(p))) return;
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return console.error(`[setup] ${name} is missing: ${missing}`);
+  console.error(`[setup] installing ${name} (Debian package)…`);
+  try {
     execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
-    execFileSync('apt-get', ['install', '-y', '-qq', 'nats-server'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-  } else {
-    console.error('[setup] nats-server is missing: install the Debian package nats-server');
+    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', name], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  } catch (error) {
+    console.error(`[setup] ${name} could not be installed (${error.message}): ${missing}`);
   }
 }
 
-/** Debian's Chromium for the console's browser suite, when root and missing (that suite says it is skipped otherwise). */
-function ensureChromium() {
-  if (['/usr/bin/chromium', '/usr/bin/chromium-browser'].some((p) => fs.existsSync(p)) || process.env.CHROMIUM_PATH) return;
-  if (typeof process.getuid === 'function' && process.getuid() === 0) {
-    console.error('[setup] installing chromium (Debian package) for the browser suite…');
-    try {
-      execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
-      execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-    } catch (error) {
-      console.error(`[setup] chromium could not be installed (${error.message}): the browser suite will be skipped`);
-    }
-  } else {
-    console.error('[setup] chromium is missing: install the Debian package chromium to run the browser suite');
-  }
-}
+const ensureNatsServer = () =>
+  ensureDebianPackage('nats-server', ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'], 'install the Debian package nats-server');
+/** Debian's Chromium for the console's browser suite (that suite says it is skipped without it). */
+const ensureChromium = () =>
+  process.env.CHROMIUM_PATH || ensureDebianPackage('chromium', ['/usr/bin/chromium', '/usr/bin/chromium-browser'], 'install the Debian package chromium to run the browser suite');
 
 ensureInstalled();
 ensureNatsServer();

@@ -73,7 +73,8 @@ export interface StartOptions {
 export async function startService(mode: Mode, extraEnv: Record<string, string> = {}, options: StartOptions = {}): Promise<RunningService> {
   assertBuilt();
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `wr-e2e-${mode}-`));
-  const prepared = options.dataDir ? (options.key ? { key: options.key } : undefined) : options.prepare ? await options.prepare(dataDir) : undefined;
+  // A data dir that already has a key (a second boot) prints none: the caller gives it.
+  const prepared = options.key ? { key: options.key } : options.prepare && !options.dataDir ? await options.prepare(dataDir) : undefined;
   const port = await freePort();
   let nats: NatsServerHandle | undefined;
   const env: NodeJS.ProcessEnv = {

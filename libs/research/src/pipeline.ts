@@ -368,7 +368,7 @@ function numberSources(results: RunResult[], entries: Map<string, Entry>, docs: 
     .sort((a, b) => a.e.seen - b.e.seen)
     .map(({ r, e }, i) => {
       const doc = docs.get(e.key);
-      const text = e.content ?? (doc?.ok ? doc.text : '');
+      const text = fullText(e, docs) ?? '';
       return {
         index: i + 1,
         url: r.url,
@@ -395,15 +395,11 @@ function passagesFor(i: number, subquery: string, sources: Source[], entries: Ma
   const shared: ResearchPassage[] = [];
   for (const s of sources) {
     const e = entries.get(normalizeUrl(s.url))!;
-    const doc = docs.get(e.key);
-    const full = e.content ?? (doc?.ok ? doc.text : null);
+    const full = fullText(e, docs);
     const mine = e.subqueries.has(i);
     // Another sub-query's document joins only when it mentions this one's terms at all.
     if (!mine && !(full && tokenize(full).some((t) => terms.has(t)))) continue;
-    // Unread: the snippet is still the page's own words. A failed read: the page may be gone, so
-    // its snippet is not evidence.
-    if (!full && doc) continue;
-    const text = full ? focused(full, subquery) : e.hit.snippet;
+    const text = evidenceText(e, docs, subquery);
     if (text.trim()) (mine ? own : shared).push({ source: s.index, url: s.url, title: s.title, text });
   }
   return [...own, ...shared].slice(0, MAX_PASSAGES).sort((a, b) => a.source - b.source);
@@ -440,9 +436,7 @@ function passagesOver(question: string, sources: Source[], entries: Map<string, 
   for (const s of sources) {
     const e = entries.get(normalizeUrl(s.url));
     if (!e) continue;
-    const doc = docs.get(e.key);
-    const full = e.content ?? (doc?.ok ? doc.text : null);
-    const text = full ? focused(full, question) : doc ? '' : e.hit.snippet;
+    const text = evidenceText(e, docs, question);
     const shared = new Set(tokenize(`${s.title} ${text}`).filter((t) => terms.has(t))).size;
     if (text.trim()) out.push({ source: s.index, url: s.url, title: s.title, text, shared });
   }
@@ -452,6 +446,22 @@ function passagesOver(question: string, sources: Source[], entries: Map<string, 
     .slice(0, MAX_PASSAGES)
     .sort((a, b) => a.source - b.source)
     .map(({ shared: _shared, ...p }) => p);
+}
+
+/** The page's text the run has: given with the hit, or read. */
+const fullText = (e: Entry, docs: Map<string, Doc>): string | null => {
+  const doc = docs.get(e.key);
+  return e.content ?? (doc?.ok ? doc.text : null);
+};
+
+/**
+ * What a source says for a judgement: its text (focused, see `focused`); unread, its snippet (still
+ * the page's own words); after a failed read nothing, as the page may be gone.
+ */
+function evidenceText(e: Entry, docs: Map<string, Doc>, question: string): string {
+  const full = fullText(e, docs);
+  if (full) return focused(full, question);
+  return docs.has(e.key) ? '' : e.hit.snippet;
 }
 
 /**

@@ -189,7 +189,6 @@ export function analyseQuestion(question: string): QuestionShape {
     // The role names the link, not the fact asked about it: it matters less than the predicate.
     predicate.set(term, Math.max(predicate.get(term) ?? 0, roleTerms.has(term) ? 1 : 2));
   }
-  void names.others; // their words are already predicate words: they narrow the fact asked for
   for (const [term, weight] of [...predicate]) {
     for (const synonym of synonymsOf(term)) for (const s of tokenize(synonym)) if (!predicate.has(s) && !entity.has(s)) predicate.set(s, Math.min(weight, 1.5));
   }
@@ -200,9 +199,9 @@ export function analyseQuestion(question: string): QuestionShape {
  * The named entity: a run of capitalised words after the question's first word. A run after "at",
  * "of", "from", "by", "for" or "with" names who the question is about ("a four-week Intensive
  * Spanish course at Corvallen Idiomas"); otherwise the first run does ("did Ledgerlark raise in its
- * Series B round"). The other runs narrow the fact asked for.
+ * Series B round"). The other runs' words stay predicate words: they narrow the fact asked for.
  */
-function namesIn(text: string): { entity: string | null; others: string[] } {
+function namesIn(text: string): { entity: string | null } {
   const words = [...text.matchAll(/[\p{L}\p{N}][\p{L}\p{N}&'’.-]*/gu)];
   const runs: Array<{ name: string; led: boolean }> = [];
   let run: string[] = [];
@@ -223,7 +222,7 @@ function namesIn(text: string): { entity: string | null; others: string[] } {
   });
   flush();
   const entity = runs.find((r) => r.led) ?? runs[0];
-  return { entity: entity?.name ?? null, others: runs.filter((r) => r !== entity).map((r) => r.name) };
+  return { entity: entity?.name ?? null };
 }
 
 /** "the person who founded X": the verb's role. */
@@ -280,7 +279,7 @@ export interface TypedAnswer {
 }
 
 /** Sentences and table rows of passages (tab-separated lines as the extractor writes tables). */
-export function answerUnits(passages: Array<{ source: number; title: string; text: string; url?: string }>, shape: QuestionShape, minChars: number, maxChars: number): AnswerUnit[] {
+export function answerUnits(passages: Array<{ source: number; title: string; text: string; url?: string }>, shape: Pick<QuestionShape, 'entity'>, minChars: number, maxChars: number): AnswerUnit[] {
   const units: AnswerUnit[] = [];
   for (const p of passages) {
     // The site's own name counts: a museum's "Plan your visit" page need not repeat the museum's name.
@@ -563,9 +562,8 @@ export function affiliation(question: string): { phrase: string; person: string 
 
 /** The organisation a person's pages tie them to ("I joined Tindral Systems in 2012" -> Tindral Systems). */
 export function affiliationName(person: string, passages: Array<{ source: number; title: string; text: string; url?: string }>): { name: string; unit: AnswerUnit } | null {
-  const shape = analyseQuestion(`Who is ${person}?`);
   const personTerms = new Set(tokenize(person));
-  const units = answerUnits(passages, { ...shape, entity: personTerms }, 20, 600);
+  const units = answerUnits(passages, { entity: personTerms }, 20, 600);
   let best: { name: string; unit: AnswerUnit; score: number } | null = null;
   units.forEach((unit, order) => {
     if (!unit.about) return;

@@ -110,7 +110,7 @@ export interface LocalIndexOptions {
 export class LocalIndex {
   private mini: MiniSearch<IndexedDocument>;
   /** Each page's ranking prior (see `reweigh`), computed when first needed. */
-  private readonly priors = new Map<string, number>();
+  private readonly priors = new Map<string, { names: number; prior: number }>();
   /** Home pages by their host's name words, built when first needed. */
   private homes: Map<string, string> | null = null;
   private readonly docs = new Map<string, IndexedDocument>();
@@ -264,7 +264,7 @@ export class LocalIndex {
     const byId = new Map(results.map((r) => [r.id as string, r]));
     for (const listing of results.slice(0, LISTINGS_CHECKED)) {
       const doc = this.docs.get(listing.id as string)!;
-      if (entityCount(doc.text.slice(0, MAX_INDEXED_CHARS)) <= MANY_NAMES) continue;
+      if (this.traitsOf(doc).names <= MANY_NAMES) continue;
       let best: { entry: string; matched: number } | null = null;
       for (const entry of doc.text.split(/\n+|(?<=[.!?])\s+(?=\p{Lu})/u)) {
         const matched = new Set(terms(entry).filter((t) => wanted.has(t))).size;
@@ -293,13 +293,18 @@ export class LocalIndex {
   }
 
   private priorOf(doc: IndexedDocument): number {
-    let prior = this.priors.get(doc.url);
-    if (prior === undefined) {
+    return this.traitsOf(doc).prior;
+  }
+
+  /** How many names the page mentions and the prior that follows, counted once per page (not per search). */
+  private traitsOf(doc: IndexedDocument): { names: number; prior: number } {
+    let traits = this.priors.get(doc.url);
+    if (!traits) {
       const names = entityCount(doc.text.slice(0, MAX_INDEXED_CHARS));
-      prior = (1 / (1 + Math.max(0, names - MANY_NAMES) / 10)) * (isHome(doc.url) ? HOME_BOOST : 1);
-      this.priors.set(doc.url, prior);
+      traits = { names, prior: (1 / (1 + Math.max(0, names - MANY_NAMES) / MANY_NAMES)) * (isHome(doc.url) ? HOME_BOOST : 1) };
+      this.priors.set(doc.url, traits);
     }
-    return prior;
+    return traits;
   }
 
   private toHit(result: SearchResult): SearchHit {
