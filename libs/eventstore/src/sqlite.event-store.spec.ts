@@ -166,6 +166,33 @@ describe('SqliteEventStore specifics', () => {
     expect((await received).map((e) => e.id)).toEqual(rare.map((e) => e.id));
   }, 30_000);
 
+  it('does not send a filtered subscription back to the log for an in-process append it does not read', async () => {
+    const reads = jest.spyOn(store as unknown as { readEvents: (...args: unknown[]) => unknown }, 'readEvents');
+    const other = openSqliteEventStore(file);
+    try {
+      const byType = store.subscribeToAll({ filter: { streamPrefixes: ['wanted-'] } });
+      const onStream = store.subscribeToStream('wanted-1');
+      const typed = take(byType, 3, 5000);
+      const streamed = take(onStream, 2, 5000);
+      await sleep(20);
+      const idle = reads.mock.calls.length;
+      for (let i = 0; i < 200; i++) await store.append(`charge-${i}`, [event('Charged')], 'no_stream');
+      await sleep(20);
+      // Two hundred appends neither subscription reads: not one query was made for them.
+      expect(reads.mock.calls.length).toBe(idle);
+      const wanted = [event('Wanted'), event('Wanted')];
+      await store.append('wanted-1', wanted, 'no_stream');
+      // Another process's append is not known by stream here: it wakes every subscription.
+      const far = event('Far');
+      await other.append('wanted-2', [far], 'no_stream');
+      expect((await typed).map((e) => e.id)).toEqual([...wanted, far].map((e) => e.id));
+      expect((await streamed).map((e) => e.id)).toEqual(wanted.map((e) => e.id));
+    } finally {
+      reads.mockRestore();
+      await other.close();
+    }
+  });
+
   it('delivers appends made through another connection (data_version polling)', async () => {
     const other = openSqliteEventStore(file); // a separate connection, as another process would have
     try {

@@ -15,9 +15,9 @@ import {
   type Subscription,
   WrongExpectedRevisionError,
 } from './event-store.port';
-import { activePrefixes, prefixUpperBound } from './prefix-filter';
+import { activePrefixes, matchesFilter, prefixUpperBound } from './prefix-filter';
 import { prepareSqliteDatabase } from './sqlite.schema';
-import { type ChangeSource, type Pull, SqliteSubscription } from './sqlite.subscription';
+import { type ChangeSource, type EventWanted, type Pull, SqliteSubscription } from './sqlite.subscription';
 
 export interface SqliteEventStoreOptions {
   /** How long an append waits for another process's write lock before failing. */
@@ -85,7 +85,8 @@ export class SqliteEventStore implements EventStore {
   private readonly appendImmediate: (stream: string, events: NewEvent[], expected: ExpectedRevision) => AppendResult;
 
   private readonly live = new Set<SqliteSubscription>();
-  private readonly waiting = new Set<() => void>();
+  /** Sleeping subscriptions, each with what it reads (none: every change wakes it). */
+  private readonly waiting = new Map<() => void, EventWanted | undefined>();
   private readonly pollIntervalMs: number;
   private poller: NodeJS.Timeout | undefined;
   private lastDataVersion: unknown;
@@ -125,7 +126,7 @@ export class SqliteEventStore implements EventStore {
       throw this.appendError(error, stream, events, expected);
     }
     // Committed: wake this process's subscribers now (other processes poll data_version).
-    if (events.length > 0) this.wakeAll();
+    if (events.length > 0) this.wakeAll(stream, events);
     return result;
   }
 
@@ -163,6 +164,7 @@ export class SqliteEventStore implements EventStore {
       (revision) => ({ events: this.readStreamAfter(stream, revision, READ_BATCH) }),
       (event) => event.revision,
       options.after ?? -1n,
+      (appended) => appended === stream,
     );
   }
 
@@ -177,6 +179,7 @@ export class SqliteEventStore implements EventStore {
       },
       (event) => event.position,
       options.after ?? -1n,
+      filtered ? (stream, type) => matchesFilter(options.filter, stream, type) : undefined,
     );
   }
 
@@ -340,7 +343,7 @@ export class SqliteEventStore implements EventStore {
   // ---- live subscriptions ----
 
   private readonly changes: ChangeSource = {
-    onNextChange: (wake) => this.waiting.add(wake),
+    onNextChange: (wake, wants) => this.waiting.set(wake, wants),
     cancelWake: (wake) => this.waiting.delete(wake),
     released: (subscription) => {
       this.live.delete(subscription);
@@ -352,19 +355,28 @@ export class SqliteEventStore implements EventStore {
     readAfter: (cursor: bigint) => Pull,
     cursorOf: (event: RecordedEvent) => bigint,
     start: bigint,
+    wants?: EventWanted,
   ): Subscription {
     this.assertOpen();
-    const subscription = new SqliteSubscription(this.changes, readAfter, cursorOf, start);
+    const subscription = new SqliteSubscription(this.changes, readAfter, cursorOf, start, wants);
     this.live.add(subscription);
     this.startPolling();
     return subscription;
   }
 
-  private wakeAll(): void {
+  /**
+   * Wakes the sleeping subscriptions: all of them for a change another process made (its events
+   * are unknown here), only those reading one of `events` for an append made in this process.
+   */
+  private wakeAll(stream?: string, events?: readonly NewEvent[]): void {
     if (this.waiting.size === 0) return;
-    const wakes = [...this.waiting];
-    this.waiting.clear();
-    for (const wake of wakes) wake();
+    const woken: Array<() => void> = [];
+    for (const [wake, wants] of this.waiting) {
+      if (stream !== undefined && events && wants && !events.some((event) => wants(stream, event.type))) continue;
+      woken.push(wake);
+    }
+    for (const wake of woken) this.waiting.delete(wake);
+    for (const wake of woken) wake();
   }
 
   /**

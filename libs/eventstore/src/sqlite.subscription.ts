@@ -11,10 +11,18 @@ export interface Pull {
   scannedTo?: bigint;
 }
 
+/** Whether a subscription reads an event of this stream and type. */
+export type EventWanted = (stream: string, type: string) => boolean;
+
 /** What a sqlite subscription needs from its store: change signals and live-subscription tracking. */
 export interface ChangeSource {
-  /** Calls `wake` once, at the next change of the log (in this process or another one). */
-  onNextChange(wake: () => void): void;
+  /**
+   * Calls `wake` once, at the next change of the log (in this process or another one). With
+   * `wants`, an append made in this process wakes it only when one of its events is one the
+   * subscription reads: a charge appended by a search does not send every run registry back to
+   * the database. Another process's appends are seen only as "something changed" and always wake.
+   */
+  onNextChange(wake: () => void, wants?: EventWanted): void;
   cancelWake(wake: () => void): void;
   /** Called when the subscription ends, so the store can stop polling when none is live. */
   released(subscription: SqliteSubscription): void;
@@ -37,6 +45,7 @@ export class SqliteSubscription implements Subscription {
     private readonly readAfter: (cursor: bigint) => Pull,
     private readonly cursorOf: (event: RecordedEvent) => bigint,
     private cursor: bigint,
+    private readonly wants?: EventWanted,
   ) {}
 
   [Symbol.asyncIterator](): AsyncIterator<RecordedEvent> {
@@ -55,7 +64,7 @@ export class SqliteSubscription implements Subscription {
           // between, and a cross-process one changes data_version after this read.
           await new Promise<void>((resolve) => {
             this.wake = resolve;
-            this.source.onNextChange(resolve);
+            this.source.onNextChange(resolve, this.wants);
           });
           this.wake = undefined;
           continue;
