@@ -31,6 +31,8 @@ export interface RunningService {
   demoWebhookSecret: string;
   /** Every file the processes of this run (and the CLI calls) wrote their output to. */
   logFiles: string[];
+  /** The process started: the standalone service itself, or the cluster's supervisor. */
+  pid: number;
   keys(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
   /** pids of the cluster's service processes, by service (from their JSON logs): the latest of each. */
   servicePids(): Map<string, number>;
@@ -140,6 +142,7 @@ export async function startService(mode: Mode, extraEnv: Record<string, string> 
     demoKey,
     demoWebhookSecret,
     logFiles,
+    pid: child.pid!,
     keys: (...args: string[]) =>
       new Promise((resolve) => {
         const cliLog = path.join(dataDir, `keys-cli-${logFiles.length}.log`);

@@ -21,6 +21,10 @@ export function createSearchProvider(config: Config, bus: BusClient): SearchProv
         indexDir: config.localIndexDir ? path.resolve(config.localIndexDir) : undefined,
         seeds: config.localIndexSeeds,
         fetcher: config.localIndexSeeds.length ? new BusPageFetcher(bus) : undefined,
+        refreshMs: config.localIndexRefreshMs,
+        // Replicas sharing a data dir (`start:cluster`) each keep their own copy of the index.
+        indexName: config.replica?.includes('#') ? config.replica : undefined,
+        onUpdate: (report) => new Logger('LocalIndex').log({ msg: 'local index updated', ...report }),
       });
   }
 }

@@ -17,3 +17,21 @@ describe('loadConfig: SECRETS_KEY', () => {
     expect(() => loadConfig({ SECRETS_KEY: Buffer.alloc(16).toString('base64') })).toThrow(/SECRETS_KEY must be 32 bytes/);
   });
 });
+
+describe('loadConfig: LOCAL_INDEX_REFRESH', () => {
+  it('reads a duration in seconds, minutes, hours or days, and off', () => {
+    expect(loadConfig({}).localIndexRefreshMs).toBeUndefined();
+    expect(loadConfig({ LOCAL_INDEX_REFRESH: 'off' }).localIndexRefreshMs).toBeUndefined();
+    expect(loadConfig({ LOCAL_INDEX_REFRESH: '0' }).localIndexRefreshMs).toBeUndefined();
+    expect(loadConfig({ LOCAL_INDEX_REFRESH: '90' }).localIndexRefreshMs).toBe(90_000);
+    expect(loadConfig({ LOCAL_INDEX_REFRESH: '15m' }).localIndexRefreshMs).toBe(900_000);
+    expect(loadConfig({ LOCAL_INDEX_REFRESH: '6h' }).localIndexRefreshMs).toBe(6 * 3_600_000);
+    expect(loadConfig({ LOCAL_INDEX_REFRESH: '1d' }).localIndexRefreshMs).toBe(86_400_000);
+  });
+
+  it('refuses a malformed or out-of-bounds duration, naming the variable and the bound', () => {
+    expect(() => loadConfig({ LOCAL_INDEX_REFRESH: 'hourly' })).toThrow(/LOCAL_INDEX_REFRESH.*duration/);
+    expect(() => loadConfig({ LOCAL_INDEX_REFRESH: '5s' })).toThrow(/LOCAL_INDEX_REFRESH.*between 10 s and 30 days, got 5 s/);
+    expect(() => loadConfig({ LOCAL_INDEX_REFRESH: '31d' })).toThrow(/LOCAL_INDEX_REFRESH.*between 10 s and 30 days/);
+  });
+});

@@ -29,6 +29,10 @@ export interface Config {
   localIndexDir: string | undefined;
   /** Seeds as written (`URL` or `PUBLIC_ORIGIN=FETCH_URL`), each checked by `parseIndexSeed`. */
   localIndexSeeds: string[];
+  /** `LOCAL_INDEX_REFRESH`: how often the seeds are crawled again (and the folder listed whole), in ms; undefined = never. */
+  localIndexRefreshMs: number | undefined;
+  /** `REPLICA` (set by the cluster supervisor, e.g. `search#2`): names this process's own copy of the local index. */
+  replica: string | undefined;
   llmProvider: 'extractive' | 'openai';
   openaiBaseUrl: string | undefined;
   openaiApiKey: string | undefined;
@@ -69,6 +73,17 @@ const int = (env: Env, name: string, fallback: number, min: number, max: number)
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
   return value;
+};
+
+/** `30s`, `15m`, `6h`, `1d` (or a number of seconds) as milliseconds; `0`, `off` or unset: undefined. */
+const duration = (env: Env, name: string, minSeconds: number, maxSeconds: number): number | undefined => {
+  const raw = read(env, name);
+  if (raw === undefined || raw === '0' || raw.toLowerCase() === 'off') return undefined;
+  const match = /^(\d+)\s*(s|m|h|d)?$/i.exec(raw);
+  if (!match) throw new ConfigError(name, `must be a duration such as 30m, 6h or 1d (or off), got "${raw}"`);
+  const seconds = Number(match[1]) * { s: 1, m: 60, h: 3600, d: 86_400 }[(match[2] ?? 's').toLowerCase() as 's' | 'm' | 'h' | 'd'];
+  if (seconds < minSeconds || seconds > maxSeconds) throw new ConfigError(name, `must be between ${minSeconds} s and ${maxSeconds / 86_400} days, got ${seconds} s`);
+  return seconds * 1000;
 };
 
 const oneOf = <T extends string>(env: Env, name: string, fallback: T, allowed: readonly T[]): T => {
@@ -150,6 +165,8 @@ export function loadConfig(env: Env = process.env): Config {
     braveApiKey,
     localIndexDir: read(env, 'LOCAL_INDEX_DIR'),
     localIndexSeeds: seeds(env, 'LOCAL_INDEX_SEEDS'),
+    localIndexRefreshMs: duration(env, 'LOCAL_INDEX_REFRESH', 10, 30 * 86_400),
+    replica: read(env, 'REPLICA'),
     llmProvider,
     openaiBaseUrl,
     openaiApiKey: read(env, 'OPENAI_API_KEY'),

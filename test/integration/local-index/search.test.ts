@@ -185,9 +185,11 @@ describe('refreshing the crawled index', () => {
     const apexOnly = (await boot([apex])).stats().documents;
     // The twin is crawled last, so the shared pages are now recorded under it.
     expect((await boot([apex, twin])).stats().documents).toBe(apexOnly);
-    const after = await boot([apex]);
+    const after = new LocalSearchProvider({ dataDir, seeds: [apex], fetcher });
+    await after.ready();
     expect(after.stats().documents).toBe(apexOnly);
     expect((await after.search({ query: 'picker arm' })).hits[0].url).toBe('https://acme-robotics.test/products/picker-arm');
+    await after.close();
   });
 
   it('keeps the old pages of a seed that cannot be crawled any more', async () => {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { parse } from 'node-html-parser';
+import robotsParser from 'robots-parser';
 import { FetchError, type PageFetcher } from '../../fetch/fetcher.port';
 import { normalizeUrl, siteKey } from './urls';
 
@@ -14,6 +15,10 @@ export interface CrawlOptions {
   maxAgeMs?: number;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** The robots.txt user-agent token whose Crawl-delay applies (default `WebResearchBot`, then `*`). */
+  userAgent?: string;
+  /** The longest Crawl-delay honoured as written, in ms (a site asking for more waits this long); default 30 s. */
+  maxCrawlDelayMs?: number;
 }
 
 export interface CrawledPage {
@@ -57,10 +62,18 @@ export class Crawler {
     const bodies = new Set<string>();
     const queue = [{ url: start, depth: 0 }];
     const result: CrawlResult = { seed: start, pages: [], skipped: [] };
+    // A site's Crawl-delay: one request at a time, that long apart.
+    const delayMs = await this.crawlDelayMs(start);
+    let last = 0;
 
     while (queue.length > 0 && result.pages.length < maxPages) {
       this.options.signal?.throwIfAborted();
-      const batch = queue.splice(0, Math.min(concurrency, maxPages - result.pages.length));
+      if (delayMs > 0) {
+        const wait = last + delayMs - Date.now();
+        if (wait > 0) await sleep(wait, this.options.signal);
+        last = Date.now();
+      }
+      const batch = queue.splice(0, Math.min(delayMs > 0 ? 1 : concurrency, maxPages - result.pages.length));
       const visited = await Promise.all(batch.map(({ url, depth }) => this.visit(url, depth, site, result)));
       for (const visit of visited) {
         if (!visit) continue;
@@ -82,6 +95,20 @@ export class Crawler {
       }
     }
     return result;
+  }
+
+  /** The Crawl-delay robots.txt asks of this crawler on the seed's site, in ms (0 when none or unreadable). */
+  private async crawlDelayMs(start: string): Promise<number> {
+    const robotsUrl = new URL('/robots.txt', start).href;
+    try {
+      const fetched = await this.fetcher.fetch(robotsUrl, { respectRobots: false, maxAgeMs: this.options.maxAgeMs, timeoutMs: this.options.timeoutMs, signal: this.options.signal });
+      if (fetched.status >= 400) return 0;
+      const robots = robotsParser(robotsUrl, fetched.body);
+      const seconds = robots.getCrawlDelay(this.options.userAgent ?? 'WebResearchBot') ?? robots.getCrawlDelay('*') ?? 0;
+      return Math.min(this.options.maxCrawlDelayMs ?? 30_000, Math.max(0, seconds * 1000));
+    } catch {
+      return 0;
+    }
   }
 
   private async visit(url: string, depth: number, site: string | null, result: CrawlResult) {
@@ -111,6 +138,15 @@ export class Crawler {
     }
   }
 }
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    }, { once: true });
+  });
 
 /** The page's followable links (absolute, normalised) and whether it may be indexed, per its robots meta. */
 function readLinks(body: string, pageUrl: string): { links: string[]; index: boolean } {

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { extractDocument } from '@app/extraction';
-import { folderFingerprint, frontMatter, readFolder } from './folder-source';
+import { FolderWatcher, frontMatter, listFiles, readFolder } from './folder-source';
 import { toIndexedDocument } from './to-document';
 
 const HTML_WITH_CANONICAL = `<!doctype html><html lang="en"><head><title>Tern event store</title>
@@ -74,13 +74,41 @@ describe('folder source', () => {
     expect(frontMatter('text\n---\nurl: x\n---\n').fields).toEqual({});
   });
 
-  it('fingerprint is stable until a page is added or edited', async () => {
-    const before = await folderFingerprint(dir);
-    expect(await folderFingerprint(dir)).toBe(before);
-    await fs.writeFile(path.join(dir, 'new.md'), '# New page');
-    const added = await folderFingerprint(dir);
-    expect(added).not.toBe(before);
-    await fs.writeFile(path.join(dir, 'new.md'), '# New page, longer now');
-    expect(await folderFingerprint(dir)).not.toBe(added);
+  it('lists page files with size and modification time, or only the paths asked for (a folder whole)', async () => {
+    const all = await listFiles(dir);
+    expect(all.every((f) => f.size > 0 && f.mtimeMs > 0)).toBe(true);
+    const some = await listFiles(dir, [all[0].relative, 'missing.html', '../outside.html', '.hidden/x.html']);
+    expect(some.map((f) => f.relative)).toEqual([all[0].relative]);
+    const nested = all.find((f) => f.relative.includes(path.sep));
+    if (!nested) throw new Error('the fixture folder has a sub-folder');
+    const folder = nested.relative.split(path.sep)[0];
+    expect((await listFiles(dir, [folder])).map((f) => f.relative)).toEqual(all.filter((f) => f.relative.startsWith(folder + path.sep)).map((f) => f.relative));
+  });
+
+  it('the watcher reports a changed, an added and a deleted file by path, and watches a new sub-folder', async () => {
+    const seen: Array<string[] | 'all'> = [];
+    const watcher = new FolderWatcher(dir, (changed) => seen.push(changed), 50);
+    watcher.start();
+    try {
+      const until = async (what: string) => {
+        const deadline = Date.now() + 5000;
+        while (!seen.some((c) => c === 'all' || c.includes(what))) {
+          if (Date.now() > deadline) throw new Error(`no change reported for ${what}: ${JSON.stringify(seen)}`);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      };
+      await fs.writeFile(path.join(dir, 'fresh.md'), '# Fresh');
+      await until('fresh.md');
+      await fs.mkdir(path.join(dir, 'later'));
+      await until('later');
+      await new Promise((r) => setTimeout(r, 100));
+      await fs.writeFile(path.join(dir, 'later', 'deep.md'), '# Deep');
+      await until(path.join('later', 'deep.md'));
+      await fs.rm(path.join(dir, 'fresh.md'));
+      seen.length = 0;
+      await until('fresh.md');
+    } finally {
+      watcher.close();
+    }
   });
 });

@@ -123,7 +123,7 @@ describe('LocalIndex', () => {
 
     it('freshness counts back from the injected clock', () => {
       const later = new LocalIndex({ now: () => new Date('2025-06-30T12:00:00Z') });
-      for (const d of DOCS) later.upsert(d);
+      later.apply(DOCS, []);
       expect(urls(later, { query: 'sodium battery', freshness: 'week' })).toEqual([]);
       expect(urls(later, { query: 'sodium battery', freshness: 'month' })).toEqual(['https://news.daily.example/science/sodium']);
     });
@@ -183,41 +183,62 @@ describe('LocalIndex', () => {
       expect(index.remove('https://papers.example/abs/sodium')).toBe(false);
     });
 
-    it('save then load answers the same queries with the same pages and meta', async () => {
-      const index = build();
+    it('lives in its file: reopened, it answers the same queries with the same pages and meta', () => {
+      const file = path.join(dir, 'index.db');
+      const index = new LocalIndex({ file, now: () => NOW });
+      for (const d of DOCS) index.upsert(d);
       index.upsert({ ...DOCS[5], text: 'Rye bread replaced.' });
-      await index.save(dir, { seeds: ['https://x.example/'] });
-      const loaded = await LocalIndex.load(dir, { now: () => NOW });
-      expect(loaded?.meta).toEqual({ seeds: ['https://x.example/'] });
-      expect(loaded!.index.size).toBe(DOCS.length);
-      for (const query of ['sodium battery', 'heliogrid', 'rye bread', 'bike lanes']) {
-        expect(loaded!.index.search({ query })).toEqual(index.search({ query }));
+      index.setMeta('sources', { seeds: ['https://x.example/'] });
+      const queries = ['sodium battery', 'heliogrid', 'rye bread', 'bike lanes'].map((query) => [query, index.search({ query })] as const);
+      index.close();
+      const reopened = new LocalIndex({ file, now: () => NOW });
+      expect(reopened.meta('sources')).toEqual({ seeds: ['https://x.example/'] });
+      expect(reopened.size).toBe(DOCS.length);
+      for (const [query, page] of queries) expect(reopened.search({ query })).toEqual(page);
+      reopened.close();
+    });
+
+    it('adds, replaces and removes pages in place, merging segments as they pile up', () => {
+      const index = new LocalIndex({ file: path.join(dir, 'index.db'), now: () => NOW });
+      for (let i = 0; i < 40; i++) index.upsert(doc(`https://grow.example/${i}`, { text: `tram depot ${i} ${i % 2 ? 'night bus' : 'ferry'}` }));
+      for (let i = 0; i < 40; i += 3) index.upsert(doc(`https://grow.example/${i}`, { text: `replaced page ${i} with a cable car` }));
+      for (let i = 1; i < 40; i += 4) index.remove(`https://grow.example/${i}`);
+      const stats = index.stats();
+      expect(stats.segments).toBeLessThanOrEqual(10);
+      const survivors = Array.from({ length: 40 }, (_, i) => i).filter((i) => i % 4 !== 1);
+      expect(index.size).toBe(survivors.length);
+      const tram = index.search({ query: 'tram', limit: 100 }).hits.map((h) => Number(h.url.split('/').pop()));
+      expect(tram.sort((a, b) => a - b)).toEqual(survivors.filter((i) => i % 3 !== 0));
+      const cable = index.search({ query: 'cable car', limit: 100 }).hits.map((h) => Number(h.url.split('/').pop()));
+      expect(cable.sort((a, b) => a - b)).toEqual(survivors.filter((i) => i % 3 === 0));
+      index.close();
+    });
+
+    it('scores a page the same however its index was built (one batch, or page by page with replacements)', () => {
+      const pages = DOCS.map((d) => ({ ...d }));
+      const batch = new LocalIndex({ now: () => NOW });
+      batch.apply(pages, []);
+      const incremental = new LocalIndex({ now: () => NOW });
+      for (const d of pages) incremental.upsert({ ...d, text: 'placeholder words' });
+      for (const d of pages) incremental.upsert(d);
+      for (const query of ['sodium battery cathode', 'heliogrid inverter', 'rye']) {
+        const a = batch.search({ query }).hits;
+        const b = incremental.search({ query }).hits;
+        expect(b.map((h) => h.url)).toEqual(a.map((h) => h.url));
+        b.forEach((h, i) => expect(h.score).toBeCloseTo(a[i].score, 3));
       }
-      expect(await fs.readdir(dir)).toEqual(expect.not.arrayContaining([expect.stringMatching(/\.tmp$/)]));
     });
 
-    it('scores the same after a reload even when replaced pages left stale postings behind', async () => {
-      const index = build([doc('https://a.example/1', { text: 'tram tram depot' }), doc('https://a.example/2', { text: 'tram bus' })]);
-      index.upsert(doc('https://a.example/2', { text: 'bus only' }));
-      await index.save(dir, {});
-      const loaded = (await LocalIndex.load(dir))!.index;
-      index.search({ query: 'tram' });
-      expect(loaded.search({ query: 'tram' }).hits.map((h) => h.score)).toEqual(index.search({ query: 'tram' }).hits.map((h) => h.score));
-    });
-
-    it('refuses a torn pair of files (different generations), so the caller rebuilds', async () => {
-      await build().save(dir, {});
-      const first = await fs.readFile(path.join(dir, 'local-minisearch.json'));
-      await build(DOCS.slice(0, 2)).save(dir, {});
-      await fs.writeFile(path.join(dir, 'local-minisearch.json'), first);
-      expect(await LocalIndex.load(dir)).toBeNull();
-    });
-
-    it('loads nothing from an empty or corrupt folder', async () => {
-      expect(await LocalIndex.load(dir)).toBeNull();
-      await fs.writeFile(path.join(dir, 'local-minisearch.json'), '{not json');
-      await fs.writeFile(path.join(dir, 'local-documents.json'), '{}');
-      expect(await LocalIndex.load(dir)).toBeNull();
+    it('starts empty from a file of another format, so the provider rebuilds it', () => {
+      const file = path.join(dir, 'index.db');
+      const index = new LocalIndex({ file });
+      index.apply(DOCS, []);
+      index.db.pragma('user_version = 2');
+      index.close();
+      const reopened = new LocalIndex({ file });
+      expect(reopened.size).toBe(0);
+      expect(reopened.search({ query: 'sodium' }).hits).toEqual([]);
+      reopened.close();
     });
   });
 });

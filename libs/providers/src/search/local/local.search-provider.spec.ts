@@ -58,22 +58,31 @@ describe('LocalSearchProvider', () => {
     expect(result.warnings).toEqual([]);
   });
 
-  it('saves the index under DATA_DIR/index and reloads it at the next boot without reading the pages again', async () => {
-    await provider().ready();
-    expect((await fs.readdir(path.join(dataDir, 'index'))).sort()).toEqual(['local-documents.json', 'local-minisearch.json']);
+  it('keeps the index in DATA_DIR/index and reopens it at the next boot without reading the pages again', async () => {
+    const first = provider();
+    await first.ready();
+    await first.close();
+    expect((await fs.readdir(path.join(dataDir, 'index'))).filter((f) => !f.endsWith('-wal') && !f.endsWith('-shm'))).toEqual(['local-index.db']);
     const extract = jest.fn(extractDocument);
     const again = provider({ extract });
     expect(await urls(again, 'swing bridge')).toEqual(['https://news.river.example/bridge']);
     expect(extract).not.toHaveBeenCalled();
   });
 
-  it('rebuilds at boot when the folder changed', async () => {
-    await provider().ready();
+  it('at boot, reads again only what changed in the folder meanwhile', async () => {
+    const first = provider();
+    await first.ready();
+    await first.close();
     await fs.writeFile(path.join(pagesDir, 'tram.html'), page('https://news.river.example/tram', 'Tram extension approved', 'The council approved the tram extension to the airport.'));
     await fs.rm(path.join(pagesDir, 'bridge.html'));
-    const again = provider();
+    const extract = jest.fn(extractDocument);
+    const again = provider({ extract });
+    // It answers from the stored index at once, and catches up with the folder right after.
+    expect(await urls(again, 'swing bridge')).toEqual(['https://news.river.example/bridge']);
+    await again.settled();
     expect(await urls(again, 'tram airport')).toEqual(['https://news.river.example/tram']);
     expect(await urls(again, 'swing bridge')).toEqual([]);
+    expect(extract).toHaveBeenCalledTimes(1);
   });
 
   it('refresh re-reads the folder: an edited page replaces its old document', async () => {
@@ -84,6 +93,32 @@ describe('LocalSearchProvider', () => {
     expect(await urls(p, 'charging pier')).toEqual(['https://news.river.example/ferry']);
     expect(await urls(p, 'university')).toEqual([]);
     expect(p.stats().documents).toBe(2);
+  });
+
+  it('watches the folder: an edited page is searchable with its new text, a new one is added and a deleted one is gone, without a restart', async () => {
+    const updates: string[] = [];
+    const p = provider({ onUpdate: (report) => updates.push(`${report.kind} +${report.indexed} -${report.removed}`) });
+    await p.ready();
+    const eventually = async (query: string, expected: string[]) => {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const got = await urls(p, query);
+        if (JSON.stringify(got) === JSON.stringify(expected)) return;
+        if (Date.now() > deadline) throw new Error(`"${query}" gave ${JSON.stringify(got)}, not ${JSON.stringify(expected)}, after 10 s (updates: ${updates.join(', ')})`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    };
+    await fs.writeFile(path.join(pagesDir, 'ferry.html'), page('https://news.river.example/ferry', 'Ferry line suspended', 'The ferry is suspended while its charging pier is rebuilt.'));
+    await eventually('charging pier', ['https://news.river.example/ferry']);
+    await eventually('university', []);
+    await fs.mkdir(path.join(pagesDir, 'later'));
+    await fs.writeFile(path.join(pagesDir, 'later', 'tram.html'), page('https://news.river.example/tram', 'Tram extension approved', 'The council approved the tram extension to the airport.'));
+    await eventually('tram airport', ['https://news.river.example/tram']);
+    await fs.rm(path.join(pagesDir, 'bridge.html'));
+    await eventually('swing bridge', []);
+    await fs.rm(path.join(pagesDir, 'later'), { recursive: true });
+    await eventually('tram airport', []);
+    expect(p.stats().documents).toBe(1);
   });
 
   it('serves the shipped demo corpus when given neither a folder nor seeds', async () => {

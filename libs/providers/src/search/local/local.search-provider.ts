@@ -5,7 +5,8 @@ import { extractDocument } from '@app/extraction';
 import type { PageFetcher } from '../../fetch/fetcher.port';
 import { type SearchCapabilities, type SearchPage, type SearchProvider, SearchProviderError, type SearchQuery } from '../search-provider.port';
 import { Crawler, type CrawlOptions, type CrawlResult } from './crawler';
-import { folderFingerprint, readFolder } from './folder-source';
+import { ExtractionPool, prepareFile } from './extraction-pool';
+import { FolderWatcher, listFiles } from './folder-source';
 import { type IndexedDocument, LocalIndex } from './local-index';
 import { type Extractor, type RawPage, toIndexedDocument } from './to-document';
 import { mirroredUrl } from './urls';
@@ -13,6 +14,11 @@ import { mirroredUrl } from './urls';
 export interface LocalSearchProviderOptions {
   /** The index is kept under `<dataDir>/index/`. */
   dataDir: string;
+  /**
+   * Names this copy of the index (`<dataDir>/index/<name>/`): search replicas that share a data
+   * dir each keep their own copy, built from the same sources.
+   */
+  indexName?: string;
   /** `LOCAL_INDEX_DIR`: a folder of `.html`/`.md` pages. */
   indexDir?: string;
   /** `LOCAL_INDEX_SEEDS`: sites to crawl (needs `fetcher`), each a URL or `PUBLIC_ORIGIN=FETCH_URL` (see `parseIndexSeed`). */
@@ -22,6 +28,14 @@ export interface LocalSearchProviderOptions {
   /** Defaults to `extractDocument` from `@app/extraction`. */
   extract?: Extractor;
   crawl?: CrawlOptions;
+  /** `LOCAL_INDEX_REFRESH`: re-crawl the seeds (and re-read the whole folder) this often; never when absent. */
+  refreshMs?: number;
+  /** Watch the folder and index a changed file at once (default true). */
+  watch?: boolean;
+  /** Bytes of decoded postings kept in memory. */
+  cacheBytes?: number;
+  /** Told about what a background refresh or folder change did. */
+  onUpdate?: (report: UpdateReport) => void;
 }
 
 export interface RefreshReport {
@@ -34,16 +48,34 @@ export interface RefreshReport {
   errors: string[];
 }
 
-type StoredMeta = {
+export interface UpdateReport {
+  kind: 'folder' | 'refresh';
+  /** Pages added or replaced, and removed. */
+  indexed: number;
+  removed: number;
+  errors: string[];
+  ms: number;
+}
+
+/** Where the index's sources stood when it was last written. */
+type SourcesMeta = {
   folder: string | null;
-  folderKey: string | null;
   /** Seeds whose pages are in the index. */
   seeds: string[];
 };
 
 const FOLDER_SOURCE = 'folder';
+const INDEX_FILE = 'local-index.db';
+/** Files of the index formats before the SQLite store: removed when found. */
+const LEGACY_FILES = ['local-documents.json', 'local-minisearch.json'];
 // Seed sites crawled at once; each crawl is itself limited to a couple of requests in flight.
 const SEED_CONCURRENCY = 4;
+/** Files read and extracted per batch of a folder sync (one message to a worker). */
+const SYNC_BATCH = 100;
+/** Batches being extracted while one is written. */
+const IN_FLIGHT = 8;
+/** A sync of this many files or more extracts on worker threads. */
+const POOL_FROM = 200;
 
 /** The repository's `corpus/` folder (from `libs/...` in sources or `dist/libs/...` when built). */
 export const DEMO_CORPUS_DIR = (() => {
@@ -53,9 +85,12 @@ export const DEMO_CORPUS_DIR = (() => {
 })();
 
 /**
- * The embedded search provider: a BM25 index over a folder of pages and/or crawled seed sites,
- * persisted under `DATA_DIR/index/` and reloaded at boot unless its sources changed. With neither
- * a folder nor seeds, it serves the shipped demo corpus.
+ * The embedded search provider: a BM25 index (`LocalIndex`, one SQLite file under
+ * `DATA_DIR/index/`) over a folder of pages and/or crawled seed sites. The folder is kept in step
+ * file by file: a file added, edited or deleted is indexed (or dropped) within a second while
+ * the folder is watched, and at boot only what changed since the last run is read again. Seeds
+ * are crawled once and again every `refreshMs`. With neither a folder nor seeds, it serves the
+ * shipped demo corpus.
  */
 export class LocalSearchProvider implements SearchProvider {
   readonly name = 'local' as const;
@@ -71,7 +106,7 @@ export class LocalSearchProvider implements SearchProvider {
     dates: true,
   };
 
-  private index: LocalIndex;
+  private index: LocalIndex | undefined;
   private readonly folder: string | undefined;
   private readonly seeds: string[];
   /** Each seed as written -> where its crawl starts and the public origin of a mirror. */
@@ -79,10 +114,13 @@ export class LocalSearchProvider implements SearchProvider {
   private readonly storeDir: string;
   private readonly extract: Extractor;
   private loading?: Promise<void>;
+  /** Folder syncs and crawls run one at a time, in order. */
+  private work: Promise<unknown> = Promise.resolve();
   private refreshing?: Promise<RefreshReport>;
   private crawledSeeds = new Set<string>();
-  /** Fingerprint of the folder as last read into the index. */
-  private folderKey: string | null = null;
+  private watcher?: FolderWatcher;
+  private timer?: NodeJS.Timeout;
+  private closed = false;
 
   constructor(private readonly options: LocalSearchProviderOptions) {
     this.seeds = [...new Set(options.seeds ?? [])];
@@ -97,9 +135,9 @@ export class LocalSearchProvider implements SearchProvider {
       }),
     );
     this.folder = options.indexDir ?? (this.seeds.length === 0 ? DEMO_CORPUS_DIR : undefined);
-    this.storeDir = path.join(options.dataDir, 'index');
+    const name = options.indexName?.replace(/[^A-Za-z0-9._-]+/g, '-');
+    this.storeDir = name ? path.join(options.dataDir, 'index', name) : path.join(options.dataDir, 'index');
     this.extract = options.extract ?? extractDocument;
-    this.index = new LocalIndex({ now: options.now });
   }
 
   ready(): Promise<void> {
@@ -112,77 +150,194 @@ export class LocalSearchProvider implements SearchProvider {
     await this.ready().catch((err: unknown) => {
       throw new SearchProviderError('local', `the index could not be built: ${err instanceof Error ? err.message : String(err)}`, false);
     });
-    const page = this.index.search(query);
-    if (this.index.size === 0) page.warnings.push('the local index has no pages: set LOCAL_INDEX_DIR or LOCAL_INDEX_SEEDS');
+    const page = this.index!.search(query);
+    if (this.index!.size === 0) page.warnings.push('the local index has no pages: set LOCAL_INDEX_DIR or LOCAL_INDEX_SEEDS');
     return page;
   }
 
-  /** Re-reads the folder if it changed and re-crawls every seed (bypassing the fetch cache); a re-crawled page replaces its old document. */
+  /** Re-reads what changed in the folder and re-crawls every seed (bypassing the fetch cache); a re-crawled page replaces its old document. */
   refresh(): Promise<RefreshReport> {
     this.refreshing ??= this.ready()
-      .then(async () => {
-        if ((await this.currentFolderKey()) !== this.folderKey) await this.reindexFolder();
-        return this.crawlSeeds(this.seeds, true);
-      })
+      .then(() =>
+        this.serial(async () => {
+          await this.syncFolder();
+          return this.crawlSeeds(this.seeds, true);
+        }),
+      )
       .finally(() => (this.refreshing = undefined));
     return this.refreshing;
   }
 
-  stats(): { documents: number; folder: string | null; seeds: string[] } {
-    return { documents: this.index.size, folder: this.folder ?? null, seeds: [...this.crawledSeeds] };
+  /** Resolves once the index writes queued so far (a boot's catch-up, watched changes) are done. */
+  async settled(): Promise<void> {
+    await this.ready();
+    await this.work;
+  }
+
+  stats(): { documents: number; folder: string | null; seeds: string[]; segments: number; file: string } {
+    const stats = this.index?.stats();
+    return {
+      documents: stats?.documents ?? 0,
+      folder: this.folder ?? null,
+      seeds: [...this.crawledSeeds],
+      segments: stats?.segments ?? 0,
+      file: path.join(this.storeDir, INDEX_FILE),
+    };
   }
 
   async close(): Promise<void> {
-    // Let a build or refresh finish its write: the store must not be torn by a shutdown.
-    await Promise.allSettled([this.loading, this.refreshing]);
+    this.closed = true;
+    this.watcher?.close();
+    if (this.timer) clearInterval(this.timer);
+    // Let a build, sync or refresh finish its write: the store must not be torn by a shutdown.
+    await Promise.allSettled([this.loading, this.refreshing, this.work]);
+    this.index?.close();
   }
 
   private async load(): Promise<void> {
-    const stored = await LocalIndex.load(this.storeDir, { now: this.options.now });
-    const meta = stored?.meta as StoredMeta | undefined;
-    if (stored) this.index = stored.index;
-    this.folderKey = meta?.folderKey ?? null;
-    let changed = !stored;
-    if (!stored || meta?.folder !== (this.folder ?? null) || meta?.folderKey !== (await this.currentFolderKey())) {
-      await this.reindexFolder();
-      changed = true;
+    fs.mkdirSync(this.storeDir, { recursive: true });
+    for (const legacy of LEGACY_FILES) fs.rmSync(path.join(this.storeDir, legacy), { force: true });
+    const index = (this.index = new LocalIndex({ file: path.join(this.storeDir, INDEX_FILE), now: this.options.now, cacheBytes: this.options.cacheBytes }));
+    index.db.exec('CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime REAL NOT NULL, url TEXT)');
+    const meta = index.meta<SourcesMeta>('sources');
+    if (!meta || (meta.folder ?? null) !== (this.folder ?? null)) {
+      // A new index, or another folder (its files are not the ones recorded): read it before answering.
+      this.removeWhere(FOLDER_SOURCE);
+      index.db.exec('DELETE FROM files');
+      await this.syncFolder();
+    } else {
+      // The stored index answers at once; what changed in the folder while the service was down
+      // is read in the background, as a watched change would be.
+      this.onFolderChange('all');
     }
     this.crawledSeeds = new Set((meta?.seeds ?? []).filter((seed) => this.seeds.includes(seed)));
-    const dropped = this.removeWhere((doc) => doc.source !== FOLDER_SOURCE && !this.seeds.includes(doc.source));
+    let dropped = 0;
+    for (const source of index.sources()) if (source !== FOLDER_SOURCE && !this.seeds.includes(source)) dropped += this.removeWhere(source);
     // A page two seeds shared (a www. twin) is recorded under one of them: when a seed goes, the
     // remaining ones are crawled again so none of their pages goes with it.
     const missing = dropped > 0 ? this.seeds : this.seeds.filter((seed) => !this.crawledSeeds.has(seed));
     if (missing.length > 0) await this.crawlSeeds(missing, false);
-    else if (changed || dropped > 0) await this.save();
+    this.saveMeta();
+    if (this.closed) return;
+    if (this.folder && this.options.watch !== false) {
+      this.watcher = new FolderWatcher(this.folder, (changed) => void this.onFolderChange(changed));
+      this.watcher.start();
+    }
+    if (this.options.refreshMs) {
+      this.timer = setInterval(() => {
+        const started = performance.now();
+        this.refresh().then(
+          (report) => this.options.onUpdate?.({ kind: 'refresh', indexed: report.crawled, removed: report.removed, errors: report.errors, ms: Math.round(performance.now() - started) }),
+          (error: unknown) => this.options.onUpdate?.({ kind: 'refresh', indexed: 0, removed: 0, errors: [String(error)], ms: Math.round(performance.now() - started) }),
+        );
+      }, this.options.refreshMs);
+      this.timer.unref();
+    }
   }
 
-  private async currentFolderKey(): Promise<string | null> {
-    if (!this.folder) return null;
+  /** Runs index writers one after another (a watch event during a crawl waits for it). */
+  private serial<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.work.then(task, task);
+    this.work = run.catch(() => undefined);
+    return run;
+  }
+
+  private onFolderChange(changed: string[] | 'all'): void {
+    if (this.closed || !this.index) return;
+    const started = performance.now();
+    this.serial(() => this.syncFolder(changed === 'all' ? undefined : changed)).then(
+      (result) => this.options.onUpdate?.({ kind: 'folder', ...result, errors: [], ms: Math.round(performance.now() - started) }),
+      (error: unknown) => this.options.onUpdate?.({ kind: 'folder', indexed: 0, removed: 0, errors: [String(error)], ms: Math.round(performance.now() - started) }),
+    );
+  }
+
+  /**
+   * Brings the folder's pages in step with its files: a file whose size or modification time
+   * changed is read again, a new one is added, a deleted one's page is dropped. `only` limits the
+   * look to those relative paths (what a watch event named); otherwise the whole folder is listed.
+   */
+  private async syncFolder(only?: string[]): Promise<{ indexed: number; removed: number }> {
+    const index = this.index!;
+    if (!this.folder) return { indexed: 0, removed: 0 };
     if (!fs.existsSync(this.folder)) {
       // The demo corpus may be absent from a slim image; a folder the operator named must exist.
       if (this.options.indexDir) throw new Error(`LOCAL_INDEX_DIR ${this.folder} does not exist`);
-      return null;
+      return { indexed: 0, removed: 0 };
     }
-    return folderFingerprint(this.folder);
-  }
+    type FileRow = { path: string; size: number; mtime: number; url: string | null };
+    const recorded = new Map<string, FileRow>();
+    // A path a watch event names may be a folder (a deleted one among them): its files are looked at too.
+    const under = index.db.prepare('SELECT path, size, mtime, url FROM files WHERE path = ? OR (path > ? AND path < ?)');
+    const rowsOf = only
+      ? only.flatMap((p) => under.all(p, `${p}${path.sep}`, `${p}${String.fromCharCode(path.sep.charCodeAt(0) + 1)}`) as FileRow[])
+      : (index.db.prepare('SELECT path, size, mtime, url FROM files').all() as FileRow[]);
+    for (const row of rowsOf) recorded.set(row.path, row);
+    const present = await listFiles(this.folder, only);
+    const changed = present.filter((f) => {
+      const row = recorded.get(f.relative);
+      return !row || row.size !== f.size || row.mtime !== f.mtimeMs;
+    });
+    const seen = new Set(present.map((f) => f.relative));
+    const gone = [...recorded.values()].filter((row) => !seen.has(row.path));
+    if (changed.length === 0 && gone.length === 0) return { indexed: 0, removed: 0 };
 
-  private async reindexFolder(): Promise<void> {
-    // Fingerprinted before reading: an edit made meanwhile makes the next boot read it again.
-    const key = await this.currentFolderKey();
-    const pages = this.folder && fs.existsSync(this.folder) ? await readFolder(this.folder, FOLDER_SOURCE) : [];
-    const docs = await this.toDocuments(pages);
-    // Swapped in one synchronous step: a search never sees the folder half indexed.
-    this.removeWhere((doc) => doc.source === FOLDER_SOURCE);
-    for (const doc of docs) this.index.upsert(doc);
-    this.folderKey = key;
+    const upsertFile = index.db.prepare('INSERT INTO files (path, size, mtime, url) VALUES (?, ?, ?, ?) ON CONFLICT (path) DO UPDATE SET size = excluded.size, mtime = excluded.mtime, url = excluded.url');
+    const deleteFile = index.db.prepare('DELETE FROM files WHERE path = ?');
+    const othersWith = index.db.prepare('SELECT COUNT(*) FROM files WHERE url = ? AND path != ?').pluck();
+    let indexed = 0;
+    let removed = 0;
+    const writer = index.writer();
+    // A page two files declare stays while either file does.
+    const release = (row: FileRow | undefined, keep: string | null) => {
+      if (row?.url && row.url !== keep && (othersWith.get(row.url, row.path) as number) === 0) {
+        writer.remove(row.url);
+        removed++;
+      }
+    };
+    // Many files are read and extracted on worker threads, a few (a watch event) right here.
+    const pool = changed.length >= POOL_FROM ? new ExtractionPool(this.folder, FOLDER_SOURCE, this.options.extract) : null;
+    const prepare = (files: string[]) => (pool ? pool.prepare(files) : Promise.all(files.map((f) => prepareFile(this.folder!, f, FOLDER_SOURCE, this.extract))));
+    try {
+      const batches: string[][] = [];
+      for (let start = 0; start < changed.length; start += SYNC_BATCH) batches.push(changed.slice(start, start + SYNC_BATCH).map((f) => f.relative));
+      // A few batches in flight ahead of the one being written, so the workers never wait for it.
+      const inFlight = batches.slice(0, IN_FLIGHT).map(prepare);
+      for (let b = 0; b < batches.length; b++) {
+        const docs = await inFlight[b];
+        if (b + IN_FLIGHT < batches.length) inFlight.push(prepare(batches[b + IN_FLIGHT]));
+        const files = changed.slice(b * SYNC_BATCH, (b + 1) * SYNC_BATCH);
+        files.forEach((file, i) => {
+          const prepared = docs[i];
+          release(recorded.get(file.relative), prepared?.doc.url ?? null);
+          // Recorded with the segment that holds the page: a crash leaves neither or both.
+          writer.alongside(() => upsertFile.run(file.relative, file.size, file.mtimeMs, prepared?.doc.url ?? null));
+          if (prepared) {
+            writer.add(prepared);
+            indexed++;
+          }
+        });
+        delete inFlight[b];
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      await pool?.close();
+    }
+    for (const row of gone) {
+      writer.alongside(() => deleteFile.run(row.path));
+      release(row, null);
+    }
+    writer.flush();
+    return { indexed, removed };
   }
 
   private async crawlSeeds(seeds: string[], refresh: boolean): Promise<RefreshReport> {
     const report: RefreshReport = { documents: 0, crawled: 0, removed: 0, errors: [] };
     const crawler = new Crawler(this.options.fetcher!, { ...this.options.crawl, ...(refresh ? { maxAgeMs: 0 } : {}) });
     const queue = [...seeds];
+    const index = this.index!;
     const worker = async () => {
       for (let seed = queue.shift(); seed !== undefined; seed = queue.shift()) {
+        if (this.closed) return;
         const { fetchUrl, publicOrigin } = this.plans.get(seed)!;
         const result: Omit<CrawlResult, 'seed'> = await crawler
           .crawl(fetchUrl)
@@ -199,15 +354,17 @@ export class LocalSearchProvider implements SearchProvider {
           continue;
         }
         const fresh = new Set(docs.map((doc) => doc.url));
-        report.removed += this.removeWhere((doc) => doc.source === seed && !fresh.has(doc.url));
-        for (const doc of docs) this.index.upsert(doc);
+        const stale = index.urlsOf(seed!).filter((url) => !fresh.has(url));
+        // The seed's new pages and the removal of those it no longer links to land together.
+        index.apply(docs, stale);
+        report.removed += stale.length;
         report.crawled += docs.length;
         this.crawledSeeds.add(seed!);
       }
     };
     await Promise.all(Array.from({ length: Math.min(SEED_CONCURRENCY, seeds.length) }, worker));
-    await this.save();
-    report.documents = this.index.size;
+    this.saveMeta();
+    report.documents = index.size;
     return report;
   }
 
@@ -220,14 +377,15 @@ export class LocalSearchProvider implements SearchProvider {
     return docs;
   }
 
-  private removeWhere(predicate: (doc: IndexedDocument) => boolean): number {
-    const doomed = this.index.documents().filter(predicate);
-    for (const doc of doomed) this.index.remove(doc.url);
-    return doomed.length;
+  private removeWhere(source: string): number {
+    const urls = this.index!.urlsOf(source);
+    if (urls.length > 0) this.index!.apply([], urls);
+    return urls.length;
   }
 
-  private save(): Promise<void> {
-    const meta: StoredMeta = { folder: this.folder ?? null, folderKey: this.folderKey, seeds: [...this.crawledSeeds] };
-    return this.index.save(this.storeDir, meta);
+  private saveMeta(): void {
+    if (!this.index?.db.open) return;
+    const meta: SourcesMeta = { folder: this.folder ?? null, seeds: [...this.crawledSeeds] };
+    this.index.setMeta('sources', meta);
   }
 }

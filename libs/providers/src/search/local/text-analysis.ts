@@ -52,38 +52,78 @@ export function terms(text: string): string[] {
 const SNIPPET_MIN = 200;
 const SNIPPET_MAX = 300;
 
+/** Where a text's sentences (and lines) start and end: what `snippetFor` and listing entries are cut from. */
+const SENTENCE_BREAK = /(?<=[.!?])\s+|\n+/g;
+
+/** The text's sentences as [start, end) offsets, blank ones left out. */
+export function sentenceSpans(text: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  let start = 0;
+  SENTENCE_BREAK.lastIndex = 0;
+  for (let m = SENTENCE_BREAK.exec(text); m; m = SENTENCE_BREAK.exec(text)) {
+    if (m.index > start && /\S/.test(text.slice(start, m.index))) spans.push([start, m.index]);
+    start = m.index + m[0].length;
+    if (m[0].length === 0) SENTENCE_BREAK.lastIndex++;
+  }
+  if (start < text.length && /\S/.test(text.slice(start))) spans.push([start, text.length]);
+  return spans;
+}
+
+/**
+ * A cheap first test of which spans may hold any of `wanted`: their first four letters occur in
+ * the span (case and accents folded). Most sentences share no stem with a query at all, and the
+ * exact test (`terms`) costs far more.
+ */
+export function spansWithStems(text: string, spans: Array<[number, number]>, wanted: Iterable<string>): number[] {
+  const stems = [...wanted].map((term) => term.slice(0, Math.min(term.length, 4)));
+  if (stems.length === 0) return [];
+  // Lower-casing ASCII keeps every offset; other text is folded sentence by sentence.
+  const ascii = !/[^\x00-\x7f]/.test(text);
+  const folded = ascii ? text.toLowerCase() : null;
+  const out: number[] = [];
+  spans.forEach(([start, end], index) => {
+    const lower = folded ? folded.slice(start, end) : fold(text.slice(start, end));
+    if (stems.some((stem) => lower.includes(stem))) out.push(index);
+  });
+  return out;
+}
+
+const normalised = (sentence: string) => sentence.replace(/\s+/g, ' ').trim();
+
 /**
  * The sentence that matches most of the query's terms, widened with its neighbours to about
  * 200-300 characters; the text's opening when no sentence matches (a title-only hit).
  */
 export function snippetFor(text: string, queryTerms: readonly string[], fallback?: string | null): string {
   const wanted = new Set(queryTerms);
-  const sentences = text
-    .split(/(?<=[.!?])\s+|\n+/)
-    .map((sentence) => sentence.replace(/\s+/g, ' ').trim())
-    .filter((sentence) => sentence.length > 0);
-  // A cheap substring test first: most sentences share no term stem with the query at all.
-  const stems = [...wanted].map((term) => term.slice(0, Math.min(term.length, 4)));
+  const spans = sentenceSpans(text);
+  const sentence = (i: number) => normalised(text.slice(spans[i][0], spans[i][1]));
   let best = -1;
   let bestScore = 0;
-  sentences.forEach((sentence, index) => {
-    const lower = fold(sentence);
-    if (!stems.some((stem) => lower.includes(stem))) return;
-    const score = new Set(terms(sentence).filter((term) => wanted.has(term))).size;
+  for (const index of spansWithStems(text, spans, wanted)) {
+    const score = new Set(terms(text.slice(spans[index][0], spans[index][1])).filter((term) => wanted.has(term))).size;
     if (score > bestScore) {
       best = index;
       bestScore = score;
     }
-  });
-  if (best < 0) return clip(fallback?.trim() || sentences.slice(0, 3).join(' '));
+  }
+  if (best < 0) return clip(fallback?.trim() || spans.slice(0, 3).map((_, i) => sentence(i)).join(' '));
   let start = best;
   let end = best + 1;
-  let length = sentences[best].length;
-  while (length < SNIPPET_MIN && (end < sentences.length || start > 0)) {
-    if (end < sentences.length) length += sentences[end++].length + 1;
-    else length += sentences[--start].length + 1;
+  const parts = [sentence(best)];
+  let length = parts[0].length;
+  while (length < SNIPPET_MIN && (end < spans.length || start > 0)) {
+    if (end < spans.length) {
+      const next = sentence(end++);
+      parts.push(next);
+      length += next.length + 1;
+    } else {
+      const previous = sentence(--start);
+      parts.unshift(previous);
+      length += previous.length + 1;
+    }
   }
-  return clip(sentences.slice(start, end).join(' '));
+  return clip(parts.join(' '));
 }
 
 function clip(text: string): string {

@@ -1,0 +1,395 @@
+/**
+ * `npm run bench:index`: the local index engine, the previous one (minisearch, from the baseline
+ * commit built with `git archive`) and this checkout's (SQLite segments + top-k) side by side in
+ * one run, at 5,000, 20,000 and 100,000 generated pages (INDEX_BENCH_SIZES to choose):
+ *  - build: pages/s from an empty data dir to a searchable index (a child process each, over a
+ *    LOCAL_INDEX_DIR folder of HTML files: reading, extracting and indexing), its peak RSS, and the
+ *    index's size on disk;
+ *  - boot to first answer: the standalone service started on that data dir (the index exists),
+ *    from spawn to the first search answered with results;
+ *  - uncached instant search, every query distinct (so nothing comes from a cache): p50/p99 at 1
+ *    connection and req/s at 50 connections (autocannon, INDEX_BENCH_SECONDS each, default 10);
+ *  - the service process's RSS after that load;
+ *  - relevance: MRR@10 of the quality fixture's 70 searches (bench/fixtures/quality), each build
+ *    serving that fixture's pages.
+ * The pages: sentences of the demo corpus, the fixture web and the quality fixture shuffled into
+ * pages with their own names and numbers (see `writeCorpus`); queries are two or three words of a
+ * random page, so common words come up as often as they do in the pages.
+ * Rerun: npm run bench:index   (INDEX_BASELINE=<commit> to compare another; =none for this build only)
+ */
+import { execFileSync, execSync, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import autocannon from 'autocannon';
+import { extractDocument } from '@app/extraction';
+import { startService } from '../test/support/service-process';
+import { machine, percentile } from './bench-util';
+
+const ROOT = (() => {
+  let dir = __dirname;
+  while (!fs.existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
+  return dir;
+})();
+const SIZES = (process.env.INDEX_BENCH_SIZES ?? '5000,20000,100000').split(',').map(Number);
+const SECONDS = Number(process.env.INDEX_BENCH_SECONDS ?? 10);
+/** The commit before the SQLite engine: minisearch, with the same service around it. */
+const DEFAULT_BASELINE = 'afe08e6';
+const WORK = path.join(os.tmpdir(), 'wr-index-bench');
+const QUALITY = path.join(ROOT, 'bench', 'fixtures', 'quality');
+/** A build that takes longer than this is stopped and reported as such. */
+const BUILD_LIMIT_MS = Number(process.env.INDEX_BENCH_BUILD_LIMIT_MS ?? 20 * 60_000);
+
+/** Deterministic pseudo-random numbers, so every run writes the same pages and queries. */
+function rng(seed: number) {
+  // mulberry32: integer arithmetic only, so the sequence is long and the same on every machine.
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Source {
+  title: string;
+  sentences: string[];
+}
+
+/** Titles and sentences of every page the repository ships: the demo corpus, the fixture web, the quality fixture. */
+function sources(): Source[] {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (/\.(html|md)$/.test(entry.name) && !entry.name.startsWith('_') && entry.name !== 'README.md' && entry.name !== 'SPEC.md') files.push(full);
+    }
+  };
+  for (const dir of ['corpus', 'test/fixtures/web', 'bench/fixtures/quality/pages']) walk(path.join(ROOT, dir));
+  const out: Source[] = [];
+  for (const file of files) {
+    const body = fs.readFileSync(file, 'utf8');
+    const doc = extractDocument(body, { url: 'https://bench.invalid/', contentType: file.endsWith('.md') ? 'text/markdown' : 'text/html' });
+    const sentences = doc.text.split(/(?<=[.!?])\s+/).filter((x) => x.length > 30 && x.length < 500 && !x.includes('{{'));
+    if (sentences.length >= 3) out.push({ title: (doc.title ?? sentences[0]).replace(/\{\{[^}]*\}\}/g, '').slice(0, 90), sentences });
+  }
+  return out;
+}
+
+function pseudoWord(random: () => number): string {
+  const syllables = ['ka', 'lor', 'vin', 'de', 'mar', 'tis', 'ol', 'ben', 'ru', 'sa', 'quen', 'ath', 'po', 'lim', 'ger', 'ny', 'esk', 'wyn', 'hal', 'tor'];
+  const word = Array.from({ length: 2 + Math.floor(random() * 3) }, () => syllables[Math.floor(random() * syllables.length)]).join('');
+  return word[0].toUpperCase() + word.slice(1);
+}
+
+/**
+ * `n` pages under `dir` (1,000 a folder): each takes most sentences of one source page, shuffled,
+ * a couple from another, and its own names and numbers, so common words keep their spread and
+ * names are rare, as on the web. Written once per size and kept in the temp folder.
+ */
+export function writeCorpus(dir: string, n: number): void {
+  const marker = path.join(dir, `.complete-v2-${n}`);
+  if (fs.existsSync(marker)) return;
+  fs.rmSync(dir, { recursive: true, force: true });
+  const docs = sources();
+  const random = rng(42);
+  for (let i = 0; i < n; i++) {
+    const folder = path.join(dir, String(Math.floor(i / 1000)).padStart(3, '0'));
+    if (i % 1000 === 0) fs.mkdirSync(folder, { recursive: true });
+    const source = docs[i % docs.length];
+    const other = docs[Math.floor(random() * docs.length)];
+    const names = Array.from({ length: 4 }, () => pseudoWord(random));
+    const own = source.sentences.filter(() => random() < 0.8);
+    const extra = other.sentences.filter(() => random() < 0.15).slice(0, 2);
+    const body = [...own, ...extra]
+      .sort(() => random() - 0.5)
+      .map((x) => x.replace(/\b[A-Z][a-z]{3,}\b/g, (word, offset: number) => (offset === 0 ? word : names[Math.floor(random() * names.length)])).replace(/\b\d[\d,.]*\b/g, () => String(Math.floor(random() * 10_000))));
+    const title = `${source.title} — ${names[0]}`;
+    const day = String(1 + (i % 28)).padStart(2, '0');
+    const month = String(1 + (i % 12)).padStart(2, '0');
+    fs.writeFileSync(
+      path.join(folder, `page-${i}.html`),
+      `<!doctype html><html lang="en"><head><title>${title}</title><link rel="canonical" href="https://site${i % 997}.bench.example/page-${i}">` +
+        `<meta property="article:published_time" content="2025-${month}-${day}T08:00:00Z"></head><body><nav>Home · Topics · About</nav>` +
+        `<main><h1>${title}</h1>${body.map((x) => `<p>${x}</p>`).join('')}</main><footer>© Bench</footer></body></html>`,
+    );
+  }
+  fs.writeFileSync(marker, '');
+}
+
+const STOP = new Set('about after also been before being between both could does doing during each from further have having here into just more most once only other over same should some such than that their them then there these they this those through under until very were what when where which while whom will with would your'.split(' '));
+
+/** `count` distinct queries of two or three words taken from the source pages' sentences (and now and then a name). */
+export function distinctQueries(count: number, seed = 7): string[] {
+  const docs = sources();
+  const random = rng(seed);
+  const out = new Set<string>();
+  while (out.size < count) {
+    const source = docs[Math.floor(random() * docs.length)];
+    const sentence = source.sentences[Math.floor(random() * source.sentences.length)];
+    const words = sentence.toLowerCase().match(/[a-z][a-z-]{3,}/g)?.filter((w) => !STOP.has(w)) ?? [];
+    if (words.length < 3) continue;
+    const size = random() < 0.6 ? 2 : 3;
+    const start = Math.floor(random() * (words.length - size + 1));
+    let query = words.slice(start, start + size).join(' ');
+    if (random() < 0.2) query += ` ${pseudoWord(random).toLowerCase()}`;
+    out.add(query);
+  }
+  return [...out];
+}
+
+interface BuildFigures {
+  ok: boolean;
+  ms: number;
+  documents: number;
+  rssPeakMb: number;
+  diskMb: number;
+  error?: string;
+}
+
+interface ServiceFigures {
+  bootMs: number;
+  p50: number;
+  p99: number;
+  rps1: number;
+  rps50: number;
+  rssMb: number;
+  errors: number;
+}
+
+interface Build {
+  label: string;
+  sha?: string;
+  dist: string;
+}
+
+/** The baseline's dist, compiled once per commit into the temp folder. */
+function baselineBuild(ref: string): Build {
+  const sha = execFileSync('git', ['rev-parse', `${ref}^{commit}`], { cwd: ROOT }).toString().trim();
+  const dir = path.join(os.tmpdir(), `wr-index-baseline-${sha.slice(0, 12)}`);
+  if (!fs.existsSync(path.join(dir, '.built'))) {
+    process.stderr.write(`[index] building the baseline ${sha.slice(0, 12)} in ${dir}…\n`);
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true });
+    execSync(`git archive ${sha} | tar -x -C "${dir}"`, { cwd: ROOT });
+    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+    const bin = (name: string) => path.join(ROOT, 'node_modules', '.bin', name);
+    execFileSync(bin('tsc'), ['-p', 'tsconfig.build.json'], { cwd: dir, stdio: 'inherit' });
+    execFileSync(bin('tsc-alias'), ['-p', 'tsconfig.build.json'], { cwd: dir, stdio: 'inherit' });
+    fs.writeFileSync(path.join(dir, '.built'), `${sha}\n`);
+  }
+  return { label: `before (${sha.slice(0, 7)}, minisearch)`, sha, dist: path.join(dir, 'dist') };
+}
+
+const du = (dir: string): number => {
+  let bytes = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    bytes += entry.isDirectory() ? du(full) : fs.statSync(full).size;
+  }
+  return bytes;
+};
+
+/** Runs in a child: builds the index of `pagesDir` in `dataDir` with the provider of `dist`, and prints its figures. */
+async function buildChild(dist: string, dataDir: string, pagesDir: string): Promise<void> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { LocalSearchProvider } = require(path.join(dist, 'libs', 'providers', 'src', 'search', 'local', 'local.search-provider.js'));
+  let peak = 0;
+  const sample = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
+  const started = performance.now();
+  const provider = new LocalSearchProvider({ dataDir, indexDir: pagesDir, watch: false });
+  await provider.ready();
+  const ms = performance.now() - started;
+  const documents = provider.stats().documents;
+  await provider.close();
+  clearInterval(sample);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  process.stdout.write(JSON.stringify({ ms, documents, rssPeakMb: peak / 2 ** 20 }) + '\n');
+}
+
+function runBuild(build: Build, dataDir: string, pagesDir: string): Promise<BuildFigures> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--max-old-space-size=16384', __filename, '--build-child', build.dist, dataDir, pagesDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), BUILD_LIMIT_MS);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      const line = out.trim().split('\n').pop() ?? '';
+      try {
+        const figures = JSON.parse(line) as { ms: number; documents: number; rssPeakMb: number };
+        resolve({ ok: true, ...figures, diskMb: du(path.join(dataDir, 'index')) / 2 ** 20 });
+      } catch {
+        const why = signal === 'SIGKILL' ? `stopped after ${BUILD_LIMIT_MS / 60_000} min` : `exit ${code ?? signal}: ${err.trim().split('\n').slice(-2).join(' ').slice(0, 200)}`;
+        resolve({ ok: false, ms: NaN, documents: 0, rssPeakMb: NaN, diskMb: NaN, error: why });
+      }
+    });
+  });
+}
+
+const rssOf = (pid: number): number => {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024;
+};
+
+async function measureService(build: Build, dataDir: string, pagesDir: string, queries: string[]): Promise<ServiceFigures> {
+  const started = performance.now();
+  const svc = await startService('standalone', { LOCAL_INDEX_DIR: pagesDir, LOG_LEVEL: 'warn', RATE_LIMIT_RPS: '0' }, { main: path.join(build.dist, 'apps', 'standalone', 'src', 'main.js'), dataDir, readyTimeoutMs: BUILD_LIMIT_MS });
+  try {
+    const url = `${svc.baseUrl}/v1/search`;
+    const headers = { Authorization: `Bearer ${svc.demoKey}`, 'Content-Type': 'application/json' };
+    const body = (query: string) => JSON.stringify({ queries: [query], depth: 'instant', limit: 10 });
+    let bootMs = NaN;
+    for (;;) {
+      const response = await fetch(url, { method: 'POST', headers, body: body('battery storage') });
+      const json = (await response.json()) as { results?: unknown[] };
+      if (response.status === 200 && (json.results?.length ?? 0) > 0) {
+        bootMs = performance.now() - started;
+        break;
+      }
+      if (performance.now() - started > BUILD_LIMIT_MS) throw new Error('no answer');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    let next = 0;
+    const distinct = () => queries[next++ % queries.length];
+    const load = (connections: number) =>
+      autocannon({
+        url,
+        connections,
+        duration: SECONDS,
+        requests: [{ method: 'POST', path: '/v1/search', headers, setupRequest: (req) => ({ ...req, body: body(distinct()) }) }],
+      });
+    // Warm-up: the process's code paths, not its caches (these queries are not reused).
+    await autocannon({ url, connections: 4, duration: 2, requests: [{ method: 'POST', path: '/v1/search', headers, setupRequest: (req) => ({ ...req, body: body(`${distinct()} warm`) }) }] });
+    const one = await load(1);
+    const fifty = await load(50);
+    // Standalone: the search index lives in the one service process.
+    const rssMb = rssOf(svc.pid);
+    if (next > queries.length) process.stderr.write(`[index] note: ${next} requests for ${queries.length} distinct queries; some repeated\n`);
+    return {
+      bootMs,
+      p50: one.latency.p50,
+      p99: one.latency.p99,
+      rps1: one.requests.average,
+      rps50: fifty.requests.average,
+      rssMb,
+      errors: one.non2xx + fifty.non2xx + one.errors + fifty.errors,
+    };
+  } finally {
+    await svc.stop();
+  }
+}
+
+/** MRR@10 of the quality fixture's searches, the build serving that fixture's pages. */
+async function relevance(build: Build): Promise<{ all: number; tune: number; held: number }> {
+  const searches: Array<{ query: string; gold: string; split: string }> = [];
+  for (const file of fs.readdirSync(QUALITY).filter((f) => /^questions-.*\.json$/.test(f)).sort()) {
+    searches.push(...(JSON.parse(fs.readFileSync(path.join(QUALITY, file), 'utf8')) as { searches: typeof searches }).searches);
+  }
+  const svc = await startService('standalone', { LOCAL_INDEX_DIR: path.join(QUALITY, 'pages'), LOG_LEVEL: 'warn', RATE_LIMIT_RPS: '0' }, { main: path.join(build.dist, 'apps', 'standalone', 'src', 'main.js') });
+  try {
+    const ranks: Array<{ split: string; rr: number }> = [];
+    for (const s of searches) {
+      const response = await fetch(`${svc.baseUrl}/v1/search`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${svc.demoKey}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ queries: [s.query], limit: 10 }),
+      });
+      const json = (await response.json()) as { results: Array<{ url: string }> };
+      const at = json.results.map((r) => r.url.replace(/\/$/, '')).indexOf(s.gold.replace(/\/$/, ''));
+      ranks.push({ split: s.split, rr: at < 0 ? 0 : 1 / (at + 1) });
+    }
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+    return {
+      all: mean(ranks.map((r) => r.rr)),
+      tune: mean(ranks.filter((r) => r.split === 'tune').map((r) => r.rr)),
+      held: mean(ranks.filter((r) => r.split === 'held_out').map((r) => r.rr)),
+    };
+  } finally {
+    await svc.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const builds: Build[] = [];
+  const ref = process.env.INDEX_BASELINE ?? DEFAULT_BASELINE;
+  if (ref !== 'none') builds.push(baselineBuild(ref));
+  builds.push({ label: 'after (this checkout, sqlite)', dist: path.join(ROOT, 'dist') });
+  fs.mkdirSync(WORK, { recursive: true });
+  const queries = distinctQueries(60_000);
+  const rows: Array<Record<string, unknown>> = [];
+  const lines: string[] = [];
+  const m = machine();
+  lines.push(`index — ${new Date().toISOString()}`, `machine: ${m.cpus} cores (${m.cpu_model}), ${m.memory_gib} GiB, node ${m.node}, ${m.platform}`, `queries: ${queries.length} distinct, e.g. ${queries.slice(0, 4).map((q) => `"${q}"`).join(', ')}`, '');
+
+  const relevanceOf = new Map<string, { all: number; tune: number; held: number }>();
+  for (const build of builds) relevanceOf.set(build.label, await relevance(build));
+
+  for (const size of SIZES) {
+    const pagesDir = path.join(WORK, `pages-${size}`);
+    process.stderr.write(`[index] writing ${size} pages…\n`);
+    writeCorpus(pagesDir, size);
+    for (const build of builds) {
+      const dataDir = fs.mkdtempSync(path.join(WORK, `data-${size}-`));
+      try {
+        process.stderr.write(`[index] ${build.label}: building ${size}…\n`);
+        const built = await runBuild(build, dataDir, pagesDir);
+        let service: ServiceFigures | null = null;
+        let serviceError: string | undefined;
+        if (built.ok) {
+          process.stderr.write(`[index] ${build.label}: built in ${(built.ms / 1000).toFixed(1)} s; serving…\n`);
+          service = await measureService(build, dataDir, pagesDir, queries).catch((error: unknown) => {
+            serviceError = (error as Error).message.slice(0, 200);
+            return null;
+          });
+        }
+        const r = relevanceOf.get(build.label)!;
+        rows.push({ size, build: build.label, build_ok: built.ok, build_error: built.error, ...built, ...(service ?? {}), service_error: serviceError, mrr: r });
+        process.stderr.write(`[index] ${JSON.stringify(rows[rows.length - 1])}\n`);
+      } finally {
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
+    }
+  }
+
+  const f = (v: unknown, digits = 0) => (typeof v === 'number' && Number.isFinite(v) ? v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : '—');
+  const header = ['pages', 'engine', 'build pages/s', 'disk MB', 'build RSS MB', 'boot ms', 'p50 ms (1 conn)', 'p99 ms (1 conn)', 'req/s (1 conn)', 'req/s (50 conn)', 'RSS MB', 'MRR@10 all/tuned/held-out'];
+  lines.push(`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`);
+  for (const row of rows) {
+    const r = row as Record<string, any>;
+    const rate = r.build_ok ? (r.documents / r.ms) * 1000 : NaN;
+    lines.push(
+      `| ${f(r.size)} | ${r.build} | ${r.build_ok ? f(rate) : `failed: ${r.build_error}`} | ${f(r.diskMb, 1)} | ${f(r.rssPeakMb)} | ${f(r.bootMs)} | ${f(r.p50, 1)} | ${f(r.p99, 1)} | ${f(r.rps1)} | ${f(r.rps50)} | ${f(r.rssMb)} | ${f(r.mrr.all, 3)} / ${f(r.mrr.tune, 3)} / ${f(r.mrr.held, 3)} |`,
+    );
+    if (r.service_error) lines.push(`|  | ${r.build}: the service failed: ${r.service_error} |`);
+  }
+  lines.push('', 'Targets at 100,000 pages (this checkout): >= 1,000 req/s at 50 connections, p50 <= 5 ms at 1 connection, boot <= 5,000 ms, RSS <= 500 MB, build >= 2,000 pages/s, MRR not lower.');
+  process.stdout.write(lines.join('\n') + '\n');
+  const dir = path.join(ROOT, 'bench', 'results');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'index.json'), JSON.stringify({ name: 'index', at: new Date().toISOString(), machine: m, seconds: SECONDS, rows }, null, 2) + '\n');
+  fs.writeFileSync(path.join(dir, 'index.md'), lines.join('\n') + '\n');
+}
+
+if (process.argv[2] === '--build-child') {
+  buildChild(process.argv[3], process.argv[4], process.argv[5]).then(
+    () => process.exit(0),
+    (error: unknown) => {
+      process.stderr.write(`${(error as Error).stack}\n`);
+      process.exit(1);
+    },
+  );
+} else if (require.main === module) {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      process.stderr.write(`${(error as Error).stack}\n`);
+      process.exit(1);
+    },
+  );
+}
