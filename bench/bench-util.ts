@@ -1,6 +1,8 @@
+import { execFileSync, execSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { extractDocument } from '@app/extraction';
 
 /** Shared by the benchmarks: percentiles, the machine line, and the table + JSON output. */
 export const percentile = (sorted: number[], p: number): number =>
@@ -49,3 +51,59 @@ const formatValue = (v: number) => (Number.isInteger(v) || Math.abs(v) >= 1000 ?
 
 export const atLeast = (value: number, min: number) => ({ target: `>= ${min.toLocaleString('en-US')}`, pass: value >= min });
 export const atMost = (value: number, max: number) => ({ target: `<= ${max.toLocaleString('en-US')}`, pass: value <= max });
+
+/** The repository root (from bench/ or dist/bench/). */
+export const ROOT = (() => {
+  let dir = __dirname;
+  while (!fs.existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
+  return dir;
+})();
+
+/** A page the repository ships, as its title and sentences: material for generated pages and queries. */
+export interface SourcePage {
+  title: string;
+  sentences: string[];
+}
+
+/** The titles and sentences of every page under `dirs` (relative to the repository root). */
+export function sourcePages(dirs: string[]): SourcePage[] {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (/\.(html|md)$/.test(entry.name) && !entry.name.startsWith('_') && entry.name !== 'README.md' && entry.name !== 'SPEC.md') files.push(full);
+    }
+  };
+  for (const dir of dirs) walk(path.join(ROOT, dir));
+  const out: SourcePage[] = [];
+  for (const file of files) {
+    const body = fs.readFileSync(file, 'utf8');
+    const doc = extractDocument(body, { url: 'https://bench.invalid/', contentType: file.endsWith('.md') ? 'text/markdown' : 'text/html' });
+    const sentences = doc.text.split(/(?<=[.!?])\s+/).filter((x) => x.length > 30 && x.length < 500 && !x.includes('{{'));
+    if (sentences.length >= 3) out.push({ title: (doc.title ?? sentences[0]).replace(/\{\{[^}]*\}\}/g, '').slice(0, 90), sentences });
+  }
+  return out;
+}
+
+/**
+ * Another commit's build, for a benchmark that compares it with this checkout: the commit is
+ * written out with `git archive` into a temp folder and compiled there once (node_modules linked
+ * from this checkout). Returns its dist folder and full commit id.
+ */
+export function baselineDist(ref: string, tag: string): { dist: string; sha: string } {
+  const sha = execFileSync('git', ['rev-parse', `${ref}^{commit}`], { cwd: ROOT }).toString().trim();
+  const dir = path.join(os.tmpdir(), `wr-baseline-${sha.slice(0, 12)}`);
+  const dist = path.join(dir, 'dist');
+  if (fs.existsSync(path.join(dir, '.built'))) return { dist, sha };
+  process.stderr.write(`[${tag}] building the baseline ${sha.slice(0, 12)} in ${dir}…\n`);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  execSync(`git archive ${sha} | tar -x -C "${dir}"`, { cwd: ROOT });
+  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+  const bin = (name: string) => path.join(ROOT, 'node_modules', '.bin', name);
+  execFileSync(bin('tsc'), ['-p', 'tsconfig.build.json'], { cwd: dir, stdio: 'inherit' });
+  execFileSync(bin('tsc-alias'), ['-p', 'tsconfig.build.json'], { cwd: dir, stdio: 'inherit' });
+  fs.writeFileSync(path.join(dir, '.built'), `${sha}\n`);
+  return { dist, sha };
+}

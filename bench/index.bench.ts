@@ -17,20 +17,14 @@
  * random page, so common words come up as often as they do in the pages.
  * Rerun: npm run bench:index   (INDEX_BASELINE=<commit> to compare another; =none for this build only)
  */
-import { execFileSync, execSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import autocannon from 'autocannon';
-import { extractDocument } from '@app/extraction';
 import { startService } from '../test/support/service-process';
-import { machine, percentile } from './bench-util';
+import { baselineDist, machine, ROOT, sourcePages } from './bench-util';
 
-const ROOT = (() => {
-  let dir = __dirname;
-  while (!fs.existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
-  return dir;
-})();
 const SIZES = (process.env.INDEX_BENCH_SIZES ?? '5000,20000,100000').split(',').map(Number);
 const SECONDS = Number(process.env.INDEX_BENCH_SECONDS ?? 10);
 /** The commit before the SQLite engine: minisearch, with the same service around it. */
@@ -53,31 +47,8 @@ function rng(seed: number) {
   };
 }
 
-interface Source {
-  title: string;
-  sentences: string[];
-}
-
 /** Titles and sentences of every page the repository ships: the demo corpus, the fixture web, the quality fixture. */
-function sources(): Source[] {
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (/\.(html|md)$/.test(entry.name) && !entry.name.startsWith('_') && entry.name !== 'README.md' && entry.name !== 'SPEC.md') files.push(full);
-    }
-  };
-  for (const dir of ['corpus', 'test/fixtures/web', 'bench/fixtures/quality/pages']) walk(path.join(ROOT, dir));
-  const out: Source[] = [];
-  for (const file of files) {
-    const body = fs.readFileSync(file, 'utf8');
-    const doc = extractDocument(body, { url: 'https://bench.invalid/', contentType: file.endsWith('.md') ? 'text/markdown' : 'text/html' });
-    const sentences = doc.text.split(/(?<=[.!?])\s+/).filter((x) => x.length > 30 && x.length < 500 && !x.includes('{{'));
-    if (sentences.length >= 3) out.push({ title: (doc.title ?? sentences[0]).replace(/\{\{[^}]*\}\}/g, '').slice(0, 90), sentences });
-  }
-  return out;
-}
+const sources = () => sourcePages(['corpus', 'test/fixtures/web', 'bench/fixtures/quality/pages']);
 
 function pseudoWord(random: () => number): string {
   const syllables = ['ka', 'lor', 'vin', 'de', 'mar', 'tis', 'ol', 'ben', 'ru', 'sa', 'quen', 'ath', 'po', 'lim', 'ger', 'ny', 'esk', 'wyn', 'hal', 'tor'];
@@ -166,22 +137,10 @@ interface Build {
   dist: string;
 }
 
-/** The baseline's dist, compiled once per commit into the temp folder. */
+/** The baseline's build, compiled once per commit into the temp folder. */
 function baselineBuild(ref: string): Build {
-  const sha = execFileSync('git', ['rev-parse', `${ref}^{commit}`], { cwd: ROOT }).toString().trim();
-  const dir = path.join(os.tmpdir(), `wr-index-baseline-${sha.slice(0, 12)}`);
-  if (!fs.existsSync(path.join(dir, '.built'))) {
-    process.stderr.write(`[index] building the baseline ${sha.slice(0, 12)} in ${dir}…\n`);
-    fs.rmSync(dir, { recursive: true, force: true });
-    fs.mkdirSync(dir, { recursive: true });
-    execSync(`git archive ${sha} | tar -x -C "${dir}"`, { cwd: ROOT });
-    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
-    const bin = (name: string) => path.join(ROOT, 'node_modules', '.bin', name);
-    execFileSync(bin('tsc'), ['-p', 'tsconfig.build.json'], { cwd: dir, stdio: 'inherit' });
-    execFileSync(bin('tsc-alias'), ['-p', 'tsconfig.build.json'], { cwd: dir, stdio: 'inherit' });
-    fs.writeFileSync(path.join(dir, '.built'), `${sha}\n`);
-  }
-  return { label: `before (${sha.slice(0, 7)}, minisearch)`, sha, dist: path.join(dir, 'dist') };
+  const { dist, sha } = baselineDist(ref, 'index');
+  return { label: `before (${sha.slice(0, 7)}, minisearch)`, sha, dist };
 }
 
 const du = (dir: string): number => {

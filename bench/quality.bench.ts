@@ -19,12 +19,10 @@
  * Rerun: npm run bench:quality   (QUALITY_BASELINE=<git ref> to compare with another build;
  *        QUALITY_BASELINE=none for this build only)
  */
-import { execFileSync, execSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { startService, type RunningService } from '../test/support/service-process';
-import { machine } from './bench-util';
+import { baselineDist, machine, ROOT } from './bench-util';
 
 type Split = 'tune' | 'held_out';
 interface Question {
@@ -50,11 +48,6 @@ interface RunView {
   error?: unknown;
 }
 
-const ROOT = (() => {
-  let dir = __dirname;
-  while (!fs.existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
-  return dir;
-})();
 const FIXTURE = path.join(ROOT, 'bench', 'fixtures', 'quality');
 /** The commit before answer-first reports, answer typing, follow-up research and the ranking priors. */
 const DEFAULT_BASELINE = '533b752';
@@ -72,20 +65,8 @@ function loadFixture(): { questions: Question[]; searches: SearchCase[] } {
 
 /** The baseline's standalone entry point, compiled once per commit into the temp folder. */
 function baselineMain(ref: string): { main: string; sha: string } {
-  const sha = execFileSync('git', ['rev-parse', `${ref}^{commit}`], { cwd: ROOT }).toString().trim();
-  const dir = path.join(os.tmpdir(), `wr-quality-baseline-${sha.slice(0, 12)}`);
-  const main = path.join(dir, 'dist', 'apps', 'standalone', 'src', 'main.js');
-  if (fs.existsSync(path.join(dir, '.built'))) return { main, sha };
-  process.stderr.write(`[quality] building the baseline ${sha.slice(0, 12)} in ${dir}…\n`);
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.mkdirSync(dir, { recursive: true });
-  execSync(`git archive ${sha} | tar -x -C "${dir}"`, { cwd: ROOT });
-  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
-  const bin = (name: string) => path.join(ROOT, 'node_modules', '.bin', name);
-  execFileSync(bin('tsc'), ['-p', 'tsconfig.build.json'], { cwd: dir, stdio: 'inherit' });
-  execFileSync(bin('tsc-alias'), ['-p', 'tsconfig.build.json'], { cwd: dir, stdio: 'inherit' });
-  fs.writeFileSync(path.join(dir, '.built'), `${sha}\n`);
-  return { main, sha };
+  const { dist, sha } = baselineDist(ref, 'quality');
+  return { main: path.join(dist, 'apps', 'standalone', 'src', 'main.js'), sha };
 }
 
 const normalise = (text: string) =>

@@ -14,19 +14,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import autocannon from 'autocannon';
-import { extractDocument } from '@app/extraction';
 import { LocalSearchProvider } from '@app/providers/search';
 import { ReplayServer } from '../test/support/replay-server';
 import { startService, type Mode } from '../test/support/service-process';
-import { atLeast, atMost, percentile, report, type Row } from './bench-util';
+import { atLeast, atMost, percentile, report, ROOT, type Row, sourcePages } from './bench-util';
 
 const HTTP_SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 10);
 const PAGES = 5_000;
-const ROOT = (() => {
-  let dir = __dirname;
-  while (!fs.existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
-  return dir;
-})();
 const QUERIES = [
   'sodium-ion battery cathode',
   'warehouse robot picking arm',
@@ -48,32 +42,8 @@ function rng(seed: number) {
   return () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
 }
 
-interface Source {
-  title: string;
-  sentences: string[];
-}
-
 /** The demo corpus and fixture web pages, as titles and sentences. */
-function sources(): Source[] {
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (/\.(html|md)$/.test(entry.name) && !entry.name.startsWith('_') && entry.name !== 'README.md') files.push(full);
-    }
-  };
-  walk(path.join(ROOT, 'corpus'));
-  walk(path.join(ROOT, 'test', 'fixtures', 'web'));
-  const out: Source[] = [];
-  for (const file of files) {
-    const body = fs.readFileSync(file, 'utf8');
-    const doc = extractDocument(body, { url: 'https://bench.invalid/', contentType: file.endsWith('.md') ? 'text/markdown' : 'text/html' });
-    const sentences = doc.text.split(/(?<=[.!?])\s+/).filter((x) => x.length > 30 && x.length < 500 && !x.includes('{{'));
-    if (sentences.length >= 3) out.push({ title: (doc.title ?? sentences[0]).replace(/\{\{[^}]*\}\}/g, '').slice(0, 90), sentences });
-  }
-  return out;
-}
+const sources = () => sourcePages(['corpus', 'test/fixtures/web']);
 
 /**
  * Real pages are topical and each has its own names, places and numbers. Every generated page

@@ -51,3 +51,63 @@ describe('what the local index serves, with no step after boot', () => {
     }
   });
 });
+
+/** Polls the search until `check` holds (or 10 s pass), returning the last answer. */
+async function eventually(svc: RunningService, query: string, check: (urls: string[]) => boolean): Promise<string[]> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const urls = (await search(svc, [query])).results.map((r) => r.url);
+    if (check(urls) || Date.now() > deadline) return urls;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const page = (url: string, title: string, text: string) =>
+  `<!doctype html><html lang="en"><head><title>${title}</title><link rel="canonical" href="${url}"></head><body><main><h1>${title}</h1><p>${text}</p></main></body></html>`;
+
+describe('the local index follows its folder while the service runs', () => {
+  it('an edited page is searchable with its new text, and a deleted one is gone, within 10 s and with no restart', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wr-live-pages-'));
+    fs.writeFileSync(path.join(dir, 'ferry.html'), page('https://harbour.example/ferry', 'Ferry timetable', 'The harbour ferry leaves every twenty minutes from the north pier.'));
+    fs.writeFileSync(path.join(dir, 'bridge.html'), page('https://harbour.example/bridge', 'Swing bridge', 'The swing bridge opens for tall ships on the hour.'));
+    const svc = await startService('standalone', { LOCAL_INDEX_DIR: dir });
+    try {
+      expect((await search(svc, ['harbour ferry north pier'])).results[0].url).toBe('https://harbour.example/ferry');
+      const edited = Date.now();
+      fs.writeFileSync(path.join(dir, 'ferry.html'), page('https://harbour.example/ferry', 'Ferry suspended', 'The ferry is suspended while the charging berth is rebuilt.'));
+      expect(await eventually(svc, 'charging berth rebuilt', (urls) => urls[0] === 'https://harbour.example/ferry')).toEqual(['https://harbour.example/ferry']);
+      expect(Date.now() - edited).toBeLessThan(10_000);
+      expect((await search(svc, ['north pier twenty minutes'])).results).toHaveLength(0);
+      const deleted = Date.now();
+      fs.rmSync(path.join(dir, 'bridge.html'));
+      expect(await eventually(svc, 'swing bridge tall ships', (urls) => urls.length === 0)).toEqual([]);
+      expect(Date.now() - deleted).toBeLessThan(10_000);
+    } finally {
+      await svc.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('search replicas (cluster, REPLICAS=search=2)', () => {
+  it('each replica keeps its own copy of the index, built from the same folder, and both answer', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wr-replica-pages-'));
+    fs.writeFileSync(path.join(dir, 'kestrel.html'), page('https://birds.example.net/kestrel', 'Kestrel survey', 'Volunteers counted 4,812 kestrels crossing the peninsula this autumn.'));
+    const svc = await startService('cluster', { REPLICAS: 'search=2', LOCAL_INDEX_DIR: dir });
+    try {
+      for (let i = 0; i < 200 && svc.servicePidHistory('search').length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(svc.servicePidHistory('search')).toHaveLength(2);
+      // NATS hands requests to the replicas in turn: several searches reach both.
+      for (let i = 0; i < 6; i++) expect((await search(svc, ['kestrel survey volunteers'])).results[0]?.url).toBe('https://birds.example.net/kestrel');
+      const copies = fs.readdirSync(path.join(svc.dataDir, 'index')).sort();
+      expect(copies).toEqual(['search-1', 'search-2']);
+      for (const copy of copies) expect(fs.existsSync(path.join(svc.dataDir, 'index', copy, 'local-index.db'))).toBe(true);
+      // A change reaches both copies: each watches the folder itself.
+      fs.writeFileSync(path.join(dir, 'owl.html'), page('https://birds.example.net/owl', 'Owl boxes', 'A barn owl box needs an entrance of fifteen centimetres.'));
+      for (let i = 0; i < 6; i++) expect(await eventually(svc, 'barn owl box entrance', (urls) => urls[0] === 'https://birds.example.net/owl')).toEqual(['https://birds.example.net/owl']);
+    } finally {
+      await svc.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -113,6 +113,18 @@ describe('SearchService', () => {
     await events.close();
   });
 
+  it("answers a repeated query from its cache until the provider's generation changes (a page edited in the index's folder)", async () => {
+    let calls = 0;
+    const counting = { ...provider, generation: 1, search: async (...args: Parameters<SearchProvider['search']>) => (calls++, provider.search(...args)) };
+    service = new SearchService(counting, new ExtractiveLanguageModel(), events, bus);
+    await search({ depth: 'instant' });
+    await search({ depth: 'instant' });
+    expect(calls).toBe(1);
+    counting.generation = 2;
+    await search({ depth: 'instant' });
+    expect(calls).toBe(2);
+  });
+
   describe('max_excerpt_chars', () => {
     const contents = { text: true, highlights: true, summary: true, max_chars: 5_000 };
 

@@ -190,9 +190,10 @@ export class SearchService {
       warnings.push(...fresh.warnings);
       return fresh;
     }
-    // A repeated query within a minute is answered from the cache (a re-crawled page shows after
-    // at most that long); a failed call is not kept.
-    const key = JSON.stringify(q);
+    // A repeated query within a minute is answered from the cache; a failed call is not kept. A
+    // provider that counts its changes (the local index) keys the cache by that count too, so a
+    // page edited in its folder shows at once; another shows after at most the minute.
+    const key = `${this.provider.generation ?? ''}\u0000${JSON.stringify(q)}`;
     let pending = this.pages.get(key);
     if (!pending) {
       pending = this.provider.search(q);

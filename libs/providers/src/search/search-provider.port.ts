@@ -76,6 +76,12 @@ export interface SearchProvider {
   search(query: SearchQuery): Promise<SearchPage>;
   /** Resolves once the provider can answer (the local index is built or loaded). */
   ready(): Promise<void>;
+  /**
+   * Changes whenever what the provider would answer may have changed (the local index counts its
+   * writes); a cached answer from another generation is not served. Absent: the provider cannot
+   * tell, and cached answers expire by age only.
+   */
+  readonly generation?: number;
   close(): Promise<void>;
 }
 

@@ -57,6 +57,9 @@ function folderPage(relative: string, raw: string, source: string): RawPage {
   return { url: pseudoUrl, body: raw, contentType, source, canonical: 'any' };
 }
 
+/** Files stat'ed between two yields to the event loop while a folder is listed. */
+const LIST_SLICE = 500;
+
 const skipped = (name: string) => name.startsWith('.') || name === 'node_modules';
 
 /**
@@ -67,16 +70,35 @@ const skipped = (name: string) => name.startsWith('.') || name === 'node_modules
 export async function listFiles(dir: string, only?: string[]): Promise<FolderFile[]> {
   const root = path.resolve(dir);
   const files: FolderFile[] = [];
+  // Synchronous calls in slices, yielding between them: a promise per stat costs several times
+  // the stat itself, and a folder of 100,000 pages is listed at every boot.
+  let sinceYield = 0;
+  const breathe = async () => {
+    if (++sinceYield < LIST_SLICE) return;
+    sinceYield = 0;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  };
   const consider = async (absolute: string, name: string, kind: 'file' | 'directory' | 'other') => {
     if (skipped(name)) return;
     if (kind === 'directory') await walk(absolute);
     else if (kind === 'file' && EXTENSIONS[path.extname(name).toLowerCase()]) {
-      const stat = await fs.stat(absolute).catch(() => null);
+      await breathe();
+      let stat: fsSync.Stats | undefined;
+      try {
+        stat = fsSync.statSync(absolute);
+      } catch {
+        stat = undefined; // gone meanwhile
+      }
       if (stat && stat.size <= MAX_FILE_BYTES) files.push({ absolute, relative: path.relative(root, absolute), size: stat.size, mtimeMs: stat.mtimeMs });
     }
   };
   const walk = async (folder: string): Promise<void> => {
-    const entries = await fs.readdir(folder, { withFileTypes: true }).catch(() => []);
+    let entries: fsSync.Dirent[] = [];
+    try {
+      entries = fsSync.readdirSync(folder, { withFileTypes: true });
+    } catch {
+      entries = []; // gone meanwhile, or unreadable
+    }
     for (const entry of entries) await consider(path.join(folder, entry.name), entry.name, entry.isDirectory() ? 'directory' : entry.isFile() ? 'file' : 'other');
   };
   if (only) {

@@ -349,6 +349,9 @@ export class LocalIndex {
     this.loadPages();
   }
 
+  /** Counts the index's writes: a result computed before the last one may be stale. */
+  generation = 0;
+
   /** Pages in the index. */
   get size(): number {
     return this.documents;
@@ -658,6 +661,7 @@ export class LocalIndex {
 
   /** After a commit: stale cache entries go, and segments are merged while there are too many or too dead. */
   private afterWrite(touched: Set<string>): void {
+    this.generation++;
     for (const term of touched) this.evict(term);
     this.vocabulary = null;
     const basis = this.currentBasis();

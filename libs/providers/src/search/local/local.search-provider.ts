@@ -140,6 +140,11 @@ export class LocalSearchProvider implements SearchProvider {
     this.extract = options.extract ?? extractDocument;
   }
 
+  /** Changes with every write to the index (a watched file, a refresh): cached answers from before are stale. */
+  get generation(): number {
+    return this.index?.generation ?? 0;
+  }
+
   ready(): Promise<void> {
     this.loading ??= this.load();
     return this.loading;
