@@ -229,6 +229,25 @@ describe('LocalIndex', () => {
       }
     });
 
+    it('a read-only reader of the same file follows the writer change by change and answers as the writer does', () => {
+      const file = path.join(dir, 'index.db');
+      const writer = new LocalIndex({ file, now: () => NOW });
+      writer.apply(DOCS.slice(0, 3), []);
+      const reader = new LocalIndex({ file, now: () => NOW, readonly: true });
+      writer.onChange = (change) => reader.applyChange(change);
+      const same = (query: string) => expect(reader.search({ query })).toEqual(writer.search({ query }));
+      same('sodium battery');
+      writer.apply(DOCS.slice(3), []);
+      writer.upsert({ ...DOCS[5], text: 'Cardamom buns twisted into knots.' });
+      writer.remove('https://papers.example/abs/sodium');
+      for (let i = 0; i < 12; i++) writer.upsert(doc(`https://more.example/${i}`, { text: `tram depot ${i}` }));
+      for (const query of ['sodium battery', 'heliogrid', 'cardamom', 'rye', 'tram depot', 'magnesium']) same(query);
+      expect(reader.size).toBe(writer.size);
+      expect(() => reader.upsert(DOCS[0])).toThrow(/readonly/);
+      reader.close();
+      writer.close();
+    });
+
     it('starts empty from a file of another format, so the provider rebuilds it', () => {
       const file = path.join(dir, 'index.db');
       const index = new LocalIndex({ file });

@@ -166,6 +166,15 @@ export interface LocalIndexOptions {
   now?: () => Date;
   /** Bytes of decoded postings kept in memory. */
   cacheBytes?: number;
+  /** A reader of an index another thread writes: opens the file read-only and follows `applyChange`. */
+  readonly?: boolean;
+}
+
+/** What one write changed, for a reader on another thread to follow (`applyChange`). */
+export interface IndexChange {
+  added: number[];
+  dropped: number[];
+  touched: string[];
 }
 
 /** A page's terms, counted per field, as a segment records them. */
@@ -338,19 +347,26 @@ export class LocalIndex {
   constructor(options: LocalIndexOptions = {}) {
     this.now = options.now ?? (() => new Date());
     this.cacheLimit = options.cacheBytes ?? DEFAULT_CACHE_BYTES;
-    if (options.file) fs.mkdirSync(path.dirname(options.file), { recursive: true });
-    this.db = new Database(options.file ?? ':memory:');
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
+    if (options.readonly) {
+      this.db = new Database(options.file!, { readonly: true });
+    } else {
+      if (options.file) fs.mkdirSync(path.dirname(options.file), { recursive: true });
+      this.db = new Database(options.file ?? ':memory:');
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma('synchronous = NORMAL');
+      this.createSchema();
+    }
     this.db.pragma('cache_size = -32768');
     this.db.pragma('temp_store = MEMORY');
-    this.createSchema();
     this.statements = this.prepare();
     this.loadPages();
   }
 
   /** Counts the index's writes: a result computed before the last one may be stale. */
   generation = 0;
+  /** Told what each write changed (a reader on another thread follows it). */
+  onChange?: (change: IndexChange) => void;
+  private change: IndexChange | null = null;
 
   /** Pages in the index. */
   get size(): number {
@@ -405,6 +421,7 @@ export class LocalIndex {
   apply(upserts: Array<IndexedDocument | PreparedDocument>, removals: string[], alongside?: () => void): { removed: number } {
     let removed = 0;
     const segment = new SegmentBuilder();
+    this.change = { added: [], dropped: [], touched: [] };
     this.db.transaction(() => {
       for (const url of removals) if (this.drop(url)) removed++;
       // The last copy of a URL in the batch wins, as it would added one by one.
@@ -419,6 +436,9 @@ export class LocalIndex {
       alongside?.();
     })();
     this.afterWrite(new Set(segment.terms.keys()));
+    const change = this.change;
+    this.change = null;
+    if (change && (change.added.length || change.dropped.length || change.touched.length)) this.onChange?.(change);
     return { removed };
   }
 
@@ -614,13 +634,19 @@ export class LocalIndex {
     const id = this.statements.idOf.get(url) as number | undefined;
     if (id === undefined) return false;
     this.statements.deleteDoc.run(id);
+    this.kill(id);
+    this.change?.dropped.push(id);
+    return true;
+  }
+
+  private kill(id: number): void {
     const p = this.pages;
+    if (!p.live[id]) return;
     p.live[id] = 0;
     this.documents--;
     this.sumTitle -= p.titleLen[id];
     this.sumText -= p.textLen[id];
     if (p.home[id]) this.homes = null;
-    return true;
   }
 
   private insert(doc: IndexedDocument, analysed: Analysed, segment: SegmentBuilder): void {
@@ -642,6 +668,7 @@ export class LocalIndex {
       analysed.names,
     );
     this.setPage(id, doc, analysed.titleLen, analysed.textLen, analysed.names);
+    this.change?.added.push(id);
     segment.add(id, analysed);
   }
 
@@ -661,8 +688,34 @@ export class LocalIndex {
 
   /** After a commit: stale cache entries go, and segments are merged while there are too many or too dead. */
   private afterWrite(touched: Set<string>): void {
+    this.refreshCaches(touched);
+    this.maintain();
+  }
+
+  /**
+   * Follows a write made through another connection (the index's writer, on another thread):
+   * pages it added are read, pages it dropped die, words it touched are read again when next needed.
+   */
+  applyChange(change: IndexChange): void {
+    for (const id of change.dropped) this.kill(id);
+    if (change.added.length > 0) {
+      const rows = this.db
+        .prepare('SELECT id, url, date, category, language, domain, title_len, text_len, names FROM docs WHERE id IN (SELECT value FROM json_each(?))')
+        .raw()
+        .all(JSON.stringify(change.added)) as Array<[number, string, string | null, string | null, string | null, string, number, number, number]>;
+      for (const [id, url, date, category, language, domain, titleLen, textLen, names] of rows) {
+        if (this.pages.live.length > id && this.pages.live[id]) continue;
+        this.setPage(id, { url, date, category: category as Category | null, language, domain }, titleLen, textLen, names);
+        this.nextId = Math.max(this.nextId, id + 1);
+      }
+    }
+    this.refreshCaches(new Set(change.touched));
+  }
+
+  private refreshCaches(touched: Set<string>): void {
     this.generation++;
     for (const term of touched) this.evict(term);
+    this.change?.touched.push(...touched);
     this.vocabulary = null;
     const basis = this.currentBasis();
     const drift = (a: number, b: number) => Math.abs(a - b) > STATS_DRIFT * Math.max(a, b, 1);
@@ -671,7 +724,6 @@ export class LocalIndex {
       this.cacheBytes = 0;
       this.cacheBasis = basis;
     }
-    this.maintain();
   }
 
   private currentBasis() {
@@ -766,6 +818,7 @@ export class LocalIndex {
       for (const [term, data, dfTitle, dfText] of kept) this.statements.insertPostings.run(term, target, dfTitle, dfText, data);
     })();
     for (const term of touched) this.evict(term);
+    this.change?.touched.push(...touched);
   }
 
   private evict(term: string): void {

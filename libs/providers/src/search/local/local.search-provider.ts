@@ -7,6 +7,7 @@ import { type SearchCapabilities, type SearchPage, type SearchProvider, SearchPr
 import { Crawler, type CrawlOptions, type CrawlResult } from './crawler';
 import { ExtractionPool, prepareFile } from './extraction-pool';
 import { FolderWatcher, listFiles } from './folder-source';
+import { IndexSearcher } from './index-searcher';
 import { type IndexedDocument, LocalIndex } from './local-index';
 import { type Extractor, type RawPage, toIndexedDocument } from './to-document';
 import { mirroredUrl } from './urls';
@@ -34,6 +35,8 @@ export interface LocalSearchProviderOptions {
   watch?: boolean;
   /** Bytes of decoded postings kept in memory. */
   cacheBytes?: number;
+  /** Search on a worker thread (default true where the compiled worker exists and no test clock is given). */
+  searchThread?: boolean;
   /** Told about what a background refresh or folder change did. */
   onUpdate?: (report: UpdateReport) => void;
 }
@@ -119,6 +122,7 @@ export class LocalSearchProvider implements SearchProvider {
   private refreshing?: Promise<RefreshReport>;
   private crawledSeeds = new Set<string>();
   private watcher?: FolderWatcher;
+  private searcher?: IndexSearcher | null;
   private timer?: NodeJS.Timeout;
   private closed = false;
 
@@ -155,7 +159,8 @@ export class LocalSearchProvider implements SearchProvider {
     await this.ready().catch((err: unknown) => {
       throw new SearchProviderError('local', `the index could not be built: ${err instanceof Error ? err.message : String(err)}`, false);
     });
-    const page = this.index!.search(query);
+    // On the search thread when there is one; in this thread otherwise (or if it died).
+    const page = this.searcher?.alive ? await this.searcher.search(query) : this.index!.search(query);
     if (this.index!.size === 0) page.warnings.push('the local index has no pages: set LOCAL_INDEX_DIR or LOCAL_INDEX_SEEDS');
     return page;
   }
@@ -196,6 +201,7 @@ export class LocalSearchProvider implements SearchProvider {
     if (this.timer) clearInterval(this.timer);
     // Let a build, sync or refresh finish its write: the store must not be torn by a shutdown.
     await Promise.allSettled([this.loading, this.refreshing, this.work]);
+    await this.searcher?.close();
     this.index?.close();
   }
 
@@ -224,6 +230,12 @@ export class LocalSearchProvider implements SearchProvider {
     if (missing.length > 0) await this.crawlSeeds(missing, false);
     this.saveMeta();
     if (this.closed) return;
+    // Searches run on a thread of their own, which follows every write made here from now on. A
+    // test clock cannot cross threads: with one, searches stay here.
+    if (this.options.searchThread !== false && !this.options.now) {
+      this.searcher = IndexSearcher.start(path.join(this.storeDir, INDEX_FILE), this.options.cacheBytes);
+      if (this.searcher) index.onChange = (change) => this.searcher?.follow(change);
+    }
     if (this.folder && this.options.watch !== false) {
       this.watcher = new FolderWatcher(this.folder, (changed) => void this.onFolderChange(changed));
       this.watcher.start();
