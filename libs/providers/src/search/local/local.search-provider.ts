@@ -159,8 +159,13 @@ export class LocalSearchProvider implements SearchProvider {
     await this.ready().catch((err: unknown) => {
       throw new SearchProviderError('local', `the index could not be built: ${err instanceof Error ? err.message : String(err)}`, false);
     });
-    // On the search thread when there is one; in this thread otherwise (or if it died).
-    const page = this.searcher?.alive ? await this.searcher.search(query) : this.index!.search(query);
+    // On the search thread when there is one; in this thread otherwise, or once it has died.
+    const page = this.searcher?.alive
+      ? await this.searcher.search(query).catch((error: unknown) => {
+          if (this.searcher?.alive || this.closed) throw error;
+          return this.index!.search(query);
+        })
+      : this.index!.search(query);
     if (this.index!.size === 0) page.warnings.push('the local index has no pages: set LOCAL_INDEX_DIR or LOCAL_INDEX_SEEDS');
     return page;
   }
