@@ -107,3 +107,29 @@ export function baselineDist(ref: string, tag: string): { dist: string; sha: str
   fs.writeFileSync(path.join(dir, '.built'), `${sha}\n`);
   return { dist, sha };
 }
+
+/**
+ * Real pages are topical and each has its own names, places and numbers. A generated page takes
+ * most sentences of one source page, shuffled, plus a couple from another, with its own proper
+ * names and numbers: common words keep their spread, names become rare, as on the web. Returns
+ * the page's HTML (dated, with a canonical link on one of `hosts` made-up hosts).
+ */
+export function generatedPage(i: number, source: SourcePage, other: SourcePage, random: () => number, names: string[], hosts: number): string {
+  const own = source.sentences.filter(() => random() < 0.8);
+  const extra = other.sentences.filter(() => random() < 0.15).slice(0, 2);
+  const body = [...own, ...extra]
+    .sort(() => random() - 0.5)
+    .map((x) =>
+      x
+        .replace(/\b[A-Z][a-z]{3,}\b/g, (word, offset: number) => (offset === 0 ? word : names[Math.floor(random() * names.length)]))
+        .replace(/\b\d[\d,.]*\b/g, () => String(Math.floor(random() * 10_000))),
+    );
+  const title = `${source.title} — ${names[0]}`;
+  const day = String(1 + (i % 28)).padStart(2, '0');
+  const month = String(1 + (i % 12)).padStart(2, '0');
+  return (
+    `<!doctype html><html lang="en"><head><title>${title}</title><link rel="canonical" href="https://site${i % hosts}.bench.example/page-${i}">` +
+    `<meta property="article:published_time" content="2025-${month}-${day}T08:00:00Z"></head><body><nav>Home · Topics · About</nav>` +
+    `<main><h1>${title}</h1>${body.map((x) => `<p>${x}</p>`).join('')}</main><footer>© Bench</footer></body></html>`
+  );
+}

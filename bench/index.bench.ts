@@ -23,7 +23,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import autocannon from 'autocannon';
 import { startService } from '../test/support/service-process';
-import { baselineDist, machine, ROOT, sourcePages } from './bench-util';
+import { baselineDist, generatedPage, machine, ROOT, sourcePages } from './bench-util';
 
 const SIZES = (process.env.INDEX_BENCH_SIZES ?? '5000,20000,100000').split(',').map(Number);
 const SECONDS = Number(process.env.INDEX_BENCH_SECONDS ?? 10);
@@ -73,20 +73,7 @@ export function writeCorpus(dir: string, n: number): void {
     const source = docs[i % docs.length];
     const other = docs[Math.floor(random() * docs.length)];
     const names = Array.from({ length: 4 }, () => pseudoWord(random));
-    const own = source.sentences.filter(() => random() < 0.8);
-    const extra = other.sentences.filter(() => random() < 0.15).slice(0, 2);
-    const body = [...own, ...extra]
-      .sort(() => random() - 0.5)
-      .map((x) => x.replace(/\b[A-Z][a-z]{3,}\b/g, (word, offset: number) => (offset === 0 ? word : names[Math.floor(random() * names.length)])).replace(/\b\d[\d,.]*\b/g, () => String(Math.floor(random() * 10_000))));
-    const title = `${source.title} — ${names[0]}`;
-    const day = String(1 + (i % 28)).padStart(2, '0');
-    const month = String(1 + (i % 12)).padStart(2, '0');
-    fs.writeFileSync(
-      path.join(folder, `page-${i}.html`),
-      `<!doctype html><html lang="en"><head><title>${title}</title><link rel="canonical" href="https://site${i % 997}.bench.example/page-${i}">` +
-        `<meta property="article:published_time" content="2025-${month}-${day}T08:00:00Z"></head><body><nav>Home · Topics · About</nav>` +
-        `<main><h1>${title}</h1>${body.map((x) => `<p>${x}</p>`).join('')}</main><footer>© Bench</footer></body></html>`,
-    );
+    fs.writeFileSync(path.join(folder, `page-${i}.html`), generatedPage(i, source, other, random, names, 997));
   }
   fs.writeFileSync(marker, '');
 }

@@ -17,7 +17,7 @@ import autocannon from 'autocannon';
 import { LocalSearchProvider } from '@app/providers/search';
 import { ReplayServer } from '../test/support/replay-server';
 import { startService, type Mode } from '../test/support/service-process';
-import { atLeast, atMost, percentile, report, ROOT, type Row, sourcePages } from './bench-util';
+import { atLeast, atMost, generatedPage, percentile, report, ROOT, type Row, sourcePages } from './bench-util';
 
 const HTTP_SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 10);
 const PAGES = 5_000;
@@ -45,23 +45,13 @@ function rng(seed: number) {
 /** The demo corpus and fixture web pages, as titles and sentences. */
 const sources = () => sourcePages(['corpus', 'test/fixtures/web']);
 
-/**
- * Real pages are topical and each has its own names, places and numbers. Every generated page
- * takes most sentences of one source page, shuffled, plus a couple from another, with its own
- * proper names and numbers: common words keep their spread, names become rare, as on the web.
- */
-function localise(sentence: string, random: () => number, names: string[]): string {
-  return sentence
-    .replace(/\b[A-Z][a-z]{3,}\b/g, (word, offset: number) => (offset === 0 ? word : names[Math.floor(random() * names.length)]))
-    .replace(/\b\d[\d,.]*\b/g, () => String(Math.floor(random() * 10_000)));
-}
-
 function pseudoWord(random: () => number): string {
   const syllables = ['ka', 'lor', 'vin', 'de', 'mar', 'tis', 'ol', 'ben', 'ru', 'sa', 'quen', 'ath', 'po', 'lim', 'ger', 'ny'];
   const word = Array.from({ length: 2 + Math.floor(random() * 2) }, () => syllables[Math.floor(random() * syllables.length)]).join('');
   return word[0].toUpperCase() + word.slice(1);
 }
 
+/** The 5,000 pages of this benchmark (see `generatedPage`), written into `dir`. */
 export function writePages(dir: string): void {
   const docs = sources();
   const random = rng(42);
@@ -69,18 +59,7 @@ export function writePages(dir: string): void {
     const source = docs[i % docs.length];
     const other = docs[Math.floor(random() * docs.length)];
     const names = Array.from({ length: 4 }, () => pseudoWord(random));
-    const own = source.sentences.filter(() => random() < 0.8);
-    const extra = other.sentences.filter(() => random() < 0.15).slice(0, 2);
-    const body = [...own, ...extra].sort(() => random() - 0.5).map((x) => localise(x, random, names));
-    const title = `${source.title} — ${names[0]}`;
-    const day = String(1 + (i % 28)).padStart(2, '0');
-    const month = String(1 + (i % 12)).padStart(2, '0');
-    fs.writeFileSync(
-      path.join(dir, `page-${i}.html`),
-      `<!doctype html><html lang="en"><head><title>${title}</title><link rel="canonical" href="https://site${i % 97}.bench.example/page-${i}">` +
-        `<meta property="article:published_time" content="2025-${month}-${day}T08:00:00Z"></head><body><nav>Home · Topics · About</nav>` +
-        `<main><h1>${title}</h1>${body.map((x) => `<p>${x}</p>`).join('')}</main><footer>© Bench</footer></body></html>`,
-    );
+    fs.writeFileSync(path.join(dir, `page-${i}.html`), generatedPage(i, source, other, random, names, 97));
   }
 }
 
