@@ -109,6 +109,26 @@ describe('handleCommand', () => {
     expect(await store.streamRevision('counter-1')).toBeUndefined();
   });
 
+  it('expectNew: a new stream is appended without a read; an existing one is read and decided on as usual', async () => {
+    const { store: counted, stats } = instrumented(store);
+    const first = await handleCommand(counted, 'counter-new', counter, { type: 'Increment', by: 2 }, { expectNew: true });
+    expect(stats).toEqual({ reads: 0, appends: 1, conflicts: 0 });
+    expect(first.state).toEqual({ count: 2 });
+    // The stream exists (a redelivered call): the no-stream append conflicts, and the command is
+    // decided on what is stored, here adding to it; a satisfied command appends nothing.
+    const again = await handleCommand(counted, 'counter-new', counter, { type: 'Increment', by: 3 }, { expectNew: true });
+    expect(again.state).toEqual({ count: 5 });
+    expect(stats).toEqual({ reads: 1, appends: 3, conflicts: 1 });
+    // Deciding nothing on the empty state proves nothing of the stored one: it is read and decided on.
+    const reads = stats.reads;
+    const reset = await handleCommand(counted, 'counter-new', counter, { type: 'Reset' }, { expectNew: true });
+    expect(stats.reads).toBe(reads + 1);
+    expect(reset.events.map((e) => e.type)).toEqual(['Reset']);
+    const satisfied = await handleCommand(counted, 'counter-new', counter, { type: 'Reset' }, { expectNew: true });
+    expect(satisfied.events).toEqual([]);
+    expect((await store.readStream('counter-new')).map((e) => e.type)).toEqual(['Incremented', 'Incremented', 'Reset']);
+  });
+
   it('retries on a conflict: two concurrent handlers on one stream both succeed, none lost', async () => {
     const { store: racing, stats } = instrumented(store);
     const [a, b] = await Promise.all([

@@ -31,6 +31,12 @@ export interface HandleCommandOptions<Event> {
   eventId?: (event: Event, index: number) => string;
   /** Tries in all when the stream moved underneath (WrongExpectedRevisionError). Default 5. */
   maxAttempts?: number;
+  /**
+   * The stream is almost always new (its id was just made): the first try decides on the initial
+   * state and appends with no-stream without reading; if the stream exists after all (a
+   * redelivered call), the conflict sends it through the usual read, fold, decide.
+   */
+  expectNew?: boolean;
 }
 
 /** An event as appended by the handler (its own position is only known for the last one). */
@@ -75,12 +81,16 @@ export async function handleCommand<Command, Event extends { type: string; data:
   const maxAttempts = Math.max(1, options.maxAttempts ?? 5);
   const newId = options.newId ?? randomUUID;
   for (let attempt = 1; ; attempt++) {
-    const recorded = await store.readStream(stream);
+    const recorded = attempt === 1 && options.expectNew ? [] : await store.readStream(stream);
     const state = foldRecorded(decider, recorded);
     const current = recorded.length > 0 ? recorded[recorded.length - 1].revision : undefined;
     const now = typeof options.now === 'function' ? options.now() : (options.now ?? new Date().toISOString());
     const decided = decider.decide(command, state, { now, newId });
-    if (decided.length === 0) return { events: [], state, nextExpectedRevision: current };
+    if (decided.length === 0) {
+      // Nothing to do on an empty stream says nothing of the stored one: read it and decide again.
+      if (attempt === 1 && options.expectNew) continue;
+      return { events: [], state, nextExpectedRevision: current };
+    }
 
     const metadata: EventMetadata = { ...options.metadata, at: options.metadata?.at ?? now };
     const events: NewEvent[] = decided.map((event, index) => ({
@@ -111,6 +121,8 @@ export async function handleCommand<Command, Event extends { type: string; data:
       };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError) || attempt >= maxAttempts) throw error;
+      // A stream expected new but found: read it at once, it is no contention.
+      if (attempt === 1 && options.expectNew) continue;
       // Jittered, growing pause so that writers who collided do not collide again in lockstep.
       await sleep(Math.random() * 5 * 2 ** (attempt - 1));
     }

@@ -29,7 +29,8 @@ export async function chargeRequest(store: EventStore, context: ChargeContext, i
     chargeStream(context.team_id, context.charge_id),
     chargeDecider,
     { type: 'Charge', team_id: context.team_id, request_id: context.request_id, items },
-    { metadata: { team_id: context.team_id, key_id: context.key_id, request_id: context.request_id, correlation_id: context.request_id } },
+    // The charge id is made once per call: the stream is new unless the call was delivered twice.
+    { metadata: { team_id: context.team_id, key_id: context.key_id, request_id: context.request_id, correlation_id: context.request_id }, expectNew: true },
   );
   return result.position === undefined ? undefined : String(result.position);
 }
