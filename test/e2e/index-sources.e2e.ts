@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import Database from 'better-sqlite3';
 import { bearer, type RunningService, startService } from '../support/service-process';
 
 jest.setTimeout(60_000);
@@ -105,6 +106,21 @@ describe('search replicas (cluster, REPLICAS=search=2)', () => {
       // A change reaches both copies: each watches the folder itself.
       fs.writeFileSync(path.join(dir, 'owl.html'), page('https://birds.example.net/owl', 'Owl boxes', 'A barn owl box needs an entrance of fifteen centimetres.'));
       for (let i = 0; i < 6; i++) expect(await eventually(svc, 'barn owl box entrance', (urls) => urls[0] === 'https://birds.example.net/owl')).toEqual(['https://birds.example.net/owl']);
+      // Each copy holds it, whichever replica answered above.
+      for (const copy of copies) {
+        const db = new Database(path.join(svc.dataDir, 'index', copy, 'local-index.db'), { readonly: true });
+        try {
+          const deadline = Date.now() + 10_000;
+          let found = db.prepare('SELECT url FROM docs ORDER BY url').pluck().all();
+          while (found.length < 2 && Date.now() < deadline) {
+            await new Promise((r) => setTimeout(r, 100));
+            found = db.prepare('SELECT url FROM docs ORDER BY url').pluck().all();
+          }
+          expect(found).toEqual(['https://birds.example.net/kestrel', 'https://birds.example.net/owl']);
+        } finally {
+          db.close();
+        }
+      }
     } finally {
       await svc.stop();
       fs.rmSync(dir, { recursive: true, force: true });

@@ -8,7 +8,7 @@
  *   keys rotate <key id> [--overlap 1h]          prints only the new key
  *   keys webhook-secret --team <team>            prints only the new whsec_ secret
  */
-import { loadConfig } from '@app/config';
+import { durationSeconds, loadConfig } from '@app/config';
 import { openEventStore } from '@app/eventstore';
 import { DomainError } from '@app/domain';
 import { SecretBox } from '@app/platform/secrets';
@@ -39,9 +39,9 @@ function parseArgs(argv: string[]): { command: string; positional: string[]; fla
 }
 
 export function parseDuration(text: string): number {
-  const match = /^(\d+)(s|m|h|d)?$/.exec(text.trim());
-  if (!match) throw new UsageError(`--overlap must look like 90s, 30m, 1h or 7d, got "${text}"`);
-  return Number(match[1]) * { s: 1, m: 60, h: 3600, d: 86400 }[(match[2] ?? 's') as 's' | 'm' | 'h' | 'd'];
+  const seconds = durationSeconds(text);
+  if (seconds === undefined) throw new UsageError(`--overlap must look like 90s, 30m, 1h or 7d, got "${text}"`);
+  return seconds;
 }
 
 const required = (flags: Map<string, string>, name: string): string => {

@@ -75,13 +75,19 @@ const int = (env: Env, name: string, fallback: number, min: number, max: number)
   return value;
 };
 
-/** `30s`, `15m`, `6h`, `1d` (or a number of seconds) as milliseconds; `0`, `off` or unset: undefined. */
+/** `90s`, `30m`, `6h`, `1d` or a bare number of seconds, as seconds; undefined when it is none of these. */
+export function durationSeconds(text: string): number | undefined {
+  const match = /^(\d+)\s*(s|m|h|d)?$/i.exec(text.trim());
+  if (!match) return undefined;
+  return Number(match[1]) * { s: 1, m: 60, h: 3600, d: 86_400 }[(match[2] ?? 's').toLowerCase() as 's' | 'm' | 'h' | 'd'];
+}
+
+/** A duration variable (see `durationSeconds`) as milliseconds; `0`, `off` or unset: undefined. */
 const duration = (env: Env, name: string, minSeconds: number, maxSeconds: number): number | undefined => {
   const raw = read(env, name);
   if (raw === undefined || raw === '0' || raw.toLowerCase() === 'off') return undefined;
-  const match = /^(\d+)\s*(s|m|h|d)?$/i.exec(raw);
-  if (!match) throw new ConfigError(name, `must be a duration such as 30m, 6h or 1d (or off), got "${raw}"`);
-  const seconds = Number(match[1]) * { s: 1, m: 60, h: 3600, d: 86_400 }[(match[2] ?? 's').toLowerCase() as 's' | 'm' | 'h' | 'd'];
+  const seconds = durationSeconds(raw);
+  if (seconds === undefined) throw new ConfigError(name, `must be a duration such as 30m, 6h or 1d (or off), got "${raw}"`);
   if (seconds < minSeconds || seconds > maxSeconds) throw new ConfigError(name, `must be between ${minSeconds} s and ${maxSeconds / 86_400} days, got ${seconds} s`);
   return seconds * 1000;
 };

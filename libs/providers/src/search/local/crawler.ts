@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { parse } from 'node-html-parser';
 import robotsParser from 'robots-parser';
 import { FetchError, type PageFetcher } from '../../fetch/fetcher.port';
@@ -70,7 +71,7 @@ export class Crawler {
       this.options.signal?.throwIfAborted();
       if (delayMs > 0) {
         const wait = last + delayMs - Date.now();
-        if (wait > 0) await sleep(wait, this.options.signal);
+        if (wait > 0) await delay(wait, undefined, { signal: this.options.signal });
         last = Date.now();
       }
       const batch = queue.splice(0, Math.min(delayMs > 0 ? 1 : concurrency, maxPages - result.pages.length));
@@ -138,15 +139,6 @@ export class Crawler {
     }
   }
 }
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }, { once: true });
-  });
 
 /** The page's followable links (absolute, normalised) and whether it may be indexed, per its robots meta. */
 function readLinks(body: string, pageUrl: string): { links: string[]; index: boolean } {

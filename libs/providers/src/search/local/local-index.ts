@@ -571,6 +571,7 @@ export class LocalIndex {
       insertPostings: db.prepare('INSERT INTO postings (term, segment, df_title, df_text, data) VALUES (?, ?, ?, ?, ?)'),
       termRows: db.prepare('SELECT segment, df_title, df_text, data FROM postings WHERE term = ? ORDER BY segment'),
       insertSegment: db.prepare('INSERT INTO segments (min_doc, max_doc, docs, postings) VALUES (?, ?, ?, ?)'),
+      segments: db.prepare('SELECT id, min_doc, max_doc, docs, postings FROM segments ORDER BY id'),
       getMeta: db.prepare('SELECT value FROM meta WHERE key = ?'),
       setMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
     };
@@ -734,7 +735,7 @@ export class LocalIndex {
   /** Merges neighbouring small segments past MAX_SEGMENTS, and rewrites a segment that is mostly dead pages. */
   private maintain(): void {
     for (;;) {
-      const segments = this.db.prepare('SELECT id, min_doc, max_doc, docs, postings FROM segments ORDER BY id').all() as Array<{
+      const segments = this.statements.segments.all() as Array<{
         id: number;
         min_doc: number;
         max_doc: number;

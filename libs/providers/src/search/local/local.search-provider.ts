@@ -242,7 +242,7 @@ export class LocalSearchProvider implements SearchProvider {
       if (this.searcher) index.onChange = (change) => this.searcher?.follow(change);
     }
     if (this.folder && this.options.watch !== false) {
-      this.watcher = new FolderWatcher(this.folder, (changed) => void this.onFolderChange(changed));
+      this.watcher = new FolderWatcher(this.folder, (changed) => this.onFolderChange(changed));
       this.watcher.start();
     }
     if (this.options.refreshMs) {
