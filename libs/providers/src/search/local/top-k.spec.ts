@@ -1,4 +1,4 @@
-import { BLOCK, impactList, type ImpactList, scoreOf, seek, topK, type TopKStats } from './top-k';
+import { BLOCK, impactList, type ImpactList, scoreOf, SEEDS, seek, topK, type TopKStats } from './top-k';
 
 /** Deterministic pseudo-random numbers. */
 function rng(seed: number) {
@@ -45,6 +45,42 @@ describe('topK (MaxScore with block-max skipping)', () => {
       expect(got.map((h) => h.doc)).toEqual(want.map((h) => h.doc));
       got.forEach((h, i) => expect(h.score).toBeCloseTo(want[i].score, 4));
     }
+  });
+
+  it('agrees with exhaustive scoring when many documents tie (equal impacts: seeds and pruning must keep the lower ids)', () => {
+    const random = rng(23);
+    for (let query = 0; query < 200; query++) {
+      const lists = Array.from({ length: 1 + Math.floor(random() * 4) }, () => {
+        const docs: number[] = [];
+        const impacts: number[] = [];
+        for (let d = 0; d < 2000; d++) {
+          if (random() < 0.3) {
+            docs.push(d);
+            impacts.push(1 + Math.floor(random() * 3));
+          }
+        }
+        return impactList(Uint32Array.from(docs), Float32Array.from(impacts));
+      });
+      const k = [1, 10, 11, 40][query % 4];
+      const admit = query % 3 === 0 ? (doc: number) => doc % 5 !== 0 : undefined;
+      expect(topK(lists, k, admit)).toEqual(bruteForce(lists, k, admit));
+    }
+  });
+
+  it('walks only the lists that can bring a winner: a long list whose bound alone cannot win is probed, not walked', () => {
+    // "services northern territory": a common word (long list, middling bound), a rarer one with a
+    // high bound, and a rare one with a low bound. Once the threshold passes the common word's
+    // bound, its documents need one of the others, so only the others are walked.
+    const random = rng(5);
+    const common = randomList(random, 100_000, 0.18, 4);
+    const strong = randomList(random, 100_000, 0.04, 6);
+    const rare = randomList(random, 100_000, 0.004, 2);
+    // The winners hold all three words.
+    const lists = [common, strong, rare];
+    const stats: TopKStats = { scored: 0, skippedBlocks: 0 };
+    const got = topK(lists, 11, undefined, stats);
+    expect(got).toEqual(bruteForce(lists, 11));
+    expect(stats.scored).toBeLessThan(strong.docs.length + rare.docs.length + 3 * SEEDS);
   });
 
   it('scores far fewer documents than match when the lists are long', () => {

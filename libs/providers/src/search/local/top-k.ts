@@ -5,16 +5,26 @@
  * Each query term brings a postings list: document ids ascending, and per posting the term's whole
  * contribution to that document's score (BM25 over title and text, times the page's prior). A
  * document's score is the sum of its postings' contributions, so a list's largest contribution
- * bounds what it can add. Lists are ordered by that bound; once the k-th best score exceeds the
- * sum of the smallest bounds, those lists can no longer bring a document into the top k on their
- * own ("non-essential"): candidates come only from the other lists, and the non-essential ones are
- * probed (by binary search) only while the candidate can still make it. When one list alone is
- * essential, whole blocks of it whose best posting cannot lift a document over the threshold are
- * stepped over without being read.
+ * bounds what it can add. Once the k-th best score exceeds the summed bounds of some lists, a
+ * document found in those lists alone cannot enter the top k: candidates come only from the other
+ * ("driving") lists, and the rest are probed (by galloping search) only while the candidate can
+ * still make it. MaxScore takes the lists with the smallest bounds as probed-only; here, of every
+ * set of lists whose bounds sum below the threshold, the one holding the most postings is, so a
+ * common word with a middling bound is probed rather than walked. When one list alone drives,
+ * whole blocks of it whose best posting cannot lift a document over the threshold are stepped
+ * over without being read; with several, a range up to the nearest block end is.
+ *
+ * The threshold starts high rather than at zero: each list's best postings (kept with the list)
+ * are scored exactly first, so the k-th best of those is a score the answer must beat from the
+ * first posting on (threshold estimation).
  */
 
 /** Postings per block: the unit of block-max skipping. */
 export const BLOCK = 64;
+/** How many of a list's best postings are kept apart to seed the threshold (see `topK`). */
+export const SEEDS = 32;
+/** Up to this many lists, the probed-only set is chosen among all subsets (2^n sums). */
+const MAX_SUBSET_LISTS = 8;
 
 export interface ImpactList {
   /** Ascending document ids. */
@@ -27,6 +37,8 @@ export interface ImpactList {
   max: number;
   /** Multiplies every impact (a loosely matched word weighs less); 1 when absent. */
   weight?: number;
+  /** Positions of the list's best postings, best first (ties: the earlier position), at most `SEEDS`. */
+  best: Uint32Array;
 }
 
 export interface Scored {
@@ -46,7 +58,32 @@ export function impactList(docs: Uint32Array, impacts: Float32Array): ImpactList
     blockMax[b] = m;
     if (m > max) max = m;
   }
-  return { docs, impacts, blockMax, max };
+  return { docs, impacts, blockMax, max, best: bestPositions(impacts, blockMax) };
+}
+
+/** The positions of the `SEEDS` largest impacts, largest first (the earlier position on a tie). */
+function bestPositions(impacts: Float32Array, blockMax: Float32Array): Uint32Array {
+  const size = Math.min(SEEDS, impacts.length);
+  // Kept sorted, best first; a posting enters only when it beats the last kept one.
+  const at: number[] = [];
+  const value: number[] = [];
+  for (let b = 0; b < blockMax.length; b++) {
+    if (at.length === size && blockMax[b] <= value[size - 1]) continue;
+    const end = Math.min(impacts.length, (b + 1) * BLOCK);
+    for (let i = b * BLOCK; i < end; i++) {
+      const v = impacts[i];
+      if (at.length === size && v <= value[size - 1]) continue;
+      let j = at.length === size ? size - 1 : at.length;
+      while (j > 0 && value[j - 1] < v) {
+        at[j] = at[j - 1];
+        value[j] = value[j - 1];
+        j--;
+      }
+      at[j] = i;
+      value[j] = v;
+    }
+  }
+  return Uint32Array.from(at);
 }
 
 /** A bounded min-heap of the best `k` documents (higher score first; on a tie, the lower id). */
@@ -154,74 +191,169 @@ export interface TopKStats {
  * best first. Exact: the same documents and scores as scoring every match.
  */
 export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => boolean, stats?: TopKStats): Scored[] {
-  const ls = lists.filter((l) => l.docs.length > 0).sort((a, b) => a.max * (a.weight ?? 1) - b.max * (b.weight ?? 1));
+  // Largest bound first: the order in which the probed lists are read.
+  const ls = lists.filter((l) => l.docs.length > 0).sort((a, b) => b.max * (b.weight ?? 1) - a.max * (a.weight ?? 1));
   const n = ls.length;
   if (n === 0 || k <= 0) return [];
   const weight = new Float64Array(n);
-  for (let i = 0; i < n; i++) weight[i] = ls[i].weight ?? 1;
-  // bound[i]: the most lists 0..i can add together.
   const bound = new Float64Array(n);
-  let acc = 0;
-  for (let i = 0; i < n; i++) bound[i] = acc += ls[i].max * weight[i];
+  for (let i = 0; i < n; i++) {
+    weight[i] = ls[i].weight ?? 1;
+    bound[i] = ls[i].max * weight[i];
+  }
   const pos = new Int32Array(n);
   const heap = new TopHeap(k);
-  let threshold = -Infinity;
-  // Lists 0..essential-1 are non-essential: together they cannot beat the threshold.
-  let essential = 0;
   let scored = 0;
   let skippedBlocks = 0;
 
+  // Seeds: each list's best postings, scored exactly over every list. The heap is then no longer
+  // filled in id order, so the pruning below keeps a document whose bound only ties the threshold
+  // (it may win the tie by its lower id).
+  const seeded = new Set<number>();
+  for (let i = 0; i < n; i++) {
+    const { best, docs } = ls[i];
+    for (let s = 0; s < best.length; s++) {
+      const doc = docs[best[s]];
+      if (seeded.has(doc)) continue;
+      seeded.add(doc);
+      if (admit && !admit(doc)) continue;
+      let score = 0;
+      for (let j = 0; j < n; j++) {
+        const other = ls[j].docs;
+        const p = j === i ? best[s] : seek(other, 0, doc);
+        if (p < other.length && other[p] === doc) score += ls[j].impacts[p] * weight[j];
+      }
+      scored++;
+      heap.offer(doc, score);
+    }
+  }
+  let threshold = heap.threshold;
+
+  // Driving lists give the candidates; the others are only probed. Any set of lists whose bounds
+  // sum below the threshold may be probed-only (a document in none of the driving lists cannot
+  // win): of those sets, the one with the most postings, so the fewest are walked.
+  const subsets = n <= MAX_SUBSET_LISTS ? 1 << n : 0;
+  const sum = new Float64Array(subsets);
+  const postings = new Float64Array(subsets);
+  for (let mask = 1; mask < subsets; mask++) {
+    const low = 31 - Math.clz32(mask & -mask);
+    sum[mask] = sum[mask & (mask - 1)] + bound[low];
+    postings[mask] = postings[mask & (mask - 1)] + ls[low].docs.length;
+  }
+  const driving = new Int32Array(n);
+  let drivers = 0;
+  const probed = new Int32Array(n);
+  let probes = 0;
+  /** restFrom[j]: what probed[j..] can still add. */
+  const restFrom = new Float64Array(n + 1);
+  let below = 0;
+  let chosen = -1;
+  let chosenFor = NaN;
+  let choices = 0;
+  // Every document before `frontier` is settled: scored, or proven unable to win.
+  let frontier = 0;
+  // The current block range of the driving lists (see below): its end and bound.
+  let rangeEnd = 0;
+  let rangeUb = 0;
+  let rangeOf = -1;
+  const choose = () => {
+    chosenFor = threshold;
+    let probe = 0;
+    if (subsets > 0) {
+      let most = 0;
+      for (let mask = 1; mask < subsets; mask++) {
+        if (sum[mask] < threshold && postings[mask] > most) {
+          most = postings[mask];
+          probe = mask;
+        }
+      }
+    } else {
+      // Many lists (a misspelt word's neighbours): the smallest bounds, as MaxScore takes them.
+      let acc = 0;
+      for (let i = n - 1; i >= 0 && acc + bound[i] < threshold; i--) {
+        acc += bound[i];
+        probe |= 1 << i;
+      }
+    }
+    if (probe === chosen) return;
+    const before = chosen;
+    chosen = probe;
+    choices++;
+    drivers = 0;
+    probes = 0;
+    for (let i = 0; i < n; i++) {
+      if (probe & (1 << i)) probed[probes++] = i;
+      else {
+        driving[drivers++] = i;
+        // A list that starts driving resumes at the frontier: what lies before it is settled.
+        if (before >= 0 && before & (1 << i)) pos[i] = seek(ls[i].docs, pos[i], frontier);
+      }
+    }
+    restFrom[probes] = 0;
+    for (let j = probes - 1; j >= 0; j--) restFrom[j] = restFrom[j + 1] + bound[probed[j]];
+    below = restFrom[0];
+  };
+
   for (;;) {
-    while (essential < n && bound[essential] <= threshold) essential++;
-    if (essential >= n) break;
-    const below = essential > 0 ? bound[essential - 1] : 0;
+    if (threshold !== chosenFor) choose();
+    if (drivers === 0) break;
 
     let doc: number;
-    if (essential === n - 1) {
-      // One essential list: step over blocks whose best posting plus everything else cannot win.
-      const list = ls[n - 1];
-      let p = pos[n - 1];
+    if (drivers === 1) {
+      // One driving list: step over blocks whose best posting plus everything else cannot win.
+      const d = driving[0];
+      const list = ls[d];
+      let p = pos[d];
       const size = list.docs.length;
       while (p < size) {
         const block = (p / BLOCK) | 0;
-        if (list.blockMax[block] * weight[n - 1] + below > threshold) break;
+        if (list.blockMax[block] * weight[d] + below >= threshold) break;
         p = (block + 1) * BLOCK;
         skippedBlocks++;
       }
-      pos[n - 1] = p;
+      pos[d] = p;
       if (p >= size) break;
       doc = list.docs[p];
     } else {
       doc = 0xffffffff;
-      for (let i = essential; i < n; i++) {
+      for (let d = 0; d < drivers; d++) {
+        const i = driving[d];
         const p = pos[i];
         if (p < ls[i].docs.length && ls[i].docs[p] < doc) doc = ls[i].docs[p];
       }
       if (doc === 0xffffffff) break;
       if (threshold > -Infinity) {
         // Every document from `doc` up to the end of the shortest current block gets at most the
-        // current blocks' maxima: when that cannot win, the whole range is stepped over.
-        let ub = below;
-        let end = 0xffffffff;
-        for (let i = essential; i < n; i++) {
-          const list = ls[i];
-          const p = pos[i];
-          if (p >= list.docs.length) continue;
-          const block = (p / BLOCK) | 0;
-          ub += list.blockMax[block] * weight[i];
-          const last = list.docs[Math.min(list.docs.length, (block + 1) * BLOCK) - 1];
-          if (last + 1 < end) end = last + 1;
+        // current blocks' maxima: when that cannot win, the whole range is stepped over. The
+        // range holds until a driving list leaves its block (or the driving lists change).
+        if (doc >= rangeEnd || rangeOf !== choices) {
+          rangeOf = choices;
+          rangeUb = below;
+          rangeEnd = 0xffffffff;
+          for (let d = 0; d < drivers; d++) {
+            const i = driving[d];
+            const list = ls[i];
+            const p = pos[i];
+            if (p >= list.docs.length) continue;
+            const block = (p / BLOCK) | 0;
+            rangeUb += list.blockMax[block] * weight[i];
+            const last = list.docs[Math.min(list.docs.length, (block + 1) * BLOCK) - 1];
+            if (last + 1 < rangeEnd) rangeEnd = last + 1;
+          }
         }
-        if (ub <= threshold) {
-          for (let i = essential; i < n; i++) pos[i] = seek(ls[i].docs, pos[i], end);
+        if (rangeUb < threshold) {
+          for (let d = 0; d < drivers; d++) pos[driving[d]] = seek(ls[driving[d]].docs, pos[driving[d]], rangeEnd);
+          frontier = rangeEnd;
           skippedBlocks++;
           continue;
         }
       }
     }
+    frontier = doc + 1;
 
     let score = 0;
-    for (let i = essential; i < n; i++) {
+    for (let d = 0; d < drivers; d++) {
+      const i = driving[d];
       const list = ls[i];
       const p = pos[i];
       if (p < list.docs.length && list.docs[p] === doc) {
@@ -231,20 +363,22 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
     }
     if (admit && !admit(doc)) continue;
     scored++;
-    // Non-essential lists, largest bound first, only while the document can still win.
+    // Probed lists, largest bound first, only while the document can still win.
     let alive = true;
-    for (let i = essential - 1; i >= 0; i--) {
-      if (score + bound[i] <= threshold) {
+    for (let j = 0; j < probes; j++) {
+      if (score + restFrom[j] < threshold) {
         alive = false;
         break;
       }
+      const i = probed[j];
       const list = ls[i];
       const p = seek(list.docs, pos[i], doc);
       pos[i] = p;
       if (p < list.docs.length && list.docs[p] === doc) score += list.impacts[p] * weight[i];
     }
     if (!alive) continue;
-    if (score > threshold || !heap.full || (score === threshold && doc < heap.docs[0])) {
+    // A seed is in the heap already (or was pushed out of it by better ones).
+    if ((score > threshold || !heap.full || (score === threshold && doc < heap.docs[0])) && !seeded.has(doc)) {
       heap.offer(doc, score);
       threshold = heap.threshold;
     }
