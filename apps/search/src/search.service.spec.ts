@@ -125,6 +125,21 @@ describe('SearchService', () => {
     expect(calls).toBe(2);
   });
 
+  it('asks the provider for page text only where it is used: an objective, auto depth, contents', async () => {
+    const asked: boolean[] = [];
+    const recording = { ...provider, search: async (query: Parameters<SearchProvider['search']>[0]) => (asked.push(query.withContent === true), provider.search(query)) };
+    service = new SearchService(recording, new ExtractiveLanguageModel(), events, bus);
+    await search({ depth: 'instant', queries: ['tram 1'] });
+    await search({ depth: 'fast', queries: ['tram 2'] });
+    await search({ depth: 'instant', queries: ['tram 3'], objective: 'airport tram' });
+    await search({ depth: 'auto', queries: ['tram 4'] });
+    await search({ depth: 'instant', queries: ['tram 5'], advanced_settings: { contents: { text: true } } });
+    expect(asked).toEqual([false, false, true, true, true]);
+    // A page fetched without text is not served to a search that needs it.
+    await search({ depth: 'instant', queries: ['tram 1'], objective: 'airport tram' });
+    expect(asked).toHaveLength(6);
+  });
+
   describe('max_excerpt_chars', () => {
     const contents = { text: true, highlights: true, summary: true, max_chars: 5_000 };
 

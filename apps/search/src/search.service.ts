@@ -37,7 +37,11 @@ interface Filters {
 }
 
 /** What a provider page depends on, for a synchronous search and a deep run's page alike. */
-type PageShape = Pick<SearchRequest, 'limit' | 'country' | 'language' | 'category' | 'freshness'>;
+type FilterShape = Pick<SearchRequest, 'limit' | 'country' | 'language' | 'category' | 'freshness'>;
+type PageShape = FilterShape & {
+  /** The hits' full text is used (re-ranking, focused excerpts, contents, a run's reading). */
+  withContent: boolean;
+};
 
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const round = (n: number) => Math.round(n * 10_000) / 10_000;
@@ -136,7 +140,7 @@ export class SearchService {
       freshness: request.freshness ?? null,
       advanced_settings: { source_policy: { after_date: request.after_date ?? null, before_date: request.before_date ?? null } },
     });
-    const shape: PageShape = { ...request, category: request.category ?? null, freshness: request.freshness ?? null };
+    const shape: PageShape = { ...request, category: request.category ?? null, freshness: request.freshness ?? null, withContent: true };
     const page = await this.page(request.query, request.page, shape, filters, warnings, false);
     const hits = this.postFilter(page.hits, shape, filters, warnings);
     return { hits: hits.map((hit) => ({ ...hit })), page: page.page, hasMore: page.hasMore, warnings: [...new Set(warnings)] };
@@ -156,10 +160,16 @@ export class SearchService {
 
   /** One query's hits: page 1, and for `auto` page 2 when page 1 left fewer than `limit` after filtering. */
   private async gather(query: string, request: SearchRequest, filters: Filters, warnings: string[]): Promise<SearchHit[]> {
-    const first = await this.page(query, 1, request, filters, warnings);
+    // Snippets alone unless the text is used: re-ranking for an objective, auto's focused excerpts, contents.
+    const contents = request.advanced_settings?.contents;
+    const shape: PageShape = {
+      ...request,
+      withContent: Boolean(request.objective) || request.depth === 'auto' || Boolean(contents && (contents.text || contents.highlights || contents.summary)),
+    };
+    const first = await this.page(query, 1, shape, filters, warnings);
     let hits = this.postFilter(first.hits, request, filters, warnings);
     if (request.depth === 'auto' && hits.length < request.limit && first.hasMore && this.provider.capabilities.pagination) {
-      const second = await this.page(query, 2, request, filters, warnings);
+      const second = await this.page(query, 2, shape, filters, warnings);
       hits = hits.concat(this.postFilter(second.hits, request, filters, warnings));
     }
     return hits;
@@ -180,6 +190,7 @@ export class SearchService {
       ...(native(caps.domainFilter) && filters.include.length > 0 && { includeDomains: filters.include }),
       ...(native(caps.domainFilter) && filters.exclude.length > 0 && { excludeDomains: filters.exclude }),
       ...(native(caps.category) && request.category && { category: request.category }),
+      ...(request.withContent && { withContent: true }),
     };
     if (!native(caps.country) && request.country !== 'us') {
       warnings.push(`country: the ${this.provider.name} provider cannot restrict results to a country; "${request.country}" was not applied`);
@@ -206,7 +217,7 @@ export class SearchService {
   }
 
   /** The filters the provider could not apply itself. */
-  private postFilter(hits: SearchHit[], request: PageShape, filters: Filters, warnings: string[]): SearchHit[] {
+  private postFilter(hits: SearchHit[], request: FilterShape, filters: Filters, warnings: string[]): SearchHit[] {
     const caps = this.provider.capabilities;
     let kept = hits;
     if (caps.domainFilter === 'none' && (filters.include.length || filters.exclude.length)) {

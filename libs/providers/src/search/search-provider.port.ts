@@ -27,6 +27,11 @@ export interface SearchQuery {
   includeDomains?: string[];
   excludeDomains?: string[];
   category?: Category;
+  /**
+   * Whether hits should carry `content` (a provider with full text leaves it out otherwise: it is
+   * most of a hit's bytes, and an instant search shows only snippets).
+   */
+  withContent?: boolean;
   signal?: AbortSignal;
 }
 
@@ -40,7 +45,7 @@ export interface SearchHit {
   language: string | null;
   /** Provider-native relevance, higher is better (comparable within one provider only). */
   score: number;
-  /** The page's main text when the provider has it (the local index does): saves a fetch. */
+  /** The page's main text when the provider has it (the local index does) and it was asked for: saves a fetch. */
   content?: string;
 }
 
@@ -64,7 +69,7 @@ export interface SearchCapabilities {
   country: Support;
   language: Support;
   pagination: boolean;
-  /** Hits carry `content` (full main text). */
+  /** Hits carry `content` (full main text) when the query asks for it. */
   fullText: boolean;
   /** Hits carry dates when the page has one. */
   dates: boolean;

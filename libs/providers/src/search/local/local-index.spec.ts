@@ -83,11 +83,14 @@ describe('LocalIndex', () => {
       expect(urls(build(), { query: 'the and of' })).toEqual([]);
     });
 
-    it('returns the best matching sentence as snippet, the full text as content, and the page fields', () => {
-      const [hit] = build().search({ query: 'magnesium doping' }).hits;
+    it('returns the best matching sentence as snippet, the full text as content when asked, and the page fields', () => {
+      const index = build();
+      const [hit] = index.search({ query: 'magnesium doping', withContent: true }).hits;
       expect(hit.snippet).toContain('Magnesium doping stops the layered oxide cathode from cracking.');
       expect(hit.snippet.length).toBeLessThanOrEqual(301);
       expect(hit.content).toBe(DOCS[0].text);
+      // Snippets only by default: the text is most of a hit's bytes.
+      expect(index.search({ query: 'magnesium doping' }).hits[0]).not.toHaveProperty('content');
       expect(hit).toMatchObject({ title: DOCS[0].title, date: '2024-03-04', category: 'research_paper', language: 'en' });
       expect(hit.score).toBeGreaterThan(0);
     });

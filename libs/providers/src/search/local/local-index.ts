@@ -525,7 +525,7 @@ export class LocalIndex {
     const rows = new Map(
       (this.statements.byIds.all(JSON.stringify(shown.map((r) => r.doc))) as Array<Omit<IndexedDocument, 'domain' | 'source'> & { id: number }>).map((row) => [row.id, row]),
     );
-    const hits = shown.map((result) => this.toHit(result, rows.get(result.doc)!, matchedTerms));
+    const hits = shown.map((result) => this.toHit(result, rows.get(result.doc)!, matchedTerms, query.withContent === true));
     return { hits, page, hasMore: results.length > page * limit, warnings: [] };
   }
 
@@ -1105,7 +1105,7 @@ export class LocalIndex {
     return this.homes.get(words.join('')) ?? (words[0] && words[0].length >= 4 ? this.homes.get(words[0]) : undefined);
   }
 
-  private toHit(result: Scored, row: Omit<IndexedDocument, 'domain' | 'source'>, matchedTerms: string[]): SearchHit {
+  private toHit(result: Scored, row: Omit<IndexedDocument, 'domain' | 'source'>, matchedTerms: string[], withContent: boolean): SearchHit {
     return {
       url: row.url,
       title: row.title,
@@ -1114,7 +1114,7 @@ export class LocalIndex {
       category: row.category,
       language: row.language,
       score: result.score,
-      content: row.text,
+      ...(withContent && { content: row.text }),
     };
   }
 }

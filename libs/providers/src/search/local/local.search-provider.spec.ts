@@ -52,7 +52,7 @@ describe('LocalSearchProvider', () => {
   it('indexes the folder once ready and answers with the pages it declares', async () => {
     const p = provider();
     await p.ready();
-    const result = await p.search({ query: 'ferry university' });
+    const result = await p.search({ query: 'ferry university', withContent: true });
     expect(result.hits[0]).toMatchObject({ url: 'https://news.river.example/ferry', title: 'Electric ferry line opens' });
     expect(result.hits[0].content).toContain('every fifteen minutes');
     expect(result.warnings).toEqual([]);

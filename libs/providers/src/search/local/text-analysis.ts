@@ -55,17 +55,26 @@ const SNIPPET_MAX = 300;
 /** Where a text's sentences (and lines) start and end: what `snippetFor` and listing entries are cut from. */
 const SENTENCE_BREAK = /(?<=[.!?])\s+|\n+/g;
 
+const NON_SPACE = /\S/g;
+
+/** Whether text[start, end) holds anything but white space (no slice made). */
+function blank(text: string, start: number, end: number): boolean {
+  NON_SPACE.lastIndex = start;
+  const m = NON_SPACE.exec(text);
+  return m === null || m.index >= end;
+}
+
 /** The text's sentences as [start, end) offsets, blank ones left out. */
 export function sentenceSpans(text: string): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
   let start = 0;
   SENTENCE_BREAK.lastIndex = 0;
   for (let m = SENTENCE_BREAK.exec(text); m; m = SENTENCE_BREAK.exec(text)) {
-    if (m.index > start && /\S/.test(text.slice(start, m.index))) spans.push([start, m.index]);
+    if (m.index > start && !blank(text, start, m.index)) spans.push([start, m.index]);
     start = m.index + m[0].length;
     if (m[0].length === 0) SENTENCE_BREAK.lastIndex++;
   }
-  if (start < text.length && /\S/.test(text.slice(start))) spans.push([start, text.length]);
+  if (start < text.length && !blank(text, start, text.length)) spans.push([start, text.length]);
   return spans;
 }
 
@@ -75,16 +84,36 @@ export function sentenceSpans(text: string): Array<[number, number]> {
  * exact test (`terms`) costs far more.
  */
 export function spansWithStems(text: string, spans: Array<[number, number]>, wanted: Iterable<string>): number[] {
-  const stems = [...wanted].map((term) => term.slice(0, Math.min(term.length, 4)));
-  if (stems.length === 0) return [];
-  // Lower-casing ASCII keeps every offset; other text is folded sentence by sentence.
-  const ascii = !/[^\x00-\x7f]/.test(text);
-  const folded = ascii ? text.toLowerCase() : null;
+  const stems = [...new Set([...wanted].map((term) => term.slice(0, Math.min(term.length, 4))))];
+  if (stems.length === 0 || spans.length === 0) return [];
+  if (/[^\x00-\x7f]/.test(text)) {
+    // Folding may change lengths: sentence by sentence.
+    const out: number[] = [];
+    spans.forEach(([start, end], index) => {
+      const lower = fold(text.slice(start, end));
+      if (stems.some((stem) => lower.includes(stem))) out.push(index);
+    });
+    return out;
+  }
+  // ASCII: lower-casing keeps every offset, so each stem is found once in the whole text and its
+  // hits are placed in their sentences (spans are in order: a binary search on their starts).
+  const lower = text.toLowerCase();
+  const hit = new Uint8Array(spans.length);
+  for (const stem of stems) {
+    for (let at = lower.indexOf(stem); at >= 0; at = lower.indexOf(stem, at + 1)) {
+      let lo = 0;
+      let hi = spans.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >>> 1;
+        if (spans[mid][0] <= at) lo = mid;
+        else hi = mid - 1;
+      }
+      const [start, end] = spans[lo];
+      if (at >= start && at + stem.length <= end) hit[lo] = 1;
+    }
+  }
   const out: number[] = [];
-  spans.forEach(([start, end], index) => {
-    const lower = folded ? folded.slice(start, end) : fold(text.slice(start, end));
-    if (stems.some((stem) => lower.includes(stem))) out.push(index);
-  });
+  for (let i = 0; i < hit.length; i++) if (hit[i]) out.push(i);
   return out;
 }
 
@@ -105,6 +134,8 @@ export function snippetFor(text: string, queryTerms: readonly string[], fallback
     if (score > bestScore) {
       best = index;
       bestScore = score;
+      // The first sentence with every term wins: none after it can beat it.
+      if (score === wanted.size) break;
     }
   }
   if (best < 0) return clip(fallback?.trim() || spans.slice(0, 3).map((_, i) => sentence(i)).join(' '));
