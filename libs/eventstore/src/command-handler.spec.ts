@@ -82,7 +82,7 @@ describe('handleCommand', () => {
         revision: 0n,
       },
     ]);
-    expect(stored[0].id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(stored[0].id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(result.state).toEqual({ count: 2 });
     expect(result.position).toBe(stored[0].position);
     expect(result.nextExpectedRevision).toBe(0n);

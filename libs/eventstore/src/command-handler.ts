@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from './ids';
 import {
   type EventMetadata,
   type EventStore,
@@ -94,7 +95,8 @@ export async function handleCommand<Command, Event extends { type: string; data:
 
     const metadata: EventMetadata = { ...options.metadata, at: options.metadata?.at ?? now };
     const events: NewEvent[] = decided.map((event, index) => ({
-      id: options.eventId?.(event, index) ?? randomUUID(),
+      // Time-ordered: the log's unique index on event ids takes them at its right edge.
+      id: options.eventId?.(event, index) ?? timeOrderedId(),
       type: event.type,
       data: event.data as Record<string, unknown>,
       metadata,

@@ -6,3 +6,4 @@ export * from './esdb.event-store';
 export * from './open-event-store';
 export * from './command-handler';
 export * from './wire';
+export * from './ids';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -59,6 +59,31 @@ describe('SqliteEventStore specifics', () => {
     const settings = (store as unknown as { db: Database.Database }).db;
     expect(settings.pragma('synchronous', { simple: true })).toBe(1n); // NORMAL
     expect(settings.pragma('busy_timeout', { simple: true })).toBe(5000n);
+  });
+
+  it('moves WAL checkpoints to a worker thread once it appends steadily, and takes them back if the worker stops', async () => {
+    await store.close();
+    store = openSqliteEventStore(file, { checkpointIntervalMs: 50 });
+    const db = (store as unknown as { db: Database.Database }).db;
+    const autoCheckpoint = () => db.pragma('wal_autocheckpoint', { simple: true });
+    expect(autoCheckpoint()).toBe(10_000n);
+    for (let i = 0; i < 200; i++) await store.append(`s-${i}`, [event('Happened', { pad: 'x'.repeat(2_000) })], 'no_stream');
+    // A few appends (a CLI call) never start a thread.
+    expect(store.checkpointsOffThread).toBe(false);
+    const before = statSync(file).size;
+    for (let i = 200; i < 300; i++) await store.append(`s-${i}`, [event('Happened', { pad: 'x'.repeat(2_000) })], 'no_stream');
+    expect(store.checkpointsOffThread).toBe(true);
+    expect(autoCheckpoint()).toBe(0n);
+    // The worker copies the WAL's pages into the database file (this connection never checkpoints now).
+    const deadline = Date.now() + 10_000;
+    while (statSync(file).size <= before && Date.now() < deadline) await sleep(20);
+    expect(statSync(file).size).toBeGreaterThan(before + 300 * 2_000);
+    // The worker gone, this connection checkpoints again.
+    await (store as unknown as { checkpointer: { worker: { terminate(): Promise<number> } } }).checkpointer.worker.terminate();
+    while (store.checkpointsOffThread && Date.now() < deadline) await sleep(10);
+    expect(store.checkpointsOffThread).toBe(false);
+    expect(autoCheckpoint()).toBe(10_000n);
+    expect(await store.readAll()).toHaveLength(300);
   });
 
   it('can trade append speed for power-loss durability with synchronous=FULL', async () => {

@@ -16,6 +16,7 @@ import {
   WrongExpectedRevisionError,
 } from './event-store.port';
 import { activePrefixes, matchesFilter, prefixUpperBound } from './prefix-filter';
+import { WalCheckpointer } from './sqlite.checkpointer';
 import { prepareSqliteDatabase } from './sqlite.schema';
 import { type ChangeSource, type EventWanted, type Pull, SqliteSubscription } from './sqlite.subscription';
 
@@ -29,7 +30,17 @@ export interface SqliteEventStoreOptions {
    * an fsync per append.
    */
   synchronous?: 'NORMAL' | 'FULL';
+  /**
+   * How often a worker thread checkpoints the WAL (see WalCheckpointer), once this store has
+   * appended CHECKPOINTER_AFTER times; 0 leaves checkpoints to SQLite, inside the appending commit.
+   */
+  checkpointIntervalMs?: number;
 }
+
+/** Appends before checkpoints move to a worker thread: a store that appends a handful (a CLI call, most tests) never starts one. */
+const CHECKPOINTER_AFTER = 256;
+/** SQLite's automatic checkpoint threshold, in pages, when this thread checkpoints (see sqlite.schema). */
+const AUTO_CHECKPOINT_PAGES = 10_000;
 
 type Row = unknown[];
 type Statement = Database.Statement<unknown[], unknown>;
@@ -91,9 +102,13 @@ export class SqliteEventStore implements EventStore {
   private poller: NodeJS.Timeout | undefined;
   private lastDataVersion: unknown;
   private closed = false;
+  private readonly checkpointIntervalMs: number;
+  private appends = 0;
+  private checkpointer: WalCheckpointer | undefined;
 
   constructor(filePath: string, options: SqliteEventStoreOptions = {}) {
     this.pollIntervalMs = options.pollIntervalMs ?? 10;
+    this.checkpointIntervalMs = filePath === ':memory:' ? 0 : (options.checkpointIntervalMs ?? 1000);
     this.db = new Database(filePath);
     try {
       prepareSqliteDatabase(this.db, options.busyTimeoutMs ?? 5000, options.synchronous);
@@ -127,7 +142,20 @@ export class SqliteEventStore implements EventStore {
     }
     // Committed: wake this process's subscribers now (other processes poll data_version).
     if (events.length > 0) this.wakeAll(stream, events);
+    if (++this.appends === CHECKPOINTER_AFTER && this.checkpointIntervalMs > 0) this.startCheckpointer();
     return result;
+  }
+
+  /** Whether WAL checkpoints run on a worker thread (see WalCheckpointer). */
+  get checkpointsOffThread(): boolean {
+    return this.checkpointer?.running ?? false;
+  }
+
+  private startCheckpointer(): void {
+    this.checkpointer = WalCheckpointer.start(this.db.name, this.checkpointIntervalMs, () => {
+      if (!this.closed) this.db.pragma(`wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
+    });
+    this.db.pragma('wal_autocheckpoint = 0');
   }
 
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
@@ -194,6 +222,7 @@ export class SqliteEventStore implements EventStore {
     await Promise.all([...this.live].map((subscription) => subscription.close()));
     this.closed = true;
     this.stopPolling();
+    await this.checkpointer?.close();
     this.db.close();
   }
 

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from '@app/eventstore';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { BusClient, BusReplyError, BusTimeoutError } from '@app/bus';
 import { CONFIG, type Config } from '@app/config';
@@ -36,7 +36,7 @@ export class ServiceCalls {
     try {
       return await this.bus.request<unknown, Rep>(subject, payload, {
         // charge_id: unique per call, so a client reusing an X-Request-Id is still charged each time.
-        headers: { request_id: requestId, correlation_id: requestId, team_id: auth.team_id, key_id: auth.key_id, charge_id: randomUUID() },
+        headers: { request_id: requestId, correlation_id: requestId, team_id: auth.team_id, key_id: auth.key_id, charge_id: timeOrderedId() },
       });
     } catch (error) {
       if (error instanceof BusTimeoutError) throw serviceUnavailable(RETRY_AFTER_S, 'The service did not answer in time; retry later');
