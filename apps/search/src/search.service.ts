@@ -15,6 +15,11 @@ const DEFAULT_EXCERPT_CHARS = 500;
 const HIGHLIGHT_CHARS = 1_000;
 const SUMMARY_CHARS = 400;
 const PAGE_CACHE_TTL_MS = 60_000;
+/**
+ * Provider pages kept for that minute: enough for a client's retries and repeated queries, and a
+ * bound on memory under a stream of distinct queries (a page of ten hits is about 10 KB).
+ */
+const PAGE_CACHE_PAGES = 1_000;
 const WINDOW_MS = { hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000, month: 30 * 86_400_000, year: 365 * 86_400_000 } as const;
 
 /** A result while it is being merged: the provider's hit plus what the pipeline learns about it. */
@@ -60,7 +65,7 @@ export class SearchService {
   private readonly logger = new Logger('SearchService');
   private readonly lexical = new ExtractiveLanguageModel();
   /** Provider pages by query and filters, for a minute; a promise, so concurrent twins share one call. */
-  private readonly pages = new LRUCache<string, Promise<SearchPage>>({ max: 5_000, ttl: PAGE_CACHE_TTL_MS });
+  private readonly pages = new LRUCache<string, Promise<SearchPage>>({ max: PAGE_CACHE_PAGES, ttl: PAGE_CACHE_TTL_MS });
 
   constructor(
     @Inject(SEARCH_PROVIDER) private readonly provider: SearchProvider,

@@ -34,7 +34,7 @@ describe('local search over the crawled fixture web', () => {
   });
 
   it('answers with the public address, title, snippet, date and full text of the best page', async () => {
-    const [hit] = await search({ query: 'picker arm suction gripper picks per hour' });
+    const [hit] = await search({ query: 'picker arm suction gripper picks per hour', withContent: true });
     expect(hit).toMatchObject({ url: 'https://acme-robotics.test/products/picker-arm', category: 'company', language: 'en' });
     expect(hit.snippet).toMatch(/picks per hour|suction/);
     expect(hit.content).toContain('stereo vision head');
