@@ -35,3 +35,12 @@ describe('loadConfig: LOCAL_INDEX_REFRESH', () => {
     expect(() => loadConfig({ LOCAL_INDEX_REFRESH: '31d' })).toThrow(/LOCAL_INDEX_REFRESH.*between 10 s and 30 days/);
   });
 });
+
+describe('loadConfig: HEALTH_PORT', () => {
+  it('is off unless given, and a port when given (bounds named)', () => {
+    expect(loadConfig({}).healthPort).toBeUndefined();
+    expect(loadConfig({ HEALTH_PORT: '8081' }).healthPort).toBe(8081);
+    expect(() => loadConfig({ HEALTH_PORT: '0' })).toThrow(/HEALTH_PORT/);
+    expect(() => loadConfig({ HEALTH_PORT: '70000' })).toThrow(/HEALTH_PORT.*65535/);
+  });
+});

@@ -14,6 +14,8 @@ export class ConfigError extends Error {
 
 export interface Config {
   port: number;
+  /** `HEALTH_PORT`: a bus service's /livez and /readyz for Kubernetes probes; unset = none (the gateway serves its own on PORT). */
+  healthPort: number | undefined;
   host: string;
   dataDir: string;
   eventstoreUrl: string;
@@ -158,6 +160,7 @@ export function loadConfig(env: Env = process.env): Config {
   const rateLimitBurst = int(env, 'RATE_LIMIT_BURST', 40, 1, 10_000_000);
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
+    healthPort: read(env, 'HEALTH_PORT') === undefined ? undefined : int(env, 'HEALTH_PORT', 8081, 1, 65535),
     host: read(env, 'HOST') ?? '0.0.0.0',
     dataDir,
     eventstoreUrl,

@@ -1,9 +1,11 @@
 import { type DynamicModule, Module, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { BusModule, microserviceOptions } from '@app/bus';
-import type { ServiceName } from '@app/contracts';
+import { BusClient, BusModule, microserviceOptions } from '@app/bus';
+import { subjects, type ServiceName } from '@app/contracts';
+import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { exitOnBootFailure, jsonLogger, loadConfigOrExit } from './boot';
 import { CoreModule } from './core.module';
+import { startHealthServer } from './health-server';
 
 /**
  * The whole main.ts of a bus service in cluster mode: its module on the configured transport
@@ -28,6 +30,15 @@ export function runService(name: ServiceName, serviceModule: (config: ReturnType
       app.enableShutdownHooks();
       await app.listen();
       logger.log({ msg: 'service listening', service: name, bus: config.bus }, 'Boot');
+      if (config.healthPort !== undefined) {
+        const bus = app.get(BusClient);
+        const events = app.get<EventStore>(EVENT_STORE);
+        // Unref'd: it never keeps a draining process alive, and /readyz fails once the bus closes.
+        const health = await startHealthServer(config.healthPort, async () => {
+          await Promise.all([bus.request(subjects.health(name), {}, { timeoutMs: 2_000 }), events.ping()]);
+        });
+        logger.log({ msg: 'health probes listening', service: name, port: health.port }, 'Boot');
+      }
     })
     .catch(exitOnBootFailure(logger));
 }
