@@ -2,19 +2,22 @@
 // The container image's entrypoint: `docker run web-research <service> [args]` runs
 // dist/apps/<service>/src/main.js; `keys ...` and `projections:rebuild` run the CLIs.
 'use strict';
+const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 
 const SERVICES = ['standalone', 'gateway', 'search', 'research', 'extraction', 'findall', 'monitors', 'webhooks', 'projector'];
 const CLIS = { keys: 'keys.js', 'projections:rebuild': 'rebuild-projections.js' };
 const name = process.argv[2] ?? 'standalone';
 const dist = path.join(__dirname, '..', 'dist', 'apps');
-let main;
-if (SERVICES.includes(name)) main = path.join(dist, name, 'src', 'main.js');
-else if (CLIS[name]) main = path.join(dist, 'cli', 'src', CLIS[name]);
-else {
+if (CLIS[name]) {
+  // A CLI runs as its own program (it acts only as the main module), with its arguments and exit code.
+  const cli = spawnSync(process.execPath, [path.join(dist, 'cli', 'src', CLIS[name]), ...process.argv.slice(3)], { stdio: 'inherit' });
+  process.exit(cli.status ?? 1);
+}
+if (!SERVICES.includes(name)) {
   console.error(`unknown service "${name}": one of ${[...SERVICES, ...Object.keys(CLIS)].join(', ')}`);
   process.exit(2);
 }
-// The started program sees its own arguments, as if run directly.
+// A service runs in this process (signals reach it directly), seeing its own arguments.
 process.argv.splice(2, 1);
-require(main);
+require(path.join(dist, name, 'src', 'main.js'));
