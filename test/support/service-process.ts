@@ -1,4 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -39,6 +40,28 @@ export interface RunningService {
   /** Every pid a service has had (replicas and restarts), in the order they came up. */
   servicePidHistory(service: string): number[];
   stop(): Promise<void>;
+}
+
+/**
+ * The production storage the cluster e2e runs on when the test run is given it: EVENTSTORE_URL
+ * (an EventStoreDB that must start empty: the first boot creates the demo team only on an empty
+ * log, so use a fresh server per run) and MONGO_URL (each cluster gets a database of its own,
+ * `<db>_e2e_<random>`). With an EventStoreDB log the processes need a shared SECRETS_KEY: one is
+ * made per cluster unless given. Unset, the cluster shares a SQLite log in its data dir.
+ */
+export function productionStorage(source: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (source.EVENTSTORE_URL) {
+    out.EVENTSTORE_URL = source.EVENTSTORE_URL;
+    out.SECRETS_KEY = source.SECRETS_KEY ?? randomBytes(32).toString('base64');
+  }
+  if (source.MONGO_URL) {
+    const url = new URL(source.MONGO_URL);
+    const db = url.pathname.replace(/^\//, '') || 'webresearch';
+    url.pathname = `/${db}_e2e_${randomBytes(4).toString('hex')}`;
+    out.MONGO_URL = url.toString();
+  }
+  return out;
 }
 
 export function assertBuilt(): void {
@@ -88,8 +111,11 @@ export async function startService(mode: Mode, extraEnv: Record<string, string> 
     RATE_LIMIT_RPS: '0',
     ...extraEnv,
   };
+  // Standalone is the embedded mode: its own SQLite log and memory read models. Cluster mode runs
+  // on production storage when EVENTSTORE_URL / MONGO_URL are given (see productionStorage).
   delete env.EVENTSTORE_URL;
   delete env.MONGO_URL;
+  if (mode === 'cluster') Object.assign(env, productionStorage());
   if (mode === 'cluster') {
     nats = await startNatsServer();
     env.NATS_URL = nats.url;
