@@ -1,4 +1,4 @@
-// Three projects: unit (pure and adapter specs beside the code), integration (several real parts:
+// Projects: unit (pure and adapter specs beside the code), integration (several real parts:
 // NATS, sqlite files, OS processes) and e2e (the HTTP black box against both run modes).
 const moduleNameMapper = {
   '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src',
@@ -14,5 +14,7 @@ module.exports = {
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
     { ...common, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts', '<rootDir>/test/contracts/**/*.test.ts'] },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e.ts'] },
+    // `npm run test:faults` only (minutes of faults under load): not part of `npm test`.
+    { ...common, displayName: 'faults', testMatch: ['<rootDir>/test/faults/**/*.e2e.ts'] },
   ],
 };

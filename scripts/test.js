@@ -33,7 +33,7 @@ ensureChromium();
 ensureBuilt();
 console.error('[test] type-checking tests…');
 execFileSync(path.join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json', '--noEmit'], { cwd: root, stdio: 'inherit' });
-const jest = spawnSync(process.execPath, [path.join(root, 'node_modules/jest/bin/jest.js'), '--maxWorkers=2', ...process.argv.slice(2)], {
+const jest = spawnSync(process.execPath, [path.join(root, 'node_modules/jest/bin/jest.js'), '--maxWorkers=2', '--selectProjects', 'unit', 'integration', 'e2e', ...process.argv.slice(2)], {
   cwd: root,
   stdio: 'inherit',
 });

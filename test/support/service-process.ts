@@ -39,6 +39,8 @@ export interface RunningService {
   servicePids(): Map<string, number>;
   /** Every pid a service has had (replicas and restarts), in the order they came up. */
   servicePidHistory(service: string): number[];
+  /** Cluster mode: stops NATS and starts it again on the same port and store after `downMs`. */
+  restartBus(downMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -205,6 +207,10 @@ export async function startService(mode: Mode, extraEnv: Record<string, string> 
         }
       }
       return pids;
+    },
+    restartBus: async (downMs?: number) => {
+      if (!nats) throw new Error('restartBus: standalone mode has no NATS');
+      await nats.restart(downMs);
     },
     stop: async () => {
       if (!exited) {
