@@ -55,7 +55,8 @@ async function ensureNats(natsUrl: string, dataDir: string): Promise<ChildProces
 
 /**
  * `REPLICAS=research=2,monitors=2`: processes per service (default 1 each), so takeover and
- * exactly-once can be exercised across OS processes. The gateway listens on PORT, so it runs once.
+ * exactly-once can be exercised across OS processes. Gateway replica i listens on PORT + i - 1
+ * (`gateway=2`: PORT and PORT + 1), as pods behind a load balancer would.
  */
 export function parseReplicas(raw: string | undefined): Map<string, number> {
   const counts = new Map<string, number>(SERVICES.map((service) => [service, 1]));
@@ -66,7 +67,6 @@ export function parseReplicas(raw: string | undefined): Map<string, number> {
     if (!(SERVICES as readonly string[]).includes(service!)) throw new Error(`REPLICAS: unknown service "${service}"; one of ${SERVICES.join(', ')}`);
     const n = Number(count);
     if (n < 1 || n > 16) throw new Error(`REPLICAS: ${service} must run 1 to 16 replicas, got ${n}`);
-    if (service === 'gateway' && n !== 1) throw new Error('REPLICAS: the gateway listens on PORT and runs once; scale it behind a load balancer (Kubernetes)');
     counts.set(service!, n);
   }
   return counts;
@@ -93,8 +93,9 @@ async function main() {
 
   const start = (name: string) => {
     const service = name.split('#')[0]!;
+    const replica = Number(name.split('#')[1] ?? 1);
     const child = spawn(process.execPath, [path.join(root, 'dist', 'apps', service, 'src', 'main.js')], {
-      env: { ...env, REPLICA: name },
+      env: { ...env, REPLICA: name, ...(service === 'gateway' && { PORT: String(config.port + replica - 1) }) },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     children.set(name, child);
