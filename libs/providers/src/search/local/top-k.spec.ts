@@ -67,6 +67,21 @@ describe('topK (MaxScore with block-max skipping)', () => {
     }
   });
 
+  it('agrees with exhaustive scoring with many lists (a long query with misspelt words brings dozens, beyond a 32-bit set)', () => {
+    const random = rng(31);
+    for (let query = 0; query < 20; query++) {
+      const lists = Array.from({ length: 9 + Math.floor(random() * 40) }, (_, i) => {
+        const list = randomList(random, 4000, [0.01, 0.05, 0.3][i % 3], 0.5 + random() * 4);
+        return i % 4 === 0 ? { ...list, weight: 0.3 } : list;
+      });
+      const k = [10, 11, 50][query % 3];
+      const got = topK(lists, k);
+      const want = bruteForce(lists, k);
+      expect(got.map((h) => h.doc)).toEqual(want.map((h) => h.doc));
+      got.forEach((h, i) => expect(h.score).toBeCloseTo(want[i].score, 4));
+    }
+  });
+
   it('walks only the lists that can bring a winner: a long list whose bound alone cannot win is probed, not walked', () => {
     // "services northern territory": a common word (long list, middling bound), a rarer one with a
     // high bound, and a rare one with a low bound. Once the threshold passes the common word's

@@ -247,8 +247,11 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
   /** restFrom[j]: what probed[j..] can still add. */
   const restFrom = new Float64Array(n + 1);
   let below = 0;
-  let chosen = -1;
+  /** Which lists are probed-only now (isProbed), and the choice being made (next). */
+  const isProbed = new Uint8Array(n);
+  const next = new Uint8Array(n);
   let chosenFor = NaN;
+  /** How many times the choice changed: a block range computed under another choice is stale. */
   let choices = 0;
   // Every document before `frontier` is settled: scored, or proven unable to win.
   let frontier = 0;
@@ -258,37 +261,41 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
   let rangeOf = -1;
   const choose = () => {
     chosenFor = threshold;
-    let probe = 0;
+    // Membership, not a bit mask beyond MAX_SUBSET_LISTS: a query may bring more than 31 lists.
+    next.fill(0);
     if (subsets > 0) {
       let most = 0;
+      let best = 0;
       for (let mask = 1; mask < subsets; mask++) {
         if (sum[mask] < threshold && postings[mask] > most) {
           most = postings[mask];
-          probe = mask;
+          best = mask;
         }
       }
+      for (let i = 0; i < n; i++) next[i] = (best >> i) & 1;
     } else {
       // Many lists (a misspelt word's neighbours): the smallest bounds, as MaxScore takes them.
       let acc = 0;
       for (let i = n - 1; i >= 0 && acc + bound[i] < threshold; i--) {
         acc += bound[i];
-        probe |= 1 << i;
+        next[i] = 1;
       }
     }
-    if (probe === chosen) return;
-    const before = chosen;
-    chosen = probe;
-    choices++;
+    let same = choices > 0;
+    for (let i = 0; same && i < n; i++) same = next[i] === isProbed[i];
+    if (same) return;
     drivers = 0;
     probes = 0;
     for (let i = 0; i < n; i++) {
-      if (probe & (1 << i)) probed[probes++] = i;
+      if (next[i]) probed[probes++] = i;
       else {
         driving[drivers++] = i;
         // A list that starts driving resumes at the frontier: what lies before it is settled.
-        if (before >= 0 && before & (1 << i)) pos[i] = seek(ls[i].docs, pos[i], frontier);
+        if (choices > 0 && isProbed[i]) pos[i] = seek(ls[i].docs, pos[i], frontier);
       }
     }
+    isProbed.set(next);
+    choices++;
     restFrom[probes] = 0;
     for (let j = probes - 1; j >= 0; j--) restFrom[j] = restFrom[j + 1] + bound[probed[j]];
     below = restFrom[0];
