@@ -48,6 +48,12 @@ type PageShape = FilterShape & {
   withContent: boolean;
 };
 
+/** Whether a search asks for `advanced_settings.contents` (text, highlights or a summary per row). */
+const wantsContents = (request: SearchRequest): boolean => {
+  const wanted = request.advanced_settings?.contents;
+  return Boolean(wanted && (wanted.text || wanted.highlights || wanted.summary));
+};
+
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const round = (n: number) => Math.round(n * 10_000) / 10_000;
 
@@ -166,11 +172,7 @@ export class SearchService {
   /** One query's hits: page 1, and for `auto` page 2 when page 1 left fewer than `limit` after filtering. */
   private async gather(query: string, request: SearchRequest, filters: Filters, warnings: string[]): Promise<SearchHit[]> {
     // Snippets alone unless the text is used: re-ranking for an objective, auto's focused excerpts, contents.
-    const contents = request.advanced_settings?.contents;
-    const shape: PageShape = {
-      ...request,
-      withContent: Boolean(request.objective) || request.depth === 'auto' || Boolean(contents && (contents.text || contents.highlights || contents.summary)),
-    };
+    const shape: PageShape = { ...request, withContent: Boolean(request.objective) || request.depth === 'auto' || wantsContents(request) };
     const first = await this.page(query, 1, shape, filters, warnings);
     let hits = this.postFilter(first.hits, request, filters, warnings);
     if (request.depth === 'auto' && hits.length < request.limit && first.hasMore && this.provider.capabilities.pagination) {
@@ -309,7 +311,7 @@ export class SearchService {
    */
   private async contents(rows: SearchResultRow[], candidates: Candidate[], request: SearchRequest, warnings: string[]): Promise<number> {
     const wanted = request.advanced_settings?.contents;
-    if (!wanted || !(wanted.text || wanted.highlights || wanted.summary) || rows.length === 0) return 0;
+    if (!wanted || !wantsContents(request) || rows.length === 0) return 0;
     const texts = new Map<string, string>();
     const missing = candidates.filter((c) => !c.hit.content).map((c) => c.hit.url);
     for (const c of candidates) if (c.hit.content) texts.set(c.hit.url, c.hit.content);
