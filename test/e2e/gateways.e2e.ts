@@ -1,4 +1,3 @@
-import * as fs from 'node:fs';
 import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
 import type { ReplayServer } from '../support/replay-server';
 import { bearer, type RunningService, startService } from '../support/service-process';
@@ -85,22 +84,7 @@ describe('gateway replicas (cluster, REPLICAS=gateway=2)', () => {
     await web?.stop();
   });
 
-  /** pid of the gateway listening on `port`, from the processes' JSON logs. */
-  const gatewayPid = (port: number): number | undefined => {
-    let pid: number | undefined;
-    for (const file of svc.logFiles) {
-      for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-        if (!line.startsWith('{')) continue;
-        try {
-          const entry = JSON.parse(line) as { msg?: string; port?: number; pid?: number };
-          if (entry.msg === 'gateway listening' && entry.port === port) pid = entry.pid;
-        } catch {
-          // a partial line
-        }
-      }
-    }
-    return pid;
-  };
+  const gatewayPid = (port: number) => svc.gatewayPids().get(port);
 
   it('two gateway processes serve the same API', async () => {
     const first = gatewayPid(Number(new URL(svc.baseUrl).port));

@@ -1,5 +1,4 @@
 import { execFileSync } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as ts from 'typescript';
 import { parseAllDocuments } from 'yaml';
@@ -110,18 +109,4 @@ function unknownFields(typed: Array<{ manifest: Manifest; iface: string; module:
     const owner = d.file.fileName === file ? lineOwner(line) : undefined;
     return `${owner ? label(owner) : d.file.fileName}: ${text}`;
   });
-}
-
-/** Every document under k8s/ must be reachable from an overlay (no stray file the tests never see). */
-export function manifestFiles(): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (/\.ya?ml$/.test(entry.name)) out.push(path.relative(ROOT, full));
-    }
-  };
-  walk(path.join(ROOT, 'k8s'));
-  return out.sort();
 }

@@ -39,6 +39,8 @@ export interface RunningService {
   servicePids(): Map<string, number>;
   /** Every pid a service has had (replicas and restarts), in the order they came up. */
   servicePidHistory(service: string): number[];
+  /** pid of the latest gateway listening on each port (REPLICAS=gateway=2 runs one per port). */
+  gatewayPids(): Map<number, number>;
   /** Cluster mode: stops NATS and starts it again on the same port and store after `downMs`. */
   restartBus(downMs?: number): Promise<void>;
   stop(): Promise<void>;
@@ -161,6 +163,21 @@ export async function startService(mode: Mode, extraEnv: Record<string, string> 
   const demoWebhookSecret = prepared ? '' : /Demo webhook secret: (whsec_\S+)/.exec(log)![1];
   /** Every key and webhook secret this run has seen: none may appear in any log line it produced. */
   const issued = [demoKey, demoWebhookSecret].filter(Boolean);
+  /** Every process that came up, in order, from the JSON logs' "listening" lines (services, and gateways with their port). */
+  const listening = () => {
+    const entries: Array<{ service: string; pid: number; port?: number }> = [];
+    for (const line of read().split('\n')) {
+      if (!line.startsWith('{')) continue;
+      try {
+        const entry = JSON.parse(line) as { service?: string; pid?: number; msg?: string; port?: number };
+        if (entry.msg === 'service listening') entries.push({ service: entry.service!, pid: entry.pid! });
+        else if (entry.msg === 'gateway listening') entries.push({ service: entry.service!, pid: entry.pid!, port: entry.port });
+      } catch {
+        // a partial line at the end of the file
+      }
+    }
+    return entries;
+  };
 
   return {
     mode,
@@ -182,32 +199,9 @@ export async function startService(mode: Mode, extraEnv: Record<string, string> 
           resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
         });
       }),
-    servicePids: () => {
-      const pids = new Map<string, number>();
-      for (const line of read().split('\n')) {
-        if (!line.startsWith('{')) continue;
-        try {
-          const entry = JSON.parse(line) as { service?: string; pid?: number; msg?: string };
-          if (entry.msg === 'service listening' || entry.msg === 'gateway listening') pids.set(entry.service!, entry.pid!);
-        } catch {
-          // a partial line at the end of the file
-        }
-      }
-      return pids;
-    },
-    servicePidHistory: (service: string) => {
-      const pids: number[] = [];
-      for (const line of read().split('\n')) {
-        if (!line.startsWith('{')) continue;
-        try {
-          const entry = JSON.parse(line) as { service?: string; pid?: number; msg?: string };
-          if (entry.service === service && (entry.msg === 'service listening' || entry.msg === 'gateway listening') && !pids.includes(entry.pid!)) pids.push(entry.pid!);
-        } catch {
-          // a partial line at the end of the file
-        }
-      }
-      return pids;
-    },
+    servicePids: () => new Map(listening().map((entry) => [entry.service, entry.pid])),
+    servicePidHistory: (service: string) => [...new Set(listening().filter((entry) => entry.service === service).map((entry) => entry.pid))],
+    gatewayPids: () => new Map(listening().filter((entry) => entry.port !== undefined).map((entry) => [entry.port!, entry.pid])),
     restartBus: async (downMs?: number) => {
       if (!nats) throw new Error('restartBus: standalone mode has no NATS');
       await nats.restart(downMs);
