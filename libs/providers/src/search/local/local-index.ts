@@ -337,6 +337,8 @@ export class LocalIndex {
   private readonly domainIds = new Map<string, number>();
   private readonly languages: string[] = [''];
   private readonly languageIds = new Map<string, number>();
+  /** Live pages per language id (0: unknown), so a filter every page passes is not applied page by page. */
+  private readonly languagePages: number[] = [0];
   /** Host name words -> domain ids, and host name words -> home page ids: built when first needed. */
   private labels: { exact: Map<string, number[]>; byDeletion: Map<string, string[]> } | null = null;
   private homes: Map<string, number> | null = null;
@@ -604,6 +606,7 @@ export class LocalIndex {
     p.day[id] = dayNumber(doc.date);
     p.category[id] = doc.category ? CATEGORIES.indexOf(doc.category) + 1 : 0;
     p.language[id] = doc.language ? this.languageId(primaryLanguage(doc.language)) : 0;
+    this.languagePages[p.language[id]]++;
     p.domain[id] = this.domainId(doc.domain);
     this.documents++;
     this.sumTitle += titleLen;
@@ -626,6 +629,7 @@ export class LocalIndex {
     if (id === undefined) {
       id = this.languages.push(language) - 1;
       this.languageIds.set(language, id);
+      this.languagePages[id] = 0;
     }
     return id;
   }
@@ -644,6 +648,7 @@ export class LocalIndex {
     const p = this.pages;
     if (!p.live[id]) return;
     p.live[id] = 0;
+    this.languagePages[p.language[id]]--;
     this.documents--;
     this.sumTitle -= p.titleLen[id];
     this.sumText -= p.textLen[id];
@@ -951,9 +956,11 @@ export class LocalIndex {
       checks.push((doc) => p.category[doc] === category);
     }
     if (query.language) {
-      // A page of unknown language is kept: nothing says it is in another one.
+      // A page of unknown language is kept: nothing says it is in another one. Where no page is
+      // in another language (most indexes), nothing is checked page by page.
       const language = this.languageIds.get(primaryLanguage(query.language)) ?? -1;
-      checks.push((doc) => p.language[doc] === 0 || p.language[doc] === language);
+      const passing = this.languagePages[0] + (language > 0 ? this.languagePages[language] : 0);
+      if (passing < this.documents) checks.push((doc) => p.language[doc] === 0 || p.language[doc] === language);
     }
     if (checks.length === 0) return undefined;
     if (checks.length === 1) return checks[0];

@@ -1,4 +1,4 @@
-import { processTerm, snippetFor, terms } from './text-analysis';
+import { processTerm, sentenceSpans, snippetFor, stemBounds, terms, tokenize } from './text-analysis';
 
 describe('text analysis', () => {
   it('folds case, accents and plurals, and drops stop words', () => {
@@ -36,4 +36,56 @@ describe('text analysis', () => {
       expect(snippetFor(text, ['zeppelin'])).toMatch(/^Acme builds robots/);
     });
   });
+
+  // Random text from a small alphabet that exercises every rule (cases, digits, stop words,
+  // plurals, sentence marks, line breaks), so the fast paths are checked against the general ones.
+  const randomText = (seed: number, alphabet: string[], words: number): string => {
+    let state = seed;
+    const next = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    return Array.from({ length: words }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
+  };
+  const ALPHABET = ['The ', 'cities ', 'City', ' flies', 'a', 'B', '7', '3d ', 'x-ray ', 'and ', '. ', '! ', '?', '\n', '\r\n', '  ', 'Process', 'es ', 'news ', ', '];
+
+  it('splits ASCII text into the same terms as the Unicode path', () => {
+    const general = (text: string) => tokenize(text).map(processTerm).filter((t): t is string => t !== null);
+    for (let seed = 1; seed <= 300; seed++) {
+      const text = randomText(seed, ALPHABET, 40);
+      expect(terms(text)).toEqual(general(text));
+    }
+  });
+
+  it('cuts sentences after their closing mark and at line breaks, as the look-behind rule did', () => {
+    const reference = (text: string): Array<[number, number]> => {
+      const spans: Array<[number, number]> = [];
+      const rule = /(?<=[.!?])\s+|\n+/g;
+      let start = 0;
+      for (let m = rule.exec(text); m; m = rule.exec(text)) {
+        if (m.index > start && text.slice(start, m.index).trim()) spans.push([start, m.index]);
+        start = m.index + m[0].length;
+      }
+      if (start < text.length && text.slice(start).trim()) spans.push([start, text.length]);
+      return spans;
+    };
+    for (let seed = 1; seed <= 300; seed++) {
+      const text = randomText(seed, ALPHABET, 40);
+      expect(sentenceSpans(text)).toEqual(reference(text));
+    }
+  });
+
+  it('bounds the terms of each sentence the same on text lower-cased in place and text folded sentence by sentence', () => {
+    const wanted = ['city', 'fly', 'process', 'ray'];
+    const typographic = 'Cities — “flies” · X-ray processes. Nothing here… City!\nProcess';
+    const accented = typographic.replace('Nothing', 'Nöthing');
+    const a = stemBounds(typographic, sentenceSpans(typographic), wanted);
+    const b = stemBounds(accented, sentenceSpans(accented), wanted);
+    expect([...a]).toEqual([...b]);
+    expect([...a]).toEqual([4, 1, 1]);
+  });
+
+  it('finds a plural the query folded to its singular ("cities" for "city")', () => {
+    const text = 'Nothing to see in this first sentence at all. Clinics now open in seven cities across the north.';
+    // The stem of "city" is "cit": "cities" does not hold "city".
+    expect(snippetFor(text, ['city'], 'A directory of clinics.')).toContain('Clinics now open in seven cities');
+  });
 });
+

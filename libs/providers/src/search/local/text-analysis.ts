@@ -40,8 +40,19 @@ function singular(term: string): string {
   return term.slice(0, -1);
 }
 
+const NON_ASCII = /[^\x00-\x7f]/;
+const ASCII_BREAK = /[^a-z0-9]+/;
+
 export function terms(text: string): string[] {
   const out: string[] = [];
+  if (!NON_ASCII.test(text)) {
+    // ASCII (most text): lower-cased once, letters and digits split as `tokenize` would, nothing to fold.
+    for (const term of text.toLowerCase().split(ASCII_BREAK)) {
+      if (term.length === 0 || STOP_WORDS.has(term) || (term.length === 1 && !(term >= '0' && term <= '9'))) continue;
+      out.push(singular(term));
+    }
+    return out;
+  }
   for (const token of tokenize(text)) {
     const term = processTerm(token);
     if (term) out.push(term);
@@ -53,7 +64,7 @@ const SNIPPET_MIN = 200;
 const SNIPPET_MAX = 300;
 
 /** Where a text's sentences (and lines) start and end: what `snippetFor` and listing entries are cut from. */
-const SENTENCE_BREAK = /(?<=[.!?])\s+|\n+/g;
+const SENTENCE_BREAK = /[.!?]\s+|\n+/g;
 
 const NON_SPACE = /\S/g;
 
@@ -70,7 +81,9 @@ export function sentenceSpans(text: string): Array<[number, number]> {
   let start = 0;
   SENTENCE_BREAK.lastIndex = 0;
   for (let m = SENTENCE_BREAK.exec(text); m; m = SENTENCE_BREAK.exec(text)) {
-    if (m.index > start && !blank(text, start, m.index)) spans.push([start, m.index]);
+    // A sentence keeps its closing mark; the white space after it is left out.
+    const end = text.charCodeAt(m.index) === 10 ? m.index : m.index + 1;
+    if (end > start && !blank(text, start, end)) spans.push([start, end]);
     start = m.index + m[0].length;
     if (m[0].length === 0) SENTENCE_BREAK.lastIndex++;
   }
@@ -79,27 +92,48 @@ export function sentenceSpans(text: string): Array<[number, number]> {
 }
 
 /**
- * A cheap first test of which spans may hold any of `wanted`: their first four letters occur in
- * the span (case and accents folded). Most sentences share no stem with a query at all, and the
- * exact test (`terms`) costs far more.
+ * The part of a term every word it comes from starts with (case and accents folded): the term,
+ * less the `y` of a plural folded from `-ies` ("fly" from "flies"), at most four letters.
  */
-export function spansWithStems(text: string, spans: Array<[number, number]>, wanted: Iterable<string>): number[] {
-  const stems = [...new Set([...wanted].map((term) => term.slice(0, Math.min(term.length, 4))))];
-  if (stems.length === 0 || spans.length === 0) return [];
-  if (/[^\x00-\x7f]/.test(text)) {
-    // Folding may change lengths: sentence by sentence.
-    const out: number[] = [];
-    spans.forEach(([start, end], index) => {
-      const lower = fold(text.slice(start, end));
-      if (stems.some((stem) => lower.includes(stem))) out.push(index);
-    });
-    return out;
-  }
-  // ASCII: lower-casing keeps every offset, so each stem is found once in the whole text and its
-  // hits are placed in their sentences (spans are in order: a binary search on their starts).
+function stemOf(term: string): string {
+  const kept = term.length > 1 && term.endsWith('y') ? term.slice(0, -1) : term;
+  return kept.slice(0, Math.min(kept.length, 4));
+}
+
+/**
+ * The text lower-cased, when that is all folding does to it, so every offset is kept: ASCII, or
+ * text with no accents, ligatures or marks (typographic dashes and quotes are common); else null.
+ */
+function lowerInPlace(text: string): string | null {
   const lower = text.toLowerCase();
-  const hit = new Uint8Array(spans.length);
-  for (const stem of stems) {
+  if (!NON_ASCII.test(text)) return lower;
+  return lower.length === text.length && text.normalize('NFKD') === text && !/\p{M}/u.test(text) ? lower : null;
+}
+
+/**
+ * For each span, how many of `wanted` it may hold: those whose stem occurs in it. A cheap bound
+ * on what `terms` would find there (most sentences share no stem with a query at all, and the
+ * exact test costs far more).
+ */
+export function stemBounds(text: string, spans: Array<[number, number]>, wanted: readonly string[]): Uint8Array {
+  const bounds = new Uint8Array(spans.length);
+  if (wanted.length === 0 || spans.length === 0) return bounds;
+  const stems = wanted.map(stemOf);
+  const lower = lowerInPlace(text);
+  if (lower === null) {
+    // Folding may change lengths: sentence by sentence.
+    spans.forEach(([start, end], index) => {
+      const folded = fold(text.slice(start, end));
+      let n = 0;
+      for (const stem of stems) if (folded.includes(stem)) n++;
+      bounds[index] = Math.min(255, n);
+    });
+    return bounds;
+  }
+  // Each stem is found once in the whole text and its hits placed in their sentences (spans are
+  // in order: a binary search on their starts).
+  const seen = new Int32Array(spans.length).fill(-1);
+  stems.forEach((stem, k) => {
     for (let at = lower.indexOf(stem); at >= 0; at = lower.indexOf(stem, at + 1)) {
       let lo = 0;
       let hi = spans.length - 1;
@@ -109,15 +143,18 @@ export function spansWithStems(text: string, spans: Array<[number, number]>, wan
         else hi = mid - 1;
       }
       const [start, end] = spans[lo];
-      if (at >= start && at + stem.length <= end) hit[lo] = 1;
+      // Counted once per term and span.
+      if (at >= start && at + stem.length <= end && seen[lo] !== k) {
+        seen[lo] = k;
+        if (bounds[lo] < 255) bounds[lo]++;
+      }
     }
-  }
-  const out: number[] = [];
-  for (let i = 0; i < hit.length; i++) if (hit[i]) out.push(i);
-  return out;
+  });
+  return bounds;
 }
 
-const normalised = (sentence: string) => sentence.replace(/\s+/g, ' ').trim();
+/** White space runs made one space (most sentences have none to change). */
+const normalised = (sentence: string) => (/\s\s|[^\S ]/.test(sentence) ? sentence.replace(/\s+/g, ' ') : sentence).trim();
 
 /**
  * The sentence that matches most of the query's terms, widened with its neighbours to about
@@ -127,15 +164,22 @@ export function snippetFor(text: string, queryTerms: readonly string[], fallback
   const wanted = new Set(queryTerms);
   const spans = sentenceSpans(text);
   const sentence = (i: number) => normalised(text.slice(spans[i][0], spans[i][1]));
+  // The sentence holding the most of the query's terms, the first such: sentences are tried by
+  // their bound, highest first, and the search stops once no bound left can beat the best.
+  const bounds = stemBounds(text, spans, [...wanted]);
+  const tried: number[] = [];
+  for (let i = 0; i < bounds.length; i++) if (bounds[i] > 0) tried.push(i);
+  tried.sort((a, b) => bounds[b] - bounds[a] || a - b);
   let best = -1;
   let bestScore = 0;
-  for (const index of spansWithStems(text, spans, wanted)) {
+  for (const index of tried) {
+    if (bounds[index] < bestScore) break;
+    // As many as the best at most, and later in the text: it cannot win.
+    if (bounds[index] === bestScore && index > best) continue;
     const score = new Set(terms(text.slice(spans[index][0], spans[index][1])).filter((term) => wanted.has(term))).size;
-    if (score > bestScore) {
+    if (score > bestScore || (score === bestScore && score > 0 && index < best)) {
       best = index;
       bestScore = score;
-      // The first sentence with every term wins: none after it can beat it.
-      if (score === wanted.size) break;
     }
   }
   if (best < 0) return clip(fallback?.trim() || spans.slice(0, 3).map((_, i) => sentence(i)).join(' '));
