@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_GUARD } from '@nestjs/core';
 import { ApiKeyAuthenticator } from './auth/api-key.authenticator';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { RateLimiter } from './auth/rate-limiter';
@@ -13,16 +13,17 @@ import { MonitorsController } from './monitors/monitors.controller';
 import { FindAllController } from './findall/findall.controller';
 import { HealthController } from './health/health.controller';
 import { ServiceCalls } from './commands/service-calls';
-import { IdempotencyInterceptor } from './http/idempotency.interceptor';
+import { IdempotencyGuard } from './http/idempotency';
 import { HttpMetrics } from './http/metrics';
 import { UsageController } from './usage/usage.controller';
 
-/** The HTTP API: controllers, the API key guard, metrics. Standalone imports this same module. */
+/** The HTTP API: controllers, the API key and Idempotency-Key guards, metrics. Standalone imports this same module. */
 @Module({
   controllers: [HealthController, UsageController, SearchController, SearchesController, TasksController, ChatController, MonitorsController, FindAllController, ExtractController],
   providers: [
+    // In this order: the key says whose Idempotency-Key it is.
     { provide: APP_GUARD, useClass: ApiKeyGuard },
-    { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+    { provide: APP_GUARD, useClass: IdempotencyGuard },
     { provide: HttpMetrics, useFactory: () => new HttpMetrics('gateway') },
     ApiKeyAuthenticator,
     RateLimiter,

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Body, Controller, HttpCode, Inject, Module, Post, Req } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Module, Post, Req, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { BusController, BusModule, busHeaders, InProcessServer } from '@app/bus';
@@ -77,7 +78,19 @@ class WidgetController {
   silent(@Auth() auth: AuthContext, @Req() req: AuthedRequest) {
     return this.calls.call('widgets.silent', {}, auth, req.id);
   }
+
+  /** A reply written by hand, as a streamed chat completion is: 150 ms of chunks. */
+  @Post('stream')
+  stream(@Res() reply: FastifyReply) {
+    streamed++;
+    reply.hijack();
+    reply.raw.writeHead(200, { 'content-type': 'text/plain' });
+    reply.raw.write('one ');
+    setTimeout(() => reply.raw.end('two'), 150);
+  }
 }
+
+let streamed = 0;
 
 describe('gateway command path', () => {
   let app: NestFastifyApplication;
@@ -213,6 +226,27 @@ describe('gateway command path', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect((await post('/v1/widgets/silent', {}, { 'Idempotency-Key': 'idem-5' })).status).toBe(503);
     expect((await post('/v1/widgets/silent', {}, { 'Idempotency-Key': 'idem-5' })).status).toBe(503);
+  });
+
+  it('frees the key of a reply written by hand once it ends (it cannot be replayed), and answers 409 until then', async () => {
+    const first = post('/v1/widgets/stream', {}, { 'Idempotency-Key': 'idem-6' });
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await post('/v1/widgets/stream', {}, { 'Idempotency-Key': 'idem-6' })).status).toBe(409);
+    expect(await (await first).text()).toBe('one two');
+    await new Promise((r) => setTimeout(r, 50));
+    const again = await post('/v1/widgets/stream', {}, { 'Idempotency-Key': 'idem-6' });
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect(await again.text()).toBe('one two');
+    expect(streamed).toBe(2);
+  });
+
+  it('takes no claim for a request without the header, nor for a replay', async () => {
+    const streamsBefore = (await app.get<EventStore>(EVENT_STORE).readAll()).filter((e) => e.stream.startsWith('idempotency-')).length;
+    expect((await post('/v1/widgets', { name: 'plain' })).status).toBe(200);
+    expect((await post('/v1/widgets', { name: 'once' }, { 'Idempotency-Key': 'idem-1' })).headers.get('idempotent-replayed')).toBe('true');
+    const streamsAfter = (await app.get<EventStore>(EVENT_STORE).readAll()).filter((e) => e.stream.startsWith('idempotency-')).length;
+    expect(streamsAfter).toBe(streamsBefore);
   });
 
   it('maps a bus timeout to 503 with Retry-After and an error reply to its status', async () => {

@@ -3,10 +3,12 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '@app/config';
+import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { ApiExceptionFilter, installFastifyErrorHandling, PydanticValidationPipe } from '@app/platform/http';
 import type { JsonLogger } from '@app/platform/logging/logger';
 import type { AuthedRequest } from '../auth/auth.context';
 import { registerConsole } from '../console/console.routes';
+import { installIdempotency } from './idempotency';
 import { HttpMetrics } from './metrics';
 import { requestIdFor } from './request-id';
 
@@ -48,6 +50,7 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
     reply.header('X-Request-Id', request.id);
     return payload;
   });
+  installIdempotency(fastify, app.get<EventStore>(EVENT_STORE));
   fastify.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     const ms = reply.elapsedTime;

@@ -25,6 +25,20 @@ export class ApiError extends HttpException {
   }
 }
 
+/**
+ * An answer decided before the route ran (an Idempotency-Key's stored response): sent as it is,
+ * status, body and headers, by the exception filter.
+ */
+export class StoredAnswer extends HttpException {
+  constructor(
+    status: number,
+    readonly body: unknown,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super('stored answer', status);
+  }
+}
+
 /** FastAPI's RequestValidationError: always 422 with the pydantic error list as `detail`. */
 export class RequestValidationError extends ApiError {
   constructor(readonly errors: ErrorDetail[]) {

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import { errorCodes } from 'fastify';
-import { ApiError } from './errors';
+import { ApiError, StoredAnswer } from './errors';
 import { allowedMethods } from './fastify';
 
 type Reply = {
@@ -70,6 +70,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const req = http.getRequest<Req>();
+    if (exception instanceof StoredAnswer) {
+      send(http.getResponse<Reply>(), exception.getStatus(), JSON.stringify(exception.body ?? null), exception.headers);
+      return;
+    }
     const { status, detail, headers } = this.answer(exception, req);
     send(http.getResponse<Reply>(), status, JSON.stringify({ detail }), headers ?? {});
   }
