@@ -233,6 +233,66 @@ describe('SqliteEventStore specifics', () => {
     }
   });
 
+  it('answers a live $all subscription from its own latest appends, without a query', async () => {
+    const reads = jest.spyOn(store as unknown as { readEvents: (...args: unknown[]) => unknown }, 'readEvents');
+    try {
+      const { position: before } = await store.append('before', [event()], 'no_stream');
+      const all = take(store.subscribeToAll({ after: before }), 50, 5000);
+      const filtered = take(store.subscribeToAll({ after: before, filter: { streamPrefixes: ['odd-'] } }), 25, 5000);
+      await sleep(20);
+      const idle = reads.mock.calls.length;
+      const written: NewEvent[] = [];
+      for (let i = 0; i < 50; i++) {
+        const e = event('Happened', { i });
+        written.push(e);
+        await store.append(`${i % 2 ? 'odd' : 'even'}-${i}`, [e], 'no_stream');
+        if (i % 7 === 0) await sleep(1);
+      }
+      const [everything, odd] = await Promise.all([all, filtered]);
+      expect(everything.map((e) => e.id)).toEqual(written.map((e) => e.id));
+      expect(everything.map((e) => e.data)).toEqual(written.map((e) => e.data));
+      expect(odd.map((e) => e.id)).toEqual(written.filter((_, i) => i % 2).map((e) => e.id));
+      expect(reads.mock.calls.length).toBe(idle);
+      // The same events as a read of the file returns, field for field.
+      expect(everything).toEqual(await store.readAll({ after: before }));
+    } finally {
+      reads.mockRestore();
+    }
+  });
+
+  it('misses nothing another connection appends between, or right after, its own appends', async () => {
+    const other = openSqliteEventStore(file);
+    try {
+      const total = 120;
+      const all = take(store.subscribeToAll(), total, 10_000);
+      const filtered = take(store.subscribeToAll({ filter: { eventTypePrefixes: ['Mine'] } }), total / 2, 10_000);
+      // Seeded interleaving: runs of appends from each connection, some back to back, some apart.
+      let seed = 7;
+      const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+      let mine = 0;
+      let theirs = 0;
+      while (mine + theirs < total) {
+        const fromHere = theirs >= total / 2 || (mine < total / 2 && random() < 0.5);
+        if (fromHere) await store.append(`mine-${mine++}`, [event('Mine')], 'no_stream');
+        else await other.append(`theirs-${theirs++}`, [event('Theirs')], 'no_stream');
+        if (random() < 0.2) await sleep(random() * 15);
+      }
+      const stored = await store.readAll();
+      expect((await all).map((e) => e.id)).toEqual(stored.map((e) => e.id));
+      expect((await filtered).map((e) => e.id)).toEqual(stored.filter((e) => e.type === 'Mine').map((e) => e.id));
+      // The last append was another connection's, and this one appends nothing after it: seen anyway.
+      const last = take(store.subscribeToAll({ after: stored[stored.length - 1].position }), 1, 5000);
+      await store.append('mine-last', [event('Mine')], 'no_stream');
+      const far = event('Theirs');
+      const tail = take(store.subscribeToAll({ after: (await store.headPosition()) }), 1, 5000);
+      await other.append('theirs-last', [far], 'no_stream');
+      expect((await last).length).toBe(1);
+      expect((await tail).map((e) => e.id)).toEqual([far.id]);
+    } finally {
+      await other.close();
+    }
+  }, 30_000);
+
   it('closing the store ends its live subscriptions', async () => {
     const subscription = store.subscribeToAll();
     const loop = take(subscription, 1, 60_000);

@@ -49,6 +49,8 @@ const COLUMNS = 'position, stream, revision, id, type, data, metadata, created';
 const MAX_INT64 = 9223372036854775807n;
 /** Rows per query for unbounded reads and subscriptions: bounds memory, amortises the query. */
 const READ_BATCH = 4096;
+/** This process's latest appends kept for live $all subscriptions (see `tail`). */
+const TAIL_EVENTS = 1024;
 
 /**
  * Rows come back as arrays (`raw`): no per-row key lookups, one object per event. Integers come
@@ -96,6 +98,17 @@ export class SqliteEventStore implements EventStore {
   private readonly appendImmediate: (stream: string, events: NewEvent[], expected: ExpectedRevision) => AppendResult;
 
   private readonly live = new Set<SqliteSubscription>();
+  /**
+   * This process's latest appended rows (as a read returns them), in position order with no gap,
+   * and the data_version seen right after the last of them was committed. While data_version has
+   * not moved since, no other connection has committed: the log ends with these rows, and a live
+   * $all subscription reads what it has not yet seen from here instead of querying the file.
+   */
+  private tail: Row[] = [];
+  private tailVersion: unknown;
+  /** Rows inserted by the append in progress, kept in `tail` once it commits, and data_version under its lock. */
+  private inserted: Row[] = [];
+  private insertedVersion: unknown;
   /** Sleeping subscriptions, each with what it reads (none: every change wakes it). */
   private readonly waiting = new Map<() => void, EventWanted | undefined>();
   private readonly pollIntervalMs: number;
@@ -135,11 +148,14 @@ export class SqliteEventStore implements EventStore {
   async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     this.assertOpen();
     let result: AppendResult;
+    this.inserted = [];
     try {
       result = this.appendImmediate(stream, events, expected);
     } catch (error) {
+      this.inserted = [];
       throw this.appendError(error, stream, events, expected);
     }
+    if (this.inserted.length > 0) this.keepTail(this.inserted);
     // Committed: wake this process's subscribers now (other processes poll data_version).
     if (events.length > 0) this.wakeAll(stream, events);
     if (++this.appends === CHECKPOINTER_AFTER && this.checkpointIntervalMs > 0) this.startCheckpointer();
@@ -200,6 +216,8 @@ export class SqliteEventStore implements EventStore {
     const filtered = options.filter !== undefined;
     return this.track(
       (position) => {
+        const recent = this.readTail(position, READ_BATCH, options.filter);
+        if (recent) return { events: recent.events, scannedTo: filtered && recent.events.length < READ_BATCH ? recent.head : undefined };
         // Head read BEFORE the query: the query's later snapshot surely covers every row up to it.
         const head = filtered ? ((this.head.get() as bigint | null) ?? -1n) : undefined;
         const events = this.readAllAfter(position, READ_BATCH, options.filter);
@@ -243,20 +261,16 @@ export class SqliteEventStore implements EventStore {
       return { nextExpectedRevision: current ?? -1n, position: last ? (last[1] as bigint) : -1n };
     }
     const created = new Date().toISOString();
+    this.insertedVersion = this.dataVersion.get();
     let revision = current ?? -1n;
     let position = -1n;
     for (const event of events) {
       revision += 1n;
       const metadata = event.metadata === undefined ? null : JSON.stringify(event.metadata);
-      position = this.insert.run(
-        stream,
-        revision,
-        event.id,
-        event.type,
-        JSON.stringify(event.data),
-        metadata === '{}' ? null : metadata,
-        created,
-      ).lastInsertRowid as bigint;
+      const data = JSON.stringify(event.data);
+      const stored = metadata === '{}' ? null : metadata;
+      position = BigInt(this.insert.run(stream, revision, event.id, event.type, data, stored, created).lastInsertRowid);
+      this.inserted.push([position, stream, revision, event.id, event.type, data, stored, created]);
     }
     return { nextExpectedRevision: revision, position };
   }
@@ -288,6 +302,42 @@ export class SqliteEventStore implements EventStore {
     }
     const ids = events.map((event) => event.id).join(', ');
     return new Error(`append to ${stream}: an event id is repeated or already stored elsewhere (${ids})`, { cause: error });
+  }
+
+  // ---- this process's tail ----
+
+  private keepTail(rows: Row[]): void {
+    // Read under the append's write lock: no other connection could commit between it and ours.
+    const version = this.insertedVersion;
+    const last = this.tail[this.tail.length - 1];
+    // Another connection committed since our last append, or left a gap: the tail starts anew.
+    if (last && (version !== this.tailVersion || (rows[0][0] as bigint) !== (last[0] as bigint) + 1n)) this.tail = [];
+    this.tail.push(...rows);
+    if (this.tail.length > TAIL_EVENTS) this.tail.splice(0, this.tail.length - TAIL_EVENTS);
+    this.inserted = [];
+    this.tailVersion = version;
+  }
+
+  /**
+   * The events after `after` (up to `limit`, those the filter takes) and the log's head, from the
+   * tail; undefined when the tail cannot answer (it does not reach back to `after`, or another
+   * connection has committed since).
+   */
+  private readTail(after: bigint, limit: number, filter: AllFilter | undefined): { events: RecordedEvent[]; head: bigint } | undefined {
+    const tail = this.tail;
+    if (tail.length === 0 || (tail[0][0] as bigint) > after + 1n) return undefined;
+    if (this.dataVersion.get() !== this.tailVersion) {
+      this.tail = [];
+      return undefined;
+    }
+    const events: RecordedEvent[] = [];
+    // Positions in the tail have no gap: the first after `after` is found by arithmetic.
+    for (let i = Math.max(0, Number(after + 1n - (tail[0][0] as bigint))); i < tail.length && events.length < limit; i++) {
+      const row = tail[i];
+      if (filter && !matchesFilter(filter, row[1] as string, row[4] as string)) continue;
+      events.push(toRecorded(row));
+    }
+    return { events, head: tail[tail.length - 1][0] as bigint };
   }
 
   // ---- reads ----
