@@ -3,6 +3,7 @@ import {
   BaseRpcContext,
   ClientProxy,
   CustomTransportStrategy,
+  MessageHandler,
   IncomingRequest,
   ReadPacket,
   Server,
@@ -142,6 +143,14 @@ export class InProcessServer extends Server implements CustomTransportStrategy {
   unwrap<T>(): T {
     if (!this.listening) throw new Error('Not initialized. Please call the "listen"/"startAllMicroservices" method first.');
     return broker as T;
+  }
+
+  /**
+   * Subjects are plain strings and handlers are registered under them as they are: a direct
+   * lookup. Nest's own first tries JSON.parse on the subject, which throws (slowly) every time.
+   */
+  override getHandlerByPattern(pattern: string): MessageHandler | null {
+    return this.messageHandlers.get(pattern) ?? super.getHandlerByPattern(pattern);
   }
 
   /** The broker's entry point; the same steps as ServerNats.handleMessage. */
