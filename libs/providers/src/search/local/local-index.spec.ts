@@ -166,6 +166,35 @@ describe('LocalIndex', () => {
     });
   });
 
+  describe('document order', () => {
+    it('gives alike pages of a batch neighbouring ids, whatever order they came in, and answers the same', () => {
+      // Three subjects, each with its own words, interleaved a, b, c, a, b, c...; each page also
+      // has words of its own, so no two are the same.
+      const subjects = [
+        'tidal turbine blades corrosion seawater maintenance offshore array cable',
+        'sourdough starter flour hydration proofing crust oven bakery',
+        'glacier melt runoff valley hydrology snowpack alpine stream',
+      ];
+      const pages = Array.from({ length: 300 }, (_, i) =>
+        doc(`https://site${i % 7}.example/page-${i}`, { title: `Page ${i}`, text: `${subjects[i % 3]} note${i} extra${i % 11} token${i % 13}.` }),
+      );
+      const index = new LocalIndex({ now: () => NOW });
+      index.apply(pages, []);
+      const subjectOf = (url: string) => Number(/page-(\d+)/.exec(url)![1]) % 3;
+      const order = (index.db.prepare('SELECT url FROM docs ORDER BY id').pluck().all() as string[]).map(subjectOf);
+      let changes = 0;
+      for (let i = 1; i < order.length; i++) if (order[i] !== order[i - 1]) changes++;
+      expect(changes).toBeLessThan(100); // 299 in arrival order
+      // Scores do not depend on ids: the same pages in another arrival order score the same.
+      const plain = new LocalIndex({ now: () => NOW });
+      plain.apply([...pages].reverse(), []);
+      for (const query of ['turbine corrosion', 'sourdough oven', 'glacier stream note7']) {
+        const scored = (i: LocalIndex) => i.search({ query, limit: 10 }).hits.map((h) => [h.url, h.score.toFixed(6)]);
+        expect(new Set(scored(index).map(([, score]) => score))).toEqual(new Set(scored(plain).map(([, score]) => score)));
+      }
+    });
+  });
+
   describe('updates and persistence', () => {
     let dir: string;
     beforeEach(async () => (dir = await fs.mkdtemp(path.join(os.tmpdir(), 'local-index-'))));

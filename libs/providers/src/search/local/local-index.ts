@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import { CATEGORIES, type Category, type Freshness, type SearchHit, type SearchPage, type SearchQuery } from '../search-provider.port';
 import { entityCount, processTerm, snippetFor, terms } from './text-analysis';
-import { impactList, type ImpactList, scoreOf, type Scored, topK } from './top-k';
+import { BLOCK, impactList, type ImpactList, scoreOf, type Scored, topK } from './top-k';
 import { domainMatches, normalizeDomain } from './urls';
 
 /** One page as the index keeps it. */
@@ -206,6 +206,38 @@ export function analyse(doc: IndexedDocument): Analysed {
   const title = count(doc.title);
   const text = count(body);
   return { titleTf: title.tf, textTf: text.tf, titleLen: title.length, textLen: text.length, names: entityCount(body) };
+}
+
+/** A 32-bit FNV-1a hash of a term, from `seed`. */
+function termHash(term: string, seed: number): number {
+  let h = seed;
+  for (let i = 0; i < term.length; i++) h = Math.imul(h ^ term.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+/**
+ * The pages in an order that puts similar ones side by side: by two MinHash values of their
+ * terms (pages sharing most of their words share them with like odds). Ids are given in this
+ * order, so a query's best pages, which tend to be alike, fall in few postings blocks and
+ * block-max retrieval steps over the rest (document reordering, as in Silvestri 2007).
+ */
+function clustered(pages: PreparedDocument[]): PreparedDocument[] {
+  if (pages.length < 2 * BLOCK) return pages;
+  const keyed = pages.map((page, index) => {
+    let a = 0xffffffff;
+    let b = 0xffffffff;
+    const visit = (term: string) => {
+      const x = termHash(term, 0x811c9dc5);
+      if (x < a) a = x;
+      const y = termHash(term, 0x2166136);
+      if (y < b) b = y;
+    };
+    for (const term of page.analysed.titleTf.keys()) visit(term);
+    for (const term of page.analysed.textTf.keys()) visit(term);
+    return { page, a, b, index };
+  });
+  keyed.sort((x, y) => x.a - y.a || x.b - y.b || x.index - y.index);
+  return keyed.map((k) => k.page);
 }
 
 /** Postings of one segment being written: ids ascending (pages get ids in the order they are added). */
@@ -433,7 +465,7 @@ export class LocalIndex {
         last.delete(prepared.doc.url);
         last.set(prepared.doc.url, prepared);
       }
-      for (const page of last.values()) this.insert(page.doc, page.analysed, segment);
+      for (const page of clustered([...last.values()])) this.insert(page.doc, page.analysed, segment);
       this.writeSegment(segment);
       alongside?.();
     })();
