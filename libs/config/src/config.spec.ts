@@ -36,6 +36,16 @@ describe('loadConfig: LOCAL_INDEX_REFRESH', () => {
   });
 });
 
+describe('loadConfig: HEAP_GROWTH_PERCENT', () => {
+  it('is 50 unless given, 0 leaves the heap to V8, and bounds are named', () => {
+    expect(loadConfig({}).heapGrowthPercent).toBe(50);
+    expect(loadConfig({ HEAP_GROWTH_PERCENT: '0' }).heapGrowthPercent).toBe(0);
+    expect(loadConfig({ HEAP_GROWTH_PERCENT: '200' }).heapGrowthPercent).toBe(200);
+    expect(() => loadConfig({ HEAP_GROWTH_PERCENT: '-1' })).toThrow(/HEAP_GROWTH_PERCENT/);
+    expect(() => loadConfig({ HEAP_GROWTH_PERCENT: '1001' })).toThrow(/HEAP_GROWTH_PERCENT.*1000/);
+  });
+});
+
 describe('loadConfig: HEALTH_PORT', () => {
   it('is off unless given, and a port when given (bounds named)', () => {
     expect(loadConfig({}).healthPort).toBeUndefined();

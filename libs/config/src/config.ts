@@ -16,6 +16,12 @@ export interface Config {
   port: number;
   /** `HEALTH_PORT`: a bus service's /livez and /readyz for Kubernetes probes; unset = none (the gateway serves its own on PORT). */
   healthPort: number | undefined;
+  /**
+   * `HEAP_GROWTH_PERCENT`: how far past what it held live after its last full collection the
+   * JavaScript heap may grow before the next one; 0 leaves it to V8 (which lets a busy process's
+   * heap reach several times its live size).
+   */
+  heapGrowthPercent: number;
   host: string;
   dataDir: string;
   eventstoreUrl: string;
@@ -161,6 +167,7 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
     healthPort: read(env, 'HEALTH_PORT') === undefined ? undefined : int(env, 'HEALTH_PORT', 8081, 1, 65535),
+    heapGrowthPercent: int(env, 'HEAP_GROWTH_PERCENT', 50, 0, 1000),
     host: read(env, 'HOST') ?? '0.0.0.0',
     dataDir,
     eventstoreUrl,

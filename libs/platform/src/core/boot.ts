@@ -1,15 +1,19 @@
 import * as fs from 'node:fs';
+import * as v8 from 'node:v8';
 import { type Config, ConfigError, loadConfig } from '@app/config';
 import { createRootLogger, JsonLogger } from '../logging/logger';
 
 /**
  * Boot helpers shared by every main.ts: read `.env` when present, validate the configuration
- * (a bad value prints one line naming the variable and exits 1), and make the JSON logger.
+ * (a bad value prints one line naming the variable and exits 1), set the heap's growth, and make
+ * the JSON logger.
  */
 export function loadConfigOrExit(): Config {
   if (fs.existsSync('.env')) process.loadEnvFile('.env');
   try {
-    return loadConfig();
+    const config = loadConfig();
+    applyHeapGrowth(config.heapGrowthPercent);
+    return config;
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -17,6 +21,16 @@ export function loadConfigOrExit(): Config {
     }
     throw error;
   }
+}
+
+/**
+ * A service allocates fast and keeps little: left to itself, V8 lets the heap grow to several
+ * times what is live before a full collection (a search process at 1,000 requests/s held 250 MB of
+ * heap for 70 MB live). V8 reads this limit each time it sets the next one, so it applies from the
+ * first collection on, on every thread. 0 keeps V8's own policy.
+ */
+export function applyHeapGrowth(percent: number): void {
+  if (percent > 0) v8.setFlagsFromString(`--heap-growing-percent=${percent}`);
 }
 
 export const jsonLogger = (service: string, config: Config): JsonLogger =>

@@ -37,7 +37,7 @@ const MAX_SEGMENTS = 10;
 /** A segment whose pages are more than this share replaced or removed is rewritten without them. */
 const MAX_DEAD_SHARE = 0.3;
 /** Postings kept decoded in memory (bytes, about 8 per posting); least recently used terms go first. */
-const DEFAULT_CACHE_BYTES = 192 * 1024 * 1024;
+const DEFAULT_CACHE_BYTES = 96 * 1024 * 1024;
 /** The collection's statistics may drift this much before cached impacts are recomputed. */
 const STATS_DRIFT = 0.02;
 
