@@ -142,4 +142,29 @@ describe('topK (MaxScore with block-max skipping)', () => {
     expect(scoreOf([a, b], 5)).toBeCloseTo(2.5);
     expect(scoreOf([a, b], 7)).toBe(0);
   });
+
+  it('walks the short lists of a misspelt word\'s neighbours instead of counting their bounds against every document of a common word', () => {
+    // A common word (60% of 20,000 pages) whose one title hit gives it a high bound, another
+    // common word, and eight rare neighbours of a misspelt word, each on a page or two with a
+    // high impact (rare words weigh much): the case a typo brings.
+    const random = rng(41);
+    const common = randomList(random, 20_000, 0.6, 2);
+    const impacts = Float32Array.from(common.impacts);
+    impacts[5_000] = 25;
+    const titled = impactList(common.docs, impacts);
+    const other = randomList(random, 20_000, 0.15, 4);
+    const rare = Array.from({ length: 8 }, () => {
+      const docs = [...new Set(Array.from({ length: 1 + Math.floor(random() * 3) }, () => Math.floor(random() * 20_000)))].sort((a, b) => a - b);
+      return { ...impactList(Uint32Array.from(docs), Float32Array.from(docs.map(() => 20 + random() * 6))), weight: 0.8 };
+    });
+    const lists = [other, titled, ...rare];
+    const stats: TopKStats = { scored: 0, skippedBlocks: 0 };
+    const got = topK(lists, 11, undefined, stats);
+    const want = bruteForce(lists, 11);
+    expect(got.map((h) => h.doc)).toEqual(want.map((h) => h.doc));
+    got.forEach((h, i) => expect(h.score).toBeCloseTo(want[i].score, 4));
+    // Most of the common word's blocks are stepped over, not scored document by document.
+    expect(stats.scored).toBeLessThan(titled.docs.length / 4);
+  });
 });
+

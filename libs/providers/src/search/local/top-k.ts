@@ -232,11 +232,15 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
   // Driving lists give the candidates; the others are only probed. Any set of lists whose bounds
   // sum below the threshold may be probed-only (a document in none of the driving lists cannot
   // win): of those sets, the one with the most postings, so the fewest are walked.
-  const subsets = n <= MAX_SUBSET_LISTS ? 1 << n : 0;
+  // A list of one block or less (a rare word, a misspelt word's neighbour) is always walked: it
+  // brings a handful of candidates, and probed it would count its whole bound against every one.
+  const long: number[] = [];
+  for (let i = 0; i < n; i++) if (ls[i].docs.length > BLOCK) long.push(i);
+  const subsets = long.length <= MAX_SUBSET_LISTS ? 1 << long.length : 0;
   const sum = new Float64Array(subsets);
   const postings = new Float64Array(subsets);
   for (let mask = 1; mask < subsets; mask++) {
-    const low = 31 - Math.clz32(mask & -mask);
+    const low = long[31 - Math.clz32(mask & -mask)];
     sum[mask] = sum[mask & (mask - 1)] + bound[low];
     postings[mask] = postings[mask & (mask - 1)] + ls[low].docs.length;
   }
@@ -272,13 +276,13 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
           best = mask;
         }
       }
-      for (let i = 0; i < n; i++) next[i] = (best >> i) & 1;
+      for (let b = 0; b < long.length; b++) next[long[b]] = (best >> b) & 1;
     } else {
-      // Many lists (a misspelt word's neighbours): the smallest bounds, as MaxScore takes them.
+      // Many long lists: the smallest bounds, as MaxScore takes them.
       let acc = 0;
-      for (let i = n - 1; i >= 0 && acc + bound[i] < threshold; i--) {
-        acc += bound[i];
-        next[i] = 1;
+      for (let b = long.length - 1; b >= 0 && acc + bound[long[b]] < threshold; b--) {
+        acc += bound[long[b]];
+        next[long[b]] = 1;
       }
     }
     let same = choices > 0;
@@ -342,10 +346,16 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
             const list = ls[i];
             const p = pos[i];
             if (p >= list.docs.length) continue;
-            const block = (p / BLOCK) | 0;
-            rangeUb += list.blockMax[block] * weight[i];
-            const last = list.docs[Math.min(list.docs.length, (block + 1) * BLOCK) - 1];
+            const last = list.docs[Math.min(list.docs.length, (((p / BLOCK) | 0) + 1) * BLOCK) - 1];
             if (last + 1 < rangeEnd) rangeEnd = last + 1;
+          }
+          // A list whose next document lies beyond the range adds nothing in it (a rare word's
+          // posting far ahead does not hold the bound up).
+          for (let d = 0; d < drivers; d++) {
+            const i = driving[d];
+            const list = ls[i];
+            const p = pos[i];
+            if (p < list.docs.length && list.docs[p] < rangeEnd) rangeUb += list.blockMax[(p / BLOCK) | 0] * weight[i];
           }
         }
         if (rangeUb < threshold) {
