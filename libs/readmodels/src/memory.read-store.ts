@@ -15,6 +15,9 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** The ids holding one value of an indexed field: one id, or several. */
+type IndexEntry = string | Set<string>;
+
 interface SnapshotFile {
   format: 1;
   /** What the caller needs to know of the snapshot before reading it whole (written first). */
@@ -35,22 +38,40 @@ interface SnapshotFile {
 export class MemoryReadStore implements ReadStore {
   private readonly collections = new Map<string, Map<string, ReadDoc>>();
   private readonly checkpoints = new Map<string, bigint>();
-  /** Equality indexes: collection -> field -> value -> ids, so a team's docs are found without a scan. */
-  private readonly indexes = new Map<string, Map<string, Map<unknown, Set<string>>>>();
+  /**
+   * Equality indexes: collection -> field -> value -> ids, so a team's docs are found without a
+   * scan. A value held by one doc maps to its id itself, a Set only once several share it: most
+   * values of a field like a request id are unique, and a Set apiece would cost more than the doc.
+   */
+  private readonly indexes = new Map<string, Map<string, Map<unknown, IndexEntry>>>();
 
   async ensureIndex(collection: string, field: string): Promise<void> {
     let fields = this.indexes.get(collection);
     if (!fields) this.indexes.set(collection, (fields = new Map()));
     if (fields.has(field)) return;
-    const index = new Map<unknown, Set<string>>();
+    const index = new Map<unknown, IndexEntry>();
     fields.set(field, index);
     for (const doc of this.collections.get(collection)?.values() ?? []) this.indexAdd(index, doc[field], doc._id);
   }
 
-  private indexAdd(index: Map<unknown, Set<string>>, value: unknown, id: string): void {
-    let ids = index.get(value);
-    if (!ids) index.set(value, (ids = new Set()));
-    ids.add(id);
+  private indexAdd(index: Map<unknown, IndexEntry>, value: unknown, id: string): void {
+    const ids = index.get(value);
+    if (ids === undefined) index.set(value, id);
+    else if (typeof ids === 'string') {
+      if (ids !== id) index.set(value, new Set([ids, id]));
+    } else ids.add(id);
+  }
+
+  private indexDelete(index: Map<unknown, IndexEntry>, value: unknown, id: string): void {
+    const ids = index.get(value);
+    if (ids === undefined) return;
+    if (typeof ids === 'string') {
+      if (ids === id) index.delete(value);
+      return;
+    }
+    ids.delete(id);
+    if (ids.size === 1) index.set(value, ids.values().next().value as string);
+    else if (ids.size === 0) index.delete(value);
   }
 
   private reindex(collection: string, before: ReadDoc | undefined, after: ReadDoc | undefined): void {
@@ -58,7 +79,7 @@ export class MemoryReadStore implements ReadStore {
     if (!fields) return;
     for (const [field, index] of fields) {
       if (before && before[field] === after?.[field]) continue;
-      if (before) index.get(before[field])?.delete(before._id);
+      if (before) this.indexDelete(index, before[field], before._id);
       if (after) this.indexAdd(index, after[field], after._id);
     }
   }
@@ -70,8 +91,9 @@ export class MemoryReadStore implements ReadStore {
       for (const [field, index] of fields) {
         const wanted = filter[field];
         if (wanted === undefined || (wanted !== null && typeof wanted === 'object')) continue;
-        const ids = index.get(wanted) ?? new Set<string>();
-        return [...ids].map((id) => docs.get(id)!);
+        const ids = index.get(wanted);
+        if (ids === undefined) return [];
+        return typeof ids === 'string' ? [docs.get(ids)!] : [...ids].map((id) => docs.get(id)!);
       }
     }
     return docs.values();

@@ -208,6 +208,26 @@ export function readStoreContract(name: string, factory: () => ReadStore | Promi
         expect(await store.upsert(coll, 'g', { group: 'x', n: 1 }, 0n)).toBe(true);
         expect(strip(await store.find(coll, { group: 'x' }))).toEqual(['g']);
       });
+
+      it('follows a value from one doc to several and back to one and none', async () => {
+        if (!store.ensureIndex) return;
+        await store.ensureIndex(coll, 'group');
+        const ids = async (group: string) => strip(await store.find(coll, { group }, { sort: { _id: 1 } }));
+        expect(await store.upsert(coll, 'p', { group: 'solo' }, 0n)).toBe(true);
+        expect(await store.upsert(coll, 'p', { group: 'solo', n: 1 }, 1n)).toBe(true); // same value again
+        expect(await ids('solo')).toEqual(['p']);
+        expect(await store.upsert(coll, 'q', { group: 'solo' }, 0n)).toBe(true);
+        expect(await store.upsert(coll, 'r', { group: 'solo' }, 0n)).toBe(true);
+        expect(await ids('solo')).toEqual(['p', 'q', 'r']);
+        expect(await store.upsert(coll, 'q', { group: 'other' }, 1n)).toBe(true);
+        await store.delete?.(coll, 'r', 1n);
+        expect(await ids('solo')).toEqual(store.delete ? ['p'] : ['p', 'r']);
+        expect(await ids('other')).toEqual(['q']);
+        expect(await store.upsert(coll, 'p', { group: 'other' }, 2n)).toBe(true);
+        expect(await ids('solo')).toEqual(store.delete ? [] : ['r']);
+        expect(await ids('other')).toEqual(['p', 'q']);
+        expect(await store.count(coll, { group: 'other' })).toBe(2);
+      });
     });
 
     describe('checkpoints', () => {

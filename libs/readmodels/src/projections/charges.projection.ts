@@ -21,7 +21,8 @@ export const chargesProjection: Projection = {
   eventTypes: ['CreditsCharged'],
   collection: CHARGES,
   versionBy: 'revision',
-  indexes: ['request_id', 'team_id'],
+  // A charge is looked up by its request id (within the team): that one index is what the lookup uses.
+  indexes: ['request_id'],
   ids: (event) => [event.stream],
   apply(doc, event) {
     const data = event.data as unknown as ChargeDoc;
