@@ -208,6 +208,16 @@ export function analyse(doc: IndexedDocument): Analysed {
   return { titleTf: title.tf, textTf: text.tf, titleLen: title.length, textLen: text.length, names: entityCount(body) };
 }
 
+/** Words remembered per cache, the oldest forgotten first. */
+const REMEMBERED_WORDS = 10_000;
+
+/** Keeps `value` under `key` in a bounded cache and returns it. */
+function remember<V>(cache: Map<string, V>, key: string, value: V): V {
+  if (cache.size >= REMEMBERED_WORDS) cache.delete(cache.keys().next().value as string);
+  cache.set(key, value);
+  return value;
+}
+
 /** A 32-bit FNV-1a hash of a term, from `seed`. */
 function termHash(term: string, seed: number): number {
   let h = seed;
@@ -376,6 +386,9 @@ export class LocalIndex {
   private homes: Map<string, number> | null = null;
   /** Every indexed term, by length, for typo matching: read when first needed. */
   private vocabulary: Map<string, { terms: string[]; masks: number[] }> | null = null;
+  /** What `near` and `domainsSpelledBy` found per word, until the vocabulary or the domains change. */
+  private readonly nearCache = new Map<string, Array<{ term: string; distance: number }>>();
+  private readonly spelledCache = new Map<string, number[]>();
   private readonly statements: ReturnType<LocalIndex['prepare']>;
 
   constructor(options: LocalIndexOptions = {}) {
@@ -652,6 +665,7 @@ export class LocalIndex {
       id = this.domains.push(domain) - 1;
       this.domainIds.set(domain, id);
       this.labels = null;
+      this.spelledCache.clear();
     }
     return id;
   }
@@ -755,6 +769,7 @@ export class LocalIndex {
     for (const term of touched) this.evict(term);
     this.change?.touched.push(...touched);
     this.vocabulary = null;
+    this.nearCache.clear();
     const basis = this.currentBasis();
     const drift = (a: number, b: number) => Math.abs(a - b) > STATS_DRIFT * Math.max(a, b, 1);
     if (drift(basis.documents, this.cacheBasis.documents) || drift(basis.avgTitle, this.cacheBasis.avgTitle) || drift(basis.avgText, this.cacheBasis.avgText)) {
@@ -926,6 +941,8 @@ export class LocalIndex {
 
   /** Indexed terms within a quarter of `term`'s letters of it (at most two edits), nearest first. */
   private near(term: string): Array<{ term: string; distance: number }> {
+    const known = this.nearCache.get(term);
+    if (known) return known;
     if (!this.vocabulary) {
       // Words by length and first letter, and by length and last letter: a typo seldom changes both ends.
       this.vocabulary = new Map();
@@ -956,10 +973,14 @@ export class LocalIndex {
         }
       }
     }
-    return [...found]
-      .map(([t, distance]) => ({ term: t, distance }))
-      .sort((a, b) => a.distance - b.distance || (a.term < b.term ? -1 : 1))
-      .slice(0, MAX_NEAR);
+    return remember(
+      this.nearCache,
+      term,
+      [...found]
+        .map(([t, distance]) => ({ term: t, distance }))
+        .sort((a, b) => a.distance - b.distance || (a.term < b.term ? -1 : 1))
+        .slice(0, MAX_NEAR),
+    );
   }
 
   private compileFilter(query: SearchQuery): ((doc: number) => boolean) | undefined {
@@ -1003,19 +1024,26 @@ export class LocalIndex {
   private namedDomains(queryTerms: string[]): Set<number> {
     const named = new Set<number>();
     if (queryTerms.length === 0) return named;
-    const labels = (this.labels ??= this.labelIndex());
     const spelled = new Set([...queryTerms, ...queryTerms.slice(1).map((t, i) => `${queryTerms[i]}${t}`), queryTerms.join('')]);
-    for (const word of spelled) {
-      for (const id of labels.exact.get(word) ?? []) named.add(id);
-      if (word.length < 6) continue;
+    for (const word of spelled) for (const id of this.domainsSpelledBy(word)) named.add(id);
+    return named;
+  }
+
+  /** Domain ids whose host name `word` spells, with one typo allowed in a long word (remembered per word). */
+  private domainsSpelledBy(word: string): number[] {
+    const known = this.spelledCache.get(word);
+    if (known) return known;
+    const labels = (this.labels ??= this.labelIndex());
+    const ids = new Set(labels.exact.get(word) ?? []);
+    if (word.length >= 6) {
       // One typo: the label and the word share a form with one letter deleted (or are one).
       for (const form of [word, ...deletions(word)]) {
         for (const label of labels.byDeletion.get(form) ?? []) {
-          if (label !== word && sameWord(label, word)) for (const id of labels.exact.get(label)!) named.add(id);
+          if (label !== word && sameWord(label, word)) for (const id of labels.exact.get(label)!) ids.add(id);
         }
       }
     }
-    return named;
+    return remember(this.spelledCache, word, [...ids]);
   }
 
   /** Host name words -> domain ids, and each word's one-letter deletions -> words, for typo lookups. */
