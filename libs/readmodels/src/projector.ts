@@ -169,7 +169,7 @@ export class Projector {
     this.saved.clear();
     try {
       for (const h of this.handlers) {
-        for (const field of h.projection.indexes ?? []) await this.store.ensureIndex?.(h.projection.collection, field);
+        for (const field of h.projection.indexes ?? []) await this.store.ensureIndex(h.projection.collection, field);
         const saved = await this.store.getCheckpoint(h.checkpoint);
         if (saved === undefined) await this.store.clear(h.projection.collection);
         h.from = saved ?? -1n;
@@ -276,7 +276,6 @@ export class Projector {
         const next = p.apply(doc, event, id);
         if (next !== undefined) await this.store.upsert(p.collection, id, next, version);
         else if (doc) {
-          if (!this.store.delete) throw new Error(`projection ${p.name} deletes but the read store cannot`);
           await this.store.delete(p.collection, id, version);
         }
       }

@@ -23,13 +23,13 @@ export interface ReadStore {
   upsert(collection: string, id: string, doc: Record<string, unknown>, version: bigint): Promise<boolean>;
   /**
    * Removes the document unless its stored `_version` is already >= `version` (a projection
-   * returned undefined). Returns true when removed. Optional: added for delete semantics.
+   * returned undefined). Returns true when removed.
    */
-  delete?(collection: string, id: string, version: bigint): Promise<boolean>;
+  delete(collection: string, id: string, version: bigint): Promise<boolean>;
   /** Treat the result as read-only: the memory adapter returns its stored (frozen) object. */
   get(collection: string, id: string): Promise<ReadDoc | undefined>;
   /** Declares an equality index on a field (e.g. team_id), so finds on it need no full scan. */
-  ensureIndex?(collection: string, field: string): Promise<void>;
+  ensureIndex(collection: string, field: string): Promise<void>;
   find(collection: string, filter?: Filter, options?: FindOptions): Promise<ReadDoc[]>;
   count(collection: string, filter?: Filter): Promise<number>;
   /** Drops every document of the collection (rebuild). */
