@@ -1,7 +1,7 @@
 import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
 import type { ReplayServer } from '../support/replay-server';
 import { bearer, type RunningService, startService } from '../support/service-process';
-import { startSlowSearxng } from '../support/slow-searxng';
+import { startSlowSearxng, searxngEnv } from '../support/slow-searxng';
 import { json } from './harness';
 
 jest.setTimeout(120_000);
@@ -63,11 +63,7 @@ describe('gateway replicas (cluster, REPLICAS=gateway=2)', () => {
     stub = await startSlowSearxng(web, 300);
     svc = await startService('cluster', {
       REPLICAS: 'gateway=2',
-      SEARCH_PROVIDER: 'searxng',
-      SEARXNG_URL: stub.url,
-      SEARXNG_RPS: '0',
-      SEARXNG_MAX_CONCURRENT: '16',
-      FETCH_ALLOW_HOSTS: web.allowHosts.join(','),
+      ...searxngEnv(stub, web),
     });
     const url = new URL(svc.baseUrl);
     url.port = String(Number(url.port) + 1);

@@ -1,7 +1,7 @@
 import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
 import type { ReplayServer } from '../support/replay-server';
 import { bearer, type RunningService, startService } from '../support/service-process';
-import { startSlowSearxng } from '../support/slow-searxng';
+import { startSlowSearxng, searxngEnv } from '../support/slow-searxng';
 import { json } from './harness';
 
 jest.setTimeout(120_000);
@@ -22,11 +22,7 @@ describe('deep run recovery (cluster)', () => {
     web = await startFixtureWeb();
     stub = await startSlowSearxng(web, 300);
     svc = await startService('cluster', {
-      SEARCH_PROVIDER: 'searxng',
-      SEARXNG_URL: stub.url,
-      SEARXNG_RPS: '0',
-      SEARXNG_MAX_CONCURRENT: '16',
-      FETCH_ALLOW_HOSTS: web.allowHosts.join(','),
+      ...searxngEnv(stub, web),
       RUN_LEASE_SECONDS: '3',
     });
   }, 60_000);

@@ -1,7 +1,7 @@
 import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
 import type { ReplayServer } from '../support/replay-server';
 import { bearer, type RunningService, startService } from '../support/service-process';
-import { startSlowSearxng } from '../support/slow-searxng';
+import { startSlowSearxng, searxngEnv } from '../support/slow-searxng';
 import { json } from './harness';
 
 jest.setTimeout(120_000);
@@ -26,11 +26,7 @@ describe('task run takeover across research replicas (cluster, REPLICAS=research
     stub = await startSlowSearxng(web, 300);
     svc = await startService('cluster', {
       REPLICAS: 'research=2',
-      SEARCH_PROVIDER: 'searxng',
-      SEARXNG_URL: stub.url,
-      SEARXNG_RPS: '0',
-      SEARXNG_MAX_CONCURRENT: '16',
-      FETCH_ALLOW_HOSTS: web.allowHosts.join(','),
+      ...searxngEnv(stub, web),
     });
     for (let i = 0; i < 200 && svc.servicePidHistory('research').length < 2; i++) await new Promise((r) => setTimeout(r, 50));
   }, 60_000);

@@ -7,7 +7,7 @@ import { connect, headers as natsHeaders } from 'nats';
 import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
 import type { ReplayServer } from '../support/replay-server';
 import { bearer, type RunningService, startService } from '../support/service-process';
-import { startSlowSearxng } from '../support/slow-searxng';
+import { startSlowSearxng, searxngEnv } from '../support/slow-searxng';
 
 /**
  * `npm run test:faults`: the cluster under a steady mixed load (deep runs with webhooks, task
@@ -72,11 +72,7 @@ suite('faults under load (cluster)', () => {
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
     const hookPort = (receiver.address() as AddressInfo).port;
     svc = await startService('cluster', {
-      SEARCH_PROVIDER: 'searxng',
-      SEARXNG_URL: searxng.url,
-      SEARXNG_RPS: '0',
-      SEARXNG_MAX_CONCURRENT: '16',
-      FETCH_ALLOW_HOSTS: [...web.allowHosts, `127.0.0.1:${hookPort}`].join(','),
+      ...searxngEnv(searxng, web, [`127.0.0.1:${hookPort}`]),
       RUN_LEASE_SECONDS: '3',
       WEBHOOK_BACKOFF_SECONDS: '1',
       WEBHOOK_MAX_ATTEMPTS: '10',

@@ -32,3 +32,17 @@ export async function startSlowSearxng(web: FixtureWeb, delayMs: number): Promis
     ],
   });
 }
+
+/**
+ * The service settings that search through `searxng` (no rate limit of its own, 16 in flight) and
+ * fetch the fixture web's pages, plus any other hosts the suite serves (a webhook receiver).
+ */
+export function searxngEnv(searxng: ReplayServer, web: FixtureWeb, alsoAllow: string[] = []): Record<string, string> {
+  return {
+    SEARCH_PROVIDER: 'searxng',
+    SEARXNG_URL: searxng.url,
+    SEARXNG_RPS: '0',
+    SEARXNG_MAX_CONCURRENT: '16',
+    FETCH_ALLOW_HOSTS: [...web.allowHosts, ...alsoAllow].join(','),
+  };
+}
