@@ -21,9 +21,12 @@ export function tokenize(text: string): string[] {
 
 /** Lower case, accents folded, stop words dropped, plurals folded onto the singular. */
 export function processTerm(raw: string): string | null {
-  if (raw.length === 0) return null;
-  const term = fold(raw);
-  if (STOP_WORDS.has(term) || (term.length === 1 && !/\d/.test(term))) return null;
+  return raw.length === 0 ? null : folded(fold(raw));
+}
+
+/** A folded word as a term: null for a stop word or a lone letter, else its singular. */
+function folded(term: string): string | null {
+  if (term.length === 0 || STOP_WORDS.has(term) || (term.length === 1 && !/\d/.test(term))) return null;
   return singular(term);
 }
 
@@ -47,9 +50,9 @@ export function terms(text: string): string[] {
   const out: string[] = [];
   if (!NON_ASCII.test(text)) {
     // ASCII (most text): lower-cased once, letters and digits split as `tokenize` would, nothing to fold.
-    for (const term of text.toLowerCase().split(ASCII_BREAK)) {
-      if (term.length === 0 || STOP_WORDS.has(term) || (term.length === 1 && !(term >= '0' && term <= '9'))) continue;
-      out.push(singular(term));
+    for (const word of text.toLowerCase().split(ASCII_BREAK)) {
+      const term = folded(word);
+      if (term) out.push(term);
     }
     return out;
   }
