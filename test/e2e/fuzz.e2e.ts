@@ -1,3 +1,4 @@
+import * as net from 'node:net';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
@@ -191,5 +192,89 @@ describe('fuzz: requests generated from the OpenAPI document', () => {
     expect(appended.slice(0, 20)).toEqual([]);
     // The check above can fail: accepted requests' ids are found in the log by the same scan.
     expect(acceptedFound).toBeGreaterThan(0);
+  });
+  /** One raw HTTP exchange over a socket: the status of the answer, or null when the server closed without one. */
+  const raw = (request: string | Buffer, timeoutMs = 5_000): Promise<number | null> =>
+    new Promise((resolve) => {
+      const { port, hostname } = new URL(svc.baseUrl);
+      const socket = net.connect(Number(port), hostname);
+      let answer = '';
+      const done = () => {
+        clearTimeout(timer);
+        socket.destroy();
+        const status = /^HTTP\/1\.[01] (\d{3})/.exec(answer);
+        resolve(status ? Number(status[1]) : null);
+      };
+      const timer = setTimeout(done, timeoutMs);
+      socket.on('connect', () => socket.write(request));
+      socket.on('data', (chunk) => {
+        answer += chunk.toString('latin1');
+        if (answer.includes('\r\n\r\n')) done();
+      });
+      socket.on('error', done);
+      socket.on('close', done);
+    });
+
+  const upgrade = (path: string, auth?: string, extra: Record<string, string> = {}) => {
+    const headers: Record<string, string> = {
+      Host: 'localhost',
+      Connection: 'Upgrade',
+      Upgrade: 'websocket',
+      'Sec-WebSocket-Version': '13',
+      'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+      ...(auth !== undefined && { Authorization: auth }),
+      ...extra,
+    };
+    return `GET ${path} HTTP/1.1\r\n${Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('')}\r\n`;
+  };
+
+  const stillServing = async () => (await fetch(`${svc.baseUrl}/healthz`, { signal: AbortSignal.timeout(5_000) })).status;
+
+  it('answers malformed HTTP and WebSocket upgrades (bad escapes, huge paths, missing headers, no or wrong key) with a 4xx, and keeps serving after each', async () => {
+    const socketPaths = ['/v1/searches/{id}/ws', '/v1/tasks/runs/{id}/ws', '/v1/findall/runs/{id}/ws'];
+    const badIds = ['%', '%E0%A4%A', '%ZZ', '%C0', '%ED%A0%80', 'a'.repeat(5_000), '%00', '..%2F..', ''];
+    const keys = [undefined, '', 'Bearer wr_bad_key', 'Basic abc', `Bearer ${svc.demoKey}`];
+    const cases: Array<{ name: string; request: string | Buffer }> = [];
+    for (const route of socketPaths)
+      for (const id of badIds)
+        for (const key of keys) cases.push({ name: `upgrade ${route.replace('{id}', id.slice(0, 20))} key=${String(key).slice(0, 12)}`, request: upgrade(route.replace('{id}', id), key) });
+    cases.push(
+      { name: 'upgrade, 5,000-character path', request: upgrade(`/${'p'.repeat(5_000)}`) },
+      { name: 'upgrade, no Sec-WebSocket-Key', request: upgrade('/v1/searches/search_x/ws', `Bearer ${svc.demoKey}`, { 'Sec-WebSocket-Key': '' }) },
+      { name: 'upgrade, wrong version', request: upgrade('/v1/searches/search_x/ws', undefined, { 'Sec-WebSocket-Version': '7' }) },
+      { name: 'upgrade to h2c', request: upgrade('/v1/searches/%/ws', undefined, { Upgrade: 'h2c' }) },
+      { name: 'upgrade with a bad X-Request-Id', request: upgrade('/v1/searches/%ZZ/ws', undefined, { 'X-Request-Id': '\u00ff'.repeat(300) }) },
+      { name: 'malformed request line', request: 'GET\r\n\r\n' },
+      { name: 'bad escapes in a plain GET', request: 'GET /v1/searches/%E0%A4%A HTTP/1.1\r\nHost: x\r\n\r\n' },
+      { name: 'header without a colon', request: 'GET /healthz HTTP/1.1\r\nHost x\r\n\r\n' },
+      { name: 'headers over 16 KB', request: `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n` },
+      { name: 'binary garbage', request: Buffer.from(Array.from({ length: 512 }, (_, i) => (i * 37) % 256)) },
+      { name: 'POST with a lying Content-Length', request: 'POST /v1/search HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5\r\n\r\n{"objective":"x"}' },
+      { name: 'chunked body, bad chunk size', request: 'POST /v1/search HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\nxx\r\n0\r\n\r\n' },
+    );
+    const problems: string[] = [];
+    for (const c of cases) {
+      const status = await raw(c.request);
+      // A server may close on bytes that are not HTTP at all; anything it answers must be a 4xx.
+      if (status !== null && (status < 400 || status >= 500)) problems.push(`${c.name}: ${status}`);
+      if (status === null && c.name.startsWith('upgrade')) problems.push(`${c.name}: no answer`);
+      const alive = await stillServing().catch((error: Error) => `down (${error.message})`);
+      if (alive !== 200) {
+        problems.push(`${c.name}: the service stopped serving (${alive})`);
+        break;
+      }
+    }
+    // Hostile segments drawn at random, on every socket route, without a key.
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...socketPaths), fc.stringMatching(/^[%0-9A-Za-z\u00e0-\u00ff./-]{0,40}$/), async (route, id) => {
+        const status = await raw(upgrade(route.replace('{id}', id.replace(/\//g, '%'))));
+        if (status === null || status < 400 || status >= 500) problems.push(`random ${route} ${JSON.stringify(id)}: ${status}`);
+      }),
+      { numRuns: 200 },
+    );
+    expect(await stillServing()).toBe(200);
+    expect(problems).toEqual([]);
   });
 });

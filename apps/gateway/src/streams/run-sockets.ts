@@ -22,7 +22,17 @@ export interface RunSocketRoute {
 /** How long a client has to send `{"resume_from"}` before the replay starts from the beginning. */
 export const FIRST_MESSAGE_WAIT_MS = 2_000;
 
+/** A path segment decoded, or null when its percent-encoding is malformed (`%`, `%ZZ`, a cut UTF-8 sequence). */
+export function decodeSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
 const refuse = (socket: Duplex, status: number, detail: unknown, headers: Record<string, string>) => {
+  if (!socket.writable) return void socket.destroy();
   const body = JSON.stringify({ detail });
   const extra = Object.entries(headers)
     .map(([k, v]) => `${k}: ${v}\r\n`)
@@ -50,11 +60,25 @@ export function mountRunSockets(app: NestFastifyApplication, routes: readonly Ru
   const server = app.getHttpServer();
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const requestId = requestIdFor(request);
+    // Anything thrown here would escape every handler and stop the process: the whole listener is
+    // guarded, and a socket reset by its client before the answer is only logged.
+    socket.on('error', (error) => logger.warn({ msg: 'websocket upgrade socket error', err: error.message }));
+    let requestId: string | undefined;
+    try {
+      requestId = requestIdFor(request);
+      upgrade(request, socket, head, requestId);
+    } catch (error) {
+      logger.error({ msg: 'websocket upgrade failed', req_id: requestId, err: (error as Error).message });
+      refuse(socket, 500, 'Internal Server Error', requestId ? { 'X-Request-Id': requestId } : {});
+    }
+  });
+
+  function upgrade(request: IncomingMessage, socket: Duplex, head: Buffer, requestId: string): void {
     const path = (request.url ?? '').split('?')[0]!;
     const route = routes.map((r) => ({ r, match: r.pattern.exec(path) })).find((m) => m.match);
     if (!route) return refuse(socket, 404, 'Not Found', { 'X-Request-Id': requestId });
-    const runId = decodeURIComponent(route.match![1]!);
+    const runId = decodeSegment(route.match![1]!);
+    if (runId === null) return refuse(socket, 400, 'the run id in the path is not valid percent-encoding', { 'X-Request-Id': requestId });
     void (async () => {
       let headers: Record<string, string> = { 'X-Request-Id': requestId };
       try {
@@ -70,7 +94,7 @@ export function mountRunSockets(app: NestFastifyApplication, routes: readonly Ru
       logger.error({ msg: 'websocket upgrade failed', req_id: requestId, run_id: runId, err: (error as Error).message });
       refuse(socket, 500, 'Internal Server Error', { 'X-Request-Id': requestId });
     });
-  });
+  }
   // The request id of an accepted upgrade rides on the 101 answer too.
   wss.on('headers', (headers, request) => headers.push(`X-Request-Id: ${requestIdFor(request)}`));
 
