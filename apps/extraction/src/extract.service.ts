@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ExtractReply, ExtractRequest, ExtractResultDto, FetchPageReply, FetchPageRequest } from '@app/contracts';
 import { lineItem, totalCredits } from '@app/domain/pricing';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
-import { extractDocument, focusExcerpts } from '@app/extraction';
+import { ExtractionAbandoned, ExtractionWorkers, focusExcerpts } from '@app/extraction';
 import { FetchError, PAGE_FETCHER, type PageFetcher } from '@app/providers/fetch';
 import { type ChargeContext, chargeRequest } from '@app/platform/charging/charge-request';
 
@@ -32,6 +32,7 @@ export class ExtractService {
   constructor(
     @Inject(PAGE_FETCHER) private readonly fetcher: PageFetcher,
     @Inject(EVENT_STORE) private readonly events: EventStore,
+    private readonly workers: ExtractionWorkers,
   ) {}
 
   async extract(request: ExtractRequest, charge: ChargeContext): Promise<ExtractReply> {
@@ -60,7 +61,8 @@ export class ExtractService {
   async one(url: string, request: Pick<ExtractRequest, 'objective' | 'format' | 'full_content' | 'excerpts' | 'max_chars_per_result'>): Promise<ExtractResultDto> {
     try {
       const page = await this.fetcher.fetch(url);
-      const document = extractDocument(page.body, { url: page.finalUrl, contentType: page.contentType });
+      // On a thread with a deadline: a hostile page is given up, never a stalled event loop.
+      const document = await this.workers.extract(page.body, { url: page.finalUrl, contentType: page.contentType });
       const body = request.format === 'html' ? document.html : request.format === 'text' ? document.text : document.markdown;
       if (!document.text.trim()) return failed(url, `${url}: the page has no readable main content`);
       const limit = request.max_chars_per_result ?? undefined;
@@ -77,6 +79,7 @@ export class ExtractService {
       };
     } catch (error) {
       if (error instanceof FetchError) return failed(url, error.message);
+      if (error instanceof ExtractionAbandoned) return failed(url, `${url}: ${error.message}`);
       this.logger.error({ msg: 'extraction failed', url, err: (error as Error).message });
       return failed(url, `${url}: the page could not be extracted`);
     }

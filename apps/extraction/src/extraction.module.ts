@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { CONFIG, type Config } from '@app/config';
 import { HealthHandlerModule } from '@app/contracts';
+import { ExtractionWorkers } from '@app/extraction';
 import { HttpFetcher, PAGE_FETCHER, type PageFetcher } from '@app/providers/fetch';
 import { ExtractService } from './extract.service';
 import { ExtractionHandler } from './extraction.handler';
@@ -20,14 +21,23 @@ import { ExtractionHandler } from './extraction.handler';
       useFactory: (config: Config) =>
         new HttpFetcher({ allowHosts: config.fetchAllowHosts, cacheDir: path.join(config.dataDir, 'fetch-cache') }),
     },
+    {
+      provide: ExtractionWorkers,
+      inject: [CONFIG],
+      useFactory: (config: Config) =>
+        new ExtractionWorkers({ timeoutMs: config.extractTimeoutMs, size: config.extractThreads || undefined, maxHeapMb: config.extractMaxHeapMb }),
+    },
     ExtractService,
   ],
-  exports: [ExtractService, PAGE_FETCHER],
+  exports: [ExtractService, PAGE_FETCHER, ExtractionWorkers],
 })
 export class ExtractionModule implements OnApplicationShutdown {
-  constructor(@Inject(PAGE_FETCHER) private readonly fetcher: PageFetcher) {}
+  constructor(
+    @Inject(PAGE_FETCHER) private readonly fetcher: PageFetcher,
+    private readonly workers: ExtractionWorkers,
+  ) {}
 
   async onApplicationShutdown(): Promise<void> {
-    await this.fetcher.close();
+    await Promise.all([this.fetcher.close(), this.workers.close()]);
   }
 }

@@ -3,13 +3,16 @@ import { Inject, Logger, Module, type OnApplicationBootstrap, type OnApplication
 import { BusClient } from '@app/bus';
 import { CONFIG, type Config } from '@app/config';
 import { HealthHandlerModule } from '@app/contracts';
+import { ExtractionWorkers } from '@app/extraction';
 import { createLanguageModel, LANGUAGE_MODEL } from '@app/providers/llm';
 import { BraveSearchProvider, LocalSearchProvider, SEARCH_PROVIDER, type SearchProvider, SearxngSearchProvider } from '@app/providers/search';
 import { BusPageFetcher } from './bus-page-fetcher';
 import { SearchHandler } from './search.handler';
 import { SearchService } from './search.service';
 
-export function createSearchProvider(config: Config, bus: BusClient): SearchProvider {
+const SEARCH_EXTRACTION_WORKERS = Symbol('SEARCH_EXTRACTION_WORKERS');
+
+export function createSearchProvider(config: Config, bus: BusClient, workers?: ExtractionWorkers): SearchProvider {
   switch (config.searchProvider) {
     case 'searxng':
       return new SearxngSearchProvider({ baseUrl: config.searxngUrl!, maxConcurrent: config.searxngMaxConcurrent, requestsPerSecond: config.searxngRps });
@@ -21,6 +24,7 @@ export function createSearchProvider(config: Config, bus: BusClient): SearchProv
         indexDir: config.localIndexDir ? path.resolve(config.localIndexDir) : undefined,
         seeds: config.localIndexSeeds,
         fetcher: config.localIndexSeeds.length ? new BusPageFetcher(bus) : undefined,
+        extractCrawled: workers && ((body, options) => workers.extract(body, options)),
         refreshMs: config.localIndexRefreshMs,
         // Replicas sharing a data dir (`start:cluster`) each keep their own copy of the index.
         indexName: config.replica?.includes('#') ? config.replica : undefined,
@@ -34,7 +38,20 @@ export function createSearchProvider(config: Config, bus: BusClient): SearchProv
   imports: [HealthHandlerModule.for('search')],
   controllers: [SearchHandler],
   providers: [
-    { provide: SEARCH_PROVIDER, inject: [CONFIG, BusClient], useFactory: createSearchProvider },
+    {
+      // Crawled pages are extracted on threads with a deadline (a page can be hostile).
+      provide: SEARCH_EXTRACTION_WORKERS,
+      inject: [CONFIG],
+      useFactory: (config: Config) =>
+        config.searchProvider === 'local' && config.localIndexSeeds.length > 0
+          ? new ExtractionWorkers({ timeoutMs: config.extractTimeoutMs, size: 1, maxHeapMb: config.extractMaxHeapMb })
+          : null,
+    },
+    {
+      provide: SEARCH_PROVIDER,
+      inject: [CONFIG, BusClient, SEARCH_EXTRACTION_WORKERS],
+      useFactory: (config: Config, bus: BusClient, workers: ExtractionWorkers | null) => createSearchProvider(config, bus, workers ?? undefined),
+    },
     { provide: LANGUAGE_MODEL, inject: [CONFIG], useFactory: (config: Config) => createLanguageModel(config) },
     SearchService,
   ],
@@ -42,7 +59,10 @@ export function createSearchProvider(config: Config, bus: BusClient): SearchProv
 export class SearchModule implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('SearchModule');
 
-  constructor(@Inject(SEARCH_PROVIDER) private readonly provider: SearchProvider) {}
+  constructor(
+    @Inject(SEARCH_PROVIDER) private readonly provider: SearchProvider,
+    @Inject(SEARCH_EXTRACTION_WORKERS) private readonly workers: ExtractionWorkers | null,
+  ) {}
 
   /** Builds or loads the index once the bus listens (seeds are crawled through the extraction service). */
   onApplicationBootstrap(): void {
@@ -55,5 +75,6 @@ export class SearchModule implements OnApplicationBootstrap, OnApplicationShutdo
 
   async onApplicationShutdown(): Promise<void> {
     await this.provider.close();
+    await this.workers?.close();
   }
 }

@@ -63,6 +63,12 @@ export interface Config {
   streamKeepAliveSeconds: number;
   /** How often the monitors service checks which monitors are due. */
   monitorTickMs: number;
+  /** `EXTRACT_TIMEOUT_MS`: how long extracting one page may take on its thread before it is given up. */
+  extractTimeoutMs: number;
+  /** `EXTRACT_THREADS`: extraction threads per process (0 = one per core, at most 4). */
+  extractThreads: number;
+  /** `EXTRACT_MAX_HEAP_MB`: the heap one extraction thread may hold; a page that needs more is given up. */
+  extractMaxHeapMb: number;
   /** Tests and drills: a file holding the current time (ISO-8601) that the monitor scheduler reads instead of the system clock. */
   monitorClockFile: string | undefined;
 }
@@ -198,6 +204,9 @@ export function loadConfig(env: Env = process.env): Config {
     maxConcurrentRunsPerTeam: int(env, 'MAX_CONCURRENT_RUNS_PER_TEAM', 4, 1, 1000),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
     busTimeoutMs: int(env, 'BUS_TIMEOUT_MS', 10_000, 10, 600_000),
+    extractTimeoutMs: int(env, 'EXTRACT_TIMEOUT_MS', 2_000, 100, 600_000),
+    extractThreads: int(env, 'EXTRACT_THREADS', 0, 0, 64),
+    extractMaxHeapMb: int(env, 'EXTRACT_MAX_HEAP_MB', 512, 64, 16_384),
     readYourWritesMs: int(env, 'READ_YOUR_WRITES_MS', 2_000, 0, 60_000),
     streamKeepAliveSeconds: int(env, 'STREAM_KEEPALIVE_SECONDS', 15, 1, 3600),
     monitorTickMs: int(env, 'MONITOR_TICK_MS', 1_000, 10, 3_600_000),

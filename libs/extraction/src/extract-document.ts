@@ -1,10 +1,11 @@
-import { parse } from 'node-html-parser';
+import { type Node, parse } from 'node-html-parser';
 import type { ExtractedDocument, ExtractOptions } from './extraction.port';
 import { ContentFinder } from './html/content';
 import { attr, type HTMLElement, innerText, isElement, resolveUrl, squash, tagOf } from './html/dom';
 import { collectMeta, dateFromUrl, jsonLdFind, jsonLdName, normalizeDate, type PageMeta, schemaTypes } from './html/metadata';
 import { type RenderContext, toHtml, toMarkdown, toText } from './html/render';
 import { detectLanguage, normalizeLangTag, STOPWORDS } from './language';
+import { looksLikeHtml, stripComments, stripTags } from './markup';
 import { markdownToHtml, markdownToText, normalizeText, plainToHtml, textTitle } from './plain';
 
 /**
@@ -15,16 +16,15 @@ import { markdownToHtml, markdownToText, normalizeText, plainToHtml, textTitle }
 export function extractDocument(body: string, options: ExtractOptions): ExtractedDocument {
   const contentType = (options.contentType ?? 'text/html').toLowerCase();
   const text = typeof body === 'string' ? body : '';
-  const looksHtml = /^\s*(?:<!--[\s\S]*?-->\s*)*<(?:!doctype|html|head|body|div|p|meta|title|article|section|table|span|h[1-6])\b/i.test(text);
   if (contentType.includes('markdown')) return passThrough(text, options.url, true);
-  if (contentType.startsWith('text/plain') || (!contentType.includes('html') && !contentType.includes('xml') && !looksHtml)) {
+  if (contentType.startsWith('text/plain') || (!contentType.includes('html') && !contentType.includes('xml') && !looksLikeHtml(text))) {
     return passThrough(text, options.url, false);
   }
   try {
     return extractHtml(text, options.url);
   } catch {
     // Pathological markup (nesting deep enough to exhaust the stack): keep the words at least.
-    const words = squash(text.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' '));
+    const words = squash(stripTags(text));
     return { ...passThrough(words, options.url, false), html: plainToHtml(words) };
   }
 }
@@ -41,7 +41,9 @@ const PARSE_OPTIONS = {
 
 function extractHtml(html: string, url: string): ExtractedDocument {
   const base = parseBase(url);
-  const root = parse(html, PARSE_OPTIONS);
+  // Comments go before the parser sees the page: it rescans the rest of the page from every
+  // comment that never closes (quadratic), and it drops them anyway.
+  const root = parse(stripComments(html), PARSE_OPTIONS);
   const meta = collectMeta(root, base);
   const title = chooseTitle(meta);
   const body = meta.body ?? root;
@@ -49,13 +51,15 @@ function extractHtml(html: string, url: string): ExtractedDocument {
   const author = authorOf(meta);
   const declaredDate = dateFromMarkup(meta);
 
+  // Cleaning prunes the tree by replacing children lists; keep them to undo it for a second pass.
+  const children = childLists(root);
   let result = extractContent(body, meta, title, false);
   // Reader views retry with fewer rules when the result is thin (Readability's flags); the
-  // relaxed pass keeps class-named blocks and skips conditional cleaning.
+  // relaxed pass keeps class-named blocks and skips conditional cleaning, on the same tree
+  // restored (one parse per page).
   if (result.text.length < 500) {
-    const again = parse(html, PARSE_OPTIONS);
-    const meta2 = collectMeta(again, base);
-    const relaxed = extractContent(meta2.body ?? again, meta2, title, true);
+    for (const [el, nodes] of children) el.childNodes = nodes;
+    const relaxed = extractContent(body, meta, title, true);
     if ((!result.text && relaxed.text) || relaxed.text.length > Math.max(result.text.length * 1.5, result.text.length + 200)) result = relaxed;
   }
 
@@ -73,6 +77,18 @@ function extractHtml(html: string, url: string): ExtractedDocument {
     description: description ? truncate(squash(description), 300) : null,
     schemaTypes: schemaTypes(meta.jsonLd),
   };
+}
+
+/** Every element's list of children, as parsed (iteratively: pages nest deeper than the stack). */
+function childLists(root: HTMLElement): Map<HTMLElement, Node[]> {
+  const lists = new Map<HTMLElement, Node[]>();
+  const stack: HTMLElement[] = [root];
+  while (stack.length > 0) {
+    const el = stack.pop()!;
+    lists.set(el, el.childNodes.slice());
+    for (const c of el.childNodes) if (isElement(c)) stack.push(c);
+  }
+  return lists;
 }
 
 function extractContent(body: HTMLElement, meta: PageMeta, title: string | null, relaxed: boolean) {

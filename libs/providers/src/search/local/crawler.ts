@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { parse } from 'node-html-parser';
+import { stripComments } from '@app/extraction';
 import robotsParser from 'robots-parser';
 import { FetchError, type PageFetcher } from '../../fetch/fetcher.port';
 import { normalizeUrl, siteKey } from './urls';
@@ -142,7 +143,7 @@ export class Crawler {
 
 /** The page's followable links (absolute, normalised) and whether it may be indexed, per its robots meta. */
 function readLinks(body: string, pageUrl: string): { links: string[]; index: boolean } {
-  const root = parse(body, { blockTextElements: { script: false, style: false, noscript: false } });
+  const root = parse(stripComments(body), { blockTextElements: { script: false, style: false, noscript: false } });
   const robots = (root.querySelector('meta[name="robots"]')?.getAttribute('content') ?? '').toLowerCase();
   const index = !/\b(noindex|none)\b/.test(robots);
   if (/\b(nofollow|none)\b/.test(robots)) return { links: [], index };

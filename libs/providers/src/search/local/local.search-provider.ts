@@ -28,6 +28,11 @@ export interface LocalSearchProviderOptions {
   now?: () => Date;
   /** Defaults to `extractDocument` from `@app/extraction`. */
   extract?: Extractor;
+  /**
+   * How crawled pages (hostile: any site a seed links to) are extracted; defaults to `extract`.
+   * The service gives extraction threads with a deadline, so no page can stall the index.
+   */
+  extractCrawled?: Extractor;
   crawl?: CrawlOptions;
   /** `LOCAL_INDEX_REFRESH`: re-crawl the seeds (and re-read the whole folder) this often; never when absent. */
   refreshMs?: number;
@@ -393,7 +398,7 @@ export class LocalSearchProvider implements SearchProvider {
   private async toDocuments(pages: RawPage[]): Promise<IndexedDocument[]> {
     const docs: IndexedDocument[] = [];
     for (const page of pages) {
-      const doc = await toIndexedDocument(page, this.extract).catch(() => null);
+      const doc = await toIndexedDocument(page, this.options.extractCrawled ?? this.extract).catch(() => null);
       if (doc) docs.push(doc);
     }
     return docs;

@@ -80,7 +80,13 @@ export async function toIndexedDocument(page: RawPage, extract: Extractor): Prom
 function readMeta(body: string): Map<string, string> {
   const meta = new Map<string, string>();
   const head = body.slice(0, 65_536);
-  for (const [tag] of head.matchAll(/<meta\b[^>]*>/gi)) {
+  // Tags found by position, not by a pattern over the head: a run of `<meta` with no `>` after
+  // them would make `<meta[^>]*>` rescan the rest from each one.
+  const lower = head.toLowerCase();
+  for (let at = lower.indexOf('<meta'), end = 0; at >= 0; at = lower.indexOf('<meta', end + 1)) {
+    end = head.indexOf('>', at);
+    if (end < 0) break;
+    const tag = head.slice(at, end + 1);
     const name = /\b(?:name|property)\s*=\s*["']([^"']+)["']/i.exec(tag)?.[1]?.toLowerCase();
     const content = /\bcontent\s*=\s*["']([^"']*)["']/i.exec(tag)?.[1];
     if (name && content !== undefined && !meta.has(name)) meta.set(name, content.trim());

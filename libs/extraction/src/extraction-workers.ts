@@ -1,0 +1,150 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { extractDocument } from './extract-document';
+import type { ExtractedDocument, ExtractOptions } from './extraction.port';
+
+/** A page given up: it took longer than the deadline, or more memory than a thread may hold. */
+export class ExtractionAbandoned extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ExtractionAbandoned';
+  }
+}
+
+export interface ExtractionWorkersOptions {
+  /** Threads (default: one per core, at most 4). */
+  size?: number;
+  /** How long one page may take once a thread has it (ms). */
+  timeoutMs: number;
+  /** Old-generation heap limit of each thread (MB): a page that needs more is given up. */
+  maxHeapMb?: number;
+  /** The compiled worker script (default: `extraction-worker.js` beside this file). */
+  script?: string;
+}
+
+interface Job {
+  id: number;
+  body: string;
+  options: ExtractOptions;
+  resolve: (document: ExtractedDocument) => void;
+  reject: (error: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  /** The thread has loaded its code (a page's deadline does not pay for a thread's start). */
+  ready: boolean;
+  job: Job | null;
+  timer: NodeJS.Timeout | null;
+}
+
+const DEFAULT_SCRIPT = path.join(__dirname, 'extraction-worker.js');
+
+/**
+ * Main-content extraction off the event loop: a pool of threads, each page with a deadline. A
+ * page past its deadline (or past a thread's heap limit) is given up as an ExtractionAbandoned
+ * and its thread replaced, so no page can stall the process that asked. Without a compiled
+ * worker script (running from TypeScript sources) pages are extracted inline.
+ */
+export class ExtractionWorkers {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Job[] = [];
+  private readonly script: string | null;
+  private nextId = 1;
+  private closed = false;
+
+  constructor(private readonly options: ExtractionWorkersOptions) {
+    const script = options.script ?? DEFAULT_SCRIPT;
+    this.script = fs.existsSync(script) ? script : null;
+    if (!this.script) return;
+    const size = options.size ?? Math.max(1, Math.min(4, os.availableParallelism?.() ?? os.cpus().length));
+    for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+  }
+
+  /** Whether pages are extracted on threads (false: inline, no deadline). */
+  get threaded(): boolean {
+    return this.script !== null;
+  }
+
+  extract(body: string, options: ExtractOptions): Promise<ExtractedDocument> {
+    if (this.closed) return Promise.reject(new Error('extraction workers are closed'));
+    if (!this.script) return Promise.resolve(extractDocument(body, options));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, body, options: { url: options.url, contentType: options.contentType }, resolve, reject });
+      this.pump();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) job.reject(new Error('extraction workers are closed'));
+    await Promise.all(
+      this.slots.map((slot) => {
+        if (slot.timer) clearTimeout(slot.timer);
+        slot.job?.reject(new Error('extraction workers are closed'));
+        slot.job = null;
+        return slot.worker.terminate();
+      }),
+    );
+  }
+
+  private spawn(): Slot {
+    const limits = this.options.maxHeapMb ? { resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb } } : {};
+    const worker = new Worker(this.script!, limits);
+    worker.unref();
+    const slot: Slot = { worker, ready: false, job: null, timer: null };
+    worker.on('message', (reply: { ready?: true; id: number; document?: ExtractedDocument; error?: string }) => {
+      if (reply.ready) {
+        slot.ready = true;
+        return this.pump();
+      }
+      const job = slot.job;
+      if (!job || job.id !== reply.id) return;
+      this.finish(slot);
+      if (reply.document) job.resolve(reply.document);
+      else job.reject(new Error(reply.error ?? 'extraction failed'));
+      this.pump();
+    });
+    worker.on('error', (error: Error & { code?: string }) => {
+      const outOfMemory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
+      this.replace(slot, outOfMemory ? new ExtractionAbandoned(`the page needs more than ${this.options.maxHeapMb} MB to extract`) : error);
+    });
+    worker.on('exit', () => {
+      if (slot.job && !this.closed) this.replace(slot, new Error('extraction thread stopped'));
+    });
+    return slot;
+  }
+
+  private pump(): void {
+    for (const slot of this.slots) {
+      if (this.queue.length === 0) return;
+      if (slot.job || !slot.ready) continue;
+      const job = this.queue.shift()!;
+      slot.job = job;
+      slot.timer = setTimeout(() => this.replace(slot, new ExtractionAbandoned(`the page took longer than ${this.options.timeoutMs / 1000} s to extract`)), this.options.timeoutMs);
+      slot.worker.postMessage({ id: job.id, body: job.body, options: job.options });
+    }
+  }
+
+  private finish(slot: Slot): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    slot.job = null;
+  }
+
+  /** Gives up the slot's page with `error`, and puts a fresh thread in its place. */
+  private replace(slot: Slot, error: Error): void {
+    const job = slot.job;
+    this.finish(slot);
+    const index = this.slots.indexOf(slot);
+    if (index < 0) return;
+    slot.worker.removeAllListeners('exit');
+    void slot.worker.terminate();
+    if (!this.closed) this.slots[index] = this.spawn();
+    else this.slots.splice(index, 1);
+    job?.reject(error);
+    this.pump();
+  }
+}

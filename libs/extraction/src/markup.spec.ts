@@ -1,0 +1,91 @@
+import fc from 'fast-check';
+import { extractDocument } from './extract-document';
+import { looksLikeHtml, stripComments, stripTags } from './markup';
+
+describe('looksLikeHtml', () => {
+  // The pattern it replaces, which backtracked exponentially on runs of `<!---->`.
+  const OLD = /^\s*(?:<!--[\s\S]*?-->\s*)*<(?:!doctype|html|head|body|div|p|meta|title|article|section|table|span|h[1-6])\b/i;
+
+  it.each([
+    ['<!doctype html><html>', true],
+    ['  \n<!-- a --> <!-- b --><HTML lang="en">', true],
+    ['<div class="x">', true],
+    ['<p>', true],
+    ['<h3>x', true],
+    ['<pre>code</pre>', false],
+    ['<!-- never closed <html>', false],
+    ['plain text <html>', false],
+    ['<!---->'.repeat(40), false],
+    ['<!----><!---->x', false],
+    ['', false],
+  ])('%j -> %s', (text, expected) => {
+    expect(looksLikeHtml(text)).toBe(expected);
+  });
+
+  // At most one comment: the old pattern let a comment end at any later `-->` (backtracking into
+  // a second comment or a stray `-->`), where a browser ends it at the first.
+  it('agrees with the pattern it replaces on documents with at most one comment', () => {
+    const space = fc.array(fc.constantFrom(' ', '\n', '\t'), { maxLength: 3 }).map((a) => a.join(''));
+    const comment = fc.constantFrom('', '<!-- c -->', '<!---->', '<!--', '<!-- <html> -->');
+    const rest = fc.array(fc.constantFrom(' ', 'x', '<html>', '<div>', '<p>', '<pre>', '<!doctype html>', 'text', '<h2>', '<h7>', '<span ', '<br>', '<P>', '<divx>'), { maxLength: 6 });
+    fc.assert(
+      fc.property(space, comment, space, rest, (a, c, b, r) => {
+        const text = a + c + b + r.join('');
+        expect(looksLikeHtml(text)).toBe(OLD.test(text));
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+});
+
+describe('stripComments', () => {
+  it('takes comments out, and a comment that never closes ends the page, as in a browser', () => {
+    expect(stripComments('<p>a</p><!-- x --><p>b</p>')).toBe('<p>a</p><p>b</p>');
+    expect(stripComments('<p>a</p><!-->b<!--->c')).toBe('<p>a</p>bc');
+    expect(stripComments(`<p>first</p>${'<!--'.repeat(1_000)}`)).toBe('<p>first</p>');
+  });
+
+  it('leaves comment-like text inside raw-text elements alone; one that never closes ends the page', () => {
+    const script = '<script>var s = "<!--"; if (a --> b) {}</script><p>after</p>';
+    expect(stripComments(script)).toBe(script);
+    expect(stripComments('<STYLE>/* <!-- */</style><!--x--><p>y</p>')).toBe('<STYLE>/* <!-- */</style><p>y</p>');
+    expect(stripComments('<p>kept</p><script>never closed <!-- <p>hidden</p>')).toBe('<p>kept</p>');
+  });
+
+  it('is the identity on markup without comments or raw-text elements', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('<p>', '</p>', 'word', ' ', '<a href="x">', '</a>', '<', '>', '-', '!'), { maxLength: 20 }), (parts) => {
+        const html = parts.join('');
+        fc.pre(!html.includes('<!--'));
+        expect(stripComments(html)).toBe(html);
+      }),
+    );
+  });
+});
+
+describe('stripTags', () => {
+  it('keeps the words, drops tags, comments, scripts and styles; a tag that never closes drops the rest', () => {
+    expect(stripTags('<p>one</p><!-- two --><script>three()</script><style>p{}</style><b>four</b>').replace(/\s+/g, ' ').trim()).toBe('one four');
+    expect(stripTags('<p>kept</p><a href="x').trim()).toBe('kept');
+    expect(stripTags(`<p>kept</p>${'<'.repeat(10_000)}`).trim()).toBe('kept');
+  });
+});
+
+describe('extractDocument on pages made to hurt a parser', () => {
+  it('keeps the first paragraph before 200,000 unclosed comments, and the word inside 60,000 nested divs', () => {
+    expect(extractDocument(`<html><body><p>The first paragraph is here.</p>${'<!--'.repeat(200_000)}`, { url: 'http://x.test/' }).text).toBe('The first paragraph is here.');
+    expect(extractDocument(`${'<div>'.repeat(60_000)}nestedword${'</div>'.repeat(60_000)}`, { url: 'http://x.test/' }).text).toBe('nestedword');
+  });
+
+  it('reads 40 empty comments as text when served as text/plain or octet-stream', () => {
+    for (const contentType of ['text/plain', 'application/octet-stream']) {
+      expect(extractDocument('<!---->'.repeat(40), { url: 'http://x.test/', contentType }).text).toBe('<!---->'.repeat(40));
+    }
+  });
+
+  it('gives a thin page the relaxed pass on the same tree, restored (one parse): class-named blocks come back', () => {
+    // The strict pass drops the "share"-classed block as furniture; the relaxed pass keeps it.
+    const html = '<html><body><div class="share-story"><p>Only text on the page, in a block with a furniture class name.</p></div></body></html>';
+    expect(extractDocument(html, { url: 'http://x.test/' }).text).toContain('Only text on the page');
+  });
+});

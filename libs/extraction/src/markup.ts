@@ -1,0 +1,130 @@
+/**
+ * Linear-time passes over raw markup, run before (or instead of) the HTML parser. Page text is
+ * hostile: nothing here uses a pattern that can backtrack, and every loop moves forward, so a
+ * page of any shape costs time in proportion to its length.
+ */
+
+/** Elements whose content is raw text up to their own end tag (comments inside are not comments). */
+const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'iframe', 'noembed', 'noframes', 'noscript']);
+
+const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
+const isAsciiLetter = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+
+/** The end of a comment starting at `start` (`<!--`), past its `-->`; -1 when it never ends. */
+function commentEnd(text: string, start: number): number {
+  // `<!-->` and `<!--->` end at once (the HTML tokenizer's abrupt closing of an empty comment).
+  if (text.startsWith('>', start + 4)) return start + 5;
+  if (text.startsWith('->', start + 4)) return start + 6;
+  const close = text.indexOf('-->', start + 4);
+  return close < 0 ? -1 : close + 3;
+}
+
+/** The lower-cased tag name at `at` (just past `<` or `</`), and where it ends. */
+function tagNameAt(text: string, at: number): { name: string; end: number } | null {
+  if (!isAsciiLetter(text.charCodeAt(at))) return null;
+  let end = at + 1;
+  while (end < text.length && end - at < 64) {
+    const c = text.charCodeAt(end);
+    if (isSpace(c) || c === 0x2f || c === 0x3e) break;
+    end++;
+  }
+  return { name: text.slice(at, end).toLowerCase(), end };
+}
+
+const OPENING_TAGS = new Set(['!doctype', 'html', 'head', 'body', 'div', 'p', 'meta', 'title', 'article', 'section', 'table', 'span', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/**
+ * Whether a body served without an HTML type reads as HTML: after optional whitespace and
+ * comments, it opens with a tag a page starts with (`<!doctype`, `<html>`, `<div>`...).
+ */
+export function looksLikeHtml(text: string): boolean {
+  let i = 0;
+  for (;;) {
+    while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+    if (!text.startsWith('<!--', i)) break;
+    const end = commentEnd(text, i);
+    if (end < 0) return false;
+    i = end;
+  }
+  if (text.charCodeAt(i) !== 0x3c) return false;
+  const bang = text.charCodeAt(i + 1) === 0x21;
+  const named = tagNameAt(text, i + 1 + (bang ? 1 : 0));
+  if (!named) return false;
+  const name = bang ? `!${named.name}` : named.name;
+  return OPENING_TAGS.has(name) && (named.end >= text.length || !isAsciiLetter(text.charCodeAt(named.end)));
+}
+
+/**
+ * The markup with its comments taken out, as a browser reads them: a comment that never closes
+ * hides the rest of the page, so the page ends there. Comment-like text inside raw-text elements
+ * (`<script>`, `<style>`, `<textarea>`...) is left alone; a raw-text element that never closes
+ * also ends the page (its content was never visible). This spares the parser its pathological
+ * cases (an unclosed `<!--` made it rescan the rest of the page from every one of them).
+ */
+export function stripComments(html: string): string {
+  const parts: string[] = [];
+  let from = 0;
+  let i = 0;
+  while (i < html.length) {
+    const lt = html.indexOf('<', i);
+    if (lt < 0) break;
+    if (html.startsWith('<!--', lt)) {
+      parts.push(html.slice(from, lt));
+      const end = commentEnd(html, lt);
+      if (end < 0) return parts.join('');
+      from = i = end;
+      continue;
+    }
+    const named = tagNameAt(html, lt + 1);
+    if (named && RAW_TEXT.has(named.name)) {
+      const close = findEndTag(html, named.name, named.end);
+      if (close < 0) {
+        parts.push(html.slice(from, lt));
+        return parts.join('');
+      }
+      i = close;
+      continue;
+    }
+    i = lt + 1;
+  }
+  parts.push(html.slice(from));
+  return parts.length === 1 ? parts[0] : parts.join('');
+}
+
+/** Where `</name` (any case) starts at or after `from`, or -1. */
+function findEndTag(html: string, name: string, from: number): number {
+  const pattern = new RegExp(`</${name}(?![A-Za-z0-9])`, 'gi');
+  pattern.lastIndex = from;
+  return pattern.exec(html)?.index ?? -1;
+}
+
+/**
+ * The words of markup with every tag, comment and raw-text element dropped: the fall-back when a
+ * page cannot be parsed into a tree. A tag that never closes drops the rest, as in a browser.
+ */
+export function stripTags(html: string): string {
+  const source = stripComments(html);
+  const parts: string[] = [];
+  let i = 0;
+  while (i < source.length) {
+    const lt = source.indexOf('<', i);
+    if (lt < 0) {
+      parts.push(source.slice(i));
+      break;
+    }
+    parts.push(source.slice(i, lt), ' ');
+    const gt = source.indexOf('>', lt + 1);
+    if (gt < 0) break;
+    const named = tagNameAt(source, lt + 1);
+    if (named && RAW_TEXT.has(named.name) && named.name !== 'title' && named.name !== 'textarea') {
+      const close = findEndTag(source, named.name, gt + 1);
+      if (close < 0) break;
+      const closeGt = source.indexOf('>', close);
+      if (closeGt < 0) break;
+      i = closeGt + 1;
+      continue;
+    }
+    i = gt + 1;
+  }
+  return parts.join('');
+}

@@ -1,0 +1,115 @@
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pathologicalPages } from '../support/pathological-pages';
+import { bearer, type RunningService, startService } from '../support/service-process';
+
+jest.setTimeout(300_000);
+
+/**
+ * Pages built to freeze an extractor (exponential and quadratic shapes, nesting past the stack,
+ * huge attributes, bad encodings), each served by a loopback site and read through
+ * `POST /v1/extract` of the standalone service: each gets its answer within 15 s, with the
+ * page's words where it has some (or that URL's error: a huge page of ordinary markup given up
+ * at the deadline, a type that is not text), while `/healthz`, asked every 100 ms meanwhile, answers each
+ * time within 1.5 s. Then a page too slow for the extraction deadline is given up as a per-result
+ * error, and the service goes on extracting.
+ */
+describe('hostile pages through /v1/extract', () => {
+  let svc: RunningService;
+  let site: http.Server;
+  let origin: string;
+  const pages = pathologicalPages();
+
+  beforeAll(async () => {
+    site = http.createServer((request, response) => {
+      const index = Number(new URL(request.url ?? '/', 'http://x').pathname.slice(1));
+      const page = pages[index];
+      if (!page) return void response.writeHead(404).end();
+      response.writeHead(200, { 'Content-Type': page.contentType }).end(page.body);
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    svc = await startService('standalone', { FETCH_ALLOW_HOSTS: new URL(origin).host, LOG_LEVEL: 'warn' });
+  });
+  afterAll(async () => {
+    await svc?.stop();
+    await new Promise((resolve) => site?.close(resolve));
+  });
+
+  /** Polls /healthz until stopped; returns the slowest answer (ms) and any failure. */
+  const watchHealth = () => {
+    let slowest = 0;
+    let failure: string | null = null;
+    let running = true;
+    const loop = (async () => {
+      while (running) {
+        const started = performance.now();
+        try {
+          const response = await fetch(`${svc.baseUrl}/healthz`, { signal: AbortSignal.timeout(5_000) });
+          if (response.status !== 200) failure ??= `healthz answered ${response.status}`;
+        } catch (error) {
+          failure ??= `healthz: ${(error as Error).message}`;
+        }
+        slowest = Math.max(slowest, performance.now() - started);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    })();
+    return async () => {
+      running = false;
+      await loop;
+      return { slowest, failure };
+    };
+  };
+
+  const extract = (url: string) =>
+    fetch(`${svc.baseUrl}/v1/extract`, {
+      method: 'POST',
+      headers: { ...bearer(svc.demoKey), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ urls: [url], format: 'text', full_content: true }),
+      signal: AbortSignal.timeout(60_000),
+    });
+
+  it.each(pages.map((page, index) => [page.name, index] as const))('%s: answered within 15 s, healthz within 1.5 s meanwhile', async (_name, index) => {
+    const page = pages[index]!;
+    const stop = watchHealth();
+    const started = performance.now();
+    const response = await extract(`${origin}/${index}`);
+    const body = (await response.json()) as { results: Array<{ content: string | null; error: string | null }> };
+    const elapsed = performance.now() - started;
+    const health = await stop();
+    expect(response.status).toBe(200);
+    expect(elapsed).toBeLessThan(15_000);
+    expect(health.failure).toBeNull();
+    expect(health.slowest).toBeLessThan(1_500);
+    const [result] = body.results;
+    if (page.mustRead || result!.error === null) {
+      expect(result!.error).toBeNull();
+      if (page.word !== null) expect(result!.content).toContain(page.word);
+    } else {
+      // Given up at the deadline, refused as a type that is not text, or found empty: that URL's error.
+      expect(result!.error).toMatch(/took longer than 2 s to extract|needs more than \d+ MB|is not a text type|no readable main content/);
+    }
+  });
+
+  it('gives up a page slower than the extraction deadline as that URL’s error, and keeps extracting others', async () => {
+    // A service whose deadline is far shorter than a 4 MB page takes.
+    const strict = await startService('standalone', { FETCH_ALLOW_HOSTS: new URL(origin).host, LOG_LEVEL: 'warn', EXTRACT_TIMEOUT_MS: '100' });
+    try {
+      const big = pages.findIndex((p) => p.name === 'a 4 MB line of words');
+      const small = pages.findIndex((p) => p.name === 'comment run as text/html');
+      const response = await fetch(`${strict.baseUrl}/v1/extract`, {
+        method: 'POST',
+        headers: { ...bearer(strict.demoKey), 'Content-Type': 'application/json' },
+        body: JSON.stringify({ urls: [`${origin}/${big}`, `${origin}/${small}`], format: 'text', full_content: true }),
+      });
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as { credits: number; results: Array<{ content: string | null; error: string | null }> };
+      expect(body.results[0]!.error).toMatch(/took longer than 0\.1 s to extract/);
+      expect(body.results[1]!.error).toBeNull();
+      expect(body.results[1]!.content).toContain('after the comments');
+      expect(body.credits).toBe(2);
+    } finally {
+      await strict.stop();
+    }
+  });
+});
