@@ -165,8 +165,45 @@ export function tasksSuite(ctx: E2eContext): void {
       expect((await detail({ task: 'x', output_schema: long }))[0]).toMatchObject({ type: 'value_error', msg: expect.stringContaining('25000') });
       expect((await detail({ task: 'x', output_schema: { type: 'json', json_schema: { type: 'nope' } } }))[0]).toMatchObject({ type: 'value_error', msg: expect.stringContaining('not a valid JSON Schema') });
       expect((await detail({ task: 'x', metadata: { a: 1 } }))[0]).toMatchObject({ type: 'string_type', loc: ['body', 'metadata', 'a'] });
+      // A NUL (or any control character) in a metadata key: BSON refuses it, so the read models could not store the run.
+      expect((await detail({ task: 'x', metadata: { 'a\u0000b': 'v' } }))[0]).toMatchObject({ type: 'value_error', loc: ['body', 'metadata', 'a\u0000b'], msg: expect.stringContaining('control characters') });
+      expect((await detail({ task: 'x', metadata: { 'tab\there': 'v' } }))[0]).toMatchObject({ type: 'value_error', loc: ['body', 'metadata', 'tab\there'] });
+      // A $ref may only point inside the request's own schema.
+      for (const ref of ['urn:x', 'https://schemas.example.test/company.json', 'http://json-schema.org/draft-07/schema#']) {
+        const schema = { type: 'object', properties: { a: { $ref: ref } } };
+        expect((await detail({ task: 'x', output_schema: schema }))[0]).toMatchObject({ type: 'value_error', loc: ['body', 'output_schema'], msg: expect.stringContaining('points outside the schema') });
+      }
+      expect((await detail({ task: 'x', output_schema: { type: 'object', properties: { a: { $ref: '#/definitions/none' } } } }))[0]).toMatchObject({ msg: expect.stringContaining('points to nothing') });
       const tasks = await json(await fetch(`${ctx.svc.baseUrl}/v1/tasks?status=bogus`, { headers: headers() }));
       expect(tasks.detail[0]).toMatchObject({ type: 'enum', loc: ['query', 'status'] });
+    });
+
+    it('lets two teams use the same schema $id, and each gets its own schema', async () => {
+      const otherKey = (await ctx.svc.keys('create', '--team', 'same-id-other')).stdout.trim();
+      ctx.secrets.push(otherKey);
+      const schemaOf = (field: string) => ({ $id: 'urn:x', type: 'object', properties: { [field]: { type: 'string', description: `The ${field} of the company` } } });
+      const post = (key: string, field: string) =>
+        fetch(`${ctx.svc.baseUrl}/v1/tasks/runs`, { method: 'POST', headers: { ...bearer(key), 'Content-Type': 'application/json' }, body: JSON.stringify({ task: 'Acme Robotics', output_schema: schemaOf(field) }) });
+      const first = await post(ctx.svc.demoKey, 'headquarters');
+      expect(first.status).toBe(202);
+      let second = await post(otherKey, 'ceo');
+      // A new key is honoured once the gateway's read model has it.
+      for (let i = 0; second.status === 401 && i < 50; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        second = await post(otherKey, 'ceo');
+      }
+      expect(second.status).toBe(202);
+      const [a, b] = [await json(first), await json(second)];
+      const fieldsOf = async (key: string, runId: string) => {
+        for (let i = 0; i < 600; i++) {
+          const view = await json(await fetch(`${ctx.svc.baseUrl}/v1/tasks/runs/${runId}`, { headers: bearer(key) }));
+          if (!['queued', 'running'].includes(view.status)) return Object.keys(view.output ?? {});
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        throw new Error(`${runId} never ended`);
+      };
+      expect(await fieldsOf(ctx.svc.demoKey, a.run_id)).toEqual(['headquarters']);
+      expect(await fieldsOf(otherKey, b.run_id)).toEqual(['ceo']);
     });
 
     it('lists tasks newest first with status, limit and offset; list items are full views', async () => {

@@ -1,5 +1,5 @@
 import { cronProblem, NOTIFY_ON } from '@app/domain/monitor';
-import { DictField, EnumField, enumParser, fail, IntField, listParser, ok, type Parser, PyField, StrField, UrlField } from '@app/platform/http';
+import { EnumField, enumParser, fail, IntField, listParser, MetadataField, ok, type Parser, PyField, StrField, UrlField } from '@app/platform/http';
 
 export const CADENCES = ['hourly', 'daily', 'weekly'] as const;
 export const MODES = ['diff', 'snapshot'] as const;
@@ -41,7 +41,7 @@ export class MonitorBody {
   @StrField({ default: 'us', pattern: '^[A-Za-z]{2}$' }) country!: string;
   @StrField({ default: 'en', minLength: 2, maxLength: 16 }) language!: string;
   @EnumField(MONITOR_STATUSES, { default: 'active' }) status!: (typeof MONITOR_STATUSES)[number];
-  @DictField({ default: {} }) metadata!: Record<string, unknown>;
+  @MetadataField({ default: {} }) metadata!: Record<string, unknown>;
 }
 
 /** PATCH /v1/monitors/{id}: any of the writable fields; `webhook_secret: null` clears the secret. */
@@ -59,7 +59,7 @@ export class MonitorPatchBody {
   @StrField({ optional: true, pattern: '^[A-Za-z]{2}$' }) country?: string;
   @StrField({ optional: true, minLength: 2, maxLength: 16 }) language?: string;
   @EnumField(MONITOR_STATUSES, { optional: true }) status?: (typeof MONITOR_STATUSES)[number];
-  @DictField({ optional: true }) metadata?: Record<string, unknown>;
+  @MetadataField({ optional: true }) metadata?: Record<string, unknown>;
 }
 
 export class MonitorListQuery {

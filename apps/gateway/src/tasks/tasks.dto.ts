@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { TaskOutputSpec } from '@app/domain/task-run';
-import { EnumField, fail, IntField, isObject, ok, type Parser, PyField, StrField, UrlField } from '@app/platform/http';
+import { EnumField, fail, IntField, isObject, metadataParser, ok, type Parser, PyField, StrField, UrlField } from '@app/platform/http';
 import { schemaDepth, schemaProblem } from '@app/providers/llm';
 
 export const PROCESSORS = ['base', 'core', 'ultra'] as const;
@@ -34,14 +34,15 @@ export const outputSchemaParser = (): Parser => (input, loc) => {
   return ok(spec);
 };
 
-/** `metadata`: a string to string map. */
-export const stringMapParser = (): Parser => (input, loc) => {
-  if (!isObject(input)) return fail('dict_type', loc, 'Input should be a valid dictionary', input);
-  const errors = Object.entries(input)
-    .filter(([, v]) => typeof v !== 'string')
-    .map(([k, v]) => ({ type: 'string_type', loc: [...loc, k], msg: 'Input should be a valid string', input: v }));
-  return errors.length ? { ok: false, errors } : ok({ ...input });
-};
+/** `metadata`: a string to string map, its keys free of control characters. */
+export const stringMapParser = (): Parser =>
+  metadataParser((input, loc) => {
+    if (!isObject(input)) return fail('dict_type', loc, 'Input should be a valid dictionary', input);
+    const errors = Object.entries(input)
+      .filter(([, v]) => typeof v !== 'string')
+      .map(([k, v]) => ({ type: 'string_type', loc: [...loc, k], msg: 'Input should be a valid string', input: v }));
+    return errors.length ? { ok: false, errors } : ok({ ...input });
+  });
 
 export class TaskBody {
   @StrField({ optional: true, minLength: 1, description: 'The objective (alias `query`)' })

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { validateSync } from 'class-validator';
 import {
+  metadataParser,
   boolParser,
   dateError,
   expectedRepr,
@@ -175,5 +176,25 @@ describe('models', () => {
       ['a', 'String should have at least 3 characters'],
       ['b', 'Input should be a valid integer, got a number with a fractional part'],
     ]);
+  });
+});
+
+describe('metadataParser', () => {
+  const parse = metadataParser();
+
+  it('refuses a key holding a control character at any depth, naming where it is', () => {
+    expect(parse({ 'a\u0000b': 1 }, ['body', 'metadata'])).toMatchObject({ ok: false, errors: [{ type: 'value_error', loc: ['body', 'metadata', 'a\u0000b'] }] });
+    expect(parse({ outer: [{ 'x\u007f': 1 }] }, ['body', 'metadata'])).toMatchObject({ ok: false, errors: [{ loc: ['body', 'metadata', 'outer', 0, 'x\u007f'] }] });
+  });
+
+  it('passes ordinary metadata through, and values may hold anything', () => {
+    expect(parse({ ticket: 'T-1', 'a.b': { $c: 'line\nbreak\u0000' } }, ['body', 'metadata'])).toEqual({ ok: true, value: { ticket: 'T-1', 'a.b': { $c: 'line\nbreak\u0000' } } });
+  });
+
+  it('walks metadata nested deeper than the stack', () => {
+    let deep: Record<string, unknown> = { 'bad\u0001': 1 };
+    for (let i = 0; i < 50_000; i++) deep = { d: deep };
+    const result = parse(deep, ['body', 'metadata']);
+    expect(result.ok).toBe(false);
   });
 });

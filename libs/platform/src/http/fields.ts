@@ -11,7 +11,7 @@
 import type { Type } from '@nestjs/common';
 import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import { registerDecorator } from 'class-validator';
-import type { Loc } from './errors';
+import type { ErrorDetail, Loc } from './errors';
 import { addField, fail, isObject, ok, validateModel, type FieldSpec, type ParseResult, type Parser } from './model';
 
 // ---------------------------------------------------------------- messages and lax coercions
@@ -260,6 +260,44 @@ export const httpUrlParser = (maxLength = 2083, anyScheme = false): Parser => (i
 export const dictParser = (): Parser => (input, loc) =>
   isObject(input) ? ok({ ...input }) : fail('dict_type', loc, 'Input should be a valid dictionary', input);
 
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/**
+ * Caller metadata (`metadata`): a dictionary, at any depth free of keys holding control
+ * characters. A NUL in a key is refused by BSON, so a read model (MongoDB) could not store the
+ * run; no store is given a key it may refuse. Iterative: metadata may nest deeper than the stack.
+ */
+export const metadataParser =
+  (inner: Parser = dictParser()): Parser =>
+  (input, loc) => {
+    const parsed = inner(input, loc);
+    if (!parsed.ok) return parsed;
+    const errors: ErrorDetail[] = [];
+    // Paths as links to their parent, spelled out only for an error: copying each level's path
+    // would be quadratic in the nesting.
+    type Path = { key: string | number; parent: Path | null } | null;
+    const spell = (path: Path): Loc => {
+      const keys: (string | number)[] = [];
+      for (let p = path; p; p = p.parent) keys.push(p.key);
+      return [...loc, ...keys.reverse()];
+    };
+    const stack: Array<[unknown, Path]> = [[input, null]];
+    while (stack.length > 0 && errors.length < 20) {
+      const [value, path] = stack.pop()!;
+      if (!value || typeof value !== 'object') continue;
+      const list = Array.isArray(value);
+      for (const [key, child] of Object.entries(value)) {
+        const here = { key: list ? Number(key) : key, parent: path };
+        if (!list && CONTROL.test(key)) {
+          errors.push({ type: 'value_error', loc: spell(here), msg: 'Value error, a metadata key may not contain control characters (U+0000 to U+001F, U+007F)', input: key });
+        }
+        if (child && typeof child === 'object') stack.push([child, here]);
+      }
+    }
+    return errors.length ? { ok: false, errors } : parsed;
+  };
+
 export interface ListConstraints {
   minItems?: number;
   maxItems?: number;
@@ -423,6 +461,10 @@ export const StrListField = (
 /** `dict[str, Any]`. */
 export const DictField = (o: FieldOptions<Record<string, unknown>> = {}) =>
   PyField(dictParser(), o, { type: 'object', additionalProperties: true } as ApiPropertyOptions);
+
+/** Caller metadata: a dictionary whose keys, at any depth, hold no control characters (see `metadataParser`). */
+export const MetadataField = (o: FieldOptions<Record<string, unknown>> = {}) =>
+  PyField(metadataParser(), o, { type: 'object', additionalProperties: true, description: 'Caller metadata; keys may not contain control characters' } as ApiPropertyOptions);
 
 /** A nested model, or with `list: true` a `list[Model]`. Pass the class or a thunk for forward references. */
 export function NestedField(
