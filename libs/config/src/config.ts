@@ -63,6 +63,10 @@ export interface Config {
   streamKeepAliveSeconds: number;
   /** How often the monitors service checks which monitors are due. */
   monitorTickMs: number;
+  /** `HEADERS_TIMEOUT_MS`: a client must send a request's headers within this. */
+  headersTimeoutMs: number;
+  /** `REQUEST_READ_TIMEOUT_MS`: a client must send a whole request (headers and body) within this; the handler's own time is not counted. */
+  requestReadTimeoutMs: number;
   /** `EXTRACT_TIMEOUT_MS`: how long extracting one page may take on its thread before it is given up. */
   extractTimeoutMs: number;
   /** `EXTRACT_THREADS`: extraction threads per process (0 = one per core, at most 4). */
@@ -169,6 +173,10 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('SECRETS_KEY', 'is required when EVENTSTORE_URL is an EventStoreDB: processes that do not share DATA_DIR must share the key (32 bytes, base64)');
   }
   const rateLimitRps = int(env, 'RATE_LIMIT_RPS', 20, 0, 1_000_000);
+  const headersTimeoutMs = int(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000);
+  const requestReadTimeoutMs = int(env, 'REQUEST_READ_TIMEOUT_MS', 30_000, 100, 3_600_000);
+  // Node requires the headers' deadline to be no later than the whole request's.
+  if (headersTimeoutMs > requestReadTimeoutMs) throw new ConfigError('HEADERS_TIMEOUT_MS', `must not exceed REQUEST_READ_TIMEOUT_MS (${requestReadTimeoutMs}), got ${headersTimeoutMs}`);
   const rateLimitBurst = int(env, 'RATE_LIMIT_BURST', 40, 1, 10_000_000);
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
@@ -204,6 +212,8 @@ export function loadConfig(env: Env = process.env): Config {
     maxConcurrentRunsPerTeam: int(env, 'MAX_CONCURRENT_RUNS_PER_TEAM', 4, 1, 1000),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
     busTimeoutMs: int(env, 'BUS_TIMEOUT_MS', 10_000, 10, 600_000),
+    headersTimeoutMs,
+    requestReadTimeoutMs,
     extractTimeoutMs: int(env, 'EXTRACT_TIMEOUT_MS', 2_000, 100, 600_000),
     extractThreads: int(env, 'EXTRACT_THREADS', 0, 0, 64),
     extractMaxHeapMb: int(env, 'EXTRACT_MAX_HEAP_MB', 512, 64, 16_384),

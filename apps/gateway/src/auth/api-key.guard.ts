@@ -20,7 +20,8 @@ export class ApiKeyGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) return true;
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest & AuthedRequest>();
-    request.auth = await this.authenticator.authenticate(request.headers.authorization);
+    // Checked already, before the body was read, when the request has one (installEarlyKeyCheck).
+    request.auth ??= await this.authenticator.authenticate(request.headers.authorization);
     http.getResponse<FastifyReply>().headers(this.limiter.take(request.auth.key_id));
     return true;
   }

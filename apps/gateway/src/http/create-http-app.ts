@@ -6,7 +6,9 @@ import type { Config } from '@app/config';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { ApiExceptionFilter, installFastifyErrorHandling, PydanticValidationPipe } from '@app/platform/http';
 import type { JsonLogger } from '@app/platform/logging/logger';
+import { ApiKeyAuthenticator } from '../auth/api-key.authenticator';
 import type { AuthedRequest } from '../auth/auth.context';
+import { installEarlyKeyCheck } from '../auth/early-key-check';
 import { registerConsole } from '../console/console.routes';
 import { installIdempotency } from './idempotency';
 import { HttpMetrics } from './metrics';
@@ -22,6 +24,11 @@ const MAX_PARAM_LENGTH = 1_024;
 export async function createHttpApp(module: Type<unknown> | DynamicModule, config: Config, logger: JsonLogger): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: config.maxBodyBytes,
+    // A client has this long to send its headers, and its whole request; a slow client holds a
+    // connection no longer (the handler's own time, a wait or a stream, is not counted). Node
+    // checks every second instead of its default 30.
+    requestTimeout: config.requestReadTimeoutMs,
+    http: { headersTimeout: config.headersTimeoutMs, requestTimeout: config.requestReadTimeoutMs, connectionsCheckingInterval: 1_000 },
     genReqId: requestIdFor,
     logger: false,
     return503OnClosing: true,
@@ -50,6 +57,7 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
     reply.header('X-Request-Id', request.id);
     return payload;
   });
+  installEarlyKeyCheck(fastify, app.get(ApiKeyAuthenticator));
   installIdempotency(fastify, app.get<EventStore>(EVENT_STORE));
   fastify.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
