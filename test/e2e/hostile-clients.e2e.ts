@@ -1,4 +1,5 @@
 import * as net from 'node:net';
+import WebSocket from 'ws';
 import { bearer, type RunningService, startService } from '../support/service-process';
 import { ReplayServer } from '../support/replay-server';
 
@@ -25,6 +26,8 @@ describe('hostile clients', () => {
       SEARXNG_URL: searxng.url,
       SEARXNG_RPS: '0',
       LOG_LEVEL: 'warn',
+      LIVE_STREAMS_PER_KEY: '3',
+      WS_MAX_MESSAGE_BYTES: '1024',
     });
   });
   afterAll(async () => {
@@ -81,5 +84,87 @@ describe('hostile clients', () => {
     const response = await fetch(`${svc.baseUrl}/v1/search`, { method: 'POST', headers: { ...bearer(svc.demoKey), 'Content-Type': 'application/json' }, body: JSON.stringify({ queries: ['anything at all'], depth: 'fast' }) });
     expect(response.status).toBe(200);
     expect(searxng.requests.length).toBeGreaterThan(0);
+  });
+
+  describe('live streams per key (LIVE_STREAMS_PER_KEY=3)', () => {
+    const headers = () => ({ ...bearer(svc.demoKey), 'Content-Type': 'application/json' });
+    let runId: string;
+    const open: AbortController[] = [];
+
+    beforeAll(async () => {
+      // A task run that takes a while: every search it makes waits 3.5 s.
+      const response = await fetch(`${svc.baseUrl}/v1/tasks/runs`, { method: 'POST', headers: headers(), body: JSON.stringify({ task: 'Who makes the slowest searches?', processor: 'ultra' }) });
+      expect(response.status).toBe(202);
+      runId = ((await response.json()) as { run_id: string }).run_id;
+    });
+    afterAll(() => {
+      for (const controller of open) controller.abort();
+    });
+
+    const sse = async () => {
+      const controller = new AbortController();
+      const response = await fetch(`${svc.baseUrl}/v1/tasks/runs/${runId}/events`, { headers: bearer(svc.demoKey), signal: controller.signal });
+      if (response.status === 200) {
+        open.push(controller);
+        return { status: 200, body: null, retryAfter: null, controller };
+      }
+      return { status: response.status, body: (await response.json()) as { detail: string }, retryAfter: response.headers.get('retry-after'), controller };
+    };
+    const socket = (path = `/v1/tasks/runs/${runId}/ws`) =>
+      new Promise<{ status: number; ws?: WebSocket }>((resolve) => {
+        const ws = new WebSocket(`${svc.baseUrl.replace('http', 'ws')}${path}`, { headers: bearer(svc.demoKey) });
+        ws.on('unexpected-response', (_request, response) => resolve({ status: response.statusCode ?? 0 }));
+        ws.on('open', () => resolve({ status: 101, ws }));
+        ws.on('error', () => undefined);
+      });
+
+    it('holds three streams, and answers a fourth (SSE, WebSocket, a monitor run’s wait, a chat) 429 naming the bound', async () => {
+      const held = [await sse(), await sse(), await sse()];
+      expect(held.map((h) => h.status)).toEqual([200, 200, 200]);
+      const fourth = await sse();
+      expect(fourth.status).toBe(429);
+      expect(fourth.body!.detail).toMatch(/at most 3 live streams .* per API key \(LIVE_STREAMS_PER_KEY\)/);
+      expect(fourth.retryAfter).toBe('1');
+      expect((await socket()).status).toBe(429);
+      const monitor = (await (await fetch(`${svc.baseUrl}/v1/monitors`, { method: 'POST', headers: headers(), body: JSON.stringify({ query: 'slow searches', cadence: 'daily' }) })).json()) as { id: string };
+      const run = await fetch(`${svc.baseUrl}/v1/monitors/${monitor.id}/run`, { method: 'POST', headers: headers() });
+      expect(run.status).toBe(429);
+      const chat = await fetch(`${svc.baseUrl}/v1/chat/completions`, { method: 'POST', headers: headers(), body: JSON.stringify({ model: 'base', messages: [{ role: 'user', content: 'hello?' }] }) });
+      expect(chat.status).toBe(429);
+      // A create-and-wait answers 202 at once instead of waiting: its run exists already.
+      const started = performance.now();
+      const waited = await fetch(`${svc.baseUrl}/v1/tasks`, { method: 'POST', headers: headers(), body: JSON.stringify({ task: 'Anything slow?', wait_seconds: 30 }) });
+      expect(waited.status).toBe(202);
+      expect(performance.now() - started).toBeLessThan(5_000);
+
+      // One closed: a new one is taken.
+      held[0]!.controller.abort();
+      let again = await sse();
+      for (let i = 0; again.status === 429 && i < 50; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        again = await sse();
+      }
+      expect(again.status).toBe(200);
+    });
+
+    it('closes a WebSocket whose client sends a message over WS_MAX_MESSAGE_BYTES with 1009, or a bad frame with 1002, and serves on', async () => {
+      for (const controller of open.splice(0)) controller.abort();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const { status, ws } = await socket();
+      expect(status).toBe(101);
+      const closed = new Promise<number>((resolve) => ws!.on('close', (code) => resolve(code)));
+      ws!.send(JSON.stringify({ resume_from: 0, padding: 'x'.repeat(4_096) }));
+      expect(await closed).toBe(1009);
+      // A frame no WebSocket may send (reserved opcode 3): closed with 1002, and the service serves on.
+      const bad = await socket();
+      expect(bad.status).toBe(101);
+      const closedBad = new Promise<number>((resolve) => bad.ws!.on('close', (code) => resolve(code)));
+      (bad.ws as unknown as { _socket: net.Socket })._socket.write(Buffer.from([0x83, 0x80, 1, 2, 3, 4]));
+      expect(await closedBad).toBe(1002);
+      expect((await fetch(`${svc.baseUrl}/healthz`)).status).toBe(200);
+      // Their streams are given back: three SSE streams fit again.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect([(await sse()).status, (await sse()).status, (await sse()).status]).toEqual([200, 200, 200]);
+    });
   });
 });

@@ -4,6 +4,7 @@ import { ApiKeyAuthenticator } from './auth/api-key.authenticator';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { RateLimiter } from './auth/rate-limiter';
 import { RunHttp } from './runs/run-http';
+import { LiveStreams } from './streams/live-streams';
 import { ExtractController } from './extract/extract.controller';
 import { SearchController } from './search/search.controller';
 import { SearchesController } from './searches/searches.controller';
@@ -28,6 +29,7 @@ import { UsageController } from './usage/usage.controller';
     ApiKeyAuthenticator,
     RateLimiter,
     RunHttp,
+    LiveStreams,
     ServiceCalls,
   ],
   exports: [ServiceCalls, ApiKeyAuthenticator],

@@ -67,6 +67,10 @@ export interface Config {
   headersTimeoutMs: number;
   /** `REQUEST_READ_TIMEOUT_MS`: a client must send a whole request (headers and body) within this; the handler's own time is not counted. */
   requestReadTimeoutMs: number;
+  /** `LIVE_STREAMS_PER_KEY`: SSE/WebSocket streams and waits one API key may hold open at once in a gateway. */
+  liveStreamsPerKey: number;
+  /** `WS_MAX_MESSAGE_BYTES`: the largest WebSocket message a client may send (larger: closed with 1009). */
+  wsMaxMessageBytes: number;
   /** `EXTRACT_TIMEOUT_MS`: how long extracting one page may take on its thread before it is given up. */
   extractTimeoutMs: number;
   /** `EXTRACT_THREADS`: extraction threads per process (0 = one per core, at most 4). */
@@ -214,6 +218,8 @@ export function loadConfig(env: Env = process.env): Config {
     busTimeoutMs: int(env, 'BUS_TIMEOUT_MS', 10_000, 10, 600_000),
     headersTimeoutMs,
     requestReadTimeoutMs,
+    liveStreamsPerKey: int(env, 'LIVE_STREAMS_PER_KEY', 20, 1, 100_000),
+    wsMaxMessageBytes: int(env, 'WS_MAX_MESSAGE_BYTES', 16_384, 64, 16_777_216),
     extractTimeoutMs: int(env, 'EXTRACT_TIMEOUT_MS', 2_000, 100, 600_000),
     extractThreads: int(env, 'EXTRACT_THREADS', 0, 0, 64),
     extractMaxHeapMb: int(env, 'EXTRACT_MAX_HEAP_MB', 512, 64, 16_384),

@@ -10,6 +10,7 @@ import { ApiError, StrField } from '@app/platform/http';
 import { AnswersWithin } from '../http/answer-wait';
 import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
 import { ServiceCalls } from '../commands/service-calls';
+import { LiveStreams } from '../streams/live-streams';
 import { RunHttp, type RunHistory } from '../runs/run-http';
 import { ChatBody } from './chat.dto';
 
@@ -33,6 +34,7 @@ export class ChatController {
   constructor(
     private readonly calls: ServiceCalls,
     private readonly runs: RunHttp,
+    private readonly live: LiveStreams,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
@@ -51,14 +53,25 @@ export class ChatController {
       response_format: body.response_format ?? { type: 'text' },
       stream: body.stream,
     };
-    const { id } = await this.calls.send(subjects.startChat, { params }, auth, req.id);
-    const gone = new AbortController();
-    req.raw.once('close', () => gone.abort());
-    if (body.stream) {
-      await this.stream(id, params, req.id, reply, gone.signal);
-      return undefined;
+    // The answer is awaited or streamed: a live stream of the key's, taken before anything starts.
+    const release = this.live.take(auth.key_id);
+    try {
+      const { id } = await this.calls.send(subjects.startChat, { params }, auth, req.id);
+      const gone = new AbortController();
+      req.raw.once('close', () => gone.abort());
+      if (body.stream) {
+        await this.stream(id, params, req.id, reply, gone.signal);
+        return undefined;
+      }
+      return await this.answer(auth, id, gone.signal);
+    } finally {
+      release();
     }
-    const ended = await this.runs.waitForEnd(chatRuns, id, CHAT_WAIT_MS, gone.signal);
+  }
+
+  /** The whole completion once its run ends (504 past CHAT_WAIT_MS, 502 when it failed). */
+  private async answer(auth: AuthContext, id: string, signal: AbortSignal): Promise<ChatCompletion> {
+    const ended = await this.runs.waitForEnd(chatRuns, id, CHAT_WAIT_MS, signal);
     if (ended === undefined) throw new ApiError(504, `Chat completion ${id} took longer than ${CHAT_WAIT_MS / 1000} s; read it later at /v1/chat/completions/${id}`);
     const completion = chatCompletion(await this.runs.fromLog(chatRuns, auth, id));
     if (completion.status !== 'completed') throw new ApiError(502, `Chat completion ${id} ${completion.status}: ${completion.error ?? 'no answer'}`);
@@ -82,7 +95,10 @@ export class ChatController {
     reply.hijack();
     const raw = reply.raw;
     raw.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no', 'X-Request-Id': requestId });
-    const send = (data: unknown) => raw.write(`data: ${JSON.stringify(data)}\n\n`);
+    // A client that reads slowly is waited for (drain), not buffered for without bound.
+    const send = async (data: unknown) => {
+      if (!raw.write(`data: ${JSON.stringify(data)}\n\n`)) await new Promise((resolve) => (raw.once('drain', resolve), raw.once('close', resolve)));
+    };
     const subscription = this.events.subscribeToStream(streamOf(chatRuns, id));
     const onAbort = () => void subscription.close();
     signal.addEventListener('abort', onAbort, { once: true });
@@ -96,13 +112,13 @@ export class ChatController {
         if (state.status === 'absent') continue;
         if (!base) {
           base = { id, object: 'chat.completion.chunk', created: createdSeconds(state.requested_at), model: params.model, system_fingerprint: null };
-          send({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null, logprobs: null }] });
+          await send({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null, logprobs: null }] });
         }
         if (event.type === 'ChatAnswerChunk') {
-          send({ ...base, choices: [{ index: 0, delta: { content: (event.data as { text: string }).text }, finish_reason: null, logprobs: null }] });
+          await send({ ...base, choices: [{ index: 0, delta: { content: (event.data as { text: string }).text }, finish_reason: null, logprobs: null }] });
         } else if (event.type === names.completed) {
           const done = chatCompletion(state);
-          send({
+          await send({
             ...base,
             choices: [{ index: 0, delta: {}, finish_reason: done.choices[0]!.finish_reason, logprobs: null }],
             citations: done.citations,
@@ -114,7 +130,7 @@ export class ChatController {
           break;
         } else if (event.type === names.failed || event.type === names.cancelled) {
           const ended = chatCompletion(state);
-          send({ error: { message: `Chat completion ${id} ${ended.status}: ${ended.error ?? 'no answer'}`, type: 'server_error', code: null } });
+          await send({ error: { message: `Chat completion ${id} ${ended.status}: ${ended.error ?? 'no answer'}`, type: 'server_error', code: null } });
           break;
         }
       }

@@ -11,6 +11,8 @@ import { AnswersWithin } from '../http/answer-wait';
 import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
 import { ServiceCalls } from '../commands/service-calls';
 import { RunHttp, type RunHistory } from '../runs/run-http';
+import { LiveStreams } from '../streams/live-streams';
+import type { FastifyRequest } from 'fastify';
 import { MonitorBody, MonitorEventsQuery, MonitorIdParams, MonitorListQuery, MonitorPatchBody } from './monitors.dto';
 
 /** How long POST .../run waits for the run's event. */
@@ -28,6 +30,7 @@ export class MonitorsController {
   constructor(
     private readonly calls: ServiceCalls,
     private readonly runs: RunHttp,
+    private readonly streams: LiveStreams,
     private readonly box: SecretBox,
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(EVENT_STORE) private readonly events: EventStore,
@@ -119,12 +122,17 @@ export class MonitorsController {
   @AnswersWithin(() => RUN_WAIT_MS)
   @HttpCode(202)
   @ApiOperation({ summary: 'Run monitor now (also when paused): 202 with the monitor event once recorded' })
-  async run(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Param() params: MonitorIdParams): Promise<MonitorEvent> {
+  async run(@Auth() auth: AuthContext, @Req() req: AuthedRequest & FastifyRequest, @Param() params: MonitorIdParams): Promise<MonitorEvent> {
     await this.live(auth, params.monitor_id);
-    const { event_id } = await this.calls.send(subjects.runMonitor, { monitor_id: params.monitor_id }, auth, req.id);
+    // Waiting for the run's event holds a live stream of the key's, taken before the run starts;
+    // the wait ends at RUN_WAIT_MS or when the client goes away.
+    const release = this.streams.take(auth.key_id);
     const subscription = this.events.subscribeToStream(monitorStream(params.monitor_id));
     const timer = setTimeout(() => void subscription.close(), RUN_WAIT_MS);
+    const onClose = () => void subscription.close();
+    req.raw.once('close', onClose);
     try {
+      const { event_id } = await this.calls.send(subjects.runMonitor, { monitor_id: params.monitor_id }, auth, req.id);
       for await (const event of subscription) {
         const recorded = event.type === 'MonitorEventRecorded' ? (event.data as { event: MonitorEvent }).event : undefined;
         if (recorded?.event_id === event_id) {
@@ -132,11 +140,13 @@ export class MonitorsController {
           return recorded;
         }
       }
+      throw new ApiError(504, `Monitor run ${event_id} did not record its event within ${RUN_WAIT_MS / 1000} s; it shows in /events when it does`);
     } finally {
       clearTimeout(timer);
+      req.raw.off('close', onClose);
+      release();
       await subscription.close();
     }
-    throw new ApiError(504, `Monitor run ${event_id} did not record its event within ${RUN_WAIT_MS / 1000} s; it shows in /events when it does`);
   }
 
   @Get(':monitor_id/events')

@@ -9,6 +9,7 @@ import { READ_STORE, type ReadStore } from '@app/readmodels';
 import type { RunDoc } from '@app/readmodels/projections';
 import type { AuthContext } from '../auth/auth.context';
 import { ServiceCalls } from '../commands/service-calls';
+import { LiveStreams } from '../streams/live-streams';
 import { parseResumeFrom, type PublicEvent, recordedEvents, runStream, sseFrame } from '../streams/run-stream';
 
 type State<K extends RunKind> = Parameters<K['view']>[0];
@@ -47,6 +48,7 @@ export class RunHttp {
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CONFIG) private readonly config: Config,
     private readonly calls: ServiceCalls,
+    private readonly live: LiveStreams,
   ) {}
 
   /** The run's document, or 404 (also for another team's run: never reveal it exists). */
@@ -105,9 +107,17 @@ export class RunHttp {
    * or 202 with the view as it stands.
    */
   async viewWhenEnded<K extends RunKind>(kind: K, auth: AuthContext, runId: string, waitMs: number, request: { raw: IncomingMessage }, reply: FastifyReply): Promise<ViewOf<K>> {
+    // A wait holds a live stream; with none left the answer is the 202 a wait's end would give
+    // (the run exists already: a 429 would only invite a second one).
+    const release = waitMs > 0 ? this.live.tryTake(auth.key_id) : undefined;
     const gone = new AbortController();
     request.raw.once('close', () => gone.abort());
-    const ended = await this.waitForEnd(kind, runId, waitMs, gone.signal);
+    let ended: bigint | undefined;
+    try {
+      ended = release ? await this.waitForEnd(kind, runId, waitMs, gone.signal) : undefined;
+    } finally {
+      release?.();
+    }
     if (ended !== undefined) await this.calls.readYourWrites(ended);
     reply.status(ended === undefined ? 202 : 200);
     return this.viewAfterWrite(kind, auth, runId);
@@ -178,6 +188,7 @@ export class RunHttp {
         { type: 'string_pattern_mismatch', loc: ['header', 'last-event-id'], msg: "String should match pattern '^\\d{1,19}$'", input: lastEventId, ctx: { pattern: '^\\d{1,19}$' } },
       ]);
     }
+    const release = this.live.take(auth.key_id);
     reply.hijack();
     const raw = reply.raw;
     raw.writeHead(200, {
@@ -197,6 +208,7 @@ export class RunHttp {
       }
     } finally {
       clearInterval(keepAlive);
+      release();
       raw.end();
     }
   }

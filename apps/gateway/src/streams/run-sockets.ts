@@ -11,6 +11,7 @@ import { ApiKeyAuthenticator } from '../auth/api-key.authenticator';
 import { RateLimiter } from '../auth/rate-limiter';
 import { requestIdFor } from '../http/request-id';
 import { RunHttp } from '../runs/run-http';
+import { LiveStreams, type Release } from './live-streams';
 import { parseResumeFrom, runStream } from './run-stream';
 
 /** A WebSocket route: its path pattern (one capture: the run id) and the run kind it streams. */
@@ -18,6 +19,9 @@ export interface RunSocketRoute {
   pattern: RegExp;
   kind: RunKind;
 }
+
+/** Unsent bytes a socket may hold before the stream waits for its client to read. */
+const SEND_HIGH_WATER = 1024 * 1024;
 
 /** How long a client has to send `{"resume_from"}` before the replay starts from the beginning. */
 export const FIRST_MESSAGE_WAIT_MS = 2_000;
@@ -51,12 +55,14 @@ const refuse = (socket: Duplex, status: number, detail: unknown, headers: Record
  */
 export function mountRunSockets(app: NestFastifyApplication, routes: readonly RunSocketRoute[]): void {
   const logger = new Logger('RunSockets');
-  const wss = new WebSocketServer({ noServer: true });
+  const config = app.get<Config>(CONFIG);
+  // A client only ever sends `{"resume_from"}`: a larger message closes the socket with 1009.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: config.wsMaxMessageBytes });
+  const live = app.get(LiveStreams);
   const authenticator = app.get(ApiKeyAuthenticator);
   const limiter = app.get(RateLimiter);
   const runs = app.get(RunHttp);
   const events = app.get<EventStore>(EVENT_STORE);
-  const config = app.get<Config>(CONFIG);
   const server = app.getHttpServer();
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -81,14 +87,17 @@ export function mountRunSockets(app: NestFastifyApplication, routes: readonly Ru
     if (runId === null) return refuse(socket, 400, 'the run id in the path is not valid percent-encoding', { 'X-Request-Id': requestId });
     void (async () => {
       let headers: Record<string, string> = { 'X-Request-Id': requestId };
+      let release: Release;
       try {
         const auth = await authenticator.authenticate(request.headers.authorization);
         headers = { ...headers, ...limiter.take(auth.key_id) };
         await runs.owned(route.r.kind, auth, runId);
+        release = live.take(auth.key_id);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         return refuse(socket, error.getStatus(), error.detail, { ...headers, ...error.headers });
       }
+      socket.once('close', release);
       wss.handleUpgrade(request, socket, head, (ws) => void serve(ws, route.r.kind, runId, new URL(request.url ?? '/', 'http://x').searchParams));
     })().catch((error: unknown) => {
       logger.error({ msg: 'websocket upgrade failed', req_id: requestId, run_id: runId, err: (error as Error).message });
@@ -101,6 +110,9 @@ export function mountRunSockets(app: NestFastifyApplication, routes: readonly Ru
   async function serve(ws: WebSocket, kind: RunKind, runId: string, query: URLSearchParams): Promise<void> {
     const aborted = new AbortController();
     ws.on('close', () => aborted.abort());
+    // A protocol error (a frame over the size, bad UTF-8, a bad opcode) closes the socket with its
+    // code; unheard, the 'error' event would stop the process.
+    ws.on('error', (error: Error & { code?: string }) => logger.warn({ msg: 'websocket closed on a client error', run_id: runId, code: error.code, err: error.message }));
     const ping = setInterval(() => ws.ping(), config.streamKeepAliveSeconds * 1000);
     try {
       let after = parseResumeFrom(query.get('last_event_id') ?? query.get('resume_from'));
@@ -111,7 +123,9 @@ export function mountRunSockets(app: NestFastifyApplication, routes: readonly Ru
       }
       for await (const event of runStream(events, kind, streamOf(kind, runId), after, aborted.signal)) {
         if (ws.readyState !== ws.OPEN) break;
-        ws.send(JSON.stringify(event));
+        // Backpressure: past SEND_HIGH_WATER unsent bytes, wait until this frame is written out.
+        if (ws.bufferedAmount > SEND_HIGH_WATER) await new Promise<void>((resolve) => ws.send(JSON.stringify(event), () => resolve()));
+        else ws.send(JSON.stringify(event));
       }
       ws.close(1000, 'run ended');
     } catch (error) {
