@@ -62,7 +62,8 @@ export class ExtractService {
     try {
       const page = await this.fetcher.fetch(url);
       // On a thread with a deadline: a hostile page is given up, never a stalled event loop.
-      const document = await this.workers.extract(page.body, { url: page.finalUrl, contentType: page.contentType });
+      const format = request.format ?? 'markdown';
+      const document = await this.workers.extract(page.body, { url: page.finalUrl, contentType: page.contentType }, request.full_content && format !== 'text' ? [format] : []);
       const body = request.format === 'html' ? document.html : request.format === 'text' ? document.text : document.markdown;
       if (!document.text.trim()) return failed(url, `${url}: the page has no readable main content`);
       const limit = request.max_chars_per_result ?? undefined;

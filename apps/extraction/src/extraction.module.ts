@@ -19,7 +19,7 @@ import { ExtractionHandler } from './extraction.handler';
       provide: PAGE_FETCHER,
       inject: [CONFIG],
       useFactory: (config: Config) =>
-        new HttpFetcher({ allowHosts: config.fetchAllowHosts, cacheDir: path.join(config.dataDir, 'fetch-cache') }),
+        new HttpFetcher({ allowHosts: config.fetchAllowHosts, cacheDir: path.join(config.dataDir, 'fetch-cache'), cacheMaxBytes: config.pageCacheMaxMb * 1024 * 1024 }),
     },
     {
       provide: ExtractionWorkers,

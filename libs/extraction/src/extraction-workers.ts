@@ -24,10 +24,14 @@ export interface ExtractionWorkersOptions {
   script?: string;
 }
 
+/** Which renderings of the content to bring back besides the text (default both): what crosses threads is copied. */
+export type Renderings = ReadonlyArray<'markdown' | 'html'>;
+
 interface Job {
   id: number;
   body: string;
   options: ExtractOptions;
+  keep: Renderings;
   resolve: (document: ExtractedDocument) => void;
   reject: (error: Error) => void;
 }
@@ -68,11 +72,12 @@ export class ExtractionWorkers {
     return this.script !== null;
   }
 
-  extract(body: string, options: ExtractOptions): Promise<ExtractedDocument> {
+  /** The page's document; `keep` names the renderings wanted besides the text (the others come back empty). */
+  extract(body: string, options: ExtractOptions, keep: Renderings = ['markdown', 'html']): Promise<ExtractedDocument> {
     if (this.closed) return Promise.reject(new Error('extraction workers are closed'));
     if (!this.script) return Promise.resolve(extractDocument(body, options));
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, body, options: { url: options.url, contentType: options.contentType }, resolve, reject });
+      this.queue.push({ id: this.nextId++, body, options: { url: options.url, contentType: options.contentType }, keep, resolve, reject });
       this.pump();
     });
   }
@@ -124,7 +129,7 @@ export class ExtractionWorkers {
       const job = this.queue.shift()!;
       slot.job = job;
       slot.timer = setTimeout(() => this.replace(slot, new ExtractionAbandoned(`the page took longer than ${this.options.timeoutMs / 1000} s to extract`)), this.options.timeoutMs);
-      slot.worker.postMessage({ id: job.id, body: job.body, options: job.options });
+      slot.worker.postMessage({ id: job.id, body: job.body, options: job.options, keep: job.keep });
     }
   }
 

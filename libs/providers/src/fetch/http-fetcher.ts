@@ -32,6 +32,8 @@ export interface HttpFetcherOptions {
   cacheDir?: string;
   /** Pages kept in memory; default 500. */
   cacheEntries?: number;
+  /** Bytes the cache folder may take (default 512 MiB); the oldest pages go first. */
+  cacheMaxBytes?: number;
   /** Freshness when FetchOptions.maxAgeMs is absent; default 1 h. */
   defaultMaxAgeMs?: number;
   /** Name resolution (default: the OS resolver). A seam for tests and custom DNS; its answers are still checked. */
@@ -112,7 +114,7 @@ export class HttpFetcher implements PageFetcher {
       },
     });
     this.queue = new HostQueue(options.perHostConcurrency ?? 4);
-    this.cache = new PageCache({ entries: options.cacheEntries ?? 500, dir: options.cacheDir });
+    this.cache = new PageCache({ entries: options.cacheEntries ?? 500, dir: options.cacheDir, maxDiskBytes: options.cacheMaxBytes });
   }
 
   async fetch(rawUrl: string, options: FetchOptions = {}): Promise<FetchedPage> {

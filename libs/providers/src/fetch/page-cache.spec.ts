@@ -123,3 +123,29 @@ describe('HostQueue', () => {
     expect(both).toBe(true);
   });
 });
+
+describe('PageCache on disk: bounded', () => {
+  const sized = (url: string, chars: number): CachedPage => page(url, Date.now(), 'x'.repeat(chars));
+
+  it('never lets its folder grow past maxDiskBytes: the oldest written pages go first', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wr-page-cache-bound-'));
+    const cache = new PageCache({ dir, maxDiskBytes: 1_000_000, entries: 1 });
+    for (let i = 0; i < 60; i++) await cache.set(sized(`https://site.test/${i}`, 100_000));
+    const used = fs.readdirSync(dir).reduce((sum, name) => sum + fs.statSync(path.join(dir, name)).size, 0);
+    expect(used).toBeLessThanOrEqual(1_000_000);
+    // The newest is still there; the first is gone from disk (memory holds one page only).
+    expect(await cache.get('https://site.test/59', 60_000)).toBeDefined();
+    cache.clearMemory();
+    expect(await cache.get('https://site.test/0', 60_000)).toBeUndefined();
+    expect(await cache.get('https://site.test/59', 60_000)).toBeDefined();
+  });
+
+  it('counts what the folder held before it started (a restart, another process)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wr-page-cache-bound-'));
+    const first = new PageCache({ dir, maxDiskBytes: 10_000_000 });
+    for (let i = 0; i < 8; i++) await first.set(sized(`https://site.test/a${i}`, 100_000));
+    const second = new PageCache({ dir, maxDiskBytes: 500_000 });
+    await second.set(sized('https://site.test/b', 100_000));
+    expect(await second.measure()).toBeLessThanOrEqual(500_000);
+  });
+});

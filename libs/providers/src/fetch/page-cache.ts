@@ -13,8 +13,15 @@ export interface PageCacheOptions {
   maxChars?: number;
   /** One JSON file per URL here, surviving restarts; memory only when absent. */
   dir?: string;
+  /** Bytes the files in `dir` may take; past it the oldest written go first (default 512 MiB). */
+  maxDiskBytes?: number;
   now?: () => number;
 }
+
+/** Once over its bound, the folder is trimmed to this share of it, so trims are rare. */
+const TRIM_TO = 0.8;
+/** A temporary file older than this was left by a crash mid-write. */
+const STALE_TMP_MS = 60_000;
 
 /**
  * Pages by normalised URL, in an LRU in memory and optionally on disk. Freshness is decided by
@@ -25,7 +32,11 @@ export class PageCache {
   private readonly memory: LRUCache<string, CachedPage>;
   private readonly dir?: string;
   private readonly now: () => number;
+  private readonly maxDiskBytes: number;
   private dirReady?: Promise<unknown>;
+  /** Bytes in `dir` as this process last counted them (other processes may share the folder). */
+  private diskBytes?: number;
+  private trimming?: Promise<void>;
 
   constructor(opts: PageCacheOptions = {}) {
     this.memory = new LRUCache<string, CachedPage>({
@@ -35,6 +46,7 @@ export class PageCache {
     });
     this.dir = opts.dir;
     this.now = opts.now ?? Date.now;
+    this.maxDiskBytes = opts.maxDiskBytes ?? 512 * 1024 * 1024;
   }
 
   /** A copy fetched less than `maxAgeMs` ago, or undefined. */
@@ -56,8 +68,51 @@ export class PageCache {
     const file = this.file(page.url);
     // Write-then-rename: a reader (or a crash) never sees half a file.
     const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    await fs.writeFile(tmp, JSON.stringify(page));
+    const json = JSON.stringify(page);
+    await fs.writeFile(tmp, json);
     await fs.rename(tmp, file);
+    // The folder lives beside the event log: it never grows past its bound.
+    this.diskBytes = (this.diskBytes ?? (await this.measure())) + Buffer.byteLength(json);
+    if (this.diskBytes > this.maxDiskBytes) await (this.trimming ??= this.trim().finally(() => (this.trimming = undefined)));
+  }
+
+  /** Bytes the folder holds now. */
+  async measure(): Promise<number> {
+    return (await this.listDisk()).reduce((sum, f) => sum + f.size, 0);
+  }
+
+  /** Deletes the oldest written pages (and crash leftovers) until the folder holds TRIM_TO of its bound. */
+  private async trim(): Promise<void> {
+    const files = (await this.listDisk()).sort((a, b) => a.mtimeMs - b.mtimeMs);
+    let total = files.reduce((sum, f) => sum + f.size, 0);
+    const target = this.maxDiskBytes * TRIM_TO;
+    for (const f of files) {
+      const staleTmp = f.name.endsWith('.tmp') && this.now() - f.mtimeMs > STALE_TMP_MS;
+      if (total <= target && !staleTmp) continue;
+      if (f.name.endsWith('.tmp') && !staleTmp) continue;
+      await fs.rm(path.join(this.dir!, f.name), { force: true });
+      total -= f.size;
+    }
+    this.diskBytes = total;
+  }
+
+  private async listDisk(): Promise<Array<{ name: string; size: number; mtimeMs: number }>> {
+    let names: string[];
+    try {
+      names = await fs.readdir(this.dir!);
+    } catch {
+      return [];
+    }
+    const out: Array<{ name: string; size: number; mtimeMs: number }> = [];
+    for (const name of names) {
+      try {
+        const stat = await fs.stat(path.join(this.dir!, name));
+        if (stat.isFile()) out.push({ name, size: stat.size, mtimeMs: stat.mtimeMs });
+      } catch {
+        // Deleted meanwhile (another process trimming).
+      }
+    }
+    return out;
   }
 
   clearMemory(): void {
