@@ -4,7 +4,7 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { CONFIG, type Config } from '@app/config';
 import { DomainError } from '@app/domain';
 import { MONITOR_STREAM_PREFIX, type MonitorCommand, monitorDecider, type MonitorEventType, type MonitorState, monitorStream, nextSlot } from '@app/domain/monitor';
-import { EVENT_STORE, type EventStore, handleCommand, type Subscription } from '@app/eventstore';
+import { EVENT_STORE, type EventStore, type Follower, followAll, handleCommand } from '@app/eventstore';
 import { MonitorClock } from './monitor-clock';
 import { MonitorRunner } from './monitor-runner';
 
@@ -24,8 +24,7 @@ export class MonitorScheduler implements OnApplicationBootstrap, BeforeApplicati
   private readonly monitors = new Map<string, MonitorState>();
   /** Runs this process is executing (by event id). */
   private readonly executing = new Set<string>();
-  private subscription: Subscription | undefined;
-  private loop: Promise<void> | undefined;
+  private follower: Follower | undefined;
   private ticking = false;
   private stopping = false;
 
@@ -46,10 +45,12 @@ export class MonitorScheduler implements OnApplicationBootstrap, BeforeApplicati
       if (batch.length > 0) after = batch[batch.length - 1]!.position;
       if (batch.length < 1_000) break;
     }
-    const subscription = (this.subscription = this.store.subscribeToAll({ after, filter }));
-    this.loop = (async () => {
-      for await (const event of subscription) this.apply(event.stream, { type: event.type, data: event.data } as MonitorEventType);
-    })();
+    // Taken up again from the last event applied whenever the subscription drops.
+    this.follower = followAll(this.store, (event) => this.apply(event.stream, { type: event.type, data: event.data } as MonitorEventType), {
+      after,
+      filter,
+      onDrop: (error) => this.logger.warn({ msg: 'monitor log subscription dropped; resubscribing', worker_id: this.workerId, err: String(error) }),
+    });
     const timer = setInterval(() => this.kick(), this.config.monitorTickMs);
     timer.unref();
     this.schedules.addInterval(TICK, timer);
@@ -59,8 +60,7 @@ export class MonitorScheduler implements OnApplicationBootstrap, BeforeApplicati
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     if (this.schedules.doesExist('interval', TICK)) this.schedules.deleteInterval(TICK);
-    await this.subscription?.close();
-    await this.loop?.catch(() => undefined);
+    await this.follower?.stop();
   }
 
   /** A monitor's state as this replica has folded it. */

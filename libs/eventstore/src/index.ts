@@ -7,3 +7,4 @@ export * from './open-event-store';
 export * from './command-handler';
 export * from './wire';
 export * from './ids';
+export * from './follow-all';

@@ -1,5 +1,5 @@
 import { lifecycleNames, type RunKind } from '@app/domain/run';
-import type { EventStore, RecordedEvent, Subscription } from '@app/eventstore';
+import { type EventStore, type Follower, followAll, type RecordedEvent } from '@app/eventstore';
 
 /** What the scheduler needs to know of each unfinished run, of any kind. */
 export interface RunInfo {
@@ -28,13 +28,14 @@ type Role = 'requested' | 'started' | 'heartbeat' | 'released' | 'cancelRequeste
 export class RunRegistry {
   readonly runs = new Map<string, RunInfo>();
   private readonly roles = new Map<string, { kind: RunKind; role: Role }>();
-  private subscription: Subscription | undefined;
-  private loop: Promise<void> | undefined;
+  private follower: Follower | undefined;
 
   constructor(
     private readonly store: EventStore,
     private readonly kinds: readonly RunKind[],
     private readonly onChange: (run: RunInfo | undefined, event: RecordedEvent, stream: string) => void,
+    /** Told when the live subscription dropped and is being taken up again. */
+    private readonly onDrop: (error: unknown) => void = () => undefined,
   ) {
     for (const kind of kinds) {
       const names = lifecycleNames(kind.prefix);
@@ -63,15 +64,12 @@ export class RunRegistry {
       if (batch.length > 0) after = batch[batch.length - 1]!.position;
       if (batch.length < 1_000) break;
     }
-    const subscription = (this.subscription = this.store.subscribeToAll({ after, filter }));
-    this.loop = (async () => {
-      for await (const event of subscription) this.apply(event);
-    })();
+    // Taken up again from the last event applied whenever the subscription drops.
+    this.follower = followAll(this.store, (event) => this.apply(event), { after, filter, onDrop: this.onDrop });
   }
 
   async stop(): Promise<void> {
-    await this.subscription?.close();
-    await this.loop?.catch(() => undefined);
+    await this.follower?.stop();
   }
 
   /** Runs of a team that a worker holds now, of every kind. */

@@ -87,7 +87,7 @@ export class RunWorker {
       const active = this.active.get(stream);
       if (active && (run?.cancel_requested || event.type === `${active.info.kind.prefix}Cancelled`)) this.halt(active, 'cancel');
       this.kick();
-    });
+    }, (error) => this.logger.warn({ msg: 'run log subscription dropped; resubscribing', worker_id: this.workerId, err: errorText(error) }));
   }
 
   get workerId(): string {
