@@ -5,3 +5,4 @@ export * from './mongo.read-store';
 export * from './projection';
 export * from './projector';
 export * from './snapshots';
+export * from './bson-limits';

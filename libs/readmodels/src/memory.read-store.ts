@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import { dirname } from 'node:path';
 import { Query } from 'mingo';
+import { bsonProblem, DocumentRefused } from './bson-limits';
 import type { Filter, FindOptions, ReadDoc, ReadStore } from './read-store.port';
 
 /** Version of a stored doc as a bigint; a doc without `_version` loses to any write. */
@@ -103,6 +104,9 @@ export class MemoryReadStore implements ReadStore {
     const docs = this.docs(collection, true);
     const before = docs.get(id);
     if (versionOf(before) >= version) return false;
+    // What MongoDB would refuse is refused here too (the projector then sets the event aside).
+    const problem = bsonProblem(doc);
+    if (problem) throw new DocumentRefused(collection, id, problem);
     const after = deepFreeze({ ...structuredClone(doc), _id: id, _version: version.toString() });
     docs.set(id, after);
     this.reindex(collection, before, after);

@@ -6,7 +6,7 @@ import type { RecordedEvent } from '../../eventstore/src/event-store.port';
 import { openSqliteEventStore, type SqliteEventStore } from '../../eventstore/src/sqlite.event-store';
 import { MemoryReadStore } from './memory.read-store';
 import { checkpointName, type Projection } from './projection';
-import { Projector, type ProjectorOptions } from './projector';
+import { DEAD_LETTERS, Projector, type ProjectorOptions } from './projector';
 import type { ReadStore } from './read-store.port';
 
 type Placed = { amount: number; day: string };
@@ -349,22 +349,43 @@ describe('Projector', () => {
       };
     };
 
-    it('stops after the retries: status failed, failed resolves, waiters get false, checkpoint before the event', async () => {
+    it('sets aside an event a projection still cannot write after the retries, and goes on: a dead letter, the other projections applied it', async () => {
+      await place('a', 1, 'd1');
+      const bad = await place('b', 666, 'd1');
+      const after = await place('c', 1, 'd1');
+      const letters: unknown[] = [];
+      const p = projector([orders, failingOn(666)], { retries: 2, onDeadLetter: (letter) => letters.push(letter) });
+      await p.start();
+      await p.caughtUp();
+      expect(p.status).toBe('live');
+      expect(await p.waitFor(after, 1_000)).toBe(true);
+      // The daily total skips the event it could not write; the orders projection has all three.
+      expect(await store.get('daily', 'd1')).toMatchObject({ total: 2, orders: 2 });
+      expect((await docs('orders')).map((d) => d._id)).toEqual(['a', 'b', 'c']);
+      const [letter] = await docs(DEAD_LETTERS);
+      expect(letter).toMatchObject({ projection: 'daily', collection: 'daily', stream: 'order-b', type: 'OrderPlaced', position: bad.toString(), error: 'cannot project 666' });
+      expect(letters).toHaveLength(1);
+      expect(p.deadLetters).toBe(1);
+      await p.stop();
+      expect(await store.getCheckpoint(checkpointName('projector', daily))).toBe(after);
+    });
+
+    it('stops when a dead letter cannot be written either (the store is down): status failed, waiters get false, checkpoint before the event', async () => {
       const a = await place('a', 1, 'd1');
       const bad = await place('b', 666, 'd1');
       await place('c', 1, 'd1');
-      const p = projector([failingOn(666)], { retries: 2 });
+      // A store that refuses every write past the first event: a dead letter cannot be set aside.
+      const down: ReadStore = Object.create(store);
+      let writes = 0;
+      down.upsert = (...args) => (writes++ < 1 ? store.upsert(...args) : Promise.reject(new Error('store unreachable')));
+      const p = projector([failingOn(666)], { retries: 2 }, down);
       await p.start();
       const waiting = p.waitFor(bad, 60_000);
-      await expect(p.caughtUp()).rejects.toThrow('cannot project 666');
-      expect((await p.failed).message).toBe('cannot project 666');
+      await expect(p.caughtUp()).rejects.toThrow('store unreachable');
       expect(p.status).toBe('failed');
-      expect(p.error?.message).toBe('cannot project 666');
       expect(await waiting).toBe(false);
       expect(p.position).toBe(a);
-      expect(await store.get('daily', 'd1')).toMatchObject({ total: 1, orders: 1 });
       await p.stop();
-      expect(await store.getCheckpoint(checkpointName('projector', daily))).toBe(a);
     });
 
     it('retries a transient failure and goes on', async () => {

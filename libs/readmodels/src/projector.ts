@@ -15,7 +15,38 @@ export interface ProjectorOptions {
   /** Backoff before the first retry; doubles on each further one. */
   retryDelayMs?: number;
   logger?: Pick<LoggerService, 'log' | 'error' | 'warn'>;
+  /** Told of each event a projection could not write and that was set aside (a metric). */
+  onDeadLetter?: (letter: DeadLetter) => void;
 }
+
+/** Where events a projection could not write are set aside, one document per projection and event. */
+export const DEAD_LETTERS = 'dead_letters';
+
+/** An event set aside by one projection: what it was, and why it could not be written. */
+export interface DeadLetter {
+  projection: string;
+  collection: string;
+  event_id: string;
+  stream: string;
+  type: string;
+  /** Global position, as a decimal string. */
+  position: string;
+  error: string;
+  at: string;
+}
+
+/** One event's projections that threw, each with its error; the others applied it. */
+class ProjectionFailed extends Error {
+  constructor(
+    readonly event: RecordedEvent,
+    readonly failures: Array<{ handler: Handler; error: unknown }>,
+  ) {
+    super(failures.map((f) => `${f.handler.projection.name}: ${errorText(f.error)}`).join('; '));
+    this.name = 'ProjectionFailed';
+  }
+}
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** `live` = caught up with the head read at start and following: what /readyz wants to see. */
 export type ProjectorStatus = 'idle' | 'catching-up' | 'live' | 'failed' | 'stopped';
@@ -69,10 +100,14 @@ function unionFilter(projections: Projection[]): AllFilter | undefined {
  * Error policy: any failure (a projection throwing, the read store or the subscription failing) is
  * logged and retried by resubscribing from the last applied position, with backoff: safe because
  * writes are version-guarded, and enough for a read-store blip. After `retries` consecutive
- * failures the projector stops: status `failed`, `error` set, `failed` resolves, waiters get false.
- * Skipping the event instead would leave the read model silently and permanently wrong; stopping
- * makes /readyz fail, and after a fix a restart resumes right at the failing event (checkpoints
- * never pass an event that was not applied).
+ * failures at one event, each projection that still cannot write it sets it aside: a dead letter
+ * (`dead_letters`: the projection, the event and the error), a log line and `onDeadLetter`, and the
+ * projection goes on; the others applied it. One request whose document a store refuses (a key
+ * BSON cannot hold, a document over 16 MB) must not stop every read model for every team:
+ * revocations would stop taking effect. Only when the dead letter cannot be written either (the
+ * store itself is down) does the projector stop: status `failed`, `error` set, `failed` resolves,
+ * waiters get false; a restart resumes at that event (checkpoints never pass an event that was
+ * neither applied nor set aside).
  */
 export class Projector {
   private readonly handlers: Handler[];
@@ -107,12 +142,15 @@ export class Projector {
 
   private probing = false;
   private reprobe = false;
+  private _deadLetters = 0;
+  /** The event projections last failed on, and how many times. */
+  private failing: { position: bigint; tries: number } | undefined;
 
   constructor(
     private readonly events: EventStore,
     private readonly store: ReadStore,
     projections: Projection[],
-    options: ProjectorOptions = {},
+    private readonly options: ProjectorOptions = {},
   ) {
     this.prefix = options.checkpointName ?? 'projector';
     this.batch = options.batch ?? 500;
@@ -145,6 +183,10 @@ export class Projector {
   }
   get error(): Error | undefined {
     return this._error;
+  }
+  /** Events set aside since this projector was made (one per projection and event). */
+  get deadLetters(): number {
+    return this._deadLetters;
   }
   /** Resolves with the error when the projector gives up (see the error policy); never otherwise. */
   get failed(): Promise<Error> {
@@ -248,7 +290,16 @@ export class Projector {
           if (event.position <= this._position) continue; // redelivered after a resubscribe
           // in order and filtered alike: nothing we read lies between the last event and this one
           this.raiseReached(event.position - 1n);
-          await this.apply(event);
+          try {
+            await this.apply(event);
+          } catch (err) {
+            if (!(err instanceof ProjectionFailed)) throw err;
+            // Tried `retries` times already: set it aside where it cannot be written.
+            const tries = event.position === this.failing?.position ? this.failing.tries + 1 : 1;
+            this.failing = { position: event.position, tries };
+            if (tries <= this.retries) throw err;
+            await this.setAside(err);
+          }
           failures = 0;
           this.advance(event.position);
         }
@@ -265,20 +316,63 @@ export class Projector {
     }
   }
 
-  private async apply(event: RecordedEvent): Promise<void> {
-    for (const h of this.handlers) {
-      const p = h.projection;
-      if (event.position <= h.from || !h.types.has(event.type) || !matchesFilter(p.filter, event)) continue;
-      const version = p.versionBy === 'revision' ? event.revision : event.position;
-      for (const id of new Set(p.ids(event))) {
-        const doc = await this.store.get(p.collection, id);
-        if (doc?._version !== undefined && BigInt(doc._version) >= version) continue; // already applied
-        const next = p.apply(doc, event, id);
-        if (next !== undefined) await this.store.upsert(p.collection, id, next, version);
-        else if (doc) {
-          await this.store.delete(p.collection, id, version);
-        }
+  /** Applies the event to every projection that reads it; one that throws does not stop the others. */
+  private async apply(event: RecordedEvent, only?: ReadonlySet<Handler>): Promise<void> {
+    const failures: Array<{ handler: Handler; error: unknown }> = [];
+    for (const h of only ?? this.handlers) {
+      try {
+        await this.applyOne(h, event);
+      } catch (error) {
+        failures.push({ handler: h, error });
       }
+    }
+    if (failures.length > 0) throw new ProjectionFailed(event, failures);
+  }
+
+  private async applyOne(h: Handler, event: RecordedEvent): Promise<void> {
+    const p = h.projection;
+    if (event.position <= h.from || !h.types.has(event.type) || !matchesFilter(p.filter, event)) return;
+    const version = p.versionBy === 'revision' ? event.revision : event.position;
+    for (const id of new Set(p.ids(event))) {
+      const doc = await this.store.get(p.collection, id);
+      if (doc?._version !== undefined && BigInt(doc._version) >= version) continue; // already applied
+      const next = p.apply(doc, event, id);
+      if (next !== undefined) await this.store.upsert(p.collection, id, next, version);
+      else if (doc) {
+        await this.store.delete(p.collection, id, version);
+      }
+    }
+  }
+
+  /**
+   * The projections that still cannot write the event (tried once more, so a store that came back
+   * meanwhile is not mistaken for a refusal) set it aside as dead letters. A dead letter that cannot
+   * be written (the store is down) throws, and the projector retries and in the end stops.
+   */
+  private async setAside(failed: ProjectionFailed): Promise<void> {
+    const { event } = failed;
+    let still: ProjectionFailed | undefined;
+    try {
+      await this.apply(event, new Set(failed.failures.map((f) => f.handler)));
+    } catch (err) {
+      if (!(err instanceof ProjectionFailed)) throw err;
+      still = err;
+    }
+    for (const { handler, error } of still?.failures ?? []) {
+      const letter: DeadLetter = {
+        projection: handler.projection.name,
+        collection: handler.projection.collection,
+        event_id: event.id,
+        stream: event.stream,
+        type: event.type,
+        position: event.position.toString(),
+        error: errorText(error).slice(0, 1_000),
+        at: new Date().toISOString(),
+      };
+      await this.store.upsert(DEAD_LETTERS, `${letter.projection}@${event.id}`, { ...letter }, event.position);
+      this._deadLetters++;
+      this.logger.error(`projection ${letter.projection} cannot write event ${event.id} (${event.type}, position ${letter.position}): set aside in ${DEAD_LETTERS}: ${letter.error}`);
+      this.options.onDeadLetter?.(letter);
     }
   }
 

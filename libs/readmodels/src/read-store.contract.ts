@@ -38,6 +38,13 @@ export function readStoreContract(name: string, factory: () => ReadStore | Promi
         expect(await store.get(coll, 'k1')).toEqual({ _id: 'k1', _version: '7', title: 'one', nested: { a: [1, 2] } });
       });
 
+      it('refuses what MongoDB cannot store (a key holding a NUL byte, a document over 16 MiB), and keeps the previous version', async () => {
+        await store.upsert(coll, 'refused', { ok: 1 }, 1n);
+        await expect(store.upsert(coll, 'refused', { metadata: { 'a\u0000b': 'x' } }, 2n)).rejects.toThrow(/null bytes|NUL byte/);
+        await expect(store.upsert(coll, 'refused', { text: 'x'.repeat(17 * 1024 * 1024) }, 3n)).rejects.toThrow(/16|too large|size/i);
+        expect(await store.get(coll, 'refused')).toMatchObject({ ok: 1, _version: '1' });
+      });
+
       it('returns undefined for an absent id or collection', async () => {
         expect(await store.get(coll, 'missing')).toBeUndefined();
         expect(await store.get(`${coll}_none`, 'missing')).toBeUndefined();

@@ -1,0 +1,32 @@
+import { BSON } from 'mongodb';
+
+/** MongoDB's largest document (BSON bytes). */
+export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
+
+/** What MongoDB refuses to store. */
+export class DocumentRefused extends Error {
+  constructor(collection: string, id: string, reason: string) {
+    super(`document ${collection}/${id} refused: ${reason}`);
+    this.name = 'DocumentRefused';
+  }
+}
+
+/**
+ * Why MongoDB would refuse this document, or null: a key holding a NUL byte (BSON cannot encode
+ * it), or a document over 16 MiB. The in-memory read store applies the same check, so what
+ * production would refuse fails in every test too.
+ */
+export function bsonProblem(doc: Record<string, unknown>): string | null {
+  const stack: unknown[] = [doc];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (!node || typeof node !== 'object') continue;
+    const list = Array.isArray(node);
+    for (const [key, value] of Object.entries(node)) {
+      if (!list && key.includes('\u0000')) return `the key ${JSON.stringify(key)} holds a NUL byte`;
+      if (value && typeof value === 'object' && !(value instanceof Date)) stack.push(value);
+    }
+  }
+  const bytes = BSON.calculateObjectSize(doc);
+  return bytes > MAX_DOCUMENT_BYTES ? `${bytes} bytes is over MongoDB's ${MAX_DOCUMENT_BYTES}-byte document limit` : null;
+}
