@@ -20,6 +20,11 @@ const timed = async (probe: () => Promise<unknown>): Promise<Check> => {
   }
 };
 
+/** How long one readiness check answers every /readyz. */
+const READY_CACHE_MS = 1_000;
+
+type Readiness = { status: 'ready' | 'not_ready'; checks: Record<string, unknown> };
+
 /** Liveness, readiness (event log, read store, every service over the bus) and Prometheus metrics. */
 @ApiExcludeController()
 @Public()
@@ -38,8 +43,19 @@ export class HealthController {
     return { status: 'ok' };
   }
 
+  /** The last readiness check, shared by every /readyz within READY_CACHE_MS (the route is public: a flood of probes fans out once a second). */
+  private lastCheck: { at: number; result: Promise<Readiness> } | undefined;
+
   @Get('readyz')
   async readyz(@Res({ passthrough: true }) reply: FastifyReply) {
+    const now = Date.now();
+    if (!this.lastCheck || now - this.lastCheck.at >= READY_CACHE_MS) this.lastCheck = { at: now, result: this.check() };
+    const result = await this.lastCheck.result;
+    if (result.status !== 'ready') reply.status(503).header('Retry-After', '5');
+    return result;
+  }
+
+  private async check(): Promise<Readiness> {
     const [eventLog, readStore, ...services] = await Promise.all([
       timed(() => this.events.ping()),
       timed(() => this.reads.ping()),
@@ -47,15 +63,17 @@ export class HealthController {
     ]);
     const bus = Object.fromEntries(SERVICES.map((service, i) => [service, services[i]]));
     // An in-process projector that gave up would serve stale keys and views: not ready.
-    const projection = this.projector ? { ok: this.projector.status !== 'failed', status: this.projector.status, position: String(this.projector.position) } : undefined;
+    const projection = this.projector
+      ? { ok: this.projector.status !== 'failed', status: this.projector.status, position: String(this.projector.position), dead_letters: this.projector.deadLetters }
+      : undefined;
     const ready = eventLog.ok && readStore.ok && services.every((check) => check.ok) && (projection?.ok ?? true);
-    if (!ready) reply.status(503).header('Retry-After', '5');
     return { status: ready ? 'ready' : 'not_ready', checks: { event_log: eventLog, read_store: readStore, bus, ...(projection && { projector: projection }) } };
   }
 
   @Get('metrics')
   @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
   metricsText() {
+    if (this.projector) this.metrics.deadLetters.set(this.projector.deadLetters);
     return this.metrics.registry.metrics();
   }
 }

@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Prometheus metrics of this process, served at GET /metrics. */
 export class HttpMetrics {
@@ -14,6 +14,12 @@ export class HttpMetrics {
     help: 'HTTP request latency, by method and route pattern',
     labelNames: ['method', 'route'] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+
+  readonly deadLetters = new Gauge({
+    name: 'projector_dead_letters',
+    help: 'Events a projection of this process could not write, set aside in dead_letters since it started',
     registers: [this.registry],
   });
 
