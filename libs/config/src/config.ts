@@ -71,6 +71,8 @@ export interface Config {
   liveStreamsPerKey: number;
   /** `WS_MAX_MESSAGE_BYTES`: the largest WebSocket message a client may send (larger: closed with 1009). */
   wsMaxMessageBytes: number;
+  /** `IDEMPOTENCY_MAX_BODY_BYTES`: the largest answer kept for an Idempotency-Key's replay. */
+  idempotencyMaxBodyBytes: number;
   /** `PAGE_CACHE_MAX_MB`: the on-disk page cache's bound; past it the oldest pages are deleted. */
   pageCacheMaxMb: number;
   /** `EXTRACT_TIMEOUT_MS`: how long extracting one page may take on its thread before it is given up. */
@@ -220,6 +222,7 @@ export function loadConfig(env: Env = process.env): Config {
     busTimeoutMs: int(env, 'BUS_TIMEOUT_MS', 10_000, 10, 600_000),
     headersTimeoutMs,
     requestReadTimeoutMs,
+    idempotencyMaxBodyBytes: int(env, 'IDEMPOTENCY_MAX_BODY_BYTES', 65_536, 1_024, 512 * 1024),
     pageCacheMaxMb: int(env, 'PAGE_CACHE_MAX_MB', 512, 1, 1_048_576),
     liveStreamsPerKey: int(env, 'LIVE_STREAMS_PER_KEY', 20, 1, 100_000),
     wsMaxMessageBytes: int(env, 'WS_MAX_MESSAGE_BYTES', 16_384, 64, 16_777_216),

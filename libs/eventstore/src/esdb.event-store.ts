@@ -32,6 +32,9 @@ import {
   type SubscribeToAllOptions,
   type SubscribeToStreamOptions,
   type Subscription,
+  appendBytes,
+  EventTooLargeError,
+  MAX_APPEND_BYTES,
   WrongExpectedRevisionError,
 } from './event-store.port';
 import { type EsdbSource, EsdbSubscription } from './esdb.subscription';
@@ -124,6 +127,9 @@ export class EsdbEventStore implements EventStore {
   }
 
   async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    // The server refuses it too, with a less telling error: say which append and why.
+    const bytes = appendBytes(events);
+    if (bytes > MAX_APPEND_BYTES) throw new EventTooLargeError(stream, bytes, events.map((e) => e.type));
     let result: EsdbAppendResult;
     try {
       result = await this.client.appendToStream(

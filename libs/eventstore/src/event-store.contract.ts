@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  EventTooLargeError,
   type EventStore,
   type NewEvent,
   type RecordedEvent,
@@ -97,6 +98,16 @@ export function eventStoreContract(name: string, factory: () => Promise<Contract
         expect(read[0].position).toBeLessThan(read[1].position);
         expect(read[1].position).toBe(result.position); // the result names the LAST event
         expect(new Date(read[0].created).toISOString()).toBe(read[0].created);
+      });
+
+      it('refuses an append over MAX_APPEND_BYTES (EventStoreDB’s 1 MiB), appending nothing; one just under it is stored', async () => {
+        const stream = `${unique('big')}s`;
+        const over = [event('Big', { text: 'x'.repeat(600 * 1024) }), event('Big', { text: 'y'.repeat(500 * 1024) })];
+        await expect(store.append(stream, over, 'no_stream')).rejects.toThrow(EventTooLargeError);
+        expect(await store.readStream(stream)).toEqual([]);
+        const under = event('Big', { text: 'z'.repeat(1000 * 1024) });
+        await store.append(stream, [under], 'no_stream');
+        expect((await store.readStream(stream)).map((e) => e.id)).toEqual([under.id]);
       });
 
       it('rejects no_stream on an existing stream and a stale or absent revision, appending nothing', async () => {

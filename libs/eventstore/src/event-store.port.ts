@@ -98,6 +98,35 @@ export interface Subscription extends AsyncIterable<RecordedEvent> {
   close(): Promise<void>;
 }
 
+/**
+ * The most one append may carry (event data, metadata and types, as JSON bytes): EventStoreDB's
+ * default `MaxAppendSize`. Every adapter refuses more, the embedded one too, so a test catches an
+ * oversize event before production does. Large payloads travel by reference or are bounded.
+ */
+export const MAX_APPEND_BYTES = 1024 * 1024;
+
+/** An append over MAX_APPEND_BYTES: nothing of it is written. */
+export class EventTooLargeError extends Error {
+  constructor(
+    readonly stream: string,
+    readonly bytes: number,
+    readonly types: string[],
+  ) {
+    super(`append to ${stream} of ${types.join(', ')} is ${bytes} bytes; at most ${MAX_APPEND_BYTES} bytes may be appended at once`);
+    this.name = 'EventTooLargeError';
+  }
+}
+
+/** The bytes an append carries, as EventStoreDB counts them (near enough): data, metadata and type. */
+export function appendBytes(events: readonly NewEvent[]): number {
+  let bytes = 0;
+  for (const event of events) {
+    bytes += Buffer.byteLength(JSON.stringify(event.data)) + Buffer.byteLength(event.type) + 36;
+    if (event.metadata !== undefined) bytes += Buffer.byteLength(JSON.stringify(event.metadata));
+  }
+  return bytes;
+}
+
 /** Thrown when the expected revision does not hold. */
 export class WrongExpectedRevisionError extends Error {
   constructor(

@@ -13,6 +13,8 @@ import {
   type SubscribeToAllOptions,
   type SubscribeToStreamOptions,
   type Subscription,
+  EventTooLargeError,
+  MAX_APPEND_BYTES,
   WrongExpectedRevisionError,
 } from './event-store.port';
 import { activePrefixes, matchesFilter, prefixUpperBound } from './prefix-filter';
@@ -261,13 +263,16 @@ export class SqliteEventStore implements EventStore {
       return { nextExpectedRevision: current ?? -1n, position: last ? (last[1] as bigint) : -1n };
     }
     const created = new Date().toISOString();
+    const encoded = events.map((event) => ({ metadata: event.metadata === undefined ? null : JSON.stringify(event.metadata), data: JSON.stringify(event.data) }));
+    // EventStoreDB's limit, enforced here too (see MAX_APPEND_BYTES).
+    const bytes = encoded.reduce((sum, e, i) => sum + Buffer.byteLength(e.data) + (e.metadata === null ? 0 : Buffer.byteLength(e.metadata)) + Buffer.byteLength(events[i]!.type) + 36, 0);
+    if (bytes > MAX_APPEND_BYTES) throw new EventTooLargeError(stream, bytes, events.map((e) => e.type));
     this.insertedVersion = this.dataVersion.get();
     let revision = current ?? -1n;
     let position = -1n;
-    for (const event of events) {
+    for (const [i, event] of events.entries()) {
       revision += 1n;
-      const metadata = event.metadata === undefined ? null : JSON.stringify(event.metadata);
-      const data = JSON.stringify(event.data);
+      const { metadata, data } = encoded[i]!;
       const stored = metadata === '{}' ? null : metadata;
       position = BigInt(this.insert.run(stream, revision, event.id, event.type, data, stored, created).lastInsertRowid);
       this.inserted.push([position, stream, revision, event.id, event.type, data, stored, created]);

@@ -79,6 +79,19 @@ class WidgetController {
     return this.calls.call('widgets.silent', {}, auth, req.id);
   }
 
+  /** An answer larger than an Idempotency-Key's replay keeps (100 kB). */
+  @Post('large')
+  @HttpCode(200)
+  large() {
+    largeAnswers++;
+    return { blob: 'x'.repeat(100_000) };
+  }
+
+  @Post('boom')
+  boom(): never {
+    throw new Error('the handler broke');
+  }
+
   /** A reply written by hand, as a streamed chat completion is: 150 ms of chunks. */
   @Post('stream')
   stream(@Res() reply: FastifyReply) {
@@ -91,6 +104,7 @@ class WidgetController {
 }
 
 let streamed = 0;
+let largeAnswers = 0;
 
 describe('gateway command path', () => {
   let app: NestFastifyApplication;
@@ -224,8 +238,29 @@ describe('gateway command path', () => {
     const again = await post('/v1/widgets', { name: '' }, { 'Idempotency-Key': 'idem-4' });
     expect(again.status).toBe(422);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
-    expect((await post('/v1/widgets/silent', {}, { 'Idempotency-Key': 'idem-5' })).status).toBe(503);
-    expect((await post('/v1/widgets/silent', {}, { 'Idempotency-Key': 'idem-5' })).status).toBe(503);
+    // A 500 frees the key: the retry runs again.
+    expect((await post('/v1/widgets/boom', {}, { 'Idempotency-Key': 'idem-5' })).status).toBe(500);
+    expect((await post('/v1/widgets/boom', {}, { 'Idempotency-Key': 'idem-5' })).status).toBe(500);
+  });
+
+  it('keeps the key claimed after a bus timeout (503): the work may still finish, so a quick retry gets 409, not a second run', async () => {
+    expect((await post('/v1/widgets/silent', {}, { 'Idempotency-Key': 'idem-timeout' })).status).toBe(503);
+    const retry = await post('/v1/widgets/silent', {}, { 'Idempotency-Key': 'idem-timeout' });
+    expect(retry.status).toBe(409);
+    expect(((await retry.json()) as { detail: string }).detail).toMatch(/still being processed/);
+  });
+
+  it('keeps an answer over IDEMPOTENCY_MAX_BODY_BYTES by its size and hash only; a repeat is told it was answered once', async () => {
+    const first = await post('/v1/widgets/large', {}, { 'Idempotency-Key': 'idem-large' });
+    expect(first.status).toBe(200);
+    expect(((await first.json()) as { blob: string }).blob).toHaveLength(100_000);
+    const again = await post('/v1/widgets/large', {}, { 'Idempotency-Key': 'idem-large' });
+    expect(again.status).toBe(409);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(((await again.json()) as { detail: string }).detail).toMatch(/answered \(status 200, 100011 bytes\) and charged once; its answer was over 65536 bytes/);
+    expect(largeAnswers).toBe(1);
+    const recorded = (await app.get<EventStore>(EVENT_STORE).readAll()).filter((e) => e.type === 'IdempotentResponseRecorded');
+    expect(Math.max(...recorded.map((e) => JSON.stringify(e.data).length))).toBeLessThan(2_000);
   });
 
   it('frees the key of a reply written by hand once it ends (it cannot be replayed), and answers 409 until then', async () => {

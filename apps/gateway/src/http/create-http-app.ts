@@ -58,7 +58,7 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
     return payload;
   });
   installEarlyKeyCheck(fastify, app.get(ApiKeyAuthenticator));
-  installIdempotency(fastify, app.get<EventStore>(EVENT_STORE));
+  installIdempotency(fastify, app.get<EventStore>(EVENT_STORE), config.idempotencyMaxBodyBytes);
   fastify.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     const ms = reply.elapsedTime;

@@ -91,7 +91,15 @@ export class IdempotencyGuard implements CanActivate {
       throw new ApiError(error.status, error.message);
     }
     if (claim.events.length === 0 && claim.state.status === 'completed') {
-      throw new StoredAnswer(claim.state.response.status, claim.state.response.body, { 'Idempotent-Replayed': 'true' });
+      const { response } = claim.state;
+      if (response.omitted) {
+        throw new ApiError(
+          409,
+          `The request with this Idempotency-Key was answered (status ${response.status}, ${response.omitted.bytes} bytes) and charged once; its answer was over ${this.config.idempotencyMaxBodyBytes} bytes, too large to keep for a replay. Use a new key to run it again.`,
+          { 'Idempotent-Replayed': 'true' },
+        );
+      }
+      throw new StoredAnswer(response.status, response.body, { 'Idempotent-Replayed': 'true' });
     }
     request.idempotency = { stream, requestId, metadata, settled: false };
     return true;
@@ -103,7 +111,7 @@ export class IdempotencyGuard implements CanActivate {
  * sent (a retry that sees the answer finds it stored), unless it is a 5xx; a reply written by
  * hand (a chat completion streamed) cannot be replayed, and frees the key once it ends.
  */
-export function installIdempotency(fastify: FastifyInstance, events: EventStore): void {
+export function installIdempotency(fastify: FastifyInstance, events: EventStore, maxBodyBytes: number): void {
   const command = (claim: Claim, body: Parameters<typeof idempotencyDecider.decide>[0]) =>
     handleCommand(events, claim.stream, idempotencyDecider, body, { metadata: claim.metadata });
   fastify.addHook('onRequest', async (request: ClaimedRequest, reply: FastifyReply) => {
@@ -128,8 +136,17 @@ export function installIdempotency(fastify: FastifyInstance, events: EventStore)
     } catch {
       body = undefined;
     }
+    // A 503 (a service call timed out, or the read models lag) may hide work that finishes: the
+    // key stays claimed until abandoned, so a quick retry gets 409 instead of doing it twice.
+    if (reply.statusCode === 503) return payload;
     if (reply.statusCode >= 500 || body === undefined) await command(claim, { type: 'Release', request_id: claim.requestId });
-    else await command(claim, { type: 'RecordResponse', request_id: claim.requestId, response: { status: reply.statusCode, body } });
+    else {
+      // Only answers up to maxBodyBytes are kept for replay (the log is no blob store, and an
+      // event may carry 1 MiB at most); a larger one is recorded by its size and hash.
+      const bytes = Buffer.byteLength(text!);
+      const response = bytes <= maxBodyBytes ? { status: reply.statusCode, body } : { status: reply.statusCode, body: null, omitted: { bytes, sha256: sha256(text!) } };
+      await command(claim, { type: 'RecordResponse', request_id: claim.requestId, response });
+    }
     return payload;
   });
 }

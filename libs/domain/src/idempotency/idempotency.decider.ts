@@ -10,6 +10,11 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 export interface RecordedResponse {
   status: number;
   body: unknown;
+  /**
+   * Set when the answer was too large to keep (the body is then null): its size and SHA-256, so
+   * a repeat learns the request was answered, and charged, once.
+   */
+  omitted?: { bytes: number; sha256: string };
 }
 
 export type IdempotencyEvent =
