@@ -1,6 +1,6 @@
 import type { DeepSearchParams, RunResult } from '@app/domain/search-run';
 import { normalizeUrl } from '@app/research';
-import { shapeSnippets, withContents } from './search-run.executor';
+import { fitTexts, RESULTS_TEXT_BYTES, shapeSnippets, withContents } from './search-run.executor';
 
 // A page whose opening says nothing about the question; the answer is further down.
 const page = (answer: string) =>
@@ -83,5 +83,27 @@ describe('deep run result shaping', () => {
     const [, ferry] = withContents(rows, params({ queries: ['combined ticket price euros'], advanced_settings: { contents: { summary: true } } }), texts);
     expect(ferry.summary).toContain('costs four euros');
     expect(ferry.summary).not.toContain('small workshop behind the old railway station');
+  });
+});
+
+describe('fitTexts: the page text of a run’s results fits one event', () => {
+  const row = (url: string, text?: string): RunResult => ({ url, title: url, snippet: 's', date: null, domain: 'example.com', score: 1, ...(text !== undefined && { text }) }) as RunResult;
+
+  it('leaves texts alone under the budget, and cuts them to fair shares over it: short ones whole, long ones alike', () => {
+    const small = [row('a', 'one two'), row('b')];
+    expect(fitTexts(small, 100)).toBe(small);
+    const fitted = fitTexts([row('a', 'short text'), row('b', 'word '.repeat(10_000)), row('c', 'word '.repeat(20_000)), row('d')], 20_010);
+    const bytes = fitted.map((r) => Buffer.byteLength(r.text ?? ''));
+    expect(fitted[0]!.text).toBe('short text');
+    expect(bytes.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(20_010);
+    expect(Math.abs(bytes[1]! - bytes[2]!)).toBeLessThan(10);
+    expect(fitted[3]!.text).toBeUndefined();
+  });
+
+  it('keeps 20 pages of 5 MB under RESULTS_TEXT_BYTES, multibyte text too', () => {
+    const rows = Array.from({ length: 20 }, (_, i) => row(`u${i}`, (i % 2 ? 'é ' : 'e ').repeat(2_500_000)));
+    const total = fitTexts(rows).reduce((sum, r) => sum + Buffer.byteLength(r.text!), 0);
+    expect(total).toBeLessThanOrEqual(RESULTS_TEXT_BYTES);
+    expect(total).toBeGreaterThan(RESULTS_TEXT_BYTES * 0.95);
   });
 });

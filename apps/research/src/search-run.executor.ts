@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { RunResult } from '@app/domain/run';
 import { type DeepSearchParams, searchRuns, type SearchRunState } from '@app/domain/search-run';
-import { ExcerptBudget, focusExcerpts } from '@app/extraction';
+import { cutAtWord, ExcerptBudget, focusExcerpts } from '@app/extraction';
 import { normalizeUrl, runResearch } from '@app/research';
 import type { RunContext, RunExecutor } from '@app/runs';
 import { recordedProgress } from './research-progress';
@@ -9,6 +9,33 @@ import { type PageFilters, ResearchPortsFactory } from './research-ports';
 
 const HIGHLIGHT_CHARS = 1_000;
 const SUMMARY_CHARS = 400;
+/**
+ * UTF-8 bytes of page text one run's results may carry in all: they are recorded in one event,
+ * and an append holds 1 MiB at most (EventStoreDB). Past it each row's text is cut to a fair share.
+ */
+export const RESULTS_TEXT_BYTES = 512 * 1024;
+
+/** Cuts the rows' `text` so that together they hold at most `budget` UTF-8 bytes, each getting a fair share of what is left. */
+export function fitTexts(results: RunResult[], budget = RESULTS_TEXT_BYTES): RunResult[] {
+  const sizes = results.map((row) => (row.text ? Buffer.byteLength(row.text) : 0));
+  if (sizes.reduce((a, b) => a + b, 0) <= budget) return results;
+  // Smallest first: a short text keeps all of itself, and what it leaves goes to the longer ones.
+  const order = sizes.map((size, i) => i).filter((i) => sizes[i]! > 0).sort((a, b) => sizes[a]! - sizes[b]!);
+  const allowed = new Map<number, number>();
+  let left = budget;
+  order.forEach((i, k) => {
+    const share = Math.floor(left / (order.length - k));
+    allowed.set(i, Math.min(sizes[i]!, share));
+    left -= allowed.get(i)!;
+  });
+  return results.map((row, i) => {
+    const bytes = allowed.get(i);
+    if (!row.text || bytes === undefined || bytes >= sizes[i]!) return row;
+    // Characters in proportion to this text's bytes per character, cut at a word.
+    const chars = Math.floor((row.text.length * bytes) / sizes[i]!);
+    return { ...row, text: cutAtWord(row.text, chars) };
+  });
+}
 
 /** The filters of POST /v1/search that a deep run's searches apply (source_policy joins the top-level ones). */
 export function deepFilters(params: DeepSearchParams): PageFilters {
@@ -87,7 +114,7 @@ export class SearchRunExecutor implements RunExecutor<SearchRunState> {
       recordedProgress(run, (results) => shapeSnippets(results, params)),
     );
     if (run.stopped() || outcome.stopped || outcome.report === null) return;
-    const final = shapeSnippets(withContents(outcome.results, params, ports.texts), params);
+    const final = shapeSnippets(fitTexts(withContents(outcome.results, params, ports.texts)), params);
     await run.record({ type: 'RecordResults', results: final, reranked: outcome.reranked });
     await run.record({ type: 'RecordReport', report: outcome.report, findings: outcome.findings, sources: outcome.sources, usage: outcome.usage });
   }

@@ -74,6 +74,8 @@ type Open = Extract<WebhookDeliveryState, { status: 'scheduled' | 'attempting' }
 type Attempting = Extract<WebhookDeliveryState, { status: 'attempting' }>;
 
 const RETRY_MS = 1000;
+/** A payload larger than this is kept by reference in its delivery event, not inline. */
+export const INLINE_PAYLOAD_BYTES = 256 * 1024;
 
 /**
  * Durable webhook delivery, driven by the event log alone (DESIGN.md section 5: nothing durable
@@ -187,6 +189,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     } catch (error) {
       // A stream that does not fold into a run can never announce one: skipping beats blocking every webhook behind it.
       this.logger.error({ msg: 'cannot build the run webhook; skipped', stream: end.stream, error: String(error) });
+    }
+    if (request && request.delivery.payload && Buffer.byteLength(JSON.stringify(request.delivery.payload)) > INLINE_PAYLOAD_BYTES) {
+      // A run view too large for an event (the log takes 1 MiB an append) travels by reference.
+      request = { ...request, delivery: { ...request.delivery, payload: null, payload_ref: { stream: end.stream, revision: end.revision.toString() } } };
     }
     if (request) {
       await handleCommand(this.events, webhookDeliveryStream(request.delivery.delivery_id), webhookDeliveryDecider, request, {
@@ -309,8 +315,25 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     } catch (error) {
       return { kind: 'failed', status: null, error: `cannot sign: ${error instanceof Error ? error.message : String(error)}` };
     }
-    const post = { url: request.url, webhookId: request.webhook_id, body: JSON.stringify(request.payload), secrets, at };
+    let payload = request.payload;
+    if (!payload && request.payload_ref) {
+      try {
+        payload = await this.payloadOf(request.payload_ref);
+      } catch (error) {
+        return { kind: 'failed', status: null, error: `cannot build the payload: ${error instanceof Error ? error.message : String(error)}` };
+      }
+    }
+    const post = { url: request.url, webhookId: request.webhook_id, body: JSON.stringify(payload), secrets, at };
     return this.sender.send(post, this.cut.signal);
+  }
+
+  /** A payload kept by reference: the run's view as of its end event, folded again. */
+  private async payloadOf(ref: { stream: string; revision: string }): Promise<Record<string, unknown>> {
+    const run = await this.events.readStream(ref.stream);
+    const end = run.find((event) => event.revision === BigInt(ref.revision));
+    const rebuilt = end && runWebhookDelivery(run, end, { max_attempts: this.options.maxAttempts, backoff_seconds: this.options.backoffSeconds });
+    if (!rebuilt?.delivery.payload) throw new Error(`${ref.stream} has no run end at revision ${ref.revision}`);
+    return rebuilt.delivery.payload;
   }
 
   private outcomeCommand(attempt: number, outcome: Exclude<AttemptOutcome, { kind: 'aborted' }>): WebhookDeliveryCommand {

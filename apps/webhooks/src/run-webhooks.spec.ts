@@ -59,7 +59,7 @@ describe('runWebhookDelivery', () => {
     ];
     const delivery = runWebhookDelivery(run, run[1], policy)!.delivery;
     expect(delivery.type).toBe('search_run.failed');
-    expect(delivery.payload.data).toMatchObject({ status: 'failed', error: 'boom', results: [], reranked: false });
+    expect(delivery.payload!.data).toMatchObject({ status: 'failed', error: 'boom', results: [], reranked: false });
   });
 
   it('announces nothing for a run without a webhook', () => {

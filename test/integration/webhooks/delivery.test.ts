@@ -66,6 +66,24 @@ describe('webhook delivery (one worker)', () => {
     });
   });
 
+  it('a run view too large for an event is delivered whole, its delivery request keeping it by reference', async () => {
+    await start();
+    // 20 results with 40,000 characters of page text each: an 800 kB view.
+    const results = Array.from({ length: 20 }, (_, i) => ({ url: `https://example.com/${i}`, title: `T${i}`, snippet: 's', date: null, domain: 'example.com', score: 1, text: `${i} ${'w'.repeat(40_000)}` }));
+    const { searchId } = await seedRun(store, { teamId: 'acme', webhook: receiver.url(), results });
+    const events = await finished(store, `search_run.completed-${searchId}`);
+    expect(events.map((e) => e.type)).toEqual(['WebhookDeliveryRequested', 'WebhookAttemptStarted', 'WebhookDelivered']);
+    const [requested] = ofType(events, 'WebhookDeliveryRequested') as Array<{ payload: unknown; payload_ref: { stream: string } }>;
+    expect(requested.payload).toBeNull();
+    expect(requested.payload_ref.stream).toBe(`search-${searchId}`);
+    expect(JSON.stringify(requested).length).toBeLessThan(2_000);
+    const [got] = receiver.accepted;
+    expect(got.verified).toBe(true);
+    const body = JSON.parse(got.body);
+    expect(body.data.results).toHaveLength(20);
+    expect(body.data.results[19].text).toBe(`19 ${'w'.repeat(40_000)}`);
+  });
+
   it.each([
     ['failed', 'search_run.failed', { status: 'failed', error: 'search provider unavailable' }],
     ['cancelled', 'search_run.cancelled', { status: 'cancelled' }],

@@ -119,7 +119,7 @@ type RunEnd = 'completed' | 'failed' | 'cancelled';
  */
 export async function seedRun(
   store: EventStore,
-  run: { teamId: string; webhook: string | null; end?: RunEnd; searchId?: string },
+  run: { teamId: string; webhook: string | null; end?: RunEnd; searchId?: string; results?: Array<Record<string, unknown>> },
 ): Promise<{ searchId: string; endedAt: string }> {
   const searchId = run.searchId ?? randomUUID();
   const at = new Date().toISOString();
@@ -154,7 +154,7 @@ export async function seedRun(
     {
       type: 'ResultsMerged',
       data: {
-        results: [{ url: 'https://example.com/a', title: 'A', snippet: 'a', date: null, domain: 'example.com', score: 1 }],
+        results: run.results ?? [{ url: 'https://example.com/a', title: 'A', snippet: 'a', date: null, domain: 'example.com', score: 1 }],
         reranked: false,
       },
     },

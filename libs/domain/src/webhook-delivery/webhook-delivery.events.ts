@@ -15,8 +15,13 @@ export interface WebhookDeliveryRequestedData {
   url: string;
   /** Payload type, e.g. `search_run.completed`. */
   type: string;
-  /** The JSON body: `{type, timestamp, data}`. */
-  payload: Record<string, unknown>;
+  /**
+   * The JSON body: `{type, timestamp, data}`; null when it is too large to carry in an event
+   * (a run view with page text), and then `payload_ref` names the run's end event it is built
+   * from again, the same at every attempt.
+   */
+  payload: Record<string, unknown> | null;
+  payload_ref?: { stream: string; revision: string };
   max_attempts: number;
   backoff_seconds: number;
   /**
