@@ -165,6 +165,11 @@ export function tasksSuite(ctx: E2eContext): void {
       expect((await detail({ task: 'x', output_schema: long }))[0]).toMatchObject({ type: 'value_error', msg: expect.stringContaining('25000') });
       expect((await detail({ task: 'x', output_schema: { type: 'json', json_schema: { type: 'nope' } } }))[0]).toMatchObject({ type: 'value_error', msg: expect.stringContaining('not a valid JSON Schema') });
       expect((await detail({ task: 'x', metadata: { a: 1 } }))[0]).toMatchObject({ type: 'string_type', loc: ['body', 'metadata', 'a'] });
+      // Blank where text is needed, refused by the service behind the gateway: still a list of errors.
+      expect((await detail({ task: '   ' }))[0]).toMatchObject({ type: 'value_error', loc: ['body'], msg: expect.stringContaining('task must be at least 1 character') });
+      const findall = await fetch(`${ctx.svc.baseUrl}/v1/findall`, { method: 'POST', headers: headers(), body: JSON.stringify({ query: '   ', limit: 5 }) });
+      expect(findall.status).toBe(422);
+      expect((await json(findall)).detail[0]).toMatchObject({ loc: ['body', 'query'] });
       // A NUL (or any control character) in a metadata key: BSON refuses it, so the read models could not store the run.
       expect((await detail({ task: 'x', metadata: { 'a\u0000b': 'v' } }))[0]).toMatchObject({ type: 'value_error', loc: ['body', 'metadata', 'a\u0000b'], msg: expect.stringContaining('control characters') });
       expect((await detail({ task: 'x', metadata: { 'tab\there': 'v' } }))[0]).toMatchObject({ type: 'value_error', loc: ['body', 'metadata', 'tab\there'] });

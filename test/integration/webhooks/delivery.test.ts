@@ -217,7 +217,7 @@ describe('webhook delivery (one worker)', () => {
       const events = await finished(store, `search_run.completed-${searchId}`);
 
       expect(ofType(events, 'WebhookDeliveryAbandoned')).toEqual([expect.objectContaining({ reason: 'blocked' })]);
-      expect(ofType(events, 'WebhookAttemptFailed')[0].error).toMatch(/^refused: 127\.0\.0\.1 is a loopback address/);
+      expect(ofType(events, 'WebhookAttemptFailed')[0].error).toMatch(/^refused: hooks\.customer\.test resolves to a loopback address/);
       expect(internalConnections).toBe(0);
     });
   });

@@ -6,7 +6,7 @@ import type { ReplyOf, RequestOf, Subject } from '@app/contracts';
 import { Projector, READ_STORE, type ReadStore } from '@app/readmodels';
 import { platformProjections } from '@app/readmodels/projections';
 import { checkpointName } from '@app/readmodels/projection';
-import { ApiError, serviceUnavailable } from '@app/platform/http';
+import { ApiError, RequestValidationError, serviceUnavailable } from '@app/platform/http';
 import type { AuthContext } from '../auth/auth.context';
 
 /** What a command handler replies with: its result and the log position of what it appended. */
@@ -42,6 +42,10 @@ export class ServiceCalls {
       if (error instanceof BusTimeoutError) throw serviceUnavailable(RETRY_AFTER_S, 'The service did not answer in time; retry later');
       if (error instanceof BusReplyError) {
         if (error.status >= 500) throw new ApiError(error.status, error.status === 500 ? 'Internal Server Error' : error.detail);
+        // A 422 always lists its errors (the API's validation shape), also when a service refused the request.
+        if (error.status === 422 && typeof error.detail === 'string') {
+          throw new RequestValidationError([{ type: 'value_error', loc: ['body'], msg: `Value error, ${error.detail}`, input: null }]);
+        }
         throw new ApiError(error.status, error.detail);
       }
       throw error;

@@ -13,7 +13,7 @@ const entitySchemaParser = (): Parser => {
 };
 
 export class FindAllBody {
-  @StrField({ minLength: 1, description: 'Description of the entity set' }) query!: string;
+  @StrField({ minLength: 1, pattern: '\\S', description: 'Description of the entity set (not blank)' }) query!: string;
   @StrListField({ optional: true, nullable: true, itemMinLength: 1, description: 'Column names for each entity row' }) fields?: string[] | null;
   @PyField(entitySchemaParser(), { optional: true, nullable: true, description: 'JSON Schema each entity must conform to; wins over fields' }, { type: 'object', additionalProperties: true })
   output_schema?: Record<string, unknown> | null;

@@ -21,11 +21,17 @@ export class SecretBox {
     if (secretsKey) return SecretBox.fromBase64(secretsKey);
     const file = path.join(dataDir, 'secrets.key');
     fs.mkdirSync(dataDir, { recursive: true });
+    // Written whole under a name of its own, then linked into place: the key file appears with its
+    // content or not at all, so a sibling process starting at the same moment never reads it empty.
+    const draft = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
     try {
-      fs.writeFileSync(file, randomBytes(32).toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
+      fs.writeFileSync(draft, randomBytes(32).toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
+      fs.linkSync(draft, file);
     } catch (error) {
       // Another process created it first: use theirs.
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      fs.rmSync(draft, { force: true });
     }
     return SecretBox.fromBase64(fs.readFileSync(file, 'utf8').trim());
   }

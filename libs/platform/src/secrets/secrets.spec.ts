@@ -69,3 +69,28 @@ describe('SecretBox', () => {
     expect(() => SecretBox.fromBase64('c2hvcnQ=')).toThrow(/32 bytes/);
   });
 });
+
+describe('SecretBox.load: the key file appears whole or not at all', () => {
+  it('a process stopped mid-write leaves no damaged key file behind: the next boot makes a good one', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wr-secrets-crash-'));
+    // The module object itself (the spec's `fs` is a namespace of read-only bindings to it).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const nodeFs = require('node:fs') as typeof fs;
+    const write = nodeFs.writeFileSync;
+    // The disk fills after half the key is written: the write stops there, as a crash would.
+    const spy = jest.spyOn(nodeFs, 'writeFileSync').mockImplementation((file, data, options) => {
+      write(file, String(data).slice(0, 10), options);
+      throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+    });
+    try {
+      expect(() => SecretBox.load(undefined, dir)).toThrow('ENOSPC');
+    } finally {
+      spy.mockRestore();
+    }
+    // A sibling (or the next boot) reads no half key: it makes the key afresh.
+    const box = SecretBox.load(undefined, dir);
+    expect(box.open(box.seal('secret'))).toBe('secret');
+    expect(fs.readdirSync(dir)).toEqual(['secrets.key']);
+    expect(Buffer.from(fs.readFileSync(path.join(dir, 'secrets.key'), 'utf8').trim(), 'base64')).toHaveLength(32);
+  });
+});

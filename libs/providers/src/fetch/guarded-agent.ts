@@ -26,7 +26,9 @@ export class BlockedAddressError extends Error {
     readonly addressClass: AddressClass,
     readonly hostname?: string,
   ) {
-    super(`${address} is ${describeAddressClass(addressClass)}${hostname && hostname !== address ? ` (${hostname} resolves to it)` : ''}`);
+    // A name's internal address is not told to whoever asked (it would map the private network):
+    // only its class is. An address given as such is echoed.
+    super(hostname && hostname !== address ? `${hostname} resolves to ${describeAddressClass(addressClass)}` : `${address} is ${describeAddressClass(addressClass)}`);
   }
 }
 
