@@ -167,4 +167,58 @@ describe('hostile clients', () => {
       expect([(await sse()).status, (await sse()).status, (await sse()).status]).toEqual([200, 200, 200]);
     });
   });
+
+  describe('what a team holds at once: queued runs and monitors (MAX_QUEUED_RUNS_PER_TEAM=2, MAX_MONITORS_PER_TEAM=2)', () => {
+    let small: RunningService;
+    beforeAll(async () => {
+      small = await startService('standalone', {
+        SEARCH_PROVIDER: 'searxng',
+        SEARXNG_URL: searxng.url,
+        SEARXNG_RPS: '0',
+        LOG_LEVEL: 'warn',
+        MAX_CONCURRENT_RUNS_PER_TEAM: '1',
+        MAX_QUEUED_RUNS_PER_TEAM: '2',
+        MAX_MONITORS_PER_TEAM: '2',
+      });
+    });
+    afterAll(async () => {
+      await small?.stop();
+    });
+    const post = (route: string, body: unknown) =>
+      fetch(`${small.baseUrl}${route}`, { method: 'POST', headers: { ...bearer(small.demoKey), 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+
+    it('queues two runs behind the running one, and answers a third 429 naming the bound; nothing is created for it', async () => {
+      const statuses: number[] = [];
+      // One starts (its searches take 3.5 s each), then two wait.
+      statuses.push((await post('/v1/tasks/runs', { task: 'first slow task', processor: 'ultra' })).status);
+      for (let i = 0; i < 50; i++) {
+        const list = (await (await fetch(`${small.baseUrl}/v1/tasks?status=running`, { headers: bearer(small.demoKey) })).json()) as { total: number };
+        if (list.total === 1) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      statuses.push((await post('/v1/tasks/runs', { task: 'second' })).status, (await post('/v1/findall/runs', { query: 'third', limit: 5 })).status);
+      expect(statuses).toEqual([202, 202, 202]);
+      const refused = await post('/v1/search', { queries: ['fourth'], depth: 'deep' });
+      expect(refused.status).toBe(429);
+      expect(((await refused.json()) as { detail: string }).detail).toMatch(/at most 2 runs of a team may wait in the queue at once \(MAX_QUEUED_RUNS_PER_TEAM\); 2 are queued/);
+      const searches = (await (await fetch(`${small.baseUrl}/v1/searches`, { headers: bearer(small.demoKey) })).json()) as { total: number };
+      expect(searches.total).toBe(0);
+    });
+
+    it('refuses a cron more frequent than MONITOR_MIN_INTERVAL_MINUTES (422 naming the field), and a third monitor (429 naming the bound)', async () => {
+      const everyMinute = await post('/v1/monitors', { query: 'q', cron: '* * * * *' });
+      expect(everyMinute.status).toBe(422);
+      expect(((await everyMinute.json()) as { detail: unknown[] }).detail[0]).toMatchObject({ loc: ['body', 'cron'], msg: expect.stringContaining('at most every 15 minutes (MONITOR_MIN_INTERVAL_MINUTES)') });
+      expect((await post('/v1/monitors', { query: 'q', cron: '*/15 * * * *' })).status).toBe(201);
+      expect((await post('/v1/monitors', { query: 'q', cadence: 'hourly' })).status).toBe(201);
+      const third = await post('/v1/monitors', { query: 'q', cadence: 'daily' });
+      expect(third.status).toBe(429);
+      expect(((await third.json()) as { detail: string }).detail).toMatch(/at most 2 monitors may be held by a team \(MAX_MONITORS_PER_TEAM\)/);
+      const list = (await (await fetch(`${small.baseUrl}/v1/monitors`, { headers: bearer(small.demoKey) })).json()) as { monitors: Array<{ id: string }> };
+      expect(list.monitors).toHaveLength(2);
+      // A patch to a too-frequent cron is refused the same way.
+      const patch = await fetch(`${small.baseUrl}/v1/monitors/${list.monitors[0]!.id}`, { method: 'PATCH', headers: { ...bearer(small.demoKey), 'Content-Type': 'application/json' }, body: JSON.stringify({ cron: '0,5 * * * *' }) });
+      expect(patch.status).toBe(422);
+    });
+  });
 });

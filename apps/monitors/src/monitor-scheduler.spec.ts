@@ -57,3 +57,33 @@ describe('MonitorScheduler when its subscription drops', () => {
     }
   });
 });
+
+describe('MonitorScheduler: scheduled runs of a team at once', () => {
+  it('starts at most MAX_CONCURRENT_RUNS_PER_TEAM of a team’s due monitors; the others wait (another team is not held up)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wr-scheduler-cap-'));
+    const store = new SqliteEventStore(path.join(dir, 'events.db'));
+    const config = loadConfig({ DATA_DIR: dir, MONITOR_TICK_MS: '3600000', MAX_CONCURRENT_RUNS_PER_TEAM: '2' });
+    // A runner that never finishes (its searches hang): the runs it was given stay running.
+    const given: string[] = [];
+    const runner = { run: (monitor: { monitor_id: string }) => (given.push(monitor.monitor_id), new Promise(() => undefined)) } as unknown as MonitorRunner;
+    const scheduler = new MonitorScheduler(store, config, new MonitorClock(config), runner, new SchedulerRegistry());
+    const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000).toISOString();
+    const settings = { query: 'q', cadence: 'hourly', cron: null, mode: 'diff', filter_prompt: null, notify_on: ['change'], webhook: null, webhook_max_attempts: 3, webhook_backoff_seconds: 30, country: 'us', language: 'en', metadata: {} };
+    const create = (id: string, team: string) =>
+      store.append(monitorStream(id), [{ id: randomUUID(), type: 'MonitorCreated', data: { monitor_id: id, team_id: team, key_id: 'k', request_id: 'r', settings, status: 'active', webhook_secret: null, created_at: twoHoursAgo } }], 'no_stream');
+    for (let i = 0; i < 5; i++) await create(`mon_a${i}`, 'acme');
+    await create('mon_b0', 'beta');
+    try {
+      await scheduler.onApplicationBootstrap();
+      for (let i = 0; i < 200 && given.length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      scheduler.kick();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(given.filter((id) => id.startsWith('mon_a'))).toHaveLength(2);
+      expect(given.filter((id) => id.startsWith('mon_b'))).toHaveLength(1);
+    } finally {
+      await scheduler.beforeApplicationShutdown();
+      await store.close();
+    }
+  });
+});

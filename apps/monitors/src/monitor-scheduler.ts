@@ -86,6 +86,13 @@ export class MonitorScheduler implements OnApplicationBootstrap, BeforeApplicati
 
   private async tick(): Promise<void> {
     const now = this.clock.now();
+    // Scheduled runs of a team at once, whichever replica holds them (every replica folds every
+    // monitor): past MAX_CONCURRENT_RUNS_PER_TEAM a due monitor waits for a later tick (its slots
+    // are not lost: the run that starts covers them).
+    const running = new Map<string, number>();
+    for (const monitor of this.monitors.values()) {
+      if (monitor.status !== 'absent' && monitor.status !== 'deleted' && monitor.running) running.set(monitor.team_id, (running.get(monitor.team_id) ?? 0) + 1);
+    }
     for (const [id, monitor] of this.monitors) {
       if (this.stopping) return;
       if (monitor.status === 'absent' || monitor.status === 'deleted') continue;
@@ -102,6 +109,8 @@ export class MonitorScheduler implements OnApplicationBootstrap, BeforeApplicati
       if (monitor.status !== 'active') continue;
       const due = nextSlot({ cadence: monitor.settings.cadence, cron: monitor.settings.cron, anchor: monitor.created_at }, monitor.scheduled_through);
       if (Date.parse(due) > Date.parse(now)) continue;
+      if ((running.get(monitor.team_id) ?? 0) >= this.config.maxConcurrentRunsPerTeam) continue;
+      running.set(monitor.team_id, (running.get(monitor.team_id) ?? 0) + 1);
       const result = await this.command(id, { type: 'StartScheduledRun', event_id: `mev_${randomUUID()}`, worker_id: this.workerId, lease_seconds: this.leaseSeconds }, now).catch((e) => {
         this.refused(id, 'start a scheduled run', e);
         return undefined;

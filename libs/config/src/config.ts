@@ -71,6 +71,12 @@ export interface Config {
   liveStreamsPerKey: number;
   /** `WS_MAX_MESSAGE_BYTES`: the largest WebSocket message a client may send (larger: closed with 1009). */
   wsMaxMessageBytes: number;
+  /** `MAX_QUEUED_RUNS_PER_TEAM`: runs (deep, task, FindAll) a team may have waiting at once, counted across replicas. */
+  maxQueuedRunsPerTeam: number;
+  /** `MAX_MONITORS_PER_TEAM`: monitors (not deleted) a team may hold. */
+  maxMonitorsPerTeam: number;
+  /** `MONITOR_MIN_INTERVAL_MINUTES`: a monitor's cron may not run more often than this. */
+  monitorMinIntervalMinutes: number;
   /** `IDEMPOTENCY_MAX_BODY_BYTES`: the largest answer kept for an Idempotency-Key's replay. */
   idempotencyMaxBodyBytes: number;
   /** `PAGE_CACHE_MAX_MB`: the on-disk page cache's bound; past it the oldest pages are deleted. */
@@ -222,6 +228,9 @@ export function loadConfig(env: Env = process.env): Config {
     busTimeoutMs: int(env, 'BUS_TIMEOUT_MS', 10_000, 10, 600_000),
     headersTimeoutMs,
     requestReadTimeoutMs,
+    maxQueuedRunsPerTeam: int(env, 'MAX_QUEUED_RUNS_PER_TEAM', 50, 1, 1_000_000),
+    maxMonitorsPerTeam: int(env, 'MAX_MONITORS_PER_TEAM', 100, 1, 1_000_000),
+    monitorMinIntervalMinutes: int(env, 'MONITOR_MIN_INTERVAL_MINUTES', 15, 1, 10_080),
     idempotencyMaxBodyBytes: int(env, 'IDEMPOTENCY_MAX_BODY_BYTES', 65_536, 1_024, 512 * 1024),
     pageCacheMaxMb: int(env, 'PAGE_CACHE_MAX_MB', 512, 1, 1_048_576),
     liveStreamsPerKey: int(env, 'LIVE_STREAMS_PER_KEY', 20, 1, 100_000),

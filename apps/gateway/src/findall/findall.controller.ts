@@ -100,6 +100,7 @@ export class FindAllController {
 
   private async start(auth: AuthContext, requestId: string, body: FindAllBody): Promise<string> {
     const params = { query: body.query, fields: body.fields ?? null, output_schema: body.output_schema ?? null, limit: body.limit, webhook: body.webhook ?? null };
+    await this.runs.assertRoomToQueue(auth);
     const { findall_id } = await this.calls.send(subjects.startFindAll, { params }, auth, requestId);
     return findall_id;
   }

@@ -1,9 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type RequestOf, subjects } from '@app/contracts';
-import { type MonitorEvent, monitorStream, monitorView, type MonitorView } from '@app/domain/monitor';
+import { type MonitorEvent, monitorStream, monitorView, type MonitorView, shortestCronGapMinutes } from '@app/domain/monitor';
+import { CONFIG, type Config } from '@app/config';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
-import { ApiError, notFound } from '@app/platform/http';
+import { ApiError, notFound, RequestValidationError, tooManyRequests } from '@app/platform/http';
 import { SecretBox } from '@app/platform/secrets';
 import { READ_STORE, type ReadStore } from '@app/readmodels';
 import { MONITOR_EVENTS, type MonitorDoc, type MonitorEventDoc, MONITORS } from '@app/readmodels/projections';
@@ -34,12 +35,19 @@ export class MonitorsController {
     private readonly box: SecretBox,
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(CONFIG) private readonly config: Config,
   ) {}
 
   @Post()
   @HttpCode(201)
   @ApiOperation({ summary: 'Create monitor (it first runs at its next slot; POST .../run runs it now)' })
   async create(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Body() body: MonitorBody): Promise<MonitorView> {
+    this.assertInterval(body.cron);
+    // Counted in the shared read model, so across gateway replicas.
+    const held = await this.reads.count(MONITORS, { team_id: auth.team_id, status: { $in: ['active', 'paused'] } });
+    if (held >= this.config.maxMonitorsPerTeam) {
+      throw tooManyRequests(60, {}, `at most ${this.config.maxMonitorsPerTeam} monitors may be held by a team (MAX_MONITORS_PER_TEAM); it holds ${held}: delete one first`);
+    }
     const settings: RequestOf<typeof subjects.createMonitor>['settings'] = {
       query: body.query,
       cadence: body.cadence,
@@ -79,6 +87,7 @@ export class MonitorsController {
   @Patch(':monitor_id')
   @ApiOperation({ summary: 'Update monitor (partial; webhook_secret: null clears it)' })
   async update(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Param() params: MonitorIdParams, @Body() body: MonitorPatchBody): Promise<MonitorView> {
+    this.assertInterval(body.cron);
     await this.live(auth, params.monitor_id);
     const settings = Object.fromEntries(SETTINGS.filter((key) => body[key] !== undefined).map((key) => [key, body[key]]));
     if (typeof settings.country === 'string') settings.country = settings.country.toLowerCase();
@@ -90,6 +99,18 @@ export class MonitorsController {
       req.id,
     );
     return this.live(auth, params.monitor_id, true);
+  }
+
+  /** A cron that runs more often than MONITOR_MIN_INTERVAL_MINUTES is a 422 naming the field and the bound. */
+  private assertInterval(cron: string | null | undefined): void {
+    if (!cron) return;
+    const gap = shortestCronGapMinutes(cron);
+    const min = this.config.monitorMinIntervalMinutes;
+    if (gap < min) {
+      throw new RequestValidationError([
+        { type: 'value_error', loc: ['body', 'cron'], msg: `Value error, the cron runs as often as every ${gap} minutes; a monitor may run at most every ${min} minutes (MONITOR_MIN_INTERVAL_MINUTES)`, input: cron, ctx: { min_interval_minutes: min } },
+      ]);
+    }
   }
 
   @Delete(':monitor_id')

@@ -2,9 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { CONFIG, type Config } from '@app/config';
+import { findAllRuns } from '@app/domain/findall';
 import { type RunKind, runEnds, streamOf } from '@app/domain/run';
+import { searchRuns } from '@app/domain/search-run';
+import { taskRuns } from '@app/domain/task-run';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
-import { notFound, RequestValidationError, serviceUnavailable } from '@app/platform/http';
+import { notFound, RequestValidationError, serviceUnavailable, tooManyRequests } from '@app/platform/http';
 import { READ_STORE, type ReadStore } from '@app/readmodels';
 import type { RunDoc } from '@app/readmodels/projections';
 import type { AuthContext } from '../auth/auth.context';
@@ -36,6 +39,9 @@ export interface RunHistory {
 
 const RETRY_AFTER_S = 1;
 
+/** The kinds whose runs wait in the team's queue (chat completions hold a live stream instead). */
+const QUEUED_KINDS: readonly RunKind[] = [searchRuns, taskRuns, findAllRuns];
+
 /**
  * Everything the gateway serves for a run of any kind (DESIGN.md 3b): the view and list from the
  * read model, the audit history and the recorded events from the log, and the SSE stream (the
@@ -50,6 +56,20 @@ export class RunHttp {
     private readonly calls: ServiceCalls,
     private readonly live: LiveStreams,
   ) {}
+
+  /**
+   * Room in the queue for one more run of the team: its queued deep, task and FindAll runs,
+   * counted in the shared read models (so across gateway replicas), must be under
+   * MAX_QUEUED_RUNS_PER_TEAM; otherwise a 429 naming the bound, and nothing is created.
+   */
+  async assertRoomToQueue(auth: AuthContext): Promise<void> {
+    const max = this.config.maxQueuedRunsPerTeam;
+    const counts = await Promise.all(QUEUED_KINDS.map((kind) => this.reads.count(kind.collection, { team_id: auth.team_id, status: 'queued' })));
+    const queued = counts.reduce((a, b) => a + b, 0);
+    if (queued >= max) {
+      throw tooManyRequests(5, {}, `at most ${max} runs of a team may wait in the queue at once (MAX_QUEUED_RUNS_PER_TEAM); ${queued} are queued: wait for some to start`);
+    }
+  }
 
   /** The run's document, or 404 (also for another team's run: never reveal it exists). */
   async owned<K extends RunKind>(kind: K, auth: AuthContext, runId: string): Promise<RunDoc<State<K>>> {

@@ -59,7 +59,8 @@ export class SearchController {
     return response;
   }
 
-  private deep(auth: AuthContext, requestId: string, body: SearchBody): Promise<SearchRunView> {
+  private async deep(auth: AuthContext, requestId: string, body: SearchBody): Promise<SearchRunView> {
+    await this.runs.assertRoomToQueue(auth);
     // Every filter and shaping option of a synchronous search applies in the run too.
     const params: RequestOf<typeof subjects.startSearchRun>['params'] = {
       queries: body.queries,

@@ -112,6 +112,7 @@ export class TasksController {
       metadata: body.metadata ?? null,
       webhook: body.webhook ?? null,
     };
+    await this.runs.assertRoomToQueue(auth);
     const { task_id } = await this.calls.send(subjects.startTaskRun, { params }, auth, requestId);
     return task_id;
   }

@@ -1,4 +1,5 @@
 import { CronTime, validateCronExpression } from 'cron';
+import { CronExpressionParser } from 'cron-parser';
 
 /**
  * When a monitor is due (API.md "Monitor"): a 5-field cron expression read in UTC, or the cadence
@@ -14,6 +15,38 @@ export function cronProblem(expression: string): string | null {
   if (fields.length !== 5) return `a cron expression has 5 fields (minute hour day-of-month month day-of-week), got ${fields.length}`;
   const checked = validateCronExpression(expression.trim());
   return checked.valid ? null : (checked.error?.message ?? 'invalid cron expression');
+}
+
+/**
+ * The shortest gap, in minutes, between two runs of a cron expression (read in UTC), worked out
+ * from its fields (cron-parser) rather than by listing runs: the times of day it runs, and the
+ * days of a leap year it runs on (day of month and month, and day of week, joined as cron does:
+ * either, when both are restricted). `0 * * * *` is 60, `5,10 9 * * *` is 5, `0 0 * * 1` 10,080.
+ */
+export function shortestCronGapMinutes(expression: string): number {
+  const { fields } = CronExpressionParser.parse(expression.trim(), { tz: 'UTC' });
+  const times = fields.hour.values.flatMap((h) => fields.minute.values.map((m) => Number(h) * 60 + Number(m))).sort((a, b) => a - b);
+  let shortest = Infinity;
+  for (let i = 1; i < times.length; i++) shortest = Math.min(shortest, times[i]! - times[i - 1]!);
+  const months = new Set(fields.month.values.map(Number));
+  const monthDays = new Set(fields.dayOfMonth.values.map(String));
+  const weekDays = new Set(fields.dayOfWeek.values.map((d) => Number(d) % 7));
+  const domRestricted = !fields.dayOfMonth.isWildcard;
+  const dowRestricted = !fields.dayOfWeek.isWildcard;
+  const runsOn = (day: Date) => {
+    const dom = monthDays.has(String(day.getUTCDate()));
+    const dow = weekDays.has(day.getUTCDay());
+    const byDay = domRestricted && dowRestricted ? dom || dow : domRestricted ? dom : dowRestricted ? dow : true;
+    return months.has(day.getUTCMonth() + 1) && byDay;
+  };
+  // Two runs on different days: the last of one day to the first of the next day it runs on.
+  let previous: number | undefined;
+  for (let d = 0; d < 366 + 7; d++) {
+    if (!runsOn(new Date(Date.UTC(2028, 0, 1 + d)))) continue;
+    if (previous !== undefined) shortest = Math.min(shortest, (d - previous) * 1_440 - times[times.length - 1]! + times[0]!);
+    previous = d;
+  }
+  return shortest;
 }
 
 export interface Schedule {
