@@ -77,6 +77,8 @@ export interface Config {
   maxMonitorsPerTeam: number;
   /** `MONITOR_MIN_INTERVAL_MINUTES`: a monitor's cron may not run more often than this. */
   monitorMinIntervalMinutes: number;
+  /** `CHARGES_RETENTION_DAYS`: how long a charge stays in the read model behind GET /v1/usage/requests/{id}. */
+  chargesRetentionDays: number;
   /** `IDEMPOTENCY_MAX_BODY_BYTES`: the largest answer kept for an Idempotency-Key's replay. */
   idempotencyMaxBodyBytes: number;
   /** `PAGE_CACHE_MAX_MB`: the on-disk page cache's bound; past it the oldest pages are deleted. */
@@ -231,6 +233,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxQueuedRunsPerTeam: int(env, 'MAX_QUEUED_RUNS_PER_TEAM', 50, 1, 1_000_000),
     maxMonitorsPerTeam: int(env, 'MAX_MONITORS_PER_TEAM', 100, 1, 1_000_000),
     monitorMinIntervalMinutes: int(env, 'MONITOR_MIN_INTERVAL_MINUTES', 15, 1, 10_080),
+    chargesRetentionDays: int(env, 'CHARGES_RETENTION_DAYS', 30, 1, 36_500),
     idempotencyMaxBodyBytes: int(env, 'IDEMPOTENCY_MAX_BODY_BYTES', 65_536, 1_024, 512 * 1024),
     pageCacheMaxMb: int(env, 'PAGE_CACHE_MAX_MB', 512, 1, 1_048_576),
     liveStreamsPerKey: int(env, 'LIVE_STREAMS_PER_KEY', 20, 1, 100_000),

@@ -1,4 +1,5 @@
-import { promises as fs } from 'node:fs';
+import { createReadStream, createWriteStream, promises as fs } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { dirname } from 'node:path';
 import { Query } from 'mingo';
 import { bsonProblem, DocumentRefused } from './bson-limits';
@@ -19,13 +20,13 @@ function deepFreeze<T>(value: T): T {
 /** The ids holding one value of an indexed field: one id, or several. */
 type IndexEntry = string | Set<string>;
 
-interface SnapshotFile {
-  format: 1;
-  /** What the caller needs to know of the snapshot before reading it whole (written first). */
-  meta?: Record<string, string | null>;
-  collections: Record<string, ReadDoc[]>;
-  checkpoints: Record<string, string>;
-}
+/**
+ * A snapshot is JSON lines, written and read one document at a time (one JSON string of every
+ * document would pass V8's string limit, about 512 MB, and then no snapshot could be written):
+ * `{"format":2,"meta":{...}}` first, then `{"k":"<checkpoint>","p":"<position>"}` and
+ * `{"c":"<collection>","d":<doc>}` lines, then `{"end":<lines>}`, so a file cut short is refused.
+ */
+type SnapshotLine = { format: 2; meta?: Record<string, string | null> } | { k: string; p: string } | { c: string; d: ReadDoc } | { end: number };
 
 /**
  * In-process read store (the embedded default): documents in Maps, Mongo-style queries by mingo.
@@ -164,21 +165,37 @@ export class MemoryReadStore implements ReadStore {
   async close(): Promise<void> {}
 
   /**
-   * Writes every collection and checkpoint to `file` as JSON (temp file + rename, so a crash
-   * never leaves a half-written snapshot). Docs must be JSON-safe (read models hold decimal
-   * strings, not bigint or Date). Checkpoints are only ever written after the docs they cover,
-   * so a snapshot may hold docs newer than its checkpoint: replaying that tail is a no-op thanks
-   * to the version guard.
+   * Writes every collection and checkpoint to `file` as JSON lines (temp file + rename, so a crash
+   * never leaves a half-written snapshot), one document at a time and waiting on the disk, so the
+   * snapshot's size is bounded by the disk, not by a string. Docs must be JSON-safe (read models
+   * hold decimal strings, not bigint or Date). Checkpoints are only ever written after the docs
+   * they cover, so a snapshot may hold docs newer than its checkpoint: replaying that tail is a
+   * no-op thanks to the version guard.
    */
   async snapshot(file: string, meta?: Record<string, string | null>): Promise<void> {
-    const data: SnapshotFile = { format: 1, ...(meta && { meta }), collections: {}, checkpoints: {} };
-    for (const [name, docs] of this.collections) data.collections[name] = [...docs.values()];
-    for (const [name, position] of this.checkpoints) data.checkpoints[name] = position.toString();
     await fs.mkdir(dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
-    const handle = await fs.open(tmp, 'w');
+    const out = createWriteStream(tmp);
+    const failed = new Promise<never>((_, reject) => out.once('error', reject));
+    failed.catch(() => undefined);
+    let lines = 0;
+    const write = async (line: SnapshotLine) => {
+      lines++;
+      if (!out.write(`${JSON.stringify(line)}\n`)) await Promise.race([new Promise<void>((resolve) => out.once('drain', () => resolve())), failed]);
+    };
     try {
-      await handle.writeFile(JSON.stringify(data));
+      await write({ format: 2, ...(meta && { meta }) });
+      for (const [name, position] of [...this.checkpoints]) await write({ k: name, p: position.toString() });
+      for (const [name, docs] of [...this.collections]) for (const doc of [...docs.values()]) await write({ c: name, d: doc });
+      await write({ end: lines + 1 });
+      await Promise.race([new Promise<void>((resolve) => out.end(resolve)), failed]);
+    } catch (error) {
+      out.destroy();
+      await fs.rm(tmp, { force: true });
+      throw error;
+    }
+    const handle = await fs.open(tmp, 'r+');
+    try {
       await handle.sync();
     } finally {
       await handle.close();
@@ -186,25 +203,49 @@ export class MemoryReadStore implements ReadStore {
     await fs.rename(tmp, file);
   }
 
-  /** Replaces the whole state with a snapshot; returns false (state untouched) when the file is absent. */
+  /**
+   * Replaces the whole state with a snapshot; returns false (state untouched) when the file is
+   * absent. A file that does not read whole (cut short, foreign) throws and leaves the state as it was.
+   */
   async restore(file: string): Promise<boolean> {
-    let text: string;
+    let input: ReturnType<typeof createReadStream>;
     try {
-      text = await fs.readFile(file, 'utf8');
+      await fs.access(file);
+      input = createReadStream(file, { encoding: 'utf8' });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
       throw err;
     }
-    const data = JSON.parse(text) as SnapshotFile;
-    if (data.format !== 1) throw new Error(`${file}: unknown read-store snapshot format ${String(data.format)}`);
+    const collections = new Map<string, Map<string, ReadDoc>>();
+    const checkpoints = new Map<string, bigint>();
+    let count = 0;
+    let ended = false;
+    for await (const text of createInterface({ input, crlfDelay: Infinity })) {
+      if (!text) continue;
+      count++;
+      const line = JSON.parse(text) as SnapshotLine;
+      if (count === 1) {
+        if (!('format' in line) || line.format !== 2) throw new Error(`${file}: unknown read-store snapshot format ${String((line as { format?: unknown }).format)}`);
+      } else if ('end' in line) {
+        if (line.end !== count) throw new Error(`${file}: the snapshot holds ${count} lines, its end says ${line.end}`);
+        ended = true;
+      } else if ('k' in line) {
+        checkpoints.set(line.k, BigInt(line.p));
+      } else if ('c' in line) {
+        let docs = collections.get(line.c);
+        if (!docs) collections.set(line.c, (docs = new Map()));
+        docs.set(line.d._id, deepFreeze(line.d));
+      }
+    }
+    if (!ended) throw new Error(`${file}: the snapshot is cut short`);
     this.collections.clear();
     this.checkpoints.clear();
     for (const fields of this.indexes.values()) for (const index of fields.values()) index.clear();
-    for (const [name, docs] of Object.entries(data.collections)) {
-      this.collections.set(name, new Map(docs.map((doc) => [doc._id, deepFreeze(doc)])));
-      for (const doc of docs) this.reindex(name, undefined, doc);
+    for (const [name, docs] of collections) {
+      this.collections.set(name, docs);
+      for (const doc of docs.values()) this.reindex(name, undefined, doc);
     }
-    for (const [name, position] of Object.entries(data.checkpoints)) this.checkpoints.set(name, BigInt(position));
+    for (const [name, position] of checkpoints) this.checkpoints.set(name, position);
     return true;
   }
 

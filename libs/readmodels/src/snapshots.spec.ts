@@ -83,7 +83,7 @@ describe('ReadModelSnapshots (sqlite log, memory read store)', () => {
   it('a torn or foreign file costs a full replay, never wrong read models', async () => {
     await append(100);
     fs.mkdirSync(path.dirname(file()), { recursive: true });
-    fs.writeFileSync(file(), '{"format":1,"meta":{"log":"x","position":"5"},"collections":{"coun');
+    fs.writeFileSync(file(), '{"format":2,"meta":{"log":"x","position":"5"}}\n{"c":"coun');
     const foreign = await boot();
     expect(foreign.restored).toEqual({ restored: false, reason: 'snapshot of another event log' });
     expect(foreign).toMatchObject({ applied: 100, total: 100 });
@@ -93,5 +93,11 @@ describe('ReadModelSnapshots (sqlite log, memory read store)', () => {
     const torn = await boot();
     expect(torn.restored).toEqual({ restored: false, reason: 'unreadable snapshot' });
     expect(torn).toMatchObject({ applied: 100, total: 100 });
+    // Cut at a line's end: every line reads, but the end line is missing.
+    const lines = fs.readFileSync(file(), 'utf8').trimEnd().split('\n');
+    fs.writeFileSync(file(), `${lines.slice(0, -2).join('\n')}\n`);
+    const short = await boot();
+    expect(short.restored).toEqual({ restored: false, reason: 'unreadable snapshot' });
+    expect(short).toMatchObject({ applied: 100, total: 100 });
   });
 });

@@ -63,7 +63,7 @@ export class ReadModelSnapshots {
         // The meta is written first, so the head of the file holds it whatever the snapshot's size.
         const { buffer, bytesRead } = await handle.read(Buffer.alloc(4096), 0, 4096, 0);
         const head = buffer.subarray(0, bytesRead).toString('utf8');
-        const m = /^\{"format":1,"meta":(\{[^}]*\})/.exec(head);
+        const m = /^\{"format":2,"meta":(\{[^}]*\})/.exec(head);
         return m ? (JSON.parse(m[1]!) as { log: string | null; position: string }) : null;
       } finally {
         await handle.close();

@@ -3,10 +3,12 @@ import { type DynamicModule, Global, Inject, Injectable, Logger, Module, type On
 import { CONFIG, type Config } from '@app/config';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { MemoryReadStore, Projector, READ_STORE, ReadModelSnapshots, type ReadStore } from '@app/readmodels';
-import { platformProjections } from '@app/readmodels/projections';
+import { platformProjections, pruneCharges } from '@app/readmodels/projections';
 
 /** How often in-memory read models are written to DATA_DIR while they change (and once at shutdown). */
 const SNAPSHOT_EVERY_MS = 60_000;
+/** How often charges past CHARGES_RETENTION_DAYS are dropped from the read model. */
+const PRUNE_EVERY_MS = 3_600_000;
 const SNAPSHOT_NAME = Symbol('SNAPSHOT_NAME');
 
 /**
@@ -19,12 +21,13 @@ export class ProjectorLifecycle implements OnModuleInit, OnApplicationShutdown {
   /** In-memory read models are snapshotted to DATA_DIR, so a boot replays only the log's tail. */
   private readonly snapshots: ReadModelSnapshots | null;
   private timer?: NodeJS.Timeout;
+  private pruneTimer?: NodeJS.Timeout;
 
   constructor(
     readonly projector: Projector,
     @Inject(EVENT_STORE) events: EventStore,
-    @Inject(READ_STORE) reads: ReadStore,
-    @Inject(CONFIG) config: Config,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(CONFIG) private readonly config: Config,
     @Inject(SNAPSHOT_NAME) name: string,
   ) {
     this.snapshots = reads instanceof MemoryReadStore ? new ReadModelSnapshots(path.join(config.dataDir, 'readmodels', `${name}.snapshot.json`), events, reads) : null;
@@ -49,10 +52,25 @@ export class ProjectorLifecycle implements OnModuleInit, OnApplicationShutdown {
       this.timer = setInterval(() => void this.snapshot(), SNAPSHOT_EVERY_MS);
       this.timer.unref();
     }
+    void this.prune();
+    this.pruneTimer = setInterval(() => void this.prune(), PRUNE_EVERY_MS);
+    this.pruneTimer.unref();
+  }
+
+  /** Drops charges older than CHARGES_RETENTION_DAYS from the read model (the log keeps them). */
+  private async prune(): Promise<void> {
+    const cutoff = new Date(Date.now() - this.config.chargesRetentionDays * 86_400_000).toISOString();
+    try {
+      const dropped = await pruneCharges(this.reads, cutoff);
+      if (dropped > 0) this.logger.log({ msg: 'old charges dropped from the read model', dropped, before: cutoff });
+    } catch (err) {
+      this.logger.warn({ msg: 'charges not pruned', err: (err as Error).message });
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    if (this.pruneTimer) clearInterval(this.pruneTimer);
     await this.projector.stop();
     await this.snapshot();
   }

@@ -1,5 +1,6 @@
 import { addItems } from '@app/domain/run';
 import type { Projection } from '../projection';
+import type { ReadStore } from '../read-store.port';
 
 /**
  * `charges`: one document per charge stream, found by the X-Request-Id of the request that
@@ -22,6 +23,7 @@ export const chargesProjection: Projection = {
   collection: CHARGES,
   versionBy: 'revision',
   // A charge is looked up by its request id (within the team): that one index is what the lookup uses.
+  // (Pruning by `at` scans: it runs once an hour.)
   indexes: ['request_id'],
   ids: (event) => [event.stream],
   apply(doc, event) {
@@ -33,3 +35,17 @@ export const chargesProjection: Projection = {
     return { ...before, credits: before.credits + charge.credits, items: addItems(before.items, charge.items) };
   },
 };
+
+/**
+ * Drops charges recorded before `cutoff` (ISO) from the read model, `batch` at a time: the
+ * per-day usage totals keep them, and the log keeps every charge for audit. Without it the
+ * embedded read model held one document per call for ever. Returns how many were dropped.
+ */
+export async function pruneCharges(store: ReadStore, cutoff: string, batch = 5_000): Promise<number> {
+  let dropped = 0;
+  for (;;) {
+    const old = await store.find(CHARGES, { at: { $lt: cutoff } }, { limit: batch });
+    for (const doc of old) if (await store.delete(CHARGES, doc._id, BigInt(doc._version ?? '-1') + 1n)) dropped++;
+    if (old.length < batch) return dropped;
+  }
+}
