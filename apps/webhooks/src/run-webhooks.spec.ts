@@ -67,3 +67,24 @@ describe('runWebhookDelivery', () => {
     expect(runWebhookDelivery(run, run[1], policy)).toBeUndefined();
   });
 });
+
+describe('runWebhookDelivery for a reopened run', () => {
+  it('gives each end after a reopening a delivery of its own (the second used to share the first’s id, so it was never sent)', () => {
+    let rev = 0n;
+    const ev = (type: string, data: Record<string, unknown>): RecordedEvent => ({ id: `f${rev}`, stream: 'findall-f1', type, data, metadata: {}, revision: rev++, position: rev, created: at });
+    const params = { query: 'robotics companies', fields: ['city'], output_schema: null, limit: 2, webhook: 'https://hooks.example.com/in' };
+    const run = [
+      ev('FindAllRunRequested', { findall_id: 'f1', team_id: 'acme', key_id: 'k1', request_id: 'r1', params, requested_at: at }),
+      ev('FindAllRunStarted', { worker_id: 'w1', lease_until: at, started_at: at, resumed: false }),
+      ev('FindAllRunCompleted', { completed_at: at }),
+      ev('FindAllRunReopened', { team_id: 'acme', reason: 'extend', detail: { additional_limit: 3 }, reopened_at: at }),
+      ev('FindAllRunStarted', { worker_id: 'w1', lease_until: at, started_at: at, resumed: false }),
+      ev('FindAllRunCompleted', { completed_at: '2026-01-01T01:00:00.000Z' }),
+    ];
+    const first = runWebhookDelivery(run, run[2]!, policy)!.delivery;
+    const second = runWebhookDelivery(run, run[5]!, policy)!.delivery;
+    expect(first.delivery_id).toBe('findall_run.completed-f1');
+    expect(second.delivery_id).toBe('findall_run.completed-f1-2');
+    expect(second.payload!.timestamp).toBe('2026-01-01T01:00:00.000Z');
+  });
+});

@@ -1,5 +1,5 @@
 import { MONITOR_STREAM_PREFIX, RUN_KINDS } from '@app/domain';
-import { type RunKind, runEnds } from '@app/domain/run';
+import { lifecycleNames, type RunKind, runEnds } from '@app/domain/run';
 import type { WebhookDeliveryCommand } from '@app/domain/webhook-delivery';
 import type { RecordedEvent } from '@app/eventstore';
 
@@ -35,8 +35,11 @@ export function runWebhookDelivery(
   const type = `${kind.webhookType}.${ending.suffix}`;
   const timestamp = (end.data as Record<string, unknown>)[ending.at];
   const payload = { type, timestamp: typeof timestamp === 'string' ? timestamp : end.created, data: kind.view(state) };
+  // A run reopened (FindAll extend or enrich) ends again and announces again: each end after the
+  // first has a delivery of its own, named by how many times the run was reopened before it.
+  const reopened = run.filter((event) => event.revision <= end.revision && event.type === lifecycleNames(kind.prefix).reopened).length;
   return {
     type: 'RequestDelivery',
-    delivery: { delivery_id: `${type}-${state.run_id}`, team_id: state.team_id, url, type, payload, signer: kind.webhookSigner(state), ...policy },
+    delivery: { delivery_id: reopened === 0 ? `${type}-${state.run_id}` : `${type}-${state.run_id}-${reopened + 1}`, team_id: state.team_id, url, type, payload, signer: kind.webhookSigner(state), ...policy },
   };
 }

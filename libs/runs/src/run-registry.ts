@@ -15,6 +15,12 @@ export interface RunInfo {
   worker_id: string | null;
   /** Epoch ms; 0 while queued. */
   lease_until: number;
+  /**
+   * When this process last saw the run's holder record anything (start, heartbeat, hand-back),
+   * on its own monotonic clock: a takeover waits a whole lease from here, so a replica whose
+   * wall clock runs ahead never takes a run from a holder that is still heartbeating.
+   */
+  seen_at: number;
   cancel_requested: boolean;
 }
 
@@ -98,6 +104,7 @@ export class RunRegistry {
           requested_at: event.position,
           worker_id: null,
           lease_until: 0,
+          seen_at: performance.now(),
           cancel_requested: false,
         };
         this.runs.set(event.stream, run);
@@ -108,11 +115,13 @@ export class RunRegistry {
         run.status = 'running';
         run.worker_id = String(data.worker_id);
         run.lease_until = Date.parse(String(data.lease_until));
+        run.seen_at = performance.now();
         break;
       case 'released':
         if (!run || run.worker_id !== data.worker_id) return;
         run.worker_id = null;
         run.lease_until = Date.parse(String(data.released_at));
+        run.seen_at = performance.now() - Number.MAX_SAFE_INTEGER; // handed back: free at once
         break;
       case 'cancelRequested':
         if (!run) return;

@@ -40,6 +40,8 @@ export interface RunWorkerOptions {
   tickMs?: number;
   /** On shutdown, how long runs get to reach a step boundary before their leases are handed back anyway. */
   drainMs?: number;
+  /** This replica's wall clock (epoch ms); tests give one that runs ahead of another replica's. */
+  clock?: () => number;
 }
 
 interface Active {
@@ -90,6 +92,10 @@ export class RunWorker {
     }, (error) => this.logger.warn({ msg: 'run log subscription dropped; resubscribing', worker_id: this.workerId, err: errorText(error) }));
   }
 
+  private wallClock(): number {
+    return this.options.clock ? this.options.clock() : Date.now();
+  }
+
   get workerId(): string {
     return this.options.workerId;
   }
@@ -137,11 +143,14 @@ export class RunWorker {
   }
 
   private async tick(): Promise<void> {
-    const now = Date.now();
+    const now = this.wallClock();
     const runs = [...this.registry.runs.values()];
     for (const run of runs) {
       if (this.stopping) return;
       if (run.status !== 'running' || run.lease_until > now || this.active.has(run.stream) || !this.executors.has(run.kind)) continue;
+      // The wall clocks of two replicas may disagree: the holder must also have been silent for a
+      // whole lease as this process measures it.
+      if (performance.now() - run.seen_at < this.options.leaseSeconds * 1000) continue;
       // Its worker died or handed it back: a cancelled run only needs confirming, any other is resumed here.
       if (run.cancel_requested) await this.command(run, { type: 'ConfirmCancelled' }).catch((error) => this.refused(run, 'confirm cancel', error));
       else if (this.active.size < this.maxLocalRuns) await this.take(run, true);
@@ -160,7 +169,7 @@ export class RunWorker {
   private async take(run: RunInfo, takeover: boolean): Promise<boolean> {
     let state: unknown;
     try {
-      const result = await this.command(run, { type: 'StartRun', worker_id: this.workerId, lease_seconds: this.options.leaseSeconds });
+      const result = await this.command(run, { type: 'StartRun', worker_id: this.workerId, lease_seconds: this.options.leaseSeconds, takeover });
       if (result.events.length === 0) return false;
       state = result.state;
     } catch (error) {
@@ -196,6 +205,7 @@ export class RunWorker {
 
   private command(run: RunInfo, command: { type: string; [field: string]: unknown }) {
     return handleCommand(this.store, streamOf(run.kind, run.run_id), run.kind.decider, command, {
+      now: () => new Date(this.wallClock()).toISOString(),
       metadata: { correlation_id: run.run_id, causation_id: this.workerId },
     });
   }

@@ -116,6 +116,7 @@ export function runDecider<P extends string, IdKey extends string, Params, Progr
     const started = (resumed: boolean) => [event(names.started, { worker_id: command.worker_id, lease_until, started_at: now, resumed })];
     if (run.status === 'queued') return started(false);
     if (run.status !== 'running') throw new DomainError(409, `run is ${run.status}`);
+    if (command.takeover === false && run.worker_id !== command.worker_id) throw new DomainError(409, 'run was started by another worker');
     // A cancel-requested run is not worked again: whoever finds it confirms the cancel instead.
     if (run.cancel_requested_at !== null) throw new DomainError(409, 'run is cancelled: confirm it instead');
     if (run.worker_id === command.worker_id) return [];

@@ -87,7 +87,16 @@ export type LifecycleNames<P extends string> = ReturnType<typeof lifecycleNames<
 /** Lifecycle commands: the same for every kind. */
 export type LifecycleCommand<Params> =
   | { type: 'RequestRun'; run_id: string; team_id: string; key_id: string; request_id: string; params: Params }
-  | { type: 'StartRun'; worker_id: string; lease_seconds: number }
+  | {
+      type: 'StartRun';
+      worker_id: string;
+      lease_seconds: number;
+      /**
+       * False when the worker believes the run is queued (a start, not a takeover): a run another
+       * worker started meanwhile is then refused, whatever the leases say. Absent: either.
+       */
+      takeover?: boolean;
+    }
   | { type: 'Heartbeat'; worker_id: string; lease_seconds: number }
   | { type: 'ReleaseRun'; worker_id: string }
   | { type: 'CancelRun' }

@@ -131,6 +131,8 @@ describe('search run decider', () => {
     it('another worker cannot hand back what it does not hold', () => spec(RUNNING).when(release('w2')).then([]));
     it('handing back twice decides nothing', () => spec(RELEASED).when(release('w1')).then([]));
     it('handing back a finished run decides nothing', () => spec([...RUNNING, reported, charged, completed]).when(release('w1')).then([]));
+    it('a worker that believed it queued (a start, not a takeover) is refused, even with the lease lapsed', () =>
+      spec(RELEASED).when({ type: 'StartRun', worker_id: 'w2', lease_seconds: 15, takeover: false }).thenThrows({ status: 409, message: /started by another worker/ }));
     it('another worker takes it over at once, before the old lease would have lapsed', () =>
       spec(RELEASED).when(start('w2')).then([{ type: 'SearchRunStarted', data: { worker_id: 'w2', lease_until: LEASE_END, started_at: T0, resumed: true } }]));
     it('the old holder may not record progress any more', () =>
