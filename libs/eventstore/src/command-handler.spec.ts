@@ -88,6 +88,25 @@ describe('handleCommand', () => {
     expect(result.nextExpectedRevision).toBe(0n);
   });
 
+  it('reads only what was appended since its last decision on a stream (a long stream is not read again and again)', async () => {
+    const read: number[] = [];
+    const counting: EventStore = Object.create(store);
+    counting.readStream = async (...args) => {
+      const events = await store.readStream(...args);
+      read.push(events.length);
+      return events;
+    };
+    for (let i = 0; i < 200; i++) await handleCommand(counting, 'counter-long', counter, { type: 'Increment', by: 1 });
+    // Another writer (another process) appends behind its back: the next decision still sees it.
+    await store.append('counter-long', [{ id: randomUUID(), type: 'Incremented', data: { by: 1000, ref: 'x' } }], 199n);
+    const last = await handleCommand(counting, 'counter-long', counter, { type: 'Increment', by: 1 });
+    expect(last.state).toEqual({ count: 1201 });
+    expect(last.nextExpectedRevision).toBe(201n);
+    // One full read (empty) at the start, then only new events: 1 for the other writer's.
+    expect(read.reduce((a, b) => a + b, 0)).toBe(1);
+    expect((await store.readStream('counter-long')).length).toBe(202);
+  });
+
   it('folds the stored events and appends with the revision it read', async () => {
     await handleCommand(store, 'counter-1', counter, { type: 'Increment', by: 1 });
     await handleCommand(store, 'counter-1', counter, { type: 'Increment', by: 4 });

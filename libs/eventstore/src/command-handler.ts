@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { timeOrderedId } from './ids';
 import {
   type EventMetadata,
@@ -67,6 +68,50 @@ const foldRecorded = <Event extends { type: string; data: unknown }, State>(
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
+ * The state each stream folded to, and at which revision, for the streams this process decided on
+ * last (per store and decider): a command reads only the events after it, not the whole stream
+ * again (a run's heartbeats and a chat's answer chunks made long streams quadratic). Streams only
+ * grow, and deciders fold into new states, never changing one in place. Bounded in entries, since
+ * a state can be large (a deep run's results).
+ */
+const FOLDED_STREAMS = 128;
+type Folded = { revision: bigint; state: unknown };
+const folds = new WeakMap<EventStore, WeakMap<object, LRUCache<string, Folded>>>();
+
+function foldCache(store: EventStore, decider: object): LRUCache<string, Folded> {
+  let byDecider = folds.get(store);
+  if (!byDecider) folds.set(store, (byDecider = new WeakMap()));
+  let cache = byDecider.get(decider);
+  if (!cache) byDecider.set(decider, (cache = new LRUCache({ max: FOLDED_STREAMS })));
+  return cache;
+}
+
+/** The stream's state and last revision: the cached fold plus what was appended since, else a full read. */
+async function readFolded<Event extends { type: string; data: unknown }, State>(
+  store: EventStore,
+  stream: string,
+  decider: Pick<CommandDecider<never, Event, State>, 'evolve' | 'initialState'>,
+): Promise<{ state: State; current: bigint | undefined }> {
+  const cache = foldCache(store, decider);
+  const cached = cache.get(stream);
+  if (cached) {
+    const after = await store.readStream(stream, { fromRevision: cached.revision + 1n });
+    // Anything but the next revisions in order (a stream deleted and made again): read it whole.
+    if (after.every((event, i) => event.revision === cached.revision + 1n + BigInt(i))) {
+      const state = after.reduce((folded, event) => decider.evolve(folded, { type: event.type, data: event.data } as unknown as Event), cached.state as State);
+      const current = after.length > 0 ? after[after.length - 1]!.revision : cached.revision;
+      if (after.length > 0) cache.set(stream, { revision: current, state });
+      return { state, current };
+    }
+  }
+  const recorded = await store.readStream(stream);
+  const state = foldRecorded(decider, recorded);
+  const current = recorded.length > 0 ? recorded[recorded.length - 1]!.revision : undefined;
+  if (current !== undefined) cache.set(stream, { revision: current, state });
+  return { state, current };
+}
+
+/**
  * Read, fold, decide, append with the revision read: the optimistic-concurrency loop. A
  * concurrent writer makes the append fail with WrongExpectedRevisionError; the command is then
  * decided again on the fresh state (it may now decide nothing, or be refused). Errors thrown by
@@ -82,9 +127,7 @@ export async function handleCommand<Command, Event extends { type: string; data:
   const maxAttempts = Math.max(1, options.maxAttempts ?? 5);
   const newId = options.newId ?? randomUUID;
   for (let attempt = 1; ; attempt++) {
-    const recorded = attempt === 1 && options.expectNew ? [] : await store.readStream(stream);
-    const state = foldRecorded(decider, recorded);
-    const current = recorded.length > 0 ? recorded[recorded.length - 1].revision : undefined;
+    const { state, current } = attempt === 1 && options.expectNew ? { state: decider.initialState, current: undefined } : await readFolded(store, stream, decider);
     const now = typeof options.now === 'function' ? options.now() : (options.now ?? new Date().toISOString());
     const decided = decider.decide(command, state, { now, newId });
     if (decided.length === 0) {
@@ -108,6 +151,7 @@ export async function handleCommand<Command, Event extends { type: string; data:
       // the state is the stream's as it stands, not `state` plus the decided events again.
       const repeated = result.nextExpectedRevision !== (current ?? -1n) + BigInt(events.length);
       const stateAfter = repeated ? foldRecorded(decider, await store.readStream(stream)) : decided.reduce(decider.evolve, state);
+      if (!repeated) foldCache(store, decider).set(stream, { revision: result.nextExpectedRevision, state: stateAfter });
       return {
         events: events.map((event, index) => ({
           id: event.id,

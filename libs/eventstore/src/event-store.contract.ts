@@ -197,6 +197,8 @@ export function eventStoreContract(name: string, factory: () => Promise<Contract
 
         expect(revisions(await store.readStream(stream))).toEqual([0n, 1n, 2n, 3n, 4n]);
         expect(revisions(await store.readStream(stream, { fromRevision: 2n }))).toEqual([2n, 3n, 4n]);
+        // Past the last revision: nothing (what a command reads when no one appended since its last decision).
+        expect(revisions(await store.readStream(stream, { fromRevision: 5n }))).toEqual([]);
         expect(revisions(await store.readStream(stream, { maxCount: 2 }))).toEqual([0n, 1n]);
         expect(revisions(await store.readStream(stream, { fromRevision: 1n, maxCount: 3 }))).toEqual([1n, 2n, 3n]);
         expect(revisions(await store.readStream(stream, { direction: 'backwards' }))).toEqual([4n, 3n, 2n, 1n, 0n]);
