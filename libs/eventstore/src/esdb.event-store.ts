@@ -115,15 +115,36 @@ function serverFilter(filter: AllFilter | undefined): Filter {
   return excludeSystemEvents();
 }
 
+/** How long a filtered read waits for a server that does not say it caught up (see readAllFiltered). */
+const FILTERED_READ_IDLE_MS = 2_000;
+
 /** The event log on EventStoreDB through the official gRPC client. */
 export class EsdbEventStore implements EventStore {
   private readonly live = new Set<EsdbSubscription<AnyResolved>>();
 
-  constructor(private readonly client: EventStoreDBClient) {}
+  /**
+   * `client` carries appends and reads; live subscriptions ride channels of their own
+   * (`subscriptionClients`, in turn), so a busy subscription's flow control never holds an append
+   * or another subscription behind it on one gRPC channel.
+   */
+  constructor(
+    private readonly client: EventStoreDBClient,
+    private readonly subscriptionClients: readonly EventStoreDBClient[] = [client],
+  ) {}
+
+  private nextSubscriptionClient = 0;
 
   /** `esdb://…` or `esdb+discover://…` connection string (credentials, tls, node preference…). */
-  static connect(connectionString: string): EsdbEventStore {
-    return new EsdbEventStore(EventStoreDBClient.connectionString(connectionString));
+  static connect(connectionString: string, subscriptionChannels = 2): EsdbEventStore {
+    const subscribers = Array.from({ length: Math.max(1, subscriptionChannels) }, () => EventStoreDBClient.connectionString(connectionString));
+    return new EsdbEventStore(EventStoreDBClient.connectionString(connectionString), subscribers);
+  }
+
+  /** The channel for the next live subscription. */
+  private subscriber(): EventStoreDBClient {
+    const client = this.subscriptionClients[this.nextSubscriptionClient % this.subscriptionClients.length]!;
+    this.nextSubscriptionClient++;
+    return client;
   }
 
   async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
@@ -193,6 +214,10 @@ export class EsdbEventStore implements EventStore {
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const maxCount = countOf(options.maxCount);
     if (maxCount === 0) return [];
+    // A filtered read is filtered by the server: $all is not streamed to this process to be
+    // sifted here (startup scans and key rotation grew with the log). The v6 client has no filtered
+    // read, so it is a filtered catch-up subscription, stopped at the head read first.
+    if (activePrefixes(options.filter?.streamPrefixes) || activePrefixes(options.filter?.eventTypePrefixes)) return this.readAllFiltered(options, maxCount);
     const read = this.client.readAll({ fromPosition: fromPosition(options.after), direction: FORWARDS, maxCount: UNBOUNDED });
     const out: RecordedEvent[] = [];
     for await (const resolved of read) {
@@ -202,6 +227,62 @@ export class EsdbEventStore implements EventStore {
       if (out.length >= maxCount) {
         await read.cancel();
         break;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A server-filtered read of $all: a filtered subscription from `after`, ended at the head
+   * position read first (by an event at or past it, a checkpoint the server reports past it, or
+   * its catch-up), or at `maxCount` events. A server too old to say it caught up goes quiet at the
+   * live point instead: after FILTERED_READ_IDLE_MS of silence the rest up to the head is read
+   * the unfiltered way, from the last position the server reported, so nothing is missed.
+   */
+  private async readAllFiltered(options: ReadAllOptions, maxCount: number): Promise<RecordedEvent[]> {
+    const head = await this.headPosition();
+    if (head < 0n || (options.after !== undefined && options.after >= head)) return [];
+    const out: RecordedEvent[] = [];
+    let reached = options.after;
+    let finished = false;
+    let idle = false;
+    const subscription = this.subscriber().subscribeToAll({
+      fromPosition: fromPosition(options.after),
+      filter: {
+        ...serverFilter(options.filter),
+        checkpointInterval: 1,
+        checkpointReached: (_sub, position) => {
+          if (reached === undefined || position.commit > reached) reached = position.commit;
+          quiet.refresh();
+          if (position.commit >= head) stop();
+        },
+      },
+    });
+    const stop = () => {
+      if (finished) return;
+      finished = true;
+      void subscription.unsubscribe().catch(() => undefined);
+    };
+    const quiet = setTimeout(() => ((idle = true), stop()), FILTERED_READ_IDLE_MS);
+    subscription.once('caughtUp', stop);
+    try {
+      for await (const resolved of subscription) {
+        quiet.refresh();
+        const position = resolved.event?.position.commit;
+        if (position !== undefined && (reached === undefined || position > reached)) reached = position;
+        const event = allEvent(resolved, options.after, options.filter);
+        if (event) out.push(event);
+        if (out.length >= maxCount || (position !== undefined && position >= head)) break;
+      }
+    } finally {
+      clearTimeout(quiet);
+      stop();
+    }
+    if (idle && out.length < maxCount && (reached === undefined || reached < head)) {
+      const rest = await this.readAll({ after: reached, maxCount: maxCount - out.length });
+      for (const event of rest) {
+        if (event.position > head) break;
+        if (matchesFilter(options.filter, event.stream, event.type)) out.push(event);
       }
     }
     return out;
@@ -222,7 +303,7 @@ export class EsdbEventStore implements EventStore {
   /** Subscription revisions are exclusive on the server ("events after"), as in the port. */
   subscribeToStream(stream: string, options: SubscribeToStreamOptions = {}): Subscription {
     const after = options.after;
-    const source = this.client.subscribeToStream(stream, {
+    const source = this.subscriber().subscribeToStream(stream, {
       fromRevision: after === undefined || after < 0n ? START : after,
     });
     return this.track(source as EsdbSource<AnyResolved>, (resolved) => {
@@ -233,7 +314,7 @@ export class EsdbEventStore implements EventStore {
 
   /** Subscription positions are exclusive on the server; the client-side check is a guard. */
   subscribeToAll(options: SubscribeToAllOptions = {}): Subscription {
-    const source = this.client.subscribeToAll({
+    const source = this.subscriber().subscribeToAll({
       fromPosition: fromPosition(options.after),
       filter: serverFilter(options.filter),
     });
@@ -249,7 +330,7 @@ export class EsdbEventStore implements EventStore {
 
   async close(): Promise<void> {
     await Promise.all([...this.live].map((subscription) => subscription.close()));
-    await this.client.dispose();
+    await Promise.all([...new Set([this.client, ...this.subscriptionClients])].map((client) => client.dispose()));
   }
 
   private track(source: EsdbSource<AnyResolved>, map: (resolved: AnyResolved) => RecordedEvent | undefined): Subscription {
