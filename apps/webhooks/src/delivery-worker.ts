@@ -50,6 +50,8 @@ export interface DeliveryWorkerOptions {
   now: () => Date;
   /** Jitter draws in [0, 1]. */
   random: () => number;
+  /** First pause before a failed follower resubscribes (default 1 s; doubles while failures repeat). */
+  followRetryMs?: number;
 }
 
 export const DELIVERY_WORKER_OPTIONS = Symbol('DELIVERY_WORKER_OPTIONS');
@@ -74,6 +76,8 @@ type Open = Extract<WebhookDeliveryState, { status: 'scheduled' | 'attempting' }
 type Attempting = Extract<WebhookDeliveryState, { status: 'attempting' }>;
 
 const RETRY_MS = 1000;
+/** Tries at one event before the follower sets it aside (see follow). */
+const FOLLOW_ATTEMPTS = 5;
 /** A payload larger than this is kept by reference in its delivery event, not inline. */
 export const INLINE_PAYLOAD_BYTES = 256 * 1024;
 
@@ -159,16 +163,30 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     this.sender.close();
   }
 
-  /** Follows the log from `after`; after a failure, resubscribes from the last event handled. */
+  /**
+   * Follows the log from `after`; after a failure, resubscribes from the last event handled, with a
+   * pause that doubles while failures repeat (up to a minute). An event whose handling fails
+   * FOLLOW_ATTEMPTS times in a row is set aside (logged with its error) and the follower goes on:
+   * one event that can never be handled must not hold every webhook behind it for ever.
+   */
   private async follow(filter: AllFilter, after: bigint | undefined, handle: (event: RecordedEvent) => Promise<void>): Promise<void> {
     let cursor = after;
+    let failing: { position: bigint; attempts: number } | undefined;
     while (!this.halt.signal.aborted) {
       const subscription = this.events.subscribeToAll({ after: cursor, filter });
       this.subscriptions.add(subscription);
       try {
         for await (const event of subscription) {
-          await handle(event);
+          try {
+            await handle(event);
+          } catch (error) {
+            const attempts = failing?.position === event.position ? failing.attempts + 1 : 1;
+            failing = { position: event.position, attempts };
+            if (attempts < FOLLOW_ATTEMPTS) throw error;
+            this.logger.error({ msg: 'webhook follower sets an event aside after repeated failures', stream: event.stream, type: event.type, position: String(event.position), attempts, error: String(error) });
+          }
           cursor = event.position;
+          failing = undefined;
         }
       } catch (error) {
         this.logger.error({ msg: 'webhook follower failed; resubscribing', filter, error: String(error) });
@@ -176,7 +194,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
         this.subscriptions.delete(subscription);
         await subscription.close();
       }
-      await this.pause(RETRY_MS);
+      await this.pause(Math.min((this.options.followRetryMs ?? RETRY_MS) * 2 ** ((failing?.attempts ?? 1) - 1), 60_000));
     }
   }
 

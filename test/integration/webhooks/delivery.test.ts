@@ -6,6 +6,7 @@ import type { EventStore } from '@app/eventstore';
 import type { SecretBox } from '@app/platform/secrets';
 import { TeamAdmin } from '@app/platform/teams/team-admin';
 import type { DeliveryWorker } from '../../../apps/webhooks/src/delivery-worker';
+import { FaultyEventStore } from '../../../libs/eventstore/src/testing/faulty-event-store';
 import { finished, makeWorker, ofType, openLog, Receiver, type Responder, secretBox, seedRun, tempDir, verifies } from './harness';
 
 /**
@@ -82,6 +83,26 @@ describe('webhook delivery (one worker)', () => {
     const body = JSON.parse(got.body);
     expect(body.data.results).toHaveLength(20);
     expect(body.data.results[19].text).toBe(`19 ${'w'.repeat(40_000)}`);
+  });
+
+  it('the announcement is retried while appends fail, and one event that always fails is set aside without holding later runs back', async () => {
+    const faulty = new FaultyEventStore(store);
+    worker = makeWorker(faulty, box, { FETCH_ALLOW_HOSTS: `127.0.0.1:${receiver.port}` }, { followRetryMs: 20 });
+    await worker.start();
+    // Two failed appends of the delivery request: retried, then delivered once.
+    faulty.failAppends(2);
+    const first = await seedRun(store, { teamId: 'acme', webhook: receiver.url() });
+    await finished(store, `search_run.completed-${first.searchId}`);
+    expect(receiver.accepted).toHaveLength(1);
+    // Appends fail for good on the next run's announcement: after 5 tries it is set aside...
+    faulty.failAppends(5);
+    const stuck = await seedRun(store, { teamId: 'acme', webhook: receiver.url() });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // ...and the run after it is announced all the same.
+    const next = await seedRun(store, { teamId: 'acme', webhook: receiver.url() });
+    await finished(store, `search_run.completed-${next.searchId}`);
+    expect(receiver.accepted.map((r) => JSON.parse(r.body).data.search_id)).toEqual([first.searchId, next.searchId]);
+    expect(await store.readStream(`webhook-search_run.completed-${stuck.searchId}`)).toEqual([]);
   });
 
   it.each([
