@@ -14,6 +14,8 @@ module.exports = {
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
     { ...common, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts', '<rootDir>/test/contracts/**/*.test.ts'] },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e.ts'] },
+    // Timing-sensitive suites: `npm test` runs them alone, after the others have passed.
+    { ...common, displayName: 'serial', testMatch: ['<rootDir>/test/serial/**/*.test.ts'] },
     // `npm run test:faults` only (minutes of faults under load): not part of `npm test`.
     { ...common, displayName: 'faults', testMatch: ['<rootDir>/test/faults/**/*.e2e.ts'] },
   ],

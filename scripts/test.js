@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: installs what it needs (npm packages; Debian's nats-server when root and missing),
-// type-checks and builds (e2e runs the compiled services as OS processes), then runs every jest
-// project. Extra arguments go to jest.
+// type-checks and builds (e2e runs the compiled services as OS processes), then runs the unit,
+// integration and e2e projects two at a time, and once they pass the timing-sensitive `serial`
+// project alone. Extra arguments go to jest (and skip the serial phase).
 'use strict';
 const { execFileSync, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -33,8 +34,11 @@ ensureChromium();
 ensureBuilt();
 console.error('[test] type-checking tests…');
 execFileSync(path.join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json', '--noEmit'], { cwd: root, stdio: 'inherit' });
-const jest = spawnSync(process.execPath, [path.join(root, 'node_modules/jest/bin/jest.js'), '--maxWorkers=2', '--selectProjects', 'unit', 'integration', 'e2e', ...process.argv.slice(2)], {
-  cwd: root,
-  stdio: 'inherit',
-});
-process.exit(jest.status ?? 1);
+const jestBin = path.join(root, 'node_modules/jest/bin/jest.js');
+const extra = process.argv.slice(2);
+const jest = spawnSync(process.execPath, [jestBin, '--maxWorkers=2', '--selectProjects', 'unit', 'integration', 'e2e', ...extra], { cwd: root, stdio: 'inherit' });
+if (jest.status !== 0 || extra.length > 0) process.exit(jest.status ?? 1);
+// Timing-sensitive suites alone, once the rest has passed (a whole run only).
+console.error('[test] serial suites…');
+const serial = spawnSync(process.execPath, [jestBin, '--runInBand', '--selectProjects', 'serial'], { cwd: root, stdio: 'inherit' });
+process.exit(serial.status ?? 1);
