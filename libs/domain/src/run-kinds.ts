@@ -9,5 +9,3 @@ import { taskRuns } from './task-run/task-run.kind';
  * webhooks service announces the end of any of them; the gateway serves their streams.
  */
 export const RUN_KINDS: readonly RunKind[] = [searchRuns, taskRuns, chatRuns, findAllRuns];
-
-export const runKindByStream = (stream: string): RunKind | undefined => RUN_KINDS.find((kind) => stream.startsWith(kind.streamPrefix));

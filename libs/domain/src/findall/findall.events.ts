@@ -98,4 +98,3 @@ export interface Enrichment {
 export type FindAllEvent = LifecycleEvent<'FindAllRun', 'findall_id', FindAllParams> | FindAllProgressEvent;
 
 export const FINDALL_STREAM_PREFIX = 'findall-';
-export const findallStream = (id: string): string => `${FINDALL_STREAM_PREFIX}${id}`;

@@ -145,5 +145,3 @@ export function evolveResearch<Progress extends ResearchProgress>(progress: Prog
       return progress;
   }
 }
-
-export const isResearchEvent = (event: DomainEvent): event is ResearchEvent => (RESEARCH_EVENT_TYPES as readonly string[]).includes(event.type);

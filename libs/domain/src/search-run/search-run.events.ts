@@ -48,4 +48,3 @@ export interface SearchRunProgress extends ResearchProgress {
 export type SearchRunEvent = LifecycleEvent<'SearchRun', 'search_id', DeepSearchParams> | SearchRunProgressEvent;
 
 export const SEARCH_RUN_STREAM_PREFIX = 'search-';
-export const searchRunStream = (searchId: string): string => `${SEARCH_RUN_STREAM_PREFIX}${searchId}`;

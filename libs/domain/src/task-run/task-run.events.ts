@@ -97,4 +97,3 @@ export interface TaskRunProgress extends ResearchProgress {
 export type TaskRunEvent = LifecycleEvent<'TaskRun', 'task_id', TaskParams> | TaskRunProgressEvent;
 
 export const TASK_RUN_STREAM_PREFIX = 'task-';
-export const taskRunStream = (taskId: string): string => `${TASK_RUN_STREAM_PREFIX}${taskId}`;

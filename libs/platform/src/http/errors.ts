@@ -60,8 +60,3 @@ export const tooManyRequests = (
 ) => new ApiError(429, detail, { ...headers, 'Retry-After': retryAfter(retryAfterS) });
 export const serviceUnavailable = (retryAfterS: number, detail = 'Service Unavailable') =>
   new ApiError(503, detail, { 'Retry-After': retryAfter(retryAfterS) });
-export const payloadTooLarge = (limitBytes?: number) =>
-  new ApiError(
-    413,
-    limitBytes === undefined ? 'Request body too large' : `Request body too large: limit is ${limitBytes} bytes`,
-  );
