@@ -11,6 +11,7 @@ import { AnswersWithin } from '../http/answer-wait';
 import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
 import { ServiceCalls } from '../commands/service-calls';
 import { LiveStreams } from '../streams/live-streams';
+import { openSse } from '../streams/sse-writer';
 import { RunHttp, type RunHistory } from '../runs/run-http';
 import { ChatBody } from './chat.dto';
 
@@ -92,17 +93,12 @@ export class ChatController {
 
   /** OpenAI's stream: a role chunk at once, a content chunk per recorded answer chunk, a last chunk with the research and usage, then [DONE]. */
   private async stream(id: string, params: ChatParams, requestId: string, reply: FastifyReply, signal: AbortSignal): Promise<void> {
-    reply.hijack();
-    const raw = reply.raw;
-    raw.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no', 'X-Request-Id': requestId });
-    // A client that reads slowly is waited for (drain), not buffered for without bound.
-    const send = async (data: unknown) => {
-      if (!raw.write(`data: ${JSON.stringify(data)}\n\n`)) await new Promise((resolve) => (raw.once('drain', resolve), raw.once('close', resolve)));
-    };
+    // OpenAI's stream starts with its first chunk, not a comment.
+    const sse = openSse(reply, requestId, this.config.streamKeepAliveSeconds, '');
+    const send = (data: unknown) => sse.write(`data: ${JSON.stringify(data)}\n\n`);
     const subscription = this.events.subscribeToStream(streamOf(chatRuns, id));
     const onAbort = () => void subscription.close();
     signal.addEventListener('abort', onAbort, { once: true });
-    const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), this.config.streamKeepAliveSeconds * 1000);
     const names = lifecycleNames(chatRuns.prefix);
     let base: Record<string, unknown> | undefined;
     let state: ChatState = chatRuns.decider.initialState;
@@ -134,12 +130,11 @@ export class ChatController {
           break;
         }
       }
-      if (!signal.aborted) raw.write('data: [DONE]\n\n');
+      if (!signal.aborted) await sse.write('data: [DONE]\n\n');
     } finally {
-      clearInterval(keepAlive);
       signal.removeEventListener('abort', onAbort);
       await subscription.close();
-      raw.end();
+      sse.end();
     }
   }
 }

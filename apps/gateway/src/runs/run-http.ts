@@ -13,6 +13,7 @@ import type { RunDoc } from '@app/readmodels/projections';
 import type { AuthContext } from '../auth/auth.context';
 import { ServiceCalls } from '../commands/service-calls';
 import { LiveStreams } from '../streams/live-streams';
+import { openSse } from '../streams/sse-writer';
 import { parseResumeFrom, type PublicEvent, recordedEvents, runStream, sseFrame } from '../streams/run-stream';
 
 type State<K extends RunKind> = Parameters<K['view']>[0];
@@ -209,27 +210,12 @@ export class RunHttp {
       ]);
     }
     const release = this.live.take(auth.key_id);
-    reply.hijack();
-    const raw = reply.raw;
-    raw.writeHead(200, {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-cache, no-transform',
-      Connection: 'keep-alive',
-      'X-Accel-Buffering': 'no',
-      'X-Request-Id': requestId,
-    });
-    raw.write(': connected\n\n');
-    const aborted = new AbortController();
-    raw.on('close', () => aborted.abort());
-    const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), this.config.streamKeepAliveSeconds * 1000);
+    const sse = openSse(reply, requestId, this.config.streamKeepAliveSeconds);
     try {
-      for await (const event of runStream(this.events, kind, streamOf(kind, runId), after, aborted.signal)) {
-        if (!raw.write(sseFrame(event))) await new Promise((resolve) => (raw.once('drain', resolve), raw.once('close', resolve)));
-      }
+      for await (const event of runStream(this.events, kind, streamOf(kind, runId), after, sse.gone)) await sse.write(sseFrame(event));
     } finally {
-      clearInterval(keepAlive);
       release();
-      raw.end();
+      sse.end();
     }
   }
 }
