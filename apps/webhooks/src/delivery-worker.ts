@@ -14,9 +14,10 @@ import {
   type AllFilter,
   EVENT_STORE,
   type EventStore,
+  type Follower,
+  followAll,
   handleCommand,
   type RecordedEvent,
-  type Subscription,
   WrongExpectedRevisionError,
 } from '@app/eventstore';
 import { monitorDecider } from '@app/domain/monitor';
@@ -99,8 +100,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private readonly sender: WebhookSender;
   private readonly open = new Map<string, Open>();
   private readonly inFlight = new Map<string, Promise<void>>();
-  private readonly subscriptions = new Set<Subscription>();
-  private loops: Promise<void>[] = [];
+  private followers: Follower[] = [];
   private timer: NodeJS.Timeout | undefined;
   private dispatchQueued = false;
   /** Aborted when shutdown starts: no new work, pauses end. */
@@ -135,9 +135,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   }
 
   async start(): Promise<void> {
-    if (this.loops.length > 0) throw new Error('delivery worker already started');
+    if (this.followers.length > 0) throw new Error('delivery worker already started');
     const checkpoint = await this.reads.getCheckpoint(this.options.checkpointName);
-    this.loops = [
+    this.followers = [
       this.follow(runEndFilter(), checkpoint, (event) => this.onRunEnded(event)),
       this.follow({ streamPrefixes: [WEBHOOK_STREAM_PREFIX] }, undefined, async (event) => this.onDeliveryEvent(event)),
     ];
@@ -149,7 +149,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     if (this.halt.signal.aborted) return;
     this.halt.abort();
     clearTimeout(this.timer);
-    await Promise.all([...this.subscriptions].map((subscription) => subscription.close()));
+    const following = Promise.all(this.followers.map((follower) => follower.stop()));
     const drained = Promise.allSettled(this.inFlight.values());
     let bound: NodeJS.Timeout | undefined;
     const finished = await Promise.race([drained.then(() => true), new Promise<false>((resolve) => (bound = setTimeout(resolve, this.options.drainMs, false)))]);
@@ -159,43 +159,27 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       this.cut.abort();
       await drained;
     }
-    await Promise.allSettled(this.loops);
+    await following;
     this.sender.close();
   }
 
   /**
-   * Follows the log from `after`; after a failure, resubscribes from the last event handled, with a
-   * pause that doubles while failures repeat (up to a minute). An event whose handling fails
-   * FOLLOW_ATTEMPTS times in a row is set aside (logged with its error) and the follower goes on:
-   * one event that can never be handled must not hold every webhook behind it for ever.
+   * Follows the log from `after` (followAll): after a failure it resubscribes from the last event
+   * handled, with a pause that doubles while failures repeat (up to a minute); an event whose
+   * handling fails FOLLOW_ATTEMPTS times in a row is set aside (logged with its error), since one
+   * event that can never be handled must not hold every webhook behind it for ever.
    */
-  private async follow(filter: AllFilter, after: bigint | undefined, handle: (event: RecordedEvent) => Promise<void>): Promise<void> {
-    let cursor = after;
-    let failing: { position: bigint; attempts: number } | undefined;
-    while (!this.halt.signal.aborted) {
-      const subscription = this.events.subscribeToAll({ after: cursor, filter });
-      this.subscriptions.add(subscription);
-      try {
-        for await (const event of subscription) {
-          try {
-            await handle(event);
-          } catch (error) {
-            const attempts = failing?.position === event.position ? failing.attempts + 1 : 1;
-            failing = { position: event.position, attempts };
-            if (attempts < FOLLOW_ATTEMPTS) throw error;
-            this.logger.error({ msg: 'webhook follower sets an event aside after repeated failures', stream: event.stream, type: event.type, position: String(event.position), attempts, error: String(error) });
-          }
-          cursor = event.position;
-          failing = undefined;
-        }
-      } catch (error) {
-        this.logger.error({ msg: 'webhook follower failed; resubscribing', filter, error: String(error) });
-      } finally {
-        this.subscriptions.delete(subscription);
-        await subscription.close();
-      }
-      await this.pause(Math.min((this.options.followRetryMs ?? RETRY_MS) * 2 ** ((failing?.attempts ?? 1) - 1), 60_000));
-    }
+  private follow(filter: AllFilter, after: bigint | undefined, handle: (event: RecordedEvent) => Promise<void>): Follower {
+    return followAll(this.events, handle, {
+      after,
+      filter,
+      retryMs: this.options.followRetryMs ?? RETRY_MS,
+      maxRetryMs: 60_000,
+      attemptsPerEvent: FOLLOW_ATTEMPTS,
+      onDrop: (error) => this.logger.error({ msg: 'webhook follower failed; resubscribing', filter, error: String(error) }),
+      onSetAside: (event, error, attempts) =>
+        this.logger.error({ msg: 'webhook follower sets an event aside after repeated failures', stream: event.stream, type: event.type, position: String(event.position), attempts, error: String(error) }),
+    });
   }
 
   private async onRunEnded(end: RecordedEvent): Promise<void> {

@@ -60,6 +60,25 @@ describe('followAll over a store whose subscriptions drop', () => {
     expect(handled.map((e) => (e.data as { i: number }).i)).toEqual([0, 1]);
   });
 
+  it('with attemptsPerEvent, sets aside an event its handler always throws on, and goes on', async () => {
+    const handled: number[] = [];
+    const setAside: Array<{ i: number; attempts: number }> = [];
+    const follower = followAll(
+      store,
+      (event) => {
+        const { i } = event.data as { i: number };
+        if (i === 1) throw new Error('never handled');
+        handled.push(i);
+      },
+      { retryMs: 5, attemptsPerEvent: 3, onSetAside: (event, _error, attempts) => setAside.push({ i: (event.data as { i: number }).i, attempts }) },
+    );
+    await append('notes-c', 3);
+    await until(() => handled.length === 2);
+    await follower.stop();
+    expect(handled).toEqual([0, 2]);
+    expect(setAside).toEqual([{ i: 1, attempts: 3 }]);
+  });
+
   it('stops at once, even while waiting to resubscribe', async () => {
     const follower = followAll(store, () => undefined, { retryMs: 60_000 });
     await until(() => store.openSubscriptions === 1);

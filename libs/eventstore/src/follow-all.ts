@@ -9,6 +9,12 @@ export interface FollowOptions {
   maxRetryMs?: number;
   /** Told of each drop (the error and the position it resumes after). */
   onDrop?: (error: unknown, after: bigint | undefined) => void;
+  /**
+   * Tries at one event before it is set aside (told to `onSetAside`, then passed): one event that
+   * can never be handled must not hold every later one for ever. Default: never set aside.
+   */
+  attemptsPerEvent?: number;
+  onSetAside?: (event: RecordedEvent, error: unknown, attempts: number) => void;
 }
 
 /** A follower of the log: `stop()` ends it and resolves once its handler has returned. */
@@ -23,7 +29,8 @@ export interface Follower {
  * once, in order. A subscription that drops (EventStoreDB drops them on restarts and leader
  * changes; a network blip does too) or ends is taken up again from the last event handled, after
  * a pause that grows while drops repeat; nothing is missed or handled twice, and nothing escapes
- * as an unobserved rejection. An event `handle` throws on is offered again after the pause.
+ * as an unobserved rejection. An event `handle` throws on is offered again after the pause (and,
+ * with `attemptsPerEvent`, set aside once it failed that many times in a row).
  */
 export function followAll(store: EventStore, handle: (event: RecordedEvent) => void | Promise<void>, options: FollowOptions = {}): Follower {
   const retryMs = options.retryMs ?? 250;
@@ -33,6 +40,7 @@ export function followAll(store: EventStore, handle: (event: RecordedEvent) => v
   let current: Subscription | undefined;
   let wake: (() => void) | undefined;
 
+  let failing: { position: bigint; attempts: number } | undefined;
   const loop = (async () => {
     let pause = retryMs;
     while (!stopped) {
@@ -42,8 +50,16 @@ export function followAll(store: EventStore, handle: (event: RecordedEvent) => v
         for await (const event of current) {
           if (stopped) break;
           if (position !== undefined && event.position <= position) continue;
-          await handle(event);
+          try {
+            await handle(event);
+          } catch (err) {
+            const attempts = failing?.position === event.position ? failing.attempts + 1 : 1;
+            failing = { position: event.position, attempts };
+            if (options.attemptsPerEvent === undefined || attempts < options.attemptsPerEvent) throw err;
+            options.onSetAside?.(event, err, attempts);
+          }
           position = event.position;
+          failing = undefined;
           pause = retryMs;
         }
       } catch (err) {
