@@ -219,6 +219,10 @@ describe('hostile clients', () => {
       // A patch to a too-frequent cron is refused the same way.
       const patch = await fetch(`${small.baseUrl}/v1/monitors/${list.monitors[0]!.id}`, { method: 'PATCH', headers: { ...bearer(small.demoKey), 'Content-Type': 'application/json' }, body: JSON.stringify({ cron: '0,5 * * * *' }) });
       expect(patch.status).toBe(422);
+      // A cron that never runs (February 31st) is refused on its field, not a 500 when the view names its next run.
+      const never = await fetch(`${small.baseUrl}/v1/monitors/${list.monitors[0]!.id}`, { method: 'PATCH', headers: { ...bearer(small.demoKey), 'Content-Type': 'application/json' }, body: JSON.stringify({ cron: '0 0 31 2 *' }) });
+      expect(never.status).toBe(422);
+      expect(((await never.json()) as { detail: unknown[] }).detail[0]).toMatchObject({ loc: ['body', 'cron'], msg: expect.stringContaining('never runs') });
     });
   });
 });

@@ -53,6 +53,7 @@ describe('monitor schedule', () => {
   it('refuses cron expressions that are not 5 valid fields', () => {
     expect(cronProblem('0 * * * *')).toBeNull();
     expect(cronProblem('0 0 * * * *')).toMatch(/5 fields/);
+    expect(cronProblem('0 0 31 2 *')).toMatch(/never runs/);
     expect(cronProblem('61 * * * *')).toMatch(/out of range/);
     expect(settingsProblem({ cron: 'every day' })).toMatch(/cron/);
   });

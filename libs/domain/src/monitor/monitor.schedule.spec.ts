@@ -12,6 +12,8 @@ describe('shortestCronGapMinutes', () => {
     ['10,50 0,23 * * *', 20],
     ['0 0 1 * 1', 1_440],
     ['0 0 29 2 *', Infinity],
+    // A day that never comes: cron-parser refuses it, the scheduler's package accepts it.
+    ['0 0 31 2 *', Infinity],
   ])('%s runs at most every %s minutes', (cron, gap) => {
     expect(shortestCronGapMinutes(cron)).toBe(gap);
   });

@@ -14,7 +14,15 @@ export function cronProblem(expression: string): string | null {
   const fields = expression.trim().split(/\s+/);
   if (fields.length !== 5) return `a cron expression has 5 fields (minute hour day-of-month month day-of-week), got ${fields.length}`;
   const checked = validateCronExpression(expression.trim());
-  return checked.valid ? null : (checked.error?.message ?? 'invalid cron expression');
+  if (!checked.valid) return checked.error?.message ?? 'invalid cron expression';
+  // A day that never comes (`0 0 31 2 *`) is valid syntax, but the monitor would never be due and
+  // its next run could not be named.
+  try {
+    new CronTime(expression.trim(), 'UTC').getNextDateFrom(new Date(), 'UTC');
+  } catch {
+    return 'the cron expression never runs: no date matches it';
+  }
+  return null;
 }
 
 /**
@@ -24,7 +32,14 @@ export function cronProblem(expression: string): string | null {
  * either, when both are restricted). `0 * * * *` is 60, `5,10 9 * * *` is 5, `0 0 * * 1` 10,080.
  */
 export function shortestCronGapMinutes(expression: string): number {
-  const { fields } = CronExpressionParser.parse(expression.trim(), { tz: 'UTC' });
+  let fields: ReturnType<typeof CronExpressionParser.parse>['fields'];
+  try {
+    ({ fields } = CronExpressionParser.parse(expression.trim(), { tz: 'UTC' }));
+  } catch {
+    // cron-parser refuses some expressions the `cron` package (the scheduler's) accepts, such as a
+    // day that never comes (`0 0 31 2 *`): measure those by their runs instead.
+    return gapOfRuns(expression);
+  }
   const times = fields.hour.values.flatMap((h) => fields.minute.values.map((m) => Number(h) * 60 + Number(m))).sort((a, b) => a - b);
   let shortest = Infinity;
   for (let i = 1; i < times.length; i++) shortest = Math.min(shortest, times[i]! - times[i - 1]!);
@@ -45,6 +60,23 @@ export function shortestCronGapMinutes(expression: string): number {
     if (!runsOn(new Date(Date.UTC(2028, 0, 1 + d)))) continue;
     if (previous !== undefined) shortest = Math.min(shortest, (d - previous) * 1_440 - times[times.length - 1]! + times[0]!);
     previous = d;
+  }
+  return shortest;
+}
+
+/** The shortest gap between the first 50 runs from 2028 (minutes); Infinity for an expression that never runs. */
+function gapOfRuns(expression: string): number {
+  const cron = new CronTime(expression.trim(), 'UTC');
+  let shortest = Infinity;
+  try {
+    let previous = cron.getNextDateFrom(new Date('2028-01-01T00:00:00.000Z'), 'UTC').toMillis();
+    for (let i = 0; i < 50; i++) {
+      const next = cron.getNextDateFrom(new Date(previous), 'UTC').toMillis();
+      shortest = Math.min(shortest, (next - previous) / 60_000);
+      previous = next;
+    }
+  } catch {
+    // No run within the years the package looks ahead: it never runs.
   }
   return shortest;
 }
