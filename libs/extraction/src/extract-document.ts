@@ -51,14 +51,14 @@ function extractHtml(html: string, url: string): ExtractedDocument {
   const author = authorOf(meta);
   const declaredDate = dateFromMarkup(meta);
 
-  // Cleaning prunes the tree by replacing children lists; keep them to undo it for a second pass.
-  const children = childLists(root);
-  let result = extractContent(body, meta, title, false);
+  // Cleaning prunes the tree by replacing children lists; the first pass notes what it replaced.
+  const replaced = new Map<HTMLElement, Node[]>();
+  let result = extractContent(body, meta, title, false, replaced);
   // Reader views retry with fewer rules when the result is thin (Readability's flags); the
   // relaxed pass keeps class-named blocks and skips conditional cleaning, on the same tree
   // restored (one parse per page).
   if (result.text.length < 500) {
-    for (const [el, nodes] of children) el.childNodes = nodes;
+    for (const [el, nodes] of replaced) el.childNodes = nodes;
     const relaxed = extractContent(body, meta, title, true);
     if ((!result.text && relaxed.text) || relaxed.text.length > Math.max(result.text.length * 1.5, result.text.length + 200)) result = relaxed;
   }
@@ -79,20 +79,8 @@ function extractHtml(html: string, url: string): ExtractedDocument {
   };
 }
 
-/** Every element's list of children, as parsed (iteratively: pages nest deeper than the stack). */
-function childLists(root: HTMLElement): Map<HTMLElement, Node[]> {
-  const lists = new Map<HTMLElement, Node[]>();
-  const stack: HTMLElement[] = [root];
-  while (stack.length > 0) {
-    const el = stack.pop()!;
-    lists.set(el, el.childNodes.slice());
-    for (const c of el.childNodes) if (isElement(c)) stack.push(c);
-  }
-  return lists;
-}
-
-function extractContent(body: HTMLElement, meta: PageMeta, title: string | null, relaxed: boolean) {
-  const finder = new ContentFinder(body, meta, relaxed);
+function extractContent(body: HTMLElement, meta: PageMeta, title: string | null, relaxed: boolean, replaced?: Map<HTMLElement, Node[]>) {
+  const finder = new ContentFinder(body, meta, relaxed, replaced);
   const nodes = finder.find(title);
   const ctx: RenderContext = { base: meta.base, isDataTable: (t) => finder.isDataTable(t) };
   return { meta, nodes, markdown: toMarkdown(nodes, ctx), text: toText(nodes, ctx), html: toHtml(nodes, ctx) };

@@ -77,7 +77,18 @@ export class ContentFinder {
     private readonly body: HTMLElement,
     private readonly meta: PageMeta,
     private readonly relaxed: boolean,
+    /**
+     * Cleaning prunes the tree by replacing children lists; the first list each element had is
+     * kept here, so the tree can be put back for a second pass without parsing the page again.
+     */
+    private readonly replaced: Map<HTMLElement, Node[]> = new Map(),
   ) {}
+
+  /** Replaces an element's children, keeping its first list in `replaced`. */
+  private setChildren(el: HTMLElement, nodes: Node[]): void {
+    if (!this.replaced.has(el)) this.replaced.set(el, el.childNodes);
+    el.childNodes = nodes;
+  }
 
   /** The main content as the element(s) to render, in document order. Mutates the tree. */
   find(title: string | null): HTMLElement[] {
@@ -132,7 +143,7 @@ export class ContentFinder {
       this.clean(c, inContent || isPrimary || tag === 'article' || tag === 'main', inHeading || HEADINGS.has(tag));
       kept.push(c);
     }
-    el.childNodes = kept;
+    this.setChildren(el, kept);
   }
 
   private isHidden(el: HTMLElement): boolean {
@@ -420,7 +431,7 @@ export class ContentFinder {
       this.prep(c, dataTable);
       kept.push(c);
     }
-    el.childNodes = kept;
+    this.setChildren(el, kept);
   }
 
   /** Readability's conditional cleaning: lists of links, image galleries, near-empty boxes. */
@@ -489,7 +500,7 @@ export class ContentFinder {
           if (tag === 'h1' || tag === 'h2') {
             const got = normTitle(innerText(c));
             if (got && (got === want || (want.includes(got) && got.length >= want.length * 0.6) || (got.includes(want) && want.length >= got.length * 0.6))) {
-              el.childNodes = el.childNodes.filter((n) => n !== c);
+              this.setChildren(el, el.childNodes.filter((n) => n !== c));
               return true;
             }
             seen += visibleLength(innerText(c));
