@@ -55,7 +55,7 @@ const DEFAULT_SCRIPT = path.join(__dirname, 'extraction-worker.js');
 export class ExtractionWorkers {
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
-  private readonly script: string | null;
+  private script: string | null;
   private nextId = 1;
   private closed = false;
 
@@ -147,9 +147,15 @@ export class ExtractionWorkers {
     if (index < 0) return;
     slot.worker.removeAllListeners('exit');
     void slot.worker.terminate();
-    if (!this.closed) this.slots[index] = this.spawn();
+    // A thread that failed before it was ready would fail again: no new one in its place (a
+    // respawn loop), and once none is left pages are extracted inline, as without a script.
+    if (!this.closed && slot.ready) this.slots[index] = this.spawn();
     else this.slots.splice(index, 1);
     job?.reject(error);
+    if (this.slots.length === 0 && !this.closed) {
+      this.script = null;
+      for (const queued of this.queue.splice(0)) queued.resolve(extractDocument(queued.body, queued.options));
+    }
     this.pump();
   }
 }

@@ -91,9 +91,12 @@ export function stripComments(html: string): string {
   return parts.length === 1 ? parts[0] : parts.join('');
 }
 
+/** The end tag of each raw-text element, made once (a page may hold thousands of scripts). */
+const END_TAGS = new Map([...RAW_TEXT].map((name) => [name, new RegExp(`</${name}(?![A-Za-z0-9])`, 'gi')]));
+
 /** Where `</name` (any case) starts at or after `from`, or -1. */
 function findEndTag(html: string, name: string, from: number): number {
-  const pattern = new RegExp(`</${name}(?![A-Za-z0-9])`, 'gi');
+  const pattern = END_TAGS.get(name)!;
   pattern.lastIndex = from;
   return pattern.exec(html)?.index ?? -1;
 }

@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 /**
@@ -23,6 +25,18 @@ describe('ExtractionWorkers (compiled)', () => {
       expect((await cramped.extract('<p>still reading</p>', { url: 'http://site.test/' })).text).toBe('still reading');
     } finally {
       await Promise.all([hurried.close(), cramped.close()]);
+    }
+  });
+
+  it('a worker script that cannot start is not started again and again: pages are then extracted inline', async () => {
+    const broken = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'wr-broken-worker-')), 'worker.js');
+    fs.writeFileSync(broken, "throw new Error('this build is broken');\n");
+    const workers = new ExtractionWorkers({ timeoutMs: 1_000, size: 2, script: broken });
+    try {
+      expect((await workers.extract('<p>read anyway</p>', { url: 'http://site.test/' })).text).toBe('read anyway');
+      expect(workers.threaded).toBe(false);
+    } finally {
+      await workers.close();
     }
   });
 
