@@ -62,8 +62,14 @@ export class ExtractionWorkers {
   constructor(private readonly options: ExtractionWorkersOptions) {
     const script = options.script ?? DEFAULT_SCRIPT;
     this.script = fs.existsSync(script) ? script : null;
-    if (!this.script) return;
-    const size = options.size ?? Math.max(1, Math.min(4, os.availableParallelism?.() ?? os.cpus().length));
+  }
+
+  /** The threads start with the first page, not with the process (boot, and processes that never extract, pay nothing). */
+  private started = false;
+  private start(): void {
+    if (this.started) return;
+    this.started = true;
+    const size = this.options.size ?? Math.max(1, Math.min(4, os.availableParallelism?.() ?? os.cpus().length));
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
 
@@ -76,6 +82,7 @@ export class ExtractionWorkers {
   extract(body: string, options: ExtractOptions, keep: Renderings = ['markdown', 'html']): Promise<ExtractedDocument> {
     if (this.closed) return Promise.reject(new Error('extraction workers are closed'));
     if (!this.script) return Promise.resolve(extractDocument(body, options));
+    this.start();
     return new Promise((resolve, reject) => {
       this.queue.push({ id: this.nextId++, body, options: { url: options.url, contentType: options.contentType }, keep, resolve, reject });
       this.pump();

@@ -121,7 +121,7 @@ export class RunRegistry {
         if (!run || run.worker_id !== data.worker_id) return;
         run.worker_id = null;
         run.lease_until = Date.parse(String(data.released_at));
-        run.seen_at = performance.now() - Number.MAX_SAFE_INTEGER; // handed back: free at once
+        run.seen_at = -Infinity; // handed back: free to take at once
         break;
       case 'cancelRequested':
         if (!run) return;
