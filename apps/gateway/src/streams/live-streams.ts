@@ -48,9 +48,4 @@ export class LiveStreams {
       else this.open.set(keyId, now);
     };
   }
-
-  /** Streams the key holds now (tests, metrics). */
-  held(keyId: string): number {
-    return this.open.get(keyId) ?? 0;
-  }
 }

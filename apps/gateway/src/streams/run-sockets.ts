@@ -27,7 +27,7 @@ const SEND_HIGH_WATER = 1024 * 1024;
 export const FIRST_MESSAGE_WAIT_MS = 2_000;
 
 /** A path segment decoded, or null when its percent-encoding is malformed (`%`, `%ZZ`, a cut UTF-8 sequence). */
-export function decodeSegment(segment: string): string | null {
+function decodeSegment(segment: string): string | null {
   try {
     return decodeURIComponent(segment);
   } catch {
