@@ -84,7 +84,7 @@ async function appends(rows: Row[]): Promise<string> {
   rows.push({ metric: 'read all', value: readRate, unit: 'events/s', ...atLeast(readRate, 200_000), note: `${read.toLocaleString('en-US')} events, parsed` });
 
   const reads = new MemoryReadStore();
-  const projector = new Projector(store, reads, platformProjections, { logger: quiet });
+  const projector = new Projector(store, reads, platformProjections(), { logger: quiet });
   started = performance.now();
   await projector.start();
   await projector.caughtUp();
@@ -104,7 +104,7 @@ async function appends(rows: Row[]): Promise<string> {
 async function lag(rows: Row[]): Promise<void> {
   const file = tmpFile('events.db');
   const store = openSqliteEventStore(file);
-  const projector = new Projector(store, new MemoryReadStore(), platformProjections, { logger: quiet });
+  const projector = new Projector(store, new MemoryReadStore(), platformProjections(), { logger: quiet });
   await projector.start();
   await projector.caughtUp();
   const samples: number[] = [];

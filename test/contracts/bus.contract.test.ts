@@ -17,7 +17,6 @@ import { handleCommand, openSqliteEventStore } from '@app/eventstore';
 import { findAllRuns } from '@app/domain/findall';
 import type { RunKind } from '@app/domain/run';
 import { searchRuns } from '@app/domain/search-run';
-import { taskRuns } from '@app/domain/task-run';
 import { SearchModule } from '../../apps/search/src/search.module';
 import { jsonShape, loadFixture } from '../support/contract-fixtures';
 import { startNatsServer, type NatsServerHandle } from '../support/nats-server';
@@ -43,8 +42,8 @@ const callHeaders = () => ({ correlation_id: 'contract-test', request_id: 'contr
  * requested and already held (a 5 s lease) in one append, and no live worker can finish it first
  * (the team's run limit is raised: held runs count against it until their cancel is confirmed).
  */
-async function heldRun(kind: RunKind, idPrefix: string, params: unknown): Promise<string> {
-  const id = `${idPrefix}_${randomUUID()}`;
+async function heldRun(kind: RunKind, params: unknown): Promise<string> {
+  const id = `${kind.idPrefix}${randomUUID()}`;
   const d = kind.decider;
   const requestAndHold = {
     initialState: d.initialState,
@@ -67,7 +66,7 @@ async function heldRun(kind: RunKind, idPrefix: string, params: unknown): Promis
 
 /** Requests about an entity need one that exists: made through the bus first, the golden shape kept. */
 const PREPARE: Partial<Record<Subject, (bus: BusClient, golden: Record<string, unknown>) => Promise<Record<string, unknown>>>> = {
-  'research.cancel': async (_bus, golden) => ({ ...golden, search_id: await heldRun(searchRuns, 'search', loadFixture<{ params: unknown }>('research.start', 'request').params) }),
+  'research.runs.cancel': async (_bus, golden) => ({ ...golden, id: await heldRun(searchRuns, loadFixture<{ params: unknown }>('research.runs.start', 'request').params) }),
   ...Object.fromEntries(
     (['monitors.update', 'monitors.pause', 'monitors.resume', 'monitors.delete', 'monitors.run'] as const).map((subject) => [
       subject,
@@ -79,13 +78,13 @@ const PREPARE: Partial<Record<Subject, (bus: BusClient, golden: Record<string, u
       },
     ]),
   ),
-  'findall.cancel': async (_bus, golden) => ({ ...golden, findall_id: await heldRun(findAllRuns, 'findall', loadFixture<{ params: unknown }>('findall.start', 'request').params) }),
-  // Extend and enrich take a completed run: one is started and followed in the log to its end.
+  'findall.runs.cancel': async (_bus, golden) => ({ ...golden, id: await heldRun(findAllRuns, loadFixture<{ params: unknown }>('findall.runs.start', 'request').params) }),
+  // A reopen (extend, enrich) takes a completed run: one is started and followed in the log to its end.
   ...Object.fromEntries(
-    (['findall.extend', 'findall.enrich'] as const).map((subject) => [
+    (['findall.runs.reopen'] as const).map((subject) => [
       subject,
       async (bus: BusClient, golden: Record<string, unknown>) => {
-        const { findall_id } = await bus.request<unknown, { findall_id: string }>('findall.start', loadFixture('findall.start', 'request'), { headers: callHeaders() });
+        const { id: findall_id } = await bus.request<unknown, { id: string }>('findall.runs.start', loadFixture('findall.runs.start', 'request'), { headers: callHeaders() });
         const log = openSqliteEventStore(path.join(DATA_DIR, 'events.db'));
         try {
           for (let i = 0; i < 1_000; i++) {
@@ -95,11 +94,10 @@ const PREPARE: Partial<Record<Subject, (bus: BusClient, golden: Record<string, u
         } finally {
           await log.close();
         }
-        return { ...golden, findall_id };
+        return { ...golden, id: findall_id };
       },
     ]),
   ),
-  'research.task.cancel': async (_bus, golden) => ({ ...golden, task_id: await heldRun(taskRuns, 'task', loadFixture<{ params: unknown }>('research.task.start', 'request').params) }),
 };
 const requestFor = async (bus: BusClient, subject: Subject) => {
   const golden = loadFixture<Record<string, unknown>>(subject, 'request');

@@ -1,11 +1,12 @@
+import type { RecordedCommand } from '@app/domain';
 import { createHash } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
 import { BusClient } from '@app/bus';
 import { callBus, subjects } from '@app/contracts';
 import { type Candidate, type FieldBasisEntry, findAllLimit, findAllRuns, type FindAllSchema, type FindAllState } from '@app/domain/findall';
 import { LANGUAGE_MODEL, type LanguageModel } from '@app/providers/llm';
 import { checkCondition, deriveFindAllSchema, type EntityPage, entityKey, listRows, normalizeUrl } from '@app/research';
-import type { RunContext, RunExecutor } from '@app/runs';
+import { type RunContext, type RunExecutor, RunExecutorOf } from '@app/runs';
 
 /** Pages read per call to the extraction service. */
 const READ_BATCH = 5;
@@ -34,8 +35,8 @@ export function entitySchema(fields: string[] | null, outputSchema: Record<strin
  * is recorded as it happens, so a resumed run (or an extend) continues where this one stopped and
  * checks no candidate twice.
  */
-@Injectable()
-export class FindAllExecutor implements RunExecutor<FindAllState> {
+@RunExecutorOf(findAllRuns)
+export class FindAllExecutor implements RunExecutor<typeof findAllRuns> {
   readonly kind = findAllRuns;
 
   constructor(
@@ -43,7 +44,7 @@ export class FindAllExecutor implements RunExecutor<FindAllState> {
     @Inject(LANGUAGE_MODEL) private readonly model: LanguageModel,
   ) {}
 
-  async execute(run: RunContext<FindAllState>): Promise<void> {
+  async execute(run: RunContext<FindAllState, RecordedCommand<typeof findAllRuns>>): Promise<void> {
     if (run.state.status === 'absent') throw new Error(`FindAll run ${run.runId} has no request`);
     const state: Running = run.state;
     const pages = new Map<string, EntityPage>();
@@ -145,7 +146,7 @@ export class FindAllExecutor implements RunExecutor<FindAllState> {
     await this.stop(run, false);
   }
 
-  private async stop(run: RunContext<FindAllState>, limitReached: boolean): Promise<void> {
+  private async stop(run: RunContext<FindAllState, RecordedCommand<typeof findAllRuns>>, limitReached: boolean): Promise<void> {
     if (run.stopped()) return;
     await run.record({ type: 'RecordTermination', reason: limitReached ? 'limit_reached' : 'candidates_exhausted' });
   }

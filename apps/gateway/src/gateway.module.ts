@@ -1,13 +1,14 @@
-import { Module } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ApiKeyAuthenticator } from './auth/api-key.authenticator';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { RateLimiter } from './auth/rate-limiter';
+import { RUN_KINDS, type RunKind } from '@app/domain';
 import { RunHttp } from './runs/run-http';
+import { runRoutes } from './runs/run-routes';
 import { LiveStreams } from './streams/live-streams';
 import { ExtractController } from './extract/extract.controller';
 import { SearchController } from './search/search.controller';
-import { SearchesController } from './searches/searches.controller';
 import { TasksController } from './tasks/tasks.controller';
 import { ChatController } from './chat/chat.controller';
 import { MonitorsController } from './monitors/monitors.controller';
@@ -18,9 +19,14 @@ import { IdempotencyGuard } from './http/idempotency';
 import { HttpMetrics } from './http/metrics';
 import { UsageController } from './usage/usage.controller';
 
-/** The HTTP API: controllers, the API key and Idempotency-Key guards, metrics. Standalone imports this same module. */
+/** The route files: the platform's, and each run kind's creation and own verbs. */
+const CONTROLLERS = [HealthController, UsageController, SearchController, TasksController, ChatController, MonitorsController, FindAllController, ExtractController];
+
+/**
+ * The HTTP API: the route files, every run kind's run routes (from the list of kinds), the API key
+ * and Idempotency-Key guards, metrics. Standalone imports this same module.
+ */
 @Module({
-  controllers: [HealthController, UsageController, SearchController, SearchesController, TasksController, ChatController, MonitorsController, FindAllController, ExtractController],
   providers: [
     // In this order: the key says whose Idempotency-Key it is.
     { provide: APP_GUARD, useClass: ApiKeyGuard },
@@ -34,4 +40,18 @@ import { UsageController } from './usage/usage.controller';
   ],
   exports: [ServiceCalls, ApiKeyAuthenticator],
 })
-export class GatewayModule {}
+export class GatewayModule {
+  private static readonly built = new Map<readonly RunKind[], DynamicModule>();
+
+  /**
+   * `kinds`: the list of run kinds served (CoreModule.forRoot must be given the same list). One
+   * module per list, so a module importing it again shares its providers and routes.
+   */
+  static forRoot(kinds: readonly RunKind[] = RUN_KINDS): DynamicModule {
+    const known = GatewayModule.built.get(kinds);
+    if (known) return known;
+    const module: DynamicModule = { module: GatewayModule, controllers: [...CONTROLLERS, ...kinds.map(runRoutes)] };
+    GatewayModule.built.set(kinds, module);
+    return module;
+  }
+}

@@ -4,7 +4,6 @@ import { exitOnBootFailure, jsonLogger, loadConfigOrExit } from '@app/platform/c
 import { CoreModule } from '@app/platform/core/core.module';
 import { ProjectionModule } from '@app/platform/core/projection.module';
 import { createHttpApp } from './http/create-http-app';
-import { RUN_SOCKET_ROUTES } from './runs/run-socket-routes';
 import { mountRunSockets } from './streams/run-sockets';
 import { mountOpenApi } from './openapi/openapi';
 import { GatewayModule } from './gateway.module';
@@ -19,7 +18,7 @@ const logger = jsonLogger('gateway', config);
     CoreModule.forRoot(config),
     BusModule.forRoot({ transport: config.bus, natsUrl: config.natsUrl, service: 'gateway', timeoutMs: config.busTimeoutMs }),
     ...(config.mongoUrl ? [] : [ProjectionModule.forRoot('gateway')]),
-    GatewayModule,
+    GatewayModule.forRoot(),
   ],
 })
 class GatewayRoot {}
@@ -27,7 +26,7 @@ class GatewayRoot {}
 createHttpApp(GatewayRoot, config, logger)
   .then(async (app) => {
     mountOpenApi(app);
-    mountRunSockets(app, RUN_SOCKET_ROUTES);
+    mountRunSockets(app);
     await app.listen(config.port, config.host);
     logger.log({ msg: 'gateway listening', port: config.port, bus: config.bus }, 'Boot');
   })

@@ -1,9 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import type { RecordedCommand } from '@app/domain';
 import { type ChatParams, chatRuns, type ChatState } from '@app/domain/chat';
 import { PROCESSOR_BUDGETS } from '@app/domain/task-run';
 import { resolveReference } from '@app/providers/llm/research/question';
 import { runResearch } from '@app/research';
-import type { RunContext, RunExecutor } from '@app/runs';
+import { type RunContext, type RunExecutor, RunExecutorOf } from '@app/runs';
 import { documentsOf, recordedProgress, stepsTaken } from './research-progress';
 import { ResearchPortsFactory } from './research-ports';
 
@@ -28,13 +28,13 @@ export const answerChunks = (content: string): string[] => content.match(/[^\n]+
  * with the budget the model name chose, then the answer recorded in chunks, as a streaming client
  * is sent it, and its citations (`[N]` is `citations[N-1]`) and search results.
  */
-@Injectable()
-export class ChatExecutor implements RunExecutor<ChatState> {
+@RunExecutorOf(chatRuns)
+export class ChatExecutor implements RunExecutor<typeof chatRuns> {
   readonly kind = chatRuns;
 
   constructor(private readonly ports: ResearchPortsFactory) {}
 
-  async execute(run: RunContext<ChatState>): Promise<void> {
+  async execute(run: RunContext<ChatState, RecordedCommand<typeof chatRuns>>): Promise<void> {
     if (run.state.status === 'absent') throw new Error(`chat completion ${run.runId} has no request`);
     const params = run.state.params;
     const budget = PROCESSOR_BUDGETS[params.budget];

@@ -1,14 +1,18 @@
+import type { ResearchCommand } from '@app/domain';
 import type { ProcessorBudget } from '@app/domain/task-run';
 import type { SchemaFillDocument } from '@app/providers/llm';
 import { normalizeUrl, type ResearchOutcome, type ResearchProgress } from '@app/research';
 import type { RunContext } from '@app/runs';
+
+/** The research pipeline's facts, as an executor of a kind that runs it records them. */
+type RecordedResearchCommand = ResearchCommand extends infer C ? (C extends unknown ? Omit<C, 'worker_id'> : never) : never;
 
 /**
  * The research pipeline's progress recorded as the run's facts (RecordPlan, RecordSerpPage, ...):
  * the same for every kind that runs the pipeline. `shapeResults` lets a kind size the results it
  * records (deep runs' excerpt settings).
  */
-export function recordedProgress(run: Pick<RunContext<unknown>, 'record' | 'stopped'>, shapeResults: (results: Parameters<ResearchProgress['resultsMerged']>[0]) => typeof results = (r) => r): ResearchProgress {
+export function recordedProgress(run: Pick<RunContext<unknown, RecordedResearchCommand>, 'record' | 'stopped'>, shapeResults: (results: Parameters<ResearchProgress['resultsMerged']>[0]) => typeof results = (r) => r): ResearchProgress {
   return {
     planned: (subqueries, pages_target, round) => run.record({ type: 'RecordPlan', subqueries, pages_target, ...(round && round > 1 && { round }) }),
     serpPage: (subquery, page, hits) => run.record({ type: 'RecordSerpPage', subquery, page, hits }),

@@ -1,19 +1,17 @@
 import { Module } from '@nestjs/common';
 import { CONFIG, type Config } from '@app/config';
 import { HealthHandlerModule } from '@app/contracts';
+import { RunServiceModule } from '@app/runs';
 import { createLanguageModel, LANGUAGE_MODEL } from '@app/providers/llm';
 import { createResearchModel, RESEARCH_MODEL } from '@app/providers/llm/research';
 import { ChatExecutor } from './chat.executor';
-import { ResearchHandler } from './research.handler';
 import { ResearchPortsFactory } from './research-ports';
-import { ResearchWorker } from './research.worker';
 import { SearchRunExecutor } from './search-run.executor';
 import { TaskRunExecutor } from './task-run.executor';
 
 /** The research service: deep search runs, task runs and chat. Standalone imports this same module. */
 @Module({
-  imports: [HealthHandlerModule.for('research')],
-  controllers: [ResearchHandler],
+  imports: [HealthHandlerModule.for('research'), RunServiceModule.forService('research')],
   providers: [
     { provide: RESEARCH_MODEL, inject: [CONFIG], useFactory: (config: Config) => createResearchModel(config) },
     { provide: LANGUAGE_MODEL, inject: [CONFIG], useFactory: (config: Config) => createLanguageModel(config) },
@@ -21,7 +19,6 @@ import { TaskRunExecutor } from './task-run.executor';
     SearchRunExecutor,
     TaskRunExecutor,
     ChatExecutor,
-    ResearchWorker,
   ],
 })
 export class ResearchModule {}

@@ -1,9 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import type { RecordedCommand } from '@app/domain';
 import type { RunResult } from '@app/domain/run';
 import { type DeepSearchParams, searchRuns, type SearchRunState } from '@app/domain/search-run';
 import { cutAtWord, ExcerptBudget, focusExcerpts } from '@app/extraction';
 import { normalizeUrl, runResearch } from '@app/research';
-import type { RunContext, RunExecutor } from '@app/runs';
+import { type RunContext, type RunExecutor, RunExecutorOf } from '@app/runs';
 import { recordedProgress } from './research-progress';
 import { type PageFilters, ResearchPortsFactory } from './research-ports';
 
@@ -89,13 +89,13 @@ export function withContents(results: RunResult[], params: DeepSearchParams, tex
 }
 
 /** Deep search runs: the research pipeline with the run's budgets, filters and result shaping. */
-@Injectable()
-export class SearchRunExecutor implements RunExecutor<SearchRunState> {
+@RunExecutorOf(searchRuns)
+export class SearchRunExecutor implements RunExecutor<typeof searchRuns> {
   readonly kind = searchRuns;
 
   constructor(private readonly ports: ResearchPortsFactory) {}
 
-  async execute(run: RunContext<SearchRunState>): Promise<void> {
+  async execute(run: RunContext<SearchRunState, RecordedCommand<typeof searchRuns>>): Promise<void> {
     if (run.state.status === 'absent') throw new Error(`search run ${run.runId} has no request`);
     const params = run.state.params;
     const ports = this.ports.for({ objective: params.objective, filters: deepFilters(params), signal: run.signal });

@@ -1,9 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import type { RecordedCommand } from '@app/domain';
 import type { Finding, Source } from '@app/domain/run';
 import { PROCESSOR_BUDGETS, type TaskFieldBasis, type TaskOutput, type TaskParams, taskRuns, type TaskRunState } from '@app/domain/task-run';
 import { schemaFields } from '@app/providers/llm';
 import { citedIndexes, runResearch } from '@app/research';
-import type { RunContext, RunExecutor } from '@app/runs';
+import { type RunContext, type RunExecutor, RunExecutorOf } from '@app/runs';
 import { documentsOf, recordedProgress, stepsTaken } from './research-progress';
 import { ResearchPortsFactory } from './research-ports';
 
@@ -57,13 +57,13 @@ const fieldsLine = (output: unknown): string =>
  * cited text answer. Steps are counted as they are spent and charged on completion; base grades
  * inside its synthesis step.
  */
-@Injectable()
-export class TaskRunExecutor implements RunExecutor<TaskRunState> {
+@RunExecutorOf(taskRuns)
+export class TaskRunExecutor implements RunExecutor<typeof taskRuns> {
   readonly kind = taskRuns;
 
   constructor(private readonly ports: ResearchPortsFactory) {}
 
-  async execute(run: RunContext<TaskRunState>): Promise<void> {
+  async execute(run: RunContext<TaskRunState, RecordedCommand<typeof taskRuns>>): Promise<void> {
     if (run.state.status === 'absent') throw new Error(`task run ${run.runId} has no request`);
     const params = run.state.params;
     const budget = PROCESSOR_BUDGETS[params.processor];

@@ -4,7 +4,6 @@ import { exitOnBootFailure, jsonLogger, loadConfigOrExit } from '@app/platform/c
 import { SecretBox } from '@app/platform/secrets';
 import { bootstrapDemoTeam } from '@app/platform/teams/team-admin';
 import { createHttpApp } from '../../gateway/src/http/create-http-app';
-import { RUN_SOCKET_ROUTES } from '../../gateway/src/runs/run-socket-routes';
 import { mountRunSockets } from '../../gateway/src/streams/run-sockets';
 import { mountOpenApi } from '../../gateway/src/openapi/openapi';
 import { StandaloneModule } from './standalone.module';
@@ -19,7 +18,7 @@ async function main() {
   app.connectMicroservice({ strategy: new InProcessServer({ queue: 'standalone' }) }, { inheritAppConfig: true });
   await app.startAllMicroservices();
   mountOpenApi(app);
-  mountRunSockets(app, RUN_SOCKET_ROUTES);
+  mountRunSockets(app);
   await app.init();
   await bootstrapDemoTeam(app.get<EventStore>(EVENT_STORE), app.get(SecretBox), (line) => process.stdout.write(line + '\n'));
   await app.listen(config.port, config.host);

@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { BusModule } from '@app/bus';
 import type { Config } from '@app/config';
+import { RUN_KINDS, type RunKind } from '@app/domain';
 import { HealthHandlerModule } from '@app/contracts';
 import { CoreModule } from '@app/platform/core/core.module';
 import { ProjectionModule } from '@app/platform/core/projection.module';
@@ -15,21 +16,26 @@ import { WebhooksModule } from '../../webhooks/src/webhooks.module';
 /** Every service module in one process over the in-process bus: the embedded default. */
 @Module({})
 export class StandaloneModule {
-  static forConfig(config: Config): DynamicModule {
+  /**
+   * `kinds`: the list of run kinds (RUN_KINDS); `modules`: more modules beside the services', e.g.
+   * a test's own run kind with its executor and route file.
+   */
+  static forConfig(config: Config, kinds: readonly RunKind[] = RUN_KINDS, modules: DynamicModule['imports'] = []): DynamicModule {
     return {
       module: StandaloneModule,
       imports: [
-        CoreModule.forRoot(config),
+        CoreModule.forRoot(config, kinds),
         BusModule.forRoot({ transport: 'inprocess', service: 'standalone', timeoutMs: config.busTimeoutMs }),
         ProjectionModule.forRoot(),
         HealthHandlerModule.for('projector'),
-        GatewayModule,
+        GatewayModule.forRoot(kinds),
         SearchModule,
         ResearchModule,
         FindallModule,
         MonitorsModule,
         ExtractionModule,
         WebhooksModule,
+        ...modules,
       ],
     };
   }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as os from 'node:os';
-import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap, Optional } from '@nestjs/common';
 import type { Config } from '@app/config';
 import {
   WEBHOOK_STREAM_PREFIX,
@@ -21,9 +21,11 @@ import {
   WrongExpectedRevisionError,
 } from '@app/eventstore';
 import { monitorDecider } from '@app/domain/monitor';
+import { RUN_KINDS, type RunKind } from '@app/domain';
 import { SecretBox } from '@app/platform/secrets';
 import type { Resolver } from '@app/providers/fetch';
 import { READ_STORE, type ReadStore } from '@app/readmodels';
+import { RUN_KIND_LIST } from '@app/runs';
 import { monitorWebhookDelivery } from './monitor-webhooks';
 import { runEndFilter, runWebhookDelivery } from './run-webhooks';
 import { deliverySecrets } from './team-secrets';
@@ -113,6 +115,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly box: SecretBox,
     @Inject(DELIVERY_WORKER_OPTIONS) private readonly options: DeliveryWorkerOptions,
+    /** The run kinds whose ends are announced (the process's list). */
+    @Optional() @Inject(RUN_KIND_LIST) private readonly kinds: readonly RunKind[] = RUN_KINDS,
   ) {
     this.sender = new WebhookSender({
       allowHosts: options.allowHosts,
@@ -138,7 +142,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     if (this.followers.length > 0) throw new Error('delivery worker already started');
     const checkpoint = await this.reads.getCheckpoint(this.options.checkpointName);
     this.followers = [
-      this.follow(runEndFilter(), checkpoint, (event) => this.onRunEnded(event)),
+      this.follow(runEndFilter(this.kinds), checkpoint, (event) => this.onRunEnded(event)),
       this.follow({ streamPrefixes: [WEBHOOK_STREAM_PREFIX] }, undefined, async (event) => this.onDeliveryEvent(event)),
     ];
     this.logger.log({ msg: 'webhook delivery worker started', worker_id: this.workerId, from: checkpoint === undefined ? null : String(checkpoint) });
@@ -187,7 +191,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     let request: ReturnType<typeof runWebhookDelivery>;
     try {
       request =
-        monitorWebhookDelivery(run, end) ?? runWebhookDelivery(run, end, { max_attempts: this.options.maxAttempts, backoff_seconds: this.options.backoffSeconds });
+        monitorWebhookDelivery(run, end) ?? runWebhookDelivery(run, end, { max_attempts: this.options.maxAttempts, backoff_seconds: this.options.backoffSeconds }, this.kinds);
     } catch (error) {
       // A stream that does not fold into a run can never announce one: skipping beats blocking every webhook behind it.
       this.logger.error({ msg: 'cannot build the run webhook; skipped', stream: end.stream, error: String(error) });
@@ -333,7 +337,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private async payloadOf(ref: { stream: string; revision: string }): Promise<Record<string, unknown>> {
     const run = await this.events.readStream(ref.stream);
     const end = run.find((event) => event.revision === BigInt(ref.revision));
-    const rebuilt = end && runWebhookDelivery(run, end, { max_attempts: this.options.maxAttempts, backoff_seconds: this.options.backoffSeconds });
+    const rebuilt = end && runWebhookDelivery(run, end, { max_attempts: this.options.maxAttempts, backoff_seconds: this.options.backoffSeconds }, this.kinds);
     if (!rebuilt?.delivery.payload) throw new Error(`${ref.stream} has no run end at revision ${ref.revision}`);
     return rebuilt.delivery.payload;
   }

@@ -29,10 +29,10 @@ export function runWebhookDelivery(
   const state = run
     .filter((event) => event.revision <= end.revision)
     .reduce((folded, event) => kind.decider.evolve(folded, { type: event.type, data: event.data }), kind.decider.initialState);
-  if (state.status === 'absent') return undefined;
-  const url = kind.webhookUrl(state);
+  if (state.status === 'absent' || !kind.webhook) return undefined;
+  const url = kind.webhook.url(state);
   if (!url) return undefined;
-  const type = `${kind.webhookType}.${ending.suffix}`;
+  const type = `${kind.webhook.type}.${ending.suffix}`;
   const timestamp = (end.data as Record<string, unknown>)[ending.at];
   const payload = { type, timestamp: typeof timestamp === 'string' ? timestamp : end.created, data: kind.view(state) };
   // A run reopened (FindAll extend or enrich) ends again and announces again: each end after the
@@ -40,6 +40,6 @@ export function runWebhookDelivery(
   const reopened = run.filter((event) => event.revision <= end.revision && event.type === lifecycleNames(kind.prefix).reopened).length;
   return {
     type: 'RequestDelivery',
-    delivery: { delivery_id: reopened === 0 ? `${type}-${state.run_id}` : `${type}-${state.run_id}-${reopened + 1}`, team_id: state.team_id, url, type, payload, signer: kind.webhookSigner(state), ...policy },
+    delivery: { delivery_id: reopened === 0 ? `${type}-${state.run_id}` : `${type}-${state.run_id}-${reopened + 1}`, team_id: state.team_id, url, type, payload, signer: kind.webhook.signer(state), ...policy },
   };
 }

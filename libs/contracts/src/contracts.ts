@@ -1,24 +1,11 @@
 import type { ClassConstructor } from 'class-transformer';
 import { ExtractReply, ExtractRequest } from './extraction.dto';
-import {
-  CancelSearchRunReply,
-  CancelSearchRunRequest,
-  CancelTaskRunReply,
-  CancelTaskRunRequest,
-  SearchPageReply,
-  SearchPageRequest,
-  StartChatReply,
-  StartChatRequest,
-  StartSearchRunReply,
-  StartSearchRunRequest,
-  StartTaskRunReply,
-  StartTaskRunRequest,
-} from './research.dto';
+import { SearchPageReply, SearchPageRequest } from './research.dto';
 import { FetchPageReply, FetchPageRequest, SearchReply, SearchRequest } from './search.dto';
-import { EnrichFindAllRequest, ExtendFindAllRequest, FindAllCommandReply, FindAllIdRequest, StartFindAllReply, StartFindAllRequest } from './findall.dto';
+import { ReopenRunRequest, RunCommandReply, RunIdRequest, StartRunReply, StartRunRequest } from './runs.dto';
 import { HealthReply, HealthRequest } from './health.dto';
 import { CreateMonitorReply, CreateMonitorRequest, MonitorCommandReply, MonitorIdRequest, RunMonitorReply, UpdateMonitorRequest } from './monitors.dto';
-import { SERVICES, subjects, type HealthSubject } from './subjects';
+import { runSubjects, SERVICES, subjects, type HealthSubject } from './subjects';
 
 export interface Contract<Req extends object = object, Rep extends object = object> {
   request: ClassConstructor<Req>;
@@ -28,6 +15,17 @@ export interface Contract<Req extends object = object, Rep extends object = obje
 const healthContracts = Object.fromEntries(
   SERVICES.map((service) => [subjects.health(service), { request: HealthRequest, reply: HealthReply }]),
 ) as Record<HealthSubject, Contract<HealthRequest, HealthReply>>;
+
+const research = runSubjects('research');
+const findall = runSubjects('findall');
+/** Run requests of the services that work runs; only FindAll has a reopenable kind (extend, enrich). */
+const runContracts = {
+  [research.start]: { request: StartRunRequest, reply: StartRunReply },
+  [research.cancel]: { request: RunIdRequest, reply: RunCommandReply },
+  [findall.start]: { request: StartRunRequest, reply: StartRunReply },
+  [findall.cancel]: { request: RunIdRequest, reply: RunCommandReply },
+  [findall.reopen]: { request: ReopenRunRequest, reply: RunCommandReply },
+} satisfies Record<string, Contract>;
 
 /**
  * Subject -> request and reply DTOs. To add a subject: its constant in subjects.ts, a DTO pair,
@@ -41,15 +39,7 @@ export const CONTRACTS = {
   [subjects.fetchPage]: { request: FetchPageRequest, reply: FetchPageReply },
   [subjects.search]: { request: SearchRequest, reply: SearchReply },
   [subjects.searchPage]: { request: SearchPageRequest, reply: SearchPageReply },
-  [subjects.startSearchRun]: { request: StartSearchRunRequest, reply: StartSearchRunReply },
-  [subjects.cancelSearchRun]: { request: CancelSearchRunRequest, reply: CancelSearchRunReply },
-  [subjects.startTaskRun]: { request: StartTaskRunRequest, reply: StartTaskRunReply },
-  [subjects.cancelTaskRun]: { request: CancelTaskRunRequest, reply: CancelTaskRunReply },
-  [subjects.startChat]: { request: StartChatRequest, reply: StartChatReply },
-  [subjects.startFindAll]: { request: StartFindAllRequest, reply: StartFindAllReply },
-  [subjects.cancelFindAll]: { request: FindAllIdRequest, reply: FindAllCommandReply },
-  [subjects.extendFindAll]: { request: ExtendFindAllRequest, reply: FindAllCommandReply },
-  [subjects.enrichFindAll]: { request: EnrichFindAllRequest, reply: FindAllCommandReply },
+  ...runContracts,
   [subjects.createMonitor]: { request: CreateMonitorRequest, reply: CreateMonitorReply },
   [subjects.updateMonitor]: { request: UpdateMonitorRequest, reply: MonitorCommandReply },
   [subjects.pauseMonitor]: { request: MonitorIdRequest, reply: MonitorCommandReply },

@@ -8,4 +8,4 @@ export * from './search.dto';
 export * from './research.dto';
 export * from './typed-bus';
 export * from './monitors.dto';
-export * from './findall.dto';
+export * from './runs.dto';

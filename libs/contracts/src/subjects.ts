@@ -20,21 +20,6 @@ export const subjects = {
   search: 'search.query',
   /** One provider page without a charge (the research pipeline's searches; its run is charged). */
   searchPage: 'search.page',
-  /** Request a deep search run (POST /v1/search with depth deep). */
-  startSearchRun: 'research.start',
-  /** Cancel a deep search run. */
-  cancelSearchRun: 'research.cancel',
-  /** Request a task run (POST /v1/tasks, /v1/tasks/runs). */
-  startTaskRun: 'research.task.start',
-  /** Cancel a task run. */
-  cancelTaskRun: 'research.task.cancel',
-  /** Request a chat completion (POST /v1/chat/completions); the answer is read from its stream. */
-  startChat: 'research.chat.start',
-  /** FindAll runs: request, cancel, extend (more entities), enrich (more fields). */
-  startFindAll: 'findall.start',
-  cancelFindAll: 'findall.cancel',
-  extendFindAll: 'findall.extend',
-  enrichFindAll: 'findall.enrich',
   /** Monitors: create, change, pause, resume, delete, run now. */
   createMonitor: 'monitors.create',
   updateMonitor: 'monitors.update',
@@ -43,5 +28,13 @@ export const subjects = {
   deleteMonitor: 'monitors.delete',
   runMonitor: 'monitors.run',
 } as const;
+
+/** The services that work runs: each answers `<service>.runs.start|cancel|reopen` for its kinds. */
+export const RUN_SERVICES = ['research', 'findall'] as const satisfies readonly ServiceName[];
+export type RunServiceName = (typeof RUN_SERVICES)[number];
+
+/** The run subjects of a service (the kind is named in the payload: one handler per service). */
+export const runSubjects = <S extends RunServiceName>(service: S) =>
+  ({ start: `${service}.runs.start`, cancel: `${service}.runs.cancel`, reopen: `${service}.runs.reopen` }) as const;
 
 export type HealthSubject = ReturnType<typeof subjects.health<ServiceName>>;

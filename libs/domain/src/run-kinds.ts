@@ -5,7 +5,11 @@ import { searchRuns } from './search-run/search-run.kind';
 import { taskRuns } from './task-run/task-run.kind';
 
 /**
- * Every run kind of the service. Workers count all of them against the per-team limit; the
- * webhooks service announces the end of any of them; the gateway serves their streams.
+ * The list of kinds: every run kind of the service, each declared once in its folder. The
+ * workers, the services' bus handlers, the projections, the webhooks and the gateway's routes and
+ * sockets derive from it (a process can be given another list: CoreModule.forRoot's `kinds`).
  */
 export const RUN_KINDS: readonly RunKind[] = [searchRuns, taskRuns, chatRuns, findAllRuns];
+
+/** The kind of a stream (undefined for streams that are not runs). */
+export const runKindOfStream = (kinds: readonly RunKind[], stream: string): RunKind | undefined => kinds.find((kind) => stream.startsWith(kind.streamPrefix));

@@ -42,3 +42,26 @@ export interface ReadStore {
 }
 
 export const READ_STORE = Symbol('READ_STORE');
+
+/** A document as read back: the projection's fields plus `_id` (and `_version`). */
+export type Stored<Doc extends object> = Doc & { _id: string; _version?: string };
+
+/**
+ * A collection whose documents one projection writes as `Doc`: typed reads over the port, which
+ * holds plain JSON documents. Exported beside its projection; readers never cast documents.
+ */
+export class Collection<Doc extends object> {
+  constructor(readonly name: string) {}
+
+  async get(reads: ReadStore, id: string): Promise<Stored<Doc> | undefined> {
+    return (await reads.get(this.name, id)) as Stored<Doc> | undefined;
+  }
+
+  async find(reads: ReadStore, filter?: Filter, options?: FindOptions): Promise<Stored<Doc>[]> {
+    return (await reads.find(this.name, filter, options)) as Stored<Doc>[];
+  }
+
+  count(reads: ReadStore, filter?: Filter): Promise<number> {
+    return reads.count(this.name, filter);
+  }
+}

@@ -1,5 +1,4 @@
-import { DomainError } from '@app/domain';
-import { type RunKind, streamOf } from '@app/domain/run';
+import { DomainError, type RunKind, streamOf } from '@app/domain';
 import { type EventStore, handleCommand } from '@app/eventstore';
 
 /** Who asks: the bus headers the gateway sets on every call. */
@@ -40,5 +39,7 @@ async function onOwnedRun(store: EventStore, kind: RunKind, runId: string, calle
 export const cancelRun = (store: EventStore, kind: RunKind, runId: string, caller: Caller) => onOwnedRun(store, kind, runId, caller, { type: 'CancelRun' });
 
 /** Gives a completed run of the caller's team more work (FindAll extend and enrich). */
-export const reopenRun = (store: EventStore, kind: RunKind, runId: string, caller: Caller, reason: string, detail: Record<string, unknown>) =>
-  onOwnedRun(store, kind, runId, caller, { type: 'ReopenRun', reason, detail });
+export const reopenRun = async (store: EventStore, kind: RunKind, runId: string, caller: Caller, reason: string, detail: Record<string, unknown>) => {
+  if (!kind.reopenable) throw new DomainError(409, `a ${kind.noun} cannot be given more work`);
+  return onOwnedRun(store, kind, runId, caller, { type: 'ReopenRun', reason, detail });
+};

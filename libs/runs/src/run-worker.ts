@@ -1,6 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { DomainError } from '@app/domain';
-import { type RunKind, streamOf } from '@app/domain/run';
+import { DomainError, type RecordedCommand, type RunKind, type StateOf, streamOf } from '@app/domain';
 import { type EventStore, handleCommand } from '@app/eventstore';
 import { type RunInfo, RunRegistry } from './run-registry';
 
@@ -8,14 +7,14 @@ import { type RunInfo, RunRegistry } from './run-registry';
 export type StopReason = 'cancel' | 'lease-lost' | 'shutdown';
 
 /** What an executor gets for one run it works. */
-export interface RunContext<State> {
+export interface RunContext<State, Command = { type: string }> {
   runId: string;
   /** The run's state as folded when this worker took it (params, progress so far). */
   state: State;
   workerId: string;
   resumed: boolean;
-  /** Appends a progress command (the worker id is filled in); a refusal throws. */
-  record(command: { type: string; [field: string]: unknown }): Promise<void>;
+  /** Appends one of the kind's progress commands (the worker id is filled in); a refusal throws. */
+  record(command: Command): Promise<void>;
   /** True once the work should stop (checked between steps). */
   stopped(): boolean;
   /** Aborted at the same moment, for calls that can be cut. */
@@ -26,9 +25,9 @@ export interface RunContext<State> {
  * One kind's work: record progress facts until the run can complete, then return. Returning
  * early (stopped) is fine; throwing fails the run unless it was stopped.
  */
-export interface RunExecutor<State = never> {
-  kind: RunKind;
-  execute(run: RunContext<State>): Promise<void>;
+export interface RunExecutor<K extends RunKind = RunKind> {
+  kind: K;
+  execute(run: RunContext<StateOf<K>, RecordedCommand<K>>): Promise<void>;
 }
 
 export interface RunWorkerOptions {
@@ -64,7 +63,7 @@ interface Active {
 export class RunWorker {
   private readonly logger = new Logger('RunWorker');
   private readonly registry: RunRegistry;
-  private readonly executors = new Map<RunKind, RunExecutor<never>>();
+  private readonly executors = new Map<RunKind, RunExecutor>();
   private readonly active = new Map<string, Active>();
   private timer: NodeJS.Timeout | undefined;
   private ticking = false;
@@ -77,7 +76,7 @@ export class RunWorker {
     private readonly store: EventStore,
     /** Every run kind in the system: the per-team limit counts them all. */
     kinds: readonly RunKind[],
-    executors: readonly RunExecutor<never>[],
+    executors: readonly RunExecutor[],
     private readonly options: RunWorkerOptions,
   ) {
     for (const executor of executors) this.executors.set(executor.kind, executor);
@@ -228,9 +227,9 @@ export class RunWorker {
     const run = active.info;
     const executor = this.executors.get(run.kind)!;
     const worker_id = this.workerId;
-    const context: RunContext<never> = {
+    const context: RunContext<StateOf<RunKind>, RecordedCommand<RunKind>> = {
       runId: run.run_id,
-      state: state as never,
+      state: state as StateOf<RunKind>,
       workerId: worker_id,
       resumed,
       record: async (command) => {

@@ -116,14 +116,14 @@ describe('gateway command path', () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wr-commands-'));
     const config = { ...loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_RPS: '0', BUS_TIMEOUT_MS: '300' }), host: '127.0.0.1', port: 0 };
 
-    @Module({ imports: [GatewayModule], controllers: [WidgetHandler, WidgetController] })
+    @Module({ imports: [GatewayModule.forRoot()], controllers: [WidgetHandler, WidgetController] })
     class WidgetModule {}
     @Module({
       imports: [
         CoreModule.forRoot(config),
         BusModule.forRoot({ transport: 'inprocess', service: 'test', timeoutMs: config.busTimeoutMs }),
         ProjectionModule.forRoot(),
-        GatewayModule,
+        GatewayModule.forRoot(),
         WidgetModule,
       ],
     })

@@ -14,7 +14,7 @@ import { TeamAdmin } from '@app/platform/teams/team-admin';
 import { READ_STORE, type ReadStore } from '@app/readmodels';
 import { GatewayModule } from '../../../apps/gateway/src/gateway.module';
 import { createHttpApp } from '../../../apps/gateway/src/http/create-http-app';
-import { ResearchHandler } from '../../../apps/research/src/research.handler';
+import { runBusHandler } from '@app/runs';
 
 /**
  * A run is requested (its event is in the log) but the read model has not caught up when the
@@ -30,10 +30,10 @@ describe('a run whose read model lags behind its request', () => {
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wr-run-lag-'));
     const config = { ...loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_RPS: '0', READ_YOUR_WRITES_MS: '100' }), host: '127.0.0.1', port: 0 };
-    @Module({ controllers: [ResearchHandler] })
+    @Module({ controllers: [runBusHandler('research')] })
     class ResearchRequests {}
     @Module({
-      imports: [CoreModule.forRoot(config), BusModule.forRoot({ transport: 'inprocess', service: 'test', timeoutMs: config.busTimeoutMs }), ProjectionModule.forRoot(), GatewayModule, ResearchRequests],
+      imports: [CoreModule.forRoot(config), BusModule.forRoot({ transport: 'inprocess', service: 'test', timeoutMs: config.busTimeoutMs }), ProjectionModule.forRoot(), GatewayModule.forRoot(), ResearchRequests],
     })
     class Root {}
     app = await createHttpApp(Root, config, new JsonLogger(createRootLogger('test', 'silent')));

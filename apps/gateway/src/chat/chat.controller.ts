@@ -1,27 +1,21 @@
-import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CONFIG, type Config } from '@app/config';
-import { type RequestOf, subjects } from '@app/contracts';
 import { type ChatCompletion, chatCompletion, type ChatParams, chatRuns, type ChatState, createdSeconds } from '@app/domain/chat';
 import { lifecycleNames, streamOf } from '@app/domain/run';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
-import { ApiError, StrField } from '@app/platform/http';
+import { ApiError } from '@app/platform/http';
 import { AnswersWithin } from '../http/answer-wait';
 import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
-import { ServiceCalls } from '../commands/service-calls';
 import { LiveStreams } from '../streams/live-streams';
 import { openSse } from '../streams/sse-writer';
-import { RunHttp, type RunHistory } from '../runs/run-http';
+import { RunHttp } from '../runs/run-http';
 import { ChatBody } from './chat.dto';
 
 /** How long a non-streamed completion may take before the client is told so (OpenAI's clients wait 10 minutes). */
 const CHAT_WAIT_MS = 600_000;
 const BUDGETS = new Set(['base', 'core', 'ultra']);
-
-class ChatIdParams {
-  @StrField({ minLength: 1, maxLength: 200 }) id!: string;
-}
 
 /**
  * OpenAI-compatible chat completions grounded in web research (API.md "Chat completion"). The
@@ -33,7 +27,6 @@ class ChatIdParams {
 @Controller('v1/chat/completions')
 export class ChatController {
   constructor(
-    private readonly calls: ServiceCalls,
     private readonly runs: RunHttp,
     private readonly live: LiveStreams,
     @Inject(EVENT_STORE) private readonly events: EventStore,
@@ -45,7 +38,7 @@ export class ChatController {
   @ApiOperation({ summary: 'Chat completion: answers the last user message from web research, with citations and search_results' })
   @ApiProduces('application/json', 'text/event-stream')
   async complete(@Auth() auth: AuthContext, @Req() req: AuthedRequest & FastifyRequest, @Body() body: ChatBody, @Res({ passthrough: true }) reply: FastifyReply): Promise<ChatCompletion | undefined> {
-    const params: RequestOf<typeof subjects.startChat>['params'] = {
+    const params: ChatParams = {
       model: body.model,
       budget: (BUDGETS.has(body.model) ? body.model : 'core') as ChatParams['budget'],
       messages: body.messages,
@@ -57,7 +50,7 @@ export class ChatController {
     // The answer is awaited or streamed: a live stream of the key's, taken before anything starts.
     const release = this.live.take(auth.key_id);
     try {
-      const { id } = await this.calls.send(subjects.startChat, { params }, auth, req.id);
+      const id = await this.runs.request(chatRuns, auth, req.id, params);
       const gone = new AbortController();
       req.raw.once('close', () => gone.abort());
       if (body.stream) {
@@ -77,18 +70,6 @@ export class ChatController {
     const completion = chatCompletion(await this.runs.fromLog(chatRuns, auth, id));
     if (completion.status !== 'completed') throw new ApiError(502, `Chat completion ${id} ${completion.status}: ${completion.error ?? 'no answer'}`);
     return completion;
-  }
-
-  @Get(':id')
-  @ApiOperation({ summary: 'Retrieve a chat completion (as answered, or as far as it got)' })
-  async retrieve(@Auth() auth: AuthContext, @Param() params: ChatIdParams): Promise<ChatCompletion> {
-    return chatCompletion(await this.runs.fromLog(chatRuns, auth, params.id));
-  }
-
-  @Get(':id/history')
-  @ApiOperation({ summary: 'Every event of the completion’s chat-<id> stream, oldest first (audit)' })
-  history(@Auth() auth: AuthContext, @Param() params: ChatIdParams): Promise<RunHistory> {
-    return this.runs.history(chatRuns, auth, params.id, 'log');
   }
 
   /** OpenAI's stream: a role chunk at once, a content chunk per recorded answer chunk, a last chunk with the research and usage, then [DONE]. */

@@ -3,6 +3,8 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { BusClient, BusReplyError, BusTimeoutError } from '@app/bus';
 import { CONFIG, type Config } from '@app/config';
 import type { ReplyOf, RequestOf, Subject } from '@app/contracts';
+import type { RunKind } from '@app/domain';
+import { RUN_KIND_LIST } from '@app/runs';
 import { Projector, READ_STORE, type ReadStore } from '@app/readmodels';
 import { platformProjections } from '@app/readmodels/projections';
 import { checkpointName } from '@app/readmodels/projection';
@@ -29,6 +31,7 @@ export class ServiceCalls {
     private readonly bus: BusClient,
     @Inject(CONFIG) private readonly config: Config,
     @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(RUN_KIND_LIST) private readonly kinds: readonly RunKind[],
     @Optional() private readonly projector?: Projector,
   ) {}
 
@@ -68,7 +71,7 @@ export class ServiceCalls {
     const timeoutMs = this.config.readYourWritesMs;
     if (this.projector) return this.projector.waitFor(position, timeoutMs);
     // Read models projected by another process (MongoDB): follow its saved checkpoints.
-    const names = platformProjections.map((projection) => checkpointName('projector', projection));
+    const names = platformProjections(this.kinds).map((projection) => checkpointName('projector', projection));
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const checkpoints = await Promise.all(names.map((name) => this.reads.getCheckpoint(name)));

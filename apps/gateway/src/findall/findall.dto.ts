@@ -31,10 +31,6 @@ export class EnrichBody {
   @PyField(entitySchemaParser(), { optional: true, nullable: true }, { type: 'object', additionalProperties: true }) output_schema?: Record<string, unknown> | null;
 }
 
-export class FindAllListQuery {
-  @IntField({ ge: 1, le: 100, default: 20 }) limit!: number;
-  @IntField({ ge: 0, default: 0 }) offset!: number;
-}
 
 export class FindAllIdParams {
   @StrField({ minLength: 1, maxLength: 200 }) findall_id!: string;

@@ -2,23 +2,24 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { CONFIG, type Config } from '@app/config';
-import { findAllRuns } from '@app/domain/findall';
-import { type RunKind, runEnds, streamOf } from '@app/domain/run';
-import { searchRuns } from '@app/domain/search-run';
-import { taskRuns } from '@app/domain/task-run';
+import type { ReopenRunRequest, RunCommandReply } from '@app/contracts';
+import { runSubjects, type RunServiceName } from '@app/contracts';
+import { type RunKind, runEnds, type StateOf, streamOf, type ViewOf } from '@app/domain';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { notFound, RequestValidationError, serviceUnavailable, tooManyRequests } from '@app/platform/http';
 import { READ_STORE, type ReadStore } from '@app/readmodels';
-import type { RunDoc } from '@app/readmodels/projections';
+import { runCollection } from '@app/readmodels/projections';
+import { RUN_KIND_LIST } from '@app/runs';
 import type { AuthContext } from '../auth/auth.context';
 import { ServiceCalls } from '../commands/service-calls';
 import { LiveStreams } from '../streams/live-streams';
 import { openSse } from '../streams/sse-writer';
 import { parseResumeFrom, type PublicEvent, recordedEvents, runStream, sseFrame } from '../streams/run-stream';
 
-type State<K extends RunKind> = Parameters<K['view']>[0];
-type ViewOf<K extends RunKind> = ReturnType<K['view']>;
-type ListItemOf<K extends RunKind> = ReturnType<K['listItem']>;
+type State<K extends RunKind> = StateOf<K>;
+/** What a kind's request carries (its params as its decider reads them). */
+type RunParams<K extends RunKind> = Extract<State<K>, { params: unknown }>['params'];
+type ListItemOf<K extends RunKind> = K extends RunKind<never, object, infer Item> ? Item : never;
 
 export interface Page {
   limit: number;
@@ -40,8 +41,6 @@ export interface RunHistory {
 
 const RETRY_AFTER_S = 1;
 
-/** The kinds whose runs wait in the team's queue (chat completions hold a live stream instead). */
-const QUEUED_KINDS: readonly RunKind[] = [searchRuns, taskRuns, findAllRuns];
 
 /**
  * Everything the gateway serves for a run of any kind (DESIGN.md 3b): the view and list from the
@@ -56,6 +55,7 @@ export class RunHttp {
     @Inject(CONFIG) private readonly config: Config,
     private readonly calls: ServiceCalls,
     private readonly live: LiveStreams,
+    @Inject(RUN_KIND_LIST) private readonly kinds: readonly RunKind[],
   ) {}
 
   /**
@@ -65,22 +65,58 @@ export class RunHttp {
    */
   async assertRoomToQueue(auth: AuthContext): Promise<void> {
     const max = this.config.maxQueuedRunsPerTeam;
-    const counts = await Promise.all(QUEUED_KINDS.map((kind) => this.reads.count(kind.collection, { team_id: auth.team_id, status: 'queued' })));
+    // Kinds that wait in the queue (chat completions hold a live stream instead) and keep a read model.
+    const collections = this.kinds.filter((kind) => kind.queued).flatMap((kind) => runCollection(kind) ?? []);
+    const counts = await Promise.all(collections.map((collection) => collection.count(this.reads, { team_id: auth.team_id, status: 'queued' })));
     const queued = counts.reduce((a, b) => a + b, 0);
     if (queued >= max) {
       throw tooManyRequests(5, {}, `at most ${max} runs of a team may wait in the queue at once (MAX_QUEUED_RUNS_PER_TEAM); ${queued} are queued: wait for some to start`);
     }
   }
 
-  /** The run's document, or 404 (also for another team's run: never reveal it exists). */
-  async owned<K extends RunKind>(kind: K, auth: AuthContext, runId: string): Promise<RunDoc<State<K>>> {
-    const doc = (await this.reads.get(kind.collection, runId)) as RunDoc<State<K>> | undefined;
+  /**
+   * Requests a run of the kind from its service (after checking the team's queue has room, for
+   * kinds that wait in it); the request is in the read models when this returns. The new run's id.
+   */
+  async request<K extends RunKind>(kind: K, auth: AuthContext, requestId: string, params: RunParams<K>): Promise<string> {
+    if (kind.queued) await this.assertRoomToQueue(auth);
+    const { id } = await this.calls.send(this.subjects(kind).start, { kind: kind.name, params: params as Record<string, unknown> }, auth, requestId);
+    return id;
+  }
+
+  /** Cancels a run of the caller's team (404 for another team's) and answers its view after the cancel. */
+  async cancel<K extends RunKind>(kind: K, auth: AuthContext, requestId: string, runId: string): Promise<ViewOf<K>> {
+    await this.owned(kind, auth, runId);
+    await this.calls.send(this.subjects(kind).cancel, { kind: kind.name, id: runId }, auth, requestId);
+    return this.viewAfterWrite(kind, auth, runId);
+  }
+
+  /** Gives a completed run of the caller's team more work (a reopenable kind), and answers its view. */
+  async reopen<K extends RunKind>(kind: K, auth: AuthContext, requestId: string, runId: string, reason: string, detail: Record<string, unknown>): Promise<ViewOf<K>> {
+    await this.owned(kind, auth, runId);
+    const request: ReopenRunRequest = { kind: kind.name, id: runId, reason, detail };
+    await this.calls.command<RunCommandReply>(this.subjects(kind).reopen, request, auth, requestId);
+    return this.viewAfterWrite(kind, auth, runId);
+  }
+
+  private subjects(kind: RunKind) {
+    return runSubjects(kind.service as RunServiceName);
+  }
+
+  /**
+   * The run's state, or 404 (also for another team's run: never reveal it exists): from its
+   * read model, or folded from the log for kinds without one.
+   */
+  async owned<K extends RunKind>(kind: K, auth: AuthContext, runId: string): Promise<State<K>> {
+    const collection = runCollection(kind);
+    if (!collection) return this.fromLog(kind, auth, runId);
+    const doc = await collection.get(this.reads, runId);
     if (!doc || doc.team_id !== auth.team_id) throw notFound(`${kind.noun} ${runId} not found`);
-    return doc;
+    return doc.state;
   }
 
   async view<K extends RunKind>(kind: K, auth: AuthContext, runId: string): Promise<ViewOf<K>> {
-    return kind.view((await this.owned(kind, auth, runId)).state) as ViewOf<K>;
+    return kind.view(await this.owned(kind, auth, runId)) as ViewOf<K>;
   }
 
   /**
@@ -88,7 +124,9 @@ export class RunHttp {
    * for the read model (read-your-writes); if it still lags, the caller is told to come back.
    */
   async viewAfterWrite<K extends RunKind>(kind: K, auth: AuthContext, runId: string): Promise<ViewOf<K>> {
-    const doc = (await this.reads.get(kind.collection, runId)) as RunDoc<State<K>> | undefined;
+    const collection = runCollection(kind);
+    if (!collection) return kind.view(await this.fromLog(kind, auth, runId)) as ViewOf<K>;
+    const doc = await collection.get(this.reads, runId);
     if (!doc || doc.team_id !== auth.team_id) throw serviceUnavailable(RETRY_AFTER_S, `${kind.noun} ${runId} was recorded but is not readable yet; retry shortly`);
     return kind.view(doc.state) as ViewOf<K>;
   }
@@ -147,11 +185,14 @@ export class RunHttp {
   /** Newest first, as the kind's list items (for tasks and FindAll those are the full views). */
   async list<K extends RunKind>(kind: K, auth: AuthContext, page: Page, status?: string): Promise<{ items: ListItemOf<K>[]; total: number }> {
     const filter: Record<string, unknown> = { team_id: auth.team_id, ...(status && { status }) };
+    const collection = runCollection(kind);
+    if (!collection || !kind.readModel) throw new Error(`run kind ${kind.name} is not listed`);
+    const listItem = kind.readModel.listItem;
     const [docs, total] = await Promise.all([
-      this.reads.find(kind.collection, filter, { sort: { created_at: -1, _id: -1 }, skip: page.offset, limit: page.limit }),
-      this.reads.count(kind.collection, filter),
+      collection.find(this.reads, filter, { sort: { created_at: -1, _id: -1 }, skip: page.offset, limit: page.limit }),
+      collection.count(this.reads, filter),
     ]);
-    return { items: docs.map((doc) => kind.listItem((doc as unknown as RunDoc<State<K>>).state) as ListItemOf<K>), total };
+    return { items: docs.map((doc) => listItem(doc.state) as ListItemOf<K>), total };
   }
 
   /**
@@ -165,10 +206,9 @@ export class RunHttp {
     return state as Exclude<State<K>, { status: 'absent' }>;
   }
 
-  /** Every event of the run's stream, oldest first; `owner` says where ownership is checked (the read model, or the log itself). */
-  async history(kind: RunKind, auth: AuthContext, runId: string, owner: 'reads' | 'log' = 'reads'): Promise<RunHistory> {
-    if (owner === 'reads') await this.owned(kind, auth, runId);
-    else await this.fromLog(kind, auth, runId);
+  /** Every event of the run's stream, oldest first. */
+  async history(kind: RunKind, auth: AuthContext, runId: string): Promise<RunHistory> {
+    await this.owned(kind, auth, runId);
     return this.streamHistory(streamOf(kind, runId));
   }
 

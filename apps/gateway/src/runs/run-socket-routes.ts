@@ -1,11 +1,13 @@
-import { findAllRuns } from '@app/domain/findall';
-import { searchRuns } from '@app/domain/search-run';
-import { taskRuns } from '@app/domain/task-run';
+import type { RunKind } from '@app/domain';
 import type { RunSocketRoute } from '../streams/run-sockets';
 
-/** The WebSocket path of each run kind (beside its SSE `/events`). */
-export const RUN_SOCKET_ROUTES: readonly RunSocketRoute[] = [
-  { pattern: /^\/v1\/searches\/([^/]+)\/ws$/, kind: searchRuns },
-  { pattern: /^\/v1\/tasks\/runs\/([^/]+)\/ws$/, kind: taskRuns },
-  { pattern: /^\/v1\/findall\/runs\/([^/]+)\/ws$/, kind: findAllRuns },
-];
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The WebSocket path of each kind that declares one (beside its SSE `/events`): `:param` captures the run id. */
+export const runSocketRoutes = (kinds: readonly RunKind[]): RunSocketRoute[] =>
+  kinds.flatMap((kind) => {
+    const path = kind.routes.socket;
+    if (!path) return [];
+    const pattern = new RegExp(`^/${escape(path).replace(`:${kind.routes.param}`, '([^/]+)')}$`);
+    return [{ pattern, kind }];
+  });

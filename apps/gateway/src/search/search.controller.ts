@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { type RequestOf, type SearchRequest, subjects } from '@app/contracts';
-import { searchRuns, type SearchRunView } from '@app/domain/search-run';
+import { type SearchRequest, subjects } from '@app/contracts';
+import { type DeepSearchParams, searchRuns, type SearchRunView } from '@app/domain/search-run';
 import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
 import { ServiceCalls } from '../commands/service-calls';
 import { RunHttp } from '../runs/run-http';
-import { SearchRunView as SearchRunViewDto } from '../searches/searches.dto';
+import { SearchRunViewDto } from './search-run-view.dto';
 import { SearchBody, SearchResponse } from './search.dto';
 
 /**
@@ -60,9 +60,8 @@ export class SearchController {
   }
 
   private async deep(auth: AuthContext, requestId: string, body: SearchBody): Promise<SearchRunView> {
-    await this.runs.assertRoomToQueue(auth);
     // Every filter and shaping option of a synchronous search applies in the run too.
-    const params: RequestOf<typeof subjects.startSearchRun>['params'] = {
+    const params: DeepSearchParams = {
       queries: body.queries,
       prompt: body.prompt ?? null,
       objective: body.objective ?? null,
@@ -79,8 +78,6 @@ export class SearchController {
       max_excerpt_chars: body.max_excerpt_chars ?? null,
       advanced_settings: body.advanced_settings ?? null,
     };
-    return this.calls
-      .send(subjects.startSearchRun, { params }, auth, requestId)
-      .then(({ search_id }) => this.runs.viewAfterWrite(searchRuns, auth, search_id));
+    return this.runs.viewAfterWrite(searchRuns, auth, await this.runs.request(searchRuns, auth, requestId, params));
   }
 }

@@ -4,13 +4,15 @@ import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { CONFIG, type Config } from '@app/config';
-import { type RunKind, streamOf } from '@app/domain/run';
+import { type RunKind, streamOf } from '@app/domain';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { ApiError } from '@app/platform/http';
+import { RUN_KIND_LIST } from '@app/runs';
 import { ApiKeyAuthenticator } from '../auth/api-key.authenticator';
 import { RateLimiter } from '../auth/rate-limiter';
 import { requestIdFor } from '../http/request-id';
 import { RunHttp } from '../runs/run-http';
+import { runSocketRoutes } from '../runs/run-socket-routes';
 import { LiveStreams, type Release } from './live-streams';
 import { parseResumeFrom, runStream } from './run-stream';
 
@@ -53,7 +55,8 @@ const refuse = (socket: Duplex, status: number, detail: unknown, headers: Record
  * `{"resume_from": <revision>}` within FIRST_MESSAGE_WAIT_MS of connecting (no replay is sent
  * before that message or the wait's end, so a late resume gets no duplicates).
  */
-export function mountRunSockets(app: NestFastifyApplication, routes: readonly RunSocketRoute[]): void {
+/** `routes`: by default every kind of the app's list that declares a socket path. */
+export function mountRunSockets(app: NestFastifyApplication, routes: readonly RunSocketRoute[] = runSocketRoutes(app.get<readonly RunKind[]>(RUN_KIND_LIST))): void {
   const logger = new Logger('RunSockets');
   const config = app.get<Config>(CONFIG);
   // A client only ever sends `{"resume_from"}`: a larger message closes the socket with 1009.

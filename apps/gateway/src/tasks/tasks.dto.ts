@@ -1,10 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { RUN_STATUSES } from '@app/domain';
 import type { TaskOutputSpec } from '@app/domain/task-run';
 import { EnumField, fail, IntField, isObject, metadataParser, ok, type Parser, PyField, StrField, UrlField } from '@app/platform/http';
 import { schemaDepth, schemaProblem } from '@app/providers/llm';
 
 export const PROCESSORS = ['base', 'core', 'ultra'] as const;
-export const TASK_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
 /** API.md "Task create body": how deep and how long an output schema may be. */
 export const MAX_SCHEMA_DEPTH = 3;
 export const MAX_SCHEMA_CHARS = 25_000;
@@ -64,29 +64,14 @@ export class TaskBody {
   wait_seconds!: number;
 }
 
-export class TaskListQuery {
-  @IntField({ ge: 1, le: 100, default: 20 }) limit!: number;
-  @IntField({ ge: 0, default: 0 }) offset!: number;
-  @EnumField(TASK_STATUSES, { optional: true }) status?: (typeof TASK_STATUSES)[number];
-}
 
-export class EventsPageQuery {
-  @IntField({ ge: 1, le: 100, default: 100 }) limit!: number;
-  @IntField({ ge: 0, default: 0 }) offset!: number;
-}
 
-export class TaskIdParams {
-  @StrField({ minLength: 1, maxLength: 200 }) task_id!: string;
-}
 
-export class RunIdParams {
-  @StrField({ minLength: 1, maxLength: 200 }) run_id!: string;
-}
 
 export class TaskRunViewDto {
   @ApiProperty() task_id!: string;
   @ApiProperty() run_id!: string;
-  @ApiProperty({ enum: TASK_STATUSES }) status!: string;
+  @ApiProperty({ enum: RUN_STATUSES }) status!: string;
   @ApiProperty() task!: string;
   @ApiProperty() query!: string;
   @ApiProperty() credits!: number;
@@ -110,9 +95,3 @@ export class TaskRunViewDto {
   @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } }) usage_items!: Record<string, unknown>[];
 }
 
-export class TaskListDto {
-  @ApiProperty({ type: [TaskRunViewDto] }) tasks!: TaskRunViewDto[];
-  @ApiProperty() total!: number;
-  @ApiProperty() limit!: number;
-  @ApiProperty() offset!: number;
-}

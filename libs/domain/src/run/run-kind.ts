@@ -1,7 +1,7 @@
 import type { Decider, DomainEvent } from '../decider';
-import { publicStatus } from './run.decider';
+import { publicStatus, runDecider, type RunKindSpec } from './run.decider';
 import type { ResearchProgress } from './research-progress';
-import { lifecycleNames, type ExistingRun, type RunState } from './run.events';
+import { lifecycleNames, type ExistingRun, type LifecycleCommand, type RunState } from './run.events';
 
 /** A stored event as the read side sees it. */
 export interface StoredEvent {
@@ -17,38 +17,116 @@ export interface Published {
 
 type AnyRunState = RunState<unknown, unknown>;
 
+/** The HTTP paths a run kind is served under (API.md "Routes"); every path holds `:<param>`. */
+export interface RunRoutes {
+  /** The OpenAPI tag of its operations. */
+  tag: string;
+  /** The run id's path parameter (`search_id`). */
+  param: string;
+  /** GET: the team's runs newest first, under `key`; `byStatus` accepts `?status=`. */
+  list?: { path: string; key: string; defaultLimit: number; byStatus?: readonly string[] };
+  /** GET: the view (more than one path when the API has aliases). */
+  view: readonly string[];
+  /** POST: cancel. */
+  cancel?: string;
+  /** GET: every stored event of the run (audit). */
+  history: string;
+  /** GET: server-sent events, resumable. */
+  sse?: string;
+  /** GET: the public events recorded so far, as a page. */
+  recorded?: string;
+  /** The WebSocket beside the SSE stream. */
+  socket?: string;
+}
+
 /**
- * Everything the shared machinery needs to know of a run kind (DESIGN.md 3b): the worker, the
- * gateway's routes and streams, the projection and the webhooks are written once against this.
- * Adding a kind is a folder in libs/domain that exports one of these, an executor and a route file.
+ * Everything the shared machinery needs to know of a run kind (DESIGN.md 3b), declared once in the
+ * kind's folder: the worker, the bus handler of its service, the gateway's routes and streams, the
+ * projection and the webhooks are written once against this. Optional parts are capabilities.
  */
-export interface RunKind<State extends AnyRunState = AnyRunState, View extends object = object, ListItem extends object = object> {
-  /** Short name: `search`, `task`. */
+export interface RunKind<State extends AnyRunState = AnyRunState, View extends object = object, ListItem extends object = object, Progress extends { type: string } = { type: string }> {
+  /** Short name: `search`, `task`; the bus names the kind by it. */
   name: string;
   /** Stored lifecycle names start with it (`SearchRun`). */
   prefix: string;
   /** Streams are `<streamPrefix><run id>`. */
   streamPrefix: string;
+  /** New run ids are `<idPrefix><uuid>` (`search_`, `chatcmpl-`). */
+  idPrefix: string;
   /** The public view's id field. */
   idKey: string;
   /** "Search run", for 404 messages. */
   noun: string;
-  /** The read model collection of its runs. */
-  collection: string;
-  /** Webhook types are `<webhookType>.completed|failed|cancelled`. */
-  webhookType: string;
+  /** The service whose worker runs it and whose bus handler requests and cancels it. */
+  service: string;
   /** Every stored event type of the kind (lifecycle and progress). */
   eventTypes: readonly string[];
-  decider: Decider<{ type: string }, DomainEvent, State>;
+  decider: Decider<LifecycleCommand<unknown> | Progress, DomainEvent, State>;
   /** The public view; throws a 404 DomainError for an absent run. */
   view(state: State): View;
-  listItem(state: State): ListItem;
-  /** The URL the finished run is POSTed to, if the caller gave one. */
-  webhookUrl(state: Exclude<State, { status: 'absent' }>): string | null;
-  /** The stream whose webhook secret signs its deliveries (`team-<id>`: runs are signed with their team's). */
-  webhookSigner(state: Exclude<State, { status: 'absent' }>): string;
   /** The public stream event of a stored event, folded into `state`; undefined when it is not sent. */
   publish(event: StoredEvent, state: State): Published | undefined;
+  /** Capability: its runs are projected into a read-model collection and listed from it (otherwise read from the log). */
+  readModel?: {
+    collection: string;
+    /** Raised when the document's shape changes: the collection is rebuilt from the log. */
+    version: number;
+    listItem(state: State): ListItem;
+  };
+  /** Capability: a finished run is POSTed to the URL its request gave; types are `<type>.completed|failed|cancelled`. */
+  webhook?: {
+    type: string;
+    url(state: Exclude<State, { status: 'absent' }>): string | null;
+    /** The stream whose webhook secret signs its deliveries (`team-<id>`). */
+    signer(state: Exclude<State, { status: 'absent' }>): string;
+  };
+  /** Capability: its runs wait in the team's queue (counted against MAX_QUEUED_RUNS_PER_TEAM). */
+  queued: boolean;
+  /** Capability: a completed run can be given more work (`ReopenRun`). */
+  reopenable: boolean;
+  routes: RunRoutes;
+}
+
+/** A kind's progress commands as an executor records them (the worker adds its id). */
+export type RecordedCommand<K extends RunKind> = K extends RunKind<AnyRunState, object, object, infer P> ? DistributiveOmit<P, 'worker_id'> : never;
+export type StateOf<K extends RunKind> = Parameters<K['view']>[0];
+export type ViewOf<K extends RunKind> = ReturnType<K['view']>;
+type DistributiveOmit<T, Key extends PropertyKey> = T extends unknown ? Omit<T, Key> : never;
+
+type Registration<State extends AnyRunState, View extends object, ListItem extends object, Progress extends { type: string }> = Omit<
+  RunKind<State, View, ListItem, Progress>,
+  'prefix' | 'idKey' | 'eventTypes' | 'decider' | 'reopenable' | 'publish'
+> & {
+  /** Public events beyond the lifecycle's (which every kind publishes the same way). */
+  publishProgress?(event: StoredEvent, state: Exclude<State, { status: 'absent' }>): Published | undefined;
+  /** What `run.queued` carries besides the id and status. */
+  queuedFields?(state: Exclude<State, { status: 'absent' }>): Record<string, unknown>;
+};
+
+/**
+ * A run kind from its decider's spec (the shared lifecycle plus its typed progress facts) and what
+ * the machinery needs besides: names, capabilities, paths. Derived here: the decider, the stored
+ * event types, whether it reopens, and the lifecycle's public events.
+ */
+export function defineRunKind<P extends string, IdKey extends string, Params, Progress, Command extends { type: string; worker_id: string }, Event extends DomainEvent, View extends object, ListItem extends object>(
+  spec: RunKindSpec<P, IdKey, Params, Progress, Command, Event>,
+  registration: Registration<RunState<Params, Progress>, View, ListItem, Command>,
+): RunKind<RunState<Params, Progress>, View, ListItem, Command> {
+  const { publishProgress, queuedFields, ...rest } = registration;
+  const kind: RunKind<RunState<Params, Progress>, View, ListItem, Command> = {
+    ...rest,
+    prefix: spec.prefix,
+    idKey: spec.idKey,
+    eventTypes: [...Object.values(lifecycleNames(spec.prefix)), 'CreditsCharged', ...spec.progressEventTypes],
+    decider: runDecider(spec) as unknown as RunKind<RunState<Params, Progress>, View, ListItem, Command>['decider'],
+    reopenable: spec.progress.reopened !== undefined,
+    publish(event, state) {
+      if (state.status === 'absent') return undefined;
+      const lifecycle = publishLifecycle(kind, event, state, () => kind.view(state), () => queuedFields?.(state) ?? {});
+      return lifecycle ?? publishProgress?.(event, state);
+    },
+  };
+  return kind;
 }
 
 export const streamOf = (kind: Pick<RunKind, 'streamPrefix'>, runId: string): string => `${kind.streamPrefix}${runId}`;

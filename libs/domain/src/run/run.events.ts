@@ -7,7 +7,8 @@ import type { DomainEvent } from '../decider';
  * (`SearchRunStarted`, `TaskRunStarted`), so a stream's history reads as what it is; the data is
  * the same for every kind.
  */
-export type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+export const RUN_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
 
 /** The first event's identity fields; `IdKey` names the run id field of the kind (`search_id`, `task_id`). */
 export type RunRequestedData<IdKey extends string, Params> = { [K in IdKey]: string } & {

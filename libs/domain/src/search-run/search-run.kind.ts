@@ -1,32 +1,32 @@
-import { lifecycleNames } from '../run/run.events';
 import { teamStream } from '../team/team.events';
-import { publishLifecycle, publishResearch, type RunKind } from '../run/run-kind';
-import { searchRunDecider, searchRunKind, type SearchRunState } from './search-run.decider';
+import { defineRunKind, publishResearch } from '../run/run-kind';
+import { searchRunKind } from './search-run.decider';
 import { SEARCH_RUN_STREAM_PREFIX } from './search-run.events';
-import { searchRunListItem, searchRunView, type SearchRunListItem, type SearchRunView } from './search-run.view';
+import { searchRunListItem, searchRunView } from './search-run.view';
 
 export const SEARCH_RUNS_COLLECTION = 'search_runs';
 
-/** Deep search runs as a run kind of the shared machinery. */
-export const searchRuns: RunKind<SearchRunState, SearchRunView, SearchRunListItem> = {
+/** Deep search runs (POST /v1/search with depth deep), worked by the research service. */
+export const searchRuns = defineRunKind(searchRunKind, {
   name: 'search',
-  prefix: searchRunKind.prefix,
   streamPrefix: SEARCH_RUN_STREAM_PREFIX,
-  idKey: searchRunKind.idKey,
+  idPrefix: 'search_',
   noun: 'Search run',
-  collection: SEARCH_RUNS_COLLECTION,
-  webhookType: 'search_run',
-  eventTypes: [...Object.values(lifecycleNames(searchRunKind.prefix)), 'CreditsCharged', ...searchRunKind.progressEventTypes],
-  decider: searchRunDecider,
+  service: 'research',
   view: searchRunView,
-  listItem: searchRunListItem,
-  webhookSigner: (state) => teamStream(state.team_id),
-  webhookUrl: (state) => state.params.webhook,
-  publish(event, state) {
-    if (state.status === 'absent') return undefined;
-    const view = () => searchRunView(state);
-    const lifecycle = publishLifecycle(searchRuns, event, state, view, () => ({ queries: state.params.queries }));
-    if (lifecycle) return lifecycle;
-    return publishResearch(event, state.progress);
+  readModel: { collection: SEARCH_RUNS_COLLECTION, version: 2, listItem: searchRunListItem },
+  webhook: { type: 'search_run', url: (state) => state.params.webhook, signer: (state) => teamStream(state.team_id) },
+  queued: true,
+  routes: {
+    tag: 'Search',
+    param: 'search_id',
+    list: { path: 'v1/searches', key: 'searches', defaultLimit: 5 },
+    view: ['v1/searches/:search_id'],
+    cancel: 'v1/searches/:search_id/cancel',
+    history: 'v1/searches/:search_id/history',
+    sse: 'v1/searches/:search_id/events',
+    socket: 'v1/searches/:search_id/ws',
   },
-};
+  queuedFields: (state) => ({ queries: state.params.queries }),
+  publishProgress: (event, state) => publishResearch(event, state.progress),
+});

@@ -1,33 +1,36 @@
-import { lifecycleNames } from '../run/run.events';
 import { teamStream } from '../team/team.events';
-import { publishLifecycle, publishResearch, type RunKind } from '../run/run-kind';
-import { taskRunDecider, taskRunKind, type TaskRunState } from './task-run.decider';
+import { defineRunKind, publishResearch } from '../run/run-kind';
+import { taskRunKind } from './task-run.decider';
+import { RUN_STATUSES } from '../run/run.events';
 import { TASK_RUN_STREAM_PREFIX } from './task-run.events';
-import { taskRunView, type TaskRunView } from './task-run.view';
+import { taskRunView } from './task-run.view';
 
 export const TASK_RUNS_COLLECTION = 'task_runs';
 
-/** Task runs as a run kind of the shared machinery; a list item is the full view. */
-export const taskRuns: RunKind<TaskRunState, TaskRunView, TaskRunView> = {
+/** Task runs (POST /v1/tasks, /v1/tasks/runs), worked by the research service; a list item is the full view. */
+export const taskRuns = defineRunKind(taskRunKind, {
   name: 'task',
-  prefix: taskRunKind.prefix,
   streamPrefix: TASK_RUN_STREAM_PREFIX,
-  idKey: taskRunKind.idKey,
+  idPrefix: 'task_',
   noun: 'Task run',
-  collection: TASK_RUNS_COLLECTION,
-  webhookType: 'task_run',
-  eventTypes: [...Object.values(lifecycleNames(taskRunKind.prefix)), 'CreditsCharged', ...taskRunKind.progressEventTypes],
-  decider: taskRunDecider,
+  service: 'research',
   view: taskRunView,
-  listItem: taskRunView,
-  webhookSigner: (state) => teamStream(state.team_id),
-  webhookUrl: (state) => state.params.webhook,
-  publish(event, state) {
-    if (state.status === 'absent') return undefined;
-    const lifecycle = publishLifecycle(taskRuns, event, state, () => taskRunView(state), () => ({ task: state.params.task, processor: state.params.processor }));
-    if (lifecycle) return lifecycle;
-    // The output is published with run.completed (the full view); its own fact has no public name.
-    if (event.type === 'TaskOutputWritten') return undefined;
-    return publishResearch(event, state.progress);
+  readModel: { collection: TASK_RUNS_COLLECTION, version: 1, listItem: taskRunView },
+  webhook: { type: 'task_run', url: (state) => state.params.webhook, signer: (state) => teamStream(state.team_id) },
+  queued: true,
+  routes: {
+    tag: 'Tasks',
+    param: 'task_id',
+    list: { path: 'v1/tasks', key: 'tasks', defaultLimit: 20, byStatus: RUN_STATUSES },
+    // The run's own path (with its stream and socket) and the task's, which are the same run.
+    view: ['v1/tasks/runs/:task_id', 'v1/tasks/:task_id'],
+    cancel: 'v1/tasks/:task_id/cancel',
+    history: 'v1/tasks/:task_id/history',
+    sse: 'v1/tasks/runs/:task_id/events',
+    recorded: 'v1/tasks/:task_id/events',
+    socket: 'v1/tasks/runs/:task_id/ws',
   },
-};
+  queuedFields: (state) => ({ task: state.params.task, processor: state.params.processor }),
+  // The output is published with run.completed (the full view); its own fact has no public name.
+  publishProgress: (event, state) => (event.type === 'TaskOutputWritten' ? undefined : publishResearch(event, state.progress)),
+});

@@ -1,7 +1,9 @@
 import * as path from 'node:path';
 import { type DynamicModule, Global, Inject, Injectable, Logger, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { CONFIG, type Config } from '@app/config';
+import type { RunKind } from '@app/domain';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
+import { RUN_KIND_LIST } from '@app/runs';
 import { MemoryReadStore, Projector, READ_STORE, ReadModelSnapshots, type ReadStore } from '@app/readmodels';
 import { platformProjections, pruneCharges } from '@app/readmodels/projections';
 
@@ -98,8 +100,8 @@ export class ProjectionModule {
         { provide: SNAPSHOT_NAME, useValue: name },
         {
           provide: Projector,
-          inject: [EVENT_STORE, READ_STORE],
-          useFactory: (events: EventStore, reads: ReadStore) => new Projector(events, reads, platformProjections),
+          inject: [EVENT_STORE, READ_STORE, RUN_KIND_LIST],
+          useFactory: (events: EventStore, reads: ReadStore, kinds: readonly RunKind[]) => new Projector(events, reads, platformProjections(kinds)),
         },
         ProjectorLifecycle,
       ],

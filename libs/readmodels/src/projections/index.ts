@@ -1,8 +1,8 @@
+import { RUN_KINDS, type RunKind } from '@app/domain';
+import type { Projection } from '../projection';
+import { runProjections } from './runs.projection';
 import { apiKeysProjection } from './api-keys.projection';
 import { chargesProjection } from './charges.projection';
-import { searchRunsProjection } from './search-runs.projection';
-import { taskRunsProjection } from './task-runs.projection';
-import { findAllRunsProjection } from './findall-runs.projection';
 import { monitorEventsProjection, monitorsProjection } from './monitors.projection';
 import { teamsProjection } from './teams.projection';
 import { usageProjection } from './usage.projection';
@@ -10,12 +10,17 @@ import { usageProjection } from './usage.projection';
 export * from './api-keys.projection';
 export * from './charges.projection';
 export * from './runs.projection';
-export * from './search-runs.projection';
-export * from './task-runs.projection';
-export * from './findall-runs.projection';
 export * from './monitors.projection';
 export * from './teams.projection';
 export * from './usage.projection';
 
-/** Every projection the gateway's read side needs. */
-export const platformProjections = [apiKeysProjection, teamsProjection, usageProjection, chargesProjection, searchRunsProjection, taskRunsProjection, findAllRunsProjection, monitorsProjection, monitorEventsProjection];
+/** Every projection the gateway's read side needs: the platform's own and one per run kind with a read model. */
+export const platformProjections = (kinds: readonly RunKind[] = RUN_KINDS): Projection[] => [
+  apiKeysProjection,
+  teamsProjection,
+  usageProjection,
+  chargesProjection,
+  ...runProjections(kinds),
+  monitorsProjection,
+  monitorEventsProjection,
+];

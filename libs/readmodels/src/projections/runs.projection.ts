@@ -1,5 +1,6 @@
-import { publicStatus, type RunKind } from '@app/domain/run';
+import { publicStatus, type RunKind, type StateOf } from '@app/domain';
 import type { Projection } from '../projection';
+import { Collection } from '../read-store.port';
 
 /**
  * One document per run of a kind, holding the decider's state (the view is computed from it on
@@ -14,19 +15,23 @@ export interface RunDoc<State = unknown> {
   state: State;
 }
 
-export function runProjection(kind: RunKind, version: number): Projection {
+/** The collection of a kind with a read model (undefined for kinds read from the log). */
+export const runCollection = <K extends RunKind>(kind: K): Collection<RunDoc<StateOf<K>>> | undefined =>
+  kind.readModel ? new Collection<RunDoc<StateOf<K>>>(kind.readModel.collection) : undefined;
+
+/** The projection of a kind with a read model: its collection, filled from its streams. */
+export function runProjection<K extends RunKind>(kind: K & { readModel: NonNullable<RunKind['readModel']> }): Projection {
   return {
-    name: kind.collection,
-    version,
+    name: kind.readModel.collection,
+    version: kind.readModel.version,
     eventTypes: [...kind.eventTypes],
     filter: { streamPrefixes: [kind.streamPrefix] },
-    collection: kind.collection,
+    collection: kind.readModel.collection,
     versionBy: 'revision',
     indexes: ['team_id', 'status'],
     ids: (event) => [event.stream.slice(kind.streamPrefix.length)],
     apply(doc, event) {
-      const base = doc as unknown as RunDoc<Parameters<RunKind['view']>[0]> | undefined;
-      const previous = base?.state ?? kind.decider.initialState;
+      const previous = (doc as RunDoc<StateOf<K>> | undefined)?.state ?? kind.decider.initialState;
       const state = kind.decider.evolve(previous, { type: event.type, data: event.data });
       if (state === previous || state.status === 'absent') return doc;
       // The public status from the state itself: the whole view is not built on every event.
@@ -35,3 +40,7 @@ export function runProjection(kind: RunKind, version: number): Projection {
     },
   };
 }
+
+/** The projections of every kind that keeps a read model. */
+export const runProjections = (kinds: readonly RunKind[]): Projection[] =>
+  kinds.flatMap((kind) => (kind.readModel ? [runProjection({ ...kind, readModel: kind.readModel })] : []));

@@ -1,0 +1,27 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { type Finding, RUN_STATUSES, type RunResult, type RunStatus, type RunUsage, type SkuLineItem, type Source } from '@app/domain';
+import type { SearchRunView } from '@app/domain/search-run';
+/** The deep run's view in the OpenAPI document; `implements` keeps it in step with the domain's. */
+export class SearchRunViewDto implements SearchRunView {
+  @ApiProperty() search_id!: string;
+  @ApiProperty({ enum: RUN_STATUSES }) status!: RunStatus;
+  @ApiProperty({ type: [String] }) queries!: string[];
+  @ApiProperty() limit!: number;
+  @ApiProperty({ enum: ['deep'] }) depth!: 'deep';
+  @ApiProperty({ default: 'us' }) country!: string;
+  @ApiProperty({ default: 'en' }) language!: string;
+  @ApiProperty() createdAt!: string;
+  @ApiProperty({ type: String, nullable: true }) completedAt!: string | null;
+  @ApiProperty({ description: 'One per query, on completion' }) credits!: number;
+  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } }) results!: RunResult[];
+  @ApiProperty() pagesFetched!: number;
+  @ApiProperty() pagesTarget!: number;
+  @ApiProperty({ type: String, nullable: true }) error!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Markdown with [N] citations' }) report!: string | null;
+  @ApiPropertyOptional({ type: 'array', nullable: true, items: { type: 'object', additionalProperties: true } }) findings!: Finding[] | null;
+  @ApiPropertyOptional({ type: 'array', nullable: true, items: { type: 'object', additionalProperties: true } }) sources!: Source[] | null;
+  @ApiPropertyOptional({ type: 'object', nullable: true, additionalProperties: true }) usage!: RunUsage | null;
+  @ApiProperty({ type: String, nullable: true }) prompt!: string | null;
+  @ApiProperty() reranked!: boolean;
+  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } }) usage_items!: SkuLineItem[];
+}
