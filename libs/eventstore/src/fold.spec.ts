@@ -208,4 +208,19 @@ describe('folding a stream into state', () => {
       expect(state.total).toBe(1);
     });
   });
+
+  describe('toDomainEvent', () => {
+    it('given the decider, reads the event as its own type, through the upcasters it carries', async () => {
+      // given
+      const upcasting = { ...tally, upcasters: [creditedToDeposited] };
+      await store.append('tally-old', [event('Credited', { sum: 5 })], 'no_stream');
+      const [stored] = await store.readStream('tally-old');
+      // when
+      const read = toDomainEvent(stored!, upcasting);
+      // then: typed as TallyEvent (its data narrows by type)
+      expect(read.type === 'Deposited' && read.data.amount).toBe(5);
+      expect(toDomainEvent(stored!, tally)).toEqual({ type: 'Credited', data: { sum: 5 } });
+      expect(toDomainEvent(stored!)).toEqual({ type: 'Credited', data: { sum: 5 } });
+    });
+  });
 });

@@ -58,13 +58,22 @@ export function upcast(recorded: RecordedLike, upcasters: Upcasters = NO_UPCASTE
   return event;
 }
 
+/** A decider as far as reading its events goes: the events it evolves by, and the upcasters it carries. */
+export interface EventReader<Event extends DecidedEvent> {
+  upcasters?: Upcasters;
+  evolve(state: never, event: Event): unknown;
+}
+
 /**
  * A stored event as a decider's event: upcast, then taken as `Event`. This is the one place the
  * log's untyped data is taken for a domain event (the log holds only what deciders decided).
+ * Given the decider, its upcasters apply and `Event` is its event type; for a live fold that also
+ * needs the event itself (to publish it, to act on its type).
  */
-export function toDomainEvent<Event extends DecidedEvent = DecidedEvent>(recorded: RecordedLike, upcasters: Upcasters = NO_UPCASTERS): Event {
-  const event: DecidedEvent = upcast(recorded, upcasters);
-  return event as Event;
+export function toDomainEvent<Event extends DecidedEvent>(recorded: RecordedLike, decider: EventReader<Event>): Event;
+export function toDomainEvent<Event extends DecidedEvent = DecidedEvent>(recorded: RecordedLike, upcasters?: Upcasters): Event;
+export function toDomainEvent(recorded: RecordedLike, from: Upcasters | EventReader<DecidedEvent> = NO_UPCASTERS): DecidedEvent {
+  return upcast(recorded, 'evolve' in from ? (from.upcasters ?? NO_UPCASTERS) : from);
 }
 
 /** One stored event applied to a state: the live fold (a subscription, a follower's map of states). */
