@@ -25,7 +25,8 @@ export interface UpcastEvent {
  * Converts one old stored shape into the current one (DESIGN.md section 3): a renamed field, a
  * renamed type, a split value. It is given only events of `type` (as left by the upcasters before
  * it) and returns the event as it reads today; an event already current must come back unchanged,
- * since events of both shapes are stored side by side.
+ * since events of both shapes are stored side by side. It makes new data rather than changing the
+ * data it is given, which is the stored event's own.
  */
 export interface Upcaster {
   /** The stored event type it converts. */
