@@ -3,8 +3,8 @@ import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnAppl
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CONFIG, type Config } from '@app/config';
 import { DomainError } from '@app/domain';
-import { MONITOR_STREAM_PREFIX, type MonitorCommand, monitorDecider, type MonitorEventType, type MonitorState, monitorStream, nextSlot } from '@app/domain/monitor';
-import { EVENT_STORE, type EventStore, type Follower, followAll, handleCommand } from '@app/eventstore';
+import { MONITOR_STREAM_PREFIX, type MonitorCommand, monitorDecider, type MonitorState, monitorStream, nextSlot } from '@app/domain/monitor';
+import { aggregateStream, EVENT_STORE, type EventStore, type Follower, followAll, handleCommand, type RecordedEvent, toDomainEvent } from '@app/eventstore';
 import { MonitorClock } from './monitor-clock';
 import { MonitorRunner } from './monitor-runner';
 
@@ -41,12 +41,12 @@ export class MonitorScheduler implements OnApplicationBootstrap, BeforeApplicati
     let after: bigint | undefined;
     for (;;) {
       const batch = await this.store.readAll({ after, maxCount: 1_000, filter });
-      for (const event of batch) this.apply(event.stream, { type: event.type, data: event.data } as MonitorEventType);
+      for (const event of batch) this.apply(event);
       if (batch.length > 0) after = batch[batch.length - 1]!.position;
       if (batch.length < 1_000) break;
     }
     // Taken up again from the last event applied whenever the subscription drops.
-    this.follower = followAll(this.store, (event) => this.apply(event.stream, { type: event.type, data: event.data } as MonitorEventType), {
+    this.follower = followAll(this.store, (event) => this.apply(event), {
       after,
       filter,
       onDrop: (error) => this.logger.warn({ msg: 'monitor log subscription dropped; resubscribing', worker_id: this.workerId, err: String(error) }),
@@ -77,8 +77,9 @@ export class MonitorScheduler implements OnApplicationBootstrap, BeforeApplicati
       .finally(() => (this.ticking = false));
   }
 
-  private apply(stream: string, event: MonitorEventType): void {
-    const id = stream.slice(MONITOR_STREAM_PREFIX.length);
+  private apply(recorded: RecordedEvent): void {
+    const id = recorded.stream.slice(MONITOR_STREAM_PREFIX.length);
+    const event = toDomainEvent(recorded, monitorDecider);
     const next = monitorDecider.evolve(this.monitors.get(id) ?? monitorDecider.initialState, event);
     this.monitors.set(id, next);
     if (event.type === 'MonitorRunStarted' || event.type === 'MonitorRunTakenOver') this.kick();
@@ -142,8 +143,7 @@ export class MonitorScheduler implements OnApplicationBootstrap, BeforeApplicati
     void (async () => {
       try {
         // Re-read from the log: the run may have been taken over since this replica folded it.
-        const recorded = await this.store.readStream(monitorStream(monitorId));
-        const state = recorded.reduce((s, e) => monitorDecider.evolve(s, { type: e.type, data: e.data } as MonitorEventType), monitorDecider.initialState);
+        const { state } = await aggregateStream(this.store, monitorStream(monitorId), monitorDecider);
         if (state.status === 'absent' || state.running?.event_id !== eventId || state.running.worker_id !== this.workerId) return;
         const event = await this.runner.run(state, eventId, state.running.slots_covered, this.clock.now());
         await this.command(monitorId, { type: 'RecordMonitorEvent', worker_id: this.workerId, event });

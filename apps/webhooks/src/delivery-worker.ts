@@ -6,13 +6,13 @@ import {
   WEBHOOK_STREAM_PREFIX,
   webhookDeliveryDecider,
   type WebhookDeliveryCommand,
-  type WebhookDeliveryEvent,
   type WebhookDeliveryState,
   webhookDeliveryStream,
 } from '@app/domain/webhook-delivery';
 import {
   type AllFilter,
   EVENT_STORE,
+  evolveRecorded,
   type EventStore,
   type Follower,
   followAll,
@@ -212,7 +212,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     const known = this.open.get(event.stream);
     // Events of a delivery that finished earlier in the log: nothing left to schedule.
     if (!known && event.type !== 'WebhookDeliveryRequested') return;
-    const state = webhookDeliveryDecider.evolve(known ?? webhookDeliveryDecider.initialState, { type: event.type, data: event.data } as WebhookDeliveryEvent);
+    const state = evolveRecorded(webhookDeliveryDecider, known ?? webhookDeliveryDecider.initialState, event);
     if (state.status === 'scheduled' || state.status === 'attempting') this.open.set(event.stream, state);
     else this.open.delete(event.stream);
     this.queueDispatch();

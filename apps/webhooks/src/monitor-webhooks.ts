@@ -1,5 +1,5 @@
-import { MONITOR_STREAM_PREFIX, type MonitorEvent, monitorDecider, type MonitorEventType, NOTIFY_STATUSES, teamStream } from '@app/domain';
-import type { RecordedEvent } from '@app/eventstore';
+import { MONITOR_STREAM_PREFIX, type MonitorEvent, monitorDecider, NOTIFY_STATUSES, teamStream } from '@app/domain';
+import { foldEvents, type RecordedEvent } from '@app/eventstore';
 import type { RequestDelivery } from './run-webhooks';
 
 export const MONITOR_EVENT_RECORDED = 'MonitorEventRecorded';
@@ -12,9 +12,7 @@ export const MONITOR_EVENT_RECORDED = 'MonitorEventRecorded';
  */
 export function monitorWebhookDelivery(monitor: readonly RecordedEvent[], recorded: RecordedEvent): RequestDelivery | undefined {
   if (!recorded.stream.startsWith(MONITOR_STREAM_PREFIX) || recorded.type !== MONITOR_EVENT_RECORDED) return undefined;
-  const state = monitor
-    .filter((event) => event.revision <= recorded.revision)
-    .reduce((folded, event) => monitorDecider.evolve(folded, { type: event.type, data: event.data } as MonitorEventType), monitorDecider.initialState);
+  const state = foldEvents(monitorDecider, monitor, { upTo: recorded.revision });
   if (state.status === 'absent' || state.status === 'deleted') return undefined;
   const event = (recorded.data as { event: MonitorEvent }).event;
   const { settings } = state;

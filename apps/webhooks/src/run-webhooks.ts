@@ -1,7 +1,6 @@
-import { MONITOR_STREAM_PREFIX, RUN_KINDS } from '@app/domain';
-import { lifecycleNames, type RunKind, runEnds } from '@app/domain/run';
+import { lifecycleNames, MONITOR_STREAM_PREFIX, RUN_KINDS, type RunKind, runEnds } from '@app/domain';
 import type { WebhookDeliveryCommand } from '@app/domain/webhook-delivery';
-import type { RecordedEvent } from '@app/eventstore';
+import { foldEvents, type RecordedEvent } from '@app/eventstore';
 
 export type RequestDelivery = Extract<WebhookDeliveryCommand, { type: 'RequestDelivery' }>;
 
@@ -26,9 +25,7 @@ export function runWebhookDelivery(
   const kind = kinds.find((k) => end.stream.startsWith(k.streamPrefix));
   const ending = kind && runEnds(kind.prefix)[end.type];
   if (!kind || !ending) return undefined;
-  const state = run
-    .filter((event) => event.revision <= end.revision)
-    .reduce((folded, event) => kind.decider.evolve(folded, { type: event.type, data: event.data }), kind.decider.initialState);
+  const state = foldEvents(kind.decider, run, { upTo: end.revision });
   if (state.status === 'absent' || !kind.webhook) return undefined;
   const url = kind.webhook.url(state);
   if (!url) return undefined;

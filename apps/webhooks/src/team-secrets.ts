@@ -1,5 +1,5 @@
-import { MONITOR_STREAM_PREFIX, monitorDecider, type MonitorEventType, teamDecider, type TeamEvent, teamStream } from '@app/domain';
-import type { EventStore } from '@app/eventstore';
+import { MONITOR_STREAM_PREFIX, monitorDecider, teamDecider, teamStream } from '@app/domain';
+import { aggregateStream, type EventStore } from '@app/eventstore';
 import type { SecretBox } from '@app/platform/secrets';
 
 /**
@@ -8,11 +8,7 @@ import type { SecretBox } from '@app/platform/secrets';
  * `teams` read model: this service may run without a projector, and the log is never behind.
  */
 export async function signingSecrets(events: EventStore, box: SecretBox, teamId: string, at: Date): Promise<string[]> {
-  const recorded = await events.readStream(teamStream(teamId));
-  const team = recorded.reduce(
-    (state, event) => teamDecider.evolve(state, { type: event.type, data: event.data } as TeamEvent),
-    teamDecider.initialState,
-  );
+  const { state: team } = await aggregateStream(events, teamStream(teamId), teamDecider);
   if (team.status === 'absent') throw new Error(`team ${teamId} does not exist`);
   const secret = team.webhook_secret;
   if (!secret) throw new Error(`team ${teamId} has no webhook secret`);
@@ -30,8 +26,7 @@ type SecretReader = (events: EventStore, box: SecretBox, stream: string, at: Dat
 const SECRET_READERS: Record<string, SecretReader> = {
   'team-': (events, box, stream, at) => signingSecrets(events, box, stream.slice('team-'.length), at),
   [MONITOR_STREAM_PREFIX]: async (events, box, stream) => {
-    const recorded = await events.readStream(stream);
-    const monitor = recorded.reduce((state, event) => monitorDecider.evolve(state, { type: event.type, data: event.data } as MonitorEventType), monitorDecider.initialState);
+    const { state: monitor } = await aggregateStream(events, stream, monitorDecider);
     if (monitor.status === 'absent') throw new Error(`${stream} does not exist`);
     if (!monitor.webhook_secret) throw new Error(`${stream} has no webhook secret`);
     return [box.open(monitor.webhook_secret.ciphertext)];

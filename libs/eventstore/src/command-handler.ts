@@ -8,6 +8,7 @@ import {
   type RecordedEvent,
   WrongExpectedRevisionError,
 } from './event-store.port';
+import { aggregateStream, type FoldDecider, foldEvents, NO_UPCASTERS, type Upcasters } from './fold';
 
 /**
  * The decider shape this handler needs. Structurally the same as `Decider` in libs/domain, so a
@@ -17,6 +18,8 @@ export interface CommandDecider<Command, Event extends { type: string; data: unk
   initialState: State;
   decide(command: Command, state: State, context: { now: string; newId: () => string }): Event[];
   evolve(state: State, event: Event): State;
+  /** The upcasters of its streams' stored events (see FoldDecider). */
+  upcasters?: Upcasters;
 }
 
 export interface HandleCommandOptions<Event> {
@@ -39,6 +42,11 @@ export interface HandleCommandOptions<Event> {
    * redelivered call), the conflict sends it through the usual read, fold, decide.
    */
   expectNew?: boolean;
+  /**
+   * Upcasters for the stored events read, instead of the decider's own (else none). Pass the same
+   * array on every call: a stream's cached fold is used only by commands with the upcasters it was folded with.
+   */
+  upcasters?: Upcasters;
 }
 
 /** An event as appended by the handler (its own position is only known for the last one). */
@@ -55,16 +63,6 @@ export interface HandleCommandResult<State> {
   nextExpectedRevision?: bigint;
 }
 
-/** Folds stored events (their type and data only) into a state. */
-const foldRecorded = <Event extends { type: string; data: unknown }, State>(
-  decider: Pick<CommandDecider<never, Event, State>, 'evolve' | 'initialState'>,
-  recorded: RecordedEvent[],
-): State =>
-  recorded.reduce(
-    (state, event) => decider.evolve(state, { type: event.type, data: event.data } as unknown as Event),
-    decider.initialState,
-  );
-
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -75,7 +73,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * a state can be large (a deep run's results).
  */
 const FOLDED_STREAMS = 128;
-type Folded = { revision: bigint; state: unknown };
+/** `upcasters`: those it was folded with; a command given others folds the stream afresh. */
+type Folded = { revision: bigint; state: unknown; upcasters: Upcasters };
 const folds = new WeakMap<EventStore, WeakMap<object, LRUCache<string, Folded>>>();
 
 function foldCache(store: EventStore, decider: object): LRUCache<string, Folded> {
@@ -90,24 +89,23 @@ function foldCache(store: EventStore, decider: object): LRUCache<string, Folded>
 async function readFolded<Event extends { type: string; data: unknown }, State>(
   store: EventStore,
   stream: string,
-  decider: Pick<CommandDecider<never, Event, State>, 'evolve' | 'initialState'>,
+  decider: FoldDecider<Event, State>,
+  upcasters: Upcasters,
 ): Promise<{ state: State; current: bigint | undefined }> {
   const cache = foldCache(store, decider);
   const cached = cache.get(stream);
-  if (cached) {
+  if (cached && cached.upcasters === upcasters) {
     const after = await store.readStream(stream, { fromRevision: cached.revision + 1n });
     // Anything but the next revisions in order (a stream deleted and made again): read it whole.
     if (after.every((event, i) => event.revision === cached.revision + 1n + BigInt(i))) {
-      const state = after.reduce((folded, event) => decider.evolve(folded, { type: event.type, data: event.data } as unknown as Event), cached.state as State);
+      const state = foldEvents(decider, after, { upcasters, onto: cached.state as State });
       const current = after.length > 0 ? after[after.length - 1]!.revision : cached.revision;
-      if (after.length > 0) cache.set(stream, { revision: current, state });
+      if (after.length > 0) cache.set(stream, { revision: current, state, upcasters });
       return { state, current };
     }
   }
-  const recorded = await store.readStream(stream);
-  const state = foldRecorded(decider, recorded);
-  const current = recorded.length > 0 ? recorded[recorded.length - 1]!.revision : undefined;
-  if (current !== undefined) cache.set(stream, { revision: current, state });
+  const { state, revision: current } = await aggregateStream(store, stream, decider, { upcasters });
+  if (current !== undefined) cache.set(stream, { revision: current, state, upcasters });
   return { state, current };
 }
 
@@ -126,8 +124,9 @@ export async function handleCommand<Command, Event extends { type: string; data:
 ): Promise<HandleCommandResult<State>> {
   const maxAttempts = Math.max(1, options.maxAttempts ?? 5);
   const newId = options.newId ?? randomUUID;
+  const upcasters = options.upcasters ?? decider.upcasters ?? NO_UPCASTERS;
   for (let attempt = 1; ; attempt++) {
-    const { state, current } = attempt === 1 && options.expectNew ? { state: decider.initialState, current: undefined } : await readFolded(store, stream, decider);
+    const { state, current } = attempt === 1 && options.expectNew ? { state: decider.initialState, current: undefined } : await readFolded(store, stream, decider, upcasters);
     const now = typeof options.now === 'function' ? options.now() : (options.now ?? new Date().toISOString());
     const decided = decider.decide(command, state, { now, newId });
     if (decided.length === 0) {
@@ -150,8 +149,8 @@ export async function handleCommand<Command, Event extends { type: string; data:
       // Deterministic ids already stored (a repeated request): the store appended nothing, so
       // the state is the stream's as it stands, not `state` plus the decided events again.
       const repeated = result.nextExpectedRevision !== (current ?? -1n) + BigInt(events.length);
-      const stateAfter = repeated ? foldRecorded(decider, await store.readStream(stream)) : decided.reduce(decider.evolve, state);
-      if (!repeated) foldCache(store, decider).set(stream, { revision: result.nextExpectedRevision, state: stateAfter });
+      const stateAfter = repeated ? (await aggregateStream(store, stream, decider, { upcasters })).state : decided.reduce(decider.evolve, state);
+      if (!repeated) foldCache(store, decider).set(stream, { revision: result.nextExpectedRevision, state: stateAfter, upcasters });
       return {
         events: events.map((event, index) => ({
           id: event.id,

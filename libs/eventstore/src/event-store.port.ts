@@ -15,7 +15,8 @@ export interface EventMetadata {
   /**
    * Version of the data shape. Every event type is still at its first version (shapes have only
    * gained optional fields, which old readers ignore and new ones default), so no upcaster exists
-   * yet; the first second version comes with its upcaster on read and a test for it (DESIGN.md §3).
+   * yet; the first second version comes with its upcaster on read (an `Upcaster`, fold.ts: every
+   * fold reads through them) and a test for it (DESIGN.md §3).
    */
   schema?: number;
   [key: string]: unknown;

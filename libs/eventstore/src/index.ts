@@ -5,6 +5,7 @@ export * from './sqlite.event-store';
 export * from './esdb.event-store';
 export * from './open-event-store';
 export * from './command-handler';
+export * from './fold';
 export * from './wire';
 export * from './ids';
 export * from './follow-all';

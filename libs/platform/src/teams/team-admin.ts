@@ -1,5 +1,5 @@
-import { type EventStore, handleCommand } from '@app/eventstore';
-import { type TeamCommand, teamDecider, type TeamEvent, type TeamState, teamStream } from '@app/domain';
+import { aggregateStream, type EventStore, handleCommand } from '@app/eventstore';
+import { type TeamCommand, teamDecider, type TeamState, teamStream } from '@app/domain';
 import { DomainError } from '@app/domain';
 import { generateApiKey, generateWebhookSecret, SecretBox } from '../secrets';
 
@@ -28,11 +28,7 @@ export class TeamAdmin {
   }
 
   private async state(teamId: string): Promise<TeamState> {
-    const events = await this.store.readStream(teamStream(teamId));
-    return events.reduce(
-      (state, event) => teamDecider.evolve(state, { type: event.type, data: event.data } as TeamEvent),
-      teamDecider.initialState,
-    );
+    return (await aggregateStream(this.store, teamStream(teamId), teamDecider)).state;
   }
 
   /** Creates the team when new (with its webhook secret); returns the secret only when it was made now. */

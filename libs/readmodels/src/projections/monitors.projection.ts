@@ -1,4 +1,5 @@
-import { MONITOR_STREAM_PREFIX, monitorDecider, type MonitorEvent, type MonitorEventType, type MonitorState } from '@app/domain/monitor';
+import { MONITOR_STREAM_PREFIX, monitorDecider, type MonitorEvent, type MonitorState } from '@app/domain/monitor';
+import { evolveRecorded } from '../../../eventstore/src/fold';
 import type { Projection } from '../projection';
 
 /** `monitors`: one document per monitor, holding the decider's state (a deleted one keeps its doc, status `deleted`). */
@@ -34,7 +35,7 @@ export const monitorsProjection: Projection = {
   ids: (event) => [event.stream.slice(MONITOR_STREAM_PREFIX.length)],
   apply(doc, event) {
     const previous = (doc as unknown as MonitorDoc | undefined)?.state ?? monitorDecider.initialState;
-    const state = monitorDecider.evolve(previous, { type: event.type, data: event.data } as MonitorEventType);
+    const state = evolveRecorded(monitorDecider, previous, event);
     if (state === previous || state.status === 'absent') return doc;
     const next: MonitorDoc = { team_id: state.team_id, created_at: state.created_at, status: state.status, state };
     return { ...next };
