@@ -1,4 +1,4 @@
-import type { AllFilter, RecordedEvent } from '../../eventstore/src/event-store.port';
+import type { AllFilter, RecordedEvent } from '@app/eventstore';
 
 export type ProjectedDoc = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 import { Logger, type LoggerService } from '@nestjs/common';
-import type { AllFilter, EventStore, RecordedEvent, Subscription } from '../../eventstore/src/event-store.port';
+import type { AllFilter, EventStore, RecordedEvent, Subscription } from '@app/eventstore';
 import { checkpointName, type Projection } from './projection';
 import type { ReadStore } from './read-store.port';
 

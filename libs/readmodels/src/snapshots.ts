@@ -1,5 +1,5 @@
 import { promises as fs } from 'node:fs';
-import type { EventStore } from '../../eventstore/src/event-store.port';
+import type { EventStore } from '@app/eventstore';
 import type { MemoryReadStore } from './memory.read-store';
 
 /**

@@ -4,3 +4,4 @@ export * from './run-commands';
 export * from './run-kinds.token';
 export * from './run-bus.handler';
 export * from './service-run-worker';
+export * from './scheduling';

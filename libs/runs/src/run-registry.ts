@@ -1,5 +1,5 @@
-import { lifecycleNames, type RunKind } from '@app/domain/run';
-import { type EventStore, type Follower, followAll, type RecordedEvent } from '@app/eventstore';
+import { type AnyRunState, lifecycleNames, type RunKind } from '@app/domain';
+import { aggregateStream, type EventStore, evolveRecorded, type Follower, followAll, type RecordedEvent } from '@app/eventstore';
 
 /** What the scheduler needs to know of each unfinished run, of any kind. */
 export interface RunInfo {
@@ -9,7 +9,7 @@ export interface RunInfo {
   run_id: string;
   team_id: string;
   status: 'queued' | 'running';
-  /** Global position of its request: queued runs start in this order. */
+  /** Global position of its request (or its reopening): queued runs start in this order. */
   requested_at: bigint;
   /** null while queued, and once handed back. */
   worker_id: string | null;
@@ -24,16 +24,21 @@ export interface RunInfo {
   cancel_requested: boolean;
 }
 
-type Role = 'requested' | 'started' | 'heartbeat' | 'released' | 'cancelRequested' | 'ended' | 'reopened';
+interface Followed {
+  state: AnyRunState;
+  info: RunInfo | undefined;
+}
 
 /**
  * The unfinished runs of every kind, followed live from the event log (each worker keeps its own
  * copy, so scheduling needs no other store, and a per-team limit counts every kind together).
- * Finished runs are forgotten.
+ * Each run's lifecycle is folded by its kind's own decider from its lifecycle events alone (no
+ * progress); finished runs are forgotten, and a reopened one is read back from its stream.
  */
 export class RunRegistry {
   readonly runs = new Map<string, RunInfo>();
-  private readonly roles = new Map<string, { kind: RunKind; role: Role }>();
+  private readonly followed = new Map<string, Followed>();
+  private readonly kindOfType = new Map<string, RunKind>();
   private follower: Follower | undefined;
 
   constructor(
@@ -43,30 +48,16 @@ export class RunRegistry {
     /** Told when the live subscription dropped and is being taken up again. */
     private readonly onDrop: (error: unknown) => void = () => undefined,
   ) {
-    for (const kind of kinds) {
-      const names = lifecycleNames(kind.prefix);
-      const roles: [string, Role][] = [
-        [names.requested, 'requested'],
-        [names.started, 'started'],
-        [names.heartbeat, 'heartbeat'],
-        [names.released, 'released'],
-        [names.cancelRequested, 'cancelRequested'],
-        [names.completed, 'ended'],
-        [names.failed, 'ended'],
-        [names.cancelled, 'ended'],
-        [names.reopened, 'reopened'],
-      ];
-      for (const [type, role] of roles) this.roles.set(type, { kind, role });
-    }
+    for (const kind of kinds) for (const type of Object.values(lifecycleNames(kind.prefix))) this.kindOfType.set(type, kind);
   }
 
   /** Reads the runs in the log, then follows it live from where the read ended. */
   async start(): Promise<void> {
-    const filter = { streamPrefixes: this.kinds.map((kind) => kind.streamPrefix), eventTypePrefixes: [...this.roles.keys()] };
+    const filter = { streamPrefixes: this.kinds.map((kind) => kind.streamPrefix), eventTypePrefixes: [...this.kindOfType.keys()] };
     let after: bigint | undefined;
     for (;;) {
       const batch = await this.store.readAll({ after, maxCount: 1_000, filter });
-      for (const event of batch) this.apply(event);
+      for (const event of batch) await this.apply(event);
       if (batch.length > 0) after = batch[batch.length - 1]!.position;
       if (batch.length < 1_000) break;
     }
@@ -85,53 +76,50 @@ export class RunRegistry {
     return counts;
   }
 
-  private apply(event: RecordedEvent): void {
-    const known = this.roles.get(event.type);
-    if (!known || !event.stream.startsWith(known.kind.streamPrefix)) return;
-    const { kind, role } = known;
-    const data = event.data as Record<string, unknown>;
-    let run = this.runs.get(event.stream);
-    switch (role) {
-      case 'requested':
-      case 'reopened':
-        // A reopened run queues again behind what was requested before it.
-        run = {
-          kind,
-          stream: event.stream,
-          run_id: event.stream.slice(kind.streamPrefix.length),
-          team_id: String(data.team_id),
-          status: 'queued',
-          requested_at: event.position,
-          worker_id: null,
-          lease_until: 0,
-          seen_at: performance.now(),
-          cancel_requested: false,
-        };
-        this.runs.set(event.stream, run);
-        break;
-      case 'started':
-      case 'heartbeat':
-        if (!run) return;
-        run.status = 'running';
-        run.worker_id = String(data.worker_id);
-        run.lease_until = Date.parse(String(data.lease_until));
-        run.seen_at = performance.now();
-        break;
-      case 'released':
-        if (!run || run.worker_id !== data.worker_id) return;
-        run.worker_id = null;
-        run.lease_until = Date.parse(String(data.released_at));
-        run.seen_at = -Infinity; // handed back: free to take at once
-        break;
-      case 'cancelRequested':
-        if (!run) return;
-        run.cancel_requested = true;
-        break;
-      case 'ended':
-        this.runs.delete(event.stream);
-        run = undefined;
-        break;
+  private async apply(event: RecordedEvent): Promise<void> {
+    const kind = this.kindOfType.get(event.type);
+    if (!kind || !event.stream.startsWith(kind.streamPrefix)) return;
+    const names = lifecycleNames(kind.prefix);
+    let followed = this.followed.get(event.stream);
+    if (!followed) {
+      // A run is followed from its request; a finished one that is reopened is read back first.
+      if (event.type === names.requested) followed = { state: kind.decider.initialState, info: undefined };
+      else if (event.type === names.reopened) {
+        const before = await aggregateStream(this.store, event.stream, kind.decider, { upTo: event.revision - 1n });
+        followed = { state: before.state, info: undefined };
+      } else return;
     }
-    this.onChange(run, event, event.stream);
+    const state = evolveRecorded(kind.decider, followed.state, event);
+    if (state.status !== 'queued' && state.status !== 'running') {
+      this.followed.delete(event.stream);
+      this.runs.delete(event.stream);
+      this.onChange(undefined, event, event.stream);
+      return;
+    }
+    const previous = followed.info;
+    const now = performance.now();
+    const info: RunInfo = {
+      kind,
+      stream: event.stream,
+      run_id: state.run_id,
+      team_id: state.team_id,
+      status: state.status,
+      // A reopened run queues again behind what was requested before it.
+      requested_at: event.type === names.requested || event.type === names.reopened || !previous ? event.position : previous.requested_at,
+      worker_id: state.status === 'running' ? state.worker_id : null,
+      lease_until: state.status === 'running' ? Date.parse(state.lease_until) : 0,
+      seen_at: seenAt(event.type, names, now, previous),
+      cancel_requested: state.cancel_requested_at !== null,
+    };
+    this.followed.set(event.stream, { state, info });
+    this.runs.set(event.stream, info);
+    this.onChange(info, event, event.stream);
   }
+}
+
+/** The holder was heard from (request, start, heartbeat); a hand-back frees the run at once. */
+function seenAt(type: string, names: ReturnType<typeof lifecycleNames>, now: number, previous: RunInfo | undefined): number {
+  if (type === names.released) return -Infinity;
+  if (type === names.requested || type === names.reopened || type === names.started || type === names.heartbeat || !previous) return now;
+  return previous.seen_at;
 }

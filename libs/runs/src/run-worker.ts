@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { DomainError, type RecordedCommand, type RunKind, type StateOf, streamOf } from '@app/domain';
 import { type EventStore, handleCommand } from '@app/eventstore';
 import { type RunInfo, RunRegistry } from './run-registry';
+import { planTick } from './scheduling';
 
 /** Why a run's work stops before its end: a cancel, a lost lease, or this process draining. */
 export type StopReason = 'cancel' | 'lease-lost' | 'shutdown';
@@ -142,25 +143,21 @@ export class RunWorker {
   }
 
   private async tick(): Promise<void> {
-    const now = this.wallClock();
-    const runs = [...this.registry.runs.values()];
-    for (const run of runs) {
+    const actions = planTick({
+      runs: [...this.registry.runs.values()],
+      now: this.wallClock(),
+      monotonicNow: performance.now(),
+      leaseMs: this.options.leaseSeconds * 1000,
+      active: new Set(this.active.keys()),
+      works: (kind) => this.executors.has(kind),
+      maxLocalRuns: this.maxLocalRuns,
+      maxConcurrentRunsPerTeam: this.options.maxConcurrentRunsPerTeam,
+    });
+    for (const { type, run } of actions) {
       if (this.stopping) return;
-      if (run.status !== 'running' || run.lease_until > now || this.active.has(run.stream) || !this.executors.has(run.kind)) continue;
-      // The wall clocks of two replicas may disagree: the holder must also have been silent for a
-      // whole lease as this process measures it.
-      if (performance.now() - run.seen_at < this.options.leaseSeconds * 1000) continue;
       // Its worker died or handed it back: a cancelled run only needs confirming, any other is resumed here.
-      if (run.cancel_requested) await this.command(run, { type: 'ConfirmCancelled' }).catch((error) => this.refused(run, 'confirm cancel', error));
-      else if (this.active.size < this.maxLocalRuns) await this.take(run, true);
-    }
-    const runningPerTeam = this.registry.runningPerTeam();
-    const queued = runs.filter((run) => run.status === 'queued' && this.executors.has(run.kind)).sort((a, b) => (a.requested_at < b.requested_at ? -1 : 1));
-    for (const run of queued) {
-      if (this.stopping || this.active.size >= this.maxLocalRuns) return;
-      const running = runningPerTeam.get(run.team_id) ?? 0;
-      if (running >= this.options.maxConcurrentRunsPerTeam) continue;
-      if (await this.take(run, false)) runningPerTeam.set(run.team_id, running + 1);
+      if (type === 'confirm-cancel') await this.command(run, { type: 'ConfirmCancelled' }).catch((error) => this.refused(run, 'confirm cancel', error));
+      else await this.take(run, type === 'resume');
     }
   }
 

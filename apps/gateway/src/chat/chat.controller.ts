@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CONFIG, type Config } from '@app/config';
 import { type ChatCompletion, chatCompletion, type ChatParams, chatRuns, type ChatState, createdSeconds } from '@app/domain/chat';
 import { lifecycleNames, streamOf } from '@app/domain/run';
-import { EVENT_STORE, type EventStore } from '@app/eventstore';
+import { EVENT_STORE, type EventStore, evolveRecorded } from '@app/eventstore';
 import { ApiError } from '@app/platform/http';
 import { AnswersWithin } from '../http/answer-wait';
 import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
@@ -85,7 +85,7 @@ export class ChatController {
     let state: ChatState = chatRuns.decider.initialState;
     try {
       for await (const event of subscription) {
-        state = chatRuns.decider.evolve(state, { type: event.type, data: event.data });
+        state = evolveRecorded(chatRuns.decider, state, event);
         if (state.status === 'absent') continue;
         if (!base) {
           base = { id, object: 'chat.completion.chunk', created: createdSeconds(state.requested_at), model: params.model, system_fingerprint: null };

@@ -4,8 +4,8 @@ import type { FastifyReply } from 'fastify';
 import { CONFIG, type Config } from '@app/config';
 import type { ReopenRunRequest, RunCommandReply } from '@app/contracts';
 import { runSubjects, type RunServiceName } from '@app/contracts';
-import { type RunKind, runEnds, type StateOf, streamOf, type ViewOf } from '@app/domain';
-import { EVENT_STORE, type EventStore } from '@app/eventstore';
+import { type DomainEvent, type RunKind, runEnds, type StateOf, streamOf, type ViewOf } from '@app/domain';
+import { aggregateStream, EVENT_STORE, type EventStore } from '@app/eventstore';
 import { notFound, RequestValidationError, serviceUnavailable, tooManyRequests } from '@app/platform/http';
 import { READ_STORE, type ReadStore } from '@app/readmodels';
 import { runCollection } from '@app/readmodels/projections';
@@ -154,8 +154,7 @@ export class RunHttp {
 
   /** The run as its request created it (folded from its first event): what a 202 at creation shows. */
   async viewAsRequested<K extends RunKind>(kind: K, auth: AuthContext, runId: string): Promise<ViewOf<K>> {
-    const [first] = await this.events.readStream(streamOf(kind, runId), { maxCount: 1 });
-    const state = first ? kind.decider.evolve(kind.decider.initialState, { type: first.type, data: first.data }) : kind.decider.initialState;
+    const { state } = await aggregateStream(this.events, streamOf(kind, runId), kind.decider, { maxCount: 1 });
     if (state.status === 'absent' || state.team_id !== auth.team_id) throw notFound(`${kind.noun} ${runId} not found`);
     return kind.view(state) as ViewOf<K>;
   }
@@ -200,8 +199,7 @@ export class RunHttp {
    * when absent or another team's.
    */
   async fromLog<K extends RunKind>(kind: K, auth: AuthContext, runId: string): Promise<Exclude<State<K>, { status: 'absent' }>> {
-    const events = await this.events.readStream(streamOf(kind, runId));
-    const state = events.reduce((folded, event) => kind.decider.evolve(folded, { type: event.type, data: event.data }), kind.decider.initialState) as State<K>;
+    const { state } = await aggregateStream<DomainEvent, State<K>>(this.events, streamOf(kind, runId), kind.decider);
     if (state.status === 'absent' || state.team_id !== auth.team_id) throw notFound(`${kind.noun} ${runId} not found`);
     return state as Exclude<State<K>, { status: 'absent' }>;
   }

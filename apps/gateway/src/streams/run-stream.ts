@@ -1,5 +1,5 @@
-import { type RunKind, TERMINAL_PUBLIC_EVENTS } from '@app/domain/run';
-import type { EventStore } from '@app/eventstore';
+import { type RunKind, TERMINAL_PUBLIC_EVENTS } from '@app/domain';
+import { type EventStore, toDomainEvent } from '@app/eventstore';
 
 /** One public stream event: `id` is the stored revision, so ids increase (with gaps). */
 export interface PublicEvent {
@@ -20,7 +20,7 @@ export async function* runStream(store: EventStore, kind: RunKind, stream: strin
   signal.addEventListener('abort', onAbort, { once: true });
   try {
     for await (const event of subscription) {
-      const stored = { type: event.type, data: event.data };
+      const stored = toDomainEvent(event);
       state = kind.decider.evolve(state, stored);
       const published = kind.publish(stored, state);
       if (!published) continue;
@@ -39,7 +39,7 @@ export async function recordedEvents(store: EventStore, kind: RunKind, stream: s
   let state = kind.decider.initialState;
   const out: PublicEvent[] = [];
   for (const event of await store.readStream(stream)) {
-    const stored = { type: event.type, data: event.data };
+    const stored = toDomainEvent(event);
     state = kind.decider.evolve(state, stored);
     const published = kind.publish(stored, state);
     if (published) out.push({ id: event.revision.toString(), ...published });

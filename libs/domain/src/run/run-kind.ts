@@ -15,7 +15,7 @@ export interface Published {
   data: unknown;
 }
 
-type AnyRunState = RunState<unknown, unknown>;
+export type AnyRunState = RunState<unknown, unknown>;
 
 /** The HTTP paths a run kind is served under (API.md "Routes"); every path holds `:<param>`. */
 export interface RunRoutes {

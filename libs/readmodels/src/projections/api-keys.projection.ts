@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '../../../eventstore/src/event-store.port';
+import type { RecordedEvent } from '@app/eventstore';
 import type { Projection } from '../projection';
 
 /** `api_keys`: one document per key id, read on every authenticated request. */

@@ -1,5 +1,5 @@
 import { MONITOR_STREAM_PREFIX, monitorDecider, type MonitorEvent, type MonitorState } from '@app/domain/monitor';
-import { evolveRecorded } from '../../../eventstore/src/fold';
+import { evolveRecorded } from '@app/eventstore';
 import type { Projection } from '../projection';
 
 /** `monitors`: one document per monitor, holding the decider's state (a deleted one keeps its doc, status `deleted`). */

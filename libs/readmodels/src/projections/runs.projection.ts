@@ -1,4 +1,5 @@
 import { publicStatus, type RunKind, type StateOf } from '@app/domain';
+import { evolveRecorded } from '@app/eventstore';
 import type { Projection } from '../projection';
 import { Collection } from '../read-store.port';
 
@@ -32,7 +33,7 @@ export function runProjection<K extends RunKind>(kind: K & { readModel: NonNulla
     ids: (event) => [event.stream.slice(kind.streamPrefix.length)],
     apply(doc, event) {
       const previous = (doc as RunDoc<StateOf<K>> | undefined)?.state ?? kind.decider.initialState;
-      const state = kind.decider.evolve(previous, { type: event.type, data: event.data });
+      const state = evolveRecorded(kind.decider, previous, event);
       if (state === previous || state.status === 'absent') return doc;
       // The public status from the state itself: the whole view is not built on every event.
       const next: RunDoc = { team_id: state.team_id, created_at: state.requested_at, status: publicStatus(state), state };
