@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CONFIG, type Config } from '@app/config';
 import { HealthHandlerModule } from '@app/contracts';
-import { createLanguageModel, LANGUAGE_MODEL } from '@app/providers/llm';
+import { createLanguageModel, LANGUAGE_MODEL } from '@app/language';
 import { FindAllExecutor } from './findall.executor';
 import { FindAllHandler } from './findall.handler';
 import { FindAllWorker } from './findall.worker';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type ChatParams, chatRuns, type ChatState } from '@app/domain/chat';
 import { PROCESSOR_BUDGETS } from '@app/domain/task-run';
-import { resolveReference } from '@app/providers/llm/research/question';
+import { resolveReference } from '@app/language';
 import { runResearch } from '@app/research';
 import type { RunContext, RunExecutor } from '@app/runs';
 import { documentsOf, recordedProgress, stepsTaken } from './research-progress';

@@ -1,6 +1,7 @@
 import type { ProcessorBudget } from '@app/domain/task-run';
-import type { SchemaFillDocument } from '@app/providers/llm';
-import { normalizeUrl, type ResearchOutcome, type ResearchProgress } from '@app/research';
+import type { SchemaFillDocument } from '@app/language';
+import { type ResearchOutcome, type ResearchProgress } from '@app/research';
+import { normalizeUrl } from '@app/urls';
 import type { RunContext } from '@app/runs';
 
 /**

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { CONFIG, type Config } from '@app/config';
 import { HealthHandlerModule } from '@app/contracts';
-import { createLanguageModel, LANGUAGE_MODEL } from '@app/providers/llm';
-import { createResearchModel, RESEARCH_MODEL } from '@app/providers/llm/research';
+import { createLanguageModel, createResearchModel, LANGUAGE_MODEL } from '@app/language';
+import { RESEARCH_MODEL } from '@app/research';
 import { ChatExecutor } from './chat.executor';
 import { ResearchHandler } from './research.handler';
 import { ResearchPortsFactory } from './research-ports';

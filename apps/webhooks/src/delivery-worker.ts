@@ -22,7 +22,7 @@ import {
 } from '@app/eventstore';
 import { monitorDecider } from '@app/domain/monitor';
 import { SecretBox } from '@app/platform/secrets';
-import type { Resolver } from '@app/providers/fetch';
+import type { Resolver } from '@app/fetch';
 import { READ_STORE, type ReadStore } from '@app/readmodels';
 import { monitorWebhookDelivery } from './monitor-webhooks';
 import { runEndFilter, runWebhookDelivery } from './run-webhooks';

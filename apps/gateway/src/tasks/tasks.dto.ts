@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { TaskOutputSpec } from '@app/domain/task-run';
 import { EnumField, fail, IntField, isObject, metadataParser, ok, type Parser, PyField, StrField, UrlField } from '@app/platform/http';
-import { schemaDepth, schemaProblem } from '@app/providers/llm';
+import { schemaDepth, schemaProblem } from '@app/language';
 
 export const PROCESSORS = ['base', 'core', 'ultra'] as const;
 export const TASK_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
