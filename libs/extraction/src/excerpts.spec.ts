@@ -1,4 +1,5 @@
-import { focusExcerpts, sentences, stem } from './excerpts';
+import { deepStem as stem, sentences } from '@app/text';
+import { focusExcerpts } from './excerpts';
 
 const TEXT = [
   'Fernley Energy Center will store surplus solar power for the evening peak in northern Nevada. It is a 100 megawatt, 400 megawatt-hour battery system.',

@@ -1,4 +1,5 @@
-import { processTerm, sentenceSpans, snippetFor, stemBounds, terms, tokenize } from './text-analysis';
+import { sentenceRanges as sentenceSpans, words as tokenize } from '@app/text';
+import { processTerm, snippetFor, stemBounds, terms } from './text-analysis';
 
 describe('text analysis', () => {
   it('folds case, accents and plurals, and drops stop words', () => {

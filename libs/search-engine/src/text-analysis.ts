@@ -1,46 +1,19 @@
 /**
  * How text becomes index terms, shared by indexing, querying and snippet selection so the three
- * always agree on what "matches" means.
+ * always agree on what "matches" means. The primitives (folding, stop words, plurals, sentence
+ * ranges) are `@app/text`'s; this is how the index puts them together.
  */
-
-// Words too common to tell pages apart: dropping them keeps postings short and BM25 focused.
-const STOP_WORDS = new Set(
-  ('a about after again all also am an and any are as at be because been before being between both but by can could did do does doing ' +
-    'down during each few for from further had has have having he her here hers him his how i if in into is it its itself just ' +
-    'me more most my no nor not now of off on once only or other our ours out over own same she should so some such than that the ' +
-    'their theirs them then there these they this those through to too under until up very was we were what when where which while ' +
-    'who whom why will with would you your yours').split(' '),
-);
-
-// Words an `s` ending does not make plural.
-const NOT_PLURAL = new Set(['news', 'series', 'species', 'gas', 'lens', 'always', 'perhaps', 'ethos', 'chaos']);
-
-export function tokenize(text: string): string[] {
-  return text.split(/[^\p{L}\p{N}]+/u);
-}
+import { foldTerm, INDEX_STOP_WORDS, sentenceRanges, singular, words } from '@app/text';
 
 /** Lower case, accents folded, stop words dropped, plurals folded onto the singular. */
 export function processTerm(raw: string): string | null {
-  return raw.length === 0 ? null : folded(fold(raw));
+  return raw.length === 0 ? null : folded(foldTerm(raw));
 }
 
 /** A folded word as a term: null for a stop word or a lone letter, else its singular. */
 function folded(term: string): string | null {
-  if (term.length === 0 || STOP_WORDS.has(term) || (term.length === 1 && !/\d/.test(term))) return null;
+  if (term.length === 0 || INDEX_STOP_WORDS.has(term) || (term.length === 1 && !/\d/.test(term))) return null;
   return singular(term);
-}
-
-function fold(text: string): string {
-  const lower = text.toLowerCase();
-  return /[^\x00-\x7f]/.test(lower) ? lower.normalize('NFKD').replace(/\p{M}/gu, '') : lower;
-}
-
-function singular(term: string): string {
-  if (term.length <= 3 || !term.endsWith('s') || NOT_PLURAL.has(term)) return term;
-  if (term.endsWith('ies') && term.length > 4) return `${term.slice(0, -3)}y`;
-  if (/(sses|ches|shes|xes|zes)$/.test(term)) return term.slice(0, -2);
-  if (/(ss|us|is)$/.test(term)) return term;
-  return term.slice(0, -1);
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -49,14 +22,14 @@ const ASCII_BREAK = /[^a-z0-9]+/;
 export function terms(text: string): string[] {
   const out: string[] = [];
   if (!NON_ASCII.test(text)) {
-    // ASCII (most text): lower-cased once, letters and digits split as `tokenize` would, nothing to fold.
+    // ASCII (most text): lower-cased once, letters and digits split as `words` would, nothing to fold.
     for (const word of text.toLowerCase().split(ASCII_BREAK)) {
       const term = folded(word);
       if (term) out.push(term);
     }
     return out;
   }
-  for (const token of tokenize(text)) {
+  for (const token of words(text)) {
     const term = processTerm(token);
     if (term) out.push(term);
   }
@@ -65,34 +38,6 @@ export function terms(text: string): string[] {
 
 const SNIPPET_MIN = 200;
 const SNIPPET_MAX = 300;
-
-/** Where a text's sentences (and lines) start and end: what `snippetFor` and listing entries are cut from. */
-const SENTENCE_BREAK = /[.!?]\s+|\n+/g;
-
-const NON_SPACE = /\S/g;
-
-/** Whether text[start, end) holds anything but white space (no slice made). */
-function blank(text: string, start: number, end: number): boolean {
-  NON_SPACE.lastIndex = start;
-  const m = NON_SPACE.exec(text);
-  return m === null || m.index >= end;
-}
-
-/** The text's sentences as [start, end) offsets, blank ones left out. */
-export function sentenceSpans(text: string): Array<[number, number]> {
-  const spans: Array<[number, number]> = [];
-  let start = 0;
-  SENTENCE_BREAK.lastIndex = 0;
-  for (let m = SENTENCE_BREAK.exec(text); m; m = SENTENCE_BREAK.exec(text)) {
-    // A sentence keeps its closing mark; the white space after it is left out.
-    const end = text.charCodeAt(m.index) === 10 ? m.index : m.index + 1;
-    if (end > start && !blank(text, start, end)) spans.push([start, end]);
-    start = m.index + m[0].length;
-    if (m[0].length === 0) SENTENCE_BREAK.lastIndex++;
-  }
-  if (start < text.length && !blank(text, start, text.length)) spans.push([start, text.length]);
-  return spans;
-}
 
 /**
  * The part of a term every word it comes from starts with (case and accents folded): the term,
@@ -126,7 +71,7 @@ export function stemBounds(text: string, spans: Array<[number, number]>, wanted:
   if (lower === null) {
     // Folding may change lengths: sentence by sentence.
     spans.forEach(([start, end], index) => {
-      const folded = fold(text.slice(start, end));
+      const folded = foldTerm(text.slice(start, end));
       let n = 0;
       for (const stem of stems) if (folded.includes(stem)) n++;
       bounds[index] = Math.min(255, n);
@@ -165,7 +110,7 @@ const normalised = (sentence: string) => (/\s\s|[^\S ]/.test(sentence) ? sentenc
  */
 export function snippetFor(text: string, queryTerms: readonly string[], fallback?: string | null): string {
   const wanted = new Set(queryTerms);
-  const spans = sentenceSpans(text);
+  const spans = sentenceRanges(text);
   const sentence = (i: number) => normalised(text.slice(spans[i][0], spans[i][1]));
   // The sentence holding the most of the query's terms, the first such: sentences are tried by
   // their bound, highest first, and the search stops once no bound left can beat the best.
