@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { extractDocument } from '@app/extraction';
 import { readFolderFile, readFolderFileSync } from './folder-source';
-import { analyse, type Analysed, type PreparedDocument } from './local-index';
+import { analyse, type Analysed, type PreparedDocument } from './document';
 import { type Extractor, type RawPage, toIndexedDocument } from './to-document';
 
 /** What a worker sends back per file: the page and its counted terms (Maps do not cross threads as such), or null. */

@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { type IndexChange, LocalIndex } from './local-index';
+import type { IndexChange } from './index-change';
+import { LocalIndex } from './local-index';
 
 /** The index search worker (see IndexSearcher): a read-only LocalIndex that follows the writer's changes. */
 const { file, cacheBytes } = workerData as { file: string; cacheBytes?: number };

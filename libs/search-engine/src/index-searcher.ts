@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { SearchPage, SearchQuery } from '@app/providers';
-import type { IndexChange } from './local-index';
+import type { IndexChange } from './index-change';
 
 /** The compiled worker script next to this file (absent when running from TypeScript sources, e.g. under jest). */
 const WORKER_SCRIPT = path.join(__dirname, 'index-search-worker.js');

@@ -1,7 +1,8 @@
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { type IndexedDocument, LocalIndex } from './local-index';
+import type { IndexedDocument } from './document';
+import { LocalIndex } from './local-index';
 
 const NOW = new Date('2025-06-15T12:00:00Z');
 

@@ -8,7 +8,8 @@ import { Crawler, type CrawlOptions, type CrawlResult } from './crawler';
 import { ExtractionPool, prepareFile } from './extraction-pool';
 import { FolderWatcher, listFiles } from './folder-source';
 import { IndexSearcher } from './index-searcher';
-import { type IndexedDocument, LocalIndex } from './local-index';
+import type { IndexedDocument } from './document';
+import { LocalIndex } from './local-index';
 import { type Extractor, type RawPage, toIndexedDocument } from './to-document';
 import { mirroredUrl } from '@app/urls';
 

@@ -1,7 +1,7 @@
 import type { ExtractedDocument, ExtractOptions } from '@app/extraction';
 import type { Category } from '@app/providers';
 import { categorize } from './categorize';
-import type { IndexedDocument } from './local-index';
+import type { IndexedDocument } from './document';
 import { absoluteUrl, hostOf, siteKey } from '@app/urls';
 
 /** `extractDocument` from `@app/extraction`, or a stand-in with its signature. */

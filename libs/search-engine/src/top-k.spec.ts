@@ -1,4 +1,5 @@
-import { BLOCK, impactList, type ImpactList, scoreOf, SEEDS, seek, topK, type TopKStats } from './top-k';
+import { BLOCK, impactList, type ImpactList, scoreOf, SEEDS, seek } from './impact-list';
+import { topK, type TopKStats } from './top-k';
 
 /** Deterministic pseudo-random numbers. */
 function rng(seed: number) {
