@@ -5,8 +5,8 @@ import { extractDocument } from '@app/extraction';
 import type { PageFetcher } from '@app/fetch';
 import { type SearchCapabilities, type SearchPage, type SearchProvider, SearchProviderError, type SearchQuery } from '@app/providers';
 import { Crawler, type CrawlOptions, type CrawlResult } from './crawler';
-import { ExtractionPool, prepareFile } from './extraction-pool';
-import { FolderWatcher, listFiles } from './folder-source';
+import { FolderWatcher } from './folder-source';
+import { FOLDER_SOURCE, forgetFiles, recordFiles, syncFolder } from './folder-sync';
 import { IndexSearcher } from './index-searcher';
 import type { IndexedDocument } from './document';
 import { LocalIndex } from './local-index';
@@ -73,18 +73,11 @@ type SourcesMeta = {
   seeds: string[];
 };
 
-const FOLDER_SOURCE = 'folder';
 const INDEX_FILE = 'local-index.db';
 /** Files of the index formats before the SQLite store: removed when found. */
 const LEGACY_FILES = ['local-documents.json', 'local-minisearch.json'];
 // Seed sites crawled at once; each crawl is itself limited to a couple of requests in flight.
 const SEED_CONCURRENCY = 4;
-/** Files read and extracted per batch of a folder sync (one message to a worker). */
-const SYNC_BATCH = 100;
-/** Batches being extracted while one is written. */
-const IN_FLIGHT = 8;
-/** A sync of this many files or more extracts on worker threads. */
-const POOL_FROM = 200;
 
 /** The repository's `corpus/` folder (from `libs/...` in sources or `dist/libs/...` when built). */
 export const DEMO_CORPUS_DIR = (() => {
@@ -220,12 +213,12 @@ export class LocalSearchProvider implements SearchProvider {
     fs.mkdirSync(this.storeDir, { recursive: true });
     for (const legacy of LEGACY_FILES) fs.rmSync(path.join(this.storeDir, legacy), { force: true });
     const index = (this.index = new LocalIndex({ file: path.join(this.storeDir, INDEX_FILE), now: this.options.now, cacheBytes: this.options.cacheBytes }));
-    index.db.exec('CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime REAL NOT NULL, url TEXT)');
+    recordFiles(index);
     const meta = index.meta<SourcesMeta>('sources');
     if (!meta || (meta.folder ?? null) !== (this.folder ?? null)) {
       // A new index, or another folder (its files are not the ones recorded): read it before answering.
       this.removeWhere(FOLDER_SOURCE);
-      index.db.exec('DELETE FROM files');
+      forgetFiles(index);
       await this.syncFolder();
     } else {
       // The stored index answers at once; what changed in the folder while the service was down
@@ -270,6 +263,11 @@ export class LocalSearchProvider implements SearchProvider {
     return run;
   }
 
+  private syncFolder(only?: string[]): Promise<{ indexed: number; removed: number }> {
+    if (!this.folder) return Promise.resolve({ indexed: 0, removed: 0 });
+    return syncFolder(this.index!, { folder: this.folder, required: !!this.options.indexDir, extract: this.extract, poolExtract: this.options.extract }, only);
+  }
+
   private onFolderChange(changed: string[] | 'all'): void {
     if (this.closed || !this.index) return;
     const started = performance.now();
@@ -277,85 +275,6 @@ export class LocalSearchProvider implements SearchProvider {
       (result) => this.options.onUpdate?.({ kind: 'folder', ...result, errors: [], ms: Math.round(performance.now() - started) }),
       (error: unknown) => this.options.onUpdate?.({ kind: 'folder', indexed: 0, removed: 0, errors: [String(error)], ms: Math.round(performance.now() - started) }),
     );
-  }
-
-  /**
-   * Brings the folder's pages in step with its files: a file whose size or modification time
-   * changed is read again, a new one is added, a deleted one's page is dropped. `only` limits the
-   * look to those relative paths (what a watch event named); otherwise the whole folder is listed.
-   */
-  private async syncFolder(only?: string[]): Promise<{ indexed: number; removed: number }> {
-    const index = this.index!;
-    if (!this.folder) return { indexed: 0, removed: 0 };
-    if (!fs.existsSync(this.folder)) {
-      // The demo corpus may be absent from a slim image; a folder the operator named must exist.
-      if (this.options.indexDir) throw new Error(`LOCAL_INDEX_DIR ${this.folder} does not exist`);
-      return { indexed: 0, removed: 0 };
-    }
-    type FileRow = { path: string; size: number; mtime: number; url: string | null };
-    const recorded = new Map<string, FileRow>();
-    // A path a watch event names may be a folder (a deleted one among them): its files are looked at too.
-    const under = index.db.prepare('SELECT path, size, mtime, url FROM files WHERE path = ? OR (path > ? AND path < ?)');
-    const rowsOf = only
-      ? only.flatMap((p) => under.all(p, `${p}${path.sep}`, `${p}${String.fromCharCode(path.sep.charCodeAt(0) + 1)}`) as FileRow[])
-      : (index.db.prepare('SELECT path, size, mtime, url FROM files').all() as FileRow[]);
-    for (const row of rowsOf) recorded.set(row.path, row);
-    const present = await listFiles(this.folder, only);
-    const changed = present.filter((f) => {
-      const row = recorded.get(f.relative);
-      return !row || row.size !== f.size || row.mtime !== f.mtimeMs;
-    });
-    const seen = new Set(present.map((f) => f.relative));
-    const gone = [...recorded.values()].filter((row) => !seen.has(row.path));
-    if (changed.length === 0 && gone.length === 0) return { indexed: 0, removed: 0 };
-
-    const upsertFile = index.db.prepare('INSERT INTO files (path, size, mtime, url) VALUES (?, ?, ?, ?) ON CONFLICT (path) DO UPDATE SET size = excluded.size, mtime = excluded.mtime, url = excluded.url');
-    const deleteFile = index.db.prepare('DELETE FROM files WHERE path = ?');
-    const othersWith = index.db.prepare('SELECT COUNT(*) FROM files WHERE url = ? AND path != ?').pluck();
-    let indexed = 0;
-    let removed = 0;
-    const writer = index.writer();
-    // A page two files declare stays while either file does.
-    const release = (row: FileRow | undefined, keep: string | null) => {
-      if (row?.url && row.url !== keep && (othersWith.get(row.url, row.path) as number) === 0) {
-        writer.remove(row.url);
-        removed++;
-      }
-    };
-    // Many files are read and extracted on worker threads, a few (a watch event) right here.
-    const pool = changed.length >= POOL_FROM ? new ExtractionPool(this.folder, FOLDER_SOURCE, this.options.extract) : null;
-    const prepare = (files: string[]) => (pool ? pool.prepare(files) : Promise.all(files.map((f) => prepareFile(this.folder!, f, FOLDER_SOURCE, this.extract))));
-    try {
-      const batches: string[][] = [];
-      for (let start = 0; start < changed.length; start += SYNC_BATCH) batches.push(changed.slice(start, start + SYNC_BATCH).map((f) => f.relative));
-      // A few batches in flight ahead of the one being written, so the workers never wait for it.
-      const inFlight = batches.slice(0, IN_FLIGHT).map(prepare);
-      for (let b = 0; b < batches.length; b++) {
-        const docs = await inFlight[b];
-        if (b + IN_FLIGHT < batches.length) inFlight.push(prepare(batches[b + IN_FLIGHT]));
-        const files = changed.slice(b * SYNC_BATCH, (b + 1) * SYNC_BATCH);
-        files.forEach((file, i) => {
-          const prepared = docs[i];
-          release(recorded.get(file.relative), prepared?.doc.url ?? null);
-          // Recorded with the segment that holds the page: a crash leaves neither or both.
-          writer.alongside(() => upsertFile.run(file.relative, file.size, file.mtimeMs, prepared?.doc.url ?? null));
-          if (prepared) {
-            writer.add(prepared);
-            indexed++;
-          }
-        });
-        delete inFlight[b];
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
-    } finally {
-      await pool?.close();
-    }
-    for (const row of gone) {
-      writer.alongside(() => deleteFile.run(row.path));
-      release(row, null);
-    }
-    writer.flush();
-    return { indexed, removed };
   }
 
   private async crawlSeeds(seeds: string[], refresh: boolean): Promise<RefreshReport> {
