@@ -9,4 +9,4 @@ export * from './filter/row-filter';
 export { ExtractiveResearchModel, isWorded } from './research/extractive.research-model';
 export { OpenAiResearchModel, type OpenAiResearchModelOptions } from './research/openai.research-model';
 export { createResearchModel } from './research/create-research-model';
-export { resolveReference } from './research/question';
+export { resolveReference } from './research/question/follow-up';

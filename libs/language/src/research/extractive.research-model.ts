@@ -1,7 +1,12 @@
 import type { Finding } from '@app/domain/search-run/search-run.events';
 import type { TokenUsage } from '../language-model.port';
 import { addCounts, bm25, sentenceSpans, tokenize } from '@app/text';
-import { affiliation, affiliationName, analyseQuestion, answerUnits, describedName, describedObject, formatValue, questionKind, roleHolder, typedAnswer } from './question';
+import { affiliation, affiliationName } from './question/affiliation';
+import { answerUnits } from './question/answer-units';
+import { describedName, describedObject } from './question/described';
+import { analyseQuestion, questionKind } from './question/question-shape';
+import { roleHolder } from './question/role-holder';
+import { formatValue, typedAnswer } from './question/typed-answer';
 import { citedIndexes, claimSentences, GAP_NOTE, oneLine, sourcesSection } from '@app/research';
 import type { FollowUp, ResearchCallOptions, ResearchModel, ResearchPassage, ResearchSourceRef, SynthesiseOptions } from '@app/research';
 

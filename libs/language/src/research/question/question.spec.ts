@@ -1,4 +1,8 @@
-import { analyseQuestion, answerUnits, questionKind, resolveReference, roleHolder, typedAnswer } from './question';
+import { answerUnits } from './answer-units';
+import { resolveReference } from './follow-up';
+import { analyseQuestion, questionKind } from './question-shape';
+import { roleHolder } from './role-holder';
+import { typedAnswer } from './typed-answer';
 
 const passage = (source: number, title: string, text: string) => ({ source, title, text });
 const answer = (question: string, passages: ReturnType<typeof passage>[]) => {
