@@ -1,7 +1,4 @@
-export * from './fetcher.port';
-export * from './address-policy';
-export * from './guarded-agent';
-export * from './decode-body';
-export * from './page-cache';
-export * from './host-queue';
-export * from './http-fetcher';
+export { FetchError, type FetchErrorCode, type FetchedPage, type FetchOptions, PAGE_FETCHER, type PageFetcher } from './fetcher.port';
+export { AllowHosts, checkUrl } from './address-policy';
+export { BlockedAddressError, GuardedHttpAgent, GuardedHttpsAgent, type Resolver, systemResolver } from './guarded-agent';
+export { HttpFetcher, type HttpFetcherOptions } from './http-fetcher';

@@ -1,5 +1,4 @@
 export * from './search-provider.port';
 export { SearchProviderHttpError } from './http-json';
-export { Throttle, type ThrottleOptions } from './throttle';
 export { SearxngSearchProvider, type SearxngSearchProviderOptions } from './searxng.search-provider';
 export { BraveSearchProvider, type BraveSearchProviderOptions } from './brave.search-provider';

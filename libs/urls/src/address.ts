@@ -8,7 +8,7 @@
  * Parameters dropped from an address that is fetched: only those no server reads. A subset of
  * `TRACKING_PARAMS` (identity), which also drops `ref`, `si`, `spm`, `yclid` and `_gl`.
  */
-export const CLICK_PARAMS = /^(utm_[a-z_]+|gclid|dclid|fbclid|msclkid|mc_cid|mc_eid|_ga|_hsenc|_hsmi|igshid|ref_src)$/i;
+const CLICK_PARAMS = /^(utm_[a-z_]+|gclid|dclid|fbclid|msclkid|mc_cid|mc_eid|_ga|_hsenc|_hsmi|igshid|ref_src)$/i;
 
 /** Absolute http(s) URL without fragment, tracking parameters or default port; other parameters sorted. */
 export function absoluteUrl(raw: string, base?: string): string | null {

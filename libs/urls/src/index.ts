@@ -1,2 +1,2 @@
-export { domainOf, normalizeUrl, onDomain, TRACKING_PARAMS } from './url-key';
-export { absoluteUrl, CLICK_PARAMS, domainMatches, hostOf, mirroredUrl, normalizeDomain, siteKey } from './address';
+export { domainOf, normalizeUrl, onDomain } from './url-key';
+export { absoluteUrl, domainMatches, hostOf, mirroredUrl, normalizeDomain, siteKey } from './address';

@@ -8,7 +8,7 @@
  * them. Broader than `CLICK_PARAMS` (which changes the address actually fetched): `ref`, `si` and
  * `spm` are sometimes read by a server, so they are dropped from keys but not from fetches.
  */
-export const TRACKING_PARAMS = /^(utm_[a-z_]+|gclid|dclid|fbclid|msclkid|yclid|mc_cid|mc_eid|_ga|_gl|_hsenc|_hsmi|ref|ref_src|igshid|spm|si)$/i;
+const TRACKING_PARAMS = /^(utm_[a-z_]+|gclid|dclid|fbclid|msclkid|yclid|mc_cid|mc_eid|_ga|_gl|_hsenc|_hsmi|ref|ref_src|igshid|spm|si)$/i;
 
 /**
  * Scheme-agnostic, `www.`-less, lower-case host, no default port, no trailing slash, no fragment,
