@@ -141,8 +141,11 @@ const du = (dir: string): number => {
 
 /** Runs in a child: builds the index of `pagesDir` in `dataDir` with the provider of `dist`, and prints its figures. */
 async function buildChild(dist: string, dataDir: string, pagesDir: string): Promise<void> {
+  // The engine's place in dist/: libs/search-engine since it left libs/providers (older baselines).
+  const moved = path.join(dist, 'libs', 'search-engine', 'src', 'index.js');
+  const before = path.join(dist, 'libs', 'providers', 'src', 'search', 'local', 'local.search-provider.js');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { LocalSearchProvider } = require(path.join(dist, 'libs', 'providers', 'src', 'search', 'local', 'local.search-provider.js'));
+  const { LocalSearchProvider } = require(fs.existsSync(moved) ? moved : before);
   let peak = 0;
   const sample = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
   const started = performance.now();

@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import autocannon from 'autocannon';
-import { LocalSearchProvider } from '@app/providers/search';
+import { LocalSearchProvider } from '@app/search-engine';
 import { ReplayServer } from '../test/support/replay-server';
 import { startService, type Mode } from '../test/support/service-process';
 import { atLeast, atMost, generatedPage, percentile, report, ROOT, type Row, sourcePages } from './bench-util';

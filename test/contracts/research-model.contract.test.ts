@@ -1,9 +1,9 @@
 import type { Finding } from '@app/domain/search-run/search-run.events';
-import { tokenize } from '@app/providers/llm/lexical';
-import { ExtractiveResearchModel } from '@app/providers/llm/research/extractive.research-model';
-import { OpenAiResearchModel } from '@app/providers/llm/research/openai.research-model';
-import { citedIndexes, uncitedClaims } from '@app/providers/llm/research/report-citations';
-import type { ResearchModel, ResearchPassage } from '@app/providers/llm/research/research-model.port';
+import { tokenize } from '@app/text';
+import { ExtractiveResearchModel } from '@app/language';
+import { OpenAiResearchModel } from '@app/language';
+import { citedIndexes, uncitedClaims } from '@app/research';
+import type { ResearchModel, ResearchPassage } from '@app/research';
 import { ReplayServer } from '../support/replay-server';
 import { load } from '../integration/providers/recorded';
 

@@ -3,7 +3,7 @@ import type { ExtractReply, ExtractRequest, ExtractResultDto, FetchPageReply, Fe
 import { lineItem, totalCredits } from '@app/domain/pricing';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { ExtractionAbandoned, ExtractionWorkers, focusExcerpts } from '@app/extraction';
-import { FetchError, PAGE_FETCHER, type PageFetcher } from '@app/providers/fetch';
+import { FetchError, PAGE_FETCHER, type PageFetcher } from '@app/fetch';
 import { type ChargeContext, chargeRequest } from '@app/platform/charging/charge-request';
 
 const EXCERPT_CHARS = 1_500;

@@ -3,7 +3,7 @@ import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { CONFIG, type Config } from '@app/config';
 import { HealthHandlerModule } from '@app/contracts';
 import { ExtractionWorkers } from '@app/extraction';
-import { HttpFetcher, PAGE_FETCHER, type PageFetcher } from '@app/providers/fetch';
+import { HttpFetcher, PAGE_FETCHER, type PageFetcher } from '@app/fetch';
 import { ExtractService } from './extract.service';
 import { ExtractionHandler } from './extraction.handler';
 

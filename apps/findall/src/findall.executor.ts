@@ -4,8 +4,9 @@ import { Inject } from '@nestjs/common';
 import { BusClient } from '@app/bus';
 import { callBus, subjects } from '@app/contracts';
 import { type Candidate, type FieldBasisEntry, findAllLimit, findAllRuns, type FindAllSchema, type FindAllState } from '@app/domain/findall';
-import { LANGUAGE_MODEL, type LanguageModel } from '@app/providers/llm';
-import { checkCondition, deriveFindAllSchema, type EntityPage, entityKey, listRows, normalizeUrl } from '@app/research';
+import { LANGUAGE_MODEL, type LanguageModel } from '@app/language';
+import { checkCondition, deriveFindAllSchema, type EntityPage, entityKey, listRows } from '@app/research';
+import { normalizeUrl } from '@app/urls';
 import { type RunContext, type RunExecutor, RunExecutorOf } from '@app/runs';
 
 /** Pages read per call to the extraction service. */

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { CONFIG, type Config } from '@app/config';
 import { HealthHandlerModule } from '@app/contracts';
 import { RunServiceModule } from '@app/runs';
-import { createLanguageModel, LANGUAGE_MODEL } from '@app/providers/llm';
+import { createLanguageModel, LANGUAGE_MODEL } from '@app/language';
 import { FindAllExecutor } from './findall.executor';
 
 /** The findall service: FindAll runs (requests, cancel, extend, enrich) and their worker. Standalone imports this same module. */

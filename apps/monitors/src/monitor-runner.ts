@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { BusClient } from '@app/bus';
 import { callBus, subjects } from '@app/contracts';
 import { type MonitorEvent, monitorEvent, type MonitorRecord } from '@app/domain/monitor';
-import { LANGUAGE_MODEL, type LanguageModel } from '@app/providers/llm';
-import { domainOf, normalizeUrl } from '@app/research';
+import { LANGUAGE_MODEL, type LanguageModel } from '@app/language';
+import { domainOf, normalizeUrl } from '@app/urls';
 
 /**
  * One monitor run: search the query (its country and language), keep the rows where the

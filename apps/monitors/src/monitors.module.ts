@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import { CONFIG, type Config } from '@app/config';
 import { HealthHandlerModule } from '@app/contracts';
-import { createLanguageModel, LANGUAGE_MODEL } from '@app/providers/llm';
+import { createLanguageModel, LANGUAGE_MODEL } from '@app/language';
 import { MonitorClock } from './monitor-clock';
 import { MonitorRunner } from './monitor-runner';
 import { MonitorScheduler } from './monitor-scheduler';

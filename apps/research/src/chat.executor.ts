@@ -1,7 +1,7 @@
 import type { RecordedCommand } from '@app/domain';
 import { type ChatParams, chatRuns, type ChatState } from '@app/domain/chat';
 import { PROCESSOR_BUDGETS } from '@app/domain/task-run';
-import { resolveReference } from '@app/providers/llm/research/question';
+import { resolveReference } from '@app/language';
 import { runResearch } from '@app/research';
 import { type RunContext, type RunExecutor, RunExecutorOf } from '@app/runs';
 import { documentsOf, recordedProgress, stepsTaken } from './research-progress';

@@ -2,9 +2,9 @@ import { Injectable, Inject } from '@nestjs/common';
 import { BusClient } from '@app/bus';
 import { callBus, type RequestOf, subjects } from '@app/contracts';
 import type { RunResult } from '@app/domain/run';
-import { LANGUAGE_MODEL, type LanguageModel } from '@app/providers/llm';
-import { RESEARCH_MODEL, type ResearchModel } from '@app/providers/llm/research';
-import { normalizeUrl, type ResearchPorts } from '@app/research';
+import { LANGUAGE_MODEL, type LanguageModel } from '@app/language';
+import { RESEARCH_MODEL, type ResearchModel, type ResearchPorts } from '@app/research';
+import { normalizeUrl } from '@app/urls';
 
 /** Filters a run applies to every search page it asks for. */
 export type PageFilters = Pick<RequestOf<typeof subjects.searchPage>, 'category' | 'freshness' | 'include_domains' | 'exclude_domains' | 'after_date' | 'before_date'>;

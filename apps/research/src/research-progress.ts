@@ -1,7 +1,8 @@
 import type { ResearchCommand } from '@app/domain';
 import type { ProcessorBudget } from '@app/domain/task-run';
-import type { SchemaFillDocument } from '@app/providers/llm';
-import { normalizeUrl, type ResearchOutcome, type ResearchProgress } from '@app/research';
+import type { SchemaFillDocument } from '@app/language';
+import { type ResearchOutcome, type ResearchProgress } from '@app/research';
+import { normalizeUrl } from '@app/urls';
 import type { RunContext } from '@app/runs';
 
 /** The research pipeline's facts, as an executor of a kind that runs it records them. */

@@ -1,5 +1,5 @@
 import type { DeepSearchParams, RunResult } from '@app/domain/search-run';
-import { normalizeUrl } from '@app/research';
+import { normalizeUrl } from '@app/urls';
 import { fitTexts, RESULTS_TEXT_BYTES, shapeSnippets, withContents } from './search-run.executor';
 
 // A page whose opening says nothing about the question; the answer is further down.

@@ -1,6 +1,6 @@
 import { BusClient, BusTimeoutError } from '@app/bus';
 import { callBus, type FetchPageReply, subjects } from '@app/contracts';
-import { type FetchedPage, FetchError, type FetchErrorCode, type FetchOptions, type PageFetcher } from '@app/providers/fetch';
+import { type FetchedPage, FetchError, type FetchErrorCode, type FetchOptions, type PageFetcher } from '@app/fetch';
 
 /**
  * The local index's crawler fetches seed pages through the extraction service (the only service

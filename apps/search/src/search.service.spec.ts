@@ -1,8 +1,8 @@
 import type { BusClient } from '@app/bus';
 import type { SearchRequest, SearchResultRow } from '@app/contracts';
 import { SqliteEventStore } from '@app/eventstore';
-import { ExtractiveLanguageModel } from '@app/providers/llm';
-import type { SearchCapabilities, SearchHit, SearchProvider } from '@app/providers/search';
+import { ExtractiveLanguageModel } from '@app/language';
+import type { SearchCapabilities, SearchHit, SearchProvider } from '@app/providers';
 import { SearchService } from './search.service';
 
 // Pages whose opening says nothing about the question; the answer is further down.

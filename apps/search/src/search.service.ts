@@ -7,9 +7,9 @@ import { lineItems, totalCredits } from '@app/domain/pricing';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { ExcerptBudget, focusExcerpts } from '@app/extraction';
 import { type ChargeContext, chargeRequest } from '@app/platform/charging/charge-request';
-import { ExtractiveLanguageModel, LANGUAGE_MODEL, type LanguageModel } from '@app/providers/llm';
-import { type SearchHit, type SearchPage, type SearchProvider, type SearchQuery, SEARCH_PROVIDER } from '@app/providers/search';
-import { domainOf, normalizeUrl, onDomain } from '@app/research/urls';
+import { ExtractiveLanguageModel, LANGUAGE_MODEL, type LanguageModel } from '@app/language';
+import { type SearchHit, type SearchPage, type SearchProvider, type SearchQuery, SEARCH_PROVIDER } from '@app/providers';
+import { domainOf, normalizeUrl, onDomain } from '@app/urls';
 
 const DEFAULT_EXCERPT_CHARS = 500;
 const HIGHLIGHT_CHARS = 1_000;

@@ -23,7 +23,7 @@ import {
 import { monitorDecider } from '@app/domain/monitor';
 import { RUN_KINDS, type RunKind } from '@app/domain';
 import { SecretBox } from '@app/platform/secrets';
-import type { Resolver } from '@app/providers/fetch';
+import type { Resolver } from '@app/fetch';
 import { READ_STORE, type ReadStore } from '@app/readmodels';
 import { RUN_KIND_LIST } from '@app/runs';
 import { monitorWebhookDelivery } from './monitor-webhooks';

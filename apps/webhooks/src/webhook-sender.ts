@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import axios, { type AxiosInstance } from 'axios';
 import { Webhook } from 'standardwebhooks';
-import { AllowHosts, BlockedAddressError, checkUrl, GuardedHttpAgent, GuardedHttpsAgent, type Resolver } from '@app/providers/fetch';
+import { AllowHosts, BlockedAddressError, checkUrl, GuardedHttpAgent, GuardedHttpsAgent, type Resolver } from '@app/fetch';
 
 export const WEBHOOK_USER_AGENT = 'WebResearchWebhooks/1.0 (+self-hosted web research service)';
 

@@ -1,3 +1,4 @@
+import { bm25Idf, bm25Weight, deepStem, foldWord, OBJECTIVE_WORDS, sentences } from '@app/text';
 import { detectLanguage, STOPWORDS } from './language';
 
 /**
@@ -27,8 +28,6 @@ interface Unit {
   index: number;
 }
 
-const ABBREVIATIONS = new Set(['mr', 'mrs', 'ms', 'dr', 'prof', 'sr', 'jr', 'st', 'vs', 'etc', 'inc', 'ltd', 'co', 'corp', 'no', 'fig', 'approx', 'e.g', 'i.e', 'u.s', 'cf', 'al', 'vol', 'pp', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'z.b', 'bzw', 'ca', 'nr']);
-
 function segment(text: string): Unit[] {
   const units: Unit[] = [];
   const paragraphs = text.split(/\n+/).map((p) => p.replace(/\s+/g, ' ').trim()).filter(Boolean);
@@ -39,66 +38,22 @@ function segment(text: string): Unit[] {
   return units;
 }
 
-/** Sentence ends: . ! ? (and CJK stops) followed by space and a capital, digit or quote; not after abbreviations or initials. */
-export function sentences(p: string): string[] {
-  const out: string[] = [];
-  let start = 0;
-  const re = /([.!?…]["'”’)\]]*)\s+(?=["'“‘(\[¿¡]?[\p{Lu}\p{N}])|([。！？])/gu;
-  for (let m = re.exec(p); m; m = re.exec(p)) {
-    const end = m.index + (m[1] ?? m[2]).length;
-    if (m[1]?.startsWith('.')) {
-      const word = /([\p{L}.]+)$/u.exec(p.slice(start, m.index))?.[1]?.toLowerCase() ?? '';
-      if (ABBREVIATIONS.has(word) || /^\p{L}$/u.test(word)) continue;
-    }
-    const s = p.slice(start, end).trim();
-    if (s) out.push(s);
-    start = end;
-  }
-  const rest = p.slice(start).trim();
-  if (rest) out.push(rest);
-  return out;
-}
-
 function stopwordsFor(text: string): Set<string> {
   const lang = detectLanguage(text.slice(0, 5000))?.lang;
-  const words = [...STOPWORDS.en, ...EXTRA_EN, ...(lang && lang !== 'en' && STOPWORDS[lang] ? STOPWORDS[lang] : [])];
-  return new Set(words.map(fold));
+  const words = [...STOPWORDS.en, ...OBJECTIVE_WORDS, ...(lang && lang !== 'en' && STOPWORDS[lang] ? STOPWORDS[lang] : [])];
+  return new Set(words.map(foldWord));
 }
-// Question words and fillers objectives are phrased with.
-const EXTRA_EN = 'a i me my do does did what which who whom whose where why how find tell show give list about any some please get information info page'.split(' ');
-
-const fold = (w: string) => w.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
 /** Lower-case, accent-folded, stop words out, suffixes trimmed ("prices", "priced", "pricing" -> "pric"). */
 function terms(text: string, stop: Set<string>): string[] {
   const out: string[] = [];
   for (const raw of text.match(/[\p{L}\p{N}]+(?:['’.-][\p{L}\p{N}]+)*/gu) ?? []) {
-    const w = fold(raw).replace(/['’]s$/, '');
+    const w = foldWord(raw).replace(/['’]s$/, '');
     if (stop.has(w) || (w.length < 2 && !/\d/.test(w))) continue;
-    out.push(stem(w));
+    out.push(deepStem(w));
   }
   return out;
 }
-
-export function stem(w: string): string {
-  if (w.length <= 3 || /\d/.test(w)) return w;
-  let s = w;
-  if (s.endsWith('ies') && s.length > 4) s = `${s.slice(0, -3)}y`;
-  else if (s.endsWith('sses')) s = s.slice(0, -2);
-  else if (/(?:ch|sh|x|z)es$/.test(s)) s = s.slice(0, -2);
-  else if (s.endsWith('s') && !/(?:ss|us|is)$/.test(s)) s = s.slice(0, -1);
-  if (s.endsWith('ation') && s.length > 7) s = s.slice(0, -5);
-  else if (s.endsWith('ing') && s.length > 5) s = s.slice(0, -3);
-  else if (s.endsWith('ed') && s.length > 4) s = s.slice(0, -2);
-  else if (s.endsWith('ly') && s.length > 5) s = s.slice(0, -2);
-  if (/([b-df-hj-np-tv-z])\1$/.test(s) && !/(?:ll|ss|zz)$/.test(s)) s = s.slice(0, -1); // running -> run
-  if (s.endsWith('e') && s.length > 4) s = s.slice(0, -1);
-  if (s.endsWith('y') && s.length > 4) s = `${s.slice(0, -1)}i`;
-  return s;
-}
-
-const K1 = 1.2;
-const B = 0.75;
 
 function relevant(units: Unit[], query: string[], stop: Set<string>, maxChars: number): string[] {
   const docs = units.map((u) => terms(u.text, stop));
@@ -107,7 +62,7 @@ function relevant(units: Unit[], query: string[], stop: Set<string>, maxChars: n
   const idf = new Map<string, number>();
   for (const q of query) {
     const df = docs.reduce((a, d) => a + (d.includes(q) ? 1 : 0), 0);
-    idf.set(q, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
+    idf.set(q, bm25Idf(n, df));
   }
   const scores = docs.map((d, i) => {
     if (!d.length) return 0;
@@ -119,7 +74,7 @@ function relevant(units: Unit[], query: string[], stop: Set<string>, maxChars: n
       const f = tf.get(q);
       if (!f) continue;
       matched++;
-      score += idf.get(q)! * ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * d.length) / avgLen)));
+      score += idf.get(q)! * bm25Weight(f, d.length, avgLen);
     }
     if (!matched) return 0;
     // Objective terms side by side ("return policy") are a phrase match.

@@ -1,9 +1,9 @@
 import type { Source } from '@app/domain/search-run/search-run.events';
-import { citedIndexes } from '@app/providers/llm/research/report-citations';
+import { citedIndexes } from './report-citations';
 
-// The grammar lives beside the research models (they write and repair reports); re-exported so
-// pipeline users need only this library.
-export { citedIndexes, claimSentences, uncitedClaims, GAP_NOTE } from '@app/providers/llm/research/report-citations';
+// The grammar itself is in ./report-citations, which the research models (they write and repair
+// reports) use too.
+export { citedIndexes, claimSentences, uncitedClaims, GAP_NOTE } from './report-citations';
 
 export class UnresolvedCitationError extends Error {
   constructor(readonly missing: number[]) {

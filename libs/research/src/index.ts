@@ -11,6 +11,6 @@ export {
   type ReadDocument,
 } from './pipeline';
 export { assertCitationsResolve, citedIndexes, claimSentences, uncitedClaims, GAP_NOTE, UnresolvedCitationError } from './citations';
-export { normalizeUrl, domainOf, onDomain } from './urls';
-export type { ResearchModel, ResearchPassage, ResearchSourceRef } from '@app/providers/llm/research/research-model.port';
+export * from './research-model.port';
+export { keepCitedClaims, oneLine, sourcesSection, stripInvalidCitations, type CitableSource } from './report-citations';
 export * from './findall';

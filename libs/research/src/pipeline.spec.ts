@@ -1,10 +1,9 @@
-import { isWorded } from '@app/providers/llm/research/extractive.research-model';
 import type { Finding, RunResult } from '@app/domain/search-run/search-run.events';
-import { ExtractiveResearchModel } from '@app/providers/llm/research/extractive.research-model';
+import { ExtractiveResearchModel, isWorded } from '@app/language';
 import { citedIndexes, uncitedClaims } from './citations';
 import { runResearch, type ResearchInput, type ResearchOutcome, type ResearchPorts, type ResearchProgress } from './pipeline';
 import { type FakePage, fakeWeb, PAGES, pageText, VARIANT_URL } from './testing/fake-web';
-import { normalizeUrl } from './urls';
+import { normalizeUrl } from '@app/urls';
 
 // The pipeline's ports (search, read, model) are its seam: the fake web below stands in for the
 // search and extraction services, which are tested against real servers in their own suites.

@@ -1,10 +1,9 @@
 import type { Finding, RunResult, RunUsage, Source } from '@app/domain/search-run/search-run.events';
 import { focusExcerpts } from '@app/extraction/excerpts';
-import type { TokenUsage } from '@app/providers/llm/language-model.port';
-import { tokenize } from '@app/providers/llm/lexical';
-import type { FollowUp, ResearchModel, ResearchPassage } from '@app/providers/llm/research/research-model.port';
+import { tokenize } from '@app/text';
+import type { FollowUp, ResearchModel, ResearchPassage, TokenUsage } from './research-model.port';
 import { assertCitationsResolve } from './citations';
-import { domainOf, normalizeUrl } from './urls';
+import { domainOf, normalizeUrl } from '@app/urls';
 
 export interface ResearchInput {
   prompt: string;

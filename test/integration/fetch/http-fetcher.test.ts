@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import type { ServerResponse } from 'node:http';
 import * as iconv from 'iconv-lite';
-import { FetchError, HttpFetcher, type HttpFetcherOptions } from '@app/providers/fetch';
+import { FetchError, HttpFetcher, type HttpFetcherOptions } from '@app/fetch';
 import { type CountingServer, sleep, startServer, stubResolver } from './servers';
 
 /**

@@ -1,5 +1,5 @@
 import * as http from 'node:http';
-import { FetchError, GuardedHttpAgent, HttpFetcher, AllowHosts, systemResolver } from '@app/providers/fetch';
+import { FetchError, GuardedHttpAgent, HttpFetcher, AllowHosts, systemResolver } from '@app/fetch';
 import { type CountingServer, startServer, stubResolver } from './servers';
 
 /**

@@ -1,5 +1,5 @@
-import { HttpFetcher } from '@app/providers/fetch';
-import { Crawler, type CrawlResult } from '@app/providers/search/local';
+import { HttpFetcher } from '@app/fetch';
+import { Crawler, type CrawlResult } from '@app/search-engine';
 import { type FixtureWeb, startFixtureWeb } from '../../support/fixture-web';
 
 // The crawler over the real HttpFetcher (SSRF guard with the fixture's loopback ports allowed)

@@ -7,9 +7,9 @@ import * as path from 'node:path';
  * If that thread dies, searches go on in the provider's own thread with the same answers. Under
  * jest's TypeScript sources there is no compiled worker script, so this suite loads dist/.
  */
-const DIST = path.resolve(__dirname, '..', '..', '..', 'dist', 'libs', 'providers', 'src', 'search', 'local', 'local.search-provider.js');
+const DIST = path.resolve(__dirname, '..', '..', '..', 'dist', 'libs', 'search-engine', 'src', 'index.js');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { LocalSearchProvider } = require(DIST) as typeof import('../../../libs/providers/src/search/local/local.search-provider');
+const { LocalSearchProvider } = require(DIST) as typeof import('@app/search-engine');
 
 const page = (title: string, text: string) =>
   `<!doctype html><html lang="en"><head><title>${title}</title></head><body><main><h1>${title}</h1><p>${text}</p></main></body></html>`;

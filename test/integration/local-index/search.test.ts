@@ -1,9 +1,9 @@
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { HttpFetcher } from '@app/providers/fetch';
-import type { SearchQuery } from '@app/providers/search/search-provider.port';
-import { LocalSearchProvider } from '@app/providers/search/local';
+import { HttpFetcher } from '@app/fetch';
+import type { SearchQuery } from '@app/providers';
+import { LocalSearchProvider } from '@app/search-engine';
 import { type FixtureWeb, fixtureSeed, startFixtureWeb } from '../../support/fixture-web';
 
 // The local provider built by crawling every fixture site (the www twin included) through the

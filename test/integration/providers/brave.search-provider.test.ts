@@ -1,6 +1,6 @@
-import { BraveSearchProvider, type BraveSearchProviderOptions } from '@app/providers/search/brave.search-provider';
-import { SearchProviderHttpError } from '@app/providers/search/http-json';
-import { SearchProviderError } from '@app/providers/search/search-provider.port';
+import { BraveSearchProvider, type BraveSearchProviderOptions } from '@app/providers';
+import { SearchProviderHttpError } from '@app/providers';
+import { SearchProviderError } from '@app/providers';
 import { ReplayServer } from '../../support/replay-server';
 import { load, recorded, rejection } from './recorded';
 

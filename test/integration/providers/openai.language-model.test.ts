@@ -1,6 +1,6 @@
-import { LanguageModelError } from '@app/providers/llm/language-model-error';
-import type { RerankDocument } from '@app/providers/llm/language-model.port';
-import { OpenAiLanguageModel, type OpenAiLanguageModelOptions } from '@app/providers/llm/openai.language-model';
+import { LanguageModelError } from '@app/language';
+import type { RerankDocument } from '@app/language';
+import { OpenAiLanguageModel, type OpenAiLanguageModelOptions } from '@app/language';
 import { ReplayServer } from '../../support/replay-server';
 import { load, rejection } from './recorded';
 

@@ -1,5 +1,5 @@
-import { LanguageModelError } from '@app/providers/llm/language-model-error';
-import { OpenAiLanguageModel } from '@app/providers/llm/openai.language-model';
+import { LanguageModelError } from '@app/language';
+import { OpenAiLanguageModel } from '@app/language';
 import { ReplayServer } from '../../support/replay-server';
 import { load, rejection } from './recorded';
 

@@ -1,6 +1,6 @@
-import { SearchProviderError } from '@app/providers/search/search-provider.port';
-import { SearchProviderHttpError } from '@app/providers/search/http-json';
-import { SearxngSearchProvider, type SearxngSearchProviderOptions } from '@app/providers/search/searxng.search-provider';
+import { SearchProviderError } from '@app/providers';
+import { SearchProviderHttpError } from '@app/providers';
+import { SearxngSearchProvider, type SearxngSearchProviderOptions } from '@app/providers';
 import { freePort } from '../../support/free-port';
 import { ReplayServer } from '../../support/replay-server';
 import { recorded, rejection } from './recorded';

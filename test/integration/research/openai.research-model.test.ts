@@ -1,8 +1,8 @@
 import type { Finding } from '@app/domain/search-run/search-run.events';
-import { LanguageModelError } from '@app/providers/llm/language-model-error';
-import { OpenAiResearchModel, type OpenAiResearchModelOptions } from '@app/providers/llm/research/openai.research-model';
-import { citedIndexes, uncitedClaims } from '@app/providers/llm/research/report-citations';
-import type { ResearchPassage } from '@app/providers/llm/research/research-model.port';
+import { LanguageModelError } from '@app/language';
+import { OpenAiResearchModel, type OpenAiResearchModelOptions } from '@app/language';
+import { citedIndexes, uncitedClaims } from '@app/research';
+import type { ResearchPassage } from '@app/research';
 import { ReplayServer } from '../../support/replay-server';
 import { load, rejection } from '../providers/recorded';
 

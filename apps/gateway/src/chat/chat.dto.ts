@@ -1,6 +1,6 @@
 import type { ChatMessage, ChatResponseFormat } from '@app/domain/chat';
 import { BoolField, type ErrorDetail, fail, FloatField, IntField, isObject, ok, type Parser, PyField, StrField } from '@app/platform/http';
-import { schemaDepth, schemaProblem } from '@app/providers/llm';
+import { schemaDepth, schemaProblem } from '@app/language';
 import { MAX_SCHEMA_CHARS, MAX_SCHEMA_DEPTH } from '../tasks/tasks.dto';
 
 const ROLES = ['system', 'developer', 'user', 'assistant', 'tool'] as const;

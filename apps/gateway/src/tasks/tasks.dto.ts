@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { RUN_STATUSES } from '@app/domain';
 import type { TaskOutputSpec } from '@app/domain/task-run';
 import { EnumField, fail, IntField, isObject, metadataParser, ok, type Parser, PyField, StrField, UrlField } from '@app/platform/http';
-import { schemaDepth, schemaProblem } from '@app/providers/llm';
+import { schemaDepth, schemaProblem } from '@app/language';
 
 export const PROCESSORS = ['base', 'core', 'ultra'] as const;
 /** API.md "Task create body": how deep and how long an output schema may be. */

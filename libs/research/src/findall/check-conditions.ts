@@ -1,5 +1,5 @@
 import type { ConditionReason, FindAllCondition } from '@app/domain/findall';
-import { sentenceSpans } from '@app/providers/llm/lexical';
+import { sentenceSpans } from '@app/text';
 
 export interface EntityPage {
   url: string;

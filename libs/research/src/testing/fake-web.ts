@@ -1,6 +1,6 @@
-import { tokenize } from '@app/providers/llm/lexical';
+import { tokenize } from '@app/text';
 import type { ReadDocument, ResearchPorts, SearchHit } from '../pipeline';
-import { normalizeUrl } from '../urls';
+import { normalizeUrl } from '@app/urls';
 
 /**
  * A tiny in-memory web (ten pages on EV battery recycling, heat pumps and sourdough) behind the

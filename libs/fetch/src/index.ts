@@ -1,0 +1,4 @@
+export { FetchError, type FetchErrorCode, type FetchedPage, type FetchOptions, PAGE_FETCHER, type PageFetcher } from './fetcher.port';
+export { AllowHosts, checkUrl } from './address-policy';
+export { BlockedAddressError, GuardedHttpAgent, GuardedHttpsAgent, type Resolver, systemResolver } from './guarded-agent';
+export { HttpFetcher, type HttpFetcherOptions } from './http-fetcher';

@@ -1,0 +1,375 @@
+import type { Finding } from '@app/domain/search-run/search-run.events';
+import type { TokenUsage } from '../language-model.port';
+import { addCounts, bm25, sentenceSpans, tokenize } from '@app/text';
+import { affiliation, affiliationName } from './question/affiliation';
+import { answerUnits } from './question/answer-units';
+import { describedName, describedObject } from './question/described';
+import { analyseQuestion, questionKind } from './question/question-shape';
+import { roleHolder } from './question/role-holder';
+import { formatValue, typedAnswer } from './question/typed-answer';
+import { citedIndexes, claimSentences, GAP_NOTE, oneLine, sourcesSection } from '@app/research';
+import type { FollowUp, ResearchCallOptions, ResearchModel, ResearchPassage, ResearchSourceRef, SynthesiseOptions } from '@app/research';
+
+/** No model is called: invented token counts would distort usage and cost figures. */
+const NO_USAGE: TokenUsage = { input: 0, output: 0 };
+/** Shorter "sentences" are headings and menu items; longer ones are run-on boilerplate. */
+const MIN_SENTENCE = 20;
+const MAX_SENTENCE = 600;
+/** A sentence within this share of the best score agrees with it (and may join the answer). */
+const AGREE_FRACTION = 0.6;
+const MAX_ANSWER_SENTENCES = 3;
+/** Sub-queries a plan leaves for follow-ups when the question will need them (of 4 or more). */
+const FOLLOW_UP_RESERVE = 2;
+/** Salient prompt terms used for keyword sub-queries. */
+const SALIENT_TERMS = 5;
+const SUMMARY_FINDINGS = 3;
+/** How a research question is phrased, not what it is about: never a keyword on its own. */
+const PHRASING = new Set('compare compared comparing comparison versus vs difference differences explain describe overview summary summarise summarize list'.split(' '));
+/** Clause breaks: question marks, semicolons, line breaks, sentence ends and joining words. */
+const CLAUSE_BREAK = /[?!;\n]+|\.(?=\s|$)|,?\s+\b(?:and|but|or|versus|vs\.?|compared (?:to|with)|as well as|whereas|while)\b\s+/i;
+/** Footnote marks copied from pages ("[12]", "[citation needed]") would read as our citations. */
+const FOOTNOTE = /\s*\[(?:\d+(?:\s*,\s*\d+)*|citation needed)\]/gi;
+
+/**
+ * The offline research model: lexical only, deterministic for a given input, never writes a
+ * word that is not either structure (headings, gap notes, the sources list) or a verbatim quote.
+ *
+ * plan: the given queries, then the whole prompt, its clauses (split at ? ; line breaks, sentence
+ * ends and "and/but/or/versus/…"; a derived clause needs two content words), then keyword
+ * combinations of its most salient terms (frequency, then first use). Unique by stemmed term set.
+ *
+ * grade: every passage sentence scored against the sub-query (BM25 over the sentences, blended
+ * with term coverage as ExtractiveLanguageModel does). A sentence counts only when it contains at
+ * least two of the sub-query's distinct terms (one for a one-term sub-query): otherwise null.
+ * Answer: the best sentence plus up to two more within 60% of its score, other sources first.
+ * Confidence: high when the best sentence covers >= 60% of the terms AND >= 2 sources agree (have a
+ * sentence within 60% of the best), medium when one of the two holds, else low.
+ *
+ * synthesise: `# prompt`, a summary of the highest-confidence findings' lead quotes, a section per
+ * sub-question with its quotes each followed by `[N]` (every sentence once in the whole report; a
+ * section with nothing new is left out), then `## Sources` for the cited indexes.
+ */
+export class ExtractiveResearchModel implements ResearchModel {
+  readonly name = 'extractive' as const;
+
+  async plan(prompt: string, queries: string[], maxSubqueries: number, options?: ResearchCallOptions): Promise<{ subqueries: string[]; usage: TokenUsage }> {
+    options?.signal?.throwIfAborted();
+    const whole0 = Math.max(0, Math.floor(maxSubqueries));
+    // A question about whoever holds a role at an entity will need follow-ups: room is left for them.
+    const cap = analyseQuestion(prompt).relation && whole0 >= 4 ? whole0 - Math.min(FOLLOW_UP_RESERVE, Math.floor(whole0 / 4)) : whole0;
+    const given = queries.map(oneLine).filter(Boolean);
+    const whole = oneLine(prompt).replace(/[?.!]+$/, '');
+    const clauses = oneLine(prompt)
+      .split(CLAUSE_BREAK)
+      .map((c) => oneLine(c ?? '').replace(/^[,:\s-]+|[,:\s-]+$/g, ''))
+      .filter((c) => new Set(tokenize(c)).size >= 2);
+    const derived = [whole, ...clauses, ...keywordQueries(prompt)].filter((q) => tokenize(q).length > 0);
+    return { subqueries: uniqueQueries([...given, ...derived]).slice(0, cap), usage: NO_USAGE };
+  }
+
+  async grade(subquery: string, passages: ResearchPassage[], options?: ResearchCallOptions): Promise<{ finding: Finding | null; usage: TokenUsage }> {
+    options?.signal?.throwIfAborted();
+    return { finding: gradeExtractive(subquery, passages), usage: NO_USAGE };
+  }
+
+  async followUp(question: string, passages: ResearchPassage[], max: number, options?: ResearchCallOptions): Promise<{ followUps: FollowUp[]; usage: TokenUsage }> {
+    options?.signal?.throwIfAborted();
+    return { followUps: max >= 1 ? extractiveFollowUps(question, passages).slice(0, Math.floor(max)) : [], usage: NO_USAGE };
+  }
+
+  async synthesise(prompt: string, findings: Finding[], sources: ResearchSourceRef[], options?: SynthesiseOptions): Promise<{ report: string; usage: TokenUsage }> {
+    options?.signal?.throwIfAborted();
+    return { report: extractiveReport(prompt, findings, sources, options?.subqueries, options?.restatements, options?.queries), usage: NO_USAGE };
+  }
+}
+
+/**
+ * A question about whoever holds a role at an entity ("Where did the chief executive of X study?")
+ * is restated with the name the passages give that role-holder ("…, our chief executive, Dana
+ * Whitcombe, …" -> "Where did Dana Whitcombe study?"): the person's own page may never name X.
+ */
+export function extractiveFollowUps(question: string, passages: ResearchPassage[]): FollowUp[] {
+  // "In what year was the company where Henrik Salvesen works founded?": the company's name first.
+  const tie = affiliation(question);
+  if (tie) {
+    const named = affiliationName(tie.person, passages);
+    if (!named) return [];
+    return [{ subquery: oneLine(question.replace(tie.phrase, named.name)), restates: true, via: { source: named.unit.source, quote: named.unit.text } }];
+  }
+  const shape = analyseQuestion(question);
+  // "Who is the chief executive of X?" is answered by the name itself: nothing to follow.
+  if (!shape.relation || shape.kind === 'person') return [];
+  const units = answerUnits(passages, shape, MIN_SENTENCE, MAX_SENTENCE);
+  // "The designer of X's flagship pump": first the name X's pages give the pump, then its designer.
+  const described = describedObject(question, shape);
+  if (described) {
+    const named = describedName(described.descriptor, shape, units);
+    if (!named) return [];
+    const restated = oneLine(question.replace(described.text, named.name));
+    return [{ subquery: restated, restates: true, via: { source: named.unit.source, quote: named.unit.text } }];
+  }
+  const holder = roleHolder(shape, units);
+  if (!holder) return [];
+  const restated = oneLine(question.replace(shape.relation.phrase, holder.name));
+  return [{ subquery: restated, restates: true, via: { source: holder.unit.source, quote: holder.unit.text } }];
+}
+
+/** First spelling wins; two queries with the same stemmed terms are one query. */
+export function uniqueQueries(queries: string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const q of queries) {
+    const terms = [...new Set(tokenize(q))].sort();
+    const key = terms.length ? terms.join(' ') : q.toLowerCase();
+    if (!q || seen.has(key)) continue;
+    seen.add(key);
+    out.push(q);
+  }
+  return out;
+}
+
+function keywordQueries(prompt: string): string[] {
+  const byStem = new Map<string, { word: string; count: number; first: number }>();
+  let position = 0;
+  for (const m of prompt.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
+    const stemmed = tokenize(m[0])[0];
+    if (!stemmed || PHRASING.has(m[0])) continue;
+    const entry = byStem.get(stemmed);
+    if (entry) entry.count++;
+    else byStem.set(stemmed, { word: m[0], count: 1, first: position++ });
+  }
+  const salient = [...byStem.values()].sort((a, b) => b.count - a.count || a.first - b.first).slice(0, SALIENT_TERMS);
+  // Words in prompt order read like the prompt; the choice of words follows salience.
+  const phrase = (picked: typeof salient) => [...picked].sort((a, b) => a.first - b.first).map((e) => e.word).join(' ');
+  if (salient.length <= 3) return salient.length ? [phrase(salient)] : [];
+  // All salient terms together, then triples, most salient first: narrower searches that still
+  // keep enough context to land on-topic.
+  const out = [phrase(salient)];
+  for (let i = 0; i < salient.length; i++)
+    for (let j = i + 1; j < salient.length; j++) for (let k = j + 1; k < salient.length; k++) out.push(phrase([salient[i]!, salient[j]!, salient[k]!]));
+  return out;
+}
+
+interface Candidate {
+  source: number;
+  text: string;
+  score: number;
+  coverage: number;
+  order: number;
+}
+
+/**
+ * A question that asks for a kind of value (a year, money, a person, yes/no, …) is answered by the
+ * unit that states such a value next to its predicate on a page about its entity: the finding's
+ * answer is that value as the page wrote it, its first quote the unit that states it, then other
+ * sources stating the same value. When no unit states one, the lexical finding stands, its answer
+ * the quotes themselves (the report then says no source answered and shows them as closest passages).
+ */
+export function gradeExtractive(subquery: string, passages: ResearchPassage[]): Finding | null {
+  const shape = analyseQuestion(subquery);
+  if (shape.kind === 'text') return gradeLexical(subquery, passages);
+  const units = answerUnits(passages, shape, MIN_SENTENCE, MAX_SENTENCE);
+  const typed = typedAnswer(subquery, shape, units);
+  if (!typed) {
+    const lexical = gradeLexical(subquery, passages);
+    return lexical && { ...lexical, confidence: 'low' };
+  }
+  const value = formatValue(shape.kind, typed.value);
+  // Other sources that state the same value (as a whole word: "140" does not state "40"), about
+  // the same thing (a word of the question's predicate), agree with it.
+  const stated = new RegExp(`(?<![\\p{L}\\p{N}])${typed.value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'iu');
+  const agreeing = units.filter(
+    (u) => u.source !== typed.unit.source && u.about && shape.kind !== 'boolean' && stated.test(u.text) && tokenize(u.text).some((t) => shape.predicate.has(t)),
+  );
+  const evidence: Finding['evidence'] = [{ source: typed.unit.source, quote: typed.unit.text }];
+  for (const u of agreeing) if (evidence.length < MAX_ANSWER_SENTENCES && !evidence.some((e) => e.source === u.source)) evidence.push({ source: u.source, quote: u.text });
+  const sources = new Set(evidence.map((e) => e.source)).size;
+  return {
+    subquery,
+    answer: value,
+    citations: [...new Set(evidence.map((e) => e.source))],
+    confidence: sources >= 2 ? 'high' : typed.score >= 3 ? 'medium' : 'low',
+    evidence,
+  };
+}
+
+function gradeLexical(subquery: string, passages: ResearchPassage[]): Finding | null {
+  const terms = [...new Set(tokenize(subquery))];
+  if (terms.length === 0) return null;
+  const units = passages.flatMap((p) =>
+    sentenceSpans(p.text)
+      .filter((s) => s.text.length >= MIN_SENTENCE && s.text.length <= MAX_SENTENCE)
+      .map((s) => ({ source: p.source, text: s.text })),
+  );
+  const tokens = units.map((u) => tokenize(u.text));
+  const scored = bm25(terms, tokens.map((t) => addCounts(new Map(), t)), tokens.map((t) => t.length));
+  const maxRaw = scored.reduce((a, s) => Math.max(a, s.raw), 0);
+  const need = Math.min(2, terms.length);
+  const ranked: Candidate[] = units
+    .map((u, i) => ({
+      ...u,
+      // Rounded so float noise never reorders equal sentences across platforms.
+      score: maxRaw > 0 ? Math.round((0.5 * (scored[i]!.raw / maxRaw) + 0.5 * scored[i]!.coverage) * 1e6) / 1e6 : 0,
+      coverage: scored[i]!.coverage,
+      matched: scored[i]!.matched,
+      order: i,
+    }))
+    .filter((c) => c.matched >= need)
+    .sort((a, b) => b.score - a.score || a.order - b.order);
+  const best = ranked[0];
+  if (!best) return null;
+  const agreeing = ranked.filter((c) => c.score >= AGREE_FRACTION * best.score);
+  const picked = pickAnswer(agreeing);
+  const agreeingSources = new Set(agreeing.map((c) => c.source)).size;
+  const strong = best.coverage >= 0.6;
+  const confidence = strong && agreeingSources >= 2 ? 'high' : strong || agreeingSources >= 2 ? 'medium' : 'low';
+  return {
+    subquery,
+    answer: picked.map((c) => c.text).join(' '),
+    citations: [...new Set(picked.map((c) => c.source))],
+    confidence,
+    evidence: picked.map((c) => ({ source: c.source, quote: c.text })),
+  };
+}
+
+/** Best first; then sentences from sources not yet quoted; then any; never the same text twice. */
+function pickAnswer(agreeing: Candidate[]): Candidate[] {
+  const picked: Candidate[] = [];
+  const texts = new Set<string>();
+  const take = (c: Candidate) => {
+    const key = oneLine(c.text).toLowerCase();
+    if (picked.length >= MAX_ANSWER_SENTENCES || texts.has(key)) return;
+    texts.add(key);
+    picked.push(c);
+  };
+  take(agreeing[0]!);
+  for (const c of agreeing) if (!picked.some((p) => p.source === c.source)) take(c);
+  for (const c of agreeing) take(c);
+  return picked.sort((a, b) => b.score - a.score || a.order - b.order);
+}
+
+const CONFIDENCE_RANK = { high: 0, medium: 1, low: 2 } as const;
+/** Sentences of the "Other evidence" section at most: more would pad the report. */
+const OTHER_EVIDENCE = 4;
+
+const sameQuestion = (a: string, b: string) => oneLine(a).replace(/[?.!\s]+$/, '').toLowerCase() === oneLine(b).replace(/[?.!\s]+$/, '').toLowerCase();
+/** A sub-question written in words (a question or a clause), not a bag of keywords: it may head a section. */
+export const isWorded = (q: string) => /[?]\s*$/.test(q) || tokenize(q).length < (q.match(/[\p{L}\p{N}]+/gu) ?? []).length;
+/** A typed finding's answer is its value, not its quotes joined. */
+const typedValue = (f: Finding) => (questionKind(f.subquery) !== 'text' && f.answer.length <= 120 && !f.evidence.some((e) => clean(e.quote) === clean(f.answer)) ? f.answer : null);
+
+/**
+ * The extractive report, answer first: `# prompt`; a paragraph that answers it (the value a typed
+ * finding found, then the sentence stating it, or the best sentences of the prompt's finding; a
+ * follow-up's finding, which restates the prompt with what an earlier round learned, comes first),
+ * or a plain "No source answered" when nothing does; then a section per worded sub-question in
+ * plan order (headings are the questions themselves), the closest passages of an unanswered typed
+ * question, other evidence for an open-ended prompt; then `## Sources`. Every sentence once.
+ */
+export function extractiveReport(prompt: string, findings: Finding[], sources: ResearchSourceRef[], subqueries?: string[], restatements: string[] = [], given: string[] = []): string {
+  const known = new Set(sources.map((s) => s.index));
+  // Only evidence citing a known source can be written: a claim must resolve.
+  const usable = findings
+    .map((f) => ({ finding: f, evidence: f.evidence.filter((e) => known.has(e.source) && clean(e.quote)) }))
+    .filter((u) => u.evidence.length > 0);
+  const topic = oneLine(prompt) || 'Research report';
+  const out: string[] = [`# ${topic}`, ''];
+
+  // No sentence twice in a report: each cited sentence is written once, where it first fits.
+  const said = new Set<string>();
+  const fresh = (quote: string, source: number, limit = Infinity): string[] => {
+    const written: string[] = [];
+    for (const piece of claimSentences(clean(quote)).map(escapeLineStart)) {
+      if (written.length >= limit) break;
+      const key = piece.toLowerCase().replace(/\[\d+(?:\s*,\s*\d+)*\]/g, '').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+      if (said.has(key)) continue;
+      said.add(key);
+      written.push(`${piece} [${source}]`);
+    }
+    return written;
+  };
+  const findingFor = (q: string) => usable.find((u) => sameQuestion(u.finding.subquery, q));
+
+  // 1. The answer. Questions that restate the prompt (follow-ups) first, then the prompt itself
+  // (or the given query it came as), then its worded clauses.
+  const order = uniqueStrings([...(subqueries ?? []), ...findings.map((f) => f.subquery)].map(oneLine));
+  // The user's own queries are topics in words whatever their form; derived keyword bags are not.
+  const worded = order.filter((q) => isWorded(q) || given.some((g) => sameQuestion(g, q)));
+  // A follow-up restating the prompt answers it; the prompt's own finding then only came near
+  // (the chief executive's company, not where they studied) and does not lead.
+  const leadQuestions = uniqueStrings([...restatements.map(oneLine), ...(restatements.length ? [] : [topic]), ...worded.filter((w) => !(restatements.length && sameQuestion(w, topic)))]);
+  const typedPrompt = questionKind(topic) !== 'text';
+  const lead: string[] = [];
+  const answered = new Set<string>();
+  // An open-ended prompt is answered by quotes below; a value leads only what asks for one.
+  for (const q of typedPrompt || restatements.length ? leadQuestions : []) {
+    const u = findingFor(q);
+    if (!u || lead.length >= 6) continue;
+    const value = typedValue(u.finding);
+    if (value === null) continue;
+    const [first, ...rest] = u.evidence;
+    const stated = `**${escapeMarkdown(value)}** [${first!.source}].`;
+    if (lead.includes(stated)) continue;
+    lead.push(stated, ...fresh(first!.quote, first!.source, 2));
+    for (const e of rest.slice(0, 1)) lead.push(...fresh(e.quote, e.source, 1));
+    answered.add(oneLine(u.finding.subquery));
+    // A restatement's finding answers the prompt: the prompt's own (a near miss) adds nothing to the lead.
+    if (restatements.some((r) => sameQuestion(r, q))) answered.add(topic);
+    // One typed answer per lead unless the prompt asks several things.
+    if (!worded.some((w) => !sameQuestion(w, topic) && !sameQuestion(w, q) && !restatements.some((r) => sameQuestion(r, w)))) break;
+  }
+  if (lead.length === 0 && !typedPrompt) {
+    const best = leadQuestions.map(findingFor).find((u) => u) ?? [...usable].sort((a, b) => CONFIDENCE_RANK[a.finding.confidence] - CONFIDENCE_RANK[b.finding.confidence])[0];
+    if (best) {
+      for (const e of best.evidence) if (lead.length < 3) lead.push(...fresh(e.quote, e.source, 3 - lead.length));
+      answered.add(oneLine(best.finding.subquery));
+    }
+  }
+  out.push(lead.length ? lead.join(' ') : `${GAP_NOTE} ${topic}`, '');
+
+  // 2. A section per worded sub-question, in plan order; the quotes not yet written.
+  // A question asking for a value no source states: what came closest, under a heading that says so.
+  const closest = typedPrompt && lead.length === 0 ? findingFor(topic) : undefined;
+  if (closest) {
+    const sentences = closest.evidence.flatMap((e) => fresh(e.quote, e.source));
+    if (sentences.length) out.push('## Closest passages', '', sentences.join(' '), '');
+  }
+  for (const q of uniqueStrings([...worded, ...restatements.map(oneLine)])) {
+    // The prompt is the title and the lead answers it: no section repeats it.
+    if (sameQuestion(q, topic)) continue;
+    const u = findingFor(q);
+    if (!u) {
+      if (!answered.has(q) && !restatements.some((r) => sameQuestion(r, q))) out.push(`## ${headingOf(q)}`, '', `${GAP_NOTE} ${q}`, '');
+      continue;
+    }
+    const typedButUnanswered = questionKind(q) !== 'text' && typedValue(u.finding) === null;
+    const sentences = u.evidence.flatMap((e) => fresh(e.quote, e.source));
+    if (sentences.length === 0) continue;
+    out.push(`## ${typedButUnanswered ? `Closest passages: ${headingOf(q)}` : headingOf(q)}`, '', sentences.join(' '), '');
+  }
+
+  // 3. Keyword searches found more: worth a short section only when the prompt is open-ended.
+  if (!typedPrompt) {
+    const other = usable.filter((u) => !worded.some((w) => sameQuestion(w, u.finding.subquery)) || sameQuestion(u.finding.subquery, topic)).flatMap((u) => u.evidence.flatMap((e) => fresh(e.quote, e.source, 1)));
+    if (other.length) out.push('## Other evidence', '', other.slice(0, OTHER_EVIDENCE).join(' '), '');
+  }
+  const body = out.join('\n');
+  return `${body}\n${sourcesSection(citedIndexes(body), sources)}\n`;
+}
+
+/** A sub-question as a heading: the question itself, first letter capitalised. */
+const headingOf = (q: string) => {
+  const line = oneLine(q);
+  return line.charAt(0).toUpperCase() + line.slice(1);
+};
+
+const escapeMarkdown = (s: string) => s.replace(/([*_`\[\]])/g, '\\$1');
+
+const clean = (quote: string) => oneLine(quote.replace(FOOTNOTE, ''));
+
+/** A quote opening with "#", "-" or "1." would turn into markdown structure at a line start. */
+const escapeLineStart = (s: string) => (/^(?:#|>|[-*+]\s)/.test(s) ? `\\${s}` : s.replace(/^(\d+)([.)]\s)/, '$1\\$2'));
+
+function uniqueStrings(items: string[]): string[] {
+  return [...new Set(items.filter(Boolean))];
+}

@@ -1,0 +1,133 @@
+import { tokenize } from '@app/text';
+import { fillSchemaExtractively, SYNONYMS } from './extractive.schema-filler';
+import { valueKind } from './value-patterns';
+
+const company = {
+  url: 'https://northwind-tools.example/about',
+  title: 'About Northwind Tools',
+  text: [
+    'Northwind Tools was established in 1987 by Ines Varga in a garage in Tampere.',
+    'The company is headquartered in Tampere, Finland, and employs about 3,400 people worldwide.',
+    'Revenue for the last fiscal year was EUR 412 million, up 8 percent.',
+    '',
+    'Division\tStaff',
+    'Hand tools\t1,200',
+    'Power tools\t2,200',
+  ].join('\n'),
+};
+const unrelated = {
+  url: 'https://other.example/news',
+  title: 'Harbour news',
+  text: 'The ferry company was founded in 1902 and employs 45 people in Turku.',
+};
+
+const schema = {
+  type: 'object',
+  properties: {
+    founded_year: { type: 'integer', description: 'Year the company was founded' },
+    headquarters: { type: 'string', description: 'City of the headquarters' },
+    employees: { type: 'integer', description: 'Number of employees' },
+    revenue: { type: 'string', description: 'Revenue in the last fiscal year' },
+    revenue_growth: { type: 'number', description: 'Revenue growth in percent' },
+    founder: { type: 'string', description: 'Name of the founder' },
+    ticker: { type: 'string', description: 'Stock ticker symbol' },
+  },
+};
+
+describe('fillSchemaExtractively', () => {
+  const result = fillSchemaExtractively({ task: 'Company facts about Northwind Tools', schema, documents: [unrelated, company] });
+  const output = result.output as Record<string, unknown>;
+
+  it('fills each field with a value of the kind it asks for, from the sentence that states it', () => {
+    expect(output).toMatchObject({
+      founded_year: 1987,
+      headquarters: 'Tampere',
+      employees: 3400,
+      revenue: 'EUR 412 million',
+      revenue_growth: 8,
+      founder: 'Ines Varga',
+    });
+  });
+
+  it('ignores a page that never names the entity, even when it states the same kinds of fact', () => {
+    expect(result.basis.flatMap((b) => b.citations.map((c) => c.url))).not.toContain(unrelated.url);
+  });
+
+  it('cites verbatim excerpts of the page it read, one basis per field in schema order', () => {
+    expect(result.basis.map((b) => b.field)).toEqual(Object.keys(schema.properties));
+    for (const basis of result.basis.filter((b) => b.citations.length)) {
+      for (const citation of basis.citations) for (const excerpt of citation.excerpts) expect(company.text).toContain(excerpt);
+      expect(basis.reasoning.length).toBeGreaterThan(10);
+    }
+  });
+
+  it('leaves a field no page states null, with low confidence and reasoning that says so', () => {
+    expect(output.ticker).toBeNull();
+    expect(result.basis.find((b) => b.field === 'ticker')).toMatchObject({ citations: [], confidence: 'low', reasoning: expect.stringMatching(/no page/i) });
+  });
+
+  it('reads a table row by its label', () => {
+    const table = fillSchemaExtractively({
+      task: 'Northwind Tools divisions',
+      schema: { type: 'object', properties: { power_tools_staff: { type: 'string', description: 'Staff of the power tools division' } } },
+      documents: [company],
+    });
+    expect((table.output as Record<string, unknown>).power_tools_staff).toBe('2,200');
+  });
+
+  it('picks the number that shares a clause with the field’s words', () => {
+    const recipe = { url: 'https://bakery.example/bread', title: 'Country bread', text: 'Mix 700 grams of wheat flour, 500 grams of water and 14 grams of salt.' };
+    const filled = fillSchemaExtractively({
+      task: 'Country bread recipe',
+      schema: { type: 'object', properties: { water_grams: { type: 'integer' }, salt_grams: { type: 'integer' }, flour_grams: { type: 'integer' } } },
+      documents: [recipe],
+    });
+    expect(filled.output).toEqual({ water_grams: 500, salt_grams: 14, flour_grams: 700 });
+  });
+
+  it('binds a number to the field word right after it (its unit)', () => {
+    const recipe = { url: 'https://bakery.example/buns', title: 'Buns', text: 'Brush with egg and bake at 210 degrees Celsius for 12 minutes.' };
+    const filled = fillSchemaExtractively({
+      task: 'Buns recipe',
+      schema: { type: 'object', properties: { oven_celsius: { type: 'integer', description: 'Oven temperature in degrees Celsius' }, bake_minutes: { type: 'integer', description: 'Baking time in minutes' } } },
+      documents: [recipe],
+    });
+    expect(filled.output).toEqual({ oven_celsius: 210, bake_minutes: 12 });
+  });
+
+  it('reads a "Name, Title" list line by line, and never joins names across line breaks', () => {
+    const team = { url: 'https://northwind-tools.example/team', title: 'Northwind Tools team', text: 'Leadership\nIvo Brandt, Chief Executive Officer\nMia Sorensen, Chief Technology Officer\nOla Berg, Chief Financial Officer' };
+    const filled = fillSchemaExtractively({ task: 'Northwind Tools leadership', schema: { type: 'object', properties: { ceo: { type: 'string', description: 'Name of the chief executive officer' } } }, documents: [team] });
+    expect(filled.output).toEqual({ ceo: 'Ivo Brandt' });
+    const headlines = { url: 'https://daily.example/', title: 'Northwind Tools news', text: 'Northwind Tools opens a plant in Tampere\nHarbour festival draws crowds' };
+    const place = fillSchemaExtractively({ task: 'Northwind Tools new plant', schema: { type: 'object', properties: { city: { type: 'string', description: 'City of the new plant' } } }, documents: [headlines] });
+    expect(place.output).toEqual({ city: 'Tampere' });
+  });
+
+  it('answers a non-object schema as the single field `output`', () => {
+    const single = fillSchemaExtractively({ task: 'When was Northwind Tools founded?', schema: { type: 'integer', description: 'founding year' }, documents: [company] });
+    expect(single.output).toBe(1987);
+    expect(single.basis.map((b) => b.field)).toEqual(['output']);
+  });
+});
+
+describe('valueKind', () => {
+  it.each([
+    ['founded_year', { type: 'integer' }, 'year'],
+    ['employees', { type: 'integer', description: 'Number of employees' }, 'number'],
+    ['revenue', { type: 'string', description: 'Revenue for the last fiscal year' }, 'money'],
+    ['growth', { type: 'number', description: 'growth in percent' }, 'percent'],
+    ['ceo', { type: 'string' }, 'person'],
+    ['headquarters', { type: 'string', description: 'City where the company is headquartered' }, 'place'],
+    ['university', { type: 'string', description: 'University where she studied' }, 'organisation'],
+    ['launch_date', { type: 'string', format: 'date' }, 'date'],
+    ['listed', { type: 'boolean' }, 'boolean'],
+    ['slogan', { type: 'string' }, 'text'],
+  ])('%s %j asks for a %s', (name, schema, kind) => expect(valueKind(name, schema)).toBe(kind));
+});
+
+describe('field synonyms', () => {
+  // A key is what tokenize makes of a field word (the word itself, or it with a plural or final e).
+  it.each(Object.keys(SYNONYMS))('%s is keyed as the stemmed field word the lookup sees', (key) =>
+    expect([key, `${key}e`, `${key}s`, `${key}es`].some((word) => tokenize(word)[0] === key)).toBe(true));
+});

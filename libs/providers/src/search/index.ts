@@ -1,7 +1,0 @@
-export * from './search-provider.port';
-export { SearchProviderHttpError } from './http-json';
-export { Throttle, type ThrottleOptions } from './throttle';
-export { SearxngSearchProvider, type SearxngSearchProviderOptions } from './searxng.search-provider';
-export { BraveSearchProvider, type BraveSearchProviderOptions } from './brave.search-provider';
-// local: the embedded BM25 adapter. Left to the owner of ./local/ to add, e.g.
-export * from './local';

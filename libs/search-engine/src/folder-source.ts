@@ -1,0 +1,226 @@
+import * as fsSync from 'node:fs';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { CATEGORIES, type Category } from '@app/providers';
+import type { DocumentOverrides, RawPage } from './to-document';
+
+/**
+ * A folder of pages (`LOCAL_INDEX_DIR`, or the shipped demo corpus) read recursively: `.html`,
+ * `.htm` and `.md` files. A page's address is the one it declares (canonical link or `og:url` for
+ * HTML, a front-matter `url:` for markdown); otherwise `https://local.invalid/<relative path>`:
+ * `.invalid` is reserved (RFC 2606), so such an address can never reach a real host if something
+ * tries to fetch it, and hits carry the page's text so nothing needs to.
+ */
+export const PSEUDO_ORIGIN = 'https://local.invalid';
+
+const EXTENSIONS: Record<string, string> = { '.html': 'text/html', '.htm': 'text/html', '.md': 'text/markdown', '.markdown': 'text/markdown' };
+// A file larger than this is not a page someone wrote for the index.
+const MAX_FILE_BYTES = 5 * 1024 * 1024;
+
+export interface FolderFile {
+  absolute: string;
+  /** Path under the folder, with the platform's separators. */
+  relative: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/**
+ * The folder's pages, in path order, ready for `toIndexedDocument`. Unlike a crawled page, a
+ * folder page keeps whatever address it declares, on any host (`canonical: 'any'`): the files are
+ * the operator's own, put there to be indexed as the public pages they copy, and a pseudo URL on
+ * local.invalid has no host of its own to hold them to.
+ */
+export async function readFolder(dir: string, source = 'folder'): Promise<RawPage[]> {
+  const pages: RawPage[] = [];
+  for (const file of await listFiles(dir)) pages.push(await readFolderFile(dir, file, source));
+  return pages;
+}
+
+/** One file of the folder as a page (see `readFolder`). */
+export async function readFolderFile(dir: string, file: Pick<FolderFile, 'relative'>, source = 'folder'): Promise<RawPage> {
+  return folderPage(file.relative, await fs.readFile(path.join(dir, file.relative), 'utf8'), source);
+}
+
+/** `readFolderFile` for a worker thread, where waiting on the disk blocks nothing else. */
+export function readFolderFileSync(dir: string, file: Pick<FolderFile, 'relative'>, source = 'folder'): RawPage {
+  return folderPage(file.relative, fsSync.readFileSync(path.join(dir, file.relative), 'utf8'), source);
+}
+
+function folderPage(relative: string, raw: string, source: string): RawPage {
+  const contentType = EXTENSIONS[path.extname(relative).toLowerCase()];
+  const pseudoUrl = `${PSEUDO_ORIGIN}/${relative.split(path.sep).map(encodeURIComponent).join('/')}`;
+  if (contentType === 'text/markdown') {
+    const { fields, body } = frontMatter(raw);
+    return { url: fields.url ?? pseudoUrl, body, contentType, source, overrides: overridesFrom(fields), canonical: 'any' };
+  }
+  return { url: pseudoUrl, body: raw, contentType, source, canonical: 'any' };
+}
+
+/** Files stat'ed between two yields to the event loop while a folder is listed. */
+const LIST_SLICE = 500;
+
+const skipped = (name: string) => name.startsWith('.') || name === 'node_modules';
+
+/**
+ * The folder's page files with their size and modification time, in path order; with `only`,
+ * just those relative paths (a named folder among them is listed whole). Symbolic links are
+ * neither files nor folders here: a link loop cannot trap the walk.
+ */
+export async function listFiles(dir: string, only?: string[]): Promise<FolderFile[]> {
+  const root = path.resolve(dir);
+  const files: FolderFile[] = [];
+  // Synchronous calls in slices, yielding between them: a promise per stat costs several times
+  // the stat itself, and a folder of 100,000 pages is listed at every boot.
+  let sinceYield = 0;
+  const breathe = async () => {
+    if (++sinceYield < LIST_SLICE) return;
+    sinceYield = 0;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  };
+  const consider = async (absolute: string, name: string, kind: 'file' | 'directory' | 'other') => {
+    if (skipped(name)) return;
+    if (kind === 'directory') await walk(absolute);
+    else if (kind === 'file' && EXTENSIONS[path.extname(name).toLowerCase()]) {
+      await breathe();
+      let stat: fsSync.Stats | undefined;
+      try {
+        stat = fsSync.statSync(absolute);
+      } catch {
+        stat = undefined; // gone meanwhile
+      }
+      if (stat && stat.size <= MAX_FILE_BYTES) files.push({ absolute, relative: path.relative(root, absolute), size: stat.size, mtimeMs: stat.mtimeMs });
+    }
+  };
+  const walk = async (folder: string): Promise<void> => {
+    let entries: fsSync.Dirent[] = [];
+    try {
+      entries = fsSync.readdirSync(folder, { withFileTypes: true });
+    } catch {
+      entries = []; // gone meanwhile, or unreadable
+    }
+    for (const entry of entries) await consider(path.join(folder, entry.name), entry.name, entry.isDirectory() ? 'directory' : entry.isFile() ? 'file' : 'other');
+  };
+  if (only) {
+    for (const relative of new Set(only)) {
+      const absolute = path.resolve(root, relative);
+      // Only paths inside the folder, none through a hidden part.
+      if (absolute !== root && !absolute.startsWith(root + path.sep)) continue;
+      if (path.relative(root, absolute).split(path.sep).some(skipped)) continue;
+      const stat = await fs.lstat(absolute).catch(() => null);
+      if (stat) await consider(absolute, path.basename(absolute), stat.isDirectory() ? 'directory' : stat.isFile() ? 'file' : 'other');
+    }
+  } else await walk(root);
+  const unique = new Map(files.map((f) => [f.relative, f]));
+  return [...unique.values()].sort((a, b) => (a.relative < b.relative ? -1 : a.relative > b.relative ? 1 : 0));
+}
+
+/**
+ * Watches every folder under `dir` (one non-recursive watch each, so a flat folder of 100,000
+ * pages costs one watch) and reports the relative paths that changed, gathered over `settleMs`
+ * so a burst of writes is read once. A new sub-folder is watched as it appears. When the system
+ * cannot watch (no inotify left, an unsupported file system), it reports `all` every
+ * `pollMs` instead, and the caller compares the whole listing.
+ */
+export class FolderWatcher {
+  private readonly watchers = new Map<string, fsSync.FSWatcher>();
+  private pending = new Set<string>();
+  private timer?: NodeJS.Timeout;
+  private poller?: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(
+    private readonly dir: string,
+    private readonly onChange: (changed: string[] | 'all') => void,
+    private readonly settleMs = 200,
+    private readonly pollMs = 5_000,
+  ) {}
+
+  start(): void {
+    try {
+      this.watchTree(path.resolve(this.dir));
+    } catch {
+      this.poll();
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const watcher of this.watchers.values()) watcher.close();
+    this.watchers.clear();
+    if (this.timer) clearTimeout(this.timer);
+    if (this.poller) clearInterval(this.poller);
+  }
+
+  private poll(): void {
+    for (const watcher of this.watchers.values()) watcher.close();
+    this.watchers.clear();
+    if (this.poller || this.closed) return;
+    this.poller = setInterval(() => this.onChange('all'), this.pollMs);
+    this.poller.unref();
+  }
+
+  private watchTree(folder: string): void {
+    if (this.closed || this.watchers.has(folder)) return;
+    const watcher = fsSync.watch(folder, { persistent: false }, (_event, name) => {
+      const root = path.resolve(this.dir);
+      const changed = name ? path.relative(root, path.join(folder, name.toString())) : path.relative(root, folder) || '.';
+      this.note(changed);
+      if (name) {
+        const absolute = path.join(folder, name.toString());
+        fsSync.lstat(absolute, (err, stat) => {
+          if (!err && stat.isDirectory() && !skipped(name.toString())) {
+            try {
+              this.watchTree(absolute);
+            } catch {
+              this.poll();
+            }
+          }
+        });
+      }
+    });
+    watcher.on('error', () => {
+      watcher.close();
+      this.watchers.delete(folder);
+      if (folder === path.resolve(this.dir)) this.poll();
+    });
+    this.watchers.set(folder, watcher);
+    for (const entry of fsSync.readdirSync(folder, { withFileTypes: true })) {
+      if (entry.isDirectory() && !skipped(entry.name)) this.watchTree(path.join(folder, entry.name));
+    }
+  }
+
+  private note(relative: string): void {
+    this.pending.add(relative);
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      const changed = [...this.pending];
+      this.pending = new Set();
+      if (!this.closed) this.onChange(changed.includes('.') ? 'all' : changed);
+    }, this.settleMs);
+    this.timer.unref();
+  }
+}
+
+/** `---`-fenced `key: value` lines at the top of a markdown file (a flat subset of YAML). */
+export function frontMatter(raw: string): { fields: Record<string, string>; body: string } {
+  const match = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(raw);
+  if (!match) return { fields: {}, body: raw };
+  const fields: Record<string, string> = {};
+  for (const line of match[1].split(/\r?\n/)) {
+    const field = /^([A-Za-z_][\w-]*)\s*:\s*(.*?)\s*$/.exec(line);
+    if (field) fields[field[1].toLowerCase()] = field[2].replace(/^(["'])(.*)\1$/, '$2');
+  }
+  return { fields, body: raw.slice(match[0].length) };
+}
+
+function overridesFrom(fields: Record<string, string>): DocumentOverrides {
+  const overrides: DocumentOverrides = {};
+  if (fields.title) overrides.title = fields.title;
+  if (/^\d{4}-\d{2}-\d{2}/.test(fields.date ?? '')) overrides.date = fields.date.slice(0, 10);
+  if ((CATEGORIES as readonly string[]).includes(fields.category ?? '')) overrides.category = fields.category as Category;
+  const language = fields.language ?? fields.lang;
+  if (language) overrides.language = language;
+  return overrides;
+}

@@ -1,0 +1,118 @@
+/**
+ * The folder source of the local index: its pages kept in step with the folder's files. Each
+ * file's size, modification time and the page it gave are recorded in a `files` table beside the
+ * index, written with the segment that holds the page, so only what changed is read again.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ExtractionPool, prepareFile } from './extraction-pool';
+import { listFiles } from './folder-source';
+import type { LocalIndex } from './local-index';
+import type { Extractor } from './to-document';
+
+/** The source name of the folder's pages (a seed's pages carry the seed). */
+export const FOLDER_SOURCE = 'folder';
+/** Files read and extracted per batch of a folder sync (one message to a worker). */
+const SYNC_BATCH = 100;
+/** Batches being extracted while one is written. */
+const IN_FLIGHT = 8;
+/** A sync of this many files or more extracts on worker threads. */
+const POOL_FROM = 200;
+
+export interface FolderSource {
+  folder: string;
+  /** The operator named the folder (LOCAL_INDEX_DIR): it must exist. The demo corpus may be absent. */
+  required: boolean;
+  /** How a file is extracted in this thread. */
+  extract: Extractor;
+  /** How the worker threads extract (their default when absent). */
+  poolExtract?: Extractor;
+}
+
+/** The files table, created when missing. */
+export function recordFiles(index: LocalIndex): void {
+  index.db.exec('CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime REAL NOT NULL, url TEXT)');
+}
+
+/** Forgets every recorded file (another folder: none of them is its). */
+export function forgetFiles(index: LocalIndex): void {
+  index.db.exec('DELETE FROM files');
+}
+
+/**
+ * Brings the folder's pages in step with its files: a file whose size or modification time
+ * changed is read again, a new one is added, a deleted one's page is dropped. `only` limits the
+ * look to those relative paths (what a watch event named); otherwise the whole folder is listed.
+ */
+export async function syncFolder(index: LocalIndex, source: FolderSource, only?: string[]): Promise<{ indexed: number; removed: number }> {
+  const { folder } = source;
+  if (!fs.existsSync(folder)) {
+    // The demo corpus may be absent from a slim image; a folder the operator named must exist.
+    if (source.required) throw new Error(`LOCAL_INDEX_DIR ${folder} does not exist`);
+    return { indexed: 0, removed: 0 };
+  }
+  type FileRow = { path: string; size: number; mtime: number; url: string | null };
+  const recorded = new Map<string, FileRow>();
+  // A path a watch event names may be a folder (a deleted one among them): its files are looked at too.
+  const under = index.db.prepare('SELECT path, size, mtime, url FROM files WHERE path = ? OR (path > ? AND path < ?)');
+  const rowsOf = only
+    ? only.flatMap((p) => under.all(p, `${p}${path.sep}`, `${p}${String.fromCharCode(path.sep.charCodeAt(0) + 1)}`) as FileRow[])
+    : (index.db.prepare('SELECT path, size, mtime, url FROM files').all() as FileRow[]);
+  for (const row of rowsOf) recorded.set(row.path, row);
+  const present = await listFiles(folder, only);
+  const changed = present.filter((f) => {
+    const row = recorded.get(f.relative);
+    return !row || row.size !== f.size || row.mtime !== f.mtimeMs;
+  });
+  const seen = new Set(present.map((f) => f.relative));
+  const gone = [...recorded.values()].filter((row) => !seen.has(row.path));
+  if (changed.length === 0 && gone.length === 0) return { indexed: 0, removed: 0 };
+
+  const upsertFile = index.db.prepare('INSERT INTO files (path, size, mtime, url) VALUES (?, ?, ?, ?) ON CONFLICT (path) DO UPDATE SET size = excluded.size, mtime = excluded.mtime, url = excluded.url');
+  const deleteFile = index.db.prepare('DELETE FROM files WHERE path = ?');
+  const othersWith = index.db.prepare('SELECT COUNT(*) FROM files WHERE url = ? AND path != ?').pluck();
+  let indexed = 0;
+  let removed = 0;
+  const writer = index.writer();
+  // A page two files declare stays while either file does.
+  const release = (row: FileRow | undefined, keep: string | null) => {
+    if (row?.url && row.url !== keep && (othersWith.get(row.url, row.path) as number) === 0) {
+      writer.remove(row.url);
+      removed++;
+    }
+  };
+  // Many files are read and extracted on worker threads, a few (a watch event) right here.
+  const pool = changed.length >= POOL_FROM ? new ExtractionPool(folder, FOLDER_SOURCE, source.poolExtract) : null;
+  const prepare = (files: string[]) => (pool ? pool.prepare(files) : Promise.all(files.map((f) => prepareFile(folder, f, FOLDER_SOURCE, source.extract))));
+  try {
+    const batches: string[][] = [];
+    for (let start = 0; start < changed.length; start += SYNC_BATCH) batches.push(changed.slice(start, start + SYNC_BATCH).map((f) => f.relative));
+    // A few batches in flight ahead of the one being written, so the workers never wait for it.
+    const inFlight = batches.slice(0, IN_FLIGHT).map(prepare);
+    for (let b = 0; b < batches.length; b++) {
+      const docs = await inFlight[b];
+      if (b + IN_FLIGHT < batches.length) inFlight.push(prepare(batches[b + IN_FLIGHT]));
+      const files = changed.slice(b * SYNC_BATCH, (b + 1) * SYNC_BATCH);
+      files.forEach((file, i) => {
+        const prepared = docs[i];
+        release(recorded.get(file.relative), prepared?.doc.url ?? null);
+        // Recorded with the segment that holds the page: a crash leaves neither or both.
+        writer.alongside(() => upsertFile.run(file.relative, file.size, file.mtimeMs, prepared?.doc.url ?? null));
+        if (prepared) {
+          writer.add(prepared);
+          indexed++;
+        }
+      });
+      delete inFlight[b];
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  } finally {
+    await pool?.close();
+  }
+  for (const row of gone) {
+    writer.alongside(() => deleteFile.run(row.path));
+    release(row, null);
+  }
+  writer.flush();
+  return { indexed, removed };
+}

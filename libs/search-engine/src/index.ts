@@ -1,0 +1,3 @@
+export { Crawler, type CrawledPage, type CrawlOptions, type CrawlResult } from './crawler';
+export { LocalSearchProvider, type LocalSearchProviderOptions, type RefreshReport, type UpdateReport } from './local.search-provider';
+export type { Extractor } from './to-document';
