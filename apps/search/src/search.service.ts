@@ -9,7 +9,8 @@ import { ExcerptBudget, focusExcerpts } from '@app/extraction';
 import { type ChargeContext, chargeRequest } from '@app/platform/charging/charge-request';
 import { ExtractiveLanguageModel, LANGUAGE_MODEL, type LanguageModel } from '@app/providers/llm';
 import { type SearchHit, type SearchPage, type SearchProvider, type SearchQuery, SEARCH_PROVIDER } from '@app/providers/search';
-import { domainOf, normalizeUrl, onDomain } from '@app/research/urls';
+import { UrlMerge } from '@app/research/merge';
+import { domainOf, onDomain } from '@app/research/urls';
 
 const DEFAULT_EXCERPT_CHARS = 500;
 const HIGHLIGHT_CHARS = 1_000;
@@ -246,29 +247,22 @@ export class SearchService {
     return kept;
   }
 
-  /** Merges the queries' hits by normalised URL, keeping the best-scored copy. */
+  /** Merges the queries' hits by normalised URL (see `UrlMerge`), each scored against its query's best. */
   private merge(perQuery: SearchHit[][]): Candidate[] {
-    const byKey = new Map<string, Candidate>();
+    const merged = new UrlMerge<SearchHit>();
     perQuery.forEach((hits, queryIndex) => {
       const best = Math.max(...hits.map((hit) => hit.score), Number.EPSILON);
-      for (const hit of hits) {
-        const key = normalizeUrl(hit.url);
-        const base = Math.max(0, hit.score) / best;
-        const existing = byKey.get(key);
-        if (!existing) {
-          byKey.set(key, { hit, key, domain: domainOf(hit.url), base, queries: new Set([queryIndex]), score: 0 });
-          continue;
-        }
-        existing.queries.add(queryIndex);
-        if (base > existing.base) {
-          existing.base = base;
-          existing.hit = { ...hit, content: hit.content ?? existing.hit.content, date: hit.date ?? existing.hit.date };
-        }
-      }
+      for (const hit of hits) merged.add(hit, Math.max(0, hit.score) / best, queryIndex);
     });
     const queries = perQuery.length;
-    for (const c of byKey.values()) c.score = queries > 1 ? 0.85 * c.base + 0.15 * ((c.queries.size - 1) / (queries - 1)) : c.base;
-    return [...byKey.values()];
+    return merged.values().map(({ hit, key, score: base, queries: found }) => ({
+      hit,
+      key,
+      domain: domainOf(hit.url),
+      base,
+      queries: found,
+      score: queries > 1 ? 0.85 * base + 0.15 * ((found.size - 1) / (queries - 1)) : base,
+    }));
   }
 
   private row(c: Candidate, request: SearchRequest): SearchResultRow {

@@ -12,5 +12,6 @@ export {
 } from './pipeline';
 export { assertCitationsResolve, citedIndexes, claimSentences, uncitedClaims, GAP_NOTE, UnresolvedCitationError } from './citations';
 export { normalizeUrl, domainOf, onDomain } from './urls';
+export { UrlMerge, type MergedHit, type MergeableHit } from './merge';
 export type { ResearchModel, ResearchPassage, ResearchSourceRef } from '@app/providers/llm/research/research-model.port';
 export * from './findall';
