@@ -3,6 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { BusClient } from '@app/bus';
 import { callBus, type SearchPageReply, type SearchPageRequest, type SearchReply, type SearchRequest, type SearchResultRow, subjects } from '@app/contracts';
+import { FRESHNESS_WINDOW_MS } from '@app/domain/freshness';
 import { lineItems, totalCredits } from '@app/domain/pricing';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { ExcerptBudget, focusExcerpts } from '@app/extraction';
@@ -21,7 +22,6 @@ const PAGE_CACHE_TTL_MS = 60_000;
  * bound on memory under a stream of distinct queries (a page of ten hits is about 10 KB).
  */
 const PAGE_CACHE_PAGES = 1_000;
-const WINDOW_MS = { hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000, month: 30 * 86_400_000, year: 365 * 86_400_000 } as const;
 
 /** A result while it is being merged: the provider's hit plus what the pipeline learns about it. */
 interface Candidate {
@@ -164,7 +164,7 @@ export class SearchService {
     const exclude = [...(request.exclude_domains ?? []), ...(policy?.exclude_domains ?? [])];
     let after = policy?.after_date ?? undefined;
     if (request.freshness) {
-      const since = isoDay(Date.now() - WINDOW_MS[request.freshness]);
+      const since = isoDay(Date.now() - FRESHNESS_WINDOW_MS[request.freshness]);
       if (!after || since > after) after = since;
     }
     return { include, exclude, after, before: policy?.before_date ?? undefined };

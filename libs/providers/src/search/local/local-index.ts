@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
+import { freshnessStart } from '@app/domain/freshness';
 import { CATEGORIES, type Category, type Freshness, type SearchHit, type SearchPage, type SearchQuery } from '../search-provider.port';
 import { entityCount, processTerm, snippetFor, terms } from './text-analysis';
 import { BLOCK, impactList, type ImpactList, scoreOf, type Scored, topK } from './top-k';
@@ -144,14 +145,6 @@ function editDistance(a: string, b: string, max: number): number {
   }
   return previous[b.length];
 }
-
-const FRESHNESS_WINDOW: Record<Freshness, (now: Date) => Date> = {
-  hour: (now) => new Date(now.getTime() - 3_600_000),
-  day: (now) => new Date(now.getTime() - 86_400_000),
-  week: (now) => new Date(now.getTime() - 7 * 86_400_000),
-  month: (now) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, now.getUTCDate())),
-  year: (now) => new Date(Date.UTC(now.getUTCFullYear() - 1, now.getUTCMonth(), now.getUTCDate())),
-};
 
 /** `2025-06-15` -> 20250615 (0 when absent): days compare as numbers. */
 const dayNumber = (date: string | null | undefined) => (date && /^\d{4}-\d{2}-\d{2}/.test(date) ? Number(date.slice(0, 10).replace(/-/g, '')) : NO_DATE);
@@ -996,7 +989,7 @@ export class LocalIndex {
       });
       checks.push((doc) => allowed[p.domain[doc]] === 1);
     }
-    const fresh = query.freshness ? FRESHNESS_WINDOW[query.freshness](this.now()).toISOString().slice(0, 10) : undefined;
+    const fresh = query.freshness ? freshnessStart(query.freshness, this.now()).toISOString().slice(0, 10) : undefined;
     const fromDay = [query.dateFrom, fresh].filter((d): d is string => !!d).sort().pop();
     // Dates are days, so `hour` keeps pages dated on the day an hour ago fell on, or later.
     if (fromDay || query.dateTo) {
