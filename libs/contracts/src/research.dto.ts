@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { TASK_PROCESSORS, type TaskProcessor } from '@app/domain/task-run/task-run.events';
 
 import { AdvancedSettingsDto, SEARCH_CATEGORIES, SEARCH_FRESHNESS } from './search.dto';
 
@@ -79,7 +80,7 @@ export class SearchPageReply {
 
 export class TaskParamsDto {
   @IsString() task!: string;
-  @IsIn(['base', 'core', 'ultra']) processor!: 'base' | 'core' | 'ultra';
+  @IsIn(TASK_PROCESSORS) processor!: TaskProcessor;
   /** Normalised: `{type: json, json_schema}`, `{type: text}` or `{type: auto}`. */
   @IsObject() output_schema!: { type: 'json'; json_schema: Record<string, unknown> } | { type: 'text' } | { type: 'auto' };
   @ValidateIf(nullable) @IsObject() metadata!: Record<string, string> | null;
@@ -113,7 +114,7 @@ export class ChatMessageDto {
 
 export class ChatParamsDto {
   @IsString() model!: string;
-  @IsIn(['base', 'core', 'ultra']) budget!: 'base' | 'core' | 'ultra';
+  @IsIn(TASK_PROCESSORS) budget!: TaskProcessor;
   @IsArray() @ValidateNested({ each: true }) @Type(() => ChatMessageDto) messages!: ChatMessageDto[];
   @ValidateIf(nullable) @IsInt() @Min(1) max_tokens!: number | null;
   @ValidateIf(nullable) @IsNumber() temperature!: number | null;

@@ -5,6 +5,7 @@ import { CONFIG, type Config } from '@app/config';
 import { type RequestOf, subjects } from '@app/contracts';
 import { type ChatCompletion, chatCompletion, type ChatParams, chatRuns, type ChatState, createdSeconds } from '@app/domain/chat';
 import { lifecycleNames, streamOf } from '@app/domain/run';
+import { TASK_PROCESSORS } from '@app/domain/task-run';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { ApiError, StrField } from '@app/platform/http';
 import { AnswersWithin } from '../http/answer-wait';
@@ -17,7 +18,7 @@ import { ChatBody } from './chat.dto';
 
 /** How long a non-streamed completion may take before the client is told so (OpenAI's clients wait 10 minutes). */
 const CHAT_WAIT_MS = 600_000;
-const BUDGETS = new Set(['base', 'core', 'ultra']);
+const BUDGETS = new Set<string>(TASK_PROCESSORS);
 
 class ChatIdParams {
   @StrField({ minLength: 1, maxLength: 200 }) id!: string;

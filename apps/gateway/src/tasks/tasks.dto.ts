@@ -1,9 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { TaskOutputSpec } from '@app/domain/task-run';
+import { TASK_PROCESSORS, type TaskOutputSpec } from '@app/domain/task-run';
 import { EnumField, fail, IntField, isObject, metadataParser, ok, type Parser, PyField, StrField, UrlField } from '@app/platform/http';
 import { schemaDepth, schemaProblem } from '@app/providers/llm';
 
-export const PROCESSORS = ['base', 'core', 'ultra'] as const;
+export const PROCESSORS = TASK_PROCESSORS;
 export const TASK_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
 /** API.md "Task create body": how deep and how long an output schema may be. */
 export const MAX_SCHEMA_DEPTH = 3;
