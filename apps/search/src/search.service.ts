@@ -3,13 +3,15 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { BusClient } from '@app/bus';
 import { callBus, type SearchPageReply, type SearchPageRequest, type SearchReply, type SearchRequest, type SearchResultRow, subjects } from '@app/contracts';
+import { FRESHNESS_WINDOW_MS } from '@app/domain/freshness';
 import { lineItems, totalCredits } from '@app/domain/pricing';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { ExcerptBudget, focusExcerpts } from '@app/extraction';
 import { type ChargeContext, chargeRequest } from '@app/platform/charging/charge-request';
 import { ExtractiveLanguageModel, LANGUAGE_MODEL, type LanguageModel } from '@app/language';
 import { type SearchHit, type SearchPage, type SearchProvider, type SearchQuery, SEARCH_PROVIDER } from '@app/providers';
-import { domainOf, normalizeUrl, onDomain } from '@app/urls';
+import { UrlMerge } from '@app/research';
+import { domainOf, onDomain } from '@app/urls';
 
 const DEFAULT_EXCERPT_CHARS = 500;
 const HIGHLIGHT_CHARS = 1_000;
@@ -20,7 +22,6 @@ const PAGE_CACHE_TTL_MS = 60_000;
  * bound on memory under a stream of distinct queries (a page of ten hits is about 10 KB).
  */
 const PAGE_CACHE_PAGES = 1_000;
-const WINDOW_MS = { hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000, month: 30 * 86_400_000, year: 365 * 86_400_000 } as const;
 
 /** A result while it is being merged: the provider's hit plus what the pipeline learns about it. */
 interface Candidate {
@@ -163,7 +164,7 @@ export class SearchService {
     const exclude = [...(request.exclude_domains ?? []), ...(policy?.exclude_domains ?? [])];
     let after = policy?.after_date ?? undefined;
     if (request.freshness) {
-      const since = isoDay(Date.now() - WINDOW_MS[request.freshness]);
+      const since = isoDay(Date.now() - FRESHNESS_WINDOW_MS[request.freshness]);
       if (!after || since > after) after = since;
     }
     return { include, exclude, after, before: policy?.before_date ?? undefined };
@@ -246,29 +247,22 @@ export class SearchService {
     return kept;
   }
 
-  /** Merges the queries' hits by normalised URL, keeping the best-scored copy. */
+  /** Merges the queries' hits by normalised URL (see `UrlMerge`), each scored against its query's best. */
   private merge(perQuery: SearchHit[][]): Candidate[] {
-    const byKey = new Map<string, Candidate>();
+    const merged = new UrlMerge<SearchHit>();
     perQuery.forEach((hits, queryIndex) => {
       const best = Math.max(...hits.map((hit) => hit.score), Number.EPSILON);
-      for (const hit of hits) {
-        const key = normalizeUrl(hit.url);
-        const base = Math.max(0, hit.score) / best;
-        const existing = byKey.get(key);
-        if (!existing) {
-          byKey.set(key, { hit, key, domain: domainOf(hit.url), base, queries: new Set([queryIndex]), score: 0 });
-          continue;
-        }
-        existing.queries.add(queryIndex);
-        if (base > existing.base) {
-          existing.base = base;
-          existing.hit = { ...hit, content: hit.content ?? existing.hit.content, date: hit.date ?? existing.hit.date };
-        }
-      }
+      for (const hit of hits) merged.add(hit, Math.max(0, hit.score) / best, queryIndex);
     });
     const queries = perQuery.length;
-    for (const c of byKey.values()) c.score = queries > 1 ? 0.85 * c.base + 0.15 * ((c.queries.size - 1) / (queries - 1)) : c.base;
-    return [...byKey.values()];
+    return merged.values().map(({ hit, key, score: base, queries: found }) => ({
+      hit,
+      key,
+      domain: domainOf(hit.url),
+      base,
+      queries: found,
+      score: queries > 1 ? 0.85 * base + 0.15 * ((found.size - 1) / (queries - 1)) : base,
+    }));
   }
 
   private row(c: Candidate, request: SearchRequest): SearchResultRow {

@@ -1,11 +1,12 @@
 import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { FRESHNESS } from '@app/domain/freshness';
 import { SkuLineItemDto } from './extraction.dto';
 
 export const SYNC_DEPTHS = ['instant', 'fast', 'auto'] as const;
 export type SyncDepth = (typeof SYNC_DEPTHS)[number];
 export const SEARCH_CATEGORIES = ['company', 'research_paper', 'news', 'personal_site', 'financial_report', 'people'] as const;
-export const SEARCH_FRESHNESS = ['hour', 'day', 'week', 'month', 'year'] as const;
+export const SEARCH_FRESHNESS = FRESHNESS;
 
 const nullable = (_: object, value: unknown) => value !== null && value !== undefined;
 

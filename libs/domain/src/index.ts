@@ -13,3 +13,4 @@ export * from './task-run';
 export * from './chat';
 export * from './monitor';
 export * from './findall';
+export * from './freshness';

@@ -1,3 +1,4 @@
+import { FRESHNESS_WINDOW_MS } from '@app/domain/freshness';
 import { getJson, type RetryPolicy } from './http-json';
 import { isoDay, plainText, plausibleDay } from './hit-text';
 import type { Category, Freshness, SearchCapabilities, SearchHit, SearchPage, SearchProvider, SearchQuery } from './search-provider.port';
@@ -32,7 +33,6 @@ export interface BraveSearchProviderOptions {
 
 const DAY_MS = 86_400_000;
 const FRESHNESS: Record<Freshness, string> = { hour: 'pd', day: 'pd', week: 'pw', month: 'pm', year: 'py' };
-const FRESHNESS_DAYS: Record<Freshness, number> = { hour: 1, day: 1, week: 7, month: 31, year: 366 };
 /** Brave's `search_lang` codes that differ from ISO 639-1 (see its "Language codes" table). */
 const SEARCH_LANG = new Map([['ja', 'jp'], ['zh', 'zh-hans'], ['zh-cn', 'zh-hans'], ['zh-tw', 'zh-hant'], ['pt', 'pt-pt'], ['pt-br', 'pt-br'], ['no', 'nb'], ['en-gb', 'en-gb']]);
 /** Brave's `offset` is a page index and stops at 9; `count` stops at 20. */
@@ -175,7 +175,8 @@ export class BraveSearchProvider implements SearchProvider {
     const today = this.now().toISOString().slice(0, 10);
     let from = query.dateFrom ?? '1991-01-01';
     if (query.freshness) {
-      const start = new Date(this.now().getTime() - FRESHNESS_DAYS[query.freshness] * DAY_MS).toISOString().slice(0, 10);
+      // Brave's ranges are whole days: an hour's window is the last day, as its code (pd) is.
+      const start = new Date(this.now().getTime() - Math.max(FRESHNESS_WINDOW_MS[query.freshness], DAY_MS)).toISOString().slice(0, 10);
       if (start > from) from = start;
     }
     return `${from}to${query.dateTo ?? today}`;

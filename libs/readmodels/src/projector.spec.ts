@@ -6,7 +6,8 @@ import type { RecordedEvent } from '../../eventstore/src/event-store.port';
 import { openSqliteEventStore, type SqliteEventStore } from '../../eventstore/src/sqlite.event-store';
 import { MemoryReadStore } from './memory.read-store';
 import { checkpointName, type Projection } from './projection';
-import { DEAD_LETTERS, Projector, type ProjectorOptions } from './projector';
+import { DEAD_LETTERS } from './dead-letters';
+import { Projector, type ProjectorOptions } from './projector';
 import type { ReadStore } from './read-store.port';
 
 type Placed = { amount: number; day: string };

@@ -1,6 +1,9 @@
 import { Logger, type LoggerService } from '@nestjs/common';
-import type { AllFilter, EventStore, RecordedEvent, Subscription } from '@app/eventstore';
-import { checkpointName, type Projection } from './projection';
+import type { AllFilter, EventStore, Subscription } from '@app/eventstore';
+import { DEAD_LETTERS, type DeadLetter, deadLetter, deadLetterId } from './dead-letters';
+import type { Projection } from './projection';
+import { applyEvent, type Handler, handlersFor, ProjectionFailed, unionFilter } from './projection-handlers';
+import { PositionWaiters, type Waiter } from './position-waiters';
 import type { ReadStore } from './read-store.port';
 
 export interface ProjectorOptions {
@@ -19,35 +22,6 @@ export interface ProjectorOptions {
   onDeadLetter?: (letter: DeadLetter) => void;
 }
 
-/** Where events a projection could not write are set aside, one document per projection and event. */
-export const DEAD_LETTERS = 'dead_letters';
-
-/** An event set aside by one projection: what it was, and why it could not be written. */
-export interface DeadLetter {
-  projection: string;
-  collection: string;
-  event_id: string;
-  stream: string;
-  type: string;
-  /** Global position, as a decimal string. */
-  position: string;
-  error: string;
-  at: string;
-}
-
-/** One event's projections that threw, each with its error; the others applied it. */
-class ProjectionFailed extends Error {
-  constructor(
-    readonly event: RecordedEvent,
-    readonly failures: Array<{ handler: Handler; error: unknown }>,
-  ) {
-    super(failures.map((f) => `${f.handler.projection.name}: ${errorText(f.error)}`).join('; '));
-    this.name = 'ProjectionFailed';
-  }
-}
-
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
 /** `live` = caught up with the head read at start and following: what /readyz wants to see. */
 export type ProjectorStatus = 'idle' | 'catching-up' | 'live' | 'failed' | 'stopped';
 
@@ -65,33 +39,6 @@ function deferred<T>(): Deferred<T> {
   });
   d.promise.catch(() => undefined); // a rejection nobody awaits must not crash the process
   return d;
-}
-
-interface Waiter {
-  position: bigint;
-  done(reached: boolean): void;
-}
-
-interface Handler {
-  projection: Projection;
-  checkpoint: string;
-  types: Set<string>;
-  /** Position this projection had already applied when the run started. */
-  from: bigint;
-}
-
-const matchesFilter = (filter: AllFilter | undefined, event: RecordedEvent): boolean =>
-  (!filter?.streamPrefixes?.length || filter.streamPrefixes.some((p) => event.stream.startsWith(p))) &&
-  (!filter?.eventTypePrefixes?.length || filter.eventTypePrefixes.some((p) => event.type.startsWith(p)));
-
-/** Union of the projections' stream prefixes; undefined (all streams) if any projection reads everything. */
-function unionFilter(projections: Projection[]): AllFilter | undefined {
-  const prefixes = new Set<string>();
-  for (const p of projections) {
-    if (!p.filter?.streamPrefixes?.length) return undefined;
-    p.filter.streamPrefixes.forEach((prefix) => prefixes.add(prefix));
-  }
-  return prefixes.size ? { streamPrefixes: [...prefixes] } : undefined;
 }
 
 /**
@@ -120,13 +67,11 @@ export class Projector {
   private readonly logger: Pick<LoggerService, 'log' | 'error' | 'warn'>;
 
   private _position = -1n;
-  /** Every event at or before it that a projection reads has been applied (>= position). */
-  private reached = -1n;
   private _status: ProjectorStatus = 'idle';
   private _error: Error | undefined;
   private caught = deferred<void>();
   private failure = deferred<Error>();
-  private readonly waiters = new Set<Waiter>();
+  private readonly waiters = new PositionWaiters();
 
   private loop: Promise<void> | undefined;
   private subscription: Subscription | undefined;
@@ -158,19 +103,7 @@ export class Projector {
     this.retries = options.retries ?? 3;
     this.retryDelayMs = options.retryDelayMs ?? 500;
     this.logger = options.logger ?? new Logger('Projector');
-    const owners = new Map<string, string>();
-    for (const p of projections) {
-      const owner = owners.get(p.collection);
-      // rebuild clears a projection's collection: sharing one would wipe the other's docs
-      if (owner) throw new Error(`projections ${owner} and ${p.name} both write collection ${p.collection}`);
-      owners.set(p.collection, p.name);
-    }
-    this.handlers = projections.map((projection) => ({
-      projection,
-      checkpoint: checkpointName(this.prefix, projection),
-      types: new Set(projection.eventTypes),
-      from: -1n,
-    }));
+    this.handlers = handlersFor(projections, this.prefix);
     this.filter = unionFilter(projections);
   }
 
@@ -207,7 +140,7 @@ export class Projector {
     this._error = undefined;
     this._status = 'catching-up';
     // forget the previous run (a rebuild reset the checkpoints): nothing stale may be flushed
-    this._position = this.reached = -1n;
+    this._position = this.waiters.reached = -1n;
     this.saved.clear();
     try {
       for (const h of this.handlers) {
@@ -217,7 +150,7 @@ export class Projector {
         h.from = saved ?? -1n;
         this.saved.set(h.checkpoint, h.from);
       }
-      this._position = this.reached = this.handlers.reduce((min, h) => (h.from < min ? h.from : min), this.handlers[0]?.from ?? -1n);
+      this._position = this.waiters.reached = this.handlers.reduce((min, h) => (h.from < min ? h.from : min), this.handlers[0]?.from ?? -1n);
       const head = await this.events.headPosition();
       this.addWaiter(head, (ok) => {
         if (ok && this._status === 'catching-up') this._status = 'live';
@@ -242,7 +175,7 @@ export class Projector {
    * (read-your-writes), false after `timeoutMs` or when the projector stops or fails.
    */
   waitFor(position: bigint, timeoutMs: number): Promise<boolean> {
-    if (position <= this.reached) return Promise.resolve(true);
+    if (position <= this.waiters.reached) return Promise.resolve(true);
     if (this._status === 'failed' || this._status === 'stopped') return Promise.resolve(false);
     return new Promise((resolve) => {
       // setTimeout fires at once past 2^31-1 ms: clamp a "forever" timeout
@@ -271,7 +204,7 @@ export class Projector {
     await this.loop;
     await this.flush();
     if (!this.caught.settled) this.caught.reject(new Error('projector stopped before catching up'));
-    this.settleAll(false);
+    this.waiters.settleAll(false);
   }
 
   private async run(): Promise<void> {
@@ -289,9 +222,9 @@ export class Projector {
           if (done || this.stopping) break;
           if (event.position <= this._position) continue; // redelivered after a resubscribe
           // in order and filtered alike: nothing we read lies between the last event and this one
-          this.raiseReached(event.position - 1n);
+          this.waiters.raise(event.position - 1n);
           try {
-            await this.apply(event);
+            await applyEvent(this.store, this.handlers, event);
           } catch (err) {
             if (!(err instanceof ProjectionFailed)) throw err;
             // Tried `retries` times already: set it aside where it cannot be written.
@@ -316,34 +249,6 @@ export class Projector {
     }
   }
 
-  /** Applies the event to every projection that reads it; one that throws does not stop the others. */
-  private async apply(event: RecordedEvent, only?: ReadonlySet<Handler>): Promise<void> {
-    const failures: Array<{ handler: Handler; error: unknown }> = [];
-    for (const h of only ?? this.handlers) {
-      try {
-        await this.applyOne(h, event);
-      } catch (error) {
-        failures.push({ handler: h, error });
-      }
-    }
-    if (failures.length > 0) throw new ProjectionFailed(event, failures);
-  }
-
-  private async applyOne(h: Handler, event: RecordedEvent): Promise<void> {
-    const p = h.projection;
-    if (event.position <= h.from || !h.types.has(event.type) || !matchesFilter(p.filter, event)) return;
-    const version = p.versionBy === 'revision' ? event.revision : event.position;
-    for (const id of new Set(p.ids(event))) {
-      const doc = await this.store.get(p.collection, id);
-      if (doc?._version !== undefined && BigInt(doc._version) >= version) continue; // already applied
-      const next = p.apply(doc, event, id);
-      if (next !== undefined) await this.store.upsert(p.collection, id, next, version);
-      else if (doc) {
-        await this.store.delete(p.collection, id, version);
-      }
-    }
-  }
-
   /**
    * The projections that still cannot write the event (tried once more, so a store that came back
    * meanwhile is not mistaken for a refusal) set it aside as dead letters. A dead letter that cannot
@@ -353,23 +258,14 @@ export class Projector {
     const { event } = failed;
     let still: ProjectionFailed | undefined;
     try {
-      await this.apply(event, new Set(failed.failures.map((f) => f.handler)));
+      await applyEvent(this.store, new Set(failed.failures.map((f) => f.handler)), event);
     } catch (err) {
       if (!(err instanceof ProjectionFailed)) throw err;
       still = err;
     }
     for (const { handler, error } of still?.failures ?? []) {
-      const letter: DeadLetter = {
-        projection: handler.projection.name,
-        collection: handler.projection.collection,
-        event_id: event.id,
-        stream: event.stream,
-        type: event.type,
-        position: event.position.toString(),
-        error: errorText(error).slice(0, 1_000),
-        at: new Date().toISOString(),
-      };
-      await this.store.upsert(DEAD_LETTERS, `${letter.projection}@${event.id}`, { ...letter }, event.position);
+      const letter: DeadLetter = deadLetter(handler.projection, event, error);
+      await this.store.upsert(DEAD_LETTERS, deadLetterId(letter), { ...letter }, event.position);
       this._deadLetters++;
       this.logger.error(`projection ${letter.projection} cannot write event ${event.id} (${event.type}, position ${letter.position}): set aside in ${DEAD_LETTERS}: ${letter.error}`);
       this.options.onDeadLetter?.(letter);
@@ -378,7 +274,7 @@ export class Projector {
 
   private advance(position: bigint): void {
     this._position = position;
-    this.raiseReached(position);
+    this.waiters.raise(position);
     if (++this.unsaved >= this.batch) void this.flush();
     else this.flushTimer ??= setTimeout(() => void this.flush(), this.flushMs).unref();
   }
@@ -430,7 +326,7 @@ export class Projector {
           const head = await this.events.headPosition(); // before readAll: anything later is beyond head
           const [next] = await this.events.readAll({ after: from >= 0n ? from : undefined, filter: this.filter, maxCount: 1 });
           // a probe begun before a restart/rebuild must not move the new run's `reached`
-          if (epoch === this.epoch) this.raiseReached(next && next.position - 1n < head ? next.position - 1n : head);
+          if (epoch === this.epoch) this.waiters.raise(next && next.position - 1n < head ? next.position - 1n : head);
         } while (this.reprobe && this.waiters.size);
       } catch (err) {
         this.logger.warn(`projector probe failed: ${String(err)}`);
@@ -440,16 +336,10 @@ export class Projector {
     })();
   }
 
+  /** Waits for `position` (see PositionWaiters); one not reached yet may be reached already: probe. */
   private addWaiter(position: bigint, done: (reached: boolean) => void): Waiter {
-    const waiter: Waiter = {
-      position,
-      done: (ok) => {
-        if (this.waiters.delete(waiter)) done(ok);
-      },
-    };
-    this.waiters.add(waiter);
-    if (position <= this.reached) waiter.done(true);
-    else this.probe();
+    const waiter = this.waiters.add(position, done);
+    if (position > this.waiters.reached) this.probe();
     return waiter;
   }
 
@@ -464,16 +354,6 @@ export class Projector {
     setImmediate(() => !ready && this.waiters.size && this.probe());
   }
 
-  private raiseReached(position: bigint): void {
-    if (position <= this.reached) return;
-    this.reached = position;
-    for (const w of this.waiters) if (w.position <= position) w.done(true);
-  }
-
-  private settleAll(ok: boolean): void {
-    for (const w of this.waiters) w.done(ok);
-  }
-
   private fail(err: unknown): void {
     const error = err instanceof Error ? err : new Error(String(err));
     this._status = 'failed';
@@ -481,7 +361,7 @@ export class Projector {
     this.logger.error(`projector stopped at position ${this._position}: ${error.stack ?? error.message}`);
     if (!this.caught.settled) this.caught.reject(error);
     this.failure.resolve(error);
-    this.settleAll(false);
+    this.waiters.settleAll(false);
     void this.flush();
   }
 

@@ -13,4 +13,5 @@ export {
 export { assertCitationsResolve, citedIndexes, claimSentences, uncitedClaims, GAP_NOTE, UnresolvedCitationError } from './citations';
 export * from './research-model.port';
 export { keepCitedClaims, oneLine, sourcesSection, stripInvalidCitations, type CitableSource } from './report-citations';
+export { UrlMerge, type MergedHit, type MergeableHit } from './merge';
 export * from './findall';

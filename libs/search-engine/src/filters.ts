@@ -1,17 +1,10 @@
-import { CATEGORIES, type Freshness, type SearchQuery } from '@app/providers';
+import { freshnessStart } from '@app/domain';
+import { CATEGORIES, type SearchQuery } from '@app/providers';
 import { domainMatches, normalizeDomain } from '@app/urls';
 import type { PageTable } from './page-table';
 
 /** A page without a date (day numbers compare as numbers). */
 export const NO_DATE = 0;
-
-const FRESHNESS_WINDOW: Record<Freshness, (now: Date) => Date> = {
-  hour: (now) => new Date(now.getTime() - 3_600_000),
-  day: (now) => new Date(now.getTime() - 86_400_000),
-  week: (now) => new Date(now.getTime() - 7 * 86_400_000),
-  month: (now) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, now.getUTCDate())),
-  year: (now) => new Date(Date.UTC(now.getUTCFullYear() - 1, now.getUTCMonth(), now.getUTCDate())),
-};
 
 /** `2025-06-15` -> 20250615 (0 when absent): days compare as numbers. */
 export const dayNumber = (date: string | null | undefined) => (date && /^\d{4}-\d{2}-\d{2}/.test(date) ? Number(date.slice(0, 10).replace(/-/g, '')) : NO_DATE);
@@ -35,7 +28,7 @@ export function compileFilter(query: SearchQuery, p: PageTable, now: () => Date)
     });
     checks.push((doc) => allowed[p.domain[doc]] === 1);
   }
-  const fresh = query.freshness ? FRESHNESS_WINDOW[query.freshness](now()).toISOString().slice(0, 10) : undefined;
+  const fresh = query.freshness ? freshnessStart(query.freshness, now()).toISOString().slice(0, 10) : undefined;
   const fromDay = [query.dateFrom, fresh].filter((d): d is string => !!d).sort().pop();
   // Dates are days, so `hour` keeps pages dated on the day an hour ago fell on, or later.
   if (fromDay || query.dateTo) {

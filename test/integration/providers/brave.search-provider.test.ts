@@ -112,7 +112,8 @@ describe('BraveSearchProvider (replayed Brave Search API)', () => {
     [{ freshness: 'month' as const }, 'pm'],
     [{ freshness: 'year' as const }, 'py'],
     [{ dateFrom: '2024-01-01', dateTo: '2024-06-30' }, '2024-01-01to2024-06-30'],
-    [{ dateFrom: '2024-01-01', freshness: 'month' as const }, '2024-12-16to2025-01-16'],
+    // A month is 30 days (FRESHNESS_WINDOW_MS), whatever the provider.
+    [{ dateFrom: '2024-01-01', freshness: 'month' as const }, '2024-12-17to2025-01-16'],
     [{ dateTo: '2020-12-31' }, '1991-01-01to2020-12-31'],
   ])('maps %j to freshness=%s', async (filters, expected) => {
     await provider().search({ query: 'rust async runtime', ...filters });

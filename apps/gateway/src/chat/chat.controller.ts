@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CONFIG, type Config } from '@app/config';
 import { type ChatCompletion, chatCompletion, type ChatParams, chatRuns, type ChatState, createdSeconds } from '@app/domain/chat';
 import { lifecycleNames, streamOf } from '@app/domain/run';
+import { TASK_PROCESSORS } from '@app/domain/task-run';
 import { EVENT_STORE, type EventStore, evolveRecorded } from '@app/eventstore';
 import { ApiError } from '@app/platform/http';
 import { AnswersWithin } from '../http/answer-wait';
@@ -15,7 +16,7 @@ import { ChatBody } from './chat.dto';
 
 /** How long a non-streamed completion may take before the client is told so (OpenAI's clients wait 10 minutes). */
 const CHAT_WAIT_MS = 600_000;
-const BUDGETS = new Set(['base', 'core', 'ultra']);
+const BUDGETS = new Set<string>(TASK_PROCESSORS);
 
 /**
  * OpenAI-compatible chat completions grounded in web research (API.md "Chat completion"). The

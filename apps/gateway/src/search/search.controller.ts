@@ -3,7 +3,7 @@ import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { type SearchRequest, subjects } from '@app/contracts';
-import { type DeepSearchParams, searchRuns, type SearchRunView } from '@app/domain/search-run';
+import { DEEP_SEARCH_BOUNDS, type DeepSearchParams, searchRuns, type SearchRunView } from '@app/domain/search-run';
 import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
 import { ServiceCalls } from '../commands/service-calls';
 import { RunHttp } from '../runs/run-http';
@@ -68,8 +68,8 @@ export class SearchController {
       limit: body.limit,
       country: (body.country ?? body.location ?? 'us').toLowerCase(),
       language: body.language.toLowerCase(),
-      max_subqueries: body.max_subqueries ?? 8,
-      max_fetches: body.max_fetches ?? 18,
+      max_subqueries: body.max_subqueries ?? DEEP_SEARCH_BOUNDS.max_subqueries.default,
+      max_fetches: body.max_fetches ?? DEEP_SEARCH_BOUNDS.max_fetches.default,
       webhook: body.webhook ?? null,
       category: body.category ?? null,
       freshness: body.freshness ?? null,

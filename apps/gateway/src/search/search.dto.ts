@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { SEARCH_CATEGORIES, SEARCH_FRESHNESS } from '@app/contracts';
+import { DEEP_SEARCH_BOUNDS as BOUNDS } from '@app/domain/search-run/deep-search.bounds';
 import { BoolField, DateField, EnumField, IntField, NestedField, StrField, StrListField, UrlField } from '@app/platform/http';
 import { SkuUsageLine } from '../extract/extract.dto';
 
@@ -43,7 +44,7 @@ export class AdvancedSettingsBody {
 }
 
 export class SearchBody {
-  @StrListField({ minItems: 1, maxItems: 5, itemMinLength: 1, description: '1 to 5 keyword queries; results merged and de-duplicated' })
+  @StrListField({ minItems: BOUNDS.queries.min, maxItems: BOUNDS.queries.max, itemMinLength: 1, description: `${BOUNDS.queries.min} to ${BOUNDS.queries.max} keyword queries; results merged and de-duplicated` })
   queries!: string[];
   @StrField({ optional: true, nullable: true, description: 'Re-ranks by relevance to this goal and drops off-topic rows' })
   objective?: string | null;
@@ -53,7 +54,7 @@ export class SearchBody {
   mode?: (typeof MODES)[number] | null;
   @EnumField(SEARCH_CATEGORIES, { optional: true, nullable: true })
   category?: (typeof SEARCH_CATEGORIES)[number] | null;
-  @IntField({ ge: 1, le: 100, default: 10 })
+  @IntField({ ge: BOUNDS.limit.min, le: BOUNDS.limit.max, default: 10 })
   limit!: number;
   @StrField({ optional: true, pattern: '^[A-Za-z]{2}$', description: 'Two-letter code; default `us`' })
   country?: string;
@@ -79,9 +80,9 @@ export class SearchBody {
   webhook?: string | null;
   @StrField({ optional: true, nullable: true, description: 'deep only: the research question' })
   prompt?: string | null;
-  @IntField({ ge: 1, le: 12, optional: true, nullable: true, description: 'deep only; default 8' })
+  @IntField({ ge: BOUNDS.max_subqueries.min, le: BOUNDS.max_subqueries.max, optional: true, nullable: true, description: `deep only; default ${BOUNDS.max_subqueries.default}` })
   max_subqueries?: number | null;
-  @IntField({ ge: 1, le: 30, optional: true, nullable: true, description: 'deep only; default 18' })
+  @IntField({ ge: BOUNDS.max_fetches.min, le: BOUNDS.max_fetches.max, optional: true, nullable: true, description: `deep only; default ${BOUNDS.max_fetches.default}` })
   max_fetches?: number | null;
 }
 

@@ -1,10 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { RUN_STATUSES } from '@app/domain';
-import type { TaskOutputSpec } from '@app/domain/task-run';
+import { TASK_PROCESSORS, type TaskOutputSpec } from '@app/domain/task-run';
 import { EnumField, fail, IntField, isObject, metadataParser, ok, type Parser, PyField, StrField, UrlField } from '@app/platform/http';
 import { schemaDepth, schemaProblem } from '@app/language';
 
-export const PROCESSORS = ['base', 'core', 'ultra'] as const;
+export const PROCESSORS = TASK_PROCESSORS;
 /** API.md "Task create body": how deep and how long an output schema may be. */
 export const MAX_SCHEMA_DEPTH = 3;
 export const MAX_SCHEMA_CHARS = 25_000;

@@ -4,16 +4,17 @@ import { lineItem } from '../pricing';
 import { decideResearch, evolveResearch, initialResearch, RESEARCH_COMMAND_TYPES, RESEARCH_EVENT_TYPES, type ResearchCommand, type ResearchEvent } from '../run/research-progress';
 import { type RunCommand, runDecider, type RunKindSpec } from '../run/run.decider';
 import type { RunState } from '../run/run.events';
+import { DEEP_SEARCH_BOUNDS as BOUNDS } from './deep-search.bounds';
 import type { DeepSearchParams, SearchRunProgress, SearchRunProgressCommand, SearchRunProgressEvent } from './search-run.events';
 
 /** A deep run costs one credit per query, charged on completion (API.md "Credits"). */
 export const deepSearchItems = (params: Pick<DeepSearchParams, 'queries'>): SkuLineItem[] => [lineItem('sku_deep_search', params.queries.length)];
 
 const LIMITS: [keyof DeepSearchParams, (p: DeepSearchParams) => number, number, number][] = [
-  ['queries', (p) => p.queries.length, 1, 5],
-  ['limit', (p) => p.limit, 1, 100],
-  ['max_subqueries', (p) => p.max_subqueries, 1, 12],
-  ['max_fetches', (p) => p.max_fetches, 1, 30],
+  ['queries', (p) => p.queries.length, BOUNDS.queries.min, BOUNDS.queries.max],
+  ['limit', (p) => p.limit, BOUNDS.limit.min, BOUNDS.limit.max],
+  ['max_subqueries', (p) => p.max_subqueries, BOUNDS.max_subqueries.min, BOUNDS.max_subqueries.max],
+  ['max_fetches', (p) => p.max_fetches, BOUNDS.max_fetches.min, BOUNDS.max_fetches.max],
 ];
 
 export const searchRunKind: RunKindSpec<'SearchRun', 'search_id', DeepSearchParams, SearchRunProgress, SearchRunProgressCommand, SearchRunProgressEvent> = {

@@ -1,21 +1,14 @@
 import type { Node } from 'node-html-parser';
-import { attr, collapse, escapeAttr, escapeHtml, type HTMLElement, isElement, isText, resolveUrl, tagOf, textOf } from './dom';
+import { attr, collapse, type HTMLElement, isElement, isText, resolveUrl, tagOf, textOf } from './dom';
+import { BLOCK, codeLanguage, imageSrc, PERMALINK } from './elements';
 
-/** Markdown, plain text and cleaned HTML of the chosen content nodes. */
+/** Markdown and plain text of the chosen content nodes (cleaned HTML: see clean-html.ts). */
 export interface RenderContext {
   base: URL | null;
   isDataTable: (table: HTMLElement) => boolean;
 }
 
-const BLOCK = new Set([
-  'address', 'article', 'aside', 'blockquote', 'center', 'dd', 'details', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure',
-  'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'hr', 'li', 'main', 'ol', 'p', 'pre', 'section',
-  'summary', 'table', 'tbody', 'thead', 'tfoot', 'tr', 'td', 'th', 'caption', 'ul', 'body', 'html', 'picture',
-]);
 const HEADING = /^h([1-6])$/;
-// Permalink anchors next to headings ("#", "¶") carry no text of the article.
-const PERMALINK = /^[\s#¶§🔗\u200b]*$/u;
-const LANG_CLASS = /(?:^|\s)(?:language|lang)-([\w+#.-]+)|(?:^|\s)highlight-(?:source-)?([\w+#-]+)/i;
 
 class Renderer {
   private strong = 0;
@@ -334,93 +327,10 @@ function plainText(el: HTMLElement): string {
   return out;
 }
 
-function codeLanguage(el: HTMLElement | undefined): string | null {
-  if (!el) return null;
-  const m = LANG_CLASS.exec(attr(el, 'class') ?? '');
-  const lang = m ? (m[1] ?? m[2]) : (attr(el, 'data-lang') ?? attr(el, 'data-language'));
-  return lang && /^[\w+#.-]{1,30}$/.test(lang) ? lang.toLowerCase() : null;
-}
-
-/** The real source of an image, lazy-loading attributes included; null for placeholders and pixels. */
-export function imageSrc(el: HTMLElement, base: URL | null): string | null {
-  const w = attr(el, 'width');
-  const h = attr(el, 'height');
-  if ((w && Number.parseInt(w, 10) <= 3) || (h && Number.parseInt(h, 10) <= 3)) return null;
-  for (const name of ['data-src', 'data-lazy-src', 'data-original', 'data-srcset', 'src', 'srcset']) {
-    let v = attr(el, name);
-    if (!v || /^data:/i.test(v.trim())) continue;
-    if (name.endsWith('srcset')) v = v.trim().split(/\s+/)[0];
-    const url = resolveUrl(v, base);
-    if (url) return url;
-  }
-  return null;
-}
-
 export function toMarkdown(nodes: HTMLElement[], ctx: RenderContext): string {
   return new Renderer(true, ctx).render(nodes);
 }
 
 export function toText(nodes: HTMLElement[], ctx: RenderContext): string {
   return new Renderer(false, ctx).render(nodes);
-}
-
-// ---- cleaned HTML ---------------------------------------------------------------------------
-
-const KEEP = new Set([
-  'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'pre', 'code', 'em', 'strong', 'b', 'i', 'a', 'img',
-  'figure', 'figcaption', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'caption', 'br', 'hr', 'dl', 'dt', 'dd', 'sup',
-  'sub', 'del', 's', 'ins', 'mark', 'kbd', 'samp', 'abbr', 'q', 'cite', 'small', 'div', 'section', 'article', 'details', 'summary',
-  'time', 'u',
-]);
-const VOID = new Set(['br', 'hr', 'img']);
-const KEEP_EMPTY = new Set(['td', 'th', 'tr']);
-
-export function toHtml(nodes: HTMLElement[], ctx: RenderContext): string {
-  const out = nodes.map((n) => serialize(n, ctx, false)).join('\n');
-  // Tidy the whitespace between blocks, leaving <pre> as written.
-  return out
-    .split(/(<pre[\s\S]*?<\/pre>)/)
-    .map((part, i) => (i % 2 ? part : part.replace(/[ \t]*\n\s*/g, '\n').replace(/>[ \t]+</g, '> <')))
-    .join('')
-    .trim();
-}
-
-function serialize(el: HTMLElement, ctx: RenderContext, inPre: boolean): string {
-  const tag = tagOf(el);
-  const pre = inPre || tag === 'pre';
-  let inner = '';
-  for (const c of el.childNodes) {
-    if (isText(c)) inner += escapeHtml(pre ? textOf(c) : collapse(textOf(c)));
-    else if (isElement(c)) inner += serialize(c, ctx, pre);
-  }
-  if (!KEEP.has(tag)) return BLOCK.has(tag) && inner.trim() ? `\n${inner}\n` : inner;
-  let attrs = '';
-  if (tag === 'a') {
-    const href = resolveUrl(attr(el, 'href'), ctx.base);
-    if (!href) return inner;
-    if (PERMALINK.test(inner) && !inner.includes('<img')) return '';
-    attrs = ` href="${escapeAttr(href)}"`;
-  } else if (tag === 'img') {
-    const src = imageSrc(el, ctx.base);
-    if (!src) return '';
-    return `<img src="${escapeAttr(src)}" alt="${escapeAttr(attr(el, 'alt') ?? '')}">`;
-  } else if (tag === 'td' || tag === 'th') {
-    for (const name of ['colspan', 'rowspan']) {
-      const v = attr(el, name);
-      if (v && /^\d+$/.test(v)) attrs += ` ${name}="${v}"`;
-    }
-  } else if (tag === 'ol') {
-    const start = attr(el, 'start');
-    if (start && /^\d+$/.test(start)) attrs = ` start="${start}"`;
-  } else if (tag === 'code' || tag === 'pre') {
-    const lang = codeLanguage(el);
-    if (lang) attrs = ` class="language-${escapeAttr(lang)}"`;
-  } else if (tag === 'time') {
-    const dt = attr(el, 'datetime');
-    if (dt) attrs = ` datetime="${escapeAttr(dt)}"`;
-  }
-  if (VOID.has(tag)) return `<${tag}${attrs}>`;
-  if (!inner.trim() && !KEEP_EMPTY.has(tag) && !inner.includes('<img')) return '';
-  const open = `<${tag}${attrs}>`;
-  return BLOCK.has(tag) ? `\n${open}${inner}</${tag}>\n` : `${open}${inner}</${tag}>`;
 }

@@ -1,19 +1,8 @@
 import 'reflect-metadata';
 import { validateSync } from 'class-validator';
-import {
-  metadataParser,
-  boolParser,
-  dateError,
-  expectedRepr,
-  floatParser,
-  httpUrlParser,
-  IntField,
-  intParser,
-  listParser,
-  StrField,
-  StrListField,
-  strParser,
-} from './fields';
+import { expectedRepr } from './coercions';
+import { IntField, StrField, StrListField } from './fields';
+import { boolParser, dateError, floatParser, httpUrlParser, intParser, listParser, metadataParser, strParser } from './parsers';
 import { validateModel, type Parser } from './model';
 
 const value = (p: Parser, input: unknown) => {
