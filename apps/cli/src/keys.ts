@@ -11,8 +11,7 @@
 import { durationSeconds, loadConfig } from '@app/config';
 import { openEventStore } from '@app/eventstore';
 import { DomainError } from '@app/domain';
-import { SecretBox } from '@app/platform/secrets';
-import { TeamAdmin } from '@app/platform/teams/team-admin';
+import { SecretBox, TeamAdmin } from '@app/platform';
 
 const USAGE = `usage: keys create --team <team> [--name <label>]
        keys list --team <team>

@@ -4,10 +4,9 @@
  * stopped). Without it the read models live in each process's memory and are rebuilt at every
  * boot anyway; the command then replays into memory to check the log projects cleanly, and reports.
  */
-import { loadConfigOrExit } from '@app/platform/core/boot';
+import { loadConfigOrExit } from '@app/platform';
 import { openEventStore } from '@app/eventstore';
-import { MemoryReadStore, MongoReadStore, Projector, type ReadStore } from '@app/readmodels';
-import { platformProjections } from '@app/readmodels/projections';
+import { MemoryReadStore, MongoReadStore, Projector, type ReadStore, platformProjections } from '@app/readmodels';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();

@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ExtractReply, ExtractRequest, ExtractResultDto, FetchPageReply, FetchPageRequest } from '@app/contracts';
-import { lineItem, totalCredits } from '@app/domain/pricing';
+import { lineItem, totalCredits } from '@app/domain';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { ExtractionAbandoned, ExtractionWorkers, focusExcerpts } from '@app/extraction';
 import { FetchError, PAGE_FETCHER, type PageFetcher } from '@app/fetch';
-import { type ChargeContext, chargeRequest } from '@app/platform/charging/charge-request';
+import { type ChargeContext, chargeRequest } from '@app/platform';
 
 const EXCERPT_CHARS = 1_500;
 

@@ -1,7 +1,7 @@
 import { Ctx, MessagePattern, Payload, type BaseRpcContext } from '@nestjs/microservices';
 import { BusController, busHeaders } from '@app/bus';
 import { type ExtractReply, ExtractRequest, type FetchPageReply, FetchPageRequest, subjects } from '@app/contracts';
-import { chargeContextFrom } from '@app/platform/charging/charge-request';
+import { chargeContextFrom } from '@app/platform';
 import { ExtractService } from './extract.service';
 
 @BusController()

@@ -1,4 +1,4 @@
-import { runService } from '@app/platform/core/run-service';
+import { runService } from '@app/platform';
 import { ExtractionModule } from './extraction.module';
 
 runService('extraction', () => ExtractionModule);

@@ -1,9 +1,8 @@
-import type { RecordedCommand } from '@app/domain';
+import { type RecordedCommand, type Candidate, type FieldBasisEntry, findAllLimit, findAllRuns, type FindAllSchema, type FindAllState } from '@app/domain';
 import { createHash } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { BusClient } from '@app/bus';
 import { callBus, subjects } from '@app/contracts';
-import { type Candidate, type FieldBasisEntry, findAllLimit, findAllRuns, type FindAllSchema, type FindAllState } from '@app/domain/findall';
 import { LANGUAGE_MODEL, type LanguageModel } from '@app/language';
 import { checkCondition, deriveFindAllSchema, type EntityPage, entityKey, listRows } from '@app/research';
 import { normalizeUrl } from '@app/urls';

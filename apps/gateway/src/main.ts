@@ -1,8 +1,6 @@
 import { Module } from '@nestjs/common';
 import { BusModule } from '@app/bus';
-import { exitOnBootFailure, jsonLogger, loadConfigOrExit } from '@app/platform/core/boot';
-import { CoreModule } from '@app/platform/core/core.module';
-import { ProjectionModule } from '@app/platform/core/projection.module';
+import { exitOnBootFailure, jsonLogger, loadConfigOrExit, CoreModule, ProjectionModule } from '@app/platform';
 import { createHttpApp } from './http/create-http-app';
 import { mountRunSockets } from './streams/run-sockets';
 import { mountOpenApi } from './openapi/openapi';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { BusClient } from '@app/bus';
 import { callBus, subjects } from '@app/contracts';
-import { type MonitorEvent, monitorEvent, type MonitorRecord } from '@app/domain/monitor';
+import { type MonitorEvent, monitorEvent, type MonitorRecord } from '@app/domain';
 import { LANGUAGE_MODEL, type LanguageModel } from '@app/language';
 import { domainOf, normalizeUrl } from '@app/urls';
 

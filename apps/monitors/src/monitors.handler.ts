@@ -11,8 +11,7 @@ import {
   subjects,
   UpdateMonitorRequest,
 } from '@app/contracts';
-import { DomainError } from '@app/domain';
-import { type MonitorCommand, monitorDecider, monitorStream } from '@app/domain/monitor';
+import { DomainError, type MonitorCommand, monitorDecider, monitorStream } from '@app/domain';
 import { EVENT_STORE, type EventStore, handleCommand } from '@app/eventstore';
 import { assertOwned } from '@app/runs';
 import { MonitorScheduler } from './monitor-scheduler';

@@ -1,4 +1,4 @@
-import { runService } from '@app/platform/core/run-service';
+import { runService } from '@app/platform';
 import { ProjectorModule } from './projector.module';
 
 runService('projector', (config) => ProjectorModule.forConfig(config));

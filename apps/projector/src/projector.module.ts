@@ -1,7 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { Config } from '@app/config';
 import { HealthHandlerModule } from '@app/contracts';
-import { ProjectionModule } from '@app/platform/core/projection.module';
+import { ProjectionModule } from '@app/platform';
 
 /**
  * The projector service: with MONGO_URL it follows the log into MongoDB for every gateway.

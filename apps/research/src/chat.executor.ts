@@ -1,6 +1,4 @@
-import type { RecordedCommand } from '@app/domain';
-import { type ChatParams, chatRuns, type ChatState } from '@app/domain/chat';
-import { PROCESSOR_BUDGETS } from '@app/domain/task-run';
+import { type RecordedCommand, type ChatParams, chatRuns, type ChatState, PROCESSOR_BUDGETS } from '@app/domain';
 import { resolveReference } from '@app/language';
 import { runResearch } from '@app/research';
 import { type RunContext, type RunExecutor, RunExecutorOf } from '@app/runs';

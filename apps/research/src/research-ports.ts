@@ -1,7 +1,7 @@
 import { Injectable, Inject } from '@nestjs/common';
 import { BusClient } from '@app/bus';
 import { callBus, type RequestOf, subjects } from '@app/contracts';
-import type { RunResult } from '@app/domain/run';
+import type { RunResult } from '@app/domain';
 import { LANGUAGE_MODEL, type LanguageModel } from '@app/language';
 import { RESEARCH_MODEL, type ResearchModel, type ResearchPorts } from '@app/research';
 import { normalizeUrl } from '@app/urls';

@@ -1,7 +1,6 @@
-import type { ResearchCommand } from '@app/domain';
-import type { ProcessorBudget } from '@app/domain/task-run';
+import type { ResearchCommand, ProcessorBudget } from '@app/domain';
 import type { SchemaFillDocument } from '@app/language';
-import { type ResearchOutcome, type ResearchProgress } from '@app/research';
+import type { ResearchOutcome, ResearchProgress } from '@app/research';
 import { normalizeUrl } from '@app/urls';
 import type { RunContext } from '@app/runs';
 

@@ -1,6 +1,4 @@
-import type { RecordedCommand } from '@app/domain';
-import type { RunResult } from '@app/domain/run';
-import { type DeepSearchParams, searchRuns, type SearchRunState } from '@app/domain/search-run';
+import { type RecordedCommand, type RunResult, type DeepSearchParams, searchRuns, type SearchRunState } from '@app/domain';
 import { cutAtWord, ExcerptBudget, focusExcerpts } from '@app/extraction';
 import { runResearch } from '@app/research';
 import { normalizeUrl } from '@app/urls';

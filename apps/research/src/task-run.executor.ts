@@ -1,6 +1,4 @@
-import type { RecordedCommand } from '@app/domain';
-import type { Finding, Source } from '@app/domain/run';
-import { PROCESSOR_BUDGETS, type TaskFieldBasis, type TaskOutput, type TaskParams, taskRuns, type TaskRunState } from '@app/domain/task-run';
+import { type RecordedCommand, type Finding, type Source, PROCESSOR_BUDGETS, type TaskFieldBasis, type TaskOutput, type TaskParams, taskRuns, type TaskRunState } from '@app/domain';
 import { schemaFields } from '@app/language';
 import { citedIndexes, runResearch } from '@app/research';
 import { type RunContext, type RunExecutor, RunExecutorOf } from '@app/runs';

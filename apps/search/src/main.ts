@@ -1,4 +1,4 @@
-import { runService } from '@app/platform/core/run-service';
+import { runService } from '@app/platform';
 import { SearchModule } from './search.module';
 
 runService('search', () => SearchModule);

@@ -1,7 +1,7 @@
 import { Ctx, MessagePattern, Payload, type BaseRpcContext } from '@nestjs/microservices';
 import { BusController, busHeaders } from '@app/bus';
 import { SearchPageRequest, type SearchPageReply, type SearchReply, SearchRequest, subjects } from '@app/contracts';
-import { chargeContextFrom } from '@app/platform/charging/charge-request';
+import { chargeContextFrom } from '@app/platform';
 import { SearchService } from './search.service';
 
 @BusController()

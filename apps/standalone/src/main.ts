@@ -1,8 +1,6 @@
 import { InProcessServer } from '@app/bus';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
-import { exitOnBootFailure, jsonLogger, loadConfigOrExit } from '@app/platform/core/boot';
-import { SecretBox } from '@app/platform/secrets';
-import { bootstrapDemoTeam } from '@app/platform/teams/team-admin';
+import { exitOnBootFailure, jsonLogger, loadConfigOrExit, SecretBox, bootstrapDemoTeam } from '@app/platform';
 import { createHttpApp } from '../../gateway/src/http/create-http-app';
 import { mountRunSockets } from '../../gateway/src/streams/run-sockets';
 import { mountOpenApi } from '../../gateway/src/openapi/openapi';

@@ -8,7 +8,7 @@ import {
   type WebhookDeliveryCommand,
   type WebhookDeliveryState,
   webhookDeliveryStream,
-} from '@app/domain/webhook-delivery';
+} from '@app/domain';
 import {
   type AllFilter,
   EVENT_STORE,
@@ -20,9 +20,8 @@ import {
   type RecordedEvent,
   WrongExpectedRevisionError,
 } from '@app/eventstore';
-import { monitorDecider } from '@app/domain/monitor';
-import { RUN_KINDS, type RunKind } from '@app/domain';
-import { SecretBox } from '@app/platform/secrets';
+import { monitorDecider, RUN_KINDS, type RunKind } from '@app/domain';
+import { SecretBox } from '@app/platform';
 import type { Resolver } from '@app/fetch';
 import { READ_STORE, type ReadStore } from '@app/readmodels';
 import { RUN_KIND_LIST } from '@app/runs';

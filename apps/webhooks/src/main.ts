@@ -1,4 +1,4 @@
-import { runService } from '@app/platform/core/run-service';
+import { runService } from '@app/platform';
 import { WebhooksModule } from './webhooks.module';
 
 runService('webhooks', () => WebhooksModule);

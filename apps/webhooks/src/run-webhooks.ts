@@ -1,5 +1,4 @@
-import { lifecycleNames, MONITOR_STREAM_PREFIX, RUN_KINDS, type RunKind, runEnds } from '@app/domain';
-import type { WebhookDeliveryCommand } from '@app/domain/webhook-delivery';
+import { lifecycleNames, MONITOR_STREAM_PREFIX, RUN_KINDS, type RunKind, runEnds, type WebhookDeliveryCommand } from '@app/domain';
 import { foldEvents, type RecordedEvent } from '@app/eventstore';
 
 export type RequestDelivery = Extract<WebhookDeliveryCommand, { type: 'RequestDelivery' }>;

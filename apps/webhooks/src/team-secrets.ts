@@ -1,6 +1,6 @@
 import { MONITOR_STREAM_PREFIX, monitorDecider, teamDecider, teamStream } from '@app/domain';
 import { aggregateStream, type EventStore } from '@app/eventstore';
-import type { SecretBox } from '@app/platform/secrets';
+import type { SecretBox } from '@app/platform';
 
 /**
  * The team's webhook signing secrets in force at `at`: the current one, and during a rotation

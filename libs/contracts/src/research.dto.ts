@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, Min, ValidateIf, ValidateNested } from 'class-validator';
-import { TASK_PROCESSORS, type TaskProcessor } from '@app/domain/task-run/task-run.events';
+import { TASK_PROCESSORS, type TaskProcessor } from '@app/domain';
 
 import { AdvancedSettingsDto, SEARCH_CATEGORIES, SEARCH_FRESHNESS } from './search.dto';
 

@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, Min, ValidateIf, ValidateNested } from 'class-validator';
-import { FRESHNESS } from '@app/domain/freshness';
+import { FRESHNESS } from '@app/domain';
 import { SkuLineItemDto } from './extraction.dto';
 
 export const SYNC_DEPTHS = ['instant', 'fast', 'auto'] as const;

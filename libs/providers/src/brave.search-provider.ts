@@ -1,4 +1,4 @@
-import { FRESHNESS_WINDOW_MS } from '@app/domain/freshness';
+import { FRESHNESS_WINDOW_MS } from '@app/domain';
 import { getJson, type RetryPolicy } from './http-json';
 import { isoDay, plainText, plausibleDay } from './hit-text';
 import type { Category, Freshness, SearchCapabilities, SearchHit, SearchPage, SearchProvider, SearchQuery } from './search-provider.port';

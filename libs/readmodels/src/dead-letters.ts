@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '../../eventstore/src/event-store.port';
+import type { RecordedEvent } from '@app/eventstore';
 
 /** Where events a projection could not write are set aside, one document per projection and event. */
 export const DEAD_LETTERS = 'dead_letters';

@@ -4,6 +4,7 @@ export * from './memory.read-store';
 export * from './mongo.read-store';
 export * from './projection';
 export * from './projector';
+export * from './projections';
 export { DEAD_LETTERS, type DeadLetter } from './dead-letters';
 export * from './snapshots';
 export * from './bson-limits';

@@ -1,4 +1,4 @@
-import type { AllFilter, RecordedEvent } from '../../eventstore/src/event-store.port';
+import type { AllFilter, RecordedEvent } from '@app/eventstore';
 import { errorText } from './dead-letters';
 import { checkpointName, type Projection } from './projection';
 import type { ReadStore } from './read-store.port';

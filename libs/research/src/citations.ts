@@ -1,4 +1,4 @@
-import type { Source } from '@app/domain/search-run/search-run.events';
+import type { Source } from '@app/domain';
 import { citedIndexes } from './report-citations';
 
 // The grammar itself is in ./report-citations, which the research models (they write and repair

@@ -1,4 +1,4 @@
-import type { Finding, Source } from '@app/domain/search-run/search-run.events';
+import type { Finding, Source } from '@app/domain';
 
 /**
  * The judgement steps of the research pipeline (deep search, tasks, FindAll, monitors, chat):

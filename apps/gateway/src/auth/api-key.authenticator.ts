@@ -1,8 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { READ_STORE, type ReadStore } from '@app/readmodels';
-import { API_KEYS, type ApiKeyDoc } from '@app/readmodels/projections';
-import { apiKeyMatches, parseApiKey } from '@app/platform/secrets';
-import { unauthorized } from '@app/platform/http';
+import { READ_STORE, type ReadStore, API_KEYS, type ApiKeyDoc } from '@app/readmodels';
+import { apiKeyMatches, parseApiKey, unauthorized } from '@app/platform';
 import type { AuthContext } from './auth.context';
 
 const BEARER = /^Bearer +(\S+) *$/i;

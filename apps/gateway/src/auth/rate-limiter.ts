@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CONFIG, type Config } from '@app/config';
-import { tooManyRequests } from '@app/platform/http';
-import { TokenBuckets } from '@app/platform/ratelimit/token-bucket';
+import { tooManyRequests, TokenBuckets } from '@app/platform';
 
 /**
  * The per-key token buckets (RATE_LIMIT_RPS, RATE_LIMIT_BURST), shared by every way in: HTTP

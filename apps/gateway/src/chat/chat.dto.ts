@@ -1,5 +1,5 @@
-import type { ChatMessage, ChatResponseFormat } from '@app/domain/chat';
-import { BoolField, type ErrorDetail, fail, FloatField, IntField, isObject, ok, type Parser, PyField, StrField } from '@app/platform/http';
+import type { ChatMessage, ChatResponseFormat } from '@app/domain';
+import { BoolField, type ErrorDetail, fail, FloatField, IntField, isObject, ok, type Parser, PyField, StrField } from '@app/platform';
 import { schemaDepth, schemaProblem } from '@app/language';
 import { MAX_SCHEMA_CHARS, MAX_SCHEMA_DEPTH } from '../tasks/tasks.dto';
 

@@ -5,10 +5,8 @@ import { CONFIG, type Config } from '@app/config';
 import type { ReplyOf, RequestOf, Subject } from '@app/contracts';
 import type { RunKind } from '@app/domain';
 import { RUN_KIND_LIST } from '@app/runs';
-import { Projector, READ_STORE, type ReadStore } from '@app/readmodels';
-import { platformProjections } from '@app/readmodels/projections';
-import { checkpointName } from '@app/readmodels/projection';
-import { ApiError, RequestValidationError, serviceUnavailable } from '@app/platform/http';
+import { Projector, READ_STORE, type ReadStore, platformProjections, checkpointName } from '@app/readmodels';
+import { ApiError, RequestValidationError, serviceUnavailable } from '@app/platform';
 import type { AuthContext } from '../auth/auth.context';
 
 /** What a command handler replies with: its result and the log position of what it appended. */

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { BoolField, EnumField, IntField, StrField, UrlField, UrlListField } from '@app/platform/http';
+import { BoolField, EnumField, IntField, StrField, UrlField, UrlListField } from '@app/platform';
 import { EXTRACT_FORMATS, type ExtractFormatName } from '@app/contracts';
 
 export class ExtractQuery {

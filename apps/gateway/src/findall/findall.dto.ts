@@ -1,4 +1,4 @@
-import { fail, IntField, ok, type Parser, PyField, StrField, StrListField, UrlField } from '@app/platform/http';
+import { fail, IntField, ok, type Parser, PyField, StrField, StrListField, UrlField } from '@app/platform';
 import { outputSchemaParser } from '../tasks/tasks.dto';
 
 /** `output_schema` of a FindAll run: a JSON Schema for entity objects (the tasks' rules: valid, at most 3 levels, 25,000 characters). */

@@ -4,8 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '@app/config';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
-import { ApiExceptionFilter, installFastifyErrorHandling, PydanticValidationPipe } from '@app/platform/http';
-import type { JsonLogger } from '@app/platform/logging/logger';
+import { ApiExceptionFilter, installFastifyErrorHandling, PydanticValidationPipe, type JsonLogger } from '@app/platform';
 import { ApiKeyAuthenticator } from '../auth/api-key.authenticator';
 import type { AuthedRequest } from '../auth/auth.context';
 import { installEarlyKeyCheck } from '../auth/early-key-check';

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CONFIG, type Config } from '@app/config';
 import { DomainError, idempotencyDecider, idempotencyKeyReuse, idempotencyStream } from '@app/domain';
 import { EVENT_STORE, type EventStore, handleCommand } from '@app/eventstore';
-import { ApiError, RequestValidationError, StoredAnswer } from '@app/platform/http';
+import { ApiError, RequestValidationError, StoredAnswer } from '@app/platform';
 import type { AuthedRequest } from '../auth/auth.context';
 import { ANSWER_WAIT, type AnswerWait } from './answer-wait';
 

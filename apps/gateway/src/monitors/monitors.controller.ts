@@ -1,13 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type RequestOf, subjects } from '@app/contracts';
-import { type MonitorEvent, monitorStream, monitorView, type MonitorView, shortestCronGapMinutes } from '@app/domain/monitor';
+import { type MonitorEvent, monitorStream, monitorView, type MonitorView, shortestCronGapMinutes } from '@app/domain';
 import { CONFIG, type Config } from '@app/config';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
-import { ApiError, notFound, RequestValidationError, tooManyRequests } from '@app/platform/http';
-import { SecretBox } from '@app/platform/secrets';
-import { READ_STORE, type ReadStore } from '@app/readmodels';
-import { MONITOR_EVENTS, type MonitorDoc, type MonitorEventDoc, MONITORS } from '@app/readmodels/projections';
+import { ApiError, notFound, RequestValidationError, tooManyRequests, SecretBox } from '@app/platform';
+import { READ_STORE, type ReadStore, MONITOR_EVENTS, type MonitorDoc, type MonitorEventDoc, MONITORS } from '@app/readmodels';
 import { AnswersWithin } from '../http/answer-wait';
 import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
 import { ServiceCalls } from '../commands/service-calls';

@@ -1,5 +1,5 @@
-import { cronProblem, NOTIFY_ON } from '@app/domain/monitor';
-import { EnumField, enumParser, fail, IntField, listParser, MetadataField, ok, type Parser, PyField, StrField, UrlField } from '@app/platform/http';
+import { cronProblem, NOTIFY_ON } from '@app/domain';
+import { EnumField, enumParser, fail, IntField, listParser, MetadataField, ok, type Parser, PyField, StrField, UrlField } from '@app/platform';
 
 export const CADENCES = ['hourly', 'daily', 'weekly'] as const;
 export const MODES = ['diff', 'snapshot'] as const;

@@ -2,7 +2,7 @@ import { applyDecorators, Controller, Get, Headers, HttpCode, Param, Post, Query
 import { ApiBearerAuth, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type { RunKind } from '@app/domain';
-import { EnumField, IntField, StrField } from '@app/platform/http';
+import { EnumField, IntField, StrField } from '@app/platform';
 import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
 import { RunHttp, type RunHistory } from './run-http';
 

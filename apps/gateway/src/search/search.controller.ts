@@ -3,7 +3,7 @@ import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { type SearchRequest, subjects } from '@app/contracts';
-import { DEEP_SEARCH_BOUNDS, type DeepSearchParams, searchRuns, type SearchRunView } from '@app/domain/search-run';
+import { DEEP_SEARCH_BOUNDS, type DeepSearchParams, searchRuns, type SearchRunView } from '@app/domain';
 import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
 import { ServiceCalls } from '../commands/service-calls';
 import { RunHttp } from '../runs/run-http';

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { SEARCH_CATEGORIES, SEARCH_FRESHNESS } from '@app/contracts';
-import { DEEP_SEARCH_BOUNDS as BOUNDS } from '@app/domain/search-run/deep-search.bounds';
-import { BoolField, DateField, EnumField, IntField, NestedField, StrField, StrListField, UrlField } from '@app/platform/http';
+import { DEEP_SEARCH_BOUNDS as BOUNDS } from '@app/domain';
+import { BoolField, DateField, EnumField, IntField, NestedField, StrField, StrListField, UrlField } from '@app/platform';
 import { SkuUsageLine } from '../extract/extract.dto';
 
 export const DEPTHS = ['instant', 'fast', 'auto', 'deep'] as const;

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CONFIG, type Config } from '@app/config';
-import { tooManyRequests } from '@app/platform/http';
+import { tooManyRequests } from '@app/platform';
 
 /** Gives back a stream taken with `LiveStreams.take`; a second call does nothing. */
 export type Release = () => void;

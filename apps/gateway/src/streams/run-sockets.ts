@@ -6,7 +6,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import { CONFIG, type Config } from '@app/config';
 import { type RunKind, streamOf } from '@app/domain';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
-import { ApiError } from '@app/platform/http';
+import { ApiError } from '@app/platform';
 import { RUN_KIND_LIST } from '@app/runs';
 import { ApiKeyAuthenticator } from '../auth/api-key.authenticator';
 import { RateLimiter } from '../auth/rate-limiter';

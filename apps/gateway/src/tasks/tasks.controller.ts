@@ -1,8 +1,8 @@
 import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type TaskParams, taskRuns, type TaskRunView } from '@app/domain/task-run';
-import { RequestValidationError } from '@app/platform/http';
+import { type TaskParams, taskRuns, type TaskRunView } from '@app/domain';
+import { RequestValidationError } from '@app/platform';
 import { AnswersWithin, waitSecondsOf } from '../http/answer-wait';
 import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
 import { RunHttp } from '../runs/run-http';

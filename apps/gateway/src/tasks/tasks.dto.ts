@@ -1,7 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { RUN_STATUSES } from '@app/domain';
-import { TASK_PROCESSORS, type TaskOutputSpec } from '@app/domain/task-run';
-import { EnumField, fail, IntField, isObject, metadataParser, ok, type Parser, PyField, StrField, UrlField } from '@app/platform/http';
+import { RUN_STATUSES, TASK_PROCESSORS, type TaskOutputSpec } from '@app/domain';
+import { EnumField, fail, IntField, isObject, metadataParser, ok, type Parser, PyField, StrField, UrlField } from '@app/platform';
 import { schemaDepth, schemaProblem } from '@app/language';
 
 export const PROCESSORS = TASK_PROCESSORS;

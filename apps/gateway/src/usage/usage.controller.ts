@@ -1,8 +1,7 @@
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { READ_STORE, type ReadStore } from '@app/readmodels';
-import { CHARGES, type ChargeDoc, USAGE_DAILY, type UsageDoc } from '@app/readmodels/projections';
-import { notFound, RequestValidationError } from '@app/platform/http';
+import { READ_STORE, type ReadStore, CHARGES, type ChargeDoc, USAGE_DAILY, type UsageDoc } from '@app/readmodels';
+import { notFound, RequestValidationError } from '@app/platform';
 import { Auth, type AuthContext } from '../auth/auth.context';
 import { ChargeParams, ChargeResponse, UsageQuery, UsageResponse } from './usage.dto';
 

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { DateField, StrField } from '@app/platform/http';
+import { DateField, StrField } from '@app/platform';
 
 export class UsageQuery {
   @DateField({ optional: true, description: 'First day (UTC, inclusive); default 29 days before `to`' })

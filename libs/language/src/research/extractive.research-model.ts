@@ -1,4 +1,4 @@
-import type { Finding } from '@app/domain/search-run/search-run.events';
+import type { Finding } from '@app/domain';
 import type { TokenUsage } from '../language-model.port';
 import { addCounts, bm25, sentenceSpans, tokenize } from '@app/text';
 import { affiliation, affiliationName } from './question/affiliation';
@@ -7,8 +7,7 @@ import { describedName, describedObject } from './question/described';
 import { analyseQuestion, questionKind } from './question/question-shape';
 import { roleHolder } from './question/role-holder';
 import { formatValue, typedAnswer } from './question/typed-answer';
-import { citedIndexes, claimSentences, GAP_NOTE, oneLine, sourcesSection } from '@app/research';
-import type { FollowUp, ResearchCallOptions, ResearchModel, ResearchPassage, ResearchSourceRef, SynthesiseOptions } from '@app/research';
+import { citedIndexes, claimSentences, GAP_NOTE, oneLine, sourcesSection, type FollowUp, type ResearchCallOptions, type ResearchModel, type ResearchPassage, type ResearchSourceRef, type SynthesiseOptions } from '@app/research';
 
 /** No model is called: invented token counts would distort usage and cost figures. */
 const NO_USAGE: TokenUsage = { input: 0, output: 0 };

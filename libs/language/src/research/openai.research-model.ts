@@ -1,11 +1,10 @@
-import type { Finding } from '@app/domain/search-run/search-run.events';
+import type { Finding } from '@app/domain';
 import type OpenAI from 'openai';
 import type { TokenUsage } from '../language-model.port';
 import { verifiedExcerpts } from '../openai.language-model';
 import { extractiveReport, uniqueQueries } from './extractive.research-model';
 import { completeJson, malformed, openAiClient } from '../openai-json';
-import { citedIndexes, keepCitedClaims, oneLine, sourcesSection, stripInvalidCitations } from '@app/research';
-import type { FollowUp, ResearchCallOptions, ResearchModel, ResearchPassage, ResearchSourceRef, SynthesiseOptions } from '@app/research';
+import { citedIndexes, keepCitedClaims, oneLine, sourcesSection, stripInvalidCitations, type FollowUp, type ResearchCallOptions, type ResearchModel, type ResearchPassage, type ResearchSourceRef, type SynthesiseOptions } from '@app/research';
 
 export interface OpenAiResearchModelOptions {
   /** `OPENAI_BASE_URL`, e.g. `https://api.openai.com/v1` or a local server's `/v1`. */

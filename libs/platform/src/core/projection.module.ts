@@ -4,8 +4,7 @@ import { CONFIG, type Config } from '@app/config';
 import type { RunKind } from '@app/domain';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { RUN_KIND_LIST } from '@app/runs';
-import { MemoryReadStore, Projector, READ_STORE, ReadModelSnapshots, type ReadStore } from '@app/readmodels';
-import { platformProjections, pruneCharges } from '@app/readmodels/projections';
+import { MemoryReadStore, Projector, READ_STORE, ReadModelSnapshots, type ReadStore, platformProjections, pruneCharges } from '@app/readmodels';
 
 /** How often in-memory read models are written to DATA_DIR while they change (and once at shutdown). */
 const SNAPSHOT_EVERY_MS = 60_000;

@@ -1,4 +1,4 @@
-import { addItems } from '@app/domain/run';
+import { addItems } from '@app/domain';
 import type { Projection } from '../projection';
 import type { ReadStore } from '../read-store.port';
 

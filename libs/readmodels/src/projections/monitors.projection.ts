@@ -1,4 +1,4 @@
-import { MONITOR_STREAM_PREFIX, monitorDecider, type MonitorEvent, type MonitorState } from '@app/domain/monitor';
+import { MONITOR_STREAM_PREFIX, monitorDecider, type MonitorEvent, type MonitorState } from '@app/domain';
 import { evolveRecorded } from '@app/eventstore';
 import type { Projection } from '../projection';
 

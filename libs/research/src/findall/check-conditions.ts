@@ -1,4 +1,4 @@
-import type { ConditionReason, FindAllCondition } from '@app/domain/findall';
+import type { ConditionReason, FindAllCondition } from '@app/domain';
 import { sentenceSpans } from '@app/text';
 
 export interface EntityPage {

@@ -1,4 +1,4 @@
-import type { FindAllCondition, FindAllSchema } from '@app/domain/findall';
+import type { FindAllCondition, FindAllSchema } from '@app/domain';
 
 /** Plural nouns an enumeration query names its entities with. */
 const TYPE_NOUNS = /\b(companies|startups|start-ups|firms|businesses|organisations|organizations|manufacturers|suppliers|universities|labs|laboratories|institutes|people|researchers|founders|products|projects|restaurants|hospitals|schools|banks|stores|shops|agencies|teams)\b/i;

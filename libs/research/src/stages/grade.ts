@@ -1,4 +1,4 @@
-import type { Finding, Source } from '@app/domain/search-run/search-run.events';
+import type { Finding, Source } from '@app/domain';
 import { tokenize } from '@app/text';
 import type { FollowUp, ResearchPassage } from '../research-model.port';
 import { normalizeUrl } from '@app/urls';

@@ -1,4 +1,4 @@
-import type { Finding, RunResult, RunUsage, Source } from '@app/domain/search-run/search-run.events';
+import type { Finding, RunResult, RunUsage, Source } from '@app/domain';
 import type { TokenUsage } from '../research-model.port';
 import type { ResearchModel } from '../research-model.port';
 

@@ -1,4 +1,4 @@
-import type { RunResult } from '@app/domain/search-run/search-run.events';
+import type { RunResult } from '@app/domain';
 import { normalizeUrl } from '@app/urls';
 import type { ResearchPorts, ResearchProgress } from './ports';
 import { contentOf, type Entry, mergedResults, numberSources, type ResearchState } from './state';

@@ -1,5 +1,5 @@
-import type { Finding, RunResult, RunUsage, Source } from '@app/domain/search-run/search-run.events';
-import { focusExcerpts } from '@app/extraction/excerpts';
+import type { Finding, RunResult, RunUsage, Source } from '@app/domain';
+import { focusExcerpts } from '@app/extraction';
 import type { TokenUsage } from '../research-model.port';
 import { type MergedHit, UrlMerge } from '../merge';
 import { domainOf, normalizeUrl } from '@app/urls';

@@ -1,4 +1,4 @@
-import type { Finding } from '@app/domain/search-run/search-run.events';
+import type { Finding } from '@app/domain';
 import type { TokenUsage } from '../research-model.port';
 import type { FollowUp, ResearchModel } from '../research-model.port';
 import type { ReadDocument, ResearchInput, ResearchPorts, ResearchProgress, SearchHit } from '../stages/ports';
