@@ -2,15 +2,7 @@ import { freshnessStart } from '@app/domain';
 import { CATEGORIES, type SearchQuery } from '@app/providers';
 import { domainMatches, normalizeDomain } from '@app/urls';
 import type { PageTable } from './page-table';
-
-/** A page without a date (day numbers compare as numbers). */
-export const NO_DATE = 0;
-
-/** `2025-06-15` -> 20250615 (0 when absent): days compare as numbers. */
-export const dayNumber = (date: string | null | undefined) => (date && /^\d{4}-\d{2}-\d{2}/.test(date) ? Number(date.slice(0, 10).replace(/-/g, '')) : NO_DATE);
-
-/** `en-GB` -> `en`: a filter for English keeps British and American pages alike. */
-export const primaryLanguage = (tag: string) => tag.toLowerCase().split(/[-_]/)[0];
+import { dayNumber, NO_DATE, primaryLanguage } from './page-row';
 
 /**
  * The query's filters (domains, dates, category, language) as one test of a page id against the

@@ -1,7 +1,6 @@
 import { CATEGORIES } from '@app/providers';
 import type { IndexedDocument } from './document';
-import { dayNumber, primaryLanguage } from './filters';
-import { isHome, pagePrior } from './ranking-priors';
+import { dayNumber, isHome, pagePrior, primaryLanguage } from './page-row';
 
 /** The page facts a table row is made from. */
 export type PageFacts = Pick<IndexedDocument, 'url' | 'date' | 'category' | 'language' | 'domain'>;

@@ -5,34 +5,18 @@
  */
 import { MAX_INDEXED_CHARS } from './document';
 import { type ImpactList, scoreOf, type Scored } from './impact-list';
+import { MANY_NAMES } from './page-row';
 import type { PageTable } from './page-table';
 import { terms } from './text-analysis';
 import { type HostNames, hostLabels, sameWord } from './typo-matching';
 
-/** Names a page about one entity mentions at most before it counts as a listing (prior halves at twice this). */
-const MANY_NAMES = 10;
 /** Results looked at for a listing whose entry names the entity a description is about. */
 const LISTINGS_CHECKED = 3;
 /** A name in a listing's entry: capitalised words in a row ("Marrowby Otter Trust", "Kestrel & Loaf"). */
 const NAME_PHRASE = /\p{Lu}[\p{L}'’-]+(?:\s+(?:&|and|of|de)?\s*\p{Lu}[\p{L}'’-]+)*/gu;
-/** A site's home page over its other pages, all else equal. */
-const HOME_BOOST = 1.3;
 /** The query spells the host's name: its home page, and its other pages a little. */
 const NAMED_HOME_BOOST = 1.5;
 const NAMED_SITE_BOOST = 1.1;
-
-/** `https://www.kestrel-and-loaf.test/` -> home; `/about` -> not. */
-export const isHome = (url: string) => {
-  try {
-    const { pathname, search } = new URL(url);
-    return (pathname === '/' || pathname === '') && !search;
-  } catch {
-    return false;
-  }
-};
-
-/** A page's prior, part of each of its postings' impact: a page naming many entities is about none of them; a home page stands for its site. */
-export const pagePrior = (names: number, home: boolean): number => (1 / (1 + Math.max(0, names - MANY_NAMES) / MANY_NAMES)) * (home ? HOME_BOOST : 1);
 
 export class Ranking {
   constructor(

@@ -1,5 +1,10 @@
 import type { RunKind } from '@app/domain';
-import type { RunSocketRoute } from '../streams/run-sockets';
+
+/** A WebSocket route: its path pattern (one capture: the run id) and the run kind it streams. */
+export interface RunSocketRoute {
+  pattern: RegExp;
+  kind: RunKind;
+}
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

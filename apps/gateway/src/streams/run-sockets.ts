@@ -12,15 +12,9 @@ import { ApiKeyAuthenticator } from '../auth/api-key.authenticator';
 import { RateLimiter } from '../auth/rate-limiter';
 import { requestIdFor } from '../http/request-id';
 import { RunHttp } from '../runs/run-http';
-import { runSocketRoutes } from '../runs/run-socket-routes';
+import { type RunSocketRoute, runSocketRoutes } from '../runs/run-socket-routes';
 import { LiveStreams, type Release } from './live-streams';
 import { parseResumeFrom, runStream } from './run-stream';
-
-/** A WebSocket route: its path pattern (one capture: the run id) and the run kind it streams. */
-export interface RunSocketRoute {
-  pattern: RegExp;
-  kind: RunKind;
-}
 
 /** Unsent bytes a socket may hold before the stream waits for its client to read. */
 const SEND_HIGH_WATER = 1024 * 1024;

@@ -1,4 +1,4 @@
-import type { TokenUsage } from '../language-model.port';
+import type { TokenUsage } from '@app/research';
 
 /**
  * Schema filling (task runs with a JSON output schema): the language-model port's method that

@@ -1,7 +1,7 @@
 import { stem, tokenize } from '@app/text';
 import { SYNONYMS } from '../../schema-fill/extractive.schema-filler';
 import type { ValueKind } from '../../schema-fill/value-patterns';
-import { relationOf } from './roles';
+import { type QuestionRelation, relationOf } from './roles';
 
 /**
  * What a research question asks for, read the way a reference librarian would: the kind of value
@@ -19,7 +19,7 @@ export interface QuestionShape {
   /** Stemmed predicate words with weights: the question's own words 2, their synonyms 1.5. */
   predicate: Map<string, number>;
   /** "the chief executive of X": the role and the phrase to replace once the role-holder is known. */
-  relation: { role: string; phrase: string } | null;
+  relation: QuestionRelation | null;
 }
 
 /** Words that say what kind of answer is wanted, or only phrase the question: never a predicate. */

@@ -1,5 +1,10 @@
 /** The roles a question may ask about through its entity, and how a question names one. */
-import type { QuestionShape } from './question-shape';
+
+/** A role asked about through the question's entity, and the phrase that names it ("the chief executive of X"). */
+export interface QuestionRelation {
+  role: string;
+  phrase: string;
+}
 
 /** Roles a question may ask about through the entity ("the founder of X", "X's chief executive"). */
 const ROLES = [
@@ -112,7 +117,7 @@ const WHO_DID_PATTERN = new RegExp(
   'u',
 );
 
-export function relationOf(question: string): QuestionShape['relation'] {
+export function relationOf(question: string): QuestionRelation | null {
   const who = WHO_DID_PATTERN.exec(question);
   if (who) return { role: WHO_DID[who[1]!]!, phrase: who[0].trim() };
   const of = ROLE_OF.exec(question);
