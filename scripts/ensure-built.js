@@ -26,9 +26,12 @@ function newestSource(dir) {
 function ensureInstalled() {
   const marker = path.join(root, 'node_modules', '.package-lock.json');
   const lock = path.join(root, 'package-lock.json');
-  if (mtime(marker) >= mtime(lock) && fs.existsSync(path.join(root, 'node_modules', 'better-sqlite3'))) return;
+  // Installed when the lock is newer than the last install or a package the scripts run is missing.
+  const present = ['better-sqlite3', 'dependency-cruiser'].every((name) => fs.existsSync(path.join(root, 'node_modules', name)));
+  if (mtime(marker) >= mtime(lock) && present) return;
   console.error('[setup] installing dependencies (npm ci)…');
-  run(npm, ['ci', '--no-audit', '--no-fund']);
+  // Dev dependencies too (jest, typescript, dependency-cruiser), even where NODE_ENV=production would omit them.
+  run(npm, ['ci', '--include=dev', '--no-audit', '--no-fund']);
 }
 
 function ensureBuilt() {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: installs what it needs (npm packages; Debian's nats-server when root and missing),
-// type-checks and builds (e2e runs the compiled services as OS processes), then runs the unit,
+// type-checks, checks the import rules and builds (e2e runs the compiled services as OS processes), then runs the unit,
 // integration and e2e projects two at a time, and once they pass the timing-sensitive `serial`
 // project alone. Extra arguments go to jest (and skip the serial phase).
 'use strict';
@@ -34,6 +34,11 @@ ensureChromium();
 ensureBuilt();
 console.error('[test] type-checking tests…');
 execFileSync(path.join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json', '--noEmit'], { cwd: root, stdio: 'inherit' });
+// The import rules (.dependency-cruiser.cjs): no cycles, nothing imports another library's insides,
+// no library imports an app. A violation fails the run with dependency-cruiser's report.
+console.error('[test] checking imports…');
+const imports = spawnSync(process.execPath, [path.join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), 'apps', 'libs', '--config', '.dependency-cruiser.cjs'], { cwd: root, stdio: 'inherit' });
+if (imports.status !== 0) process.exit(imports.status ?? 1);
 const jestBin = path.join(root, 'node_modules/jest/bin/jest.js');
 const extra = process.argv.slice(2);
 const jest = spawnSync(process.execPath, [jestBin, '--maxWorkers=2', '--selectProjects', 'unit', 'integration', 'e2e', ...extra], { cwd: root, stdio: 'inherit' });
