@@ -38,7 +38,7 @@ const CONTROLLERS = [HealthController, UsageController, SearchController, TasksC
     LiveStreams,
     ServiceCalls,
   ],
-  exports: [ServiceCalls, ApiKeyAuthenticator],
+  exports: [ServiceCalls, ApiKeyAuthenticator, RunHttp],
 })
 export class GatewayModule {
   private static readonly built = new Map<readonly RunKind[], DynamicModule>();

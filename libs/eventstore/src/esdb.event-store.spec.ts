@@ -1,4 +1,4 @@
-import { eventStoreContract } from './event-store.contract';
+import { eventStoreContract } from './testing/event-store.contract';
 import { EsdbEventStore } from './esdb.event-store';
 
 /**

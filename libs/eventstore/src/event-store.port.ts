@@ -1,6 +1,6 @@
 /**
  * The event log port. Every adapter (sqlite, esdb) passes the same contract suite
- * (`event-store.contract.ts`). Positions and revisions are bigint here and decimal strings on the wire.
+ * (`testing/event-store.contract.ts`). Positions and revisions are bigint here and decimal strings on the wire.
  */
 
 /** Metadata carried by every event (DESIGN.md section 3). */

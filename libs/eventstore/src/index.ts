@@ -1,4 +1,4 @@
-// The event log library. The contract suite (event-store.contract.ts) uses jest globals, so it
+// The event log library. The contract suite (testing/event-store.contract.ts) uses jest globals, so it
 // is not exported here: specs import it by path.
 export * from './event-store.port';
 export * from './sqlite.event-store';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { eventStoreContract } from './event-store.contract';
+import { eventStoreContract } from './testing/event-store.contract';
 import type { NewEvent, RecordedEvent, Subscription } from './event-store.port';
 import { openSqliteEventStore, SqliteEventStore } from './sqlite.event-store';
 

@@ -124,6 +124,7 @@ class ConnectGuard {
 }
 
 // Looked up per call (not captured at load) so a test double on the prototype sees every path.
+// Node seam: @types/node declares createConnection with overloads; the agent calls it with one signature.
 const nodeCreate = (agent: typeof http.Agent | typeof https.Agent) => agent.prototype.createConnection as unknown as Connect;
 
 export class GuardedHttpAgent extends RequestFilteringHttpAgent {

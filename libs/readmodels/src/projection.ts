@@ -1,5 +1,6 @@
 import type { AllFilter, RecordedEvent } from '@app/eventstore';
 
+/** What a projection writes: plain JSON (the store adds `_id` and `_version`); declare documents as `type`s. */
 export type ProjectedDoc = Record<string, unknown>;
 
 /**
@@ -11,7 +12,7 @@ export type ProjectedDoc = Record<string, unknown>;
  * - `versionBy: 'position'` (the global position) for aggregates fed by many streams.
  * A revision-versioned doc fed by two streams would drop events, so use position there.
  */
-export interface Projection {
+export interface Projection<Doc extends ProjectedDoc = ProjectedDoc> {
   /** Unique; with `version` it names the checkpoint, so bumping `version` rebuilds the collection. */
   name: string;
   version: number;
@@ -31,7 +32,7 @@ export interface Projection {
    * read-only (frozen by the memory store). `_id`/`_version` in the result are ignored.
    * Returning undefined deletes the doc (or leaves it absent).
    */
-  apply(doc: ProjectedDoc | undefined, event: RecordedEvent, id: string): ProjectedDoc | undefined;
+  apply(doc: Doc | undefined, event: RecordedEvent, id: string): Doc | undefined;
 }
 
 /** The checkpoint name of a projection: a new version starts from an absent checkpoint. */

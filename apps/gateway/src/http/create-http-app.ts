@@ -62,6 +62,7 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
     const route = request.routeOptions.url ?? 'unmatched';
     const ms = reply.elapsedTime;
     metrics.observe(request.method, route, reply.statusCode, ms / 1000);
+    // Framework seam: Fastify's request type does not know the auth context the API key guard sets on it.
     const auth = (request as unknown as AuthedRequest).auth;
     logger.pino.info({
       msg: 'request',

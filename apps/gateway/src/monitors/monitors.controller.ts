@@ -5,7 +5,7 @@ import { type MonitorEvent, monitorStream, monitorView, type MonitorView, shorte
 import { CONFIG, type Config } from '@app/config';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { ApiError, notFound, RequestValidationError, tooManyRequests, SecretBox } from '@app/platform';
-import { READ_STORE, type ReadStore, MONITOR_EVENTS, type MonitorDoc, type MonitorEventDoc, MONITORS } from '@app/readmodels';
+import { READ_STORE, type ReadStore, monitorEvents, type MonitorDoc, monitors } from '@app/readmodels';
 import { AnswersWithin } from '../http/answer-wait';
 import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
 import { ServiceCalls } from '../commands/service-calls';
@@ -42,7 +42,7 @@ export class MonitorsController {
   async create(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Body() body: MonitorBody): Promise<MonitorView> {
     this.assertInterval(body.cron);
     // Counted in the shared read model, so across gateway replicas.
-    const held = await this.reads.count(MONITORS, { team_id: auth.team_id, status: { $in: ['active', 'paused'] } });
+    const held = await monitors.count(this.reads, { team_id: auth.team_id, status: { $in: ['active', 'paused'] } });
     if (held >= this.config.maxMonitorsPerTeam) {
       throw tooManyRequests(60, {}, `at most ${this.config.maxMonitorsPerTeam} monitors may be held by a team (MAX_MONITORS_PER_TEAM); it holds ${held}: delete one first`);
     }
@@ -70,10 +70,10 @@ export class MonitorsController {
   async list(@Auth() auth: AuthContext, @Query() query: MonitorListQuery) {
     const filter = { team_id: auth.team_id, status: query.status ?? { $in: ['active', 'paused'] } };
     const [docs, total] = await Promise.all([
-      this.reads.find(MONITORS, filter, { sort: { created_at: -1, _id: -1 }, skip: query.offset, limit: query.limit }),
-      this.reads.count(MONITORS, filter),
+      monitors.find(this.reads, filter, { sort: { created_at: -1, _id: -1 }, skip: query.offset, limit: query.limit }),
+      monitors.count(this.reads, filter),
     ]);
-    return { monitors: docs.map((doc) => monitorView((doc as unknown as MonitorDoc).state)), total, limit: query.limit, offset: query.offset };
+    return { monitors: docs.map((doc) => monitorView(doc.state)), total, limit: query.limit, offset: query.offset };
   }
 
   @Get(':monitor_id')
@@ -174,10 +174,10 @@ export class MonitorsController {
     await this.owned(auth, params.monitor_id);
     const filter = { monitor_id: params.monitor_id };
     const [docs, total] = await Promise.all([
-      this.reads.find(MONITOR_EVENTS, filter, { sort: { seq: -1 }, skip: query.offset, limit: query.limit }),
-      this.reads.count(MONITOR_EVENTS, filter),
+      monitorEvents.find(this.reads, filter, { sort: { seq: -1 }, skip: query.offset, limit: query.limit }),
+      monitorEvents.count(this.reads, filter),
     ]);
-    return { events: docs.map((doc) => (doc as unknown as MonitorEventDoc).event), total, limit: query.limit, offset: query.offset };
+    return { events: docs.map((doc) => doc.event), total, limit: query.limit, offset: query.offset };
   }
 
   @Get(':monitor_id/history')
@@ -189,14 +189,14 @@ export class MonitorsController {
 
   /** The monitor's document, deleted or not; 404 for another team's. */
   private async owned(auth: AuthContext, monitorId: string): Promise<MonitorDoc> {
-    const doc = (await this.reads.get(MONITORS, monitorId)) as MonitorDoc | undefined;
+    const doc = await monitors.get(this.reads, monitorId);
     if (!doc || doc.team_id !== auth.team_id) throw notFound(`Monitor ${monitorId} not found`);
     return doc;
   }
 
   /** A live monitor's view; 404 once deleted. After a write the read model may lag: 503 rather than a stale answer. */
   private async live(auth: AuthContext, monitorId: string, afterWrite = false): Promise<MonitorView> {
-    const doc = (await this.reads.get(MONITORS, monitorId)) as MonitorDoc | undefined;
+    const doc = await monitors.get(this.reads, monitorId);
     if ((!doc || doc.team_id !== auth.team_id) && afterWrite) throw new ApiError(503, `Monitor ${monitorId} was recorded but is not readable yet; retry shortly`, { 'Retry-After': '1' });
     if (!doc || doc.team_id !== auth.team_id || doc.status === 'deleted') throw notFound(`Monitor ${monitorId} not found`);
     return monitorView(doc.state);

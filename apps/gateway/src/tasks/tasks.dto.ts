@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { RUN_STATUSES, TASK_PROCESSORS, type TaskOutputSpec } from '@app/domain';
+import { type Finding, RUN_STATUSES, type RunStatus, type SkuLineItem, type Source, TASK_PROCESSORS, type TaskFieldBasis, type TaskOutputSpec, type TaskProcessor, type TaskRunView, type TaskUsage } from '@app/domain';
 import { EnumField, fail, IntField, isObject, metadataParser, ok, type Parser, PyField, StrField, UrlField } from '@app/platform';
 import { schemaDepth, schemaProblem } from '@app/language';
 
@@ -67,30 +67,31 @@ export class TaskBody {
 
 
 
-export class TaskRunViewDto {
+/** The task run's view in the OpenAPI document; `implements` keeps it in step with the domain's. */
+export class TaskRunViewDto implements TaskRunView {
   @ApiProperty() task_id!: string;
   @ApiProperty() run_id!: string;
-  @ApiProperty({ enum: RUN_STATUSES }) status!: string;
+  @ApiProperty({ enum: RUN_STATUSES }) status!: RunStatus;
   @ApiProperty() task!: string;
   @ApiProperty() query!: string;
   @ApiProperty() credits!: number;
-  @ApiProperty({ enum: PROCESSORS }) processor!: string;
+  @ApiProperty({ enum: PROCESSORS }) processor!: TaskProcessor;
   @ApiProperty({ type: 'object', nullable: true, additionalProperties: { type: 'string' } }) metadata!: Record<string, string> | null;
   @ApiProperty({ type: [String] }) fields!: string[];
-  @ApiProperty({ type: 'object', additionalProperties: true }) output_schema!: Record<string, unknown>;
+  @ApiProperty({ type: 'object', additionalProperties: true }) output_schema!: TaskOutputSpec;
   @ApiProperty({ nullable: true, description: 'json: the object; text/auto: a string; null until completed' }) output!: unknown;
-  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } }) basis!: Record<string, unknown>[];
-  @ApiProperty({ type: 'object', nullable: true, additionalProperties: true }) usage!: Record<string, unknown> | null;
+  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } }) basis!: TaskFieldBasis[];
+  @ApiProperty({ type: 'object', nullable: true, additionalProperties: true }) usage!: TaskUsage | null;
   @ApiProperty() answer!: string;
   @ApiProperty({ type: [String] }) sources!: string[];
   @ApiProperty({ type: [String] }) read!: string[];
   @ApiProperty({ type: [String] }) considered!: string[];
   @ApiProperty({ type: String, nullable: true }) error!: string | null;
-  @ApiProperty({ type: String, nullable: true }) createdAt!: string | null;
+  @ApiProperty() createdAt!: string;
   @ApiProperty({ type: String, nullable: true }) completedAt!: string | null;
   @ApiProperty({ type: String, nullable: true }) report!: string | null;
-  @ApiProperty({ type: 'array', nullable: true, items: { type: 'object', additionalProperties: true } }) findings!: Record<string, unknown>[] | null;
-  @ApiProperty({ type: 'array', nullable: true, items: { type: 'object', additionalProperties: true } }) sources_detailed!: Record<string, unknown>[] | null;
-  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } }) usage_items!: Record<string, unknown>[];
+  @ApiProperty({ type: 'array', nullable: true, items: { type: 'object', additionalProperties: true } }) findings!: Finding[] | null;
+  @ApiProperty({ type: 'array', nullable: true, items: { type: 'object', additionalProperties: true } }) sources_detailed!: Source[] | null;
+  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } }) usage_items!: SkuLineItem[];
 }
 

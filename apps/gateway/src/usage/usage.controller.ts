@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { READ_STORE, type ReadStore, CHARGES, type ChargeDoc, USAGE_DAILY, type UsageDoc } from '@app/readmodels';
+import { READ_STORE, type ReadStore, charges, usageDaily } from '@app/readmodels';
 import { notFound, RequestValidationError } from '@app/platform';
 import { Auth, type AuthContext } from '../auth/auth.context';
 import { ChargeParams, ChargeResponse, UsageQuery, UsageResponse } from './usage.dto';
@@ -35,11 +35,7 @@ export class UsageController {
         },
       ]);
     }
-    const rows = (await this.reads.find(
-      USAGE_DAILY,
-      { team_id: auth.team_id, date: { $gte: from, $lte: to } },
-      { sort: { date: 1, sku: 1 } },
-    )) as unknown as UsageDoc[];
+    const rows = await usageDaily.find(this.reads, { team_id: auth.team_id, date: { $gte: from, $lte: to } }, { sort: { date: 1, sku: 1 } });
     const days = rows.map(({ date, sku, quantity, credits }) => ({ date, sku, quantity, credits }));
     return { from, to, total_credits: days.reduce((sum, day) => sum + day.credits, 0), days };
   }
@@ -47,18 +43,18 @@ export class UsageController {
   @Get('requests/:request_id')
   @ApiOkResponse({ type: ChargeResponse })
   async charge(@Auth() auth: AuthContext, @Param() params: ChargeParams): Promise<ChargeResponse> {
-    const charges = (await this.reads.find(CHARGES, { request_id: params.request_id, team_id: auth.team_id }, { sort: { at: 1 } })) as unknown as ChargeDoc[];
-    if (charges.length === 0) throw notFound(`No charge recorded for request ${params.request_id}`);
+    const found = await charges.find(this.reads, { request_id: params.request_id, team_id: auth.team_id }, { sort: { at: 1 } });
+    if (found.length === 0) throw notFound(`No charge recorded for request ${params.request_id}`);
     const usage = new Map<string, { sku: string; quantity: number; credits: number }>();
-    for (const item of charges.flatMap((charge) => charge.items)) {
+    for (const item of found.flatMap((charge) => charge.items)) {
       const line = usage.get(item.sku) ?? { sku: item.sku, quantity: 0, credits: 0 };
       usage.set(item.sku, { sku: item.sku, quantity: line.quantity + item.quantity, credits: line.credits + item.credits });
     }
     return {
       request_id: params.request_id,
-      at: charges[0].at,
-      credits: charges.reduce((sum, charge) => sum + charge.credits, 0),
-      charges: charges.length,
+      at: found[0]!.at,
+      credits: found.reduce((sum, charge) => sum + charge.credits, 0),
+      charges: found.length,
       usage: [...usage.values()],
     };
   }

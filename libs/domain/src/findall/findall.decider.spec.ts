@@ -1,5 +1,7 @@
 import { specFor, testContext } from '../testing/given-when-then';
 import { findAllDecider, type FindAllCommand, findAllLimit, type FindAllProgressCommand } from './findall.decider';
+
+type Without<C, K extends PropertyKey> = C extends unknown ? Omit<C, K> : never;
 import type { FindAllEvent, FindAllParams } from './findall.events';
 import { findAllView } from './findall.view';
 
@@ -11,41 +13,74 @@ const started: FindAllEvent = { type: 'FindAllRunStarted', data: { worker_id: 'w
 const charged = (sku: string): FindAllEvent => ({ type: 'CreditsCharged', data: { team_id: 'acme', request_id: 'f1', items: [{ sku, quantity: 1, credits: 1 }], credits: 1, at: T0 } });
 const found = (id: string, url: string): FindAllEvent => ({ type: 'FindAllCandidateFound', data: { candidate_id: id, name: id, url, description: '' } });
 const checked = (id: string, match_status: 'matched' | 'unmatched'): FindAllEvent => ({ type: 'FindAllCandidateChecked', data: { candidate_id: id, match_status, reasons: [], output: { city: 'Berlin' }, basis: [] } });
-const record = (c: { type: FindAllProgressCommand['type']; [field: string]: unknown }): FindAllCommand => ({ ...c, worker_id: 'w1' }) as FindAllCommand;
+/** A progress command as the lease holder w1 records it (typed: a wrong field does not compile). */
+const record = (c: Without<FindAllProgressCommand, 'worker_id'>): FindAllCommand => ({ ...c, worker_id: 'w1' });
 const RUNNING = [requested, started];
 const terminated: FindAllEvent = { type: 'FindAllTerminated', data: { reason: 'limit_reached' } };
 const completed: FindAllEvent = { type: 'FindAllRunCompleted', data: { completed_at: T0 } };
 
+const REQUESTED_QUERY: FindAllEvent = { type: 'FindAllQueryGenerated', data: { query: 'robotics companies' } };
+const reopenedBy = (detail: Record<string, unknown>): FindAllEvent => ({ type: 'FindAllRunReopened', data: { team_id: 'acme', reason: 'extend', detail, reopened_at: T0 } });
+const check = (match_status: 'matched' | 'unmatched') => record({ type: 'RecordCheck', candidate_id: 'c1', match_status, reasons: [], output: { city: 'Berlin' }, basis: [] });
+
 describe('FindAll decider', () => {
-  it('charges each generated query as it happens, once', () => {
-    spec(RUNNING).when(record({ type: 'RecordQuery', query: 'robotics companies' })).then([{ type: 'FindAllQueryGenerated', data: { query: 'robotics companies' } }, charged('sku_findall_query')]);
-    spec([...RUNNING, { type: 'FindAllQueryGenerated', data: { query: 'robotics companies' } }]).when(record({ type: 'RecordQuery', query: 'robotics companies' })).then([]);
+  it('charges a generated query as it happens', () => {
+    spec(RUNNING).when(record({ type: 'RecordQuery', query: 'robotics companies' })).then([REQUESTED_QUERY, charged('sku_findall_query')]);
   });
+
+  it('records and charges a query once', () => {
+    spec([...RUNNING, REQUESTED_QUERY]).when(record({ type: 'RecordQuery', query: 'robotics companies' })).then([]);
+  });
+
   it('keeps one candidate per URL', () => {
     spec([...RUNNING, found('c1', 'https://x.test/a')]).when(record({ type: 'RecordCandidate', candidate_id: 'c2', name: 'A GmbH', url: 'https://x.test/a', description: '' })).then([]);
   });
-  it('charges a match, not a miss; a candidate is checked once', () => {
-    spec([...RUNNING, found('c1', 'u1')]).when(record({ type: 'RecordCheck', candidate_id: 'c1', match_status: 'matched', reasons: [], output: { city: 'Berlin' }, basis: [] })).then([checked('c1', 'matched'), charged('sku_findall_match')]);
-    spec([...RUNNING, found('c1', 'u1')]).when(record({ type: 'RecordCheck', candidate_id: 'c1', match_status: 'unmatched', reasons: [], output: { city: 'Berlin' }, basis: [] })).then([checked('c1', 'unmatched')]);
-    spec([...RUNNING, found('c1', 'u1'), checked('c1', 'matched')]).when(record({ type: 'RecordCheck', candidate_id: 'c1', match_status: 'unmatched', reasons: [], output: {}, basis: [] })).then([]);
+
+  it('charges a match', () => {
+    spec([...RUNNING, found('c1', 'u1')]).when(check('matched')).then([checked('c1', 'matched'), charged('sku_findall_match')]);
   });
-  it('completes only once a termination is recorded, charging nothing more', () => {
+
+  it('does not charge a miss', () => {
+    spec([...RUNNING, found('c1', 'u1')]).when(check('unmatched')).then([checked('c1', 'unmatched')]);
+  });
+
+  it('checks a candidate once', () => {
+    spec([...RUNNING, found('c1', 'u1'), checked('c1', 'matched')]).when(check('unmatched')).then([]);
+  });
+
+  it('cannot complete before a termination is recorded', () => {
     spec(RUNNING).when({ type: 'CompleteRun', worker_id: 'w1' }).thenThrows({ status: 409 });
+  });
+
+  it('completes once terminated, charging nothing more', () => {
     spec([...RUNNING, terminated]).when({ type: 'CompleteRun', worker_id: 'w1' }).then([completed]);
   });
-  it('extend and enrich reopen a completed run only; extend raises the limit and clears the termination', () => {
+
+  it('gives only a completed run more work', () => {
     spec(RUNNING).when({ type: 'ReopenRun', reason: 'extend', detail: { additional_limit: 3 } }).thenThrows({ status: 409 });
+  });
+
+  it('refuses an extend that adds no entities', () => {
     spec([...RUNNING, terminated, completed]).when({ type: 'ReopenRun', reason: 'extend', detail: { additional_limit: 0 } }).thenThrows({ status: 422 });
+  });
+
+  it('refuses an enrich without fields', () => {
     spec([...RUNNING, terminated, completed]).when({ type: 'ReopenRun', reason: 'enrich', detail: { enrichment_id: 'e1', fields: [] } }).thenThrows({ status: 422 });
-    const reopened: FindAllEvent = { type: 'FindAllRunReopened', data: { team_id: 'acme', reason: 'extend', detail: { additional_limit: 3 }, reopened_at: T0 } };
-    spec([...RUNNING, terminated, completed]).when({ type: 'ReopenRun', reason: 'extend', detail: { additional_limit: 3 } }).then([reopened]);
-    const state = [...RUNNING, found('c1', 'u1'), checked('c1', 'matched'), charged('sku_findall_match'), terminated, completed, reopened].reduce(findAllDecider.evolve, findAllDecider.initialState);
-    expect(state.status).toBe('queued');
+  });
+
+  it('reopens a completed run for an extend', () => {
+    spec([...RUNNING, terminated, completed]).when({ type: 'ReopenRun', reason: 'extend', detail: { additional_limit: 3 } }).then([reopenedBy({ additional_limit: 3 })]);
+  });
+
+  it('an extended run is queued again with the higher limit, its matches kept and its termination cleared', () => {
+    const state = [...RUNNING, found('c1', 'u1'), checked('c1', 'matched'), charged('sku_findall_match'), terminated, completed, reopenedBy({ additional_limit: 3 })].reduce(findAllDecider.evolve, findAllDecider.initialState);
     if (state.status === 'absent') throw new Error('absent');
+    expect(state.status).toBe('queued');
     expect(findAllLimit(state.params, state.progress)).toBe(5);
     expect(state.progress.termination).toBeNull();
     expect(findAllView(state)).toMatchObject({ status: 'queued', count: 1, entities: [{ name: 'c1', url: 'u1', city: 'Berlin' }], credits: 1, completedAt: null });
   });
+
   it('the view shows the status object once ended, with metrics and candidates', () => {
     const view = findAllView([...RUNNING, found('c1', 'u1'), found('c2', 'u2'), checked('c1', 'matched'), checked('c2', 'unmatched'), terminated, completed].reduce(findAllDecider.evolve, findAllDecider.initialState));
     expect(view.status).toEqual({ status: 'completed', is_active: false, termination_reason: 'limit_reached', metrics: { generated_candidates: 2, matched_candidates: 1 } });

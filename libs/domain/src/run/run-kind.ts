@@ -118,7 +118,7 @@ export function defineRunKind<P extends string, IdKey extends string, Params, Pr
     prefix: spec.prefix,
     idKey: spec.idKey,
     eventTypes: [...Object.values(lifecycleNames(spec.prefix)), 'CreditsCharged', ...spec.progressEventTypes],
-    decider: runDecider(spec) as unknown as RunKind<RunState<Params, Progress>, View, ListItem, Command>['decider'],
+    decider: runDecider(spec),
     reopenable: spec.progress.reopened !== undefined,
     publish(event, state) {
       if (state.status === 'absent') return undefined;

@@ -1,6 +1,8 @@
 import type { Node } from 'node-html-parser';
 import { attr, hintsOf, type HTMLElement, innerText, isElement, isText, tagOf, textOf } from './dom';
 import type { PageMeta } from './metadata';
+import { DROP_TAGS, DROP_ROLES, HIDDEN_CLASSES, FURNITURE, LAYOUT, OUTSIDE_ONLY, FURNITURE_SUBSTR, LAYOUT_SUBSTR, POSITIVE, NEGATIVE_WEIGHT, BLOCKISH, DIVLIKE, SCORE_TAGS, CONDITIONAL, HEADINGS, BYLINE, AD_LABEL } from './content-hints';
+import { countCommas, dataTable, normTitle, rawTextLength, visibleLength } from './content-measures';
 
 /**
  * Finds the main content of a page the way reader views do (Readability, Boilerpipe-style text
@@ -10,48 +12,6 @@ import type { PageMeta } from './metadata';
  * extra text they hold looks like content rather than links.
  */
 
-// Never content (or not text): removed before scoring.
-const DROP_TAGS = new Set([
-  'script', 'style', 'noscript', 'template', 'svg', 'canvas', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet',
-  'audio', 'video', 'source', 'track', 'map', 'area', 'input', 'button', 'select', 'option', 'optgroup', 'textarea',
-  'datalist', 'output', 'progress', 'meter', 'label', 'link', 'meta', 'head', 'title', 'base', 'dialog', 'nav', 'aside',
-  'menu', 'math-field', 'slot',
-]);
-const DROP_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'menu', 'menubar', 'dialog', 'alertdialog', 'toolbar', 'tooltip', 'tablist']);
-// Screen-reader-only and hidden utility classes: text a sighted reader never sees.
-const HIDDEN_CLASSES = /(?:^|\s)(?:sr-only|screen-reader-text|screen-reader-only|visually-hidden|visuallyhidden|a11y-hidden|hidden|is-hidden|d-none|u-hidden|hide|offscreen)(?:\s|$)/;
-
-// Class/id tokens of furniture that never wraps the article: removed even when large.
-const FURNITURE = new Set([
-  'cookie', 'cookies', 'consent', 'gdpr', 'ccpa', 'cmp', 'comment', 'comments', 'disqus', 'respond', 'replies', 'newsletter', 'subscribe',
-  'subscription', 'ad', 'ads', 'adv', 'advert', 'adverts', 'advertisement', 'advertising', 'adsbygoogle', 'adslot', 'adunit', 'dfp', 'gpt',
-  'sponsor', 'sponsored', 'promo', 'promoted', 'promotion', 'share', 'sharing', 'sharebar', 'social', 'related', 'recommended',
-  'recommendations', 'recirc', 'popular', 'trending', 'mostread', 'outbrain', 'taboola', 'popup', 'modal', 'overlay', 'paywall',
-  'signup', 'login', 'signin', 'rss', 'follow', 'print',
-]);
-// Layout furniture: removed unless it wraps most of the page's text (e.g. "has-sidebar" wrappers).
-const LAYOUT = new Set([
-  'nav', 'navbar', 'navigation', 'menu', 'menubar', 'megamenu', 'submenu', 'subnav', 'breadcrumb', 'breadcrumbs', 'sidebar', 'sidebars',
-  'footer', 'banner', 'widget', 'widgets', 'pagination', 'pager', 'toolbar', 'skip', 'skiplink', 'tags', 'tagcloud', 'taglist',
-  'masthead', 'topbar', 'utility', 'toc', 'crumbs',
-]);
-// Only furniture outside the article: inside it a "header" holds the headline and standfirst.
-const OUTSIDE_ONLY = new Set(['header', 'head', 'hdr', 'top']);
-// Substrings for compound ids that CMSs glue together ("blockrelatedarticles", "CybotCookiebotDialog").
-const FURNITURE_SUBSTR = /cookie|consent|gdpr|advert|sponsor|newsletter|disqus|outbrain|taboola|adsbygoogle|comment|related|social|sharing|share(?:bar|tools|buttons|links|this)|author-?(?:box|bio|card)|about-the-author/;
-const LAYOUT_SUBSTR = /sidebar|breadcrumb|navbar|navigation|megamenu|footer/;
-const POSITIVE = /(?:^|[\s_-])(?:article|articlebody|content|entry|main|post|body|text|story|prose|markdown|blog|hentry|h-entry|e-content|page-content|post-content|richtext|mw-parser-output)(?:$|[\s_-])/;
-// No "hidden" here (Readability has it): truly hidden elements are dropped by isHidden, while
-// compound classes such as Shopify's "quick-add-hidden" or Bootstrap's "hidden-xs" mark visible content.
-const NEGATIVE_WEIGHT = /(?:^|[\s_-])(?:combx|comment|com-|contact|foot|footer|footnote-?link|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|tool|widget|nav|menu|ad|ads|cookie|banner|social|byline|author|date)(?:$|[\s_-])/;
-
-const BLOCKISH = new Set(['blockquote', 'dl', 'div', 'img', 'ol', 'p', 'pre', 'table', 'ul', 'section', 'article', 'main', 'header', 'figure', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'li', 'form', 'fieldset', 'details', 'address']);
-const DIVLIKE = new Set(['div', 'section', 'article', 'main', 'span', 'font', 'center', 'header', 'dd', 'li', 'td', 'details']);
-const SCORE_TAGS = new Set(['p', 'pre', 'td', 'h2', 'h3', 'h4', 'h5', 'h6', 'dd', 'blockquote']);
-const CONDITIONAL = new Set(['div', 'section', 'ul', 'ol', 'table', 'form', 'fieldset', 'header', 'dl']);
-const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
-const BYLINE = /(?:^|[\s_-])(?:byline|author|authors|dateline|meta|metadata|postmeta|entrymeta|posted|published|pubdate|timestamp|date|time|readtime|reading|updated|credits?)(?:$|[\s_-])/;
-const AD_LABEL = /^(?:advertisement|advertising|ad|sponsored(?: content)?|anzeige|werbung|publicité|publicidad|pubblicità|reclame|story continues below(?: advertisement)?|article continues below(?: advertisement)?|continue reading below|scroll to continue(?: with content)?)$/i;
 
 export interface Stats {
   text: number;
@@ -572,72 +532,4 @@ function hasAncestor(el: HTMLElement, tag: string): boolean {
   return false;
 }
 
-/** Length of a text without its whitespace runs counted more than once. */
-export function visibleLength(t: string): number {
-  let n = 0;
-  let space = true;
-  for (let i = 0; i < t.length; i++) {
-    const c = t.charCodeAt(i);
-    const ws = c === 32 || c === 10 || c === 9 || c === 13 || c === 160 || c === 12;
-    if (ws) {
-      if (!space) n++;
-      space = true;
-    } else {
-      n++;
-      space = false;
-    }
-  }
-  return n;
-}
-
-const countCommas = (t: string): number => {
-  let n = 0;
-  for (let i = 0; i < t.length; i++) {
-    const c = t.charCodeAt(i);
-    if (c === 44 || c === 0xff0c || c === 0x3001 || c === 0x060c) n++;
-  }
-  return n;
-};
-
-/** Text length of a subtree before cleaning (script/style/template skipped). */
-export function rawTextLength(el: HTMLElement): number {
-  let n = 0;
-  for (const c of el.childNodes) {
-    if (isText(c)) n += visibleLength(c.rawText);
-    else if (isElement(c)) {
-      const tag = tagOf(c);
-      if (tag !== 'script' && tag !== 'style' && tag !== 'template') n += rawTextLength(c);
-    }
-  }
-  return n;
-}
-
-/** Data tables (rendered as tables) versus layout tables (rendered as their cells' content). */
-function dataTable(table: HTMLElement): boolean {
-  const role = attr(table, 'role');
-  if (role === 'presentation' || role === 'none') return false;
-  let rows = 0;
-  let maxCols = 0;
-  let headers = false;
-  let blocks = false;
-  const visit = (el: HTMLElement) => {
-    for (const c of el.children) {
-      const tag = tagOf(c);
-      // A nested table is judged on its own when it is rendered.
-      if (tag === 'table') continue;
-      if (tag === 'caption' || tag === 'thead' || tag === 'th') headers = true;
-      if (tag === 'tr') {
-        rows++;
-        maxCols = Math.max(maxCols, c.children.filter((x) => tagOf(x) === 'td' || tagOf(x) === 'th').length);
-      }
-      if (tag === 'div' || tag === 'p' || tag === 'ul' || tag === 'ol' || tag === 'blockquote' || tag === 'pre' || HEADINGS.has(tag)) blocks = true;
-      visit(c);
-    }
-  };
-  visit(table);
-  if (blocks && !(headers && rows > 1)) return false;
-  if (headers) return true;
-  return rows >= 2 && maxCols >= 2;
-}
-
-const normTitle = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+export { rawTextLength, visibleLength } from './content-measures';

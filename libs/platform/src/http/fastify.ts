@@ -85,6 +85,7 @@ type AnyFastify = FastifyInstance<any, any, any, any, any>;
 export function installFastifyErrorHandling(target: AnyFastify | NestFastifyApplication, opts: PythonJsonOptions = {}): void {
   const fastify = ('getHttpAdapter' in target ? target.getHttpAdapter().getInstance() : target) as FastifyInstance;
   const json = jsonParser(opts);
+  // Framework seam: Fastify types addContentTypeParser as overloads; we wrap the one signature we call.
   const original = fastify.addContentTypeParser as unknown as AddParser;
   const add: AddParser = function (type, parserOpts, fn) {
     if (type !== 'application/json') return original.call(this, type, parserOpts, fn);
@@ -92,6 +93,7 @@ export function installFastifyErrorHandling(target: AnyFastify | NestFastifyAppl
     if (this.hasContentTypeParser('application/json')) this.removeContentTypeParser('application/json');
     return original.call(this, type, { ...o, parseAs: 'buffer' }, json);
   };
+  // Framework seam: the overloaded method is replaced by its one-signature wrapper.
   (fastify as unknown as { addContentTypeParser: AddParser }).addContentTypeParser = add;
   add.call(fastify, 'application/json', {});
   // FastAPI parses as JSON a body without Content-Type or with a `+json` type; other unknown types get 415.
@@ -109,6 +111,7 @@ export function installFastifyErrorHandling(target: AnyFastify | NestFastifyAppl
       if (method !== 'HEAD') routes.push({ method, pattern: routePattern(route.url) });
     }
   });
+  // Framework seam: the route table rides on the Fastify instance under a symbol Fastify does not declare.
   (fastify as unknown as Record<symbol, RouteEntry[]>)[ROUTES] = routes;
 }
 

@@ -1,6 +1,7 @@
-import { addItems } from '@app/domain';
+import { addItems, type CreditsCharged } from '@app/domain';
+import { toDomainEvent } from '@app/eventstore';
 import type { Projection } from '../projection';
-import type { ReadStore } from '../read-store.port';
+import { Collection, type ReadStore } from '../read-store.port';
 
 /**
  * `charges`: one document per charge stream, found by the X-Request-Id of the request that
@@ -8,15 +9,18 @@ import type { ReadStore } from '../read-store.port';
  */
 export const CHARGES = 'charges';
 
-export interface ChargeDoc {
+export type ChargeDoc = {
   team_id: string;
   request_id: string;
   at: string;
   credits: number;
   items: { sku: string; quantity: number; credits: number }[];
-}
+};
 
-export const chargesProjection: Projection = {
+/** The `charges` collection, typed. */
+export const charges = new Collection<ChargeDoc>(CHARGES);
+
+export const chargesProjection: Projection<ChargeDoc> = {
   name: 'charges',
   version: 2,
   eventTypes: ['CreditsCharged'],
@@ -27,12 +31,11 @@ export const chargesProjection: Projection = {
   indexes: ['request_id'],
   ids: (event) => [event.stream],
   apply(doc, event) {
-    const data = event.data as unknown as ChargeDoc;
+    const { data } = toDomainEvent<CreditsCharged>(event);
     const charge: ChargeDoc = { team_id: data.team_id, request_id: data.request_id, at: data.at, credits: data.credits, items: data.items };
     if (!doc) return { ...charge };
     // A run that is charged as it goes (FindAll) adds up in one document.
-    const before = doc as unknown as ChargeDoc;
-    return { ...before, credits: before.credits + charge.credits, items: addItems(before.items, charge.items) };
+    return { ...doc, credits: doc.credits + charge.credits, items: addItems(doc.items, charge.items) };
   },
 };
 

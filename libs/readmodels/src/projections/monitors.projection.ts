@@ -1,16 +1,20 @@
 import { MONITOR_STREAM_PREFIX, monitorDecider, type MonitorEvent, type MonitorState } from '@app/domain';
 import { evolveRecorded } from '@app/eventstore';
 import type { Projection } from '../projection';
+import { Collection } from '../read-store.port';
 
 /** `monitors`: one document per monitor, holding the decider's state (a deleted one keeps its doc, status `deleted`). */
 export const MONITORS = 'monitors';
 
-export interface MonitorDoc {
+export type MonitorDoc = {
   team_id: string;
   created_at: string;
   status: 'active' | 'paused' | 'deleted';
   state: MonitorState;
-}
+};
+
+/** The `monitors` collection, typed. */
+export const monitors = new Collection<MonitorDoc>(MONITORS);
 
 const MONITOR_EVENT_TYPES = [
   'MonitorCreated',
@@ -24,7 +28,7 @@ const MONITOR_EVENT_TYPES = [
   'MonitorWebhookOutcome',
 ];
 
-export const monitorsProjection: Projection = {
+export const monitorsProjection: Projection<MonitorDoc> = {
   name: MONITORS,
   version: 1,
   eventTypes: MONITOR_EVENT_TYPES,
@@ -34,7 +38,7 @@ export const monitorsProjection: Projection = {
   indexes: ['team_id', 'status'],
   ids: (event) => [event.stream.slice(MONITOR_STREAM_PREFIX.length)],
   apply(doc, event) {
-    const previous = (doc as unknown as MonitorDoc | undefined)?.state ?? monitorDecider.initialState;
+    const previous = doc?.state ?? monitorDecider.initialState;
     const state = evolveRecorded(monitorDecider, previous, event);
     if (state === previous || state.status === 'absent') return doc;
     const next: MonitorDoc = { team_id: state.team_id, created_at: state.created_at, status: state.status, state };
@@ -48,15 +52,18 @@ export const monitorsProjection: Projection = {
  */
 export const MONITOR_EVENTS = 'monitor_events';
 
-export interface MonitorEventDoc {
+export type MonitorEventDoc = {
   monitor_id: string;
   ran_at: string;
   /** The stream revision, zero-padded: sorts as recorded (ran_at may tie on a test clock). */
   seq: string;
   event: MonitorEvent;
-}
+};
 
-export const monitorEventsProjection: Projection = {
+/** The `monitor_events` collection, typed. */
+export const monitorEvents = new Collection<MonitorEventDoc>(MONITOR_EVENTS);
+
+export const monitorEventsProjection: Projection<MonitorEventDoc> = {
   name: MONITOR_EVENTS,
   version: 1,
   eventTypes: ['MonitorEventRecorded'],

@@ -8,13 +8,13 @@ import { Collection } from '../read-store.port';
  * read, by the same function the streams and webhooks use), plus the fields lists sort and
  * filter on.
  */
-export interface RunDoc<State = unknown> {
+export type RunDoc<State = unknown> = {
   team_id: string;
   created_at: string;
   /** The public status (a run whose cancel was requested reads cancelled). */
   status: string;
   state: State;
-}
+};
 
 /** The collection of a kind with a read model (undefined for kinds read from the log). */
 export const runCollection = <K extends RunKind>(kind: K): Collection<RunDoc<StateOf<K>>> | undefined =>

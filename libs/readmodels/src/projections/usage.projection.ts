@@ -1,4 +1,7 @@
+import type { CreditsCharged } from '@app/domain';
+import { toDomainEvent } from '@app/eventstore';
 import type { Projection } from '../projection';
+import { Collection } from '../read-store.port';
 
 /**
  * `usage_daily`: credits per team, UTC day and SKU, summed over CreditsCharged events from every
@@ -7,23 +10,20 @@ import type { Projection } from '../projection';
  */
 export const USAGE_DAILY = 'usage_daily';
 
-export interface UsageDoc {
+export type UsageDoc = {
   team_id: string;
   date: string;
   sku: string;
   quantity: number;
   credits: number;
-}
+};
 
-interface Charged {
-  team_id: string;
-  at: string;
-  items: { sku: string; quantity: number; credits: number }[];
-}
+/** The `usage_daily` collection, typed. */
+export const usageDaily = new Collection<UsageDoc>(USAGE_DAILY);
 
 export const usageDocId = (team: string, date: string, sku: string): string => `${team}|${date}|${sku}`;
 
-export const usageProjection: Projection = {
+export const usageProjection: Projection<UsageDoc> = {
   name: 'usage_daily',
   version: 1,
   eventTypes: ['CreditsCharged'],
@@ -31,15 +31,15 @@ export const usageProjection: Projection = {
   versionBy: 'position',
   indexes: ['team_id'],
   ids(event) {
-    const data = event.data as unknown as Charged;
+    const { data } = toDomainEvent<CreditsCharged>(event);
     const date = data.at.slice(0, 10);
     return [...new Set(data.items.map((item) => usageDocId(data.team_id, date, item.sku)))];
   },
   apply(doc, event, id) {
-    const data = event.data as unknown as Charged;
+    const { data } = toDomainEvent<CreditsCharged>(event);
     const sku = id.slice(id.lastIndexOf('|') + 1);
     const lines = data.items.filter((item) => item.sku === sku);
-    const current = (doc as UsageDoc | undefined) ?? {
+    const current = doc ?? {
       team_id: data.team_id,
       date: data.at.slice(0, 10),
       sku,

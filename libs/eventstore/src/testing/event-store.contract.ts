@@ -6,7 +6,7 @@ import {
   type RecordedEvent,
   type Subscription,
   WrongExpectedRevisionError,
-} from './event-store.port';
+} from '../event-store.port';
 
 /**
  * The one behaviour suite every EventStore adapter must pass (uses jest globals: import it by
