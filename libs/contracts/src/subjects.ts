@@ -30,8 +30,7 @@ export const subjects = {
 } as const;
 
 /** The services that work runs: each answers `<service>.runs.start|cancel|reopen` for its kinds. */
-export const RUN_SERVICES = ['research', 'findall'] as const satisfies readonly ServiceName[];
-export type RunServiceName = (typeof RUN_SERVICES)[number];
+export type RunServiceName = Extract<ServiceName, 'research' | 'findall'>;
 
 /** The run subjects of a service (the kind is named in the payload: one handler per service). */
 export const runSubjects = <S extends RunServiceName>(service: S) =>

@@ -10,6 +10,3 @@ import { taskRuns } from './task-run/task-run.kind';
  * sockets derive from it (a process can be given another list: CoreModule.forRoot's `kinds`).
  */
 export const RUN_KINDS: readonly RunKind[] = [searchRuns, taskRuns, chatRuns, findAllRuns];
-
-/** The kind of a stream (undefined for streams that are not runs). */
-export const runKindOfStream = (kinds: readonly RunKind[], stream: string): RunKind | undefined => kinds.find((kind) => stream.startsWith(kind.streamPrefix));
