@@ -37,8 +37,10 @@
  * Samples: every question of both sets for every kind of call (the whole run takes about two
  * minutes on 2 cores). REALTEXT_SQUAD_TASK_EVERY=<n> / REALTEXT_SQUAD_DEEP_EVERY=<n> ask SQuAD's
  * tasks / deep runs and chat on every nth question by id order only (0 skips them).
- * Output: the table below, bench/results/realtext.json (every figure and every answer given) and
- * bench/results/realtext.md (the table).
+ * Output: the table below with a few of the tune part's misses of each kind, bench/results/realtext.md
+ * (the same) and bench/results/realtext.json (every figure, and the tune part's answers question by
+ * question, texts cut to 300 characters). The measure part's answers are neither printed nor written:
+ * it stays unseen.
  * Rerun: npm run bench:realtext   (REALTEXT_DATA=<folder> for another copy of the data;
  *        REALTEXT_LIMIT=<n> asks only each set's first n questions, a quick look)
  */
@@ -488,6 +490,33 @@ function figures(outcomes: Outcome[], part: Part | 'all'): Array<[string, number
   return rows;
 }
 
+const cut = (text: string, n = 300) => {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > n ? `${flat.slice(0, n)}…` : flat;
+};
+
+/** An outcome for the JSON file: long texts cut, the chat reply as its first paragraph of prose. */
+const compact = (o: Outcome) => ({
+  ...o,
+  deep: o.deep && { ...o.deep, firstParagraph: cut(o.deep.firstParagraph) },
+  chat: o.chat && { contains: o.chat.contains, f1: o.chat.f1, firstParagraph: cut(firstParagraph(o.chat.reply)) },
+});
+
+/** A few of the tune part's misses of each kind (the measure part's stay unseen). */
+function misses(outcomes: Outcome[], each = 4): string[] {
+  const tune = outcomes.filter((o) => o.part === 'tune');
+  const show = (title: string, picked: Outcome[], line: (o: Outcome) => string) =>
+    picked.length ? [`  ${title} (${picked.length}; first ${Math.min(each, picked.length)}):`, ...picked.slice(0, each).map((o) => `    ${cut(o.question, 120)} | gold ${JSON.stringify(o.gold[0])} | ${line(o)}`)] : [];
+  return [
+    '',
+    'tune part, misses:',
+    ...show('search, a gold page not in the service top 10 (FTS5 has them all)', tune.filter((o) => !o.search.service?.all && o.search.fts5?.all), (o) => `service top 3: ${o.search.service!.top.slice(0, 3).join(', ')}`),
+    ...show('task, F1 < 0.8', tune.filter((o) => o.task && o.task.f1 < 0.8), (o) => `answer ${JSON.stringify(cut(o.task!.answer, 80))} (${o.task!.confidence ?? 'no'} confidence)`),
+    ...show('deep, first paragraph without the gold', tune.filter((o) => o.deep && !o.deep.contains), (o) => cut(o.deep!.firstParagraph, 140)),
+    ...show('chat, reply without the gold', tune.filter((o) => o.chat && !o.chat.contains), (o) => cut(firstParagraph(o.chat!.reply), 140)),
+  ];
+}
+
 const fmt = (v: number) => (Number.isNaN(v) ? '-' : v.toFixed(2));
 
 async function main(): Promise<void> {
@@ -535,6 +564,7 @@ async function main(): Promise<void> {
         .join(', ')}`,
     );
     if (unknownUrls) lines.push(`note: ${unknownUrls} search results had an address that is none of the pages`);
+    lines.push(...misses(outcomes));
     const errors = outcomes.flatMap((o) => o.errors.map((e) => `${o.id} ${e}`));
     if (errors.length) lines.push(`errors (${errors.length}): ${errors.slice(0, 5).join(' | ')}`);
     json[set.name] = {
@@ -544,7 +574,7 @@ async function main(): Promise<void> {
       unknownUrls,
       columns: columns.map((c) => ({ part: c.part, figures: Object.fromEntries(c.rows.map(([k, v, n]) => [k, { value: v, n }])) })),
       p50_ms: Object.fromEntries(Object.entries(times).map(([k, v]) => [k, percentile([...v].sort((a, b) => a - b), 50)])),
-      outcomes,
+      tune_outcomes: outcomes.filter((o) => o.part === 'tune').map(compact),
     };
   }
   const total = (performance.now() - began) / 1000;
