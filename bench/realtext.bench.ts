@@ -39,7 +39,7 @@
  * tasks / deep runs and chat on every nth question by id order only (0 skips them).
  * Output: the table below with a few of the tune part's misses of each kind, bench/results/realtext.md
  * (the same) and bench/results/realtext.json (every figure, and the tune part's answers question by
- * question, texts cut to 300 characters). The measure part's answers are neither printed nor written:
+ * question, texts cut to 160 characters). The measure part's answers are neither printed nor written:
  * it stays unseen.
  * Rerun: npm run bench:realtext   (REALTEXT_DATA=<folder> for another copy of the data;
  *        REALTEXT_LIMIT=<n> asks only each set's first n questions, a quick look)
@@ -495,12 +495,25 @@ const cut = (text: string, n = 300) => {
   return flat.length > n ? `${flat.slice(0, n)}…` : flat;
 };
 
-/** An outcome for the JSON file: long texts cut, the chat reply as its first paragraph of prose. */
-const compact = (o: Outcome) => ({
-  ...o,
-  deep: o.deep && { ...o.deep, firstParagraph: cut(o.deep.firstParagraph) },
-  chat: o.chat && { contains: o.chat.contains, f1: o.chat.f1, firstParagraph: cut(firstParagraph(o.chat.reply)) },
-});
+/**
+ * An outcome for the JSON file: each engine's search as the ranks (1..10, null when absent) of the
+ * gold pages, texts cut to 160 characters, the chat's first paragraph only where it differs from
+ * the deep run's.
+ */
+const compact = (o: Outcome, gold: number[]) => {
+  const chatFirst = o.chat ? firstParagraph(o.chat.reply) : undefined;
+  return {
+    id: o.id,
+    type: o.type,
+    question: o.question,
+    gold: o.gold,
+    search_gold_ranks: Object.fromEntries(Object.entries(o.search).map(([engine, r]) => [engine, gold.map((g) => (r.top.includes(g) ? r.top.indexOf(g) + 1 : null))])),
+    task: o.task,
+    deep: o.deep && { ...o.deep, firstParagraph: cut(o.deep.firstParagraph, 160) },
+    chat: o.chat && { contains: o.chat.contains, f1: o.chat.f1, firstParagraph: chatFirst === o.deep?.firstParagraph ? '(as the deep run)' : cut(chatFirst ?? '', 160) },
+    errors: o.errors.length ? o.errors : undefined,
+  };
+};
 
 /** A few of the tune part's misses of each kind (the measure part's stay unseen). */
 function misses(outcomes: Outcome[], each = 4): string[] {
@@ -574,7 +587,7 @@ async function main(): Promise<void> {
       unknownUrls,
       columns: columns.map((c) => ({ part: c.part, figures: Object.fromEntries(c.rows.map(([k, v, n]) => [k, { value: v, n }])) })),
       p50_ms: Object.fromEntries(Object.entries(times).map(([k, v]) => [k, percentile([...v].sort((a, b) => a - b), 50)])),
-      tune_outcomes: outcomes.filter((o) => o.part === 'tune').map(compact),
+      tune_outcomes: outcomes.filter((o) => o.part === 'tune').map((o) => compact(o, set.questions.find((q) => q.id === o.id)!.gold)),
     };
   }
   const total = (performance.now() - began) / 1000;
