@@ -596,7 +596,14 @@ async function main(): Promise<void> {
   process.stdout.write(table);
   const dir = path.join(ROOT, 'bench', 'results');
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'realtext.json'), JSON.stringify({ name: 'realtext', at: new Date().toISOString(), machine: m, data: DATA, seconds: total, rerun: 'npm run bench:realtext', ...json }, null, 2) + '\n');
+  // One line per tune question, so the file reads (and diffs) question by question.
+  const onePerLine = (key: string, value: unknown) =>
+    key === 'tune_outcomes' && Array.isArray(value) ? `\u0000[\n${value.map((o) => `      ${JSON.stringify(o)}`).join(',\n')}\n    ]\u0000` : value;
+  const body = JSON.stringify({ name: 'realtext', at: new Date().toISOString(), machine: m, data: DATA, seconds: total, rerun: 'npm run bench:realtext', ...json }, onePerLine, 2).replace(
+    /"\\u0000([^]*?)\\u0000"/g,
+    (_, inner: string) => JSON.parse(`"${inner}"`) as string,
+  );
+  fs.writeFileSync(path.join(dir, 'realtext.json'), body + '\n');
   fs.writeFileSync(path.join(dir, 'realtext.md'), '```\n' + table + '```\n');
   process.stdout.write(`\nwritten: bench/results/realtext.json, bench/results/realtext.md\n`);
 }
