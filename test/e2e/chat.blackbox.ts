@@ -14,6 +14,16 @@ export function chatSuite(ctx: E2eContext): void {
   describe('chat completions (official openai client)', () => {
     const client = () => new OpenAI({ baseURL: `${ctx.svc.baseUrl}/v1`, apiKey: ctx.svc.demoKey, maxRetries: 0 });
 
+    it('answers a completion 200, as OpenAI does (not 201)', async () => {
+      const response = await fetch(`${ctx.svc.baseUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { ...bearer(ctx.svc.demoKey), 'Content-Type': 'application/json' },
+        body: JSON.stringify({ model: 'base', messages: [{ role: 'user', content: 'When was Acme Robotics founded?' }] }),
+      });
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { object: string }).object).toBe('chat.completion');
+    });
+
     it('answers from web research with citations and search results, charged per research step', async () => {
       const completion = await client().chat.completions.create({ model: 'core', messages: [{ role: 'user', content: 'Who founded Acme Robotics, and when?' }] });
       const answer = completion.choices[0]!.message.content!;

@@ -1,4 +1,4 @@
-import { Body, Controller, Inject, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CONFIG, type Config } from '@app/config';
@@ -33,6 +33,8 @@ export class ChatController {
   ) {}
 
   @Post()
+  // As OpenAI: a completion is answered 200, not Nest's default 201 for a POST (API.md).
+  @HttpCode(200)
   @AnswersWithin(() => CHAT_WAIT_MS)
   @ApiOperation({ summary: 'Chat completion: answers the last user message from web research, with citations and search_results' })
   @ApiProduces('application/json', 'text/event-stream')
