@@ -79,6 +79,20 @@ export function tasksSuite(ctx: E2eContext): void {
       expect(view.credits).toBe(steps.credits);
     });
 
+    it('a field that asks for the answer itself is the answer, short (the value, not a sentence), cited', async () => {
+      const { view } = await task({
+        task: 'When was Acme Robotics founded?',
+        processor: 'base',
+        output_schema: { type: 'json', json_schema: { type: 'object', properties: { answer: { type: 'string', description: 'the answer to the task' } }, required: ['answer'] } },
+      });
+      expect(view.status).toBe('completed');
+      expect(view.output).toEqual({ answer: '2014' });
+      const [basis] = view.basis;
+      expect(basis).toMatchObject({ field: 'answer', confidence: expect.stringMatching(/^(high|medium)$/) });
+      expect(basis!.citations.length).toBeGreaterThan(0);
+      expect(basis!.citations[0]!.excerpts.join(' ')).toContain('2014');
+    });
+
     it('a value no page states is null, with low confidence and reasoning that says so', async () => {
       const { view } = await task({
         task: 'Company profile of Acme Robotics',

@@ -1,5 +1,5 @@
 import { type RecordedCommand, type Finding, type Source, PROCESSOR_BUDGETS, type TaskFieldBasis, type TaskOutput, type TaskParams, taskRuns, type TaskRunState } from '@app/domain';
-import { schemaFields } from '@app/language';
+import { promptAnswer, schemaFields } from '@app/language';
 import { citedIndexes, runResearch } from '@app/research';
 import { type RunContext, type RunExecutor, RunExecutorOf } from '@app/runs';
 import { documentsOf, recordedProgress, stepsTaken } from './research-progress';
@@ -40,6 +40,24 @@ function textBasis(report: string, findings: Finding[], sources: Source[]): Task
       confidence: findings.length ? best : 'low',
     },
   ];
+}
+
+/**
+ * The string fields of a task's output schema that ask for the answer itself (named `answer`, or
+ * described as the answer to the task): the research's own answer fills them, short (the value,
+ * not a sentence), rather than a search of the pages for a field of that name.
+ */
+export function answerFields(schema: Record<string, unknown>): string[] {
+  const properties = schema.properties;
+  if (!properties || typeof properties !== 'object') return [];
+  return Object.entries(properties as Record<string, Record<string, unknown>>)
+    .filter(([name, field]) => {
+      const types = [field?.type].flat();
+      if (!types.includes('string')) return false;
+      const description = typeof field.description === 'string' ? field.description : '';
+      return /^(?:final_|short_)?answer$/i.test(name) || /\banswer (?:to|of) (?:the|this) (?:task|question)\b/i.test(description);
+    })
+    .map(([name]) => name);
 }
 
 const fieldsLine = (output: unknown): string =>
@@ -98,6 +116,19 @@ export class TaskRunExecutor implements RunExecutor<typeof taskRuns> {
       fillTokens = filled.usage;
       output = filled.output;
       basis = filled.basis;
+      const asked = answerFields(json);
+      const found = asked.length > 0 ? promptAnswer(params.task, outcome.findings, outcome.restatements) : null;
+      if (found && output && typeof output === 'object') {
+        const cited = outcome.sources.filter((s) => found.citations.includes(s.index));
+        const answerBasis = (field: string): TaskFieldBasis => ({
+          field,
+          citations: cited.map((s, i) => ({ url: s.url, title: s.title, excerpts: i === 0 ? [found.quote] : [] })),
+          reasoning: `The research's answer to the task, as ${cited.length > 1 ? `${cited.length} sources state` : 'its source states'} it.`,
+          confidence: found.confidence,
+        });
+        output = { ...(output as Record<string, unknown>), ...Object.fromEntries(asked.map((field) => [field, found.value])) };
+        basis = [...basis.map((b) => (asked.includes(b.field) ? answerBasis(b.field) : b)), ...asked.filter((field) => !basis.some((b) => b.field === field)).map(answerBasis)];
+      }
       answer = fieldsLine(output);
     } else {
       answer = outcome.report ?? '';

@@ -1,5 +1,5 @@
 import type { Finding } from '@app/domain/search-run/search-run.events';
-import { ExtractiveResearchModel, gradeExtractive } from './extractive.research-model';
+import { ExtractiveResearchModel, gradeExtractive, promptAnswer } from './extractive.research-model';
 import { citedIndexes, uncitedClaims } from '@app/research';
 import type { ResearchPassage } from '@app/research';
 
@@ -162,5 +162,24 @@ describe('gradeExtractive agreement', () => {
     ]);
     expect(finding?.answer).toBe('1997');
     expect(finding?.evidence.map((e) => e.source)).toEqual([1, 3]);
+  });
+});
+
+describe('promptAnswer: the value that answers a prompt, as the report leads with it', () => {
+  const finding = (subquery: string, answer: string, quote: string, confidence: Finding['confidence'] = 'medium'): Finding => ({ subquery, answer, citations: [1], confidence, evidence: [{ source: 1, quote }] });
+
+  it('is the value a typed finding of the prompt found, with its confidence, citations and sentence', () => {
+    const found = promptAnswer('When was Acme Robotics founded?', [finding('When was Acme Robotics founded?', '2014', 'Acme Robotics was founded in 2014 in Leeds.', 'high')]);
+    expect(found).toEqual({ value: '2014', confidence: 'high', citations: [1], quote: 'Acme Robotics was founded in 2014 in Leeds.' });
+  });
+
+  it('takes a follow-up that restates the prompt first (its finding answers it)', () => {
+    const findings = [finding('Where did the chief executive of Acme study?', 'Leeds', 'Acme is based in Leeds.'), finding('Where did Dana Whitcombe study?', 'Uppsala University', 'Dana Whitcombe studied at Uppsala University.')];
+    expect(promptAnswer('Where did the chief executive of Acme study?', findings, ['Where did Dana Whitcombe study?'])?.value).toBe('Uppsala University');
+  });
+
+  it('is null for an open question (a sentence is not a value) and when no finding answers the prompt', () => {
+    expect(promptAnswer('How are EV batteries recycled?', [finding('How are EV batteries recycled?', 'Electric vehicle batteries are shredded.', 'Electric vehicle batteries are shredded.')])).toBeNull();
+    expect(promptAnswer('When was Acme founded?', [finding('Who leads Acme?', 'Dana Whitcombe', 'Dana Whitcombe leads Acme.')])).toBeNull();
   });
 });

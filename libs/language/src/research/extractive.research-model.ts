@@ -257,6 +257,31 @@ export const isWorded = (q: string) => /[?]\s*$/.test(q) || tokenize(q).length <
 /** A typed finding's answer is its value, not its quotes joined. */
 const typedValue = (f: Finding) => (questionKind(f.subquery) !== 'text' && f.answer.length <= 120 && !f.evidence.some((e) => clean(e.quote) === clean(f.answer)) ? f.answer : null);
 
+/** The short answer to a research prompt: the value its finding states, where it asks for one. */
+export interface PromptAnswer {
+  value: string;
+  confidence: Finding['confidence'];
+  /** The sources stating it (1-based, as cited). */
+  citations: number[];
+  /** The sentence that states it, verbatim from the first of them. */
+  quote: string;
+}
+
+/**
+ * The value that answers `prompt`, as the report's first paragraph leads with it: a follow-up's
+ * finding that restates the prompt first, then the prompt's own; a value only where the question
+ * asks for one (a person, a date, a number...) and the finding found it. null otherwise: no
+ * sentence stands in for a value.
+ */
+export function promptAnswer(prompt: string, findings: Finding[], restatements: string[] = []): PromptAnswer | null {
+  for (const q of [...restatements, prompt].map(oneLine)) {
+    const finding = findings.find((f) => sameQuestion(f.subquery, q) && f.evidence.length > 0);
+    const value = finding && typedValue(finding);
+    if (finding && value) return { value, confidence: finding.confidence, citations: finding.citations, quote: finding.evidence[0]!.quote };
+  }
+  return null;
+}
+
 /**
  * The extractive report, answer first: `# prompt`; a paragraph that answers it (the value a typed
  * finding found, then the sentence stating it, or the best sentences of the prompt's finding; a

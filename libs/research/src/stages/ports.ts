@@ -67,6 +67,8 @@ export interface ResearchOutcome {
   subqueries: string[];
   results: RunResult[];
   findings: Finding[];
+  /** Follow-up questions that restate the prompt with what earlier rounds learned (their findings answer it). */
+  restatements: string[];
   sources: Source[];
   /** null when stopped before the report was written. */
   report: string | null;

@@ -95,6 +95,7 @@ export function outcomeOf(state: ResearchState, stopped: boolean): ResearchOutco
     subqueries: state.subqueries,
     results: mergedResults(state),
     findings: [...state.findings],
+    restatements: [...state.restatements],
     sources: sourcesOf(state),
     report: state.report,
     usage: { ...state.usage, tokens: { ...state.usage.tokens } },
