@@ -9,7 +9,7 @@ const STATS_DRIFT = 0.02;
 const K1 = 1.2;
 const B = 0.7;
 const DELTA = 0.5;
-const TITLE_BOOST = 2.5;
+const TITLE_BOOST = 2;
 
 /** A term's decoded postings with their impacts, as the last query that needed it left them. */
 interface CachedTerm {
