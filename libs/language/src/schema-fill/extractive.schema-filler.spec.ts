@@ -131,3 +131,29 @@ describe('field synonyms', () => {
   it.each(Object.keys(SYNONYMS))('%s is keyed as the stemmed field word the lookup sees', (key) =>
     expect([key, `${key}e`, `${key}s`, `${key}es`].some((word) => tokenize(word)[0] === key)).toBe(true));
 });
+
+describe('fillSchemaExtractively: a tenure is not a founding', () => {
+  const leadership = {
+    url: 'https://kestrel-tools.example/team',
+    title: 'Leadership',
+    text: 'Kestrel Tools is led by chief executive Maren Holt, who has run Kestrel Tools since 2012. She joined from a supplier.',
+  };
+  const history = { url: 'https://kestrel-tools.example/history', title: 'History', text: 'Kestrel Tools was founded in 1997 in Bergen by two machinists.' };
+  const founded = { type: 'object', properties: { founded_year: { type: 'integer', description: 'Year the company was founded' } } };
+
+  it('reads the founding year from the page that states it, not the year a chief executive took over', () => {
+    const filled = fillSchemaExtractively({ task: 'Company profile of Kestrel Tools', schema: founded, documents: [leadership, history] });
+    expect(filled.output).toEqual({ founded_year: 1997 });
+  });
+
+  it('leaves the founding year null when only a tenure is stated', () => {
+    const filled = fillSchemaExtractively({ task: 'Company profile of Kestrel Tools', schema: founded, documents: [leadership] });
+    expect(filled.output).toEqual({ founded_year: null });
+    expect(filled.basis[0]!.confidence).toBe('low');
+  });
+
+  it('still reads "in business since 1997" as the founding', () => {
+    const since = { url: 'https://kestrel-tools.example/', title: 'Kestrel Tools', text: 'Kestrel Tools has been in business since 1997, making hand tools in Bergen.' };
+    expect(fillSchemaExtractively({ task: 'Company profile of Kestrel Tools', schema: founded, documents: [since] }).output).toEqual({ founded_year: 1997 });
+  });
+});

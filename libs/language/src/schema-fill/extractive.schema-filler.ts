@@ -161,6 +161,10 @@ function lineIds(text: string): number[] {
   return ids;
 }
 
+/** A year after "since" that dates someone's time in a role, not the organisation's start. */
+const SINCE = tokenize('since');
+const TENURE = /\b(?:run|runs|led|leads|headed|heads|served|serves|chaired|chairs|managed|manages|joined|chief executive|ceo|president|chair(?:man|woman)?|director|head of)\b[^.;!?]{0,80}\bsince\b/i;
+
 function fillField(
   name: string,
   schema: JsonSchema,
@@ -183,6 +187,8 @@ function fillField(
   for (const unit of units) {
     if (!aboutEntity[unit.doc]) continue;
     const tokens = new Set(tokenize(unit.text));
+    // "has run X since 2012", "chief executive since 2012": a tenure, not a founding.
+    if (TENURE.test(unit.text)) for (const since of SINCE) tokens.delete(since);
     let matched = 0;
     for (const term of termSet) if (tokens.has(term)) matched += weightOf.get(term)!;
     if (matched === 0) continue;
