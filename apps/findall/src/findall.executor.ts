@@ -4,7 +4,7 @@ import { Inject } from '@nestjs/common';
 import { BusClient } from '@app/bus';
 import { callBus, subjects } from '@app/contracts';
 import { LANGUAGE_MODEL, type LanguageModel } from '@app/language';
-import { checkCondition, deriveFindAllSchema, type EntityPage, entityKey, listRows } from '@app/research';
+import { checkCondition, deriveFindAllSchema, type EntityPage, entityKey, entityNameOf, listRows } from '@app/research';
 import { normalizeUrl } from '@app/urls';
 import { type RunContext, type RunExecutor, RunExecutorOf } from '@app/runs';
 
@@ -124,8 +124,8 @@ export class FindAllExecutor implements RunExecutor<typeof findAllRuns> {
         let doc = markdown.get(normalizeUrl(hit.url)) ?? pages.get(normalizeUrl(hit.url));
         const { rows } = doc && !hit.content ? listRows(doc.text) : { rows: [] };
         if (rows.length === 0) {
-          // Not a list: the hit itself may be an entity (its name: the title before any " | " or ":").
-          if (doc && schema.conditions.length > 0) await add(hit.title.split(/\s[|:–—-]\s|:\s/)[0]!.trim(), hit.url, hit.snippet);
+          // Not a list: the hit itself may be an entity, named from its title without the page's own words.
+          if (doc && schema.conditions.length > 0) await add(entityNameOf(hit.title), hit.url, hit.snippet);
           continue;
         }
         // A list: every row is a candidate; "next page" is followed to the end.

@@ -40,3 +40,29 @@ export const entityKey = (name: string): string =>
     .replace(/\b(gmbh|ag|se|inc|ltd|llc|co|corp|corporation|company|kg|plc|sa|bv)\b\.?/g, '')
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
+
+/** Words a page's title adds to its site's name: what the page is, not what the entity is called. */
+const PAGE_WORDS =
+  /^(?:about(?:\s+(?:us|me))?|home(?:\s*page)?|welcome(?:\s+to)?|contact(?:\s+us)?|our\s+(?:story|team|company|history|mission)|who\s+we\s+are|team|leadership|careers?|jobs|news(?:room)?|press|blog|company|overview|official\s+(?:site|website)|index)\b[\s:,–—-]*/i;
+const SITE_SUFFIX = /\s*(?:[-–—|·•»:]\s*)?(?:official\s+(?:site|website)|homepage|home\s*page|website)$/i;
+
+/**
+ * The entity a page stands for, named from its title as a person would: the part of the title that
+ * is a name, without the page's own words ("About Acme Robotics" -> "Acme Robotics"; "Home |
+ * Kestrel & Loaf" -> "Kestrel & Loaf"; "Welcome to Ledgerlark" -> "Ledgerlark"; "Acme Robotics —
+ * Careers" -> "Acme Robotics"). The title itself when nothing is left.
+ */
+export function entityNameOf(title: string): string {
+  const parts = title
+    .split(/\s+[|:–—·•»-]\s+|:\s+/)
+    .map((part) => {
+      let name = part.trim();
+      for (let previous = ''; previous !== name; ) {
+        previous = name;
+        name = name.replace(PAGE_WORDS, '').replace(SITE_SUFFIX, '').trim();
+      }
+      return name;
+    })
+    .filter((part) => /\p{L}/u.test(part));
+  return parts[0] ?? title.trim();
+}
