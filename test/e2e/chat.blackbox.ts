@@ -14,6 +14,17 @@ export function chatSuite(ctx: E2eContext): void {
   describe('chat completions (official openai client)', () => {
     const client = () => new OpenAI({ baseURL: `${ctx.svc.baseUrl}/v1`, apiKey: ctx.svc.demoKey, maxRetries: 0 });
 
+    it('lists and retrieves the models in OpenAI shape (base, core, ultra); an unknown model is a 404', async () => {
+      const models = [];
+      for await (const model of client().models.list()) models.push(model);
+      expect(models.map((m) => m.id)).toEqual(['base', 'core', 'ultra']);
+      for (const m of models) expect(m).toMatchObject({ object: 'model', created: expect.any(Number), owned_by: 'web-research' });
+      expect(await client().models.retrieve('core')).toMatchObject({ id: 'core', object: 'model' });
+      const unknown = await fetch(`${ctx.svc.baseUrl}/v1/models/gpt-4`, { headers: bearer(ctx.svc.demoKey) });
+      expect(unknown.status).toBe(404);
+      expect((await fetch(`${ctx.svc.baseUrl}/v1/models`)).status).toBe(401);
+    });
+
     it('answers a completion 200, as OpenAI does (not 201)', async () => {
       const response = await fetch(`${ctx.svc.baseUrl}/v1/chat/completions`, {
         method: 'POST',

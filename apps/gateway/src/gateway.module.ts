@@ -11,6 +11,7 @@ import { ExtractController } from './extract/extract.controller';
 import { SearchController } from './search/search.controller';
 import { TasksController } from './tasks/tasks.controller';
 import { ChatController } from './chat/chat.controller';
+import { ModelsController } from './chat/models.controller';
 import { MonitorsController } from './monitors/monitors.controller';
 import { FindAllController } from './findall/findall.controller';
 import { HealthController } from './health/health.controller';
@@ -20,7 +21,7 @@ import { HttpMetrics } from './http/metrics';
 import { UsageController } from './usage/usage.controller';
 
 /** The route files: the platform's, and each run kind's creation and own verbs. */
-const CONTROLLERS = [HealthController, UsageController, SearchController, TasksController, ChatController, MonitorsController, FindAllController, ExtractController];
+const CONTROLLERS = [HealthController, UsageController, SearchController, TasksController, ChatController, ModelsController, MonitorsController, FindAllController, ExtractController];
 
 /**
  * The HTTP API: the route files, every run kind's run routes (from the list of kinds), the API key
