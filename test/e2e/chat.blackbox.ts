@@ -81,6 +81,16 @@ export function chatSuite(ctx: E2eContext): void {
       expect(stored.choices[0]!.message.content).toBe(text);
     });
 
+    it('with stream_options.include_usage, a last chunk carries the usage and no choices, as OpenAI sends it', async () => {
+      const stream = await client().chat.completions.create({ model: 'base', messages: [{ role: 'user', content: 'When was Acme Robotics founded?' }], stream: true, stream_options: { include_usage: true } });
+      const chunks: OpenAI.Chat.Completions.ChatCompletionChunk[] = [];
+      for await (const chunk of stream) chunks.push(chunk);
+      const last = chunks[chunks.length - 1]!;
+      expect(last.choices).toEqual([]);
+      expect(last.usage).toMatchObject({ prompt_tokens: expect.any(Number), completion_tokens: expect.any(Number), total_tokens: expect.any(Number) });
+      expect(chunks[chunks.length - 2]!.choices[0]!.finish_reason).toBe('stop');
+    });
+
     it('an earlier message gives a follow-up its subject', async () => {
       const completion = await client().chat.completions.create({
         model: 'core',

@@ -55,7 +55,7 @@ export class ChatController {
       const gone = new AbortController();
       req.raw.once('close', () => gone.abort());
       if (body.stream) {
-        await this.stream(id, params, req.id, reply, gone.signal);
+        await this.stream(id, params, req.id, reply, gone.signal, body.stream_options?.include_usage === true);
         return undefined;
       }
       return await this.answer(auth, id, gone.signal);
@@ -74,7 +74,7 @@ export class ChatController {
   }
 
   /** OpenAI's stream: a role chunk at once, a content chunk per recorded answer chunk, a last chunk with the research and usage, then [DONE]. */
-  private async stream(id: string, params: ChatParams, requestId: string, reply: FastifyReply, signal: AbortSignal): Promise<void> {
+  private async stream(id: string, params: ChatParams, requestId: string, reply: FastifyReply, signal: AbortSignal, includeUsage: boolean): Promise<void> {
     // OpenAI's stream starts with its first chunk, not a comment.
     const sse = openSse(reply, requestId, this.config.streamKeepAliveSeconds, '');
     const send = (data: unknown) => sse.write(`data: ${JSON.stringify(data)}\n\n`);
@@ -105,6 +105,8 @@ export class ChatController {
             credits: done.credits,
             usage_items: done.usage_items,
           });
+          // As OpenAI with stream_options.include_usage: one more chunk, with the usage and no choices.
+          if (includeUsage) await send({ ...base, choices: [], usage: done.usage });
           break;
         } else if (event.type === names.failed || event.type === names.cancelled) {
           const ended = chatCompletion(state);

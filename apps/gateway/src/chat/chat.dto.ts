@@ -49,6 +49,14 @@ export const responseFormatParser = (): Parser => (input, loc) => {
   return ok({ type: 'json_schema', json_schema: { name: typeof spec.name === 'string' ? spec.name : 'answer', schema: spec.schema } } satisfies ChatResponseFormat);
 };
 
+/** `stream_options`: OpenAI's `{include_usage}` (a last chunk with `usage` and no choices). */
+const streamOptionsParser = (): Parser => (input, loc) => {
+  if (!isObject(input)) return fail('dict_type', loc, 'Input should be a valid dictionary', input);
+  const include = input.include_usage;
+  if (include !== undefined && include !== null && typeof include !== 'boolean') return fail('bool_type', [...loc, 'include_usage'], 'Input should be a valid boolean', include);
+  return ok({ include_usage: include === true });
+};
+
 /** OpenAI Chat Completions request (fields a client may also send, like `n` or `user`, are ignored). */
 export class ChatBody {
   @StrField({ minLength: 1, description: '`base`, `core` or `ultra` choose that budget; any other name uses core (and is echoed)' })
@@ -59,6 +67,8 @@ export class ChatBody {
   stream!: boolean;
   @IntField({ ge: 1, optional: true, nullable: true, description: 'Cap on the answer (about 4 characters a token); finish_reason is then length' })
   max_tokens?: number | null;
+  @PyField(streamOptionsParser(), { optional: true, nullable: true, description: 'As OpenAI: include_usage adds a last chunk with usage and empty choices' }, { type: 'object', properties: { include_usage: { type: 'boolean' } } })
+  stream_options?: { include_usage: boolean } | null;
   @IntField({ ge: 1, optional: true, nullable: true, description: 'Newer clients’ name for max_tokens' })
   max_completion_tokens?: number | null;
   @FloatField({ ge: 0, le: 2, optional: true, nullable: true, description: 'Accepted and recorded; answers use the configured model settings (the extractive engine is deterministic)' })
