@@ -1,6 +1,7 @@
 import { InProcessServer } from '@app/bus';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
-import { exitOnBootFailure, jsonLogger, loadConfigOrExit, SecretBox, bootstrapDemoTeam } from '@app/platform';
+import type { AddressInfo } from 'node:net';
+import { exitOnBootFailure, jsonLogger, loadConfigOrExit, logFormatOf, readyBanner, SecretBox, bootstrapDemoTeam } from '@app/platform';
 import { createHttpApp } from '../../gateway/src/http/create-http-app';
 import { mountRunSockets } from '../../gateway/src/streams/run-sockets';
 import { mountOpenApi } from '../../gateway/src/openapi/openapi';
@@ -18,9 +19,15 @@ async function main() {
   mountOpenApi(app);
   mountRunSockets(app);
   await app.init();
-  await bootstrapDemoTeam(app.get<EventStore>(EVENT_STORE), app.get(SecretBox), (line) => process.stdout.write(line + '\n'));
+  const demoKey = await bootstrapDemoTeam(app.get<EventStore>(EVENT_STORE), app.get(SecretBox), (line) => process.stdout.write(line + '\n'));
   await app.listen(config.port, config.host);
-  logger.log({ msg: 'standalone listening', port: config.port, data_dir: config.dataDir }, 'Boot');
+  const port = (app.getHttpServer().address() as AddressInfo).port;
+  logger.log({ msg: 'standalone listening', port, data_dir: config.dataDir }, 'Boot');
+  // A person at a terminal gets the console, the key and a call to try; logs for machines stay JSON only.
+  if (logFormatOf(config.logFormat) === 'pretty') {
+    const host = ['0.0.0.0', '::', ''].includes(config.host) ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
+    process.stdout.write(readyBanner(`http://${host}:${port}`, demoKey) + '\n');
+  }
 }
 
 main().catch(exitOnBootFailure(logger));

@@ -55,6 +55,8 @@ export interface Config {
   runLeaseSeconds: number;
   maxConcurrentRunsPerTeam: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** `json` lines, `pretty` lines for a person, or `auto`: pretty on a terminal, JSON otherwise. */
+  logFormat: 'json' | 'pretty' | 'auto';
   /** Bus request timeout; a timeout becomes HTTP 503 with Retry-After. */
   busTimeoutMs: number;
   /** How long a POST waits for the read model to pass its append position. */
@@ -227,6 +229,7 @@ export function loadConfig(env: Env = process.env): Config {
     runLeaseSeconds: int(env, 'RUN_LEASE_SECONDS', 15, 1, 3600),
     maxConcurrentRunsPerTeam: int(env, 'MAX_CONCURRENT_RUNS_PER_TEAM', 4, 1, 1000),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+    logFormat: oneOf(env, 'LOG_FORMAT', 'auto', ['json', 'pretty', 'auto'] as const),
     busTimeoutMs: int(env, 'BUS_TIMEOUT_MS', 10_000, 10, 600_000),
     headersTimeoutMs,
     requestReadTimeoutMs,

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as v8 from 'node:v8';
 import { type Config, ConfigError, loadConfig } from '@app/config';
-import { createRootLogger, JsonLogger } from '../logging/logger';
+import { createRootLogger, JsonLogger, logFormatOf } from '../logging/logger';
 
 /**
  * Boot helpers shared by every main.ts: read `.env` when present, validate the configuration
@@ -34,7 +34,7 @@ export function applyHeapGrowth(percent: number): void {
 }
 
 export const jsonLogger = (service: string, config: Config): JsonLogger =>
-  new JsonLogger(createRootLogger(service, config.logLevel));
+  new JsonLogger(createRootLogger(service, config.logLevel, logFormatOf(config.logFormat)));
 
 /** Last resort: log the failure as JSON and exit non-zero so the supervisor restarts us. */
 export function exitOnBootFailure(logger: JsonLogger) {

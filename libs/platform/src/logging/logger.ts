@@ -1,44 +1,55 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { type Logger } from 'pino';
+import { prettyStream } from './pretty';
 
 /**
  * JSON logs on stdout (one object per line). Nothing that could hold a credential is ever passed
  * in: request logs carry ids, method, path, status and timing, never headers or bodies. The
  * redact list is a second line of defence for fields someone might add later.
  */
-export function createRootLogger(service: string, level: string): Logger {
-  return pino({
-    level,
-    base: { service, pid: process.pid },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
-    redact: {
-      paths: [
-        'authorization',
-        '*.authorization',
-        'headers.authorization',
-        '*.headers.authorization',
-        'key',
-        'api_key',
-        'secret',
-        'webhook_secret',
-        '*.webhook_secret',
-        'secret_ciphertext',
-        '*.secret_ciphertext',
-        'key_hash',
-        '*.key_hash',
-      ],
-      censor: '[redacted]',
+export function createRootLogger(service: string, level: string, format: 'json' | 'pretty' = 'json'): Logger {
+  return pino(
+    {
+      level,
+      base: { service, pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      redact: {
+        paths: [
+          'authorization',
+          '*.authorization',
+          'headers.authorization',
+          '*.headers.authorization',
+          'key',
+          'api_key',
+          'secret',
+          'webhook_secret',
+          '*.webhook_secret',
+          'secret_ciphertext',
+          '*.secret_ciphertext',
+          'key_hash',
+          '*.key_hash',
+        ],
+        censor: '[redacted]',
+      },
     },
-  });
+    format === 'pretty' ? prettyStream() : undefined,
+  );
 }
+
+/** `auto`: pretty lines on a terminal, JSON lines otherwise (a pipe, a file, a log collector). */
+export const logFormatOf = (format: 'json' | 'pretty' | 'auto', tty = process.stdout.isTTY === true): 'json' | 'pretty' => (format === 'auto' ? (tty ? 'pretty' : 'json') : format);
+
+/** Nest's start-up chatter (modules loaded, every route mapped): debug, not info. */
+const BOOT_NOISE = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestMicroservice']);
 
 /** Nest's LoggerService over pino, so framework messages are JSON lines too. */
 export class JsonLogger implements LoggerService {
   constructor(readonly pino: Logger) {}
 
-  private write(level: 'info' | 'error' | 'warn' | 'debug' | 'trace', message: unknown, params: unknown[]) {
+  private write(given: 'info' | 'error' | 'warn' | 'debug' | 'trace', message: unknown, params: unknown[]) {
     const context = typeof params[params.length - 1] === 'string' ? (params[params.length - 1] as string) : undefined;
+    const level = given === 'info' && context !== undefined && BOOT_NOISE.has(context) ? 'debug' : given;
     if (message instanceof Error) {
       this.pino[level]({ context, err: { name: message.name, message: message.message, stack: message.stack } }, message.message);
     } else if (typeof message === 'object' && message !== null) {
