@@ -25,3 +25,11 @@ describe('entityNameOf: the entity a page stands for, named from its title', () 
     expect(entityNameOf('About us')).toBe('About us');
   });
 });
+
+describe('entityNameOf on a hostile title', () => {
+  it('reads only the head of a megabyte title of separators, spaces and page words, and answers at once', () => {
+    const hostile = `Acme Robotics${' '.repeat(500_000)}|${' about us - home'.repeat(30_000)}`;
+    expect(entityNameOf(hostile)).toBe('Acme Robotics');
+    expect(entityNameOf(' \t\n'.repeat(300_000))).toBe('');
+  });
+});

@@ -44,7 +44,9 @@ export const entityKey = (name: string): string =>
 /** Words a page's title adds to its site's name: what the page is, not what the entity is called. */
 const PAGE_WORDS =
   /^(?:about(?:\s+(?:us|me))?|home(?:\s*page)?|welcome(?:\s+to)?|contact(?:\s+us)?|our\s+(?:story|team|company|history|mission)|who\s+we\s+are|team|leadership|careers?|jobs|news(?:room)?|press|blog|company|overview|official\s+(?:site|website)|index)\b[\s:,–—-]*/i;
-const SITE_SUFFIX = /\s*(?:[-–—|·•»:]\s*)?(?:official\s+(?:site|website)|homepage|home\s*page|website)$/i;
+/** Characters of a title read for a name. */
+const MAX_TITLE_CHARS = 300;
+const SITE_SUFFIX = / ?(?:[-–—|·•»:] ?)?(?:official\s+(?:site|website)|homepage|home\s*page|website)$/i;
 
 /**
  * The entity a page stands for, named from its title as a person would: the part of the title that
@@ -53,8 +55,11 @@ const SITE_SUFFIX = /\s*(?:[-–—|·•»:]\s*)?(?:official\s+(?:site|website)
  * Careers" -> "Acme Robotics"). The title itself when nothing is left.
  */
 export function entityNameOf(title: string): string {
-  const parts = title
-    .split(/\s+[|:–—·•»-]\s+|:\s+/)
+  // A page's title is the page's to write: only its head can be a name, and the patterns below
+  // then never see a long run to backtrack over.
+  const head = title.slice(0, MAX_TITLE_CHARS).replace(/\s+/g, ' ');
+  const parts = head
+    .split(/ [|:–—·•»-] |: /)
     .map((part) => {
       let name = part.trim();
       for (let previous = ''; previous !== name; ) {
@@ -64,5 +69,5 @@ export function entityNameOf(title: string): string {
       return name;
     })
     .filter((part) => /\p{L}/u.test(part));
-  return parts[0] ?? title.trim();
+  return parts[0] ?? head.trim();
 }
