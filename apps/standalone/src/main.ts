@@ -1,7 +1,7 @@
 import { InProcessServer } from '@app/bus';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import type { AddressInfo } from 'node:net';
-import { exitOnBootFailure, jsonLogger, loadConfigOrExit, logFormatOf, readyBanner, SecretBox, bootstrapDemoTeam } from '@app/platform';
+import { exitOnBootFailure, jsonLogger, loadConfigOrExit, logFormatOf, readyBanner, baseUrlOf, SecretBox, bootstrapDemoTeam } from '@app/platform';
 import { createHttpApp } from '../../gateway/src/http/create-http-app';
 import { mountRunSockets } from '../../gateway/src/streams/run-sockets';
 import { mountOpenApi } from '../../gateway/src/openapi/openapi';
@@ -25,8 +25,7 @@ async function main() {
   logger.log({ msg: 'standalone listening', port, data_dir: config.dataDir }, 'Boot');
   // A person at a terminal gets the console, the key and a call to try; logs for machines stay JSON only.
   if (logFormatOf(config.logFormat) === 'pretty') {
-    const host = ['0.0.0.0', '::', ''].includes(config.host) ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
-    process.stdout.write(readyBanner(`http://${host}:${port}`, demoKey) + '\n');
+    process.stdout.write(readyBanner(baseUrlOf(config.host, port), demoKey) + '\n');
   }
 }
 

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { JsonLogger, logFormatOf } from './logger';
 import { prettyLine } from './pretty';
-import { readyBanner } from '../teams/team-admin';
+import { baseUrlOf, readyBanner } from '../core/boot';
 
 describe('logs for people and for machines', () => {
   it('auto is pretty on a terminal and JSON otherwise; json and pretty are taken as said', () => {
@@ -36,5 +36,6 @@ describe('logs for people and for machines', () => {
     expect(first).toContain(`curl -s http://localhost:8080/v1/search -H 'Authorization: Bearer wr_demo'`);
     expect(first).toContain('"queries":["sodium-ion battery"]');
     expect(readyBanner('http://localhost:8080', null)).not.toContain('Demo key');
+    expect([baseUrlOf('0.0.0.0', 8080), baseUrlOf('::', 1), baseUrlOf('127.0.0.1', 2), baseUrlOf('::1', 3)]).toEqual(['http://localhost:8080', 'http://localhost:1', 'http://127.0.0.1:2', 'http://[::1]:3']);
   });
 });

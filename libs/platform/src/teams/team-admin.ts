@@ -122,19 +122,3 @@ export async function bootstrapDemoTeam(store: EventStore, box: SecretBox, print
   return key;
 }
 
-/**
- * What a person starting the service on a terminal reads once it is ready: where the console is,
- * the demo key when this boot made it (it is shown once), and one call to try.
- */
-export function readyBanner(baseUrl: string, demoKey: string | null): string {
-  const key = demoKey ?? '<your key>';
-  return [
-    '',
-    '  Web research service is ready.',
-    `  Console   ${baseUrl}/`,
-    `  API       ${baseUrl}/v1   (OpenAPI: ${baseUrl}/v1/openapi.json)`,
-    demoKey ? `  Demo key  ${demoKey}   (shown this once; keys: npm run keys)` : '  Keys      npm run keys -- create <team>   (the demo key was shown at first boot)',
-    `  Try       curl -s ${baseUrl}/v1/search -H 'Authorization: Bearer ${key}' -H 'Content-Type: application/json' -d '{"queries":["sodium-ion battery"]}'`,
-    '',
-  ].join('\n');
-}
