@@ -1,18 +1,15 @@
-import type { ResearchCommand, ProcessorBudget } from '@app/domain';
+import type { ProcessorBudget, ResearchCommand, WithoutWorker } from '@app/domain';
 import type { SchemaFillDocument } from '@app/language';
 import type { ResearchOutcome, ResearchProgress } from '@app/research';
 import { normalizeUrl } from '@app/urls';
 import type { RunContext } from '@app/runs';
-
-/** The research pipeline's facts, as an executor of a kind that runs it records them. */
-type RecordedResearchCommand = ResearchCommand extends infer C ? (C extends unknown ? Omit<C, 'worker_id'> : never) : never;
 
 /**
  * The research pipeline's progress recorded as the run's facts (RecordPlan, RecordSerpPage, ...):
  * the same for every kind that runs the pipeline. `shapeResults` lets a kind size the results it
  * records (deep runs' excerpt settings).
  */
-export function recordedProgress(run: Pick<RunContext<unknown, RecordedResearchCommand>, 'record' | 'stopped'>, shapeResults: (results: Parameters<ResearchProgress['resultsMerged']>[0]) => typeof results = (r) => r): ResearchProgress {
+export function recordedProgress(run: Pick<RunContext<unknown, WithoutWorker<ResearchCommand>>, 'record' | 'stopped'>, shapeResults: (results: Parameters<ResearchProgress['resultsMerged']>[0]) => typeof results = (r) => r): ResearchProgress {
   return {
     planned: (subqueries, pages_target, round) => run.record({ type: 'RecordPlan', subqueries, pages_target, ...(round && round > 1 && { round }) }),
     serpPage: (subquery, page, hits) => run.record({ type: 'RecordSerpPage', subquery, page, hits }),

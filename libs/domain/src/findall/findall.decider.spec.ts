@@ -1,7 +1,6 @@
+import type { WithoutWorker } from '../run/run-kind';
 import { specFor, testContext } from '../testing/given-when-then';
 import { findAllDecider, type FindAllCommand, findAllLimit, type FindAllProgressCommand } from './findall.decider';
-
-type Without<C, K extends PropertyKey> = C extends unknown ? Omit<C, K> : never;
 import type { FindAllEvent, FindAllParams } from './findall.events';
 import { findAllView } from './findall.view';
 
@@ -14,7 +13,7 @@ const charged = (sku: string): FindAllEvent => ({ type: 'CreditsCharged', data: 
 const found = (id: string, url: string): FindAllEvent => ({ type: 'FindAllCandidateFound', data: { candidate_id: id, name: id, url, description: '' } });
 const checked = (id: string, match_status: 'matched' | 'unmatched'): FindAllEvent => ({ type: 'FindAllCandidateChecked', data: { candidate_id: id, match_status, reasons: [], output: { city: 'Berlin' }, basis: [] } });
 /** A progress command as the lease holder w1 records it (typed: a wrong field does not compile). */
-const record = (c: Without<FindAllProgressCommand, 'worker_id'>): FindAllCommand => ({ ...c, worker_id: 'w1' });
+const record = (c: WithoutWorker<FindAllProgressCommand>): FindAllCommand => ({ ...c, worker_id: 'w1' });
 const RUNNING = [requested, started];
 const terminated: FindAllEvent = { type: 'FindAllTerminated', data: { reason: 'limit_reached' } };
 const completed: FindAllEvent = { type: 'FindAllRunCompleted', data: { completed_at: T0 } };

@@ -88,10 +88,11 @@ export interface RunKind<State extends AnyRunState = AnyRunState, View extends o
 }
 
 /** A kind's progress commands as an executor records them (the worker adds its id). */
-export type RecordedCommand<K extends RunKind> = K extends RunKind<AnyRunState, object, object, infer P> ? DistributiveOmit<P, 'worker_id'> : never;
+export type RecordedCommand<K extends RunKind> = K extends RunKind<AnyRunState, object, object, infer P> ? WithoutWorker<P> : never;
 export type StateOf<K extends RunKind> = Parameters<K['view']>[0];
 export type ViewOf<K extends RunKind> = ReturnType<K['view']>;
-type DistributiveOmit<T, Key extends PropertyKey> = T extends unknown ? Omit<T, Key> : never;
+/** Progress commands as an executor writes them: the worker adds its own id. */
+export type WithoutWorker<C> = C extends unknown ? Omit<C, 'worker_id'> : never;
 
 type Registration<State extends AnyRunState, View extends object, ListItem extends object, Progress extends { type: string }> = Omit<
   RunKind<State, View, ListItem, Progress>,
