@@ -133,3 +133,14 @@ export function generatedPage(i: number, source: SourcePage, other: SourcePage, 
     `<main><h1>${title}</h1>${body.map((x) => `<p>${x}</p>`).join('')}</main><footer>© Bench</footer></body></html>`
   );
 }
+
+/** A bench's entry point: exits 0 when `main` finishes, prints the error and exits 1 when it throws. */
+export function runMain(main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

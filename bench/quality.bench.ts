@@ -22,7 +22,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startService, type RunningService } from '../test/support/service-process';
-import { baselineDist, machine, ROOT } from './bench-util';
+import { baselineDist, machine, ROOT, runMain } from './bench-util';
 
 type Split = 'tune' | 'held_out';
 interface Question {
@@ -286,12 +286,4 @@ async function main(): Promise<void> {
 
 const fmt = (v: number) => (Number.isNaN(v) ? '-' : v.toFixed(2));
 
-if (require.main === module) {
-  main().then(
-    () => process.exit(0),
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runMain(main);

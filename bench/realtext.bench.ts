@@ -51,7 +51,7 @@ import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import MiniSearch from 'minisearch';
 import { startService, type RunningService } from '../test/support/service-process';
-import { machine, percentile, ROOT } from './bench-util';
+import { machine, percentile, ROOT, runMain } from './bench-util';
 
 type Part = 'tune' | 'measure';
 const PARTS: Array<Part | 'all'> = ['tune', 'measure', 'all'];
@@ -608,12 +608,4 @@ async function main(): Promise<void> {
   process.stdout.write(`\nwritten: bench/results/realtext.json, bench/results/realtext.md\n`);
 }
 
-if (require.main === module) {
-  main().then(
-    () => process.exit(0),
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runMain(main);
