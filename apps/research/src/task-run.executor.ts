@@ -1,5 +1,5 @@
 import { type RecordedCommand, type Finding, type Source, PROCESSOR_BUDGETS, type TaskFieldBasis, type TaskOutput, type TaskParams, taskRuns, type TaskRunState } from '@app/domain';
-import { promptAnswer, schemaFields } from '@app/language';
+import { type PromptAnswer, promptAnswer, schemaFields } from '@app/language';
 import { citedIndexes, runResearch } from '@app/research';
 import { type RunContext, type RunExecutor, RunExecutorOf } from '@app/runs';
 import { documentsOf, recordedProgress, stepsTaken } from './research-progress';
@@ -60,6 +60,27 @@ export function answerFields(schema: Record<string, unknown>): string[] {
     .map(([name]) => name);
 }
 
+/** The schema without `fields` (and without them among its required ones); null when nothing is left. */
+function withoutFields(schema: Record<string, unknown>, fields: string[]): Record<string, unknown> | null {
+  if (fields.length === 0) return schema;
+  const properties = Object.fromEntries(Object.entries(schema.properties as Record<string, unknown>).filter(([name]) => !fields.includes(name)));
+  if (Object.keys(properties).length === 0) return null;
+  const required = Array.isArray(schema.required) ? schema.required.filter((name) => !fields.includes(name as string)) : undefined;
+  return { ...schema, properties, ...(required && { required }) };
+}
+
+/** The basis of an answer field: the sentence that states the research's answer, or why there is none. */
+function answerBasis(field: string, found: PromptAnswer | null, sources: Source[]): TaskFieldBasis {
+  if (!found) return { field, citations: [], reasoning: 'No source read in this run states a value that answers the task; the field is left null.', confidence: 'low' };
+  const cited = sources.filter((s) => found.citations.includes(s.index) || s.index === found.source);
+  return {
+    field,
+    citations: cited.map((s) => ({ url: s.url, title: s.title, excerpts: s.index === found.source ? [found.quote] : [] })),
+    reasoning: `The research's answer to the task, as ${cited.length > 1 ? `${cited.length} sources state` : 'its source states'} it.`,
+    confidence: found.confidence,
+  };
+}
+
 const fieldsLine = (output: unknown): string =>
   output && typeof output === 'object' && !Array.isArray(output)
     ? Object.entries(output as Record<string, unknown>)
@@ -111,23 +132,22 @@ export class TaskRunExecutor implements RunExecutor<typeof taskRuns> {
     let fillTokens = { input: 0, output: 0 };
     let fillCalls = 0;
     if (json) {
-      const filled = await this.ports.languageModel.fillSchema({ task: params.task, schema: json, documents: documentsOf(outcome, ports.texts) }, run.signal);
-      fillCalls = 1;
-      fillTokens = filled.usage;
-      output = filled.output;
-      basis = filled.basis;
+      // Fields that ask for the answer itself take the research's own answer; the schema filler
+      // fills the others (one filling step either way).
       const asked = answerFields(json);
-      const found = asked.length > 0 ? promptAnswer(params.task, outcome.findings, outcome.restatements) : null;
-      if (found && output && typeof output === 'object') {
-        const cited = outcome.sources.filter((s) => found.citations.includes(s.index));
-        const answerBasis = (field: string): TaskFieldBasis => ({
-          field,
-          citations: cited.map((s, i) => ({ url: s.url, title: s.title, excerpts: i === 0 ? [found.quote] : [] })),
-          reasoning: `The research's answer to the task, as ${cited.length > 1 ? `${cited.length} sources state` : 'its source states'} it.`,
-          confidence: found.confidence,
-        });
-        output = { ...(output as Record<string, unknown>), ...Object.fromEntries(asked.map((field) => [field, found.value])) };
-        basis = [...basis.map((b) => (asked.includes(b.field) ? answerBasis(b.field) : b)), ...asked.filter((field) => !basis.some((b) => b.field === field)).map(answerBasis)];
+      const rest = withoutFields(json, asked);
+      const filled = rest ? await this.ports.languageModel.fillSchema({ task: params.task, schema: rest, documents: documentsOf(outcome, ports.texts) }, run.signal) : null;
+      fillCalls = 1;
+      fillTokens = filled?.usage ?? fillTokens;
+      if (asked.length === 0 && filled) {
+        output = filled.output;
+        basis = filled.basis;
+      } else {
+        const found = promptAnswer(params.task, outcome.findings, outcome.restatements);
+        const given = (filled?.output ?? {}) as Record<string, unknown>;
+        const fields = Object.keys(json.properties as Record<string, unknown>);
+        output = Object.fromEntries(fields.map((field) => [field, asked.includes(field) ? (found?.value ?? null) : (given[field] ?? null)]));
+        basis = fields.map((field) => (asked.includes(field) ? answerBasis(field, found, outcome.sources) : filled!.basis.find((b) => b.field === field)!));
       }
       answer = fieldsLine(output);
     } else {

@@ -170,7 +170,7 @@ describe('promptAnswer: the value that answers a prompt, as the report leads wit
 
   it('is the value a typed finding of the prompt found, with its confidence, citations and sentence', () => {
     const found = promptAnswer('When was Acme Robotics founded?', [finding('When was Acme Robotics founded?', '2014', 'Acme Robotics was founded in 2014 in Leeds.', 'high')]);
-    expect(found).toEqual({ value: '2014', confidence: 'high', citations: [1], quote: 'Acme Robotics was founded in 2014 in Leeds.' });
+    expect(found).toEqual({ value: '2014', confidence: 'high', citations: [1], quote: 'Acme Robotics was founded in 2014 in Leeds.', source: 1 });
   });
 
   it('takes a follow-up that restates the prompt first (its finding answers it)', () => {

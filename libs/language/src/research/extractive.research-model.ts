@@ -263,8 +263,9 @@ export interface PromptAnswer {
   confidence: Finding['confidence'];
   /** The sources stating it (1-based, as cited). */
   citations: number[];
-  /** The sentence that states it, verbatim from the first of them. */
+  /** The sentence that states it, verbatim, and the source it is from. */
   quote: string;
+  source: number;
 }
 
 /**
@@ -277,7 +278,7 @@ export function promptAnswer(prompt: string, findings: Finding[], restatements: 
   for (const q of [...restatements, prompt].map(oneLine)) {
     const finding = findings.find((f) => sameQuestion(f.subquery, q) && f.evidence.length > 0);
     const value = finding && typedValue(finding);
-    if (finding && value) return { value, confidence: finding.confidence, citations: finding.citations, quote: finding.evidence[0]!.quote };
+    if (finding && value) return { value, confidence: finding.confidence, citations: finding.citations, quote: finding.evidence[0]!.quote, source: finding.evidence[0]!.source };
   }
   return null;
 }

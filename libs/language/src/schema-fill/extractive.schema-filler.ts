@@ -206,7 +206,7 @@ function fillField(
     const about = typeof schema.description === 'string' && schema.description ? schema.description.toLowerCase() : name.replace(/_/g, ' ');
     return {
       value: null,
-      basis: { field: name, citations: [], reasoning: `No page read in this run states the ${about}; the field is left null.`, confidence: 'low' },
+      basis: { field: name, citations: [], reasoning: `No page read in this run states the ${about.replace(/^the\s+/, '')}; the field is left null.`, confidence: 'low' },
     };
   }
   const doc = documents[best.unit.doc]!;
