@@ -130,5 +130,24 @@ export function chatSuite(ctx: E2eContext): void {
       const response = await fetch(`${ctx.svc.baseUrl}/v1/chat/completions`, { method: 'POST', headers: { ...bearer(ctx.svc.demoKey), 'Content-Type': 'application/json' }, body: JSON.stringify({ model: 'core', messages: [] }) });
       expect((await json(response)).detail[0]).toMatchObject({ type: 'too_short', loc: ['body', 'messages'] });
     });
+
+    it('refuses a malformed stream_options with a 422 naming the field, and still answers', async () => {
+      const post = (stream_options: unknown) =>
+        fetch(`${ctx.svc.baseUrl}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { ...bearer(ctx.svc.demoKey), 'Content-Type': 'application/json' },
+          body: JSON.stringify({ model: 'base', stream: true, stream_options, messages: [{ role: 'user', content: 'When was Acme Robotics founded?' }] }),
+        });
+      const notObject = await post('yes');
+      expect(notObject.status).toBe(422);
+      expect((await json(notObject)).detail[0]).toMatchObject({ type: 'dict_type', loc: ['body', 'stream_options'] });
+      const deep = await post({ include_usage: { nested: [[[[[[['x']]]]]]] } });
+      expect(deep.status).toBe(422);
+      expect((await json(deep)).detail[0]).toMatchObject({ type: 'bool_type', loc: ['body', 'stream_options', 'include_usage'] });
+      const huge = await post(Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`k${i}`, i])));
+      expect(huge.status).toBe(200);
+      await huge.text();
+      expect((await fetch(`${ctx.svc.baseUrl}/healthz`)).status).toBe(200);
+    });
   });
 }
