@@ -67,7 +67,10 @@ export class LocalIndex {
     this.storage = new IndexStorage({ file: options.file, readonly: options.readonly });
     this.db = this.storage.db;
     this.vocabulary = new Vocabulary(() => this.storage.terms());
-    this.ranking = new Ranking(this.pages, this.hosts, (doc) => this.storage.statements.textOf.get(doc) as { title: string; text: string });
+    this.ranking = new Ranking(this.pages, this.hosts, {
+      textOf: (doc) => this.storage.statements.textOf.get(doc) as { title: string; text: string },
+      titlesOf: (ids) => new Map((this.storage.statements.titlesOf.all(JSON.stringify(ids)) as Array<{ id: number; title: string }>).map((row) => [row.id, row.title])),
+    });
     this.retrieval = {
       pages: this.pages,
       list: (term) => this.list(term),

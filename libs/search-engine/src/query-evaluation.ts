@@ -7,6 +7,7 @@ import type { SearchHit, SearchPage, SearchQuery } from '@app/providers';
 import type { IndexedDocument } from './document';
 import type { ImpactList, Scored } from './impact-list';
 import type { PageTable } from './page-table';
+import { MENTION_POOL } from './ranking-priors';
 import { snippetFor, terms } from './text-analysis';
 import { topK } from './top-k';
 
@@ -55,7 +56,8 @@ export function evaluate(query: SearchQuery, r: Retrieval): SearchPage {
   }
   const wanted = page * limit + 1;
   const found = new Map<number, number>();
-  for (const hit of topK(lists, wanted, admit)) found.set(hit.doc, hit.score);
+  // A few more than a page: a page the best results name may rise into it (see the ranking).
+  for (const hit of topK(lists, Math.max(wanted, MENTION_POOL), admit)) found.set(hit.doc, hit.score);
   // Pages of a site the query names may rise above what BM25 alone ranks first: its best pages are fetched too.
   const named = r.namedDomains(queryTerms);
   if (named.size > 0) {

@@ -17,12 +17,26 @@ const NAME_PHRASE = /\p{Lu}[\p{L}'’-]+(?:\s+(?:&|and|of|de)?\s*\p{Lu}[\p{L}'�
 /** The query spells the host's name: its home page, and its other pages a little. */
 const NAMED_HOME_BOOST = 1.5;
 const NAMED_SITE_BOOST = 1.1;
+/** Results a query's best pages may lift by naming them (a link in words): the pool retrieved. */
+export const MENTION_POOL = 30;
+/** The best results whose text is read for the names of other results. */
+const MENTIONERS = 3;
+/** A named result gains this share of the score of the best result naming it. */
+const MENTION_LIFT = 0.3;
+/** A title shorter than this names nothing reliably ("Home", "FAQ" are stop words of a site). */
+const MIN_NAMING_TITLE = 4;
+
+/** What the ranking reads of stored pages. */
+export interface StoredText {
+  textOf(doc: number): { title: string; text: string };
+  titlesOf(docs: number[]): Map<number, string>;
+}
 
 export class Ranking {
   constructor(
     private readonly pages: PageTable,
     private readonly hosts: HostNames,
-    private readonly textOf: (doc: number) => { title: string; text: string },
+    private readonly stored: StoredText,
   ) {}
 
   /**
@@ -50,6 +64,7 @@ export class Ranking {
       if (queryTerms.every(spells) || spells(joined) || this.opensWith(result.doc, queryTerms)) navigational = result;
     }
     results.sort((a, b) => b.score - a.score || a.doc - b.doc);
+    if (this.liftMentioned(results)) results.sort((a, b) => b.score - a.score || a.doc - b.doc);
     this.promoteListed(results, queryTerms, lists, admit);
     if (navigational && results[0] !== navigational) {
       navigational.score = results[0].score * 1.01;
@@ -58,10 +73,39 @@ export class Ranking {
     return results;
   }
 
+  /**
+   * A page the best results name by its title (a film's page naming its director, a song's page
+   * its band) is what a question about either is likely to need next: it gains a share of the
+   * score of the best result naming it. The title's own name is read, without a qualifier in
+   * brackets ("David Platt (footballer)") or a site's name after a separator; a name must stand
+   * as whole words, with its capitals, in the naming page. Pages of the same title (one
+   * article's paragraphs) lift nothing among themselves. True when a score changed.
+   */
+  private liftMentioned(results: Scored[]): boolean {
+    if (results.length <= 1) return false;
+    const mentioners = results.slice(0, MENTIONERS).map((result) => ({ result, ...this.stored.textOf(result.doc) }));
+    const titles = this.stored.titlesOf(results.slice(1).map((r) => r.doc));
+    let changed = false;
+    for (const result of results.slice(1)) {
+      const name = namingTitle(titles.get(result.doc) ?? '');
+      if (name.length < MIN_NAMING_TITLE) continue;
+      let lift = 0;
+      for (const m of mentioners) {
+        if (m.result === result || namingTitle(m.title) === name) continue;
+        if (m.result.score * MENTION_LIFT > lift && mentionsWhole(m.text.slice(0, MAX_INDEXED_CHARS), name)) lift = m.result.score * MENTION_LIFT;
+      }
+      if (lift > 0) {
+        result.score += lift;
+        changed = true;
+      }
+    }
+    return changed;
+  }
+
   /** The page's title or opening words hold the query's terms in a row (its name as the page writes it). */
   private opensWith(doc: number, queryTerms: string[]): boolean {
     if (queryTerms.length === 0) return false;
-    const row = this.textOf(doc);
+    const row = this.stored.textOf(doc);
     const opening = terms(`${row.title} ${row.text.slice(0, 300)}`);
     for (let i = 0; i + queryTerms.length <= opening.length; i++) if (queryTerms.every((t, j) => sameWord(opening[i + j], t))) return true;
     return false;
@@ -81,7 +125,7 @@ export class Ranking {
       if (this.pages.names[listing.doc] <= MANY_NAMES) continue;
       // An entry must hold two of the query's words: a listing holding fewer has none such.
       if (lists.filter((list) => scoreOf([list], listing.doc) > 0).length < 2) continue;
-      const text = this.textOf(listing.doc).text.slice(0, MAX_INDEXED_CHARS);
+      const text = this.stored.textOf(listing.doc).text.slice(0, MAX_INDEXED_CHARS);
       const stems = [...wanted].map((t) => t.slice(0, 4));
       let best: { entry: string; matched: number } | null = null;
       for (const entry of text.split(/\n+|(?<=[.!?])\s+(?=\p{Lu})/u)) {
@@ -112,4 +156,22 @@ export class Ranking {
     }
     if (changed) results.sort((a, b) => b.score - a.score || a.doc - b.doc);
   }
+}
+
+/** A page title's name: without a trailing qualifier in brackets or a site's name after a separator ("Acme | Pricing" -> "Acme"). */
+export function namingTitle(title: string): string {
+  const head = title.slice(0, 200).split(/\s[|–—·]\s|\s-\s/)[0] ?? '';
+  return head.replace(/\s*\([^()]*\)\s*$/, '').trim();
+}
+
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+/** `name` stands in `text` as whole words (case kept). */
+export function mentionsWhole(text: string, name: string): boolean {
+  for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
+    const before = at === 0 ? '' : text[at - 1];
+    const after = text[at + name.length] ?? '';
+    if (!WORD_CHAR.test(before) && !WORD_CHAR.test(after)) return true;
+  }
+  return false;
 }

@@ -124,6 +124,7 @@ export class IndexStorage {
       byUrl: db.prepare('SELECT url, title, text, description, date, category, language, domain, source FROM docs WHERE url = ?'),
       byIds: db.prepare('SELECT id, url, title, text, description, date, category, language FROM docs WHERE id IN (SELECT value FROM json_each(?))'),
       textOf: db.prepare('SELECT title, text FROM docs WHERE id = ?'),
+      titlesOf: db.prepare('SELECT id, title FROM docs WHERE id IN (SELECT value FROM json_each(?))'),
       idOf: db.prepare('SELECT id FROM docs WHERE url = ?').pluck(),
       urlsOfSource: db.prepare('SELECT url FROM docs WHERE source = ?'),
       sources: db.prepare('SELECT DISTINCT source FROM docs'),
