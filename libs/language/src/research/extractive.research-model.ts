@@ -6,6 +6,7 @@ import { answerUnits } from './question/answer-units';
 import { describedName, describedObject } from './question/described';
 import { analyseQuestion, questionKind } from './question/question-shape';
 import { roleHolder } from './question/role-holder';
+import { analyseShortQuestion, shortAnswer } from './question/short-answer';
 import { formatValue, typedAnswer } from './question/typed-answer';
 import { citedIndexes, claimSentences, GAP_NOTE, oneLine, sourcesSection, type FollowUp, type ResearchCallOptions, type ResearchModel, type ResearchPassage, type ResearchSourceRef, type SynthesiseOptions } from '@app/research';
 
@@ -166,10 +167,17 @@ interface Candidate {
  */
 export function gradeExtractive(subquery: string, passages: ResearchPassage[]): Finding | null {
   const shape = analyseQuestion(subquery);
-  if (shape.kind === 'text') return gradeLexical(subquery, passages);
+  // Which of two, and yes or no about two named things, are settled from each one's own page.
+  const asked = analyseShortQuestion(subquery)?.kind;
+  if (asked === 'choice' || asked === 'yesno' || shape.kind === 'text') {
+    const short = gradeShort(subquery, passages);
+    if (short || shape.kind === 'text') return short ?? gradeLexical(subquery, passages);
+  }
   const units = answerUnits(passages, shape, MIN_SENTENCE, MAX_SENTENCE);
   const typed = typedAnswer(subquery, shape, units);
   if (!typed) {
+    const short = gradeShort(subquery, passages);
+    if (short) return short;
     const lexical = gradeLexical(subquery, passages);
     return lexical && { ...lexical, confidence: 'low' };
   }
@@ -190,6 +198,15 @@ export function gradeExtractive(subquery: string, passages: ResearchPassage[]): 
     confidence: sources >= 2 ? 'high' : typed.score >= 3 ? 'medium' : 'low',
     evidence,
   };
+}
+
+/** A question's short answer (see short-answer.ts) as a finding: the value, the sentence stating it, the sources agreeing. */
+function gradeShort(subquery: string, passages: ResearchPassage[]): Finding | null {
+  const short = shortAnswer(subquery, passages);
+  if (!short) return null;
+  const evidence: Finding['evidence'] = [{ source: short.source, quote: short.quote }];
+  for (const a of short.agreeing) if (evidence.length < MAX_ANSWER_SENTENCES && !evidence.some((e) => e.source === a.source)) evidence.push(a);
+  return { subquery, answer: short.value, citations: [...new Set(evidence.map((e) => e.source))], confidence: short.confidence, evidence };
 }
 
 function gradeLexical(subquery: string, passages: ResearchPassage[]): Finding | null {
@@ -255,7 +272,12 @@ const sameQuestion = (a: string, b: string) => oneLine(a).replace(/[?.!\s]+$/, '
 /** A sub-question written in words (a question or a clause), not a bag of keywords: it may head a section. */
 export const isWorded = (q: string) => /[?]\s*$/.test(q) || tokenize(q).length < (q.match(/[\p{L}\p{N}]+/gu) ?? []).length;
 /** A typed finding's answer is its value, not its quotes joined. */
-const typedValue = (f: Finding) => (questionKind(f.subquery) !== 'text' && f.answer.length <= 120 && !f.evidence.some((e) => clean(e.quote) === clean(f.answer)) ? f.answer : null);
+const typedValue = (f: Finding) => {
+  if (f.answer.length > 120 || f.evidence.some((e) => clean(e.quote) === clean(f.answer))) return null;
+  if (questionKind(f.subquery) !== 'text') return f.answer;
+  // A short answer (short-answer.ts) is a value its first quote states, or yes/no.
+  return analyseShortQuestion(f.subquery) && (/^(?:yes|no)$/.test(f.answer) || f.evidence.some((e) => e.quote.includes(f.answer))) ? f.answer : null;
+};
 
 /** The short answer to a research prompt: the value its finding states, where it asks for one. */
 export interface PromptAnswer {
@@ -327,7 +349,8 @@ export function extractiveReport(prompt: string, findings: Finding[], sources: R
   const lead: string[] = [];
   const answered = new Set<string>();
   // An open-ended prompt is answered by quotes below; a value leads only what asks for one.
-  for (const q of typedPrompt || restatements.length ? leadQuestions : []) {
+  // A question asking for a short answer (short-answer.ts) leads with it too, where one was found.
+  for (const q of typedPrompt || restatements.length || analyseShortQuestion(topic) ? leadQuestions : []) {
     const u = findingFor(q);
     if (!u || lead.length >= 6) continue;
     const value = typedValue(u.finding);

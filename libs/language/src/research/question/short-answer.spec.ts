@@ -1,0 +1,65 @@
+import { analyseShortQuestion, shortAnswer } from './short-answer';
+
+const page = (source: number, title: string, text: string) => ({ source, url: `https://wiki.example/${source}`, title, text });
+
+describe('analyseShortQuestion', () => {
+  it.each([
+    ['Who was born first, Ada Fenwick or Bruno Castellan?', 'choice'],
+    ['Which mountain is higher: Mount Arden or The Spire', 'choice'],
+    ['Are both the Marsh Terrier and the Hill Laika dog breeds?', 'yesno'],
+    ['In what year was the bridge opened?', 'year'],
+    ['How many floors does the tower have?', 'number'],
+    ['When did the strike end?', 'date'],
+    ['Where does the club play its home games?', 'place'],
+    ['Which English midfielder scored the goal?', 'person'],
+    ['What Canadian produced the song?', 'person'],
+    ['What company does the producer run?', 'organisation'],
+    ['Who directed the film?', 'person'],
+    ['What type of products did she design?', 'thing'],
+  ])('%s -> %s', (question, kind) => {
+    expect(analyseShortQuestion(question)?.kind).toBe(kind);
+  });
+
+  it('an open prompt asks for no short answer', () => {
+    expect(analyseShortQuestion('Solid-state battery makers and their funding')).toBeNull();
+  });
+});
+
+describe('shortAnswer', () => {
+  it('which of two born first: the earlier year on each one’s own page', () => {
+    const answer = shortAnswer('Who was born first, Ada Fenwick or Bruno Castellan?', [
+      page(1, 'Ada Fenwick', 'Ada Fenwick (born 4 May 1948) is an English novelist.'),
+      page(2, 'Bruno Castellan', 'Bruno Castellan (1902 – 1993) was an Italian painter.'),
+    ]);
+    expect(answer).toMatchObject({ value: 'Bruno Castellan', confidence: 'high', source: 2 });
+  });
+
+  it('which of two has more: the number next to the question’s noun', () => {
+    const answer = shortAnswer('Which building has more floors, Harbour House or 12 Quay Street?', [
+      page(1, 'Harbour House', 'Harbour House is an office tower with 31 floors, finished in 1988.'),
+      page(2, '12 Quay Street', '12 Quay Street is a residential tower with 54 floors.'),
+    ]);
+    expect(answer?.value).toBe('12 Quay Street');
+  });
+
+  it('yes when both named pages open by saying what the question asks', () => {
+    const passages = [
+      page(1, 'Marsh Terrier', 'The Marsh Terrier is a breed of dog from Norfolk. It hunts otters.'),
+      page(2, 'Hill Laika', 'The Hill Laika is a hunting dog breed of the Urals.'),
+    ];
+    expect(shortAnswer('Are both the Marsh Terrier and the Hill Laika dog breeds?', passages)).toMatchObject({ value: 'yes' });
+    expect(shortAnswer('Are both the Marsh Terrier and the Hill Laika American universities?', passages)).toBeNull();
+  });
+
+  it('a person next to the question’s own words, not one the question already names', () => {
+    const answer = shortAnswer('Who directed the film in which Tom Adler had a supporting role?', [
+      page(1, 'Tom Adler', 'Tom Adler is an actor. He had a supporting role in the film Night Harbour.'),
+      page(2, 'Night Harbour', 'Night Harbour is a 2003 film directed by Maria Keller, starring Tom Adler and Will Smith.'),
+    ]);
+    expect(answer?.value).toBe('Maria Keller');
+  });
+
+  it('no candidate of the asked kind: null, not a value of another kind', () => {
+    expect(shortAnswer('Who directed the film Night Harbour?', [page(1, 'Night Harbour', 'Night Harbour premiered in 2003 at a festival in the north.')])).toBeNull();
+  });
+});
