@@ -1,12 +1,14 @@
 /**
  * `npm run client:types`: boots the built service (standalone, on a scratch data dir), reads the
  * OpenAPI document its gateway serves at GET /v1/openapi.json and writes the TypeScript client's
- * types from it (libs/client/src/openapi.ts, with openapi-typescript). The e2e suite of the
- * client regenerates them the same way and fails when the checked-in file differs.
+ * types from it (libs/client/src/openapi.ts, with openapi-typescript). With `--print <url>` it
+ * prints the types for the service running at that address instead: the client's e2e suite runs
+ * that (openapi-typescript loads ES modules, which jest's CommonJS runtime cannot) and fails when
+ * the checked-in file differs.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
+import type { OpenAPI3 } from 'openapi-typescript';
 import { startService } from '../test/support/service-process';
 
 const ROOT = (() => {
@@ -22,6 +24,7 @@ const HEADER =
 
 /** The client's types file for an OpenAPI document. A field with a default is optional in a request body. */
 export async function clientTypesFrom(document: object): Promise<string> {
+  const { default: openapiTS, astToString } = await import('openapi-typescript');
   const ast = await openapiTS(document as OpenAPI3, { defaultNonNullable: false, alphabetize: true });
   return HEADER + astToString(ast);
 }
@@ -34,6 +37,11 @@ export async function servedDocument(baseUrl: string): Promise<object> {
 }
 
 async function main(): Promise<void> {
+  const print = process.argv.indexOf('--print');
+  if (print !== -1) {
+    process.stdout.write(await clientTypesFrom(await servedDocument(process.argv[print + 1] ?? '')));
+    return;
+  }
   const svc = await startService('standalone');
   try {
     const text = await clientTypesFrom(await servedDocument(svc.baseUrl));
