@@ -115,7 +115,11 @@ describe('the TypeScript client, imported from dist/libs/client, against the sta
     expect(typeof unknown.detail).toBe('string');
   });
 
-  it('streams a chat completion (OpenAI chunks) to [DONE], with the usage chunk when asked', async () => {
+  it('answers a chat completion whole, and streamed (OpenAI chunks) to [DONE] with the usage chunk when asked', async () => {
+    const whole = await client().chat.completions.create({ model: 'base', messages: [{ role: 'user', content: 'When was Acme Robotics founded?' }] });
+    expect(whole.object).toBe('chat.completion');
+    expect(whole.choices[0]!.message.content).toContain('2014');
+    expect(whole.citations!.length).toBeGreaterThan(0);
     const chunks = await collect(await client().chat.completions.create({ model: 'base', messages: [{ role: 'user', content: 'When was Acme Robotics founded?' }], stream: true, stream_options: { include_usage: true } }));
     const text = chunks.map((c) => c.choices[0]?.delta.content ?? '').join('');
     expect(text).toContain('2014');
@@ -139,6 +143,27 @@ describe('the TypeScript client, imported from dist/libs/client, against the sta
         const usage = await usageOnce(direct, answer.credits);
         expect(usage.total_credits).toBe(answer.credits);
         expect(usage.days.filter((d) => d.sku === 'sku_search').map((d) => d.quantity)).toEqual([1]);
+      } finally {
+        await proxy.close();
+      }
+    });
+
+    it('the same Idempotency-Key twice at once: the second waits out the 409 (Retry-After) and gets the first answer; one run, one charge', async () => {
+      const key = (await ctx.svc.keys('create', '--team', 'client-409')).stdout.trim();
+      ctx.secrets.push(key);
+      const proxy = await startLosingProxy(ctx.svc.baseUrl, 0, 503);
+      try {
+        const c = new WebResearch({ baseURL: proxy.url, apiKey: key, maxRetries: 8 });
+        const body = { task: 'When was Acme Robotics founded?', processor: 'base' as const, output_schema: { type: 'text' }, wait_seconds: 60 };
+        const [first, second] = await Promise.all([c.tasks.create(body, { idempotencyKey: 'task-once-1' }), c.tasks.create(body, { idempotencyKey: 'task-once-1' })]);
+        expect(second.task_id).toBe(first.task_id);
+        expect(second.status).toBe('completed');
+        expect(proxy.posts.some((p) => p.status === 409)).toBe(true);
+        expect(proxy.posts.filter((p) => p.status === 200 && p.replayed === 'true')).toHaveLength(1);
+        const direct = new WebResearch({ baseURL: ctx.svc.baseUrl, apiKey: key, maxRetries: 8 });
+        expect((await direct.tasks.list()).total).toBe(1);
+        const usage = await usageOnce(direct, first.credits);
+        expect(usage.total_credits).toBe(first.credits);
       } finally {
         await proxy.close();
       }

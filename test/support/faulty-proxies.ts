@@ -105,7 +105,11 @@ export async function startLosingProxy(target: string, lose: number, status: 429
               return;
             }
           }
-          res.writeHead(answer.status, { 'Content-Type': answer.headers.get('content-type') ?? 'application/json', 'X-Request-Id': answer.headers.get('x-request-id') ?? '' }).end(text);
+          const relayed: Record<string, string> = {};
+          answer.headers.forEach((value, name) => {
+            if (!['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding'].includes(name)) relayed[name] = value;
+          });
+          res.writeHead(answer.status, relayed).end(text);
         })
         .catch(() => res.writeHead(502).end());
     });

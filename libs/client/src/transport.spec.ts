@@ -64,6 +64,17 @@ describe('Transport against a loopback HTTP server', () => {
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 
+  it('retries a 409 that says when (Retry-After: the same key still being answered); throws one that does not', async () => {
+    const busy = await serve(reply(409, { detail: 'A request with this Idempotency-Key is still being processed' }, { 'Retry-After': '0' }), reply(200, { replayed: true }));
+    await expect(transport(busy.url).json({ method: 'POST', path: '/v1/tasks', body: {} })).resolves.toEqual({ replayed: true });
+    expect(busy.seen[1]!.headers['idempotency-key']).toBe(busy.seen[0]!.headers['idempotency-key']);
+    const state = await serve(reply(409, { detail: 'Search run s1 is completed; it cannot be cancelled' }), reply(200, {}));
+    const error = (await transport(state.url).json({ method: 'POST', path: '/v1/searches/s1/cancel' }).catch((e: unknown) => e)) as APIError;
+    expect(error.status).toBe(409);
+    expect(error.detail).toBe('Search run s1 is completed; it cannot be cancelled');
+    expect(state.seen).toHaveLength(1);
+  });
+
   it('throws a 422 at once as an APIError whose detail is the service list', async () => {
     const issues = [{ type: 'too_short', loc: ['body', 'queries'], msg: 'List should have at least 1 item after validation, not 0', input: [], ctx: { min_length: 1 } }];
     const server = await serve(reply(422, { detail: issues }, { 'X-Request-Id': 'abc-422' }));

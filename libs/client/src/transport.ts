@@ -47,6 +47,12 @@ export interface Opened {
 }
 
 const RETRIED = new Set([429, 503]);
+/**
+ * 429 and 503 are "try again later"; a 409 is retried only when it says when (Retry-After): the
+ * service's answer while the first request with the same Idempotency-Key is still being answered.
+ * A 409 for a state transition (cancel a completed run) carries none and is thrown at once.
+ */
+const retryable = (error: APIError): boolean => RETRIED.has(error.status) || (error.status === 409 && error.headers.has('retry-after'));
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 8_000;
 
@@ -84,7 +90,7 @@ const newIdempotencyKey = (): string => `wrc-${globalThis.crypto.randomUUID()}`;
 
 /**
  * The HTTP side of the client: URL and headers, the bounded timeout, and retries. A 429 or 503
- * (and a connection that fails before an answer) is retried up to `maxRetries` times, after the
+ * (a 409 with Retry-After, and a connection that fails before an answer) is retried up to `maxRetries` times, after the
  * answer's `Retry-After` or a backoff; every POST carries one `Idempotency-Key` across all its
  * attempts, so a retry of work the service already did replays its answer instead of doing (and
  * charging) it again.
@@ -164,7 +170,7 @@ export class Transport {
         }
         const error = errorFromResponse(response.status, response.statusText, response.headers, await response.text());
         abort();
-        const wait = RETRIED.has(error.status) && attempt < maxRetries ? (retryAfterMs(response.headers.get('retry-after')) ?? backoffMs(attempt)) : undefined;
+        const wait = retryable(error) && attempt < maxRetries ? (retryAfterMs(response.headers.get('retry-after')) ?? backoffMs(attempt)) : undefined;
         if (wait === undefined || wait > this.maxRetryDelay) throw error;
         await sleep(wait, options.signal);
       } catch (error) {
