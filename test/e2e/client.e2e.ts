@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import type * as Client from '../../libs/client/src';
@@ -45,6 +46,36 @@ describe('the TypeScript client, imported from dist/libs/client, against the sta
     expect(fs.readFileSync(path.join(DIST, pkg.types), 'utf8')).toContain('WebResearch');
     expect(fs.readFileSync(path.join(DIST, 'client.d.ts'), 'utf8')).toContain('export declare class WebResearch');
     expect(typeof WebResearch).toBe('function');
+  });
+
+  it("types a consumer's code from its declarations alone: a body of the wrong shape does not compile", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wr-client-consumer-'));
+    const file = path.join(dir, 'use.ts');
+    fs.writeFileSync(
+      file,
+      [
+        `import { APIError, WebResearch } from ${JSON.stringify(DIST)};`,
+        'export async function main(client: WebResearch): Promise<string> {',
+        "  const { results } = await client.search({ queries: ['battery'], depth: 'fast' });",
+        "  const run = await client.searches.create({ queries: ['battery'], prompt: 'What is new?' });",
+        '  for await (const event of client.searches.stream(run.search_id)) if (event.event === "run.completed") break;',
+        "  const task = await client.tasks.create({ task: 'When?', output_schema: { type: 'text' } });",
+        "  const error = await client.search({ queries: [] }).catch((e: unknown) => e);",
+        '  if (error instanceof APIError && typeof error.detail !== "string") return error.detail[0]!.msg;',
+        '  // @ts-expect-error queries is a list of strings',
+        "  await client.search({ queries: 'battery' });",
+        '  return results[0]!.url + task.status;',
+        '}',
+      ].join('\n'),
+    );
+    const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const args = [tsc, '--noEmit', '--strict', '--module', 'commonjs', '--target', 'ES2022', '--lib', 'ES2023', '--types', 'node', '--typeRoots', path.join(ROOT, 'node_modules', '@types'), file];
+    const result = await promisify(execFile)(process.execPath, args).then(
+      () => ({ code: 0, out: '' }),
+      (error: { code: number; stdout: string }) => ({ code: error.code, out: error.stdout }),
+    );
+    expect(result).toEqual({ code: 0, out: '' });
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('has its types generated from the OpenAPI document the service serves (npm run client:types when this fails)', async () => {
@@ -154,7 +185,8 @@ describe('the TypeScript client, imported from dist/libs/client, against the sta
       const proxy = await startLosingProxy(ctx.svc.baseUrl, 0, 503);
       try {
         const c = new WebResearch({ baseURL: proxy.url, apiKey: key, maxRetries: 8 });
-        const body = { task: 'When was Acme Robotics founded?', processor: 'base' as const, output_schema: { type: 'text' }, wait_seconds: 60 };
+        // The research tier reads for seconds: the second call arrives while the first is still being answered.
+        const body = { task: 'What is known about sodium-ion batteries at Harborview University?', processor: 'ultra' as const, output_schema: { type: 'text' }, wait_seconds: 120 };
         const [first, second] = await Promise.all([c.tasks.create(body, { idempotencyKey: 'task-once-1' }), c.tasks.create(body, { idempotencyKey: 'task-once-1' })]);
         expect(second.task_id).toBe(first.task_id);
         expect(second.status).toBe('completed');
