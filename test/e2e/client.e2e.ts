@@ -126,6 +126,8 @@ describe('the TypeScript client, imported from dist/libs/client, against the sta
     expect(view.output).toEqual({ founded_year: 2014 });
     const again = await client().tasks.retrieve(view.task_id);
     expect(again.output).toEqual(view.output);
+    const events = await collect(client().tasks.stream(view.task_id));
+    expect(events.at(-1)).toMatchObject({ event: 'run.completed', data: { task_id: view.task_id, output: { founded_year: 2014 } } });
     const page = await client().tasks.list({ limit: 5 });
     expect(page.items.map((t) => t.task_id)).toContain(view.task_id);
   });
