@@ -129,6 +129,12 @@ describe('Transport against a loopback HTTP server', () => {
     expect(server.seen).toHaveLength(1);
   });
 
+  it('sends nothing when the signal is already aborted', async () => {
+    const server = await serve(reply(200, {}));
+    await expect(transport(server.url).json({ method: 'GET', path: '/v1/usage', options: { signal: AbortSignal.abort(new Error('already gone')) } })).rejects.toThrow('already gone');
+    expect(server.seen).toHaveLength(0);
+  });
+
   it('refuses options out of bounds, naming the option and the bound', () => {
     expect(() => transport('http://127.0.0.1:1', { maxRetries: -1 })).toThrow('maxRetries must be a number from 0 to 10, got -1');
     expect(() => transport('http://127.0.0.1:1', { timeout: 0 })).toThrow('timeout must be a number from 1 to 3600000, got 0');

@@ -143,6 +143,7 @@ export class Transport {
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
 
     for (let attempt = 0; ; attempt++) {
+      if (options.signal?.aborted) throw options.signal.reason;
       const controller = new AbortController();
       const onAbort = () => controller.abort(options.signal!.reason);
       options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -156,9 +157,8 @@ export class Transport {
         options.signal?.removeEventListener('abort', onAbort);
         controller.abort();
       };
-      let response: Response;
       try {
-        response = await this.fetch(url, { method: call.method, headers, body, signal: controller.signal });
+        const response = await this.fetch(url, { method: call.method, headers, body, signal: controller.signal });
         if (response.ok) {
           if (!readBody) {
             clearTimeout(timer);
