@@ -49,6 +49,15 @@ module.exports = {
       from: { path: '^libs/' },
       to: { path: '^apps/' },
     },
+    {
+      name: 'client-stands-alone',
+      severity: 'error',
+      comment:
+        'The TypeScript client (libs/client) is published on its own: it imports only its own files and ' +
+        "Node's built-ins, never another library or an app (its types come from the generated openapi.ts).",
+      from: { path: '^libs/client/' },
+      to: { path: '^(apps|libs)/', pathNot: '^libs/client/' },
+    },
   ],
   options: {
     // Only our own TypeScript: node_modules is neither followed nor reported, the console's static files are skipped.

@@ -7,7 +7,8 @@ const moduleNameMapper = {
 const transform = {
   '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
 };
-const common = { rootDir: __dirname, testEnvironment: 'node', moduleNameMapper, transform, moduleFileExtensions: ['ts', 'js', 'json'] };
+// dist/ is out of jest's module map (its package.json files would shadow the sources'); tests still require from it by path.
+const common = { rootDir: __dirname, testEnvironment: 'node', moduleNameMapper, transform, moduleFileExtensions: ['ts', 'js', 'json'], modulePathIgnorePatterns: ['<rootDir>/dist/'] };
 
 module.exports = {
   projects: [

@@ -47,6 +47,10 @@ function ensureBuilt() {
   const bin = (name) => path.join(root, 'node_modules', '.bin', name);
   run(bin('tsc'), ['-p', 'tsconfig.build.json']);
   run(bin('tsc-alias'), ['-p', 'tsconfig.build.json']);
+  // The TypeScript client is a package of its own (no @app/* imports): its own build, with
+  // declarations, into dist/libs/client beside its package.json, ready to publish from there.
+  run(bin('tsc'), ['-p', path.join('libs', 'client', 'tsconfig.json')]);
+  fs.copyFileSync(path.join(root, 'libs', 'client', 'package.json'), path.join(root, 'dist', 'libs', 'client', 'package.json'));
   // The console is static files: copied as they are, served by the gateway from dist/console.
   const consoleSrc = path.join(root, 'apps', 'gateway', 'console');
   const consoleOut = path.join(root, 'dist', 'console');

@@ -229,6 +229,8 @@ describe('gateway command path', () => {
     await new Promise((r) => setTimeout(r, 50));
     const concurrent = await post('/v1/widgets', { name: 'slow', delay_ms: 150 }, { 'Idempotency-Key': 'idem-3' });
     expect(concurrent.status).toBe(409);
+    // Says when to try again (a retry then gets the first answer replayed): clients retry such a 409.
+    expect(concurrent.headers.get('retry-after')).toBe('1');
     expect((await slow).status).toBe(200);
   });
 
@@ -257,6 +259,8 @@ describe('gateway command path', () => {
     const again = await post('/v1/widgets/large', {}, { 'Idempotency-Key': 'idem-large' });
     expect(again.status).toBe(409);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
+    // Final: no Retry-After, so a client does not retry it.
+    expect(again.headers.get('retry-after')).toBeNull();
     expect(((await again.json()) as { detail: string }).detail).toMatch(/answered \(status 200, 100011 bytes\) and charged once; its answer was over 65536 bytes/);
     expect(largeAnswers).toBe(1);
     const recorded = (await app.get<EventStore>(EVENT_STORE).readAll()).filter((e) => e.type === 'IdempotentResponseRecorded');

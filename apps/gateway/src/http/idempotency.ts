@@ -88,7 +88,8 @@ export class IdempotencyGuard implements CanActivate {
       if (error.status === 422) {
         throw new RequestValidationError([{ type: idempotencyKeyReuse, loc: ['header', 'idempotency-key'], msg: error.message, input: key }]);
       }
-      throw new ApiError(error.status, error.message);
+      // Still being answered: a retry shortly replays the answer, so the 409 says when to try (clients retry it).
+      throw new ApiError(error.status, error.message, error.status === 409 ? { 'Retry-After': '1' } : {});
     }
     if (claim.events.length === 0 && claim.state.status === 'completed') {
       const { response } = claim.state;

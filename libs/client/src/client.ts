@@ -1,0 +1,54 @@
+import { ChatCompletions } from './chat';
+import { Monitors } from './monitors';
+import { FindAll, Searches, Tasks } from './runs';
+import { type ClientOptions, type RequestOptions, segment, Transport } from './transport';
+import type { ExtractBody, ExtractResponse, JsonObject, SearchBody, SearchResponse, SearchRunView, UsageQuery, UsageResponse } from './types';
+
+/**
+ * The web research service's client: `new WebResearch({ baseURL, apiKey })`. Every call answers
+ * the service's JSON or throws an `APIError` (`status`, `detail`, `requestId`); 429 and 503 are
+ * retried after `Retry-After` (bounded by `maxRetries` and `maxRetryDelay`), each POST with one
+ * `Idempotency-Key` across its attempts so nothing is done or charged twice.
+ */
+export class WebResearch {
+  readonly searches: Searches;
+  readonly tasks: Tasks;
+  readonly findall: FindAll;
+  readonly monitors: Monitors;
+  readonly chat: { readonly completions: ChatCompletions };
+  readonly models: {
+    list(options?: RequestOptions): Promise<{ object: 'list'; data: JsonObject[] }>;
+    retrieve(id: string, options?: RequestOptions): Promise<JsonObject>;
+  };
+  private readonly transport: Transport;
+
+  constructor(options: ClientOptions) {
+    this.transport = new Transport(options);
+    this.searches = new Searches(this.transport);
+    this.tasks = new Tasks(this.transport);
+    this.findall = new FindAll(this.transport);
+    this.monitors = new Monitors(this.transport);
+    this.chat = { completions: new ChatCompletions(this.transport) };
+    this.models = {
+      list: (opts) => this.transport.json({ method: 'GET', path: '/v1/models', options: opts }),
+      retrieve: (id, opts) => this.transport.json({ method: 'GET', path: `/v1/models/${segment(id)}`, options: opts }),
+    };
+  }
+
+  /** A search: the ranked rows at once; with `depth: "deep"` the queued run (see `searches`). */
+  search(body: SearchBody & { depth: 'deep' }, options?: RequestOptions): Promise<SearchRunView>;
+  search(body: SearchBody & { depth?: 'instant' | 'fast' | 'auto' }, options?: RequestOptions): Promise<SearchResponse>;
+  search(body: SearchBody, options?: RequestOptions): Promise<SearchResponse | SearchRunView> {
+    return this.transport.json({ method: 'POST', path: '/v1/search', body, options });
+  }
+
+  /** The main content of 1 to 20 URLs (HTML, PDF, Word); a page that cannot be read is a per-result `error`. */
+  extract(body: ExtractBody, options?: RequestOptions): Promise<ExtractResponse> {
+    return this.transport.json({ method: 'POST', path: '/v1/extract', body, options });
+  }
+
+  /** The team's credits per day and SKU (`from`, `to`: YYYY-MM-DD, inclusive; default the last 30 days). */
+  usage(query: UsageQuery = {}, options?: RequestOptions): Promise<UsageResponse> {
+    return this.transport.json({ method: 'GET', path: '/v1/usage', query, options });
+  }
+}

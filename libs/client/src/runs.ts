@@ -1,0 +1,126 @@
+import { followRun, type RunEvent, type StreamOptions } from './run-stream';
+import { type RequestOptions, segment, type Transport } from './transport';
+import type {
+  FindAllBody,
+  FindAllEnrichBody,
+  FindAllExtendBody,
+  History,
+  JsonObject,
+  PageQuery,
+  RequestBody,
+  SearchRunView,
+  TaskBody,
+  TaskRunView,
+} from './types';
+
+/** Where a run kind's routes live, under /v1. */
+interface RunPaths {
+  /** The run's own path, `{id}` filled in: retrieve, and the base of cancel, history and events. */
+  run: string;
+  cancel: string;
+  history: string;
+  events: string;
+  list: string;
+}
+
+const fill = (template: string, id: string) => template.replace('{id}', segment(id));
+
+/** What every run kind has: retrieve, list, cancel, audit history and the resumable event stream. */
+abstract class Runs<View, Item = View> {
+  constructor(
+    protected readonly transport: Transport,
+    private readonly paths: RunPaths,
+    private readonly listKey: string,
+  ) {}
+
+  retrieve(id: string, options?: RequestOptions): Promise<View> {
+    return this.transport.json({ method: 'GET', path: fill(this.paths.run, id), options });
+  }
+
+  /** A page of the team's runs, newest first. */
+  list(query: PageQuery & { status?: string } = {}, options?: RequestOptions): Promise<{ items: Item[]; total: number; limit: number; offset: number }> {
+    return this.transport
+      .json<Record<string, unknown> & { total: number; limit: number; offset: number }>({ method: 'GET', path: this.paths.list, query, options })
+      .then((page) => ({ items: (page[this.listKey] as Item[]) ?? [], total: page.total, limit: page.limit, offset: page.offset }));
+  }
+
+  /** Stops the run at once, keeping what it found; a completed or failed run is a 409 APIError. */
+  cancel(id: string, options?: RequestOptions): Promise<View> {
+    return this.transport.json({ method: 'POST', path: fill(this.paths.cancel, id), options });
+  }
+
+  /** Every event of the run's stream, oldest first (audit). */
+  history(id: string, options?: RequestOptions): Promise<History> {
+    return this.transport.json({ method: 'GET', path: fill(this.paths.history, id), options });
+  }
+
+  /**
+   * The run's events as they happen, to the terminal one (`run.completed` carries the full view):
+   * `for await (const event of client.searches.stream(id)) ...`. Reconnects after a drop with
+   * `Last-Event-ID`, so each event comes once, in order.
+   */
+  stream(id: string, options?: StreamOptions): AsyncGenerator<RunEvent> {
+    return followRun(this.transport, fill(this.paths.events, id), options);
+  }
+}
+
+/** Deep research runs (`POST /v1/search` with `depth: "deep"`, then `/v1/searches/{id}`). */
+export class Searches extends Runs<SearchRunView, JsonObject> {
+  constructor(transport: Transport) {
+    super(transport, { run: '/v1/searches/{id}', cancel: '/v1/searches/{id}/cancel', history: '/v1/searches/{id}/history', events: '/v1/searches/{id}/events', list: '/v1/searches' }, 'searches');
+  }
+
+  /** Starts a deep run (202 at once); follow it with `stream` or `retrieve`. */
+  create(body: Omit<RequestBody<'SearchController_search'>, 'depth'>, options?: RequestOptions): Promise<SearchRunView> {
+    return this.transport.json({ method: 'POST', path: '/v1/search', body: { ...body, depth: 'deep' }, options });
+  }
+}
+
+/** Task runs: a task against an output schema. */
+export class Tasks extends Runs<TaskRunView> {
+  constructor(transport: Transport) {
+    super(transport, { run: '/v1/tasks/runs/{id}', cancel: '/v1/tasks/{id}/cancel', history: '/v1/tasks/{id}/history', events: '/v1/tasks/runs/{id}/events', list: '/v1/tasks' }, 'tasks');
+  }
+
+  /** Creates the run and waits up to `wait_seconds` (default 30): the view, `completed` when it ended within the wait. */
+  create(body: TaskBody, options?: RequestOptions): Promise<TaskRunView> {
+    return this.transport.json({ method: 'POST', path: '/v1/tasks', body, options });
+  }
+
+  /** Creates the run and answers at once (202, queued). */
+  createRun(body: TaskBody, options?: RequestOptions): Promise<TaskRunView> {
+    return this.transport.json({ method: 'POST', path: '/v1/tasks/runs', body, options });
+  }
+
+  /** A page of the run's recorded public events, oldest first. */
+  events(id: string, query: PageQuery = {}, options?: RequestOptions): Promise<JsonObject> {
+    return this.transport.json({ method: 'GET', path: `/v1/tasks/${segment(id)}/events`, query, options });
+  }
+}
+
+/** FindAll runs: entities matching a description, with the fields asked for. */
+export class FindAll extends Runs<JsonObject> {
+  constructor(transport: Transport) {
+    super(transport, { run: '/v1/findall/runs/{id}', cancel: '/v1/findall/runs/{id}/cancel', history: '/v1/findall/runs/{id}/history', events: '/v1/findall/runs/{id}/events', list: '/v1/findall/runs' }, 'runs');
+  }
+
+  /** Creates the run and waits up to `wait_seconds`, as a task does. */
+  create(body: FindAllBody, options?: RequestOptions): Promise<JsonObject> {
+    return this.transport.json({ method: 'POST', path: '/v1/findall', body, options });
+  }
+
+  /** Creates the run and answers at once (202, queued). */
+  createRun(body: FindAllBody, options?: RequestOptions): Promise<JsonObject> {
+    return this.transport.json({ method: 'POST', path: '/v1/findall/runs', body, options });
+  }
+
+  /** Looks for more entities (reopens a completed run). */
+  extend(id: string, body: FindAllExtendBody, options?: RequestOptions): Promise<JsonObject> {
+    return this.transport.json({ method: 'POST', path: `/v1/findall/runs/${segment(id)}/extend`, body, options });
+  }
+
+  /** Fills more fields of the matched entities (reopens a completed run). */
+  enrich(id: string, body: FindAllEnrichBody, options?: RequestOptions): Promise<JsonObject> {
+    return this.transport.json({ method: 'POST', path: `/v1/findall/runs/${segment(id)}/enrich`, body, options });
+  }
+}
