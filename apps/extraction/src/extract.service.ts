@@ -55,7 +55,8 @@ export class ExtractService {
 
   /** The same reading without a charge: for services that charge their own SKU (search contents). */
   async read(request: ExtractRequest): Promise<ExtractReply> {
-    return { results: await Promise.all(request.urls.map((url) => this.one(url, request))), credits: 0, usage: [] };
+    const fetchOptions: FetchOptions | undefined = request.fresh ? { cache: false } : undefined;
+    return { results: await Promise.all(request.urls.map((url) => this.extractOne(url, request, fetchOptions))), credits: 0, usage: [] };
   }
 
   /** One raw page for a crawler; a refusal comes back as data with the fetch error's code. */

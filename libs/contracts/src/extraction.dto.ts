@@ -29,6 +29,11 @@ export class ExtractRequest {
   @IsInt()
   @Min(100)
   max_chars_per_result?: number | null;
+
+  /** Read the pages as they are now: neither served from nor written to the page cache (page monitors). */
+  @IsOptional()
+  @IsBoolean()
+  fresh?: boolean;
 }
 
 export class SkuLineItemDto {
