@@ -147,6 +147,20 @@ describe('site map and crawl runs (standalone)', () => {
     expect(verified.data).toMatchObject({ crawl_id: created.crawl_id, status: 'completed', credits: read });
   });
 
+  it('index: true adds the pages read to the local index: the crawled site becomes searchable', async () => {
+    const search = async () => json(await call('POST', '/v1/search', { queries: ['Ada Grace Linus fixture company'], depth: 'instant' }));
+    const before = await search();
+    expect((before.results as { url: string }[]).some((r) => r.url.startsWith(site.origin))).toBe(false);
+    const crawl = await finished((await json(await call('POST', '/v1/crawl', { url: `${site.origin}/about`, max_depth: 1, index: true }))).crawl_id);
+    expect(crawl.pages.map((p: Page) => pathOf(p.url))).toEqual(['/about', '/team', '/new']);
+    let found: { url: string; title: string }[] = [];
+    for (let i = 0; i < 50 && !found.some((r) => pathOf(r.url) === '/team'); i++) {
+      found = ((await search()).results as { url: string; title: string }[]).filter((r) => r.url.startsWith(site.origin));
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(found.find((r) => pathOf(r.url) === '/team')).toMatchObject({ title: 'Our team' });
+  });
+
   it('max_depth and exclude_paths bound a crawl; limit stops it; a bad pattern is a 422 naming it', async () => {
     const shallow = await finished((await json(await call('POST', '/v1/crawl', { url: `${site.origin}/`, max_depth: 1, exclude_paths: ['\\.pdf$'] }))).crawl_id);
     expect(shallow.pages.map((p: Page) => pathOf(p.url))).toEqual(['/', '/about', '/docs/', '/old']);
