@@ -169,6 +169,13 @@ describe('site map and crawl runs (standalone)', () => {
     expect(limited).toMatchObject({ termination: 'limit_reached', counts: { pages: 2 } });
     expect(limited.pages.map((p: Page) => pathOf(p.url))).toEqual(['/', '/docs/']);
 
+    // A start page robots.txt disallows is not requested: the crawl lists it with the reason.
+    const from = site.hits.length;
+    const refused = await finished((await json(await call('POST', '/v1/crawl', { url: `${site.origin}/private/hidden` }))).crawl_id);
+    expect(refused).toMatchObject({ status: 'completed', credits: 0, counts: { pages: 1, read: 0, failed: 1 } });
+    expect(refused.pages[0].error).toMatch(/robots\.txt disallows/);
+    expect(hitsSince(from)).toEqual([]);
+
     const bad = await call('POST', '/v1/crawl', { url: `${site.origin}/`, include_paths: ['('] });
     expect(bad.status).toBe(422);
     expect((await json(bad)).detail.map((d: { loc: (string | number)[] }) => d.loc.join('.'))).toEqual(['body.include_paths.0']);

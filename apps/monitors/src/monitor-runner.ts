@@ -6,6 +6,9 @@ import { type MonitorEvent, monitorEvent, type MonitorRecord, pageMonitorEvent, 
 import { LANGUAGE_MODEL, type LanguageModel } from '@app/language';
 import { domainOf, normalizeUrl } from '@app/urls';
 
+/** A page monitor compares (and keeps) at most this much of the page's main content. */
+const PAGE_CHARS = 100_000;
+
 /**
  * One monitor run: search the query (its country and language), keep the rows where the
  * filter_prompt holds, compare with the previous run. A search or filter that fails is an event
@@ -63,7 +66,7 @@ export class MonitorRunner {
   private async runPage(monitor: MonitorRecord, url: string, eventId: string, slotsCovered: number, ranAt: string, failed: (error: string) => MonitorEvent): Promise<MonitorEvent> {
     let result;
     try {
-      const reply = await callBus(this.bus, subjects.read, { urls: [url], objective: null, format: 'markdown', full_content: true, excerpts: false, fresh: true });
+      const reply = await callBus(this.bus, subjects.read, { urls: [url], objective: null, format: 'markdown', full_content: true, excerpts: false, max_chars_per_result: PAGE_CHARS, fresh: true });
       result = reply.results[0];
     } catch (error) {
       return failed(`page read failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -65,12 +65,22 @@ export function hostPacer(delayMs: (url: string) => Promise<number>, signal?: Ab
     const now = Date.now();
     const at = Math.max(now, next.get(host) ?? 0);
     next.set(host, at + delay);
-    if (at > now) await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(resolve, at - now);
-      signal?.addEventListener('abort', () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      }, { once: true });
-    });
+    if (at > now) await sleep(at - now, signal);
   };
+}
+
+/** Waits `ms`; an abort rejects at once with its reason (the listener goes when the wait ends). */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }

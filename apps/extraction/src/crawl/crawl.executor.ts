@@ -49,8 +49,14 @@ export class CrawlExecutor implements RunExecutor<typeof crawlRuns> {
       const next = queue.shift();
       if (!next) return run.record({ type: 'RecordCrawlEnd', reason: 'frontier_exhausted' });
       if (read.has(normalizeUrl(next.url))) continue;
-      // Disallowed pages are never requested nor listed (robots.txt is read once per origin).
-      if (!(await this.fetcher.robotsAllowed(next.url).catch(() => false))) continue;
+      // Disallowed pages are never requested nor listed (robots.txt is read once per origin); a
+      // start page robots.txt refuses is listed with the reason, so the empty crawl says why.
+      if (!(await this.robotsAllowed(next.url))) {
+        if (next.depth > 0) continue;
+        await run.record({ type: 'RecordCrawlPage', url: next.url, final_url: null, depth: 0, status: null, title: null, content: null, error: `${next.url}: robots.txt disallows it (or could not be read)`, links: [] });
+        count++;
+        continue;
+      }
       const { result, page, refusal } = await this.extractor.readPage(
         next.url,
         { objective: null, format: params.format, full_content: true, excerpts: false, max_chars_per_result: null, render: params.render },
@@ -87,6 +93,10 @@ export class CrawlExecutor implements RunExecutor<typeof crawlRuns> {
         });
       }
     }
+  }
+
+  private robotsAllowed(url: string): Promise<boolean> {
+    return this.fetcher.robotsAllowed(url).catch(() => false);
   }
 }
 
