@@ -14,6 +14,7 @@ import { ResearchModule } from '../../apps/research/src/research.module';
 import { MonitorsModule } from '../../apps/monitors/src/monitors.module';
 import { FindallModule } from '../../apps/findall/src/findall.module';
 import { handleCommand, openSqliteEventStore } from '@app/eventstore';
+import { crawlRuns } from '@app/domain/crawl';
 import { findAllRuns } from '@app/domain/findall';
 import type { RunKind } from '@app/domain/run';
 import { searchRuns } from '@app/domain/search-run';
@@ -79,6 +80,7 @@ const PREPARE: Partial<Record<Subject, (bus: BusClient, golden: Record<string, u
     ]),
   ),
   'findall.runs.cancel': async (_bus, golden) => ({ ...golden, id: await heldRun(findAllRuns, loadFixture<{ params: unknown }>('findall.runs.start', 'request').params) }),
+  'extraction.runs.cancel': async (_bus, golden) => ({ ...golden, id: await heldRun(crawlRuns, loadFixture<{ params: unknown }>('extraction.runs.start', 'request').params) }),
   // A reopen (extend, enrich) takes a completed run: one is started and followed in the log to its end.
   ...Object.fromEntries(
     (['findall.runs.reopen'] as const).map((subject) => [

@@ -3,10 +3,20 @@ import type { ExtractReply, ExtractRequest, ExtractResultDto, FetchPageReply, Fe
 import { lineItem, totalCredits } from '@app/domain';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { ExtractionAbandoned, ExtractionWorkers, focusExcerpts } from '@app/extraction';
-import { FetchError, PAGE_FETCHER, type PageFetcher } from '@app/fetch';
+import { FetchError, type FetchedPage, type FetchOptions, PAGE_FETCHER, type PageFetcher } from '@app/fetch';
 import { type ChargeContext, chargeRequest } from '@app/platform';
 
 const EXCERPT_CHARS = 1_500;
+
+/** One URL read: the extraction's result, the page fetched (null when none was) and the fetch's refusal. */
+export interface PageRead {
+  result: ExtractResultDto;
+  page: FetchedPage | null;
+  refusal: FetchError | null;
+}
+
+/** What reading one URL takes; `render` is passed through for the document readers (auto when absent). */
+export type ReadOptions = Pick<ExtractRequest, 'objective' | 'format' | 'full_content' | 'excerpts' | 'max_chars_per_result'> & { render?: 'auto' | 'always' | 'never' };
 
 const failed = (url: string, error: string): ExtractResultDto => ({
   url,
@@ -45,7 +55,8 @@ export class ExtractService {
 
   /** The same reading without a charge: for services that charge their own SKU (search contents). */
   async read(request: ExtractRequest): Promise<ExtractReply> {
-    return { results: await Promise.all(request.urls.map((url) => this.one(url, request))), credits: 0, usage: [] };
+    const fetchOptions: FetchOptions | undefined = request.fresh ? { cache: false } : undefined;
+    return { results: await Promise.all(request.urls.map((url) => this.extractOne(url, request, fetchOptions))), credits: 0, usage: [] };
   }
 
   /** One raw page for a crawler; a refusal comes back as data with the fetch error's code. */
@@ -58,9 +69,24 @@ export class ExtractService {
     }
   }
 
-  async one(url: string, request: Pick<ExtractRequest, 'objective' | 'format' | 'full_content' | 'excerpts' | 'max_chars_per_result'>): Promise<ExtractResultDto> {
+  async one(url: string, request: ReadOptions): Promise<ExtractResultDto> {
+    return this.extractOne(url, request, undefined);
+  }
+
+  /**
+   * One URL fetched and extracted as `/v1/extract` does it, with the fetch's own options (a crawl:
+   * robots, pacing, no cache); the fetched page comes back too (its links), null when none was.
+   */
+  async readPage(url: string, request: ReadOptions, fetchOptions?: FetchOptions): Promise<PageRead> {
+    const read: PageRead = { result: failed(url, ''), page: null, refusal: null };
+    read.result = await this.extractOne(url, request, fetchOptions, read);
+    return read;
+  }
+
+  private async extractOne(url: string, request: ReadOptions, fetchOptions: FetchOptions | undefined, read?: PageRead): Promise<ExtractResultDto> {
     try {
-      const page = await this.fetcher.fetch(url);
+      const page = await this.fetcher.fetch(url, fetchOptions);
+      if (read) read.page = page;
       // On a thread with a deadline: a hostile page is given up, never a stalled event loop.
       const format = request.format ?? 'markdown';
       const document = await this.workers.extract(page.body, { url: page.finalUrl, contentType: page.contentType }, request.full_content && format !== 'text' ? [format] : []);
@@ -79,7 +105,10 @@ export class ExtractService {
         error: null,
       };
     } catch (error) {
-      if (error instanceof FetchError) return failed(url, error.message);
+      if (error instanceof FetchError) {
+        if (read) read.refusal = error;
+        return failed(url, error.message);
+      }
       if (error instanceof ExtractionAbandoned) return failed(url, `${url}: ${error.message}`);
       this.logger.error({ msg: 'extraction failed', url, err: (error as Error).message });
       return failed(url, `${url}: the page could not be extracted`);

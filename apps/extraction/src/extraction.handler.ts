@@ -1,12 +1,16 @@
 import { Ctx, MessagePattern, Payload, type BaseRpcContext } from '@nestjs/microservices';
 import { BusController, busHeaders } from '@app/bus';
-import { type ExtractReply, ExtractRequest, type FetchPageReply, FetchPageRequest, subjects } from '@app/contracts';
+import { type ExtractReply, ExtractRequest, type FetchPageReply, FetchPageRequest, type MapReply, MapRequest, subjects } from '@app/contracts';
 import { chargeContextFrom } from '@app/platform';
+import { SiteMapper } from './crawl/site-map';
 import { ExtractService } from './extract.service';
 
 @BusController()
 export class ExtractionHandler {
-  constructor(private readonly extractor: ExtractService) {}
+  constructor(
+    private readonly extractor: ExtractService,
+    private readonly mapper: SiteMapper,
+  ) {}
 
   @MessagePattern(subjects.extract)
   extract(@Payload() request: ExtractRequest, @Ctx() ctx: BaseRpcContext): Promise<ExtractReply> {
@@ -16,6 +20,11 @@ export class ExtractionHandler {
   @MessagePattern(subjects.read)
   read(@Payload() request: ExtractRequest) {
     return this.extractor.read(request);
+  }
+
+  @MessagePattern(subjects.map)
+  map(@Payload() request: MapRequest, @Ctx() ctx: BaseRpcContext): Promise<MapReply> {
+    return this.mapper.map(request, chargeContextFrom(busHeaders(ctx)));
   }
 
   @MessagePattern(subjects.fetchPage)

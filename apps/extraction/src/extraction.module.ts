@@ -4,15 +4,20 @@ import { CONFIG, type Config } from '@app/config';
 import { HealthHandlerModule } from '@app/contracts';
 import { ExtractionWorkers } from '@app/extraction';
 import { HttpFetcher, PAGE_FETCHER, type PageFetcher } from '@app/fetch';
+import { RunServiceModule } from '@app/runs';
+import { CrawlExecutor } from './crawl/crawl.executor';
+import { CrawlIndexer } from './crawl/crawl-indexer';
+import { SiteMapper } from './crawl/site-map';
 import { ExtractService } from './extract.service';
 import { ExtractionHandler } from './extraction.handler';
 
 /**
  * The extraction service: the only place that opens connections to user-supplied URLs (the
- * SSRF-guarded fetcher, cached under DATA_DIR). Standalone imports this same module.
+ * SSRF-guarded fetcher, cached under DATA_DIR): extraction, site maps and crawl runs (whose
+ * worker is here). Standalone imports this same module.
  */
 @Module({
-  imports: [HealthHandlerModule.for('extraction')],
+  imports: [HealthHandlerModule.for('extraction'), RunServiceModule.forService('extraction')],
   controllers: [ExtractionHandler],
   providers: [
     {
@@ -28,6 +33,9 @@ import { ExtractionHandler } from './extraction.handler';
         new ExtractionWorkers({ timeoutMs: config.extractTimeoutMs, size: config.extractThreads || undefined, maxHeapMb: config.extractMaxHeapMb }),
     },
     ExtractService,
+    SiteMapper,
+    CrawlIndexer,
+    CrawlExecutor,
   ],
   exports: [ExtractService, PAGE_FETCHER, ExtractionWorkers],
 })

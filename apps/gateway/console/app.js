@@ -1,6 +1,7 @@
 import { h, mount } from '/console/dom.js';
 import { showAuthError } from '/console/errors.js';
 import { getKey, hasKey, onKeyChange, setKey } from '/console/key.js';
+import * as crawl from '/console/pages/crawl.js';
 import * as deep from '/console/pages/deep.js';
 import * as runs from '/console/pages/runs.js';
 import * as search from '/console/pages/search.js';
@@ -8,7 +9,8 @@ import * as task from '/console/pages/task.js';
 import * as usage from '/console/pages/usage.js';
 
 /**
- * Hash routes: #/search (default), #/deep, #/deep/<id>, #/runs, #/runs/<kind>/<id>, #/task, #/usage.
+ * Hash routes: #/search (default), #/deep, #/deep/<id>, #/runs, #/runs/<kind>/<id>, #/task, #/crawl,
+ * #/crawl/<id>, #/usage.
  * `loads` says whether the page reads the API as soon as it opens (then it waits for a key, and
  * opens again when one is saved); forms keep what was typed when a key is saved.
  */
@@ -17,6 +19,7 @@ const ROUTES = {
   deep: { page: deep, loads: (params) => Boolean(params[0]) },
   runs: { page: runs, loads: () => true },
   task: { page: task, loads: () => false },
+  crawl: { page: crawl, loads: (params) => Boolean(params[0]) },
   usage: { page: usage, loads: () => true },
 };
 

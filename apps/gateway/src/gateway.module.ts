@@ -14,6 +14,7 @@ import { ChatController } from './chat/chat.controller';
 import { ModelsController } from './chat/models.controller';
 import { MonitorsController } from './monitors/monitors.controller';
 import { FindAllController } from './findall/findall.controller';
+import { CrawlRoutes } from './crawl/crawl.routes';
 import { HealthController } from './health/health.controller';
 import { ServiceCalls } from './commands/service-calls';
 import { IdempotencyGuard } from './http/idempotency';
@@ -21,7 +22,7 @@ import { HttpMetrics } from './http/metrics';
 import { UsageController } from './usage/usage.controller';
 
 /** The route files: the platform's, and each run kind's creation and own verbs. */
-const CONTROLLERS = [HealthController, UsageController, SearchController, TasksController, ChatController, ModelsController, MonitorsController, FindAllController, ExtractController];
+const CONTROLLERS = [HealthController, UsageController, SearchController, TasksController, ChatController, ModelsController, MonitorsController, FindAllController, ExtractController, CrawlRoutes];
 
 /**
  * The HTTP API: the route files, every run kind's run routes (from the list of kinds), the API key

@@ -1,9 +1,13 @@
+import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { BusClient } from '@app/bus';
 import { callBus, subjects } from '@app/contracts';
-import { type MonitorEvent, monitorEvent, type MonitorRecord } from '@app/domain';
+import { type MonitorEvent, monitorEvent, type MonitorRecord, pageMonitorEvent, pageText } from '@app/domain';
 import { LANGUAGE_MODEL, type LanguageModel } from '@app/language';
 import { domainOf, normalizeUrl } from '@app/urls';
+
+/** A page monitor compares (and keeps) at most this much of the page's main content. */
+const PAGE_CHARS = 100_000;
 
 /**
  * One monitor run: search the query (its country and language), keep the rows where the
@@ -33,6 +37,7 @@ export class MonitorRunner {
       error,
       slots_covered: slotsCovered,
     });
+    if (settings.url) return this.runPage(monitor, settings.url, eventId, slotsCovered, ranAt, failed);
     let rows;
     try {
       const page = await callBus(this.bus, subjects.searchPage, { query: settings.query, page: 1, limit: 10, country: settings.country, language: settings.language });
@@ -51,5 +56,35 @@ export class MonitorRunner {
       }
     }
     return monitorEvent({ event_id: eventId, monitor_id: monitor.monitor_id, ran_at: ranAt, mode: settings.mode, rows, previous: monitor.last_results, kept, slots_covered: slotsCovered, key: normalizeUrl });
+  }
+
+  /**
+   * A page monitor's run: the page read live (no page cache) through the extraction service, its
+   * main content (markdown: markup, scripts and styles never reach it) compared line by line with
+   * the previous run's. A page that does not answer, or has no readable content, is an error event.
+   */
+  private async runPage(monitor: MonitorRecord, url: string, eventId: string, slotsCovered: number, ranAt: string, failed: (error: string) => MonitorEvent): Promise<MonitorEvent> {
+    let result;
+    try {
+      const reply = await callBus(this.bus, subjects.read, { urls: [url], objective: null, format: 'markdown', full_content: true, excerpts: false, max_chars_per_result: PAGE_CHARS, fresh: true });
+      result = reply.results[0];
+    } catch (error) {
+      return failed(`page read failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (!result || result.error !== null || result.content === null) return failed(result?.error ?? `${url}: no answer`);
+    const content = pageText(result.content);
+    return pageMonitorEvent({
+      event_id: eventId,
+      monitor_id: monitor.monitor_id,
+      ran_at: ranAt,
+      mode: monitor.settings.mode,
+      url: result.final_url ?? url,
+      title: result.title ?? url,
+      domain: domainOf(result.final_url ?? url),
+      content,
+      content_hash: createHash('sha256').update(content).digest('hex'),
+      previous: monitor.last_content,
+      slots_covered: slotsCovered,
+    });
   }
 }

@@ -41,7 +41,7 @@ export class MonitorsHandler {
         team_id: headers.team_id,
         key_id: headers.key_id,
         request_id: headers.request_id,
-        settings: request.settings,
+        settings: { ...request.settings, url: request.settings.url ?? null },
         status: request.status,
         webhook_secret: request.sealed_webhook_secret ? { ciphertext: request.sealed_webhook_secret } : null,
       },

@@ -34,5 +34,10 @@ export class BusPageFetcher implements PageFetcher {
     return true;
   }
 
+  async crawlDelayMs(): Promise<number> {
+    // The seed crawler reads robots.txt's Crawl-delay itself (through fetch).
+    return 0;
+  }
+
   async close(): Promise<void> {}
 }

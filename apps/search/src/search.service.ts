@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { BusClient } from '@app/bus';
-import { callBus, type SearchPageReply, type SearchPageRequest, type SearchReply, type SearchRequest, type SearchResultRow, subjects } from '@app/contracts';
+import { callBus, type IndexPagesReply, type IndexPagesRequest, type SearchPageReply, type SearchPageRequest, type SearchReply, type SearchRequest, type SearchResultRow, subjects } from '@app/contracts';
 import { FRESHNESS_WINDOW_MS, lineItems, totalCredits } from '@app/domain';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { ExcerptBudget, focusExcerpts } from '@app/extraction';
@@ -10,6 +10,7 @@ import { type ChargeContext, chargeRequest } from '@app/platform';
 import { ExtractiveLanguageModel, LANGUAGE_MODEL, type LanguageModel } from '@app/language';
 import { type SearchHit, type SearchPage, type SearchProvider, type SearchQuery, SEARCH_PROVIDER } from '@app/providers';
 import { UrlMerge } from '@app/research';
+import { LocalSearchProvider } from '@app/search-engine';
 import { domainOf, onDomain } from '@app/urls';
 
 const DEFAULT_EXCERPT_CHARS = 500;
@@ -79,6 +80,19 @@ export class SearchService {
     @Inject(EVENT_STORE) private readonly events: EventStore,
     private readonly bus: BusClient,
   ) {}
+
+  /** Pages a crawl read join the local index (when this service searches one). */
+  async indexPages(request: IndexPagesRequest): Promise<IndexPagesReply> {
+    if (!(this.provider instanceof LocalSearchProvider)) return { indexed: 0, note: `the search provider is ${this.provider.name}, not the local index` };
+    const pages = request.pages.map((page) => ({
+      url: page.url,
+      body: page.content,
+      contentType: page.content_type,
+      source: request.source,
+      ...(page.title && { overrides: { title: page.title } }),
+    }));
+    return { indexed: await this.provider.addPages(pages), note: null };
+  }
 
   async search(request: SearchRequest, charge: ChargeContext): Promise<SearchReply> {
     const started = performance.now();

@@ -1,7 +1,7 @@
 import type { ClassConstructor } from 'class-transformer';
-import { ExtractReply, ExtractRequest } from './extraction.dto';
+import { ExtractReply, ExtractRequest, MapReply, MapRequest } from './extraction.dto';
 import { SearchPageReply, SearchPageRequest } from './research.dto';
-import { FetchPageReply, FetchPageRequest, SearchReply, SearchRequest } from './search.dto';
+import { FetchPageReply, FetchPageRequest, IndexPagesReply, IndexPagesRequest, SearchReply, SearchRequest } from './search.dto';
 import { ReopenRunRequest, RunCommandReply, RunIdRequest, StartRunReply, StartRunRequest } from './runs.dto';
 import { HealthReply, HealthRequest } from './health.dto';
 import { CreateMonitorReply, CreateMonitorRequest, MonitorCommandReply, MonitorIdRequest, RunMonitorReply, UpdateMonitorRequest } from './monitors.dto';
@@ -18,6 +18,7 @@ const healthContracts = Object.fromEntries(
 
 const research = runSubjects('research');
 const findall = runSubjects('findall');
+const extraction = runSubjects('extraction');
 /** Run requests of the services that work runs; only FindAll has a reopenable kind (extend, enrich). */
 const runContracts = {
   [research.start]: { request: StartRunRequest, reply: StartRunReply },
@@ -25,6 +26,8 @@ const runContracts = {
   [findall.start]: { request: StartRunRequest, reply: StartRunReply },
   [findall.cancel]: { request: RunIdRequest, reply: RunCommandReply },
   [findall.reopen]: { request: ReopenRunRequest, reply: RunCommandReply },
+  [extraction.start]: { request: StartRunRequest, reply: StartRunReply },
+  [extraction.cancel]: { request: RunIdRequest, reply: RunCommandReply },
 } satisfies Record<string, Contract>;
 
 /**
@@ -37,8 +40,10 @@ export const CONTRACTS = {
   [subjects.extract]: { request: ExtractRequest, reply: ExtractReply },
   [subjects.read]: { request: ExtractRequest, reply: ExtractReply },
   [subjects.fetchPage]: { request: FetchPageRequest, reply: FetchPageReply },
+  [subjects.map]: { request: MapRequest, reply: MapReply },
   [subjects.search]: { request: SearchRequest, reply: SearchReply },
   [subjects.searchPage]: { request: SearchPageRequest, reply: SearchPageReply },
+  [subjects.indexPages]: { request: IndexPagesRequest, reply: IndexPagesReply },
   ...runContracts,
   [subjects.createMonitor]: { request: CreateMonitorRequest, reply: CreateMonitorReply },
   [subjects.updateMonitor]: { request: UpdateMonitorRequest, reply: MonitorCommandReply },

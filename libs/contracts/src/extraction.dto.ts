@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Min, ValidateNested, ArrayMaxSize, ArrayMinSize, ValidateIf } from 'class-validator';
+import { IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min, ValidateNested, ArrayMaxSize, ArrayMinSize, ValidateIf } from 'class-validator';
 
 export const EXTRACT_FORMATS = ['markdown', 'text', 'html'] as const;
 export type ExtractFormatName = (typeof EXTRACT_FORMATS)[number];
@@ -29,6 +29,11 @@ export class ExtractRequest {
   @IsInt()
   @Min(100)
   max_chars_per_result?: number | null;
+
+  /** Read the pages as they are now: neither served from nor written to the page cache (page monitors). */
+  @IsOptional()
+  @IsBoolean()
+  fresh?: boolean;
 }
 
 export class SkuLineItemDto {
@@ -53,6 +58,32 @@ export class ExtractResultDto {
 /** `extraction.extract` reply; `position` is the charge's append position (read-your-writes). */
 export class ExtractReply {
   @IsArray() @ValidateNested({ each: true }) @Type(() => ExtractResultDto) results!: ExtractResultDto[];
+  @IsInt() @Min(0) credits!: number;
+  @IsArray() @ValidateNested({ each: true }) @Type(() => SkuLineItemDto) usage!: SkuLineItemDto[];
+  @IsOptional() @IsString() position?: string;
+}
+
+export const MAP_SITEMAP_MODES = ['include', 'only', 'skip'] as const;
+
+/** `extraction.map` request: the gateway has validated it (POST /v1/map rules). */
+export class MapRequest {
+  @IsString() url!: string;
+  @IsInt() @Min(1) @Max(5000) limit!: number;
+  @IsOptional() @IsString() search?: string | null;
+  @IsBoolean() include_subdomains!: boolean;
+  @IsIn(MAP_SITEMAP_MODES) sitemap!: (typeof MAP_SITEMAP_MODES)[number];
+}
+
+export class MapLinkDto {
+  @IsString() url!: string;
+  @IsOptional() @IsString() title?: string;
+  @IsOptional() @IsString() lastmod?: string;
+}
+
+/** `extraction.map` reply; `position` is the charge's append position (read-your-writes). */
+export class MapReply {
+  @IsString() url!: string;
+  @IsArray() @ValidateNested({ each: true }) @Type(() => MapLinkDto) links!: MapLinkDto[];
   @IsInt() @Min(0) credits!: number;
   @IsArray() @ValidateNested({ each: true }) @Type(() => SkuLineItemDto) usage!: SkuLineItemDto[];
   @IsOptional() @IsString() position?: string;

@@ -5,6 +5,8 @@ const nullable = (_: object, value: unknown) => value !== null && value !== unde
 
 export class MonitorSettingsDto {
   @IsString() query!: string;
+  /** A page monitor's page (its query echoes it); absent or null for a query monitor. */
+  @IsOptional() @ValidateIf(nullable) @IsString() url?: string | null;
   @IsIn(['hourly', 'daily', 'weekly']) cadence!: 'hourly' | 'daily' | 'weekly';
   @ValidateIf(nullable) @IsString() cron!: string | null;
   @IsIn(['diff', 'snapshot']) mode!: 'diff' | 'snapshot';
@@ -21,6 +23,7 @@ export class MonitorSettingsDto {
 /** Some settings (PATCH): every field optional. */
 export class MonitorSettingsPatchDto {
   @IsOptional() @IsString() query?: string;
+  @IsOptional() @ValidateIf(nullable) @IsString() url?: string | null;
   @IsOptional() @IsIn(['hourly', 'daily', 'weekly']) cadence?: 'hourly' | 'daily' | 'weekly';
   @IsOptional() @ValidateIf(nullable) @IsString() cron?: string | null;
   @IsOptional() @IsIn(['diff', 'snapshot']) mode?: 'diff' | 'snapshot';

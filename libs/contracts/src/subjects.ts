@@ -14,12 +14,16 @@ export const subjects = {
   extract: 'extraction.extract',
   /** Fetch one page through the SSRF-guarded cache, no charge (crawling seeds of the local index). */
   fetchPage: 'extraction.fetch',
+  /** A site's URLs from its sitemaps and links, charging `sku_map` (POST /v1/map). */
+  map: 'extraction.map',
   /** Read 1..100 URLs' main content without charging (the caller charges its own SKU). */
   read: 'extraction.read',
   /** Synchronous search, depths instant, fast and auto (POST /v1/search). */
   search: 'search.query',
   /** One provider page without a charge (the research pipeline's searches; its run is charged). */
   searchPage: 'search.page',
+  /** Add pages read elsewhere (a crawl with `index: true`) to the local index. */
+  indexPages: 'search.index',
   /** Monitors: create, change, pause, resume, delete, run now. */
   createMonitor: 'monitors.create',
   updateMonitor: 'monitors.update',
@@ -30,7 +34,7 @@ export const subjects = {
 } as const;
 
 /** The services that work runs: each answers `<service>.runs.start|cancel|reopen` for its kinds. */
-export type RunServiceName = Extract<ServiceName, 'research' | 'findall'>;
+export type RunServiceName = Extract<ServiceName, 'research' | 'findall' | 'extraction'>;
 
 /** The run subjects of a service (the kind is named in the payload: one handler per service). */
 export const runSubjects = <S extends RunServiceName>(service: S) =>

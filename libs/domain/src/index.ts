@@ -13,4 +13,5 @@ export * from './task-run';
 export * from './chat';
 export * from './monitor';
 export * from './findall';
+export * from './crawl';
 export * from './freshness';

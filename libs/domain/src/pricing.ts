@@ -17,6 +17,8 @@ export const PRICES = {
   sku_findall_match: { credits: 1, per: 1 },
   sku_findall_enrich: { credits: 1, per: 1 },
   sku_monitor_run: { credits: 1, per: 1 },
+  sku_map: { credits: 1, per: 1 },
+  sku_crawl_page: { credits: 1, per: 1 },
 } as const satisfies Record<string, { credits: number; per: number }>;
 
 export type Sku = keyof typeof PRICES;

@@ -11,6 +11,12 @@ export interface FetchOptions {
   maxAgeMs?: number;
   /** Crawling honours robots.txt; a user's explicit extract does not need to. */
   respectRobots?: boolean;
+  /** false: neither served from nor written to the page cache (a crawl reads the site as it is now). */
+  cache?: boolean;
+  /** Awaited before every request of the exchange, redirect hops included (a crawl's Crawl-delay pacing). */
+  beforeHop?: (url: string) => Promise<void>;
+  /** A gzip file (`application/gzip`, e.g. `sitemap.xml.gz`) is unpacked, within maxBytes, and read as XML. */
+  gunzip?: boolean;
   signal?: AbortSignal;
 }
 
@@ -63,6 +69,8 @@ export interface PageFetcher {
   fetch(url: string, options?: FetchOptions): Promise<FetchedPage>;
   /** robots.txt verdict for our user agent (cached per origin). */
   robotsAllowed(url: string): Promise<boolean>;
+  /** robots.txt's Crawl-delay for our user agent on the URL's origin, in ms (0 when none). */
+  crawlDelayMs(url: string): Promise<number>;
   close(): Promise<void>;
 }
 

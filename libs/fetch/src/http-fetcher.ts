@@ -1,5 +1,6 @@
 import type { ClientRequest } from 'node:http';
 import type { Readable } from 'node:stream';
+import { gunzipSync } from 'node:zlib';
 import axios, { type AxiosInstance } from 'axios';
 import { LRUCache } from 'lru-cache';
 import robotsParser from 'robots-parser';
@@ -57,7 +58,14 @@ interface Limits {
   textOnly: boolean;
   /** Keep the first maxBytes instead of failing (robots.txt). */
   truncate: boolean;
+  /** Unpack a gzip file as XML (sitemaps). */
+  gunzip?: boolean;
+  beforeHop?: (url: string) => Promise<void>;
 }
+
+const GZIP_TYPES = new Set(['application/gzip', 'application/x-gzip']);
+/** The longest Crawl-delay honoured as written (a site asking for more waits this long). */
+const MAX_CRAWL_DELAY_MS = 30_000;
 
 /** The abort reason of our own deadline, told apart from a caller's abort. */
 class Deadline extends Error {
@@ -120,8 +128,17 @@ export class HttpFetcher implements PageFetcher {
   async fetch(rawUrl: string, options: FetchOptions = {}): Promise<FetchedPage> {
     const url = this.admit(rawUrl);
     const maxBytes = options.maxBytes ?? this.maxBytes;
-    const cached = await this.cache.get(url.href, options.maxAgeMs ?? this.defaultMaxAgeMs);
+    const cached = options.cache === false ? undefined : await this.cache.get(url.href, options.maxAgeMs ?? this.defaultMaxAgeMs);
     if (cached && cached.bytes <= maxBytes) return { ...cached, fromCache: true };
+    // A paced or uncached exchange is its caller's own: never shared with another caller's.
+    const own = options.cache === false || options.beforeHop !== undefined || options.gunzip === true;
+    if (own) {
+      try {
+        return await this.fetchFresh(url, maxBytes, options, options.signal ?? new AbortController().signal);
+      } catch (err) {
+        throw this.toFetchError(err, url.href, url.href);
+      }
+    }
     const key = `${url.href} ${maxBytes} ${options.respectRobots ? 'robots' : ''}`;
     try {
       return await this.flights.run(key, (signal) => this.fetchFresh(url, maxBytes, options, signal), options.signal);
@@ -134,6 +151,16 @@ export class HttpFetcher implements PageFetcher {
 
   async robotsAllowed(rawUrl: string): Promise<boolean> {
     return this.robotsVerdict(this.admit(rawUrl));
+  }
+
+  async crawlDelayMs(rawUrl: string): Promise<number> {
+    const url = this.admit(rawUrl);
+    let rules = this.robots.get(url.origin);
+    if (!rules) this.robots.set(url.origin, (rules = this.loadRobots(url)));
+    const r = await rules.catch(() => 'allow-all' as const);
+    if (typeof r === 'string') return 0;
+    const seconds = r.getCrawlDelay(this.userAgent) ?? r.getCrawlDelay('*') ?? 0;
+    return Math.min(MAX_CRAWL_DELAY_MS, Math.max(0, seconds * 1000));
   }
 
   async close(): Promise<void> {
@@ -156,7 +183,7 @@ export class HttpFetcher implements PageFetcher {
       if (options.respectRobots && !(await abortable(this.robotsVerdict(url), signal))) {
         throw fail('robots_disallowed', url.href, `robots.txt disallows ${this.userAgent.split('/')[0]}`);
       }
-      const res = await this.follow(url, { maxBytes, textOnly: true, truncate: false }, signal);
+      const res = await this.follow(url, { maxBytes, textOnly: true, truncate: false, gunzip: options.gunzip, beforeHop: options.beforeHop }, signal);
       const { charset, text } = decodeBody(res.body, res.mediaType, res.headerCharset);
       const page: FetchedPage = {
         url: url.href,
@@ -169,7 +196,7 @@ export class HttpFetcher implements PageFetcher {
         fetchedAt: new Date().toISOString(),
         fromCache: false,
       };
-      if (!res.noStore) {
+      if (!res.noStore && options.cache !== false) {
         const { fromCache: _, ...stored } = page;
         await this.cache.set(stored).catch(() => undefined); // a full disk degrades caching, not fetching
       }
@@ -186,6 +213,7 @@ export class HttpFetcher implements PageFetcher {
     let hop = url.href;
     for (let redirects = 0; ; redirects++) {
       const current = hop;
+      if (limits.beforeHop) await abortable(limits.beforeHop(current), signal);
       const result = await this.queue.run(new URL(current).hostname, () => this.exchange(url.href, current, limits, signal), signal);
       if (!('location' in result)) return { ...result, finalUrl: current };
       if (redirects >= MAX_REDIRECTS) throw fail('too_many_redirects', url.href, `more than ${MAX_REDIRECTS} redirects`);
@@ -227,6 +255,18 @@ export class HttpFetcher implements PageFetcher {
       }
       if (res.status < 200 || res.status >= 300) throw fail('http_error', url, `HTTP ${res.status}${hop === url ? '' : ` at ${hop}`}`, res.status);
       const { mediaType, charset } = parseContentType(res.headers['content-type'] as string | undefined);
+      if (limits.gunzip && GZIP_TYPES.has(mediaType)) {
+        const { body: packed } = await readCapped(stream, { ...limits, truncate: false }, () => fail('too_large', url, `body exceeds ${limits.maxBytes} bytes`));
+        let body: Buffer;
+        try {
+          // Capped as it unpacks: a gzip bomb stops at maxBytes.
+          body = gunzipSync(packed, { maxOutputLength: limits.maxBytes });
+        } catch (err) {
+          const tooBig = (err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE';
+          throw fail(tooBig ? 'too_large' : 'unsupported_type', url, tooBig ? `unpacked body exceeds ${limits.maxBytes} bytes` : 'not a readable gzip file');
+        }
+        return { status: res.status, mediaType: 'application/xml', body, noStore: true };
+      }
       if (limits.textOnly && !TEXT_TYPES.has(mediaType)) {
         throw fail('unsupported_type', url, `${mediaType || 'no content type'} is not a text type`);
       }

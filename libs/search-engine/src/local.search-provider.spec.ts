@@ -16,6 +16,7 @@ const fakeWeb = (pages: Record<string, string>): PageFetcher => ({
     return { url, finalUrl: url, status: 200, contentType: 'text/html', charset: 'utf-8', body, bytes: body.length, fetchedAt: new Date(0).toISOString(), fromCache: false };
   },
   robotsAllowed: async () => true,
+  crawlDelayMs: async () => 0,
   close: async () => undefined,
 });
 const linking = (html: string, ...links: string[]) => html.replace('</main>', `${links.map((href) => `<a href="${href}">more</a>`).join('')}</main>`);

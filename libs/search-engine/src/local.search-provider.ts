@@ -182,6 +182,19 @@ export class LocalSearchProvider implements SearchProvider {
     return this.refreshing;
   }
 
+  /**
+   * Pages read elsewhere (a crawl with `index: true`) join the index under `source`; a page already
+   * there is replaced. How many had text to index.
+   */
+  async addPages(pages: RawPage[]): Promise<number> {
+    await this.ready();
+    return this.serial(async () => {
+      const docs = await this.toDocuments(pages);
+      if (docs.length > 0) this.index!.apply(docs, []);
+      return docs.length;
+    });
+  }
+
   /** Resolves once the index writes queued so far (a boot's catch-up, watched changes) are done. */
   async settled(): Promise<void> {
     await this.ready();

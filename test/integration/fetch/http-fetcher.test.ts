@@ -49,6 +49,10 @@ beforeAll(async () => {
         return html(res, zlib.deflateSync('{"deflated":true}'), 'application/json', { 'content-encoding': 'deflate' });
       case '/bomb': // 64 MiB of zeros, ~64 KiB on the wire
         return html(res, zlib.gzipSync(Buffer.alloc(64 * 1024 * 1024)), 'text/plain', { 'content-encoding': 'gzip' });
+      case '/sitemap.xml.gz':
+        return html(res, zlib.gzipSync('<urlset><url><loc>https://x.test/a</loc></url></urlset>'), 'application/gzip');
+      case '/sitemap-bomb.xml.gz': // 64 MiB unpacked
+        return html(res, zlib.gzipSync(Buffer.alloc(64 * 1024 * 1024)), 'application/x-gzip');
       case '/hang-up-once':
         // The first request dies without an answer, as on a keep-alive socket the server just closed.
         if (hangUps++ === 0) return req.socket.destroy();
@@ -288,6 +292,48 @@ describe('politeness', () => {
       expect(other.paths).toEqual(['/robots.txt', '/anything']);
     } finally {
       await other.close();
+    }
+  });
+});
+
+describe('crawling', () => {
+  it('a gzip file is unpacked as XML when asked (sitemaps), refused otherwise; a gzip bomb stops at the cap', async () => {
+    const f = make();
+    expect(await f.fetch(`${base}/sitemap.xml.gz`, { gunzip: true })).toMatchObject({ contentType: 'application/xml', body: '<urlset><url><loc>https://x.test/a</loc></url></urlset>' });
+    expect((await failure(f.fetch(`${base}/sitemap.xml.gz`))).code).toBe('unsupported_type');
+    const bomb = await failure(f.fetch(`${base}/sitemap-bomb.xml.gz`, { gunzip: true, maxBytes: 1024 * 1024 }));
+    expect(bomb).toMatchObject({ code: 'too_large', message: `${base}/sitemap-bomb.xml.gz: unpacked body exceeds 1048576 bytes` });
+  });
+
+  it('beforeHop is awaited before every request of the exchange, redirect hops included', async () => {
+    const hops: string[] = [];
+    const page = await make().fetch(`${base}/redirect?to=/landed`, { beforeHop: async (url) => void hops.push(url) });
+    expect(page.finalUrl).toBe(`${base}/landed`);
+    expect(hops).toEqual([`${base}/redirect?to=/landed`, `${base}/landed`]);
+  });
+
+  it('cache: false neither serves nor stores a copy', async () => {
+    const f = make();
+    const before = server.requests;
+    await f.fetch(`${base}/uncached`, { cache: false });
+    await f.fetch(`${base}/uncached`, { cache: false });
+    expect((await f.fetch(`${base}/uncached`)).fromCache).toBe(false);
+    expect(server.requests).toBe(before + 3);
+  });
+
+  it('reads Crawl-delay for our user agent, capped at 30 s', async () => {
+    const other = await startServer((req, res) =>
+      req.url === '/robots.txt' ? res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nCrawl-delay: 2.5\n') : res.writeHead(200).end(),
+    );
+    const slow = await startServer((req, res) => (req.url === '/robots.txt' ? res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nCrawl-delay: 3600\n') : res.writeHead(200).end()));
+    try {
+      const f = make({ allowHosts: [`127.0.0.1:${server.port}`, `127.0.0.1:${other.port}`, `127.0.0.1:${slow.port}`] });
+      expect(await f.crawlDelayMs(`http://127.0.0.1:${other.port}/x`)).toBe(2_500);
+      expect(await f.crawlDelayMs(`http://127.0.0.1:${slow.port}/x`)).toBe(30_000);
+      expect(await f.crawlDelayMs(`${base}/x`)).toBe(0);
+    } finally {
+      await other.close();
+      await slow.close();
     }
   });
 });

@@ -41,13 +41,14 @@ export class MonitorsController {
   @ApiOperation({ summary: 'Create monitor (it first runs at its next slot; POST .../run runs it now)' })
   async create(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Body() body: MonitorBody): Promise<MonitorView> {
     this.assertInterval(body.cron);
+    const watched = this.watched(body);
     // Counted in the shared read model, so across gateway replicas.
     const held = await monitors.count(this.reads, { team_id: auth.team_id, status: { $in: ['active', 'paused'] } });
     if (held >= this.config.maxMonitorsPerTeam) {
       throw tooManyRequests(60, {}, `at most ${this.config.maxMonitorsPerTeam} monitors may be held by a team (MAX_MONITORS_PER_TEAM); it holds ${held}: delete one first`);
     }
     const settings: RequestOf<typeof subjects.createMonitor>['settings'] = {
-      query: body.query,
+      ...watched,
       cadence: body.cadence,
       cron: body.cron ?? null,
       mode: body.mode,
@@ -86,8 +87,15 @@ export class MonitorsController {
   @ApiOperation({ summary: 'Update monitor (partial; webhook_secret: null clears it)' })
   async update(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Param() params: MonitorIdParams, @Body() body: MonitorPatchBody): Promise<MonitorView> {
     this.assertInterval(body.cron);
-    await this.live(auth, params.monitor_id);
-    const settings = Object.fromEntries(SETTINGS.filter((key) => body[key] !== undefined).map((key) => [key, body[key]]));
+    const current = await this.live(auth, params.monitor_id);
+    const settings: Record<string, unknown> = Object.fromEntries(SETTINGS.filter((key) => body[key] !== undefined).map((key) => [key, body[key]]));
+    // A page monitor changes its page (its query follows), a query monitor its query.
+    const wrong = current.url === null ? (body.url !== undefined ? 'url' : null) : body.query !== undefined ? 'query' : body.filter_prompt ? 'filter_prompt' : null;
+    if (wrong) {
+      const msg = current.url === null ? 'a query monitor watches its query: url cannot be set on it' : `a page monitor watches its url: ${wrong} cannot be set on it`;
+      throw new RequestValidationError([{ type: 'value_error', loc: ['body', wrong], msg: `Value error, ${msg}`, input: body[wrong] ?? null }]);
+    }
+    if (body.url !== undefined) Object.assign(settings, { url: body.url, query: body.url });
     if (typeof settings.country === 'string') settings.country = settings.country.toLowerCase();
     const secret = body.webhook_secret === undefined ? undefined : body.webhook_secret === null ? null : this.box.seal(body.webhook_secret);
     await this.calls.send(
@@ -97,6 +105,14 @@ export class MonitorsController {
       req.id,
     );
     return this.live(auth, params.monitor_id, true);
+  }
+
+  /** Exactly one of query and url (a 422 naming them otherwise); a page monitor takes no filter_prompt. */
+  private watched(body: MonitorBody): { query: string; url: string | null } {
+    const error = (loc: string, msg: string) => new RequestValidationError([{ type: 'value_error', loc: ['body', loc], msg: `Value error, ${msg}`, input: null }]);
+    if ((body.query === undefined) === (body.url === undefined)) throw error(body.url === undefined ? 'query' : 'url', 'a monitor watches exactly one of query and url');
+    if (body.url !== undefined && body.filter_prompt) throw error('filter_prompt', 'a page monitor (url) takes no filter_prompt');
+    return body.url !== undefined ? { query: body.url, url: body.url } : { query: body.query!, url: null };
   }
 
   /** A cron that runs more often than MONITOR_MIN_INTERVAL_MINUTES is a 422 naming the field and the bound. */

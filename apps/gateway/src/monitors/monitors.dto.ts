@@ -25,7 +25,9 @@ const notifyOnSchema = { type: 'array', items: { type: 'string', enum: [...NOTIF
 
 /** POST /v1/monitors: the Monitor's writable fields and the write-only `webhook_secret`. */
 export class MonitorBody {
-  @StrField({ minLength: 1, description: 'The tracked query' }) query!: string;
+  @StrField({ optional: true, minLength: 1, description: 'The tracked query (exactly one of query and url)' }) query?: string;
+  @UrlField({ optional: true, description: 'A page to watch instead of a query: each run reads it live and diffs its main content with the previous run (the view\'s query echoes it)' })
+  url?: string;
   @EnumField(CADENCES, { default: 'daily', description: 'Counted from createdAt; a cron overrides it' }) cadence!: (typeof CADENCES)[number];
   @PyField(cronParser(), { optional: true, nullable: true, description: '5 fields, read in UTC; overrides cadence' }, { type: 'string' }) cron?: string | null;
   @EnumField(MODES, { default: 'diff' }) mode!: (typeof MODES)[number];
@@ -46,7 +48,8 @@ export class MonitorBody {
 
 /** PATCH /v1/monitors/{id}: any of the writable fields; `webhook_secret: null` clears the secret. */
 export class MonitorPatchBody {
-  @StrField({ optional: true, minLength: 1 }) query?: string;
+  @StrField({ optional: true, minLength: 1, description: 'A query monitor\'s query' }) query?: string;
+  @UrlField({ optional: true, description: 'A page monitor\'s page (its query follows)' }) url?: string;
   @EnumField(CADENCES, { optional: true }) cadence?: (typeof CADENCES)[number];
   @PyField(cronParser(), { optional: true, nullable: true }, { type: 'string' }) cron?: string | null;
   @EnumField(MODES, { optional: true }) mode?: (typeof MODES)[number];

@@ -22,7 +22,7 @@ const detailError = { type: 'object', required: ['detail'], properties: { detail
 export function buildOpenApi(app: NestFastifyApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Web Research API')
-    .setDescription('Search, deep research runs, tasks, FindAll, extraction and monitors over a self-hosted web research service.')
+    .setDescription('Search, deep research runs, tasks, FindAll, extraction, site maps, crawl runs and monitors (of a query or a page) over a self-hosted web research service.')
     .setVersion('1.0.0')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'wr_<key id>_<secret>' })
     .build();

@@ -3,3 +3,4 @@ export * from './monitor.schedule';
 export * from './monitor.decider';
 export * from './monitor.view';
 export * from './monitor.diff';
+export * from './monitor.page';

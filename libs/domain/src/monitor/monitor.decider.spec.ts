@@ -10,6 +10,7 @@ const at = (iso: string) => specFor(monitorDecider, () => testContext(iso));
 const hours = (n: number) => new Date(Date.parse(T0) + n * 3_600_000).toISOString();
 
 const settings: MonitorSettings = {
+  url: null,
   query: 'sodium-ion battery',
   cadence: 'hourly',
   cron: null,

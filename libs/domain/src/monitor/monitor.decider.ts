@@ -29,6 +29,8 @@ export interface MonitorRecord {
   running: MonitorRun | null;
   /** The previous run's rows: what the next diff compares with. */
   last_results: MonitorRow[] | null;
+  /** A page monitor's previous content: what the next diff compares with. */
+  last_content: string | null;
   last_result: { event_id: string; results_count: number; ran_at: string; status: MonitorEvent['status'] } | null;
   last_webhook_status: number | null;
   last_webhook_at: number | null;
@@ -67,6 +69,10 @@ const leaseLive = (run: MonitorRun, now: string) => Date.parse(now) < Date.parse
 
 export function settingsProblem(settings: Partial<MonitorSettings>): string | null {
   if (settings.query !== undefined && !settings.query.trim()) return 'query must be at least 1 character';
+  if (settings.url !== undefined && settings.url !== null) {
+    if (!/^https?:\/\/\S+$/i.test(settings.url)) return 'url must be an http(s) URL';
+    if (settings.filter_prompt) return 'a page monitor (url) takes no filter_prompt';
+  }
   if (settings.cron) {
     const problem = cronProblem(settings.cron);
     if (problem) return `cron: ${problem}`;
@@ -92,7 +98,7 @@ function decide(command: MonitorCommand, state: MonitorState, { now }: DecideCon
     }
     case 'UpdateMonitor': {
       const monitor = live(state);
-      const problem = settingsProblem(command.settings);
+      const problem = settingsProblem(command.settings) ?? settingsProblem({ ...monitor.settings, ...command.settings });
       if (problem) throw new DomainError(422, problem);
       const changed = Object.entries(command.settings).some(([k, v]) => JSON.stringify(monitor.settings[k as keyof MonitorSettings]) !== JSON.stringify(v));
       const secretChanged = command.webhook_secret !== undefined && JSON.stringify(command.webhook_secret) !== JSON.stringify(monitor.webhook_secret);
@@ -131,7 +137,10 @@ function decide(command: MonitorCommand, state: MonitorState, { now }: DecideCon
       const run = state.running;
       if (!run || run.event_id !== command.event.event_id) throw new DomainError(409, `no run ${command.event.event_id} is in progress`);
       if (run.worker_id !== command.worker_id) throw new DomainError(409, `run ${run.event_id} is held by ${run.worker_id}`);
-      const events: MonitorEventType[] = [{ type: 'MonitorEventRecorded', data: { event: command.event } }];
+      // A page monitor's content is kept for the next diff; the public event shows it in snapshot mode only.
+      const { content, ...shown } = command.event;
+      const data = content === undefined ? { event: command.event } : { event: state.settings.mode === 'snapshot' ? command.event : shown, page: { content } };
+      const events: MonitorEventType[] = [{ type: 'MonitorEventRecorded', data }];
       // A run costs one credit; a run that could not search costs nothing.
       if (command.event.status !== 'error') {
         const items = [lineItem('sku_monitor_run', 1)];
@@ -174,7 +183,8 @@ function evolve(state: MonitorState, event: MonitorEventType): MonitorState {
       monitor_id: d.monitor_id,
       team_id: d.team_id,
       key_id: d.key_id,
-      settings: d.settings,
+      // Monitors created before page monitors watch a query.
+      settings: { ...d.settings, url: d.settings.url ?? null },
       webhook_secret: d.webhook_secret,
       created_at: d.created_at,
       updated_at: d.created_at,
@@ -184,6 +194,7 @@ function evolve(state: MonitorState, event: MonitorEventType): MonitorState {
       scheduled_through: d.created_at,
       running: null,
       last_results: null,
+      last_content: null,
       last_result: null,
       last_webhook_status: null,
       last_webhook_at: null,
@@ -226,6 +237,7 @@ function evolve(state: MonitorState, event: MonitorEventType): MonitorState {
         running: state.running?.event_id === e.event_id ? null : state.running,
         // An error run saw nothing: the next diff still compares with the last rows seen.
         last_results: e.status === 'error' ? state.last_results : e.results,
+        last_content: e.status === 'error' ? state.last_content : (event.data.page?.content ?? state.last_content),
         last_result: { event_id: e.event_id, results_count: e.results_count, ran_at: e.ran_at, status: e.status },
       };
     }

@@ -13,7 +13,10 @@ export type NotifyOn = 'change' | 'match' | 'error';
 export const NOTIFY_ON: readonly NotifyOn[] = ['change', 'match', 'error'];
 
 export interface MonitorSettings {
+  /** The tracked query; a page monitor's is its URL (the spec requires a string). */
   query: string;
+  /** A page monitor watches this page instead of a query; null for a query monitor. */
+  url: string | null;
   cadence: Cadence;
   cron: string | null;
   mode: MonitorMode;
@@ -49,6 +52,18 @@ export interface MonitorEvent {
   matched: boolean | null;
   error: string | null;
   slots_covered: number;
+  /** Page monitors: the lines of the page's main content (markdown) added and removed since the previous run. */
+  diff?: PageDiff;
+  /** Page monitors: sha256 of the page's main content (markdown). */
+  content_hash?: string;
+  /** Page monitors in snapshot mode: the page's main content (markdown). */
+  content?: string;
+}
+
+export interface PageDiff {
+  added: string[];
+  removed: string[];
+  summary: string;
 }
 
 export type MonitorCreated = DomainEvent<
@@ -67,7 +82,8 @@ export type MonitorRunStarted = DomainEvent<
 >;
 /** Another worker took over a run whose worker stopped before recording its event. */
 export type MonitorRunTakenOver = DomainEvent<'MonitorRunTakenOver', { event_id: string; worker_id: string; lease_until: string; at: string }>;
-export type MonitorEventRecorded = DomainEvent<'MonitorEventRecorded', { event: MonitorEvent }>;
+/** `page`: a page monitor's content, kept for the next run's diff (the public event shows it only in snapshot mode). */
+export type MonitorEventRecorded = DomainEvent<'MonitorEventRecorded', { event: MonitorEvent; page?: { content: string } }>;
 /** The outcome of a webhook attempt for one of its events (the webhooks service reports it). */
 export type MonitorWebhookOutcome = DomainEvent<
   'MonitorWebhookOutcome',

@@ -1,0 +1,70 @@
+import type { CrawlPage } from '@app/domain';
+import { frontier } from './crawl.executor';
+import { compilePatterns, crawlScope, hostPacer } from './crawl-scope';
+import { rank } from './site-map';
+
+describe('crawl scope', () => {
+  it('keeps the start site (www folded, same port), subdomains only when asked', () => {
+    const inScope = crawlScope('https://docs.test/', { include_subdomains: false });
+    expect(['https://docs.test/a', 'https://www.docs.test/b', 'http://docs.test/c'].map(inScope)).toEqual([true, true, true]);
+    expect(['https://api.docs.test/a', 'https://other.test/', 'https://docs.test:8443/'].map(inScope)).toEqual([false, false, false]);
+    expect(crawlScope('https://docs.test/', { include_subdomains: true })('https://api.docs.test/a')).toBe(true);
+  });
+
+  it('applies include and exclude patterns (RE2) to the path and query', () => {
+    const inScope = crawlScope('https://docs.test/', { include_subdomains: false, include_paths: ['^/guide/'], exclude_paths: ['\\.pdf$', 'draft=1'] });
+    expect(['https://docs.test/guide/a', 'https://docs.test/guide/a.pdf', 'https://docs.test/guide/b?draft=1', 'https://docs.test/blog/'].map(inScope)).toEqual([true, false, false, false]);
+    // The start page is always in.
+    expect(inScope('https://docs.test/')).toBe(true);
+  });
+
+  it('names the field of an invalid pattern; a backtracking bomb runs in linear time', () => {
+    expect(() => compilePatterns('exclude_paths', ['('])).toThrow(/exclude_paths: "\(" is not a valid regular expression/);
+    const inScope = crawlScope('https://docs.test/', { include_subdomains: false, include_paths: ['^(a+)+$'] });
+    const started = performance.now();
+    expect(inScope(`https://docs.test/${'a'.repeat(5_000)}!`)).toBe(false);
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+});
+
+describe('crawl frontier after a takeover', () => {
+  const page = (url: string, depth: number, links: string[], final_url = url): CrawlPage => ({ url, final_url, depth, links, status: 200, title: null, content: null, error: null, read_at: '' });
+
+  it('continues breadth-first with the pages not read yet, a redirect target counting as read', () => {
+    const pages = [page('https://x.test/', 0, ['https://x.test/a', 'https://x.test/old', 'https://x.test/new']), page('https://x.test/a', 1, ['https://x.test/a/b']), page('https://x.test/old', 1, [], 'https://x.test/new')];
+    const { queue, seen } = frontier('https://x.test/', pages);
+    expect(queue).toEqual([{ url: 'https://x.test/a/b', depth: 2 }]);
+    expect(seen.has('x.test/a/b')).toBe(true);
+  });
+
+  it('starts at the start page when nothing was read', () => {
+    expect(frontier('https://x.test/', []).queue).toEqual([{ url: 'https://x.test/', depth: 0 }]);
+  });
+});
+
+describe('pacing and ranking', () => {
+  it('spaces requests to one host by its delay, other hosts not held up', async () => {
+    const pace = hostPacer(async (url) => (url.includes('slow') ? 200 : 0));
+    const times: number[] = [];
+    const t0 = Date.now();
+    for (let i = 0; i < 3; i++) {
+      await pace('https://slow.test/x');
+      times.push(Date.now() - t0);
+    }
+    await pace('https://fast.test/');
+    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(190);
+    expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(190);
+    expect(Date.now() - t0 - times[2]!).toBeLessThan(100);
+  });
+
+  it('ranks by title words (twice) and URL words, ties in found order', () => {
+    const entries = [
+      { url: 'https://x.test/about', order: 0 },
+      { url: 'https://x.test/pricing', order: 1 },
+      { url: 'https://x.test/plans', title: 'Pricing plans', order: 2 },
+      { url: 'https://x.test/team', order: 3 },
+    ];
+    expect(rank(entries, 'pricing').map((e) => e.url)).toEqual(['https://x.test/plans', 'https://x.test/pricing', 'https://x.test/about', 'https://x.test/team']);
+    expect(rank(entries, null).map((e) => e.order)).toEqual([0, 1, 2, 3]);
+  });
+});

@@ -1,0 +1,125 @@
+import type { CreditsCharged } from '../charge/charge.events';
+import { DomainError, type DomainEvent } from '../decider';
+import { lineItem, totalCredits } from '../pricing';
+import { type RunCommand, runDecider, type RunKindSpec } from '../run/run.decider';
+import type { RunState } from '../run/run.events';
+
+/**
+ * A crawl run (`crawl-<id>`): a site read breadth-first from one start page. Each page read is a
+ * fact recorded before the next request (with the links it added to the frontier), so a worker
+ * that takes the run over rebuilds the frontier from the log and reads no page twice. One credit
+ * per page read (`sku_crawl_page`), charged as it is recorded.
+ */
+export const CRAWL_FORMATS = ['markdown', 'text', 'html'] as const;
+export const CRAWL_RENDER = ['auto', 'always', 'never'] as const;
+/** Bounds the API states (API.md "Crawl"). */
+export const CRAWL_LIMITS = { pages: 1_000, depth: 10, patterns: 20, patternChars: 200, contentChars: 50_000, linksPerPage: 500 } as const;
+
+export interface CrawlParams {
+  url: string;
+  limit: number;
+  max_depth: number;
+  include_paths: string[];
+  exclude_paths: string[];
+  include_subdomains: boolean;
+  format: (typeof CRAWL_FORMATS)[number];
+  render: (typeof CRAWL_RENDER)[number];
+  index: boolean;
+  webhook: string | null;
+}
+
+/** One page of the crawl: read (error null) or given up on (error says why; not charged). */
+export interface CrawlPage {
+  url: string;
+  final_url: string | null;
+  depth: number;
+  status: number | null;
+  title: string | null;
+  content: string | null;
+  error: string | null;
+  /** The new URLs this page added to the frontier (normalised addresses, depth + 1). */
+  links: string[];
+  read_at: string;
+}
+
+export type CrawlTermination = 'limit_reached' | 'frontier_exhausted';
+
+export interface CrawlProgress {
+  pages: CrawlPage[];
+  termination: CrawlTermination | null;
+}
+
+export type CrawlProgressCommand =
+  | ({ type: 'RecordCrawlPage'; worker_id: string } & Omit<CrawlPage, 'read_at'>)
+  | { type: 'RecordCrawlEnd'; worker_id: string; reason: CrawlTermination };
+
+export type CrawlPageRead = DomainEvent<'CrawlPageRead', CrawlPage>;
+export type CrawlEnded = DomainEvent<'CrawlEnded', { reason: CrawlTermination }>;
+export type CrawlProgressEvent = CrawlPageRead | CrawlEnded;
+type CrawlDecided = CrawlProgressEvent | CreditsCharged;
+
+export const CRAWL_STREAM_PREFIX = 'crawl-';
+
+const charge = (teamId: string, runId: string, at: string): CreditsCharged => {
+  const items = [lineItem('sku_crawl_page', 1)];
+  return { type: 'CreditsCharged', data: { team_id: teamId, request_id: runId, items, credits: totalCredits(items), at } };
+};
+
+const between = (value: number, low: number, high: number) => Number.isInteger(value) && value >= low && value <= high;
+
+export const crawlRunKind: RunKindSpec<'CrawlRun', 'crawl_id', CrawlParams, CrawlProgress, CrawlProgressCommand, CrawlDecided> = {
+  prefix: 'CrawlRun',
+  idKey: 'crawl_id',
+  noun: 'crawl run',
+  validate(params) {
+    if (typeof params.url !== 'string' || !/^https?:\/\//i.test(params.url)) throw new DomainError(422, 'url must be an http(s) URL');
+    if (!between(params.limit, 1, CRAWL_LIMITS.pages)) throw new DomainError(422, `limit must be 1 to ${CRAWL_LIMITS.pages}`);
+    if (!between(params.max_depth, 0, CRAWL_LIMITS.depth)) throw new DomainError(422, `max_depth must be 0 to ${CRAWL_LIMITS.depth}`);
+    for (const field of ['include_paths', 'exclude_paths'] as const) {
+      const patterns = params[field];
+      if (!Array.isArray(patterns) || patterns.length > CRAWL_LIMITS.patterns) throw new DomainError(422, `${field} holds at most ${CRAWL_LIMITS.patterns} patterns`);
+      if (patterns.some((p) => typeof p !== 'string' || p.length < 1 || p.length > CRAWL_LIMITS.patternChars)) {
+        throw new DomainError(422, `${field}: each pattern is 1 to ${CRAWL_LIMITS.patternChars} characters`);
+      }
+    }
+    if (!CRAWL_FORMATS.includes(params.format)) throw new DomainError(422, `format must be one of ${CRAWL_FORMATS.join(', ')}`);
+    if (!CRAWL_RENDER.includes(params.render)) throw new DomainError(422, `render must be one of ${CRAWL_RENDER.join(', ')}`);
+  },
+  progressEventTypes: ['CrawlPageRead', 'CrawlEnded'],
+  progress: {
+    initial: { pages: [], termination: null },
+    decide(command, run, { now }) {
+      const p = run.progress;
+      if (command.type === 'RecordCrawlEnd') return p.termination ? [] : [{ type: 'CrawlEnded', data: { reason: command.reason } }];
+      // Each page once: a redelivered or resumed record decides nothing.
+      if (p.pages.some((page) => page.url === command.url)) return [];
+      if (p.termination) throw new DomainError(409, 'the crawl has ended');
+      if (p.pages.length >= run.params.limit) throw new DomainError(409, `the crawl has read its ${run.params.limit} pages`);
+      const { type: _t, worker_id: _w, ...page } = command;
+      const read: CrawlPageRead = {
+        type: 'CrawlPageRead',
+        data: { ...page, content: page.content === null ? null : page.content.slice(0, CRAWL_LIMITS.contentChars), links: page.links.slice(0, CRAWL_LIMITS.linksPerPage), read_at: now },
+      };
+      return page.error === null ? [read, charge(run.team_id, run.run_id, now)] : [read];
+    },
+    evolve(p, event) {
+      switch (event.type) {
+        case 'CrawlPageRead':
+          return p.pages.some((page) => page.url === event.data.url) ? p : { ...p, pages: [...p.pages, event.data] };
+        case 'CrawlEnded':
+          return p.termination ? p : { ...p, termination: event.data.reason };
+        default:
+          return p;
+      }
+    },
+    // Pages are charged as they are read: nothing more on completion.
+    charge(run) {
+      if (!run.progress.termination) throw new DomainError(409, 'the crawl has not finished its work');
+      return [];
+    },
+  },
+};
+
+export type CrawlState = RunState<CrawlParams, CrawlProgress>;
+export type CrawlCommand = RunCommand<CrawlParams, CrawlProgressCommand>;
+export const crawlDecider = runDecider(crawlRunKind);

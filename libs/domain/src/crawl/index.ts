@@ -1,0 +1,2 @@
+export * from './crawl.decider';
+export * from './crawl.kind';
