@@ -53,6 +53,109 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/crawl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List crawl runs (newest first) */
+        get: operations["CrawlRunRoutes_list"];
+        put?: never;
+        /** Start a crawl run: 202 {crawl_id, status}; pages arrive as page.fetched events */
+        post: operations["CrawlRoutes_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crawl/{crawl_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a crawl run: status, counts and a page of its pages (limit, offset), in the order read */
+        get: operations["CrawlRoutes_view"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crawl/{crawl_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a crawl run: work stops at once, what it found is kept; a completed or failed run is a 409 */
+        post: operations["CrawlRunRoutes_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crawl/{crawl_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Crawl run events: server-sent events, resumable with Last-Event-ID */
+        get: operations["CrawlRunRoutes_stream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crawl/{crawl_id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every event of the crawl run, oldest first (audit) */
+        get: operations["CrawlRunRoutes_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crawl/{crawl_id}/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a crawl run */
+        get: operations["CrawlRunRoutes_view"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/extract": {
         parameters: {
             query?: never;
@@ -202,6 +305,23 @@ export interface paths {
         get: operations["FindallRunRoutes_history"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/map": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A site's URLs from its sitemaps and links (robots.txt honoured); 1 credit */
+        post: operations["CrawlRoutes_map"];
         delete?: never;
         options?: never;
         head?: never;
@@ -690,6 +810,53 @@ export interface components {
             /** @description The page’s main text on each row (`text`) */
             text?: boolean;
         };
+        CrawlBody: {
+            /** @description Regular expressions (RE2) on the path and query: matching pages are not followed */
+            exclude_paths?: string[] | null;
+            /**
+             * @default markdown
+             * @enum {string}
+             */
+            format?: "markdown" | "text" | "html";
+            /** @description Regular expressions (RE2) on the path and query: only matching pages are followed */
+            include_paths?: string[] | null;
+            /**
+             * @description Follow links to subdomains of the start host
+             * @default false
+             */
+            include_subdomains?: boolean;
+            /**
+             * @description Add the pages read to the local search index
+             * @default false
+             */
+            index?: boolean;
+            /**
+             * @description Pages read at most
+             * @default 100
+             */
+            limit?: number;
+            /**
+             * @description Link hops from the start page
+             * @default 3
+             */
+            max_depth?: number;
+            /**
+             * @description Rendering of script-built pages, as /v1/extract reads them
+             * @default auto
+             * @enum {string}
+             */
+            render?: "auto" | "always" | "never";
+            /**
+             * Format: uri
+             * @description The start page (depth 0)
+             */
+            url: string;
+            /**
+             * Format: uri
+             * @description The finished run is POSTed here (crawl_run.completed|failed|cancelled)
+             */
+            webhook?: string | null;
+        };
         CreateMonitorRequest: Record<string, never>;
         EnrichBody: {
             fields?: string[] | null;
@@ -777,6 +944,27 @@ export interface components {
         HTTPValidationError: {
             detail?: components["schemas"]["ValidationError"][];
         };
+        IndexPagesRequest: Record<string, never>;
+        MapBody: {
+            /** @default false */
+            include_subdomains?: boolean;
+            /** @default 1000 */
+            limit?: number;
+            /** @description Rank the links by how well their title and URL words match this */
+            search?: string | null;
+            /**
+             * @description include: sitemaps and links; only: sitemaps; skip: links only
+             * @default include
+             * @enum {string}
+             */
+            sitemap?: "include" | "only" | "skip";
+            /**
+             * Format: uri
+             * @description The site to map (its start page)
+             */
+            url: string;
+        };
+        MapRequest: Record<string, never>;
         MonitorBody: {
             /**
              * @description Counted from createdAt; a cron overrides it
@@ -813,13 +1001,18 @@ export interface components {
              *     ]
              */
             notify_on?: ("change" | "match" | "error")[];
-            /** @description The tracked query */
-            query: string;
+            /** @description The tracked query (exactly one of query and url) */
+            query?: string;
             /**
              * @default active
              * @enum {string}
              */
             status?: "active" | "paused";
+            /**
+             * Format: uri
+             * @description A page to watch instead of a query: each run reads it live and diffs its main content with the previous run (the view's query echoes it)
+             */
+            url?: string;
             /**
              * Format: uri
              * @description Where monitor events are POSTed
@@ -847,9 +1040,15 @@ export interface components {
             /** @enum {string} */
             mode?: "diff" | "snapshot";
             notify_on?: ("change" | "match" | "error")[];
+            /** @description A query monitor's query */
             query?: string;
             /** @enum {string} */
             status?: "active" | "paused";
+            /**
+             * Format: uri
+             * @description A page monitor's page (its query follows)
+             */
+            url?: string;
             /** Format: uri */
             webhook?: string | null;
             webhook_backoff_seconds?: number;
@@ -1226,6 +1425,338 @@ export interface operations {
             header?: never;
             path: {
                 id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    CrawlRunRoutes_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                status?: "queued" | "running" | "completed" | "failed" | "cancelled";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    CrawlRoutes_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CrawlBody"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    CrawlRoutes_view: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                crawl_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    CrawlRunRoutes_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                crawl_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    CrawlRunRoutes_stream: {
+        parameters: {
+            query?: {
+                /** @description Resume after this event id (or send Last-Event-ID) */
+                last_event_id?: string;
+            };
+            header?: never;
+            path: {
+                crawl_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    CrawlRunRoutes_history: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                crawl_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    CrawlRunRoutes_view: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                crawl_id: string;
             };
             cookie?: never;
         };
@@ -1762,6 +2293,54 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    CrawlRoutes_map: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MapBody"];
+            };
+        };
         responses: {
             200: {
                 headers: {
