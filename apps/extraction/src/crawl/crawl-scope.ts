@@ -64,7 +64,9 @@ export function hostPacer(delayMs: (url: string) => Promise<number>, signal?: Ab
     if (delay <= 0) return;
     const now = Date.now();
     const at = Math.max(now, next.get(host) ?? 0);
-    next.set(host, at + delay);
+    // A tenth more (at most 250 ms): a request's time in transit varies, and the site counts the
+    // delay between arrivals, not between our sends.
+    next.set(host, at + delay + Math.min(250, Math.ceil(delay / 10)));
     if (at > now) await sleep(at - now, signal);
   };
 }

@@ -205,7 +205,9 @@ function gradeShort(subquery: string, passages: ResearchPassage[]): Finding | nu
   const short = shortAnswer(subquery, passages);
   if (!short) return null;
   const evidence: Finding['evidence'] = [{ source: short.source, quote: short.quote }];
-  for (const a of short.agreeing) if (evidence.length < MAX_ANSWER_SENTENCES && !evidence.some((e) => e.source === a.source)) evidence.push(a);
+  // A thing named by a noun phrase is a guess from its sentence: the closest sentences stay beside it.
+  const beside = analyseShortQuestion(subquery)?.kind === 'thing' ? (gradeLexical(subquery, passages)?.evidence ?? []) : short.agreeing;
+  for (const a of beside) if (evidence.length < MAX_ANSWER_SENTENCES && !evidence.some((e) => e.quote === a.quote || (e.source === a.source && beside === short.agreeing))) evidence.push(a);
   return { subquery, answer: short.value, citations: [...new Set(evidence.map((e) => e.source))], confidence: short.confidence, evidence };
 }
 
@@ -272,11 +274,14 @@ const sameQuestion = (a: string, b: string) => oneLine(a).replace(/[?.!\s]+$/, '
 /** A sub-question written in words (a question or a clause), not a bag of keywords: it may head a section. */
 export const isWorded = (q: string) => /[?]\s*$/.test(q) || tokenize(q).length < (q.match(/[\p{L}\p{N}]+/gu) ?? []).length;
 /** A typed finding's answer is its value, not its quotes joined. */
-const typedValue = (f: Finding) => {
+const typedValue = (f: Finding, things = false) => {
   if (f.answer.length > 120 || f.evidence.some((e) => clean(e.quote) === clean(f.answer))) return null;
   if (questionKind(f.subquery) !== 'text') return f.answer;
-  // A short answer (short-answer.ts) is a value its first quote states, or yes/no.
-  return analyseShortQuestion(f.subquery) && (/^(?:yes|no)$/.test(f.answer) || f.evidence.some((e) => e.quote.includes(f.answer))) ? f.answer : null;
+  // A short answer (short-answer.ts) is a value its first quote states, or yes/no. A thing's noun
+  // phrase answers a task's field (things), not a report's lead: there the sentences lead.
+  const kind = analyseShortQuestion(f.subquery)?.kind;
+  if (!kind || (kind === 'thing' && !things)) return null;
+  return /^(?:yes|no)$/.test(f.answer) || f.evidence.some((e) => e.quote.includes(f.answer)) ? f.answer : null;
 };
 
 /** The short answer to a research prompt: the value its finding states, where it asks for one. */
@@ -299,7 +304,7 @@ export interface PromptAnswer {
 export function promptAnswer(prompt: string, findings: Finding[], restatements: string[] = []): PromptAnswer | null {
   for (const q of [...restatements, prompt].map(oneLine)) {
     const finding = findings.find((f) => sameQuestion(f.subquery, q) && f.evidence.length > 0);
-    const value = finding && typedValue(finding);
+    const value = finding && typedValue(finding, true);
     if (finding && value) return { value, confidence: finding.confidence, citations: finding.citations, quote: finding.evidence[0]!.quote, source: finding.evidence[0]!.source };
   }
   return null;

@@ -130,6 +130,11 @@ function candidatesIn(kind: ShortKind, text: string): string[] {
   if (kind === 'number')
     return [...text.matchAll(/\b(\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen)\b/gi)].map((m) => m[1]!).filter((n) => !/^(1[5-9]\d\d|20\d\d)$/.test(n));
   const doc = nlp(text);
+  if (kind === 'thing') {
+    // Noun phrases, without their determiners and trailing clauses: "the golden anniversary" -> "golden anniversary".
+    const phrases = (doc.nouns().out('array') as string[]).flatMap((c) => c.split(/\s*(?:,|;|\(|\)|\bwhich\b|\bthat\b|\bwho\b)\s*/));
+    return [...new Set(phrases.map((c) => trimEnds(c).replace(/^(?:the|a|an|its|their|his|her|this|that|these|those)\s+/i, '')).filter((c) => c.length >= 2 && c.split(/\s+/).length <= 6))];
+  }
   const typed =
     kind === 'person' ? doc.people().out('array') : kind === 'place' ? doc.places().out('array') : kind === 'organisation' ? doc.organizations().out('array') : [];
   const proper = doc.match('#ProperNoun+ (of|the|de)? #ProperNoun*').out('array') as string[];
@@ -152,9 +157,6 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
   if (!q || passages.length === 0) return null;
   if (q.kind === 'choice') return choose(q, passages);
   if (q.kind === 'yesno') return yesNo(q, passages);
-  // "What type of products", "the value of the contract": a thing its noun names is not told apart
-  // from the other names of a sentence by its shape (measured: proper names there were wrong answers).
-  if (q.kind === 'thing') return null;
   const weight = weights(passages, q.terms);
   const terms = new Set(q.terms);
   const sentences = sentencesOf(passages, terms, weight);
