@@ -1,8 +1,8 @@
 import { ChatCompletions } from './chat';
 import { Monitors } from './monitors';
-import { FindAll, Searches, Tasks } from './runs';
+import { Crawls, FindAll, Searches, Tasks } from './runs';
 import { type ClientOptions, type RequestOptions, segment, Transport } from './transport';
-import type { ExtractBody, ExtractResponse, JsonObject, SearchBody, SearchResponse, SearchRunView, UsageQuery, UsageResponse } from './types';
+import type { ExtractBody, ExtractResponse, JsonObject, MapBody, MapResponse, SearchBody, SearchResponse, SearchRunView, UsageQuery, UsageResponse } from './types';
 
 /**
  * The web research service's client: `new WebResearch({ baseURL, apiKey })`. Every call answers
@@ -14,6 +14,7 @@ export class WebResearch {
   readonly searches: Searches;
   readonly tasks: Tasks;
   readonly findall: FindAll;
+  readonly crawl: Crawls;
   readonly monitors: Monitors;
   readonly chat: { readonly completions: ChatCompletions };
   readonly models: {
@@ -27,6 +28,7 @@ export class WebResearch {
     this.searches = new Searches(this.transport);
     this.tasks = new Tasks(this.transport);
     this.findall = new FindAll(this.transport);
+    this.crawl = new Crawls(this.transport);
     this.monitors = new Monitors(this.transport);
     this.chat = { completions: new ChatCompletions(this.transport) };
     this.models = {
@@ -45,6 +47,11 @@ export class WebResearch {
   /** The main content of 1 to 20 URLs (HTML, PDF, Word); a page that cannot be read is a per-result `error`. */
   extract(body: ExtractBody, options?: RequestOptions): Promise<ExtractResponse> {
     return this.transport.json({ method: 'POST', path: '/v1/extract', body, options });
+  }
+
+  /** A site's URLs from its sitemaps and links (robots.txt honoured), up to `limit` (1000); 1 credit. */
+  map(body: MapBody, options?: RequestOptions): Promise<MapResponse> {
+    return this.transport.json({ method: 'POST', path: '/v1/map', body, options });
   }
 
   /** The team's credits per day and SKU (`from`, `to`: YYYY-MM-DD, inclusive; default the last 30 days). */

@@ -5,7 +5,7 @@ import type { History, JsonObject, MonitorBody, MonitorPatchBody, PageQuery } fr
 export class Monitors {
   constructor(private readonly transport: Transport) {}
 
-  /** Creates a monitor (201); `webhook_secret` is write-only. */
+  /** Creates a monitor (201) of a `query`, or of a page (`url`: each run reads it live and diffs its main content); `webhook_secret` is write-only. */
   create(body: MonitorBody, options?: RequestOptions): Promise<JsonObject> {
     return this.transport.json({ method: 'POST', path: '/v1/monitors', body, options });
   }

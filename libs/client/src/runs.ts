@@ -1,6 +1,11 @@
 import { followRun, type RunEvent, type StreamOptions } from './run-stream';
 import { type RequestOptions, segment, type Transport } from './transport';
 import type {
+  CrawlBody,
+  CrawlCreated,
+  CrawlPagesQuery,
+  CrawlRunView,
+  CrawlRunWithPages,
   FindAllBody,
   FindAllEnrichBody,
   FindAllExtendBody,
@@ -25,17 +30,13 @@ interface RunPaths {
 
 const fill = (template: string, id: string) => template.replace('{id}', segment(id));
 
-/** What every run kind has: retrieve, list, cancel, audit history and the resumable event stream. */
-abstract class Runs<View, Item = View> {
+/** What every run kind has: list, cancel, audit history and the resumable event stream (retrieve: `Runs`, or the kind's own). */
+abstract class RunResource<View, Item = View> {
   constructor(
     protected readonly transport: Transport,
-    private readonly paths: RunPaths,
+    protected readonly paths: RunPaths,
     private readonly listKey: string,
   ) {}
-
-  retrieve(id: string, options?: RequestOptions): Promise<View> {
-    return this.transport.json({ method: 'GET', path: fill(this.paths.run, id), options });
-  }
 
   /** A page of the team's runs, newest first. */
   list(query: PageQuery & { status?: string } = {}, options?: RequestOptions): Promise<{ items: Item[]; total: number; limit: number; offset: number }> {
@@ -61,6 +62,13 @@ abstract class Runs<View, Item = View> {
    */
   stream(id: string, options?: StreamOptions): AsyncGenerator<RunEvent> {
     return followRun(this.transport, fill(this.paths.events, id), options);
+  }
+}
+
+/** A run kind whose retrieve is the plain view. */
+abstract class Runs<View, Item = View> extends RunResource<View, Item> {
+  retrieve(id: string, options?: RequestOptions): Promise<View> {
+    return this.transport.json({ method: 'GET', path: fill(this.paths.run, id), options });
   }
 }
 
@@ -122,5 +130,22 @@ export class FindAll extends Runs<JsonObject> {
   /** Fills more fields of the matched entities (reopens a completed run). */
   enrich(id: string, body: FindAllEnrichBody, options?: RequestOptions): Promise<JsonObject> {
     return this.transport.json({ method: 'POST', path: `/v1/findall/runs/${segment(id)}/enrich`, body, options });
+  }
+}
+
+/** Crawl runs: the pages reachable from a start page, read in breadth-first order (`page.fetched` events as they are read). */
+export class Crawls extends RunResource<CrawlRunView> {
+  constructor(transport: Transport) {
+    super(transport, { run: '/v1/crawl/{id}', cancel: '/v1/crawl/{id}/cancel', history: '/v1/crawl/{id}/history', events: '/v1/crawl/{id}/events', list: '/v1/crawl' }, 'crawls');
+  }
+
+  /** Starts a crawl (202 at once, `{crawl_id, status}`); follow it with `stream` or `retrieve`. */
+  create(body: CrawlBody, options?: RequestOptions): Promise<CrawlCreated> {
+    return this.transport.json({ method: 'POST', path: '/v1/crawl', body, options });
+  }
+
+  /** The run with a page of its pages, in the order read (`limit` 1..100, default 20; `offset`). */
+  retrieve(id: string, query: CrawlPagesQuery = {}, options?: RequestOptions): Promise<CrawlRunWithPages> {
+    return this.transport.json({ method: 'GET', path: fill(this.paths.run, id), query, options });
   }
 }

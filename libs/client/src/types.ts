@@ -35,6 +35,66 @@ export type ChatBody = Schemas['ChatBody'];
 export type UsageResponse = Schemas['UsageResponse'];
 export type UsageQuery = QueryOf<'UsageController_usage'>;
 export type ValidationErrorBody = Schemas['HTTPValidationError'];
+export type SkuUsageLine = Schemas['SkuUsageLine'];
+export type MapBody = Schemas['MapBody'];
+export type CrawlBody = Schemas['CrawlBody'];
+export type CrawlPagesQuery = QueryOf<'CrawlRoutes_view'>;
+
+// The answers of /v1/map and /v1/crawl are not in the OpenAPI document (yet): their shapes as the gateway writes them.
+
+/** POST /v1/map: the site's URLs (sitemaps and links, robots.txt honoured), ranked by `search` when given. */
+export interface MapResponse {
+  url: string;
+  links: Array<{ url: string; title?: string; lastmod?: string }>;
+  credits: number;
+  usage: SkuUsageLine[];
+}
+
+/** POST /v1/crawl's 202. */
+export interface CrawlCreated {
+  crawl_id: string;
+  status: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+}
+
+/** One page of a crawl: read (`error` null) or given up on (`error` says why, not charged). */
+export interface CrawlPage {
+  url: string;
+  final_url: string | null;
+  title: string | null;
+  content: string | null;
+  status: number | null;
+  depth: number;
+  error: string | null;
+}
+
+/** A crawl run without its pages (list items, cancel, `run.completed`'s data). */
+export interface CrawlRunView extends Required<Omit<CrawlBody, 'webhook' | 'include_paths' | 'exclude_paths'>> {
+  crawl_id: string;
+  status: CrawlCreated['status'];
+  include_paths: string[];
+  exclude_paths: string[];
+  webhook: string | null;
+  counts: { pages: number; read: number; failed: number };
+  termination: 'limit_reached' | 'frontier_exhausted' | 'cancelled' | 'error' | null;
+  credits: number;
+  usage: SkuUsageLine[];
+  error: string | null;
+  createdAt: string;
+  completedAt: string | null;
+}
+
+/** GET /v1/crawl/{id}: the run with a page of its pages, in the order read. */
+export interface CrawlRunWithPages extends CrawlRunView {
+  pages: CrawlPage[];
+  pages_limit: number;
+  pages_offset: number;
+}
+
+/** A crawl stream's `page.fetched` event data: the page without its content, and the pages read so far. */
+export interface CrawlPageFetched extends Omit<CrawlPage, 'content'> {
+  crawl_id: string;
+  pages: number;
+}
 
 /** A page of a list endpoint: `limit` 1..100, `offset` >= 0. */
 export interface PageQuery {
