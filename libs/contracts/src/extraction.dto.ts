@@ -3,6 +3,9 @@ import { IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Min, ValidateNes
 
 export const EXTRACT_FORMATS = ['markdown', 'text', 'html'] as const;
 export type ExtractFormatName = (typeof EXTRACT_FORMATS)[number];
+/** When a page is rendered in a headless browser first: `auto` when its HTML has little text and scripts that would fill it. */
+export const RENDER_MODES = ['auto', 'always', 'never'] as const;
+export type RenderMode = (typeof RENDER_MODES)[number];
 
 /** `extraction.extract` request: the gateway has validated it (POST /v1/extract rules). */
 export class ExtractRequest {
@@ -29,6 +32,11 @@ export class ExtractRequest {
   @IsInt()
   @Min(100)
   max_chars_per_result?: number | null;
+
+  /** Absent: `auto`. */
+  @IsOptional()
+  @IsIn(RENDER_MODES)
+  render?: RenderMode;
 }
 
 export class SkuLineItemDto {
@@ -47,6 +55,12 @@ export class ExtractResultDto {
   @IsArray() @IsString({ each: true }) excerpts!: string[];
   @ValidateIf((_, v) => v !== null) @IsString() published_date!: string | null;
   @ValidateIf((_, v) => v !== null) @IsString() language!: string | null;
+  /** What the document was read as: `text/html`, `application/pdf`, the Word type, ...; null on error. */
+  @ValidateIf((_, v) => v !== null) @IsString() content_type!: string | null;
+  /** A PDF's page count; null otherwise. */
+  @ValidateIf((_, v) => v !== null) @IsInt() pages!: number | null;
+  /** Offset in the text (`format: text`) where each PDF page starts, for citing a page. */
+  @IsOptional() @IsArray() @IsInt({ each: true }) page_starts?: number[];
   @ValidateIf((_, v) => v !== null) @IsString() error!: string | null;
 }
 

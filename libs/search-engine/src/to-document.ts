@@ -4,7 +4,7 @@ import { categorize } from './categorize';
 import type { IndexedDocument } from './document';
 import { absoluteUrl, hostOf, siteKey } from '@app/urls';
 
-/** `extractDocument` from `@app/extraction`, or a stand-in with its signature. */
+/** `extractAny` (or `extractDocument`) from `@app/extraction`, or a stand-in with its signature. */
 export type Extractor = (body: string, options: ExtractOptions) => ExtractedDocument | Promise<ExtractedDocument>;
 
 /** What a source knows better than the page (a markdown file's front matter). */
@@ -23,6 +23,8 @@ export interface RawPage {
   url: string;
   body: string;
   contentType: string;
+  /** `base64`: a PDF's or Word file's bytes. */
+  encoding?: 'base64';
   source: string;
   overrides?: DocumentOverrides;
   /**
@@ -42,7 +44,7 @@ export interface RawPage {
  * documents, so such a page is known by its own address. A folder page may declare any address.
  */
 export async function toIndexedDocument(page: RawPage, extract: Extractor): Promise<IndexedDocument | null> {
-  const extracted = await extract(page.body, { url: page.url, contentType: page.contentType });
+  const extracted = await extract(page.body, { url: page.url, contentType: page.contentType, ...(page.encoding && { encoding: page.encoding }) });
   const text = extracted.text.trim();
   if (!text) return null;
   const html = page.contentType.includes('html');
