@@ -75,15 +75,25 @@ export async function extractPdf(bytes: Uint8Array, url: string): Promise<PdfDoc
   try {
     const pageLines = [];
     let chars = 0;
+    let pageError: string | null = null;
     for (let n = 1; n <= Math.min(doc.numPages, MAX_PDF_PAGES) && chars < MAX_PDF_CHARS; n++) {
-      const page = await doc.getPage(n);
-      const content = await page.getTextContent();
-      page.cleanup();
+      // A damaged page is left out; the others are still read.
+      const content = await doc.getPage(n).then(
+        async (page) => {
+          const text = await page.getTextContent();
+          page.cleanup();
+          return text;
+        },
+        (error: unknown) => {
+          pageError ??= (error as Error)?.message ?? 'damaged page';
+          return { items: [] as Array<TextRun | { type: string }> };
+        },
+      );
       const lines = linesOf(content.items.filter((i): i is TextRun => 'str' in i));
       chars += lines.reduce((sum, l) => sum + l.cells.reduce((s, c) => s + c.text.length, 0), 0);
       pageLines.push(lines);
     }
-    if (chars === 0) throw new DocumentUnreadable(NO_TEXT);
+    if (chars === 0) throw new DocumentUnreadable(pageError ? `not a readable PDF (${pageError})` : NO_TEXT);
     const body = bodySize(pageLines);
     const rendered = pageLines.map((lines) => renderFragment(pageHtml(lines, body), url));
     const pageStarts: number[] = [];
