@@ -1,0 +1,101 @@
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { BrowserRenderer } from '@app/fetch';
+import { SCRIPTED_TEXT, scriptedPage } from '../../support/documents';
+
+/**
+ * The headless Chromium pool against real loopback servers, with Debian's chromium (`.ci/run`
+ * installs it; there is no stand-in that runs scripts without a browser). The site is allowed by
+ * host AND port (FETCH_ALLOW_HOSTS), so a second loopback server on another port is not: its
+ * request log proves that nothing the page tried reached it.
+ */
+const BROWSER = process.env.BROWSER_PATH ?? '/usr/bin/chromium';
+jest.setTimeout(120_000);
+
+const listen = async (handler: http.RequestListener) => {
+  const server = http.createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+};
+
+describe('BrowserRenderer', () => {
+  let site: Awaited<ReturnType<typeof listen>>;
+  let other: Awaited<ReturnType<typeof listen>>;
+  const otherSaw: string[] = [];
+  const siteSaw: string[] = [];
+  let renderer: BrowserRenderer;
+
+  beforeAll(async () => {
+    if (!fs.existsSync(BROWSER)) throw new Error(`these tests need Chromium at ${BROWSER} (apt-get install chromium)`);
+    other = await listen((req, res) => {
+      otherSaw.push(req.url ?? '');
+      res.writeHead(200, { 'Content-Type': 'text/plain', 'Access-Control-Allow-Origin': '*' }).end('INTERNAL-SECRET');
+    });
+    site = await listen((req, res) => {
+      siteSaw.push(req.url ?? '');
+      if (req.url === '/scripted') return void res.writeHead(200, { 'Content-Type': 'text/html' }).end(scriptedPage());
+      if (req.url === '/hop') return void res.writeHead(302, { Location: `${other.origin}/via-redirect` }).end();
+      if (req.url === '/download') return void res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Disposition': 'attachment; filename="x.bin"' }).end('bytes');
+      if (req.url === '/probe') {
+        const tries = `
+          const seen = [];
+          const grab = (u) => fetch(u).then((r) => r.text()).then((t) => seen.push(t), () => seen.push('blocked'));
+          alert('a dialog that must not hang the page');
+          Promise.all([
+            grab('http://169.254.169.254/latest/meta-data/'),
+            grab('${other.origin}/fetch'),
+            grab('http://localhost:${new URL(other.origin).port}/by-name'),
+            grab('/hop'),
+          ]).then(() => { const p = document.createElement('p'); p.id = 'seen'; p.textContent = 'SEEN ' + seen.join(' '); document.body.append(p); });
+          const img = new Image(); img.src = '${other.origin}/image.png';
+          const frame = document.createElement('iframe'); frame.src = '${other.origin}/frame'; document.body.append(frame);
+          try { new WebSocket('ws://127.0.0.1:${new URL(other.origin).port}/ws'); } catch (e) {}
+          location.href = '/download';`;
+        return void res.writeHead(200, { 'Content-Type': 'text/html' }).end(scriptedPage(tries));
+      }
+      res.writeHead(404).end();
+    });
+    renderer = new BrowserRenderer({ executablePath: BROWSER, poolSize: 2, timeoutMs: 20_000, allowHosts: [new URL(site.origin).host] });
+  });
+  afterAll(async () => {
+    await renderer?.close();
+    await Promise.all([site, other].filter(Boolean).map((s) => new Promise((resolve) => s.server.close(resolve))));
+  });
+
+  it('renders the text a script writes', async () => {
+    expect(scriptedPage()).not.toContain(SCRIPTED_TEXT);
+    const page = await renderer.render(`${site.origin}/scripted`);
+    expect(page.html).toContain(SCRIPTED_TEXT);
+    expect(page.finalUrl).toBe(`${site.origin}/scripted`);
+  });
+
+  it('lets nothing the page tries reach a metadata address or another loopback port: fetches, a redirect, an image, a frame, a WebSocket', async () => {
+    const page = await renderer.render(`${site.origin}/probe`);
+    expect(page.html).toContain(SCRIPTED_TEXT);
+    expect(page.html).toMatch(/SEEN blocked blocked blocked blocked/);
+    expect(page.html).not.toContain('INTERNAL-SECRET');
+    expect(otherSaw).toEqual([]);
+    // The page itself asked for the redirect (allowed), whose hop to the other port was refused.
+    expect(siteSaw).toContain('/hop');
+  });
+
+  it('refuses a first URL the address policy refuses, before any browser request', async () => {
+    await expect(renderer.render('http://169.254.169.254/latest/meta-data/')).rejects.toThrow(/refused/);
+    await expect(renderer.render(`${other.origin}/direct`)).rejects.toThrow(/refused/);
+    expect(otherSaw).toEqual([]);
+  });
+
+  it('replaces a browser that crashed', async () => {
+    const browser = await (renderer as unknown as { browser: Promise<{ process(): { kill(signal: string): void } | null }> }).browser;
+    browser.process()!.kill('SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await renderer.render(`${site.origin}/scripted`)).html).toContain(SCRIPTED_TEXT);
+  });
+
+  it('says no browser is available when none is', async () => {
+    const none = new BrowserRenderer({ executablePath: '/nonexistent/chromium' });
+    expect(none.available).toBe(false);
+    await expect(none.render(`${site.origin}/scripted`)).rejects.toThrow(/no(ne)? .*browser|browser .*not available|none is available/);
+  });
+});
