@@ -1,6 +1,7 @@
 import type { ExtractedDocument, ExtractOptions } from '@app/extraction';
 import type { Category } from '@app/providers';
 import { categorize } from './categorize';
+import { PAGE_BREAK } from './query-evaluation';
 import type { IndexedDocument } from './document';
 import { absoluteUrl, hostOf, siteKey } from '@app/urls';
 
@@ -45,7 +46,7 @@ export interface RawPage {
  */
 export async function toIndexedDocument(page: RawPage, extract: Extractor): Promise<IndexedDocument | null> {
   const extracted = await extract(page.body, { url: page.url, contentType: page.contentType, ...(page.encoding && { encoding: page.encoding }) });
-  const text = extracted.text.trim();
+  const text = pagedText(extracted).trim();
   if (!text) return null;
   const html = page.contentType.includes('html');
   const meta = html ? readMeta(page.body) : new Map<string, string>();
@@ -76,6 +77,13 @@ export async function toIndexedDocument(page: RawPage, extract: Extractor): Prom
     domain: hostOf(url),
     source: page.source,
   };
+}
+
+/** A PDF's text with its pages parted by PAGE_BREAK, so a hit can name the page that answers; other text as is. */
+function pagedText(extracted: ExtractedDocument): string {
+  const starts = extracted.pageStarts;
+  if (!starts || starts.length < 2) return extracted.text;
+  return starts.map((start, i) => extracted.text.slice(start, starts[i + 1] ?? extracted.text.length).trim()).join(`\n${PAGE_BREAK}\n`);
 }
 
 /** `<meta name|property=... content=...>` of the page's head, by lower-case name. */
