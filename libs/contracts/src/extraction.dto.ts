@@ -56,9 +56,9 @@ export class ExtractResultDto {
   @ValidateIf((_, v) => v !== null) @IsString() published_date!: string | null;
   @ValidateIf((_, v) => v !== null) @IsString() language!: string | null;
   /** What the document was read as: `text/html`, `application/pdf`, the Word type, ...; null on error. */
-  @ValidateIf((_, v) => v !== null) @IsString() content_type!: string | null;
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() content_type!: string | null;
   /** A PDF's page count; null otherwise. */
-  @ValidateIf((_, v) => v !== null) @IsInt() pages!: number | null;
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() pages!: number | null;
   /** Offset in the text (`format: text`) where each PDF page starts, for citing a page. */
   @IsOptional() @IsArray() @IsInt({ each: true }) page_starts?: number[];
   @ValidateIf((_, v) => v !== null) @IsString() error!: string | null;
