@@ -35,6 +35,8 @@ describe('documents and rendered pages (standalone)', () => {
     files.set('/locked.pdf', { type: 'application/pdf', body: encryptedPdf() });
     files.set('/facts.docx', { type: DOCX, body: docx });
     files.set('/tides', { type: 'text/html', body: Buffer.from(scriptedPage()) });
+    files.set('/truncated.pdf', { type: 'application/pdf', body: pdf.subarray(0, Math.floor(pdf.length / 3)) });
+    files.set('/nested.pdf', { type: 'application/pdf', body: Buffer.from(`%PDF-1.4\n1 0 obj\n${'<< /A '.repeat(100_000)}\nendobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`, 'latin1') });
     site = http.createServer((req, res) => {
       const file = files.get(req.url ?? '');
       if (!file) return void res.writeHead(404).end();
@@ -76,6 +78,15 @@ describe('documents and rendered pages (standalone)', () => {
     expect(locked!.error).toMatch(/encrypted/);
     expect(scan!.content).toBeNull();
     expect(body.credits).toBe(6);
+  });
+
+  it('answers a truncated and a deeply nested PDF with an error within the deadline, and the service reads on', async () => {
+    const started = performance.now();
+    const body = await extract({ urls: [`${origin}/truncated.pdf`, `${origin}/nested.pdf`], format: 'text' });
+    expect(performance.now() - started).toBeLessThan(25_000);
+    for (const result of body.results) expect(result.error).toMatch(/PDF|took longer|needs more than/);
+    expect((await fetch(`${svc.baseUrl}/healthz`)).status).toBe(200);
+    expect((await extract({ urls: [`${origin}/report.pdf`] })).results[0]!.pages).toBe(3);
   });
 
   it('GET /v1/extract reads a PDF too', async () => {
