@@ -37,7 +37,7 @@ export async function pdfSpeed(seconds: number): Promise<DocumentSpeed> {
  * headless Chromium (one tab at a time, every request through the address guard) and extracted.
  * Without a browser on the machine: not measured.
  */
-export async function renderSpeed(seconds: number, browserPath = process.env.BROWSER_PATH ?? '/usr/bin/chromium'): Promise<DocumentSpeed> {
+export async function renderSpeed(seconds: number, browserPath = process.env.BROWSER_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'): Promise<DocumentSpeed> {
   const renderer = new BrowserRenderer({ executablePath: browserPath, poolSize: 1, timeoutMs: 15_000 });
   if (!renderer.available) return { kind: 'rendered HTML (Chromium)', pagesPerSecond: null, msPerPage: null, pages: 0, note: `no browser at ${browserPath}` };
   const html = scriptedPage();

@@ -10,7 +10,7 @@ import { SCRIPTED_TEXT, scriptedPage } from '../../support/documents';
  * host AND port (FETCH_ALLOW_HOSTS), so a second loopback server on another port is not: its
  * request log proves that nothing the page tried reached it.
  */
-const BROWSER = process.env.BROWSER_PATH ?? '/usr/bin/chromium';
+const BROWSER = process.env.BROWSER_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 jest.setTimeout(120_000);
 
 const listen = async (handler: http.RequestListener) => {
