@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ExtractReply, ExtractRequest, ExtractResultDto, FetchPageReply, FetchPageRequest } from '@app/contracts';
 import { lineItem, totalCredits } from '@app/domain';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
-import { DocumentUnreadable, type ExtractedDocument, ExtractionAbandoned, ExtractionWorkers, focusExcerpts } from '@app/extraction';
+import { DocumentUnreadable, type ExtractedDocument, ExtractionAbandoned, ExtractionWorkers, focusExcerpts, hasRunnableScript } from '@app/extraction';
 import { BrowserRenderer, FetchError, type FetchedPage, PAGE_FETCHER, type PageFetcher } from '@app/fetch';
 import { type ChargeContext, chargeRequest } from '@app/platform';
 
@@ -111,7 +111,7 @@ export class ExtractService {
     if (html && render === 'always') return this.rendered(url, page, keep);
     const document = await this.workers.extract(page.body, options, keep);
     if (!html || render !== 'auto' || !this.renderer.available) return { document, finalUrl: page.finalUrl };
-    if (document.text.trim().length >= THIN_TEXT_CHARS || !/<script\b/i.test(page.body)) return { document, finalUrl: page.finalUrl };
+    if (document.text.trim().length >= THIN_TEXT_CHARS || !hasRunnableScript(page.body)) return { document, finalUrl: page.finalUrl };
     // A thin page with scripts: what the browser shows, when it shows more.
     const rendered = await this.rendered(url, page, keep).catch((error: unknown) => {
       this.logger.warn({ msg: 'rendering failed; the page is read as fetched', url, err: (error as Error).message });

@@ -3,7 +3,7 @@ export { extractDocument } from './extract-document';
 export { focusExcerpts } from './excerpts';
 export { cutAtWord, ExcerptBudget } from './excerpt-budget';
 export { ExtractionAbandoned, ExtractionWorkers, type ExtractionWorkersOptions } from './extraction-workers';
-export { looksLikeHtml, stripComments, stripTags } from './markup';
+export { hasRunnableScript, looksLikeHtml, stripComments, stripTags } from './markup';
 export { DocumentUnreadable } from './documents/document-error';
 export { extractAny, isBinaryDocument } from './documents/extract-any';
 export { DOCX_TYPE } from './documents/docx';
