@@ -98,8 +98,6 @@ export class BrowserRenderer {
 
   private async load(page: Page, url: string): Promise<RenderedPage> {
     const deadline = Date.now() + this.timeoutMs;
-    const cdp = await page.createCDPSession();
-    await cdp.send('Browser.setDownloadBehavior', { behavior: 'deny' }).catch(() => undefined);
     await page.setBypassServiceWorker(true);
     await page.evaluateOnNewDocument(UNGUARDED_APIS);
     page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
@@ -148,9 +146,21 @@ export class BrowserRenderer {
         headless: true,
         args: LAUNCH_FLAGS,
         userDataDir: this.profile,
+        // Over a pipe, the browser exits when this process does, however it ends.
+        pipe: true,
         handleSIGINT: false,
         handleSIGTERM: false,
         handleSIGHUP: false,
+      }).then(async (browser) => {
+        try {
+          // Downloads refused for every page of this browser.
+          const cdp = await browser.target().createCDPSession();
+          await cdp.send('Browser.setDownloadBehavior', { behavior: 'deny' });
+          return browser;
+        } catch (error) {
+          await browser.close().catch(() => undefined);
+          throw error;
+        }
       });
       this.browser = launched;
       launched.then(

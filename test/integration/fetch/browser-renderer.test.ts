@@ -1,4 +1,6 @@
 import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BrowserRenderer } from '@app/fetch';
@@ -78,6 +80,13 @@ describe('BrowserRenderer', () => {
     expect(otherSaw).toEqual([]);
     // The page itself asked for the redirect (allowed), whose hop to the other port was refused.
     expect(siteSaw).toContain('/hop');
+  });
+
+  it('refuses a download: nothing is saved, and the page is that URL\'s error', async () => {
+    await expect(renderer.render(`${site.origin}/download`)).rejects.toThrow(/could not load/);
+    const profile = (renderer as unknown as { profile: string }).profile;
+    const saved = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('x.bin')) : []);
+    expect([...saved(profile), ...saved(path.join(os.homedir(), 'Downloads'))]).toEqual([]);
   });
 
   it('refuses a first URL the address policy refuses, before any browser request', async () => {
