@@ -60,6 +60,7 @@ export async function extractPdf(bytes: Uint8Array, url: string): Promise<PdfDoc
     disableAutoFetch: true,
     disableStream: true,
     disableRange: true,
+    useWorkerFetch: false,
     stopAtErrors: false,
     standardFontDataUrl,
     verbosity: 0,
