@@ -148,3 +148,43 @@ describe('documents and rendered pages (standalone)', () => {
     expect(view.basis.find((b) => b.field === 'ceo')!.citations.map((c) => c.url)).toContain('https://local.invalid/quillmere-profile.docx');
   });
 });
+
+describe('documents a crawled site links to (standalone)', () => {
+  it('a PDF and a Word file linked from a seed site are fetched, indexed and found, the PDF hit naming its page', async () => {
+    const pdf = Buffer.from(await reportPdf());
+    const docx = await factsDocx();
+    const served = new Map<string, { type: string; body: Buffer }>([
+      ['/', { type: 'text/html', body: Buffer.from('<!doctype html><html><head><title>Vantor Trust</title></head><body><main><h1>Vantor Trust</h1><p>Read our <a href="/files/annual-report.pdf">annual report</a> and the <a href="/files/supplier.docx">supplier profile</a>.</p></main></body></html>') }],
+      ['/files/annual-report.pdf', { type: 'application/pdf', body: pdf }],
+      ['/files/supplier.docx', { type: DOCX, body: docx }],
+    ]);
+    const site = http.createServer((req, res) => {
+      const file = served.get(req.url ?? '');
+      if (!file) return void res.writeHead(404).end();
+      res.writeHead(200, { 'Content-Type': file.type }).end(file.body);
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    const svc = await startService('standalone', { LOCAL_INDEX_SEEDS: `https://vantor-trust.test=${origin}/`, FETCH_ALLOW_HOSTS: new URL(origin).host, LOG_LEVEL: 'warn' });
+    try {
+      const search = async (query: string) => {
+        const response = await fetch(`${svc.baseUrl}/v1/search`, { method: 'POST', headers: { ...bearer(svc.demoKey), 'Content-Type': 'application/json' }, body: JSON.stringify({ queries: [query], limit: 5 }) });
+        return ((await response.json()) as { results: Array<{ url: string }> }).results.map((r) => r.url);
+      };
+      const eventually = async (query: string, wanted: string) => {
+        let urls: string[] = [];
+        for (const deadline = Date.now() + 60_000; !urls.includes(wanted) && Date.now() < deadline; ) {
+          urls = await search(query);
+          if (!urls.includes(wanted)) await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+        return urls;
+      };
+      expect(await eventually('Vantor telescope primary mirror Jena', 'https://vantor-trust.test/files/annual-report.pdf#page=3')).toContain('https://vantor-trust.test/files/annual-report.pdf#page=3');
+      expect(await eventually('Vantor annual visitor numbers record', 'https://vantor-trust.test/files/annual-report.pdf#page=2')).toContain('https://vantor-trust.test/files/annual-report.pdf#page=2');
+      expect(await eventually('Quillmere Tools hand tools Sheffield', 'https://vantor-trust.test/files/supplier.docx')).toContain('https://vantor-trust.test/files/supplier.docx');
+    } finally {
+      await svc.stop();
+      await new Promise((resolve) => site.close(resolve));
+    }
+  });
+});
