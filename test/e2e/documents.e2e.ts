@@ -188,3 +188,27 @@ describe('documents a crawled site links to (standalone)', () => {
     }
   });
 });
+
+describe('without a browser (standalone)', () => {
+  it('render auto reads the page as fetched, and render always is that URL\'s error saying no browser is available', async () => {
+    const site = http.createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end(scriptedPage()));
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(site.address() as AddressInfo).port}/tides`;
+    const svc = await startService('standalone', { BROWSER_PATH: '/nonexistent/chromium', FETCH_ALLOW_HOSTS: new URL(url).host, LOG_LEVEL: 'warn' });
+    try {
+      const extract = async (render: string) => {
+        const response = await fetch(`${svc.baseUrl}/v1/extract`, { method: 'POST', headers: { ...bearer(svc.demoKey), 'Content-Type': 'application/json' }, body: JSON.stringify({ urls: [url], format: 'text', render }) });
+        expect(response.status).toBe(200);
+        return ((await response.json()) as { results: Result[]; credits: number });
+      };
+      const auto = await extract('auto');
+      expect(auto.results[0]!.content ?? '').not.toContain(SCRIPTED_TEXT);
+      const always = await extract('always');
+      expect(always.results[0]!.error).toBe(`${url}: render "always" needs a browser and none is available (install one: apt-get install chromium, or set BROWSER_PATH)`);
+      expect(always.credits).toBe(0);
+    } finally {
+      await svc.stop();
+      await new Promise((resolve) => site.close(resolve));
+    }
+  });
+});
