@@ -5,6 +5,7 @@ import puppeteer, { type Browser, type HTTPRequest, type Page } from 'puppeteer-
 import { AllowHosts, bareHost, checkUrl, classifyAddress, defaultPort, isIpLiteral } from './address-policy';
 import { FetchError } from './fetcher.port';
 import { type Resolver, systemResolver } from './guarded-agent';
+import { GuardedProxy } from './guarded-proxy';
 
 export interface BrowserRendererOptions {
   /** The Chromium to drive; absent or missing on disk, nothing is rendered (`available` is false). */
@@ -40,9 +41,10 @@ try { if (navigator.serviceWorker) Object.defineProperty(navigator, 'serviceWork
 /**
  * Pages whose text only exists after their scripts run, rendered in a headless Chromium
  * (`puppeteer-core`; nothing downloads a browser). Every request the page makes, redirects
- * included, passes the fetcher's address policy before it leaves: private, loopback, link-local
- * and metadata addresses are aborted (by literal and by DNS answer) unless FETCH_ALLOW_HOSTS
- * names that host and port. Downloads are refused, dialogs dismissed, images, media and fonts
+ * included, passes the fetcher's address policy twice: intercepted before it leaves (private,
+ * loopback, link-local and metadata addresses aborted, by literal and by DNS answer, unless
+ * FETCH_ALLOW_HOSTS names that host and port), then dialled by the guarded proxy (see
+ * guarded-proxy.ts), which checks the address it connects to. Downloads are refused, dialogs dismissed, images, media and fonts
  * never loaded. One browser, launched on first use with a fresh profile, replaced when it
  * crashes; `poolSize` pages at most at once.
  */
@@ -53,6 +55,8 @@ export class BrowserRenderer {
   private readonly poolSize: number;
   private readonly maxBytes: number;
   private browser: Promise<Browser> | null = null;
+  private proxy: GuardedProxy | null = null;
+  private proxyAddress: string | null = null;
   private profile: string | null = null;
   private active = 0;
   private readonly waiting: Array<() => void> = [];
@@ -93,6 +97,9 @@ export class BrowserRenderer {
     const browser = this.browser;
     this.browser = null;
     if (browser) await browser.then((b) => b.close()).catch(() => undefined);
+    await this.proxy?.close();
+    this.proxy = null;
+    this.proxyAddress = null;
     this.removeProfile();
   }
 
@@ -139,29 +146,7 @@ export class BrowserRenderer {
   private launch(): Promise<Browser> {
     if (this.closed) return Promise.reject(new Error('the browser pool is closed'));
     if (!this.browser) {
-      this.removeProfile();
-      this.profile = fs.mkdtempSync(path.join(os.tmpdir(), 'render-profile-'));
-      const launched = puppeteer.launch({
-        executablePath: this.options.executablePath,
-        headless: true,
-        args: LAUNCH_FLAGS,
-        userDataDir: this.profile,
-        // Over a pipe, the browser exits when this process does, however it ends.
-        pipe: true,
-        handleSIGINT: false,
-        handleSIGTERM: false,
-        handleSIGHUP: false,
-      }).then(async (browser) => {
-        try {
-          // Downloads refused for every page of this browser.
-          const cdp = await browser.target().createCDPSession();
-          await cdp.send('Browser.setDownloadBehavior', { behavior: 'deny' });
-          return browser;
-        } catch (error) {
-          await browser.close().catch(() => undefined);
-          throw error;
-        }
-      });
+      const launched = this.start();
       this.browser = launched;
       launched.then(
         // A crashed or killed browser is replaced by the next render.
@@ -170,6 +155,40 @@ export class BrowserRenderer {
       );
     }
     return this.browser;
+  }
+
+  /**
+   * A browser on a fresh profile whose every connection goes through the guarded proxy (loopback
+   * included: `<-loopback>` drops Chromium's own exemption for it), so addresses are checked
+   * again when dialled, after DNS.
+   */
+  private async start(): Promise<Browser> {
+    this.removeProfile();
+    this.profile = fs.mkdtempSync(path.join(os.tmpdir(), 'render-profile-'));
+    this.proxy ??= new GuardedProxy(this.allow, this.options.resolver);
+    // One proxy for the renderer's life: a replaced browser uses it too.
+    this.proxyAddress ??= await this.proxy.start();
+    const proxy = this.proxyAddress;
+    const browser = await puppeteer.launch({
+      executablePath: this.options.executablePath,
+      headless: true,
+      args: [...LAUNCH_FLAGS, `--proxy-server=${proxy}`, '--proxy-bypass-list=<-loopback>'],
+      userDataDir: this.profile,
+      // Over a pipe, the browser exits when this process does, however it ends.
+      pipe: true,
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    });
+    try {
+      // Downloads refused for every page of this browser.
+      const cdp = await browser.target().createCDPSession();
+      await cdp.send('Browser.setDownloadBehavior', { behavior: 'deny' });
+      return browser;
+    } catch (error) {
+      await browser.close().catch(() => undefined);
+      throw error;
+    }
   }
 
   private removeProfile(): void {

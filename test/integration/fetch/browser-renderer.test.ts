@@ -26,6 +26,7 @@ describe('BrowserRenderer', () => {
   let other: Awaited<ReturnType<typeof listen>>;
   const otherSaw: string[] = [];
   const siteSaw: string[] = [];
+  const siteRoutes = new Map<string, string>();
   let renderer: BrowserRenderer;
 
   beforeAll(async () => {
@@ -37,6 +38,8 @@ describe('BrowserRenderer', () => {
     site = await listen((req, res) => {
       siteSaw.push(req.url ?? '');
       if (req.url === '/scripted') return void res.writeHead(200, { 'Content-Type': 'text/html' }).end(scriptedPage());
+      const routed = siteRoutes.get(req.url ?? '');
+      if (routed) return void res.writeHead(200, { 'Content-Type': 'text/html' }).end(routed);
       if (req.url === '/hop') return void res.writeHead(302, { Location: `${other.origin}/via-redirect` }).end();
       if (req.url === '/download') return void res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Disposition': 'attachment; filename="x.bin"' }).end('bytes');
       if (req.url === '/probe') {
@@ -93,6 +96,30 @@ describe('BrowserRenderer', () => {
     await expect(renderer.render('http://169.254.169.254/latest/meta-data/')).rejects.toThrow(/refused/);
     await expect(renderer.render(`${other.origin}/direct`)).rejects.toThrow(/refused/);
     expect(otherSaw).toEqual([]);
+  });
+
+  it('dials everything through the guarded proxy: a name only its resolver knows loads, and a name rebound to loopback after the check reaches nothing', async () => {
+    const sitePort = Number(new URL(site.origin).port);
+    const otherPort = Number(new URL(other.origin).port);
+    let rebinds = 0;
+    const resolver = async (host: string) => {
+      if (host === 'site.test') return [{ address: '127.0.0.1', family: 4 }];
+      if (host === 'rebind.test') return [{ address: rebinds++ === 0 ? '93.184.216.34' : '127.0.0.1', family: 4 }];
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+    };
+    const named = new BrowserRenderer({ executablePath: BROWSER, poolSize: 1, timeoutMs: 20_000, allowHosts: [`site.test:${sitePort}`], resolver });
+    const rebound = `fetch('http://rebind.test:${otherPort}/rebound').then((r) => r.text(), () => 'blocked').then((t) => { const p = document.createElement('p'); p.textContent = 'REBOUND ' + t; document.body.append(p); });`;
+    siteRoutes.set('/rebinding', scriptedPage(rebound));
+    try {
+      const page = await named.render(`http://site.test:${sitePort}/rebinding`);
+      expect(page.html).toContain(SCRIPTED_TEXT);
+      expect(page.html).toMatch(/REBOUND (blocked|<)/);
+      expect(page.html).not.toContain('INTERNAL-SECRET');
+      expect(rebinds).toBeGreaterThanOrEqual(2); // checked when let through, and again when dialled
+      expect(otherSaw).toEqual([]);
+    } finally {
+      await named.close();
+    }
   });
 
   it('replaces a browser that crashed', async () => {
