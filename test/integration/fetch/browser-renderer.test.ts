@@ -54,6 +54,8 @@ describe('BrowserRenderer', () => {
             grab('/hop'),
           ]).then(() => { const p = document.createElement('p'); p.id = 'seen'; p.textContent = 'SEEN ' + seen.join(' '); document.body.append(p); });
           const img = new Image(); img.src = '${other.origin}/image.png';
+          const own = new Image(); own.src = '/own-image.png';
+          const font = new FontFace('Probe', 'url(/own-font.woff2)'); font.load().catch(() => {});
           const frame = document.createElement('iframe'); frame.src = '${other.origin}/frame'; document.body.append(frame);
           try { new WebSocket('ws://127.0.0.1:${new URL(other.origin).port}/ws'); } catch (e) {}
           location.href = '/download';`;
@@ -83,6 +85,8 @@ describe('BrowserRenderer', () => {
     expect(otherSaw).toEqual([]);
     // The page itself asked for the redirect (allowed), whose hop to the other port was refused.
     expect(siteSaw).toContain('/hop');
+    // Images and fonts are never loaded, even from the page's own site.
+    expect(siteSaw.filter((p) => p.startsWith('/own-'))).toEqual([]);
   });
 
   it('refuses a download: nothing is saved, and the page is that URL\'s error', async () => {
