@@ -7,8 +7,9 @@
  * word tokens with multiplicity (CleanEval / article-extraction-benchmark style): precision,
  * recall and F1 per page, then averaged over pages. Speed: each extractor's full path over all
  * pages, repeatedly for at least BENCH_SECONDS (default 3): ours = parse + extraction + markdown,
- * text and HTML; the peer = jsdom parse + Readability + turndown. Table on stdout, JSON in
- * bench/results/extract.json.
+ * text and HTML; the peer = jsdom parse + Readability + turndown. Beside HTML: PDF pages per
+ * second and rendered (headless Chromium) pages per second (see documents-speed.ts). Table on
+ * stdout, JSON in bench/results/extract.json.
  *
  * Rerun: npm run bench:extract   (or: node scripts/ensure-built.js && node dist/bench/extract.bench.js)
  * Options: BENCH_SECONDS=5, --dump <dir> writes each extractor's text per page for inspection.
@@ -19,7 +20,8 @@ import { Readability } from '@mozilla/readability';
 import { JSDOM, VirtualConsole } from 'jsdom';
 import TurndownService from 'turndown';
 import { extractDocument } from '@app/extraction';
-import { machine } from './bench-util';
+import { machine, runMain } from './bench-util';
+import { type DocumentSpeed, pdfSpeed, renderSpeed } from './documents-speed';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 
@@ -118,7 +120,7 @@ function throughput(ex: Extractor, pages: Page[]): { pagesPerSecond: number; msP
 
 // ---- main -----------------------------------------------------------------------------------
 
-function main(): void {
+async function main(): Promise<void> {
   const root = repoRoot();
   const pages = loadPages(root);
   const dumpAt = process.argv.indexOf('--dump');
@@ -142,6 +144,8 @@ function main(): void {
     return { extractor: ex.name, ...throughput(ex, pages), precision: mean('precision'), recall: mean('recall'), f1: mean('f1') };
   });
 
+  const documents: DocumentSpeed[] = [await pdfSpeed(SECONDS), await renderSpeed(SECONDS)];
+
   const m = machine();
   const lines: string[] = [];
   lines.push(`extract — ${new Date().toISOString()} — ${pages.length} pages, ${(pages.reduce((a, p) => a + p.html.length, 0) / 1024).toFixed(0)} KiB of HTML`);
@@ -151,6 +155,10 @@ function main(): void {
   const head = ['extractor', 'pages/s', 'ms/page', 'precision', 'recall', 'F1'];
   const rows = summary.map((s) => [s.extractor, s.pagesPerSecond.toFixed(1), s.msPerPage.toFixed(2), s.precision.toFixed(3), s.recall.toFixed(3), s.f1.toFixed(3)]);
   lines.push(...table(head, rows));
+  lines.push('');
+  lines.push('other documents (speed only):');
+  const docRows = documents.map((d) => [d.kind, d.pagesPerSecond === null ? 'n/a' : d.pagesPerSecond.toFixed(1), d.msPerPage === null ? 'n/a' : d.msPerPage.toFixed(2), d.note]);
+  lines.push(...table(['document', 'pages/s', 'ms/page', 'what'], docRows));
   lines.push('');
   lines.push('per page (F1; P/R) — ours vs peer:');
   const pageRows = perPage.map((r) => {
@@ -170,7 +178,7 @@ function main(): void {
   const file = path.join(dir, 'extract.json');
   fs.writeFileSync(
     file,
-    JSON.stringify({ name: 'extract', at: new Date().toISOString(), machine: m, seconds_per_extractor: SECONDS, pages: pages.length, summary: summary.map(roundAll), per_page: perPage }, null, 2) + '\n',
+    JSON.stringify({ name: 'extract', at: new Date().toISOString(), machine: m, seconds_per_extractor: SECONDS, pages: pages.length, summary: summary.map(roundAll), documents: documents.map((d) => roundAll({ ...d })), per_page: perPage }, null, 2) + '\n',
   );
   process.stdout.write(`\nwritten: ${path.relative(process.cwd(), file)}\n`);
 }
@@ -184,4 +192,4 @@ function table(head: string[], rows: string[][]): string[] {
 const round = (s: { precision: number; recall: number; f1: number }) => ({ precision: +s.precision.toFixed(4), recall: +s.recall.toFixed(4), f1: +s.f1.toFixed(4) });
 const roundAll = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, typeof v === 'number' && !Number.isInteger(v) ? +v.toFixed(4) : v]));
 
-if (require.main === module) main();
+if (require.main === module) runMain(main);

@@ -2,11 +2,14 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ExtractReply, ExtractRequest, ExtractResultDto, FetchPageReply, FetchPageRequest } from '@app/contracts';
 import { lineItem, totalCredits } from '@app/domain';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
-import { ExtractionAbandoned, ExtractionWorkers, focusExcerpts } from '@app/extraction';
-import { FetchError, type FetchedPage, type FetchOptions, PAGE_FETCHER, type PageFetcher } from '@app/fetch';
+import { DocumentUnreadable, type ExtractedDocument, ExtractionAbandoned, ExtractionWorkers, focusExcerpts, hasRunnableScript } from '@app/extraction';
+import { BrowserRenderer, FetchError, type FetchedPage, type FetchOptions, PAGE_FETCHER, type PageFetcher } from '@app/fetch';
 import { type ChargeContext, chargeRequest } from '@app/platform';
 
 const EXCERPT_CHARS = 1_500;
+/** `render: auto` renders a page whose extracted text is shorter than this and that has scripts. */
+const THIN_TEXT_CHARS = 200;
+const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 
 /** One URL read: the extraction's result, the page fetched (null when none was) and the fetch's refusal. */
 export interface PageRead {
@@ -15,8 +18,8 @@ export interface PageRead {
   refusal: FetchError | null;
 }
 
-/** What reading one URL takes; `render` is passed through for the document readers (auto when absent). */
-export type ReadOptions = Pick<ExtractRequest, 'objective' | 'format' | 'full_content' | 'excerpts' | 'max_chars_per_result'> & { render?: 'auto' | 'always' | 'never' };
+/** What reading one URL takes (`render`: auto when absent). */
+export type ReadOptions = Pick<ExtractRequest, 'objective' | 'format' | 'full_content' | 'excerpts' | 'max_chars_per_result' | 'render'>;
 
 const failed = (url: string, error: string): ExtractResultDto => ({
   url,
@@ -27,6 +30,8 @@ const failed = (url: string, error: string): ExtractResultDto => ({
   excerpts: [],
   published_date: null,
   language: null,
+  content_type: null,
+  pages: null,
   error,
 });
 
@@ -43,6 +48,7 @@ export class ExtractService {
     @Inject(PAGE_FETCHER) private readonly fetcher: PageFetcher,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     private readonly workers: ExtractionWorkers,
+    private readonly renderer: BrowserRenderer,
   ) {}
 
   async extract(request: ExtractRequest, charge: ChargeContext): Promise<ExtractReply> {
@@ -89,19 +95,23 @@ export class ExtractService {
       if (read) read.page = page;
       // On a thread with a deadline: a hostile page is given up, never a stalled event loop.
       const format = request.format ?? 'markdown';
-      const document = await this.workers.extract(page.body, { url: page.finalUrl, contentType: page.contentType }, request.full_content && format !== 'text' ? [format] : []);
+      const keep = request.full_content && format !== 'text' ? [format] : [];
+      const { document, finalUrl } = await this.readDocument(url, page, request.render ?? 'auto', keep);
       const body = request.format === 'html' ? document.html : request.format === 'text' ? document.text : document.markdown;
       if (!document.text.trim()) return failed(url, `${url}: the page has no readable main content`);
       const limit = request.max_chars_per_result ?? undefined;
       return {
         url,
-        final_url: page.finalUrl,
+        final_url: finalUrl,
         status: page.status,
         title: document.title,
         content: request.full_content ? (limit !== undefined && body.length > limit ? body.slice(0, limit) : body) : null,
         excerpts: request.excerpts ? focusExcerpts(document.text, request.objective ?? undefined, Math.min(limit ?? EXCERPT_CHARS, EXCERPT_CHARS)) : [],
         published_date: document.publishedDate,
         language: document.language,
+        content_type: document.contentType ?? page.contentType,
+        pages: document.pages ?? null,
+        ...(document.pageStarts && format === 'text' && { page_starts: document.pageStarts }),
         error: null,
       };
     } catch (error) {
@@ -109,9 +119,38 @@ export class ExtractService {
         if (read) read.refusal = error;
         return failed(url, error.message);
       }
-      if (error instanceof ExtractionAbandoned) return failed(url, `${url}: ${error.message}`);
+      if (error instanceof ExtractionAbandoned || error instanceof DocumentUnreadable) return failed(url, `${url}: ${error.message}`);
       this.logger.error({ msg: 'extraction failed', url, err: (error as Error).message });
       return failed(url, `${url}: the page could not be extracted`);
     }
+  }
+
+  /**
+   * The page's document: PDFs and Word files from their bytes; an HTML page as fetched, or as a
+   * headless browser has it once its scripts ran (`render`: always; auto when the fetched page
+   * reads thin and has scripts; never). Without a browser, auto reads the page as fetched and
+   * always is this URL's error.
+   */
+  private async readDocument(url: string, page: FetchedPage, render: 'auto' | 'always' | 'never', keep: Array<'markdown' | 'html'>): Promise<{ document: ExtractedDocument; finalUrl: string }> {
+    const options = { url: page.finalUrl, contentType: page.contentType, ...(page.encoding && { encoding: page.encoding }) };
+    const html = !page.encoding && HTML_TYPES.has(page.contentType);
+    if (html && render === 'always') return this.rendered(url, page, keep);
+    const document = await this.workers.extract(page.body, options, keep);
+    if (!html || render !== 'auto' || !this.renderer.available) return { document, finalUrl: page.finalUrl };
+    if (document.text.trim().length >= THIN_TEXT_CHARS || !hasRunnableScript(page.body)) return { document, finalUrl: page.finalUrl };
+    // A thin page with scripts: what the browser shows, when it shows more.
+    const rendered = await this.rendered(url, page, keep).catch((error: unknown) => {
+      this.logger.warn({ msg: 'rendering failed; the page is read as fetched', url, err: (error as Error).message });
+      return null;
+    });
+    return rendered && rendered.document.text.trim().length > document.text.trim().length ? rendered : { document, finalUrl: page.finalUrl };
+  }
+
+  private async rendered(url: string, page: FetchedPage, keep: Array<'markdown' | 'html'>): Promise<{ document: ExtractedDocument; finalUrl: string }> {
+    if (!this.renderer.available) {
+      throw new FetchError('unsupported_type', url, `${url}: render "always" needs a browser and none is available (install one: apt-get install chromium, or set BROWSER_PATH)`);
+    }
+    const view = await this.renderer.render(page.finalUrl);
+    return { document: await this.workers.extract(view.html, { url: view.finalUrl, contentType: 'text/html' }, keep), finalUrl: view.finalUrl };
   }
 }

@@ -3,7 +3,7 @@ import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { CONFIG, type Config } from '@app/config';
 import { HealthHandlerModule } from '@app/contracts';
 import { ExtractionWorkers } from '@app/extraction';
-import { HttpFetcher, PAGE_FETCHER, type PageFetcher } from '@app/fetch';
+import { BrowserRenderer, HttpFetcher, PAGE_FETCHER, type PageFetcher } from '@app/fetch';
 import { RunServiceModule } from '@app/runs';
 import { CrawlExecutor } from './crawl/crawl.executor';
 import { CrawlIndexer } from './crawl/crawl-indexer';
@@ -30,7 +30,19 @@ import { ExtractionHandler } from './extraction.handler';
       provide: ExtractionWorkers,
       inject: [CONFIG],
       useFactory: (config: Config) =>
-        new ExtractionWorkers({ timeoutMs: config.extractTimeoutMs, size: config.extractThreads || undefined, maxHeapMb: config.extractMaxHeapMb }),
+        new ExtractionWorkers({
+          timeoutMs: config.extractTimeoutMs,
+          documentTimeoutMs: config.extractDocumentTimeoutMs,
+          size: config.extractThreads || undefined,
+          maxHeapMb: config.extractMaxHeapMb,
+        }),
+    },
+    {
+      // Script-filled pages, rendered in a headless Chromium launched on first use.
+      provide: BrowserRenderer,
+      inject: [CONFIG],
+      useFactory: (config: Config) =>
+        new BrowserRenderer({ executablePath: config.browserPath, poolSize: config.browserPoolSize, timeoutMs: config.renderTimeoutMs, allowHosts: config.fetchAllowHosts }),
     },
     ExtractService,
     SiteMapper,
@@ -43,9 +55,10 @@ export class ExtractionModule implements OnApplicationShutdown {
   constructor(
     @Inject(PAGE_FETCHER) private readonly fetcher: PageFetcher,
     private readonly workers: ExtractionWorkers,
+    private readonly renderer: BrowserRenderer,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.all([this.fetcher.close(), this.workers.close()]);
+    await Promise.all([this.fetcher.close(), this.workers.close(), this.renderer.close()]);
   }
 }

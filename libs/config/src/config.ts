@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseIndexSeed } from './index-seeds';
 
@@ -91,6 +92,14 @@ export interface Config {
   extractThreads: number;
   /** `EXTRACT_MAX_HEAP_MB`: the heap one extraction thread may hold; a page that needs more is given up. */
   extractMaxHeapMb: number;
+  /** `EXTRACT_DOCUMENT_TIMEOUT_MS`: how long reading one PDF or Word file may take on its thread. */
+  extractDocumentTimeoutMs: number;
+  /** `BROWSER_PATH`: the Chromium that renders script-filled pages (default: the one found on the machine); none, no rendering. */
+  browserPath: string | undefined;
+  /** `BROWSER_POOL_SIZE`: pages rendered at once (0 turns rendering off). */
+  browserPoolSize: number;
+  /** `RENDER_TIMEOUT_MS`: how long rendering one page may take. */
+  renderTimeoutMs: number;
   /** Tests and drills: a file holding the current time (ISO-8601) that the monitor scheduler reads instead of the system clock. */
   monitorClockFile: string | undefined;
 }
@@ -244,6 +253,10 @@ export function loadConfig(env: Env = process.env): Config {
     extractTimeoutMs: int(env, 'EXTRACT_TIMEOUT_MS', 2_000, 100, 600_000),
     extractThreads: int(env, 'EXTRACT_THREADS', 0, 0, 64),
     extractMaxHeapMb: int(env, 'EXTRACT_MAX_HEAP_MB', 512, 64, 16_384),
+    extractDocumentTimeoutMs: int(env, 'EXTRACT_DOCUMENT_TIMEOUT_MS', 20_000, 100, 600_000),
+    browserPath: read(env, 'BROWSER_PATH') ?? findBrowser(),
+    browserPoolSize: int(env, 'BROWSER_POOL_SIZE', 2, 0, 64),
+    renderTimeoutMs: int(env, 'RENDER_TIMEOUT_MS', 15_000, 500, 600_000),
     readYourWritesMs: int(env, 'READ_YOUR_WRITES_MS', 2_000, 0, 60_000),
     streamKeepAliveSeconds: int(env, 'STREAM_KEEPALIVE_SECONDS', 15, 1, 3600),
     monitorTickMs: int(env, 'MONITOR_TICK_MS', 1_000, 10, 3_600_000),
@@ -252,3 +265,8 @@ export function loadConfig(env: Env = process.env): Config {
 }
 
 export const CONFIG = Symbol('CONFIG');
+
+/** The machine's Chromium (Debian's `chromium` package, or another common install), else undefined. */
+function findBrowser(): string | undefined {
+  return ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'].find((file) => fs.existsSync(file));
+}

@@ -3,6 +3,9 @@ import { IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min, Valida
 
 export const EXTRACT_FORMATS = ['markdown', 'text', 'html'] as const;
 export type ExtractFormatName = (typeof EXTRACT_FORMATS)[number];
+/** When a page is rendered in a headless browser first: `auto` when its HTML has little text and scripts that would fill it. */
+export const RENDER_MODES = ['auto', 'always', 'never'] as const;
+export type RenderMode = (typeof RENDER_MODES)[number];
 
 /** `extraction.extract` request: the gateway has validated it (POST /v1/extract rules). */
 export class ExtractRequest {
@@ -34,6 +37,11 @@ export class ExtractRequest {
   @IsOptional()
   @IsBoolean()
   fresh?: boolean;
+
+  /** Absent: `auto`. */
+  @IsOptional()
+  @IsIn(RENDER_MODES)
+  render?: RenderMode;
 }
 
 export class SkuLineItemDto {
@@ -52,6 +60,12 @@ export class ExtractResultDto {
   @IsArray() @IsString({ each: true }) excerpts!: string[];
   @ValidateIf((_, v) => v !== null) @IsString() published_date!: string | null;
   @ValidateIf((_, v) => v !== null) @IsString() language!: string | null;
+  /** What the document was read as: `text/html`, `application/pdf`, the Word type, ...; null on error. */
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsString() content_type!: string | null;
+  /** A PDF's page count; null otherwise. */
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() pages!: number | null;
+  /** Offset in the text (`format: text`) where each PDF page starts, for citing a page. */
+  @IsOptional() @IsArray() @IsInt({ each: true }) page_starts?: number[];
   @ValidateIf((_, v) => v !== null) @IsString() error!: string | null;
 }
 

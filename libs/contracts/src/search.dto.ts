@@ -108,6 +108,8 @@ export class FetchedPageDto {
   @IsString() contentType!: string;
   @IsString() charset!: string;
   @IsString() body!: string;
+  /** `base64`: a PDF's or Word file's bytes. */
+  @IsOptional() @IsIn(['base64']) encoding?: 'base64';
   @IsInt() bytes!: number;
   @IsString() fetchedAt!: string;
   @IsBoolean() fromCache!: boolean;

@@ -2,7 +2,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { extractDocument } from './extract-document';
+import { DocumentUnreadable } from './documents/document-error';
+import { extractAny, isBinaryDocument } from './documents/extract-any';
 import type { ExtractedDocument, ExtractOptions } from './extraction.port';
 
 /** A page given up: it took longer than the deadline, or more memory than a thread may hold. */
@@ -18,6 +19,8 @@ export interface ExtractionWorkersOptions {
   size?: number;
   /** How long one page may take once a thread has it (ms). */
   timeoutMs: number;
+  /** How long one PDF or Word file may take (ms; default `timeoutMs`). */
+  documentTimeoutMs?: number;
   /** Old-generation heap limit of each thread (MB): a page that needs more is given up. */
   maxHeapMb?: number;
   /** The compiled worker script (default: `extraction-worker.js` beside this file). */
@@ -78,13 +81,14 @@ export class ExtractionWorkers {
     return this.script !== null;
   }
 
-  /** The page's document; `keep` names the renderings wanted besides the text (the others come back empty). */
+  /** The page's (or PDF's, Word file's) document; `keep` names the renderings wanted besides the text (the others come back empty). */
   extract(body: string, options: ExtractOptions, keep: Renderings = ['markdown', 'html']): Promise<ExtractedDocument> {
     if (this.closed) return Promise.reject(new Error('extraction workers are closed'));
-    if (!this.script) return Promise.resolve(extractDocument(body, options));
+    if (!this.script) return extractAny(body, options);
     this.start();
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, body, options: { url: options.url, contentType: options.contentType }, keep, resolve, reject });
+      const wire: ExtractOptions = { url: options.url, contentType: options.contentType, ...(options.encoding && { encoding: options.encoding }) };
+      this.queue.push({ id: this.nextId++, body, options: wire, keep, resolve, reject });
       this.pump();
     });
   }
@@ -107,7 +111,7 @@ export class ExtractionWorkers {
     const worker = new Worker(this.script!, limits);
     worker.unref();
     const slot: Slot = { worker, ready: false, job: null, timer: null };
-    worker.on('message', (reply: { ready?: true; id: number; document?: ExtractedDocument; error?: string }) => {
+    worker.on('message', (reply: { ready?: true; id: number; document?: ExtractedDocument; error?: string; unreadable?: boolean }) => {
       if (reply.ready) {
         slot.ready = true;
         return this.pump();
@@ -116,7 +120,7 @@ export class ExtractionWorkers {
       if (!job || job.id !== reply.id) return;
       this.finish(slot);
       if (reply.document) job.resolve(reply.document);
-      else job.reject(new Error(reply.error ?? 'extraction failed'));
+      else job.reject(reply.unreadable ? new DocumentUnreadable(reply.error ?? 'the document cannot be read') : new Error(reply.error ?? 'extraction failed'));
       this.pump();
     });
     worker.on('error', (error: Error & { code?: string }) => {
@@ -135,7 +139,9 @@ export class ExtractionWorkers {
       if (slot.job || !slot.ready) continue;
       const job = this.queue.shift()!;
       slot.job = job;
-      slot.timer = setTimeout(() => this.replace(slot, new ExtractionAbandoned(`the page took longer than ${this.options.timeoutMs / 1000} s to extract`)), this.options.timeoutMs);
+      const document = isBinaryDocument(job.options.contentType);
+      const ms = document ? (this.options.documentTimeoutMs ?? this.options.timeoutMs) : this.options.timeoutMs;
+      slot.timer = setTimeout(() => this.replace(slot, new ExtractionAbandoned(`the ${document ? 'document' : 'page'} took longer than ${ms / 1000} s to extract`)), ms);
       slot.worker.postMessage({ id: job.id, body: job.body, options: job.options, keep: job.keep });
     }
   }
@@ -161,7 +167,7 @@ export class ExtractionWorkers {
     job?.reject(error);
     if (this.slots.length === 0 && !this.closed) {
       this.script = null;
-      for (const queued of this.queue.splice(0)) queued.resolve(extractDocument(queued.body, queued.options));
+      for (const queued of this.queue.splice(0)) extractAny(queued.body, queued.options).then(queued.resolve, queued.reject);
     }
     this.pump();
   }

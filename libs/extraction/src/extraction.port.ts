@@ -22,11 +22,19 @@ export interface ExtractedDocument {
   description: string | null;
   /** JSON-LD `@type` values found, e.g. `NewsArticle`, `Organization`. */
   schemaTypes: string[];
+  /** What the document was read as when not a web page: `application/pdf`, or the Word (.docx) type. */
+  contentType?: string;
+  /** A PDF's page count. */
+  pages?: number;
+  /** A PDF's page starts: offset in `text` of each page's first character (page 1 at 0). */
+  pageStarts?: number[];
 }
 
 export interface ExtractOptions {
   /** The document's URL: resolves relative links and the canonical URL. */
   url: string;
-  /** `text/html` (default), `text/plain` or `text/markdown`. */
+  /** `text/html` (default), `text/plain`, `text/markdown`, `application/pdf` or the Word (.docx) type. */
   contentType?: string;
+  /** `base64`: the body is the document's bytes in base64 (PDF and Word files). */
+  encoding?: 'base64';
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { extractDocument } from './extract-document';
-import { looksLikeHtml, stripComments, stripTags } from './markup';
+import { hasRunnableScript, looksLikeHtml, stripComments, stripTags } from './markup';
 
 describe('looksLikeHtml', () => {
   // The pattern it replaces, which backtracked exponentially on runs of `<!---->`.
@@ -87,5 +87,22 @@ describe('extractDocument on pages made to hurt a parser', () => {
     // The strict pass drops the "share"-classed block as furniture; the relaxed pass keeps it.
     const html = '<html><body><div class="share-story"><p>Only text on the page, in a block with a furniture class name.</p></div></body></html>';
     expect(extractDocument(html, { url: 'http://x.test/' }).text).toContain('Only text on the page');
+  });
+});
+
+describe('hasRunnableScript', () => {
+  it('counts scripts a browser runs, not data blocks', () => {
+    expect(hasRunnableScript('<div id="app"></div><script src="/app.js"></script>')).toBe(true);
+    expect(hasRunnableScript('<script type="module">import "./x.js"</script>')).toBe(true);
+    expect(hasRunnableScript("<SCRIPT type='text/javascript'>go()</SCRIPT>")).toBe(true);
+    expect(hasRunnableScript('<script type="application/ld+json">{}</script><p>text</p>')).toBe(false);
+    expect(hasRunnableScript('<scripts>not a tag</scripts><noscript>x</noscript>')).toBe(false);
+    expect(hasRunnableScript('<p>no scripts at all</p>')).toBe(false);
+  });
+
+  it('takes time in proportion to the page on a run of unclosed tags', () => {
+    const started = performance.now();
+    expect(hasRunnableScript('<script type="x"'.repeat(200_000))).toBe(false);
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 });

@@ -131,3 +131,24 @@ export function stripTags(html: string): string {
   }
   return parts.join('');
 }
+
+const SCRIPT_TYPES = /^\s*(?:|text\/javascript|application\/javascript|module|text\/ecmascript|application\/ecmascript)\s*$/i;
+
+/**
+ * Whether the markup has a script a browser would run (not JSON-LD, templates or other data
+ * blocks): what makes a thin page worth rendering. Looks at the first 200 `<script` tags, each
+ * to its first `>` within 1,000 characters, so any page costs time in proportion to its length.
+ */
+export function hasRunnableScript(html: string): boolean {
+  const lower = html.length > 5_000_000 ? html.slice(0, 5_000_000).toLowerCase() : html.toLowerCase();
+  for (let at = lower.indexOf('<script'), seen = 0; at >= 0 && seen < 200; at = lower.indexOf('<script', at + 7), seen++) {
+    const next = lower.charCodeAt(at + 7);
+    if (!(isSpace(next) || next === 0x3e || next === 0x2f)) continue;
+    const window = lower.slice(at, at + 1_000);
+    const end = window.indexOf('>');
+    const tag = end < 0 ? window : window.slice(0, end);
+    const type = /\stype\s*=\s*["']?([^"'\s>]*)/.exec(tag)?.[1] ?? '';
+    if (SCRIPT_TYPES.test(type)) return true;
+  }
+  return false;
+}

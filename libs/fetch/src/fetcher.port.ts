@@ -30,8 +30,10 @@ export interface FetchedPage {
   contentType: string;
   /** Charset the body was decoded with. */
   charset: string;
-  /** The decoded body (text types only). */
+  /** The decoded body of a text type; a PDF's or Word file's bytes in base64 (see `encoding`). */
   body: string;
+  /** `base64` for a PDF or Word file (`contentType` says which, by its bytes when the server did not). */
+  encoding?: 'base64';
   /** Size of the body as received, in bytes (after content decoding). */
   bytes: number;
   /** ISO-8601 time of the network fetch (the original time for a cached copy). */

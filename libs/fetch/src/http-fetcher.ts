@@ -6,6 +6,7 @@ import { LRUCache } from 'lru-cache';
 import robotsParser from 'robots-parser';
 import { AllowHosts, checkUrl, type UrlVerdict } from './address-policy';
 import { decodeBody, parseContentType, TEXT_TYPES } from './decode-body';
+import { DOCUMENT_TYPES, documentKind } from './document-type';
 import { FetchError, type FetchedPage, type FetchOptions, type PageFetcher } from './fetcher.port';
 import { BlockedAddressError, GuardedHttpAgent, GuardedHttpsAgent, type Resolver } from './guarded-agent';
 import { HostQueue } from './host-queue';
@@ -54,7 +55,7 @@ interface Final {
 
 interface Limits {
   maxBytes: number;
-  /** Refuse non-text media types before reading (pages); robots.txt takes whatever is served. */
+  /** Refuse media types other than text and documents before reading (pages); robots.txt takes whatever is served. */
   textOnly: boolean;
   /** Keep the first maxBytes instead of failing (robots.txt). */
   truncate: boolean;
@@ -184,13 +185,18 @@ export class HttpFetcher implements PageFetcher {
         throw fail('robots_disallowed', url.href, `robots.txt disallows ${this.userAgent.split('/')[0]}`);
       }
       const res = await this.follow(url, { maxBytes, textOnly: true, truncate: false, gunzip: options.gunzip, beforeHop: options.beforeHop }, signal);
-      const { charset, text } = decodeBody(res.body, res.mediaType, res.headerCharset);
+      // A PDF or Word file travels as base64 to the extraction thread that reads it; a body
+      // served as a document type that is neither is refused as a type we do not read.
+      const kind = documentKind(res.mediaType, res.body);
+      if (!kind && !TEXT_TYPES.has(res.mediaType)) throw fail('unsupported_type', url.href, `${res.mediaType} is not a text type, a PDF or a Word document`);
+      const { charset, text } = kind ? { charset: 'binary', text: res.body.toString('base64') } : decodeBody(res.body, res.mediaType, res.headerCharset);
       const page: FetchedPage = {
         url: url.href,
         finalUrl: res.finalUrl,
         status: res.status,
-        contentType: res.mediaType,
+        contentType: kind ?? res.mediaType,
         charset,
+        ...(kind && { encoding: 'base64' as const }),
         body: text,
         bytes: res.body.length,
         fetchedAt: new Date().toISOString(),
@@ -267,8 +273,8 @@ export class HttpFetcher implements PageFetcher {
         }
         return { status: res.status, mediaType: 'application/xml', body, noStore: true };
       }
-      if (limits.textOnly && !TEXT_TYPES.has(mediaType)) {
-        throw fail('unsupported_type', url, `${mediaType || 'no content type'} is not a text type`);
+      if (limits.textOnly && !TEXT_TYPES.has(mediaType) && !DOCUMENT_TYPES.has(mediaType)) {
+        throw fail('unsupported_type', url, `${mediaType || 'no content type'} is not a text type, a PDF or a Word document`);
       }
       const { body, truncated } = await readCapped(stream, limits, () => fail('too_large', url, `body exceeds ${limits.maxBytes} bytes`));
       if (truncated) discard();

@@ -31,6 +31,8 @@ export interface CrawledPage {
   depth: number;
   contentType: string;
   body: string;
+  /** `base64`: a PDF's or Word file's bytes. */
+  encoding?: 'base64';
   fetchedAt: string;
 }
 
@@ -41,8 +43,8 @@ export interface CrawlResult {
   skipped: Array<{ url: string; reason: string }>;
 }
 
-// Links these extensions name are not pages: not worth a request.
-const BINARY_PATH = /\.(pdf|zip|gz|tgz|rar|7z|png|jpe?g|gif|webp|svg|ico|mp[34]|mov|avi|woff2?|ttf|css|js|json|xml|rss|csv|xlsx?|docx?|pptx?)$/i;
+// Links these extensions name are not pages: not worth a request (PDF and Word files are read).
+const BINARY_PATH = /\.(zip|gz|tgz|rar|7z|png|jpe?g|gif|webp|svg|ico|mp[34]|mov|avi|woff2?|ttf|css|js|json|xml|rss|csv|xlsx?|doc|pptx?)$/i;
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 
 /**
@@ -127,11 +129,21 @@ export class Crawler {
         signal: this.options.signal,
       });
       if (fetched.status >= 400) return skip(`http_${fetched.status}`);
-      if (!HTML_TYPES.has(fetched.contentType)) return skip('not_html');
+      // A PDF or Word file is kept (it has text to index) but has no links to follow.
+      const document = fetched.encoding === 'base64';
+      if (!HTML_TYPES.has(fetched.contentType) && !document) return skip('not_html');
       const finalUrl = absoluteUrl(fetched.finalUrl) ?? url;
       if (siteKey(finalUrl) !== site) return skip('redirected_off_site');
-      const { links, index } = readLinks(fetched.body, finalUrl);
-      const page: CrawledPage = { url, finalUrl, depth, contentType: fetched.contentType, body: fetched.body, fetchedAt: fetched.fetchedAt };
+      const { links, index } = document ? { links: [], index: true } : readLinks(fetched.body, finalUrl);
+      const page: CrawledPage = {
+        url,
+        finalUrl,
+        depth,
+        contentType: fetched.contentType,
+        body: fetched.body,
+        ...(document && { encoding: 'base64' as const }),
+        fetchedAt: fetched.fetchedAt,
+      };
       return { page, links, index };
     } catch (err) {
       if (err instanceof FetchError) return skip(err.code);

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { extractDocument } from '@app/extraction';
+import { extractAny } from '@app/extraction';
 import { readFolderFile, readFolderFileSync } from './folder-source';
 import { analyse, type Analysed, type PreparedDocument } from './document';
 import { type Extractor, type RawPage, toIndexedDocument } from './to-document';
@@ -11,7 +11,7 @@ import { type Extractor, type RawPage, toIndexedDocument } from './to-document';
 type Wire = { doc: PreparedDocument['doc']; analysed: Omit<Analysed, 'titleTf' | 'textTf'> & { titleTf: Array<[string, number]>; textTf: Array<[string, number]> } } | null;
 
 /** Reads, extracts and analyses one folder file: what a worker does, and the pool itself when it runs inline. */
-export async function prepareFile(dir: string, relative: string, source: string, extract: Extractor = extractDocument, sync = false): Promise<PreparedDocument | null> {
+export async function prepareFile(dir: string, relative: string, source: string, extract: Extractor = extractAny, sync = false): Promise<PreparedDocument | null> {
   let page: RawPage | null;
   try {
     page = sync ? readFolderFileSync(dir, { relative }, source) : await readFolderFile(dir, { relative }, source);

@@ -1,21 +1,31 @@
 import * as fsSync from 'node:fs';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { DOCX_TYPE } from '@app/extraction';
 import { CATEGORIES, type Category } from '@app/providers';
 import type { DocumentOverrides, RawPage } from './to-document';
 
 /**
  * A folder of pages (`LOCAL_INDEX_DIR`, or the shipped demo corpus) read recursively: `.html`,
- * `.htm` and `.md` files. A page's address is the one it declares (canonical link or `og:url` for
+ * `.htm`, `.md`, `.pdf` and `.docx` files. A page's address is the one it declares (canonical link or `og:url` for
  * HTML, a front-matter `url:` for markdown); otherwise `https://local.invalid/<relative path>`:
  * `.invalid` is reserved (RFC 2606), so such an address can never reach a real host if something
  * tries to fetch it, and hits carry the page's text so nothing needs to.
  */
 export const PSEUDO_ORIGIN = 'https://local.invalid';
 
-const EXTENSIONS: Record<string, string> = { '.html': 'text/html', '.htm': 'text/html', '.md': 'text/markdown', '.markdown': 'text/markdown' };
-// A file larger than this is not a page someone wrote for the index.
+const EXTENSIONS: Record<string, string> = {
+  '.html': 'text/html',
+  '.htm': 'text/html',
+  '.md': 'text/markdown',
+  '.markdown': 'text/markdown',
+  '.pdf': 'application/pdf',
+  '.docx': DOCX_TYPE,
+};
+// A file larger than this is not a page someone wrote for the index (a PDF or Word file may be larger).
 const MAX_FILE_BYTES = 5 * 1024 * 1024;
+const MAX_DOCUMENT_BYTES = 32 * 1024 * 1024;
+const isDocument = (relative: string) => /\.(pdf|docx)$/i.test(relative);
 
 export interface FolderFile {
   absolute: string;
@@ -39,17 +49,29 @@ export async function readFolder(dir: string, source = 'folder'): Promise<RawPag
 
 /** One file of the folder as a page (see `readFolder`). */
 export async function readFolderFile(dir: string, file: Pick<FolderFile, 'relative'>, source = 'folder'): Promise<RawPage> {
-  return folderPage(file.relative, await fs.readFile(path.join(dir, file.relative), 'utf8'), source);
+  const absolute = path.join(dir, file.relative);
+  if (isDocument(file.relative)) return documentPage(file.relative, await fs.readFile(absolute), source);
+  return folderPage(file.relative, await fs.readFile(absolute, 'utf8'), source);
 }
 
 /** `readFolderFile` for a worker thread, where waiting on the disk blocks nothing else. */
 export function readFolderFileSync(dir: string, file: Pick<FolderFile, 'relative'>, source = 'folder'): RawPage {
-  return folderPage(file.relative, fsSync.readFileSync(path.join(dir, file.relative), 'utf8'), source);
+  const absolute = path.join(dir, file.relative);
+  if (isDocument(file.relative)) return documentPage(file.relative, fsSync.readFileSync(absolute), source);
+  return folderPage(file.relative, fsSync.readFileSync(absolute, 'utf8'), source);
+}
+
+const pseudoUrlOf = (relative: string) => `${PSEUDO_ORIGIN}/${relative.split(path.sep).map(encodeURIComponent).join('/')}`;
+
+/** A PDF or Word file: its bytes in base64 for the extractor, known by its pseudo URL. */
+function documentPage(relative: string, bytes: Buffer, source: string): RawPage {
+  const contentType = EXTENSIONS[path.extname(relative).toLowerCase()]!;
+  return { url: pseudoUrlOf(relative), body: bytes.toString('base64'), encoding: 'base64', contentType, source, canonical: 'any' };
 }
 
 function folderPage(relative: string, raw: string, source: string): RawPage {
   const contentType = EXTENSIONS[path.extname(relative).toLowerCase()];
-  const pseudoUrl = `${PSEUDO_ORIGIN}/${relative.split(path.sep).map(encodeURIComponent).join('/')}`;
+  const pseudoUrl = pseudoUrlOf(relative);
   if (contentType === 'text/markdown') {
     const { fields, body } = frontMatter(raw);
     return { url: fields.url ?? pseudoUrl, body, contentType, source, overrides: overridesFrom(fields), canonical: 'any' };
@@ -89,7 +111,7 @@ export async function listFiles(dir: string, only?: string[]): Promise<FolderFil
       } catch {
         stat = undefined; // gone meanwhile
       }
-      if (stat && stat.size <= MAX_FILE_BYTES) files.push({ absolute, relative: path.relative(root, absolute), size: stat.size, mtimeMs: stat.mtimeMs });
+      if (stat && stat.size <= (isDocument(name) ? MAX_DOCUMENT_BYTES : MAX_FILE_BYTES)) files.push({ absolute, relative: path.relative(root, absolute), size: stat.size, mtimeMs: stat.mtimeMs });
     }
   };
   const walk = async (folder: string): Promise<void> => {

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type IndexSeed, parseIndexSeed } from '@app/config';
-import { extractDocument } from '@app/extraction';
+import { extractAny } from '@app/extraction';
 import type { PageFetcher } from '@app/fetch';
 import { type SearchCapabilities, type SearchPage, type SearchProvider, SearchProviderError, type SearchQuery } from '@app/providers';
 import { Crawler, type CrawlOptions, type CrawlResult } from './crawler';
@@ -27,7 +27,7 @@ export interface LocalSearchProviderOptions {
   seeds?: string[];
   fetcher?: PageFetcher;
   now?: () => Date;
-  /** Defaults to `extractDocument` from `@app/extraction`. */
+  /** Defaults to `extractAny` from `@app/extraction` (pages, PDF and Word files). */
   extract?: Extractor;
   /**
    * How crawled pages (hostile: any site a seed links to) are extracted; defaults to `extract`.
@@ -140,7 +140,7 @@ export class LocalSearchProvider implements SearchProvider {
     this.folder = options.indexDir ?? (this.seeds.length === 0 ? DEMO_CORPUS_DIR : undefined);
     const name = options.indexName?.replace(/[^A-Za-z0-9._-]+/g, '-');
     this.storeDir = name ? path.join(options.dataDir, 'index', name) : path.join(options.dataDir, 'index');
-    this.extract = options.extract ?? extractDocument;
+    this.extract = options.extract ?? extractAny;
   }
 
   /** Changes with every write to the index (a watched file, a refresh): cached answers from before are stale. */
@@ -306,7 +306,7 @@ export class LocalSearchProvider implements SearchProvider {
         // address the operator says it stands for; its canonical counts only on that same site.
         const address = (finalUrl: string) => (publicOrigin ? mirroredUrl(finalUrl, fetchUrl, publicOrigin) : finalUrl);
         const docs = await this.toDocuments(
-          result.pages.map((page) => ({ url: address(page.finalUrl), body: page.body, contentType: page.contentType, source: seed!, canonical: 'same-site' })),
+          result.pages.map((page) => ({ url: address(page.finalUrl), body: page.body, contentType: page.contentType, ...(page.encoding && { encoding: page.encoding }), source: seed!, canonical: 'same-site' })),
         );
         if (docs.length === 0) {
           // A seed that is down keeps what it had: better stale pages than none.

@@ -79,14 +79,34 @@ export function evaluate(query: SearchQuery, r: Retrieval): SearchPage {
 }
 
 function toHit(result: Scored, row: StoredPage, matchedTerms: string[], withContent: boolean): SearchHit {
+  // A PDF's hit is its page that holds the most of the query's terms: cited as `#page=N`.
+  const page = bestPage(row.text, matchedTerms);
+  const text = page ? page.text : row.text;
   return {
-    url: row.url,
+    url: page ? `${row.url}#page=${page.number}` : row.url,
     title: row.title,
-    snippet: snippetFor(row.text, matchedTerms, row.description),
+    snippet: snippetFor(text, matchedTerms, row.description),
     date: row.date,
     category: row.category,
     language: row.language,
     score: result.score,
-    ...(withContent && { content: row.text }),
+    ...(withContent && { content: text }),
   };
+}
+
+/** Separates a PDF's pages in the text the index keeps (see `toIndexedDocument`). */
+export const PAGE_BREAK = '\f';
+
+/** The page of a paged text that holds the most of `matchedTerms` (the first such), or null for a text without pages. */
+function bestPage(text: string, matchedTerms: readonly string[]): { number: number; text: string } | null {
+  if (!text.includes(PAGE_BREAK)) return null;
+  const wanted = new Set(matchedTerms);
+  const pages = text.split(PAGE_BREAK);
+  let best = 0;
+  let bestScore = -1;
+  pages.forEach((page, i) => {
+    const score = terms(page).filter((term) => wanted.has(term)).length;
+    if (score > bestScore) [best, bestScore] = [i, score];
+  });
+  return { number: best + 1, text: pages[best]!.trim() };
 }

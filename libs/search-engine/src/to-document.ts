@@ -1,10 +1,11 @@
 import type { ExtractedDocument, ExtractOptions } from '@app/extraction';
 import type { Category } from '@app/providers';
 import { categorize } from './categorize';
+import { PAGE_BREAK } from './query-evaluation';
 import type { IndexedDocument } from './document';
 import { absoluteUrl, hostOf, siteKey } from '@app/urls';
 
-/** `extractDocument` from `@app/extraction`, or a stand-in with its signature. */
+/** `extractAny` (or `extractDocument`) from `@app/extraction`, or a stand-in with its signature. */
 export type Extractor = (body: string, options: ExtractOptions) => ExtractedDocument | Promise<ExtractedDocument>;
 
 /** What a source knows better than the page (a markdown file's front matter). */
@@ -23,6 +24,8 @@ export interface RawPage {
   url: string;
   body: string;
   contentType: string;
+  /** `base64`: a PDF's or Word file's bytes. */
+  encoding?: 'base64';
   source: string;
   overrides?: DocumentOverrides;
   /**
@@ -42,8 +45,8 @@ export interface RawPage {
  * documents, so such a page is known by its own address. A folder page may declare any address.
  */
 export async function toIndexedDocument(page: RawPage, extract: Extractor): Promise<IndexedDocument | null> {
-  const extracted = await extract(page.body, { url: page.url, contentType: page.contentType });
-  const text = extracted.text.trim();
+  const extracted = await extract(page.body, { url: page.url, contentType: page.contentType, ...(page.encoding && { encoding: page.encoding }) });
+  const text = pagedText(extracted).trim();
   if (!text) return null;
   const html = page.contentType.includes('html');
   const meta = html ? readMeta(page.body) : new Map<string, string>();
@@ -74,6 +77,13 @@ export async function toIndexedDocument(page: RawPage, extract: Extractor): Prom
     domain: hostOf(url),
     source: page.source,
   };
+}
+
+/** A PDF's text with its pages parted by PAGE_BREAK, so a hit can name the page that answers; other text as is. */
+function pagedText(extracted: ExtractedDocument): string {
+  const starts = extracted.pageStarts;
+  if (!starts || starts.length < 2) return extracted.text;
+  return starts.map((start, i) => extracted.text.slice(start, starts[i + 1] ?? extracted.text.length).trim()).join(`\n${PAGE_BREAK}\n`);
 }
 
 /** `<meta name|property=... content=...>` of the page's head, by lower-case name. */

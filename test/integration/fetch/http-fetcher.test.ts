@@ -73,6 +73,10 @@ beforeAll(async () => {
         return; // accepts, never answers
       case '/png':
         return html(res, Buffer.from([0x89, 0x50, 0x4e, 0x47]), 'image/png');
+      case '/octet-pdf':
+        return html(res, Buffer.from('%PDF-1.7\n% a PDF served as bytes\n'), 'application/octet-stream');
+      case '/octet-other':
+        return html(res, Buffer.from('MZ\x90\x00 not a document'), 'application/octet-stream');
       case '/missing':
         res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>not here</h1>');
         return;
@@ -208,7 +212,15 @@ describe('limits and failures', () => {
 
   it('refuses non-text types without reading them', async () => {
     const err = await failure(make().fetch(`${base}/png`));
-    expect(err).toMatchObject({ code: 'unsupported_type', message: `${base}/png: image/png is not a text type` });
+    expect(err).toMatchObject({ code: 'unsupported_type', message: `${base}/png: image/png is not a text type, a PDF or a Word document` });
+  });
+
+  it('passes a PDF through as base64, known by its bytes when served as octet-stream; other bytes are refused', async () => {
+    const page = await make().fetch(`${base}/octet-pdf`);
+    expect(page).toMatchObject({ contentType: 'application/pdf', encoding: 'base64', charset: 'binary' });
+    expect(Buffer.from(page.body, 'base64').toString('latin1')).toBe('%PDF-1.7\n% a PDF served as bytes\n');
+    const err = await failure(make().fetch(`${base}/octet-other`));
+    expect(err).toMatchObject({ code: 'unsupported_type', message: `${base}/octet-other: application/octet-stream is not a text type, a PDF or a Word document` });
   });
 
   it('HTTP 404 is an http_error with the status', async () => {

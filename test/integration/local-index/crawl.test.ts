@@ -53,9 +53,10 @@ describe('crawling the fixture web', () => {
     expect(web.requests('www.acme-robotics.test')).toEqual([]);
   });
 
-  it('skips non-HTML: binary links unrequested, a non-HTML answer unindexed', async () => {
+  it('skips non-HTML but reads documents: a PDF link is fetched and kept (base64, for the extractor), a zip answer unindexed', async () => {
     const result = await crawl(acme('/'));
-    expect(web.requests(ACME)).not.toContain('/files/brochure.pdf');
+    expect(web.requests(ACME)).toContain('/files/brochure.pdf');
+    expect(result.pages.find((page) => page.url === acme('/files/brochure.pdf'))).toMatchObject({ contentType: 'application/pdf', encoding: 'base64' });
     expect(paths(result)).not.toContain('/press-kit');
     expect(result.skipped.find((skip) => skip.url === acme('/press-kit'))?.reason).toMatch(/unsupported_type|not_html/);
   });

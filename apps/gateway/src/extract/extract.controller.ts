@@ -16,7 +16,7 @@ export class ExtractController {
   @ApiOperation({ summary: 'Extract a URL' })
   @ApiOkResponse({ type: ExtractResponse })
   one(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Query() query: ExtractQuery): Promise<ExtractResponse> {
-    return this.run(auth, req.id, { urls: [query.url], objective: query.objective ?? null, format: query.format, full_content: true, excerpts: true });
+    return this.run(auth, req.id, { urls: [query.url], objective: query.objective ?? null, format: query.format, full_content: true, excerpts: true, render: query.render });
   }
 
   @Post()
@@ -31,6 +31,7 @@ export class ExtractController {
       full_content: body.full_content,
       excerpts: body.excerpts,
       max_chars_per_result: body.max_chars_per_result ?? null,
+      render: body.render,
     });
   }
 

@@ -1,6 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { BoolField, EnumField, IntField, StrField, UrlField, UrlListField } from '@app/platform';
-import { EXTRACT_FORMATS, type ExtractFormatName } from '@app/contracts';
+import { EXTRACT_FORMATS, type ExtractFormatName, RENDER_MODES, type RenderMode } from '@app/contracts';
+
+const RENDER_DESCRIPTION =
+  'Render the page in a headless browser first: `auto` when its HTML reads thin and has scripts that would fill it (without a browser: as fetched), `always` (without a browser: this URL’s error), `never`. PDFs and Word files are never rendered';
 
 export class ExtractQuery {
   @UrlField({ anyScheme: true, description: 'Absolute URL of the page' })
@@ -11,6 +14,9 @@ export class ExtractQuery {
 
   @EnumField(EXTRACT_FORMATS, { default: 'markdown' })
   format!: ExtractFormatName;
+
+  @EnumField(RENDER_MODES, { default: 'auto', description: RENDER_DESCRIPTION })
+  render!: RenderMode;
 }
 
 export class ExtractBody {
@@ -31,6 +37,9 @@ export class ExtractBody {
 
   @IntField({ ge: 100, optional: true, nullable: true, description: 'Cap on the characters of each result’s content' })
   max_chars_per_result?: number | null;
+
+  @EnumField(RENDER_MODES, { default: 'auto', description: RENDER_DESCRIPTION })
+  render!: RenderMode;
 }
 
 export class SkuUsageLine {
@@ -48,6 +57,11 @@ export class ExtractResult {
   @ApiProperty({ type: [String] }) excerpts!: string[];
   @ApiPropertyOptional({ type: String, nullable: true, example: '2026-03-01' }) published_date!: string | null;
   @ApiProperty({ type: String, nullable: true }) language!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'application/pdf', description: 'What the URL was read as: `text/html`, `application/pdf`, the Word (.docx) type, ...; null on error' })
+  content_type!: string | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'A PDF’s page count; null for other documents' }) pages!: number | null;
+  @ApiPropertyOptional({ type: [Number], description: 'PDFs with `format: text`: the offset in `content` where each page starts (page 1 at 0)' })
+  page_starts?: number[];
   @ApiProperty({ type: String, nullable: true, description: 'Why this URL could not be extracted' }) error!: string | null;
 }
 

@@ -39,6 +39,8 @@ export interface ReadDocument {
   title: string | null;
   text: string;
   error: string | null;
+  /** A PDF's page starts (offsets in `text`): its citation names the page that answers (`#page=N`). */
+  pageStarts?: number[];
 }
 
 export interface ResearchPorts {

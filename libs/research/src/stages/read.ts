@@ -31,7 +31,7 @@ export async function readPages(state: ResearchState, ports: Pick<ResearchPorts,
       if (progress.stopped()) return true;
       await progress.pageFetched(entry.hit.url, ok, title, error);
       // Recorded after it is reported, so a stopped run never claims an unreported read.
-      state.docs.set(entry.key, { ok, title, text: ok ? doc.text : '' });
+      state.docs.set(entry.key, { ok, title, text: ok ? doc.text : '', ...(ok && doc.pageStarts && { pageStarts: doc.pageStarts }) });
       if (ok) state.usage.pages_fetched++;
     }
   }

@@ -2,6 +2,7 @@ import type { Finding, RunResult, RunUsage, Source } from '@app/domain';
 import { focusExcerpts } from '@app/extraction';
 import type { TokenUsage } from '../research-model.port';
 import { type MergedHit, UrlMerge } from '../merge';
+import { tokenize } from '@app/text';
 import { domainOf, normalizeUrl } from '@app/urls';
 import { PASSAGE_CHARS, READ_BATCH, type ResearchInput, type ResearchOutcome, type SearchHit } from './ports';
 
@@ -13,6 +14,8 @@ export interface Doc {
   ok: boolean;
   title: string | null;
   text: string;
+  /** A read PDF's page starts (offsets in `text`). */
+  pageStarts?: number[];
 }
 
 /**
@@ -117,16 +120,33 @@ export function numberSources(results: RunResult[], entries: { get(key: string):
     .map(({ r, e }, i) => {
       const doc = docs.get(e.key);
       const text = fullText(e, docs) ?? '';
+      const subquery = subqueries[e.queries.values().next().value!]!;
       return {
         index: i + 1,
-        url: r.url,
+        url: !contentOf(e) && doc?.ok && doc.pageStarts ? withPage(r.url, doc.text, doc.pageStarts, subquery) : r.url,
         title: (doc?.ok && doc.title) || r.title,
         domain: r.domain,
         fetched: text.length > 0,
         quality: quality(r.score, doc ? doc.ok : null, text.length),
-        first_seen_subquery: subqueries[e.queries.values().next().value!]!,
+        first_seen_subquery: subquery,
       };
     });
+}
+
+/**
+ * A read PDF's address with the page that answers: `#page=N` for the page holding the most of the
+ * sub-query's words (the first such), as PDF viewers open it.
+ */
+export function withPage(url: string, text: string, pageStarts: readonly number[], question: string): string {
+  if (pageStarts.length === 0 || url.includes('#')) return url;
+  const wanted = new Set(tokenize(question).filter((w) => w.length > 2));
+  let best = 0;
+  let bestScore = -1;
+  pageStarts.forEach((start, i) => {
+    const score = tokenize(text.slice(start, pageStarts[i + 1] ?? text.length)).filter((w) => wanted.has(w)).length;
+    if (score > bestScore) [best, bestScore] = [i, score];
+  });
+  return `${url}#page=${best + 1}`;
 }
 
 /** A failed read is low; a long read page from a well-scored hit is high; some text or a strong hit is medium. */

@@ -1,0 +1,213 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import puppeteer, { type Browser, type HTTPRequest, type Page } from 'puppeteer-core';
+import { AllowHosts, bareHost, checkUrl, classifyAddress, defaultPort, isIpLiteral } from './address-policy';
+import { FetchError } from './fetcher.port';
+import { type Resolver, systemResolver } from './guarded-agent';
+import { GuardedProxy } from './guarded-proxy';
+
+export interface BrowserRendererOptions {
+  /** The Chromium to drive; absent or missing on disk, nothing is rendered (`available` is false). */
+  executablePath?: string;
+  /** Pages rendered at once (default 2). */
+  poolSize?: number;
+  /** Load, scripts and settling, per page (default 15 s). */
+  timeoutMs?: number;
+  /** FETCH_ALLOW_HOSTS: the same exemptions as the fetcher's, per host and port. */
+  allowHosts?: readonly string[];
+  resolver?: Resolver;
+  /** Cap on the rendered HTML (default 5 MiB). */
+  maxBytes?: number;
+}
+
+export interface RenderedPage {
+  finalUrl: string;
+  html: string;
+}
+
+const LAUNCH_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update'];
+// Not loaded: they add no text, and every request is one more chance to reach what it should not.
+const SKIPPED_TYPES = new Set(['image', 'media', 'font', 'texttrack', 'manifest', 'ping', 'cspviolationreport']);
+/**
+ * Channels request interception does not see (WebSocket, WebRTC, WebTransport) and workers whose
+ * requests may not pass through it: removed before any script of the page runs.
+ */
+const UNGUARDED_APIS = `for (const name of ['WebSocket', 'WebTransport', 'RTCPeerConnection', 'webkitRTCPeerConnection', 'Worker', 'SharedWorker']) {
+  try { Object.defineProperty(globalThis, name, { value: undefined, configurable: false, writable: false }); } catch {}
+}
+try { if (navigator.serviceWorker) Object.defineProperty(navigator, 'serviceWorker', { value: undefined }); } catch {}`;
+
+/**
+ * Pages whose text only exists after their scripts run, rendered in a headless Chromium
+ * (`puppeteer-core`; nothing downloads a browser). Every request the page makes, redirects
+ * included, passes the fetcher's address policy twice: intercepted before it leaves (private,
+ * loopback, link-local and metadata addresses aborted, by literal and by DNS answer, unless
+ * FETCH_ALLOW_HOSTS names that host and port), then dialled by the guarded proxy (see
+ * guarded-proxy.ts), which checks the address it connects to. Downloads are refused, dialogs dismissed, images, media and fonts
+ * never loaded. One browser, launched on first use with a fresh profile, replaced when it
+ * crashes; `poolSize` pages at most at once.
+ */
+export class BrowserRenderer {
+  private readonly allow: AllowHosts;
+  private readonly resolver: Resolver;
+  private readonly timeoutMs: number;
+  private readonly poolSize: number;
+  private readonly maxBytes: number;
+  private browser: Promise<Browser> | null = null;
+  private proxy: GuardedProxy | null = null;
+  private proxyAddress: string | null = null;
+  private profile: string | null = null;
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+  private closed = false;
+
+  constructor(private readonly options: BrowserRendererOptions) {
+    this.allow = new AllowHosts(options.allowHosts);
+    this.resolver = options.resolver ?? systemResolver;
+    this.timeoutMs = options.timeoutMs ?? 15_000;
+    this.poolSize = Math.max(1, options.poolSize ?? 2);
+    this.maxBytes = options.maxBytes ?? 5 * 1024 * 1024;
+  }
+
+  /** Whether a browser is configured and present on the machine. */
+  get available(): boolean {
+    return !!this.options.executablePath && fs.existsSync(this.options.executablePath) && (this.options.poolSize ?? 2) > 0;
+  }
+
+  /** The page as the browser has it once its scripts have run and its network has settled. */
+  async render(url: string): Promise<RenderedPage> {
+    if (!this.available) throw new FetchError('unsupported_type', url, `${url}: rendering needs a browser and none is available (install one: apt-get install chromium, or set BROWSER_PATH)`);
+    const first = checkUrl(url, this.allow);
+    if (!first.ok) throw new FetchError(first.code, url, `${url}: ${first.code === 'blocked_address' ? 'refused: ' : ''}${first.reason}`);
+    await this.acquire();
+    let page: Page | null = null;
+    try {
+      const browser = await this.launch();
+      page = await browser.newPage();
+      return await this.load(page, first.url.href);
+    } finally {
+      await page?.close().catch(() => undefined);
+      this.release();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const browser = this.browser;
+    this.browser = null;
+    if (browser) await browser.then((b) => b.close()).catch(() => undefined);
+    await this.proxy?.close();
+    this.proxy = null;
+    this.proxyAddress = null;
+    this.removeProfile();
+  }
+
+  private async load(page: Page, url: string): Promise<RenderedPage> {
+    const deadline = Date.now() + this.timeoutMs;
+    await page.setBypassServiceWorker(true);
+    await page.evaluateOnNewDocument(UNGUARDED_APIS);
+    page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
+    await page.setRequestInterception(true);
+    page.on('request', (request) => void this.guard(request));
+    try {
+      await page.goto(url, { waitUntil: 'load', timeout: this.timeoutMs });
+    } catch (error) {
+      const name = (error as Error).name;
+      throw new FetchError(name === 'TimeoutError' ? 'timeout' : 'unreachable', url, `${url}: the browser could not load the page (${(error as Error).message.split('\n')[0]})`);
+    }
+    // Scripts that fetch their text after load: wait for the network to settle, within the deadline.
+    await page.waitForNetworkIdle({ idleTime: 300, timeout: Math.max(100, deadline - Date.now()) }).catch(() => undefined);
+    const html = await page.content();
+    if (Buffer.byteLength(html) > this.maxBytes) throw new FetchError('too_large', url, `${url}: the rendered page exceeds ${this.maxBytes} bytes`);
+    return { finalUrl: page.url(), html };
+  }
+
+  /** Lets a request go only when the address policy allows its URL and every address its name resolves to. */
+  private async guard(request: HTTPRequest): Promise<void> {
+    try {
+      if (SKIPPED_TYPES.has(request.resourceType()) || !(await this.allowed(request.url()))) return await request.abort('blockedbyclient');
+      await request.continue();
+    } catch {
+      // The page went away meanwhile: nothing to answer.
+    }
+  }
+
+  private async allowed(raw: string): Promise<boolean> {
+    if (raw.startsWith('data:') || raw.startsWith('blob:') || raw === 'about:blank') return true;
+    const verdict = checkUrl(raw, this.allow);
+    if (!verdict.ok) return false;
+    const host = bareHost(verdict.url.hostname);
+    if (this.allow.matches(host, defaultPort(verdict.url)) || isIpLiteral(host)) return true;
+    const answers = await this.resolver(host).catch(() => []);
+    return answers.length > 0 && answers.every((a) => classifyAddress(a.address) === 'public');
+  }
+
+  private launch(): Promise<Browser> {
+    if (this.closed) return Promise.reject(new Error('the browser pool is closed'));
+    if (!this.browser) {
+      const launched = this.start();
+      this.browser = launched;
+      launched.then(
+        // A crashed or killed browser is replaced by the next render.
+        (browser) => browser.on('disconnected', () => this.browser === launched && (this.browser = null)),
+        () => this.browser === launched && (this.browser = null),
+      );
+    }
+    return this.browser;
+  }
+
+  /**
+   * A browser on a fresh profile whose every connection goes through the guarded proxy (loopback
+   * included: `<-loopback>` drops Chromium's own exemption for it), so addresses are checked
+   * again when dialled, after DNS.
+   */
+  private async start(): Promise<Browser> {
+    this.removeProfile();
+    this.profile = fs.mkdtempSync(path.join(os.tmpdir(), 'render-profile-'));
+    this.proxy ??= new GuardedProxy(this.allow, this.options.resolver);
+    // One proxy for the renderer's life: a replaced browser uses it too.
+    this.proxyAddress ??= await this.proxy.start();
+    const proxy = this.proxyAddress;
+    const browser = await puppeteer.launch({
+      executablePath: this.options.executablePath,
+      headless: true,
+      args: [...LAUNCH_FLAGS, `--proxy-server=${proxy}`, '--proxy-bypass-list=<-loopback>'],
+      userDataDir: this.profile,
+      // Over a pipe, the browser exits when this process does, however it ends.
+      pipe: true,
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    });
+    try {
+      // Downloads refused for every page of this browser.
+      const cdp = await browser.target().createCDPSession();
+      await cdp.send('Browser.setDownloadBehavior', { behavior: 'deny' });
+      return browser;
+    } catch (error) {
+      await browser.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private removeProfile(): void {
+    if (this.profile) fs.rmSync(this.profile, { recursive: true, force: true });
+    this.profile = null;
+  }
+
+  private acquire(): Promise<void> {
+    if (this.active < this.poolSize) {
+      this.active++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.active--;
+  }
+}
+

@@ -1,0 +1,141 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { BrowserRenderer } from '@app/fetch';
+import { SCRIPTED_TEXT, scriptedPage } from '../../support/documents';
+
+/**
+ * The headless Chromium pool against real loopback servers, with Debian's chromium (`.ci/run`
+ * installs it; there is no stand-in that runs scripts without a browser). The site is allowed by
+ * host AND port (FETCH_ALLOW_HOSTS), so a second loopback server on another port is not: its
+ * request log proves that nothing the page tried reached it.
+ */
+const BROWSER = process.env.BROWSER_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+jest.setTimeout(120_000);
+
+const listen = async (handler: http.RequestListener) => {
+  const server = http.createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+};
+
+describe('BrowserRenderer', () => {
+  let site: Awaited<ReturnType<typeof listen>>;
+  let other: Awaited<ReturnType<typeof listen>>;
+  const otherSaw: string[] = [];
+  const siteSaw: string[] = [];
+  const siteRoutes = new Map<string, string>();
+  let renderer: BrowserRenderer;
+
+  beforeAll(async () => {
+    if (!fs.existsSync(BROWSER)) throw new Error(`these tests need Chromium at ${BROWSER} (apt-get install chromium)`);
+    other = await listen((req, res) => {
+      otherSaw.push(req.url ?? '');
+      res.writeHead(200, { 'Content-Type': 'text/plain', 'Access-Control-Allow-Origin': '*' }).end('INTERNAL-SECRET');
+    });
+    site = await listen((req, res) => {
+      siteSaw.push(req.url ?? '');
+      if (req.url === '/scripted') return void res.writeHead(200, { 'Content-Type': 'text/html' }).end(scriptedPage());
+      const routed = siteRoutes.get(req.url ?? '');
+      if (routed) return void res.writeHead(200, { 'Content-Type': 'text/html' }).end(routed);
+      if (req.url === '/hop') return void res.writeHead(302, { Location: `${other.origin}/via-redirect` }).end();
+      if (req.url === '/download') return void res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Disposition': 'attachment; filename="x.bin"' }).end('bytes');
+      if (req.url === '/probe') {
+        const tries = `
+          const seen = [];
+          const grab = (u) => fetch(u).then((r) => r.text()).then((t) => seen.push(t), () => seen.push('blocked'));
+          alert('a dialog that must not hang the page');
+          Promise.all([
+            grab('http://169.254.169.254/latest/meta-data/'),
+            grab('${other.origin}/fetch'),
+            grab('http://localhost:${new URL(other.origin).port}/by-name'),
+            grab('/hop'),
+          ]).then(() => { const p = document.createElement('p'); p.id = 'seen'; p.textContent = 'SEEN ' + seen.join(' '); document.body.append(p); });
+          const img = new Image(); img.src = '${other.origin}/image.png';
+          const own = new Image(); own.src = '/own-image.png';
+          const font = new FontFace('Probe', 'url(/own-font.woff2)'); font.load().catch(() => {});
+          const frame = document.createElement('iframe'); frame.src = '${other.origin}/frame'; document.body.append(frame);
+          try { new WebSocket('ws://127.0.0.1:${new URL(other.origin).port}/ws'); } catch (e) {}
+          location.href = '/download';`;
+        return void res.writeHead(200, { 'Content-Type': 'text/html' }).end(scriptedPage(tries));
+      }
+      res.writeHead(404).end();
+    });
+    renderer = new BrowserRenderer({ executablePath: BROWSER, poolSize: 2, timeoutMs: 20_000, allowHosts: [new URL(site.origin).host] });
+  });
+  afterAll(async () => {
+    await renderer?.close();
+    await Promise.all([site, other].filter(Boolean).map((s) => new Promise((resolve) => s.server.close(resolve))));
+  });
+
+  it('renders the text a script writes', async () => {
+    expect(scriptedPage()).not.toContain(SCRIPTED_TEXT);
+    const page = await renderer.render(`${site.origin}/scripted`);
+    expect(page.html).toContain(SCRIPTED_TEXT);
+    expect(page.finalUrl).toBe(`${site.origin}/scripted`);
+  });
+
+  it('lets nothing the page tries reach a metadata address or another loopback port: fetches, a redirect, an image, a frame, a WebSocket', async () => {
+    const page = await renderer.render(`${site.origin}/probe`);
+    expect(page.html).toContain(SCRIPTED_TEXT);
+    expect(page.html).toMatch(/SEEN blocked blocked blocked blocked/);
+    expect(page.html).not.toContain('INTERNAL-SECRET');
+    expect(otherSaw).toEqual([]);
+    // The page itself asked for the redirect (allowed), whose hop to the other port was refused.
+    expect(siteSaw).toContain('/hop');
+    // Images and fonts are never loaded, even from the page's own site.
+    expect(siteSaw.filter((p) => p.startsWith('/own-'))).toEqual([]);
+  });
+
+  it('refuses a download: nothing is saved, and the page is that URL\'s error', async () => {
+    await expect(renderer.render(`${site.origin}/download`)).rejects.toThrow(/could not load/);
+    const profile = (renderer as unknown as { profile: string }).profile;
+    const saved = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('x.bin')) : []);
+    expect([...saved(profile), ...saved(path.join(os.homedir(), 'Downloads'))]).toEqual([]);
+  });
+
+  it('refuses a first URL the address policy refuses, before any browser request', async () => {
+    await expect(renderer.render('http://169.254.169.254/latest/meta-data/')).rejects.toThrow(/refused/);
+    await expect(renderer.render(`${other.origin}/direct`)).rejects.toThrow(/refused/);
+    expect(otherSaw).toEqual([]);
+  });
+
+  it('dials everything through the guarded proxy: a name only its resolver knows loads, and a name rebound to loopback after the check reaches nothing', async () => {
+    const sitePort = Number(new URL(site.origin).port);
+    const otherPort = Number(new URL(other.origin).port);
+    let rebinds = 0;
+    const resolver = async (host: string) => {
+      if (host === 'site.test') return [{ address: '127.0.0.1', family: 4 }];
+      if (host === 'rebind.test') return [{ address: rebinds++ === 0 ? '93.184.216.34' : '127.0.0.1', family: 4 }];
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+    };
+    const named = new BrowserRenderer({ executablePath: BROWSER, poolSize: 1, timeoutMs: 20_000, allowHosts: [`site.test:${sitePort}`], resolver });
+    const rebound = `fetch('http://rebind.test:${otherPort}/rebound').then((r) => r.text(), () => 'blocked').then((t) => { const p = document.createElement('p'); p.textContent = 'REBOUND ' + t; document.body.append(p); });`;
+    siteRoutes.set('/rebinding', scriptedPage(rebound));
+    try {
+      const page = await named.render(`http://site.test:${sitePort}/rebinding`);
+      expect(page.html).toContain(SCRIPTED_TEXT);
+      expect(page.html).toMatch(/REBOUND (blocked|<)/);
+      expect(page.html).not.toContain('INTERNAL-SECRET');
+      expect(rebinds).toBeGreaterThanOrEqual(2); // checked when let through, and again when dialled
+      expect(otherSaw).toEqual([]);
+    } finally {
+      await named.close();
+    }
+  });
+
+  it('replaces a browser that crashed', async () => {
+    const browser = await (renderer as unknown as { browser: Promise<{ process(): { kill(signal: string): void } | null }> }).browser;
+    browser.process()!.kill('SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await renderer.render(`${site.origin}/scripted`)).html).toContain(SCRIPTED_TEXT);
+  });
+
+  it('says no browser is available when none is', async () => {
+    const none = new BrowserRenderer({ executablePath: '/nonexistent/chromium' });
+    expect(none.available).toBe(false);
+    await expect(none.render(`${site.origin}/scripted`)).rejects.toThrow(/no(ne)? .*browser|browser .*not available|none is available/);
+  });
+});
