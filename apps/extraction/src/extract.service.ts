@@ -150,7 +150,8 @@ export class ExtractService {
     if (!this.renderer.available) {
       throw new FetchError('unsupported_type', url, `${url}: render "always" needs a browser and none is available (install one: apt-get install chromium, or set BROWSER_PATH)`);
     }
-    const view = await this.renderer.render(page.finalUrl);
+    // An HTML page fetched moments ago is handed to the browser, not fetched again (its scripts' requests still are, guarded).
+    const view = await this.renderer.render(page.finalUrl, HTML_TYPES.has(page.contentType) ? { body: page.body, contentType: page.contentType } : undefined);
     return { document: await this.workers.extract(view.html, { url: view.finalUrl, contentType: 'text/html' }, keep), finalUrl: view.finalUrl };
   }
 }

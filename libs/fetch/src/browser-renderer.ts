@@ -26,6 +26,12 @@ export interface RenderedPage {
   html: string;
 }
 
+/** A page already fetched (through the guarded fetcher): the browser is given it rather than fetching it again. */
+export interface FetchedDocument {
+  body: string;
+  contentType: string;
+}
+
 const LAUNCH_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update'];
 // Not loaded: they add no text, and every request is one more chance to reach what it should not.
 const SKIPPED_TYPES = new Set(['image', 'media', 'font', 'texttrack', 'manifest', 'ping', 'cspviolationreport']);
@@ -76,7 +82,7 @@ export class BrowserRenderer {
   }
 
   /** The page as the browser has it once its scripts have run and its network has settled. */
-  async render(url: string): Promise<RenderedPage> {
+  async render(url: string, fetched?: FetchedDocument): Promise<RenderedPage> {
     if (!this.available) throw new FetchError('unsupported_type', url, `${url}: rendering needs a browser and none is available (install one: apt-get install chromium, or set BROWSER_PATH)`);
     const first = checkUrl(url, this.allow);
     if (!first.ok) throw new FetchError(first.code, url, `${url}: ${first.code === 'blocked_address' ? 'refused: ' : ''}${first.reason}`);
@@ -85,7 +91,7 @@ export class BrowserRenderer {
     try {
       const browser = await this.launch();
       page = await browser.newPage();
-      return await this.load(page, first.url.href);
+      return await this.load(page, first.url.href, fetched);
     } finally {
       await page?.close().catch(() => undefined);
       this.release();
@@ -103,13 +109,22 @@ export class BrowserRenderer {
     this.removeProfile();
   }
 
-  private async load(page: Page, url: string): Promise<RenderedPage> {
+  private async load(page: Page, url: string, fetched?: FetchedDocument): Promise<RenderedPage> {
     const deadline = Date.now() + this.timeoutMs;
     await page.setBypassServiceWorker(true);
     await page.evaluateOnNewDocument(UNGUARDED_APIS);
     page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
     await page.setRequestInterception(true);
-    page.on('request', (request) => void this.guard(request));
+    // The page as already fetched answers the browser's first request for it: one GET a page read.
+    let served = !fetched;
+    page.on('request', (request) => {
+      if (!served && request.isNavigationRequest() && request.url() === url) {
+        served = true;
+        void request.respond({ status: 200, contentType: fetched!.contentType, body: fetched!.body }).catch(() => undefined);
+        return;
+      }
+      void this.guard(request);
+    });
     try {
       await page.goto(url, { waitUntil: 'load', timeout: this.timeoutMs });
     } catch (error) {
