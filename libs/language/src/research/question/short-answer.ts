@@ -37,7 +37,7 @@ const SENTENCES_READ = 40;
 const MAX_QUESTION = 400;
 const YESNO = /^(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should)\s/i;
 const PERSON_NOUNS =
-  /^(?:person|man|woman|actor|actress|director|author|writer|singer|songwriter|player|footballer|midfielder|striker|goalkeeper|coach|politician|president|king|queen|artist|musician|producer|composer|poet|novelist|scientist|executioner|pioneer|founder|member|character|father|mother|son|daughter|wife|husband|leader|governor|senator|rapper|drummer|guitarist|comedian|journalist|painter|architect|designer|engineer|inventor|explorer|emperor|pope|saint|chef|athlete|boxer|wrestler|quarterback|manager|owner|ceo|host|presenter|star|statesman)s?$/i;
+  /^(?:person|man|woman|actor|actress|director|author|writer|singer|songwriter|player|footballer|midfielder|striker|goalkeeper|coach|politician|president|king|queen|artist|musician|producer|composer|poet|novelist|scientist|executioner|pioneer|founder|member|character|father|mother|son|daughter|wife|husband|leader|governor|senator|rapper|drummer|guitarist|comedian|journalist|painter|architect|designer|engineer|inventor|explorer|emperor|pope|saint|chef|athlete|boxer|wrestler|quarterback|manager|owner|ceo|host|presenter|star|statesman|linebacker|receiver|kicker|pitcher|captain|commissioner|chairman|chairwoman|officer|minister|mayor|judge|lawyer|doctor|teacher|professor|student|brother|sister|uncle|aunt|nephew|niece|grandson|granddaughter|heir|successor|predecessor|winner|runner-up|champion|mvp)s?$/i;
 const PLACE_NOUNS = /^(?:city|town|village|country|state|province|county|region|area|place|island|river|mountain|lake|nation|capital|district|neighborhood|neighbourhood|location|continent|stadium|venue|park|arena|street|sea|ocean|coast)s?$/i;
 const ORG_NOUNS = /^(?:company|firm|band|group|team|club|university|college|school|organization|organisation|label|magazine|newspaper|network|channel|station|party|agency|brand|corporation|studio|publisher|airline|conference|league)s?$/i;
 /** Comparatives a choice is settled by: the larger number or the later date wins. */
@@ -55,12 +55,15 @@ export function analyseShortQuestion(raw: string): ShortQuestion | null {
   if (YESNO.test(question)) return { kind: 'yesno', ...base };
   const lower = question.toLowerCase();
   if (/\b(?:what|which|in what|in which)\s+year\b/.test(lower)) return { kind: 'year', ...base };
-  if (/\bhow\s+(?:many|much)\b/.test(lower)) return { kind: 'number', ...base };
-  if (/(?:^|\s)when\b/.test(lower)) return { kind: 'date', ...base };
+  if (/\bhow\s+(?:many|much|long|old|far|tall|high)\b/.test(lower)) return { kind: 'number', ...base };
+  if (/(?:^|\s)when\b|\b(?:what|which)\s+(?:date|day|month)\b/.test(lower)) return { kind: 'date', ...base };
+  // "What was the score", "what was his passer rating": a number the noun names.
+  if (/\b(?:what|which)\s+(?:(?:is|was|were|are)\s+)?(?:the\s+|his\s+|her\s+|its\s+|their\s+)?(?:[\p{L}'’]+\s+)?(?:score|rating|percentage|percent|number|amount|cost|price|age|average|total|population|attendance|margin)\b/iu.test(lower))
+    return { kind: 'number', ...base };
   if (/(?:^|\s)where\b/.test(lower)) return { kind: 'place', ...base };
   // "Which English midfielder", "what New York city", "What Canadian": the noun after the wh-word.
-  const head = /\b(?:what|which)\s+((?:[\p{L}-]+\s+){0,3})/iu.exec(question);
-  for (const word of (head?.[1] ?? '').trim().split(/\s+/).filter(Boolean)) {
+  const head = /\b(?:what|which)\s+([\p{L}\s,'’-]{0,60})/iu.exec(question);
+  for (const word of (head?.[1] ?? '').split(/[^\p{L}-]+/u).filter(Boolean).slice(0, 3)) {
     if (PERSON_NOUNS.test(word) || nlp(word).has('#Demonym')) return { kind: 'person', ...base };
     if (PLACE_NOUNS.test(word)) return { kind: 'place', ...base };
     if (ORG_NOUNS.test(word)) return { kind: 'organisation', ...base };
@@ -133,7 +136,9 @@ function candidatesIn(kind: ShortKind, text: string): string[] {
   if (kind === 'thing') {
     // Noun phrases, without their determiners and trailing clauses: "the golden anniversary" -> "golden anniversary".
     const phrases = (doc.nouns().out('array') as string[]).flatMap((c) => c.split(/\s*(?:,|;|\(|\)|\bwhich\b|\bthat\b|\bwho\b)\s*/));
-    return [...new Set(phrases.map((c) => trimEnds(c).replace(/^(?:the|a|an|its|their|his|her|this|that|these|those)\s+/i, '')).filter((c) => c.length >= 2 && c.split(/\s+/).length <= 6))];
+    const cleaned = phrases.map((c) => trimEnds(c).replace(/^(?:the|a|an|its|their|his|her|this|that|these|those)\s+/i, ''));
+    // A date or a bare number is not a thing a noun names.
+    return [...new Set(cleaned.filter((c) => c.length >= 2 && c.split(/\s+/).length <= 6 && chrono.parse(c).length === 0))];
   }
   const typed =
     kind === 'person' ? doc.people().out('array') : kind === 'place' ? doc.places().out('array') : kind === 'organisation' ? doc.organizations().out('array') : [];
@@ -162,6 +167,13 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
   const sentences = sentencesOf(passages, terms, weight);
   const total = q.terms.reduce((a, t) => a + weight(t), 0) || 1;
   const found = new Map<string, { value: string; score: number; best: number; hits: Sentence[] }>();
+  // A noun phrase every page repeats ("the game", "the team") is what the pages are about, not an answer.
+  const everywhere = passages.map((p) => keyOf(p.text)).join(' | ');
+  const commonness = (key: string) => {
+    let count = 0;
+    for (let at = everywhere.indexOf(key); at >= 0 && count < 50; at = everywhere.indexOf(key, at + key.length)) count++;
+    return 1 / (1 + 0.5 * Math.log(Math.max(1, count)));
+  };
   for (const s of sentences) {
     const base = (s.overlap / total) / (1 + 0.15 * s.rank);
     const near = (candidate: string) => {
@@ -180,7 +192,7 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
       const entry = found.get(key) ?? { value: candidate, score: 0, best: 0, hits: [] };
       if (entry.hits.includes(s)) continue;
       entry.hits.push(s);
-      entry.best = Math.max(entry.best, base * (near(candidate) ? 1.5 : 1));
+      entry.best = Math.max(entry.best, base * (near(candidate) ? 1.5 : 1) * (q.kind === 'thing' ? commonness(key) : 1));
       // Agreement: each further sentence stating it adds a little.
       entry.score = entry.best + 0.25 * (entry.hits.length - 1) * entry.best;
       if (candidate.length > entry.value.length && keyOf(candidate) === key) entry.value = candidate;
