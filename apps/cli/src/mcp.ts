@@ -3,6 +3,8 @@
  * for desktop agents, calling the service at WEB_RESEARCH_URL with WEB_RESEARCH_API_KEY. stdout
  * carries only MCP messages; this program's own lines go to stderr.
  */
+// The contracts the tools share with the REST API are decorated classes.
+import 'reflect-metadata';
 import { runStdioServer } from '@app/mcp';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);

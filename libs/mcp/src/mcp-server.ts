@@ -64,7 +64,8 @@ export function createMcpServer(backend: RestBackend): Server {
       const outcome = await tool.run(args, { rest: backend, signal: extra.signal, progress });
       return { content: [{ type: 'text', text: outcome.text }], structuredContent: outcome.structured };
     } catch (error) {
-      if (error instanceof RestError) return failure(error.message, { status: error.status, detail: error.detail as never });
+      // A tool with an output schema answers only its own shape as structured content.
+      if (error instanceof RestError) return failure(error.message, tool.outputSchema ? undefined : { status: error.status, detail: error.detail as never });
       if (extra.signal.aborted) return failure('the call was cancelled');
       return failure(`the service could not be reached: ${(error as Error).message}`);
     }

@@ -1,5 +1,5 @@
-import { EXTRACT_FORMATS, SEARCH_FRESHNESS } from '@app/contracts';
-import { DEEP_SEARCH_BOUNDS, TASK_PROCESSORS } from '@app/domain';
+import { EXTRACT_FORMATS } from '@app/contracts';
+import { DEEP_SEARCH_BOUNDS, FRESHNESS, TASK_PROCESSORS } from '@app/domain';
 import { okBody, RestError } from './rest-backend';
 import { type ToolContext, waitForRun } from './run-wait';
 import { extractText, findAllText, researchText, searchText, taskText } from './tool-text';
@@ -92,7 +92,7 @@ const webSearch: ToolDefinition = {
       limit: { type: 'integer', minimum: DEEP_SEARCH_BOUNDS.limit.min, maximum: DEEP_SEARCH_BOUNDS.limit.max, default: 10, description: 'How many rows' },
       include_domains: domains('Only these domains (and their subdomains)'),
       exclude_domains: domains('Never these domains (and their subdomains)'),
-      freshness: { type: 'string', enum: [...SEARCH_FRESHNESS], description: 'Only pages dated within this window' },
+      freshness: { type: 'string', enum: [...FRESHNESS], description: 'Only pages dated within this window' },
     },
     [],
     { anyOf: [{ required: ['queries'] }, { required: ['objective'] }] },
