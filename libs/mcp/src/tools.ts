@@ -47,7 +47,7 @@ const waitSeconds = {
   default: MCP_TOOL_BOUNDS.wait.default,
   description: `How long to wait for the run to end (${MCP_TOOL_BOUNDS.wait.min} to ${MCP_TOOL_BOUNDS.wait.max} s); when it runs out the run id is returned and the run goes on`,
 };
-const id = (description: string) => ({ type: 'string', minLength: 1, maxLength: MCP_TOOL_BOUNDS.idChars, pattern: '^[A-Za-z0-9_.:-]+$', description });
+const id = (description: string) => ({ type: 'string', minLength: 1, maxLength: MCP_TOOL_BOUNDS.idChars, pattern: '^[A-Za-z0-9_-]+$', description });
 const schema = (properties: Record<string, object>, required: string[] = [], extra: Obj = {}): JsonSchema => ({ type: 'object', properties, required, additionalProperties: false, ...extra });
 const readOnly = { readOnlyHint: true, openWorldHint: true } as const;
 const starts = { readOnlyHint: false, openWorldHint: true } as const;
