@@ -39,12 +39,14 @@ describe('MCP server (standalone, fixture web)', () => {
   const transportErrors: Error[] = [];
 
   beforeAll(async () => {
-    searxng = await startSlowSearxng(ctx.web, 0);
+    // Each search waits 1.5 s: a deep run cannot end within a 1 s wait.
+    searxng = await startSlowSearxng(ctx.web, 1_500);
     reading = await startService('standalone', searxngEnv(searxng, ctx.web));
   }, 60_000);
 
   const connectHttp = async (svc: RunningService = ctx.svc, key = svc.demoKey): Promise<Client> => {
     const client = new Client({ name: 'e2e-http', version: '1.0.0' });
+    if (key === svc.demoKey) client.onerror = (error) => transportErrors.push(error);
     const transport = new StreamableHTTPClientTransport(new URL(`${svc.baseUrl}/mcp`), { requestInit: { headers: bearer(key) } });
     await client.connect(transport);
     clients.push(client);
@@ -53,6 +55,8 @@ describe('MCP server (standalone, fixture web)', () => {
   let stdioLog = '';
   const connectStdio = async (svc: RunningService = ctx.svc): Promise<Client> => {
     const client = new Client({ name: 'e2e-stdio', version: '1.0.0' });
+    // A progress notification the client cannot place (one that came after its call's result) is an error too.
+    client.onerror = (error) => transportErrors.push(error);
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [path.join(ROOT, 'scripts', 'service.js'), 'mcp'],
@@ -86,7 +90,7 @@ describe('MCP server (standalone, fixture web)', () => {
   describe.each([
     ['Streamable HTTP', connectHttp],
     ['stdio', connectStdio],
-  ])('over %s', (_transport, connect) => {
+  ])('over %s', (transport, connect) => {
     /** On the local index; `reader` on the service whose hits are read from the fixture web. */
     let client: Client;
     let reader: Client;
@@ -139,13 +143,59 @@ describe('MCP server (standalone, fixture web)', () => {
       }
       // The report comes first, the numbered sources after it.
       expect(text.indexOf(String(view.report).slice(0, 40))).toBe(0);
-      expect(stages.some((s) => s.startsWith('plan: '))).toBe(true);
-      expect(stages.some((s) => /^read https?:\/\//.test(s))).toBe(true);
-      expect(stages.some((s) => s.startsWith('finding ('))).toBe(true);
+      // One notification per stage, as the run's log recorded them: the plan, each page read, each finding.
+      const history = await json(await fetch(`${reading.baseUrl}/v1/searches/${view.search_id}/history`, { headers: bearer(reading.demoKey) }));
+      const recorded = (type: string) => (history.events as { type: string }[]).filter((e) => e.type === type).length;
+      const count = (pattern: RegExp) => stages.filter((s) => pattern.test(s)).length;
+      expect(recorded('SubqueriesPlanned')).toBeGreaterThan(0);
+      expect(recorded('PageFetched')).toBeGreaterThan(0);
+      expect(recorded('FindingGraded')).toBeGreaterThan(0);
+      expect(count(/^plan: /)).toBe(recorded('SubqueriesPlanned'));
+      expect(count(/^(read|could not read) https?:\/\//)).toBe(recorded('PageFetched'));
+      expect(count(/^finding \(/)).toBe(recorded('FindingGraded'));
       expect(stages[stages.length - 1]).toBe('completed');
 
       const again = (await reader.callTool({ name: 'get_research', arguments: { search_id: view.search_id } })) as CallToolResult;
       expect((again.structuredContent as Obj).report).toBe(view.report);
+    });
+
+    it('deep_research whose wait ends first answers the search_id, and get_research later has the report', async () => {
+      const startedAt = Date.now();
+      // A prompt of its own per transport: the service keeps searches it made, which would not wait.
+      const prompt = transport === 'stdio' ? 'Where is HelioGrid building its plant?' : 'Who leads Acme Robotics?';
+      const result = (await reader.callTool({ name: 'deep_research', arguments: { prompt, max_fetches: 3, wait_seconds: 1 } })) as CallToolResult;
+      expect(Date.now() - startedAt).toBeLessThan(15_000);
+      expect(result.isError).toBeFalsy();
+      const view = result.structuredContent as Obj;
+      expect(['queued', 'running']).toContain(view.status);
+      expect(textOf(result)).toContain(`get_research with search_id "${view.search_id}"`);
+      let later: Obj = view;
+      for (let i = 0; i < 300 && ['queued', 'running'].includes(later.status); i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        later = (await reader.callTool({ name: 'get_research', arguments: { search_id: view.search_id } })).structuredContent as Obj;
+      }
+      expect(later.status).toBe('completed');
+      expect(later.report).toEqual(expect.any(String));
+    });
+
+    it('findall lists the entities found, each with its URL, reporting each as found', async () => {
+      const found: string[] = [];
+      const result = (await client.callTool(
+        { name: 'findall', arguments: { query: 'robotics companies', limit: 5, wait_seconds: 120 } },
+        undefined,
+        { timeout: 150_000, onprogress: (progress) => void found.push(progress.message ?? '') },
+      )) as CallToolResult;
+      expect(result.isError).toBeFalsy();
+      const view = result.structuredContent as Obj;
+      expect(view.status).toMatchObject({ status: 'completed' });
+      expect(view.entities.length).toBeGreaterThan(0);
+      const text = textOf(result);
+      for (const entity of view.entities) {
+        expect(text).toContain(entity.url);
+        expect(found).toContain(`found ${entity.name} ${entity.url}`);
+      }
+      const again = (await client.callTool({ name: 'get_findall', arguments: { findall_id: view.findall_id } })) as CallToolResult;
+      expect((again.structuredContent as Obj).entities).toEqual(view.entities);
     });
 
     it('task fills a JSON schema with what the pages state, citing them', async () => {
@@ -214,6 +264,25 @@ describe('MCP server (standalone, fixture web)', () => {
     expect(viaMcp).toEqual(viaRest);
     expect(viaMcp).toMatchObject({ sku_search: 1, sku_objective_rerank: 1, sku_extract: 2 });
     expect((searched.structuredContent as Obj).credits).toBe(2);
+  });
+
+  it('a tool call is rate limited as its REST operations: their 429 is the tool’s error, the call itself takes no token', async () => {
+    const limited = await startService('standalone', { RATE_LIMIT_RPS: '1', RATE_LIMIT_BURST: '3', FETCH_ALLOW_HOSTS: ctx.web.allowHosts.join(',') });
+    try {
+      const client = await connectHttp(limited);
+      let refused: CallToolResult | undefined;
+      // Spend the key's bucket, then call at once (a token comes back each second: try a few times).
+      for (let attempt = 0; attempt < 5 && !refused; attempt++) {
+        await Promise.all(Array.from({ length: 8 }, () => fetch(`${limited.baseUrl}/v1/usage`, { headers: bearer(limited.demoKey) })));
+        const result = (await client.callTool({ name: 'web_search', arguments: { queries: ['battery'] } })) as CallToolResult;
+        if (result.isError) refused = result;
+      }
+      expect(refused).toBeDefined();
+      expect(textOf(refused!)).toMatch(/^429: /);
+      expect(refused!.structuredContent).toMatchObject({ status: 429 });
+    } finally {
+      await limited.stop();
+    }
   });
 
   it('a wrong or missing key is a 401 before any MCP message', async () => {

@@ -19,6 +19,14 @@ function inputError(tool: ToolDefinition, error: ErrorObject | undefined): strin
   return `${field || 'arguments'}: ${error.message ?? 'invalid'}${error.keyword === 'enum' ? ` (${(error.params.allowedValues as unknown[]).join(', ')})` : ''}`;
 }
 
+/**
+ * After a call that sent progress, how long the result waits. The SDK's client handles a
+ * notification a microtask later than a response read in the same chunk, and by then has dropped
+ * the call's progress handler: over stdio a burst of stages (a run already ended, or ending) would
+ * be lost without this pause.
+ */
+const PROGRESS_SETTLE_MS = 100;
+
 const failure = (message: string, structured?: Record<string, unknown>): CallToolResult => ({
   content: [{ type: 'text', text: message }],
   isError: true,
@@ -62,6 +70,7 @@ export function createMcpServer(backend: RestBackend): Server {
     };
     try {
       const outcome = await tool.run(args, { rest: backend, signal: extra.signal, progress });
+      if (step > 0) await new Promise((resolve) => setTimeout(resolve, PROGRESS_SETTLE_MS));
       return { content: [{ type: 'text', text: outcome.text }], structuredContent: outcome.structured };
     } catch (error) {
       // A tool with an output schema answers only its own shape as structured content.

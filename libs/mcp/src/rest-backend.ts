@@ -79,6 +79,26 @@ export async function* sseEvents(chunks: AsyncIterable<Uint8Array | string>): As
   }
 }
 
+/**
+ * A signal that aborts with `signal` or after `ms`, and its release. (Not `AbortSignal.any`: on
+ * Node 20 a signal it makes can be collected while a fetch still waits on it, and never fire.)
+ */
+export function deadline(signal: AbortSignal, ms: number): { signal: AbortSignal; release(): void } {
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  const timer = setTimeout(abort, ms);
+  signal.addEventListener('abort', abort, { once: true });
+  if (signal.aborted) abort();
+  return {
+    signal: controller.signal,
+    release() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', abort);
+      abort();
+    },
+  };
+}
+
 /** Bounds of the HTTP back end: one answer's size and how long a plain call may take. */
 export const HTTP_BACKEND_BOUNDS = { maxBodyBytes: 32 * 1024 * 1024, callTimeoutMs: 120_000 };
 
@@ -97,13 +117,18 @@ export class HttpRestBackend implements RestBackend {
   }
 
   async call(method: 'GET' | 'POST', path: string, body: unknown, signal: AbortSignal): Promise<RestResponse> {
-    const response = await fetch(`${this.base}${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${this.apiKey}`, Accept: 'application/json', ...(body !== undefined && { 'Content-Type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.any([signal, AbortSignal.timeout(HTTP_BACKEND_BOUNDS.callTimeoutMs)]),
-    });
-    return { status: response.status, body: await boundedJson(response) };
+    const bounded = deadline(signal, HTTP_BACKEND_BOUNDS.callTimeoutMs);
+    try {
+      const response = await fetch(`${this.base}${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${this.apiKey}`, Accept: 'application/json', ...(body !== undefined && { 'Content-Type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: bounded.signal,
+      });
+      return { status: response.status, body: await boundedJson(response) };
+    } finally {
+      bounded.release();
+    }
   }
 
   async *events(path: string, signal: AbortSignal): AsyncGenerator<RunEvent> {

@@ -1,4 +1,4 @@
-import { okBody, type RestBackend, type RunEvent } from './rest-backend';
+import { deadline, okBody, type RestBackend, type RunEvent } from './rest-backend';
 
 /** What a tool needs while it works: the REST API, the call's abort signal and its progress line. */
 export interface ToolContext {
@@ -65,8 +65,7 @@ const running = (view: Record<string, unknown>) => view.status === 'queued' || v
  * the log by a moment after a failure or cancel, so it is read again until it shows the end).
  */
 export async function waitForRun(ctx: ToolContext, eventsPath: string, viewPath: string, waitSeconds: number): Promise<Waited> {
-  const stop = new AbortController();
-  const signal = AbortSignal.any([ctx.signal, stop.signal, AbortSignal.timeout(waitSeconds * 1000)]);
+  const { signal, release } = deadline(ctx.signal, waitSeconds * 1000);
   let ended = false;
   try {
     for await (const event of ctx.rest.events(eventsPath, signal)) {
@@ -79,7 +78,7 @@ export async function waitForRun(ctx: ToolContext, eventsPath: string, viewPath:
   } catch (error) {
     if (!signal.aborted) throw error;
   } finally {
-    stop.abort();
+    release();
   }
   ctx.signal.throwIfAborted();
   const read = async () => okBody(await ctx.rest.call('GET', viewPath, undefined, ctx.signal)) as Record<string, unknown>;
