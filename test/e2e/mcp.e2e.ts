@@ -326,6 +326,7 @@ describe('MCP server (standalone, fixture web)', () => {
 
   it('the stdio server logs to stderr only, and refuses to start without its service and key', async () => {
     expect(stdioLog).toContain('web-research MCP server on stdio');
+    expect(stdioLog).not.toContain(ctx.svc.demoKey.slice(16));
     const { spawnSync } = await import('node:child_process');
     const bare = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'service.js'), 'mcp'], { env: { PATH: process.env.PATH ?? '' }, input: '', encoding: 'utf8' });
     expect(bare.status).toBe(2);
