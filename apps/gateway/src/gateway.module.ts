@@ -20,9 +20,10 @@ import { ServiceCalls } from './commands/service-calls';
 import { IdempotencyGuard } from './http/idempotency';
 import { HttpMetrics } from './http/metrics';
 import { UsageController } from './usage/usage.controller';
+import { McpController } from './mcp/mcp.controller';
 
-/** The route files: the platform's, and each run kind's creation and own verbs. */
-const CONTROLLERS = [HealthController, UsageController, SearchController, TasksController, ChatController, ModelsController, MonitorsController, FindAllController, ExtractController, CrawlRoutes];
+/** The route files: the platform's, each run kind's creation and own verbs, and the MCP server. */
+const CONTROLLERS = [HealthController, UsageController, SearchController, TasksController, ChatController, ModelsController, MonitorsController, FindAllController, ExtractController, CrawlRoutes, McpController];
 
 /**
  * The HTTP API: the route files, every run kind's run routes (from the list of kinds), the API key

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ApiKeyAuthenticator } from './api-key.authenticator';
 import type { AuthedRequest } from './auth.context';
 
-/** Routes under /v1 that answer without a key. */
+/** Routes under /v1 that answer without a key (every /v1 route else, and /mcp, needs one). */
 const PUBLIC = new Set(['/v1/openapi.json']);
 
 /**
@@ -14,7 +14,7 @@ export function installEarlyKeyCheck(fastify: FastifyInstance, authenticator: Ap
   fastify.addHook('onRequest', async (request: FastifyRequest) => {
     if (!hasBody(request)) return;
     const route = request.routeOptions.url;
-    if (!route || !route.startsWith('/v1/') || PUBLIC.has(route)) return;
+    if (!route || !(route.startsWith('/v1/') || route === '/mcp') || PUBLIC.has(route)) return;
     (request as FastifyRequest & AuthedRequest).auth = await authenticator.authenticate(request.headers.authorization);
   });
 }

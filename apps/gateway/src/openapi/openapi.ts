@@ -22,7 +22,9 @@ const detailError = { type: 'object', required: ['detail'], properties: { detail
 export function buildOpenApi(app: NestFastifyApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Web Research API')
-    .setDescription('Search, deep research runs, tasks, FindAll, extraction, site maps, crawl runs and monitors (of a query or a page) over a self-hosted web research service.')
+    .setDescription(
+      'Search, deep research runs, tasks, FindAll, extraction, site maps, crawl runs and monitors (of a query or a page) over a self-hosted web research service. The same tools are served to agents by an MCP server at /mcp (Streamable HTTP, the same bearer keys); it is not a REST operation, so it is not described here.',
+    )
     .setVersion('1.0.0')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'wr_<key id>_<secret>' })
     .build();
