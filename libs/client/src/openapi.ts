@@ -894,6 +894,12 @@ export interface components {
             max_chars_per_result?: number | null;
             /** @description Focuses the excerpts on this goal */
             objective?: string | null;
+            /**
+             * @description Render the page in a headless browser first: `auto` when its HTML reads thin and has scripts that would fill it (without a browser: as fetched), `always` (without a browser: this URL’s error), `never`. PDFs and Word files are never rendered
+             * @default auto
+             * @enum {string}
+             */
+            render?: "auto" | "always" | "never";
             /** @description 1 to 20 absolute URLs */
             urls: string[];
         };
@@ -906,11 +912,20 @@ export interface components {
         };
         ExtractResult: {
             content: string | null;
+            /**
+             * @description What the URL was read as: `text/html`, `application/pdf`, the Word (.docx) type, ...; null on error
+             * @example application/pdf
+             */
+            content_type: string | null;
             /** @description Why this URL could not be extracted */
             error: string | null;
             excerpts: string[];
             final_url: string | null;
             language: string | null;
+            /** @description PDFs with `format: text`: the offset in `content` where each page starts (page 1 at 0) */
+            page_starts?: number[];
+            /** @description A PDF’s page count; null for other documents */
+            pages: number | null;
             /** @example 2026-03-01 */
             published_date?: string | null;
             /** @description HTTP status of the final response */
@@ -1803,6 +1818,8 @@ export interface operations {
                 format?: "markdown" | "text" | "html";
                 /** @description Focuses the excerpts on this goal */
                 objective?: string | null;
+                /** @description Render the page in a headless browser first: `auto` when its HTML reads thin and has scripts that would fill it (without a browser: as fetched), `always` (without a browser: this URL’s error), `never`. PDFs and Word files are never rendered */
+                render?: "auto" | "always" | "never";
                 /** @description Absolute URL of the page */
                 url: string;
             };
