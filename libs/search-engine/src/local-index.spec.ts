@@ -336,4 +336,23 @@ describe('LocalIndex ranking priors', () => {
     const top = urls(i, 'Which Canadian produced a song with the cast of Nashville');
     expect(top.slice(0, 2)).toEqual(expect.arrayContaining(['https://en.wikipedia.example/wiki/Christmas_with_Nashville', 'https://en.wikipedia.example/wiki/The_Stellas_(duo)']));
   });
+
+  it("a company's name in a query prefers its pages, and among them the one the rest of the query asks for", () => {
+    const i = new LocalIndex({ now: () => NOW });
+    const site = 'https://acme-robotics.example';
+    i.upsert(doc(`${site}/`, {
+      title: 'Acme Robotics',
+      text: 'Acme Robotics builds warehouse robots. News, investors, revenue and results, our leadership team, careers, funding news. Contact Acme Robotics.',
+    }));
+    i.upsert(doc(`${site}/investors/fiscal-2023`, { title: 'Annual report, fiscal 2023', text: 'Revenue for fiscal 2023 was 48 million dollars, up from 31 million in fiscal 2022.' }));
+    i.upsert(doc(`${site}/team`, { title: 'Leadership team', text: 'Our chief technology officer, Wen Okafor, leads engineering. Our chief executive is Lia Brandt.' }));
+    i.upsert(doc('https://news.example/acme-seed', { title: 'Warehouse robot maker raises seed funding', text: 'Acme Robotics raised 4 million dollars in seed funding led by Northgate Ventures.' }));
+    i.upsert(doc('https://other.example/', { title: 'Other Robotics', text: 'Other robots, revenue and a team.' }));
+    expect(urls(i, 'Acme Robotics')[0]).toBe(`${site}/`);
+    expect(urls(i, 'Acme Robotics revenue fiscal 2023')[0]).toBe(`${site}/investors/fiscal-2023`);
+    expect(urls(i, 'Acme Robotics leadership team chief technology officer')[0]).toBe(`${site}/team`);
+    expect(urls(i, 'Acme Robotics seed funding')[0]).toBe('https://news.example/acme-seed');
+    // A misspelt name does the same.
+    expect(urls(i, 'Acme Robotcs revenue fiscal 2023')[0]).toBe(`${site}/investors/fiscal-2023`);
+  });
 });

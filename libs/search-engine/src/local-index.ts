@@ -77,7 +77,7 @@ export class LocalIndex {
       near: (term) => this.vocabulary.near(term),
       filter: (query) => compileFilter(query, this.pages, this.now),
       namedDomains: (queryTerms) => this.hosts.namedDomains(queryTerms),
-      reweigh: (results, queryTerms, named, lists, admit) => this.ranking.reweigh(results, queryTerms, named, lists, admit),
+      reweigh: (results, queryTerms, named, lists, listTerms, admit) => this.ranking.reweigh(results, queryTerms, named, lists, listTerms, admit),
       rows: (ids) =>
         new Map((this.storage.statements.byIds.all(JSON.stringify(ids)) as Array<StoredPage & { id: number }>).map((row) => [row.id, row])),
     };

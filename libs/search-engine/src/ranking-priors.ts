@@ -26,6 +26,12 @@ const MENTION_LIFT = 0.3;
 /** A title shorter than this names nothing reliably ("Home", "FAQ" are stop words of a site). */
 const MIN_NAMING_TITLE = 4;
 
+/** What the rest of a query naming a site asks for: who holds less of it than the best, and a page's score for the name alone. */
+interface RestMatcher {
+  outmatched(doc: number): boolean;
+  nameScore(doc: number): number;
+}
+
 /** What the ranking reads of stored pages. */
 export interface StoredText {
   textOf(doc: number): { title: string; text: string };
@@ -46,14 +52,25 @@ export class Ranking {
    * ("Ledgerlark" -> ledgerlark.test) is what the query names. BM25 alone ranks the directory
    * first for a description it matches term for term.
    */
-  reweigh(results: Scored[], queryTerms: string[], named: Set<number>, lists: ImpactList[], admit?: (doc: number) => boolean): Scored[] {
+  reweigh(results: Scored[], queryTerms: string[], named: Set<number>, lists: ImpactList[], listTerms: string[], admit?: (doc: number) => boolean): Scored[] {
     const p = this.pages;
     let navigational: Scored | null = null;
     const joined = queryTerms.join('');
+    const asks = named.size > 0 ? this.restMatcher(results, lists, listTerms) : null;
+    // Every page of a named site is the entity's: each is credited with the name as its best page
+    // spells it (a filing need not repeat the company's name to be the company's).
+    const siteName = new Map<number, number>();
+    for (const result of results) {
+      const domain = p.domain[result.doc];
+      if (named.has(domain)) siteName.set(domain, Math.max(siteName.get(domain) ?? 0, asks!.nameScore(result.doc)));
+    }
     for (const result of results) {
       if (!named.has(p.domain[result.doc])) continue;
+      result.score += (siteName.get(p.domain[result.doc]) ?? 0) - asks!.nameScore(result.doc);
       const home = p.home[result.doc] === 1;
-      result.score *= home ? NAMED_HOME_BOOST : NAMED_SITE_BOOST;
+      // The name is a reason to prefer the entity's pages; its home page leads only where no
+      // result holds more of what the rest of the query asks for ("revenue fiscal 2023").
+      result.score *= home && !asks!.outmatched(result.doc) ? NAMED_HOME_BOOST : NAMED_SITE_BOOST;
       // The whole query is the site's name ("Ledgerlark", "Kestrel and Loaf"): a navigational
       // query, answered by the site's home page first, as a user typing a name expects.
       // So is a name the home page opens with, one of its words naming the host ("Lanthorne Tidal
@@ -64,7 +81,10 @@ export class Ranking {
       if (queryTerms.every(spells) || spells(joined) || this.opensWith(result.doc, queryTerms)) navigational = result;
     }
     results.sort((a, b) => b.score - a.score || a.doc - b.doc);
-    if (this.liftMentioned(results)) results.sort((a, b) => b.score - a.score || a.doc - b.doc);
+    const yielded = asks ? this.yieldHomes(results, named, asks) : new Set<Scored>();
+    if (yielded.size > 0) results.sort((a, b) => b.score - a.score || a.doc - b.doc);
+    // A home page that yielded is not lifted back by the pages naming its site.
+    if (this.liftMentioned(results, yielded)) results.sort((a, b) => b.score - a.score || a.doc - b.doc);
     this.promoteListed(results, queryTerms, lists, admit);
     if (navigational && results[0] !== navigational) {
       navigational.score = results[0].score * 1.01;
@@ -81,12 +101,13 @@ export class Ranking {
    * as whole words, with its capitals, in the naming page. Pages of the same title (one
    * article's paragraphs) lift nothing among themselves. True when a score changed.
    */
-  private liftMentioned(results: Scored[]): boolean {
+  private liftMentioned(results: Scored[], settled: Set<Scored>): boolean {
     if (results.length <= 1) return false;
     const mentioners = results.slice(0, MENTIONERS).map((result) => ({ result, ...this.stored.textOf(result.doc) }));
     const titles = this.stored.titlesOf(results.slice(1).map((r) => r.doc));
     let changed = false;
     for (const result of results.slice(1)) {
+      if (settled.has(result)) continue;
       const name = namingTitle(titles.get(result.doc) ?? '');
       if (name.length < MIN_NAMING_TITLE) continue;
       let lift = 0;
@@ -100,6 +121,41 @@ export class Ranking {
       }
     }
     return changed;
+  }
+
+  /**
+   * A named site's home page that holds less of what the rest of the query asks for than a page
+   * about the entity (on its site, or naming it) yields to that page: "<Company> seed funding" is
+   * answered by the story of the round, not by the home page's menu. The home pages that yielded.
+   */
+  private yieldHomes(results: Scored[], named: Set<number>, asks: RestMatcher): Set<Scored> {
+    const yielded = new Set<Scored>();
+    results.forEach((home, rank) => {
+      if (this.pages.home[home.doc] !== 1 || !named.has(this.pages.domain[home.doc]) || !asks.outmatched(home.doc)) return;
+      const answer = results.find((r, k) => k > rank && !asks.outmatched(r.doc) && (named.has(this.pages.domain[r.doc]) || asks.nameScore(r.doc) > 0));
+      if (!answer) return;
+      home.score = Math.min(home.score, answer.score * 0.99);
+      yielded.add(home);
+    });
+    return yielded;
+  }
+
+  /**
+   * The query's terms besides the names of the sites it names, and for a page how many of them it
+   * holds: a page is outmatched when another result holds more.
+   */
+  private restMatcher(results: Scored[], lists: ImpactList[], listTerms: string[]): RestMatcher {
+    const p = this.pages;
+    const nameTerms = new Set<string>();
+    for (const result of results) {
+      const labels = hostLabels(p.domains[p.domain[result.doc]]);
+      for (const term of listTerms) if (labels.some((label) => sameWord(label, term) || label.includes(term))) nameTerms.add(term);
+    }
+    const rest = lists.filter((_, k) => !nameTerms.has(listTerms[k]!));
+    const names = lists.filter((_, k) => nameTerms.has(listTerms[k]!));
+    const held = (doc: number) => rest.filter((list) => scoreOf([list], doc) > 0).length;
+    const best = results.reduce((max, r) => Math.max(max, held(r.doc)), 0);
+    return { outmatched: (doc) => held(doc) < best, nameScore: (doc) => (names.length ? scoreOf(names, doc) : 0) };
   }
 
   /** The page's title or opening words hold the query's terms in a row (its name as the page writes it). */
