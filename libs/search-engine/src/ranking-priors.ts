@@ -56,21 +56,17 @@ export class Ranking {
     const p = this.pages;
     let navigational: Scored | null = null;
     const joined = queryTerms.join('');
-    const asks = named.size > 0 ? this.restMatcher(results, lists, listTerms) : null;
-    // Every page of a named site is the entity's: each is credited with the name as its best page
-    // spells it (a filing need not repeat the company's name to be the company's).
-    const siteName = new Map<number, number>();
-    for (const result of results) {
-      const domain = p.domain[result.doc];
-      if (named.has(domain)) siteName.set(domain, Math.max(siteName.get(domain) ?? 0, asks!.nameScore(result.doc)));
-    }
+    // Sites the query names in full ("Acme Robotics" for acme-robotics.test), not by one word of
+    // their host that is also a word of a description ("bakery" of alderwick-bakeries.test).
+    const whole = new Set([...named].filter((domain) => spelledInFull(p.domains[domain], queryTerms)));
+    const asks = whole.size > 0 ? this.restMatcher(results, lists, listTerms) : null;
     for (const result of results) {
       if (!named.has(p.domain[result.doc])) continue;
-      result.score += (siteName.get(p.domain[result.doc]) ?? 0) - asks!.nameScore(result.doc);
+      const inFull = whole.has(p.domain[result.doc]);
       const home = p.home[result.doc] === 1;
       // The name is a reason to prefer the entity's pages; its home page leads only where no
       // result holds more of what the rest of the query asks for ("revenue fiscal 2023").
-      result.score *= home && !asks!.outmatched(result.doc) ? NAMED_HOME_BOOST : NAMED_SITE_BOOST;
+      result.score *= home && !(inFull && asks!.outmatched(result.doc)) ? NAMED_HOME_BOOST : NAMED_SITE_BOOST;
       // The whole query is the site's name ("Ledgerlark", "Kestrel and Loaf"): a navigational
       // query, answered by the site's home page first, as a user typing a name expects.
       // So is a name the home page opens with, one of its words naming the host ("Lanthorne Tidal
@@ -81,7 +77,7 @@ export class Ranking {
       if (queryTerms.every(spells) || spells(joined) || this.opensWith(result.doc, queryTerms)) navigational = result;
     }
     results.sort((a, b) => b.score - a.score || a.doc - b.doc);
-    const yielded = asks ? this.yieldHomes(results, named, asks) : new Set<Scored>();
+    const yielded = asks ? this.yieldHomes(results, whole, asks) : new Set<Scored>();
     if (yielded.size > 0) results.sort((a, b) => b.score - a.score || a.doc - b.doc);
     // A home page that yielded is not lifted back by the pages naming its site.
     if (this.liftMentioned(results, yielded)) results.sort((a, b) => b.score - a.score || a.doc - b.doc);
@@ -212,6 +208,13 @@ export class Ranking {
     }
     if (changed) results.sort((a, b) => b.score - a.score || a.doc - b.doc);
   }
+}
+
+/** Every word of the host's name is spelled by a query term (one typo allowed in a long word). */
+function spelledInFull(domain: string, queryTerms: string[]): boolean {
+  const parts = domain.toLowerCase().split('.').filter((part) => part !== 'www');
+  const words = (parts.length > 1 ? parts.slice(0, -1) : parts).flatMap((part) => terms(part.replace(/-/g, ' ')));
+  return words.length > 0 && words.every((word) => queryTerms.some((t) => sameWord(word, t)));
 }
 
 /** A page title's name: without a trailing qualifier in brackets or a site's name after a separator ("Acme | Pricing" -> "Acme"). */
