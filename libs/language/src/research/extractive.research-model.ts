@@ -6,7 +6,7 @@ import { answerUnits } from './question/answer-units';
 import { describedName, describedObject } from './question/described';
 import { analyseQuestion, questionKind } from './question/question-shape';
 import { roleHolder } from './question/role-holder';
-import { analyseShortQuestion, shortAnswer } from './question/short-answer';
+import { analyseShortQuestion, kindConfidence, shortAnswer } from './question/short-answer';
 import { formatValue, typedAnswer } from './question/typed-answer';
 import { citedIndexes, claimSentences, GAP_NOTE, oneLine, sourcesSection, type FollowUp, type ResearchCallOptions, type ResearchModel, type ResearchPassage, type ResearchSourceRef, type SynthesiseOptions } from '@app/research';
 
@@ -166,20 +166,29 @@ interface Candidate {
  * the quotes themselves (the report then says no source answered and shows them as closest passages).
  */
 export function gradeExtractive(subquery: string, passages: ResearchPassage[]): Finding | null {
+  const finding = gradeUnchecked(subquery, passages);
+  if (!finding || finding.confidence !== 'high') return finding;
+  // High only where the value is of the kind asked for (compromise's tags) and of a kind that can be checked.
+  const checked = kindConfidence(subquery, finding.answer);
+  return checked === 'high' ? finding : { ...finding, confidence: checked };
+}
+
+function gradeUnchecked(subquery: string, passages: ResearchPassage[]): Finding | null {
   const shape = analyseQuestion(subquery);
   // Which of two, and yes or no about two named things, are settled from each one's own page.
   const asked = analyseShortQuestion(subquery)?.kind;
-  if (asked === 'choice' || asked === 'yesno' || shape.kind === 'text') {
+  const first = asked === 'choice' || asked === 'yesno' || shape.kind === 'text';
+  if (first) {
     const short = gradeShort(subquery, passages);
-    if (short || shape.kind === 'text') return short ?? gradeLexical(subquery, passages);
+    // Which of two is never answered "yes": without a settled option, the closest sentences, low.
+    if (short || shape.kind === 'text' || asked === 'choice') return short ?? lowered(gradeLexical(subquery, passages));
   }
   const units = answerUnits(passages, shape, MIN_SENTENCE, MAX_SENTENCE);
   const typed = typedAnswer(subquery, shape, units);
   if (!typed) {
     const short = gradeShort(subquery, passages);
     if (short) return short;
-    const lexical = gradeLexical(subquery, passages);
-    return lexical && { ...lexical, confidence: 'low' };
+    return lowered(gradeLexical(subquery, passages));
   }
   const value = formatValue(shape.kind, typed.value);
   // Other sources that state the same value (as a whole word: "140" does not state "40"), about
@@ -199,6 +208,8 @@ export function gradeExtractive(subquery: string, passages: ResearchPassage[]): 
     evidence,
   };
 }
+
+const lowered = (f: Finding | null): Finding | null => f && { ...f, confidence: 'low' };
 
 /** A question's short answer (see short-answer.ts) as a finding: the value, the sentence stating it, the sources agreeing. */
 function gradeShort(subquery: string, passages: ResearchPassage[]): Finding | null {

@@ -145,7 +145,32 @@ function candidatesIn(kind: ShortKind, text: string): string[] {
   const proper = doc.match('#ProperNoun+ (of|the|de)? #ProperNoun*').out('array') as string[];
   // A list ("Jay DeMarcus of Rascal Flatts and Hal David") is several candidates; a bracket ends one.
   const pieces = [...(typed as string[]), ...proper].flatMap((c) => c.split(/\s*(?:,|\band\b|&|\(|\))\s*/));
-  return [...new Set(pieces.map(trimEnds).filter((c) => c.length >= 2 && /\p{Lu}|\d/u.test(c)))];
+  const named = pieces.map(trimEnds).filter((c) => c.length >= 2 && /\p{Lu}|\d/u.test(c));
+  // "Only" opening a sentence, a numeral: capitalised, not a name.
+  return [...new Set(kind === 'person' ? named.filter((c) => nlp(c).has('#ProperNoun') || nlp(c).has('#Person')) : named)];
+}
+
+/**
+ * How sure a value can be for the kind `question` asks: high for a name of the kind asked (a
+ * person or a team for "who", a place for "where"), yes/no and which-of-two; medium for a number
+ * or a date (of the right shape, it may still count the wrong thing) and for a name compromise
+ * does not see as the kind asked.
+ */
+export function kindConfidence(question: string, value: string): ShortAnswer['confidence'] {
+  const kind = analyseShortQuestion(question)?.kind;
+  if (!kind || kind === 'choice' || kind === 'yesno') return 'high';
+  if (kind === 'number' || kind === 'date' || kind === 'year' || kind === 'thing') return 'medium';
+  return fitsKind(question, value) ? 'high' : 'medium';
+}
+
+/** The value is a name of the kind `question` asks for, as compromise tags it (a person or a team for "who", a place for "where"). */
+export function fitsKind(question: string, value: string): boolean {
+  const kind = analyseShortQuestion(question)?.kind;
+  const doc = nlp(value);
+  if (kind === 'person') return doc.has('#Person') || doc.has('#Organization');
+  if (kind === 'place') return doc.has('#Place');
+  if (kind === 'organisation') return doc.has('#Organization') || doc.has('#ProperNoun');
+  return true;
 }
 
 /** A candidate that only repeats the question ("Nashville" for a question about Nashville) answers nothing. */
@@ -340,7 +365,9 @@ function yesNo(q: ShortQuestion, passages: ResearchPassage[]): ShortAnswer | nul
   };
   const ha = holds(a);
   const hb = holds(b);
-  if (ha >= 0.5 && hb >= 0.5) return answer(true, ha === 1 && hb === 1 ? 'high' : 'medium');
+  // Both openings say it: as sure as the pages. One says it and the other does not: a "no" may
+  // only mean the other page words it differently.
+  if (ha >= 0.5 && hb >= 0.5) return answer(true, 'high');
   if (Math.min(ha, hb) === 0 && Math.max(ha, hb) >= 0.5) return answer(false, 'medium');
   return null;
 }
