@@ -181,7 +181,9 @@ function gradeUnchecked(subquery: string, passages: ResearchPassage[]): Finding 
   if (first) {
     const short = gradeShort(subquery, passages);
     // Which of two is never answered "yes": without a settled option, the closest sentences, low.
-    if (short || shape.kind === 'text' || asked === 'choice') return short ?? lowered(gradeLexical(subquery, passages));
+    if (short) return short;
+    if (asked === 'choice') return lowered(gradeLexical(subquery, passages));
+    if (shape.kind === 'text') return gradeLexical(subquery, passages);
   }
   const units = answerUnits(passages, shape, MIN_SENTENCE, MAX_SENTENCE);
   const typed = typedAnswer(subquery, shape, units);
