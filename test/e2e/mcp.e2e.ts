@@ -11,7 +11,7 @@ import { json, useService } from './harness';
 jest.setTimeout(180_000);
 
 const ROOT = path.join(__dirname, '..', '..');
-const TOOLS = ['web_search', 'extract', 'deep_research', 'get_research', 'task', 'get_task', 'findall', 'get_findall', 'search', 'fetch'];
+const TOOLS = ['web_search', 'extract', 'deep_research', 'get_research', 'task', 'get_task', 'findall', 'get_findall', 'map', 'crawl', 'get_crawl', 'search', 'fetch'];
 const COMPANY_SCHEMA = {
   type: 'object',
   properties: {
@@ -99,7 +99,7 @@ describe('MCP server (standalone, fixture web)', () => {
       reader = await connect(reading);
     });
 
-    it('lists the ten tools, each with a JSON Schema input', async () => {
+    it('lists the thirteen tools, each with a JSON Schema input', async () => {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toEqual(TOOLS);
       for (const tool of tools) {

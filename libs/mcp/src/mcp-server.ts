@@ -52,7 +52,7 @@ export function createMcpServer(backend: RestBackend): Server {
   const server = new Server(MCP_SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
     instructions:
-      'Web research tools: web_search for ranked results with URLs, extract to read pages, deep_research for a cited report, task to fill a JSON schema from the web, findall to list entities; search and fetch follow the ChatGPT connector shapes.',
+      'Web research tools: web_search for ranked results with URLs, extract to read pages, deep_research for a cited report, task to fill a JSON schema from the web, findall to list entities, map to list the URLs of a site, crawl to read its pages; search and fetch follow the ChatGPT connector shapes.',
   });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {

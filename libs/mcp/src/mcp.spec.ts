@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import Ajv from 'ajv';
 import { describeDetail, sseEvents } from './rest-backend';
 import { stageMessage } from './run-wait';
-import { researchText, taskText } from './tool-text';
+import { crawlText, mapText, researchText, SITE_TEXT_BOUNDS, taskText } from './tool-text';
 import { MCP_TOOLS } from './tools';
 
 async function* chunks(...parts: string[]): AsyncGenerator<Uint8Array> {
@@ -52,6 +52,17 @@ describe('tool input schemas', () => {
     expect(valid('extract', { urls: Array.from({ length: 21 }, (_, i) => `https://x.test/${i}`) })).toBe(false);
     expect(valid('extract', { urls: [] })).toBe(false);
   });
+  it('bounds map to 1..5000 URLs and a crawl to 1..1000 pages, 0..10 hops, its known formats', () => {
+    expect(valid('map', { url: 'https://x.test/', limit: 5000, sitemap: 'only' })).toBe(true);
+    expect(valid('map', { url: 'https://x.test/', limit: 0 })).toBe(false);
+    expect(valid('map', { url: 'https://x.test/', sitemap: 'maybe' })).toBe(false);
+    expect(valid('crawl', { url: 'https://x.test/', limit: 1000, max_depth: 0, include_paths: ['^/docs'], format: 'text', render: 'never', wait_seconds: 5 })).toBe(true);
+    expect(valid('crawl', { url: 'https://x.test/', limit: 1001 })).toBe(false);
+    expect(valid('crawl', { url: 'https://x.test/', max_depth: 11 })).toBe(false);
+    expect(valid('crawl', { url: 'https://x.test/', index: true })).toBe(false);
+    expect(valid('get_crawl', { crawl_id: 'crawl_1', limit: 101 })).toBe(false);
+    expect(valid('get_crawl', { crawl_id: '../usage' })).toBe(false);
+  });
   it('takes run ids as path-safe tokens only', () => {
     expect(valid('get_research', { search_id: 'search_01HZX' })).toBe(true);
     expect(valid('get_research', { search_id: '../../v1/usage' })).toBe(false);
@@ -64,6 +75,8 @@ describe('stageMessage', () => {
     expect(stageMessage({ id: '1', event: 'plan.created', data: { subqueries: ['a b', 'c'] } })).toBe('plan: 2 sub-queries: a b; c');
     expect(stageMessage({ id: '2', event: 'page.fetched', data: { url: 'https://x.test/a', ok: true } })).toBe('read https://x.test/a');
     expect(stageMessage({ id: '3', event: 'page.fetched', data: { url: 'https://x.test/b', ok: false } })).toBe('could not read https://x.test/b');
+    expect(stageMessage({ id: '6', event: 'page.fetched', data: { url: 'https://x.test/c', title: 'Our team', error: null, depth: 2 } })).toBe('read https://x.test/c: Our team');
+    expect(stageMessage({ id: '7', event: 'page.fetched', data: { url: 'https://x.test/d', title: null, error: 'HTTP 503' } })).toBe('could not read https://x.test/d (HTTP 503)');
     expect(stageMessage({ id: '4', event: 'finding.graded', data: { confidence: 'high', answer: 'It is 42.' } })).toBe('finding (high): It is 42.');
     expect(stageMessage({ id: '5', event: 'entity.found', data: { name: 'Acme', url: 'https://acme.test/' } })).toBe('found Acme https://acme.test/');
   });
@@ -78,5 +91,26 @@ describe('tool texts', () => {
   it('a run still going when the wait ends answers its id and the tool to call', () => {
     expect(researchText({ search_id: 's2', status: 'running', results: [] }, false)).toContain('get_research with search_id "s2"');
     expect(taskText({ task_id: 't2', status: 'queued' }, false)).toContain('get_task with task_id "t2"');
+  });
+  it('a map lists each URL with its title, bounded', () => {
+    const text = mapText({ url: 'https://x.test/', links: [{ url: 'https://x.test/team', title: 'Our team' }, { url: 'https://x.test/a' }], credits: 1 });
+    expect(text).toContain('2 URLs on https://x.test/');
+    expect(text).toContain('1. https://x.test/team (Our team)');
+    expect(text).toContain('2. https://x.test/a\n');
+    const many = mapText({ url: 'https://x.test/', links: Array.from({ length: 5000 }, (_, i) => ({ url: `https://x.test/${'p'.repeat(200)}/${i}` })), credits: 1 });
+    expect(many.length).toBeLessThan(SITE_TEXT_BOUNDS.mapChars + 500);
+    expect(many).toMatch(/… \d+ more links in the structured result/);
+  });
+  it('a crawl gives each page its URL, title and the start of its content, and how to page on', () => {
+    const pages = [
+      { url: 'https://x.test/', title: 'Home', content: 'Welcome. '.repeat(200), depth: 0, error: null },
+      { url: 'https://x.test/gone', title: null, content: null, depth: 1, error: 'HTTP 404' },
+    ];
+    const text = crawlText({ crawl_id: 'crawl_1', url: 'https://x.test/', status: 'completed', counts: { pages: 3, read: 2, failed: 1 }, pages, pages_offset: 0, credits: 2 }, true);
+    expect(text).toContain('1. Home\n   https://x.test/ · depth 0\n   Welcome. Welcome.');
+    expect(text).toContain('Not read: HTTP 404');
+    expect(text).not.toContain('Welcome. '.repeat(100));
+    expect(text).toContain('get_crawl with crawl_id "crawl_1" and offset 2');
+    expect(crawlText({ crawl_id: 'crawl_2', url: 'https://x.test/', status: 'running', counts: { pages: 0 }, pages: [] }, false)).toContain('still running');
   });
 });

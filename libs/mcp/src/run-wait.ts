@@ -38,8 +38,12 @@ export function stageMessage(event: RunEvent): string {
     }
     case 'serp.page':
       return `searched "${clip(data.subquery, 120)}" (results page ${String(data.pagesFetched)} of ${String(data.pagesTarget)})`;
-    case 'page.fetched':
-      return `${data.ok === false ? 'could not read' : 'read'} ${String(data.url)}`;
+    case 'page.fetched': {
+      // A research run's page says `ok`; a crawl's page its `error` (null when read) and its title.
+      const failed = data.ok === false || (typeof data.error === 'string' && data.error !== '');
+      const title = !failed && typeof data.title === 'string' && data.title ? `: ${clip(data.title, 120)}` : '';
+      return `${failed ? 'could not read' : 'read'} ${String(data.url)}${title}${failed && data.error ? ` (${clip(data.error, 200)})` : ''}`;
+    }
     case 'finding.graded':
       return `finding (${String(data.confidence ?? 'graded')}): ${clip(data.answer)}`;
     case 'results.updated':
@@ -62,9 +66,11 @@ const running = (view: Record<string, unknown>) => view.status === 'queued' || v
 /**
  * Follows a run's event stream for up to `waitSeconds`, reporting each stage as it happens, then
  * answers its view: the completed event's own view, or the view read from the API (which may lag
- * the log by a moment after a failure or cancel, so it is read again until it shows the end).
+ * the log by a moment after the end event, so it is read again until it shows the end).
+ * `readView` reads the API's view after a completion too: a view with more than the event carries
+ * (a crawl's pages).
  */
-export async function waitForRun(ctx: ToolContext, eventsPath: string, viewPath: string, waitSeconds: number): Promise<Waited> {
+export async function waitForRun(ctx: ToolContext, eventsPath: string, viewPath: string, waitSeconds: number, options: { readView?: boolean } = {}): Promise<Waited> {
   const { signal, release } = deadline(ctx.signal, waitSeconds * 1000);
   let ended = false;
   try {
@@ -72,7 +78,7 @@ export async function waitForRun(ctx: ToolContext, eventsPath: string, viewPath:
       await ctx.progress(stageMessage(event));
       if (!TERMINAL.has(event.event)) continue;
       ended = true;
-      if (event.event === 'run.completed' && event.data && typeof event.data === 'object') return { view: event.data as Record<string, unknown>, ended };
+      if (event.event === 'run.completed' && !options.readView && event.data && typeof event.data === 'object') return { view: event.data as Record<string, unknown>, ended };
       break;
     }
   } catch (error) {

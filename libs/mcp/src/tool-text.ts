@@ -90,3 +90,50 @@ export function findAllText(view: Obj, ended: boolean): string {
   }
   return `${entities.length} entities for "${str(view.query)}" (${status}${view.error ? `: ${str(view.error)}` : ''}):\n${list}\n\nfindall_id: ${id} · credits: ${str(view.credits)}`;
 }
+
+/** Bounds of the site texts: a map's listing, and the start of each crawled page's content. */
+export const SITE_TEXT_BOUNDS = { mapChars: 100_000, pageContentChars: 500, crawlChars: 100_000 } as const;
+
+/** Lines up to `budget` characters; what does not fit is counted in a last line. */
+function bounded(lines: string[], budget: number, rest: (left: number) => string): string {
+  const out: string[] = [];
+  let used = 0;
+  for (const line of lines) {
+    if (used + line.length + 1 > budget) {
+      out.push(rest(lines.length - out.length));
+      break;
+    }
+    out.push(line);
+    used += line.length + 1;
+  }
+  return out.join('\n');
+}
+
+export function mapText(response: Obj): string {
+  const links = rows(response.links);
+  const lines = links.map((link, i) => `${i + 1}. ${str(link.url)}${link.title ? ` (${clip(str(link.title), 200)})` : ''}${link.lastmod ? ` · ${str(link.lastmod)}` : ''}`);
+  const list = bounded(lines, SITE_TEXT_BOUNDS.mapChars, (left) => `… ${left} more links in the structured result`);
+  return `${links.length} URLs on ${str(response.url)}:\n${list || '(none found)'}\n\nCredits: ${str(response.credits)}`;
+}
+
+/** A crawl's state and a page of its pages: each page's URL, title and the start of its content. */
+export function crawlText(view: Obj, ended: boolean): string {
+  const id = str(view.crawl_id);
+  const pages = rows(view.pages);
+  const offset = Number(view.pages_offset ?? 0);
+  const counts = (view.counts ?? {}) as Obj;
+  const total = Number(counts.pages ?? pages.length);
+  const lines = pages.map((page, i) => {
+    const head = `${offset + i + 1}. ${str(page.title) || '(untitled)'}\n   ${str(page.url)}${page.final_url && page.final_url !== page.url ? ` -> ${str(page.final_url)}` : ''} · depth ${str(page.depth)}`;
+    if (page.error) return `${head}\n   Not read: ${clip(str(page.error), 300)}`;
+    const content = str(page.content).replace(/\s+/g, ' ').trim();
+    return `${head}\n   ${clip(content, SITE_TEXT_BOUNDS.pageContentChars) || '(no text)'}`;
+  });
+  const list = bounded(lines, SITE_TEXT_BOUNDS.crawlChars, (left) => `… ${left} more pages in the structured result`);
+  const next = offset + pages.length < total ? `\n\nPages ${offset + 1} to ${offset + pages.length} of ${total}: call get_crawl with crawl_id "${id}" and offset ${offset + pages.length} for more.` : '';
+  const still = !ended && (view.status === 'queued' || view.status === 'running');
+  const head = still
+    ? `The crawl of ${str(view.url)} is still ${str(view.status)} (${total} pages so far). Call get_crawl with crawl_id "${id}" for the rest.`
+    : `Crawl of ${str(view.url)} ${str(view.status)}${view.error ? `: ${str(view.error)}` : ''}: ${total} pages (${str(counts.read ?? 0)} read, ${str(counts.failed ?? 0)} failed).`;
+  return `${head}\n\n${list || '(no pages yet)'}${next}\n\ncrawl_id: ${id} · credits: ${str(view.credits)}`;
+}

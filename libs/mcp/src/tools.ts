@@ -1,8 +1,8 @@
-import { EXTRACT_FORMATS } from '@app/contracts';
-import { DEEP_SEARCH_BOUNDS, FRESHNESS, TASK_PROCESSORS } from '@app/domain';
+import { EXTRACT_FORMATS, MAP_SITEMAP_MODES } from '@app/contracts';
+import { CRAWL_FORMATS, CRAWL_LIMITS, CRAWL_RENDER, DEEP_SEARCH_BOUNDS, FRESHNESS, TASK_PROCESSORS } from '@app/domain';
 import { okBody, RestError } from './rest-backend';
 import { type ToolContext, waitForRun } from './run-wait';
-import { extractText, findAllText, researchText, searchText, taskText } from './tool-text';
+import { crawlText, extractText, findAllText, mapText, researchText, searchText, taskText } from './tool-text';
 
 type Obj = Record<string, unknown>;
 type JsonSchema = Obj & { type: 'object'; properties: Record<string, object> };
@@ -36,6 +36,11 @@ export const MCP_TOOL_BOUNDS = {
   fieldChars: 100,
   idChars: 200,
   wait: { min: 1, max: 300, default: 60 },
+  /** POST /v1/map's limit. */
+  mapLinks: { min: 1, max: 5_000 },
+  mapSearchChars: 500,
+  /** A page of a crawl's pages, as GET /v1/crawl/{id} serves them (at most 100). */
+  crawlPages: { max: 100, default: 50 },
 } as const;
 
 const text = (maxLength: number, description: string) => ({ type: 'string', minLength: 1, maxLength, description });
@@ -232,6 +237,94 @@ const getFindAll: ToolDefinition = {
   },
 };
 
+const map: ToolDefinition = {
+  name: 'map',
+  title: 'Map a site',
+  description:
+    'Lists the URLs of a site (with their titles) from its sitemaps and the links of its pages; robots.txt is honoured. With search, the URLs are ranked by how well their title and URL words match it. Charged as POST /v1/map (1 credit).',
+  inputSchema: schema(
+    {
+      url: text(MCP_TOOL_BOUNDS.urlChars, 'The site to map (its start page), an absolute URL'),
+      limit: { type: 'integer', minimum: MCP_TOOL_BOUNDS.mapLinks.min, maximum: MCP_TOOL_BOUNDS.mapLinks.max, default: 1000, description: 'How many URLs at most' },
+      search: text(MCP_TOOL_BOUNDS.mapSearchChars, 'Rank the URLs by how well their title and URL words match this'),
+      include_subdomains: { type: 'boolean', default: false, description: 'Also list URLs on subdomains of the start host' },
+      sitemap: { type: 'string', enum: [...MAP_SITEMAP_MODES], default: 'include', description: 'include: sitemaps and links; only: sitemaps; skip: links only' },
+    },
+    ['url'],
+  ),
+  annotations: readOnly,
+  async run(args, ctx) {
+    const response = await post(ctx, '/v1/map', defined({ url: args.url, limit: args.limit, search: args.search, include_subdomains: args.include_subdomains, sitemap: args.sitemap }));
+    return { text: mapText(response), structured: response };
+  },
+};
+
+const pathPatterns = (description: string) => ({
+  type: 'array',
+  maxItems: CRAWL_LIMITS.patterns,
+  items: { type: 'string', minLength: 1, maxLength: CRAWL_LIMITS.patternChars },
+  description,
+});
+const pagesPath = (crawlId: unknown, limit: number, offset: number) => `/v1/crawl/${seg(crawlId)}?limit=${limit}&offset=${offset}`;
+
+const crawl: ToolDefinition = {
+  name: 'crawl',
+  title: 'Crawl a site',
+  description: `Reads the pages of a site from a start page, following its links (robots.txt and its Crawl-delay honoured), and answers each page's URL, title and the start of its content (the first ${MCP_TOOL_BOUNDS.crawlPages.default} pages; get_crawl pages on). Waits up to wait_seconds (default 60), reporting each page read; if not done by then, answers the crawl_id for get_crawl. Charged as POST /v1/crawl (1 credit per page read).`,
+  inputSchema: schema(
+    {
+      url: text(MCP_TOOL_BOUNDS.urlChars, 'The start page (depth 0), an absolute URL'),
+      limit: { type: 'integer', minimum: 1, maximum: CRAWL_LIMITS.pages, default: 100, description: 'Pages read at most' },
+      max_depth: { type: 'integer', minimum: 0, maximum: CRAWL_LIMITS.depth, default: 3, description: 'Link hops from the start page' },
+      include_paths: pathPatterns('Regular expressions (RE2) on the path and query: only matching pages are followed'),
+      exclude_paths: pathPatterns('Regular expressions (RE2) on the path and query: matching pages are not followed'),
+      include_subdomains: { type: 'boolean', default: false, description: 'Follow links to subdomains of the start host' },
+      format: { type: 'string', enum: [...CRAWL_FORMATS], default: 'markdown' },
+      render: { type: 'string', enum: [...CRAWL_RENDER], default: 'auto', description: 'Rendering of script-built pages in a browser' },
+      wait_seconds: waitSeconds,
+    },
+    ['url'],
+  ),
+  annotations: starts,
+  async run(args, ctx) {
+    const body = defined({
+      url: args.url,
+      limit: args.limit,
+      max_depth: args.max_depth,
+      include_paths: args.include_paths,
+      exclude_paths: args.exclude_paths,
+      include_subdomains: args.include_subdomains,
+      format: args.format,
+      render: args.render,
+    });
+    const started = await post(ctx, '/v1/crawl', body);
+    const viewPath = pagesPath(started.crawl_id, MCP_TOOL_BOUNDS.crawlPages.default, 0);
+    const waitFor = Number(args.wait_seconds ?? MCP_TOOL_BOUNDS.wait.default);
+    // The completed event carries the run without its pages: its view is read from the API.
+    const { view, ended } = await waitForRun(ctx, `/v1/crawl/${seg(started.crawl_id)}/events`, viewPath, waitFor, { readView: true });
+    return { text: crawlText(view, ended), structured: view };
+  },
+};
+
+const getCrawl: ToolDefinition = {
+  name: 'get_crawl',
+  title: 'Get a crawl run',
+  description: 'The state of a crawl run started by crawl and a page of its pages (limit, offset), in the order read. Charged nothing (GET /v1/crawl/{crawl_id}).',
+  inputSchema: schema(
+    {
+      crawl_id: id('The crawl_id crawl answered'),
+      limit: { type: 'integer', minimum: 1, maximum: MCP_TOOL_BOUNDS.crawlPages.max, default: MCP_TOOL_BOUNDS.crawlPages.default, description: 'How many pages' },
+      offset: { type: 'integer', minimum: 0, maximum: CRAWL_LIMITS.pages, default: 0, description: 'Pages to skip' },
+    },
+    ['crawl_id'],
+  ),
+  annotations: readOnly,
+  async run(args, ctx) {
+    const view = await get(ctx, pagesPath(args.crawl_id, Number(args.limit ?? MCP_TOOL_BOUNDS.crawlPages.default), Number(args.offset ?? 0)));
+    return { text: crawlText(view, false), structured: view };
+  },
+};
+
 const connectorSearch: ToolDefinition = {
   name: 'search',
   title: 'Search (connector)',
@@ -268,4 +361,4 @@ const connectorFetch: ToolDefinition = {
 };
 
 /** Every tool, in the order clients list them. */
-export const MCP_TOOLS: readonly ToolDefinition[] = [webSearch, extract, deepResearch, getResearch, task, getTask, findAll, getFindAll, connectorSearch, connectorFetch];
+export const MCP_TOOLS: readonly ToolDefinition[] = [webSearch, extract, deepResearch, getResearch, task, getTask, findAll, getFindAll, map, crawl, getCrawl, connectorSearch, connectorFetch];
