@@ -157,3 +157,21 @@ describe('fillSchemaExtractively: a tenure is not a founding', () => {
     expect(fillSchemaExtractively({ task: 'Company profile of Kestrel Tools', schema: founded, documents: [since] }).output).toEqual({ founded_year: 1997 });
   });
 });
+
+describe('fillSchemaExtractively: a field spelt out in full finds its abbreviation', () => {
+  const field = (name: string) => ({ type: 'object', properties: { [name]: { type: 'string', description: name.replace(/_/g, ' ') } } });
+  const home = {
+    url: 'https://pleisse-motion.example/',
+    title: 'Welcome to Pleisse Motion | Home',
+    text: 'Pleisse Motion builds robot arms for small factories in Leipzig.\nThe company is led by CEO Jonas Brandt, who joined in 2019. Its CTO is Paul Hesse.',
+  };
+
+  it('"chief_executive" is read from "led by CEO <Name>", and "chief_technology_officer" from "CTO"', () => {
+    expect(fillSchemaExtractively({ task: 'Pleisse Motion', schema: field('chief_executive'), documents: [home] }).output).toEqual({ chief_executive: 'Jonas Brandt' });
+    expect(fillSchemaExtractively({ task: 'Pleisse Motion', schema: field('chief_technology_officer'), documents: [home] }).output).toEqual({ chief_technology_officer: 'Paul Hesse' });
+  });
+
+  it('a field that only shares a word with the phrase ("chief_engineer") does not search the abbreviation', () => {
+    expect(fillSchemaExtractively({ task: 'Pleisse Motion', schema: field('chief_engineer'), documents: [home] }).output).toEqual({ chief_engineer: null });
+  });
+});

@@ -76,6 +76,16 @@ function termsOf(name: string, schema: JsonSchema): { term: string; weight: numb
   for (const t of tokenize(fieldWords(name, ''))) if (!GENERIC.has(t)) add(t, 2);
   for (const t of tokenize(description)) if (!GENERIC.has(t)) add(t, 1);
   for (const [t, w] of [...weights]) for (const synonym of SYNONYMS[t] ?? []) for (const s of tokenize(synonym)) add(s, Math.min(w, 1.5));
+  // A field that spells out a phrase in full ("chief executive") also searches the word the phrase
+  // stands for ("CEO"), as pages write it either way ("led by CEO Dana Whitcombe").
+  const named = new Set(tokenize(fieldWords(name, '')));
+  for (const [key, synonyms] of Object.entries(SYNONYMS)) {
+    const spelt = synonyms.some((synonym) => {
+      const words = tokenize(synonym);
+      return words.length > 1 && words.every((word) => named.has(word));
+    });
+    if (spelt) add(key, 1.5);
+  }
   return [...weights].map(([term, weight]) => ({ term, weight }));
 }
 
