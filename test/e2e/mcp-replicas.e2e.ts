@@ -51,7 +51,7 @@ describe('MCP across gateway replicas (cluster, REPLICAS=gateway=2)', () => {
     client.onerror = (error) => errors.push(error);
     await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.baseUrl}/mcp`), { requestInit: { headers: bearer(svc.demoKey) }, fetch: balanced }));
     try {
-      expect((await client.listTools()).tools.length).toBe(10);
+      expect((await client.listTools()).tools.length).toBe(13);
       const stages: string[] = [];
       const result = (await client.callTool(
         { name: 'deep_research', arguments: { prompt: 'What is new in sodium-ion batteries?', queries: ['sodium-ion battery'], max_fetches: 6, wait_seconds: 90 } },
