@@ -49,4 +49,9 @@ describe('sentenceSpans (language engines: verbatim spans)', () => {
       { start: 59, end: 75, text: '- ships in March' },
     ]);
   });
+
+  it('does not end a sentence at an initial or an abbreviation', () => {
+    const text = 'The film was directed by R. Tamsin Oduya. Dr. Bell produced it. It opened in 2004.';
+    expect(sentenceSpans(text).map((s) => s.text)).toEqual(['The film was directed by R. Tamsin Oduya.', 'Dr. Bell produced it.', 'It opened in 2004.']);
+  });
 });

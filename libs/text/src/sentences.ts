@@ -17,7 +17,8 @@ export interface Span {
 
 /**
  * Sentences as verbatim spans of `text`: a break after . ! ? … (and closing quotes) when the next
- * word starts upper-case or with a digit ("e.g. the" stays whole), and at blank lines or line
+ * word starts upper-case or with a digit ("e.g. the" stays whole) and the full stop does not end
+ * an initial or an abbreviation ("M. Night Shyamalan"), and at blank lines or line
  * starts that look like list items or headings. Surrounding whitespace is trimmed.
  */
 export function sentenceSpans(text: string): Span[] {
@@ -31,6 +32,8 @@ export function sentenceSpans(text: string): Span[] {
     if (trimmed) spans.push({ start: start + lead, end: start + lead + trimmed.length, text: trimmed });
   };
   for (const m of text.matchAll(boundary)) {
+    // Initials and abbreviations do not end a sentence: "M. Night Shyamalan", "Dr. Smith".
+    if (text[m.index! - 1] === '.' && abbreviationBefore(text, from, m.index! - 1)) continue;
     push(from, m.index!);
     from = m.index! + m[0].length;
   }
@@ -67,6 +70,12 @@ export function sentenceRanges(text: string): Array<[number, number]> {
 }
 
 const ABBREVIATIONS = new Set(['mr', 'mrs', 'ms', 'dr', 'prof', 'sr', 'jr', 'st', 'vs', 'etc', 'inc', 'ltd', 'co', 'corp', 'no', 'fig', 'approx', 'e.g', 'i.e', 'u.s', 'cf', 'al', 'vol', 'pp', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'z.b', 'bzw', 'ca', 'nr']);
+
+/** The word ending at `end` (before its full stop) is an initial or a known abbreviation. */
+function abbreviationBefore(text: string, from: number, end: number): boolean {
+  const word = /([\p{L}.]+)$/u.exec(text.slice(Math.max(from, end - 12), end))?.[1]?.toLowerCase() ?? '';
+  return ABBREVIATIONS.has(word) || /^\p{L}$/u.test(word);
+}
 
 /** Sentence ends: . ! ? (and CJK stops) followed by space and a capital, digit or quote; not after abbreviations or initials. */
 export function sentences(p: string): string[] {

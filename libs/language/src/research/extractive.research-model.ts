@@ -177,7 +177,8 @@ function gradeUnchecked(subquery: string, passages: ResearchPassage[]): Finding 
   const shape = analyseQuestion(subquery);
   // Which of two, and yes or no about two named things, are settled from each one's own page.
   const asked = analyseShortQuestion(subquery)?.kind;
-  const first = asked === 'choice' || asked === 'yesno' || shape.kind === 'text';
+  // A name (who, where, which team) is read off real sentences better by the short path too.
+  const first = asked === 'choice' || asked === 'yesno' || asked === 'person' || asked === 'place' || asked === 'organisation' || shape.kind === 'text';
   if (first) {
     const short = gradeShort(subquery, passages);
     // Which of two is never answered "yes": without a settled option, the closest sentences, low.

@@ -62,4 +62,25 @@ describe('shortAnswer', () => {
   it('no candidate of the asked kind: null, not a value of another kind', () => {
     expect(shortAnswer('Who directed the film Night Harbour?', [page(1, 'Night Harbour', 'Night Harbour premiered in 2003 at a festival in the north.')])).toBeNull();
   });
+
+  it('the name beside the words the question asks about, not the one beside the other side', () => {
+    const text = 'In the final, the coastal champion Harbor City Otters beat the highland champion Lakeside Herons 3–1.';
+    expect(shortAnswer('Which club was the coastal champion?', [page(1, 'Cup final', text)])?.value).toBe('Harbor City Otters');
+    expect(shortAnswer('Which club was the highland champion?', [page(1, 'Cup final', text)])?.value).toBe('Lakeside Herons');
+  });
+
+  it('"who" is answered by a team or a company as well as by a person', () => {
+    const answer = shortAnswer('Who did the Broncos beat in the divisional round?', [
+      page(1, 'Season', 'The Broncos beat the Pittsburgh Steelers in the divisional round, 23–16, after a late field goal.'),
+    ]);
+    expect(answer?.value).toBe('Pittsburgh Steelers');
+  });
+
+  it('a name written with an initial and no tag compromise knows is still a name', () => {
+    const answer = shortAnswer('Which director made the film in which Ada Quill played Tyler?', [
+      page(1, 'Ada Quill', 'Ada Quill played Tyler in the thriller "The Lantern", written and directed by J. Marlowe Pinter.'),
+    ]);
+    expect(answer?.value).toBe('J. Marlowe Pinter');
+  });
 });
+

@@ -34,6 +34,16 @@ export interface ShortAnswer {
 
 /** Sentences read for candidates at most (compromise costs milliseconds a sentence). */
 const SENTENCES_READ = 40;
+/** Words at which a question word's pull on a candidate halves. */
+const PROXIMITY_SPAN = 3;
+/** What each further sentence stating a candidate adds, of its own score. */
+const AGREEMENT = 0.25;
+/** How much a noun phrase repeated across the pages read loses, by the log of its count. */
+const COMMONNESS = 0.5;
+/** A name compromise sees as of the kind asked weighs this much more (and one of another kind this much less). */
+const KIND_FIT = 1.25;
+/** How much more the word the wh-word asks about pulls a candidate than the question's other words. */
+const FOCUS = 2;
 const MAX_QUESTION = 400;
 const YESNO = /^(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should)\s/i;
 const PERSON_NOUNS =
@@ -124,30 +134,96 @@ function weights(passages: ResearchPassage[], terms: string[]): (t: string) => n
 const trimEnds = (s: string) => s.replace(/^[\s"'“”‘’(]+|[\s"'“”‘’),.;:!?]+$/g, '');
 
 /** Candidates of `kind` in a sentence, as written. */
-function candidatesIn(kind: ShortKind, text: string): string[] {
-  if (kind === 'year') return [...text.matchAll(/\b(1[5-9]\d\d|20\d\d)\b/g)].map((m) => m[1]!);
+function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<string>): Array<{ text: string; fit: number }> {
+  const plain = (values: string[]) => values.map((text) => ({ text, fit: 1 }));
+  if (kind === 'year') return plain([...text.matchAll(/\b(1[5-9]\d\d|20\d\d)\b/g)].map((m) => m[1]!));
   if (kind === 'date') {
     const dates = chrono.parse(text).filter((r) => r.start.isCertain('year') || r.start.isCertain('month')).map((r) => r.text);
-    return dates.length ? dates : [...text.matchAll(/\b(1[5-9]\d\d|20\d\d)\b/g)].map((m) => m[1]!);
+    return plain(dates.length ? dates : [...text.matchAll(/\b(1[5-9]\d\d|20\d\d)\b/g)].map((m) => m[1]!));
   }
   if (kind === 'number')
-    return [...text.matchAll(/\b(\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen)\b/gi)].map((m) => m[1]!).filter((n) => !/^(1[5-9]\d\d|20\d\d)$/.test(n));
+    return plain([...text.matchAll(/\b(\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen)\b/gi)].map((m) => m[1]!).filter((n) => !/^(1[5-9]\d\d|20\d\d)$/.test(n)));
   const doc = nlp(text);
   if (kind === 'thing') {
-    // Noun phrases, without their determiners and trailing clauses: "the golden anniversary" -> "golden anniversary".
-    const phrases = (doc.nouns().out('array') as string[]).flatMap((c) => c.split(/\s*(?:,|;|\(|\)|\bwhich\b|\bthat\b|\bwho\b)\s*/));
-    const cleaned = phrases.map((c) => trimEnds(c).replace(/^(?:the|a|an|its|their|his|her|this|that|these|those)\s+/i, ''));
+    // compromise's noun chunks, cut where the question's own words stand ("the AFC champion
+    // Denver Broncos" for a question about the AFC: "champion Denver Broncos"), at brackets and
+    // commas, without their determiners: "the golden anniversary" -> "golden anniversary".
+    const chunks = (doc.chunks().json() as Array<{ text: string; terms: Array<{ text: string; chunk?: string }> }>).filter((c) => c.terms[0]?.chunk === 'Noun');
+    const pieces: string[] = [];
+    for (const c of chunks) {
+      let run: string[] = [];
+      const flush = () => {
+        if (run.length) pieces.push(run.join(' '));
+        run = [];
+      };
+      for (const t of c.terms) {
+        const own = tokenize(t.text);
+        if (own.length > 0 && own.every((w) => questionTerms.has(w))) flush();
+        else run.push(t.text);
+        if (/[,;()]/.test(t.text)) flush();
+      }
+      flush();
+    }
+    const cleaned = pieces.map((c) => trimEnds(c.replace(/[()]/g, ' ').trim()).replace(/^(?:(?:the|a|an|its|their|his|her|this|that|these|those|of|and|or)\s+)+/i, ''));
     // A date or a bare number is not a thing a noun names.
-    return [...new Set(cleaned.filter((c) => c.length >= 2 && c.split(/\s+/).length <= 6 && chrono.parse(c).length === 0))];
+    return plain([...new Set(cleaned.filter((c) => c.length >= 2 && c.split(/\s+/).length <= 6 && /\p{L}/u.test(c) && chrono.parse(c).length === 0))]);
   }
-  const typed =
-    kind === 'person' ? doc.people().out('array') : kind === 'place' ? doc.places().out('array') : kind === 'organisation' ? doc.organizations().out('array') : [];
-  const proper = doc.match('#ProperNoun+ (of|the|de)? #ProperNoun*').out('array') as string[];
+  const people = (doc.people().out('array') as string[]).map(trimEnds);
+  const places = (doc.places().out('array') as string[]).map(trimEnds);
+  const organisations = (doc.organizations().out('array') as string[]).map(trimEnds);
+  // "Who" is as often a team, a band or a broadcaster as a person.
+  const typed = kind === 'person' ? [...people, ...organisations] : kind === 'place' ? places : kind === 'organisation' ? organisations : [];
+  const proper = [...(doc.match('#ProperNoun+ (of|the|de)? #ProperNoun*').out('array') as string[]), ...capitalisedRuns(text)];
   // A list ("Jay DeMarcus of Rascal Flatts and Hal David") is several candidates; a bracket ends one.
-  const pieces = [...(typed as string[]), ...proper].flatMap((c) => c.split(/\s*(?:,|\band\b|&|\(|\))\s*/));
+  const pieces = [...typed, ...proper].flatMap((c) => c.split(/\s*(?:,|\band\b|&|\(|\))\s*/));
   const named = pieces.map(trimEnds).filter((c) => c.length >= 2 && /\p{Lu}|\d/u.test(c));
   // "Only" opening a sentence, a numeral: capitalised, not a name.
-  return [...new Set(kind === 'person' ? named.filter((c) => nlp(c).has('#ProperNoun') || nlp(c).has('#Person')) : named)];
+  // A nationality, a month or a weekday is capitalised but names no one ("American", "September").
+  const notName = (c: string) => !/\s/.test(c) && nlp(c).has('#Demonym|#Month|#WeekDay');
+  const names = [...new Set(kind === 'person' ? named.filter((c) => nlp(c).has('#ProperNoun') || nlp(c).has('#Person')) : named)].filter((c) => !notName(c));
+  // What compromise sees a name as in its sentence weighs it: for "who", a person or a team before a place.
+  const within = (c: string, spans: string[]) => spans.some((span) => span.includes(c));
+  // A name inside a longer run of capitalised words is that run ("Marlowe Pinter" in "J. Marlowe Pinter").
+  const runs = capitalisedRuns(text);
+  const whole = (c: string) => runs.find((r) => r !== c && ` ${r} `.includes(` ${c} `)) ?? c;
+  return [...new Set(names.map(whole))].map((c) => {
+    const isPerson = within(c, people) || names.some((n) => whole(n) === c && within(n, people));
+    const isOrganisation = within(c, organisations) || names.some((n) => whole(n) === c && within(n, organisations));
+    const isPlace = within(c, places) || names.some((n) => whole(n) === c && within(n, places));
+    const fit =
+      kind === 'person'
+        ? isPerson || isOrganisation
+          ? KIND_FIT
+          : isPlace
+            ? 1 / KIND_FIT
+            : 1
+        : kind === 'place'
+          ? isPlace
+            ? KIND_FIT
+            : 1
+          : kind === 'organisation' && isOrganisation
+            ? KIND_FIT
+            : 1;
+    return { text: c, fit };
+  });
+}
+
+/**
+ * Runs of capitalised words as written ("Michael Bay", "M. Night Shyamalan", "Bank of America"):
+ * names compromise does not tag in their sentence; a run's leading stop words ("The", "In") are
+ * not part of the name.
+ */
+function capitalisedRuns(text: string): string[] {
+  const word = String.raw`(?:\p{Lu}\.|\p{Lu}[\p{L}\p{M}'’.-]*)`;
+  const runs = text.match(new RegExp(`${word}(?:\\s+(?:(?:of|the|de|del|da|van|von|der|le|la)\\s+)?${word})*`, 'gu')) ?? [];
+  return runs
+    .map((run) => {
+      const words = run.split(/\s+/);
+      let drop = 0;
+      while (drop < words.length - 1 && tokenize(words[drop]!).length === 0 && !/^\p{Lu}\.$/u.test(words[drop]!)) drop++;
+      return words.slice(drop).join(' ').replace(/['’]s$/u, '').replace(/[.'’-]+$/u, (end) => (/^\p{Lu}\.$/u.test(words.at(-1)!) ? end : ''));
+    })
+    .filter((name) => tokenize(name).length > 0);
 }
 
 /**
@@ -173,6 +249,33 @@ export function fitsKind(question: string, value: string): boolean {
   return true;
 }
 
+/**
+ * How close a candidate stands to the question's words in its sentence: each question word the
+ * sentence holds counts by its weight, less the further (in words) it stands from the candidate
+ * ("the AFC champion Denver Broncos defeated the NFC champion Carolina Panthers": for "AFC",
+ * Denver Broncos). A factor around 1: 0.5 with no question word near, up to 1.5.
+ */
+function proximity(text: string, terms: Set<string>, weight: (t: string) => number, total: number): (candidate: string) => number {
+  const tokens = [...text.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({ start: m.index!, end: m.index! + m[0].length, term: tokenize(m[0])[0] }));
+  const matched = tokens.map((t, i) => ({ i, term: t.term })).filter((t) => t.term !== undefined && terms.has(t.term));
+  return (candidate) => {
+    const at = text.indexOf(candidate);
+    if (at < 0) return 1;
+    const first = tokens.findIndex((t) => t.end > at);
+    let last = first;
+    while (last + 1 < tokens.length && tokens[last + 1]!.start < at + candidate.length) last++;
+    const nearest = new Map<string, number>();
+    for (const m of matched) {
+      if (m.i >= first && m.i <= last) continue;
+      const d = m.i < first ? first - m.i : m.i - last;
+      nearest.set(m.term!, Math.min(nearest.get(m.term!) ?? Infinity, d));
+    }
+    let near = 0;
+    for (const [term, d] of nearest) near += weight(term) / (1 + d / PROXIMITY_SPAN);
+    return 1 + near / total;
+  };
+}
+
 /** A candidate that only repeats the question ("Nashville" for a question about Nashville) answers nothing. */
 function newToQuestion(candidate: string, questionTerms: Set<string>): boolean {
   const own = tokenize(candidate);
@@ -191,35 +294,34 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
   const terms = new Set(q.terms);
   const sentences = sentencesOf(passages, terms, weight);
   const total = q.terms.reduce((a, t) => a + weight(t), 0) || 1;
-  const found = new Map<string, { value: string; score: number; best: number; hits: Sentence[] }>();
+  // The word the wh-word asks about ("who directed", "which director"): the answer stands next to it.
+  const focus = tokenize(/\b(?:who|whom|whose|what|which|where|when)\b(.*)$/i.exec(q.text)?.[1] ?? '')[0];
+  const found = new Map<string, { value: string; score: number; best: number; bySource: Map<number, number>; hits: Sentence[] }>();
   // A noun phrase every page repeats ("the game", "the team") is what the pages are about, not an answer.
   const everywhere = passages.map((p) => keyOf(p.text)).join(' | ');
   const commonness = (key: string) => {
     let count = 0;
     for (let at = everywhere.indexOf(key); at >= 0 && count < 50; at = everywhere.indexOf(key, at + key.length)) count++;
-    return 1 / (1 + 0.5 * Math.log(Math.max(1, count)));
+    return 1 / (1 + COMMONNESS * Math.log(Math.max(1, count)));
   };
   for (const s of sentences) {
     const base = (s.overlap / total) / (1 + 0.15 * s.rank);
-    const near = (candidate: string) => {
-      // A question word within three words of the candidate ("directed by Michael Bay").
-      const at = s.text.indexOf(candidate);
-      if (at < 0) return false;
-      const before = s.text.slice(0, at).split(/\s+/).slice(-4).join(' ');
-      const after = s.text.slice(at + candidate.length).split(/\s+/).slice(0, 4).join(' ');
-      return tokenize(`${before} ${after}`).some((t) => terms.has(t));
-    };
-    for (const candidate of candidatesIn(q.kind, s.text)) {
+    const near = proximity(s.text, terms, (t) => (t === focus ? FOCUS * weight(t) : weight(t)), total);
+    for (const { text: candidate, fit } of candidatesIn(q.kind, s.text, terms)) {
       if (!newToQuestion(candidate, terms) && q.kind !== 'year' && q.kind !== 'number') continue;
       if ((q.kind === 'year' || q.kind === 'number' || q.kind === 'date') && question.includes(candidate)) continue;
       const key = keyOf(candidate);
       if (!key) continue;
-      const entry = found.get(key) ?? { value: candidate, score: 0, best: 0, hits: [] };
+      const entry = found.get(key) ?? { value: candidate, score: 0, best: 0, bySource: new Map<number, number>(), hits: [] };
       if (entry.hits.includes(s)) continue;
       entry.hits.push(s);
-      entry.best = Math.max(entry.best, base * (near(candidate) ? 1.5 : 1) * (q.kind === 'thing' ? commonness(key) : 1));
-      // Agreement: each further sentence stating it adds a little.
-      entry.score = entry.best + 0.25 * (entry.hits.length - 1) * entry.best;
+      const here = base * near(candidate) * fit * (q.kind === 'thing' ? commonness(key) : 1);
+      entry.best = Math.max(entry.best, here);
+      // Agreement: each further source stating it adds a little, as much as its sentence is about
+      // the question; a page naming its own subject is no further source.
+      if (keyOf(s.title.replace(/\s*\([^)]*\)$/, '')) !== key) entry.bySource.set(s.source, Math.max(entry.bySource.get(s.source) ?? 0, here));
+      const others = [...entry.bySource.values()].sort((a, b) => b - a);
+      entry.score = entry.best + AGREEMENT * others.slice(others[0] === entry.best ? 1 : 0).reduce((a, v) => a + v, 0);
       if (candidate.length > entry.value.length && keyOf(candidate) === key) entry.value = candidate;
       found.set(key, entry);
     }
