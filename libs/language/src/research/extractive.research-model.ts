@@ -177,8 +177,7 @@ function gradeUnchecked(subquery: string, passages: ResearchPassage[]): Finding 
   const shape = analyseQuestion(subquery);
   // Which of two, and yes or no about two named things, are settled from each one's own page.
   const asked = analyseShortQuestion(subquery)?.kind;
-  // A name (who, where, which team) is read off real sentences better by the short path too.
-  const first = asked === 'choice' || asked === 'yesno' || asked === 'person' || asked === 'place' || asked === 'organisation' || shape.kind === 'text';
+  const first = asked === 'choice' || asked === 'yesno' || shape.kind === 'text';
   if (first) {
     const short = gradeShort(subquery, passages);
     // Which of two is never answered "yes": without a settled option, the closest sentences, low.
@@ -188,6 +187,13 @@ function gradeUnchecked(subquery: string, passages: ResearchPassage[]): Finding 
   }
   const units = answerUnits(passages, shape, MIN_SENTENCE, MAX_SENTENCE);
   const typed = typedAnswer(subquery, shape, units);
+  // A person or an organisation the typed rules found only weakly (no predicate beside it): the
+  // short path, which weighs every candidate by its distance to the question's words, reads real
+  // sentences better. (Places and counts stay typed: there the typed rules' labels win.)
+  if (typed && typed.score < TYPED_SURE && (asked === 'person' || asked === 'organisation')) {
+    const short = gradeShort(subquery, passages);
+    if (short) return short;
+  }
   if (!typed) {
     const short = gradeShort(subquery, passages);
     if (short) return short;
@@ -211,6 +217,9 @@ function gradeUnchecked(subquery: string, passages: ResearchPassage[]): Finding 
     evidence,
   };
 }
+
+/** A typed answer scored this high states its value beside the question's predicate. */
+const TYPED_SURE = 3;
 
 const lowered = (f: Finding | null): Finding | null => f && { ...f, confidence: 'low' };
 

@@ -121,9 +121,16 @@ describe('roleHolder', () => {
     ['Dana Whitcombe, chief executive since 2015, opened the bakery.'],
     ['The company is led by chief executive Dana Whitcombe.'],
     ['Dana Whitcombe (chief executive) opened the new bakery.'],
+    ['The Chief Executive of Brightwater Foods is Dr Dana Whitcombe, a miller by training.'],
   ])('finds the name next to the role: %s', (text) => {
     const shape = analyseQuestion('Where did the chief executive of Brightwater Foods study?');
     expect(roleHolder(shape, answerUnits([passage(1, 'Brightwater Foods leadership', text)], shape, 20, 600))?.name).toBe('Dana Whitcombe');
+  });
+
+  it('takes no nationality for a name', () => {
+    const shape = analyseQuestion('Where was the director of the Halden Institute born?');
+    const units = answerUnits([passage(1, 'Halden Institute news', 'Its director has written to the Scottish government asking for longer grants.')], shape, 20, 600);
+    expect(roleHolder(shape, units)).toBeNull();
   });
 
   it('follows roles with qualifiers and department heads', () => {

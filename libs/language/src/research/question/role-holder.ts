@@ -1,4 +1,5 @@
 /** Who holds the role a question asks about ("the chief executive of X"), as the entity's pages name them. */
+import nlp from 'compromise';
 import { tokenize } from '@app/text';
 import type { AnswerUnit } from './answer-units';
 import type { QuestionShape } from './question-shape';
@@ -37,6 +38,8 @@ export function roleHolder(shape: QuestionShape, units: AnswerUnit[]): { name: s
     new RegExp(`${role}(?:\\s+(?:and\\s+)?[\\p{Ll}]+){0,4}?[,:]?\\s+${name}`, 'u'),
     new RegExp(`${name}\\s*(?:[,:–—-]\\s*)?(?:(?:is|was|has been|serves as|became|as)\\s+)?(?:(?:the|our|its|their)\\s+)?(?:[\\p{L}-]+\\s+){0,3}?${role}\\b`, 'u'),
     new RegExp(`${name}\\s*\\((?:[^)]*\\b)?${role}\\b`, 'u'),
+    // "The Director of the Halden Institute is Dr Maren Kiel": the role, its entity, then the name.
+    new RegExp(`${role}\\s+(?:of|at)\\s+(?:the\\s+)?(?:\\p{Lu}[\\p{L}'’&-]*\\s+(?:(?:of|for|and|on)\\s+)?){1,7}(?:is|was|has been)\\s+(?:(?:Dr|Prof|Professor|Sir|Dame|Mr|Mrs|Ms|Mx)\\.?\\s+)?${name}`, 'u'),
     // "Dana Whitcombe founded …", "… runs …": the verb of the role.
     ...(verbs ? [new RegExp(`${name}\\s+(?:${verbs})\\b`, 'u')] : []),
     // "led by …", "founded by …": weaker, as a funding round or a project is led by someone too.
@@ -63,6 +66,8 @@ export function roleHolder(shape: QuestionShape, units: AnswerUnit[]): { name: s
         .filter((w) => !new RegExp(`^(?:${ROLE_PATTERN}|Chief|Executive|Officer|Our|The|Its|Their|Managing|Director)$`, 'i').test(w))
         .join(' ');
       if (!cleaned || cleaned.split(' ').length < minWords || PRONOUN.test(cleaned) || tokenize(cleaned).some((t) => shape.entity.has(t))) continue;
+      // A nationality is capitalised but names no one ("its director has written to the Scottish government").
+      if (nlp(cleaned).has('#Demonym')) continue;
       // A person holds a person's role: "Pellbrook Capital" led a funding round, not the company.
       if (personRole && ORGANISATION_WORD.test(cleaned)) continue;
       // A title is not part of the name pages use for the person ("Dr Ewan Strachie" -> "Ewan Strachie").

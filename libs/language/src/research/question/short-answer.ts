@@ -134,15 +134,14 @@ function weights(passages: ResearchPassage[], terms: string[]): (t: string) => n
 const trimEnds = (s: string) => s.replace(/^[\s"'“”‘’(]+|[\s"'“”‘’),.;:!?]+$/g, '');
 
 /** Candidates of `kind` in a sentence, as written. */
-function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<string>): Array<{ text: string; fit: number }> {
+function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<string>, question: string): Array<{ text: string; fit: number }> {
   const plain = (values: string[]) => values.map((text) => ({ text, fit: 1 }));
   if (kind === 'year') return plain([...text.matchAll(/\b(1[5-9]\d\d|20\d\d)\b/g)].map((m) => m[1]!));
   if (kind === 'date') {
     const dates = chrono.parse(text).filter((r) => r.start.isCertain('year') || r.start.isCertain('month')).map((r) => r.text);
     return plain(dates.length ? dates : [...text.matchAll(/\b(1[5-9]\d\d|20\d\d)\b/g)].map((m) => m[1]!));
   }
-  if (kind === 'number')
-    return plain([...text.matchAll(/\b(\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen)\b/gi)].map((m) => m[1]!).filter((n) => !/^(1[5-9]\d\d|20\d\d)$/.test(n)));
+  if (kind === 'number') return numbersIn(text, question);
   const doc = nlp(text);
   if (kind === 'thing') {
     // compromise's noun chunks, cut where the question's own words stand ("the AFC champion
@@ -186,7 +185,10 @@ function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<string>)
   // A name inside a longer run of capitalised words is that run ("Marlowe Pinter" in "J. Marlowe Pinter").
   const runs = capitalisedRuns(text);
   const whole = (c: string) => runs.find((r) => r !== c && ` ${r} `.includes(` ${c} `)) ?? c;
-  return [...new Set(names.map(whole))].map((c) => {
+  const candidates = [...new Set(names.map(whole))];
+  // "Where": a name compromise sees as a person in its sentence is no place ("Ewan Strachie was born in Aberdeen").
+  const kept = kind === 'place' ? candidates.filter((c) => !(within(c, people) && !within(c, places))) : candidates;
+  return kept.map((c) => {
     const isPerson = within(c, people) || names.some((n) => whole(n) === c && within(n, people));
     const isOrganisation = within(c, organisations) || names.some((n) => whole(n) === c && within(n, organisations));
     const isPlace = within(c, places) || names.some((n) => whole(n) === c && within(n, places));
@@ -206,6 +208,29 @@ function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<string>)
             : 1;
     return { text: c, fit };
   });
+}
+
+/** A number as written with what belongs to it: "$1.2 billion", "5½", "31–24", "11:28", "six"; not an ordinal ("50th"). */
+const NUMBER = new RegExp(
+  String.raw`(?:[$€£]\s?)?\b\d[\d,]*(?:\.\d+)?[½¼¾]?(?:\s?[–-]\s?\d[\d,]*(?![\d,]*\s?[–-]))?(?::\d\d)?(?:\s(?:million|billion|trillion|thousand)\b|\s?%|\s(?:percent|per cent)\b)?(?![\p{L}\p{N}])|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|dozen|hundred)\b(?:\s(?:million|billion|thousand)\b)?`,
+  'giu',
+);
+
+/**
+ * The numbers a sentence states, years left out; a question about money prefers an amount of
+ * money, one about a score a score ("31–24"), one about a time of the clock a time.
+ */
+function numbersIn(text: string, question: string): Array<{ text: string; fit: number }> {
+  const money = /\bhow much\b.*\b(?:money|cost|costs|spent|spend|raise|raised|pay|paid|worth|price|charge|charged|earn|earned)\b|\b(?:cost|price|revenue|budget|fee)\b/i.test(question);
+  const score = /\bscore\b/i.test(question);
+  const clock = /\bhow much time\b|\btime (?:was )?(?:left|remaining)\b/i.test(question);
+  return [...text.matchAll(NUMBER)]
+    .map((m) => m[0].trim().replace(/[,.]+$/, ''))
+    .filter((n) => !/^(1[5-9]\d\d|20\d\d)$/.test(n))
+    .map((n) => {
+      const fits = (money && /^[$€£]|\b(?:million|billion)\b/.test(n)) || (score && /\d\s?[–-]\s?\d/.test(n)) || (clock && /:\d\d$/.test(n));
+      return { text: n, fit: fits ? KIND_FIT * KIND_FIT : 1 };
+    });
 }
 
 /**
@@ -307,7 +332,7 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
   for (const s of sentences) {
     const base = (s.overlap / total) / (1 + 0.15 * s.rank);
     const near = proximity(s.text, terms, (t) => (t === focus ? FOCUS * weight(t) : weight(t)), total);
-    for (const { text: candidate, fit } of candidatesIn(q.kind, s.text, terms)) {
+    for (const { text: candidate, fit } of candidatesIn(q.kind, s.text, terms, q.text)) {
       if (!newToQuestion(candidate, terms) && q.kind !== 'year' && q.kind !== 'number') continue;
       if ((q.kind === 'year' || q.kind === 'number' || q.kind === 'date') && question.includes(candidate)) continue;
       const key = keyOf(candidate);
