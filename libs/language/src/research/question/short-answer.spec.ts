@@ -82,5 +82,19 @@ describe('shortAnswer', () => {
     ]);
     expect(answer?.value).toBe('J. Marlowe Pinter');
   });
+
+  it('no nationality, and no name in another script than the question, is an answer', () => {
+    const answer = shortAnswer('Where does the band Glass Harbour come from?', [
+      page(1, 'Glass Harbour', 'Glass Harbour (Стеклянная гавань) is a Canadian band formed in Thornfield, Ontario, in 1998.'),
+    ]);
+    expect(answer?.value).toBe('Thornfield');
+  });
+
+  it('"who" splits "X of Y" into the person and the band', () => {
+    const answer = shortAnswer('Which Canadian singer produced the song with the cast?', [
+      page(1, 'Cast album', 'The song was produced with the cast by Jay Marlin of Rascal Town, a Canadian singer, in 2014.'),
+    ]);
+    expect(answer?.value).toBe('Jay Marlin');
+  });
 });
 

@@ -135,6 +135,7 @@ const trimEnds = (s: string) => s.replace(/^[\s"'“”‘’(]+|[\s"'“”‘�
 
 /** Candidates of `kind` in a sentence, as written. */
 function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<string>, question: string): Array<{ text: string; fit: number }> {
+  const latin = /\p{Script=Latin}/u.test(question);
   const plain = (values: string[]) => values.map((text) => ({ text, fit: 1 }));
   if (kind === 'year') return plain([...text.matchAll(/\b(1[5-9]\d\d|20\d\d)\b/g)].map((m) => m[1]!));
   if (kind === 'date') {
@@ -165,7 +166,7 @@ function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<string>,
     }
     const cleaned = pieces.map((c) => trimEnds(c.replace(/[()]/g, ' ').trim()).replace(/^(?:(?:the|a|an|its|their|his|her|this|that|these|those|of|and|or)\s+)+/i, ''));
     // A date or a bare number is not a thing a noun names.
-    return plain([...new Set(cleaned.filter((c) => c.length >= 2 && c.split(/\s+/).length <= 6 && /\p{L}/u.test(c) && chrono.parse(c).length === 0))]);
+    return plain([...new Set(cleaned.filter((c) => c.length >= 2 && c.split(/\s+/).length <= 6 && /\p{L}/u.test(c) && (!latin || /\p{Script=Latin}/u.test(c)) && chrono.parse(c).length === 0))]);
   }
   const people = (doc.people().out('array') as string[]).map(trimEnds);
   const places = (doc.places().out('array') as string[]).map(trimEnds);
@@ -175,15 +176,23 @@ function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<string>,
   const proper = [...(doc.match('#ProperNoun+ (of|the|de)? #ProperNoun*').out('array') as string[]), ...capitalisedRuns(text)];
   // A list ("Jay DeMarcus of Rascal Flatts and Hal David") is several candidates; a bracket ends one.
   const pieces = [...typed, ...proper].flatMap((c) => c.split(/\s*(?:,|\band\b|&|\(|\))\s*/));
-  const named = pieces.map(trimEnds).filter((c) => c.length >= 2 && /\p{Lu}|\d/u.test(c));
+  // "Jay DeMarcus of Rascal Flatts": for "who", two names of two words or more each are two
+  // candidates ("Bank of America", "Duke of York" stay whole).
+  const split = (c: string) => {
+    const sides = c.split(/\s+of\s+/);
+    return kind === 'person' && sides.length === 2 && sides.every((side) => side.split(/\s+/).length >= 2) ? sides : [c];
+  };
+  const named = pieces.flatMap(split).map((c) => trimEnds(c).replace(/['’]s$/u, '')).filter((c) => c.length >= 2 && /\p{Lu}|\d/u.test(c));
   // "Only" opening a sentence, a numeral: capitalised, not a name.
   // A nationality, a month or a weekday is capitalised but names no one ("American", "September").
-  const notName = (c: string) => !/\s/.test(c) && nlp(c).has('#Demonym|#Month|#WeekDay');
-  const names = [...new Set(kind === 'person' ? named.filter((c) => nlp(c).has('#ProperNoun') || nlp(c).has('#Person')) : named)].filter((c) => !notName(c));
+  const notName = (c: string) => !/\s/.test(c) && nlp(c).has('(#Demonym|#Month|#WeekDay)');
+  // A name in another script than the question's ("Михаил Горбачёв" for an English question) is not how the asker writes it.
+  const script = (c: string) => !latin || /\p{Script=Latin}/u.test(c);
+  const names = [...new Set(kind === 'person' ? named.filter((c) => nlp(c).has('#ProperNoun') || nlp(c).has('#Person')) : named)].filter((c) => !notName(c) && script(c));
   // What compromise sees a name as in its sentence weighs it: for "who", a person or a team before a place.
   const within = (c: string, spans: string[]) => spans.some((span) => span.includes(c));
   // A name inside a longer run of capitalised words is that run ("Marlowe Pinter" in "J. Marlowe Pinter").
-  const runs = capitalisedRuns(text);
+  const runs = capitalisedRuns(text).flatMap(split);
   const whole = (c: string) => runs.find((r) => r !== c && ` ${r} `.includes(` ${c} `)) ?? c;
   const candidates = [...new Set(names.map(whole))];
   // "Where": a name compromise sees as a person in its sentence is no place ("Ewan Strachie was born in Aberdeen").
@@ -357,7 +366,7 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
   const second = ranked[1]?.score ?? 0;
   const sources = new Set(top.hits.map((h) => h.source));
   const first = [...top.hits].sort((a, b) => b.overlap - a.overlap)[0]!;
-  const clear = top.score >= 1.6 * second;
+  const clear = top.score >= 1.5 * second;
   // A name (person, place, organisation) can be checked against its kind; a bare number or date of
   // the right shape may still count the wrong thing: never more than medium.
   const named = q.kind === 'person' || q.kind === 'place' || q.kind === 'organisation';
