@@ -96,5 +96,13 @@ describe('shortAnswer', () => {
     ]);
     expect(answer?.value).toBe('Jay Marlin');
   });
+
+  it('which of two by a count: the count written in words, not a number inside a name', () => {
+    const answer = shortAnswer('Which tower will have more floors, 21 Quay Street, or Harrow Point?', [
+      page(1, '21 Quay Street', '21 Quay Street is a proposed 54-storey tower in Leeds. It would have 54 floors and 310 flats, just 12 m shorter than Vale House, which has 80 floors.'),
+      page(2, 'Harrow Point', 'Harrow Point is a sixty two floor residential tower under construction in Cardiff.'),
+    ]);
+    expect(answer?.value).toBe('Harrow Point');
+  });
 });
 

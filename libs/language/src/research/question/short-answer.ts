@@ -163,6 +163,7 @@ function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<string>,
         if (/[,;()]/.test(t.text)) flush();
       }
       flush();
+      pieces.push(c.text);
     }
     const cleaned = pieces.map((c) => trimEnds(c.replace(/[()]/g, ' ').trim()).replace(/^(?:(?:the|a|an|its|their|his|her|this|that|these|those|of|and|or)\s+)+/i, ''));
     // A date or a bare number is not a thing a noun names.
@@ -420,18 +421,26 @@ function choose(q: ShortQuestion, passages: ResearchPassage[]): ShortAnswer | nu
   } else if (wantsMore || wantsLess) {
     // "more floors": the noun after the comparative is what is counted; else any number about the option.
     const unit = tokenize(/\b(?:more|fewer|less)\s+([\p{L}]+)/iu.exec(q.text)?.[1] ?? '')[0];
-    const number = (ss: Sentence[]) => {
-      let best: { value: number; s: Sentence } | null = null;
-      for (const s of ss) {
-        for (const m of s.text.matchAll(/(\d[\d,]*(?:\.\d+)?)\s*(?:-|\s)?([a-z]+)?/gi)) {
-          const n = Number(m[1]!.replace(/,/g, ''));
-          if (!Number.isFinite(n) || /^(1[5-9]\d\d|20\d\d)$/.test(m[1]!)) continue;
-          const near = unit ? tokenize(s.text.slice(m.index!, m.index! + 40)).includes(unit) : true;
-          if (near && (!best || n > best.value)) best = { value: n, s };
+    // Each option's own count: the first number its sentences (its own page first) write before
+    // the counted noun ("68 floors", "a seventy seven story building": compromise reads the words),
+    // else the first number its own page states; a number inside its name ("15 Penn Plaza") is no count.
+    const counted = (option: string) => (ss: Sentence[]) => {
+      const ordered = [...ss].sort((x, y) => y.overlap - x.overlap || x.rank - y.rank);
+      let any: { value: number; s: Sentence } | null = null;
+      for (const s of ordered) {
+        const text = s.text.split(option).join(' ');
+        for (const n of nlp(text).numbers().json() as Array<{ text: string; number?: { num?: number } }>) {
+          const value = n.number?.num;
+          if (value === undefined || !Number.isFinite(value) || /^(1[5-9]\d\d|20\d\d)$/.test(n.text.trim())) continue;
+          const at = text.indexOf(n.text);
+          const after = tokenize(text.slice(at + n.text.length).split(/\s+/).slice(0, 3).join(' '));
+          if (unit && after.includes(unit)) return { value, s };
+          if (!any && s.overlap === 1) any = { value, s };
         }
       }
-      return best;
+      return any;
     };
+    const number = (ss: Sentence[]) => counted(ss === sa ? a : b)(ss);
     const settled = compare(number, wantsMore);
     if (settled) return settled;
   }
