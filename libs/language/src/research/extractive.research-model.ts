@@ -192,7 +192,8 @@ function gradeUnchecked(subquery: string, passages: ResearchPassage[]): Finding 
   // sentences better. (Places and counts stay typed: there the typed rules' labels win.)
   if (typed && typed.score < TYPED_SURE && (asked === 'person' || asked === 'organisation')) {
     const short = gradeShort(subquery, passages);
-    if (short) return short;
+    // Both readings agreeing, the typed finding stands with the sources it found.
+    if (short && clean(short.answer).toLowerCase() !== clean(formatValue(shape.kind, typed.value)).toLowerCase()) return short;
   }
   if (!typed) {
     const short = gradeShort(subquery, passages);
