@@ -16,6 +16,9 @@ describe('analyseShortQuestion', () => {
     ['What company does the producer run?', 'organisation'],
     ['Who directed the film?', 'person'],
     ['What type of products did she design?', 'thing'],
+    ['The final decided the champion of what season?', 'year'],
+    ["What was Ada Fenwick's batting average in her last season?", 'number'],
+    ['What is the best league ranking the club has held?', 'number'],
   ])('%s -> %s', (question, kind) => {
     expect(analyseShortQuestion(question)?.kind).toBe(kind);
   });

@@ -35,7 +35,7 @@ export interface ShortAnswer {
 /** Sentences read for candidates at most (compromise costs milliseconds a sentence). */
 const SENTENCES_READ = 40;
 /** Words at which a question word's pull on a candidate halves. */
-const PROXIMITY_SPAN = 3;
+const PROXIMITY_SPAN = 2;
 /** What each further sentence stating a candidate adds, of its own score. */
 const AGREEMENT = 0.25;
 /** How much a noun phrase repeated across the pages read loses, by the log of its count. */
@@ -64,11 +64,11 @@ export function analyseShortQuestion(raw: string): ShortQuestion | null {
   if (options) return { kind: 'choice', options, ...base };
   if (YESNO.test(question)) return { kind: 'yesno', ...base };
   const lower = question.toLowerCase();
-  if (/\b(?:what|which|in what|in which)\s+year\b/.test(lower)) return { kind: 'year', ...base };
+  if (/\b(?:what|which|in what|in which)\s+(?:year|season|draft)\b/.test(lower)) return { kind: 'year', ...base };
   if (/\bhow\s+(?:many|much|long|old|far|tall|high)\b/.test(lower)) return { kind: 'number', ...base };
   if (/(?:^|\s)when\b|\b(?:what|which)\s+(?:date|day|month)\b/.test(lower)) return { kind: 'date', ...base };
   // "What was the score", "what was his passer rating": a number the noun names.
-  if (/\b(?:what|which)\s+(?:(?:is|was|were|are)\s+)?(?:the\s+|his\s+|her\s+|its\s+|their\s+)?(?:[\p{L}'’]+\s+)?(?:score|rating|percentage|percent|number|amount|cost|price|age|average|total|population|attendance|margin)\b/iu.test(lower))
+  if (/\b(?:what|which)\s+(?:(?:is|was|were|are)\s+)?(?:[\p{L}'’.-]+\s+){0,4}?(?:score|rating|ranking|percentage|percent|number|amount|cost|price|age|average|total|population|attendance|margin)\b|\bweigh\b/iu.test(lower))
     return { kind: 'number', ...base };
   if (/(?:^|\s)where\b/.test(lower)) return { kind: 'place', ...base };
   // "Which English midfielder", "what New York city", "What Canadian": the noun after the wh-word.
@@ -165,6 +165,8 @@ function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<string>,
       flush();
       pieces.push(c.text);
     }
+    // A name the question's own words begin ("Which Super Bowl…?" -> "Super Bowl XXXVII").
+    pieces.push(...capitalisedRuns(text));
     const cleaned = pieces.map((c) => trimEnds(c.replace(/[()]/g, ' ').trim()).replace(/^(?:(?:the|a|an|its|their|his|her|this|that|these|those|of|and|or)\s+)+/i, ''));
     // A date or a bare number is not a thing a noun names.
     return plain([...new Set(cleaned.filter((c) => c.length >= 2 && c.split(/\s+/).length <= 6 && /\p{L}/u.test(c) && (!latin || /\p{Script=Latin}/u.test(c)) && chrono.parse(c).length === 0))]);
