@@ -193,7 +193,7 @@ function gradeUnchecked(subquery: string, passages: ResearchPassage[]): Finding 
   if (typed && typed.score < TYPED_SURE && (asked === 'person' || asked === 'organisation')) {
     const short = gradeShort(subquery, passages);
     // Both readings agreeing, the typed finding stands with the sources it found.
-    if (short && clean(short.answer).toLowerCase() !== clean(formatValue(shape.kind, typed.value)).toLowerCase()) return short;
+    if (short && !sameValue(short.answer, formatValue(shape.kind, typed.value))) return short;
   }
   if (!typed) {
     const short = gradeShort(subquery, passages);
@@ -210,14 +210,20 @@ function gradeUnchecked(subquery: string, passages: ResearchPassage[]): Finding 
   const evidence: Finding['evidence'] = [{ source: typed.unit.source, quote: typed.unit.text }];
   for (const u of agreeing) if (evidence.length < MAX_ANSWER_SENTENCES && !evidence.some((e) => e.source === u.source)) evidence.push({ source: u.source, quote: u.text });
   const sources = new Set(evidence.map((e) => e.source)).size;
+  // A name is high only when the short path, reading every candidate by its distance to the
+  // question's words, names the same one: pages on one subject repeat their names everywhere.
+  const named = asked === 'person' || asked === 'place' || asked === 'organisation';
+  const confirmed = !named || sources < 2 || sameValue(shortAnswer(subquery, passages)?.value, value);
   return {
     subquery,
     answer: value,
     citations: [...new Set(evidence.map((e) => e.source))],
-    confidence: sources >= 2 ? 'high' : typed.score >= 3 ? 'medium' : 'low',
+    confidence: sources >= 2 && confirmed ? 'high' : sources >= 2 || typed.score >= 3 ? 'medium' : 'low',
     evidence,
   };
 }
+
+const sameValue = (a: string | undefined, b: string) => a !== undefined && clean(a).toLowerCase() === clean(b).toLowerCase();
 
 /** A typed answer scored this high states its value beside the question's predicate. */
 const TYPED_SURE = 3;
