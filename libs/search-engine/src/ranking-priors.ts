@@ -149,9 +149,11 @@ export class Ranking {
     }
     const rest = lists.filter((_, k) => !nameTerms.has(listTerms[k]!));
     const names = lists.filter((_, k) => nameTerms.has(listTerms[k]!));
-    const held = (doc: number) => rest.filter((list) => scoreOf([list], doc) > 0).length;
-    const best = results.reduce((max, r) => Math.max(max, held(r.doc)), 0);
-    return { outmatched: (doc) => held(doc) < best, nameScore: (doc) => (names.length ? scoreOf(names, doc) : 0) };
+    // Each result's count, taken once: the home pages and their answers are asked about again and again.
+    const held = new Map(results.map((r) => [r.doc, rest.filter((list) => scoreOf([list], r.doc) > 0).length]));
+    let best = 0;
+    for (const count of held.values()) best = Math.max(best, count);
+    return { outmatched: (doc) => (held.get(doc) ?? 0) < best, nameScore: (doc) => (names.length ? scoreOf(names, doc) : 0) };
   }
 
   /** The page's title or opening words hold the query's terms in a row (its name as the page writes it). */

@@ -84,10 +84,7 @@ export function sentences(p: string): string[] {
   const re = /([.!?…]["'”’)\]]*)\s+(?=["'“‘(\[¿¡]?[\p{Lu}\p{N}])|([。！？])/gu;
   for (let m = re.exec(p); m; m = re.exec(p)) {
     const end = m.index + (m[1] ?? m[2]).length;
-    if (m[1]?.startsWith('.')) {
-      const word = /([\p{L}.]+)$/u.exec(p.slice(start, m.index))?.[1]?.toLowerCase() ?? '';
-      if (ABBREVIATIONS.has(word) || /^\p{L}$/u.test(word)) continue;
-    }
+    if (m[1]?.startsWith('.') && abbreviationBefore(p, start, m.index)) continue;
     const s = p.slice(start, end).trim();
     if (s) out.push(s);
     start = end;

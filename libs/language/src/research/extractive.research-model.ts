@@ -177,30 +177,27 @@ function gradeUnchecked(subquery: string, passages: ResearchPassage[]): Finding 
   const shape = analyseQuestion(subquery);
   // Which of two, and yes or no about two named things, are settled from each one's own page.
   const asked = analyseShortQuestion(subquery)?.kind;
+  // The short answer is read once, whichever way the question goes.
+  let shortRead: Finding | null | undefined;
+  const short = () => (shortRead === undefined ? (shortRead = gradeShort(subquery, passages)) : shortRead);
   const first = asked === 'choice' || asked === 'yesno' || shape.kind === 'text';
   if (first) {
-    const short = gradeShort(subquery, passages);
     // Which of two is never answered "yes": without a settled option, the closest sentences, low.
-    if (short) return short;
+    if (short()) return short();
     if (asked === 'choice') return lowered(gradeLexical(subquery, passages));
     if (shape.kind === 'text') return gradeLexical(subquery, passages);
   }
   const units = answerUnits(passages, shape, MIN_SENTENCE, MAX_SENTENCE);
   const typed = typedAnswer(subquery, shape, units);
+  if (!typed) return short() ?? lowered(gradeLexical(subquery, passages));
   // A person or an organisation the typed rules found only weakly (no predicate beside it): the
   // short path, which weighs every candidate by its distance to the question's words, reads real
-  // sentences better. (Places and counts stay typed: there the typed rules' labels win.)
-  if (typed && typed.score < TYPED_SURE && (asked === 'person' || asked === 'organisation')) {
-    const short = gradeShort(subquery, passages);
-    // Both readings agreeing, the typed finding stands with the sources it found.
-    if (short && !sameValue(short.answer, formatValue(shape.kind, typed.value))) return short;
-  }
-  if (!typed) {
-    const short = gradeShort(subquery, passages);
-    if (short) return short;
-    return lowered(gradeLexical(subquery, passages));
-  }
+  // sentences better. (Places and counts stay typed: there the typed rules' labels win.) Both
+  // readings agreeing, the typed finding stands with the sources it found.
+  const named = asked === 'person' || asked === 'place' || asked === 'organisation';
+  const weakName = typed.score < TYPED_SURE && (asked === 'person' || asked === 'organisation');
   const value = formatValue(shape.kind, typed.value);
+  if (weakName && short() && !sameValue(short()!.answer, value)) return short();
   // Other sources that state the same value (as a whole word: "140" does not state "40"), about
   // the same thing (a word of the question's predicate), agree with it.
   const stated = new RegExp(`(?<![\\p{L}\\p{N}])${typed.value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'iu');
@@ -212,13 +209,12 @@ function gradeUnchecked(subquery: string, passages: ResearchPassage[]): Finding 
   const sources = new Set(evidence.map((e) => e.source)).size;
   // A name is high only when the short path, reading every candidate by its distance to the
   // question's words, names the same one: pages on one subject repeat their names everywhere.
-  const named = asked === 'person' || asked === 'place' || asked === 'organisation';
-  const confirmed = !named || sources < 2 || sameValue(shortAnswer(subquery, passages)?.value, value);
+  const confirmed = !named || sources < 2 || sameValue(short()?.answer, value);
   return {
     subquery,
     answer: value,
     citations: [...new Set(evidence.map((e) => e.source))],
-    confidence: sources >= 2 && confirmed ? 'high' : sources >= 2 || typed.score >= 3 ? 'medium' : 'low',
+    confidence: sources >= 2 && confirmed ? 'high' : sources >= 2 || typed.score >= TYPED_SURE ? 'medium' : 'low',
     evidence,
   };
 }

@@ -29,6 +29,11 @@ export const SYNONYMS: Record<string, string[]> = {
   siz: ['size', 'people', 'members'],
 };
 
+/** The synonyms written in several words ("chief executive" for "ceo"), stemmed once. */
+const SPELT_OUT = Object.entries(SYNONYMS).flatMap(([key, synonyms]) =>
+  synonyms.map((synonym) => ({ key, words: tokenize(synonym) })).filter((s) => s.words.length > 1),
+);
+
 /** Words that say nothing about which sentence holds a field ("name of the ..."). */
 const GENERIC = new Set(['name', 'number', 'valu', 'field', 'current', 'her', 'his', 'their', 'total', 'amount', 'detail', 'profil']);
 
@@ -79,13 +84,7 @@ function termsOf(name: string, schema: JsonSchema): { term: string; weight: numb
   // A field that spells out a phrase in full ("chief executive") also searches the word the phrase
   // stands for ("CEO"), as pages write it either way ("led by CEO Dana Whitcombe").
   const named = new Set(tokenize(fieldWords(name, '')));
-  for (const [key, synonyms] of Object.entries(SYNONYMS)) {
-    const spelt = synonyms.some((synonym) => {
-      const words = tokenize(synonym);
-      return words.length > 1 && words.every((word) => named.has(word));
-    });
-    if (spelt) add(key, 1.5);
-  }
+  for (const { key, words } of SPELT_OUT) if (words.every((word) => named.has(word))) add(key, 1.5);
   return [...weights].map(([term, weight]) => ({ term, weight }));
 }
 

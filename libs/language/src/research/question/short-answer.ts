@@ -131,16 +131,22 @@ function weights(passages: ResearchPassage[], terms: string[]): (t: string) => n
   return (t) => Math.log(1 + (n + 1) / ((df.get(t) ?? 0) + 0.5));
 }
 
+/** A year as pages write one (1500-2099): not a count. */
+const isYear = (s: string) => /^(?:1[5-9]\d\d|20\d\d)$/.test(s);
+const yearsIn = (text: string) => [...text.matchAll(/\b(1[5-9]\d\d|20\d\d)\b/g)].map((m) => m[1]!);
+
 const trimEnds = (s: string) => s.replace(/^[\s"'“”‘’(]+|[\s"'“”‘’),.;:!?]+$/g, '');
 
 /** Candidates of `kind` in a sentence, as written. */
 function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<string>, question: string): Array<{ text: string; fit: number }> {
+  // A name in another script than the question's ("Михаил Горбачёв" for an English question) is not how the asker writes it.
   const latin = /\p{Script=Latin}/u.test(question);
+  const script = (c: string) => !latin || /\p{Script=Latin}/u.test(c);
   const plain = (values: string[]) => values.map((text) => ({ text, fit: 1 }));
-  if (kind === 'year') return plain([...text.matchAll(/\b(1[5-9]\d\d|20\d\d)\b/g)].map((m) => m[1]!));
+  if (kind === 'year') return plain(yearsIn(text));
   if (kind === 'date') {
     const dates = chrono.parse(text).filter((r) => r.start.isCertain('year') || r.start.isCertain('month')).map((r) => r.text);
-    return plain(dates.length ? dates : [...text.matchAll(/\b(1[5-9]\d\d|20\d\d)\b/g)].map((m) => m[1]!));
+    return plain(dates.length ? dates : yearsIn(text));
   }
   if (kind === 'number') return numbersIn(text, question);
   const doc = nlp(text);
@@ -169,57 +175,57 @@ function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<string>,
     pieces.push(...capitalisedRuns(text));
     const cleaned = pieces.map((c) => trimEnds(c.replace(/[()]/g, ' ').trim()).replace(/^(?:(?:the|a|an|its|their|his|her|this|that|these|those|of|and|or)\s+)+/i, ''));
     // A date or a bare number is not a thing a noun names.
-    return plain([...new Set(cleaned.filter((c) => c.length >= 2 && c.split(/\s+/).length <= 6 && /\p{L}/u.test(c) && (!latin || /\p{Script=Latin}/u.test(c)) && chrono.parse(c).length === 0))]);
+    return plain([...new Set(cleaned.filter((c) => c.length >= 2 && c.split(/\s+/).length <= 6 && /\p{L}/u.test(c) && script(c) && chrono.parse(c).length === 0))]);
   }
   const people = (doc.people().out('array') as string[]).map(trimEnds);
   const places = (doc.places().out('array') as string[]).map(trimEnds);
   const organisations = (doc.organizations().out('array') as string[]).map(trimEnds);
   // "Who" is as often a team, a band or a broadcaster as a person.
   const typed = kind === 'person' ? [...people, ...organisations] : kind === 'place' ? places : kind === 'organisation' ? organisations : [];
-  const proper = [...(doc.match('#ProperNoun+ (of|the|de)? #ProperNoun*').out('array') as string[]), ...capitalisedRuns(text)];
-  // A list ("Jay DeMarcus of Rascal Flatts and Hal David") is several candidates; a bracket ends one.
-  const pieces = [...typed, ...proper].flatMap((c) => c.split(/\s*(?:,|\band\b|&|\(|\))\s*/));
   // "Jay DeMarcus of Rascal Flatts": for "who", two names of two words or more each are two
   // candidates ("Bank of America", "Duke of York" stay whole).
   const split = (c: string) => {
     const sides = c.split(/\s+of\s+/);
     return kind === 'person' && sides.length === 2 && sides.every((side) => side.split(/\s+/).length >= 2) ? sides : [c];
   };
-  const named = pieces.flatMap(split).map((c) => trimEnds(c).replace(/['’]s$/u, '')).filter((c) => c.length >= 2 && /\p{Lu}|\d/u.test(c));
-  // "Only" opening a sentence, a numeral: capitalised, not a name.
-  // A nationality, a month or a weekday is capitalised but names no one ("American", "September").
-  const notName = (c: string) => !/\s/.test(c) && nlp(c).has('(#Demonym|#Month|#WeekDay)');
-  // A name in another script than the question's ("Михаил Горбачёв" for an English question) is not how the asker writes it.
-  const script = (c: string) => !latin || /\p{Script=Latin}/u.test(c);
-  const names = [...new Set(kind === 'person' ? named.filter((c) => nlp(c).has('#ProperNoun') || nlp(c).has('#Person')) : named)].filter((c) => !notName(c) && script(c));
-  // What compromise sees a name as in its sentence weighs it: for "who", a person or a team before a place.
-  const within = (c: string, spans: string[]) => spans.some((span) => span.includes(c));
-  // A name inside a longer run of capitalised words is that run ("Marlowe Pinter" in "J. Marlowe Pinter").
   const runs = capitalisedRuns(text).flatMap(split);
-  const whole = (c: string) => runs.find((r) => r !== c && ` ${r} `.includes(` ${c} `)) ?? c;
-  const candidates = [...new Set(names.map(whole))];
-  // "Where": a name compromise sees as a person in its sentence is no place ("Ewan Strachie was born in Aberdeen").
-  const kept = kind === 'place' ? candidates.filter((c) => !(within(c, people) && !within(c, places))) : candidates;
-  return kept.map((c) => {
-    const isPerson = within(c, people) || names.some((n) => whole(n) === c && within(n, people));
-    const isOrganisation = within(c, organisations) || names.some((n) => whole(n) === c && within(n, organisations));
-    const isPlace = within(c, places) || names.some((n) => whole(n) === c && within(n, places));
-    const fit =
-      kind === 'person'
-        ? isPerson || isOrganisation
-          ? KIND_FIT
-          : isPlace
-            ? 1 / KIND_FIT
-            : 1
-        : kind === 'place'
-          ? isPlace
-            ? KIND_FIT
-            : 1
-          : kind === 'organisation' && isOrganisation
-            ? KIND_FIT
-            : 1;
-    return { text: c, fit };
+  const proper = [...(doc.match('#ProperNoun+ (of|the|de)? #ProperNoun*').out('array') as string[]), ...runs];
+  // A list ("Jay DeMarcus of Rascal Flatts and Hal David") is several candidates; a bracket ends one.
+  const pieces = [...typed, ...proper].flatMap((c) => c.split(/\s*(?:,|\band\b|&|\(|\))\s*/)).flatMap(split);
+  const named = new Set(pieces.map((c) => trimEnds(c).replace(/['’]s$/u, '')).filter((c) => c.length >= 2 && /\p{Lu}|\d/u.test(c) && script(c)));
+  const names = [...named].filter((c) => {
+    const tags = nlp(c);
+    // A nationality, a month or a weekday is capitalised but names no one ("American", "September").
+    if (!/\s/.test(c) && tags.has('(#Demonym|#Month|#WeekDay)')) return false;
+    // For "who", "Only" opening a sentence or a numeral is capitalised, not a name.
+    return kind !== 'person' || tags.has('(#ProperNoun|#Person)');
   });
+  // A name inside a longer run of capitalised words is that run ("Marlowe Pinter" in "J. Marlowe
+  // Pinter"); the run is of every kind compromise saw its parts as.
+  const wholes = new Map<string, string[]>();
+  for (const name of names) {
+    const whole = runs.find((r) => r !== name && ` ${r} `.includes(` ${name} `)) ?? name;
+    wholes.set(whole, [...(wholes.get(whole) ?? []), name]);
+  }
+  const out: Array<{ text: string; fit: number }> = [];
+  for (const [whole, parts] of wholes) {
+    const seen = (spans: string[]) => [whole, ...parts].some((c) => spans.some((span) => span.includes(c)));
+    const isPerson = seen(people);
+    const isPlace = seen(places);
+    const isOrganisation = seen(organisations);
+    // "Where": a name compromise sees as a person and not a place is no place ("Ewan Strachie was born in Aberdeen").
+    if (kind === 'place' && isPerson && !isPlace) continue;
+    out.push({ text: whole, fit: kindFit(kind, isPerson, isPlace, isOrganisation) });
+  }
+  return out;
+}
+
+/** What compromise sees a name as in its sentence weighs it: for "who", a person or a team before a place. */
+function kindFit(kind: ShortKind, isPerson: boolean, isPlace: boolean, isOrganisation: boolean): number {
+  if (kind === 'person') return isPerson || isOrganisation ? KIND_FIT : isPlace ? 1 / KIND_FIT : 1;
+  if (kind === 'place') return isPlace ? KIND_FIT : 1;
+  if (kind === 'organisation') return isOrganisation ? KIND_FIT : 1;
+  return 1;
 }
 
 /** A number as written with what belongs to it: "$1.2 billion", "5½", "31–24", "11:28", "six"; not an ordinal ("50th"). */
@@ -238,7 +244,7 @@ function numbersIn(text: string, question: string): Array<{ text: string; fit: n
   const clock = /\bhow much time\b|\btime (?:was )?(?:left|remaining)\b/i.test(question);
   return [...text.matchAll(NUMBER)]
     .map((m) => m[0].trim().replace(/[,.]+$/, ''))
-    .filter((n) => !/^(1[5-9]\d\d|20\d\d)$/.test(n))
+    .filter((n) => !isYear(n))
     .map((n) => {
       const fits = (money && /^[$€£]|\b(?:million|billion)\b/.test(n)) || (score && /\d\s?[–-]\s?\d/.test(n)) || (clock && /:\d\d$/.test(n));
       return { text: n, fit: fits ? KIND_FIT * KIND_FIT : 1 };
@@ -250,9 +256,11 @@ function numbersIn(text: string, question: string): Array<{ text: string; fit: n
  * names compromise does not tag in their sentence; a run's leading stop words ("The", "In") are
  * not part of the name.
  */
+const CAPITALISED_WORD = String.raw`(?:\p{Lu}\.|\p{Lu}[\p{L}\p{M}'’.-]*)`;
+const CAPITALISED_RUN = new RegExp(`${CAPITALISED_WORD}(?:\\s+(?:(?:of|the|de|del|da|van|von|der|le|la)\\s+)?${CAPITALISED_WORD})*`, 'gu');
+
 function capitalisedRuns(text: string): string[] {
-  const word = String.raw`(?:\p{Lu}\.|\p{Lu}[\p{L}\p{M}'’.-]*)`;
-  const runs = text.match(new RegExp(`${word}(?:\\s+(?:(?:of|the|de|del|da|van|von|der|le|la)\\s+)?${word})*`, 'gu')) ?? [];
+  const runs = text.match(CAPITALISED_RUN) ?? [];
   return runs
     .map((run) => {
       const words = run.split(/\s+/);
@@ -398,9 +406,9 @@ function choose(q: ShortQuestion, passages: ResearchPassage[]): ShortAnswer | nu
   const sa = about(a, passages);
   const sb = about(b, passages);
   if (sa.length === 0 && sb.length === 0) return null;
-  const compare = (pick: (s: Sentence[]) => { value: number; s: Sentence } | null, larger: boolean, confidence: ShortAnswer['confidence'] = 'medium'): ShortAnswer | null => {
-    const va = pick(sa);
-    const vb = pick(sb);
+  const compare = (pick: (s: Sentence[], option: string) => { value: number; s: Sentence } | null, larger: boolean, confidence: ShortAnswer['confidence'] = 'medium'): ShortAnswer | null => {
+    const va = pick(sa, a);
+    const vb = pick(sb, b);
     if (!va || !vb || va.value === vb.value) return null;
     const aWins = larger ? va.value > vb.value : va.value < vb.value;
     const win = aWins ? va : vb;
@@ -426,14 +434,14 @@ function choose(q: ShortQuestion, passages: ResearchPassage[]): ShortAnswer | nu
     // Each option's own count: the first number its sentences (its own page first) write before
     // the counted noun ("68 floors", "a seventy seven story building": compromise reads the words),
     // else the first number its own page states; a number inside its name ("15 Penn Plaza") is no count.
-    const counted = (option: string) => (ss: Sentence[]) => {
+    const counted = (ss: Sentence[], option: string) => {
       const ordered = [...ss].sort((x, y) => y.overlap - x.overlap || x.rank - y.rank);
       let any: { value: number; s: Sentence } | null = null;
       for (const s of ordered) {
         const text = s.text.split(option).join(' ');
         for (const n of nlp(text).numbers().json() as Array<{ text: string; number?: { num?: number } }>) {
           const value = n.number?.num;
-          if (value === undefined || !Number.isFinite(value) || /^(1[5-9]\d\d|20\d\d)$/.test(n.text.trim())) continue;
+          if (value === undefined || !Number.isFinite(value) || isYear(n.text.trim())) continue;
           const at = text.indexOf(n.text);
           const after = tokenize(text.slice(at + n.text.length).split(/\s+/).slice(0, 3).join(' '));
           if (unit && after.includes(unit)) return { value, s };
@@ -442,8 +450,7 @@ function choose(q: ShortQuestion, passages: ResearchPassage[]): ShortAnswer | nu
       }
       return any;
     };
-    const number = (ss: Sentence[]) => counted(ss === sa ? a : b)(ss);
-    const settled = compare(number, wantsMore);
+    const settled = compare(counted, wantsMore);
     if (settled) return settled;
   }
   // The question's own words around each option decide.
