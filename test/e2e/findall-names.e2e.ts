@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { type FixtureWeb, startFixtureWeb } from '../support/fixture-web';
 import { ReplayServer } from '../support/replay-server';
 import { bearer, type RunningService, startService } from '../support/service-process';
+import { searxngEnv } from '../support/slow-searxng';
 import { json } from './harness';
 
 jest.setTimeout(120_000);
@@ -131,7 +132,7 @@ describe('FindAll names entities as companies name themselves, and enrich fills 
   beforeAll(async () => {
     web = await startFixtureWeb(writeSites());
     search = await searchOver(web);
-    svc = await startService('standalone', { SEARCH_PROVIDER: 'searxng', SEARXNG_URL: search.url, SEARXNG_RPS: '0', FETCH_ALLOW_HOSTS: web.allowHosts.join(',') });
+    svc = await startService('standalone', searxngEnv(search, web));
   }, 60_000);
   afterAll(async () => {
     await svc?.stop();

@@ -1,15 +1,13 @@
-import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type CrawlSite, startCrawlSite } from '../support/crawl-site';
+import { connectStdioMcp } from '../support/mcp-stdio';
 import { bearer, type RunningService, startService } from '../support/service-process';
 import { json } from './harness';
 
 jest.setTimeout(120_000);
 
-const ROOT = path.join(__dirname, '..', '..');
 /** Every page robots.txt allows that the site's sitemaps and links name (the redirect at its target). */
 const ALLOWED = ['/', '/about', '/blog/only-in-sitemap', '/docs/', '/docs/a', '/docs/a/b', '/docs/a/b/c', '/docs/guide.pdf', '/new', '/team'];
 
@@ -169,16 +167,7 @@ describe('MCP map and crawl tools (standalone, loopback site)', () => {
   });
 
   it('over stdio: a crawl whose wait ends first answers its crawl_id, reporting the pages read so far; get_crawl has them all later', async () => {
-    const stdio = new Client({ name: 'e2e-stdio', version: '1.0.0' });
-    stdio.onerror = (error) => transportErrors.push(error);
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [path.join(ROOT, 'scripts', 'service.js'), 'mcp'],
-      env: { PATH: process.env.PATH ?? '', WEB_RESEARCH_URL: svc.baseUrl, WEB_RESEARCH_API_KEY: svc.demoKey },
-      stderr: 'pipe',
-    });
-    transport.onerror = (error) => transportErrors.push(error);
-    await stdio.connect(transport);
+    const stdio = await connectStdioMcp(svc, (error) => transportErrors.push(error));
     clients.push(stdio);
 
     const progress: string[] = [];

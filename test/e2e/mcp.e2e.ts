@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { connectStdioMcp } from '../support/mcp-stdio';
 import type { ReplayServer } from '../support/replay-server';
 import { bearer, type RunningService, startService } from '../support/service-process';
 import { searxngEnv, startSlowSearxng } from '../support/slow-searxng';
@@ -54,19 +54,9 @@ describe('MCP server (standalone, fixture web)', () => {
   };
   let stdioLog = '';
   const connectStdio = async (svc: RunningService = ctx.svc): Promise<Client> => {
-    const client = new Client({ name: 'e2e-stdio', version: '1.0.0' });
-    // A progress notification the client cannot place (one that came after its call's result) is an error too.
-    client.onerror = (error) => transportErrors.push(error);
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [path.join(ROOT, 'scripts', 'service.js'), 'mcp'],
-      env: { PATH: process.env.PATH ?? '', WEB_RESEARCH_URL: svc.baseUrl, WEB_RESEARCH_API_KEY: svc.demoKey },
-      stderr: 'pipe',
-    });
-    transport.stderr?.on('data', (chunk: Buffer) => (stdioLog += chunk.toString()));
-    // A line on stdout that is not an MCP message is an error of the transport.
-    transport.onerror = (error) => transportErrors.push(error);
-    await client.connect(transport);
+    // A progress notification the client cannot place (one that came after its call's result) and a
+    // line on stdout that is not an MCP message are errors too.
+    const client = await connectStdioMcp(svc, (error) => transportErrors.push(error), (text) => (stdioLog += text));
     clients.push(client);
     return client;
   };
