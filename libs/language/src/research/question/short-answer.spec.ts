@@ -109,3 +109,63 @@ describe('shortAnswer', () => {
   });
 });
 
+
+describe('the noun a question asks for', () => {
+  it.each([
+    ['Ed Oxenbould plays Tyler in a film directed by which famous director?', 'director'],
+    ['What science fantasy young adult series, told in first person, has companion books?', 'sery'],
+    ['What type of products did she design?', 'product'],
+    ['Predelta National Park is located in which area of Argentina?', 'area'],
+    ['What is the name of the fight song of the university?', 'song'],
+  ])('%s -> %s', (question, noun) => {
+    expect(analyseShortQuestion(question)?.noun).toBe(noun);
+  });
+
+  it.each([
+    ['a name', "Angel Coma is an album by a band formed by what Stephen O'Malley and what other member?"],
+    ['a name’s word', 'Which World Cup was famous for match-fixing?'],
+    ['a relative "which"', 'Who directed the film in which Brian Stepanek had a role?'],
+  ])('none for %s', (_, question) => {
+    expect(analyseShortQuestion(question)?.noun).toBeUndefined();
+  });
+
+  it('a candidate the pages describe as that noun wins over one nearer the question’s words', () => {
+    const answer = shortAnswer('Which magazine did the horror author Graham Marlowe edit?', [
+      page(1, 'Graham Marlowe', 'Graham Marlowe is a horror author who edited Corran House books and later Fenwick.'),
+      page(2, 'Fenwick', 'Fenwick is a British monthly magazine. It was founded in 1965.'),
+      page(3, 'Corran House', 'Corran House is a publisher of books in Leeds.'),
+    ]);
+    expect(answer?.value).toBe('Fenwick');
+  });
+
+  it('a name that ends in the noun is of it; a phrase that ends in it is not', () => {
+    const stadium = shortAnswer('The club plays its home games at what stadium?', [
+      page(1, 'Harrow Rovers', 'The club plays its home games in Harrow at the Corran Park Stadium, built in 1921.'),
+    ]);
+    expect(stadium?.value).toBe('Corran Park Stadium');
+    const colour = shortAnswer('What colour did the club wear in the final?', [
+      page(1, 'Harrow Rovers', 'In the final the club wore white, its primary colour, against the Dons.'),
+    ]);
+    expect(colour?.value).not.toBe('primary colour');
+  });
+});
+
+describe('a candidate’s own page', () => {
+  it('supports it where it says what the question says of it', () => {
+    // Corran Weekly stands nearer the question's words; only Fenwick's own page is the British response to Harlequin.
+    const answer = shortAnswer('Which magazine, the British response to Harlequin, did Graham Marlowe edit?', [
+      page(1, 'Graham Marlowe', 'Graham Marlowe edited Corran Weekly and, from 1970, Fenwick.'),
+      page(2, 'Fenwick (magazine)', 'It was launched in London as the British response to Harlequin in 1965.'),
+      page(3, 'Corran Weekly', 'Corran Weekly is a literary paper published in Leeds.'),
+    ]);
+    expect(answer?.value).toBe('Fenwick');
+  });
+
+  it('a page about the subject every page shares is not support', () => {
+    const pages = [
+      page(1, 'Super Final', 'For the Super Final, the cameras were upgraded to 5K resolution.'),
+      page(2, 'Super Final', 'The Super Final was broadcast by the Corran Network in high resolution.'),
+    ];
+    expect(shortAnswer('What resolution were the cameras upgraded to?', pages)?.value).toBe('5K');
+  });
+});

@@ -21,6 +21,8 @@ export interface ShortQuestion {
   terms: string[];
   /** The question as asked (one line, bounded). */
   text: string;
+  /** The noun the wh-word asks for ("which famous director" -> director), stemmed; absent when none. */
+  noun?: string;
 }
 
 export interface ShortAnswer {
@@ -42,6 +44,10 @@ const AGREEMENT = 0.25;
 const COMMONNESS = 0.5;
 /** A name compromise sees as of the kind asked weighs this much more (and one of another kind this much less). */
 const KIND_FIT = 1.25;
+/** A candidate the pages describe as the noun asked for ("which magazine": "Mayfair is a … magazine") weighs this much more. */
+const NOUN_FIT = 1.5;
+/** A candidate whose own page says all the question says of it weighs up to this much more (1 + OWN_PAGE). */
+const OWN_PAGE = 1;
 /** How much more the word the wh-word asks about pulls a candidate than the question's other words. */
 const FOCUS = 2;
 const MAX_QUESTION = 400;
@@ -59,7 +65,8 @@ const DATE_COMPARE = /\b(?:born|older|younger|first|earlier|later|founded|formed
 export function analyseShortQuestion(raw: string): ShortQuestion | null {
   const question = raw.slice(0, MAX_QUESTION).replace(/\s+/g, ' ').replace(/^[^\p{L}\p{N}"“]+/u, '').trim();
   if (!/\?\s*$/.test(question) && !/^(?:who|whom|whose|what|which|when|where|how|in what|in which)\b/i.test(question)) return null;
-  const base = { terms: [...new Set(tokenize(question))], text: question };
+  const noun = askedNoun(question);
+  const base = { terms: [...new Set(tokenize(question))], text: question, ...(noun ? { noun } : {}) };
   const options = choiceOptions(question);
   if (options) return { kind: 'choice', options, ...base };
   if (YESNO.test(question)) return { kind: 'yesno', ...base };
@@ -91,6 +98,73 @@ function choiceOptions(question: string): [string, string] | null {
   const a = clean(m[1]!);
   const b = clean(m[2]!);
   return a && b && a.toLowerCase() !== b.toLowerCase() ? [a, b] : null;
+}
+
+/** Nouns a wh-phrase names that say nothing of the answer's kind ("what type of X": X is the kind). */
+const EMPTY_NOUNS = new Set(tokenize('name type kind sort one part thing term form example way number amount'));
+
+/**
+ * The noun a "what"/"which" phrase asks for, as compromise tags the phrase: the last common noun
+ * before the phrase's verb, preposition or comma ("what science fantasy young adult series, told
+ * …" -> series; "what type of products" -> products; "which area of Argentina" -> area). None for
+ * a name ("what Stephen O'Malley"), a pronoun or a noun that names no kind ("name", "type").
+ */
+function askedNoun(question: string): string | undefined {
+  const wh = /\b(?:what|which)\s+(.*)$/i.exec(question);
+  if (!wh || /^(?:who|whom|whose|when|where|how)\b/i.test(question)) return undefined;
+  const phrase = wh[1]!.replace(/^(?:(?:is|was|are|were)\s+)?(?:the\s+)?(?:name|names|type|types|kind|kinds|sort)\s+of\s+(?:the\s+|an?\s+)?/i, '');
+  const terms = ((nlp(phrase).json() as Array<{ terms: Array<{ text: string; normal: string; tags: string[]; post: string }> }>)[0]?.terms ?? []).slice(0, 8);
+  let head: string | undefined;
+  for (const t of terms) {
+    const tags = new Set(t.tags);
+    if (tags.has('Pronoun') || tags.has('Verb') || tags.has('Preposition') || tags.has('Conjunction')) break;
+    // A capitalised word is part of a name ("Which World Cup"), not the kind asked for.
+    if (tags.has('Noun') && !tags.has('ProperNoun') && !/^\p{Lu}/u.test(t.text)) head = t.normal;
+    else if (!['Adjective', 'Value', 'Determiner', 'ProperNoun', 'Noun'].some((tag) => tags.has(tag))) break;
+    if (/[,;:]/.test(t.post)) break;
+  }
+  const stemmed = head && tokenize(head).at(-1);
+  return stemmed && !EMPTY_NOUNS.has(stemmed) ? stemmed : undefined;
+}
+
+/** Words after a name that say what it is: "X is a …", "X was the …", "X, an …" (not "X, the …": "For the third season, the seeds…"). */
+const DESCRIBES = /^(?:\s*,\s*(?:a|an|one of the)\s|\s+(?:is|was|are|were|became|remains)\s+(?:(?:a|an|the|one of the)\s+)?)/iu;
+/** Words of a description read for the noun asked, at most (one clause). */
+const DESCRIPTION_WORDS = 8;
+
+/**
+ * Whether the passages say a candidate is of the noun asked for: its own name ends in it ("Jack
+ * Trice Stadium" for "what stadium"), a sentence describes it as one ("Mayfair is a British …
+ * magazine"; "Yellowcraig, a coastal area"), or the noun stands right before it ("the director M.
+ * Night Shyamalan"). Read once per candidate.
+ */
+function describedAs(noun: string, passages: ResearchPassage[]): (candidate: string) => boolean {
+  const texts = passages.map((p) => p.text);
+  const seen = new Map<string, boolean>();
+  const describes = (candidate: string): boolean => {
+    // A name ending in the noun ("Jack Trice Stadium"), not a phrase ending in it ("primary color", "English-language").
+    const last = /([\p{L}\p{N}]+)\W*$/u.exec(candidate)?.[1] ?? '';
+    if (tokenize(candidate).length > 1 && /^\p{Lu}/u.test(last) && tokenize(last).at(-1) === noun) return true;
+    for (const text of texts) {
+      for (let at = text.indexOf(candidate); at >= 0; at = text.indexOf(candidate, at + candidate.length)) {
+        const after = text.slice(at + candidate.length, at + candidate.length + 160);
+        const lead = DESCRIBES.exec(after);
+        if (lead) {
+          const clause = after.slice(lead[0].length).split(/[.;:()]|,\s/)[0]!;
+          if (tokenize(clause).slice(0, DESCRIPTION_WORDS).includes(noun)) return true;
+        }
+        // The word right before it, nothing between ("the director M. Night Shyamalan", not "a team in NFL").
+        const before = /([\p{L}-]+)\s+$/u.exec(text.slice(Math.max(0, at - 40), at))?.[1];
+        if (before && tokenize(before)[0] === noun) return true;
+      }
+    }
+    return false;
+  };
+  return (candidate) => {
+    let known = seen.get(candidate);
+    if (known === undefined) seen.set(candidate, (known = describes(candidate)));
+    return known;
+  };
 }
 
 interface Sentence {
@@ -341,7 +415,10 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
   const total = q.terms.reduce((a, t) => a + weight(t), 0) || 1;
   // The word the wh-word asks about ("who directed", "which director"): the answer stands next to it.
   const focus = tokenize(/\b(?:who|whom|whose|what|which|where|when)\b(.*)$/i.exec(q.text)?.[1] ?? '')[0];
-  const found = new Map<string, { value: string; score: number; best: number; bySource: Map<number, number>; hits: Sentence[] }>();
+  const found = new Map<string, { value: string; score: number; best: number; fit: number; bySource: Map<number, number>; hits: Sentence[] }>();
+  // "Which magazine": a candidate the pages call a magazine is the kind asked for.
+  const isAsked = q.noun ? describedAs(q.noun, passages) : () => false;
+  const ownPage = ownPageSupport(passages, terms, weight, total);
   // A noun phrase every page repeats ("the game", "the team") is what the pages are about, not an answer.
   const everywhere = passages.map((p) => keyOf(p.text)).join(' | ');
   const commonness = (key: string) => {
@@ -357,11 +434,12 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
       if ((q.kind === 'year' || q.kind === 'number' || q.kind === 'date') && question.includes(candidate)) continue;
       const key = keyOf(candidate);
       if (!key) continue;
-      const entry = found.get(key) ?? { value: candidate, score: 0, best: 0, bySource: new Map<number, number>(), hits: [] };
+      const entry = found.get(key) ?? { value: candidate, score: 0, best: 0, fit: 0, bySource: new Map<number, number>(), hits: [] };
       if (entry.hits.includes(s)) continue;
       entry.hits.push(s);
-      const here = base * near(candidate) * fit * (q.kind === 'thing' ? commonness(key) : 1);
+      const here = base * near(candidate) * fit * (isAsked(candidate) ? NOUN_FIT : 1) * (q.kind === 'thing' ? commonness(key) : 1);
       entry.best = Math.max(entry.best, here);
+      entry.fit = Math.max(entry.fit, fit);
       // Agreement: each further source stating it adds a little, as much as its sentence is about
       // the question; a page naming its own subject is no further source.
       if (keyOf(s.title.replace(/\s*\([^)]*\)$/, '')) !== key) entry.bySource.set(s.source, Math.max(entry.bySource.get(s.source) ?? 0, here));
@@ -371,6 +449,13 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
       found.set(key, entry);
     }
   }
+  // A candidate named on another page than its own, whose own page says what the question says of
+  // it. For "who", only a name compromise sees as a person or a team, or one the pages call the
+  // noun asked: "who directed the film in which X had a role" finds the film's own page saying
+  // so, and asks for its director.
+  const ofKind = (e: { value: string; fit: number }) => q.kind !== 'person' || e.fit > 1 || isAsked(e.value);
+  for (const entry of found.values())
+    if (ofKind(entry) && entry.hits.some((h) => subjectOf(h.title) !== keyOf(entry.value))) entry.score *= 1 + OWN_PAGE * ownPage(entry.value);
   const ranked = [...found.values()].sort((a, b) => b.score - a.score);
   const top = ranked[0];
   if (!top || top.best < 0.2) return null;
@@ -384,6 +469,31 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
   const confidence = named && clear && sources.size >= 2 && top.best >= 0.4 ? 'high' : clear || sources.size >= 2 ? 'medium' : 'low';
   const agreeing = top.hits.filter((h) => h.source !== first.source).map((h) => ({ source: h.source, quote: h.text }));
   return { value: top.value, confidence, source: first.source, quote: first.text, agreeing };
+}
+
+/** A page's title as the name of its subject: "Mayfair (magazine)" -> mayfair, "Mesopotamia, Argentina" -> mesopotamia. */
+const subjectOf = (title: string) => keyOf(title.replace(/\s*\([^)]*\)\s*$/, '').replace(/,.*$/, ''));
+
+/**
+ * How much a candidate's own page (a passage titled with its name) says what the question says
+ * of it: the question's words on that page, by weight, as a share of all of them. "Which
+ * magazine, the British response to Playboy, did Graham Masterton edit?": Mayfair's own page
+ * calls it the British response to Playboy. 0 when no page is about the candidate.
+ */
+function ownPageSupport(passages: ResearchPassage[], terms: Set<string>, weight: (t: string) => number, total: number): (candidate: string) => number {
+  const pages = new Map<string, Set<string>>();
+  for (const p of passages) {
+    const subject = subjectOf(p.title);
+    if (subject) pages.set(subject, new Set([...(pages.get(subject) ?? []), ...tokenize(p.text)]));
+  }
+  return (candidate) => {
+    const own = pages.get(keyOf(candidate));
+    if (!own) return 0;
+    const name = new Set(tokenize(candidate));
+    let said = 0;
+    for (const t of terms) if (!name.has(t) && own.has(t)) said += weight(t);
+    return said / total;
+  };
 }
 
 /** Sentences about an option: those naming it, and those of a page titled after it. */
