@@ -23,6 +23,11 @@ describe('analyseShortQuestion', () => {
     expect(analyseShortQuestion(question)?.kind).toBe(kind);
   });
 
+  it('the options of a choice follow the last comma or dash before "or"', () => {
+    expect(analyseShortQuestion('Considering Ada Fenwick and Bruno Castellan, which state did they represent first - Ohio or Iowa?')?.options).toEqual(['Ohio', 'Iowa']);
+    expect(analyseShortQuestion('Who was born first, Ada Fenwick or Bruno Castellan?')?.options).toEqual(['Ada Fenwick', 'Bruno Castellan']);
+  });
+
   it('an open prompt asks for no short answer', () => {
     expect(analyseShortQuestion('Solid-state battery makers and their funding')).toBeNull();
   });

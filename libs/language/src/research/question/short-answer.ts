@@ -92,7 +92,8 @@ export function analyseShortQuestion(raw: string): ShortQuestion | null {
 
 /** "Who was born first, Connie Willis or Margaret Landon?" -> both names. */
 function choiceOptions(question: string): [string, string] | null {
-  const m = /(?:[,:]|\s-)\s*([^,:?]{2,80}?),?\s+or\s+([^,?]{2,80}?)\s*(?:[,?]|$)/.exec(question) ?? /^(?:is|was|are|were)\s+(.{2,80}?)\s+or\s+(.{2,80}?)\s+(?:located|based|older|younger|larger|bigger|the)\b/i.exec(question);
+  // The options follow the last comma, colon or dash before "or" ("…, which state … first - Oklahoma or Kansas?").
+  const m = /^.*(?:[,:]|\s[-–])\s*([^,:?]{2,80}?),?\s+or\s+([^,?]{2,80}?)\s*(?:[,?]|$)/.exec(question) ?? /^(?:is|was|are|were)\s+(.{2,80}?)\s+or\s+(.{2,80}?)\s+(?:located|based|older|younger|larger|bigger|the)\b/i.exec(question);
   if (!m) return null;
   const clean = (s: string) => s.replace(/^(?:the|a|an)\s+/i, '').replace(/["“”]/g, '').trim();
   const a = clean(m[1]!);
