@@ -1,4 +1,5 @@
-import { analyseShortQuestion, shortAnswer } from './short-answer';
+import { tokenize } from '@app/text';
+import { analyseShortQuestion, candidatesIn, shortAnswer } from './short-answer';
 
 const page = (source: number, title: string, text: string) => ({ source, url: `https://wiki.example/${source}`, title, text });
 
@@ -172,5 +173,14 @@ describe('a candidate’s own page', () => {
       page(2, 'Super Final', 'The Super Final was broadcast by the Corran Network in high resolution.'),
     ];
     expect(shortAnswer('What resolution were the cameras upgraded to?', pages)?.value).toBe('5K');
+  });
+});
+
+describe('candidates of a thing', () => {
+  it('a noun phrase ends before a preposition: "a victory in extra time" gives "victory", never "victory in"', () => {
+    const question = 'Which cup was hosted in Dover in 2003?';
+    const texts = candidatesIn('thing', 'The Corran Cup took place in Dover in 2003, after a victory in extra time.', new Set(tokenize(question)), question).map((c) => c.text);
+    expect(texts).toContain('victory');
+    expect(texts.filter((t) => /\s(?:in|of|at|on)$/.test(t))).toEqual([]);
   });
 });

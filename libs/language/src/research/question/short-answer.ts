@@ -213,7 +213,7 @@ const yearsIn = (text: string) => [...text.matchAll(/\b(1[5-9]\d\d|20\d\d)\b/g)]
 const trimEnds = (s: string) => s.replace(/^[\s"'“”‘’(]+|[\s"'“”‘’),.;:!?]+$/g, '');
 
 /** Candidates of `kind` in a sentence, as written. */
-function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<string>, question: string): Array<{ text: string; fit: number }> {
+export function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<string>, question: string): Array<{ text: string; fit: number }> {
   // A name in another script than the question's ("Михаил Горбачёв" for an English question) is not how the asker writes it.
   const latin = /\p{Script=Latin}/u.test(question);
   const script = (c: string) => !latin || /\p{Script=Latin}/u.test(c);
@@ -227,9 +227,10 @@ function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<string>,
   const doc = nlp(text);
   if (kind === 'thing') {
     // compromise's noun chunks, cut where the question's own words stand ("the AFC champion
-    // Denver Broncos" for a question about the AFC: "champion Denver Broncos"), at brackets and
-    // commas, without their determiners: "the golden anniversary" -> "golden anniversary".
-    const chunks = (doc.chunks().json() as Array<{ text: string; terms: Array<{ text: string; chunk?: string }> }>).filter((c) => c.terms[0]?.chunk === 'Noun');
+    // Denver Broncos" for a question about the AFC: "champion Denver Broncos"), at brackets,
+    // commas and prepositions ("victory in extra time": "victory", "extra time"), without their
+    // determiners: "the golden anniversary" -> "golden anniversary".
+    const chunks = (doc.chunks().json() as Array<{ text: string; terms: Array<{ text: string; chunk?: string; tags?: string[] }> }>).filter((c) => c.terms[0]?.chunk === 'Noun');
     const pieces: string[] = [];
     for (const c of chunks) {
       let run: string[] = [];
@@ -240,6 +241,7 @@ function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<string>,
       for (const t of c.terms) {
         const own = tokenize(t.text);
         if (own.length > 0 && own.every((w) => questionTerms.has(w))) flush();
+        else if (t.tags?.includes('Preposition')) flush();
         else run.push(t.text);
         if (/[,;()]/.test(t.text)) flush();
       }
@@ -443,7 +445,7 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
       entry.fit = Math.max(entry.fit, fit);
       // Agreement: each further source stating it adds a little, as much as its sentence is about
       // the question; a page naming its own subject is no further source.
-      if (keyOf(s.title.replace(/\s*\([^)]*\)$/, '')) !== key) entry.bySource.set(s.source, Math.max(entry.bySource.get(s.source) ?? 0, here));
+      if (subjectOf(s.title) !== key) entry.bySource.set(s.source, Math.max(entry.bySource.get(s.source) ?? 0, here));
       const others = [...entry.bySource.values()].sort((a, b) => b - a);
       entry.score = entry.best + AGREEMENT * others.slice(others[0] === entry.best ? 1 : 0).reduce((a, v) => a + v, 0);
       if (candidate.length > entry.value.length && keyOf(candidate) === key) entry.value = candidate;
