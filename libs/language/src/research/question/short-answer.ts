@@ -228,7 +228,8 @@ export function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<s
   if (kind === 'thing') {
     // compromise's noun chunks, cut where the question's own words stand ("the AFC champion
     // Denver Broncos" for a question about the AFC: "champion Denver Broncos"), at brackets,
-    // commas and prepositions ("victory in extra time": "victory", "extra time"), without their
+    // commas and prepositions other than "of" ("victory in extra time": "victory", "extra time";
+    // "replica of the Golden Gate Bridge" stays one), without their
     // determiners: "the golden anniversary" -> "golden anniversary".
     const chunks = (doc.chunks().json() as Array<{ text: string; terms: Array<{ text: string; chunk?: string; tags?: string[] }> }>).filter((c) => c.terms[0]?.chunk === 'Noun');
     const pieces: string[] = [];
@@ -241,7 +242,7 @@ export function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<s
       for (const t of c.terms) {
         const own = tokenize(t.text);
         if (own.length > 0 && own.every((w) => questionTerms.has(w))) flush();
-        else if (t.tags?.includes('Preposition')) flush();
+        else if (t.tags?.includes('Preposition') && !/^of$/i.test(t.text)) flush();
         else run.push(t.text);
         if (/[,;()]/.test(t.text)) flush();
       }
