@@ -20,6 +20,12 @@ describe('analyseShortQuestion', () => {
     ['The final decided the champion of what season?', 'year'],
     ["What was Ada Fenwick's batting average in her last season?", 'number'],
     ['What is the best league ranking the club has held?', 'number'],
+    // The question word that comes first asks; a later one opens a clause.
+    ['What is the name of the fight song of the university whose campus is in Lawrence?', 'thing'],
+    ['Which cup was famous for a scandal, where the referee was from Scotland?', 'thing'],
+    ['Who fumbled the ball when tackled by Ada Fenwick?', 'person'],
+    ['What is the name of the stadium where the final was played?', 'place'],
+    ['What is the last name of the player who scored twice?', 'person'],
   ])('%s -> %s', (question, kind) => {
     expect(analyseShortQuestion(question)?.kind).toBe(kind);
   });

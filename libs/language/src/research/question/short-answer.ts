@@ -65,27 +65,32 @@ const DATE_COMPARE = /\b(?:born|older|younger|first|earlier|later|founded|formed
 export function analyseShortQuestion(raw: string): ShortQuestion | null {
   const question = raw.slice(0, MAX_QUESTION).replace(/\s+/g, ' ').replace(/^[^\p{L}\p{N}"“]+/u, '').trim();
   if (!/\?\s*$/.test(question) && !/^(?:who|whom|whose|what|which|when|where|how|in what|in which)\b/i.test(question)) return null;
-  const noun = askedNoun(question);
+  const asked = askedNoun(question);
+  const noun = asked && tokenize(asked).at(-1);
   const base = { terms: [...new Set(tokenize(question))], text: question, ...(noun ? { noun } : {}) };
   const options = choiceOptions(question);
   if (options) return { kind: 'choice', options, ...base };
   if (YESNO.test(question)) return { kind: 'yesno', ...base };
   const lower = question.toLowerCase();
+  // The question word that comes first asks: "What is the fight song of the university whose
+  // campus…" asks what, not who; "Which World Cup…, where the referee…" asks which, not where.
+  const asks = /\b(who|whom|whose|what|which|where|when|how)\b/.exec(lower)?.[1];
   if (/\b(?:what|which|in what|in which)\s+(?:year|season|draft)\b/.test(lower)) return { kind: 'year', ...base };
   if (/\bhow\s+(?:many|much|long|old|far|tall|high)\b/.test(lower)) return { kind: 'number', ...base };
-  if (/(?:^|\s)when\b|\b(?:what|which)\s+(?:date|day|month)\b/.test(lower)) return { kind: 'date', ...base };
+  if (asks === 'when' || /\b(?:what|which)\s+(?:date|day|month)\b/.test(lower)) return { kind: 'date', ...base };
   // "What was the score", "what was his passer rating": a number the noun names.
   if (/\b(?:what|which)\s+(?:(?:is|was|were|are)\s+)?(?:[\p{L}'’.-]+\s+){0,4}?(?:score|rating|ranking|percentage|percent|number|amount|cost|price|age|average|total|population|attendance|margin)\b|\bweigh\b/iu.test(lower))
     return { kind: 'number', ...base };
-  if (/(?:^|\s)where\b/.test(lower)) return { kind: 'place', ...base };
+  if (asks === 'where') return { kind: 'place', ...base };
   // "Which English midfielder", "what New York city", "What Canadian": the noun after the wh-word.
+  // "What is the name of the stadium where…": the noun asked for (see askedNoun) first.
   const head = /\b(?:what|which)\s+([\p{L}\s,'’-]{0,60})/iu.exec(question);
-  for (const word of (head?.[1] ?? '').split(/[^\p{L}-]+/u).filter(Boolean).slice(0, 3)) {
+  for (const word of [...(asked ? [asked] : []), ...(head?.[1] ?? '').split(/[^\p{L}-]+/u).filter(Boolean).slice(0, 3)]) {
     if (PERSON_NOUNS.test(word) || nlp(word).has('#Demonym')) return { kind: 'person', ...base };
     if (PLACE_NOUNS.test(word)) return { kind: 'place', ...base };
     if (ORG_NOUNS.test(word)) return { kind: 'organisation', ...base };
   }
-  if (/(?:^|\s)(?:who|whom|whose)\b/.test(lower)) return { kind: 'person', ...base };
+  if (asks === 'who' || asks === 'whom' || asks === 'whose') return { kind: 'person', ...base };
   if (/\b(?:what|which)\b/.test(lower)) return { kind: 'thing', ...base };
   return null;
 }
@@ -105,7 +110,7 @@ function choiceOptions(question: string): [string, string] | null {
 const EMPTY_NOUNS = new Set(tokenize('name type kind sort one part thing term form example way number amount'));
 
 /**
- * The noun a "what"/"which" phrase asks for, as compromise tags the phrase: the last common noun
+ * The noun a "what"/"which" phrase asks for (as the phrase writes it, lower case), as compromise tags the phrase: the last common noun
  * before the phrase's verb, preposition or comma ("what science fantasy young adult series, told
  * …" -> series; "what type of products" -> products; "which area of Argentina" -> area). None for
  * a name ("what Stephen O'Malley"), a pronoun or a noun that names no kind ("name", "type").
@@ -113,7 +118,7 @@ const EMPTY_NOUNS = new Set(tokenize('name type kind sort one part thing term fo
 function askedNoun(question: string): string | undefined {
   const wh = /\b(?:what|which)\s+(.*)$/i.exec(question);
   if (!wh || /^(?:who|whom|whose|when|where|how)\b/i.test(question)) return undefined;
-  const phrase = wh[1]!.replace(/^(?:(?:is|was|are|were)\s+)?(?:the\s+)?(?:name|names|type|types|kind|kinds|sort)\s+of\s+(?:the\s+|an?\s+)?/i, '');
+  const phrase = wh[1]!.replace(/^(?:(?:is|was|are|were)\s+)?(?:the\s+)?(?:(?:last|first|full|given|real)\s+)?(?:name|names|type|types|kind|kinds|sort)\s+of\s+(?:the\s+|an?\s+)?/i, '');
   const terms = ((nlp(phrase).json() as Array<{ terms: Array<{ text: string; normal: string; tags: string[]; post: string }> }>)[0]?.terms ?? []).slice(0, 8);
   let head: string | undefined;
   for (const t of terms) {
@@ -125,7 +130,7 @@ function askedNoun(question: string): string | undefined {
     if (/[,;:]/.test(t.post)) break;
   }
   const stemmed = head && tokenize(head).at(-1);
-  return stemmed && !EMPTY_NOUNS.has(stemmed) ? stemmed : undefined;
+  return stemmed && !EMPTY_NOUNS.has(stemmed) ? head : undefined;
 }
 
 /** Words after a name that say what it is: "X is a …", "X was the …", "X, an …" (not "X, the …": "For the third season, the seeds…"). */
