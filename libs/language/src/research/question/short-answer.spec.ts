@@ -144,7 +144,8 @@ describe('the noun a question asks for', () => {
   it('a candidate the pages describe as that noun wins over one nearer the question’s words', () => {
     const answer = shortAnswer('Which magazine did the horror author Graham Marlowe edit?', [
       page(1, 'Graham Marlowe', 'Graham Marlowe is a horror author who edited Corran House books and later Fenwick.'),
-      page(2, 'Fenwick', 'Fenwick is a British monthly magazine. It was founded in 1965.'),
+      // Not Fenwick's own page: only the description says what Fenwick is.
+      page(2, 'Leeds periodicals', 'Fenwick is a British monthly magazine. It was founded in 1965.'),
       page(3, 'Corran House', 'Corran House is a publisher of books in Leeds.'),
     ]);
     expect(answer?.value).toBe('Fenwick');

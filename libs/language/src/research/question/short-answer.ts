@@ -66,8 +66,7 @@ export function analyseShortQuestion(raw: string): ShortQuestion | null {
   const question = raw.slice(0, MAX_QUESTION).replace(/\s+/g, ' ').replace(/^[^\p{L}\p{N}"“]+/u, '').trim();
   if (!/\?\s*$/.test(question) && !/^(?:who|whom|whose|what|which|when|where|how|in what|in which)\b/i.test(question)) return null;
   const asked = askedNoun(question);
-  const noun = asked && tokenize(asked).at(-1);
-  const base = { terms: [...new Set(tokenize(question))], text: question, ...(noun ? { noun } : {}) };
+  const base = { terms: [...new Set(tokenize(question))], text: question, ...(asked ? { noun: asked.stem } : {}) };
   const options = choiceOptions(question);
   if (options) return { kind: 'choice', options, ...base };
   if (YESNO.test(question)) return { kind: 'yesno', ...base };
@@ -85,7 +84,7 @@ export function analyseShortQuestion(raw: string): ShortQuestion | null {
   // "Which English midfielder", "what New York city", "What Canadian": the noun after the wh-word.
   // "What is the name of the stadium where…": the noun asked for (see askedNoun) first.
   const head = /\b(?:what|which)\s+([\p{L}\s,'’-]{0,60})/iu.exec(question);
-  for (const word of [...(asked ? [asked] : []), ...(head?.[1] ?? '').split(/[^\p{L}-]+/u).filter(Boolean).slice(0, 3)]) {
+  for (const word of [...(asked ? [asked.word] : []), ...(head?.[1] ?? '').split(/[^\p{L}-]+/u).filter(Boolean).slice(0, 3)]) {
     if (PERSON_NOUNS.test(word) || nlp(word).has('#Demonym')) return { kind: 'person', ...base };
     if (PLACE_NOUNS.test(word)) return { kind: 'place', ...base };
     if (ORG_NOUNS.test(word)) return { kind: 'organisation', ...base };
@@ -110,12 +109,13 @@ function choiceOptions(question: string): [string, string] | null {
 const EMPTY_NOUNS = new Set(tokenize('name type kind sort one part thing term form example way number amount'));
 
 /**
- * The noun a "what"/"which" phrase asks for (as the phrase writes it, lower case), as compromise tags the phrase: the last common noun
- * before the phrase's verb, preposition or comma ("what science fantasy young adult series, told
- * …" -> series; "what type of products" -> products; "which area of Argentina" -> area). None for
- * a name ("what Stephen O'Malley"), a pronoun or a noun that names no kind ("name", "type").
+ * The noun a "what"/"which" phrase asks for (as written, lower case, and stemmed), as compromise
+ * tags the phrase: the last common noun before the phrase's verb, preposition or comma ("what
+ * science fantasy young adult series, told …" -> series; "what type of products" -> products;
+ * "which area of Argentina" -> area). None for a name ("what Stephen O'Malley"), a pronoun or a
+ * noun that names no kind ("name", "type").
  */
-function askedNoun(question: string): string | undefined {
+function askedNoun(question: string): { word: string; stem: string } | undefined {
   const wh = /\b(?:what|which)\s+(.*)$/i.exec(question);
   if (!wh || /^(?:who|whom|whose|when|where|how)\b/i.test(question)) return undefined;
   const phrase = wh[1]!.replace(/^(?:(?:is|was|are|were)\s+)?(?:the\s+)?(?:(?:last|first|full|given|real)\s+)?(?:name|names|type|types|kind|kinds|sort)\s+of\s+(?:the\s+|an?\s+)?/i, '');
@@ -129,8 +129,8 @@ function askedNoun(question: string): string | undefined {
     else if (!['Adjective', 'Value', 'Determiner', 'ProperNoun', 'Noun'].some((tag) => tags.has(tag))) break;
     if (/[,;:]/.test(t.post)) break;
   }
-  const stemmed = head && tokenize(head).at(-1);
-  return stemmed && !EMPTY_NOUNS.has(stemmed) ? head : undefined;
+  const stem = head && tokenize(head).at(-1);
+  return head && stem && !EMPTY_NOUNS.has(stem) ? { word: head, stem } : undefined;
 }
 
 /** Words after a name that say what it is: "X is a …", "X was the …", "X, an …" (not "X, the …": "For the third season, the seeds…"). */
