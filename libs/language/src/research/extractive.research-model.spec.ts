@@ -165,6 +165,25 @@ describe('gradeExtractive agreement', () => {
   });
 });
 
+describe('gradeExtractive: a name the typed rules read must be a name of the kind asked', () => {
+  const page = (source: number, title: string, text: string): ResearchPassage => ({ source, url: `https://w.test/${source}`, title, text });
+
+  it('does not answer "what team" with a capitalised word opening a sentence', () => {
+    const finding = gradeExtractive('What team had 310 yards in the Harvest Cup final?', [
+      page(1, 'Harvest Cup', 'Only four other teams had ever gained fewer than 250 yards in a Harvest Cup final, and all of them lost. The previous record was 310 yards by the Dunmore Otters in the 1998 Harvest Cup final.'),
+    ]);
+    expect(finding?.answer).toBe('Dunmore Otters');
+  });
+
+  it('keeps a place the sentence puts "in" before, though compromise reads it as a person', () => {
+    const finding = gradeExtractive("In what city is Harbourline Media's 5KR talkback radio station located?", [
+      page(1, 'Dale Corrigan', 'Dale Corrigan is an Australian radio presenter. Corrigan currently works at Harbourline Media on 5KR and 2XT; he was previously the breakfast presenter at KTV 1170.'),
+      page(2, '5KR', '5KR is a commercial talkback radio station based in Adelaide, South Australia, and owned by Harbourline Media.'),
+    ]);
+    expect(finding?.answer).toBe('Adelaide');
+  });
+});
+
 describe('promptAnswer: the value that answers a prompt, as the report leads with it', () => {
   const finding = (subquery: string, answer: string, quote: string, confidence: Finding['confidence'] = 'medium'): Finding => ({ subquery, answer, citations: [1], confidence, evidence: [{ source: 1, quote }] });
 

@@ -6,7 +6,7 @@ import { answerUnits } from './question/answer-units';
 import { describedName, describedObject } from './question/described';
 import { analyseQuestion, questionKind } from './question/question-shape';
 import { roleHolder } from './question/role-holder';
-import { analyseShortQuestion, kindConfidence, shortAnswer } from './question/short-answer';
+import { analyseShortQuestion, candidatesIn, kindConfidence, shortAnswer, type ShortKind } from './question/short-answer';
 import { formatValue, typedAnswer } from './question/typed-answer';
 import { citedIndexes, claimSentences, GAP_NOTE, oneLine, sourcesSection, type FollowUp, type ResearchCallOptions, type ResearchModel, type ResearchPassage, type ResearchSourceRef, type SynthesiseOptions } from '@app/research';
 
@@ -190,13 +190,14 @@ function gradeUnchecked(subquery: string, passages: ResearchPassage[]): Finding 
   const units = answerUnits(passages, shape, MIN_SENTENCE, MAX_SENTENCE);
   const typed = typedAnswer(subquery, shape, units);
   if (!typed) return short() ?? lowered(gradeLexical(subquery, passages));
-  // A person or an organisation the typed rules found only weakly (no predicate beside it): the
-  // short path, which weighs every candidate by its distance to the question's words, reads real
-  // sentences better. (Places and counts stay typed: there the typed rules' labels win.) Both
-  // readings agreeing, the typed finding stands with the sources it found.
+  // A person or an organisation the typed rules found only weakly (no predicate beside it), or a
+  // name that is none of the kind asked where it stands (see isNameIn): the short path, which
+  // weighs every candidate by its distance to the question's words, reads real sentences better.
+  // (Counts stay typed: there the typed rules' labels win.) Both readings agreeing, the typed
+  // finding stands with the sources it found.
   const named = asked === 'person' || asked === 'place' || asked === 'organisation';
-  const weakName = typed.score < TYPED_SURE && (asked === 'person' || asked === 'organisation');
   const value = formatValue(shape.kind, typed.value);
+  const weakName = (typed.score < TYPED_SURE && (asked === 'person' || asked === 'organisation')) || (named && !isNameIn(asked!, value, typed.unit.text, subquery));
   if (weakName && short() && !sameValue(short()!.answer, value)) return short();
   // Other sources that state the same value (as a whole word: "140" does not state "40"), about
   // the same thing (a word of the question's predicate), agree with it.
@@ -217,6 +218,23 @@ function gradeUnchecked(subquery: string, passages: ResearchPassage[]): Finding 
     confidence: sources >= 2 && confirmed ? 'high' : sources >= 2 || typed.score >= TYPED_SURE ? 'medium' : 'low',
     evidence,
   };
+}
+
+/**
+ * Whether a name the typed rules read is a name of the kind asked where it stands, as the short
+ * path reads names ("Only" opening a sentence, "Super Bowl" for a question about a Super Bowl,
+ * a date for "where" are none): one of that sentence's candidates, or inside one.
+ */
+function isNameIn(kind: ShortKind, value: string, sentence: string, question: string): boolean {
+  const key = clean(value).toLowerCase();
+  const terms = new Set(tokenize(question));
+  if (tokenize(value).every((t) => terms.has(t))) return false;
+  // "Where": a name compromise sees as a place, or one the sentence puts a place's preposition
+  // before ("in North Hobart"); any other name may be a broadcaster or a company ("including CNN").
+  const at = sentence.indexOf(value);
+  const located = at >= 0 && /\b(?:in|at|near|from)\s+(?:the\s+)?$/i.test(sentence.slice(Math.max(0, at - 12), at));
+  if (kind === 'place' && located) return true;
+  return candidatesIn(kind, sentence, terms, question).some((c) => clean(c.text).toLowerCase().includes(key) && (kind !== 'place' || c.fit > 1));
 }
 
 const sameValue = (a: string | undefined, b: string) => a !== undefined && clean(a).toLowerCase() === clean(b).toLowerCase();
