@@ -184,6 +184,28 @@ describe('gradeExtractive: a name the typed rules read must be a name of the kin
   });
 });
 
+describe('gradeExtractive: "how many X" is answered by a number X follows', () => {
+  it('prefers "five touchdowns" to a figure nearer the question\'s other words', () => {
+    const finding = gradeExtractive('How many touchdowns did Odell Frame make?', [
+      {
+        source: 1,
+        url: 'https://w.test/kings',
+        title: 'Harbor Kings',
+        text: 'Running back Odell Frame also made a big impact with 720 yards, five touchdowns, 24 receptions, and a 4.7 yards per carry average. Frame joined the Kings in 2012.',
+      },
+    ]);
+    expect(finding?.answer).toBe('five');
+  });
+
+  it('keeps a labelled figure the typed rules read ("Students: 5,800")', () => {
+    const finding = gradeExtractive('How many students does Tamsworth Polytechnic have?', [
+      { source: 1, url: 'https://tamsworth.test/facts', title: 'Tamsworth Polytechnic in figures', text: 'Founded: 1966\nTamsworth Polytechnic students: 5,800 (about 3,100 full-time equivalent)' },
+      { source: 2, url: 'https://tamsworth.test/news', title: 'Placements', text: 'Each year two students from the watchmaking course in Antwerp spend a placement in the Tamsworth Polytechnic conservation workshop.' },
+    ]);
+    expect(finding?.answer).toBe('5,800');
+  });
+});
+
 describe('promptAnswer: the value that answers a prompt, as the report leads with it', () => {
   const finding = (subquery: string, answer: string, quote: string, confidence: Finding['confidence'] = 'medium'): Finding => ({ subquery, answer, citations: [1], confidence, evidence: [{ source: 1, quote }] });
 

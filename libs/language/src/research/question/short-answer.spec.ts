@@ -1,5 +1,5 @@
 import { tokenize } from '@app/text';
-import { analyseShortQuestion, candidatesIn, shortAnswer } from './short-answer';
+import { analyseShortQuestion, candidatesIn, countsAsked, shortAnswer } from './short-answer';
 
 const page = (source: number, title: string, text: string) => ({ source, url: `https://wiki.example/${source}`, title, text });
 
@@ -189,5 +189,29 @@ describe('candidates of a thing', () => {
     const texts = candidatesIn('thing', 'The Corran Cup took place in Dover in 2003, after a victory in extra time.', new Set(tokenize(question)), question).map((c) => c.text);
     expect(texts).toContain('victory');
     expect(texts.filter((t) => /\s(?:in|of|at|on)$/.test(t))).toEqual([]);
+  });
+});
+
+describe('what a "how many" question counts', () => {
+  it('is the noun after "how many", found after the number or as its label', () => {
+    expect(countsAsked('How many solo tackles did Ada Fenwick make?', 'five', 'Ada Fenwick recorded five solo tackles and 2½ sacks.')).toBe(true);
+    expect(countsAsked('How many solo tackles did Ada Fenwick make?', '2½', 'Ada Fenwick recorded five solo tackles and 2½ sacks.')).toBe(false);
+    expect(countsAsked('How many students does Tamsworth Polytechnic have?', '5,800', 'Students: 5,800')).toBe(true);
+    expect(countsAsked('What was the score?', '31–24', 'It ended 31–24.')).toBeUndefined();
+  });
+
+  it('weighs a counted number above another of the same sentence', () => {
+    const answer = shortAnswer('How many solo tackles did Ada Fenwick make?', [page(1, 'Ada Fenwick', 'Linebacker Ada Fenwick was named the final\'s best player, recording 2½ sacks, five solo tackles and two forced fumbles.')]);
+    expect(answer?.value).toBe('five');
+  });
+});
+
+describe('who is no venue, event or prize', () => {
+  it('weighs a name ending in Stadium, Bowl or Trophy below a person for "who"', () => {
+    const question = 'Who won the final at Harrow Stadium?';
+    const found = candidatesIn('person', 'The final, held at Harrow Stadium, was won by Ada Fenwick, who also took the Orrin Trophy.', new Set(tokenize(question)), question);
+    const fit = (name: string) => found.find((c) => c.text === name)?.fit;
+    expect(fit('Ada Fenwick')).toBeGreaterThan(1);
+    expect(fit('Orrin Trophy')).toBeLessThan(1);
   });
 });

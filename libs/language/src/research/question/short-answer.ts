@@ -298,10 +298,19 @@ export function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<s
     const isOrganisation = seen(organisations);
     // "Where": a name compromise sees as a person and not a place is no place ("Ewan Strachie was born in Aberdeen").
     if (kind === 'place' && isPerson && !isPlace) continue;
+    // "Who": a name ending in a venue's or an event's word ("Stanford Stadium", "Super Bowl XIX",
+    // "Heisman Trophy") names no one, whatever compromise saw in its parts.
+    if (kind === 'person' && NOT_WHO.test(whole)) {
+      out.push({ text: whole, fit: 1 / KIND_FIT });
+      continue;
+    }
     out.push({ text: whole, fit: kindFit(kind, isPerson, isPlace, isOrganisation) });
   }
   return out;
 }
+
+/** Last words of names of venues, events and prizes: never the answer to "who". */
+const NOT_WHO = /\b(?:Stadium|Field|Park|Arena|Center|Centre|Bridge|Street|Avenue|Square|Plaza|Hall|Airport|Bowl(?:\s+[IVXLC]+)?|Cup|Trophy|Award|Awards|Prize|Championship|Tournament|Games|Series|Season)$/u;
 
 /** What compromise sees a name as in its sentence weighs it: for "who", a person or a team before a place. */
 function kindFit(kind: ShortKind, isPerson: boolean, isPlace: boolean, isOrganisation: boolean): number {
@@ -317,6 +326,22 @@ const NUMBER = new RegExp(
   'giu',
 );
 
+/** "How many solo tackles…?": the words of what is counted (none for another question). */
+const countedNoun = (question: string) => new Set(tokenize(/\bhow many\s+([\p{L}-]+(?:\s+[\p{L}-]+)?)/iu.exec(question)?.[1] ?? ''));
+/** A number the counted noun follows in its clause ("five solo tackles") counts it. */
+const countsNoun = (counted: Set<string>, after: string) => counted.size > 0 && tokenize(after.split(/[,;.()]/)[0]!.split(/\s+/).slice(0, 4).join(' ')).some((t) => counted.has(t));
+
+/** Whether `value`, where `sentence` states it, is followed by what a "how many" question counts; undefined when the question names nothing counted. */
+export function countsAsked(question: string, value: string, sentence: string): boolean | undefined {
+  const counted = countedNoun(question);
+  if (counted.size === 0) return undefined;
+  const at = sentence.indexOf(value);
+  if (at < 0) return false;
+  // Or a label names it: "Students: 5,800".
+  const label = /([\p{L}-]+)\s*[:\t]\s*$/u.exec(sentence.slice(Math.max(0, at - 40), at))?.[1];
+  return (label !== undefined && tokenize(label).some((t) => counted.has(t))) || countsNoun(counted, sentence.slice(at + value.length, at + value.length + 40));
+}
+
 /**
  * The numbers a sentence states, years left out; a question about money prefers an amount of
  * money, one about a score a score ("31–24"), one about a time of the clock a time.
@@ -325,12 +350,14 @@ function numbersIn(text: string, question: string): Array<{ text: string; fit: n
   const money = /\bhow much\b.*\b(?:money|cost|costs|spent|spend|raise|raised|pay|paid|worth|price|charge|charged|earn|earned)\b|\b(?:cost|price|revenue|budget|fee)\b/i.test(question);
   const score = /\bscore\b/i.test(question);
   const clock = /\bhow much time\b|\btime (?:was )?(?:left|remaining)\b/i.test(question);
+  const counted = countedNoun(question);
   return [...text.matchAll(NUMBER)]
-    .map((m) => m[0].trim().replace(/[,.]+$/, ''))
-    .filter((n) => !isYear(n))
-    .map((n) => {
+    .map((m) => ({ n: m[0].trim().replace(/[,.]+$/, ''), after: text.slice(m.index! + m[0].length, m.index! + m[0].length + 40) }))
+    .filter(({ n }) => !isYear(n))
+    .map(({ n, after }) => {
       const fits = (money && /^[$€£]|\b(?:million|billion)\b/.test(n)) || (score && /\d\s?[–-]\s?\d/.test(n)) || (clock && /:\d\d$/.test(n));
-      return { text: n, fit: fits ? KIND_FIT * KIND_FIT : 1 };
+      const counts = countsNoun(counted, after);
+      return { text: n, fit: fits ? KIND_FIT * KIND_FIT : counts ? KIND_FIT : 1 };
     });
 }
 
