@@ -6,7 +6,7 @@ import { answerUnits } from './question/answer-units';
 import { describedName, describedObject } from './question/described';
 import { analyseQuestion, questionKind } from './question/question-shape';
 import { roleHolder } from './question/role-holder';
-import { analyseShortQuestion, candidatesIn, countsAsked, kindConfidence, shortAnswer, type ShortKind } from './question/short-answer';
+import { analyseShortQuestion, asListed, candidatesIn, countsAsked, kindConfidence, shortAnswer, type ShortKind } from './question/short-answer';
 import { formatValue, typedAnswer } from './question/typed-answer';
 import { citedIndexes, claimSentences, GAP_NOTE, oneLine, sourcesSection, type FollowUp, type ResearchCallOptions, type ResearchModel, type ResearchPassage, type ResearchSourceRef, type SynthesiseOptions } from '@app/research';
 
@@ -196,10 +196,12 @@ function gradeUnchecked(subquery: string, passages: ResearchPassage[]): Finding 
   // (Counts stay typed: there the typed rules' labels win.) Both readings agreeing, the typed
   // finding stands with the sources it found.
   const named = asked === 'person' || asked === 'place' || asked === 'organisation';
-  const value = formatValue(shape.kind, typed.value);
+  const single = formatValue(shape.kind, typed.value);
+  // "Who were the sideline reporters?": the pair the sentence names, where it names one.
+  const value = named ? asListed(subquery, single, typed.unit.text) : single;
   const weakName =
     (typed.score < TYPED_SURE && (asked === 'person' || asked === 'organisation')) ||
-    (named && !isNameIn(asked!, value, typed.unit.text, subquery)) ||
+    (named && !isNameIn(asked!, single, typed.unit.text, subquery)) ||
     (asked === 'number' && short() !== null && countsAsked(subquery, short()!.answer, short()!.evidence[0]!.quote) === true && !countsAsked(subquery, typed.value, typed.unit.text));
   if (weakName && short() && !sameValue(short()!.answer, value)) return short();
   // Other sources that state the same value (as a whole word: "140" does not state "40"), about

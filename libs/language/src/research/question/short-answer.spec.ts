@@ -215,3 +215,21 @@ describe('who is no venue, event or prize', () => {
     expect(fit('Orrin Trophy')).toBeLessThan(1);
   });
 });
+
+describe('names as a "who" answer writes them', () => {
+  const ask = (question: string, text: string) => shortAnswer(question, [page(1, 'Harvest Cup broadcast', text)])?.value;
+
+  it('drops the role written before a name ("League Commissioner Ada Fenwick")', () => {
+    expect(ask('Who was the league commissioner in 2012?', 'In early 2012, League Commissioner Ada Fenwick said the final would be spectacular.')).toBe('Ada Fenwick');
+  });
+
+  it('keeps a name joined by "&" whole ("Orrin & Co")', () => {
+    expect(ask('Who designed the Harvest Cup trophy?', 'The Harvest Cup trophy was designed by Orrin & Co in 1961.')).toBe('Orrin & Co');
+  });
+
+  it('answers "who were" with the pair the sentence names', () => {
+    const text = 'Radio North carried the game, with Ada Fenwick as play-by-play announcer and Bruno Castellan and Ida Brenn as sideline reporters.';
+    expect(ask('Who were the Radio North sideline reporters?', text)).toBe('Bruno Castellan and Ida Brenn');
+    expect(ask('Who was the Radio North play-by-play announcer?', text)).toBe('Ada Fenwick');
+  });
+});

@@ -23,6 +23,8 @@ export interface ShortQuestion {
   text: string;
   /** The noun the wh-word asks for ("which famous director" -> director), stemmed; absent when none. */
   noun?: string;
+  /** More than one answer is asked for ("Who were…", "which announcers…"). */
+  plural?: boolean;
 }
 
 export interface ShortAnswer {
@@ -66,7 +68,9 @@ export function analyseShortQuestion(raw: string): ShortQuestion | null {
   const question = raw.slice(0, MAX_QUESTION).replace(/\s+/g, ' ').replace(/^[^\p{L}\p{N}"“]+/u, '').trim();
   if (!/\?\s*$/.test(question) && !/^(?:who|whom|whose|what|which|when|where|how|in what|in which)\b/i.test(question)) return null;
   const asked = askedNoun(question);
-  const base = { terms: [...new Set(tokenize(question))], text: question, ...(asked ? { noun: asked.stem } : {}) };
+  // "Who were…", "what two artists…", "which announcers…": more than one answer is asked for.
+  const plural = /\bwho\s+(?:were|are)\b|\b(?:what|which)\s+(?:two|both)\b/i.test(question) || (asked !== undefined && nlp(asked.word).nouns().isPlural().found);
+  const base = { terms: [...new Set(tokenize(question))], text: question, ...(asked ? { noun: asked.stem } : {}), ...(plural ? { plural } : {}) };
   const options = choiceOptions(question);
   if (options) return { kind: 'choice', options, ...base };
   if (YESNO.test(question)) return { kind: 'yesno', ...base };
@@ -274,7 +278,8 @@ export function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<s
   const runs = capitalisedRuns(text).flatMap(split);
   const proper = [...(doc.match('#ProperNoun+ (of|the|de)? #ProperNoun*').out('array') as string[]), ...runs];
   // A list ("Jay DeMarcus of Rascal Flatts and Hal David") is several candidates; a bracket ends one.
-  const pieces = [...typed, ...proper].flatMap((c) => c.split(/\s*(?:,|\band\b|&|\(|\))\s*/)).flatMap(split);
+  // "Tiffany & Co", "Kestrel & Loaf" stay one name.
+  const pieces = [...typed, ...proper].flatMap((c) => c.split(/\s*(?:,|\band\b|\(|\))\s*/)).flatMap(split);
   const named = new Set(pieces.map((c) => trimEnds(c).replace(/['’]s$/u, '')).filter((c) => c.length >= 2 && /\p{Lu}|\d/u.test(c) && script(c)));
   const names = [...named].filter((c) => {
     const tags = nlp(c);
@@ -300,6 +305,10 @@ export function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<s
     if (kind === 'place' && isPerson && !isPlace) continue;
     // "Who": a name ending in a venue's or an event's word ("Stanford Stadium", "Super Bowl XIX",
     // "Heisman Trophy") names no one, whatever compromise saw in its parts.
+    if (kind === 'person' && whole !== withoutRole(whole)) {
+      out.push({ text: withoutRole(whole), fit: KIND_FIT });
+      continue;
+    }
     if (kind === 'person' && NOT_WHO.test(whole)) {
       out.push({ text: whole, fit: 1 / KIND_FIT });
       continue;
@@ -307,6 +316,18 @@ export function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<s
     out.push({ text: whole, fit: kindFit(kind, isPerson, isPlace, isOrganisation) });
   }
   return out;
+}
+
+/**
+ * A person's name without the role written before it as part of the capitalised run: "NFL
+ * Commissioner Roger Goodell" -> "Roger Goodell", "Linebacker Brandon Marshall" -> "Brandon
+ * Marshall" (two words of name at least stay).
+ */
+function withoutRole(name: string): string {
+  const words = name.split(/\s+/);
+  // The last role word that leaves two words of name, and all before it ("NFL", "League").
+  for (let i = words.length - 3; i >= 0; i--) if (PERSON_NOUNS.test(words[i]!)) return words.slice(i + 1).join(' ');
+  return name;
 }
 
 /** Last words of names of venues, events and prizes: never the answer to "who". */
@@ -367,7 +388,7 @@ function numbersIn(text: string, question: string): Array<{ text: string; fit: n
  * not part of the name.
  */
 const CAPITALISED_WORD = String.raw`(?:\p{Lu}\.|\p{Lu}[\p{L}\p{M}'’.-]*)`;
-const CAPITALISED_RUN = new RegExp(`${CAPITALISED_WORD}(?:\\s+(?:(?:of|the|de|del|da|van|von|der|le|la)\\s+)?${CAPITALISED_WORD})*`, 'gu');
+const CAPITALISED_RUN = new RegExp(`${CAPITALISED_WORD}(?:\\s+(?:(?:of|the|de|del|da|van|von|der|le|la|&)\\s+)?${CAPITALISED_WORD})*`, 'gu');
 
 function capitalisedRuns(text: string): string[] {
   const runs = text.match(CAPITALISED_RUN) ?? [];
@@ -504,7 +525,27 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
   const named = q.kind === 'person' || q.kind === 'place' || q.kind === 'organisation';
   const confidence = named && clear && sources.size >= 2 && top.best >= 0.4 ? 'high' : clear || sources.size >= 2 ? 'medium' : 'low';
   const agreeing = top.hits.filter((h) => h.source !== first.source).map((h) => ({ source: h.source, quote: h.text }));
-  return { value: top.value, confidence, source: first.source, quote: first.text, agreeing };
+  const value = listed(q, top.value, first.text, terms);
+  return { value, confidence, source: first.source, quote: first.text, agreeing };
+}
+
+/** `value` as the answer to `question` where `sentence` states it: the pair it stands in when several are asked for (see listed). */
+export function asListed(question: string, value: string, sentence: string): string {
+  const q = analyseShortQuestion(question);
+  return q ? listed(q, value, sentence) : value;
+}
+
+/**
+ * A question asking for several ("Who were the sideline reporters?") is answered by the pair its
+ * sentence joins with "and" ("James Lofton and Mark Malone"), the answer found one of them.
+ */
+function listed(q: ShortQuestion, value: string, sentence: string, terms: Set<string> = new Set(q.terms)): string {
+  if (!q.plural || q.kind === 'yesno' || q.kind === 'choice') return value;
+  for (const other of candidatesIn(q.kind, sentence, terms, q.text)) {
+    if (other.text === value || !newToQuestion(other.text, terms)) continue;
+    for (const pair of [`${value} and ${other.text}`, `${other.text} and ${value}`]) if (sentence.includes(pair)) return pair;
+  }
+  return value;
 }
 
 /** A page's title as the name of its subject: "Mayfair (magazine)" -> mayfair, "Mesopotamia, Argentina" -> mesopotamia. */
