@@ -233,3 +233,12 @@ describe('names as a "who" answer writes them', () => {
     expect(ask('Who was the Radio North play-by-play announcer?', text)).toBe('Ada Fenwick');
   });
 });
+
+describe('a thing of a kind the question names', () => {
+  it('is a name before a plain noun phrase ("which running back": the name, not "longtime")', () => {
+    const answer = shortAnswer('Which running back did the Harbor Kings waive?', [
+      page(1, 'Harbor Kings', 'Despite waiving longtime running back Odell Frame and losing top receiver Ivo Brandt to a torn ACL in the preseason, the Harbor Kings had their best regular season in franchise history.'),
+    ]);
+    expect(answer?.value).toBe('Odell Frame');
+  });
+});

@@ -262,7 +262,12 @@ export function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<s
     pieces.push(...capitalisedRuns(text));
     const cleaned = pieces.map((c) => trimEnds(c.replace(/[()]/g, ' ').trim()).replace(/^(?:(?:the|a|an|its|their|his|her|this|that|these|those|of|and|or)\s+)+/i, ''));
     // A date or a bare number is not a thing a noun names.
-    return plain([...new Set(cleaned.filter((c) => c.length >= 2 && c.split(/\s+/).length <= 6 && /\p{L}/u.test(c) && script(c) && chrono.parse(c).length === 0))]);
+    const things = [...new Set(cleaned.filter((c) => c.length >= 2 && c.split(/\s+/).length <= 6 && /\p{L}/u.test(c) && script(c) && chrono.parse(c).length === 0))];
+    // "What talk show…", "which hotel…": one of a kind, which pages name; a name of more than one
+    // plain word ("San Jose Marriott", "XLV") before a common noun phrase. (A lone capitalised
+    // word may only open its sentence.)
+    const member = /\b(?:which|what)\s+(?!(?:is|was|are|were|did|does|do|has|had|have)\b)/i.test(question);
+    return things.map((text) => ({ text, fit: member && /^\p{Lu}/u.test(text) && !/^\p{Lu}\p{Ll}+$/u.test(text) ? KIND_FIT : 1 }));
   }
   const people = (doc.people().out('array') as string[]).map(trimEnds);
   const places = (doc.places().out('array') as string[]).map(trimEnds);
@@ -476,6 +481,7 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
   // "Which magazine": a candidate the pages call a magazine is the kind asked for.
   const isAsked = q.noun ? describedAs(q.noun, passages) : () => false;
   const ownPage = ownPageSupport(passages, terms, weight, total);
+  const subjects = new Set(passages.map((p) => subjectOf(p.title)));
   // A noun phrase every page repeats ("the game", "the team") is what the pages are about, not an answer.
   const everywhere = passages.map((p) => keyOf(p.text)).join(' | ');
   const commonness = (key: string) => {
@@ -494,7 +500,9 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
       const entry = found.get(key) ?? { value: candidate, score: 0, best: 0, fit: 0, bySource: new Map<number, number>(), hits: [] };
       if (entry.hits.includes(s)) continue;
       entry.hits.push(s);
-      const here = base * near(candidate) * fit * (isAsked(candidate) ? NOUN_FIT : 1) * (q.kind === 'thing' ? commonness(key) : 1);
+      // A page's own subject is what the pages are about, not a thing of the kind asked.
+      const kindFit = q.kind === 'thing' && subjects.has(key) ? 1 : fit;
+      const here = base * near(candidate) * kindFit * (isAsked(candidate) ? NOUN_FIT : 1) * (q.kind === 'thing' ? commonness(key) : 1);
       entry.best = Math.max(entry.best, here);
       entry.fit = Math.max(entry.fit, fit);
       // Agreement: each further source stating it adds a little, as much as its sentence is about
