@@ -242,3 +242,19 @@ describe('a thing of a kind the question names', () => {
     expect(answer?.value).toBe('Odell Frame');
   });
 });
+
+describe('where: a city is no venue, a venue no city, an event neither', () => {
+  const text = 'The 1985 final was held at Harrow Stadium in Corran, won by the home team; the Harvest Bowl XIX drew a record crowd.';
+  const fits = (question: string) => Object.fromEntries(candidatesIn('place', text, new Set(tokenize(question)), question).map((c) => [c.text, c.fit]));
+
+  it('for "what city", a stadium weighs below the city', () => {
+    const found = fits('In what city was the 1985 final held?');
+    expect(found['Harrow Stadium']).toBeLessThan(1);
+    expect(found['Harvest Bowl XIX']).toBeLessThan(1);
+  });
+
+  it('for "what venue", the stadium weighs above the city', () => {
+    const found = fits('In what venue was the 1985 final held?');
+    expect(found['Harrow Stadium']).toBeGreaterThan(found['Corran'] ?? 1);
+  });
+});

@@ -301,6 +301,9 @@ export function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<s
     wholes.set(whole, [...(wholes.get(whole) ?? []), name]);
   }
   const out: Array<{ text: string; fit: number }> = [];
+  const asked = kind === 'place' ? askedNounOf(question)?.word : undefined;
+  const settlement = asked !== undefined && SETTLEMENTS.test(asked);
+  const venue = asked !== undefined && VENUES.test(asked);
   for (const [whole, parts] of wholes) {
     const seen = (spans: string[]) => [whole, ...parts].some((c) => spans.some((span) => span.includes(c)));
     const isPerson = seen(people);
@@ -308,6 +311,15 @@ export function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<s
     const isOrganisation = seen(organisations);
     // "Where": a name compromise sees as a person and not a place is no place ("Ewan Strachie was born in Aberdeen").
     if (kind === 'place' && isPerson && !isPlace) continue;
+    // An event is no place ("Super Bowl XIX"); a venue is no city, nor a city a venue.
+    if (kind === 'place' && (EVENT.test(whole) || (FACILITY.test(whole) ? settlement : venue))) {
+      out.push({ text: whole, fit: 1 / KIND_FIT });
+      continue;
+    }
+    if (kind === 'place' && venue && FACILITY.test(whole)) {
+      out.push({ text: whole, fit: KIND_FIT });
+      continue;
+    }
     // "Who": a name ending in a venue's or an event's word ("Stanford Stadium", "Super Bowl XIX",
     // "Heisman Trophy") names no one, whatever compromise saw in its parts.
     if (kind === 'person' && whole !== withoutRole(whole)) {
@@ -334,6 +346,16 @@ function withoutRole(name: string): string {
   for (let i = words.length - 3; i >= 0; i--) if (PERSON_NOUNS.test(words[i]!)) return words.slice(i + 1).join(' ');
   return name;
 }
+
+/** Last words of names of buildings and grounds, and of events: "Levi's Stadium", "Super Bowl XIX". */
+const FACILITY = /\b(?:Stadium|Field|Park|Arena|Center|Centre|Superdome|Dome|Hall|Airport|University|College|School|Hotel|Marriott|Hilton|Plaza|Square|Bridge|Theatre|Theater|Museum)$/u;
+const EVENT = /\b(?:Bowl(?:\s+[IVXLC]+)?|Cup|Trophy|Award|Awards|Prize|Championship|Tournament|Games|Series|Season)$/u;
+/** Nouns asking for a settlement or a region, and for a building or ground. */
+const SETTLEMENTS = /^(?:city|cities|town|towns|village|country|countries|state|states|province|county|region|capital|nation)$/i;
+const VENUES = /^(?:venue|venues|stadium|stadiums|arena|ground|hotel|building|facility|campus)$/i;
+/** askedNoun, read once for the question a run of candidatesIn calls is about. */
+let lastAsked: { question: string; noun: ReturnType<typeof askedNoun> } | undefined;
+const askedNounOf = (question: string) => (lastAsked?.question === question ? lastAsked.noun : (lastAsked = { question, noun: askedNoun(question) }).noun);
 
 /** Last words of names of venues, events and prizes: never the answer to "who". */
 const NOT_WHO = /\b(?:Stadium|Field|Park|Arena|Center|Centre|Bridge|Street|Avenue|Square|Plaza|Hall|Airport|Bowl(?:\s+[IVXLC]+)?|Cup|Trophy|Award|Awards|Prize|Championship|Tournament|Games|Series|Season)$/u;
