@@ -258,3 +258,18 @@ describe('where: a city is no venue, a venue no city, an event neither', () => {
     expect(found['Harrow Stadium']).toBeGreaterThan(found['Corran'] ?? 1);
   });
 });
+
+describe('the same nationality', () => {
+  it('is a sure yes when both openings name it, an unsure no when they differ', () => {
+    const same = shortAnswer('Are Ada Fenwick and Bruno Castellan of the same nationality?', [
+      page(1, 'Ada Fenwick', 'Ada Fenwick (born 1946) is an American novelist and essayist.'),
+      page(2, 'Bruno Castellan', 'Bruno Castellan is an American short story writer.'),
+    ]);
+    expect(same).toMatchObject({ value: 'yes', confidence: 'high' });
+    const differ = shortAnswer('Are Ada Fenwick and Bruno Castellan of the same nationality?', [
+      page(1, 'Ada Fenwick', 'Ada Fenwick (born 1946) is an American novelist and essayist.'),
+      page(2, 'Bruno Castellan', 'Bruno Castellan is an Italian short story writer.'),
+    ]);
+    expect(differ).toMatchObject({ value: 'no', confidence: 'medium' });
+  });
+});

@@ -724,7 +724,9 @@ function yesNo(q: ShortQuestion, passages: ResearchPassage[]): ShortAnswer | nul
     const oa = originOf(a);
     const ob = originOf(b);
     if (oa.size === 0 || ob.size === 0) return null;
-    return answer([...oa].some((o) => ob.has(o)), 'medium');
+    // Both openings naming the same nationality settle it; different words may still mean one country.
+    const same = [...oa].some((o) => ob.has(o));
+    return answer(same, same ? 'high' : 'medium');
   }
   if (/\b(?:same|similar|different)\b/i.test(q.text)) return null;
   const named = new Set([...tokenize(a.title), ...tokenize(b.title)]);
