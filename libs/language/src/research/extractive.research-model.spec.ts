@@ -175,6 +175,17 @@ describe('gradeExtractive: a name the typed rules read must be a name of the kin
     expect(finding?.answer).toBe('Dunmore Otters');
   });
 
+  it('does not answer "which group" with a numeral compromise sees as no organisation', () => {
+    const finding = gradeExtractive('Which group headlined the Harvest Cup 50 halftime show?', [
+      page(
+        1,
+        'Harvest Cup 50',
+        'The Harvest Cup 50 halftime show was headlined by the British rock group Lanternfly with special guest performers Ida Brenn and Bruno Castellan, who headlined the Harvest Cup XLVII and Harvest Cup XLVIII halftime shows, respectively.',
+      ),
+    ]);
+    expect(finding?.answer).toBe('Lanternfly');
+  });
+
   it('keeps a place the sentence puts "in" before, though compromise reads it as a person', () => {
     const finding = gradeExtractive("In what city is Harbourline Media's 5KR talkback radio station located?", [
       page(1, 'Dale Corrigan', 'Dale Corrigan is an Australian radio presenter. Corrigan currently works at Harbourline Media on 5KR and 2XT; he was previously the breakfast presenter at KTV 1170.'),

@@ -228,7 +228,8 @@ function gradeUnchecked(subquery: string, passages: ResearchPassage[]): Finding 
 /**
  * Whether a name the typed rules read is a name of the kind asked where it stands, as the short
  * path reads names ("Only" opening a sentence, "Super Bowl" for a question about a Super Bowl,
- * a date for "where" are none): one of that sentence's candidates, or inside one.
+ * a date for "where" are none): one of that sentence's candidates, or inside one; for a place
+ * or an organisation, one compromise sees as such.
  */
 function isNameIn(kind: ShortKind, value: string, sentence: string, question: string): boolean {
   const key = clean(value).toLowerCase();
@@ -239,7 +240,11 @@ function isNameIn(kind: ShortKind, value: string, sentence: string, question: st
   const at = sentence.indexOf(value);
   const located = at >= 0 && /\b(?:in|at|near|from)\s+(?:the\s+)?$/i.test(sentence.slice(Math.max(0, at - 12), at));
   if (kind === 'place' && located) return true;
-  return candidatesIn(kind, sentence, terms, question).some((c) => clean(c.text).toLowerCase().includes(key) && (kind !== 'place' || c.fit > 1));
+  // "Which university": a name that says it is one ("University of Évora") is one.
+  const noun = analyseShortQuestion(question)?.noun;
+  if (kind === 'organisation' && noun && /^\p{Lu}/u.test(value) && tokenize(value).includes(noun)) return true;
+  // Places and organisations as compromise sees them in their sentence ("Super Bowl" is neither).
+  return candidatesIn(kind, sentence, terms, question).some((c) => clean(c.text).toLowerCase().includes(key) && (kind === 'person' || c.fit > 1));
 }
 
 const sameValue = (a: string | undefined, b: string) => a !== undefined && clean(a).toLowerCase() === clean(b).toLowerCase();
