@@ -186,6 +186,13 @@ describe('gradeExtractive: a name the typed rules read must be a name of the kin
     expect(finding?.answer).toBe('Lanternfly');
   });
 
+  it('does not answer "where" with an event the sentence puts "in" before', () => {
+    const finding = gradeExtractive('Where did the Otters practice for the Harvest Cup?', [
+      page(1, 'Harvest Cup 50', 'The Otters last wore matching white jerseys in the Harvest Cup in Harvest Cup XXXIII, when they defeated the Lisle Hawks. The Otters practiced at Corran University and stayed at the Corran Marriott.'),
+    ]);
+    expect(finding?.answer).toBe('Corran University');
+  });
+
   it('keeps a place the sentence puts "in" before, though compromise reads it as a person', () => {
     const finding = gradeExtractive("In what city is Harbourline Media's 5KR talkback radio station located?", [
       page(1, 'Dale Corrigan', 'Dale Corrigan is an Australian radio presenter. Corrigan currently works at Harbourline Media on 5KR and 2XT; he was previously the breakfast presenter at KTV 1170.'),

@@ -6,7 +6,7 @@ import { answerUnits } from './question/answer-units';
 import { describedName, describedObject } from './question/described';
 import { analyseQuestion, questionKind } from './question/question-shape';
 import { roleHolder } from './question/role-holder';
-import { analyseShortQuestion, asListed, candidatesIn, countsAsked, kindConfidence, shortAnswer, type ShortKind } from './question/short-answer';
+import { analyseShortQuestion, asListed, candidatesIn, countsAsked, kindConfidence, NOT_OF_KIND, shortAnswer, type ShortKind } from './question/short-answer';
 import { formatValue, typedAnswer } from './question/typed-answer';
 import { citedIndexes, claimSentences, GAP_NOTE, oneLine, sourcesSection, type FollowUp, type ResearchCallOptions, type ResearchModel, type ResearchPassage, type ResearchSourceRef, type SynthesiseOptions } from '@app/research';
 
@@ -237,6 +237,9 @@ function isNameIn(kind: ShortKind, value: string, sentence: string, question: st
   if (tokenize(value).every((t) => terms.has(t))) return false;
   // "Where": a name compromise sees as a place, or one the sentence puts a place's preposition
   // before ("in North Hobart"); any other name may be a broadcaster or a company ("including CNN").
+  const mine = candidatesIn(kind, sentence, terms, question).filter((c) => clean(c.text).toLowerCase().includes(key));
+  // A name the short path weighs below any other of its sentence: an event for "where", a stadium for "who".
+  if (mine.length > 0 && mine.every((c) => c.fit <= NOT_OF_KIND)) return false;
   const at = sentence.indexOf(value);
   const located = at >= 0 && /\b(?:in|at|near|from)\s+(?:the\s+)?$/i.test(sentence.slice(Math.max(0, at - 12), at));
   if (kind === 'place' && located) return true;
@@ -244,7 +247,7 @@ function isNameIn(kind: ShortKind, value: string, sentence: string, question: st
   const noun = analyseShortQuestion(question)?.noun;
   if (kind === 'organisation' && noun && /^\p{Lu}/u.test(value) && tokenize(value).includes(noun)) return true;
   // Places and organisations as compromise sees them in their sentence ("Super Bowl" is neither).
-  return candidatesIn(kind, sentence, terms, question).some((c) => clean(c.text).toLowerCase().includes(key) && (kind === 'person' || c.fit > 1));
+  return mine.some((c) => kind === 'person' || c.fit > 1);
 }
 
 const sameValue = (a: string | undefined, b: string) => a !== undefined && clean(a).toLowerCase() === clean(b).toLowerCase();

@@ -313,7 +313,7 @@ export function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<s
     if (kind === 'place' && isPerson && !isPlace) continue;
     // An event is no place ("Super Bowl XIX"); a venue is no city, nor a city a venue.
     if (kind === 'place' && (EVENT.test(whole) || (FACILITY.test(whole) ? settlement : venue))) {
-      out.push({ text: whole, fit: 1 / KIND_FIT });
+      out.push({ text: whole, fit: NOT_OF_KIND });
       continue;
     }
     if (kind === 'place' && venue && FACILITY.test(whole)) {
@@ -327,7 +327,7 @@ export function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<s
       continue;
     }
     if (kind === 'person' && NOT_WHO.test(whole)) {
-      out.push({ text: whole, fit: 1 / KIND_FIT });
+      out.push({ text: whole, fit: NOT_OF_KIND });
       continue;
     }
     out.push({ text: whole, fit: kindFit(kind, isPerson, isPlace, isOrganisation) });
@@ -347,9 +347,12 @@ function withoutRole(name: string): string {
   return name;
 }
 
+/** The fit of a name that is not of the kind asked (an event for "where", a stadium for "who"). */
+export const NOT_OF_KIND = 0.5;
+
 /** Last words of names of buildings and grounds, and of events: "Levi's Stadium", "Super Bowl XIX". */
 const FACILITY = /\b(?:Stadium|Field|Park|Arena|Center|Centre|Superdome|Dome|Hall|Airport|University|College|School|Hotel|Marriott|Hilton|Plaza|Square|Bridge|Theatre|Theater|Museum)$/u;
-const EVENT = /\b(?:Bowl(?:\s+[IVXLC]+)?|Cup|Trophy|Award|Awards|Prize|Championship|Tournament|Games|Series|Season)$/u;
+const EVENT = /\b(?:Bowl|Cup|Trophy|Award|Awards|Prize|Championship|Tournament|Games|Series|Season|Olympics)(?:\s+(?:[IVXLC]+|\d{4}))?$/u;
 /** Nouns asking for a settlement or a region, and for a building or ground. */
 const SETTLEMENTS = /^(?:city|cities|town|towns|village|country|countries|state|states|province|county|region|capital|nation)$/i;
 const VENUES = /^(?:venue|venues|stadium|stadiums|arena|ground|hotel|building|facility|campus)$/i;
@@ -358,7 +361,7 @@ let lastAsked: { question: string; noun: ReturnType<typeof askedNoun> } | undefi
 const askedNounOf = (question: string) => (lastAsked?.question === question ? lastAsked.noun : (lastAsked = { question, noun: askedNoun(question) }).noun);
 
 /** Last words of names of venues, events and prizes: never the answer to "who". */
-const NOT_WHO = /\b(?:Stadium|Field|Park|Arena|Center|Centre|Bridge|Street|Avenue|Square|Plaza|Hall|Airport|Bowl(?:\s+[IVXLC]+)?|Cup|Trophy|Award|Awards|Prize|Championship|Tournament|Games|Series|Season)$/u;
+const NOT_WHO = /\b(?:Stadium|Field|Park|Arena|Center|Centre|Bridge|Street|Avenue|Square|Plaza|Hall|Airport|Bowl|Cup|Trophy|Award|Awards|Prize|Championship|Tournament|Games|Series|Season|Olympics)(?:\s+(?:[IVXLC]+|\d{4}))?$/u;
 
 /** What compromise sees a name as in its sentence weighs it: for "who", a person or a team before a place. */
 function kindFit(kind: ShortKind, isPerson: boolean, isPlace: boolean, isOrganisation: boolean): number {
