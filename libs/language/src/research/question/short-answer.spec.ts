@@ -273,3 +273,12 @@ describe('the same nationality', () => {
     expect(differ).toMatchObject({ value: 'no', confidence: 'medium' });
   });
 });
+
+describe('confidence for "who"', () => {
+  it('rests on the names compromise reads as a person’s (a league or a team is "who" too, but never a sure one)', () => {
+    const question = 'The team that lost in the second round was coached by who?';
+    const found = candidatesIn('person', 'The Harbor Kings, coached by Ada Fenwick, compete in NCAA Division I.', new Set(tokenize(question)), question);
+    expect(found.find((c) => c.text === 'Ada Fenwick')?.person).toBe(true);
+    expect(found.find((c) => c.text.startsWith('NCAA'))?.person).toBeUndefined();
+  });
+});

@@ -222,7 +222,7 @@ const yearsIn = (text: string) => [...text.matchAll(/\b(1[5-9]\d\d|20\d\d)\b/g)]
 const trimEnds = (s: string) => s.replace(/^[\s"'“”‘’(]+|[\s"'“”‘’),.;:!?]+$/g, '');
 
 /** Candidates of `kind` in a sentence, as written. */
-export function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<string>, question: string): Array<{ text: string; fit: number }> {
+export function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<string>, question: string): Array<{ text: string; fit: number; person?: boolean }> {
   // A name in another script than the question's ("Михаил Горбачёв" for an English question) is not how the asker writes it.
   const latin = /\p{Script=Latin}/u.test(question);
   const script = (c: string) => !latin || /\p{Script=Latin}/u.test(c);
@@ -300,7 +300,7 @@ export function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<s
     const whole = runs.find((r) => r !== name && ` ${r} `.includes(` ${name} `)) ?? name;
     wholes.set(whole, [...(wholes.get(whole) ?? []), name]);
   }
-  const out: Array<{ text: string; fit: number }> = [];
+  const out: Array<{ text: string; fit: number; person?: boolean }> = [];
   const asked = kind === 'place' ? askedNounOf(question)?.word : undefined;
   const settlement = asked !== undefined && SETTLEMENTS.test(asked);
   const venue = asked !== undefined && VENUES.test(asked);
@@ -330,7 +330,7 @@ export function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<s
       out.push({ text: whole, fit: NOT_OF_KIND });
       continue;
     }
-    out.push({ text: whole, fit: kindFit(kind, isPerson, isPlace, isOrganisation) });
+    out.push({ text: whole, fit: kindFit(kind, isPerson, isPlace, isOrganisation), ...(isPerson ? { person: true } : {}) });
   }
   return out;
 }
@@ -502,7 +502,7 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
   const total = q.terms.reduce((a, t) => a + weight(t), 0) || 1;
   // The word the wh-word asks about ("who directed", "which director"): the answer stands next to it.
   const focus = tokenize(/\b(?:who|whom|whose|what|which|where|when)\b(.*)$/i.exec(q.text)?.[1] ?? '')[0];
-  const found = new Map<string, { value: string; score: number; best: number; fit: number; bySource: Map<number, number>; hits: Sentence[] }>();
+  const found = new Map<string, { value: string; score: number; best: number; fit: number; person: boolean; bySource: Map<number, number>; hits: Sentence[] }>();
   // "Which magazine": a candidate the pages call a magazine is the kind asked for.
   const isAsked = q.noun ? describedAs(q.noun, passages) : () => false;
   const ownPage = ownPageSupport(passages, terms, weight, total);
@@ -517,12 +517,12 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
   for (const s of sentences) {
     const base = (s.overlap / total) / (1 + 0.15 * s.rank);
     const near = proximity(s.text, terms, (t) => (t === focus ? FOCUS * weight(t) : weight(t)), total);
-    for (const { text: candidate, fit } of candidatesIn(q.kind, s.text, terms, q.text)) {
+    for (const { text: candidate, fit, person } of candidatesIn(q.kind, s.text, terms, q.text)) {
       if (!newToQuestion(candidate, terms) && q.kind !== 'year' && q.kind !== 'number') continue;
       if ((q.kind === 'year' || q.kind === 'number' || q.kind === 'date') && question.includes(candidate)) continue;
       const key = keyOf(candidate);
       if (!key) continue;
-      const entry = found.get(key) ?? { value: candidate, score: 0, best: 0, fit: 0, bySource: new Map<number, number>(), hits: [] };
+      const entry = found.get(key) ?? { value: candidate, score: 0, best: 0, fit: 0, person: false, bySource: new Map<number, number>(), hits: [] };
       if (entry.hits.includes(s)) continue;
       entry.hits.push(s);
       // A page's own subject is what the pages are about, not a thing of the kind asked.
@@ -530,6 +530,7 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
       const here = base * near(candidate) * kindFit * (isAsked(candidate) ? NOUN_FIT : 1) * (q.kind === 'thing' ? commonness(key) : 1);
       entry.best = Math.max(entry.best, here);
       entry.fit = Math.max(entry.fit, fit);
+      entry.person ||= person === true;
       // Agreement: each further source stating it adds a little, as much as its sentence is about
       // the question; a page naming its own subject is no further source.
       if (subjectOf(s.title) !== key) entry.bySource.set(s.source, Math.max(entry.bySource.get(s.source) ?? 0, here));
@@ -555,7 +556,8 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
   const clear = top.score >= 1.5 * second;
   // A name (person, place, organisation) can be checked against its kind; a bare number or date of
   // the right shape may still count the wrong thing: never more than medium.
-  const named = q.kind === 'person' || q.kind === 'place' || q.kind === 'organisation';
+  // "Who": sure only of a name compromise reads as a person's ("who coached…" is not sure of a league).
+  const named = (q.kind === 'person' && top.person) || q.kind === 'place' || q.kind === 'organisation';
   const confidence = named && clear && sources.size >= 2 && top.best >= 0.4 ? 'high' : clear || sources.size >= 2 ? 'medium' : 'low';
   const agreeing = top.hits.filter((h) => h.source !== first.source).map((h) => ({ source: h.source, quote: h.text }));
   const value = listed(q, top.value, first.text, terms);
