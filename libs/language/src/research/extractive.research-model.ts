@@ -237,12 +237,15 @@ function isNameIn(kind: ShortKind, value: string, sentence: string, question: st
   if (tokenize(value).every((t) => terms.has(t))) return false;
   // "Where": a name compromise sees as a place, or one the sentence puts a place's preposition
   // before ("in North Hobart"); any other name may be a broadcaster or a company ("including CNN").
+  // An organisation likewise: one compromise sees as such, or one worked at, for or with.
   const mine = candidatesIn(kind, sentence, terms, question).filter((c) => clean(c.text).toLowerCase().includes(key));
   // A name the short path weighs below any other of its sentence: an event for "where", a stadium for "who".
   if (mine.length > 0 && mine.every((c) => c.fit <= NOT_OF_KIND)) return false;
   const at = sentence.indexOf(value);
-  const located = at >= 0 && /\b(?:in|at|near|from)\s+(?:the\s+)?$/i.test(sentence.slice(Math.max(0, at - 12), at));
-  if (kind === 'place' && located) return true;
+  const before = at >= 0 ? sentence.slice(Math.max(0, at - 12), at) : '';
+  if (kind === 'place' && /\b(?:in|at|near|from)\s+(?:the\s+)?$/i.test(before)) return true;
+  // "…nine years designing kitchen appliances at Brenholt Haushaltsgeräte": where one works or studies.
+  if (kind === 'organisation' && /\b(?:at|for|by|with|from|joined)\s+(?:the\s+)?$/i.test(before)) return true;
   // "Which university": a name that says it is one ("University of Évora") is one.
   const noun = analyseShortQuestion(question)?.noun;
   if (kind === 'organisation' && noun && /^\p{Lu}/u.test(value) && tokenize(value).includes(noun)) return true;
