@@ -55,6 +55,13 @@ describe('shortAnswer', () => {
       page(2, '12 Quay Street', '12 Quay Street is a residential tower with 54 floors.'),
     ]);
     expect(answer?.value).toBe('12 Quay Street');
+    // Each option's own page counts the noun asked: as sure as the pages.
+    expect(answer?.confidence).toBe('high');
+    const unsure = shortAnswer('Which building has more floors, Harbour House or 12 Quay Street?', [
+      page(1, 'Harbour House', 'Harbour House is an office tower with 31 floors, finished in 1988.'),
+      page(2, 'Quay Street', '12 Quay Street is a residential tower with 54 floors.'),
+    ]);
+    expect(unsure).toMatchObject({ value: '12 Quay Street', confidence: 'medium' });
   });
 
   it('yes when both named pages open by saying what the question asks', () => {

@@ -658,7 +658,7 @@ function choose(q: ShortQuestion, passages: ResearchPassage[]): ShortAnswer | nu
     // else the first number its own page states; a number inside its name ("15 Penn Plaza") is no count.
     const counted = (ss: Sentence[], option: string) => {
       const ordered = [...ss].sort((x, y) => y.overlap - x.overlap || x.rank - y.rank);
-      let any: { value: number; s: Sentence } | null = null;
+      let any: { value: number; s: Sentence; unit?: boolean } | null = null;
       for (const s of ordered) {
         const text = s.text.split(option).join(' ');
         for (const n of nlp(text).numbers().json() as Array<{ text: string; number?: { num?: number } }>) {
@@ -666,13 +666,17 @@ function choose(q: ShortQuestion, passages: ResearchPassage[]): ShortAnswer | nu
           if (value === undefined || !Number.isFinite(value) || isYear(n.text.trim())) continue;
           const at = text.indexOf(n.text);
           const after = tokenize(text.slice(at + n.text.length).split(/\s+/).slice(0, 3).join(' '));
-          if (unit && after.includes(unit)) return { value, s };
+          if (unit && after.includes(unit)) return { value, s, unit: true };
           if (!any && s.overlap === 1) any = { value, s };
         }
       }
       return any;
     };
-    const settled = compare(counted, wantsMore);
+    // Each option's own page counting the noun asked ("68 floors"): as sure as the pages.
+    const ca = counted(sa, a);
+    const cb = counted(sb, b);
+    const sure = !!ca?.unit && !!cb?.unit && ca.s.overlap === 1 && cb.s.overlap === 1;
+    const settled = compare(counted, wantsMore, sure ? 'high' : 'medium');
     if (settled) return settled;
   }
   // The question's own words around each option decide.
