@@ -217,9 +217,9 @@ describe('who is no venue, event or prize', () => {
   it('weighs a name ending in Stadium, Bowl or Trophy below a person for "who"', () => {
     const question = 'Who won the final at Harrow Stadium?';
     const found = candidatesIn('person', 'The final, held at Harrow Stadium, was won by Ada Fenwick, who also took the Orrin Trophy.', new Set(tokenize(question)), question);
-    const fit = (name: string) => found.find((c) => c.text === name)?.fit;
-    expect(fit('Ada Fenwick')).toBeGreaterThan(1);
-    expect(fit('Orrin Trophy')).toBeLessThan(1);
+    const fitOf = (name: string) => found.find((c) => c.text === name)?.fit;
+    expect(fitOf('Ada Fenwick')).toBeGreaterThan(1);
+    expect(fitOf('Orrin Trophy')).toBeLessThan(1);
   });
 });
 
