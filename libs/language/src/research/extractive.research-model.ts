@@ -6,7 +6,7 @@ import { answerUnits } from './question/answer-units';
 import { describedName, describedObject } from './question/described';
 import { analyseQuestion, questionKind } from './question/question-shape';
 import { roleHolder } from './question/role-holder';
-import { analyseShortQuestion, asListed, candidatesIn, countsAsked, kindConfidence, NOT_OF_KIND, shortAnswer, type ShortKind } from './question/short-answer';
+import { analyseShortQuestion, candidatesIn, countsAsked, kindConfidence, listed, NOT_OF_KIND, shortAnswer, type ShortQuestion } from './question/short-answer';
 import { formatValue, typedAnswer } from './question/typed-answer';
 import { citedIndexes, claimSentences, GAP_NOTE, oneLine, sourcesSection, type FollowUp, type ResearchCallOptions, type ResearchModel, type ResearchPassage, type ResearchSourceRef, type SynthesiseOptions } from '@app/research';
 
@@ -176,7 +176,8 @@ export function gradeExtractive(subquery: string, passages: ResearchPassage[]): 
 function gradeUnchecked(subquery: string, passages: ResearchPassage[]): Finding | null {
   const shape = analyseQuestion(subquery);
   // Which of two, and yes or no about two named things, are settled from each one's own page.
-  const asked = analyseShortQuestion(subquery)?.kind;
+  const question = analyseShortQuestion(subquery);
+  const asked = question?.kind;
   // The short answer is read once, whichever way the question goes.
   let shortRead: Finding | null | undefined;
   const short = () => (shortRead === undefined ? (shortRead = gradeShort(subquery, passages)) : shortRead);
@@ -198,11 +199,10 @@ function gradeUnchecked(subquery: string, passages: ResearchPassage[]): Finding 
   const named = asked === 'person' || asked === 'place' || asked === 'organisation';
   const single = formatValue(shape.kind, typed.value);
   // "Who were the sideline reporters?": the pair the sentence names, where it names one.
-  const value = named ? asListed(subquery, single, typed.unit.text) : single;
-  const weakName =
-    (typed.score < TYPED_SURE && (asked === 'person' || asked === 'organisation')) ||
-    (named && !isNameIn(asked!, single, typed.unit.text, subquery)) ||
-    (asked === 'number' && short() !== null && countsAsked(subquery, short()!.answer, short()!.evidence[0]!.quote) === true && !countsAsked(subquery, typed.value, typed.unit.text));
+  const value = named ? listed(question!, single, typed.unit.text) : single;
+  // "How many touchdowns": the short path's number is followed by touchdowns, the typed one is not.
+  const countsBetter = () => asked === 'number' && short() !== null && countsAsked(subquery, short()!.answer, short()!.evidence[0]!.quote) === true && !countsAsked(subquery, typed.value, typed.unit.text);
+  const weakName = (typed.score < TYPED_SURE && (asked === 'person' || asked === 'organisation')) || (named && !isNameIn(question!, single, typed.unit.text)) || countsBetter();
   if (weakName && short() && !sameValue(short()!.answer, value)) return short();
   // Other sources that state the same value (as a whole word: "140" does not state "40"), about
   // the same thing (a word of the question's predicate), agree with it.
@@ -231,25 +231,24 @@ function gradeUnchecked(subquery: string, passages: ResearchPassage[]): Finding 
  * a date for "where" are none): one of that sentence's candidates, or inside one; for a place
  * or an organisation, one compromise sees as such.
  */
-function isNameIn(kind: ShortKind, value: string, sentence: string, question: string): boolean {
+function isNameIn(q: ShortQuestion, value: string, sentence: string): boolean {
+  const { kind, noun } = q;
   const key = clean(value).toLowerCase();
-  const terms = new Set(tokenize(question));
+  const terms = new Set(q.terms);
   if (tokenize(value).every((t) => terms.has(t))) return false;
-  // "Where": a name compromise sees as a place, or one the sentence puts a place's preposition
-  // before ("in North Hobart"); any other name may be a broadcaster or a company ("including CNN").
-  // An organisation likewise: one compromise sees as such, or one worked at, for or with.
-  const mine = candidatesIn(kind, sentence, terms, question).filter((c) => clean(c.text).toLowerCase().includes(key));
+  const mine = candidatesIn(kind, sentence, terms, q.text, q.nounWord ?? null).filter((c) => clean(c.text).toLowerCase().includes(key));
   // A name the short path weighs below any other of its sentence: an event for "where", a stadium for "who".
   if (mine.length > 0 && mine.every((c) => c.fit <= NOT_OF_KIND)) return false;
+  // "Where": one the sentence puts a place's preposition before ("in North Hobart"); "which
+  // company": one worked at, for or with ("nine years designing kitchen appliances at Brenholt
+  // Haushaltsgeräte"), or one that names the noun asked ("University of Évora").
   const at = sentence.indexOf(value);
   const before = at >= 0 ? sentence.slice(Math.max(0, at - 12), at) : '';
   if (kind === 'place' && /\b(?:in|at|near|from)\s+(?:the\s+)?$/i.test(before)) return true;
-  // "…nine years designing kitchen appliances at Brenholt Haushaltsgeräte": where one works or studies.
   if (kind === 'organisation' && /\b(?:at|for|by|with|from|joined)\s+(?:the\s+)?$/i.test(before)) return true;
-  // "Which university": a name that says it is one ("University of Évora") is one.
-  const noun = analyseShortQuestion(question)?.noun;
   if (kind === 'organisation' && noun && /^\p{Lu}/u.test(value) && tokenize(value).includes(noun)) return true;
-  // Places and organisations as compromise sees them in their sentence ("Super Bowl" is neither).
+  // Else places and organisations as compromise sees them in their sentence ("including CNN" is
+  // no place, "Super Bowl" no organisation); any candidate for "who".
   return mine.some((c) => kind === 'person' || c.fit > 1);
 }
 

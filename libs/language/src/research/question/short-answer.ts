@@ -23,6 +23,8 @@ export interface ShortQuestion {
   text: string;
   /** The noun the wh-word asks for ("which famous director" -> director), stemmed; absent when none. */
   noun?: string;
+  /** That noun as written, lower case ("stadiums"): what a place's kind is read from. */
+  nounWord?: string;
   /** More than one answer is asked for ("Who were…", "which announcers…"). */
   plural?: boolean;
 }
@@ -70,7 +72,7 @@ export function analyseShortQuestion(raw: string): ShortQuestion | null {
   const asked = askedNoun(question);
   // "Who were…", "what two artists…", "which announcers…": more than one answer is asked for.
   const plural = /\bwho\s+(?:were|are)\b|\b(?:what|which)\s+(?:two|both)\b/i.test(question) || (asked !== undefined && nlp(asked.word).nouns().isPlural().found);
-  const base = { terms: [...new Set(tokenize(question))], text: question, ...(asked ? { noun: asked.stem } : {}), ...(plural ? { plural } : {}) };
+  const base = { terms: [...new Set(tokenize(question))], text: question, ...(asked ? { noun: asked.stem, nounWord: asked.word } : {}), ...(plural ? { plural } : {}) };
   const options = choiceOptions(question);
   if (options) return { kind: 'choice', options, ...base };
   if (YESNO.test(question)) return { kind: 'yesno', ...base };
@@ -222,7 +224,14 @@ const yearsIn = (text: string) => [...text.matchAll(/\b(1[5-9]\d\d|20\d\d)\b/g)]
 const trimEnds = (s: string) => s.replace(/^[\s"'“”‘’(]+|[\s"'“”‘’),.;:!?]+$/g, '');
 
 /** Candidates of `kind` in a sentence, as written. */
-export function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<string>, question: string): Array<{ text: string; fit: number; person?: boolean }> {
+export function candidatesIn(
+  kind: ShortKind,
+  text: string,
+  questionTerms: Set<string>,
+  question: string,
+  // The noun the question asks for, as written (ShortQuestion.nounWord; null: none); read from the question when not given.
+  askedWord: string | null = kind === 'place' ? (askedNoun(question)?.word ?? null) : null,
+): Array<{ text: string; fit: number; person?: boolean }> {
   // A name in another script than the question's ("Михаил Горбачёв" for an English question) is not how the asker writes it.
   const latin = /\p{Script=Latin}/u.test(question);
   const script = (c: string) => !latin || /\p{Script=Latin}/u.test(c);
@@ -301,9 +310,8 @@ export function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<s
     wholes.set(whole, [...(wholes.get(whole) ?? []), name]);
   }
   const out: Array<{ text: string; fit: number; person?: boolean }> = [];
-  const asked = kind === 'place' ? askedNounOf(question)?.word : undefined;
-  const settlement = asked !== undefined && SETTLEMENTS.test(asked);
-  const venue = asked !== undefined && VENUES.test(asked);
+  const settlement = askedWord !== null && SETTLEMENTS.test(askedWord);
+  const venue = askedWord !== null && VENUES.test(askedWord);
   for (const [whole, parts] of wholes) {
     const seen = (spans: string[]) => [whole, ...parts].some((c) => spans.some((span) => span.includes(c)));
     const isPerson = seen(people);
@@ -312,11 +320,11 @@ export function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<s
     // "Where": a name compromise sees as a person and not a place is no place ("Ewan Strachie was born in Aberdeen").
     if (kind === 'place' && isPerson && !isPlace) continue;
     // An event is no place ("Super Bowl XIX"); a venue is no city, nor a city a venue.
-    if (kind === 'place' && (EVENT.test(whole) || (FACILITY.test(whole) ? settlement : venue))) {
+    if (kind === 'place' && (EVENT.test(whole) || (FACILITY(whole) ? settlement : venue))) {
       out.push({ text: whole, fit: NOT_OF_KIND });
       continue;
     }
-    if (kind === 'place' && venue && FACILITY.test(whole)) {
+    if (kind === 'place' && venue && FACILITY(whole)) {
       out.push({ text: whole, fit: KIND_FIT });
       continue;
     }
@@ -326,7 +334,7 @@ export function candidatesIn(kind: ShortKind, text: string, questionTerms: Set<s
       out.push({ text: withoutRole(whole), fit: KIND_FIT });
       continue;
     }
-    if (kind === 'person' && NOT_WHO.test(whole)) {
+    if (kind === 'person' && notWho(whole)) {
       out.push({ text: whole, fit: NOT_OF_KIND });
       continue;
     }
@@ -351,17 +359,15 @@ function withoutRole(name: string): string {
 export const NOT_OF_KIND = 0.5;
 
 /** Last words of names of buildings and grounds, and of events: "Levi's Stadium", "Super Bowl XIX". */
-const FACILITY = /\b(?:Stadium|Field|Park|Arena|Center|Centre|Superdome|Dome|Hall|Airport|University|College|School|Hotel|Marriott|Hilton|Plaza|Square|Bridge|Theatre|Theater|Museum)$/u;
+const GROUNDS = /\b(?:Stadium|Field|Park|Arena|Center|Centre|Superdome|Dome|Hall|Airport|Plaza|Square|Street|Avenue|Bridge|Theatre|Theater|Museum)$/u;
+const FACILITY = (name: string) => GROUNDS.test(name) || /\b(?:University|College|School|Hotel|Marriott|Hilton)$/u.test(name);
 const EVENT = /\b(?:Bowl|Cup|Trophy|Award|Awards|Prize|Championship|Tournament|Games|Series|Season|Olympics)(?:\s+(?:[IVXLC]+|\d{4}))?$/u;
 /** Nouns asking for a settlement or a region, and for a building or ground. */
 const SETTLEMENTS = /^(?:city|cities|town|towns|village|country|countries|state|states|province|county|region|capital|nation)$/i;
 const VENUES = /^(?:venue|venues|stadium|stadiums|arena|ground|hotel|building|facility|campus)$/i;
-/** askedNoun, read once for the question a run of candidatesIn calls is about. */
-let lastAsked: { question: string; noun: ReturnType<typeof askedNoun> } | undefined;
-const askedNounOf = (question: string) => (lastAsked?.question === question ? lastAsked.noun : (lastAsked = { question, noun: askedNoun(question) }).noun);
 
-/** Last words of names of venues, events and prizes: never the answer to "who". */
-const NOT_WHO = /\b(?:Stadium|Field|Park|Arena|Center|Centre|Bridge|Street|Avenue|Square|Plaza|Hall|Airport|Bowl|Cup|Trophy|Award|Awards|Prize|Championship|Tournament|Games|Series|Season|Olympics)(?:\s+(?:[IVXLC]+|\d{4}))?$/u;
+/** Names of grounds, events and prizes: never the answer to "who". */
+const notWho = (name: string) => GROUNDS.test(name) || EVENT.test(name);
 
 /** What compromise sees a name as in its sentence weighs it: for "who", a person or a team before a place. */
 function kindFit(kind: ShortKind, isPerson: boolean, isPlace: boolean, isOrganisation: boolean): number {
@@ -517,7 +523,7 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
   for (const s of sentences) {
     const base = (s.overlap / total) / (1 + 0.15 * s.rank);
     const near = proximity(s.text, terms, (t) => (t === focus ? FOCUS * weight(t) : weight(t)), total);
-    for (const { text: candidate, fit, person } of candidatesIn(q.kind, s.text, terms, q.text)) {
+    for (const { text: candidate, fit, person } of candidatesIn(q.kind, s.text, terms, q.text, q.nounWord ?? null)) {
       if (!newToQuestion(candidate, terms) && q.kind !== 'year' && q.kind !== 'number') continue;
       if ((q.kind === 'year' || q.kind === 'number' || q.kind === 'date') && question.includes(candidate)) continue;
       const key = keyOf(candidate);
@@ -564,19 +570,13 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
   return { value, confidence, source: first.source, quote: first.text, agreeing };
 }
 
-/** `value` as the answer to `question` where `sentence` states it: the pair it stands in when several are asked for (see listed). */
-export function asListed(question: string, value: string, sentence: string): string {
-  const q = analyseShortQuestion(question);
-  return q ? listed(q, value, sentence) : value;
-}
-
 /**
  * A question asking for several ("Who were the sideline reporters?") is answered by the pair its
  * sentence joins with "and" ("James Lofton and Mark Malone"), the answer found one of them.
  */
-function listed(q: ShortQuestion, value: string, sentence: string, terms: Set<string> = new Set(q.terms)): string {
+export function listed(q: ShortQuestion, value: string, sentence: string, terms: Set<string> = new Set(q.terms)): string {
   if (!q.plural || q.kind === 'yesno' || q.kind === 'choice') return value;
-  for (const other of candidatesIn(q.kind, sentence, terms, q.text)) {
+  for (const other of candidatesIn(q.kind, sentence, terms, q.text, q.nounWord ?? null)) {
     if (other.text === value || !newToQuestion(other.text, terms)) continue;
     for (const pair of [`${value} and ${other.text}`, `${other.text} and ${value}`]) if (sentence.includes(pair)) return pair;
   }
@@ -628,14 +628,14 @@ function choose(q: ShortQuestion, passages: ResearchPassage[]): ShortAnswer | nu
   const sa = about(a, passages);
   const sb = about(b, passages);
   if (sa.length === 0 && sb.length === 0) return null;
-  const compare = (pick: (s: Sentence[], option: string) => { value: number; s: Sentence } | null, larger: boolean, confidence: ShortAnswer['confidence'] = 'medium'): ShortAnswer | null => {
-    const va = pick(sa, a);
-    const vb = pick(sb, b);
+  type Read = { value: number; s: Sentence } | null;
+  const decide = (va: Read, vb: Read, larger: boolean, confidence: ShortAnswer['confidence'] = 'medium'): ShortAnswer | null => {
     if (!va || !vb || va.value === vb.value) return null;
     const aWins = larger ? va.value > vb.value : va.value < vb.value;
     const win = aWins ? va : vb;
     return { value: aWins ? a : b, confidence, source: win.s.source, quote: win.s.text, agreeing: [{ source: (aWins ? vb : va).s.source, quote: (aWins ? vb : va).s.text }] };
   };
+  const compare = (pick: (s: Sentence[], option: string) => Read, larger: boolean, confidence?: ShortAnswer['confidence']) => decide(pick(sa, a), pick(sb, b), larger, confidence);
   const wantsMore = MORE.test(q.text);
   const wantsLess = LESS.test(q.text);
   if (DATE_COMPARE.test(q.text) && (wantsMore || wantsLess)) {
@@ -676,7 +676,7 @@ function choose(q: ShortQuestion, passages: ResearchPassage[]): ShortAnswer | nu
     const ca = counted(sa, a);
     const cb = counted(sb, b);
     const sure = !!ca?.unit && !!cb?.unit && ca.s.overlap === 1 && cb.s.overlap === 1;
-    const settled = compare(counted, wantsMore, sure ? 'high' : 'medium');
+    const settled = decide(ca, cb, wantsMore, sure ? 'high' : 'medium');
     if (settled) return settled;
   }
   // The question's own words around each option decide.
