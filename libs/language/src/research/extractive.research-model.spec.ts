@@ -200,6 +200,14 @@ describe('gradeExtractive: a name the typed rules read must be a name of the kin
     ]);
     expect(finding?.answer).toBe('Adelaide');
   });
+
+  it('does not answer "in what city" with a name "at" stands before (a station, a club)', () => {
+    const finding = gradeExtractive("In what city is Harbourline Media's 5KR talkback radio station located?", [
+      page(1, 'Dale Corrigan', 'Dale Corrigan is an Australian radio presenter. Corrigan currently works at Harbourline Media broadcasting on 5KR and 2XT, he was previously the program director and breakfast presenter at KTR 1170.'),
+      page(2, '5KR', '5KR is a talkback radio station based in Brisbane. It began transmission in 1932 as Brisbane\'s fourth commercial radio station.'),
+    ]);
+    expect(finding?.answer).toBe('Brisbane');
+  });
 });
 
 describe('gradeExtractive: "how many X" is answered by a number X follows', () => {

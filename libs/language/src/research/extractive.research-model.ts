@@ -6,7 +6,7 @@ import { answerUnits } from './question/answer-units';
 import { describedName, describedObject } from './question/described';
 import { analyseQuestion, questionKind } from './question/question-shape';
 import { roleHolder } from './question/role-holder';
-import { analyseShortQuestion, candidatesIn, countsAsked, kindConfidence, listed, NOT_OF_KIND, shortAnswer, type ShortQuestion } from './question/short-answer';
+import { analyseShortQuestion, asksSettlement, candidatesIn, countsAsked, kindConfidence, listed, NOT_OF_KIND, shortAnswer, type ShortQuestion } from './question/short-answer';
 import { formatValue, typedAnswer } from './question/typed-answer';
 import { citedIndexes, claimSentences, GAP_NOTE, oneLine, sourcesSection, type FollowUp, type ResearchCallOptions, type ResearchModel, type ResearchPassage, type ResearchSourceRef, type SynthesiseOptions } from '@app/research';
 
@@ -244,7 +244,9 @@ function isNameIn(q: ShortQuestion, value: string, sentence: string): boolean {
   // Haushaltsgeräte"), or one that names the noun asked ("University of Évora").
   const at = sentence.indexOf(value);
   const before = at >= 0 ? sentence.slice(Math.max(0, at - 12), at) : '';
-  if (kind === 'place' && /\b(?:in|at|near|from)\s+(?:the\s+)?$/i.test(before)) return true;
+  // (Not "at" for a city or a country: "presenter at MTR 1377" names a station, not a city.)
+  const placePreposition = asksSettlement(q) ? /\b(?:in|near|from)\s+(?:the\s+)?$/i : /\b(?:in|at|near|from)\s+(?:the\s+)?$/i;
+  if (kind === 'place' && placePreposition.test(before)) return true;
   if (kind === 'organisation' && /\b(?:at|for|by|with|from|joined)\s+(?:the\s+)?$/i.test(before)) return true;
   if (kind === 'organisation' && noun && /^\p{Lu}/u.test(value) && tokenize(value).includes(noun)) return true;
   // Else places and organisations as compromise sees them in their sentence ("including CNN" is

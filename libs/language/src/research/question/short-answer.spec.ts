@@ -136,12 +136,15 @@ describe('the noun a question asks for', () => {
     ['What type of products did she design?', 'product'],
     ['Predelta National Park is located in which area of Argentina?', 'area'],
     ['What is the name of the fight song of the university?', 'song'],
+    // A statement ending in a question asks with its last wh-word that no verb follows.
+    ["Angel Coma is an album by a band formed by what Stephen O'Malley and what other member?", 'member'],
+    ['"The Look of Love" is a song which appeared in a film based on the novel by which author?', 'author'],
   ])('%s -> %s', (question, noun) => {
     expect(analyseShortQuestion(question)?.noun).toBe(noun);
   });
 
   it.each([
-    ['a name', "Angel Coma is an album by a band formed by what Stephen O'Malley and what other member?"],
+    ['a name', "Angel Coma is an album by a band formed by what Stephen O'Malley?"],
     ['a name’s word', 'Which World Cup was famous for match-fixing?'],
     ['a relative "which"', 'Who directed the film in which Brian Stepanek had a role?'],
   ])('none for %s', (_, question) => {
@@ -287,5 +290,35 @@ describe('confidence for "who"', () => {
     const found = candidatesIn('person', 'The Harbor Kings, coached by Ada Fenwick, compete in NCAA Division I.', new Set(tokenize(question)), question);
     expect(found.find((c) => c.text === 'Ada Fenwick')?.person).toBe(true);
     expect(found.find((c) => c.text.startsWith('NCAA'))?.person).toBeUndefined();
+  });
+});
+
+describe('a bridge: the page another page leads to', () => {
+  it('answers what the question asks of the thing the first page names', () => {
+    // Only Mara Quill's page says she plays Tom in The Lantern; only The Lantern's says who directed it.
+    // Ben Quill's page holds more of the question's words, about another film.
+    const answer = shortAnswer('Mara Quill plays Tom in a film directed by which famous director?', [
+      page(1, 'Mara Quill', 'Mara Quill is an Australian actress. In 2015 she played the title character in "Hazel and the Very Long Day", and Tom in the film "The Lantern".'),
+      page(2, 'Ben Quill', 'Ben Quill is an Australian actor, the father of Mara Quill. He played Tom in the 2009 film "Harbour Lights" alongside Claire Dorsey.'),
+      page(3, 'The Lantern (2015 film)', 'The Lantern is a 2015 horror film directed by Peter Dunmore.'),
+    ]);
+    expect(answer?.value).toBe('Peter Dunmore');
+  });
+
+  it('a kind of the noun asked is a phrase ending in it', () => {
+    const answer = shortAnswer('What type of sprite did Ida Brenn portray in Anton Kessel’s renowned opera?', [
+      page(1, 'Ida Brenn', 'Ida Brenn (1901 – 1990) was a Czech operatic soprano who sang at the National Theatre in Brno. She drew acclaim for her portrayals of the title heroines in Anton Kessel’s "Lumina" and "Orla".'),
+      page(2, 'Lumina (opera)', 'Lumina is an opera by Anton Kessel. The libretto was written by the poet Jan Orel. A lumina is a water sprite from Baltic folklore, usually living in a lake or a river.'),
+    ]);
+    expect(answer?.value).toBe('water sprite');
+  });
+});
+
+describe('candidatesIn: names start at a word', () => {
+  it('reads no name inside a call sign or a code ("5KR" holds no "KR")', () => {
+    const question = 'Where did Dale Corrigan work?';
+    const found = candidatesIn('place', 'Dale Corrigan worked at 5KR in Brisbane.', new Set(tokenize(question)), question).map((c) => c.text);
+    expect(found).toContain('Brisbane');
+    expect(found).not.toContain('KR');
   });
 });

@@ -21,10 +21,14 @@ export interface ShortQuestion {
   terms: string[];
   /** The question as asked (one line, bounded). */
   text: string;
+  /** The word the wh-word asks about ("who directed", "which director"), stemmed: the answer stands next to it. */
+  focus?: string;
   /** The noun the wh-word asks for ("which famous director" -> director), stemmed; absent when none. */
   noun?: string;
   /** That noun as written, lower case ("stadiums"): what a place's kind is read from. */
   nounWord?: string;
+  /** A kind of the noun is asked for ("what type of sprite"): a phrase ending in the noun ("water sprite") is one. */
+  subtype?: boolean;
   /** More than one answer is asked for ("Who were…", "which announcers…"). */
   plural?: boolean;
 }
@@ -69,17 +73,19 @@ const DATE_COMPARE = /\b(?:born|older|younger|first|earlier|later|founded|formed
 export function analyseShortQuestion(raw: string): ShortQuestion | null {
   const question = raw.slice(0, MAX_QUESTION).replace(/\s+/g, ' ').replace(/^[^\p{L}\p{N}"“]+/u, '').trim();
   if (!/\?\s*$/.test(question) && !/^(?:who|whom|whose|what|which|when|where|how|in what|in which)\b/i.test(question)) return null;
-  const asked = askedNoun(question);
+  const asking = askingPart(question);
+  const asked = askedNoun(asking);
   // "Who were…", "what two artists…", "which announcers…": more than one answer is asked for.
   const plural = /\bwho\s+(?:were|are)\b|\b(?:what|which)\s+(?:two|both)\b/i.test(question) || (asked !== undefined && nlp(asked.word).nouns().isPlural().found);
-  const base = { terms: [...new Set(tokenize(question))], text: question, ...(asked ? { noun: asked.stem, nounWord: asked.word } : {}), ...(plural ? { plural } : {}) };
+  const focus = tokenize(/\b(?:who|whom|whose|what|which|where|when)\b(.*)$/i.exec(asking)?.[1] ?? '')[0];
+  const base = { terms: [...new Set(tokenize(question))], text: question, ...(focus ? { focus } : {}), ...(asked ? { noun: asked.stem, nounWord: asked.word } : {}), ...(asked?.subtype ? { subtype: true } : {}), ...(plural ? { plural } : {}) };
   const options = choiceOptions(question);
   if (options) return { kind: 'choice', options, ...base };
   if (YESNO.test(question)) return { kind: 'yesno', ...base };
   const lower = question.toLowerCase();
   // The question word that comes first asks: "What is the fight song of the university whose
   // campus…" asks what, not who; "Which World Cup…, where the referee…" asks which, not where.
-  const asks = /\b(who|whom|whose|what|which|where|when|how)\b/.exec(lower)?.[1];
+  const asks = /\b(who|whom|whose|what|which|where|when|how)\b/i.exec(asking)?.[1]?.toLowerCase();
   if (/\b(?:what|which|in what|in which)\s+(?:year|season|draft)\b/.test(lower)) return { kind: 'year', ...base };
   if (/\bhow\s+(?:many|much|long|old|far|tall|high)\b/.test(lower)) return { kind: 'number', ...base };
   if (asks === 'when' || /\b(?:what|which)\s+(?:date|day|month)\b/.test(lower)) return { kind: 'date', ...base };
@@ -89,7 +95,7 @@ export function analyseShortQuestion(raw: string): ShortQuestion | null {
   if (asks === 'where') return { kind: 'place', ...base };
   // "Which English midfielder", "what New York city", "What Canadian": the noun after the wh-word.
   // "What is the name of the stadium where…": the noun asked for (see askedNoun) first.
-  const head = /\b(?:what|which)\s+([\p{L}\s,'’-]{0,60})/iu.exec(question);
+  const head = /\b(?:what|which)\s+([\p{L}\s,'’-]{0,60})/iu.exec(asking);
   for (const word of [...(asked ? [asked.word] : []), ...(head?.[1] ?? '').split(/[^\p{L}-]+/u).filter(Boolean).slice(0, 3)]) {
     if (PERSON_NOUNS.test(word) || nlp(word).has('#Demonym')) return { kind: 'person', ...base };
     if (PLACE_NOUNS.test(word)) return { kind: 'place', ...base };
@@ -98,6 +104,26 @@ export function analyseShortQuestion(raw: string): ShortQuestion | null {
   if (asks === 'who' || asks === 'whom' || asks === 'whose') return { kind: 'person', ...base };
   if (/\b(?:what|which)\b/.test(lower)) return { kind: 'thing', ...base };
   return null;
+}
+
+const WH = /\b(?:who|whom|whose|what|which|where|when|how)\b/gi;
+const AUXILIARY = /^(?:is|was|are|were|do|does|did|has|have|had|can|could|will|would)$/i;
+
+/**
+ * Where a question asks: from its opening wh-word; in a statement that ends in a question ("…, a
+ * film based on the novel of the same name by which author?") from its last wh-word that no verb
+ * follows (a relative "which appeared in…" asks nothing).
+ */
+function askingPart(question: string): string {
+  const opening = /^(?:(?:in|on|at|of|for|by|from|to|with)\s+)?(?:who|whom|whose|what|which|where|when|how)\b/i.exec(question);
+  if (opening) return question;
+  let at = -1;
+  for (const m of question.matchAll(WH)) {
+    const next = /^\s+([\p{L}'’-]+)/u.exec(question.slice(m.index! + m[0].length))?.[1];
+    if (next && !AUXILIARY.test(next) && nlp(next).has('#Verb')) continue;
+    at = m.index!;
+  }
+  return at >= 0 ? question.slice(at) : question;
 }
 
 /** "Who was born first, Connie Willis or Margaret Landon?" -> both names. */
@@ -121,9 +147,10 @@ const EMPTY_NOUNS = new Set(tokenize('name type kind sort one part thing term fo
  * "which area of Argentina" -> area). None for a name ("what Stephen O'Malley"), a pronoun or a
  * noun that names no kind ("name", "type").
  */
-function askedNoun(question: string): { word: string; stem: string } | undefined {
+function askedNoun(question: string): { word: string; stem: string; subtype: boolean } | undefined {
   const wh = /\b(?:what|which)\s+(.*)$/i.exec(question);
   if (!wh || /^(?:who|whom|whose|when|where|how)\b/i.test(question)) return undefined;
+  const subtype = /^(?:(?:is|was|are|were)\s+)?(?:the\s+)?(?:type|types|kind|kinds|sort)\s+of\b/i.test(wh[1]!);
   const phrase = wh[1]!.replace(/^(?:(?:is|was|are|were)\s+)?(?:the\s+)?(?:(?:last|first|full|given|real)\s+)?(?:name|names|type|types|kind|kinds|sort)\s+of\s+(?:the\s+|an?\s+)?/i, '');
   const terms = ((nlp(phrase).json() as Array<{ terms: Array<{ text: string; normal: string; tags: string[]; post: string }> }>)[0]?.terms ?? []).slice(0, 8);
   let head: string | undefined;
@@ -136,7 +163,7 @@ function askedNoun(question: string): { word: string; stem: string } | undefined
     if (/[,;:]/.test(t.post)) break;
   }
   const stem = head && tokenize(head).at(-1);
-  return head && stem && !EMPTY_NOUNS.has(stem) ? { word: head, stem } : undefined;
+  return head && stem && !EMPTY_NOUNS.has(stem) ? { word: head, stem, subtype } : undefined;
 }
 
 /** Words after a name that say what it is: "X is a …", "X was the …", "X, an …" (not "X, the …": "For the third season, the seeds…"). */
@@ -147,16 +174,26 @@ const DESCRIPTION_WORDS = 8;
 /**
  * Whether the passages say a candidate is of the noun asked for: its own name ends in it ("Jack
  * Trice Stadium" for "what stadium"), a sentence describes it as one ("Mayfair is a British …
- * magazine"; "Yellowcraig, a coastal area"), or the noun stands right before it ("the director M.
- * Night Shyamalan"). Read once per candidate.
+ * magazine"; "Yellowcraig, a coastal area"), the noun stands right before it ("the director M.
+ * Night Shyamalan"), the verb the noun names the agent of stands before it ("directed by M. Night
+ * Shyamalan"), or its own page's title names the noun ("Fenwick (magazine)"). Read once per candidate.
  */
-function describedAs(noun: string, passages: ResearchPassage[]): (candidate: string) => boolean {
+function describedAs(noun: string, subtype: boolean, passages: ResearchPassage[]): (candidate: string) => boolean {
   const texts = passages.map((p) => p.text);
   const seen = new Map<string, boolean>();
+  // A page's title says what its subject is: "Fenwick (magazine)", "The Visit (2015 American film)".
+  const titled = new Map<string, string[]>();
+  for (const p of passages) {
+    const kind = /\(([^)]*)\)\s*$/.exec(p.title)?.[1];
+    if (kind) titled.set(subjectOf(p.title), tokenize(kind));
+  }
   const describes = (candidate: string): boolean => {
-    // A name ending in the noun ("Jack Trice Stadium"), not a phrase ending in it ("primary color", "English-language").
+    // A name ending in the noun ("Jack Trice Stadium" for "what stadium"); for a kind of the noun,
+    // a phrase ending in it ("water sprite" for "what type of sprite"), not for an instance
+    // ("primary colour" is no colour). The noun alone is no answer.
     const last = /([\p{L}\p{N}]+)\W*$/u.exec(candidate)?.[1] ?? '';
-    if (tokenize(candidate).length > 1 && /^\p{Lu}/u.test(last) && tokenize(last).at(-1) === noun) return true;
+    if (tokenize(candidate).length > 1 && (subtype || /^\p{Lu}/u.test(last)) && tokenize(last).at(-1) === noun) return true;
+    if (titled.get(keyOf(candidate))?.includes(noun)) return true;
     for (const text of texts) {
       for (let at = text.indexOf(candidate); at >= 0; at = text.indexOf(candidate, at + candidate.length)) {
         const after = text.slice(at + candidate.length, at + candidate.length + 160);
@@ -168,6 +205,10 @@ function describedAs(noun: string, passages: ResearchPassage[]): (candidate: str
         // The word right before it, nothing between ("the director M. Night Shyamalan", not "a team in NFL").
         const before = /([\p{L}-]+)\s+$/u.exec(text.slice(Math.max(0, at - 40), at))?.[1];
         if (before && tokenize(before)[0] === noun) return true;
+        // The verb the noun is the agent of, by it ("directed by M. Night Shyamalan" for "which director").
+        const agent = /([\p{L}-]+)\s+by\s+$/u.exec(text.slice(Math.max(0, at - 40), at))?.[1];
+        const verb = agent && tokenize(agent)[0];
+        if (verb && verb.length >= 4 && noun.length > verb.length && noun.startsWith(verb)) return true;
       }
     }
     return false;
@@ -190,7 +231,9 @@ interface Sentence {
 /** Passage sentences that share the question's words, best first (at most SENTENCES_READ). */
 function sentencesOf(passages: ResearchPassage[], terms: Set<string>, weight: (t: string) => number): Sentence[] {
   const out: Sentence[] = [];
+  const linked = linkContext(passages, terms, weight);
   passages.forEach((p, rank) => {
+    const link = linked.get(p.source);
     for (const s of sentenceSpans(p.text)) {
       if (s.text.length < 15 || s.text.length > 800) continue;
       const seen = new Set(tokenize(`${s.text}`));
@@ -199,10 +242,47 @@ function sentencesOf(passages: ResearchPassage[], terms: Set<string>, weight: (t
       let overlap = 0;
       for (const t of terms) if (seen.has(t)) overlap += weight(t);
       else if (titleTerms.has(t)) overlap += 0.5 * weight(t);
+      else if (link?.has(t)) overlap += LINKED * weight(t);
       if (overlap > 0) out.push({ source: p.source, text: s.text, rank, overlap, title: p.title });
     }
   });
   return out.sort((a, b) => b.overlap - a.overlap || a.rank - b.rank).slice(0, SENTENCES_READ);
+}
+
+/** What a question's word in the sentence that leads to a page counts, in that page's sentences, of its weight. */
+const LINKED = 0.5;
+
+/**
+ * For each passage, the question's words of the sentence on another page that names it: "Ed
+ * Oxenbould … is known for playing Tyler in The Visit" leads to The Visit's own page, whose
+ * sentences then answer what the question asks of it ("directed by M. Night Shyamalan").
+ */
+function linkContext(passages: ResearchPassage[], terms: Set<string>, weight: (t: string) => number): Map<number, Set<string>> {
+  const out = new Map<number, Set<string>>();
+  // Each sentence cut at its commas, semicolons and brackets: the part that names a page says what leads to it.
+  const pages = passages.map((p) => ({
+    p,
+    subject: subjectOf(p.title),
+    title: tokenize(p.title),
+    parts: sentenceSpans(p.text).flatMap((s) => s.text.split(/[,;:()]/).map((part) => ({ key: ` ${keyOf(part)} `, terms: tokenize(part) }))),
+  }));
+  for (const q of pages) {
+    if (q.subject.length < 3) continue;
+    let best: Set<string> | undefined;
+    let bestWeight = 0;
+    for (const p of pages) {
+      if (p.p === q.p || p.subject === q.subject) continue;
+      for (const part of p.parts) {
+        if (!part.key.includes(` ${q.subject} `)) continue;
+        // The question's words beside the name ("and Tom in the film The Lantern"), and the page's own title.
+        const mine = new Set([...terms].filter((t) => part.terms.includes(t) || p.title.includes(t)));
+        const w = [...mine].reduce((a, t) => a + weight(t), 0);
+        if (w > bestWeight) [best, bestWeight] = [mine, w];
+      }
+    }
+    if (best) out.set(q.p.source, best);
+  }
+  return out;
 }
 
 /** Term weights: rarer among the passages' sentences weighs more (an idf over what was read). */
@@ -365,6 +445,8 @@ const EVENT = /\b(?:Bowl|Cup|Trophy|Award|Awards|Prize|Championship|Tournament|G
 /** Nouns asking for a settlement or a region, and for a building or ground. */
 const SETTLEMENTS = /^(?:city|cities|town|towns|village|country|countries|state|states|province|county|region|capital|nation)$/i;
 const VENUES = /^(?:venue|venues|stadium|stadiums|arena|ground|hotel|building|facility|campus)$/i;
+/** The question asks for a settlement or a region ("in what city"), not a building or ground. */
+export const asksSettlement = (q: ShortQuestion) => q.nounWord !== undefined && SETTLEMENTS.test(q.nounWord);
 
 /** Names of grounds, events and prizes: never the answer to "who". */
 const notWho = (name: string) => GROUNDS.test(name) || EVENT.test(name);
@@ -424,7 +506,7 @@ function numbersIn(text: string, question: string): Array<{ text: string; fit: n
  * not part of the name.
  */
 const CAPITALISED_WORD = String.raw`(?:\p{Lu}\.|\p{Lu}[\p{L}\p{M}'’.-]*)`;
-const CAPITALISED_RUN = new RegExp(`${CAPITALISED_WORD}(?:\\s+(?:(?:of|the|de|del|da|van|von|der|le|la|&)\\s+)?${CAPITALISED_WORD})*`, 'gu');
+const CAPITALISED_RUN = new RegExp(`(?<![\\p{L}\\p{N}])${CAPITALISED_WORD}(?:\\s+(?:(?:of|the|de|del|da|van|von|der|le|la|&)\\s+)?${CAPITALISED_WORD})*`, 'gu');
 
 function capitalisedRuns(text: string): string[] {
   const runs = text.match(CAPITALISED_RUN) ?? [];
@@ -506,11 +588,9 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
   const terms = new Set(q.terms);
   const sentences = sentencesOf(passages, terms, weight);
   const total = q.terms.reduce((a, t) => a + weight(t), 0) || 1;
-  // The word the wh-word asks about ("who directed", "which director"): the answer stands next to it.
-  const focus = tokenize(/\b(?:who|whom|whose|what|which|where|when)\b(.*)$/i.exec(q.text)?.[1] ?? '')[0];
   const found = new Map<string, { value: string; score: number; best: number; fit: number; person: boolean; bySource: Map<number, number>; hits: Sentence[] }>();
   // "Which magazine": a candidate the pages call a magazine is the kind asked for.
-  const isAsked = q.noun ? describedAs(q.noun, passages) : () => false;
+  const isAsked = q.noun ? describedAs(q.noun, q.subtype === true, passages) : () => false;
   const ownPage = ownPageSupport(passages, terms, weight, total);
   const subjects = new Set(passages.map((p) => subjectOf(p.title)));
   // A noun phrase every page repeats ("the game", "the team") is what the pages are about, not an answer.
@@ -522,7 +602,7 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
   };
   for (const s of sentences) {
     const base = (s.overlap / total) / (1 + 0.15 * s.rank);
-    const near = proximity(s.text, terms, (t) => (t === focus ? FOCUS * weight(t) : weight(t)), total);
+    const near = proximity(s.text, terms, (t) => (t === q.focus ? FOCUS * weight(t) : weight(t)), total);
     for (const { text: candidate, fit, person } of candidatesIn(q.kind, s.text, terms, q.text, q.nounWord ?? null)) {
       if (!newToQuestion(candidate, terms) && q.kind !== 'year' && q.kind !== 'number') continue;
       if ((q.kind === 'year' || q.kind === 'number' || q.kind === 'date') && question.includes(candidate)) continue;
@@ -550,7 +630,8 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
   // it. For "who", only a name compromise sees as a person or a team, or one the pages call the
   // noun asked: "who directed the film in which X had a role" finds the film's own page saying
   // so, and asks for its director.
-  const ofKind = (e: { value: string; fit: number }) => q.kind !== 'person' || e.fit > 1 || isAsked(e.value);
+  // A kind ("what type of sprite") is no page's subject: no own page supports one.
+  const ofKind = (e: { value: string; fit: number }) => !q.subtype && (q.kind !== 'person' || e.fit > 1 || isAsked(e.value));
   for (const entry of found.values())
     if (ofKind(entry) && entry.hits.some((h) => subjectOf(h.title) !== keyOf(entry.value))) entry.score *= 1 + OWN_PAGE * ownPage(entry.value);
   const ranked = [...found.values()].sort((a, b) => b.score - a.score);
