@@ -202,7 +202,12 @@ function gradeUnchecked(subquery: string, passages: ResearchPassage[]): Finding 
   const value = named ? listed(question!, single, typed.unit.text) : single;
   // "How many touchdowns": the short path's number is followed by touchdowns, the typed one is not.
   const countsBetter = () => asked === 'number' && short() !== null && countsAsked(subquery, short()!.answer, short()!.evidence[0]!.quote) === true && !countsAsked(subquery, typed.value, typed.unit.text);
-  const weakName = (typed.score < TYPED_SURE && (asked === 'person' || asked === 'organisation')) || (named && !isNameIn(question!, single, typed.unit.text)) || countsBetter();
+  // The short path sure of a person or an organisation (of the kind, agreed by two sources, well
+  // ahead of the next): "John Ellis … was a British executioner for 23 years" over the typed
+  // rules' "John Ellis only had one brother, James Preston" for "who had only one brother and
+  // was a British executioner for 23 years?".
+  const shortSure = () => (asked === 'person' || asked === 'organisation') && short()?.confidence === 'high';
+  const weakName = shortSure() || (typed.score < TYPED_SURE && (asked === 'person' || asked === 'organisation')) || (named && !isNameIn(question!, single, typed.unit.text)) || countsBetter();
   if (weakName && short() && !sameValue(short()!.answer, value)) return short();
   // Other sources that state the same value (as a whole word: "140" does not state "40"), about
   // the same thing (a word of the question's predicate), agree with it.

@@ -321,4 +321,10 @@ describe('candidatesIn: names start at a word', () => {
     expect(found).toContain('Brisbane');
     expect(found).not.toContain('KR');
   });
+
+  it('weighs a school for "who" as no one', () => {
+    const question = 'Who played college football at Corran State?';
+    const found = candidatesIn('person', 'He played college football at Corran State and attended Westfield Bay High School in Harbor City.', new Set(tokenize(question)), question);
+    expect(found.find((c) => c.text === 'Westfield Bay High School')?.fit).toBeLessThan(1);
+  });
 });

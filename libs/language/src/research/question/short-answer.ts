@@ -448,8 +448,8 @@ const VENUES = /^(?:venue|venues|stadium|stadiums|arena|ground|hotel|building|fa
 /** The question asks for a settlement or a region ("in what city"), not a building or ground. */
 export const asksSettlement = (q: ShortQuestion) => q.nounWord !== undefined && SETTLEMENTS.test(q.nounWord);
 
-/** Names of grounds, events and prizes: never the answer to "who". */
-const notWho = (name: string) => GROUNDS.test(name) || EVENT.test(name);
+/** Names of grounds, schools, hotels, events and prizes: never the answer to "who". */
+const notWho = (name: string) => FACILITY(name) || EVENT.test(name);
 
 /** What compromise sees a name as in its sentence weighs it: for "who", a person or a team before a place. */
 function kindFit(kind: ShortKind, isPerson: boolean, isPlace: boolean, isOrganisation: boolean): number {
