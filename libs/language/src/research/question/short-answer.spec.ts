@@ -109,7 +109,7 @@ describe('shortAnswer', () => {
     const answer = shortAnswer('Where does the band Glass Harbour come from?', [
       page(1, 'Glass Harbour', 'Glass Harbour (Стеклянная гавань) is a Canadian band formed in Thornfield, Ontario, in 1998.'),
     ]);
-    expect(answer?.value).toBe('Thornfield');
+    expect(answer?.value).toBe('Thornfield, Ontario');
   });
 
   it('"who" splits "X of Y" into the person and the band', () => {
@@ -139,6 +139,8 @@ describe('the noun a question asks for', () => {
     // A statement ending in a question asks with its last wh-word that no verb follows.
     ["Angel Coma is an album by a band formed by what Stephen O'Malley and what other member?", 'member'],
     ['"The Look of Love" is a song which appeared in a film based on the novel by which author?', 'author'],
+    // compromise tags a lone "war" as a verb.
+    ['The battle was the final offensive of the European theatre of what war?', 'war'],
   ])('%s -> %s', (question, noun) => {
     expect(analyseShortQuestion(question)?.noun).toBe(noun);
   });
@@ -326,5 +328,24 @@ describe('candidatesIn: names start at a word', () => {
     const question = 'Who played college football at Corran State?';
     const found = candidatesIn('person', 'He played college football at Corran State and attended Westfield Bay High School in Harbor City.', new Set(tokenize(question)), question);
     expect(found.find((c) => c.text === 'Westfield Bay High School')?.fit).toBeLessThan(1);
+  });
+});
+
+describe('"where"', () => {
+  it('is answered by the place the sentence puts "in" before, with its region, not by a person the pages describe', () => {
+    const answer = shortAnswer('Corran is a singer from Canada, but where does Kaito Sakuma hail from?', [
+      page(1, 'Kaito Sakuma', 'Kaito Sakuma (born March 7, 1966 in Yorii, Saitama) is a Japanese musician and singer-songwriter.'),
+      page(2, 'Corran (musician)', 'Corran is a Canadian singer from Thornbury, Ontario.'),
+    ]);
+    expect(answer?.value).toBe('Yorii, Saitama');
+  });
+});
+
+describe('a name with a number after it', () => {
+  it('is of the noun before the number ("World War II" for "what war")', () => {
+    const answer = shortAnswer('The Harbor Offensive was the final major offensive of the Pacific theatre of what war?', [
+      page(1, 'Harbor Offensive', 'The Harbor Offensive, designated the Harbor Strategic Operation by the Allies, was the final major offensive of the Pacific theatre of Great War II.'),
+    ]);
+    expect(answer?.value).toBe('Great War II');
   });
 });

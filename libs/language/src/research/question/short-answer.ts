@@ -106,6 +106,8 @@ export function analyseShortQuestion(raw: string): ShortQuestion | null {
   return null;
 }
 
+/** A verb's bare form ("war", "go"): after "what" or "which", a noun compromise tagged out of context. */
+const bareVerb = (tags: string[]) => tags.includes('Infinitive') && !tags.includes('Auxiliary');
 const WH = /\b(?:who|whom|whose|what|which|where|when|how)\b/gi;
 const AUXILIARY = /^(?:is|was|are|were|do|does|did|has|have|had|can|could|will|would)$/i;
 
@@ -120,7 +122,8 @@ function askingPart(question: string): string {
   let at = -1;
   for (const m of question.matchAll(WH)) {
     const next = /^\s+([\p{L}'’-]+)/u.exec(question.slice(m.index! + m[0].length))?.[1];
-    if (next && !AUXILIARY.test(next) && nlp(next).has('#Verb')) continue;
+    const tags = next ? ((nlp(next).json() as Array<{ terms: Array<{ tags: string[] }> }>)[0]?.terms[0]?.tags ?? []) : [];
+    if (next && !AUXILIARY.test(next) && tags.includes('Verb') && !bareVerb(tags)) continue;
     at = m.index!;
   }
   return at >= 0 ? question.slice(at) : question;
@@ -154,8 +157,10 @@ function askedNoun(question: string): { word: string; stem: string; subtype: boo
   const phrase = wh[1]!.replace(/^(?:(?:is|was|are|were)\s+)?(?:the\s+)?(?:(?:last|first|full|given|real)\s+)?(?:name|names|type|types|kind|kinds|sort)\s+of\s+(?:the\s+|an?\s+)?/i, '');
   const terms = ((nlp(phrase).json() as Array<{ terms: Array<{ text: string; normal: string; tags: string[]; post: string }> }>)[0]?.terms ?? []).slice(0, 8);
   let head: string | undefined;
-  for (const t of terms) {
+  for (const [i, t] of terms.entries()) {
     const tags = new Set(t.tags);
+    // Right after "what", a verb's bare form is a noun compromise mistook ("of what war?").
+    if (i === 0 && bareVerb(t.tags)) tags.add('Noun').delete('Verb');
     if (tags.has('Pronoun') || tags.has('Verb') || tags.has('Preposition') || tags.has('Conjunction')) break;
     // A capitalised word is part of a name ("Which World Cup"), not the kind asked for.
     if (tags.has('Noun') && !tags.has('ProperNoun') && !/^\p{Lu}/u.test(t.text)) head = t.normal;
@@ -191,7 +196,8 @@ function describedAs(noun: string, subtype: boolean, passages: ResearchPassage[]
     // A name ending in the noun ("Jack Trice Stadium" for "what stadium"); for a kind of the noun,
     // a phrase ending in it ("water sprite" for "what type of sprite"), not for an instance
     // ("primary colour" is no colour). The noun alone is no answer.
-    const last = /([\p{L}\p{N}]+)\W*$/u.exec(candidate)?.[1] ?? '';
+    // (A number after the name is no part of its kind: "World War II", "Apollo 11".)
+    const last = /([\p{L}\p{N}]+)\W*$/u.exec(candidate.replace(/\s+(?:[IVXLC]+|\d+)$/u, ''))?.[1] ?? '';
     if (tokenize(candidate).length > 1 && (subtype || /^\p{Lu}/u.test(last)) && tokenize(last).at(-1) === noun) return true;
     if (titled.get(keyOf(candidate))?.includes(noun)) return true;
     for (const text of texts) {
@@ -211,6 +217,31 @@ function describedAs(noun: string, subtype: boolean, passages: ResearchPassage[]
         if (verb && verb.length >= 4 && noun.length > verb.length && noun.startsWith(verb)) return true;
       }
     }
+    return false;
+  };
+  return (candidate) => {
+    let known = seen.get(candidate);
+    if (known === undefined) seen.set(candidate, (known = describes(candidate)));
+    return known;
+  };
+}
+
+/**
+ * Whether the passages describe a candidate as a person ("Atsushi Sakurai (…) is a Japanese
+ * musician and singer-songwriter"): no answer to "where", whatever compromise makes of the name.
+ */
+function describedAsPerson(passages: ResearchPassage[]): (candidate: string) => boolean {
+  const seen = new Map<string, boolean>();
+  const describes = (candidate: string): boolean => {
+    for (const p of passages)
+      for (let at = p.text.indexOf(candidate); at >= 0; at = p.text.indexOf(candidate, at + candidate.length)) {
+        // Past a bracket right after the name ("(born March 7, 1966 in Fujioka)").
+        const after = p.text.slice(at + candidate.length, at + candidate.length + 240).replace(/^\s*\([^)]*\)/, '');
+        const lead = DESCRIBES.exec(after);
+        if (!lead) continue;
+        const clause = after.slice(lead[0].length).split(/[.;:()]|,\s/)[0]!;
+        if (clause.split(/\s+/).slice(0, DESCRIPTION_WORDS).some((w) => PERSON_NOUNS.test(w.replace(/[^\p{L}-]/gu, '')))) return true;
+      }
     return false;
   };
   return (candidate) => {
@@ -311,7 +342,7 @@ export function candidatesIn(
   question: string,
   // The noun the question asks for, as written (ShortQuestion.nounWord; null: none); read from the question when not given.
   askedWord: string | null = kind === 'place' ? (askedNoun(question)?.word ?? null) : null,
-): Array<{ text: string; fit: number; person?: boolean }> {
+): Array<{ text: string; fit: number; person?: boolean; whole?: string }> {
   // A name in another script than the question's ("Михаил Горбачёв" for an English question) is not how the asker writes it.
   const latin = /\p{Script=Latin}/u.test(question);
   const script = (c: string) => !latin || /\p{Script=Latin}/u.test(c);
@@ -348,7 +379,8 @@ export function candidatesIn(
       pieces.push(c.text);
     }
     // A name the question's own words begin ("Which Super Bowl…?" -> "Super Bowl XXXVII").
-    pieces.push(...capitalisedRuns(text));
+    const runs = capitalisedRuns(text);
+    pieces.push(...runs);
     const cleaned = pieces.map((c) => trimEnds(c.replace(/[()]/g, ' ').trim()).replace(/^(?:(?:the|a|an|its|their|his|her|this|that|these|those|of|and|or)\s+)+/i, ''));
     // A date or a bare number is not a thing a noun names.
     const things = [...new Set(cleaned.filter((c) => c.length >= 2 && c.split(/\s+/).length <= 6 && /\p{L}/u.test(c) && script(c) && chrono.parse(c).length === 0))];
@@ -356,7 +388,10 @@ export function candidatesIn(
     // plain word ("San Jose Marriott", "XLV") before a common noun phrase. (A lone capitalised
     // word may only open its sentence.)
     const member = /\b(?:which|what)\s+(?!(?:is|was|are|were|did|does|do|has|had|have)\b)/i.test(question);
-    return things.map((text) => ({ text, fit: member && /^\p{Lu}/u.test(text) && !/^\p{Lu}\p{Ll}+$/u.test(text) ? KIND_FIT : 1 }));
+    // A numeral left of a name cut at the question's words stands for that name: "XLVIII" of
+    // "Super Bowl XLVIII" is scored where it stands, and answers as "Super Bowl XLVIII".
+    const whole = (c: string) => (/^(?:[IVXLC]+|\d+)$/.test(c) ? runs.find((r) => r.endsWith(` ${c}`)) : undefined);
+    return things.map((text) => ({ text, fit: member && /^\p{Lu}/u.test(text) && !/^\p{Lu}\p{Ll}+$/u.test(text) ? KIND_FIT : 1, ...(whole(text) ? { whole: whole(text) } : {}) }));
   }
   const people = (doc.people().out('array') as string[]).map(trimEnds);
   const places = (doc.places().out('array') as string[]).map(trimEnds);
@@ -418,7 +453,9 @@ export function candidatesIn(
       out.push({ text: whole, fit: NOT_OF_KIND });
       continue;
     }
-    out.push({ text: whole, fit: kindFit(kind, isPerson, isPlace, isOrganisation), ...(isPerson ? { person: true } : {}) });
+    // "Where": a name the sentence puts "in", "near" or "from" before is a place there ("born … in Fujioka").
+    const placed = kind === 'place' && !isPerson && text.split(/(?:\s+|^)(?:in|near|from)\s+(?:the\s+)?/).slice(1).some((after) => after.startsWith(whole));
+    out.push({ text: whole, fit: placed ? KIND_FIT : kindFit(kind, isPerson, isPlace, isOrganisation), ...(isPerson ? { person: true } : {}) });
   }
   return out;
 }
@@ -591,6 +628,7 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
   const found = new Map<string, { value: string; score: number; best: number; fit: number; person: boolean; bySource: Map<number, number>; hits: Sentence[] }>();
   // "Which magazine": a candidate the pages call a magazine is the kind asked for.
   const isAsked = q.noun ? describedAs(q.noun, q.subtype === true, passages) : () => false;
+  const isPerson = q.kind === 'place' ? describedAsPerson(passages) : () => false;
   const ownPage = ownPageSupport(passages, terms, weight, total);
   const subjects = new Set(passages.map((p) => subjectOf(p.title)));
   // A noun phrase every page repeats ("the game", "the team") is what the pages are about, not an answer.
@@ -603,17 +641,18 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
   for (const s of sentences) {
     const base = (s.overlap / total) / (1 + 0.15 * s.rank);
     const near = proximity(s.text, terms, (t) => (t === q.focus ? FOCUS * weight(t) : weight(t)), total);
-    for (const { text: candidate, fit, person } of candidatesIn(q.kind, s.text, terms, q.text, q.nounWord ?? null)) {
+    for (const { text: candidate, fit, person, whole } of candidatesIn(q.kind, s.text, terms, q.text, q.nounWord ?? null)) {
       if (!newToQuestion(candidate, terms) && q.kind !== 'year' && q.kind !== 'number') continue;
+      if (isPerson(candidate)) continue;
       if ((q.kind === 'year' || q.kind === 'number' || q.kind === 'date') && question.includes(candidate)) continue;
       const key = keyOf(candidate);
       if (!key) continue;
-      const entry = found.get(key) ?? { value: candidate, score: 0, best: 0, fit: 0, person: false, bySource: new Map<number, number>(), hits: [] };
+      const entry = found.get(key) ?? { value: whole ?? candidate, score: 0, best: 0, fit: 0, person: false, bySource: new Map<number, number>(), hits: [] };
       if (entry.hits.includes(s)) continue;
       entry.hits.push(s);
       // A page's own subject is what the pages are about, not a thing of the kind asked.
       const kindFit = q.kind === 'thing' && subjects.has(key) ? 1 : fit;
-      const here = base * near(candidate) * kindFit * (isAsked(candidate) ? NOUN_FIT : 1) * (q.kind === 'thing' ? commonness(key) : 1);
+      const here = base * near(candidate) * kindFit * (isAsked(whole ?? candidate) ? NOUN_FIT : 1) * (q.kind === 'thing' ? commonness(key) : 1);
       entry.best = Math.max(entry.best, here);
       entry.fit = Math.max(entry.fit, fit);
       entry.person ||= person === true;
@@ -622,7 +661,7 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
       if (subjectOf(s.title) !== key) entry.bySource.set(s.source, Math.max(entry.bySource.get(s.source) ?? 0, here));
       const others = [...entry.bySource.values()].sort((a, b) => b - a);
       entry.score = entry.best + AGREEMENT * others.slice(others[0] === entry.best ? 1 : 0).reduce((a, v) => a + v, 0);
-      if (candidate.length > entry.value.length && keyOf(candidate) === key) entry.value = candidate;
+      if (!whole && candidate.length > entry.value.length && keyOf(candidate) === key) entry.value = candidate;
       found.set(key, entry);
     }
   }
@@ -647,7 +686,8 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
   const named = (q.kind === 'person' && top.person) || q.kind === 'place' || q.kind === 'organisation';
   const confidence = named && clear && sources.size >= 2 && top.best >= 0.4 ? 'high' : clear || sources.size >= 2 ? 'medium' : 'low';
   const agreeing = top.hits.filter((h) => h.source !== first.source).map((h) => ({ source: h.source, quote: h.text }));
-  const value = listed(q, top.value, first.text, terms);
+  const several = listed(q, top.value, first.text, terms);
+  const value = q.kind === 'place' && several === top.value ? withRegion(top.value, first.text, terms) : several;
   return { value, confidence, source: first.source, quote: first.text, agreeing };
 }
 
@@ -662,6 +702,17 @@ export function listed(q: ShortQuestion, value: string, sentence: string, terms:
     for (const pair of [`${value} and ${other.text}`, `${other.text} and ${value}`]) if (sentence.includes(pair)) return pair;
   }
   return value;
+}
+
+/**
+ * A place as its sentence writes it with the region after a comma: "Fujioka, Gunma", "Santa
+ * Clara, California" (not a region the question already names).
+ */
+function withRegion(value: string, sentence: string, terms: Set<string>): string {
+  const at = sentence.indexOf(`${value}, `);
+  if (at < 0) return value;
+  const region = new RegExp(`^${CAPITALISED_RUN.source}`, 'u').exec(sentence.slice(at + value.length + 2))?.[0];
+  return region && newToQuestion(region, terms) && !nlp(region).has('#Person') ? `${value}, ${region}` : value;
 }
 
 /** A page's title as the name of its subject: "Mayfair (magazine)" -> mayfair, "Mesopotamia, Argentina" -> mesopotamia. */
