@@ -185,14 +185,13 @@ const DESCRIPTION_WORDS = 8;
  */
 function describedAs(noun: string, subtype: boolean, passages: ResearchPassage[]): (candidate: string) => boolean {
   const texts = passages.map((p) => p.text);
-  const seen = new Map<string, boolean>();
   // A page's title says what its subject is: "Fenwick (magazine)", "The Visit (2015 American film)".
   const titled = new Map<string, string[]>();
   for (const p of passages) {
     const kind = /\(([^)]*)\)\s*$/.exec(p.title)?.[1];
     if (kind) titled.set(subjectOf(p.title), tokenize(kind));
   }
-  const describes = (candidate: string): boolean => {
+  return once((candidate) => {
     // A name ending in the noun ("Jack Trice Stadium" for "what stadium"); for a kind of the noun,
     // a phrase ending in it ("water sprite" for "what type of sprite"), not for an instance
     // ("primary colour" is no colour). The noun alone is no answer.
@@ -200,30 +199,18 @@ function describedAs(noun: string, subtype: boolean, passages: ResearchPassage[]
     const last = /([\p{L}\p{N}]+)\W*$/u.exec(candidate.replace(/\s+(?:[IVXLC]+|\d+)$/u, ''))?.[1] ?? '';
     if (tokenize(candidate).length > 1 && (subtype || /^\p{Lu}/u.test(last)) && tokenize(last).at(-1) === noun) return true;
     if (titled.get(keyOf(candidate))?.includes(noun)) return true;
-    for (const text of texts) {
-      for (let at = text.indexOf(candidate); at >= 0; at = text.indexOf(candidate, at + candidate.length)) {
-        const after = text.slice(at + candidate.length, at + candidate.length + 160);
-        const lead = DESCRIBES.exec(after);
-        if (lead) {
-          const clause = after.slice(lead[0].length).split(/[.;:()]|,\s/)[0]!;
-          if (tokenize(clause).slice(0, DESCRIPTION_WORDS).includes(noun)) return true;
-        }
-        // The word right before it, nothing between ("the director M. Night Shyamalan", not "a team in NFL").
-        const before = /([\p{L}-]+)\s+$/u.exec(text.slice(Math.max(0, at - 40), at))?.[1];
-        if (before && tokenize(before)[0] === noun) return true;
-        // The verb the noun is the agent of, by it ("directed by M. Night Shyamalan" for "which director").
-        const agent = /([\p{L}-]+)\s+by\s+$/u.exec(text.slice(Math.max(0, at - 40), at))?.[1];
-        const verb = agent && tokenize(agent)[0];
-        if (verb && verb.length >= 4 && noun.length > verb.length && noun.startsWith(verb)) return true;
-      }
+    for (const { text, at, description } of mentions(candidate, texts)) {
+      if (description && tokenize(description).slice(0, DESCRIPTION_WORDS).includes(noun)) return true;
+      // The word right before it, nothing between ("the director M. Night Shyamalan", not "a team in NFL").
+      const before = /([\p{L}-]+)\s+$/u.exec(text.slice(Math.max(0, at - 40), at))?.[1];
+      if (before && tokenize(before)[0] === noun) return true;
+      // The verb the noun is the agent of, by it ("directed by M. Night Shyamalan" for "which director").
+      const agent = /([\p{L}-]+)\s+by\s+$/u.exec(text.slice(Math.max(0, at - 40), at))?.[1];
+      const verb = agent && tokenize(agent)[0];
+      if (verb && verb.length >= 4 && noun.length > verb.length && noun.startsWith(verb)) return true;
     }
     return false;
-  };
-  return (candidate) => {
-    let known = seen.get(candidate);
-    if (known === undefined) seen.set(candidate, (known = describes(candidate)));
-    return known;
-  };
+  });
 }
 
 /**
@@ -231,22 +218,34 @@ function describedAs(noun: string, subtype: boolean, passages: ResearchPassage[]
  * musician and singer-songwriter"): no answer to "where", whatever compromise makes of the name.
  */
 function describedAsPerson(passages: ResearchPassage[]): (candidate: string) => boolean {
-  const seen = new Map<string, boolean>();
-  const describes = (candidate: string): boolean => {
-    for (const p of passages)
-      for (let at = p.text.indexOf(candidate); at >= 0; at = p.text.indexOf(candidate, at + candidate.length)) {
-        // Past a bracket right after the name ("(born March 7, 1966 in Fujioka)").
-        const after = p.text.slice(at + candidate.length, at + candidate.length + 240).replace(/^\s*\([^)]*\)/, '');
-        const lead = DESCRIBES.exec(after);
-        if (!lead) continue;
-        const clause = after.slice(lead[0].length).split(/[.;:()]|,\s/)[0]!;
-        if (clause.split(/\s+/).slice(0, DESCRIPTION_WORDS).some((w) => PERSON_NOUNS.test(w.replace(/[^\p{L}-]/gu, '')))) return true;
-      }
+  const texts = passages.map((p) => p.text);
+  return once((candidate) => {
+    for (const { description } of mentions(candidate, texts))
+      if (description?.split(/\s+/).slice(0, DESCRIPTION_WORDS).some((w) => PERSON_NOUNS.test(w.replace(/[^\p{L}-]/gu, '')))) return true;
     return false;
-  };
+  });
+}
+
+/**
+ * Each place a candidate stands in the texts, with the clause that describes it there when one
+ * does ("X is a …", "X (1924 – 2011) was a …", "X, an …").
+ */
+function* mentions(candidate: string, texts: string[]): Generator<{ text: string; at: number; description?: string }> {
+  for (const text of texts)
+    for (let at = text.indexOf(candidate); at >= 0; at = text.indexOf(candidate, at + candidate.length)) {
+      // Past a bracket right after the name ("(born March 7, 1966 in Fujioka)").
+      const after = text.slice(at + candidate.length, at + candidate.length + 240).replace(/^\s*\([^)]*\)/, '');
+      const lead = DESCRIBES.exec(after);
+      yield { text, at, ...(lead ? { description: after.slice(lead[0].length).split(/[.;:()]|,\s/)[0]! } : {}) };
+    }
+}
+
+/** `read` once per candidate. */
+function once(read: (candidate: string) => boolean): (candidate: string) => boolean {
+  const seen = new Map<string, boolean>();
   return (candidate) => {
     let known = seen.get(candidate);
-    if (known === undefined) seen.set(candidate, (known = describes(candidate)));
+    if (known === undefined) seen.set(candidate, (known = read(candidate)));
     return known;
   };
 }
