@@ -349,3 +349,12 @@ describe('a name with a number after it', () => {
     expect(answer?.value).toBe('Great War II');
   });
 });
+
+describe('a title the page quotes', () => {
+  it('is one candidate, though chrono-node reads a date in it', () => {
+    const answer = shortAnswer('What was the name of the single that Lanternfly and Ida Brenn recorded together?', [
+      page(1, 'Harvest Cup 50', 'Ida Brenn, who recorded the single "Songs for the Weekend" with Lanternfly, would also appear.'),
+    ]);
+    expect(answer?.value).toBe('Songs for the Weekend');
+  });
+});

@@ -327,6 +327,9 @@ function weights(passages: ResearchPassage[], terms: string[]): (t: string) => n
   return (t) => Math.log(1 + (n + 1) / ((df.get(t) ?? 0) + 0.5));
 }
 
+/** A piece that is a date (chrono-node reads it, or most of it, as one): "26 March 2015", "the 2015 season" (not "Hymn for the Weekend"). */
+const datePiece = (piece: string) => chrono.parse(piece).some((r) => r.text.length >= 0.5 * piece.length);
+
 /** A year as pages write one (1500-2099): not a count. */
 const isYear = (s: string) => /^(?:1[5-9]\d\d|20\d\d)$/.test(s);
 const yearsIn = (text: string) => [...text.matchAll(/\b(1[5-9]\d\d|20\d\d)\b/g)].map((m) => m[1]!);
@@ -380,9 +383,12 @@ export function candidatesIn(
     // A name the question's own words begin ("Which Super Bowl…?" -> "Super Bowl XXXVII").
     const runs = capitalisedRuns(text);
     pieces.push(...runs);
+    // A title the page quotes whole ("Hymn for the Weekend", "I'm a Jayhawk").
+    const quoted = [...text.matchAll(/["“]([^"“”]{2,80})["”]/gu)].map((m) => m[1]!.trim()).filter((q) => q.split(/\s+/).length <= 6 && /^\p{Lu}/u.test(q));
+    pieces.push(...quoted);
     const cleaned = pieces.map((c) => trimEnds(c.replace(/[()]/g, ' ').trim()).replace(/^(?:(?:the|a|an|its|their|his|her|this|that|these|those|of|and|or)\s+)+/i, ''));
     // A date or a bare number is not a thing a noun names.
-    const things = [...new Set(cleaned.filter((c) => c.length >= 2 && c.split(/\s+/).length <= 6 && /\p{L}/u.test(c) && script(c) && chrono.parse(c).length === 0))];
+    const things = [...new Set(cleaned.filter((c) => c.length >= 2 && c.split(/\s+/).length <= 6 && /\p{L}/u.test(c) && script(c) && !datePiece(c)))];
     // "What talk show…", "which hotel…": one of a kind, which pages name; a name of more than one
     // plain word ("San Jose Marriott", "XLV") before a common noun phrase. (A lone capitalised
     // word may only open its sentence.)
@@ -390,7 +396,7 @@ export function candidatesIn(
     // A numeral left of a name cut at the question's words stands for that name: "XLVIII" of
     // "Super Bowl XLVIII" is scored where it stands, and answers as "Super Bowl XLVIII".
     const whole = (c: string) => (/^(?:[IVXLC]+|\d+)$/.test(c) ? runs.find((r) => r.endsWith(` ${c}`)) : undefined);
-    return things.map((text) => ({ text, fit: member && /^\p{Lu}/u.test(text) && !/^\p{Lu}\p{Ll}+$/u.test(text) ? KIND_FIT : 1, ...(whole(text) ? { whole: whole(text) } : {}) }));
+    return things.map((text) => ({ text, fit: (member && /^\p{Lu}/u.test(text) && !/^\p{Lu}\p{Ll}+$/u.test(text)) || quoted.includes(text) ? KIND_FIT : 1, ...(whole(text) ? { whole: whole(text) } : {}) }));
   }
   const people = (doc.people().out('array') as string[]).map(trimEnds);
   const places = (doc.places().out('array') as string[]).map(trimEnds);
