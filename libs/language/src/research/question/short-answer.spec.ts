@@ -358,3 +358,12 @@ describe('a title the page quotes', () => {
     expect(answer?.value).toBe('Songs for the Weekend');
   });
 });
+
+describe('"what position"', () => {
+  it('is answered by a role word, not by the name beside it', () => {
+    const answer = shortAnswer('What position does Ada Fenwick play?', [
+      page(1, 'Harvest Cup 50', 'Linebacker Ada Fenwick led the team with 109 tackles, and Bruno Castellan added 98.'),
+    ]);
+    expect(answer?.value).toBe('Linebacker');
+  });
+});

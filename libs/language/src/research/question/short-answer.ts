@@ -343,7 +343,7 @@ export function candidatesIn(
   questionTerms: Set<string>,
   question: string,
   // The noun the question asks for, as written (ShortQuestion.nounWord; null: none); read from the question when not given.
-  askedWord: string | null = kind === 'place' ? (askedNoun(question)?.word ?? null) : null,
+  askedWord: string | null = kind === 'place' || kind === 'thing' ? (askedNoun(question)?.word ?? null) : null,
 ): Array<{ text: string; fit: number; person?: boolean; whole?: string }> {
   // A name in another script than the question's ("Михаил Горбачёв" for an English question) is not how the asker writes it.
   const latin = /\p{Script=Latin}/u.test(question);
@@ -384,6 +384,10 @@ export function candidatesIn(
     const runs = capitalisedRuns(text);
     pieces.push(...runs);
     // A title the page quotes whole ("Hymn for the Weekend", "I'm a Jayhawk").
+    // "What position does he play?": the role words the sentence holds ("linebacker").
+    const roleAsked = askedWord !== null && ROLE_ASKED.test(askedWord);
+    const roles = roleAsked ? [...text.matchAll(/[\p{L}-]+/gu)].map((m) => m[0]).filter((w) => PERSON_NOUNS.test(w) && !ANYONE.test(w) && !questionTerms.has(tokenize(w)[0] ?? '')) : [];
+    if (roleAsked) return roles.map((text) => ({ text, fit: KIND_FIT }));
     const quoted = [...text.matchAll(/["“]([^"“”]{2,80})["”]/gu)].map((m) => m[1]!.trim()).filter((q) => q.split(/\s+/).length <= 6 && /^\p{Lu}/u.test(q));
     pieces.push(...quoted);
     const cleaned = pieces.map((c) => trimEnds(c.replace(/[()]/g, ' ').trim()).replace(/^(?:(?:the|a|an|its|their|his|her|this|that|these|those|of|and|or)\s+)+/i, ''));
@@ -486,6 +490,10 @@ const FACILITY = (name: string) => GROUNDS.test(name) || /\b(?:University|Colleg
 const EVENT = /\b(?:Bowl|Cup|Trophy|Award|Awards|Prize|Championship|Tournament|Games|Series|Season|Olympics)(?:\s+(?:[IVXLC]+|\d{4}))?$/u;
 /** Nouns asking for a settlement or a region, and for a building or ground. */
 const SETTLEMENTS = /^(?:city|cities|town|towns|village|country|countries|state|states|province|county|region|capital|nation)$/i;
+/** Nouns asking for a role or a position ("what position does he play"). */
+const ROLE_ASKED = /^(?:position|positions|role|roles|job|occupation|profession|post)$/i;
+/** Words for anyone at all: no role. */
+const ANYONE = /^(?:person|man|woman|player|member|star|people)s?$/i;
 const VENUES = /^(?:venue|venues|stadium|stadiums|arena|ground|hotel|building|facility|campus)$/i;
 /** The question asks for a settlement or a region ("in what city"), not a building or ground. */
 export const asksSettlement = (q: ShortQuestion) => q.nounWord !== undefined && SETTLEMENTS.test(q.nounWord);
