@@ -367,3 +367,21 @@ describe('"what position"', () => {
     expect(answer?.value).toBe('Linebacker');
   });
 });
+
+describe('nationality and what two named people share', () => {
+  it('"what nationality" is answered by the nationality the page states', () => {
+    const answer = shortAnswer('What is the nationality of the director of Harbour Lights?', [
+      page(1, 'Harbour Lights', 'Harbour Lights is a 2009 film directed by Peter Dunmore.'),
+      page(2, 'Peter Dunmore', 'Peter Dunmore (born 1960) is an Australian film director and screenwriter.'),
+    ]);
+    expect(answer?.value).toBe('Australian');
+  });
+
+  it('"what profession do X and Y share" is answered by a role both pages state', () => {
+    const answer = shortAnswer('What profession do Ada Fenwick and Bruno Castellan share?', [
+      page(1, 'Ada Fenwick', 'Ada Fenwick (born 1960) is an English actress, singer and director.'),
+      page(2, 'Bruno Castellan', 'Bruno Castellan is an Italian composer and director.'),
+    ]);
+    expect(answer?.value).toBe('director');
+  });
+});

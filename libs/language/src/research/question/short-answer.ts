@@ -154,7 +154,10 @@ function askedNoun(question: string): { word: string; stem: string; subtype: boo
   const wh = /\b(?:what|which)\s+(.*)$/i.exec(question);
   if (!wh || /^(?:who|whom|whose|when|where|how)\b/i.test(question)) return undefined;
   const subtype = /^(?:(?:is|was|are|were)\s+)?(?:the\s+)?(?:type|types|kind|kinds|sort)\s+of\b/i.test(wh[1]!);
-  const phrase = wh[1]!.replace(/^(?:(?:is|was|are|were)\s+)?(?:the\s+)?(?:(?:last|first|full|given|real)\s+)?(?:name|names|type|types|kind|kinds|sort)\s+of\s+(?:the\s+|an?\s+)?/i, '');
+  const phrase = wh[1]!
+    .replace(/^(?:(?:is|was|are|were)\s+)?(?:the\s+)?(?:(?:last|first|full|given|real)\s+)?(?:name|names|type|types|kind|kinds|sort)\s+of\s+(?:the\s+|an?\s+)?/i, '')
+    // "What is the nationality of…": the noun after the article.
+    .replace(/^(?:is|was|are|were)\s+the\s+(?=[\p{Ll}-]+\s+of\b)/iu, '');
   const terms = ((nlp(phrase).json() as Array<{ terms: Array<{ text: string; normal: string; tags: string[]; post: string }> }>)[0]?.terms ?? []).slice(0, 8);
   let head: string | undefined;
   for (const [i, t] of terms.entries()) {
@@ -388,6 +391,8 @@ export function candidatesIn(
     const roleAsked = askedWord !== null && ROLE_ASKED.test(askedWord);
     const roles = roleAsked ? [...text.matchAll(/[\p{L}-]+/gu)].map((m) => m[0]).filter((w) => PERSON_NOUNS.test(w) && !ANYONE.test(w) && !questionTerms.has(tokenize(w)[0] ?? '')) : [];
     if (roleAsked) return roles.map((text) => ({ text, fit: KIND_FIT }));
+    // "What nationality": the nationalities the sentence names ("an Australian film director").
+    if (askedWord !== null && /^(?:nationality|nationalities|citizenship)$/i.test(askedWord)) return (doc.match('#Demonym').out('array') as string[]).map((text) => ({ text: trimEnds(text), fit: KIND_FIT }));
     const quoted = [...text.matchAll(/["“]([^"“”]{2,80})["”]/gu)].map((m) => m[1]!.trim()).filter((q) => q.split(/\s+/).length <= 6 && /^\p{Lu}/u.test(q));
     pieces.push(...quoted);
     const cleaned = pieces.map((c) => trimEnds(c.replace(/[()]/g, ' ').trim()).replace(/^(?:(?:the|a|an|its|their|his|her|this|that|these|those|of|and|or)\s+)+/i, ''));
@@ -490,8 +495,10 @@ const FACILITY = (name: string) => GROUNDS.test(name) || /\b(?:University|Colleg
 const EVENT = /\b(?:Bowl|Cup|Trophy|Award|Awards|Prize|Championship|Tournament|Games|Series|Season|Olympics)(?:\s+(?:[IVXLC]+|\d{4}))?$/u;
 /** Nouns asking for a settlement or a region, and for a building or ground. */
 const SETTLEMENTS = /^(?:city|cities|town|towns|village|country|countries|state|states|province|county|region|capital|nation)$/i;
+/** A question asking what two named things have in common. */
+const SHARED = /\b(?:share|shared|in common|both have|both had)\b/i;
 /** Nouns asking for a role or a position ("what position does he play"). */
-const ROLE_ASKED = /^(?:position|positions|role|roles|job|occupation|profession|post)$/i;
+const ROLE_ASKED = /^(?:position|positions|role|roles|job|jobs|occupation|occupations|profession|professions|post)$/i;
 /** Words for anyone at all: no role. */
 const ANYONE = /^(?:person|man|woman|player|member|star|people)s?$/i;
 const VENUES = /^(?:venue|venues|stadium|stadiums|arena|ground|hotel|building|facility|campus)$/i;
@@ -686,6 +693,11 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
   const ofKind = (e: { value: string; fit: number }) => !q.subtype && (q.kind !== 'person' || e.fit > 1 || isAsked(e.value));
   for (const entry of found.values())
     if (ofKind(entry) && entry.hits.some((h) => subjectOf(h.title) !== keyOf(entry.value))) entry.score *= 1 + OWN_PAGE * ownPage(entry.value);
+  // "What profession do X and Y share?": what every page the question names states.
+  if (SHARED.test(q.text)) {
+    const named = namedPages(q, passages).map((p) => p.source);
+    if (named.length >= 2) for (const entry of found.values()) if (!named.every((n) => entry.hits.some((h) => h.source === n))) entry.score *= NOT_OF_KIND;
+  }
   const ranked = [...found.values()].sort((a, b) => b.score - a.score);
   const top = ranked[0];
   if (!top || top.best < 0.2) return null;
