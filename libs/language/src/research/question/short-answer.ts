@@ -360,6 +360,11 @@ export function candidatesIn(
   if (kind === 'number') return numbersIn(text, question);
   const doc = nlp(text);
   if (kind === 'thing') {
+    // "What position does he play?", "what profession…": the role words the sentence holds ("linebacker").
+    if (askedWord !== null && ROLE_ASKED.test(askedWord))
+      return [...text.matchAll(/[\p{L}-]+/gu)].map((m) => m[0]).filter((w) => PERSON_NOUNS.test(w) && !ANYONE.test(w) && !questionTerms.has(tokenize(w)[0] ?? '')).map((w) => ({ text: w, fit: KIND_FIT }));
+    // "What nationality": the nationalities the sentence names ("an Australian film director").
+    if (askedWord !== null && NATIONALITY_ASKED.test(askedWord)) return (doc.match('#Demonym').out('array') as string[]).map((d) => ({ text: trimEnds(d), fit: KIND_FIT }));
     // compromise's noun chunks, cut where the question's own words stand ("the AFC champion
     // Denver Broncos" for a question about the AFC: "champion Denver Broncos"), at brackets,
     // commas and prepositions other than "of" ("victory in extra time": "victory", "extra time";
@@ -387,12 +392,6 @@ export function candidatesIn(
     const runs = capitalisedRuns(text);
     pieces.push(...runs);
     // A title the page quotes whole ("Hymn for the Weekend", "I'm a Jayhawk").
-    // "What position does he play?": the role words the sentence holds ("linebacker").
-    const roleAsked = askedWord !== null && ROLE_ASKED.test(askedWord);
-    const roles = roleAsked ? [...text.matchAll(/[\p{L}-]+/gu)].map((m) => m[0]).filter((w) => PERSON_NOUNS.test(w) && !ANYONE.test(w) && !questionTerms.has(tokenize(w)[0] ?? '')) : [];
-    if (roleAsked) return roles.map((text) => ({ text, fit: KIND_FIT }));
-    // "What nationality": the nationalities the sentence names ("an Australian film director").
-    if (askedWord !== null && /^(?:nationality|nationalities|citizenship)$/i.test(askedWord)) return (doc.match('#Demonym').out('array') as string[]).map((text) => ({ text: trimEnds(text), fit: KIND_FIT }));
     const quoted = [...text.matchAll(/["“]([^"“”]{2,80})["”]/gu)].map((m) => m[1]!.trim()).filter((q) => q.split(/\s+/).length <= 6 && /^\p{Lu}/u.test(q));
     pieces.push(...quoted);
     const cleaned = pieces.map((c) => trimEnds(c.replace(/[()]/g, ' ').trim()).replace(/^(?:(?:the|a|an|its|their|his|her|this|that|these|those|of|and|or)\s+)+/i, ''));
@@ -499,6 +498,7 @@ const SETTLEMENTS = /^(?:city|cities|town|towns|village|country|countries|state|
 const SHARED = /\b(?:share|shared|in common|both have|both had)\b/i;
 /** Nouns asking for a role or a position ("what position does he play"). */
 const ROLE_ASKED = /^(?:position|positions|role|roles|job|jobs|occupation|occupations|profession|professions|post)$/i;
+const NATIONALITY_ASKED = /^(?:nationality|nationalities|citizenship)$/i;
 /** Words for anyone at all: no role. */
 const ANYONE = /^(?:person|man|woman|player|member|star|people)s?$/i;
 const VENUES = /^(?:venue|venues|stadium|stadiums|arena|ground|hotel|building|facility|campus)$/i;
@@ -648,7 +648,7 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
   const found = new Map<string, { value: string; score: number; best: number; fit: number; person: boolean; bySource: Map<number, number>; hits: Sentence[] }>();
   // "Which magazine": a candidate the pages call a magazine is the kind asked for.
   const isAsked = q.noun ? describedAs(q.noun, q.subtype === true, passages) : () => false;
-  const isPerson = q.kind === 'place' ? describedAsPerson(passages) : () => false;
+  const aPerson = q.kind === 'place' ? describedAsPerson(passages) : () => false;
   const ownPage = ownPageSupport(passages, terms, weight, total);
   const subjects = new Set(passages.map((p) => subjectOf(p.title)));
   // A noun phrase every page repeats ("the game", "the team") is what the pages are about, not an answer.
@@ -663,7 +663,8 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
     const near = proximity(s.text, terms, (t) => (t === q.focus ? FOCUS * weight(t) : weight(t)), total);
     for (const { text: candidate, fit, person, whole } of candidatesIn(q.kind, s.text, terms, q.text, q.nounWord ?? null)) {
       if (!newToQuestion(candidate, terms) && q.kind !== 'year' && q.kind !== 'number') continue;
-      if (isPerson(candidate)) continue;
+      // "Where": no one the pages describe as a person, whatever compromise makes of the name.
+      if (aPerson(candidate)) continue;
       if ((q.kind === 'year' || q.kind === 'number' || q.kind === 'date') && question.includes(candidate)) continue;
       const key = keyOf(candidate);
       if (!key) continue;
