@@ -385,3 +385,12 @@ describe('nationality and what two named people share', () => {
     expect(answer?.value).toBe('director');
   });
 });
+
+describe('"what colour"', () => {
+  it('is answered by a colour word', () => {
+    const answer = shortAnswer('What color are the numbers in the Harvest Cup 50 logo?', [
+      page(1, 'Harvest Cup 50', 'The logo of Harvest Cup 50 shows the Harvest Cup trophy with the numbers in gold, on a field of the two finalists.'),
+    ]);
+    expect(answer?.value).toBe('gold');
+  });
+});

@@ -365,6 +365,8 @@ export function candidatesIn(
       return [...text.matchAll(/[\p{L}-]+/gu)].map((m) => m[0]).filter((w) => PERSON_NOUNS.test(w) && !ANYONE.test(w) && !questionTerms.has(tokenize(w)[0] ?? '')).map((w) => ({ text: w, fit: KIND_FIT }));
     // "What nationality": the nationalities the sentence names ("an Australian film director").
     if (askedWord !== null && NATIONALITY_ASKED.test(askedWord)) return (doc.match('#Demonym').out('array') as string[]).map((d) => ({ text: trimEnds(d), fit: KIND_FIT }));
+    // "What colour": the colours it names (a closed class of words; compromise tags none).
+    if (/\b(?:what|which)\s+colou?rs?\b/i.test(question)) return [...new Set(text.match(COLOURS) ?? [])].filter((c) => !questionTerms.has(tokenize(c)[0] ?? '')).map((c) => ({ text: c, fit: KIND_FIT }));
     // compromise's noun chunks, cut where the question's own words stand ("the AFC champion
     // Denver Broncos" for a question about the AFC: "champion Denver Broncos"), at brackets,
     // commas and prepositions other than "of" ("victory in extra time": "victory", "extra time";
@@ -498,6 +500,7 @@ const SETTLEMENTS = /^(?:city|cities|town|towns|village|country|countries|state|
 const SHARED = /\b(?:share|shared|in common|both have|both had)\b/i;
 /** Nouns asking for a role or a position ("what position does he play"). */
 const ROLE_ASKED = /^(?:position|positions|role|roles|job|jobs|occupation|occupations|profession|professions|post)$/i;
+const COLOURS = /\b(?:white|black|red|blue|green|yellow|orange|purple|violet|pink|brown|gr[ae]y|gold|silver|bronze|navy|teal|maroon|crimson|scarlet|beige|turquoise|cyan|magenta)\b/gi;
 const NATIONALITY_ASKED = /^(?:nationality|nationalities|citizenship)$/i;
 /** Words for anyone at all: no role. */
 const ANYONE = /^(?:person|man|woman|player|member|star|people)s?$/i;
