@@ -1,5 +1,5 @@
 import { tokenize } from '@app/text';
-import { analyseShortQuestion, candidatesIn, countsAsked, shortAnswer } from './short-answer';
+import { analyseShortQuestion, candidatesIn, countsAsked, kindConfidence, shortAnswer } from './short-answer';
 
 const page = (source: number, title: string, text: string) => ({ source, url: `https://wiki.example/${source}`, title, text });
 
@@ -392,5 +392,12 @@ describe('"what colour"', () => {
       page(1, 'Harvest Cup 50', 'The logo of Harvest Cup 50 shows the Harvest Cup trophy with the numbers in gold, on a field of the two finalists.'),
     ]);
     expect(answer?.value).toBe('gold');
+  });
+});
+
+describe('kindConfidence', () => {
+  it('is never high for one word answering "who" (a first name compromise knows, or a word of a name)', () => {
+    expect(kindConfidence('Who is the trophy on the logo named for?', 'Roman')).toBe('medium');
+    expect(kindConfidence('Who is the head coach of the Otters?', 'Gary Kubiak')).toBe('high');
   });
 });

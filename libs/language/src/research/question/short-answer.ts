@@ -590,6 +590,8 @@ export function kindConfidence(question: string, value: string): ShortAnswer['co
   const kind = analyseShortQuestion(question)?.kind;
   if (!kind || kind === 'choice' || kind === 'yesno') return 'high';
   if (kind === 'number' || kind === 'date' || kind === 'year' || kind === 'thing') return 'medium';
+  // "Who": one word ("Roman", "Levi" of "Levi's Stadium") may be a person's name only to compromise's list of first names.
+  if (kind === 'person' && !/\s/.test(value.trim()) && !nlp(value).has('#Organization')) return 'medium';
   return fitsKind(question, value) ? 'high' : 'medium';
 }
 
