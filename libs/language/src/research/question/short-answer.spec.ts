@@ -401,3 +401,14 @@ describe('kindConfidence', () => {
     expect(kindConfidence('Who is the head coach of the Otters?', 'Gary Kubiak')).toBe('high');
   });
 });
+
+describe('the thing a question describes', () => {
+  it('is not its answer when the pages do not call it the noun asked', () => {
+    // The question describes Corran Castle (its own page says so) and asks for the coastal area beside it.
+    const answer = shortAnswer('A medieval fortress in Corran, East Marsh, Scotland borders on the south side of what coastal area?', [
+      page(1, 'Bellsands', 'Bellsands, less commonly known as Broad Shell Bay, is a coastal area of forest, beach and grassland in East Marsh, south-east Scotland. It is bordered to the north by the sea, to the south by Corran and Corran Castle, and to the east by a golf course.'),
+      page(2, 'Corran Castle', 'Corran Castle is a medieval fortress in Corran, East Marsh, Scotland. The oldest parts of the castle date to the 13th century.'),
+    ]);
+    expect(answer?.value).toBe('Bellsands');
+  });
+});

@@ -236,8 +236,12 @@ function describedAsPerson(passages: ResearchPassage[]): (candidate: string) => 
 function* mentions(candidate: string, texts: string[]): Generator<{ text: string; at: number; description?: string }> {
   for (const text of texts)
     for (let at = text.indexOf(candidate); at >= 0; at = text.indexOf(candidate, at + candidate.length)) {
-      // Past a bracket right after the name ("(born March 7, 1966 in Fujioka)").
-      const after = text.slice(at + candidate.length, at + candidate.length + 240).replace(/^\s*\([^)]*\)/, '');
+      // Past a bracket right after the name ("(born March 7, 1966 in Fujioka)"), and past another
+      // name between commas before "is" ("Yellowcraig, less commonly known as Broad Sands Bay, is a coastal area").
+      const after = text
+        .slice(at + candidate.length, at + candidate.length + 240)
+        .replace(/^\s*\([^)]*\)/, '')
+        .replace(/^\s*,[^,.;]{1,60},(?=\s+(?:is|was|are|were)\b)/u, '');
       const lead = DESCRIBES.exec(after);
       yield { text, at, ...(lead ? { description: after.slice(lead[0].length).split(/[.;:()]|,\s/)[0]! } : {}) };
     }
@@ -696,7 +700,10 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
   // noun asked: "who directed the film in which X had a role" finds the film's own page saying
   // so, and asks for its director.
   // A kind ("what type of sprite") is no page's subject: no own page supports one.
-  const ofKind = (e: { value: string; fit: number }) => !q.subtype && (q.kind !== 'person' || e.fit > 1 || isAsked(e.value));
+  // Where the question names the noun it asks for, only a candidate the pages call that: "a
+  // medieval fortress in Dirleton borders on the south side of what coastal area?" describes
+  // Dirleton Castle, whose own page says so, and asks for the coastal area beside it.
+  const ofKind = (e: { value: string; fit: number }) => !q.subtype && (q.noun ? isAsked(e.value) : q.kind !== 'person' || e.fit > 1 || isAsked(e.value));
   for (const entry of found.values())
     if (ofKind(entry) && entry.hits.some((h) => subjectOf(h.title) !== keyOf(entry.value))) entry.score *= 1 + OWN_PAGE * ownPage(entry.value);
   // "What profession do X and Y share?": what every page the question names states.
