@@ -7,6 +7,12 @@ describe('analyseShortQuestion', () => {
   it.each([
     ['Who was born first, Ada Fenwick or Bruno Castellan?', 'choice'],
     ['Which mountain is higher: Mount Arden or The Spire', 'choice'],
+    // Two options with no comma before them, after "between", after "which of".
+    ["Which magazine was started first Harbour's Magazine or First for Readers?", 'choice'],
+    ['Between Corran Roses and Harbor Celebrations, which was introduced first?', 'choice'],
+    ['Which of Lanternfly and Orla has more members?', 'choice'],
+    // Not two options: what is compared follows the comparative.
+    ['Which team won more games in 1990 or 1991?', 'organisation'],
     ['Are both the Marsh Terrier and the Hill Laika dog breeds?', 'yesno'],
     ['In what year was the bridge opened?', 'year'],
     ['How many floors does the tower have?', 'number'],

@@ -129,10 +129,20 @@ function askingPart(question: string): string {
   return at >= 0 ? question.slice(at) : question;
 }
 
+/** Words a comparison ends its question on, before the two options. */
+const COMPARED = String.raw`(?:first|earlier|later|older|younger|more|less|fewer|larger|bigger|smaller|higher|lower|longer|shorter|further|farther|closer|taller|newer|recently)`;
+
 /** "Who was born first, Connie Willis or Margaret Landon?" -> both names. */
 function choiceOptions(question: string): [string, string] | null {
   // The options follow the last comma, colon or dash before "or" ("…, which state … first - Oklahoma or Kansas?").
-  const m = /^.*(?:[,:]|\s[-–])\s*([^,:?]{2,80}?),?\s+or\s+([^,?]{2,80}?)\s*(?:[,?]|$)/.exec(question) ?? /^(?:is|was|are|were)\s+(.{2,80}?)\s+or\s+(.{2,80}?)\s+(?:located|based|older|younger|larger|bigger|the)\b/i.exec(question);
+  const m =
+    /^.*(?:[,:]|\s[-–])\s*([^,:?]{2,80}?),?\s+or\s+([^,?]{2,80}?)\s*(?:[,?]|$)/.exec(question) ??
+    /^(?:is|was|are|were)\s+(.{2,80}?)\s+or\s+(.{2,80}?)\s+(?:located|based|older|younger|larger|bigger|the)\b/i.exec(question) ??
+    // No comma before them: "Which magazine was started first Arthur's Magazine or First for Women?"
+    new RegExp(`^(?:[Ww]hich|[Ww]ho|[Ww]hat)\\b.*?\\b${COMPARED}\\s+(?=\\p{Lu}|["“])([^,?]{2,80}?)\\s+or\\s+(?=\\p{Lu}|["“]|the\\s)([^,?]{2,80}?)\\s*\\??$`, 'u').exec(question) ??
+    // "Between X and Y, which…", "Which of X and Y…"
+    /^between\s+(.{2,80}?)\s+and\s+(.{2,80}?),\s*(?:which|who|what)\b/i.exec(question) ??
+    /^(?:which|who)\s+of\s+(?!the\s+(?:two|three|following)\b)(.{2,80}?)\s+(?:and|or)\s+(.{2,80}?)\s+(?:is|was|are|were|has|had|did|does|do|came|comes)\b/i.exec(question);
   if (!m) return null;
   const clean = (s: string) => s.replace(/^(?:the|a|an)\s+/i, '').replace(/["“”]/g, '').trim();
   const a = clean(m[1]!);
