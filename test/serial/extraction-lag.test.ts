@@ -49,10 +49,11 @@ describe('extraction threads under hostile pages', () => {
     const results = await probe({ timeoutMs: 1_200, random });
     expect(results).toHaveLength(pathologicalPages().length + random.length);
     const slow = results.filter((r) => r.ms >= 2_000).map((r) => `${r.name}: ${Math.round(r.ms)} ms`);
-    // The time the event loop was busy (not idle) during each extraction bounds the longest stretch it was held.
-    const held = results.filter((r) => r.busyMs >= 100).map((r) => `${r.name}: busy ${Math.round(r.busyMs)} ms`);
+    // The longest single stretch the event loop was held during each extraction (its busy time in
+    // all, the sum of many short stretches for a 5 MB page and its result, is only printed).
+    const held = results.filter((r) => r.heldMs >= 100).map((r) => `${r.name}: held ${Math.round(r.heldMs)} ms (busy ${Math.round(r.busyMs)} ms in all)`);
     const wrong = results.filter((r) => ('error' in r.outcome) || (r.mustRead && !('text' in r.outcome && r.outcome.text.includes(r.word ?? ''))));
-    console.log(`extraction threads: ${results.length} pages; slowest ${Math.round(Math.max(...results.map((r) => r.ms)))} ms; event loop busy at most ${Math.max(...results.map((r) => r.busyMs)).toFixed(1)} ms during one`);
+    console.log(`extraction threads: ${results.length} pages; slowest ${Math.round(Math.max(...results.map((r) => r.ms)))} ms; event loop held at most ${Math.max(...results.map((r) => r.heldMs)).toFixed(1)} ms at once, busy at most ${Math.max(...results.map((r) => r.busyMs)).toFixed(1)} ms during one`);
     expect(slow).toEqual([]);
     expect(held).toEqual([]);
     expect(wrong.map((r) => `${r.name}: ${JSON.stringify(r.outcome).slice(0, 200)}`)).toEqual([]);

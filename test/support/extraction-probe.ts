@@ -4,7 +4,7 @@
  * job on stdin; one JSON line per page on stdout). Run apart from the test runner, whose own heap
  * (every suite before) would charge its collections to the pages.
  */
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { ExtractionAbandoned, ExtractionWorkers } from '../../libs/extraction/src';
 import { pathologicalPages } from './pathological-pages';
 
@@ -17,12 +17,18 @@ export interface ProbeJob {
 export interface ProbeResult {
   name: string;
   ms: number;
+  /** How long the event loop was busy (not idle) in all during the page. */
   busyMs: number;
+  /** The longest single stretch it was held during the page (a 10 ms timer's worst lateness, plus its period). */
+  heldMs: number;
   /** The page's text, or the error that gave it up. */
   outcome: { text: string } | { abandoned: string } | { error: string };
   mustRead: boolean;
   word: string | null;
 }
+
+/** The period of the timer whose lateness measures how long the event loop was held. */
+const HELD_RESOLUTION_MS = 10;
 
 async function main(): Promise<void> {
   let input = '';
@@ -41,12 +47,16 @@ async function main(): Promise<void> {
     for (const { body: make, ...page } of pages) {
       const body = make();
       const before = performance.eventLoopUtilization();
+      const delay = monitorEventLoopDelay({ resolution: HELD_RESOLUTION_MS });
+      delay.enable();
       const started = performance.now();
       const outcome: ProbeResult['outcome'] = await workers.extract(body, { url: 'http://site.test/', contentType: page.contentType }, []).then(
         (document) => ({ text: document.text.slice(0, 2_000) }),
         (error: Error) => (error instanceof ExtractionAbandoned ? { abandoned: error.message } : { error: error.message }),
       );
-      const result: ProbeResult = { name: page.name, ms: performance.now() - started, busyMs: performance.eventLoopUtilization(before).active, outcome, mustRead: page.mustRead, word: page.word };
+      const ms = performance.now() - started;
+      delay.disable();
+      const result: ProbeResult = { name: page.name, ms, busyMs: performance.eventLoopUtilization(before).active, heldMs: delay.max / 1e6 + HELD_RESOLUTION_MS, outcome, mustRead: page.mustRead, word: page.word };
       process.stdout.write(`${JSON.stringify(result)}\n`);
     }
   } finally {
