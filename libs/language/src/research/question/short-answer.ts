@@ -129,8 +129,11 @@ function askingPart(question: string): string {
   return at >= 0 ? question.slice(at) : question;
 }
 
-/** Words a comparison ends its question on, before the two options. */
-const COMPARED = String.raw`(?:first|earlier|later|older|younger|more|less|fewer|larger|bigger|smaller|higher|lower|longer|shorter|further|farther|closer|taller|newer|recently)`;
+/** Two named options after the comparative, no comma before them: "Which magazine was started first Arthur's Magazine or First for Women?" */
+const COMPARED_OPTIONS = new RegExp(
+  String.raw`^(?:[Ww]hich|[Ww]ho|[Ww]hat)\b.*?\b(?:first|earlier|later|older|younger|more|less|fewer|larger|bigger|smaller|higher|lower|longer|shorter|further|farther|closer|taller|newer|recently)\s+(?=\p{Lu}|["“])([^,?]{2,80}?)\s+or\s+(?=\p{Lu}|["“]|the\s)([^,?]{2,80}?)\s*\??$`,
+  'u',
+);
 
 /** "Who was born first, Connie Willis or Margaret Landon?" -> both names. */
 function choiceOptions(question: string): [string, string] | null {
@@ -138,8 +141,7 @@ function choiceOptions(question: string): [string, string] | null {
   const m =
     /^.*(?:[,:]|\s[-–])\s*([^,:?]{2,80}?),?\s+or\s+([^,?]{2,80}?)\s*(?:[,?]|$)/.exec(question) ??
     /^(?:is|was|are|were)\s+(.{2,80}?)\s+or\s+(.{2,80}?)\s+(?:located|based|older|younger|larger|bigger|the)\b/i.exec(question) ??
-    // No comma before them: "Which magazine was started first Arthur's Magazine or First for Women?"
-    new RegExp(`^(?:[Ww]hich|[Ww]ho|[Ww]hat)\\b.*?\\b${COMPARED}\\s+(?=\\p{Lu}|["“])([^,?]{2,80}?)\\s+or\\s+(?=\\p{Lu}|["“]|the\\s)([^,?]{2,80}?)\\s*\\??$`, 'u').exec(question) ??
+    COMPARED_OPTIONS.exec(question) ??
     // "Between X and Y, which…", "Which of X and Y…"
     /^between\s+(.{2,80}?)\s+and\s+(.{2,80}?),\s*(?:which|who|what)\b/i.exec(question) ??
     /^(?:which|who)\s+of\s+(?!the\s+(?:two|three|following)\b)(.{2,80}?)\s+(?:and|or)\s+(.{2,80}?)\s+(?:is|was|are|were|has|had|did|does|do|came|comes)\b/i.exec(question);
