@@ -12,7 +12,7 @@ import { startNatsServer, type NatsServerHandle } from './nats-server';
  * processes print goes to a log file, so a test can read all of it afterwards.
  */
 /** The repository root: the nearest folder up with a package.json (from test/support or dist/test/support). */
-const ROOT = (() => {
+export const ROOT = (() => {
   let dir = __dirname;
   while (!fs.existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
   return dir;
