@@ -42,7 +42,10 @@
  * question, texts cut to 160 characters). The measure part's answers are neither printed nor written:
  * it stays unseen.
  * Rerun: npm run bench:realtext   (REALTEXT_DATA=<folder> for another copy of the data;
- *        REALTEXT_LIMIT=<n> asks only each set's first n questions, a quick look)
+ *        REALTEXT_LIMIT=<n> asks only each set's first n questions, a quick look;
+ *        REALTEXT_PROCESSOR=core|ultra asks the tasks on that processor instead of base;
+ *        REALTEXT_SETS=hotpotqa or squad measures one set; any of these writes its results
+ *        beside the default run's, as bench/results/realtext-<processor>-<sets>.*)
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -61,6 +64,13 @@ const SQUAD_TASK_EVERY = Number(process.env.REALTEXT_SQUAD_TASK_EVERY ?? 1);
 const SQUAD_DEEP_EVERY = Number(process.env.REALTEXT_SQUAD_DEEP_EVERY ?? 1);
 /** A quick look: only the first N questions of each set (by file order; the figures are then not the bench's). */
 const LIMIT = Number(process.env.REALTEXT_LIMIT ?? 0);
+/** The task processor asked (base by default: the figures quoted are base's). */
+const PROCESSOR = process.env.REALTEXT_PROCESSOR ?? 'base';
+if (!['base', 'core', 'ultra'].includes(PROCESSOR)) throw new Error(`REALTEXT_PROCESSOR must be base, core or ultra, not ${JSON.stringify(PROCESSOR)}`);
+/** Which data sets (hotpotqa, squad; both by default). */
+const SETS = new Set((process.env.REALTEXT_SETS ?? 'hotpotqa,squad').split(',').map((s) => s.trim()));
+/** Results of a non-default run go beside the default's, not over them. */
+const RESULTS = PROCESSOR === 'base' && SETS.has('hotpotqa') && SETS.has('squad') && LIMIT === 0 ? 'realtext' : `realtext-${PROCESSOR}-${[...SETS].join('-')}${LIMIT ? `-${LIMIT}` : ''}`;
 
 interface Page {
   id: number;
@@ -294,7 +304,7 @@ interface Basis {
 
 async function runTask(svc: RunningService, question: string): Promise<{ answer: string; confidence: string | null; ms: number; status: string }> {
   const started = performance.now();
-  let { status, json } = await api<TaskView>(svc, 'POST', '/v1/tasks', { task: question, processor: 'base', output_schema: ANSWER_SCHEMA, wait_seconds: 120 });
+  let { status, json } = await api<TaskView>(svc, 'POST', '/v1/tasks', { task: question, processor: PROCESSOR, output_schema: ANSWER_SCHEMA, wait_seconds: 120 });
   if (status !== 200 && status !== 202) throw new Error(`task refused: ${status} ${JSON.stringify(json).slice(0, 300)}`);
   const deadline = Date.now() + 120_000;
   while (!['completed', 'failed', 'cancelled'].includes(json.status) && json.run_id && Date.now() < deadline) {
@@ -540,9 +550,11 @@ async function main(): Promise<void> {
     return;
   }
   const sets: DataSet[] = [];
-  if (fs.existsSync(path.join(hotpotDir, 'questions.jsonl'))) sets.push(loadHotpot(hotpotDir));
+  if (!SETS.has('hotpotqa')) process.stderr.write('[realtext] REALTEXT_SETS leaves HotpotQA out\n');
+  else if (fs.existsSync(path.join(hotpotDir, 'questions.jsonl'))) sets.push(loadHotpot(hotpotDir));
   else process.stderr.write(`[realtext] no ${hotpotDir}: HotpotQA left out\n`);
-  if (fs.existsSync(path.join(squadDir, 'questions.jsonl'))) sets.push(loadSquad(squadDir));
+  if (!SETS.has('squad')) process.stderr.write('[realtext] REALTEXT_SETS leaves SQuAD out\n');
+  else if (fs.existsSync(path.join(squadDir, 'questions.jsonl'))) sets.push(loadSquad(squadDir));
   else process.stderr.write(`[realtext] no ${squadDir}: SQuAD left out\n`);
 
   const began = performance.now();
@@ -550,7 +562,7 @@ async function main(): Promise<void> {
   const lines = [
     `realtext — ${new Date().toISOString()}`,
     `machine: ${m.cpus} cores (${m.cpu_model}), ${m.memory_gib} GiB, node ${m.node}, ${m.platform}`,
-    `data: ${DATA}; build: this checkout (standalone, extractive engine, embedded defaults), ${CONCURRENCY} calls at a time`,
+    `data: ${DATA}; build: this checkout (standalone, extractive engine, embedded defaults), ${CONCURRENCY} calls at a time; tasks on processor ${PROCESSOR}`,
     `split: tune = first byte of sha256(question id) < 128, measure = the rest`,
     `rerun: npm run bench:realtext`,
   ];
@@ -603,9 +615,9 @@ async function main(): Promise<void> {
     /"\\u0000([^]*?)\\u0000"/g,
     (_, inner: string) => JSON.parse(`"${inner}"`) as string,
   );
-  fs.writeFileSync(path.join(dir, 'realtext.json'), body + '\n');
-  fs.writeFileSync(path.join(dir, 'realtext.md'), '```\n' + table + '```\n');
-  process.stdout.write(`\nwritten: bench/results/realtext.json, bench/results/realtext.md\n`);
+  fs.writeFileSync(path.join(dir, `${RESULTS}.json`), body + '\n');
+  fs.writeFileSync(path.join(dir, `${RESULTS}.md`), '```\n' + table + '```\n');
+  process.stdout.write(`\nwritten: bench/results/${RESULTS}.json, bench/results/${RESULTS}.md\n`);
 }
 
 if (require.main === module) runMain(main);
