@@ -15,6 +15,12 @@ export interface FetchOptions {
   cache?: boolean;
   /** Awaited before every request of the exchange, redirect hops included (a crawl's Crawl-delay pacing). */
   beforeHop?: (url: string) => Promise<void>;
+  /**
+   * Called when each request of the exchange has ended (its answer read, or failed): a crawl's
+   * pacing counts the Crawl-delay from there, so the site sees requests that far apart whatever
+   * their time in transit.
+   */
+  afterHop?: (url: string) => void;
   /** A gzip file (`application/gzip`, e.g. `sitemap.xml.gz`) is unpacked, within maxBytes, and read as XML. */
   gunzip?: boolean;
   signal?: AbortSignal;

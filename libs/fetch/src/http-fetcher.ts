@@ -62,6 +62,7 @@ interface Limits {
   /** Unpack a gzip file as XML (sitemaps). */
   gunzip?: boolean;
   beforeHop?: (url: string) => Promise<void>;
+  afterHop?: (url: string) => void;
 }
 
 const GZIP_TYPES = new Set(['application/gzip', 'application/x-gzip']);
@@ -132,7 +133,7 @@ export class HttpFetcher implements PageFetcher {
     const cached = options.cache === false ? undefined : await this.cache.get(url.href, options.maxAgeMs ?? this.defaultMaxAgeMs);
     if (cached && cached.bytes <= maxBytes) return { ...cached, fromCache: true };
     // A paced or uncached exchange is its caller's own: never shared with another caller's.
-    const own = options.cache === false || options.beforeHop !== undefined || options.gunzip === true;
+    const own = options.cache === false || options.beforeHop !== undefined || options.afterHop !== undefined || options.gunzip === true;
     if (own) {
       try {
         return await this.fetchFresh(url, maxBytes, options, options.signal ?? new AbortController().signal);
@@ -184,7 +185,7 @@ export class HttpFetcher implements PageFetcher {
       if (options.respectRobots && !(await abortable(this.robotsVerdict(url), signal))) {
         throw fail('robots_disallowed', url.href, `robots.txt disallows ${this.userAgent.split('/')[0]}`);
       }
-      const res = await this.follow(url, { maxBytes, textOnly: true, truncate: false, gunzip: options.gunzip, beforeHop: options.beforeHop }, signal);
+      const res = await this.follow(url, { maxBytes, textOnly: true, truncate: false, gunzip: options.gunzip, beforeHop: options.beforeHop, afterHop: options.afterHop }, signal);
       // A PDF or Word file travels as base64 to the extraction thread that reads it; a body
       // served as a document type that is neither is refused as a type we do not read.
       const kind = documentKind(res.mediaType, res.body);
@@ -220,7 +221,12 @@ export class HttpFetcher implements PageFetcher {
     for (let redirects = 0; ; redirects++) {
       const current = hop;
       if (limits.beforeHop) await abortable(limits.beforeHop(current), signal);
-      const result = await this.queue.run(new URL(current).hostname, () => this.exchange(url.href, current, limits, signal), signal);
+      let result: Awaited<ReturnType<HttpFetcher['exchange']>>;
+      try {
+        result = await this.queue.run(new URL(current).hostname, () => this.exchange(url.href, current, limits, signal), signal);
+      } finally {
+        limits.afterHop?.(current);
+      }
       if (!('location' in result)) return { ...result, finalUrl: current };
       if (redirects >= MAX_REDIRECTS) throw fail('too_many_redirects', url.href, `more than ${MAX_REDIRECTS} redirects`);
       let next: string;

@@ -317,11 +317,11 @@ describe('crawling', () => {
     expect(bomb).toMatchObject({ code: 'too_large', message: `${base}/sitemap-bomb.xml.gz: unpacked body exceeds 1048576 bytes` });
   });
 
-  it('beforeHop is awaited before every request of the exchange, redirect hops included', async () => {
+  it('beforeHop is awaited before every request of the exchange and afterHop called when it ended, redirect hops included', async () => {
     const hops: string[] = [];
-    const page = await make().fetch(`${base}/redirect?to=/landed`, { beforeHop: async (url) => void hops.push(url) });
+    const page = await make().fetch(`${base}/redirect?to=/landed`, { beforeHop: async (url) => void hops.push(`before ${url}`), afterHop: (url) => void hops.push(`after ${url}`) });
     expect(page.finalUrl).toBe(`${base}/landed`);
-    expect(hops).toEqual([`${base}/redirect?to=/landed`, `${base}/landed`]);
+    expect(hops).toEqual([`before ${base}/redirect?to=/landed`, `after ${base}/redirect?to=/landed`, `before ${base}/landed`, `after ${base}/landed`]);
   });
 
   it('cache: false neither serves nor stores a copy', async () => {

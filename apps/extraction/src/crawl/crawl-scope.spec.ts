@@ -48,13 +48,24 @@ describe('pacing and ranking', () => {
     const times: number[] = [];
     const t0 = Date.now();
     for (let i = 0; i < 3; i++) {
-      await pace('https://slow.test/x');
+      await pace.before('https://slow.test/x');
       times.push(Date.now() - t0);
     }
-    await pace('https://fast.test/');
+    await pace.before('https://fast.test/');
     expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(190);
     expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(190);
     expect(Date.now() - t0 - times[2]!).toBeLessThan(100);
+  });
+
+  it('counts the delay from the end of the previous request: a slow answer pushes the next request later', async () => {
+    const pace = hostPacer(async () => 200);
+    await pace.before('https://slow.test/a');
+    // The answer takes 150 ms to come back: the next request waits 200 ms from then, not from the send.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const ended = Date.now();
+    pace.after('https://slow.test/a');
+    await pace.before('https://slow.test/b');
+    expect(Date.now() - ended).toBeGreaterThanOrEqual(195);
   });
 
   it('ranks by title words (twice) and URL words, ties in found order', () => {

@@ -55,19 +55,38 @@ export const startAddress = (url: string): string => {
   return start;
 };
 
-/** Crawl-delay pacing: every request to a host waits until `delayMs` after the previous one to it. */
-export function hostPacer(delayMs: (url: string) => Promise<number>, signal?: AbortSignal): (url: string) => Promise<void> {
+/** Crawl-delay pacing, as a fetch's `beforeHop` and `afterHop`. */
+export interface HostPacer {
+  /** Waits until the host's delay has passed since its previous request ended (and since it was sent). */
+  before(url: string): Promise<void>;
+  /** The request has ended: the host's next one waits its delay from now. */
+  after(url: string): void;
+}
+
+/**
+ * Crawl-delay pacing: every request to a host waits until `delayMs` after the previous one to it
+ * ended, so the site sees them at least that far apart, whatever their time in transit (a delay
+ * counted from our sends can arrive shorter when the earlier request was slower on its way).
+ */
+export function hostPacer(delayMs: (url: string) => Promise<number>, signal?: AbortSignal): HostPacer {
   const next = new Map<string, number>();
-  return async (url) => {
-    const host = new URL(url).host;
-    const delay = await delayMs(url);
-    if (delay <= 0) return;
-    const now = Date.now();
-    const at = Math.max(now, next.get(host) ?? 0);
-    // A tenth more (at most 250 ms): a request's time in transit varies, and the site counts the
-    // delay between arrivals, not between our sends.
-    next.set(host, at + delay + Math.min(250, Math.ceil(delay / 10)));
-    if (at > now) await sleep(at - now, signal);
+  const delays = new Map<string, number>();
+  return {
+    async before(url) {
+      const host = new URL(url).host;
+      const delay = await delayMs(url);
+      delays.set(host, delay);
+      if (delay <= 0) return;
+      const now = Date.now();
+      const at = Math.max(now, next.get(host) ?? 0);
+      next.set(host, at + delay);
+      if (at > now) await sleep(at - now, signal);
+    },
+    after(url) {
+      const host = new URL(url).host;
+      const delay = delays.get(host) ?? 0;
+      if (delay > 0) next.set(host, Math.max(next.get(host) ?? 0, Date.now() + delay));
+    },
   };
 }
 

@@ -42,7 +42,7 @@ export class CrawlExecutor implements RunExecutor<typeof crawlRuns> {
     let count = state.progress.pages.length;
     const pace = hostPacer((url) => this.fetcher.crawlDelayMs(url).catch(() => 0), run.signal);
     // A resumed run waits its delay after the last page the previous worker read.
-    if (count > 0 && (await this.fetcher.crawlDelayMs(start).catch(() => 0)) > 0) await pace(start);
+    if (count > 0 && (await this.fetcher.crawlDelayMs(start).catch(() => 0)) > 0) await pace.before(start);
 
     while (!run.stopped()) {
       if (count >= params.limit) return run.record({ type: 'RecordCrawlEnd', reason: 'limit_reached' });
@@ -60,7 +60,7 @@ export class CrawlExecutor implements RunExecutor<typeof crawlRuns> {
       const { result, page, refusal } = await this.extractor.readPage(
         next.url,
         { objective: null, format: params.format, full_content: true, excerpts: false, max_chars_per_result: null, render: params.render },
-        { respectRobots: true, cache: false, beforeHop: pace, signal: run.signal },
+        { respectRobots: true, cache: false, beforeHop: pace.before, afterHop: pace.after, signal: run.signal },
       );
       if (run.stopped()) return;
       const links: string[] = [];

@@ -69,7 +69,7 @@ export class SiteMapper {
       }
     };
     const pace = hostPacer((url) => this.fetcher.crawlDelayMs(url).catch(() => 0), deadline);
-    const options: FetchOptions = { respectRobots: true, cache: false, beforeHop: pace, signal: deadline };
+    const options: FetchOptions = { respectRobots: true, cache: false, beforeHop: pace.before, afterHop: pace.after, signal: deadline };
 
     if (request.sitemap !== 'skip') await this.readSitemaps(start, add, options);
     if (request.sitemap !== 'only') await this.readPages(start, found, add, options);
