@@ -210,6 +210,17 @@ describe('gradeExtractive: a name the typed rules read must be a name of the kin
   });
 });
 
+describe('gradeExtractive: a thing asked by its noun', () => {
+  it('is answered by the short path where the typed rules read the question as asking for a person ("whose")', () => {
+    const question = 'What is the name of the fight song of the college whose main campus is in Corbin, Ontario and whose branch campuses are in Millbrook?';
+    const finding = gradeExtractive(question, [
+      { source: 1, url: 'https://w.example/1', title: 'Corbin College', text: 'Corbin College is a public college whose main campus is in Corbin, Ontario. Two branch campuses are in Millbrook: the Ashdown Campus and a nursing school.' },
+      { source: 2, url: 'https://w.example/2', title: 'Corbin Song', text: 'Corbin Song is a fight song of Corbin College.' },
+    ]);
+    expect(finding?.answer).toBe('Corbin Song');
+  });
+});
+
 describe('gradeExtractive: "how many X" is answered by a number X follows', () => {
   it('prefers "five touchdowns" to a figure nearer the question\'s other words', () => {
     const finding = gradeExtractive('How many touchdowns did Odell Frame make?', [

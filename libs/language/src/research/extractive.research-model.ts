@@ -181,7 +181,11 @@ function gradeUnchecked(subquery: string, passages: ResearchPassage[]): Finding 
   // The short answer is read once, whichever way the question goes.
   let shortRead: Finding | null | undefined;
   const short = () => (shortRead === undefined ? (shortRead = gradeShort(subquery, passages)) : shortRead);
-  const first = asked === 'choice' || asked === 'yesno' || shape.kind === 'text';
+  // The two readings of the question disagreeing on a name's kind (a thing asked by its noun,
+  // "the fight song of the university whose main campus…", read as a person by "whose"): the
+  // typed rules would answer another question.
+  const otherName = asked === 'thing' && (shape.kind === 'person' || shape.kind === 'place' || shape.kind === 'organisation');
+  const first = asked === 'choice' || asked === 'yesno' || shape.kind === 'text' || otherName;
   if (first) {
     // Which of two is never answered "yes": without a settled option, the closest sentences, low.
     if (short()) return short();

@@ -322,6 +322,27 @@ describe('a bridge: the page another page leads to', () => {
   });
 });
 
+describe('a bridge the other way: the answer’s page names the page the question describes', () => {
+  it('a sentence naming another page borrows the question’s words that page states', () => {
+    // Only the college's page says what the question says of the college; only the song's page
+    // names the song, and says nothing of campuses.
+    const answer = shortAnswer('What is the name of the fight song of the college whose main campus is in Corbin, Ontario and whose branch campuses are in Millbrook?', [
+      page(1, 'Corbin College', 'Corbin College is a public college whose main campus is in Corbin, Ontario. Two branch campuses are in Millbrook: the Ashdown Campus and a nursing school.'),
+      page(2, 'Corbin Song', 'Corbin Song is a fight song of Corbin College.'),
+    ]);
+    expect(answer?.value).toBe('Corbin Song');
+  });
+});
+
+describe('candidates of a thing are no bare number', () => {
+  it('reads "Two" opening a sentence as no thing', () => {
+    const question = 'What is the name of the fight song of the college whose branch campuses are in Millbrook?';
+    const found = candidatesIn('thing', 'Two branch campuses are in Millbrook.', new Set(tokenize(question)), question).map((c) => c.text);
+    expect(found).not.toContain('Two');
+    expect(found).toContain('Millbrook');
+  });
+});
+
 describe('candidatesIn: names start at a word', () => {
   it('reads no name inside a call sign or a code ("5KR" holds no "KR")', () => {
     const question = 'Where did Dale Corrigan work?';

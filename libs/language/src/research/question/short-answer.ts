@@ -281,6 +281,7 @@ interface Sentence {
 function sentencesOf(passages: ResearchPassage[], terms: Set<string>, weight: (t: string) => number): Sentence[] {
   const out: Sentence[] = [];
   const linked = linkContext(passages, terms, weight);
+  const named = namedContext(passages, terms, weight);
   passages.forEach((p, rank) => {
     const link = linked.get(p.source);
     for (const s of sentenceSpans(p.text)) {
@@ -288,10 +289,11 @@ function sentencesOf(passages: ResearchPassage[], terms: Set<string>, weight: (t
       const seen = new Set(tokenize(`${s.text}`));
       // The page's title counts a little: "He directed it" is about the page's film.
       const titleTerms = new Set(tokenize(p.title));
+      const names = named(p.source, s.text);
       let overlap = 0;
       for (const t of terms) if (seen.has(t)) overlap += weight(t);
       else if (titleTerms.has(t)) overlap += 0.5 * weight(t);
-      else if (link?.has(t)) overlap += LINKED * weight(t);
+      else if (link?.has(t) || names.has(t)) overlap += LINKED * weight(t);
       if (overlap > 0) out.push({ source: p.source, text: s.text, rank, overlap, title: p.title });
     }
   });
@@ -332,6 +334,34 @@ function linkContext(passages: ResearchPassage[], terms: Set<string>, weight: (t
     if (best) out.set(q.p.source, best);
   }
   return out;
+}
+
+/**
+ * The other way round: a sentence that names another page's subject borrows the question's words
+ * of that page's best sentence. "Kansas Song … is a fight song of the University of Kansas" names
+ * the page whose sentences say what the question says of the university ("main campus in
+ * Lawrence, Kansas"), and so answers "the fight song of the university whose main campus…".
+ */
+function namedContext(passages: ResearchPassage[], terms: Set<string>, weight: (t: string) => number): (source: number, sentence: string) => Set<string> {
+  const pages = passages
+    .map((p) => {
+      let best = new Set<string>();
+      let bestWeight = 0;
+      for (const s of sentenceSpans(p.text)) {
+        const mine = new Set(tokenize(s.text).filter((t) => terms.has(t)));
+        const w = [...mine].reduce((a, t) => a + weight(t), 0);
+        if (w > bestWeight) [best, bestWeight] = [mine, w];
+      }
+      return { source: p.source, subject: subjectOf(p.title), best };
+    })
+    .filter((p) => p.subject.length >= 3 && p.best.size > 0);
+  return (source, sentence) => {
+    const key = ` ${keyOf(sentence)} `;
+    const out = new Set<string>();
+    const own = pages.find((p) => p.source === source)?.subject;
+    for (const p of pages) if (p.source !== source && p.subject !== own && key.includes(` ${p.subject} `)) for (const t of p.best) out.add(t);
+    return out;
+  };
 }
 
 /** Term weights: rarer among the passages' sentences weighs more (an idf over what was read). */
@@ -414,7 +444,7 @@ export function candidatesIn(
     pieces.push(...quoted);
     const cleaned = pieces.map((c) => trimEnds(c.replace(/[()]/g, ' ').trim()).replace(/^(?:(?:the|a|an|its|their|his|her|this|that|these|those|of|and|or)\s+)+/i, ''));
     // A date or a bare number is not a thing a noun names.
-    const things = [...new Set(cleaned.filter((c) => c.length >= 2 && c.split(/\s+/).length <= 6 && /\p{L}/u.test(c) && script(c) && !datePiece(c)))];
+    const things = [...new Set(cleaned.filter((c) => c.length >= 2 && c.split(/\s+/).length <= 6 && /\p{L}/u.test(c) && !BARE_NUMBER.test(c) && script(c) && !datePiece(c)))];
     // "What talk show…", "which hotel…": one of a kind, which pages name; a name of more than one
     // plain word ("San Jose Marriott", "XLV") before a common noun phrase. (A lone capitalised
     // word may only open its sentence.)
@@ -540,6 +570,9 @@ const NUMBER = new RegExp(
   String.raw`(?:[$€£]\s?)?\b\d[\d,]*(?:\.\d+)?[½¼¾]?(?:\s?[–-]\s?\d[\d,]*(?![\d,]*\s?[–-]))?(?::\d\d)?(?:\s(?:million|billion|trillion|thousand)\b|\s?%|\s(?:percent|per cent)\b)?(?![\p{L}\p{N}])|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|dozen|hundred)\b(?:\s(?:million|billion|thousand)\b)?`,
   'giu',
 );
+
+/** Nothing but a number ("Two", "1.5 million"): no thing a noun names. */
+const BARE_NUMBER = new RegExp(`^(?:${NUMBER.source})$`, 'iu');
 
 /** "How many solo tackles…?": the words of what is counted (none for another question). */
 const countedNoun = (question: string) => new Set(tokenize(/\bhow many\s+([\p{L}-]+(?:\s+[\p{L}-]+)?)/iu.exec(question)?.[1] ?? ''));
@@ -683,7 +716,10 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
     const base = (s.overlap / total) / (1 + 0.15 * s.rank);
     const near = proximity(s.text, terms, (t) => (t === q.focus ? FOCUS * weight(t) : weight(t)), total);
     for (const { text: candidate, fit, person, whole } of candidatesIn(q.kind, s.text, terms, q.text, q.nounWord ?? null)) {
-      if (!newToQuestion(candidate, terms) && q.kind !== 'year' && q.kind !== 'number') continue;
+      // Words the question already holds are no answer, unless the pages call that name the noun
+      // asked and the question does not write it: "Kansas Song … is a fight song" for "the fight
+      // song of the university … in Lawrence, Kansas".
+      if (!newToQuestion(candidate, terms) && q.kind !== 'year' && q.kind !== 'number' && !(isAsked(whole ?? candidate) && !` ${keyOf(q.text)} `.includes(` ${keyOf(candidate)} `))) continue;
       // "Where": no one the pages describe as a person, whatever compromise makes of the name.
       if (aPerson(candidate)) continue;
       if ((q.kind === 'year' || q.kind === 'number' || q.kind === 'date') && question.includes(candidate)) continue;
