@@ -334,6 +334,19 @@ describe('a bridge the other way: the answer’s page names the page the questio
   });
 });
 
+describe('the noun asked, with WordNet', () => {
+  it('is read where compromise tags it alone as an adjective ("of what animal?")', () => {
+    expect(analyseShortQuestion('Harrow Tales is an anthology film whose three stories are connected by the presence of what animal?')?.nounWord).toBe('animal');
+  });
+
+  it('a candidate WordNet holds as a kind of the noun is of it ("fox" for "which animal")', () => {
+    const answer = shortAnswer('Which animal appears with the director in every story of Harrow Tales?', [
+      page(1, 'Harrow Tales', 'Harrow Tales is a 1991 anthology film. The director Marc Olin and a wandering fox appear in every story of Harrow Tales.'),
+    ]);
+    expect(answer?.value).toMatch(/fox$/);
+  });
+});
+
 describe('candidates of a thing are no bare number', () => {
   it('reads "Two" opening a sentence as no thing', () => {
     const question = 'What is the name of the fight song of the college whose branch campuses are in Millbrook?';

