@@ -47,6 +47,12 @@ export interface FollowUp {
   restates: boolean;
   /** The verbatim passage sentence that named the entity the sub-question is about. */
   via: { source: number; quote: string } | null;
+  /**
+   * A page to read for the question itself (a bridge: "the film" of "a film directed by which
+   * director?" is named on the actor's page): once read, the question is graded again over
+   * everything read, and that finding answers it.
+   */
+  regrade?: boolean;
 }
 
 export interface ResearchModel {

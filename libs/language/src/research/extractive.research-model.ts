@@ -1,3 +1,4 @@
+import nlp from 'compromise';
 import type { Finding } from '@app/domain';
 import type { TokenUsage } from '../language-model.port';
 import { addCounts, bm25, sentenceSpans, tokenize } from '@app/text';
@@ -8,6 +9,7 @@ import { analyseQuestion, questionKind } from './question/question-shape';
 import { roleHolder } from './question/role-holder';
 import { analyseShortQuestion, asksSettlement, candidatesIn, countsAsked, kindConfidence, listed, NOT_OF_KIND, shortAnswer, type ShortQuestion } from './question/short-answer';
 import { formatValue, typedAnswer } from './question/typed-answer';
+import { bridgeNames } from './question/bridge';
 import { citedIndexes, claimSentences, GAP_NOTE, oneLine, sourcesSection, type FollowUp, type ResearchCallOptions, type ResearchModel, type ResearchPassage, type ResearchSourceRef, type SynthesiseOptions } from '@app/research';
 
 /** No model is called: invented token counts would distort usage and cost figures. */
@@ -20,6 +22,8 @@ const AGREE_FRACTION = 0.6;
 const MAX_ANSWER_SENTENCES = 3;
 /** Sub-queries a plan leaves for follow-ups when the question will need them (of 4 or more). */
 const FOLLOW_UP_RESERVE = 2;
+/** Sub-queries a plan leaves for a bridge's page (of 4 or more) where the question may need one. */
+const BRIDGE_RESERVE = 1;
 /** Salient prompt terms used for keyword sub-queries. */
 const SALIENT_TERMS = 5;
 const SUMMARY_FINDINGS = 3;
@@ -55,8 +59,11 @@ export class ExtractiveResearchModel implements ResearchModel {
   async plan(prompt: string, queries: string[], maxSubqueries: number, options?: ResearchCallOptions): Promise<{ subqueries: string[]; usage: TokenUsage }> {
     options?.signal?.throwIfAborted();
     const whole0 = Math.max(0, Math.floor(maxSubqueries));
-    // A question about whoever holds a role at an entity will need follow-ups: room is left for them.
-    const cap = analyseQuestion(prompt).relation && whole0 >= 4 ? whole0 - Math.min(FOLLOW_UP_RESERVE, Math.floor(whole0 / 4)) : whole0;
+    // A question about whoever holds a role at an entity, or one a bridge may answer (a value asked
+    // of something the question only describes), will need follow-ups: room is left for them.
+    const short = analyseShortQuestion(prompt)?.kind;
+    const reserve = analyseQuestion(prompt).relation ? FOLLOW_UP_RESERVE : short !== undefined && short !== 'choice' && short !== 'yesno' && describesUnnamed(prompt) ? BRIDGE_RESERVE : 0;
+    const cap = whole0 >= 4 ? whole0 - Math.min(reserve, Math.floor(whole0 / 4)) : whole0;
     const given = queries.map(oneLine).filter(Boolean);
     const whole = oneLine(prompt).replace(/[?.!]+$/, '');
     const clauses = oneLine(prompt)
@@ -74,7 +81,7 @@ export class ExtractiveResearchModel implements ResearchModel {
 
   async followUp(question: string, passages: ResearchPassage[], max: number, options?: ResearchCallOptions): Promise<{ followUps: FollowUp[]; usage: TokenUsage }> {
     options?.signal?.throwIfAborted();
-    return { followUps: max >= 1 ? extractiveFollowUps(question, passages).slice(0, Math.floor(max)) : [], usage: NO_USAGE };
+    return { followUps: max >= 1 ? extractiveFollowUps(question, passages, Math.floor(max)).slice(0, Math.floor(max)) : [], usage: NO_USAGE };
   }
 
   async synthesise(prompt: string, findings: Finding[], sources: ResearchSourceRef[], options?: SynthesiseOptions): Promise<{ report: string; usage: TokenUsage }> {
@@ -88,7 +95,23 @@ export class ExtractiveResearchModel implements ResearchModel {
  * is restated with the name the passages give that role-holder ("…, our chief executive, Dana
  * Whitcombe, …" -> "Where did Dana Whitcombe study?"): the person's own page may never name X.
  */
-export function extractiveFollowUps(question: string, passages: ResearchPassage[]): FollowUp[] {
+export function extractiveFollowUps(question: string, passages: ResearchPassage[], max = 1): FollowUp[] {
+  const restated = restatedFollowUps(question, passages);
+  if (restated.length > 0) return restated;
+  // A bridge: the name the best sentences give a thing the question describes, read for the
+  // question itself, unless the pages already answer it surely.
+  // (The answer the pages already give is no bridge: "the University of Tartu" answers "Where did
+  // Dana Whitcombe study?", it leads nowhere.)
+  const current = gradeExtractive(question, passages);
+  if (current?.confidence === 'high') return [];
+  const answer = current ? clean(current.answer).toLowerCase() : '';
+  return bridgeNames(question, passages, max + 1)
+    .filter((b) => !answer || !answer.includes(b.name.toLowerCase()))
+    .slice(0, max)
+    .map((b) => ({ subquery: b.name, restates: false, regrade: true, via: { source: b.source, quote: b.quote } }));
+}
+
+function restatedFollowUps(question: string, passages: ResearchPassage[]): FollowUp[] {
   // "In what year was the company where Henrik Salvesen works founded?": the company's name first.
   const tie = affiliation(question);
   if (tie) {
@@ -112,6 +135,18 @@ export function extractiveFollowUps(question: string, passages: ResearchPassage[
   if (!holder) return [];
   const restated = oneLine(question.replace(shape.relation.phrase, holder.name));
   return [{ subquery: restated, restates: true, via: { source: holder.unit.source, quote: holder.unit.text } }];
+}
+
+/**
+ * Whether a question describes a thing it does not name, through a clause or a possessive ("the
+ * university whose main campus…", "Pere Milla's team", "someone born in…"): a bridge may be needed.
+ * Read with compromise (a relative pronoun past the question's opening, a possessive).
+ */
+function describesUnnamed(question: string): boolean {
+  const doc = nlp(question);
+  if (doc.has('#Possessive') || /\b(?:someone|somebody|something)\b/i.test(question)) return true;
+  const words = question.split(/\s+/);
+  return words.slice(2).some((w) => /^(?:who|whom|whose|which|that|where)$/i.test(w.replace(/[^\p{L}]/gu, '')));
 }
 
 /** First spelling wins; two queries with the same stemmed terms are one query. */
@@ -373,7 +408,8 @@ export interface PromptAnswer {
  */
 export function promptAnswer(prompt: string, findings: Finding[], restatements: string[] = []): PromptAnswer | null {
   for (const q of [...restatements, prompt].map(oneLine)) {
-    const finding = findings.find((f) => sameQuestion(f.subquery, q) && f.evidence.length > 0);
+    // The latest finding for it: a question graded again once a bridge's page was read.
+    const finding = findings.findLast((f) => sameQuestion(f.subquery, q) && f.evidence.length > 0);
     const value = finding && typedValue(finding, true);
     if (finding && value) return { value, confidence: finding.confidence, citations: finding.citations, quote: finding.evidence[0]!.quote, source: finding.evidence[0]!.source };
   }
@@ -410,7 +446,7 @@ export function extractiveReport(prompt: string, findings: Finding[], sources: R
     }
     return written;
   };
-  const findingFor = (q: string) => usable.find((u) => sameQuestion(u.finding.subquery, q));
+  const findingFor = (q: string) => usable.findLast((u) => sameQuestion(u.finding.subquery, q));
 
   // 1. The answer. Questions that restate the prompt (follow-ups) first, then the prompt itself
   // (or the given query it came as), then its worded clauses.

@@ -54,6 +54,47 @@ describe('follow-up stage', () => {
     expect(rounds.subqueries).toEqual(['widget maker CEO', 'question 1', 'question 2']);
   });
 
+  it('a bridge is searched and read for the question itself: the question is graded again, and a finding resting on the bridge page answers it', async () => {
+    const state = stateFor({ prompt: 'Which founder of the widget maker studied at Northfield?', maxSubqueries: 3 }, (s) => {
+      s.subqueries = ['widget maker founder'];
+      s.entries.add(hit('https://x.example/acme', 0.9, { content: 'Acme makes widgets. It was founded by Dana Whitcombe.' }), 0.9, 0);
+      s.sources = numberSources(mergedResults(s), s.entries, s.docs, s.subqueries);
+    });
+    const via = { source: 1, quote: 'It was founded by Dana Whitcombe.' };
+    const model = fakeModel({
+      followUps: [[{ subquery: 'Dana Whitcombe', restates: false, regrade: true, via }]],
+      // The question graded over what was read: the bridge's page (2) answers it.
+      grade: (subquery, sources) => (subquery === 'Dana Whitcombe' ? null : finding(subquery, sources.includes(2) ? 2 : 1)),
+    });
+    const ports = fakePorts({ 'Dana Whitcombe': [[hit('https://x.example/dana', 0.8)]] }, { 'https://x.example/dana': 'Dana Whitcombe studied at Northfield.' }, model);
+    const progress = recorder();
+    expect(await followUpRound(state, ports, progress, 2)).toBe('done');
+    expect(state.subqueries).toEqual(['widget maker founder', 'Dana Whitcombe']);
+    // The question graded again over both pages: the bridge's answers it, and the sentence that led there is cited too.
+    expect(model.asked.filter((c) => c[0] === 'grade').map((c) => [c[1], c[2]])).toEqual([
+      ['Dana Whitcombe', [1, 2]],
+      ['Which founder of the widget maker studied at Northfield?', [1, 2]],
+    ]);
+    expect(state.findings).toEqual([{ ...finding('Which founder of the widget maker studied at Northfield?', 2), citations: [2, 1], evidence: [{ source: 2, quote: 'quote' }, via] }]);
+    expect(state.restatements).toEqual([]);
+    expect(state.usage).toMatchObject({ search_queries: 1, pages_fetched: 1, grader_calls: 2 });
+  });
+
+  it('keeps no regraded finding that does not rest on the bridge page (the same pages read again are no news)', async () => {
+    const state = stateFor({ prompt: 'Which founder of the widget maker studied at Northfield?', maxSubqueries: 3 }, (s) => {
+      s.subqueries = ['widget maker founder'];
+      s.entries.add(hit('https://x.example/acme', 0.9, { content: 'Acme makes widgets. It was founded by Dana Whitcombe.' }), 0.9, 0);
+      s.sources = numberSources(mergedResults(s), s.entries, s.docs, s.subqueries);
+    });
+    const model = fakeModel({
+      followUps: [[{ subquery: 'Dana Whitcombe', restates: false, regrade: true, via: { source: 1, quote: 'It was founded by Dana Whitcombe.' } }]],
+      grade: (subquery) => (subquery === 'Dana Whitcombe' ? null : finding(subquery, 1)),
+    });
+    const ports = fakePorts({ 'Dana Whitcombe': [[hit('https://x.example/dana', 0.8)]] }, { 'https://x.example/dana': 'Dana Whitcombe studied at Northfield.' }, model);
+    expect(await followUpRound(state, ports, recorder(), 2)).toBe('done');
+    expect(state.findings).toEqual([]);
+  });
+
   it('passagesOver gives the sources sharing most of the question words, in source order', () => {
     const state = graded();
     expect(passagesOver('Who is the CEO?', state.sources!, state.entries, state.docs)).toEqual([

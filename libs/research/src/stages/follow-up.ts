@@ -2,7 +2,7 @@ import type { Source } from '@app/domain';
 import { tokenize } from '@app/text';
 import type { ResearchPassage } from '../research-model.port';
 import { normalizeUrl } from '@app/urls';
-import { grade } from './grade';
+import { checkedFinding, grade } from './grade';
 import { MAX_FOLLOW_UP_ROUNDS, MAX_PASSAGES, type ResearchPorts, type ResearchProgress } from './ports';
 import { chooseReads, readPages } from './read';
 import { searchAndMerge } from './search';
@@ -59,11 +59,41 @@ export async function followUpRound(state: ResearchState, ports: ResearchPorts, 
   state.sources = appendSources(numbered, newEntries, state.docs, state.limit, state.subqueries);
   const via = new Map(fresh.filter((f) => f.via && shown.has(f.via.source)).map((f) => [oneLine(f.subquery), f.via!]));
   if (await grade(state, ports, progress, from, via)) return 'stopped';
+  const bridged = new Set(state.sources.slice(numbered.length).map((s) => s.index));
+  if (fresh.some((f) => f.regrade) && (await regrade(state, ports, progress, bridged, fresh.filter((f) => f.regrade && f.via && shown.has(f.via.source)).map((f) => f.via!)))) return 'stopped';
   const restated = fresh.find((f) => f.restates);
   if (!restated) return 'done';
   state.restatements.unshift(oneLine(restated.subquery));
   state.question = oneLine(restated.subquery);
   return 'next';
+}
+
+/**
+ * The question graded again once a bridge's pages (`bridged`, the sources this round added) are
+ * read: over them and the pages that named them, then the others by the question's words. Its
+ * finding answers the question only when it rests on a bridge's page (a reading of the same pages
+ * again is no news), citing the sentence that led there too. True when stopped.
+ */
+async function regrade(state: ResearchState, ports: ResearchPorts, progress: ResearchProgress, bridged: Set<number>, links: Array<{ source: number; quote: string }>): Promise<boolean> {
+  if (progress.stopped() || bridged.size === 0) return progress.stopped();
+  const question = state.question;
+  const sources = sourcesOf(state);
+  const first = new Set([...bridged, ...links.map((l) => l.source)]);
+  const passages = passagesOver(question, sources, state.entries, state.docs, first);
+  if (passages.length === 0) return false;
+  const graded = await ports.model.grade(question, passages);
+  state.usage.grader_calls++;
+  addTokens(state, graded.usage);
+  let finding = graded.finding && checkedFinding(graded.finding, question, passages);
+  if (!finding || !bridged.has(finding.evidence[0]!.source)) return false;
+  // The chain is cited too: the answer's sentences, then the sentence that named the bridge.
+  const shown = new Set(passages.map((p) => p.source));
+  const link = links.find((l) => shown.has(l.source));
+  if (link && !finding.evidence.some((e) => e.quote === link.quote)) finding = { ...finding, citations: [...new Set([...finding.citations, link.source])], evidence: [...finding.evidence, link] };
+  if (progress.stopped()) return true;
+  await progress.findingGraded(finding);
+  state.findings.push(finding);
+  return false;
 }
 
 /** Two sub-queries with the same stemmed words are one search. */
@@ -81,7 +111,7 @@ function appendSources(sources: Source[], fresh: Entry[], docs: Map<string, Doc>
 }
 
 /** Every source's text focused on the question: what a follow-up decision looks at. */
-export function passagesOver(question: string, sources: Source[], entries: { get(key: string): Entry | undefined }, docs: Map<string, Doc>): ResearchPassage[] {
+export function passagesOver(question: string, sources: Source[], entries: { get(key: string): Entry | undefined }, docs: Map<string, Doc>, kept: Set<number> = new Set()): ResearchPassage[] {
   const terms = new Set(tokenize(question));
   const out: Array<ResearchPassage & { shared: number }> = [];
   for (const s of sources) {
@@ -91,9 +121,9 @@ export function passagesOver(question: string, sources: Source[], entries: { get
     const shared = new Set(tokenize(`${s.title} ${text}`).filter((t) => terms.has(t))).size;
     if (text.trim()) out.push({ source: s.index, url: s.url, title: s.title, text, shared });
   }
-  // The passages sharing most of the question's words, in source order.
+  // The passages sharing most of the question's words (`kept` ones first), in source order.
   return out
-    .sort((a, b) => b.shared - a.shared || a.source - b.source)
+    .sort((a, b) => Number(kept.has(b.source)) - Number(kept.has(a.source)) || b.shared - a.shared || a.source - b.source)
     .slice(0, MAX_PASSAGES)
     .sort((a, b) => a.source - b.source)
     .map(({ shared: _shared, ...p }) => p);

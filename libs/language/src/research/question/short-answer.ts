@@ -117,7 +117,7 @@ const AUXILIARY = /^(?:is|was|are|were|do|does|did|has|have|had|can|could|will|w
  * film based on the novel of the same name by which author?") from its last wh-word that no verb
  * follows (a relative "which appeared in…" asks nothing).
  */
-function askingPart(question: string): string {
+export function askingPart(question: string): string {
   const opening = /^(?:(?:in|on|at|of|for|by|from|to|with)\s+)?(?:who|whom|whose|what|which|where|when|how)\b/i.exec(question);
   if (opening) return question;
   let at = -1;
@@ -393,7 +393,7 @@ function weights(passages: ResearchPassage[], terms: string[]): (t: string) => n
 }
 
 /** A piece that is a date (chrono-node reads it, or most of it, as one): "26 March 2015", "the 2015 season" (not "Hymn for the Weekend"). */
-const datePiece = (piece: string) => chrono.parse(piece).some((r) => r.text.length >= 0.5 * piece.length);
+export const datePiece = (piece: string) => chrono.parse(piece).some((r) => r.text.length >= 0.5 * piece.length);
 
 /** A year as pages write one (1500-2099): not a count. */
 const isYear = (s: string) => /^(?:1[5-9]\d\d|20\d\d)$/.test(s);
@@ -633,7 +633,7 @@ function numbersIn(text: string, question: string): Array<{ text: string; fit: n
 const CAPITALISED_WORD = String.raw`(?:\p{Lu}\.|\p{Lu}[\p{L}\p{M}'’.-]*)`;
 const CAPITALISED_RUN = new RegExp(`(?<![\\p{L}\\p{N}])${CAPITALISED_WORD}(?:\\s+(?:(?:of|the|de|del|da|van|von|der|le|la|&)\\s+)?${CAPITALISED_WORD})*`, 'gu');
 
-function capitalisedRuns(text: string): string[] {
+export function capitalisedRuns(text: string): string[] {
   const runs = text.match(CAPITALISED_RUN) ?? [];
   return runs
     .map((run) => {
@@ -703,7 +703,7 @@ function newToQuestion(candidate: string, questionTerms: Set<string>): boolean {
   return own.length > 0 && own.some((t) => !questionTerms.has(t));
 }
 
-const keyOf = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+export const keyOf = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 
 /** The short answer to `question` from `passages` (in rank order), or null when none of its kind is found. */
 export function shortAnswer(question: string, passages: ResearchPassage[]): ShortAnswer | null {
@@ -818,7 +818,7 @@ function withRegion(value: string, sentence: string, terms: Set<string>): string
 }
 
 /** A page's title as the name of its subject: "Mayfair (magazine)" -> mayfair, "Mesopotamia, Argentina" -> mesopotamia. */
-const subjectOf = (title: string) => keyOf(title.replace(/\s*\([^)]*\)\s*$/, '').replace(/,.*$/, ''));
+export const subjectOf = (title: string) => keyOf(title.replace(/\s*\([^)]*\)\s*$/, '').replace(/,.*$/, ''));
 
 /**
  * How much a candidate's own page (a passage titled with its name) says what the question says

@@ -1,0 +1,31 @@
+import { bridgeNames } from './bridge';
+
+const page = (source: number, title: string, text: string) => ({ source, url: `https://wiki.example/${source}`, title, text });
+
+describe('bridgeNames', () => {
+  const question = 'A Japanese comic series about a high school student Kaito Mori, is written and illustrated by someone born in what year?';
+  const series = page(
+    1,
+    'Blue Hour (comic)',
+    'Blue Hour is a Japanese comic series written and illustrated by Haruki Sanno. The story follows high school student Kaito Mori, who is in love with his classmate Emi Tachibana.',
+  );
+
+  it('names the thing the clause that asks describes, from the sentence holding its words', () => {
+    // "Emi Tachibana" stands in the sentence sharing more of the question's words; the asking
+    // clause ("is written and illustrated by someone born in what year") leads to the author.
+    expect(bridgeNames(question, [series], 1)).toEqual([{ name: 'Haruki Sanno', source: 1, quote: 'Blue Hour is a Japanese comic series written and illustrated by Haruki Sanno.' }]);
+    expect(bridgeNames(question, [series], 2).map((b) => b.name)).toEqual(['Haruki Sanno', 'Emi Tachibana']);
+  });
+
+  it('follows no name a page read is about, none the question writes, no date and no nationality', () => {
+    const read = page(2, 'Haruki Sanno', 'Haruki Sanno (born 3 May 1962) is a Japanese comic artist.');
+    expect(bridgeNames(question, [series, read], 3).map((b) => b.name)).toEqual(['Emi Tachibana']);
+  });
+
+  it('follows nothing for which-of-two or yes/no, and nothing from a page that names nothing the question names', () => {
+    expect(bridgeNames('Who was born first, Haruki Sanno or Emi Tachibana?', [series], 2)).toEqual([]);
+    expect(bridgeNames('Are Blue Hour and Red Dawn both comic series?', [series], 2)).toEqual([]);
+    const other = page(3, 'Red Dawn (comic)', 'Red Dawn is a Japanese comic series written and illustrated by Sora Ikeda, born in 1970.');
+    expect(bridgeNames(question, [other], 2)).toEqual([]);
+  });
+});

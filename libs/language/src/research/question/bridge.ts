@@ -1,0 +1,86 @@
+/**
+ * Bridge questions: the question names the thing it asks about only by what another page says of
+ * it ("Ed Oxenbould plays Tyler in a film directed by which director?": the film is named on the
+ * actor's page; its director on the film's own). The sentence that says most of what the question
+ * says names the bridge; its own page, read next, answers.
+ */
+import nlp from 'compromise';
+import { sentenceSpans, tokenize } from '@app/text';
+import type { ResearchPassage } from '@app/research';
+import { analyseShortQuestion, askingPart, capitalisedRuns, datePiece, keyOf, subjectOf } from './short-answer';
+
+/** Sentences read for bridge names: the best few by the question's words. */
+const LINKING_SENTENCES = 3;
+/** A linking sentence shares at least this many of the question's words. */
+const MIN_SHARED = 2;
+
+export interface BridgeName {
+  name: string;
+  /** The passage and sentence that named it. */
+  source: number;
+  quote: string;
+}
+
+/**
+ * Names the question's best-matching sentences give (on pages that name what the question names;
+ * the sentences with most of the words of the clause that asks first) that no page read is about
+ * and the question does not write: people, places and organisations compromise reads, names of two
+ * words or more, titles a page quotes; not a date or a nationality. At most `max`. None for
+ * which-of-two and yes/no (both names are the question's own).
+ */
+export function bridgeNames(question: string, passages: ResearchPassage[], max: number): BridgeName[] {
+  const q = analyseShortQuestion(question);
+  if (!q || q.kind === 'choice' || q.kind === 'yesno' || max < 1) return [];
+  const terms = new Set(q.terms);
+  const asked = ` ${keyOf(question)} `;
+  const read = new Set(passages.map((p) => subjectOf(p.title)));
+  // The words of the clause that asks ("…, is written and illustrated by someone born in what
+  // year?") say what leads to the bridge; the rest describe where it starts.
+  const clause = new Set(tokenize(askingClause(question)).filter((t) => terms.has(t)));
+  // A bridge leads on from what the question names: only a page that names it too links ("How
+  // many people does Verabrook Medical employ?" follows no name on another company's page).
+  const names = capitalisedRuns(question)
+    .filter((n) => !nlp(n).has('#Demonym'))
+    .map(keyOf)
+    .filter((k) => k.length >= 3 && tokenize(k).length > 0 && !/^(?:who|whom|whose|what|which|where|when|how)\b/.test(k));
+  const linked = passages.filter((p) => {
+    const text = ` ${keyOf(`${p.title} ${p.text}`)} `;
+    return names.some((n) => text.includes(` ${n} `));
+  });
+  const sentences = linked
+    .flatMap((p, rank) =>
+      sentenceSpans(p.text).map((s) => {
+        const own = new Set(tokenize(s.text).filter((t) => terms.has(t)));
+        return { source: p.source, text: s.text, rank, shared: own.size, asking: [...own].filter((t) => clause.has(t)).length };
+      }),
+    )
+    .filter((s) => s.shared >= MIN_SHARED)
+    .sort((a, b) => b.asking - a.asking || b.shared - a.shared || a.rank - b.rank)
+    .slice(0, LINKING_SENTENCES);
+  const out: BridgeName[] = [];
+  for (const s of sentences) {
+    const doc = nlp(s.text);
+    const topics = new Set((doc.topics().out('array') as string[]).map(keyOf));
+    const quoted = [...s.text.matchAll(/["“]([^"“”]{2,80})["”]/gu)].map((m) => m[1]!.trim()).filter((t) => /^\p{Lu}/u.test(t));
+    for (const name of [...quoted, ...capitalisedRuns(s.text)]) {
+      const key = keyOf(name);
+      if (!key || read.has(key) || asked.includes(` ${key} `) || out.some((o) => keyOf(o.name) === key)) continue;
+      if (tokenize(name).every((t) => terms.has(t))) continue;
+      const words = name.split(/\s+/).length;
+      if (!quoted.includes(name) && words < 2 && !topics.has(key)) continue;
+      if (datePiece(name) || nlp(name).has('#Demonym')) continue;
+      out.push({ name, source: s.source, quote: s.text });
+      if (out.length >= max) return out;
+    }
+  }
+  return out;
+}
+
+/** The comma-delimited part of a question that holds the word it asks with ("what year"). */
+function askingClause(question: string): string {
+  const asking = askingPart(question);
+  const at = question.length - asking.length;
+  const start = question.lastIndexOf(',', at) + 1;
+  const end = question.indexOf(',', at);
+  return question.slice(start, end < 0 ? undefined : end);
+}
