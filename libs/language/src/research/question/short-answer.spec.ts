@@ -39,6 +39,9 @@ describe('analyseShortQuestion', () => {
   it('the options of a choice follow the last comma or dash before "or"', () => {
     expect(analyseShortQuestion('Considering Ada Fenwick and Bruno Castellan, which state did they represent first - Ohio or Iowa?')?.options).toEqual(['Ohio', 'Iowa']);
     expect(analyseShortQuestion('Who was born first, Ada Fenwick or Bruno Castellan?')?.options).toEqual(['Ada Fenwick', 'Bruno Castellan']);
+    // A title's colon is inside an option; a colon with no comma before the options leads them.
+    expect(analyseShortQuestion("Which film won an award, Marrow's Kin: The Legacy of Salt or Lantern Hill, the 1970 documentary?")?.options).toEqual(["Marrow's Kin: The Legacy of Salt", 'Lantern Hill']);
+    expect(analyseShortQuestion('Which mountain is higher: Mount Arden or The Spire')?.options).toEqual(['Mount Arden', 'Spire']);
   });
 
   it('an open prompt asks for no short answer', () => {
@@ -274,6 +277,24 @@ describe('where: a city is no venue, a venue no city, an event neither', () => {
   it('for "what venue", the stadium weighs above the city', () => {
     const found = fits('In what venue was the 1985 final held?');
     expect(found['Harrow Stadium']).toBeGreaterThan(found['Corran'] ?? 1);
+  });
+});
+
+describe('yes or no: both of a kind', () => {
+  it('counts a word of a name the question writes once more as what it asks ("specialized in pizza")', () => {
+    const answer = shortAnswer("Are both Marlo's Pizza and Gallo's specialized in pizza?", [
+      page(1, "Marlo's Pizza", "Marlo's Pizza is an American restaurant franchise headquartered in Louisville."),
+      page(2, "Gallo's", "Gallo's is a restaurant chain specializing in pizza, based in Dedham."),
+    ]);
+    expect(answer).toMatchObject({ value: 'yes', confidence: 'high' });
+  });
+
+  it('says nothing where a word of what it asks is on neither page ("Siberian dogs" of two dogs from elsewhere)', () => {
+    const answer = shortAnswer('Are both the Marsh Terrier and the Hill Laika Siberian dogs?', [
+      page(1, 'Marsh Terrier', 'The Marsh Terrier is a dog breed from Wales.'),
+      page(2, 'Hill Laika', 'The Hill Laika is a hunting dog from Norway.'),
+    ]);
+    expect(answer).toBeNull();
   });
 });
 

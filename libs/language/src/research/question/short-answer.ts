@@ -138,9 +138,12 @@ const COMPARED_OPTIONS = new RegExp(
 
 /** "Who was born first, Connie Willis or Margaret Landon?" -> both names. */
 function choiceOptions(question: string): [string, string] | null {
-  // The options follow the last comma, colon or dash before "or" ("…, which state … first - Oklahoma or Kansas?").
+  // The options follow the last comma or dash before "or" ("…, which state … first - Oklahoma or
+  // Kansas?"), a title's colon inside one ("…, LaLee's Kin: The Legacy of Cotton or Gimme
+  // Shelter?"); else the colon before them ("Which mountain is higher: Distaghil Sar or The Crown").
   const m =
-    /^.*(?:[,:]|\s[-–])\s*([^,:?]{2,80}?),?\s+or\s+([^,?]{2,80}?)\s*(?:[,?]|$)/.exec(question) ??
+    /^.*(?:,|\s[-–])\s*([^,?]{2,80}?),?\s+or\s+([^,?]{2,80}?)\s*(?:[,?]|$)/.exec(question) ??
+    /^.*:\s*([^,:?]{2,80}?),?\s+or\s+([^,?]{2,80}?)\s*(?:[,?]|$)/.exec(question) ??
     /^(?:is|was|are|were)\s+(.{2,80}?)\s+or\s+(.{2,80}?)\s+(?:located|based|older|younger|larger|bigger|the)\b/i.exec(question) ??
     COMPARED_OPTIONS.exec(question) ??
     // "Between X and Y, which…", "Which of X and Y…"
@@ -972,18 +975,23 @@ function yesNo(q: ShortQuestion, passages: ResearchPassage[]): ShortAnswer | nul
     return answer(same, same ? 'high' : 'medium');
   }
   if (/\b(?:same|similar|different)\b/i.test(q.text)) return null;
-  const named = new Set([...tokenize(a.title), ...tokenize(b.title)]);
-  const kind = q.terms.filter((t) => !named.has(t) && !/^(?:both|each|also)$/.test(t));
+  // The words the question says of both, not those of their names: a word of a name counts when
+  // the question writes it once more ("Are both Papa John's Pizza and Papa Gino's specialized in Pizza?").
+  const counts = (words: string[]) => words.reduce((m, t) => m.set(t, (m.get(t) ?? 0) + 1), new Map<string, number>());
+  const named = counts([...tokenize(a.title.replace(/\s*\([^)]*\)$/, '')), ...tokenize(b.title.replace(/\s*\([^)]*\)$/, ''))]);
+  const asked = counts(tokenize(q.text));
+  // What they are is said by nouns and adjectives; the question's verbs frame it ("described as a genus").
+  const verbs = new Set(tokenize((nlp(q.text).match('#Verb').out('array') as string[]).join(' ')));
+  const kind = q.terms.filter((t) => (asked.get(t) ?? 0) > (named.get(t) ?? 0) && !verbs.has(t) && !/^(?:both|each|also)$/.test(t));
   if (kind.length === 0) return null;
-  const holds = (p: ResearchPassage) => {
-    const opening = new Set(tokenize(sentenceSpans(p.text).slice(0, 2).map((s) => s.text).join(' ')));
-    return kind.filter((t) => opening.has(t)).length / kind.length;
-  };
-  const ha = holds(a);
-  const hb = holds(b);
-  // Both openings say it: as sure as the pages. One says it and the other does not: a "no" may
-  // only mean the other page words it differently.
-  if (ha >= 0.5 && hb >= 0.5) return answer(true, 'high');
+  const opening = (p: ResearchPassage) => new Set(tokenize(sentenceSpans(p.text).slice(0, 2).map((s) => s.text).join(' ')));
+  const [oa, ob] = [opening(a), opening(b)];
+  const ha = kind.filter((t) => oa.has(t)).length / kind.length;
+  const hb = kind.filter((t) => ob.has(t)).length / kind.length;
+  // Both openings say it, every word of it said by one at least: as sure as the pages; a word
+  // neither says leaves it open ("American universities" of two pages that say "university"
+  // only). One says it and the other does not: a "no" may only mean the other page words it differently.
+  if (ha >= 0.5 && hb >= 0.5) return kind.every((t) => oa.has(t) || ob.has(t)) ? answer(true, 'high') : null;
   if (Math.min(ha, hb) === 0 && Math.max(ha, hb) >= 0.5) return answer(false, 'medium');
   return null;
 }
