@@ -221,6 +221,18 @@ describe('gradeExtractive: a thing asked by its noun', () => {
   });
 });
 
+describe('gradeExtractive: a number that is a name counts nothing', () => {
+  it('does not answer "how many songs" with the album called "21"', () => {
+    const question = 'How many songs were on the album by Ora Kessel that included "Lumen"?';
+    const finding = gradeExtractive(question, [
+      { source: 1, url: 'https://w.example/1', title: 'Lumen (song)', text: '"Lumen" is a song by American singer Ora Kessel from her album "21" (2017). It was written by Kessel.' },
+      { source: 2, url: 'https://w.example/2', title: '21 (Ora Kessel album)', text: '21 is the debut studio album by American singer Ora Kessel. It was released on August 25, 2017.' },
+    ]);
+    expect(finding?.answer).not.toBe('21');
+    expect(promptAnswer(question, finding ? [finding] : [])).toBeNull();
+  });
+});
+
 describe('gradeExtractive: "how many X" is answered by a number X follows', () => {
   it('prefers "five touchdowns" to a figure nearer the question\'s other words', () => {
     const finding = gradeExtractive('How many touchdowns did Odell Frame make?', [

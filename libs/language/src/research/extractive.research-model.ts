@@ -7,7 +7,7 @@ import { answerUnits } from './question/answer-units';
 import { describedName, describedObject } from './question/described';
 import { analyseQuestion, questionKind } from './question/question-shape';
 import { roleHolder } from './question/role-holder';
-import { analyseShortQuestion, asksSettlement, candidatesIn, countsAsked, kindConfidence, listed, NOT_OF_KIND, shortAnswer, type ShortQuestion } from './question/short-answer';
+import { analyseShortQuestion, asksSettlement, candidatesIn, countsAsked, kindConfidence, listed, NOT_OF_KIND, numberNamed, shortAnswer, type ShortQuestion } from './question/short-answer';
 import { formatValue, typedAnswer } from './question/typed-answer';
 import { bridgeNames } from './question/bridge';
 import { citedIndexes, claimSentences, GAP_NOTE, oneLine, sourcesSection, type FollowUp, type ResearchCallOptions, type ResearchModel, type ResearchPassage, type ResearchSourceRef, type SynthesiseOptions } from '@app/research';
@@ -246,8 +246,12 @@ function gradeUnchecked(subquery: string, passages: ResearchPassage[]): Finding 
   // rules' "John Ellis only had one brother, James Preston" for "who had only one brother and
   // was a British executioner for 23 years?".
   const shortSure = () => (asked === 'person' || asked === 'organisation') && short()?.confidence === 'high';
-  const weakName = shortSure() || (typed.score < TYPED_SURE && (asked === 'person' || asked === 'organisation')) || (named && !isNameIn(question!, single, typed.unit.text)) || countsBetter();
+  // "How many songs were on the album…": the album's name "17" counts nothing.
+  const aName = asked === 'number' && numberNamed(passages)(typed.value);
+  const weakName = shortSure() || aName || (typed.score < TYPED_SURE && (asked === 'person' || asked === 'organisation')) || (named && !isNameIn(question!, single, typed.unit.text)) || countsBetter();
   if (weakName && short() && !sameValue(short()!.answer, value)) return short();
+  // A name is no count: without another number, the closest sentences, low (no value).
+  if (aName) return short() ?? lowered(gradeLexical(subquery, passages));
   // Other sources that state the same value (as a whole word: "140" does not state "40"), about
   // the same thing (a word of the question's predicate), agree with it.
   const stated = new RegExp(`(?<![\\p{L}\\p{N}])${typed.value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'iu');

@@ -590,6 +590,18 @@ const NUMBER = new RegExp(
   'giu',
 );
 
+/**
+ * Whether a number is a name in the passages: a page is about it ("17 (XXXTentacion album)") or a
+ * page quotes it whole ('from his album "17"'). Such a number counts nothing.
+ */
+export function numberNamed(passages: ResearchPassage[]): (value: string) => boolean {
+  const subjects = new Set(passages.map((p) => subjectOf(p.title)));
+  return (value) => {
+    const key = keyOf(value);
+    return subjects.has(key) || passages.some((p) => p.text.includes(`"${value}"`) || p.text.includes(`“${value}”`));
+  };
+}
+
 /** Nothing but a number ("Two", "1.5 million"): no thing a noun names. */
 const BARE_NUMBER = new RegExp(`^(?:${NUMBER.source})$`, 'iu');
 
@@ -722,6 +734,7 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
   // "Which magazine": a candidate the pages call a magazine is the kind asked for.
   const isAsked = q.noun ? describedAs(q.noun, q.subtype === true, passages, q.nounWord) : () => false;
   const aPerson = q.kind === 'place' ? describedAsPerson(passages) : () => false;
+  const namesOf = numberNamed(passages);
   const ownPage = ownPageSupport(passages, terms, weight, total);
   const subjects = new Set(passages.map((p) => subjectOf(p.title)));
   // A noun phrase every page repeats ("the game", "the team") is what the pages are about, not an answer.
@@ -742,6 +755,8 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
       // "Where": no one the pages describe as a person, whatever compromise makes of the name.
       if (aPerson(candidate)) continue;
       if ((q.kind === 'year' || q.kind === 'number' || q.kind === 'date') && question.includes(candidate)) continue;
+      // A number that is a name (an album called "17") counts nothing.
+      if (q.kind === 'number' && namesOf(candidate)) continue;
       const key = keyOf(candidate);
       if (!key) continue;
       const entry = found.get(key) ?? { value: whole ?? candidate, score: 0, best: 0, fit: 0, person: false, bySource: new Map<number, number>(), hits: [] };
