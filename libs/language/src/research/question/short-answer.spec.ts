@@ -1,5 +1,5 @@
 import { tokenize } from '@app/text';
-import { analyseShortQuestion, candidatesIn, countsAsked, kindConfidence, shortAnswer } from './short-answer';
+import { analyseShortQuestion, candidatesIn, countsAsked, instanceConflict, kindConfidence, shortAnswer } from './short-answer';
 
 const page = (source: number, title: string, text: string) => ({ source, url: `https://wiki.example/${source}`, title, text });
 
@@ -365,6 +365,24 @@ describe('the noun asked, with WordNet', () => {
       page(1, 'Harrow Tales', 'Harrow Tales is a 1991 anthology film. The director Marc Olin and a wandering fox appear in every story of Harrow Tales.'),
     ]);
     expect(answer?.value).toMatch(/fox$/);
+  });
+});
+
+describe('another one of a series', () => {
+  it('a sentence about Harvest Cup XL answers nothing about Harvest Cup 50', () => {
+    const answer = shortAnswer('Which team won the Harvest Cup 50 final?', [
+      // The sentence about XL holds more of the question's words ("team").
+      page(1, 'Harvest Cup 50', 'The Marsh Rovers team won the Harvest Cup XL final. Corbin Athletic won the Harvest Cup 50 final.'),
+    ]);
+    expect(answer?.value).toBe('Corbin Athletic');
+  });
+
+  it('tells one of a series from another by its numeral, written in either form', () => {
+    const conflict = instanceConflict('Which team won the Harvest Cup 50 final?');
+    expect(conflict('The Harvest Cup XL final was won by the Marsh Rovers.')).toBe(true);
+    expect(conflict('The Harvest Cup 50 final followed Harvest Cup XLIX.')).toBe(false);
+    expect(conflict('The Marsh Rovers won the final.')).toBe(false);
+    expect(instanceConflict('Which team won the final?')('The Harvest Cup XL final was won by the Marsh Rovers.')).toBe(false);
   });
 });
 

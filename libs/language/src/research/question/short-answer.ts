@@ -602,6 +602,32 @@ export function numberNamed(passages: ResearchPassage[]): (value: string) => boo
   };
 }
 
+/** A name and the numeral that makes it one of a series: "Super Bowl 50", "Super Bowl XLIX", "Apollo 11". */
+const NUMBERED_NAME = /((?:\p{Lu}[\p{L}'’-]*\s+){1,4})((?:[IVXLC]+|\d+)(?:st|nd|rd|th)?)\b/gu;
+
+/**
+ * Whether a sentence speaks of another one of a series the question names one of: the question
+ * asks of "Super Bowl 50", the sentence of "Super Bowl XL" (and not of 50). Its names answer
+ * another question.
+ */
+export function instanceConflict(question: string): (sentence: string) => boolean {
+  // The series' name without what opens its sentence ("The", "Which").
+  const series = (words: string) => keyOf(words).replace(/^(?:(?:the|a|an|which|what|in|at|on|of|for)\s+)+/, '');
+  const asked = new Map<string, string>();
+  for (const m of question.matchAll(NUMBERED_NAME)) if (series(m[1]!)) asked.set(series(m[1]!), m[2]!.toLowerCase());
+  if (asked.size === 0) return () => false;
+  return (sentence) => {
+    let other = false;
+    for (const m of sentence.matchAll(NUMBERED_NAME)) {
+      const number = asked.get(series(m[1]!));
+      if (number === undefined) continue;
+      if (m[2]!.toLowerCase() === number) return false;
+      other = true;
+    }
+    return other;
+  };
+}
+
 /** Nothing but a number ("Two", "1.5 million"): no thing a noun names. */
 const BARE_NUMBER = new RegExp(`^(?:${NUMBER.source})$`, 'iu');
 
@@ -735,6 +761,7 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
   const isAsked = q.noun ? describedAs(q.noun, q.subtype === true, passages, q.nounWord) : () => false;
   const aPerson = q.kind === 'place' ? describedAsPerson(passages) : () => false;
   const namesOf = numberNamed(passages);
+  const otherInstance = instanceConflict(question);
   const ownPage = ownPageSupport(passages, terms, weight, total);
   const subjects = new Set(passages.map((p) => subjectOf(p.title)));
   // A noun phrase every page repeats ("the game", "the team") is what the pages are about, not an answer.
@@ -745,7 +772,7 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
     return 1 / (1 + COMMONNESS * Math.log(Math.max(1, count)));
   };
   for (const s of sentences) {
-    const base = (s.overlap / total) / (1 + 0.15 * s.rank);
+    const base = ((s.overlap / total) / (1 + 0.15 * s.rank)) * (otherInstance(s.text) ? NOT_OF_KIND : 1);
     const near = proximity(s.text, terms, (t) => (t === q.focus ? FOCUS * weight(t) : weight(t)), total);
     for (const { text: candidate, fit, person, whole } of candidatesIn(q.kind, s.text, terms, q.text, q.nounWord ?? null)) {
       // Words the question already holds are no answer, unless the pages call that name the noun
