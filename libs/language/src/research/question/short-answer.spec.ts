@@ -386,6 +386,15 @@ describe('another one of a series', () => {
   });
 });
 
+describe('the initials of a name the question writes', () => {
+  it('are that name, no answer ("NRU" of "the Northern Rugby Union")', () => {
+    const answer = shortAnswer('Which organisation is the Northern Rugby Union a member of?', [
+      page(1, 'Northern Rugby Union', 'Since 2010 the NRU has been a member of the World Rugby Council, which heads and governs it.'),
+    ]);
+    expect(answer?.value).toBe('World Rugby Council');
+  });
+});
+
 describe('candidates of a thing are no bare number', () => {
   it('reads "Two" opening a sentence as no thing', () => {
     const question = 'What is the name of the fight song of the college whose branch campuses are in Millbrook?';

@@ -762,6 +762,12 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
   const aPerson = q.kind === 'place' ? describedAsPerson(passages) : () => false;
   const namesOf = numberNamed(passages);
   const otherInstance = instanceConflict(question);
+  const initials = new Set(
+    capitalisedRuns(question)
+      .map((run) => run.split(/\s+/).filter((w) => /^\p{Lu}/u.test(w)))
+      .filter((words) => words.length >= 2)
+      .map((words) => words.map((w) => w[0]).join('')),
+  );
   const ownPage = ownPageSupport(passages, terms, weight, total);
   const subjects = new Set(passages.map((p) => subjectOf(p.title)));
   // A noun phrase every page repeats ("the game", "the team") is what the pages are about, not an answer.
@@ -784,6 +790,8 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
       if ((q.kind === 'year' || q.kind === 'number' || q.kind === 'date') && question.includes(candidate)) continue;
       // A number that is a name (an album called "17") counts nothing.
       if (q.kind === 'number' && namesOf(candidate)) continue;
+      // The initials of a name the question writes are that name ("NFL" of "the National Football League").
+      if (initials.has(candidate)) continue;
       const key = keyOf(candidate);
       if (!key) continue;
       const entry = found.get(key) ?? { value: whole ?? candidate, score: 0, best: 0, fit: 0, person: false, bySource: new Map<number, number>(), hits: [] };
