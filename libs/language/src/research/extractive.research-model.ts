@@ -102,10 +102,13 @@ export function extractiveFollowUps(question: string, passages: ResearchPassage[
   // question itself, unless the pages already answer it surely.
   // (The answer the pages already give is no bridge: "the University of Tartu" answers "Where did
   // Dana Whitcombe study?", it leads nowhere.)
+  // (The names first: the pages are graded again only when there is one to follow.)
+  const names = bridgeNames(question, passages, max + 1);
+  if (names.length === 0) return [];
   const current = gradeExtractive(question, passages);
   if (current?.confidence === 'high') return [];
   const answer = current ? clean(current.answer).toLowerCase() : '';
-  return bridgeNames(question, passages, max + 1)
+  return names
     .filter((b) => !answer || !answer.includes(b.name.toLowerCase()))
     .slice(0, max)
     .map((b) => ({ subquery: b.name, restates: false, regrade: true, via: { source: b.source, quote: b.quote } }));

@@ -2,7 +2,7 @@ import type { Source } from '@app/domain';
 import { tokenize } from '@app/text';
 import type { ResearchPassage } from '../research-model.port';
 import { normalizeUrl } from '@app/urls';
-import { checkedFinding, grade } from './grade';
+import { grade, gradeOne } from './grade';
 import { MAX_FOLLOW_UP_ROUNDS, MAX_PASSAGES, type ResearchPorts, type ResearchProgress } from './ports';
 import { chooseReads, readPages } from './read';
 import { searchAndMerge } from './search';
@@ -59,8 +59,11 @@ export async function followUpRound(state: ResearchState, ports: ResearchPorts, 
   state.sources = appendSources(numbered, newEntries, state.docs, state.limit, state.subqueries);
   const via = new Map(fresh.filter((f) => f.via && shown.has(f.via.source)).map((f) => [oneLine(f.subquery), f.via!]));
   if (await grade(state, ports, progress, from, via)) return 'stopped';
-  const bridged = new Set(state.sources.slice(numbered.length).map((s) => s.index));
-  if (fresh.some((f) => f.regrade) && (await regrade(state, ports, progress, bridged, fresh.filter((f) => f.regrade && f.via && shown.has(f.via.source)).map((f) => f.via!)))) return 'stopped';
+  const bridges = fresh.filter((f) => f.regrade);
+  if (bridges.length > 0) {
+    const bridged = new Set(state.sources.slice(numbered.length).map((s) => s.index));
+    if (await regrade(state, ports, progress, bridged, bridges.flatMap((f) => (f.via && shown.has(f.via.source) ? [f.via] : [])))) return 'stopped';
+  }
   const restated = fresh.find((f) => f.restates);
   if (!restated) return 'done';
   state.restatements.unshift(oneLine(restated.subquery));
@@ -75,25 +78,13 @@ export async function followUpRound(state: ResearchState, ports: ResearchPorts, 
  * again is no news), citing the sentence that led there too. True when stopped.
  */
 async function regrade(state: ResearchState, ports: ResearchPorts, progress: ResearchProgress, bridged: Set<number>, links: Array<{ source: number; quote: string }>): Promise<boolean> {
-  if (progress.stopped() || bridged.size === 0) return progress.stopped();
-  const question = state.question;
-  const sources = sourcesOf(state);
-  const first = new Set([...bridged, ...links.map((l) => l.source)]);
-  const passages = passagesOver(question, sources, state.entries, state.docs, first);
-  if (passages.length === 0) return false;
-  const graded = await ports.model.grade(question, passages);
-  state.usage.grader_calls++;
-  addTokens(state, graded.usage);
-  let finding = graded.finding && checkedFinding(graded.finding, question, passages);
-  if (!finding || !bridged.has(finding.evidence[0]!.source)) return false;
-  // The chain is cited too: the answer's sentences, then the sentence that named the bridge.
-  const shown = new Set(passages.map((p) => p.source));
-  const link = links.find((l) => shown.has(l.source));
-  if (link && !finding.evidence.some((e) => e.quote === link.quote)) finding = { ...finding, citations: [...new Set([...finding.citations, link.source])], evidence: [...finding.evidence, link] };
   if (progress.stopped()) return true;
-  await progress.findingGraded(finding);
-  state.findings.push(finding);
-  return false;
+  if (bridged.size === 0) return false;
+  const first = new Set([...bridged, ...links.map((l) => l.source)]);
+  const passages = passagesOver(state.question, sourcesOf(state), state.entries, state.docs, first);
+  if (passages.length === 0) return false;
+  const shown = new Set(passages.map((p) => p.source));
+  return gradeOne(state, ports, progress, state.question, passages, links.find((l) => shown.has(l.source)) ?? null, (f) => bridged.has(f.evidence[0]!.source));
 }
 
 /** Two sub-queries with the same stemmed words are one search. */

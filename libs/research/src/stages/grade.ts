@@ -20,23 +20,39 @@ export async function grade(
   for (let i = from; i < state.subqueries.length; i++) {
     const subquery = state.subqueries[i]!;
     if (progress.stopped()) return true;
-    const sources = sourcesOf(state);
-    const passages = passagesFor(i, subquery, sources, state.entries, state.docs);
+    const passages = passagesFor(i, subquery, sourcesOf(state), state.entries, state.docs);
     if (passages.length === 0) continue; // nothing to judge: no call, no finding
-    const graded = await ports.model.grade(subquery, passages);
-    state.usage.grader_calls++;
-    addTokens(state, graded.usage);
-    let finding = graded.finding && checkedFinding(graded.finding, subquery, passages);
-    if (!finding) continue;
-    const link = via.get(subquery);
-    // The chain is cited too: the answer quote, then the sentence that led to it.
-    if (link && sources.some((s) => s.index === link.source) && !finding.evidence.some((e) => e.quote === link.quote)) {
-      finding = { ...finding, citations: [...new Set([...finding.citations, link.source])], evidence: [...finding.evidence, link] };
-    }
-    if (progress.stopped()) return true;
-    await progress.findingGraded(finding);
-    state.findings.push(finding);
+    if (await gradeOne(state, ports, progress, subquery, passages, via.get(subquery) ?? null)) return true;
   }
+  return false;
+}
+
+/**
+ * One grading call: `subquery` against `passages`; the finding, once checked (see
+ * `checkedFinding`) and where `keep` accepts it, is recorded, with `link` (the sentence that led
+ * to it) cited after its own quotes. True when stopped.
+ */
+export async function gradeOne(
+  state: ResearchState,
+  ports: Pick<ResearchPorts, 'model'>,
+  progress: ResearchProgress,
+  subquery: string,
+  passages: ResearchPassage[],
+  link: FollowUp['via'],
+  keep: (finding: Finding) => boolean = () => true,
+): Promise<boolean> {
+  const graded = await ports.model.grade(subquery, passages);
+  state.usage.grader_calls++;
+  addTokens(state, graded.usage);
+  let finding = graded.finding && checkedFinding(graded.finding, subquery, passages);
+  if (!finding || !keep(finding)) return false;
+  // The chain is cited too: the answer quote, then the sentence that led to it.
+  if (link && sourcesOf(state).some((s) => s.index === link.source) && !finding.evidence.some((e) => e.quote === link.quote)) {
+    finding = { ...finding, citations: [...new Set([...finding.citations, link.source])], evidence: [...finding.evidence, link] };
+  }
+  if (progress.stopped()) return true;
+  await progress.findingGraded(finding);
+  state.findings.push(finding);
   return false;
 }
 

@@ -22,6 +22,15 @@ describe('bridgeNames', () => {
     expect(bridgeNames(question, [series, read], 3).map((b) => b.name)).toEqual(['Emi Tachibana']);
   });
 
+  it('follows no run of capitals longer than a name, and reads no sentence longer than the short path does', () => {
+    // A hostile page: a run of 5,000 capitalised words beside the question's names would be a search of its own.
+    const capitals = 'Zed '.repeat(5_000).trim();
+    const hostile = page(4, 'Blue Hour (comic)', `Blue Hour is a Japanese comic series written and illustrated by ${capitals}. It follows Kaito Mori.`);
+    expect(bridgeNames(question, [hostile], 3)).toEqual([]);
+    const long = page(5, 'Blue Hour (comic)', `Blue Hour is a Japanese comic series about Kaito Mori, written and illustrated by Haruki Sanno${', and then more'.repeat(100)}.`);
+    expect(bridgeNames(question, [long], 3)).toEqual([]);
+  });
+
   it('follows nothing for which-of-two or yes/no, and nothing from a page that names nothing the question names', () => {
     expect(bridgeNames('Who was born first, Haruki Sanno or Emi Tachibana?', [series], 2)).toEqual([]);
     expect(bridgeNames('Are Blue Hour and Red Dawn both comic series?', [series], 2)).toEqual([]);

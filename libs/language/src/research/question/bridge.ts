@@ -7,12 +7,17 @@
 import nlp from 'compromise';
 import { sentenceSpans, tokenize } from '@app/text';
 import type { ResearchPassage } from '@app/research';
-import { analyseShortQuestion, askingPart, capitalisedRuns, datePiece, keyOf, subjectOf } from './short-answer';
+import { analyseShortQuestion, askingPart, capitalisedRuns, datePiece, keyOf, quotedTitles, subjectOf } from './short-answer';
 
 /** Sentences read for bridge names: the best few by the question's words. */
 const LINKING_SENTENCES = 3;
 /** A linking sentence shares at least this many of the question's words. */
 const MIN_SHARED = 2;
+/** Sentences read, as the short path reads them (shorter are headings, longer run-on boilerplate). */
+const MIN_SENTENCE = 15;
+const MAX_SENTENCE = 800;
+/** A name followed is a search of its own: at most this many words (a page's run of capitals is no name). */
+const MAX_NAME_WORDS = 6;
 
 export interface BridgeName {
   name: string;
@@ -49,10 +54,12 @@ export function bridgeNames(question: string, passages: ResearchPassage[], max: 
   });
   const sentences = linked
     .flatMap((p, rank) =>
-      sentenceSpans(p.text).map((s) => {
-        const own = new Set(tokenize(s.text).filter((t) => terms.has(t)));
-        return { source: p.source, text: s.text, rank, shared: own.size, asking: [...own].filter((t) => clause.has(t)).length };
-      }),
+      sentenceSpans(p.text)
+        .filter((s) => s.text.length >= MIN_SENTENCE && s.text.length <= MAX_SENTENCE)
+        .map((s) => {
+          const own = new Set(tokenize(s.text).filter((t) => terms.has(t)));
+          return { source: p.source, text: s.text, rank, shared: own.size, asking: [...own].filter((t) => clause.has(t)).length };
+        }),
     )
     .filter((s) => s.shared >= MIN_SHARED)
     .sort((a, b) => b.asking - a.asking || b.shared - a.shared || a.rank - b.rank)
@@ -61,12 +68,13 @@ export function bridgeNames(question: string, passages: ResearchPassage[], max: 
   for (const s of sentences) {
     const doc = nlp(s.text);
     const topics = new Set((doc.topics().out('array') as string[]).map(keyOf));
-    const quoted = [...s.text.matchAll(/["“]([^"“”]{2,80})["”]/gu)].map((m) => m[1]!.trim()).filter((t) => /^\p{Lu}/u.test(t));
+    const quoted = quotedTitles(s.text);
     for (const name of [...quoted, ...capitalisedRuns(s.text)]) {
+      const words = name.split(/\s+/).length;
+      if (words > MAX_NAME_WORDS) continue;
       const key = keyOf(name);
       if (!key || read.has(key) || asked.includes(` ${key} `) || out.some((o) => keyOf(o.name) === key)) continue;
       if (tokenize(name).every((t) => terms.has(t))) continue;
-      const words = name.split(/\s+/).length;
       if (!quoted.includes(name) && words < 2 && !topics.has(key)) continue;
       if (datePiece(name) || nlp(name).has('#Demonym')) continue;
       out.push({ name, source: s.source, quote: s.text });

@@ -459,7 +459,7 @@ export function candidatesIn(
     const runs = capitalisedRuns(text);
     pieces.push(...runs);
     // A title the page quotes whole ("Hymn for the Weekend", "I'm a Jayhawk").
-    const quoted = [...text.matchAll(/["“]([^"“”]{2,80})["”]/gu)].map((m) => m[1]!.trim()).filter((q) => q.split(/\s+/).length <= 6 && /^\p{Lu}/u.test(q));
+    const quoted = quotedTitles(text);
     pieces.push(...quoted);
     const cleaned = pieces.map((c) => trimEnds(c.replace(/[()]/g, ' ').trim()).replace(/^(?:(?:the|a|an|its|their|his|her|this|that|these|those|of|and|or)\s+)+/i, ''));
     // A date or a bare number is not a thing a noun names.
@@ -470,8 +470,11 @@ export function candidatesIn(
     const member = /\b(?:which|what)\s+(?!(?:is|was|are|were|did|does|do|has|had|have)\b)/i.test(question);
     // A numeral left of a name cut at the question's words stands for that name: "XLVIII" of
     // "Super Bowl XLVIII" is scored where it stands, and answers as "Super Bowl XLVIII".
-    const whole = (c: string) => (/^(?:[IVXLC]+|\d+)$/.test(c) ? runs.find((r) => r.endsWith(` ${c}`)) : undefined);
-    return things.map((text) => ({ text, fit: (member && /^\p{Lu}/u.test(text) && !/^\p{Lu}\p{Ll}+$/u.test(text)) || quoted.includes(text) ? KIND_FIT : 1, ...(whole(text) ? { whole: whole(text) } : {}) }));
+    const wholeOf = (c: string) => (/^(?:[IVXLC]+|\d+)$/.test(c) ? runs.find((r) => r.endsWith(` ${c}`)) : undefined);
+    return things.map((text) => {
+      const whole = wholeOf(text);
+      return { text, fit: (member && /^\p{Lu}/u.test(text) && !/^\p{Lu}\p{Ll}+$/u.test(text)) || quoted.includes(text) ? KIND_FIT : 1, ...(whole ? { whole } : {}) };
+    });
   }
   const people = (doc.people().out('array') as string[]).map(trimEnds);
   const places = (doc.places().out('array') as string[]).map(trimEnds);
@@ -628,6 +631,16 @@ export function instanceConflict(question: string): (sentence: string) => boolea
   };
 }
 
+/** The initials of the names of two capitalised words or more a text writes: "NFL" of "the National Football League". */
+function initialsOf(text: string): Set<string> {
+  return new Set(
+    capitalisedRuns(text)
+      .map((run) => run.split(/\s+/).filter((w) => /^\p{Lu}/u.test(w)))
+      .filter((words) => words.length >= 2)
+      .map((words) => words.map((w) => w[0]).join('')),
+  );
+}
+
 /** Nothing but a number ("Two", "1.5 million"): no thing a noun names. */
 const BARE_NUMBER = new RegExp(`^(?:${NUMBER.source})$`, 'iu');
 
@@ -673,6 +686,10 @@ function numbersIn(text: string, question: string): Array<{ text: string; fit: n
  */
 const CAPITALISED_WORD = String.raw`(?:\p{Lu}\.|\p{Lu}[\p{L}\p{M}'’.-]*)`;
 const CAPITALISED_RUN = new RegExp(`(?<![\\p{L}\\p{N}])${CAPITALISED_WORD}(?:\\s+(?:(?:of|the|de|del|da|van|von|der|le|la|&)\\s+)?${CAPITALISED_WORD})*`, 'gu');
+
+/** Titles a text quotes whole, capitalised, of six words at most: 'the song "Hymn for the Weekend"'. */
+export const quotedTitles = (text: string): string[] =>
+  [...text.matchAll(/["“]([^"“”]{2,80})["”]/gu)].map((m) => m[1]!.trim()).filter((q) => q.split(/\s+/).length <= 6 && /^\p{Lu}/u.test(q));
 
 export function capitalisedRuns(text: string): string[] {
   const runs = text.match(CAPITALISED_RUN) ?? [];
@@ -762,12 +779,7 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
   const aPerson = q.kind === 'place' ? describedAsPerson(passages) : () => false;
   const namesOf = numberNamed(passages);
   const otherInstance = instanceConflict(question);
-  const initials = new Set(
-    capitalisedRuns(question)
-      .map((run) => run.split(/\s+/).filter((w) => /^\p{Lu}/u.test(w)))
-      .filter((words) => words.length >= 2)
-      .map((words) => words.map((w) => w[0]).join('')),
-  );
+  const initials = initialsOf(question);
   const ownPage = ownPageSupport(passages, terms, weight, total);
   const subjects = new Set(passages.map((p) => subjectOf(p.title)));
   // A noun phrase every page repeats ("the game", "the team") is what the pages are about, not an answer.
