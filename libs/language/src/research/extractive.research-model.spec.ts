@@ -255,6 +255,19 @@ describe('gradeExtractive: "how many X" is answered by a number X follows', () =
   });
 });
 
+describe('gradeExtractive: the dates of a life', () => {
+  const page = (source: number, title: string, text: string): ResearchPassage => ({ source, url: `https://w.test/${source}`, title, text });
+
+  it('answers "died" with the end of the lifespan of the person the question describes, not a date beside its words', () => {
+    // The typed rules alone took the date in the sentence sharing most words ("near Millbrook on July 27, 1863").
+    const finding = gradeExtractive('When was the glider pioneer died who claimed to have flown near Millbrook, Ontario on May 3, 1899?', [
+      page(1, 'Millbrook, Ontario', 'Millbrook is a town in Ontario, where Tomas Elvgren claimed to have flown. Skirmishes occurred near Millbrook on July 27, 1863, when a steamer was attacked.'),
+      page(2, 'Tomas Elvgren', 'Tomas Elvgren (born Tomas Elvgrén; 2 March 1861 – 14 November 1930) was a glider pioneer who emigrated to Canada. He built engines until 1915.'),
+    ]);
+    expect(finding).toMatchObject({ answer: '14 November 1930', confidence: 'medium', evidence: [{ source: 2 }] });
+  });
+});
+
 describe('promptAnswer: the value that answers a prompt, as the report leads with it', () => {
   const finding = (subquery: string, answer: string, quote: string, confidence: Finding['confidence'] = 'medium'): Finding => ({ subquery, answer, citations: [1], confidence, evidence: [{ source: 1, quote }] });
 

@@ -7,9 +7,10 @@ import { answerUnits } from './question/answer-units';
 import { describedName, describedObject } from './question/described';
 import { analyseQuestion, questionKind } from './question/question-shape';
 import { roleHolder } from './question/role-holder';
-import { analyseShortQuestion, asksSettlement, candidatesIn, countsAsked, kindConfidence, listed, NOT_OF_KIND, numberNamed, shortAnswer, type ShortQuestion } from './question/short-answer';
+import { analyseShortQuestion, asksSettlement, candidatesIn, countsAsked, kindConfidence, listed, NOT_OF_KIND, numberNamed, shortAnswer, type ShortAnswer, type ShortQuestion } from './question/short-answer';
 import { formatValue, typedAnswer } from './question/typed-answer';
 import { bridgeNames } from './question/bridge';
+import { lifeDate } from './question/lifespan';
 import { citedIndexes, claimSentences, GAP_NOTE, oneLine, sourcesSection, type FollowUp, type ResearchCallOptions, type ResearchModel, type ResearchPassage, type ResearchSourceRef, type SynthesiseOptions } from '@app/research';
 
 /** No model is called: invented token counts would distort usage and cost figures. */
@@ -222,6 +223,9 @@ function gradeUnchecked(subquery: string, passages: ResearchPassage[]): Finding 
   // The two readings of the question disagreeing on a name's kind (a thing asked by its noun,
   // "the fight song of the university whose main campus…", read as a person by "whose"): the
   // typed rules would answer another question.
+  // "Born in what year?": the dates given after the name of the person the question describes.
+  const life = question && lifeDate(question, passages);
+  if (life) return shortFinding(subquery, life, life.agreeing);
   const otherName = asked === 'thing' && (shape.kind === 'person' || shape.kind === 'place' || shape.kind === 'organisation');
   const first = asked === 'choice' || asked === 'yesno' || shape.kind === 'text' || otherName;
   if (first) {
@@ -316,9 +320,14 @@ const lowered = (f: Finding | null): Finding | null => f && { ...f, confidence: 
 function gradeShort(subquery: string, passages: ResearchPassage[]): Finding | null {
   const short = shortAnswer(subquery, passages);
   if (!short) return null;
-  const evidence: Finding['evidence'] = [{ source: short.source, quote: short.quote }];
   // A thing named by a noun phrase is a guess from its sentence: the closest sentences stay beside it.
   const beside = analyseShortQuestion(subquery)?.kind === 'thing' ? (gradeLexical(subquery, passages)?.evidence ?? []) : short.agreeing;
+  return shortFinding(subquery, short, beside);
+}
+
+/** A short answer as a finding: its value, the sentence stating it, then the sentences beside it (other sources' first). */
+function shortFinding(subquery: string, short: ShortAnswer, beside: ShortAnswer['agreeing']): Finding {
+  const evidence: Finding['evidence'] = [{ source: short.source, quote: short.quote }];
   for (const a of beside) if (evidence.length < MAX_ANSWER_SENTENCES && !evidence.some((e) => e.quote === a.quote || (e.source === a.source && beside === short.agreeing))) evidence.push(a);
   return { subquery, answer: short.value, citations: [...new Set(evidence.map((e) => e.source))], confidence: short.confidence, evidence };
 }

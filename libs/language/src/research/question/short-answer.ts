@@ -384,7 +384,7 @@ function namedContext(passages: ResearchPassage[], terms: Set<string>, weight: (
 }
 
 /** Term weights: rarer among the passages' sentences weighs more (an idf over what was read). */
-function weights(passages: ResearchPassage[], terms: string[]): (t: string) => number {
+export function termWeights(passages: ResearchPassage[], terms: string[]): (t: string) => number {
   const df = new Map<string, number>();
   let n = 0;
   for (const p of passages)
@@ -769,7 +769,7 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
   if (!q || passages.length === 0) return null;
   if (q.kind === 'choice') return choose(q, passages);
   if (q.kind === 'yesno') return yesNo(q, passages);
-  const weight = weights(passages, q.terms);
+  const weight = termWeights(passages, q.terms);
   const terms = new Set(q.terms);
   const sentences = sentencesOf(passages, terms, weight);
   const total = q.terms.reduce((a, t) => a + weight(t), 0) || 1;
