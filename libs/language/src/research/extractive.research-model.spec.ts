@@ -285,4 +285,11 @@ describe('promptAnswer: the value that answers a prompt, as the report leads wit
     expect(promptAnswer('How are EV batteries recycled?', [finding('How are EV batteries recycled?', 'Electric vehicle batteries are shredded.', 'Electric vehicle batteries are shredded.')])).toBeNull();
     expect(promptAnswer('When was Acme founded?', [finding('Who leads Acme?', 'Dana Whitcombe', 'Dana Whitcombe leads Acme.')])).toBeNull();
   });
+
+  it('is the option that answers which of two, though the sentence settling it does not repeat its name', () => {
+    const q = 'Which park is larger, Harrow Fen National Park or Kestle Moor National Park?';
+    expect(promptAnswer(q, [finding(q, 'Harrow Fen National Park', 'It covers 412 km² of marshes and dunes.')])?.value).toBe('Harrow Fen National Park');
+    // Anything else is no option.
+    expect(promptAnswer(q, [finding(q, 'Kestle Moor', 'It covers 412 km² of marshes and dunes.')])).toBeNull();
+  });
 });

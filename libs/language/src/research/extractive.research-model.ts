@@ -400,8 +400,12 @@ const typedValue = (f: Finding, things = false) => {
   if (questionKind(f.subquery) !== 'text') return f.answer;
   // A short answer (short-answer.ts) is a value its first quote states, or yes/no. A thing's noun
   // phrase answers a task's field (things), not a report's lead: there the sentences lead.
-  const kind = analyseShortQuestion(f.subquery)?.kind;
+  const short = analyseShortQuestion(f.subquery);
+  const kind = short?.kind;
   if (!kind || (kind === 'thing' && !things)) return null;
+  // Which of two is answered by an option as the question writes it, settled by sentences that
+  // need not repeat its name ("It covers 543 km²" on the park's own page).
+  if (kind === 'choice') return short.options?.includes(f.answer) ? f.answer : null;
   return /^(?:yes|no)$/.test(f.answer) || f.evidence.some((e) => e.quote.includes(f.answer)) ? f.answer : null;
 };
 
