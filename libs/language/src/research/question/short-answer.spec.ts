@@ -58,6 +58,15 @@ describe('shortAnswer', () => {
     expect(answer).toMatchObject({ value: 'Bruno Castellan', confidence: 'high', source: 2 });
   });
 
+  it('which of two by words: what each option’s sentences say together, not the words describing one of them', () => {
+    // ", the 1970 concert documentary" only says which film is meant: it matches that film's own page.
+    const answer = shortAnswer('Which film was Oscar nominated, Harrow Kin: The Legacy of Flax or Night Shelter, the 1970 concert documentary?', [
+      page(1, 'Night Shelter (1970 film)', 'Night Shelter is a 1970 concert documentary film directed by Alma Reyes.'),
+      page(2, 'Harrow Kin: The Legacy of Flax', 'Harrow Kin: The Legacy of Flax is a 2001 American documentary film. It was nominated for Best Documentary Feature at the 74th Academy Awards.'),
+    ]);
+    expect(answer).toMatchObject({ value: 'Harrow Kin: The Legacy of Flax', confidence: 'low', source: 2 });
+  });
+
   it('which of two has more: the number next to the question’s noun', () => {
     const answer = shortAnswer('Which building has more floors, Harbour House or 12 Quay Street?', [
       page(1, 'Harbour House', 'Harbour House is an office tower with 31 floors, finished in 1988.'),

@@ -922,7 +922,9 @@ function about(option: string, passages: ResearchPassage[]): Sentence[] {
 function choose(q: ShortQuestion, passages: ResearchPassage[]): ShortAnswer | null {
   const [a, b] = q.options!;
   const question = q.terms;
-  const optionTerms = new Set([...tokenize(a), ...tokenize(b)]);
+  // An option's own description (", the 1970 Rolling Stones documentary") only says which one is
+  // meant: its words would find that option's page, not settle the question.
+  const optionTerms = new Set([...tokenize(a), ...tokenize(b), ...[a, b].flatMap((o) => tokenize(appositiveOf(q.text, o)))]);
   const rest = question.filter((t) => !optionTerms.has(t));
   const sa = about(a, passages);
   const sb = about(b, passages);
@@ -979,17 +981,29 @@ function choose(q: ShortQuestion, passages: ResearchPassage[]): ShortAnswer | nu
     if (settled) return settled;
   }
   // The question's own words around each option decide.
+  // What is said of each option, all its sentences together ("… a 2001 documentary film." "It was
+  // nominated for Best Documentary Feature."): the words of the question it holds; the sentence
+  // holding most of them is quoted.
   const score = (ss: Sentence[]) => {
     let best: { value: number; s: Sentence } | null = null;
+    const said = new Set<string>();
     for (const s of ss) {
       const seen = new Set(tokenize(s.text));
+      for (const t of rest) if (seen.has(t)) said.add(t);
       const v = rest.filter((t) => seen.has(t)).length + s.overlap * 0.1;
       if (!best || v > best.value) best = { value: v, s };
     }
-    return best;
+    return best && { value: said.size + best.s.overlap * 0.1, s: best.s };
   };
   const settled = compare(score, true);
   return settled && { ...settled, confidence: 'low' };
+}
+
+/** The description a question writes after an option, between commas: "…, Gimme Shelter, the 1970 documentary?" -> "the 1970 documentary". */
+function appositiveOf(question: string, option: string): string {
+  const at = question.indexOf(option);
+  if (at < 0) return '';
+  return /^\s*,\s*((?:the|a|an)\s+[^,?]{2,80}?)\s*(?:,|\?|$)/i.exec(question.slice(at + option.length))?.[1] ?? '';
 }
 
 /** The pages a question names by their titles ("Are both Dogo Cubano and the Dutch Shepherd dog breeds?"). */
