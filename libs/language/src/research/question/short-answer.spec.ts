@@ -130,6 +130,14 @@ describe('shortAnswer', () => {
     expect(answer?.value).toBe('Thornfield, Ontario');
   });
 
+  it('a place one of a list is answered alone, not with the next one as its region', () => {
+    const answer = shortAnswer('Where has Dora Keel’s column appeared that draws 9 million readers a month?', [
+      page(1, 'Dora Keel', 'Dora Keel’s column has appeared in The Daily Lark, Kestrel Monthly, Quill Weekly, Salon and other media.'),
+      page(2, 'Kestrel Monthly', 'Kestrel Monthly is a magazine that draws 9 million readers a month, based in Boston.'),
+    ]);
+    expect(answer?.value).toBe('Kestrel Monthly');
+  });
+
   it('"who" splits "X of Y" into the person and the band', () => {
     const answer = shortAnswer('Which Canadian singer produced the song with the cast?', [
       page(1, 'Cast album', 'The song was produced with the cast by Jay Marlin of Rascal Town, a Canadian singer, in 2014.'),

@@ -877,7 +877,8 @@ export function listed(q: ShortQuestion, value: string, sentence: string, terms:
  */
 function withRegion(value: string, sentence: string, terms: Set<string>): string {
   const at = sentence.indexOf(`${value}, `);
-  if (at < 0) return value;
+  // One of a list ("…, National Journal, Mental Floss, Publishers Weekly, Salon") is followed by the next one, no region.
+  if (at < 0 || /,\s*$/.test(sentence.slice(0, at))) return value;
   const region = new RegExp(`^${CAPITALISED_RUN.source}`, 'u').exec(sentence.slice(at + value.length + 2))?.[0];
   return region && newToQuestion(region, terms) && !nlp(region).has('#Person') ? `${value}, ${region}` : value;
 }
