@@ -163,6 +163,21 @@ describe('gradeExtractive agreement', () => {
     expect(finding?.answer).toBe('1997');
     expect(finding?.evidence.map((e) => e.source)).toEqual([1, 3]);
   });
+
+  it('is no surer of a name than the short path, which sees the other name beside the same words', () => {
+    // Two sources state "Tom Reyes" as head coach; the pages name Sam Ortiz head coach almost as well.
+    const page = (source: number, title: string, text: string): ResearchPassage => ({ source, url: `https://w.test/${source}`, title, text });
+    const finding = gradeExtractive('Who is the head coach of the Harbour Otters?', [
+      page(
+        1,
+        'Harbour Otters 2015 season',
+        'Following their loss in the playoffs, the Harbour Otters underwent coaching changes, including a parting with head coach Tom Reyes (who had won four titles in his four years as Otters head coach), and the hiring of Sam Ortiz as the new head coach.',
+      ),
+      page(2, 'Otters history', 'Tom Reyes won four titles as head coach of the Harbour Otters.'),
+      page(3, 'Harbour Otters', 'The Harbour Otters are a football team. Sam Ortiz is the head coach of the Otters.'),
+    ]);
+    expect(finding).toMatchObject({ answer: 'Tom Reyes', confidence: 'medium' });
+  });
 });
 
 describe('gradeExtractive: a name the typed rules read must be a name of the kind asked', () => {

@@ -269,8 +269,9 @@ function gradeUnchecked(subquery: string, passages: ResearchPassage[]): Finding 
   for (const u of agreeing) if (evidence.length < MAX_ANSWER_SENTENCES && !evidence.some((e) => e.source === u.source)) evidence.push({ source: u.source, quote: u.text });
   const sources = new Set(evidence.map((e) => e.source)).size;
   // A name is high only when the short path, reading every candidate by its distance to the
-  // question's words, names the same one: pages on one subject repeat their names everywhere.
-  const confirmed = !named || sources < 2 || sameValue(short()?.answer, value);
+  // question's words, names the same one and is sure of it (well ahead of the next): pages on one
+  // subject repeat their names everywhere ("John Fox" and "Gary Kubiak" beside "head coach of the Broncos").
+  const confirmed = !named || sources < 2 || (sameValue(short()?.answer, value) && short()?.confidence === 'high');
   return {
     subquery,
     answer: value,
