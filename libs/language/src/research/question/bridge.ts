@@ -48,6 +48,10 @@ export function bridgeNames(question: string, passages: ResearchPassage[], max: 
     .filter((n) => !nlp(n).has('#Demonym'))
     .map(keyOf)
     .filter((k) => k.length >= 3 && tokenize(k).length > 0 && !/^(?:who|whom|whose|what|which|where|when|how)\b/.test(k));
+  // The words of the question's own names only say which page it starts from ("Tom Watkins … was
+  // an American football running back in the National Football League"): what links on is said by
+  // its other words ("He played college football at Iowa State").
+  const nameTerms = new Set(names.flatMap((n) => tokenize(n)));
   const linked = passages.filter((p) => {
     const text = ` ${keyOf(`${p.title} ${p.text}`)} `;
     return names.some((n) => text.includes(` ${n} `));
@@ -58,11 +62,14 @@ export function bridgeNames(question: string, passages: ResearchPassage[], max: 
         .filter((s) => s.text.length >= MIN_SENTENCE && s.text.length <= MAX_SENTENCE)
         .map((s) => {
           const own = new Set(tokenize(s.text).filter((t) => terms.has(t)));
-          return { source: p.source, text: s.text, rank, shared: own.size, asking: [...own].filter((t) => clause.has(t)).length };
+          const linking = [...own].filter((t) => !nameTerms.has(t));
+          return { source: p.source, text: s.text, rank, about: names.includes(subjectOf(p.title)), shared: own.size, linking: linking.length, asking: linking.filter((t) => clause.has(t)).length };
         }),
     )
     .filter((s) => s.shared >= MIN_SHARED)
-    .sort((a, b) => b.asking - a.asking || b.shared - a.shared || a.rank - b.rank)
+    // The own page of a thing the question names first ("Big Stone Gap (film)" for "the director of
+    // the romantic comedy "Big Stone Gap""), then the linking words.
+    .sort((a, b) => Number(b.about) - Number(a.about) || b.asking - a.asking || b.linking - a.linking || b.shared - a.shared || a.rank - b.rank)
     .slice(0, LINKING_SENTENCES);
   const out: BridgeName[] = [];
   for (const s of sentences) {
