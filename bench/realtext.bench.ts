@@ -43,6 +43,7 @@
  * it stays unseen.
  * Rerun: npm run bench:realtext   (REALTEXT_DATA=<folder> for another copy of the data;
  *        REALTEXT_LIMIT=<n> asks only each set's first n questions, a quick look;
+ *        REALTEXT_TUNE_DUMP=<path> writes the tuned part's outcomes, question by question, to <path>.<set>.json;
  *        REALTEXT_PROCESSOR=core|ultra asks the tasks on that processor instead of base;
  *        REALTEXT_SETS=hotpotqa or squad measures one set; any of these writes its results
  *        beside the default run's, as bench/results/realtext-<processor>-<sets>.*)
@@ -64,6 +65,7 @@ const SQUAD_TASK_EVERY = Number(process.env.REALTEXT_SQUAD_TASK_EVERY ?? 1);
 const SQUAD_DEEP_EVERY = Number(process.env.REALTEXT_SQUAD_DEEP_EVERY ?? 1);
 /** A quick look: only the first N questions of each set (by file order; the figures are then not the bench's). */
 const LIMIT = Number(process.env.REALTEXT_LIMIT ?? 0);
+const TUNE_DUMP = process.env.REALTEXT_TUNE_DUMP ?? '';
 /** The task processor asked (base by default: the figures quoted are base's). */
 const PROCESSOR = process.env.REALTEXT_PROCESSOR ?? 'base';
 if (!['base', 'core', 'ultra'].includes(PROCESSOR)) throw new Error(`REALTEXT_PROCESSOR must be base, core or ultra, not ${JSON.stringify(PROCESSOR)}`);
@@ -573,6 +575,8 @@ async function main(): Promise<void> {
   }
   for (const set of sets) {
     const { outcomes, times, unknownUrls, seconds } = await measureSet(set);
+    // The tuned part's answers one by one, to study; the measured part is only ever counted.
+    if (TUNE_DUMP) fs.writeFileSync(`${TUNE_DUMP}.${set.name}.json`, JSON.stringify(outcomes.filter((o) => o.part === 'tune'), null, 1));
     const columns = PARTS.map((part) => ({ part, rows: figures(outcomes, part) }));
     const count = (part: Part) => set.questions.filter((q) => q.part === part).length;
     const width = Math.max(...columns[0]!.rows.map((r) => r[0].length));
