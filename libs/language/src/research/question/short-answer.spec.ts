@@ -130,6 +130,17 @@ describe('shortAnswer', () => {
     expect(answer?.value).toBe('Thornfield, Ontario');
   });
 
+  it('"which <series>" is one of the series, told apart by a year or a numeral', () => {
+    const answer = shortAnswer('Which Harbour Cup was famous for a disputed final between Norland and Estmark, where the referee was from Wales?', [
+      page(1, 'Ivo Brant (referee)', 'Ivo Brant is a referee from Wales. He is known for two matches in the 1978 Harbour Cup in Ostia: the infamous "Long Whistle" between Norland and Estmark, and the final.'),
+    ]);
+    expect(answer?.value).toBe('1978 Harbour Cup');
+    const numeral = shortAnswer('Which Harbour Cup did Ivo Brant referee at 38 years old?', [
+      page(1, 'Ivo Brant (referee)', 'At 38 years old, Ivo Brant refereed Harbour Cup XXXIII, the oldest referee of a final, and later served as General Manager.'),
+    ]);
+    expect(numeral?.value).toBe('Harbour Cup XXXIII');
+  });
+
   it('a place one of a list is answered alone, not with the next one as its region', () => {
     const answer = shortAnswer('Where has Dora Keel’s column appeared that draws 9 million readers a month?', [
       page(1, 'Dora Keel', 'Dora Keel’s column has appeared in The Daily Lark, Kestrel Monthly, Quill Weekly, Salon and other media.'),

@@ -471,9 +471,21 @@ export function candidatesIn(
     // A numeral left of a name cut at the question's words stands for that name: "XLVIII" of
     // "Super Bowl XLVIII" is scored where it stands, and answers as "Super Bowl XLVIII".
     const wholeOf = (c: string) => (/^(?:[IVXLC]+|\d+)$/.test(c) ? runs.find((r) => r.endsWith(` ${c}`)) : undefined);
-    return things.map((text) => {
+    // "Which World Cup…?": one of the series the question names, told apart by a year, an ordinal
+    // or a numeral ("the 1982 World Cup", "Super Bowl XXXIII"), is of the kind asked twice over.
+    const series = /^(?:[Ww]hich|[Ww]hat)\s+((?:\p{Lu}[\p{L}'’-]*\s+)*\p{Lu}[\p{L}'’-]*)\s+(?:is|was|are|were|did|does|do|has|had|have)\b/u.exec(question)?.[1];
+    const ofSeries = (c: string) => {
+      if (!series) return false;
+      const at = c.indexOf(series);
+      if (at < 0) return false;
+      const rest = `${c.slice(0, at)} ${c.slice(at + series.length)}`.trim();
+      return /^(?:\d{4}|\d+(?:st|nd|rd|th)|[IVXLC]+|\d+)$/.test(rest);
+    };
+    const instances = series ? [...text.matchAll(new RegExp(`\\b(?:\\d{4}|\\d+(?:st|nd|rd|th))\\s+${series.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'gu'))].map((m) => m[0]) : [];
+    return [...new Set([...things, ...instances])].map((text) => {
       const whole = wholeOf(text);
-      return { text, fit: (member && /^\p{Lu}/u.test(text) && !/^\p{Lu}\p{Ll}+$/u.test(text)) || quoted.includes(text) ? KIND_FIT : 1, ...(whole ? { whole } : {}) };
+      const fit = ofSeries(whole ?? text) ? KIND_FIT * NOUN_FIT : (member && /^\p{Lu}/u.test(text) && !/^\p{Lu}\p{Ll}+$/u.test(text)) || quoted.includes(text) ? KIND_FIT : 1;
+      return { text, fit, ...(whole ? { whole } : {}) };
     });
   }
   const people = (doc.people().out('array') as string[]).map(trimEnds);
