@@ -130,6 +130,13 @@ describe('shortAnswer', () => {
     expect(answer?.value).toBe('Thornfield, Ontario');
   });
 
+  it('"which player" is a person, not the team compromise reads beside the question’s words', () => {
+    const answer = shortAnswer('Which player did the Broncos lose to an ACL injury in a preseason game?', [
+      page(1, 'Harbor Otters', 'Despite waiving running back Lee Dunmore and losing top wide receiver Ken Marlow to a torn ACL in the preseason, the Denver Broncos had their best season.'),
+    ]);
+    expect(answer?.value).toBe('Ken Marlow');
+  });
+
   it('"which <series>" is one of the series, told apart by a year or a numeral', () => {
     const answer = shortAnswer('Which Harbour Cup was famous for a disputed final between Norland and Estmark, where the referee was from Wales?', [
       page(1, 'Ivo Brant (referee)', 'Ivo Brant is a referee from Wales. He is known for two matches in the 1978 Harbour Cup in Ostia: the infamous "Long Whistle" between Norland and Estmark, and the final.'),

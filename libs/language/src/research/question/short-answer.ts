@@ -522,6 +522,7 @@ export function candidatesIn(
   const out: Array<{ text: string; fit: number; person?: boolean }> = [];
   const settlement = askedWord !== null && SETTLEMENTS.test(askedWord);
   const venue = askedWord !== null && VENUES.test(askedWord);
+  const personAsked = askedWord !== null && PERSON_NOUNS.test(askedWord);
   for (const [whole, parts] of wholes) {
     const seen = (spans: string[]) => [whole, ...parts].some((c) => spans.some((span) => span.includes(c)));
     const isPerson = seen(people);
@@ -545,6 +546,12 @@ export function candidatesIn(
       continue;
     }
     if (kind === 'person' && notWho(whole)) {
+      out.push({ text: whole, fit: NOT_OF_KIND });
+      continue;
+    }
+    // "Which player…", "which actor…": one person, not the team or the studio compromise reads
+    // ("the Carolina Panthers lost Kelvin Benjamin to a torn ACL").
+    if (kind === 'person' && personAsked && isOrganisation && !isPerson) {
       out.push({ text: whole, fit: NOT_OF_KIND });
       continue;
     }
