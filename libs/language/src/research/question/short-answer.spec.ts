@@ -1,5 +1,5 @@
 import { tokenize } from '@app/text';
-import { analyseShortQuestion, candidatesIn, countsAsked, instanceConflict, kindConfidence, shortAnswer } from './short-answer';
+import { analyseShortQuestion, candidatesIn, capitalisedRuns, countsAsked, instanceConflict, kindConfidence, shortAnswer } from './short-answer';
 
 const page = (source: number, title: string, text: string) => ({ source, url: `https://wiki.example/${source}`, title, text });
 
@@ -561,5 +561,11 @@ describe('the thing a question describes', () => {
       page(2, 'Corran Castle', 'Corran Castle is a medieval fortress in Corran, East Marsh, Scotland. The oldest parts of the castle date to the 13th century.'),
     ]);
     expect(answer?.value).toBe('Bellsands');
+  });
+});
+
+describe('capitalisedRuns', () => {
+  it('leaves out a sentence’s opening preposition or conjunction, not a name’s first word', () => {
+    expect(capitalisedRuns('Despite Denver leading, Brandon McManus kicked a field goal. Although Harbor Otters won, Little Rock lost.')).toEqual(['Denver', 'Brandon McManus', 'Harbor Otters', 'Little Rock']);
   });
 });

@@ -710,6 +710,18 @@ const CAPITALISED_RUN = new RegExp(`(?<![\\p{L}\\p{N}])${CAPITALISED_WORD}(?:\\s
 export const quotedTitles = (text: string): string[] =>
   [...text.matchAll(/["“]([^"“”]{2,80})["”]/gu)].map((m) => m[1]!.trim()).filter((q) => q.split(/\s+/).length <= 6 && /^\p{Lu}/u.test(q));
 
+const joining = new Map<string, boolean>();
+/** Whether compromise reads a word alone as a preposition or a conjunction ("Despite", "Although", "After"). */
+function joiningWord(word: string): boolean {
+  let known = joining.get(word);
+  if (known === undefined) {
+    if (joining.size >= 10_000) joining.clear();
+    const tags = (nlp(word).json() as Array<{ terms: Array<{ tags: string[] }> }>)[0]?.terms[0]?.tags ?? [];
+    joining.set(word, (known = tags.includes('Preposition') || tags.includes('Conjunction')));
+  }
+  return known;
+}
+
 export function capitalisedRuns(text: string): string[] {
   const runs = text.match(CAPITALISED_RUN) ?? [];
   return runs
@@ -717,6 +729,8 @@ export function capitalisedRuns(text: string): string[] {
       const words = run.split(/\s+/);
       let drop = 0;
       while (drop < words.length - 1 && tokenize(words[drop]!).length === 0 && !/^\p{Lu}\.$/u.test(words[drop]!)) drop++;
+      // A sentence's opening preposition or conjunction is no part of the name after it ("Despite Denver").
+      if (drop < words.length - 1 && joiningWord(words[drop]!)) drop++;
       return words.slice(drop).join(' ').replace(/['’]s$/u, '').replace(/[.'’-]+$/u, (end) => (/^\p{Lu}\.$/u.test(words.at(-1)!) ? end : ''));
     })
     .filter((name) => tokenize(name).length > 0);
