@@ -44,6 +44,7 @@
  * Rerun: npm run bench:realtext   (REALTEXT_DATA=<folder> for another copy of the data;
  *        REALTEXT_LIMIT=<n> asks only each set's first n questions, a quick look;
  *        REALTEXT_TUNE_DUMP=<path> writes the tuned part's outcomes, question by question, to <path>.<set>.json;
+ *        REALTEXT_ONLY=<text> asks only the tuned part's questions that contain <text>, to study one;
  *        REALTEXT_PROCESSOR=core|ultra asks the tasks on that processor instead of base;
  *        REALTEXT_SETS=hotpotqa or squad measures one set; any of these writes its results
  *        beside the default run's, as bench/results/realtext-<processor>-<sets>.*)
@@ -66,6 +67,7 @@ const SQUAD_DEEP_EVERY = Number(process.env.REALTEXT_SQUAD_DEEP_EVERY ?? 1);
 /** A quick look: only the first N questions of each set (by file order; the figures are then not the bench's). */
 const LIMIT = Number(process.env.REALTEXT_LIMIT ?? 0);
 const TUNE_DUMP = process.env.REALTEXT_TUNE_DUMP ?? '';
+const ONLY = process.env.REALTEXT_ONLY ?? '';
 /** The task processor asked (base by default: the figures quoted are base's). */
 const PROCESSOR = process.env.REALTEXT_PROCESSOR ?? 'base';
 if (!['base', 'core', 'ultra'].includes(PROCESSOR)) throw new Error(`REALTEXT_PROCESSOR must be base, core or ultra, not ${JSON.stringify(PROCESSOR)}`);
@@ -572,6 +574,11 @@ async function main(): Promise<void> {
   if (LIMIT > 0) {
     for (const set of sets) set.questions = set.questions.slice(0, LIMIT);
     lines.push(`REALTEXT_LIMIT=${LIMIT}: only the first ${LIMIT} questions of each set`);
+  }
+  if (ONLY) {
+    // One question to study: of the tuned part only (the measured part is never looked at alone).
+    for (const set of sets) set.questions = set.questions.filter((q) => q.part === 'tune' && q.question.includes(ONLY));
+    lines.push(`REALTEXT_ONLY: only the tuned part's questions containing ${JSON.stringify(ONLY)}`);
   }
   for (const set of sets) {
     const { outcomes, times, unknownUrls, seconds } = await measureSet(set);
