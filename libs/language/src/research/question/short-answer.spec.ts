@@ -130,6 +130,12 @@ describe('shortAnswer', () => {
     expect(answer?.value).toBe('Thornfield, Ontario');
   });
 
+  it('"which actor" is no title the sentence quotes', () => {
+    const question = 'Which actor, who also appeared in "The Long Pier" (1995), does the 2017 comedy Night Driver star?';
+    const found = candidatesIn('person', 'He won an award for the thriller "The Long Pier" (1995), and another for the drama "Silver Morning" (1999).', new Set(tokenize(question)), question, 'actor');
+    expect(found.find((c) => c.text === 'Silver Morning')?.fit).toBe(0.5);
+  });
+
   it('"which player" is a person, not the team compromise reads beside the question’s words', () => {
     const answer = shortAnswer('Which player did the Broncos lose to an ACL injury in a preseason game?', [
       page(1, 'Harbor Otters', 'Despite waiving running back Lee Dunmore and losing top wide receiver Ken Marlow to a torn ACL in the preseason, the Denver Broncos had their best season.'),

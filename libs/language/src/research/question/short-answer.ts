@@ -523,6 +523,7 @@ export function candidatesIn(
   const settlement = askedWord !== null && SETTLEMENTS.test(askedWord);
   const venue = askedWord !== null && VENUES.test(askedWord);
   const personAsked = askedWord !== null && PERSON_NOUNS.test(askedWord);
+  const titles = kind === 'person' ? quotedTitles(text) : [];
   for (const [whole, parts] of wholes) {
     const seen = (spans: string[]) => [whole, ...parts].some((c) => spans.some((span) => span.includes(c)));
     const isPerson = seen(people);
@@ -552,6 +553,11 @@ export function candidatesIn(
     // "Which player…", "which actor…": one person, not the team or the studio compromise reads
     // ("the Carolina Panthers lost Kelvin Benjamin to a torn ACL").
     if (kind === 'person' && personAsked && isOrganisation && !isPerson) {
+      out.push({ text: whole, fit: NOT_OF_KIND });
+      continue;
+    }
+    // A title the sentence quotes is a work's ("the drama "American Beauty""), no one's name.
+    if (kind === 'person' && titles.includes(whole)) {
       out.push({ text: whole, fit: NOT_OF_KIND });
       continue;
     }
