@@ -18,6 +18,11 @@ describe('sentences (excerpts: abbreviation-aware)', () => {
       'Yes.',
     ]);
   });
+
+  it('reads a run of initials as one abbreviation ("S.M. Entertainment", "J.R.R. Tolkien")', () => {
+    expect(sentences('The name was coined by S.M. Entertainment founder Lee Soo-man. It stuck.')).toEqual(['The name was coined by S.M. Entertainment founder Lee Soo-man.', 'It stuck.']);
+    expect(sentenceSpans('Its author is J.R.R. Tolkien. He taught at Oxford.').map((s) => s.text)).toEqual(['Its author is J.R.R. Tolkien.', 'He taught at Oxford.']);
+  });
 });
 
 describe('sentenceRanges (index snippets: cheapest rule)', () => {

@@ -74,7 +74,8 @@ const ABBREVIATIONS = new Set(['mr', 'mrs', 'ms', 'dr', 'prof', 'sr', 'jr', 'st'
 /** The word ending at `end` (before its full stop) is an initial or a known abbreviation. */
 function abbreviationBefore(text: string, from: number, end: number): boolean {
   const word = /([\p{L}.]+)$/u.exec(text.slice(Math.max(from, end - 12), end))?.[1]?.toLowerCase() ?? '';
-  return ABBREVIATIONS.has(word) || /^\p{L}$/u.test(word);
+  // An initial, a known abbreviation, or a run of initials ("S.M. Entertainment", "J.R.R. Tolkien").
+  return ABBREVIATIONS.has(word) || /^(?:\p{L}\.)*\p{L}$/u.test(word);
 }
 
 /** Sentence ends: . ! ? (and CJK stops) followed by space and a capital, digit or quote; not after abbreviations or initials. */

@@ -574,4 +574,8 @@ describe('capitalisedRuns', () => {
   it('leaves out a sentence’s opening preposition or conjunction, not a name’s first word', () => {
     expect(capitalisedRuns('Despite Denver leading, Brandon McManus kicked a field goal. Although Harbor Otters won, Little Rock lost.')).toEqual(['Denver', 'Brandon McManus', 'Harbor Otters', 'Little Rock']);
   });
+
+  it('keeps a name’s leading initials ("S.M. Entertainment")', () => {
+    expect(capitalisedRuns('It was coined by S.M. Entertainment founder Lee Soo-man.')).toEqual(['S.M. Entertainment', 'Lee Soo-man']);
+  });
 });

@@ -709,7 +709,7 @@ function numbersIn(text: string, question: string): Array<{ text: string; fit: n
  * names compromise does not tag in their sentence; a run's leading stop words ("The", "In") are
  * not part of the name.
  */
-const CAPITALISED_WORD = String.raw`(?:\p{Lu}\.|\p{Lu}[\p{L}\p{M}'’.-]*)`;
+const CAPITALISED_WORD = String.raw`(?:(?:\p{Lu}\.)+|\p{Lu}[\p{L}\p{M}'’.-]*)`;
 const CAPITALISED_RUN = new RegExp(`(?<![\\p{L}\\p{N}])${CAPITALISED_WORD}(?:\\s+(?:(?:of|the|de|del|da|van|von|der|le|la|&)\\s+)?${CAPITALISED_WORD})*`, 'gu');
 
 /** Titles a text quotes whole, capitalised, of six words at most: 'the song "Hymn for the Weekend"'. */
@@ -734,7 +734,7 @@ export function capitalisedRuns(text: string): string[] {
     .map((run) => {
       const words = run.split(/\s+/);
       let drop = 0;
-      while (drop < words.length - 1 && tokenize(words[drop]!).length === 0 && !/^\p{Lu}\.$/u.test(words[drop]!)) drop++;
+      while (drop < words.length - 1 && tokenize(words[drop]!).length === 0 && !/^(?:\p{Lu}\.)+$/u.test(words[drop]!)) drop++;
       // A sentence's opening preposition or conjunction is no part of the name after it ("Despite Denver").
       if (drop < words.length - 1 && joiningWord(words[drop]!)) drop++;
       return words.slice(drop).join(' ').replace(/['’]s$/u, '').replace(/[.'’-]+$/u, (end) => (/^\p{Lu}\.$/u.test(words.at(-1)!) ? end : ''));
