@@ -154,6 +154,14 @@ describe('shortAnswer', () => {
     expect(numeral?.value).toBe('Harbour Cup XXXIII');
   });
 
+  it('a name a page’s opening gives its subject among others is answered by the page’s own name', () => {
+    const answer = shortAnswer('Lagoa Park is located in which area of Brazil comprising the states Acre and Rondônia?', [
+      page(1, 'Amazonia, Brazil', 'La Amazonia or Região Amazônica is the humid area of north-west Brazil, comprising the states Acre and Rondônia.'),
+      page(2, 'Lagoa Park', 'Lagoa Park is a national park in Brazil.'),
+    ]);
+    expect(answer?.value).toBe('Amazonia');
+  });
+
   it('a place one of a list is answered alone, not with the next one as its region', () => {
     const answer = shortAnswer('Where has Dora Keel’s column appeared that draws 9 million readers a month?', [
       page(1, 'Dora Keel', 'Dora Keel’s column has appeared in The Daily Lark, Kestrel Monthly, Quill Weekly, Salon and other media.'),

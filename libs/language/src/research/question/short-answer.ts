@@ -894,7 +894,7 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
   const agreeing = top.hits.filter((h) => h.source !== first.source).map((h) => ({ source: h.source, quote: h.text }));
   const several = listed(q, top.value, first.text, terms);
   const value = q.kind === 'place' && several === top.value ? withRegion(top.value, first.text, terms) : several;
-  return { value, confidence, source: first.source, quote: first.text, agreeing };
+  return { value: canonical(value, first, passages), confidence, source: first.source, quote: first.text, agreeing };
 }
 
 /**
@@ -920,6 +920,21 @@ function withRegion(value: string, sentence: string, terms: Set<string>): string
   if (at < 0 || /,\s*$/.test(sentence.slice(0, at))) return value;
   const region = new RegExp(`^${CAPITALISED_RUN.source}`, 'u').exec(sentence.slice(at + value.length + 2))?.[0];
   return region && newToQuestion(region, terms) && !nlp(region).has('#Person') ? `${value}, ${region}` : value;
+}
+
+/**
+ * A name a page's opening gives its subject among others ("La Mesopotamia or Región Mesopotámica
+ * is the … area of north-east Argentina" on the page "Mesopotamia, Argentina"), where that opening
+ * states the answer: the page's own name for it, its title's, as the opening writes it.
+ */
+function canonical(value: string, sentence: Sentence, passages: ResearchPassage[]): string {
+  const page = passages.find((p) => p.source === sentence.source);
+  if (!page || sentenceSpans(page.text)[0]?.text !== sentence.text) return value;
+  const name = page.title.replace(/\s*\([^)]*\)\s*$/, '').replace(/,.*$/, '').trim();
+  // The subject as the opening names it, with its other names: "X or Y", "X, also known as Y".
+  const subject = /^(.{1,80}?)\s+(?:is|was|are|were)\s/u.exec(sentence.text)?.[1] ?? '';
+  const aliases = /\s(?:or|also known as|also called|officially|formerly)\s/u.test(subject);
+  return name && keyOf(name) !== keyOf(value) && aliases && subject.includes(value) && subject.includes(name) ? name : value;
 }
 
 /** A page's title as the name of its subject: "Mayfair (magazine)" -> mayfair, "Mesopotamia, Argentina" -> mesopotamia. */
