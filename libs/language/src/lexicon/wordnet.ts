@@ -97,19 +97,11 @@ export class WordNet {
    */
   private wholes(start: number[]): string[] {
     const out = new Set<string>();
-    const seen = new Set<number>();
-    let level = start;
-    for (let depth = 0; depth <= DEPTH && level.length > 0; depth++) {
-      const next: number[] = [];
-      for (const offset of level) {
-        if (seen.has(offset)) continue;
-        seen.add(offset);
-        const synset = this.synset(offset);
-        if (this.isCountry(synset)) for (const word of synset.words) out.add(word.replace(/_/g, ' '));
-        else next.push(...synset.partOf);
-      }
-      level = next;
-    }
+    this.walk(start, (synset) => {
+      if (!this.isCountry(synset)) return synset.partOf;
+      for (const word of synset.words) out.add(word.replace(/_/g, ' '));
+      return [];
+    });
     return [...out];
   }
 
@@ -117,15 +109,24 @@ export class WordNet {
   private isCountry(synset: Synset): boolean {
     // "Country" in its two most frequent senses, a nation and its territory ("area, country" is any region).
     const country = new Set(this.offsets('country').slice(0, 2));
+    return this.walk(synset.instanceOf, (kind, offset) => country.has(offset) || kind.up);
+  }
+
+  /**
+   * Breadth first over synsets from `start`, DEPTH levels at most, each once: `visit` gives the
+   * offsets to go on to, or true to stop (the walk is then true).
+   */
+  private walk(start: number[], visit: (synset: Synset, offset: number, depth: number) => number[] | true): boolean {
     const seen = new Set<number>();
-    let level = synset.instanceOf;
+    let level = start;
     for (let depth = 0; depth <= DEPTH && level.length > 0; depth++) {
       const next: number[] = [];
       for (const offset of level) {
         if (seen.has(offset)) continue;
         seen.add(offset);
-        if (country.has(offset)) return true;
-        next.push(...this.synset(offset).up);
+        const step = visit(this.synset(offset), offset, depth);
+        if (step === true) return true;
+        next.push(...step);
       }
       level = next;
     }
@@ -156,21 +157,8 @@ export class WordNet {
     const whole = this.offsets(words.join('_'));
     const senses = (whole.length > 0 || instance ? whole : this.offsets(words.at(-1) ?? '')).slice(0, SENSES);
     const start = instance ? senses.flatMap((offset) => this.synset(offset).instanceOf) : senses;
-    const seen = new Set<number>();
-    let level = start;
-    for (let depth = 0; depth <= DEPTH && level.length > 0; depth++) {
-      const next: number[] = [];
-      for (const offset of level) {
-        if (seen.has(offset)) continue;
-        seen.add(offset);
-        const synset = this.synset(offset);
-        // The word itself is no kind of itself: "animal" answers no "what animal".
-        if ((depth > 0 || instance) && synset.words.includes(target)) return true;
-        next.push(...synset.up, ...synset.instanceOf);
-      }
-      level = next;
-    }
-    return false;
+    // The word itself is no kind of itself: "animal" answers no "what animal".
+    return this.walk(start, (synset, _offset, depth) => ((depth > 0 || instance) && synset.words.includes(target)) || [...synset.up, ...synset.instanceOf]);
   }
 
   /** Synset offsets of a lemma: as written, then (a noun) singular by WordNet's plural endings. */
