@@ -390,6 +390,16 @@ describe('the same nationality', () => {
   });
 });
 
+describe('confidence for "which team"', () => {
+  it('is sure only of a name compromise reads as an organisation’s', () => {
+    const passages = [
+      page(1, 'Harbour Cup final', 'Brask Holloway took the opening kickoff and ran it back 40 yards.'),
+      page(2, 'Brask Holloway', 'Brask Holloway took the opening kickoff in the Harbour Cup final.'),
+    ];
+    expect(shortAnswer('Which team took the opening kickoff in the Harbour Cup final?', passages)).toMatchObject({ value: 'Brask Holloway', confidence: 'medium' });
+  });
+});
+
 describe('confidence for "who"', () => {
   it('rests on the names compromise reads as a person’s (a league or a team is "who" too, but never a sure one)', () => {
     const question = 'The team that lost in the second round was coached by who?';

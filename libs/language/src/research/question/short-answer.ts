@@ -889,7 +889,8 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
   // A name (person, place, organisation) can be checked against its kind; a bare number or date of
   // the right shape may still count the wrong thing: never more than medium.
   // "Who": sure only of a name compromise reads as a person's ("who coached…" is not sure of a league).
-  const named = (q.kind === 'person' && top.person) || q.kind === 'place' || q.kind === 'organisation';
+  // "Which team": sure only of a name compromise reads as an organisation's (or the pages call the noun asked).
+  const named = (q.kind === 'person' && top.person) || q.kind === 'place' || (q.kind === 'organisation' && top.fit > 1);
   const confidence = named && clear && sources.size >= 2 && top.best >= 0.4 ? 'high' : clear || sources.size >= 2 ? 'medium' : 'low';
   const agreeing = top.hits.filter((h) => h.source !== first.source).map((h) => ({ source: h.source, quote: h.text }));
   const several = listed(q, top.value, first.text, terms);
