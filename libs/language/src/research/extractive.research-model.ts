@@ -220,12 +220,12 @@ function gradeUnchecked(subquery: string, passages: ResearchPassage[]): Finding 
   // The short answer is read once, whichever way the question goes.
   let shortRead: Finding | null | undefined;
   const short = () => (shortRead === undefined ? (shortRead = gradeShort(subquery, passages)) : shortRead);
-  // The two readings of the question disagreeing on a name's kind (a thing asked by its noun,
-  // "the fight song of the university whose main campus…", read as a person by "whose"): the
-  // typed rules would answer another question.
   // "Born in what year?": the dates given after the name of the person the question describes.
   const life = question && lifeDate(question, passages);
   if (life) return shortFinding(subquery, life, life.agreeing);
+  // The two readings of the question disagreeing on a name's kind (a thing asked by its noun,
+  // "the fight song of the university whose main campus…", read as a person by "whose"): the
+  // typed rules would answer another question.
   const otherName = asked === 'thing' && (shape.kind === 'person' || shape.kind === 'place' || shape.kind === 'organisation');
   const first = asked === 'choice' || asked === 'yesno' || shape.kind === 'text' || otherName;
   if (first) {

@@ -19,6 +19,13 @@ describe('livesIn', () => {
     ]);
   });
 
+  it('reads a bounded number of lives, and no run-on sentence, from a hostile page', () => {
+    const many = Array.from({ length: 5_000 }, (_, i) => `Person Alpha (born ${1000 + (i % 900)})`).join(' and ');
+    expect(livesIn([page(1, 'Many', `${many} met.`)])).toEqual([]);
+    const sentences = Array.from({ length: 5_000 }, (_, i) => `Person Alpha (born ${1000 + (i % 900)}) met.`).join(' ');
+    expect(livesIn([page(1, 'Many', sentences)])).toHaveLength(40);
+  });
+
   it('reads no life from a parenthesis without dates, or from a clause the question asks nothing of', () => {
     expect(livesIn([page(1, 'Blue Hour', 'Blue Hour (Japanese: 青い時間) is a comic series by Haruki Sanno (an artist).')])).toEqual([]);
     expect(asksLife(ask('When was Blue Hour first published?'))).toBeNull();

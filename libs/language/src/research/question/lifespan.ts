@@ -76,7 +76,10 @@ export function livesIn(passages: ResearchPassage[]): Life[] {
   for (const p of passages) {
     const spans = sentenceSpans(p.text);
     spans.forEach((s, i) => {
+      // Sentences as the short path reads them; a hostile page's thousand dated names are not read.
+      if (s.text.length > MAX_SENTENCE || lives.length >= MAX_LIVES) return;
       for (const m of s.text.matchAll(NAMED_PARENTHESIS)) {
+        if (lives.length >= MAX_LIVES) break;
         const dates = datesIn(m[2]!);
         if (!dates) continue;
         // The dates in a page's opening sentence are its subject's.
@@ -88,6 +91,11 @@ export function livesIn(passages: ResearchPassage[]): Life[] {
   }
   return lives;
 }
+
+/** Longer "sentences" are run-on boilerplate (as the short path reads them). */
+const MAX_SENTENCE = 800;
+/** Lives read at most: the people a few pages give dates for. */
+const MAX_LIVES = 40;
 
 /** A life's support must be this share of the question's words, by weight. */
 const SUPPORT = 0.5;
@@ -110,14 +118,14 @@ export function lifeDate(q: ShortQuestion, passages: ResearchPassage[]): ShortAn
   if (terms.length === 0) return null;
   const weight = termWeights(passages, terms);
   const total = terms.reduce((a, t) => a + weight(t), 0);
+  const pages = passages.map((p) => ({ p, subject: subjectOf(p.title), key: ` ${keyOf(p.text)} `, terms: tokenize(p.text) }));
   const scored = lives.map((life) => {
     const keys = life.names.map(keyOf).filter((k) => k.length >= 3);
     const words = new Set<string>();
-    for (const p of passages) {
+    for (const { p, subject, key, terms: own } of pages) {
       // Their own page, and each page naming them: what it says of its subject describes them too
       // ("I"s is a manga series written by Masakazu Katsura. Its main character is Ichitaka Seto").
-      const own = keys.includes(subjectOf(p.title)) || (life.ownPage && p.source === life.source);
-      if (own || keys.some((k) => ` ${keyOf(p.text)} `.includes(` ${k} `))) for (const t of tokenize(p.text)) words.add(t);
+      if (keys.includes(subject) || (life.ownPage && p.source === life.source) || keys.some((k) => key.includes(` ${k} `))) for (const t of own) words.add(t);
     }
     const support = terms.reduce((a, t) => a + (words.has(t) ? weight(t) : 0), 0) / total;
     return { life, support };
