@@ -1,7 +1,7 @@
 import * as chrono from 'chrono-node';
 import type { ResearchPassage } from '@app/research';
 import { sentenceSpans, tokenize } from '@app/text';
-import { keyOf, subjectOf, termWeights, type ShortAnswer, type ShortQuestion } from './short-answer';
+import { keyOf, subjectOf, termWeights, titleName, type ShortAnswer, type ShortQuestion } from './short-answer';
 
 /** Which end of a life a question asks the date of. */
 export type LifeEnd = 'born' | 'died';
@@ -84,7 +84,7 @@ export function livesIn(passages: ResearchPassage[]): Life[] {
         if (!dates) continue;
         // The dates in a page's opening sentence are its subject's.
         const ownPage = i === 0 && (m.index ?? 0) < 80;
-        const names = [m[1]!.trim(), ...(ownPage ? [p.title.replace(/\s*\([^)]*\)\s*$/, '')] : [])];
+        const names = [m[1]!.trim(), ...(ownPage ? [titleName(p.title)] : [])];
         lives.push({ names: [...new Set(names)], source: p.source, sentence: s.text, ownPage, ...dates });
       }
     });

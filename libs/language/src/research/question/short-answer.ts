@@ -817,8 +817,9 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
   const isAsked = q.noun ? describedAs(q.noun, q.subtype === true, passages, q.nounWord) : () => false;
   const aPerson = q.kind === 'place' ? describedAsPerson(passages) : () => false;
   const namesOf = numberNamed(passages);
-  const otherInstance = instanceConflict(question);
-  const initials = initialsOf(question);
+  // Read from the question as analysed (one line, bounded), not from the prompt as sent.
+  const otherInstance = instanceConflict(q.text);
+  const initials = initialsOf(q.text);
   const ownPage = ownPageSupport(passages, terms, weight, total);
   const subjects = new Set(passages.map((p) => subjectOf(p.title)));
   // A noun phrase every page repeats ("the game", "the team") is what the pages are about, not an answer.
@@ -838,7 +839,7 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
       if (!newToQuestion(candidate, terms) && q.kind !== 'year' && q.kind !== 'number' && !(isAsked(whole ?? candidate) && !` ${keyOf(q.text)} `.includes(` ${keyOf(candidate)} `))) continue;
       // "Where": no one the pages describe as a person, whatever compromise makes of the name.
       if (aPerson(candidate)) continue;
-      if ((q.kind === 'year' || q.kind === 'number' || q.kind === 'date') && question.includes(candidate)) continue;
+      if ((q.kind === 'year' || q.kind === 'number' || q.kind === 'date') && q.text.includes(candidate)) continue;
       // A number that is a name (an album called "17") counts nothing.
       if (q.kind === 'number' && namesOf(candidate)) continue;
       // The initials of a name the question writes are that name ("NFL" of "the National Football League").
@@ -931,7 +932,7 @@ function withRegion(value: string, sentence: string, terms: Set<string>): string
 function canonical(value: string, sentence: Sentence, passages: ResearchPassage[]): string {
   const page = passages.find((p) => p.source === sentence.source);
   if (!page || sentenceSpans(page.text)[0]?.text !== sentence.text) return value;
-  const name = page.title.replace(/\s*\([^)]*\)\s*$/, '').replace(/,.*$/, '').trim();
+  const name = titleName(page.title);
   // The subject as the opening names it, with its other names: "X or Y", "X, also known as Y".
   const subject = /^(.{1,80}?)\s+(?:is|was|are|were)\s/u.exec(sentence.text)?.[1] ?? '';
   const aliases = /\s(?:or|also known as|also called|officially|formerly)\s/u.test(subject);
@@ -939,7 +940,9 @@ function canonical(value: string, sentence: Sentence, passages: ResearchPassage[
 }
 
 /** A page's title as the name of its subject: "Mayfair (magazine)" -> mayfair, "Mesopotamia, Argentina" -> mesopotamia. */
-export const subjectOf = (title: string) => keyOf(title.replace(/\s*\([^)]*\)\s*$/, '').replace(/,.*$/, ''));
+export const subjectOf = (title: string) => keyOf(titleName(title));
+/** A page's title as its subject's name, as written: "Mayfair (magazine)" -> Mayfair, "Mesopotamia, Argentina" -> Mesopotamia. */
+export const titleName = (title: string) => title.replace(/\s*\([^)]*\)\s*$/, '').replace(/,.*$/, '').trim();
 
 /**
  * How much a candidate's own page (a passage titled with its name) says what the question says
@@ -1146,18 +1149,18 @@ function yesNo(q: ShortQuestion, passages: ResearchPassage[]): ShortAnswer | nul
   // A nationality asked of both ("both American universities") is each one's country, however its
   // page words it: a page placing its subject in another country answers no.
   const lexicon = wordNet();
+  let countries: [Set<string>, Set<string>] | undefined;
   for (const demonym of lexicon ? (nlp(q.text).match('#Demonym').out('array') as string[]).map(trimEnds) : []) {
     const own = tokenize(demonym);
     const wanted = new Set(lexicon!.placesOfNationality(demonym));
     if (wanted.size === 0 || !own.every((t) => kind.includes(t))) continue;
-    const [ca, cb] = [countriesOf(a), countriesOf(b)];
+    const [ca, cb] = (countries ??= [countriesOf(a), countriesOf(b)]);
     const says = (c: Set<string>) => [...c].some((x) => wanted.has(x));
     if ((ca.size > 0 && !says(ca)) || (cb.size > 0 && !says(cb))) return answer(false, 'medium');
     if (says(ca) && says(cb)) kind = kind.filter((t) => !own.includes(t));
   }
   if (kind.length === 0) return answer(true, 'high');
-  const opening = (p: ResearchPassage) => new Set(tokenize(sentenceSpans(p.text).slice(0, 2).map((s) => s.text).join(' ')));
-  const [oa, ob] = [opening(a), opening(b)];
+  const [oa, ob] = [a, b].map((p) => new Set(tokenize(openingOf(p)))) as [Set<string>, Set<string>];
   const ha = kind.filter((t) => oa.has(t)).length / kind.length;
   const hb = kind.filter((t) => ob.has(t)).length / kind.length;
   // Both openings say it, every word of it said by one at least: as sure as the pages; a word
