@@ -1,7 +1,8 @@
 import { DynamicModule, INestMicroservice, Module, Type } from '@nestjs/common';
 import { BaseRpcContext, Ctx, EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
 import { NestFactory } from '@nestjs/core';
-import { BusClient, BusController, busHeaders, BusModule, BusPayloadError, BusReplyError, BusTimeoutError, BusTransportConfig, FAN_OUT, microserviceOptions } from '@app/bus';
+import { BusClient, BusController, busHeaders, BusModule, BusPayloadError, BusReplyError, BusTimeoutError, BusTransportConfig, FAN_OUT, LARGE_PAYLOAD_DEFAULTS, microserviceOptions } from '@app/bus';
+import { connect } from 'nats';
 import { assertContract, ContractError, CONTRACTS, HealthHandlerModule, SERVICES, type ServiceName, type Subject } from '@app/contracts';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -243,6 +244,14 @@ function workerModule(instance: string): Type {
     bigint() {
       return { position: 5n };
     }
+    @MessagePattern('qtest.measure')
+    measure(@Payload() data: { text: string }) {
+      return { bytes: Buffer.byteLength(data.text), same: data.text === 'ü'.repeat(data.text.length) };
+    }
+    @MessagePattern('qtest.large')
+    large(@Payload() data: { bytes: number }) {
+      return { text: 'é'.repeat(data.bytes / 2), bytes: data.bytes };
+    }
   }
   Object.defineProperty(Worker, 'name', { value: `Worker_${instance}` });
   @Module({ controllers: [Worker] })
@@ -320,6 +329,53 @@ describe.each(['inprocess', 'nats'] as const)('BusClient semantics over %s', (tr
     await expect(bus.request('qtest.refuse', {})).rejects.toEqual(new BusReplyError('qtest.refuse', 404, 'monitor m-1 not found'));
     await expect(bus.request('qtest.crash', {})).rejects.toMatchObject({ status: 500, detail: 'Internal Server Error' });
     await expect(bus.request('qtest.bigint', {}, { timeoutMs: 1000 })).rejects.toMatchObject({ status: 500, detail: 'Internal Server Error' });
+  });
+
+  it('a request larger than a NATS message (a task input near the body limit) reaches its handler whole', async () => {
+    await expect(bus.request('qtest.measure', { text: 'ü'.repeat(1_000_000) }, { timeoutMs: 5000 })).resolves.toEqual({ bytes: 2_000_000, same: true });
+  });
+
+  it('a reply larger than a NATS message (an extract of a long page) arrives whole, and its stored copy is deleted once read', async () => {
+    // 3 MB of two-byte characters: three times NATS's default max_payload.
+    const reply = await bus.request<{ bytes: number }, { text: string; bytes: number }>('qtest.large', { bytes: 3_000_000 }, { timeoutMs: 5000 });
+    expect(reply.bytes).toBe(3_000_000);
+    expect(Buffer.byteLength(reply.text)).toBe(3_000_000);
+    expect(reply.text).toBe('é'.repeat(1_500_000));
+    if (transport === 'nats') {
+      const nc = await connect({ servers: nats.url });
+      try {
+        const os = await nc.jetstream().views.os(LARGE_PAYLOAD_DEFAULTS.bucket);
+        const deadline = Date.now() + 2000;
+        while ((await os.list()).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        expect(await os.list()).toEqual([]);
+      } finally {
+        await nc.close();
+      }
+    }
+  });
+});
+
+describe('a large reply the store cannot hold', () => {
+  let app: INestMicroservice;
+  let bus: BusClient;
+  beforeAll(async () => {
+    // A bucket of its own, smaller than the reply.
+    app = await startService({ bus: 'nats', natsUrl: nats.url, largePayloads: { bucket: 'bus-test-small', maxBytes: 1_500_000 } }, 'qsmall', [workerModule('small')]);
+    bus = new BusClient({ transport: 'nats', natsUrl: nats.url, timeoutMs: 3000 });
+  });
+  afterAll(async () => {
+    await bus?.onApplicationShutdown();
+    await app?.close();
+  });
+
+  it('is refused at once as a 502 naming its size and the bus limit, not left to time out; smaller replies still pass', async () => {
+    const started = Date.now();
+    const err = (await bus.request('qtest.large', { bytes: 3_000_000 }, { timeoutMs: 10_000 }).catch((e) => e)) as BusReplyError;
+    expect(err).toBeInstanceOf(BusReplyError);
+    expect(err.status).toBe(502);
+    expect(err.detail).toMatch(/^the reply \(\d{7} bytes\) is larger than a bus message \(\d+ bytes\) and could not be stored/);
+    expect(Date.now() - started).toBeLessThan(5000);
+    await expect(bus.request('qtest.large', { bytes: 1_200_000 })).resolves.toMatchObject({ bytes: 1_200_000 });
   });
 });
 

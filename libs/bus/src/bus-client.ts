@@ -2,11 +2,12 @@ import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from 
 import { ClientProxy, ClientProxyFactory, NatsRecordBuilder, Transport } from '@nestjs/microservices';
 import { NO_MESSAGE_HANDLER } from '@nestjs/microservices/constants';
 import { EmptyResponseException } from '@nestjs/microservices/errors/empty-response.exception';
-import { headers as natsHeaders } from 'nats';
+import { headers as natsHeaders, type NatsConnection } from 'nats';
 import { EmptyError, firstValueFrom, lastValueFrom, timeout, TimeoutError } from 'rxjs';
 import { BusReplyError, BusTimeoutError } from './errors';
 import { BusHeaders } from './headers';
 import { InProcessClient, InProcessRecord } from './inprocess.transport';
+import { isLargePayloadRef, loadLargePayload, payloadLimit, storeLargePayload } from './large-payloads';
 import { BusPayloadError, isBusErrorReply } from './wire';
 
 export interface BusModuleOptions {
@@ -72,19 +73,53 @@ export class BusClient implements OnModuleInit, OnApplicationShutdown {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     let reply: unknown;
     try {
-      reply = await firstValueFrom(this.proxy.send<unknown>(subject, this.message(subject, payload, options.headers)).pipe(timeout(timeoutMs)));
+      const message = this.message(subject, await this.outgoing(subject, payload), options.headers);
+      reply = await firstValueFrom(this.proxy.send<unknown>(subject, message).pipe(timeout(timeoutMs)));
     } catch (err) {
       throw this.mapError(subject, timeoutMs, err);
     }
+    if (isLargePayloadRef(reply)) reply = await this.largeReply(subject, reply);
     if (isBusErrorReply(reply)) throw new BusReplyError(subject, reply.error.status, reply.error.detail);
     return reply as Rep;
+  }
+
+  /** A reply too large for a message, read from the object store it was put in (large-payloads.ts). */
+  private async largeReply(subject: string, ref: Parameters<typeof loadLargePayload>[1]): Promise<unknown> {
+    const stored = await loadLargePayload(this.proxy.unwrap<NatsConnection>(), ref).catch((err: unknown) => {
+      this.logger.error(`large reply to "${subject}" could not be read: ${err instanceof Error ? err.message : String(err)}`);
+      return null;
+    });
+    if (!stored) throw new BusReplyError(subject, 502, `the reply (${ref.$bus_large_payload.bytes} bytes) was stored for the bus but could not be read back`);
+    return stored.value;
+  }
+
+  /**
+   * The payload as it goes on the wire: over NATS, one larger than a message goes through the
+   * object store and its reference in its place (large-payloads.ts; the server reads it back).
+   */
+  private async outgoing(subject: string, payload: unknown): Promise<unknown> {
+    if (this.options.transport !== 'nats' || payload === undefined || payload === null) return payload;
+    let json: string;
+    try {
+      json = JSON.stringify(payload);
+    } catch (err) {
+      throw new BusPayloadError(subject, err);
+    }
+    // Most payloads are far below any limit: no connection needed to tell (a UTF-16 unit is at most 3 UTF-8 bytes).
+    if (json.length * 3 <= 64 * 1024) return payload;
+    await this.proxy.connect();
+    const nc = this.proxy.unwrap<NatsConnection>();
+    const bytes = Buffer.from(json);
+    if (bytes.length <= payloadLimit(nc)) return payload;
+    return storeLargePayload(nc, bytes);
   }
 
   /** Fire-and-forget event (no reply, no delivery guarantee); resolves once handed to the bus. */
   async emit<E>(subject: string, payload: E, options: BusRequestOptions = {}): Promise<void> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     try {
-      await lastValueFrom(this.proxy.emit(subject, this.message(subject, payload, options.headers)).pipe(timeout(timeoutMs)), { defaultValue: undefined });
+      const message = this.message(subject, await this.outgoing(subject, payload), options.headers);
+      await lastValueFrom(this.proxy.emit(subject, message).pipe(timeout(timeoutMs)), { defaultValue: undefined });
     } catch (err) {
       throw this.mapError(subject, timeoutMs, err);
     }

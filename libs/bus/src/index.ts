@@ -3,5 +3,6 @@ export * from './bus.module';
 export * from './errors';
 export * from './headers';
 export * from './inprocess.transport';
+export * from './large-payloads';
 export * from './microservice-options';
 export * from './wire';

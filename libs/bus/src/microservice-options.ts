@@ -1,12 +1,17 @@
-import { type MessageHandler, type MicroserviceOptions, type NatsOptions, ServerNats } from '@nestjs/microservices';
+import { Logger } from '@nestjs/common';
+import { type MessageHandler, type MicroserviceOptions, type NatsContext, type NatsOptions, ServerNats } from '@nestjs/microservices';
+import type { Msg, NatsConnection } from 'nats';
 import { NATS_CONNECTION_DEFAULTS } from './bus-client';
 import { InProcessServer } from './inprocess.transport';
+import { isLargePayloadRef, type LargePayloadOptions, loadLargePayload, payloadLimit, storeLargePayload } from './large-payloads';
 import { SafeNatsRecordSerializer } from './wire';
 
 /** The part of Config (libs/config) the bus needs; structural so tests can pass a literal. */
 export interface BusTransportConfig {
   bus: 'inprocess' | 'nats';
   natsUrl: string;
+  /** Where payloads larger than a NATS message go (large-payloads.ts; its defaults when absent). */
+  largePayloads?: LargePayloadOptions;
 }
 
 /**
@@ -15,8 +20,65 @@ export interface BusTransportConfig {
  * which throws every time (InProcessServer does the same).
  */
 export class NatsServer extends ServerNats {
+  private readonly log = new Logger('NatsServer');
+
+  constructor(
+    options: NonNullable<NatsOptions['options']>,
+    private readonly largePayloads: LargePayloadOptions = {},
+  ) {
+    super(options);
+    // A request or event too large for a message arrives as a reference (BusClient): its payload
+    // is read back before the handler sees it.
+    const plain = this.deserializer;
+    this.deserializer = {
+      deserialize: async (value: unknown, options?: Record<string, unknown>) => {
+        const message = (await plain.deserialize(value, options)) as { data?: unknown };
+        if (!isLargePayloadRef(message.data)) return message;
+        const stored = await loadLargePayload(this.unwrap<NatsConnection>(), message.data);
+        if (!stored) throw new Error(`a ${message.data.$bus_large_payload.bytes}-byte payload sent through the object store is gone (its TTL passed?)`);
+        return { ...message, data: stored.value };
+      },
+    } as typeof plain;
+  }
+
+  /** A message whose large payload cannot be read back is logged and dropped (its caller times out), never an unhandled rejection. */
+  override async handleMessage(channel: string, natsMsg: Msg): Promise<unknown> {
+    try {
+      return await super.handleMessage(channel, natsMsg as never);
+    } catch (err) {
+      this.log.error(`message on "${channel}" dropped: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    }
+  }
+
   override getHandlerByPattern(pattern: string): MessageHandler | null {
     return this.messageHandlers.get(pattern) ?? super.getHandlerByPattern(pattern);
+  }
+
+  /**
+   * Nest's publisher (serialize, respond), except that a reply larger than a NATS message goes
+   * through the object store (large-payloads.ts) and the message carries its reference; one the
+   * store cannot take is answered as a 502 naming the sizes, at once.
+   */
+  override getPublisher(natsMsg: Msg, id: string, ctx: NatsContext): (response: any) => any {
+    if (!natsMsg.reply) return super.getPublisher(natsMsg as never, id, ctx);
+    return (packet: { id?: string; isDisposed?: boolean }) => {
+      Object.assign(packet, { id });
+      const out = this.serializer.serialize(packet as { id: string }) as { data: Uint8Array; headers?: Msg['headers'] };
+      this.onProcessingEndHook?.(this.transportId, ctx);
+      const nc = this.unwrap<NatsConnection>();
+      const limit = payloadLimit(nc);
+      if (out.data.length <= limit) return natsMsg.respond(out.data, { headers: out.headers });
+      const respond = (response: unknown) => {
+        const small = this.serializer.serialize({ id, isDisposed: packet.isDisposed, response }) as { data: Uint8Array; headers?: Msg['headers'] };
+        natsMsg.respond(small.data, { headers: small.headers });
+      };
+      storeLargePayload(nc, out.data, this.largePayloads, 'response').then(respond, (err: unknown) => {
+        const detail = `the reply (${out.data.length} bytes) is larger than a bus message (${limit} bytes) and could not be stored: ${err instanceof Error ? err.message : String(err)}`;
+        this.log.error(detail);
+        respond({ error: { status: 502, detail } });
+      });
+    };
   }
 }
 
@@ -27,14 +89,14 @@ export class NatsServer extends ServerNats {
  */
 export function microserviceOptions(config: BusTransportConfig, serviceName: string): MicroserviceOptions {
   if (config.bus === 'nats') {
-    const options: NatsOptions['options'] = {
+    const options: NonNullable<NatsOptions['options']> = {
       servers: config.natsUrl,
       queue: serviceName,
       name: serviceName,
       serializer: new SafeNatsRecordSerializer(),
       ...NATS_CONNECTION_DEFAULTS,
     };
-    return { strategy: new NatsServer(options) };
+    return { strategy: new NatsServer(options, config.largePayloads) };
   }
   return { strategy: new InProcessServer({ queue: serviceName }) };
 }

@@ -60,6 +60,8 @@ export interface Config {
   logFormat: 'json' | 'pretty' | 'auto';
   /** Bus request timeout; a timeout becomes HTTP 503 with Retry-After. */
   busTimeoutMs: number;
+  /** Payloads larger than a NATS message go through a JetStream object store of at most maxBytes, unread ones kept ttlMs (libs/bus large-payloads.ts). */
+  largePayloads: { maxBytes: number; ttlMs: number };
   /** How long a POST waits for the read model to pass its append position. */
   readYourWritesMs: number;
   /** SSE keep-alive comment / WebSocket ping interval. */
@@ -240,6 +242,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
     logFormat: oneOf(env, 'LOG_FORMAT', 'auto', ['json', 'pretty', 'auto'] as const),
     busTimeoutMs: int(env, 'BUS_TIMEOUT_MS', 10_000, 10, 600_000),
+    largePayloads: { maxBytes: int(env, 'BUS_LARGE_PAYLOAD_MAX_MB', 1024, 1, 1_048_576) * 1024 * 1024, ttlMs: int(env, 'BUS_LARGE_PAYLOAD_TTL_SECONDS', 300, 10, 86_400) * 1000 },
     headersTimeoutMs,
     requestReadTimeoutMs,
     maxQueuedRunsPerTeam: int(env, 'MAX_QUEUED_RUNS_PER_TEAM', 50, 1, 1_000_000),

@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { nanos, type NatsConnection, type ObjectStore, StorageType } from 'nats';
+
+/**
+ * Payloads larger than one NATS message (the server's `max_payload`, 1 MiB by default): an extract
+ * of a long page with its full content, a crawled PDF's bytes, a task whose input nears the
+ * gateway's body limit. NATS refuses to publish them: a reply was lost (the caller saw a timeout,
+ * the work done and charged), a request failed with the client library's raw error. Such a
+ * payload goes into a JetStream object store (which chunks it) and the message carries a
+ * reference in its place; the receiver reads it back and deletes it. One nobody reads expires with
+ * the bucket's TTL, and the bucket holds at most `maxBytes`: a reply it cannot hold is answered as
+ * a 502 naming both sizes, at once, not a timeout.
+ */
+export interface LargePayloadOptions {
+  /** The object store bucket (one for every service of a deployment). */
+  bucket?: string;
+  /** What the bucket holds at most; a payload that does not fit is refused. */
+  maxBytes?: number;
+  /** How long an unread payload is kept. */
+  ttlMs?: number;
+}
+
+export const LARGE_PAYLOAD_DEFAULTS: Required<LargePayloadOptions> = { bucket: 'bus-large-payloads', maxBytes: 1024 * 1024 * 1024, ttlMs: 5 * 60_000 };
+
+/** Room left in a message for its headers and the envelope around the payload. */
+const HEADROOM = 16 * 1024;
+
+/** What travels in the payload's place; `part`: the stored bytes are a reply packet, the value its `response`. */
+export interface LargePayloadRef {
+  $bus_large_payload: { bucket: string; name: string; bytes: number; part?: 'response' };
+}
+
+export function isLargePayloadRef(value: unknown): value is LargePayloadRef {
+  const ref = (value as { $bus_large_payload?: Partial<LargePayloadRef['$bus_large_payload']> } | null)?.$bus_large_payload;
+  return typeof ref === 'object' && ref !== null && typeof ref.bucket === 'string' && typeof ref.name === 'string' && typeof ref.bytes === 'number';
+}
+
+/** The largest serialized payload a message of this connection carries. */
+export const payloadLimit = (nc: NatsConnection) => Math.max(0, (nc.info?.max_payload ?? 1024 * 1024) - HEADROOM);
+
+/** One bucket handle per connection and bucket (creating it is a JetStream call). */
+const stores = new WeakMap<NatsConnection, Map<string, Promise<ObjectStore>>>();
+
+function store(nc: NatsConnection, options: Required<LargePayloadOptions>): Promise<ObjectStore> {
+  let mine = stores.get(nc);
+  if (!mine) stores.set(nc, (mine = new Map()));
+  let handle = mine.get(options.bucket);
+  if (!handle) {
+    handle = nc
+      .jetstream()
+      .views.os(options.bucket, { storage: StorageType.File, ttl: nanos(options.ttlMs), max_bytes: options.maxBytes, description: 'bus payloads larger than a NATS message' });
+    // A failed attempt (JetStream not up yet) is not remembered: the next large payload tries again.
+    handle.catch(() => mine.delete(options.bucket));
+    mine.set(options.bucket, handle);
+  }
+  return handle;
+}
+
+/** Stores serialized bytes (JSON); the reference to send in their place. */
+export async function storeLargePayload(nc: NatsConnection, bytes: Uint8Array, options: LargePayloadOptions = {}, part?: 'response'): Promise<LargePayloadRef> {
+  const settings = { ...LARGE_PAYLOAD_DEFAULTS, ...options };
+  const name = randomUUID();
+  await (await store(nc, settings)).putBlob({ name }, bytes);
+  return { $bus_large_payload: { bucket: settings.bucket, name, bytes: bytes.length, ...(part && { part }) } };
+}
+
+/**
+ * The value a reference stands for, read back and deleted; null when it is gone (expired, or the
+ * bucket lost).
+ */
+export async function loadLargePayload(nc: NatsConnection, ref: LargePayloadRef): Promise<{ value: unknown } | null> {
+  const { bucket, name, part } = ref.$bus_large_payload;
+  const os = await nc.jetstream().views.os(bucket);
+  const blob = await os.getBlob(name);
+  if (!blob) return null;
+  // Read once: the copy is no longer needed (the bucket's TTL removes it should this fail).
+  void os.delete(name).catch(() => undefined);
+  const value = JSON.parse(Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength).toString('utf8')) as unknown;
+  return { value: part === 'response' ? (value as { response?: unknown }).response : value };
+}
