@@ -95,6 +95,14 @@ describe('FindAll over HTTP (standalone, a startup registry of 44 companies over
     expect(((await json(bad)).detail as { loc: string[] }[]).map((d) => d.loc.join('.'))).toEqual(['body.query', 'body.limit']);
     const enrich = await fetch(`${svc.baseUrl}/v1/findall/runs/findall_x/enrich`, { method: 'POST', headers: headers(), body: JSON.stringify({}) });
     expect(enrich.status).toBe(422);
+    // An entity is an object of fields: a schema of a string is refused, naming the field (it had filled each entity with a string).
+    for (const output_schema of [{ type: 'string', description: 'each entity' }, { type: 'json', json_schema: { type: 'array', items: { type: 'string' } } }, {}, { type: 'object' }]) {
+      const notAnObject = await fetch(`${svc.baseUrl}/v1/findall/runs`, { method: 'POST', headers: headers(), body: JSON.stringify({ query: 'robotics startups', output_schema }) });
+      expect(notAnObject.status).toBe(422);
+      const [detail] = (await json(notAnObject)).detail as { loc: string[]; msg: string }[];
+      expect(detail!.loc).toEqual(['body', 'output_schema']);
+      expect(detail!.msg).toMatch(/an entity schema describes an object/);
+    }
   });
 
 });

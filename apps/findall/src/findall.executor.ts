@@ -169,6 +169,8 @@ export class FindAllExecutor implements RunExecutor<typeof findAllRuns> {
   private async fill(candidate: Candidate, schema: Record<string, unknown>, pages: Map<string, EntityPage>, signal: AbortSignal): Promise<{ output: Record<string, unknown>; basis: FieldBasisEntry[] }> {
     const page = pages.get(normalizeUrl(candidate.url));
     const filled = await this.model.fillSchema({ task: candidate.name, schema, documents: page ? [page] : [] }, signal);
-    return { output: (filled.output ?? {}) as Record<string, unknown>, basis: filled.basis };
+    // An entity is a row of fields: anything else the filler makes of a schema fills none.
+    const output = typeof filled.output === 'object' && filled.output !== null && !Array.isArray(filled.output) ? (filled.output as Record<string, unknown>) : {};
+    return { output, basis: output === filled.output ? filled.basis : [] };
   }
 }

@@ -8,7 +8,13 @@ const entitySchemaParser = (): Parser => {
     const parsed = asTask(input, loc);
     if (!parsed.ok) return parsed;
     const spec = parsed.value as { type: string; json_schema?: Record<string, unknown> };
-    return spec.type === 'json' ? ok(spec.json_schema) : fail('dict_type', loc, 'Input should be a JSON Schema object', input);
+    if (spec.type !== 'json') return fail('dict_type', loc, 'Input should be a JSON Schema object', input);
+    // An entity is a row of fields: a schema of a string or a list would fill it with no fields.
+    const type = spec.json_schema?.type;
+    if (type !== undefined && type !== 'object') return fail('value_error', loc, `Value error, an entity schema describes an object (its "type" is "object"), not ${JSON.stringify(type)}`, input);
+    const properties = spec.json_schema?.properties;
+    if (typeof properties !== 'object' || properties === null || Object.keys(properties).length === 0) return fail('value_error', loc, 'Value error, an entity schema describes an object: it names its fields in "properties"', input);
+    return ok(spec.json_schema);
   };
 };
 
