@@ -113,6 +113,8 @@ export async function startService(mode: Mode, extraEnv: Record<string, string> 
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
     RATE_LIMIT_RPS: '0',
+    // Every /v1 answer is checked against the OpenAPI document (apps/gateway/src/openapi/response-check.ts); stop() fails on any that does not conform.
+    OPENAPI_RESPONSE_CHECK: path.join(dataDir, 'openapi-violations.jsonl'),
     ...extraEnv,
   };
   // Standalone is the embedded mode: its own SQLite log and memory read models. Cluster mode runs
@@ -217,8 +219,16 @@ export async function startService(mode: Mode, extraEnv: Record<string, string> 
       fs.closeSync(out);
       await nats?.stop();
       assertNoSecretsLogged(logFiles, issued);
+      assertResponsesConform(env.OPENAPI_RESPONSE_CHECK);
     },
   };
+}
+
+/** Every answer the service gave conforms to its OpenAPI document: the check file holds no line. */
+function assertResponsesConform(file: string | undefined): void {
+  if (!file || !fs.existsSync(file)) return;
+  const violations = [...new Set(fs.readFileSync(file, 'utf8').split('\n').filter(Boolean))];
+  if (violations.length > 0) throw new Error(`answers that do not conform to the OpenAPI document (${file}):\n${violations.slice(0, 20).join('\n')}`);
 }
 
 export const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });

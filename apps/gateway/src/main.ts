@@ -23,7 +23,7 @@ class GatewayRoot {}
 
 createHttpApp(GatewayRoot, config, logger)
   .then(async (app) => {
-    mountOpenApi(app);
+    mountOpenApi(app, config.openapiResponseCheck);
     mountRunSockets(app);
     await app.listen(config.port, config.host);
     logger.log({ msg: 'gateway listening', port: config.port, bus: config.bus }, 'Boot');

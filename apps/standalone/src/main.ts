@@ -16,7 +16,7 @@ async function main() {
   const app = await createHttpApp(StandaloneModule.forConfig(config), config, logger);
   app.connectMicroservice({ strategy: new InProcessServer({ queue: 'standalone' }) }, { inheritAppConfig: true });
   await app.startAllMicroservices();
-  mountOpenApi(app);
+  mountOpenApi(app, config.openapiResponseCheck);
   mountRunSockets(app);
   await app.init();
   const demoKey = await bootstrapDemoTeam(app.get<EventStore>(EVENT_STORE), app.get(SecretBox), (line) => process.stdout.write(line + '\n'));

@@ -800,6 +800,49 @@ export interface components {
             /** @description Accepted and recorded; answers use the configured model settings (the extractive engine is deterministic) */
             temperature?: number | null;
         };
+        ChatCompletion: {
+            choices: {
+                /** @enum {string} */
+                finish_reason: "stop" | "length";
+                index: number;
+                logprobs: {
+                    [key: string]: unknown;
+                } | null;
+                message: {
+                    content: string;
+                    refusal: string | null;
+                    /** @enum {string} */
+                    role: "assistant";
+                };
+            }[];
+            citations: string[];
+            created: number;
+            credits: number;
+            error: string | null;
+            id: string;
+            model: string;
+            /** @enum {string} */
+            object: "chat.completion";
+            search_results: components["schemas"]["ChatSearchResult"][];
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed" | "cancelled";
+            usage: {
+                completion_tokens: number;
+                prompt_tokens: number;
+                total_tokens: number;
+            };
+            usage_items: components["schemas"]["SkuLineItem"][];
+        };
+        ChatSearchResult: {
+            category: string | null;
+            date: string | null;
+            domain: string;
+            excerpts: string[];
+            score: number;
+            snippet: string;
+            title: string;
+            url: string;
+        };
         ContentsSettingsBody: {
             /** @description Objective-focused passages of the page (`highlights`) */
             highlights?: boolean;
@@ -856,6 +899,53 @@ export interface components {
              * @description The finished run is POSTed here (crawl_run.completed|failed|cancelled)
              */
             webhook?: string | null;
+        };
+        CrawlRun: {
+            completedAt: string | null;
+            counts: {
+                failed: number;
+                pages: number;
+                read: number;
+            };
+            crawl_id: string;
+            createdAt: string;
+            credits: number;
+            error: string | null;
+            exclude_paths: string[];
+            /** @enum {string} */
+            format: "markdown" | "text" | "html";
+            include_paths: string[];
+            include_subdomains: boolean;
+            index: boolean;
+            limit: number;
+            max_depth: number;
+            /** @enum {string} */
+            render: "auto" | "always" | "never";
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed" | "cancelled";
+            /** @enum {string|null} */
+            termination: "limit_reached" | "frontier_exhausted" | "cancelled" | "error" | null;
+            url: string;
+            usage: components["schemas"]["SkuLineItem"][];
+            webhook: string | null;
+        };
+        CrawlRunWithPages: components["schemas"]["CrawlRun"] & {
+            pages: {
+                content: string | null;
+                depth: number;
+                error: string | null;
+                final_url: string | null;
+                status: number | null;
+                title: string | null;
+                url: string;
+            }[];
+            pages_limit: number;
+            pages_offset: number;
+        };
+        CrawlStarted: {
+            crawl_id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed" | "cancelled";
         };
         CreateMonitorRequest: Record<string, never>;
         EnrichBody: {
@@ -956,6 +1046,91 @@ export interface components {
              */
             webhook?: string | null;
         };
+        FindAllCandidate: {
+            basis: {
+                citations: {
+                    excerpts: string[];
+                    title: string;
+                    url: string;
+                }[];
+                /** @enum {string} */
+                confidence: "high" | "medium" | "low";
+                field: string;
+                reasoning: string;
+            }[];
+            candidate_id: string;
+            description: string;
+            /** @enum {string} */
+            match_status: "pending" | "matched" | "unmatched";
+            name: string;
+            output: {
+                [key: string]: unknown;
+            };
+            reasons: {
+                condition: string;
+                evidence_url: string | null;
+                excerpt: string | null;
+                holds: boolean;
+            }[];
+            url: string;
+        };
+        FindAllRun: {
+            candidates: components["schemas"]["FindAllCandidate"][] | null;
+            completedAt: string | null;
+            count: number;
+            createdAt: string;
+            credits: number;
+            entities: {
+                [key: string]: unknown;
+            }[];
+            error: string | null;
+            fields: string[] | null;
+            findall_id: string;
+            findall_schema: {
+                conditions: {
+                    kind: string;
+                    name: string;
+                    value: string | number;
+                }[];
+                entity_type: string;
+                generator: {
+                    queries: string[];
+                };
+                objective: string;
+            } | null;
+            metadata: {
+                input: string;
+                title: string;
+            };
+            output_schema: {
+                [key: string]: unknown;
+            } | null;
+            query: string;
+            status: ("queued" | "running") | {
+                /** @enum {boolean} */
+                is_active: false;
+                metrics: {
+                    generated_candidates: number;
+                    matched_candidates: number;
+                };
+                /** @enum {string} */
+                status: "completed" | "cancelled" | "failed";
+                /** @enum {string} */
+                termination_reason: "limit_reached" | "candidates_exhausted" | "cancelled" | "error";
+            };
+            usage_items: components["schemas"]["SkuLineItem"][];
+        };
+        Finding: {
+            answer: string;
+            citations: number[];
+            /** @enum {string} */
+            confidence: "high" | "medium" | "low";
+            evidence: {
+                quote: string;
+                source: number;
+            }[];
+            subquery: string;
+        };
         HTTPValidationError: {
             detail?: components["schemas"]["ValidationError"][];
         };
@@ -980,6 +1155,58 @@ export interface components {
             url: string;
         };
         MapRequest: Record<string, never>;
+        ModelDto: {
+            /** @description Unix seconds */
+            created: number;
+            /** @enum {string} */
+            id: "base" | "core" | "ultra";
+            /** @enum {string} */
+            object: "model";
+            owned_by: string;
+            /** @description Research steps the model may take */
+            research_steps: number;
+        };
+        ModelListDto: {
+            data: components["schemas"]["ModelDto"][];
+            /** @enum {string} */
+            object: "list";
+        };
+        Monitor: {
+            /** @enum {string} */
+            cadence: "hourly" | "daily" | "weekly";
+            country: string;
+            createdAt: string;
+            cron: string | null;
+            filter_prompt: string | null;
+            id: string;
+            language: string;
+            last_result: {
+                event_id: string;
+                ran_at: string;
+                results_count: number;
+                status: string | null;
+            } | null;
+            last_webhook_at: number | null;
+            last_webhook_error: string | null;
+            last_webhook_status: number | null;
+            lastRunAt: string | null;
+            metadata: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            mode: "diff" | "snapshot";
+            nextRunAt: string | null;
+            notify_on: ("change" | "match" | "error")[];
+            query: string;
+            runs: number;
+            /** @enum {string} */
+            status: "active" | "paused";
+            url: string | null;
+            webhook: string | null;
+            webhook_backoff_seconds: number;
+            webhook_max_attempts: number;
+            webhook_secret_set: boolean;
+        };
         MonitorBody: {
             /**
              * @description Counted from createdAt; a cron overrides it
@@ -1040,6 +1267,50 @@ export interface components {
             /** @description Write-only; signs this monitor’s deliveries (else the team’s secret) */
             webhook_secret?: string | null;
         };
+        MonitorEvent: {
+            added: {
+                date: string | null;
+                domain: string;
+                score: number;
+                snippet: string;
+                title: string;
+                url: string;
+            }[];
+            content?: string;
+            content_hash?: string;
+            diff?: {
+                added: string[];
+                removed: string[];
+                summary: string;
+            };
+            error: string | null;
+            event_id: string;
+            matched: boolean | null;
+            /** @enum {string} */
+            mode: "diff" | "snapshot";
+            monitor_id: string;
+            ran_at: string;
+            removed: {
+                date: string | null;
+                domain: string;
+                score: number;
+                snippet: string;
+                title: string;
+                url: string;
+            }[];
+            results: {
+                date: string | null;
+                domain: string;
+                score: number;
+                snippet: string;
+                title: string;
+                url: string;
+            }[];
+            results_count: number;
+            slots_covered: number;
+            /** @enum {string} */
+            status: "changed" | "unchanged" | "matched" | "error";
+        };
         MonitorIdRequest: Record<string, never>;
         MonitorPatchBody: {
             /** @enum {string} */
@@ -1071,7 +1342,59 @@ export interface components {
             webhook_secret?: string | null;
         };
         ReopenRunRequest: Record<string, never>;
+        RunEventsPage: {
+            events: {
+                data: unknown;
+                event: string;
+                id: string;
+            }[];
+            limit: number;
+            offset: number;
+            total: number;
+        };
+        RunHistory: {
+            events: {
+                at: string;
+                data: unknown;
+                metadata: {
+                    causation_id: string | null;
+                    correlation_id: string | null;
+                    key_id: string | null;
+                    request_id: string | null;
+                };
+                position: string;
+                revision: string;
+                type: string;
+            }[];
+            total: number;
+        };
         RunIdRequest: Record<string, never>;
+        RunResult: {
+            date: string | null;
+            domain: string;
+            highlights?: string[];
+            score: number;
+            snippet: string;
+            summary?: string;
+            text?: string;
+            title: string;
+            url: string;
+        };
+        RunUsage: {
+            grader_calls: number;
+            pages_fetched: number;
+            planner_calls: number;
+            search_queries: number;
+            synth_calls: number;
+            tokens: {
+                input: number;
+                output: number;
+            };
+        };
+        /** @description The run as its kind shows it */
+        RunView: {
+            [key: string]: unknown;
+        };
         SearchBody: {
             advanced_settings?: components["schemas"]["AdvancedSettingsBody"] | null;
             /** @enum {string|null} */
@@ -1161,6 +1484,15 @@ export interface components {
             title: string;
             url: string;
         };
+        SearchRunListItem: {
+            completedAt: string | null;
+            createdAt: string;
+            id: string;
+            query: string;
+            resultCount: number;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed" | "cancelled";
+        };
         SearchRunViewDto: {
             completedAt: string | null;
             /** @default us */
@@ -1171,9 +1503,7 @@ export interface components {
             /** @enum {string} */
             depth: "deep";
             error: string | null;
-            findings?: {
-                [key: string]: unknown;
-            }[] | null;
+            findings?: components["schemas"]["Finding"][] | null;
             /** @default en */
             language: string;
             limit: number;
@@ -1184,26 +1514,38 @@ export interface components {
             /** @description Markdown with [N] citations */
             report: string | null;
             reranked: boolean;
-            results: {
-                [key: string]: unknown;
-            }[];
+            results: components["schemas"]["RunResult"][];
             search_id: string;
-            sources?: {
-                [key: string]: unknown;
-            }[] | null;
+            sources?: components["schemas"]["Source"][] | null;
             /** @enum {string} */
             status: "queued" | "running" | "completed" | "failed" | "cancelled";
             usage?: {
-                [key: string]: unknown;
+                grader_calls: number;
+                pages_fetched: number;
+                planner_calls: number;
+                search_queries: number;
+                synth_calls: number;
+                tokens: {
+                    input: number;
+                    output: number;
+                };
             } | null;
-            usage_items: {
-                [key: string]: unknown;
-            }[];
+            usage_items: components["schemas"]["SkuLineItem"][];
         };
         SearchTimingView: {
             provider: number;
             rerank: number;
             total: number;
+        };
+        SiteMap: {
+            credits: number;
+            links: {
+                lastmod?: string;
+                title?: string;
+                url: string;
+            }[];
+            url: string;
+            usage: components["schemas"]["SkuLineItem"][];
         };
         SkuLine: {
             credits: number;
@@ -1211,11 +1553,26 @@ export interface components {
             /** @example sku_search */
             sku: string;
         };
+        SkuLineItem: {
+            credits: number;
+            quantity: number;
+            sku: string;
+        };
         SkuUsageLine: {
             credits: number;
             quantity: number;
             /** @example sku_extract */
             sku: string;
+        };
+        Source: {
+            domain: string;
+            fetched: boolean;
+            first_seen_subquery: string;
+            index: number;
+            /** @enum {string} */
+            quality: "high" | "medium" | "low";
+            title: string;
+            url: string;
         };
         SourcePolicyBody: {
             /**
@@ -1264,25 +1621,34 @@ export interface components {
              */
             webhook?: string | null;
         };
+        TaskFieldBasis: {
+            citations: {
+                excerpts: string[];
+                title: string;
+                url: string;
+            }[];
+            /** @enum {string} */
+            confidence: "high" | "medium" | "low";
+            field: string;
+            reasoning: string;
+        };
         TaskRunViewDto: {
             answer: string;
-            basis: {
-                [key: string]: unknown;
-            }[];
+            basis: components["schemas"]["TaskFieldBasis"][];
             completedAt: string | null;
             considered: string[];
             createdAt: string;
             credits: number;
             error: string | null;
             fields: string[];
-            findings: {
-                [key: string]: unknown;
-            }[] | null;
+            findings: components["schemas"]["Finding"][] | null;
             metadata: {
                 [key: string]: string;
             } | null;
             /** @description json: the object; text/auto: a string; null until completed */
-            output: Record<string, never> | null;
+            output: ({
+                [key: string]: unknown;
+            } | null) | string;
             output_schema: {
                 [key: string]: unknown;
             };
@@ -1293,19 +1659,46 @@ export interface components {
             report: string | null;
             run_id: string;
             sources: string[];
-            sources_detailed: {
-                [key: string]: unknown;
-            }[] | null;
+            sources_detailed: components["schemas"]["Source"][] | null;
             /** @enum {string} */
             status: "queued" | "running" | "completed" | "failed" | "cancelled";
             task: string;
             task_id: string;
             usage: {
-                [key: string]: unknown;
+                grader_calls: number;
+                pages_fetched: number;
+                planner_calls: number;
+                scratchpad_chunks_indexed: number;
+                scratchpad_chunks_used: number;
+                scratchpad_mode: string | null;
+                scratchpad_searches: number;
+                scratchpad_tool_turns: number;
+                search_queries: number;
+                synth_calls: number;
+                tokens: {
+                    input: number;
+                    output: number;
+                };
+                tool_calls: number;
             } | null;
-            usage_items: {
-                [key: string]: unknown;
-            }[];
+            usage_items: components["schemas"]["SkuLineItem"][];
+        };
+        TaskUsage: {
+            grader_calls: number;
+            pages_fetched: number;
+            planner_calls: number;
+            scratchpad_chunks_indexed: number;
+            scratchpad_chunks_used: number;
+            scratchpad_mode: string | null;
+            scratchpad_searches: number;
+            scratchpad_tool_turns: number;
+            search_queries: number;
+            synth_calls: number;
+            tokens: {
+                input: number;
+                output: number;
+            };
+            tool_calls: number;
         };
         UpdateMonitorRequest: Record<string, never>;
         UsageDay: {
@@ -1353,11 +1746,15 @@ export interface operations {
             };
         };
         responses: {
+            /** @description A chat.completion (JSON), or with stream true chat.completion.chunk server-sent events */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ChatCompletion"];
+                    "text/event-stream": components["schemas"]["ChatCompletion"];
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -1379,6 +1776,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1403,7 +1809,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ChatCompletion"];
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -1425,6 +1833,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1449,7 +1866,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["RunHistory"];
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -1471,6 +1890,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1497,7 +1925,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        crawls: components["schemas"]["CrawlRun"][];
+                        limit: number;
+                        offset: number;
+                        total: number;
+                    };
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -1519,6 +1954,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1545,7 +1989,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CrawlStarted"];
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -1567,6 +2013,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1594,7 +2049,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CrawlRunWithPages"];
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -1616,6 +2073,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1640,7 +2106,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CrawlRun"];
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -1662,6 +2130,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1718,6 +2195,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     CrawlRunRoutes_history: {
@@ -1735,7 +2221,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["RunHistory"];
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -1757,6 +2245,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1781,7 +2278,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CrawlRun"];
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -1803,6 +2302,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1864,6 +2372,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     ExtractController_many: {
@@ -1914,6 +2431,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     FindAllController_create: {
@@ -1929,11 +2455,23 @@ export interface operations {
             };
         };
         responses: {
-            201: {
+            /** @description The run ended within wait_seconds */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["FindAllRun"];
+                };
+            };
+            /** @description Still running: poll or stream it */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FindAllRun"];
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -1955,6 +2493,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1980,7 +2527,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        limit: number;
+                        offset: number;
+                        runs: components["schemas"]["FindAllRun"][];
+                        total: number;
+                    };
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -2002,6 +2556,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2028,7 +2591,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["FindAllRun"];
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -2050,6 +2615,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2074,7 +2648,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["FindAllRun"];
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -2096,6 +2672,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2120,7 +2705,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["FindAllRun"];
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -2142,6 +2729,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2170,7 +2766,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["FindAllRun"];
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -2192,6 +2790,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2248,6 +2855,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     FindAllController_extend: {
@@ -2269,7 +2885,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["FindAllRun"];
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -2291,6 +2909,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2315,7 +2942,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["RunHistory"];
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -2337,6 +2966,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2363,7 +3001,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["SiteMap"];
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -2385,6 +3025,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2407,7 +3056,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ModelListDto"];
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -2429,6 +3080,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2453,7 +3113,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ModelDto"];
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -2475,6 +3137,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2501,7 +3172,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        limit: number;
+                        monitors: components["schemas"]["Monitor"][];
+                        offset: number;
+                        total: number;
+                    };
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -2523,6 +3201,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2549,7 +3236,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Monitor"];
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -2571,6 +3260,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2595,7 +3293,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Monitor"];
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -2624,6 +3324,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     MonitorsController_remove: {
@@ -2637,6 +3346,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Deleted; its events and history stay readable */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -2670,6 +3380,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     MonitorsController_update: {
@@ -2691,7 +3410,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Monitor"];
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -2713,6 +3434,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2740,7 +3470,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        events: components["schemas"]["MonitorEvent"][];
+                        limit: number;
+                        offset: number;
+                        total: number;
+                    };
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -2762,6 +3499,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2786,7 +3532,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["RunHistory"];
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -2808,6 +3556,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2832,7 +3589,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Monitor"];
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -2854,6 +3613,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2878,7 +3646,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Monitor"];
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -2900,6 +3670,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2924,7 +3703,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["MonitorEvent"];
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -2946,6 +3727,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3013,6 +3803,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     SearchRunRoutes_list: {
@@ -3031,7 +3830,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        limit: number;
+                        offset: number;
+                        searches: components["schemas"]["SearchRunListItem"][];
+                        total: number;
+                    };
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -3053,6 +3859,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3077,7 +3892,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["SearchRunViewDto"];
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -3099,6 +3916,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3123,7 +3949,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["SearchRunViewDto"];
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -3145,6 +3973,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3201,6 +4038,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     SearchRunRoutes_history: {
@@ -3218,7 +4064,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["RunHistory"];
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -3240,6 +4088,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3266,7 +4123,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        limit: number;
+                        offset: number;
+                        tasks: components["schemas"]["TaskRunViewDto"][];
+                        total: number;
+                    };
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -3288,6 +4152,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3355,6 +4228,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     "TaskRunRoutes_view[1]": {
@@ -3372,7 +4254,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["TaskRunViewDto"];
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -3394,6 +4278,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3418,7 +4311,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["TaskRunViewDto"];
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -3440,6 +4335,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3467,7 +4371,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["RunEventsPage"];
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -3489,6 +4395,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3513,7 +4428,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["RunHistory"];
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -3535,6 +4452,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3592,6 +4518,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     "TaskRunRoutes_view[0]": {
@@ -3609,7 +4544,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["TaskRunViewDto"];
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -3631,6 +4568,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3680,6 +4626,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3738,6 +4693,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
         };
     };
     UsageController_charge: {
@@ -3780,6 +4744,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -104,6 +104,8 @@ export interface Config {
   renderTimeoutMs: number;
   /** Tests and drills: a file holding the current time (ISO-8601) that the monitor scheduler reads instead of the system clock. */
   monitorClockFile: string | undefined;
+  /** Tests: a file the gateway appends a JSON line to for every /v1 answer that does not conform to the response schema its OpenAPI document declares. */
+  openapiResponseCheck: string | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -264,6 +266,7 @@ export function loadConfig(env: Env = process.env): Config {
     streamKeepAliveSeconds: int(env, 'STREAM_KEEPALIVE_SECONDS', 15, 1, 3600),
     monitorTickMs: int(env, 'MONITOR_TICK_MS', 1_000, 10, 3_600_000),
     monitorClockFile: read(env, 'MONITOR_CLOCK_FILE'),
+    openapiResponseCheck: read(env, 'OPENAPI_RESPONSE_CHECK'),
   };
 }
 

@@ -1,5 +1,6 @@
 import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ref } from '../openapi/response-schemas';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CONFIG, type Config } from '@app/config';
 import { type ChatCompletion, chatCompletion, type ChatParams, chatRuns, type ChatState, createdSeconds, lifecycleNames, streamOf, TASK_PROCESSORS } from '@app/domain';
@@ -38,6 +39,7 @@ export class ChatController {
   @AnswersWithin(() => CHAT_WAIT_MS)
   @ApiOperation({ summary: 'Chat completion: answers the last user message from web research, with citations and search_results' })
   @ApiProduces('application/json', 'text/event-stream')
+  @ApiOkResponse({ description: 'A chat.completion (JSON), or with stream true chat.completion.chunk server-sent events', schema: ref('ChatCompletion') })
   async complete(@Auth() auth: AuthContext, @Req() req: AuthedRequest & FastifyRequest, @Body() body: ChatBody, @Res({ passthrough: true }) reply: FastifyReply): Promise<ChatCompletion | undefined> {
     const params: ChatParams = {
       model: body.model,

@@ -1,5 +1,5 @@
 import { Controller, Get, Param } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { PROCESSOR_BUDGETS, TASK_PROCESSORS, type TaskProcessor } from '@app/domain';
 import { notFound, StrField } from '@app/platform';
 
@@ -17,6 +17,20 @@ interface Model {
 
 const model = (id: TaskProcessor): Model => ({ id, object: 'model', created: CREATED, owned_by: 'web-research', research_steps: PROCESSOR_BUDGETS[id].steps });
 
+/** A model in the OpenAPI document; `implements` keeps it in step with what is sent. */
+class ModelDto implements Model {
+  @ApiProperty({ enum: TASK_PROCESSORS }) id!: TaskProcessor;
+  @ApiProperty({ enum: ['model'] }) object!: 'model';
+  @ApiProperty({ type: 'integer', description: 'Unix seconds' }) created!: number;
+  @ApiProperty() owned_by!: string;
+  @ApiProperty({ type: 'integer', description: 'Research steps the model may take' }) research_steps!: number;
+}
+
+class ModelListDto {
+  @ApiProperty({ enum: ['list'] }) object!: 'list';
+  @ApiProperty({ type: [ModelDto] }) data!: ModelDto[];
+}
+
 class ModelIdParams {
   @StrField({ minLength: 1, maxLength: 200 }) id!: string;
 }
@@ -31,12 +45,14 @@ class ModelIdParams {
 export class ModelsController {
   @Get()
   @ApiOperation({ summary: 'List models (OpenAI shape): base, core, ultra' })
+  @ApiOkResponse({ type: ModelListDto })
   list(): { object: 'list'; data: Model[] } {
     return { object: 'list', data: TASK_PROCESSORS.map(model) };
   }
 
   @Get(':id')
   @ApiOperation({ summary: 'Retrieve a model (OpenAI shape)' })
+  @ApiOkResponse({ type: ModelDto })
   retrieve(@Param() params: ModelIdParams): Model {
     if (!(TASK_PROCESSORS as readonly string[]).includes(params.id)) throw notFound(`Model ${params.id} not found; models are ${TASK_PROCESSORS.join(', ')}`);
     return model(params.id as TaskProcessor);

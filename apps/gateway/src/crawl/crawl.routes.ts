@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ref } from '../openapi/response-schemas';
 import { subjects } from '@app/contracts';
 import { crawlPageView, type CrawlPageView, crawlRuns, type CrawlView } from '@app/domain';
 import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
@@ -23,6 +24,7 @@ export class CrawlRoutes {
   @Post('crawl')
   @HttpCode(202)
   @ApiOperation({ summary: 'Start a crawl run: 202 {crawl_id, status}; pages arrive as page.fetched events' })
+  @ApiAcceptedResponse({ schema: ref('CrawlStarted') })
   async create(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Body() body: CrawlBody): Promise<{ crawl_id: string; status: string }> {
     const id = await this.runs.request(crawlRuns, auth, req.id, {
       url: body.url,
@@ -42,6 +44,7 @@ export class CrawlRoutes {
 
   @Get('crawl/:crawl_id')
   @ApiOperation({ summary: 'Retrieve a crawl run: status, counts and a page of its pages (limit, offset), in the order read' })
+  @ApiOkResponse({ schema: ref('CrawlRunWithPages') })
   async view(@Auth() auth: AuthContext, @Param() params: CrawlIdParams, @Query() query: CrawlPagesQuery): Promise<CrawlView & { pages: CrawlPageView[]; pages_limit: number; pages_offset: number }> {
     const state = await this.runs.owned(crawlRuns, auth, params.crawl_id);
     const view = crawlRuns.view(state);
@@ -52,6 +55,7 @@ export class CrawlRoutes {
   @Post('map')
   @HttpCode(200)
   @ApiOperation({ summary: "A site's URLs from its sitemaps and links (robots.txt honoured); 1 credit" })
+  @ApiOkResponse({ schema: ref('SiteMap') })
   async map(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Body() body: MapBody) {
     const { url, links, credits, usage } = await this.calls.send(
       subjects.map,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Body, Controller, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ref } from '../openapi/response-schemas';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type FindAllParams, findAllRuns, type FindAllView } from '@app/domain';
 import { RequestValidationError } from '@app/platform';
@@ -22,6 +23,7 @@ export class FindAllController {
   @Post('runs')
   @HttpCode(202)
   @ApiOperation({ summary: 'Start a FindAll run: 202 at once (entities [], count 0, credits 0)' })
+  @ApiAcceptedResponse({ schema: ref('FindAllRun') })
   async createRun(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Body() body: FindAllBody): Promise<FindAllView> {
     return this.runs.viewAsRequested(findAllRuns, auth, await this.start(auth, req.id, body));
   }
@@ -29,6 +31,8 @@ export class FindAllController {
   @Post()
   @AnswersWithin(waitSecondsOf)
   @ApiOperation({ summary: 'FindAll: starts a run and waits up to wait_seconds; 200 when it ended, else 202' })
+  @ApiOkResponse({ description: 'The run ended within wait_seconds', schema: ref('FindAllRun') })
+  @ApiAcceptedResponse({ description: 'Still running: poll or stream it', schema: ref('FindAllRun') })
   async create(@Auth() auth: AuthContext, @Req() req: AuthedRequest & FastifyRequest, @Body() body: FindAllBody, @Res({ passthrough: true }) reply: FastifyReply): Promise<FindAllView> {
     return this.runs.viewWhenEnded(findAllRuns, auth, await this.start(auth, req.id, body), body.wait_seconds * 1000, req, reply);
   }
@@ -36,6 +40,7 @@ export class FindAllController {
   @Post('runs/:findall_id/extend')
   @HttpCode(200)
   @ApiOperation({ summary: 'Extend a completed FindAll run: more entities, known candidates are not checked again' })
+  @ApiOkResponse({ schema: ref('FindAllRun') })
   async extend(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Param() params: FindAllIdParams, @Body() body: ExtendBody): Promise<FindAllView> {
     return this.runs.reopen(findAllRuns, auth, req.id, params.findall_id, 'extend', { additional_limit: body.additional_limit });
   }
@@ -43,6 +48,7 @@ export class FindAllController {
   @Post('runs/:findall_id/enrich')
   @HttpCode(200)
   @ApiOperation({ summary: 'Enrich a completed FindAll run: new fields for every matched entity' })
+  @ApiOkResponse({ schema: ref('FindAllRun') })
   async enrich(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Param() params: FindAllIdParams, @Body() body: EnrichBody): Promise<FindAllView> {
     if (!body.fields?.length && !body.output_schema) {
       throw new RequestValidationError([{ type: 'missing', loc: ['body', 'fields'], msg: 'Field required (fields or output_schema)', input: body }]);

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ref, runList } from '../openapi/response-schemas';
 import { type RequestOf, subjects } from '@app/contracts';
 import { type MonitorEvent, monitorStream, monitorView, type MonitorView, shortestCronGapMinutes } from '@app/domain';
 import { CONFIG, type Config } from '@app/config';
@@ -39,6 +40,7 @@ export class MonitorsController {
   @Post()
   @HttpCode(201)
   @ApiOperation({ summary: 'Create monitor (it first runs at its next slot; POST .../run runs it now)' })
+  @ApiCreatedResponse({ schema: ref('Monitor') })
   async create(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Body() body: MonitorBody): Promise<MonitorView> {
     this.assertInterval(body.cron);
     const watched = this.watched(body);
@@ -68,6 +70,7 @@ export class MonitorsController {
 
   @Get()
   @ApiOperation({ summary: 'List monitors (newest first)' })
+  @ApiOkResponse({ schema: runList('monitors', ref('Monitor')) })
   async list(@Auth() auth: AuthContext, @Query() query: MonitorListQuery) {
     const filter = { team_id: auth.team_id, status: query.status ?? { $in: ['active', 'paused'] } };
     const [docs, total] = await Promise.all([
@@ -79,12 +82,14 @@ export class MonitorsController {
 
   @Get(':monitor_id')
   @ApiOperation({ summary: 'Retrieve a monitor' })
+  @ApiOkResponse({ schema: ref('Monitor') })
   view(@Auth() auth: AuthContext, @Param() params: MonitorIdParams): Promise<MonitorView> {
     return this.live(auth, params.monitor_id);
   }
 
   @Patch(':monitor_id')
   @ApiOperation({ summary: 'Update monitor (partial; webhook_secret: null clears it)' })
+  @ApiOkResponse({ schema: ref('Monitor') })
   async update(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Param() params: MonitorIdParams, @Body() body: MonitorPatchBody): Promise<MonitorView> {
     this.assertInterval(body.cron);
     const current = await this.live(auth, params.monitor_id);
@@ -130,6 +135,7 @@ export class MonitorsController {
   @Delete(':monitor_id')
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete monitor (its events and history stay readable)' })
+  @ApiNoContentResponse({ description: 'Deleted; its events and history stay readable' })
   async remove(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Param() params: MonitorIdParams): Promise<void> {
     await this.live(auth, params.monitor_id);
     await this.calls.send(subjects.deleteMonitor, { monitor_id: params.monitor_id }, auth, req.id);
@@ -138,6 +144,7 @@ export class MonitorsController {
   @Post(':monitor_id/pause')
   @HttpCode(200)
   @ApiOperation({ summary: 'Monitor Pause (idempotent): nextRunAt becomes null' })
+  @ApiOkResponse({ schema: ref('Monitor') })
   async pause(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Param() params: MonitorIdParams): Promise<MonitorView> {
     await this.live(auth, params.monitor_id);
     await this.calls.send(subjects.pauseMonitor, { monitor_id: params.monitor_id }, auth, req.id);
@@ -147,6 +154,7 @@ export class MonitorsController {
   @Post(':monitor_id/resume')
   @HttpCode(200)
   @ApiOperation({ summary: 'Monitor Resume (idempotent): scheduling restarts from now' })
+  @ApiOkResponse({ schema: ref('Monitor') })
   async resume(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Param() params: MonitorIdParams): Promise<MonitorView> {
     await this.live(auth, params.monitor_id);
     await this.calls.send(subjects.resumeMonitor, { monitor_id: params.monitor_id }, auth, req.id);
@@ -157,6 +165,7 @@ export class MonitorsController {
   @AnswersWithin(() => RUN_WAIT_MS)
   @HttpCode(202)
   @ApiOperation({ summary: 'Run monitor now (also when paused): 202 with the monitor event once recorded' })
+  @ApiAcceptedResponse({ schema: ref('MonitorEvent') })
   async run(@Auth() auth: AuthContext, @Req() req: AuthedRequest & FastifyRequest, @Param() params: MonitorIdParams): Promise<MonitorEvent> {
     await this.live(auth, params.monitor_id);
     // Waiting for the run's event holds a live stream of the key's, taken before the run starts;
@@ -186,6 +195,7 @@ export class MonitorsController {
 
   @Get(':monitor_id/events')
   @ApiOperation({ summary: 'List monitor events (newest first); readable after a delete' })
+  @ApiOkResponse({ schema: runList('events', ref('MonitorEvent')) })
   async listEvents(@Auth() auth: AuthContext, @Param() params: MonitorIdParams, @Query() query: MonitorEventsQuery) {
     await this.owned(auth, params.monitor_id);
     const filter = { monitor_id: params.monitor_id };
@@ -198,6 +208,7 @@ export class MonitorsController {
 
   @Get(':monitor_id/history')
   @ApiOperation({ summary: 'Every event of the monitor, oldest first (audit); readable after a delete' })
+  @ApiOkResponse({ schema: ref('RunHistory') })
   async history(@Auth() auth: AuthContext, @Param() params: MonitorIdParams): Promise<RunHistory> {
     await this.owned(auth, params.monitor_id);
     return this.runs.streamHistory(monitorStream(params.monitor_id));

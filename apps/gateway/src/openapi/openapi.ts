@@ -1,5 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { checkResponses } from './response-check';
+import { RESPONSE_COMPONENTS } from './response-schemas';
 
 const validationError = {
   type: 'object',
@@ -36,6 +38,7 @@ export function buildOpenApi(app: NestFastifyApplication): OpenAPIObject {
       ValidationError: validationError,
       HTTPValidationError: { type: 'object', properties: { detail: { type: 'array', items: { $ref: '#/components/schemas/ValidationError' } } } },
       ErrorDetail: detailError,
+      ...RESPONSE_COMPONENTS,
     },
   };
   for (const [path, item] of Object.entries(document.paths)) {
@@ -46,13 +49,16 @@ export function buildOpenApi(app: NestFastifyApplication): OpenAPIObject {
       responses['401'] ??= { description: 'Missing, malformed, unknown or revoked API key', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorDetail' } } } };
       responses['422'] ??= { description: 'Validation Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPValidationError' } } } };
       responses['429'] ??= { description: 'Rate limit exceeded (see Retry-After)', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorDetail' } } } };
+      // Any other refusal (404, 409, 413, 503 with Retry-After, …) says why in `detail`.
+      responses.default ??= { description: 'Any other refusal: not found, conflict, too large, unavailable (see Retry-After)…', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorDetail' } } } };
     }
   }
   return document;
 }
 
-export function mountOpenApi(app: NestFastifyApplication): void {
+export function mountOpenApi(app: NestFastifyApplication, responseCheck?: string): void {
   let document: OpenAPIObject | undefined;
+  if (responseCheck) checkResponses(app, () => (document ??= buildOpenApi(app)), responseCheck);
   app
     .getHttpAdapter()
     .getInstance()

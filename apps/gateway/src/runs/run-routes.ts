@@ -1,9 +1,10 @@
 import { applyDecorators, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res, type Type } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type { RunKind } from '@app/domain';
 import { EnumField, IntField, StrField } from '@app/platform';
 import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
+import { ref, runList } from '../openapi/response-schemas';
 import { RunHttp, type RunHistory } from './run-http';
 
 /** `?last_event_id=`: resume after this event id (or send Last-Event-ID). */
@@ -17,6 +18,10 @@ export class EventsPageQuery {
   @IntField({ ge: 1, le: 100, default: 100 }) limit!: number;
   @IntField({ ge: 0, default: 0 }) offset!: number;
 }
+
+/** Each run kind's view and list item, as the OpenAPI document names their schemas. */
+const VIEW_SCHEMAS: Record<string, string> = { search: 'SearchRunViewDto', task: 'TaskRunViewDto', findall: 'FindAllRun', crawl: 'CrawlRun', chat: 'ChatCompletion' };
+const LIST_ITEM_SCHEMAS: Record<string, string> = { search: 'SearchRunListItem' };
 
 /** Applies method decorators to a method defined on `target`, when the kind has the route. */
 function route(target: object, method: string, ...decorators: MethodDecorator[]): void {
@@ -87,11 +92,15 @@ export function runRoutes(kind: RunKind): Type {
   }
 
   const proto = RunRoutes.prototype;
-  if (paths.list) route(proto, 'list', Get(paths.list.path), ApiOperation({ summary: `List ${noun}s (newest first)` }));
-  route(proto, 'view', Get([...paths.view]), ApiOperation({ summary: `Retrieve a ${noun}` }));
-  if (paths.cancel) route(proto, 'cancel', Post(paths.cancel), HttpCode(200), ApiOperation({ summary: `Cancel a ${noun}: work stops at once, what it found is kept; a completed or failed run is a 409` }));
-  route(proto, 'history', Get(paths.history), ApiOperation({ summary: `Every event of the ${noun}, oldest first (audit)` }));
-  if (paths.recorded) route(proto, 'recorded', Get(paths.recorded), ApiOperation({ summary: `The ${noun}'s recorded public events, oldest first, as a page` }));
+  // The kind's view and list item in the OpenAPI document (response-schemas.ts, and the DTOs of search and task runs).
+  const view = ref(VIEW_SCHEMAS[kind.name] ?? 'RunView');
+  const item = ref(LIST_ITEM_SCHEMAS[kind.name] ?? VIEW_SCHEMAS[kind.name] ?? 'RunView');
+  if (paths.list) route(proto, 'list', Get(paths.list.path), ApiOperation({ summary: `List ${noun}s (newest first)` }), ApiOkResponse({ schema: runList(paths.list.key, item) }));
+  route(proto, 'view', Get([...paths.view]), ApiOperation({ summary: `Retrieve a ${noun}` }), ApiOkResponse({ schema: view }));
+  if (paths.cancel)
+    route(proto, 'cancel', Post(paths.cancel), HttpCode(200), ApiOperation({ summary: `Cancel a ${noun}: work stops at once, what it found is kept; a completed or failed run is a 409` }), ApiOkResponse({ schema: view }));
+  route(proto, 'history', Get(paths.history), ApiOperation({ summary: `Every event of the ${noun}, oldest first (audit)` }), ApiOkResponse({ schema: ref('RunHistory') }));
+  if (paths.recorded) route(proto, 'recorded', Get(paths.recorded), ApiOperation({ summary: `The ${noun}'s recorded public events, oldest first, as a page` }), ApiOkResponse({ schema: ref('RunEventsPage') }));
   if (paths.sse) route(proto, 'stream', Get(paths.sse), ApiOperation({ summary: `${kind.noun} events: server-sent events, resumable with Last-Event-ID` }), ApiProduces('text/event-stream'));
   // Distinct names: OpenAPI operation ids and route logs are `<class>_<method>`.
   Object.defineProperty(RunRoutes, 'name', { value: `${kind.name[0]!.toUpperCase()}${kind.name.slice(1)}RunRoutes` });

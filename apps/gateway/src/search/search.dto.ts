@@ -93,7 +93,7 @@ export class SearchResultRowView {
   @ApiProperty({ type: [String] }) excerpts!: string[];
   @ApiProperty({ type: String, nullable: true, example: '2026-03-01' }) date!: string | null;
   @ApiProperty({ example: 'example.org' }) domain!: string;
-  @ApiProperty({ type: String, nullable: true, enum: SEARCH_CATEGORIES }) category!: string | null;
+  @ApiProperty({ type: String, nullable: true, enum: [...SEARCH_CATEGORIES, null] }) category!: string | null;
   @ApiProperty({ description: 'Higher is better' }) score!: number;
   @ApiPropertyOptional({ description: 'With advanced_settings.contents.text' }) text?: string;
   @ApiPropertyOptional({ type: [String], description: 'With advanced_settings.contents.highlights' }) highlights?: string[];

@@ -1,3 +1,4 @@
+import { nullableOf, ref } from '../openapi/response-schemas';
 import { ApiProperty } from '@nestjs/swagger';
 import { type Finding, RUN_STATUSES, type RunStatus, type SkuLineItem, type Source, TASK_PROCESSORS, type TaskFieldBasis, type TaskOutputSpec, type TaskProcessor, type TaskRunView, type TaskUsage } from '@app/domain';
 import { EnumField, fail, IntField, isObject, metadataParser, ok, type Parser, PyField, StrField, UrlField } from '@app/platform';
@@ -79,9 +80,9 @@ export class TaskRunViewDto implements TaskRunView {
   @ApiProperty({ type: 'object', nullable: true, additionalProperties: { type: 'string' } }) metadata!: Record<string, string> | null;
   @ApiProperty({ type: [String] }) fields!: string[];
   @ApiProperty({ type: 'object', additionalProperties: true }) output_schema!: TaskOutputSpec;
-  @ApiProperty({ nullable: true, description: 'json: the object; text/auto: a string; null until completed' }) output!: unknown;
-  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } }) basis!: TaskFieldBasis[];
-  @ApiProperty({ type: 'object', nullable: true, additionalProperties: true }) usage!: TaskUsage | null;
+  @ApiProperty({ oneOf: [{ type: 'object', additionalProperties: true, nullable: true }, { type: 'string' }], description: 'json: the object; text/auto: a string; null until completed' }) output!: unknown;
+  @ApiProperty({ type: 'array', items: ref('TaskFieldBasis') }) basis!: TaskFieldBasis[];
+  @ApiProperty({ oneOf: nullableOf('TaskUsage').oneOf }) usage!: TaskUsage | null;
   @ApiProperty() answer!: string;
   @ApiProperty({ type: [String] }) sources!: string[];
   @ApiProperty({ type: [String] }) read!: string[];
@@ -90,8 +91,8 @@ export class TaskRunViewDto implements TaskRunView {
   @ApiProperty() createdAt!: string;
   @ApiProperty({ type: String, nullable: true }) completedAt!: string | null;
   @ApiProperty({ type: String, nullable: true }) report!: string | null;
-  @ApiProperty({ type: 'array', nullable: true, items: { type: 'object', additionalProperties: true } }) findings!: Finding[] | null;
-  @ApiProperty({ type: 'array', nullable: true, items: { type: 'object', additionalProperties: true } }) sources_detailed!: Source[] | null;
-  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } }) usage_items!: SkuLineItem[];
+  @ApiProperty({ type: 'array', nullable: true, items: ref('Finding') }) findings!: Finding[] | null;
+  @ApiProperty({ type: 'array', nullable: true, items: ref('Source') }) sources_detailed!: Source[] | null;
+  @ApiProperty({ type: 'array', items: ref('SkuLineItem') }) usage_items!: SkuLineItem[];
 }
 

@@ -1,0 +1,281 @@
+import { getSchemaPath } from '@nestjs/swagger';
+import type { ReferenceObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import {
+  type Candidate,
+  type ChatCompletion,
+  type ChatSearchResult,
+  CRAWL_FORMATS,
+  CRAWL_RENDER,
+  type CrawlPage,
+  type CrawlView,
+  type Finding,
+  type FindAllSchema,
+  type FindAllStatusObject,
+  type FindAllView,
+  type MonitorEvent,
+  type MonitorRow,
+  type MonitorView,
+  NOTIFY_ON,
+  RUN_STATUSES,
+  type RunResult,
+  type RunUsage,
+  type SearchRunListItem,
+  type SkuLineItem,
+  type Source,
+  type TaskFieldBasis,
+  type TaskUsage,
+} from '@app/domain';
+import type { MapLinkDto, MapReply } from '@app/contracts';
+import type { RunHistory } from '../runs/run-http';
+import type { PublicEvent } from '../streams/run-stream';
+
+/**
+ * The response bodies of the OpenAPI document that no DTO class describes: the run views of
+ * FindAll, crawl and chat, their parts, lists, audit histories and recorded events. Each object
+ * schema names every property of the type the service returns (`shape<T>`: the compiler checks
+ * the names), and the e2e suites validate every answer they get against the document
+ * (response-check.ts), so neither can drift from what is sent.
+ */
+type Schema = SchemaObject | ReferenceObject;
+
+export const ref = (name: string): ReferenceObject => ({ $ref: getSchemaPath(name) });
+const str: SchemaObject = { type: 'string' };
+const int: SchemaObject = { type: 'integer' };
+const num: SchemaObject = { type: 'number' };
+const bool: SchemaObject = { type: 'boolean' };
+const anyObject: SchemaObject = { type: 'object', additionalProperties: true };
+/** The schema or null (OpenAPI 3.0.3: an enum that allows null lists it). */
+const nullable = (schema: SchemaObject): SchemaObject => ({ ...schema, nullable: true, ...(schema.enum && { enum: [...schema.enum, null] }) });
+const arrayOf = (items: Schema): SchemaObject => ({ type: 'array', items });
+const oneOfStrings = (values: readonly string[]): SchemaObject => ({ type: 'string', enum: [...values] });
+
+/** An object schema with every property of T named; all required but `optional`. */
+function shape<T>(properties: { [K in keyof Required<T>]: Schema }, optional: ReadonlyArray<keyof T> = []): SchemaObject {
+  return { type: 'object', required: Object.keys(properties).filter((k) => !optional.includes(k as keyof T)), properties };
+}
+
+const CONFIDENCE = ['high', 'medium', 'low'] as const;
+
+const tokens = shape<RunUsage['tokens']>({ input: int, output: int });
+const findallSchema = shape<FindAllSchema>({
+  objective: str,
+  entity_type: str,
+  conditions: arrayOf(shape<FindAllSchema['conditions'][number]>({ name: str, kind: str, value: { oneOf: [str, num] } })),
+  generator: shape<FindAllSchema['generator']>({ queries: arrayOf(str) }),
+});
+const findallStatus = shape<FindAllStatusObject>({
+  status: oneOfStrings(['completed', 'cancelled', 'failed']),
+  is_active: { type: 'boolean', enum: [false] },
+  termination_reason: oneOfStrings(['limit_reached', 'candidates_exhausted', 'cancelled', 'error']),
+  metrics: shape<FindAllStatusObject['metrics']>({ generated_candidates: int, matched_candidates: int }),
+});
+const citation = shape<TaskFieldBasis['citations'][number]>({ url: str, title: str, excerpts: arrayOf(str) });
+const crawlPage = shape<Pick<CrawlPage, 'url' | 'final_url' | 'title' | 'content' | 'status' | 'depth' | 'error'>>({
+  url: str,
+  final_url: nullable(str),
+  title: nullable(str),
+  content: nullable(str),
+  status: nullable(int),
+  depth: int,
+  error: nullable(str),
+});
+const crawlRun = shape<CrawlView>({
+  crawl_id: str,
+  status: oneOfStrings(RUN_STATUSES),
+  url: str,
+  limit: int,
+  max_depth: int,
+  include_paths: arrayOf(str),
+  exclude_paths: arrayOf(str),
+  include_subdomains: bool,
+  format: oneOfStrings(CRAWL_FORMATS),
+  render: oneOfStrings(CRAWL_RENDER),
+  index: bool,
+  webhook: nullable(str),
+  counts: shape<CrawlView['counts']>({ pages: int, read: int, failed: int }),
+  termination: nullable(oneOfStrings(['limit_reached', 'frontier_exhausted', 'cancelled', 'error'])),
+  credits: num,
+  usage: arrayOf(ref('SkuLineItem')),
+  error: nullable(str),
+  createdAt: str,
+  completedAt: nullable(str),
+});
+
+const monitorRow = shape<MonitorRow>({ url: str, title: str, snippet: str, date: nullable(str), domain: str, score: num });
+
+/** Component schemas added to the document (by name). */
+export const RESPONSE_COMPONENTS: Record<string, SchemaObject> = {
+  SkuLineItem: shape<SkuLineItem>({ sku: str, quantity: num, credits: num }),
+  Finding: shape<Finding>({
+    subquery: str,
+    answer: str,
+    citations: arrayOf(int),
+    confidence: oneOfStrings(CONFIDENCE),
+    evidence: arrayOf(shape<Finding['evidence'][number]>({ source: int, quote: str })),
+  }),
+  Source: shape<Source>({ index: int, url: str, title: str, domain: str, fetched: bool, quality: oneOfStrings(CONFIDENCE), first_seen_subquery: str }),
+  RunResult: shape<RunResult>(
+    { url: str, title: str, snippet: str, date: nullable(str), domain: str, score: num, text: str, highlights: arrayOf(str), summary: str },
+    ['text', 'highlights', 'summary'],
+  ),
+  RunUsage: shape<RunUsage>({ planner_calls: int, grader_calls: int, synth_calls: int, search_queries: int, pages_fetched: int, tokens }),
+  TaskFieldBasis: shape<TaskFieldBasis>({ field: str, citations: arrayOf(citation), reasoning: str, confidence: oneOfStrings(CONFIDENCE) }),
+  TaskUsage: shape<TaskUsage>({
+    tool_calls: int,
+    search_queries: int,
+    pages_fetched: int,
+    tokens,
+    planner_calls: int,
+    grader_calls: int,
+    synth_calls: int,
+    scratchpad_mode: nullable(str),
+    scratchpad_chunks_indexed: int,
+    scratchpad_chunks_used: int,
+    scratchpad_searches: int,
+    scratchpad_tool_turns: int,
+  }),
+  SearchRunListItem: shape<SearchRunListItem>({ id: str, query: str, status: oneOfStrings(RUN_STATUSES), createdAt: str, completedAt: nullable(str), resultCount: int }),
+  FindAllCandidate: shape<Candidate>({
+    candidate_id: str,
+    name: str,
+    url: str,
+    description: str,
+    match_status: oneOfStrings(['pending', 'matched', 'unmatched']),
+    reasons: arrayOf(shape<Candidate['reasons'][number]>({ condition: str, holds: bool, evidence_url: nullable(str), excerpt: nullable(str) })),
+    output: anyObject,
+    basis: arrayOf(shape<Candidate['basis'][number]>({ field: str, citations: arrayOf(citation), reasoning: str, confidence: oneOfStrings(CONFIDENCE) })),
+  }),
+  FindAllRun: shape<FindAllView>({
+    findall_id: str,
+    status: { oneOf: [oneOfStrings(['queued', 'running']), findallStatus] },
+    query: str,
+    fields: nullable(arrayOf(str)),
+    output_schema: nullable(anyObject),
+    metadata: shape<FindAllView['metadata']>({ title: str, input: str }),
+    findall_schema: nullable(findallSchema),
+    entities: arrayOf(anyObject),
+    count: int,
+    candidates: nullable(arrayOf(ref('FindAllCandidate'))),
+    credits: num,
+    usage_items: arrayOf(ref('SkuLineItem')),
+    error: nullable(str),
+    createdAt: str,
+    completedAt: nullable(str),
+  }),
+  CrawlRun: crawlRun,
+  CrawlRunWithPages: {
+    allOf: [
+      ref('CrawlRun'),
+      shape<{ pages: unknown; pages_limit: unknown; pages_offset: unknown }>({ pages: arrayOf(crawlPage), pages_limit: int, pages_offset: int }),
+    ],
+  },
+  SiteMap: shape<Pick<MapReply, 'url' | 'links' | 'credits' | 'usage'>>({
+    url: str,
+    links: arrayOf(shape<MapLinkDto>({ url: str, title: str, lastmod: str }, ['title', 'lastmod'])),
+    credits: num,
+    usage: arrayOf(ref('SkuLineItem')),
+  }),
+  CrawlStarted: shape<{ crawl_id: string; status: string }>({ crawl_id: str, status: oneOfStrings(RUN_STATUSES) }),
+  ChatSearchResult: shape<ChatSearchResult>({ url: str, title: str, snippet: str, excerpts: arrayOf(str), date: nullable(str), domain: str, category: nullable(str), score: num }),
+  ChatCompletion: shape<ChatCompletion>({
+    id: str,
+    object: oneOfStrings(['chat.completion']),
+    created: int,
+    model: str,
+    choices: arrayOf(
+      shape<ChatCompletion['choices'][number]>({
+        index: int,
+        message: shape<ChatCompletion['choices'][number]['message']>({ role: oneOfStrings(['assistant']), content: str, refusal: nullable(str) }),
+        finish_reason: oneOfStrings(['stop', 'length']),
+        logprobs: nullable(anyObject),
+      }),
+    ),
+    usage: shape<ChatCompletion['usage']>({ prompt_tokens: int, completion_tokens: int, total_tokens: int }),
+    citations: arrayOf(str),
+    search_results: arrayOf(ref('ChatSearchResult')),
+    credits: num,
+    usage_items: arrayOf(ref('SkuLineItem')),
+    status: oneOfStrings(RUN_STATUSES),
+    error: nullable(str),
+  }),
+  RunHistory: shape<RunHistory>({
+    events: arrayOf(
+      shape<RunHistory['events'][number]>({
+        revision: str,
+        position: str,
+        type: str,
+        at: str,
+        data: {},
+        metadata: shape<RunHistory['events'][number]['metadata']>({ correlation_id: nullable(str), causation_id: nullable(str), request_id: nullable(str), key_id: nullable(str) }),
+      }),
+    ),
+    total: int,
+  }),
+  Monitor: shape<MonitorView>({
+    id: str,
+    query: str,
+    url: nullable(str),
+    cadence: oneOfStrings(['hourly', 'daily', 'weekly']),
+    cron: nullable(str),
+    mode: oneOfStrings(['diff', 'snapshot']),
+    filter_prompt: nullable(str),
+    notify_on: arrayOf(oneOfStrings(NOTIFY_ON)),
+    webhook: nullable(str),
+    webhook_secret_set: bool,
+    webhook_max_attempts: int,
+    webhook_backoff_seconds: int,
+    country: str,
+    language: str,
+    metadata: anyObject,
+    status: oneOfStrings(['active', 'paused']),
+    createdAt: str,
+    lastRunAt: nullable(str),
+    nextRunAt: nullable(str),
+    runs: int,
+    last_webhook_status: nullable(int),
+    last_webhook_at: nullable(num),
+    last_webhook_error: nullable(str),
+    last_result: nullable(shape<NonNullable<MonitorView['last_result']>>({ event_id: str, results_count: int, ran_at: str, status: nullable(str) })),
+  }),
+  MonitorEvent: shape<MonitorEvent>(
+    {
+      event_id: str,
+      monitor_id: str,
+      ran_at: str,
+      status: oneOfStrings(['changed', 'unchanged', 'matched', 'error']),
+      mode: oneOfStrings(['diff', 'snapshot']),
+      results_count: int,
+      results: arrayOf(monitorRow),
+      added: arrayOf(monitorRow),
+      removed: arrayOf(monitorRow),
+      matched: nullable(bool),
+      error: nullable(str),
+      slots_covered: int,
+      diff: shape<NonNullable<MonitorEvent['diff']>>({ added: arrayOf(str), removed: arrayOf(str), summary: str }),
+      content_hash: str,
+      content: str,
+    },
+    ['diff', 'content_hash', 'content'],
+  ),
+  /** A run kind registered without a view schema of its own (run-routes.ts VIEW_SCHEMAS). */
+  RunView: { ...anyObject, description: 'The run as its kind shows it' },
+  RunEventsPage: shape<{ events: PublicEvent[]; total: number; limit: number; offset: number }>({
+    events: arrayOf(shape<PublicEvent>({ id: str, event: str, data: {} })),
+    total: int,
+    limit: int,
+    offset: int,
+  }),
+};
+
+/**
+ * A component or null, written so OpenAPI 3.0 and its validators agree: the component inline with
+ * `nullable` beside its `type` (a `$ref` takes no `nullable`).
+ */
+export const nullableOf = (name: keyof typeof RESPONSE_COMPONENTS): SchemaObject => ({ oneOf: [nullable(RESPONSE_COMPONENTS[name]!)] });
+
+/** A run list's body: the items under the kind's key, then the page. */
+export const runList = (key: string, item: Schema): SchemaObject => ({
+  type: 'object',
+  required: [key, 'total', 'limit', 'offset'],
+  properties: { [key]: arrayOf(item), total: int, limit: int, offset: int },
+});
