@@ -189,6 +189,11 @@ export function platformSuite(ctx: E2eContext): void {
       expect(openapi.info.version).toBe('1.0.0');
       await SwaggerParser.validate(structuredClone(openapi));
       expect(openapi.paths['/v1/usage'].get.responses).toHaveProperty('422');
+      // Only what the HTTP API uses: no bus message classes (an empty SearchRequest beside the real SearchBody).
+      expect(Object.keys(openapi.components.schemas)).toEqual(expect.arrayContaining(['SearchBody', 'SearchRunViewDto', 'FindAllRun', 'Monitor', 'ErrorDetail']));
+      expect(Object.keys(openapi.components.schemas)).not.toContain('SearchRequest');
+      const text = JSON.stringify(openapi);
+      for (const name of Object.keys(openapi.components.schemas)) expect(text).toContain(`"#/components/schemas/${name}"`);
       const unknown = await authed('/v1/nowhere');
       expect(unknown.status).toBe(404);
       expect(await unknown.json()).toEqual({ detail: 'Not Found' });

@@ -947,7 +947,6 @@ export interface components {
             /** @enum {string} */
             status: "queued" | "running" | "completed" | "failed" | "cancelled";
         };
-        CreateMonitorRequest: Record<string, never>;
         EnrichBody: {
             fields?: string[] | null;
             output_schema?: {
@@ -993,7 +992,6 @@ export interface components {
             /** @description 1 to 20 absolute URLs */
             urls: string[];
         };
-        ExtractRequest: Record<string, never>;
         ExtractResponse: {
             /** @description 2 per extracted URL; failed URLs cost nothing */
             credits: number;
@@ -1023,7 +1021,6 @@ export interface components {
             title: string | null;
             url: string;
         };
-        FetchPageRequest: Record<string, never>;
         FindAllBody: {
             /** @description Column names for each entity row */
             fields?: string[] | null;
@@ -1134,7 +1131,6 @@ export interface components {
         HTTPValidationError: {
             detail?: components["schemas"]["ValidationError"][];
         };
-        IndexPagesRequest: Record<string, never>;
         MapBody: {
             /** @default false */
             include_subdomains?: boolean;
@@ -1154,7 +1150,6 @@ export interface components {
              */
             url: string;
         };
-        MapRequest: Record<string, never>;
         ModelDto: {
             /** @description Unix seconds */
             created: number;
@@ -1311,7 +1306,6 @@ export interface components {
             /** @enum {string} */
             status: "changed" | "unchanged" | "matched" | "error";
         };
-        MonitorIdRequest: Record<string, never>;
         MonitorPatchBody: {
             /** @enum {string} */
             cadence?: "hourly" | "daily" | "weekly";
@@ -1341,7 +1335,6 @@ export interface components {
             webhook_max_attempts?: number;
             webhook_secret?: string | null;
         };
-        ReopenRunRequest: Record<string, never>;
         RunEventsPage: {
             events: {
                 data: unknown;
@@ -1368,7 +1361,6 @@ export interface components {
             }[];
             total: number;
         };
-        RunIdRequest: Record<string, never>;
         RunResult: {
             date: string | null;
             domain: string;
@@ -1379,21 +1371,6 @@ export interface components {
             text?: string;
             title: string;
             url: string;
-        };
-        RunUsage: {
-            grader_calls: number;
-            pages_fetched: number;
-            planner_calls: number;
-            search_queries: number;
-            synth_calls: number;
-            tokens: {
-                input: number;
-                output: number;
-            };
-        };
-        /** @description The run as its kind shows it */
-        RunView: {
-            [key: string]: unknown;
         };
         SearchBody: {
             advanced_settings?: components["schemas"]["AdvancedSettingsBody"] | null;
@@ -1443,8 +1420,6 @@ export interface components {
              */
             webhook?: string | null;
         };
-        SearchPageRequest: Record<string, never>;
-        SearchRequest: Record<string, never>;
         SearchResponse: {
             client_model: string | null;
             credits: number;
@@ -1590,7 +1565,6 @@ export interface components {
             /** @description Only these domains (and subdomains) */
             include_domains?: string[] | null;
         };
-        StartRunRequest: Record<string, never>;
         TaskBody: {
             /** @description Echoed back */
             metadata?: {
@@ -1683,24 +1657,6 @@ export interface components {
             } | null;
             usage_items: components["schemas"]["SkuLineItem"][];
         };
-        TaskUsage: {
-            grader_calls: number;
-            pages_fetched: number;
-            planner_calls: number;
-            scratchpad_chunks_indexed: number;
-            scratchpad_chunks_used: number;
-            scratchpad_mode: string | null;
-            scratchpad_searches: number;
-            scratchpad_tool_turns: number;
-            search_queries: number;
-            synth_calls: number;
-            tokens: {
-                input: number;
-                output: number;
-            };
-            tool_calls: number;
-        };
-        UpdateMonitorRequest: Record<string, never>;
         UsageDay: {
             credits: number;
             /** @example 2026-01-31 */
@@ -1718,7 +1674,9 @@ export interface components {
             total_credits: number;
         };
         ValidationError: {
-            ctx?: Record<string, never>;
+            ctx?: {
+                [key: string]: unknown;
+            };
             input?: unknown;
             loc: (string | number)[];
             msg: string;

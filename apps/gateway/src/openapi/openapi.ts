@@ -11,7 +11,7 @@ const validationError = {
     msg: { type: 'string' },
     type: { type: 'string' },
     input: {},
-    ctx: { type: 'object' },
+    ctx: { type: 'object', additionalProperties: true },
   },
 };
 const detailError = { type: 'object', required: ['detail'], properties: { detail: { type: 'string' } } };
@@ -53,7 +53,31 @@ export function buildOpenApi(app: NestFastifyApplication): OpenAPIObject {
       responses.default ??= { description: 'Any other refusal: not found, conflict, too large, unavailable (see Retry-After)…', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorDetail' } } } };
     }
   }
-  return document;
+  return withoutUnusedSchemas(document);
+}
+
+/**
+ * The document without component schemas nothing refers to: the bus's own message classes, which
+ * Nest's explorer finds on the handlers served in the same process, are no part of the HTTP API.
+ */
+function withoutUnusedSchemas(document: OpenAPIObject): OpenAPIObject {
+  const schemas = document.components?.schemas ?? {};
+  const used = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (typeof value !== 'object' || value === null) return;
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === '$ref' && typeof inner === 'string' && inner.startsWith('#/components/schemas/')) {
+        const name = inner.slice('#/components/schemas/'.length);
+        if (!used.has(name)) {
+          used.add(name);
+          visit(schemas[name]);
+        }
+      } else visit(inner);
+    }
+  };
+  visit(document.paths);
+  return { ...document, components: { ...document.components, schemas: Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name))) } };
 }
 
 export function mountOpenApi(app: NestFastifyApplication, responseCheck?: string): void {
