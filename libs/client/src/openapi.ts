@@ -2120,11 +2120,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Server-sent events: `id:` the event id (resume after it), `event:` its name (run.queued, run.started, …, run.completed), `data:` its JSON */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/event-stream": string;
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -2780,11 +2783,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Server-sent events: `id:` the event id (resume after it), `event:` its name (run.queued, run.started, …, run.completed), `data:` its JSON */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/event-stream": string;
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -3963,11 +3969,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Server-sent events: `id:` the event id (resume after it), `event:` its name (run.queued, run.started, …, run.completed), `data:` its JSON */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/event-stream": string;
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
@@ -4558,11 +4567,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Server-sent events: `id:` the event id (resume after it), `event:` its name (run.queued, run.started, …, run.completed), `data:` its JSON */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/event-stream": string;
+                };
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {

@@ -101,7 +101,18 @@ export function runRoutes(kind: RunKind): Type {
     route(proto, 'cancel', Post(paths.cancel), HttpCode(200), ApiOperation({ summary: `Cancel a ${noun}: work stops at once, what it found is kept; a completed or failed run is a 409` }), ApiOkResponse({ schema: view }));
   route(proto, 'history', Get(paths.history), ApiOperation({ summary: `Every event of the ${noun}, oldest first (audit)` }), ApiOkResponse({ schema: ref('RunHistory') }));
   if (paths.recorded) route(proto, 'recorded', Get(paths.recorded), ApiOperation({ summary: `The ${noun}'s recorded public events, oldest first, as a page` }), ApiOkResponse({ schema: ref('RunEventsPage') }));
-  if (paths.sse) route(proto, 'stream', Get(paths.sse), ApiOperation({ summary: `${kind.noun} events: server-sent events, resumable with Last-Event-ID` }), ApiProduces('text/event-stream'));
+  if (paths.sse)
+    route(
+      proto,
+      'stream',
+      Get(paths.sse),
+      ApiOperation({ summary: `${kind.noun} events: server-sent events, resumable with Last-Event-ID` }),
+      ApiProduces('text/event-stream'),
+      ApiOkResponse({
+        description: 'Server-sent events: `id:` the event id (resume after it), `event:` its name (run.queued, run.started, …, run.completed), `data:` its JSON',
+        content: { 'text/event-stream': { schema: { type: 'string' } } },
+      }),
+    );
   // Distinct names: OpenAPI operation ids and route logs are `<class>_<method>`.
   Object.defineProperty(RunRoutes, 'name', { value: `${kind.name[0]!.toUpperCase()}${kind.name.slice(1)}RunRoutes` });
   return RunRoutes;
