@@ -335,6 +335,17 @@ describe.each(['inprocess', 'nats'] as const)('BusClient semantics over %s', (tr
     await expect(bus.request('qtest.measure', { text: 'ü'.repeat(1_000_000) }, { timeoutMs: 5000 })).resolves.toEqual({ bytes: 2_000_000, same: true });
   });
 
+  it('a request whose stored payload is gone (its TTL passed) is answered at once as a 502 saying so', async () => {
+    if (transport !== 'nats') return;
+    const gone = { $bus_large_payload: { bucket: LARGE_PAYLOAD_DEFAULTS.bucket, name: 'expired-payload', bytes: 2_000_000 } };
+    const started = Date.now();
+    const err = (await bus.request('qtest.measure', gone, { timeoutMs: 5000 }).catch((e) => e)) as BusReplyError;
+    expect(err).toBeInstanceOf(BusReplyError);
+    expect(err).toMatchObject({ status: 502 });
+    expect(err.detail).toMatch(/2000000-byte payload sent through the object store is gone/);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
   it('a reply larger than a NATS message (an extract of a long page) arrives whole, and its stored copy is deleted once read', async () => {
     // 3 MB of two-byte characters: three times NATS's default max_payload.
     const reply = await bus.request<{ bytes: number }, { text: string; bytes: number }>('qtest.large', { bytes: 3_000_000 }, { timeoutMs: 5000 });

@@ -41,12 +41,27 @@ export class NatsServer extends ServerNats {
     } as typeof plain;
   }
 
-  /** A message whose large payload cannot be read back is logged and dropped (its caller times out), never an unhandled rejection. */
+  /**
+   * A message whose large payload cannot be read back is answered as a 502 saying so (a request),
+   * or logged and dropped (an event), never an unhandled rejection.
+   */
   override async handleMessage(channel: string, natsMsg: Msg): Promise<unknown> {
     try {
       return await super.handleMessage(channel, natsMsg as never);
     } catch (err) {
-      this.log.error(`message on "${channel}" dropped: ${err instanceof Error ? err.message : String(err)}`);
+      const detail = err instanceof Error ? err.message : String(err);
+      this.log.error(`message on "${channel}" not handled: ${detail}`);
+      // The request's id is in the envelope that carried the reference (a small message).
+      let id: unknown;
+      try {
+        id = (JSON.parse(Buffer.from(natsMsg.data).toString('utf8')) as { id?: unknown }).id;
+      } catch {
+        id = undefined;
+      }
+      if (natsMsg.reply && typeof id === 'string') {
+        const out = this.serializer.serialize({ id, isDisposed: true, response: { error: { status: 502, detail } } }) as { data: Uint8Array; headers?: Msg['headers'] };
+        natsMsg.respond(out.data, { headers: out.headers });
+      }
       return undefined;
     }
   }
