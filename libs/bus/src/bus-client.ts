@@ -7,7 +7,7 @@ import { EmptyError, firstValueFrom, lastValueFrom, timeout, TimeoutError } from
 import { BusReplyError, BusTimeoutError } from './errors';
 import { BusHeaders } from './headers';
 import { InProcessClient, InProcessRecord } from './inprocess.transport';
-import { isLargePayloadRef, loadLargePayload, payloadLimit, storeLargePayload } from './large-payloads';
+import { isLargePayloadRef, isTooLarge, loadLargePayload, storeLargePayload } from './large-payloads';
 import { BusPayloadError, isBusErrorReply } from './wire';
 
 export interface BusModuleOptions {
@@ -73,8 +73,8 @@ export class BusClient implements OnModuleInit, OnApplicationShutdown {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     let reply: unknown;
     try {
-      const message = this.message(subject, await this.outgoing(subject, payload), options.headers);
-      reply = await firstValueFrom(this.proxy.send<unknown>(subject, message).pipe(timeout(timeoutMs)));
+      const send = (body: unknown) => firstValueFrom(this.proxy.send<unknown>(subject, this.message(subject, body, options.headers)).pipe(timeout(timeoutMs)));
+      reply = await this.sized(subject, payload, send);
     } catch (err) {
       throw this.mapError(subject, timeoutMs, err);
     }
@@ -94,32 +94,25 @@ export class BusClient implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * The payload as it goes on the wire: over NATS, one larger than a message goes through the
+   * Sends the payload; one NATS refuses for its size (larger than a message) goes through the
    * object store and its reference in its place (large-payloads.ts; the server reads it back).
+   * Nothing was sent the first time: nats.js checks the size before publishing.
    */
-  private async outgoing(subject: string, payload: unknown): Promise<unknown> {
-    if (this.options.transport !== 'nats' || payload === undefined || payload === null) return payload;
-    let json: string;
+  private async sized<T>(subject: string, payload: unknown, send: (body: unknown) => Promise<T>): Promise<T> {
     try {
-      json = JSON.stringify(payload);
+      return await send(payload);
     } catch (err) {
-      throw new BusPayloadError(subject, err);
+      if (!isTooLarge(err)) throw err;
     }
-    // Most payloads are far below any limit: no connection needed to tell (a UTF-16 unit is at most 3 UTF-8 bytes).
-    if (json.length * 3 <= 64 * 1024) return payload;
-    await this.proxy.connect();
-    const nc = this.proxy.unwrap<NatsConnection>();
-    const bytes = Buffer.from(json);
-    if (bytes.length <= payloadLimit(nc)) return payload;
-    return storeLargePayload(nc, bytes);
+    return send(await storeLargePayload(this.proxy.unwrap<NatsConnection>(), Buffer.from(JSON.stringify(payload))));
   }
 
   /** Fire-and-forget event (no reply, no delivery guarantee); resolves once handed to the bus. */
   async emit<E>(subject: string, payload: E, options: BusRequestOptions = {}): Promise<void> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     try {
-      const message = this.message(subject, await this.outgoing(subject, payload), options.headers);
-      await lastValueFrom(this.proxy.emit(subject, message).pipe(timeout(timeoutMs)), { defaultValue: undefined });
+      const send = (body: unknown) => lastValueFrom(this.proxy.emit(subject, this.message(subject, body, options.headers)).pipe(timeout(timeoutMs)), { defaultValue: undefined });
+      await this.sized(subject, payload, send);
     } catch (err) {
       throw this.mapError(subject, timeoutMs, err);
     }

@@ -22,9 +22,6 @@ export interface LargePayloadOptions {
 
 export const LARGE_PAYLOAD_DEFAULTS: Required<LargePayloadOptions> = { bucket: 'bus-large-payloads', maxBytes: 1024 * 1024 * 1024, ttlMs: 5 * 60_000 };
 
-/** Room left in a message for its headers and the envelope around the payload. */
-const HEADROOM = 16 * 1024;
-
 /** What travels in the payload's place; `part`: the stored bytes are a reply packet, the value its `response`. */
 export interface LargePayloadRef {
   $bus_large_payload: { bucket: string; name: string; bytes: number; part?: 'response' };
@@ -35,23 +32,25 @@ export function isLargePayloadRef(value: unknown): value is LargePayloadRef {
   return typeof ref === 'object' && ref !== null && typeof ref.bucket === 'string' && typeof ref.name === 'string' && typeof ref.bytes === 'number';
 }
 
-/** The largest serialized payload a message of this connection carries. */
-export const payloadLimit = (nc: NatsConnection) => Math.max(0, (nc.info?.max_payload ?? 1024 * 1024) - HEADROOM);
+/** NATS refused to publish a message for its size (nats.js checks it against the server's max_payload before sending). */
+export const isTooLarge = (err: unknown) => (err as { code?: unknown } | null)?.code === 'MAX_PAYLOAD_EXCEEDED';
 
-/** One bucket handle per connection and bucket (creating it is a JetStream call). */
+/** One bucket handle per connection and bucket name (binding or creating it is a JetStream call). */
 const stores = new WeakMap<NatsConnection, Map<string, Promise<ObjectStore>>>();
 
-function store(nc: NatsConnection, options: Required<LargePayloadOptions>): Promise<ObjectStore> {
+/**
+ * The bucket, created with `options` when it does not exist yet: a writer's, or the defaults for a
+ * reader (which finds it made by the writer of the payload, so never made unbounded).
+ */
+function bucket(nc: NatsConnection, name: string, options: Required<LargePayloadOptions>): Promise<ObjectStore> {
   let mine = stores.get(nc);
   if (!mine) stores.set(nc, (mine = new Map()));
-  let handle = mine.get(options.bucket);
+  let handle = mine.get(name);
   if (!handle) {
-    handle = nc
-      .jetstream()
-      .views.os(options.bucket, { storage: StorageType.File, ttl: nanos(options.ttlMs), max_bytes: options.maxBytes, description: 'bus payloads larger than a NATS message' });
+    handle = nc.jetstream().views.os(name, { storage: StorageType.File, ttl: nanos(options.ttlMs), max_bytes: options.maxBytes, description: 'bus payloads larger than a NATS message' });
     // A failed attempt (JetStream not up yet) is not remembered: the next large payload tries again.
-    handle.catch(() => mine.delete(options.bucket));
-    mine.set(options.bucket, handle);
+    handle.catch(() => mine.delete(name));
+    mine.set(name, handle);
   }
   return handle;
 }
@@ -60,7 +59,7 @@ function store(nc: NatsConnection, options: Required<LargePayloadOptions>): Prom
 export async function storeLargePayload(nc: NatsConnection, bytes: Uint8Array, options: LargePayloadOptions = {}, part?: 'response'): Promise<LargePayloadRef> {
   const settings = { ...LARGE_PAYLOAD_DEFAULTS, ...options };
   const name = randomUUID();
-  await (await store(nc, settings)).putBlob({ name }, bytes);
+  await (await bucket(nc, settings.bucket, settings)).putBlob({ name }, bytes);
   return { $bus_large_payload: { bucket: settings.bucket, name, bytes: bytes.length, ...(part && { part }) } };
 }
 
@@ -69,8 +68,8 @@ export async function storeLargePayload(nc: NatsConnection, bytes: Uint8Array, o
  * bucket lost).
  */
 export async function loadLargePayload(nc: NatsConnection, ref: LargePayloadRef): Promise<{ value: unknown } | null> {
-  const { bucket, name, part } = ref.$bus_large_payload;
-  const os = await nc.jetstream().views.os(bucket);
+  const { bucket: from, name, part } = ref.$bus_large_payload;
+  const os = await bucket(nc, from, LARGE_PAYLOAD_DEFAULTS);
   const blob = await os.getBlob(name);
   if (!blob) return null;
   // Read once: the copy is no longer needed (the bucket's TTL removes it should this fail).

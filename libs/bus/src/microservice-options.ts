@@ -3,7 +3,7 @@ import { type MessageHandler, type MicroserviceOptions, type NatsContext, type N
 import type { Msg, NatsConnection } from 'nats';
 import { NATS_CONNECTION_DEFAULTS } from './bus-client';
 import { InProcessServer } from './inprocess.transport';
-import { isLargePayloadRef, type LargePayloadOptions, loadLargePayload, payloadLimit, storeLargePayload } from './large-payloads';
+import { isLargePayloadRef, isTooLarge, type LargePayloadOptions, loadLargePayload, storeLargePayload } from './large-payloads';
 import { SafeNatsRecordSerializer } from './wire';
 
 /** The part of Config (libs/config) the bus needs; structural so tests can pass a literal. */
@@ -81,15 +81,18 @@ export class NatsServer extends ServerNats {
       Object.assign(packet, { id });
       const out = this.serializer.serialize(packet as { id: string }) as { data: Uint8Array; headers?: Msg['headers'] };
       this.onProcessingEndHook?.(this.transportId, ctx);
+      try {
+        return natsMsg.respond(out.data, { headers: out.headers });
+      } catch (err) {
+        if (!isTooLarge(err)) throw err;
+      }
       const nc = this.unwrap<NatsConnection>();
-      const limit = payloadLimit(nc);
-      if (out.data.length <= limit) return natsMsg.respond(out.data, { headers: out.headers });
       const respond = (response: unknown) => {
         const small = this.serializer.serialize({ id, isDisposed: packet.isDisposed, response }) as { data: Uint8Array; headers?: Msg['headers'] };
         natsMsg.respond(small.data, { headers: small.headers });
       };
       storeLargePayload(nc, out.data, this.largePayloads, 'response').then(respond, (err: unknown) => {
-        const detail = `the reply (${out.data.length} bytes) is larger than a bus message (${limit} bytes) and could not be stored: ${err instanceof Error ? err.message : String(err)}`;
+        const detail = `the reply (${out.data.length} bytes) is larger than a bus message (${nc.info?.max_payload ?? 'unknown'} bytes) and could not be stored: ${err instanceof Error ? err.message : String(err)}`;
         this.log.error(detail);
         respond({ error: { status: 502, detail } });
       });
