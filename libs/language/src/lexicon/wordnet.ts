@@ -36,6 +36,7 @@ export class WordNet {
   private readonly fds: Partial<Record<Pos, number>> = {};
   private readonly kinds = new Map<string, boolean>();
   private readonly places = new Map<string, string[]>();
+  private countrySenses: Set<number> | undefined;
 
   constructor(private readonly dir: string) {}
 
@@ -108,7 +109,7 @@ export class WordNet {
   /** Whether a synset is an instance of a kind of country ("United States": a North American country). */
   private isCountry(synset: Synset): boolean {
     // "Country" in its two most frequent senses, a nation and its territory ("area, country" is any region).
-    const country = new Set(this.offsets('country').slice(0, 2));
+    const country = (this.countrySenses ??= new Set(this.offsets('country').slice(0, 2)));
     return this.walk(synset.instanceOf, (kind, offset) => country.has(offset) || kind.up);
   }
 

@@ -1080,8 +1080,19 @@ function namedPages(q: ShortQuestion, passages: ResearchPassage[]): ResearchPass
 
 /** Nationalities and countries a page's opening states (compromise's demonyms and places). */
 function originOf(p: ResearchPassage): Set<string> {
-  const doc = nlp(openingOf(p));
-  return new Set([...(doc.match('#Demonym').out('array') as string[]), ...(doc.places().out('array') as string[])].map(keyOf));
+  const { demonyms, places } = openingOrigins(p);
+  return new Set([...demonyms, ...places].map(keyOf));
+}
+
+/** The demonyms and places compromise reads in a page's opening, once a page. */
+const origins = new WeakMap<ResearchPassage, { demonyms: string[]; places: string[] }>();
+function openingOrigins(p: ResearchPassage): { demonyms: string[]; places: string[] } {
+  let found = origins.get(p);
+  if (!found) {
+    const doc = nlp(openingOf(p));
+    origins.set(p, (found = { demonyms: doc.match('#Demonym').out('array') as string[], places: doc.places().out('array') as string[] }));
+  }
+  return found;
 }
 
 const openingOf = (p: ResearchPassage) =>
@@ -1098,11 +1109,11 @@ const openingOf = (p: ResearchPassage) =>
 function countriesOf(p: ResearchPassage): Set<string> {
   const lexicon = wordNet();
   if (!lexicon) return new Set();
-  const doc = nlp(openingOf(p));
-  const stated = (doc.match('#Demonym').out('array') as string[]).flatMap((d) => lexicon.placesOfNationality(trimEnds(d)));
+  const { demonyms, places: named } = openingOrigins(p);
+  const stated = demonyms.flatMap((d) => lexicon.placesOfNationality(trimEnds(d)));
   if (stated.length > 0) return new Set(stated);
   // "Pensacola, Florida." is read as one place: each of its parts.
-  const places = (doc.places().out('array') as string[]).flatMap((place) => place.split(/\s*,\s*/)).map(trimEnds);
+  const places = named.flatMap((place) => place.split(/\s*,\s*/)).map(trimEnds);
   return new Set(places.flatMap((place) => lexicon.placesOf(place)));
 }
 
