@@ -61,7 +61,7 @@ import { machine, percentile, ROOT, runMain } from './bench-util';
 type Part = 'tune' | 'measure';
 const PARTS: Array<Part | 'all'> = ['tune', 'measure', 'all'];
 const CONCURRENCY = 4;
-const DATA = path.resolve(ROOT, process.env.REALTEXT_DATA ?? path.join('..', 'shared', 'data'));
+export const DATA = path.resolve(ROOT, process.env.REALTEXT_DATA ?? path.join('..', 'shared', 'data'));
 const SQUAD_TASK_EVERY = Number(process.env.REALTEXT_SQUAD_TASK_EVERY ?? 1);
 const SQUAD_DEEP_EVERY = Number(process.env.REALTEXT_SQUAD_DEEP_EVERY ?? 1);
 /** A quick look: only the first N questions of each set (by file order; the figures are then not the bench's). */
@@ -76,13 +76,13 @@ const SETS = new Set((process.env.REALTEXT_SETS ?? 'hotpotqa,squad').split(',').
 /** Results of a non-default run go beside the default's, not over them. */
 const RESULTS = PROCESSOR === 'base' && SETS.has('hotpotqa') && SETS.has('squad') && LIMIT === 0 ? 'realtext' : `realtext-${PROCESSOR}-${[...SETS].join('-')}${LIMIT ? `-${LIMIT}` : ''}`;
 
-interface Page {
+export interface Page {
   id: number;
   title: string;
   text: string;
   url: string;
 }
-interface Question {
+export interface Question {
   id: string;
   part: Part;
   question: string;
@@ -90,11 +90,13 @@ interface Question {
   /** Ids of the gold pages. */
   gold: number[];
   type: string;
+  /** The pages the data set gives the question to read: HotpotQA's ten paragraphs (its two gold ones and eight distractors); SQuAD's own paragraph. */
+  context: number[];
   /** Which kinds of call ask this question (search always). */
   task: boolean;
   deep: boolean;
 }
-interface DataSet {
+export interface DataSet {
   name: string;
   pages: Page[];
   questions: Question[];
@@ -112,11 +114,11 @@ const readJsonl = <T>(file: string): T[] =>
 
 const wikiUrl = (title: string) => `https://en.wikipedia.org/wiki/${encodeURIComponent(title.replace(/ /g, '_')).replace(/%2F/g, '/')}`;
 
-function loadHotpot(dir: string): DataSet {
+export function loadHotpot(dir: string): DataSet {
   const raw = readJsonl<{ title: string; text: string }>(path.join(dir, 'paragraphs.jsonl'));
   const pages = raw.map((p, id) => ({ id, title: p.title, text: p.text, url: wikiUrl(p.title) }));
   const byTitle = new Map(pages.map((p) => [p.title, p.id]));
-  const questions = readJsonl<{ id: string; question: string; answer: string; type: string; supporting: string[] }>(path.join(dir, 'questions.jsonl')).map(
+  const questions = readJsonl<{ id: string; question: string; answer: string; type: string; supporting: string[]; titles: string[] }>(path.join(dir, 'questions.jsonl')).map(
     (q): Question => ({
       id: q.id,
       part: partOf(q.id),
@@ -128,6 +130,7 @@ function loadHotpot(dir: string): DataSet {
         return id;
       }),
       type: q.type,
+      context: q.titles.flatMap((t) => (byTitle.has(t) ? [byTitle.get(t)!] : [])),
       task: true,
       deep: true,
     }),
@@ -135,7 +138,7 @@ function loadHotpot(dir: string): DataSet {
   return { name: 'hotpotqa', pages, questions, samples: `${questions.length} questions, all of them for every kind of call` };
 }
 
-function loadSquad(dir: string): DataSet {
+export function loadSquad(dir: string): DataSet {
   const raw = readJsonl<{ id: number; title: string; text: string }>(path.join(dir, 'paragraphs.jsonl'));
   const pages = raw.map((p, id) => ({ id, title: p.title, text: p.text, url: `${wikiUrl(p.title)}?paragraph=${p.id}` }));
   const byParagraph = new Map(raw.map((p, id) => [p.id, id]));
@@ -148,6 +151,7 @@ function loadSquad(dir: string): DataSet {
       answers: q.answers,
       gold: [byParagraph.get(q.paragraph)!],
       type: 'single-hop',
+      context: [byParagraph.get(q.paragraph)!],
       task: SQUAD_TASK_EVERY > 0 && i % SQUAD_TASK_EVERY === 0,
       deep: SQUAD_DEEP_EVERY > 0 && i % SQUAD_DEEP_EVERY === 0,
     }),
@@ -246,26 +250,26 @@ const firstParagraph = (report: string) =>
 
 // ---- peers ---------------------------------------------------------------------------------------
 
-interface Searcher {
+export interface Searcher {
   name: string;
   search(question: string): number[];
 }
 
-function fts5(pages: Page[]): Searcher & { close(): void } {
+export function fts5(pages: Page[], limit = 10): Searcher & { close(): void } {
   const db = new Database(':memory:');
   db.exec(`CREATE VIRTUAL TABLE pages USING fts5(title, text, tokenize='porter unicode61')`);
   const insert = db.prepare('INSERT INTO pages(rowid, title, text) VALUES (?, ?, ?)');
   db.transaction(() => {
     for (const p of pages) insert.run(p.id + 1, p.title, p.text);
   })();
-  const query = db.prepare('SELECT rowid FROM pages WHERE pages MATCH ? ORDER BY bm25(pages) LIMIT 10');
+  const query = db.prepare('SELECT rowid FROM pages WHERE pages MATCH ? ORDER BY bm25(pages) LIMIT ?');
   return {
     name: 'fts5',
     search(question) {
       const words = (question.match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length > 1);
       if (words.length === 0) return [];
       const match = words.map((w) => `"${w.replace(/"/g, '""')}"`).join(' OR ');
-      return (query.all(match) as Array<{ rowid: number }>).map((r) => r.rowid - 1);
+      return (query.all(match, limit) as Array<{ rowid: number }>).map((r) => r.rowid - 1);
     },
     close: () => db.close(),
   };
