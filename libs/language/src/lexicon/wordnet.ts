@@ -25,13 +25,20 @@ interface Synset {
 
 type Pos = 'noun' | 'adj';
 
+interface IndexEntry {
+  /** Its synsets' offsets, most frequent sense first where WordNet knows the frequencies. */
+  offsets: number[];
+  /** Whether its first sense is known to be its most frequent: it has one, or its senses are ranked by tagged use. */
+  ranked: boolean;
+}
+
 /** Senses of a word read, most frequent first (WordNet orders them by tagged frequency). */
 const SENSES = 3;
 /** Steps up the hypernym tree at most (the deepest noun chains are under 20). */
 const DEPTH = 20;
 
 export class WordNet {
-  private readonly indexes: Partial<Record<Pos, Map<string, number[]>>> = {};
+  private readonly indexes: Partial<Record<Pos, Map<string, IndexEntry>>> = {};
   private readonly synsets: Record<Pos, Map<number, Synset>> = { noun: new Map(), adj: new Map() };
   private readonly fds: Partial<Record<Pos, number>> = {};
   private readonly kinds = new Map<string, boolean>();
@@ -57,10 +64,12 @@ export class WordNet {
   /**
    * Whether `word` (a noun or a noun phrase, any case, singular or plural) is a kind or an instance
    * of `kind` in one of its most frequent senses: `isKindOf('traveling cat', 'animal')` by its last
-   * word when the phrase is none of WordNet's.
+   * word when the phrase is none of WordNet's. `firstSense`: only in what the word first means,
+   * where WordNet knows that ("physicist" is a person, "star" a celestial body; "trailer", whose
+   * senses no tagged text ranks, is not known to be either).
    */
-  isKindOf(word: string, kind: string): boolean {
-    return this.cached(`kind\u0000${word.toLowerCase()}\u0000${kind.toLowerCase()}`, () => this.read(word, kind, false));
+  isKindOf(word: string, kind: string, firstSense = false): boolean {
+    return this.cached(`kind${firstSense ? '1' : ''}\u0000${word.toLowerCase()}\u0000${kind.toLowerCase()}`, () => this.read(word, kind, false, firstSense));
   }
 
   /**
@@ -69,7 +78,7 @@ export class WordNet {
    * group (the British people are a kind of people, no instance).
    */
   isInstanceOf(name: string, kind: string): boolean {
-    return this.cached(`instance\u0000${name.toLowerCase()}\u0000${kind.toLowerCase()}`, () => this.read(name, kind, true));
+    return this.cached(`instance\u0000${name.toLowerCase()}\u0000${kind.toLowerCase()}`, () => this.read(name, kind, true, false));
   }
 
   /**
@@ -146,7 +155,7 @@ export class WordNet {
     return known;
   }
 
-  private read(word: string, kind: string, instance: boolean): boolean {
+  private read(word: string, kind: string, instance: boolean, firstSense: boolean): boolean {
     // The kind as its index writes it ("animals" -> "animal").
     const index = this.loadIndex('noun');
     const kindKey = lemmaOf(kind);
@@ -155,8 +164,9 @@ export class WordNet {
     const words = word.toLowerCase().split(/\s+/).filter(Boolean);
     // The whole phrase as WordNet writes it ("consumer_electronics"), else its head, the last word
     // (a name only whole, and only as an instance: the first step up is to what it is an instance of).
-    const whole = this.offsets(words.join('_'));
-    const senses = (whole.length > 0 || instance ? whole : this.offsets(words.at(-1) ?? '')).slice(0, SENSES);
+    const entry = this.entry(words.join('_')) ?? (instance ? undefined : this.entry(words.at(-1) ?? ''));
+    if (!entry || (firstSense && !entry.ranked)) return false;
+    const senses = entry.offsets.slice(0, firstSense ? 1 : SENSES);
     const start = instance ? senses.flatMap((offset) => this.synset(offset).instanceOf) : senses;
     // The word itself is no kind of itself: "animal" answers no "what animal".
     return this.walk(start, (synset, _offset, depth) => ((depth > 0 || instance) && synset.words.includes(target)) || [...synset.up, ...synset.instanceOf]);
@@ -164,27 +174,33 @@ export class WordNet {
 
   /** Synset offsets of a lemma: as written, then (a noun) singular by WordNet's plural endings. */
   private offsets(lemma: string, pos: Pos = 'noun'): number[] {
+    return this.entry(lemma, pos)?.offsets ?? [];
+  }
+
+  private entry(lemma: string, pos: Pos = 'noun'): IndexEntry | undefined {
     const index = this.loadIndex(pos);
     const key = lemma.toLowerCase().replace(/\s+/g, '_');
-    if (!key) return [];
+    if (!key) return undefined;
     for (const form of [key, ...(pos === 'noun' ? singulars(key) : [])]) {
       const found = index.get(form);
       if (found) return found;
     }
-    return [];
+    return undefined;
   }
 
-  private loadIndex(pos: Pos): Map<string, number[]> {
+  private loadIndex(pos: Pos): Map<string, IndexEntry> {
     const loaded = this.indexes[pos];
     if (loaded) return loaded;
-    const index = new Map<string, number[]>();
+    const index = new Map<string, IndexEntry>();
     // "lemma pos synset_cnt p_cnt [ptr_symbol...] sense_cnt tagsense_cnt synset_offset…"; license lines start with spaces.
     for (const line of fs.readFileSync(path.join(this.dir, `index.${pos}`), 'latin1').split('\n')) {
       if (!line || line.startsWith(' ')) continue;
       const fields = line.trim().split(' ');
       const count = Number(fields[2]);
       if (!Number.isInteger(count) || count <= 0) continue;
-      index.set(fields[0]!, fields.slice(fields.length - count).map(Number));
+      // tagsense_cnt, just before the offsets: how many senses tagged text ranks.
+      const tagged = Number(fields[fields.length - count - 1]);
+      index.set(fields[0]!, { offsets: fields.slice(fields.length - count).map(Number), ranked: count === 1 || tagged > 0 });
     }
     this.indexes[pos] = index;
     return index;

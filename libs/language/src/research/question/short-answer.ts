@@ -63,6 +63,11 @@ const MAX_QUESTION = 400;
 const YESNO = /^(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should)\s/i;
 const PERSON_NOUNS =
   /^(?:person|man|woman|actor|actress|director|author|writer|singer|songwriter|player|footballer|midfielder|striker|goalkeeper|coach|politician|president|king|queen|artist|musician|producer|composer|poet|novelist|scientist|executioner|pioneer|founder|member|character|father|mother|son|daughter|wife|husband|leader|governor|senator|rapper|drummer|guitarist|comedian|journalist|painter|architect|designer|engineer|inventor|explorer|emperor|pope|saint|chef|athlete|boxer|wrestler|quarterback|manager|owner|ceo|host|presenter|star|statesman|linebacker|receiver|kicker|pitcher|captain|commissioner|chairman|chairwoman|officer|minister|mayor|judge|lawyer|doctor|teacher|professor|student|brother|sister|uncle|aunt|nephew|niece|grandson|granddaughter|heir|successor|predecessor|winner|runner-up|champion|mvp)s?$/i;
+/**
+ * A noun for a person: one of the list, or (written lower case, a name being no role) one that
+ * WordNet first reads as a kind of person ("physicist", "violinist", "astronaut"; see isKindOf).
+ */
+const personNoun = (word: string) => PERSON_NOUNS.test(word) || (/^\p{Ll}[\p{Ll}-]{2,}$/u.test(word) && (wordNet()?.isKindOf(word, 'person', true) ?? false));
 const PLACE_NOUNS = /^(?:city|town|village|country|state|province|county|region|area|place|island|river|mountain|lake|nation|capital|district|neighborhood|neighbourhood|location|continent|stadium|venue|park|arena|street|sea|ocean|coast)s?$/i;
 const ORG_NOUNS = /^(?:company|firm|band|group|team|club|university|college|school|organization|organisation|label|magazine|newspaper|network|channel|station|party|agency|brand|corporation|studio|publisher|airline|conference|league)s?$/i;
 /** Comparatives a choice is settled by: the larger number or the later date wins. */
@@ -97,8 +102,9 @@ export function analyseShortQuestion(raw: string): ShortQuestion | null {
   // "Which English midfielder", "what New York city", "What Canadian": the noun after the wh-word.
   // "What is the name of the stadium where…": the noun asked for (see askedNoun) first.
   const head = /\b(?:what|which)\s+([\p{L}\s,'’-]{0,60})/iu.exec(asking);
+  // (WordNet is asked of the noun asked for alone: the words after the wh-word may be adjectives, "what official language".)
   for (const word of [...(asked ? [asked.word] : []), ...(head?.[1] ?? '').split(/[^\p{L}-]+/u).filter(Boolean).slice(0, 3)]) {
-    if (PERSON_NOUNS.test(word) || nlp(word).has('#Demonym')) return { kind: 'person', ...base };
+    if ((word === asked?.word ? personNoun(word) : PERSON_NOUNS.test(word)) || nlp(word).has('#Demonym')) return { kind: 'person', ...base };
     if (PLACE_NOUNS.test(word)) return { kind: 'place', ...base };
     if (ORG_NOUNS.test(word)) return { kind: 'organisation', ...base };
   }
@@ -522,7 +528,7 @@ export function candidatesIn(
   const out: Array<{ text: string; fit: number; person?: boolean }> = [];
   const settlement = askedWord !== null && SETTLEMENTS.test(askedWord);
   const venue = askedWord !== null && VENUES.test(askedWord);
-  const personAsked = askedWord !== null && PERSON_NOUNS.test(askedWord);
+  const personAsked = askedWord !== null && personNoun(askedWord);
   const titles = kind === 'person' ? quotedTitles(text) : [];
   for (const [whole, parts] of wholes) {
     const seen = (spans: string[]) => [whole, ...parts].some((c) => spans.some((span) => span.includes(c)));
