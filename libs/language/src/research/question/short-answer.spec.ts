@@ -166,6 +166,16 @@ describe('shortAnswer', () => {
     expect(answer?.value).toBe('Amazonia');
   });
 
+  it('a name the pages of both things the question names state is what links them', () => {
+    const answer = shortAnswer('Which actor, who also appeared in "Lantern Hill" (1995), does the 2017 action crime comedy Marrow Road star?', [
+      page(1, 'Marrow Road', 'Marrow Road is a 2017 action crime comedy film written and directed by Edwin Marsh. It stars Anton Elgar, Kevin Spade, Lily Jarvis, Jon Hale, and Jamie Fox.'),
+      page(2, 'Lantern Hill', 'Lantern Hill is a 1995 American mystery film directed by Bryan Sayer and written by Chris McQuade. It stars Stephen Bold, Gabriel Byrne, Kevin Pollard, and Kevin Spade.'),
+      page(3, 'Edwin Marsh', 'Edwin Marsh is an English director, screenwriter and actor.'),
+      page(4, 'Kevin Spade', 'Kevin Spade is an American actor, producer and singer.'),
+    ]);
+    expect(answer?.value).toBe('Kevin Spade');
+  });
+
   it('a place one of a list is answered alone, not with the next one as its region', () => {
     const answer = shortAnswer('Where has Dora Keel’s column appeared that draws 9 million readers a month?', [
       page(1, 'Dora Keel', 'Dora Keel’s column has appeared in The Daily Lark, Kestrel Monthly, Quill Weekly, Salon and other media.'),

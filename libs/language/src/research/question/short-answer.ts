@@ -55,6 +55,8 @@ const COMMONNESS = 0.5;
 const KIND_FIT = 1.25;
 /** A candidate the pages describe as the noun asked for ("which magazine": "Mayfair is a … magazine") weighs this much more. */
 const NOUN_FIT = 1.5;
+/** A candidate the pages of two things the question names both state weighs this much more. */
+const LINKS_NAMED = 1.5;
 /** A candidate whose own page says all the question says of it weighs up to this much more (1 + OWN_PAGE). */
 const OWN_PAGE = 1;
 /** How much more the word the wh-word asks about pulls a candidate than the question's other words. */
@@ -886,6 +888,16 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
     const named = namedPages(q, passages).map((p) => p.source);
     if (named.length >= 2) for (const entry of found.values()) if (!named.every((n) => entry.hits.some((h) => h.source === n))) entry.score *= NOT_OF_KIND;
   }
+  // Two things the question names, both read: a candidate both their pages state is what links
+  // them ("which actor, who also appeared in "The Usual Suspects", does Baby Driver star?": the
+  // one of Baby Driver's cast that The Usual Suspects' page names too).
+  const namedThings = new Map<string, Set<number>>();
+  for (const p of namedPages(q, passages)) namedThings.set(subjectOf(p.title), (namedThings.get(subjectOf(p.title)) ?? new Set()).add(p.source));
+  if (namedThings.size >= 2)
+    for (const entry of found.values()) {
+      const stating = [...namedThings.values()].filter((sources) => entry.hits.some((h) => sources.has(h.source))).length;
+      if (stating >= 2) entry.score *= LINKS_NAMED;
+    }
   const ranked = [...found.values()].sort((a, b) => b.score - a.score);
   const top = ranked[0];
   if (!top || top.best < 0.2) return null;
