@@ -24,6 +24,12 @@ export function pathologicalPages(): PathologicalPage[] {
   return [
     { name: 'comment run as text/plain', contentType: 'text/plain', body: times('<!---->', 40), word: null },
     { name: 'comment run as application/octet-stream', contentType: 'application/octet-stream', body: times('<!---->', 40), word: null },
+    // Text documents: a long run of blanks before a word (a trailing-blank pattern tried from every
+    // blank is quadratic: read in time only when it is not), and lines of quote or rule marks (a
+    // repeated group in a pattern overflowed the stack: read or given up, never an error).
+    { name: 'a million spaces before a word as text/plain', contentType: 'text/plain', body: `first words ${times(' ', 1_000_000)}lastword`, word: 'first words', mustRead: true },
+    { name: '5 MB line of > as text/markdown', contentType: 'text/markdown', body: `# Notes\n\n${times('>', 5_000_000)}\n\nafter the marks`, word: 'Notes' },
+    { name: '5 MB line of * as text/markdown', contentType: 'text/markdown', body: `# Notes\n\n${times('*', 5_000_000)}\n\nafter the marks`, word: 'Notes' },
     { name: 'comment run as text/html', contentType: 'text/html', body: `${times('<!---->', 40_000)}<p>after the comments</p>`, word: 'after the comments', mustRead: true },
     { name: '60,000 nested divs around a word', contentType: 'text/html', body: `${times('<div>', 60_000)}nestedword${times('</div>', 60_000)}`, word: 'nestedword', mustRead: true },
     { name: '60,000 unclosed nested divs', contentType: 'text/html', body: `<p>opening words</p>${times('<div>', 60_000)}deepword`, word: 'opening words', mustRead: true },

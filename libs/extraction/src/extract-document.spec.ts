@@ -318,6 +318,20 @@ describe('extractDocument: other content types and bad input', () => {
     expect(doc.description).toBe('This release fixes the crash on start-up when the config file is empty.');
   });
 
+  it('reads a markdown line of millions of quote or rule marks as text, not a stack overflow', () => {
+    // A repeated group in a pattern backtracks a stack frame a repetition: five million ">" overflowed it.
+    for (const mark of ['>', '*']) {
+      const doc = extractDocument(`# Notes\n\n${mark.repeat(5_000_000)}\n\nLast line.`, { url: 'https://x.example/notes.md', contentType: 'text/markdown' });
+      expect(doc.title).toBe('Notes');
+      expect(doc.text).toContain('Last line.');
+    }
+    // Blanks before a word are no line's end: read in one pass, not tried from every blank.
+    const spaced = extractDocument(`Start ${' '.repeat(1_000_000)}end   \r\nnext`, { url: 'https://x.example/a.txt', contentType: 'text/plain' });
+    expect(spaced.text.endsWith('end\nnext')).toBe(true);
+    // Nested quotes and rules still read as before.
+    expect(extractDocument('> > quoted twice\n\n- - -\n\n* * *\n\nafter', { url: 'https://x.example/q.md', contentType: 'text/markdown' }).text).toBe('quoted twice\n\nafter');
+  });
+
   it('passes text/markdown through: title from the first heading, text without the syntax, HTML rendered', () => {
     const md = '---\n\n# quay\n\nA tiny job queue for **SQLite**, see [the docs](https://quay.example/docs).\n\n## Install\n\n```sh\nnpm install quay\n```\n\n- one\n- two\n';
     const doc = extractDocument(md, { url: 'https://x.example/README.md', contentType: 'text/markdown' });

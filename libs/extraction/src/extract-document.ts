@@ -89,12 +89,19 @@ function extractContent(body: HTMLElement, meta: PageMeta, title: string | null,
 
 function passThrough(body: string, url: string, markdown: boolean): ExtractedDocument {
   const normalized = normalizeText(body);
-  const text = markdown ? markdownToText(normalized) : normalized;
+  let rendered: { text: string; html: string } | null = null;
+  try {
+    if (markdown) rendered = { text: markdownToText(normalized), html: markdownToHtml(normalized) };
+  } catch (error) {
+    // Pathological markdown whose syntax exhausts the stack: the text is the document as written.
+    if (!(error instanceof RangeError)) throw error;
+  }
+  const text = rendered?.text ?? normalized;
   return {
     title: textTitle(normalized, markdown),
     markdown: normalized,
     text,
-    html: markdown ? markdownToHtml(normalized) : plainToHtml(normalized),
+    html: rendered?.html ?? plainToHtml(normalized),
     publishedDate: dateFromUrl(url),
     author: null,
     language: detectLanguage(text)?.lang ?? null,

@@ -5,12 +5,22 @@ import { escapeHtml } from './html/dom';
  * plain-text and an HTML rendering of its common block and inline syntax; nothing is dropped.
  */
 export function normalizeText(body: string): string {
-  return body
-    .replace(/^\uFEFF/, '')
-    .replace(/\r\n?/g, '\n')
-    .replace(/[ \t]+$/gm, '')
+  const lines = body.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').split('\n');
+  return lines
+    .map(withoutTrailingBlanks)
+    .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
+}
+
+/**
+ * A line without the spaces and tabs it ends with. (Not /[ \t]+$/: tried from every position of a
+ * run of blanks that something follows, it is quadratic, minutes on a line of 300,000 spaces.)
+ */
+function withoutTrailingBlanks(line: string): string {
+  let end = line.length;
+  while (end > 0 && (line.charCodeAt(end - 1) === 32 || line.charCodeAt(end - 1) === 9)) end--;
+  return end === line.length ? line : line.slice(0, end);
 }
 
 /** Title of a text document: its first heading (markdown), else its first line if short enough. */
@@ -51,9 +61,11 @@ export function markdownToText(md: string): string {
       continue;
     }
     if (/^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/.test(line) && line.includes('-')) continue; // table rule
-    if (/^\s*(?:[-*_]\s*){3,}$/.test(line) || /^\s*(?:=+|-+)\s*$/.test(line)) continue;
+    // (Character classes only: a repeated group backtracks a frame a repetition, and a line of
+    // five million "*" or ">" exhausts the stack.)
+    if ((/^[\s*_-]+$/.test(line) && line.replace(/\s+/g, '').length >= 3) || /^\s*(?:=+|-+)\s*$/.test(line)) continue;
     let l = line.replace(/^\s{0,3}#{1,6}\s+/, '').replace(/\s+#+\s*$/, '');
-    l = l.replace(/^(\s*>\s?)+/, '').replace(/^(\s*)(?:[-*+]|\d+[.)])\s+/, '$1');
+    l = l.replace(/^[ \t]*>[ \t>]*/, '').replace(/^(\s*)(?:[-*+]|\d+[.)])\s+/, '$1');
     if (/^\s*\|.*\|\s*$/.test(l)) l = l.trim().replace(/^\||\|$/g, '').split(/(?<!\\)\|/).map((c) => c.trim()).join('\t');
     out.push(stripInline(l));
   }
