@@ -1,3 +1,4 @@
+import * as http from 'node:http';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -300,8 +301,20 @@ describe('MCP server (standalone, fixture web)', () => {
   it('an oversized, malformed or non-MCP body answers an error, and the service still serves', async () => {
     const headers = { ...bearer(ctx.svc.demoKey), 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
     const post = (body: string) => fetch(`${ctx.svc.baseUrl}/mcp`, { method: 'POST', headers, body });
-    const huge = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'web_search', arguments: { queries: ['x'.repeat(2 * 1024 * 1024)] } } });
-    expect((await post(huge)).status).toBe(413);
+    // A body declared larger than the limit is refused from its Content-Length, before it is read.
+    // (The headers alone are sent: the service answers 413 and closes the connection, and a client
+    // still writing 2 MB then may see the close, EPIPE, before the answer.)
+    const declaredOnly = (bytes: number) =>
+      new Promise<number>((resolve, reject) => {
+        const request = http.request(`${ctx.svc.baseUrl}/mcp`, { method: 'POST', headers: { ...headers, 'Content-Length': String(bytes) }, signal: AbortSignal.timeout(10_000) }, (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+          request.destroy();
+        });
+        request.on('error', reject);
+        request.flushHeaders();
+      });
+    expect(await declaredOnly(2 * 1024 * 1024)).toBe(413);
     expect((await post('{"jsonrpc": "2.0", "id": 1, "method": ')).status).toBe(422);
     const notRpc = await post(JSON.stringify({ hello: 'world' }));
     expect(notRpc.status).toBe(400);
