@@ -394,6 +394,31 @@ describe('a large reply the store cannot hold', () => {
   });
 });
 
+describe('a large request from a client with bounds of its own', () => {
+  let app: INestMicroservice;
+  let bus: BusClient;
+  beforeAll(async () => {
+    app = await startService({ bus: 'nats', natsUrl: nats.url }, 'qbounds', [workerModule('bounds')]);
+    bus = new BusClient({ transport: 'nats', natsUrl: nats.url, timeoutMs: 3000, largePayloads: { bucket: 'bus-test-client', maxBytes: 8_000_000, ttlMs: 60_000 } });
+  });
+  afterAll(async () => {
+    await bus?.onApplicationShutdown();
+    await app?.close();
+  });
+
+  it('goes through a bucket made with those bounds (the deployment’s, whichever side makes it first)', async () => {
+    await expect(bus.request('qtest.measure', { text: 'ü'.repeat(1_000_000) }, { timeoutMs: 5000 })).resolves.toEqual({ bytes: 2_000_000, same: true });
+    const nc = await connect({ servers: nats.url });
+    try {
+      const config = (await (await nc.jetstream().views.os('bus-test-client')).status()).streamInfo.config;
+      expect(config.max_bytes).toBe(8_000_000);
+      expect(config.max_age).toBe(60_000 * 1_000_000);
+    } finally {
+      await nc.close();
+    }
+  });
+});
+
 describe('NATS restart', () => {
   let own: NatsServerHandle;
   let app: INestMicroservice;

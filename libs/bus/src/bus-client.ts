@@ -7,7 +7,7 @@ import { EmptyError, firstValueFrom, lastValueFrom, timeout, TimeoutError } from
 import { BusReplyError, BusTimeoutError } from './errors';
 import { BusHeaders } from './headers';
 import { InProcessClient, InProcessRecord } from './inprocess.transport';
-import { isLargePayloadRef, isTooLarge, loadLargePayload, storeLargePayload } from './large-payloads';
+import { isLargePayloadRef, isTooLarge, type LargePayloadOptions, loadLargePayload, storeLargePayload } from './large-payloads';
 import { BusPayloadError, isBusErrorReply } from './wire';
 
 export interface BusModuleOptions {
@@ -18,6 +18,11 @@ export interface BusModuleOptions {
   service?: string;
   /** Default timeout of request() and emit(); Config.busTimeoutMs in the apps. Default 10,000. */
   timeoutMs?: number;
+  /**
+   * Where a request too large for a NATS message goes (large-payloads.ts; Config.largePayloads in
+   * the apps): the same bucket bounds as the services' replies, whichever side creates it first.
+   */
+  largePayloads?: LargePayloadOptions;
 }
 
 export interface BusRequestOptions {
@@ -104,7 +109,7 @@ export class BusClient implements OnModuleInit, OnApplicationShutdown {
     } catch (err) {
       if (!isTooLarge(err)) throw err;
     }
-    return send(await storeLargePayload(this.proxy.unwrap<NatsConnection>(), Buffer.from(JSON.stringify(payload))));
+    return send(await storeLargePayload(this.proxy.unwrap<NatsConnection>(), Buffer.from(JSON.stringify(payload)), this.options.largePayloads));
   }
 
   /** Fire-and-forget event (no reply, no delivery guarantee); resolves once handed to the bus. */

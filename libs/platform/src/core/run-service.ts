@@ -18,7 +18,7 @@ export function runService(name: ServiceName, serviceModule: (config: ReturnType
   @Module({
     imports: [
       CoreModule.forRoot(config),
-      BusModule.forRoot({ transport: config.bus, natsUrl: config.natsUrl, service: name, timeoutMs: config.busTimeoutMs }),
+      BusModule.forRoot({ transport: config.bus, natsUrl: config.natsUrl, service: name, timeoutMs: config.busTimeoutMs, largePayloads: config.largePayloads }),
       serviceModule(config),
     ],
   })
