@@ -19,7 +19,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ResearchPassage } from '@app/research';
+import { MAX_PASSAGES, type ResearchPassage } from '@app/research';
 import type { Finding } from '@app/domain';
 import { extractiveFollowUps, gradeExtractive, type PromptAnswer, promptAnswer } from '../libs/language/src/research/extractive.research-model';
 import { analyseShortQuestion } from '../libs/language/src/research/question/short-answer';
@@ -39,8 +39,6 @@ interface Outcome {
 /** Pages read per question in the search setting, and a bridge name's pages. */
 const SEARCH_PAGES: Record<string, number> = { hotpotqa: 8, squad: 6 };
 const BRIDGE_PAGES = 3;
-/** As the research pipeline: at most this many passages graded at once (MAX_PASSAGES). */
-const MAX_PASSAGES = 12;
 
 function passage(set: DataSet, id: number, source: number): ResearchPassage {
   const page = set.pages[id]!;

@@ -89,13 +89,7 @@ function extractContent(body: HTMLElement, meta: PageMeta, title: string | null,
 
 function passThrough(body: string, url: string, markdown: boolean): ExtractedDocument {
   const normalized = normalizeText(body);
-  let rendered: { text: string; html: string } | null = null;
-  try {
-    if (markdown) rendered = { text: markdownToText(normalized), html: markdownToHtml(normalized) };
-  } catch (error) {
-    // Pathological markdown whose syntax exhausts the stack: the text is the document as written.
-    if (!(error instanceof RangeError)) throw error;
-  }
+  const rendered = markdown ? renderedMarkdown(normalized) : null;
   const text = rendered?.text ?? normalized;
   return {
     title: textTitle(normalized, markdown),
@@ -109,6 +103,16 @@ function passThrough(body: string, url: string, markdown: boolean): ExtractedDoc
     description: firstParagraph(text, textTitle(normalized, markdown)),
     schemaTypes: [],
   };
+}
+
+/** Markdown as text and as HTML; null for pathological markdown whose syntax exhausts the stack (the text is then the document as written). */
+function renderedMarkdown(markdown: string): { text: string; html: string } | null {
+  try {
+    return { text: markdownToText(markdown), html: markdownToHtml(markdown) };
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return null;
+  }
 }
 
 const parseBase = (url: string): URL | null => {

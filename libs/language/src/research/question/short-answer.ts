@@ -892,7 +892,10 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
   // them ("which actor, who also appeared in "The Usual Suspects", does Baby Driver star?": the
   // one of Baby Driver's cast that The Usual Suspects' page names too).
   const namedThings = new Map<string, Set<number>>();
-  for (const p of namedPages(q, passages)) namedThings.set(subjectOf(p.title), (namedThings.get(subjectOf(p.title)) ?? new Set()).add(p.source));
+  for (const p of namedPages(q, passages)) {
+    const subject = subjectOf(p.title);
+    namedThings.set(subject, (namedThings.get(subject) ?? new Set()).add(p.source));
+  }
   if (namedThings.size >= 2)
     for (const entry of found.values()) {
       const stating = [...namedThings.values()].filter((sources) => entry.hits.some((h) => sources.has(h.source))).length;
