@@ -89,7 +89,7 @@ describe('the TypeScript client: map, crawl runs and page monitors (standalone)'
       ['/', 0],
       ['/about', 1],
       ['/docs/', 1],
-      ['/old', 1],
+      ['/new', 1],
       ['/docs/guide.pdf', 1],
       ['/team', 2],
       ['/docs/a', 2],
@@ -101,7 +101,7 @@ describe('the TypeScript client: map, crawl runs and page monitors (standalone)'
     expect(view.credits).toBe(view.counts.read);
 
     const paged = await client.crawl.retrieve(created.crawl_id, { limit: 2, offset: 3 });
-    expect(paged.pages.map((p) => pathOf(p.url))).toEqual(['/old', '/docs/guide.pdf']);
+    expect(paged.pages.map((p) => pathOf(p.url))).toEqual(['/new', '/docs/guide.pdf']);
     expect(paged).toMatchObject({ pages_limit: 2, pages_offset: 3, counts: view.counts });
 
     const list = await client.crawl.list({ status: 'completed', limit: 100 });

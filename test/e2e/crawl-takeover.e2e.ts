@@ -52,7 +52,7 @@ describe('crawl run takeover across extraction replicas (cluster, REPLICAS=extra
     }
     expect(view.status).toBe('completed');
     const paths = (view.pages as { url: string }[]).map((p) => new URL(p.url).pathname);
-    expect(paths).toEqual(['/', '/about', '/docs/', '/old', '/docs/guide.pdf', '/team', '/docs/a', '/docs/a/b']);
+    expect(paths).toEqual(['/', '/about', '/docs/', '/new', '/docs/guide.pdf', '/team', '/docs/a', '/docs/a/b']);
 
     const starts = (await history(created.crawl_id)).filter((e) => e.type === 'CrawlRunStarted');
     expect(starts).toHaveLength(2);

@@ -7,7 +7,7 @@ import { json } from './harness';
 
 jest.setTimeout(120_000);
 
-type Page = { url: string; final_url: string | null; title: string | null; content: string | null; status: number | null; depth: number; error: string | null };
+type Page = { url: string; source_url: string | null; final_url: string | null; title: string | null; content: string | null; status: number | null; depth: number; error: string | null };
 
 /**
  * POST /v1/map and crawl runs against a site on loopback (test/support/crawl-site.ts), the
@@ -103,19 +103,20 @@ describe('site map and crawl runs (standalone)', () => {
     expect(view).toMatchObject({ status: 'completed', termination: 'frontier_exhausted', limit: 50, max_depth: 3 });
 
     const pages = view.pages as Page[];
-    // Breadth-first from the start page; the redirect read once at its address, its target not again.
+    // Breadth-first from the start page; the redirect read once, listed at the page it leads to (its own address), which is not read again.
     expect(pages.map((p) => [pathOf(p.url), p.depth])).toEqual([
       ['/', 0],
       ['/about', 1],
       ['/docs/', 1],
-      ['/old', 1],
+      ['/new', 1],
       ['/docs/guide.pdf', 1],
       ['/team', 2],
       ['/docs/a', 2],
       ['/docs/a/b', 3],
     ]);
-    const old = pages.find((p) => pathOf(p.url) === '/old')!;
-    expect(pathOf(old.final_url!)).toBe('/new');
+    const moved = pages.find((p) => pathOf(p.url) === '/new')!;
+    expect([pathOf(moved.source_url!), pathOf(moved.final_url!)]).toEqual(['/old', '/new']);
+    expect(pages.filter((p) => p.source_url !== null)).toHaveLength(1);
     expect(pages.find((p) => pathOf(p.url) === '/team')).toMatchObject({ status: 200, title: 'Our team', error: null, content: expect.stringContaining('Ada, Grace and Linus') });
 
     // At the site: one GET per page (the redirect's hop to /new besides), nothing under /private, nothing past depth 3.
@@ -132,7 +133,7 @@ describe('site map and crawl runs (standalone)', () => {
 
     // Pages paged; the list; the SSE stream has one page.fetched per page.
     const paged = await json(await call('GET', `/v1/crawl/${created.crawl_id}?limit=2&offset=3`));
-    expect(paged.pages.map((p: Page) => pathOf(p.url))).toEqual(['/old', '/docs/guide.pdf']);
+    expect(paged.pages.map((p: Page) => pathOf(p.url))).toEqual(['/new', '/docs/guide.pdf']);
     const list = await json(await call('GET', '/v1/crawl'));
     expect(list.crawls.map((c: { crawl_id: string }) => c.crawl_id)).toContain(created.crawl_id);
     const sse = await (await call('GET', `/v1/crawl/${created.crawl_id}/events`)).text();
@@ -163,7 +164,7 @@ describe('site map and crawl runs (standalone)', () => {
 
   it('max_depth and exclude_paths bound a crawl; limit stops it; a bad pattern is a 422 naming it', async () => {
     const shallow = await finished((await json(await call('POST', '/v1/crawl', { url: `${site.origin}/`, max_depth: 1, exclude_paths: ['\\.pdf$'] }))).crawl_id);
-    expect(shallow.pages.map((p: Page) => pathOf(p.url))).toEqual(['/', '/about', '/docs/', '/old']);
+    expect(shallow.pages.map((p: Page) => pathOf(p.url))).toEqual(['/', '/about', '/docs/', '/new']);
 
     const limited = await finished((await json(await call('POST', '/v1/crawl', { url: `${site.origin}/`, limit: 2, include_paths: ['^/docs'] }))).crawl_id);
     expect(limited).toMatchObject({ termination: 'limit_reached', counts: { pages: 2 } });

@@ -103,7 +103,7 @@ describe('MCP map and crawl tools (standalone, loopback site)', () => {
     const view = result.structuredContent as Obj;
     expect(view).toMatchObject({ crawl_id: expect.stringMatching(/^crawl_/), status: 'completed', termination: 'frontier_exhausted', limit: 50, max_depth: 3, pages_offset: 0 });
     const pages = view.pages as Page[];
-    expect(pages.map((page) => pathOf(page.url))).toEqual(['/', '/about', '/docs/', '/old', '/docs/guide.pdf', '/team', '/docs/a', '/docs/a/b']);
+    expect(pages.map((page) => pathOf(page.url))).toEqual(['/', '/about', '/docs/', '/new', '/docs/guide.pdf', '/team', '/docs/a', '/docs/a/b']);
     // The REST operation's own answer for the same page of pages.
     expect(view).toEqual(await rest('GET', `/v1/crawl/${view.crawl_id}?limit=50&offset=0`));
 
@@ -124,7 +124,7 @@ describe('MCP map and crawl tools (standalone, loopback site)', () => {
 
     const paged = (await client.callTool({ name: 'get_crawl', arguments: { crawl_id: view.crawl_id, limit: 2, offset: 3 } })) as CallToolResult;
     expect(paged.isError).toBeFalsy();
-    expect((paged.structuredContent as Obj).pages.map((page: Page) => pathOf(page.url))).toEqual(['/old', '/docs/guide.pdf']);
+    expect((paged.structuredContent as Obj).pages.map((page: Page) => pathOf(page.url))).toEqual(['/new', '/docs/guide.pdf']);
     expect(textOf(paged)).toContain(`get_crawl with crawl_id "${view.crawl_id}" and offset 5`);
   });
 

@@ -22,9 +22,16 @@ import { ExtractionHandler } from './extraction.handler';
   providers: [
     {
       provide: PAGE_FETCHER,
-      inject: [CONFIG],
-      useFactory: (config: Config) =>
-        new HttpFetcher({ allowHosts: config.fetchAllowHosts, cacheDir: path.join(config.dataDir, 'fetch-cache'), cacheMaxBytes: config.pageCacheMaxMb * 1024 * 1024 }),
+      inject: [CONFIG, ExtractionWorkers],
+      useFactory: (config: Config, workers: ExtractionWorkers) =>
+        new HttpFetcher({
+          allowHosts: config.fetchAllowHosts,
+          cacheDir: path.join(config.dataDir, 'fetch-cache'),
+          cacheMaxBytes: config.pageCacheMaxMb * 1024 * 1024,
+          maxConcurrency: config.fetchMaxConcurrency,
+          // robots.txt is a site's text like any page: read on the extraction threads, under their deadline.
+          robotsReader: { read: (text, userAgent, urls) => workers.robots(text, userAgent, urls) },
+        }),
     },
     {
       provide: ExtractionWorkers,

@@ -34,6 +34,14 @@ export class BusPageFetcher implements PageFetcher {
     return true;
   }
 
+  async robotsFilter(urls: readonly string[]): Promise<boolean[]> {
+    return urls.map(() => true);
+  }
+
+  async robotsSitemaps(): Promise<string[]> {
+    return [];
+  }
+
   async crawlDelayMs(): Promise<number> {
     // The seed crawler reads robots.txt's Crawl-delay itself (through fetch).
     return 0;

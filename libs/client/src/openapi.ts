@@ -935,6 +935,7 @@ export interface components {
                 depth: number;
                 error: string | null;
                 final_url: string | null;
+                source_url: string | null;
                 status: number | null;
                 title: string | null;
                 url: string;

@@ -88,6 +88,10 @@ export interface Config {
   idempotencyMaxBodyBytes: number;
   /** `PAGE_CACHE_MAX_MB`: the on-disk page cache's bound; past it the oldest pages are deleted. */
   pageCacheMaxMb: number;
+  /** `FETCH_MAX_CONCURRENCY`: outbound requests in flight at once in one process, every host together. */
+  fetchMaxConcurrency: number;
+  /** `CRAWL_MAX_ORIGINS`: distinct origins (scheme, host, port) one map or crawl reads, robots.txt included. */
+  crawlMaxOrigins: number;
   /** `EXTRACT_TIMEOUT_MS`: how long extracting one page may take on its thread before it is given up. */
   extractTimeoutMs: number;
   /** `EXTRACT_THREADS`: extraction threads per process (0 = one per core, at most 4). */
@@ -253,6 +257,8 @@ export function loadConfig(env: Env = process.env): Config {
     chargesRetentionDays: int(env, 'CHARGES_RETENTION_DAYS', 30, 1, 36_500),
     idempotencyMaxBodyBytes: int(env, 'IDEMPOTENCY_MAX_BODY_BYTES', 65_536, 1_024, 512 * 1024),
     pageCacheMaxMb: int(env, 'PAGE_CACHE_MAX_MB', 512, 1, 1_048_576),
+    fetchMaxConcurrency: int(env, 'FETCH_MAX_CONCURRENCY', 32, 1, 10_000),
+    crawlMaxOrigins: int(env, 'CRAWL_MAX_ORIGINS', 20, 1, 10_000),
     liveStreamsPerKey: int(env, 'LIVE_STREAMS_PER_KEY', 20, 1, 100_000),
     wsMaxMessageBytes: int(env, 'WS_MAX_MESSAGE_BYTES', 16_384, 64, 16_777_216),
     extractTimeoutMs: int(env, 'EXTRACT_TIMEOUT_MS', 2_000, 100, 600_000),

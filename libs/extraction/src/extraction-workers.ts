@@ -3,8 +3,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { DocumentUnreadable } from './documents/document-error';
-import { extractAny, isBinaryDocument } from './documents/extract-any';
+import { isBinaryDocument } from './documents/extract-any';
 import type { ExtractedDocument, ExtractOptions } from './extraction.port';
+import type { PageLinks } from './html/links';
+import type { Sitemap } from './sitemap';
+import { overdueMessage, type Renderings, type RobotsVerdict, runTask, type ThreadResults, type ThreadTask } from './thread-tasks';
 
 /** A page given up: it took longer than the deadline, or more memory than a thread may hold. */
 export class ExtractionAbandoned extends Error {
@@ -27,15 +30,12 @@ export interface ExtractionWorkersOptions {
   script?: string;
 }
 
-/** Which renderings of the content to bring back besides the text (default both): what crosses threads is copied. */
-export type Renderings = ReadonlyArray<'markdown' | 'html'>;
+export type { Renderings };
 
 interface Job {
   id: number;
-  body: string;
-  options: ExtractOptions;
-  keep: Renderings;
-  resolve: (document: ExtractedDocument) => void;
+  task: ThreadTask;
+  resolve: (result: never) => void;
   reject: (error: Error) => void;
 }
 
@@ -50,10 +50,11 @@ interface Slot {
 const DEFAULT_SCRIPT = path.join(__dirname, 'extraction-worker.js');
 
 /**
- * Main-content extraction off the event loop: a pool of threads, each page with a deadline. A
- * page past its deadline (or past a thread's heap limit) is given up as an ExtractionAbandoned
+ * Everything parsed from what a site sends, off the event loop: main-content extraction, a
+ * page's links, sitemaps and robots.txt, on a pool of threads, each task with a deadline. A
+ * task past its deadline (or past a thread's heap limit) is given up as an ExtractionAbandoned
  * and its thread replaced, so no page can stall the process that asked. Without a compiled
- * worker script (running from TypeScript sources) pages are extracted inline.
+ * worker script (running from TypeScript sources) tasks run inline.
  */
 export class ExtractionWorkers {
   private readonly slots: Slot[] = [];
@@ -83,12 +84,31 @@ export class ExtractionWorkers {
 
   /** The page's (or PDF's, Word file's) document; `keep` names the renderings wanted besides the text (the others come back empty). */
   extract(body: string, options: ExtractOptions, keep: Renderings = ['markdown', 'html']): Promise<ExtractedDocument> {
+    const wire: ExtractOptions = { url: options.url, contentType: options.contentType, ...(options.encoding && { encoding: options.encoding }) };
+    return this.run({ kind: 'extract', body, options: wire, keep });
+  }
+
+  /** An HTML page's followable links and title (see pageLinks). */
+  links(html: string, pageUrl: string): Promise<PageLinks> {
+    return this.run({ kind: 'links', html, pageUrl });
+  }
+
+  /** A sitemap's entries, at most `maxEntries`. */
+  sitemap(xml: string, maxEntries: number): Promise<Sitemap> {
+    return this.run({ kind: 'sitemap', xml, maxEntries });
+  }
+
+  /** robots.txt's verdict on each URL for `userAgent`, its Crawl-delay and its sitemaps. */
+  robots(text: string, userAgent: string, urls: readonly string[]): Promise<RobotsVerdict> {
+    return this.run({ kind: 'robots', text, userAgent, urls: [...urls] });
+  }
+
+  private run<T extends ThreadTask>(task: T): Promise<ThreadResults[T['kind']]> {
     if (this.closed) return Promise.reject(new Error('extraction workers are closed'));
-    if (!this.script) return extractAny(body, options);
+    if (!this.script) return runTask(task);
     this.start();
     return new Promise((resolve, reject) => {
-      const wire: ExtractOptions = { url: options.url, contentType: options.contentType, ...(options.encoding && { encoding: options.encoding }) };
-      this.queue.push({ id: this.nextId++, body, options: wire, keep, resolve, reject });
+      this.queue.push({ id: this.nextId++, task, resolve: resolve as (result: never) => void, reject });
       this.pump();
     });
   }
@@ -111,7 +131,7 @@ export class ExtractionWorkers {
     const worker = new Worker(this.script!, limits);
     worker.unref();
     const slot: Slot = { worker, ready: false, job: null, timer: null };
-    worker.on('message', (reply: { ready?: true; id: number; document?: ExtractedDocument; error?: string; unreadable?: boolean }) => {
+    worker.on('message', (reply: { ready?: true; id: number; result?: never; error?: string; unreadable?: boolean }) => {
       if (reply.ready) {
         slot.ready = true;
         return this.pump();
@@ -119,7 +139,7 @@ export class ExtractionWorkers {
       const job = slot.job;
       if (!job || job.id !== reply.id) return;
       this.finish(slot);
-      if (reply.document) job.resolve(reply.document);
+      if (reply.error === undefined) job.resolve(reply.result!);
       else job.reject(reply.unreadable ? new DocumentUnreadable(reply.error ?? 'the document cannot be read') : new Error(reply.error ?? 'extraction failed'));
       this.pump();
     });
@@ -139,10 +159,10 @@ export class ExtractionWorkers {
       if (slot.job || !slot.ready) continue;
       const job = this.queue.shift()!;
       slot.job = job;
-      const document = isBinaryDocument(job.options.contentType);
+      const document = job.task.kind === 'extract' && isBinaryDocument(job.task.options.contentType);
       const ms = document ? (this.options.documentTimeoutMs ?? this.options.timeoutMs) : this.options.timeoutMs;
-      slot.timer = setTimeout(() => this.replace(slot, new ExtractionAbandoned(`the ${document ? 'document' : 'page'} took longer than ${ms / 1000} s to extract`)), ms);
-      slot.worker.postMessage({ id: job.id, body: job.body, options: job.options, keep: job.keep });
+      slot.timer = setTimeout(() => this.replace(slot, new ExtractionAbandoned(overdueMessage(job.task, document, ms))), ms);
+      slot.worker.postMessage({ id: job.id, task: job.task });
     }
   }
 
@@ -167,7 +187,7 @@ export class ExtractionWorkers {
     job?.reject(error);
     if (this.slots.length === 0 && !this.closed) {
       this.script = null;
-      for (const queued of this.queue.splice(0)) extractAny(queued.body, queued.options).then(queued.resolve, queued.reject);
+      for (const queued of this.queue.splice(0)) runTask(queued.task).then(queued.resolve as (result: unknown) => void, queued.reject);
     }
     this.pump();
   }

@@ -75,8 +75,15 @@ export class FetchError extends Error {
 
 export interface PageFetcher {
   fetch(url: string, options?: FetchOptions): Promise<FetchedPage>;
-  /** robots.txt verdict for our user agent (cached per origin). */
-  robotsAllowed(url: string): Promise<boolean>;
+  /** robots.txt verdict for our user agent (the file read once per origin); `signal` ends the wait, not the shared read. */
+  robotsAllowed(url: string, signal?: AbortSignal): Promise<boolean>;
+  /**
+   * robots.txt's verdict on each URL (false where the file could not be read, or not within
+   * `signal`), a few origins at a time: a caller bounds how many distinct origins it asks about.
+   */
+  robotsFilter(urls: readonly string[], signal?: AbortSignal): Promise<boolean[]>;
+  /** The `Sitemap:` URLs of the URL's origin's robots.txt. */
+  robotsSitemaps(url: string, signal?: AbortSignal): Promise<string[]>;
   /** robots.txt's Crawl-delay for our user agent on the URL's origin, in ms (0 when none). */
   crawlDelayMs(url: string): Promise<number>;
   close(): Promise<void>;

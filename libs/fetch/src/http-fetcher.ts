@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import axios, { type AxiosInstance } from 'axios';
 import { LRUCache } from 'lru-cache';
-import robotsParser from 'robots-parser';
+import { parseRobots, type RobotsRules } from '@app/urls';
 import { AllowHosts, checkUrl, type UrlVerdict } from './address-policy';
 import { decodeBody, parseContentType, TEXT_TYPES } from './decode-body';
 import { DOCUMENT_TYPES, documentKind } from './document-type';
@@ -30,6 +30,10 @@ export interface HttpFetcherOptions {
   maxBytes?: number;
   /** Exchanges in flight per host name; default 4. */
   perHostConcurrency?: number;
+  /** FETCH_MAX_CONCURRENCY: requests in flight at once, every host together (robots.txt included); default 32. */
+  maxConcurrency?: number;
+  /** Reads robots.txt files (default: on this thread); the extraction service reads them on its threads, under their deadline. */
+  robotsReader?: RobotsReader;
   /** Persist the page cache here (one JSON file per URL); memory only when absent. */
   cacheDir?: string;
   /** Pages kept in memory; default 500. */
@@ -42,7 +46,33 @@ export interface HttpFetcherOptions {
   resolver?: Resolver;
 }
 
-type Rules = ReturnType<typeof robotsParser> | 'allow-all' | 'deny-all' | 'deny-for-now';
+/** robots.txt's verdict on each of `urls` for `userAgent`, with what else the file says for it. */
+export interface RobotsReader {
+  read(robotsTxt: string, userAgent: string, urls: readonly string[]): Promise<{ allowed: boolean[]; crawlDelaySec: number | null; sitemaps: string[] }>;
+}
+
+/** robots.txt read on the calling thread, the last few files parsed kept (tests, and processes without extraction threads). */
+export function inlineRobotsReader(): RobotsReader {
+  const parsed = new LRUCache<string, RobotsRules>({ max: 8 });
+  return {
+    async read(robotsTxt, userAgent, urls) {
+      const key = `${userAgent}\n${robotsTxt}`;
+      let rules = parsed.get(key);
+      if (!rules) parsed.set(key, (rules = parseRobots(robotsTxt, userAgent)));
+      return { allowed: urls.map((url) => rules.isAllowed(url)), crawlDelaySec: rules.crawlDelaySec, sitemaps: rules.sitemaps };
+    },
+  };
+}
+
+/** An origin's robots.txt: its text (asked about through the reader) and what it says once for all. */
+interface RobotsFile {
+  text: string;
+  delayMs: number;
+  sitemaps: string[];
+}
+type Rules = RobotsFile | 'allow-all' | 'deny-all' | 'deny-for-now';
+/** URLs asked about in one reading of a robots file (one task on an extraction thread). */
+const ROBOTS_BATCH = 2_000;
 
 interface Final {
   finalUrl: string;
@@ -88,6 +118,9 @@ export class HttpFetcher implements PageFetcher {
   private readonly httpsAgent: GuardedHttpsAgent;
   private readonly http: AxiosInstance;
   private readonly queue: HostQueue;
+  /** Every exchange of the process, whatever its host: one outbound budget. */
+  private readonly outbound: HostQueue;
+  private readonly robotsReader: RobotsReader;
   private readonly cache: PageCache;
   private readonly flights = new SingleFlight<FetchedPage>();
   private readonly robots = new LRUCache<string, Promise<Rules>>({ max: 1000, ttl: ROBOTS_TTL_MS });
@@ -124,6 +157,8 @@ export class HttpFetcher implements PageFetcher {
       },
     });
     this.queue = new HostQueue(options.perHostConcurrency ?? 4);
+    this.outbound = new HostQueue(options.maxConcurrency ?? 32);
+    this.robotsReader = options.robotsReader ?? inlineRobotsReader();
     this.cache = new PageCache({ entries: options.cacheEntries ?? 500, dir: options.cacheDir, maxDiskBytes: options.cacheMaxBytes });
   }
 
@@ -151,18 +186,78 @@ export class HttpFetcher implements PageFetcher {
     }
   }
 
-  async robotsAllowed(rawUrl: string): Promise<boolean> {
-    return this.robotsVerdict(this.admit(rawUrl));
+  async robotsAllowed(rawUrl: string, signal?: AbortSignal): Promise<boolean> {
+    const url = this.admit(rawUrl);
+    return signal ? abortable(this.robotsVerdict(url), signal) : this.robotsVerdict(url);
+  }
+
+  async robotsFilter(rawUrls: readonly string[], signal?: AbortSignal): Promise<boolean[]> {
+    const verdicts: boolean[] = rawUrls.map(() => false);
+    const byOrigin = new Map<string, Array<{ index: number; url: URL }>>();
+    rawUrls.forEach((raw, index) => {
+      let url: URL;
+      try {
+        url = this.admit(raw);
+      } catch {
+        return; // refused by the address policy: never allowed
+      }
+      const list = byOrigin.get(url.origin);
+      if (list) list.push({ index, url });
+      else byOrigin.set(url.origin, [{ index, url }]);
+    });
+    const origins = [...byOrigin.values()];
+    // A few origins at a time: the caller bounds how many there are, this how many are read at once.
+    const work = async () => {
+      for (let next = origins.shift(); next; next = origins.shift()) {
+        if (signal?.aborted) return;
+        const list = next;
+        const rules = await (signal ? abortable(this.rulesOf(list[0]!.url), signal) : this.rulesOf(list[0]!.url)).catch(() => 'deny-all' as const);
+        if (typeof rules === 'string') {
+          for (const { index } of list) verdicts[index] = rules === 'allow-all';
+          continue;
+        }
+        for (let at = 0; at < list.length && !signal?.aborted; at += ROBOTS_BATCH) {
+          const batch = list.slice(at, at + ROBOTS_BATCH);
+          const read = await this.robotsReader.read(rules.text, this.userAgent, batch.map(({ url }) => url.href)).catch(() => null);
+          batch.forEach(({ index }, i) => (verdicts[index] = read?.allowed[i] === true));
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(4, origins.length) }, work));
+    return verdicts;
+  }
+
+  async robotsSitemaps(rawUrl: string, signal?: AbortSignal): Promise<string[]> {
+    const url = this.admit(rawUrl);
+    const rules = await (signal ? abortable(this.rulesOf(url), signal) : this.rulesOf(url));
+    return typeof rules === 'string' ? [] : [...rules.sitemaps];
   }
 
   async crawlDelayMs(rawUrl: string): Promise<number> {
-    const url = this.admit(rawUrl);
+    const r = await this.rulesOf(this.admit(rawUrl)).catch(() => 'allow-all' as const);
+    return typeof r === 'string' ? 0 : r.delayMs;
+  }
+
+  /** The origin's robots.txt, read once per origin (kept an hour); a transient failure is not kept. */
+  private rulesOf(url: URL): Promise<Rules> {
     let rules = this.robots.get(url.origin);
-    if (!rules) this.robots.set(url.origin, (rules = this.loadRobots(url)));
-    const r = await rules.catch(() => 'allow-all' as const);
-    if (typeof r === 'string') return 0;
-    const seconds = r.getCrawlDelay(this.userAgent) ?? r.getCrawlDelay('*') ?? 0;
-    return Math.min(MAX_CRAWL_DELAY_MS, Math.max(0, seconds * 1000));
+    if (!rules) {
+      rules = this.loadRobots(url);
+      this.robots.set(url.origin, rules);
+    }
+    const origin = url.origin;
+    const entry = rules;
+    return rules.then(
+      (r) => {
+        // A transient failure decides this request only; the next one asks again.
+        if (r === 'deny-for-now' && this.robots.get(origin) === entry) this.robots.delete(origin);
+        return r;
+      },
+      (err: unknown) => {
+        if (this.robots.get(origin) === entry) this.robots.delete(origin);
+        throw err;
+      },
+    );
   }
 
   async close(): Promise<void> {
@@ -223,7 +318,8 @@ export class HttpFetcher implements PageFetcher {
       if (limits.beforeHop) await abortable(limits.beforeHop(current), signal);
       let result: Awaited<ReturnType<HttpFetcher['exchange']>>;
       try {
-        result = await this.queue.run(new URL(current).hostname, () => this.exchange(url.href, current, limits, signal), signal);
+        // The host's slot first, then one of the process's: a slow host's queue holds none of the latter.
+        result = await this.queue.run(new URL(current).hostname, () => this.outbound.run('', () => this.exchange(url.href, current, limits, signal), signal), signal);
       } finally {
         limits.afterHop?.(current);
       }
@@ -291,25 +387,12 @@ export class HttpFetcher implements PageFetcher {
     }
   }
 
-  private robotsVerdict(url: URL): Promise<boolean> {
-    let rules = this.robots.get(url.origin);
-    if (!rules) {
-      rules = this.loadRobots(url);
-      this.robots.set(url.origin, rules);
-    }
-    const origin = url.origin;
-    const entry = rules;
-    return rules.then(
-      (r) => {
-        // A transient failure decides this request only; the next one asks again.
-        if (r === 'deny-for-now' && this.robots.get(origin) === entry) this.robots.delete(origin);
-        return r === 'allow-all' ? true : r === 'deny-all' || r === 'deny-for-now' ? false : r.isAllowed(url.href, this.userAgent) !== false;
-      },
-      (err: unknown) => {
-        if (this.robots.get(origin) === entry) this.robots.delete(origin);
-        throw err;
-      },
-    );
+  /** Whether robots.txt lets us fetch `url`; a file that cannot be read in time (on its thread) refuses. */
+  private async robotsVerdict(url: URL): Promise<boolean> {
+    const r = await this.rulesOf(url);
+    if (typeof r === 'string') return r === 'allow-all';
+    const read = await this.robotsReader.read(r.text, this.userAgent, [url.href]).catch(() => null);
+    return read?.allowed[0] === true;
   }
 
   /** RFC 9309: 4xx (and redirect loops) = no rules; 5xx or unreachable = disallow everything for now. */
@@ -318,7 +401,11 @@ export class HttpFetcher implements PageFetcher {
     const { signal, done } = deadline(this.timeoutMs);
     try {
       const res = await this.follow(robotsUrl, { maxBytes: ROBOTS_MAX_BYTES, textOnly: false, truncate: true }, signal);
-      return robotsParser(robotsUrl.href, decodeBody(res.body, 'text/plain', 'utf-8').text);
+      const text = decodeBody(res.body, 'text/plain', 'utf-8').text;
+      // Read once here for what holds whatever the URL; a file that cannot be read in time refuses everything.
+      const read = await this.robotsReader.read(text, this.userAgent, []).catch(() => null);
+      if (!read) return 'deny-all';
+      return { text, delayMs: Math.min(MAX_CRAWL_DELAY_MS, Math.max(0, (read.crawlDelaySec ?? 0) * 1000)), sitemaps: read.sitemaps };
     } catch (err) {
       const e = this.toFetchError(err, robotsUrl.href, robotsUrl.href, signal);
       if ((e.code === 'http_error' && e.status! < 500) || e.code === 'too_many_redirects') return 'allow-all';

@@ -16,6 +16,8 @@ function site(robots: string | null) {
       return { url, finalUrl: url, status, contentType: url.endsWith('.txt') ? 'text/plain' : 'text/html', charset: 'utf-8', body: body ?? '', bytes: (body ?? '').length, fetchedAt: new Date().toISOString(), fromCache: false };
     },
     robotsAllowed: async () => true,
+    robotsFilter: async (urls: readonly string[]) => urls.map(() => true),
+    robotsSitemaps: async () => [],
     crawlDelayMs: async () => 0,
     close: async () => undefined,
   };

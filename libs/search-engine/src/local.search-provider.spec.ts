@@ -16,6 +16,8 @@ const fakeWeb = (pages: Record<string, string>): PageFetcher => ({
     return { url, finalUrl: url, status: 200, contentType: 'text/html', charset: 'utf-8', body, bytes: body.length, fetchedAt: new Date(0).toISOString(), fromCache: false };
   },
   robotsAllowed: async () => true,
+    robotsFilter: async (urls: readonly string[]) => urls.map(() => true),
+    robotsSitemaps: async () => [],
   crawlDelayMs: async () => 0,
   close: async () => undefined,
 });

@@ -1,3 +1,4 @@
+import { MAX_URL_CHARS } from './robots';
 /**
  * Addresses the local index fetches and stores: one fetchable normal form per page, so a crawl
  * fetches a page once and a re-crawl replaces (not duplicates) its document. Page identity across
@@ -12,6 +13,8 @@ const CLICK_PARAMS = /^(utm_[a-z_]+|gclid|dclid|fbclid|msclkid|mc_cid|mc_eid|_ga
 
 /** Absolute http(s) URL without fragment, tracking parameters or default port; other parameters sorted. */
 export function absoluteUrl(raw: string, base?: string): string | null {
+  // Longer addresses are dropped wherever they come from (a page's links, a sitemap, a redirect).
+  if (raw.length > MAX_URL_CHARS || (base !== undefined && base.length > MAX_URL_CHARS)) return null;
   let url: URL;
   try {
     url = new URL(raw, base);
@@ -25,7 +28,8 @@ export function absoluteUrl(raw: string, base?: string): string | null {
   const kept = [...url.searchParams].filter(([name]) => !CLICK_PARAMS.test(name));
   kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   url.search = kept.length ? new URLSearchParams(kept).toString() : '';
-  return url.toString();
+  const href = url.toString();
+  return href.length > MAX_URL_CHARS ? null : href;
 }
 
 /** Lower-case host name without port, `www.` kept: what the local index's domain filters compare against. */

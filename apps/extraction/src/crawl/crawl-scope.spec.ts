@@ -78,4 +78,17 @@ describe('pacing and ranking', () => {
     expect(rank(entries, 'pricing').map((e) => e.url)).toEqual(['https://x.test/plans', 'https://x.test/pricing', 'https://x.test/about', 'https://x.test/team']);
     expect(rank(entries, null).map((e) => e.order)).toEqual([0, 1, 2, 3]);
   });
+
+  it('ranks the page titled by the words searched for above a home page whose long title mentions them, and reads anchor texts', () => {
+    const entries = [
+      { url: 'https://x.test/', title: 'Acme Widgets: pricing, support, downloads and the widget plans for teams', anchors: ['Home'], order: 0 },
+      { url: 'https://x.test/about', title: 'About Acme Widgets', anchors: ['About us'], order: 1 },
+      { url: 'https://x.test/p/17', title: 'Pricing plans | Acme Widgets', anchors: ['Plans and pricing'], order: 2 },
+      { url: 'https://x.test/p/18', anchors: ['Widget pricing for schools'], order: 3 },
+      { url: 'https://x.test/support', title: 'Support | Acme Widgets', anchors: ['Help'], order: 4 },
+    ];
+    expect(rank(entries, 'acme pricing plans').map((e) => e.url).slice(0, 2)).toEqual(['https://x.test/p/17', 'https://x.test/']);
+    // Known only by the text of a link to it.
+    expect(rank(entries, 'schools')[0]!.url).toBe('https://x.test/p/18');
+  });
 });

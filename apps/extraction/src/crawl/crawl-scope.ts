@@ -49,6 +49,39 @@ export function crawlScope(start: string, options: ScopeOptions): (url: string) 
   };
 }
 
+/**
+ * The distinct origins (scheme, host, port) one map or crawl may touch, CRAWL_MAX_ORIGINS: a
+ * URL on an origin already admitted passes, a new one while there is room; past the cap URLs
+ * on new origins are left out, so their robots.txt is never read and no connection opened.
+ */
+export class OriginBudget {
+  private readonly origins = new Set<string>();
+
+  constructor(
+    readonly max: number,
+    ...known: readonly string[]
+  ) {
+    for (const url of known) this.admit(url);
+  }
+
+  admit(url: string): boolean {
+    let origin: string;
+    try {
+      origin = new URL(url).origin;
+    } catch {
+      return false;
+    }
+    if (this.origins.has(origin)) return true;
+    if (this.origins.size >= this.max) return false;
+    this.origins.add(origin);
+    return true;
+  }
+
+  get size(): number {
+    return this.origins.size;
+  }
+}
+
 export const startAddress = (url: string): string => {
   const start = absoluteUrl(url);
   if (!start) throw new Error(`url ${JSON.stringify(url)} is not an http(s) URL`);

@@ -1,12 +1,13 @@
 import { Inject, Logger } from '@nestjs/common';
+import { CONFIG, type Config } from '@app/config';
 import { type CrawlPage, crawlRuns, type CrawlState, type RecordedCommand } from '@app/domain';
-import { pageLinks } from '@app/extraction';
+import { ExtractionWorkers } from '@app/extraction';
 import { PAGE_FETCHER, type PageFetcher } from '@app/fetch';
 import { type RunContext, type RunExecutor, RunExecutorOf } from '@app/runs';
 import { normalizeUrl } from '@app/urls';
 import { ExtractService } from '../extract.service';
 import { CrawlIndexer } from './crawl-indexer';
-import { crawlScope, hostPacer, startAddress } from './crawl-scope';
+import { crawlScope, hostPacer, OriginBudget, startAddress } from './crawl-scope';
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 
@@ -18,7 +19,12 @@ type Running = Exclude<CrawlState, { status: 'absent' }>;
  * page, each page fetched once (one GET, no page cache, robots.txt honoured, Crawl-delay pacing
  * every request to the host, redirect hops included) and extracted as `/v1/extract` reads it. A
  * page is recorded, with the links it adds to the frontier, before the next request: a worker that
- * takes the run over rebuilds the frontier from the log and reads no recorded page again.
+ * takes the run over rebuilds the frontier from the log and reads no recorded page again. What
+ * the site sends is parsed on the extraction threads, under their deadline (robots.txt, the
+ * content, the links): a page that fails or runs out of time at any step is recorded as that
+ * page's error and the crawl goes on. A page is listed at its own address (where its redirects
+ * ended), with `source_url` the address that led there; a page reached again by another address
+ * is not read twice. Links go to at most CRAWL_MAX_ORIGINS origins.
  */
 @RunExecutorOf(crawlRuns)
 export class CrawlExecutor implements RunExecutor<typeof crawlRuns> {
@@ -29,6 +35,8 @@ export class CrawlExecutor implements RunExecutor<typeof crawlRuns> {
     private readonly extractor: ExtractService,
     @Inject(PAGE_FETCHER) private readonly fetcher: PageFetcher,
     private readonly indexer: CrawlIndexer,
+    private readonly workers: ExtractionWorkers,
+    @Inject(CONFIG) private readonly config: Config,
   ) {}
 
   async execute(run: RunContext<CrawlState, RecordedCommand<typeof crawlRuns>>): Promise<void> {
@@ -39,6 +47,7 @@ export class CrawlExecutor implements RunExecutor<typeof crawlRuns> {
     const start = startAddress(params.url);
     const inScope = crawlScope(start, params);
     const { queue, seen, read } = frontier(start, state.progress.pages);
+    const origins = new OriginBudget(this.config.crawlMaxOrigins, start, ...state.progress.pages.flatMap((page) => page.links));
     let count = state.progress.pages.length;
     const pace = hostPacer((url) => this.fetcher.crawlDelayMs(url).catch(() => 0), run.signal);
     // A resumed run waits its delay after the last page the previous worker read.
@@ -51,9 +60,9 @@ export class CrawlExecutor implements RunExecutor<typeof crawlRuns> {
       if (read.has(normalizeUrl(next.url))) continue;
       // Disallowed pages are never requested nor listed (robots.txt is read once per origin); a
       // start page robots.txt refuses is listed with the reason, so the empty crawl says why.
-      if (!(await this.robotsAllowed(next.url))) {
+      if (!(await this.robotsAllowed(next.url, run.signal))) {
         if (next.depth > 0) continue;
-        await run.record({ type: 'RecordCrawlPage', url: next.url, final_url: null, depth: 0, status: null, title: null, content: null, error: `${next.url}: robots.txt disallows it (or could not be read)`, links: [] });
+        await run.record({ type: 'RecordCrawlPage', url: next.url, source_url: null, final_url: null, depth: 0, status: null, title: null, content: null, error: `${next.url}: robots.txt disallows it (or could not be read)`, links: [] });
         count++;
         continue;
       }
@@ -63,40 +72,55 @@ export class CrawlExecutor implements RunExecutor<typeof crawlRuns> {
         { respectRobots: true, cache: false, beforeHop: pace.before, afterHop: pace.after, signal: run.signal },
       );
       if (run.stopped()) return;
+      const finalUrl = page?.finalUrl ?? null;
+      const moved = finalUrl !== null && normalizeUrl(finalUrl) !== normalizeUrl(next.url);
+      // Reached again by another address (a redirect to a page already read): not a page of its own.
+      if (moved && read.has(normalizeUrl(finalUrl))) {
+        read.add(normalizeUrl(next.url));
+        continue;
+      }
+      let error = result.error;
       const links: string[] = [];
-      if (page && next.depth < params.max_depth && HTML_TYPES.has(page.contentType)) {
-        for (const link of pageLinks(page.body, page.finalUrl).links) {
-          const key = normalizeUrl(link.url);
-          if (seen.has(key) || !inScope(link.url)) continue;
-          seen.add(key);
-          links.push(link.url);
+      if (page && error === null && next.depth < params.max_depth && HTML_TYPES.has(page.contentType)) {
+        try {
+          for (const link of (await this.workers.links(page.body, page.finalUrl)).links) {
+            const key = normalizeUrl(link.url);
+            if (seen.has(key) || !inScope(link.url) || !origins.admit(link.url)) continue;
+            seen.add(key);
+            links.push(link.url);
+          }
+        } catch (failure) {
+          // Links past the thread's deadline or heap: the page is that error, recorded before anything else.
+          error = `${next.url}: ${(failure as Error).message}`;
+          links.length = 0;
         }
       }
       await run.record({
         type: 'RecordCrawlPage',
-        url: next.url,
-        final_url: page?.finalUrl ?? null,
+        url: moved ? finalUrl : next.url,
+        source_url: moved ? next.url : null,
+        final_url: finalUrl,
         depth: next.depth,
         status: page?.status ?? refusal?.status ?? null,
-        title: result.title,
-        content: result.content,
-        error: result.error,
+        title: error === null ? result.title : null,
+        content: error === null ? result.content : null,
+        error,
         links,
       });
       count++;
       read.add(normalizeUrl(next.url));
-      if (page) read.add(normalizeUrl(page.finalUrl));
+      if (finalUrl) read.add(normalizeUrl(finalUrl));
       queue.push(...links.map((url) => ({ url, depth: next.depth + 1 })));
-      if (params.index && result.error === null && result.content) {
-        await this.indexer.add(run.runId, { url: page?.finalUrl ?? next.url, title: result.title, content: result.content, format: params.format }).catch((error: unknown) => {
-          this.logger.warn({ msg: 'crawled page not indexed', crawl_id: run.runId, url: next.url, err: (error as Error).message });
+      if (params.index && error === null && result.content) {
+        await this.indexer.add(run.runId, { url: finalUrl ?? next.url, title: result.title, content: result.content, format: params.format }).catch((failure: unknown) => {
+          this.logger.warn({ msg: 'crawled page not indexed', crawl_id: run.runId, url: next.url, err: (failure as Error).message });
         });
       }
     }
   }
 
-  private robotsAllowed(url: string): Promise<boolean> {
-    return this.fetcher.robotsAllowed(url).catch(() => false);
+  private robotsAllowed(url: string, signal: AbortSignal): Promise<boolean> {
+    return this.fetcher.robotsAllowed(url, signal).catch(() => false);
   }
 }
 
@@ -110,6 +134,7 @@ export function frontier(start: string, pages: readonly CrawlPage[]): { queue: {
   const read = new Set<string>();
   for (const page of pages) {
     read.add(normalizeUrl(page.url));
+    if (page.source_url) read.add(normalizeUrl(page.source_url));
     if (page.final_url) read.add(normalizeUrl(page.final_url));
     for (const link of page.links) {
       seen.add(normalizeUrl(link));

@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import robotsParser from 'robots-parser';
 import type { MapLinkDto, MapReply, MapRequest } from '@app/contracts';
+import { CONFIG, type Config } from '@app/config';
 import { DomainError, lineItem, totalCredits } from '@app/domain';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
-import { pageLinks, parseSitemap } from '@app/extraction';
+import { ExtractionWorkers } from '@app/extraction';
 import { FetchError, type FetchOptions, PAGE_FETCHER, type PageFetcher } from '@app/fetch';
 import { type ChargeContext, chargeRequest } from '@app/platform';
 import { absoluteUrl, normalizeUrl } from '@app/urls';
-import { crawlScope, hostPacer } from './crawl-scope';
+import { crawlScope, hostPacer, OriginBudget } from './crawl-scope';
 
 /** The bounds of one map call: a site is hostile until bounded. */
 export const MAP_BOUNDS = {
@@ -18,10 +18,14 @@ export const MAP_BOUNDS = {
   /** HTML pages read for links: the start page and pages it links to. */
   pages: 20,
   pageBytes: 2 * 1024 * 1024,
+  /** Gathering (sitemaps and pages), then robots.txt's verdicts up to `totalMs`. */
+  gatherMs: 6_000,
   /** The whole call (under the bus timeout, BUS_TIMEOUT_MS, 10 s by default). */
   totalMs: 8_000,
   /** Candidates gathered before ranking and the limit. */
   candidates: 50_000,
+  /** Anchor texts kept per candidate (for `search`). */
+  anchors: 5,
 } as const;
 
 const REFUSED = new Set(['invalid_url', 'unsupported_scheme', 'blocked_address']);
@@ -31,92 +35,115 @@ interface Found {
   url: string;
   title?: string;
   lastmod?: string;
+  /** The texts of the links to it on the pages read. */
+  anchors: string[];
   order: number;
+}
+
+interface Candidates {
+  found: Map<string, Found>;
+  add(url: string, extra?: { title?: string; anchor?: string; lastmod?: string }): void;
 }
 
 /**
  * POST /v1/map: a site's URLs, from its sitemaps (robots.txt `Sitemap:` lines, `/sitemap.xml`,
  * indexes and gzip files) and the links of its start page and the pages that links to, within
- * MAP_BOUNDS. Every URL robots.txt disallows is left out; URLs are normalised and de-duplicated,
- * a fetched page that redirects is listed at its target; `search` ranks by title and URL words.
+ * MAP_BOUNDS and CRAWL_MAX_ORIGINS (candidates on further origins are left out, so robots.txt is
+ * read for that many origins at most). Every URL robots.txt disallows, or whose robots.txt could
+ * not be read in time, is left out; URLs are normalised and de-duplicated, a fetched page that
+ * redirects is listed at its target; `search` ranks by title, anchor texts and URL words. What a
+ * site sends (robots.txt, sitemaps, pages) is parsed on the extraction threads, each under their
+ * deadline.
  */
 @Injectable()
 export class SiteMapper {
   constructor(
     @Inject(PAGE_FETCHER) private readonly fetcher: PageFetcher,
     @Inject(EVENT_STORE) private readonly events: EventStore,
+    private readonly workers: ExtractionWorkers,
+    @Inject(CONFIG) private readonly config: Config,
   ) {}
 
   async map(request: MapRequest, charge: ChargeContext): Promise<MapReply> {
     const start = absoluteUrl(request.url);
     if (!start) throw new DomainError(422, `url: ${JSON.stringify(request.url)} is not an http(s) URL`);
     const deadline = AbortSignal.timeout(MAP_BOUNDS.totalMs);
+    const gathering = AbortSignal.any([deadline, AbortSignal.timeout(MAP_BOUNDS.gatherMs)]);
     try {
-      await this.fetcher.robotsAllowed(start);
+      await this.fetcher.robotsAllowed(start, gathering);
     } catch (error) {
       if (error instanceof FetchError && REFUSED.has(error.code)) throw new DomainError(422, `url: ${error.message}`);
     }
     const inScope = crawlScope(start, { include_subdomains: request.include_subdomains });
+    const origins = new OriginBudget(this.config.crawlMaxOrigins, start);
     const found = new Map<string, Found>();
-    const add = (url: string, extra: Omit<Found, 'url' | 'order'> = {}) => {
-      const key = normalizeUrl(url);
-      const known = found.get(key);
-      if (known) {
-        known.title ??= extra.title || undefined;
-        known.lastmod ??= extra.lastmod;
-      } else if (found.size < MAP_BOUNDS.candidates && inScope(url)) {
-        found.set(key, { url, ...(extra.title && { title: extra.title }), ...(extra.lastmod && { lastmod: extra.lastmod }), order: found.size });
-      }
+    const candidates: Candidates = {
+      found,
+      add(url, extra = {}) {
+        const key = normalizeUrl(url);
+        let entry = found.get(key);
+        if (!entry) {
+          if (found.size >= MAP_BOUNDS.candidates || !inScope(url) || !origins.admit(url)) return;
+          found.set(key, (entry = { url, anchors: [], order: found.size }));
+        }
+        entry.title ??= extra.title || undefined;
+        entry.lastmod ??= extra.lastmod || undefined;
+        const anchor = extra.anchor?.trim();
+        if (anchor && entry.anchors.length < MAP_BOUNDS.anchors && !entry.anchors.includes(anchor)) entry.anchors.push(anchor);
+      },
     };
-    const pace = hostPacer((url) => this.fetcher.crawlDelayMs(url).catch(() => 0), deadline);
-    const options: FetchOptions = { respectRobots: true, cache: false, beforeHop: pace.before, afterHop: pace.after, signal: deadline };
+    const pace = hostPacer((url) => this.fetcher.crawlDelayMs(url).catch(() => 0), gathering);
+    const options: FetchOptions = { respectRobots: true, cache: false, beforeHop: pace.before, afterHop: pace.after, signal: gathering };
 
-    if (request.sitemap !== 'skip') await this.readSitemaps(start, add, options);
-    if (request.sitemap !== 'only') await this.readPages(start, found, add, options);
+    if (request.sitemap !== 'skip') await this.readSitemaps(start, candidates, options, origins);
+    if (request.sitemap !== 'only') await this.readPages(start, candidates, options);
 
-    const allowed = await Promise.all([...found.values()].map(async (entry) => ((await this.fetcher.robotsAllowed(entry.url).catch(() => false)) ? entry : null)));
-    const ranked = rank(allowed.filter((entry): entry is Found => entry !== null), request.search ?? null);
-    const links: MapLinkDto[] = ranked.slice(0, request.limit).map(({ url, title, lastmod }) => ({ url, ...(title && { title }), ...(lastmod && { lastmod }) }));
+    const links: MapLinkDto[] = [];
+    // In rank order, robots.txt asked about as many as the limit needs (a batch at a time).
+    const ranked = rank([...found.values()], request.search ?? null);
+    const batch = Math.max(request.limit, 1_000);
+    for (let at = 0; at < ranked.length && links.length < request.limit && !deadline.aborted; at += batch) {
+      const slice = ranked.slice(at, at + batch);
+      const allowed = await this.fetcher.robotsFilter(
+        slice.map((entry) => entry.url),
+        deadline,
+      );
+      slice.forEach(({ url, title, lastmod }, i) => {
+        if (allowed[i] && links.length < request.limit) links.push({ url, ...(title && { title }), ...(lastmod && { lastmod }) });
+      });
+    }
     const usage = [lineItem('sku_map', 1)];
     const position = await chargeRequest(this.events, charge, usage);
     return { url: start, links, credits: totalCredits(usage), usage, ...(position !== undefined && { position }) };
   }
 
-  /** robots.txt's `Sitemap:` lines and /sitemap.xml, indexes followed, within the sitemap budget. */
-  private async readSitemaps(start: string, add: (url: string, extra?: { lastmod?: string }) => void, options: FetchOptions): Promise<void> {
+  /** robots.txt's `Sitemap:` lines and /sitemap.xml, indexes followed, within the sitemap budget and the origins admitted. */
+  private async readSitemaps(start: string, candidates: Candidates, options: FetchOptions, origins: OriginBudget): Promise<void> {
     const origin = new URL(start).origin;
-    const queue: string[] = [];
-    try {
-      const robotsUrl = `${origin}/robots.txt`;
-      const robots = await this.fetcher.fetch(robotsUrl, { ...options, respectRobots: false, maxBytes: 512 * 1024 });
-      queue.push(...robotsParser(robotsUrl, robots.body).getSitemaps());
-    } catch {
-      // No robots.txt: /sitemap.xml is still asked for.
-    }
+    const queue: string[] = [...(await this.fetcher.robotsSitemaps(start, options.signal).catch(() => []))];
     queue.push(`${origin}/sitemap.xml`);
     const read = new Set<string>();
     while (queue.length > 0 && read.size < MAP_BOUNDS.sitemaps && !options.signal?.aborted) {
       const url = absoluteUrl(queue.shift()!);
-      if (!url || read.has(normalizeUrl(url))) continue;
+      if (!url || read.has(normalizeUrl(url)) || !origins.admit(url)) continue;
       read.add(normalizeUrl(url));
-      let body: string;
       try {
-        body = (await this.fetcher.fetch(url, { ...options, respectRobots: false, gunzip: true, maxBytes: MAP_BOUNDS.sitemapBytes })).body;
+        const body = (await this.fetcher.fetch(url, { ...options, respectRobots: false, gunzip: true, maxBytes: MAP_BOUNDS.sitemapBytes })).body;
+        const sitemap = await this.workers.sitemap(body, MAP_BOUNDS.entriesPerSitemap);
+        for (const entry of sitemap.entries) {
+          const loc = absoluteUrl(entry.loc);
+          if (!loc) continue;
+          if (sitemap.kind === 'index') queue.push(loc);
+          else candidates.add(loc, entry.lastmod ? { lastmod: entry.lastmod } : {});
+        }
       } catch {
-        continue;
-      }
-      const sitemap = parseSitemap(body, MAP_BOUNDS.entriesPerSitemap);
-      for (const entry of sitemap.entries) {
-        const loc = absoluteUrl(entry.loc);
-        if (!loc) continue;
-        if (sitemap.kind === 'index') queue.push(loc);
-        else add(loc, entry.lastmod ? { lastmod: entry.lastmod } : {});
+        // Unreadable, or not read in time: the next sitemap.
       }
     }
   }
 
   /** The start page and the in-scope pages it links to, within the page budget; redirects listed at their target. */
-  private async readPages(start: string, found: Map<string, Found>, add: (url: string, extra?: { title?: string }) => void, options: FetchOptions): Promise<void> {
+  private async readPages(start: string, { found, add }: Candidates, options: FetchOptions): Promise<void> {
     const queue = [start];
     const visited = new Set<string>();
     while (queue.length > 0 && visited.size < MAP_BOUNDS.pages && !options.signal?.aborted) {
@@ -124,20 +151,21 @@ export class SiteMapper {
       const key = normalizeUrl(url);
       if (visited.has(key)) continue;
       visited.add(key);
-      if (!(await this.fetcher.robotsAllowed(url).catch(() => false))) continue;
+      if (!(await this.fetcher.robotsAllowed(url, options.signal).catch(() => false))) continue;
       try {
         const page = await this.fetcher.fetch(url, { ...options, maxBytes: MAP_BOUNDS.pageBytes });
         const finalUrl = absoluteUrl(page.finalUrl) ?? url;
-        const read = HTML_TYPES.has(page.contentType) ? pageLinks(page.body, finalUrl) : null;
+        const read = HTML_TYPES.has(page.contentType) ? await this.workers.links(page.body, finalUrl).catch(() => null) : null;
         if (normalizeUrl(finalUrl) !== key) {
           // Listed where it answers: the address that redirected is dropped.
           const moved = found.get(key);
           found.delete(key);
           visited.add(normalizeUrl(finalUrl));
           add(finalUrl, { title: read?.title ?? moved?.title });
+          for (const anchor of moved?.anchors ?? []) add(finalUrl, { anchor });
         } else add(url, { title: read?.title ?? undefined });
         for (const link of read?.links ?? []) {
-          add(link.url, { title: link.text || undefined });
+          add(link.url, { anchor: link.text });
           if (!visited.has(normalizeUrl(link.url)) && found.has(normalizeUrl(link.url))) queue.push(link.url);
         }
       } catch {
@@ -150,17 +178,42 @@ export class SiteMapper {
 
 const words = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word.length > 1);
 
-/** With `search`: by how many of its words the title (twice the weight) and the URL hold, ties in found order. */
-export function rank<T extends { url: string; title?: string; order: number }>(entries: T[], search: string | null): T[] {
+/**
+ * With `search`: each word of the search counts where a candidate has it, by field (its title 3,
+ * the texts of links to it 2, a word of its URL that starts with it 1), weighed by how rare the
+ * word is among the candidates (a word every page's title holds, such as the site's name, tells
+ * little) and, in a title or anchor, by how short that text is against the others (a page titled
+ * by the words searched for beats a home page whose long title mentions them among others, as in
+ * BM25F); ties in found order.
+ */
+export function rank<T extends { url: string; title?: string; anchors?: readonly string[]; order: number }>(entries: T[], search: string | null): T[] {
   const terms = search ? [...new Set(words(search))] : [];
   if (terms.length === 0) return [...entries].sort((a, b) => a.order - b.order);
-  const score = (entry: T) => {
-    const title = new Set(words(entry.title ?? ''));
-    const url = words(decodeURIComponentSafe(entry.url));
-    return terms.reduce((sum, term) => sum + (title.has(term) ? 2 : 0) + (url.some((word) => word.startsWith(term)) ? 1 : 0), 0);
-  };
+  const fields = entries.map((entry) => {
+    const title = words(entry.title ?? '');
+    const anchors = (entry.anchors ?? []).flatMap(words);
+    return { title: new Set(title), titleLength: title.length, anchors: new Set(anchors), anchorLength: anchors.length, url: words(decodeURIComponentSafe(entry.url.replace(/^https?:\/\/[^/]+/, ''))) };
+  });
+  const average = (lengths: number[]) => Math.max(1, lengths.reduce((sum, n) => sum + n, 0) / Math.max(1, lengths.filter((n) => n > 0).length));
+  const titleAverage = average(fields.map((f) => f.titleLength));
+  const anchorAverage = average(fields.map((f) => f.anchorLength));
+  const norm = (length: number, mean: number) => 1 / (0.25 + (0.75 * length) / mean);
+  const has = (f: (typeof fields)[number], term: string) => ({ title: f.title.has(term), anchor: f.anchors.has(term), url: f.url.some((word) => word.startsWith(term)) });
+  const weight = new Map(
+    terms.map((term) => {
+      const df = fields.filter((f) => Object.values(has(f, term)).some(Boolean)).length;
+      return [term, Math.log(1 + entries.length / (1 + df))];
+    }),
+  );
+  const score = (f: (typeof fields)[number]) =>
+    terms.reduce((sum, term) => {
+      const h = has(f, term);
+      const title = h.title ? 3 * norm(f.titleLength, titleAverage) : 0;
+      const anchor = h.anchor ? 2 * norm(f.anchorLength, anchorAverage) : 0;
+      return sum + weight.get(term)! * (title + anchor + (h.url ? 1 : 0));
+    }, 0);
   return entries
-    .map((entry) => ({ entry, score: score(entry) }))
+    .map((entry, index) => ({ entry, score: score(fields[index]!) }))
     .sort((a, b) => b.score - a.score || a.entry.order - b.entry.order)
     .map(({ entry }) => entry);
 }

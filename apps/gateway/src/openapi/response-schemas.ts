@@ -70,8 +70,9 @@ const findallStatus = shape<FindAllStatusObject>({
   metrics: shape<FindAllStatusObject['metrics']>({ generated_candidates: int, matched_candidates: int }),
 });
 const citation = shape<TaskFieldBasis['citations'][number]>({ url: str, title: str, excerpts: arrayOf(str) });
-const crawlPage = shape<Pick<CrawlPage, 'url' | 'final_url' | 'title' | 'content' | 'status' | 'depth' | 'error'>>({
+const crawlPage = shape<Pick<CrawlPage, 'url' | 'final_url' | 'title' | 'content' | 'status' | 'depth' | 'error'> & { source_url: string | null }>({
   url: str,
+  source_url: nullable(str),
   final_url: nullable(str),
   title: nullable(str),
   content: nullable(str),

@@ -86,6 +86,6 @@ describe('crawl decider', () => {
     const state = events.reduce((s, e) => crawlDecider.evolve(s, e as never), crawlDecider.initialState);
     expect(crawlView(state)).toMatchObject({ crawl_id: 'c1', status: 'running', counts: { pages: 2, read: 1, failed: 1 }, credits: 1, termination: null });
     const published = crawlRuns.publish(events[2] as never, state);
-    expect(published).toEqual({ event: 'page.fetched', data: { crawl_id: 'c1', url: 'https://docs.test/', final_url: 'https://docs.test/', title: 'T', status: 200, depth: 0, error: null, pages: 2 } });
+    expect(published).toEqual({ event: 'page.fetched', data: { crawl_id: 'c1', url: 'https://docs.test/', source_url: null, final_url: 'https://docs.test/', title: 'T', status: 200, depth: 0, error: null, pages: 2 } });
   });
 });

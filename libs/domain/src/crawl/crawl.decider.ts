@@ -30,7 +30,10 @@ export interface CrawlParams {
 
 /** One page of the crawl: read (error null) or given up on (error says why; not charged). */
 export interface CrawlPage {
+  /** The page's own address: where the fetch ended after redirects (the address asked for when nothing was fetched). */
   url: string;
+  /** The address asked for, when a redirect led elsewhere (null, or absent in older events, when it is `url`). */
+  source_url?: string | null;
   final_url: string | null;
   depth: number;
   status: number | null;

@@ -10,7 +10,7 @@ import { CRAWL_STREAM_PREFIX, crawlRunKind, type CrawlPage, type CrawlParams, ty
 export const CRAWL_RUNS_COLLECTION = 'crawl_runs';
 
 /** A page as the API shows it (its frontier links stay in the log). */
-export type CrawlPageView = Pick<CrawlPage, 'url' | 'final_url' | 'title' | 'content' | 'status' | 'depth' | 'error'>;
+export type CrawlPageView = Pick<CrawlPage, 'url' | 'final_url' | 'title' | 'content' | 'status' | 'depth' | 'error'> & { source_url: string | null };
 
 /** The public crawl run without its pages (list items, webhooks, `run.completed`); GET /v1/crawl/{id} adds a page of them. */
 export interface CrawlView extends Omit<CrawlParams, 'webhook'> {
@@ -45,7 +45,16 @@ export function crawlView(state: CrawlState): CrawlView {
   };
 }
 
-export const crawlPageView = ({ url, final_url, title, content, status, depth, error }: CrawlPage): CrawlPageView => ({ url, final_url, title, content, status, depth, error });
+export const crawlPageView = ({ url, source_url, final_url, title, content, status, depth, error }: CrawlPage): CrawlPageView => ({
+  url,
+  source_url: source_url ?? null,
+  final_url,
+  title,
+  content,
+  status,
+  depth,
+  error,
+});
 
 /**
  * Crawl runs, worked by the extraction service (the one service that reads user-supplied URLs):

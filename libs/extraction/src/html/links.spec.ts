@@ -19,3 +19,32 @@ describe('pageLinks', () => {
     expect(pageLinks('<meta name="robots" content="noindex, nofollow"><a href="/a">A</a>', 'https://x.test/')).toEqual({ title: null, links: [], nofollow: true });
   });
 });
+
+describe('pageLinks on hostile pages', () => {
+  it('reads links after 60,000 unclosed divs (no quadratic repair)', () => {
+    const html = `<p>x</p>${'<div>'.repeat(60_000)}<a href="/deep">Deep</a>`;
+    expect(pageLinks(html, 'https://x.test/').links).toEqual([{ url: 'https://x.test/deep', text: 'Deep' }]);
+  });
+
+  it('reads links inside 20,000 closed nested tags without exhausting the stack', () => {
+    const html = `${'<span>'.repeat(20_000)}<a href="/in">In <b>${'<i>'.repeat(20_000)}side${'</i>'.repeat(20_000)}</b></a>${'</span>'.repeat(20_000)}`;
+    expect(pageLinks(html, 'https://x.test/').links).toEqual([{ url: 'https://x.test/in', text: 'In side' }]);
+  });
+
+  it('ignores a <base> longer than a URL may be, and drops over-long links', () => {
+    const html = `<base href="https://x.test/${'p'.repeat(1_900_000)}/">${'<a href=x>x</a>'.repeat(500)}<a href="/${'q'.repeat(9_000)}">long</a><a href="/ok">ok</a>`;
+    const { links } = pageLinks(html, 'https://x.test/start');
+    expect(links.length).toBe(501);
+    expect(links[0]).toEqual({ url: 'https://x.test/x', text: 'x' });
+    expect(links.at(-1)).toEqual({ url: 'https://x.test/ok', text: 'ok' });
+    expect(links.reduce((sum, link) => sum + link.url.length, 0)).toBeLessThan(100_000);
+  });
+
+  it('keeps at most 1 MiB of addresses and texts', () => {
+    const href = `/${'a'.repeat(4_000)}`;
+    const html = Array.from({ length: 1_000 }, (_, i) => `<a href="${href}${i}">t</a>`).join('');
+    const { links } = pageLinks(html, 'https://x.test/');
+    expect(links.length).toBeGreaterThan(200);
+    expect(links.reduce((sum, link) => sum + link.url.length + link.text.length, 0)).toBeLessThanOrEqual(1024 * 1024);
+  });
+});
