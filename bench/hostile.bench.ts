@@ -9,12 +9,18 @@
  *  - the standalone service with its default settings, each page read through `POST /v1/extract`
  *    from a loopback site while `/healthz` is asked every 100 ms: the slowest extract answer
  *    (target <= 15 s) and the slowest health answer (target <= 1.5 s).
+ *  - a hostile site (test/support/hostile-site.ts: a 512 KiB wildcard robots rule, 5,000 sitemap
+ *    entries of ~1,800-character paths, 60,000 unclosed divs, 20,000 nested tags, a 1.9 MB
+ *    `<base>`) through `POST /v1/map` (target <= 15 s) and a crawl run to its end (target <= 60 s),
+ *    with the slowest `/healthz` meanwhile (target <= 1.5 s).
  * Rerun: npm run bench:hostile   (or: node scripts/ensure-built.js && node dist/bench/hostile.bench.js)
  * Options: BENCH_RANDOM_PAGES=30 (random bodies for the threads), BENCH_SEED=7.
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomHostileBodies, runExtractionProbe } from '../test/support/extraction-probe-runner';
+import { watchHealth } from '../test/support/health-watch';
+import { startHostileSite } from '../test/support/hostile-site';
 import { pathologicalPages } from '../test/support/pathological-pages';
 import { bearer, startService } from '../test/support/service-process';
 import { atMost, report, type Row, runMain } from './bench-util';
@@ -87,9 +93,43 @@ async function service(rows: Row[]): Promise<void> {
   );
 }
 
+async function sites(rows: Row[]): Promise<void> {
+  const site = await startHostileSite();
+  const svc = await startService('standalone', { FETCH_ALLOW_HOSTS: `127.0.0.1:${site.port}`, LOG_LEVEL: 'warn' });
+  const call = (method: string, path: string, body?: unknown) =>
+    fetch(`${svc.baseUrl}${path}`, { method, headers: { ...bearer(svc.demoKey), 'Content-Type': 'application/json' }, ...(body !== undefined && { body: JSON.stringify(body) }), signal: AbortSignal.timeout(120_000) });
+  try {
+    let stop = watchHealth(svc.baseUrl);
+    let started = performance.now();
+    const map = (await (await call('POST', '/v1/map', { url: `${site.origin}/`, limit: 5_000 })).json()) as { links: unknown[] };
+    const mapMs = performance.now() - started;
+    const mapHealth = await stop();
+    stop = watchHealth(svc.baseUrl);
+    started = performance.now();
+    const { crawl_id } = (await (await call('POST', '/v1/crawl', { url: `${site.origin}/`, limit: 20, max_depth: 1 })).json()) as { crawl_id: string };
+    let view: { status: string; counts: { pages: number; read: number; failed: number } } = { status: 'queued', counts: { pages: 0, read: 0, failed: 0 } };
+    while (!['completed', 'failed', 'cancelled'].includes(view.status) && performance.now() - started < 180_000) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      view = (await (await call('GET', `/v1/crawl/${crawl_id}/summary`)).json()) as typeof view;
+    }
+    const crawlMs = performance.now() - started;
+    const crawlHealth = await stop();
+    rows.push(
+      { metric: 'site: /v1/map of the hostile site', value: mapMs, unit: 'ms', ...atMost(mapMs, 15_000), note: `${map.links.length} links listed; robots bomb, 5,000 long sitemap URLs` },
+      { metric: 'site: slowest /healthz during the map', value: mapHealth.worstMs, unit: 'ms', ...atMost(mapHealth.worstMs, 1_500), note: `${mapHealth.failures} failures` },
+      { metric: 'site: crawl of the hostile site to its end', value: crawlMs, unit: 'ms', ...atMost(crawlMs, 60_000), note: `${view.status}: ${view.counts.read} read, ${view.counts.failed} errors` },
+      { metric: 'site: slowest /healthz during the crawl', value: crawlHealth.worstMs, unit: 'ms', ...atMost(crawlHealth.worstMs, 1_500), note: `${crawlHealth.failures} failures` },
+    );
+  } finally {
+    await svc.stop();
+    await site.close();
+  }
+}
+
 runMain(async () => {
   const rows: Row[] = [];
   await threads(rows);
   await service(rows);
+  await sites(rows);
   report('hostile', rows);
 });

@@ -1,5 +1,6 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { watchHealth } from '../support/health-watch';
 import { pathologicalPages } from '../support/pathological-pages';
 import { bearer, type RunningService, startService } from '../support/service-process';
 
@@ -41,28 +42,6 @@ describe('hostile pages through /v1/extract', () => {
     await new Promise((resolve) => site?.close(resolve));
   });
 
-  /** Polls /healthz until stopped; returns its first failure, if any. */
-  const watchHealth = () => {
-    let failure: string | null = null;
-    let running = true;
-    const loop = (async () => {
-      while (running) {
-        try {
-          const response = await fetch(`${svc.baseUrl}/healthz`, { signal: AbortSignal.timeout(5_000) });
-          if (response.status !== 200) failure ??= `healthz answered ${response.status}`;
-        } catch (error) {
-          failure ??= `healthz: ${(error as Error).message}`;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    })();
-    return async () => {
-      running = false;
-      await loop;
-      return { failure };
-    };
-  };
-
   const extract = (url: string) =>
     fetch(`${svc.baseUrl}/v1/extract`, {
       method: 'POST',
@@ -73,7 +52,7 @@ describe('hostile pages through /v1/extract', () => {
 
   it.each(pages.map((page, index) => [page.name, index] as const))('%s: answered, and healthz answers every time meanwhile', async (_name, index) => {
     const page = pages[index]!;
-    const stop = watchHealth();
+    const stop = watchHealth(svc.baseUrl);
     const started = performance.now();
     const response = await extract(`${origin}/${index}`);
     const body = (await response.json()) as { results: Array<{ content: string | null; error: string | null }> };

@@ -1,0 +1,82 @@
+import { watchHealth } from '../support/health-watch';
+import { type HostileSite, startHostileSite } from '../support/hostile-site';
+import { bearer, type RunningService, startService } from '../support/service-process';
+
+jest.setTimeout(300_000);
+
+type Page = { url: string; source_url: string | null; title: string | null; content: string | null; error: string | null };
+
+/**
+ * A site built to hurt a crawler (test/support/hostile-site.ts: a 512 KiB wildcard robots rule,
+ * 5,000 sitemap entries of ~1,800-character paths and one past 8 KB, 60,000 unclosed divs,
+ * 20,000 nested tags, a 1.9 MB `<base>`) read through `POST /v1/map` and a crawl run of the
+ * standalone service while `/healthz` is asked every 100 ms: each answers and health answers
+ * every time (within its 5 s abort: a held event loop would not). How fast (map within 15 s,
+ * crawl within 60 s, health within 1.5 s) is measured by `npm run bench:hostile`, alone on the
+ * machine.
+ */
+describe('hostile sites through map and crawl (standalone)', () => {
+  let svc: RunningService;
+  let site: HostileSite;
+
+  beforeAll(async () => {
+    site = await startHostileSite();
+    svc = await startService('standalone', { FETCH_ALLOW_HOSTS: `127.0.0.1:${site.port}`, LOG_LEVEL: 'warn' });
+  });
+  afterAll(async () => {
+    await svc?.stop();
+    await site?.close();
+  });
+
+  const call = (method: string, path: string, body?: unknown) =>
+    fetch(`${svc.baseUrl}${path}`, {
+      method,
+      headers: { ...bearer(svc.demoKey), ...(body !== undefined && { 'Content-Type': 'application/json' }) },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(120_000),
+    });
+  const pathOf = (url: string) => new URL(url).pathname;
+
+  it('map: the robots wildcard bomb and 5,000 long sitemap URLs are answered, health answers meanwhile', async () => {
+    const stop = watchHealth(svc.baseUrl);
+    const response = await call('POST', '/v1/map', { url: `${site.origin}/`, limit: 5_000 });
+    const health = await stop();
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { links: Array<{ url: string }>; credits: number };
+    expect(health.failure).toBeNull();
+    const paths = body.links.map((link) => pathOf(link.url));
+    // The ordinary and hostile pages are listed; no address past 8 KB; robots.txt still decides
+    // (the bomb rule, cut to its first 16 wildcards, refuses paths with 15 a's and more).
+    expect(paths).toEqual(expect.arrayContaining([...site.ordinaryPaths, ...site.hostilePaths]));
+    expect(body.links.every((link) => link.url.length <= 8 * 1024)).toBe(true);
+    expect(paths.some((path) => path.startsWith('/long/'))).toBe(false);
+    expect(body.credits).toBe(1);
+  });
+
+  it('crawl: the hostile pages are each read or marked as that page’s error, the ordinary ones read, and the run ends', async () => {
+    const before = new Map(site.hits);
+    const stop = watchHealth(svc.baseUrl);
+    const created = (await (await call('POST', '/v1/crawl', { url: `${site.origin}/`, limit: 20, max_depth: 1 })).json()) as { crawl_id: string };
+    type View = { status: string; pages: Page[] };
+    let view: View = { status: 'queued', pages: [] };
+    for (let i = 0; i < 1_200 && !['completed', 'failed', 'cancelled'].includes(view.status); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      view = (await (await call('GET', `/v1/crawl/${created.crawl_id}?limit=100`)).json()) as View;
+    }
+    const health = await stop();
+    expect(health.failure).toBeNull();
+    expect(view.status).toBe('completed');
+    const byPath = new Map(view.pages.map((page) => [pathOf(page.url), page]));
+    for (const path of site.ordinaryPaths) expect([path, byPath.get(path)?.error]).toEqual([path, null]);
+    expect(byPath.get('/ordinary/2')!.content).toContain('An ordinary page, number 2');
+    for (const path of site.hostilePaths) {
+      const page = byPath.get(path)!;
+      expect(page).toBeDefined();
+      // Read (its first words kept) or given up as its own error: never the crawl's failure.
+      if (page.error === null) expect(page.content).toMatch(/Words before|1\.9 MB long/);
+      else expect(page.error).toMatch(/took longer than|needs more than|could not be extracted/);
+    }
+    // Each page requested once by the crawl.
+    for (const path of [...site.ordinaryPaths, ...site.hostilePaths]) expect([path, (site.hits.get(path) ?? 0) - (before.get(path) ?? 0)]).toEqual([path, 1]);
+  });
+});
