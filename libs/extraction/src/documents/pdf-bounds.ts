@@ -30,13 +30,26 @@ export async function checkPdfDecodedSize(bytes: Uint8Array, maxMb = MAX_PDF_DEC
   };
   for (const stream of pdfStreams(text)) {
     const filters = stream.filters ?? ['FlateDecode'];
-    const stages = filters.map(decoder);
-    const known = stages.indexOf(null);
-    const chain = (known < 0 ? stages : stages.slice(0, known)) as Transform[];
+    const known = filters.findIndex((filter) => !DECODERS[filter]);
+    const chain = known < 0 ? filters : filters.slice(0, known);
     if (chain.length === 0) continue;
-    await decodeCounting(Buffer.from(bytes.buffer, bytes.byteOffset + stream.start, stream.end - stream.start), chain, count);
+    const data = Buffer.from(bytes.buffer, bytes.byteOffset + stream.start, stream.end - stream.start);
+    // Most streams are one Flate decoding to little: inflated at once, which costs far less than a
+    // pipeline each. Larger ones, damaged ones and chains are streamed.
+    if (chain.length === 1 && DECODERS[chain[0]!] === DECODERS.FlateDecode) {
+      try {
+        count(zlib.inflateSync(data, { maxOutputLength: AT_ONCE, finishFlush: zlib.constants.Z_SYNC_FLUSH }).length);
+        continue;
+      } catch (error) {
+        if (error instanceof DocumentUnreadable) throw error;
+      }
+    }
+    await decodeCounting(data, chain.map((filter) => DECODERS[filter]!()), count);
   }
 }
+
+/** A stream that inflates to at most this much is inflated at once (bytes). */
+const AT_ONCE = 4 * MB;
 
 /** Runs `data` through `chain`, counting every stage's output as it streams (nothing is kept); data that does not decode ends the count quietly, the bound ends it with its error. */
 async function decodeCounting(data: Buffer, chain: Transform[], count: (n: number) => void): Promise<void> {
@@ -162,28 +175,13 @@ function filtersOf(text: string, value: string | undefined): string[] | null {
   return names.map((n) => decodeName(n.slice(1)));
 }
 
-/** A streaming decoder for a filter text extraction decodes, or null (an image filter, or one unknown). */
-function decoder(filter: string): Transform | null {
-  switch (filter) {
-    case 'FlateDecode':
-    case 'Fl':
-      return zlib.createInflate({ chunkSize: 256 * 1024 });
-    case 'LZWDecode':
-    case 'LZW':
-      return new LzwDecoder();
-    case 'RunLengthDecode':
-    case 'RL':
-      return new RunLengthDecoder();
-    case 'ASCIIHexDecode':
-    case 'AHx':
-      return new HexDecoder();
-    case 'ASCII85Decode':
-    case 'A85':
-      return new Ascii85Decoder();
-    default:
-      return null;
-  }
-}
+/** Streaming decoders of the filters text extraction decodes, by name (image filters and unknown ones have none). */
+const DECODERS: Record<string, (() => Transform) | undefined> = Object.create(null);
+DECODERS.FlateDecode = DECODERS.Fl = () => zlib.createInflate({ chunkSize: 256 * 1024, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+DECODERS.LZWDecode = DECODERS.LZW = () => new LzwDecoder();
+DECODERS.RunLengthDecode = DECODERS.RL = () => new RunLengthDecoder();
+DECODERS.ASCIIHexDecode = DECODERS.AHx = () => new HexDecoder();
+DECODERS.ASCII85Decode = DECODERS.A85 = () => new Ascii85Decoder();
 
 /** Output is handed on in pieces of this size. */
 const PIECE = 256 * 1024;
