@@ -1,5 +1,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import * as fs from 'node:fs';
+import { PDF_FACTS, reportPdf } from '../support/documents';
 import { watchHealth } from '../support/health-watch';
 import { pathologicalPages } from '../support/pathological-pages';
 import { bearer, type RunningService, startService } from '../support/service-process';
@@ -22,9 +24,12 @@ describe('hostile pages through /v1/extract', () => {
   let site: http.Server;
   let origin: string;
   const pages = pathologicalPages();
+  let report: Buffer;
 
   beforeAll(async () => {
+    report = Buffer.from(await reportPdf());
     site = http.createServer((request, response) => {
+      if (request.url === '/report.pdf') return void response.writeHead(200, { 'Content-Type': 'application/pdf' }).end(report);
       const index = Number(new URL(request.url ?? '/', 'http://x').pathname.slice(1));
       const page = pages[index];
       if (!page) return void response.writeHead(404).end();
@@ -63,13 +68,36 @@ describe('hostile pages through /v1/extract', () => {
     expect(elapsed).toBeLessThan(45_000);
     expect(health.failure).toBeNull();
     const [result] = body.results;
-    if (page.mustRead || result!.error === null) {
+    if (page.error) {
+      expect(result!.error).toMatch(page.error);
+    } else if (page.mustRead || result!.error === null) {
       expect(result!.error).toBeNull();
       if (page.word !== null) expect(result!.content).toContain(page.word);
     } else {
       // Given up at the deadline, refused as a type that is not text, or found empty: that URL's error.
-      expect(result!.error).toMatch(/took longer than 8 s to extract|needs more than \d+ MB|is not a text type|no readable main content/);
+      expect(result!.error).toMatch(/took longer than 8 s to extract|needs more than \d+ MB|decodes to more than \d+ MB|is not a text type|no readable main content/);
     }
+  });
+
+  it('answers a PDF decode bomb as that URL’s error within the document deadline, the service’s memory held meanwhile, and reads a PDF right after', async () => {
+    const bomb = pages.findIndex((p) => p.name.startsWith('a PDF decode bomb'));
+    // The service's resident memory (Linux), read every 20 ms while it reads the bomb.
+    const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${svc.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+    const base = rss();
+    let peak = 0;
+    const sampler = setInterval(() => (peak = Math.max(peak, rss() - base)), 20);
+    const started = performance.now();
+    const response = await extract(`${origin}/${bomb}`);
+    const body = (await response.json()) as { results: Array<{ content: string | null; error: string | null }> };
+    clearInterval(sampler);
+    expect(response.status).toBe(200);
+    expect(body.results[0]!.error).toMatch(/the document decodes to more than 256 MB/);
+    // Within the document deadline (20 s), where before it grew until that deadline.
+    expect(performance.now() - started).toBeLessThan(20_000);
+    expect(peak).toBeLessThan(256 * 1024 * 1024);
+    const next = (await (await extract(`${origin}/report.pdf`)).json()) as { results: Array<{ content: string | null; error: string | null }> };
+    expect(next.results[0]!.error).toBeNull();
+    expect(next.results[0]!.content).toContain(PDF_FACTS[0]!.slice(0, 40));
   });
 
   it('gives up a page slower than the extraction deadline as that URL’s error, and keeps extracting others', async () => {

@@ -257,16 +257,42 @@ describe('MCP server (standalone, fixture web)', () => {
     expect((searched.structuredContent as Obj).credits).toBe(2);
   });
 
-  it('a tool call is rate limited as its REST operations: their 429 is the tool’s error, the call itself takes no token', async () => {
+  it('every POST takes a token: a flood of calls to an unknown tool (no REST operation) meets 429 with Retry-After', async () => {
+    const limited = await startService('standalone', { RATE_LIMIT_RPS: '1', RATE_LIMIT_BURST: '5' });
+    try {
+      const headers = { ...bearer(limited.demoKey), 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+      const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } });
+      const responses = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => fetch(`${limited.baseUrl}/mcp`, { method: 'POST', headers, body: JSON.stringify(i % 2 ? [call(i), call(i + 1000)] : call(i)) })),
+      );
+      const statuses = responses.map((r) => r.status);
+      // The burst (and a token or two back meanwhile) answered; the rest refused.
+      expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(1);
+      expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(8);
+      expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
+      const refused = responses.find((r) => r.status === 429)!;
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(await json(refused)).toEqual({ detail: expect.any(String) });
+      const answered = responses.find((r) => r.status === 200)!;
+      expect(await answered.text()).toMatch(/no_such_tool/);
+      await Promise.all(responses.map((r) => r.body?.cancel().catch(() => undefined)));
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  it('a tool call takes its POST’s token and its REST operations take their own: their 429 is the tool’s error', async () => {
     const limited = await startService('standalone', { RATE_LIMIT_RPS: '1', RATE_LIMIT_BURST: '3', FETCH_ALLOW_HOSTS: ctx.web.allowHosts.join(',') });
     try {
       const client = await connectHttp(limited);
       let refused: CallToolResult | undefined;
-      // Spend the key's bucket, then call at once (a token comes back each second: try a few times).
+      // Spend the key's bucket, wait for one token to come back (one a second): the POST takes it and
+      // its search finds none (a token or the POST's own 429 otherwise: try a few times).
       for (let attempt = 0; attempt < 5 && !refused; attempt++) {
         await Promise.all(Array.from({ length: 8 }, () => fetch(`${limited.baseUrl}/v1/usage`, { headers: bearer(limited.demoKey) })));
-        const result = (await client.callTool({ name: 'web_search', arguments: { queries: ['battery'] } })) as CallToolResult;
-        if (result.isError) refused = result;
+        await new Promise((resolve) => setTimeout(resolve, 1_300));
+        const result = (await client.callTool({ name: 'web_search', arguments: { queries: ['battery'] } }).catch(() => null)) as CallToolResult | null;
+        if (result?.isError) refused = result;
       }
       expect(refused).toBeDefined();
       expect(textOf(refused!)).toMatch(/^429: /);

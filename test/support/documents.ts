@@ -138,3 +138,57 @@ export function scriptedPage(extraScript = ''): string {
   ${extraScript}
 </script></body></html>`;
 }
+
+/**
+ * A PDF of one page whose content stream is `data` under the dictionary entries `dict` (its
+ * `/Filter`, say), written object by object with a correct cross-reference table.
+ */
+export function pdfWithContentStream(dict: string, data: Buffer): Buffer {
+  const objects = [
+    Buffer.from('<< /Type /Catalog /Pages 2 0 R >>'),
+    Buffer.from('<< /Type /Pages /Kids [3 0 R] /Count 1 >>'),
+    Buffer.from('<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>'),
+    Buffer.concat([Buffer.from(`<< /Length ${data.length} ${dict} >>\nstream\n`, 'latin1'), data, Buffer.from('\nendstream')]),
+    Buffer.from('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>'),
+  ];
+  const parts = [Buffer.from('%PDF-1.4\n')];
+  let length = parts[0]!.length;
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(length);
+    const object = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`), body, Buffer.from('\nendobj\n')]);
+    parts.push(object);
+    length += object.length;
+  });
+  const xref = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  parts.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`));
+  return Buffer.concat(parts);
+}
+
+/**
+ * A zlib stream (FlateDecode) that inflates to `mb` MiB of spaces after `head`: one deflated MiB
+ * of spaces, flushed to a byte boundary, repeated (about 1 KB a MiB), then a final empty block
+ * and the Adler-32 of the whole, worked out from its closed form. Made in milliseconds.
+ */
+export function inflatingTo(mb: number, head = ''): Buffer {
+  const unit = zlib.deflateRawSync(Buffer.alloc(1024 * 1024, 0x20), { level: 9, finishFlush: zlib.constants.Z_FULL_FLUSH });
+  const first = zlib.deflateRawSync(Buffer.from(head, 'latin1'), { finishFlush: zlib.constants.Z_FULL_FLUSH });
+  const M = 65521n;
+  let [s1, s2] = [1n, 0n];
+  for (const byte of Buffer.from(head, 'latin1')) {
+    s1 = (s1 + BigInt(byte)) % M;
+    s2 = (s2 + s1) % M;
+  }
+  // n more bytes of value c: s2 gains n*s1 + c*n(n+1)/2, s1 gains n*c.
+  const [n, c] = [BigInt(mb) * 1024n * 1024n, 32n];
+  s2 = (s2 + n * s1 + (c * n * (n + 1n)) / 2n) % M;
+  s1 = (s1 + n * c) % M;
+  const adler = Buffer.alloc(4);
+  adler.writeUInt32BE(Number((s2 << 16n) | s1));
+  return Buffer.concat([Buffer.from([0x78, 0xda]), first, ...Array<Buffer>(mb).fill(unit), Buffer.from([0x03, 0x00]), adler]);
+}
+
+/** A PDF decode bomb: about 4 MB of FlateDecode content stream that inflates to 4 GiB (a line of text, then spaces). */
+export function decodeBombPdf(mb = 4096): Buffer {
+  return pdfWithContentStream('/Filter /FlateDecode', inflatingTo(mb, 'BT /F1 12 Tf 72 712 Td (Bomb text) Tj ET\n'));
+}

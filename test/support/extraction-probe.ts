@@ -5,7 +5,7 @@
  * (every suite before) would charge its collections to the pages.
  */
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { ExtractionAbandoned, ExtractionWorkers } from '../../libs/extraction/src';
+import { DocumentUnreadable, ExtractionAbandoned, ExtractionWorkers, isBinaryDocument } from '../../libs/extraction/src';
 import { pathologicalPages } from './pathological-pages';
 
 export interface ProbeJob {
@@ -37,10 +37,18 @@ async function main(): Promise<void> {
   const workers = new ExtractionWorkers({ timeoutMs: job.timeoutMs, size: 2, maxHeapMb: 512 });
   // Bodies are made one at a time, just before their page is measured.
   const pages = [
-    ...pathologicalPages().map((p) => ({ name: p.name, body: () => (typeof p.body === 'string' ? p.body : p.body.toString('utf8')), contentType: p.contentType, mustRead: !!p.mustRead, word: p.word })),
+    // A document (PDF, Word) crosses as base64, as the service sends it; other bytes as text.
+    ...pathologicalPages().map((p) => ({
+      name: p.name,
+      body: () => (typeof p.body === 'string' ? p.body : p.body.toString(isBinaryDocument(p.contentType) ? 'base64' : 'utf8')),
+      encoding: isBinaryDocument(p.contentType) ? ('base64' as const) : undefined,
+      contentType: p.contentType,
+      mustRead: !!p.mustRead,
+      word: p.word,
+    })),
     ...job.random.map((r) => {
       const unit = r.parts.join('');
-      return { name: `${JSON.stringify(r.parts)} x ${r.size} as ${r.contentType}`, body: () => unit.repeat(Math.ceil(r.size / unit.length)).slice(0, r.size), contentType: r.contentType, mustRead: false, word: null };
+      return { name: `${JSON.stringify(r.parts)} x ${r.size} as ${r.contentType}`, body: () => unit.repeat(Math.ceil(r.size / unit.length)).slice(0, r.size), encoding: undefined, contentType: r.contentType, mustRead: false, word: null };
     }),
   ];
   try {
@@ -50,9 +58,10 @@ async function main(): Promise<void> {
       const delay = monitorEventLoopDelay({ resolution: HELD_RESOLUTION_MS });
       delay.enable();
       const started = performance.now();
-      const outcome: ProbeResult['outcome'] = await workers.extract(body, { url: 'http://site.test/', contentType: page.contentType }, []).then(
+      const outcome: ProbeResult['outcome'] = await workers.extract(body, { url: 'http://site.test/', contentType: page.contentType, ...(page.encoding && { encoding: page.encoding }) }, []).then(
         (document) => ({ text: document.text.slice(0, 2_000) }),
-        (error: Error) => (error instanceof ExtractionAbandoned ? { abandoned: error.message } : { error: error.message }),
+                // A document refused for what it holds (a decode bomb) is given up as that URL's error too.
+        (error: Error) => (error instanceof ExtractionAbandoned || error instanceof DocumentUnreadable ? { abandoned: error.message } : { error: error.message }),
       );
       const ms = performance.now() - started;
       delay.disable();

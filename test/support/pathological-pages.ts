@@ -1,6 +1,9 @@
+import { decodeBombPdf } from './documents';
+
 /**
  * Pages built to hurt an HTML extractor: each is a shape that made a parser or a pattern go
- * quadratic or exponential, or that nests deeper than a recursive walk's stack. `word` is text a
+ * quadratic or exponential, or that nests deeper than a recursive walk's stack; and documents
+ * built to hurt a document reader (a PDF whose streams decode to gigabytes). `word` is text a
  * reader sees in it (empty when the page has none), so a test can check the page's words came
  * through.
  */
@@ -15,6 +18,8 @@ export interface PathologicalPage {
    * extraction deadline: a huge page of ordinary markup can honestly take longer.
    */
   mustRead?: true;
+  /** The page must be answered with this error (a document refused for what it holds). */
+  error?: RegExp;
 }
 
 const times = (s: string, n: number) => s.repeat(n);
@@ -49,5 +54,7 @@ export function pathologicalPages(): PathologicalPage[] {
     { name: 'UTF-16 declared, odd bytes', contentType: 'text/html; charset=utf-16', body: Buffer.from(`${first}<p>x</p>!`), word: null },
     { name: '50,000 headings', contentType: 'text/html', body: `<html><body>${times('<h2>title</h2><p>a, b, c.</p>', 50_000)}</body></html>`, word: 'title' },
     { name: 'JSON-LD of 1 MB nested arrays', contentType: 'text/html', body: `${first}<script type="application/ld+json">${times('[', 100_000)}${times(']', 100_000)}</script>`, word: 'The first paragraph is here.' },
+    // PDF.js decodes a stream into buffers outside the thread's heap limit: refused as that URL's error.
+    { name: 'a PDF decode bomb: 4 MB of FlateDecode inflating to 4 GB', contentType: 'application/pdf', body: decodeBombPdf(), word: null, error: /decodes to more than \d+ MB/ },
   ];
 }

@@ -26,6 +26,11 @@ export interface ExtractionWorkersOptions {
   documentTimeoutMs?: number;
   /** Old-generation heap limit of each thread (MB): a page that needs more is given up. */
   maxHeapMb?: number;
+  /**
+   * What one thread may hold in buffers outside its heap (MB; default `maxHeapMb`): a page or
+   * document past it is given up and the thread replaced.
+   */
+  maxBuffersMb?: number;
   /** The compiled worker script (default: `extraction-worker.js` beside this file). */
   script?: string;
 }
@@ -48,6 +53,9 @@ interface Slot {
 }
 
 const DEFAULT_SCRIPT = path.join(__dirname, 'extraction-worker.js');
+
+/** The exit code of a thread that stopped itself holding more buffers than it may. */
+export const BUFFERS_EXCEEDED = 86;
 
 /**
  * Everything parsed from what a site sends, off the event loop: main-content extraction, a
@@ -128,7 +136,7 @@ export class ExtractionWorkers {
 
   private spawn(): Slot {
     const limits = this.options.maxHeapMb ? { resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb } } : {};
-    const worker = new Worker(this.script!, limits);
+    const worker = new Worker(this.script!, { ...limits, workerData: { maxBuffersMb: this.options.maxBuffersMb ?? this.options.maxHeapMb ?? 0 } });
     worker.unref();
     const slot: Slot = { worker, ready: false, job: null, timer: null };
     worker.on('message', (reply: { ready?: true; id: number; result?: never; error?: string; unreadable?: boolean }) => {
@@ -147,8 +155,12 @@ export class ExtractionWorkers {
       const outOfMemory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
       this.replace(slot, outOfMemory ? new ExtractionAbandoned(`the page needs more than ${this.options.maxHeapMb} MB to extract`) : error);
     });
-    worker.on('exit', () => {
-      if (slot.job && !this.closed) this.replace(slot, new Error('extraction thread stopped'));
+    worker.on('exit', (code) => {
+      if (!slot.job || this.closed) return;
+      const task = slot.job.task;
+      const what = task.kind === 'extract' && isBinaryDocument(task.options.contentType) ? 'document' : task.kind === 'extract' ? 'page' : task.kind === 'robots' ? 'robots.txt' : task.kind;
+      const mb = this.options.maxBuffersMb ?? this.options.maxHeapMb;
+      this.replace(slot, code === BUFFERS_EXCEEDED ? new ExtractionAbandoned(`the ${what} needs more than ${mb} MB to ${task.kind === 'extract' ? 'extract' : 'read'}`) : new Error('extraction thread stopped'));
     });
     return slot;
   }

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { encryptedPdf, factsDocx, imageOnlyPdf, PDF_FACTS, reportPdf } from '../../support/documents';
+import { decodeBombPdf, encryptedPdf, factsDocx, imageOnlyPdf, inflatingTo, pdfWithContentStream, PDF_FACTS, reportPdf } from '../../support/documents';
 
 /**
  * PDF and Word files read on the compiled extraction threads (dist/: PDF.js is an ES module the
@@ -71,6 +71,44 @@ describe('documents on the extraction threads (compiled)', () => {
     }
     await expect(read(zipBomb(), lib.DOCX_TYPE)).rejects.toThrow(/inflates to more than 64 MB|holds \d+ files/);
     expect((await read(await reportPdf(), PDF)).pages).toBe(3);
+  });
+
+  /** The process's largest rss above what it was, sampled every 20 ms until stopped. */
+  const watchRss = () => {
+    const base = process.memoryUsage().rss;
+    let peak = 0;
+    const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss - base)), 20);
+    return () => {
+      clearInterval(timer);
+      return peak;
+    };
+  };
+
+  it('refuses a PDF decode bomb (4 MB of FlateDecode inflating to 4 GB) as that document’s error within the deadline, the process’s memory flat meanwhile, and reads the next PDF', async () => {
+    const stop = watchRss();
+    const started = performance.now();
+    const outcome = await read(decodeBombPdf(), PDF).then((doc) => doc, (error: Error) => error);
+    const elapsed = performance.now() - started;
+    const grown = stop();
+    expect(outcome).toEqual(new lib.DocumentUnreadable('the document decodes to more than 256 MB'));
+    expect(elapsed).toBeLessThan(5_000);
+    expect(grown).toBeLessThan(256 * 1024 * 1024);
+    expect((await read(await reportPdf(), PDF)).pages).toBe(3);
+  });
+
+  it('gives up a document whose buffers pass the thread’s bound (decoding under the stream bound, over the thread’s) and reads the next on a fresh thread', async () => {
+    const cramped = new lib.ExtractionWorkers({ timeoutMs: 2_000, documentTimeoutMs: 60_000, size: 1, maxHeapMb: 64 });
+    try {
+      const bomb = pdfWithContentStream('/Filter /FlateDecode', inflatingTo(240, 'BT /F1 12 Tf 72 712 Td (Bomb text) Tj ET\n'));
+      const stop = watchRss();
+      const outcome = await cramped.extract(base64(bomb), { url: 'http://docs.test/bomb', contentType: PDF, encoding: 'base64' }).then((doc) => doc, (error: Error) => error);
+      const grown = stop();
+      expect(outcome).toEqual(new lib.ExtractionAbandoned('the document needs more than 64 MB to extract'));
+      expect(grown).toBeLessThan(512 * 1024 * 1024);
+      expect((await cramped.extract(base64(await reportPdf()), { url: 'http://docs.test/file', contentType: PDF, encoding: 'base64' })).title).toBe('Vantor Observatory Annual Report');
+    } finally {
+      await cramped.close();
+    }
   });
 });
 

@@ -10,12 +10,6 @@ import { InjectRestBackend } from './inject-backend';
 
 type McpRequest = FastifyRequest & AuthedRequest;
 
-/** True when every message of the body calls a tool: its REST operations take their own tokens. */
-const onlyToolCalls = (body: unknown): boolean => {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.length > 0 && messages.every((message) => (message as { method?: unknown } | null)?.method === 'tools/call');
-};
-
 /**
  * The MCP server (Streamable HTTP transport) at /mcp, stateless: every POST gets a fresh server
  * and transport, and a tool call's progress and result go back on that POST's own stream. No
@@ -26,7 +20,10 @@ const onlyToolCalls = (body: unknown): boolean => {
  * The key is checked before any MCP message is read (401), by the same authenticator as /v1
  * (before the body, for a POST: installEarlyKeyCheck). The tools perform REST operations through
  * the gateway's own HTTP app with the caller's key (InjectRestBackend), so rate limits, validation
- * and charges are those operations' own; a request that calls no tool takes one token itself.
+ * and charges are those operations' own. Every POST also takes one token itself, before any message
+ * is read: a POST whose messages reach no REST operation (a call of an unknown tool, arguments its
+ * schema refuses, a batch of such) would otherwise cost nothing, and a flood of them must meet 429
+ * with Retry-After like any other. A tool call thus costs its POST's token and its operations'.
  */
 @ApiExcludeController()
 @Controller('mcp')
@@ -40,7 +37,7 @@ export class McpController {
   @Post()
   async post(@Req() request: McpRequest, @Res() reply: FastifyReply): Promise<void> {
     const auth = await this.authenticate(request);
-    const limits = onlyToolCalls(request.body) ? {} : this.limiter.take(auth.key_id);
+    const limits = this.limiter.take(auth.key_id);
     const server = createMcpServer(new InjectRestBackend(request.server, request.headers.authorization!, request.id));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     await server.connect(transport);

@@ -5,6 +5,7 @@ import { detectLanguage } from '../language';
 import type { ExtractedDocument } from '../extraction.port';
 import { DocumentUnreadable } from './document-error';
 import { importEsm } from './esm';
+import { checkPdfDecodedSize } from './pdf-bounds';
 import { renderFragment } from './fragment';
 import { bodySize, linesOf, pageHtml, type TextRun } from './pdf-layout';
 
@@ -50,6 +51,8 @@ export interface PdfDocumentText extends ExtractedDocument {
  * embedded scripts, no range requests). Runs on an extraction thread, under its deadline.
  */
 export async function extractPdf(bytes: Uint8Array, url: string): Promise<PdfDocumentText> {
+  // PDF.js decodes streams outside the thread's heap: a decode bomb is refused before it starts.
+  await checkPdfDecodedSize(bytes);
   const lib = await loadPdfJs();
   const standardFontDataUrl = `${path.join(path.dirname(createRequire(__filename).resolve('pdfjs-dist/package.json')), 'standard_fonts')}${path.sep}`;
   const task = lib.getDocument({
