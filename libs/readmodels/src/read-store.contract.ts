@@ -42,6 +42,9 @@ export function readStoreContract(name: string, factory: () => ReadStore | Promi
         await store.upsert(coll, 'refused', { ok: 1 }, 1n);
         await expect(store.upsert(coll, 'refused', { metadata: { 'a\u0000b': 'x' } }, 2n)).rejects.toThrow(/null bytes|NUL byte/);
         await expect(store.upsert(coll, 'refused', { text: 'x'.repeat(17 * 1024 * 1024) }, 3n)).rejects.toThrow(/16|too large|size/i);
+        // Both as DocumentRefused: the projector sets such a write aside at once, without retries.
+        await expect(store.upsert(coll, 'refused', { metadata: { 'a\u0000b': 'x' } }, 4n)).rejects.toMatchObject({ name: 'DocumentRefused' });
+        await expect(store.upsert(coll, 'refused', { text: 'x'.repeat(17 * 1024 * 1024) }, 5n)).rejects.toMatchObject({ name: 'DocumentRefused' });
         expect(await store.get(coll, 'refused')).toMatchObject({ ok: 1, _version: '1' });
       });
 
