@@ -80,8 +80,9 @@ export class MongoReadStore implements ReadStore {
     return res.deletedCount > 0;
   }
 
-  async ensureIndex(collection: string, field: string): Promise<void> {
-    await this.coll(collection).createIndex({ [field]: 1 });
+  async ensureIndex(collection: string, fields: string | readonly string[]): Promise<void> {
+    const keys = typeof fields === 'string' ? [fields] : fields;
+    await this.coll(collection).createIndex(Object.fromEntries(keys.map((field) => [field, 1])));
   }
 
   async get(collection: string, id: string): Promise<ReadDoc | undefined> {

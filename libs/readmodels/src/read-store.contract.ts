@@ -218,6 +218,14 @@ export function readStoreContract(name: string, factory: () => ReadStore | Promi
         expect(strip(await store.find(coll, { group: 'x' }))).toEqual(['g']);
       });
 
+      it('a compound index (equality, then the order) pages one group in order', async () => {
+        await store.ensureIndex(coll, ['group', 'n']);
+        for (let n = 0; n < 30; n++) expect(await store.upsert(coll, `item-${n}`, { group: n % 3 === 0 ? 'a' : 'b', n: 29 - n }, 0n)).toBe(true);
+        const page = await store.find(coll, { group: 'a' }, { sort: { n: 1 }, skip: 2, limit: 3 });
+        expect(page.map((doc) => doc.n)).toEqual([8, 11, 14]);
+        expect(await store.count(coll, { group: 'a' })).toBe(10);
+      });
+
       it('follows a value from one doc to several and back to one and none', async () => {
         await store.ensureIndex(coll, 'group');
         const ids = async (group: string) => strip(await store.find(coll, { group }, { sort: { _id: 1 } }));
