@@ -3,13 +3,19 @@ import { BSON } from 'mongodb';
 /** MongoDB's largest document (BSON bytes). */
 export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
 
-/** What MongoDB refuses to store. */
+/**
+ * What MongoDB refuses to store. Permanent: the same event yields the same document, so writing it
+ * again can only be refused again (the projector sets it aside at once, without retries).
+ */
 export class DocumentRefused extends Error {
   constructor(collection: string, id: string, reason: string) {
     super(`document ${collection}/${id} refused: ${reason}`);
     this.name = 'DocumentRefused';
   }
 }
+
+/** Whether `error` is a store's refusal of the document itself (not a transient failure). */
+export const isDocumentRefused = (error: unknown): boolean => error instanceof DocumentRefused || (error instanceof Error && error.name === 'DocumentRefused');
 
 /**
  * Why MongoDB would refuse this document, or null: a key holding a NUL byte (BSON cannot encode

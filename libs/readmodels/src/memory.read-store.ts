@@ -47,7 +47,10 @@ export class MemoryReadStore implements ReadStore {
    */
   private readonly indexes = new Map<string, Map<string, Map<unknown, IndexEntry>>>();
 
-  async ensureIndex(collection: string, field: string): Promise<void> {
+  /** A compound index is kept on its first field: the equality that narrows a find; mingo sorts the few docs it leaves. */
+  async ensureIndex(collection: string, indexed: string | readonly string[]): Promise<void> {
+    const field = typeof indexed === 'string' ? indexed : indexed[0];
+    if (field === undefined) return;
     let fields = this.indexes.get(collection);
     if (!fields) this.indexes.set(collection, (fields = new Map()));
     if (fields.has(field)) return;

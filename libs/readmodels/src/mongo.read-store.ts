@@ -1,4 +1,5 @@
 import { Decimal128, MongoClient, MongoServerError, type Collection, type Db, type Filter as MongoFilter } from 'mongodb';
+import { bsonProblem, DocumentRefused } from './bson-limits';
 import type { Filter, FindOptions, ReadDoc, ReadStore } from './read-store.port';
 
 /**
@@ -17,6 +18,10 @@ interface CheckpointDoc {
 const CHECKPOINTS = '_checkpoints';
 const HIDE_V = { projection: { _v: 0 } } as const;
 const DUPLICATE_KEY = 11000;
+/** Server codes for a document too large to store (BSONObjectTooLarge and its update-path kin). */
+const TOO_LARGE = new Set([10334, 17419, 17420]);
+const tooLarge = (err: unknown) =>
+  (err instanceof MongoServerError && typeof err.code === 'number' && TOO_LARGE.has(err.code)) || (err instanceof Error && /larger than the maximum size/i.test(err.message));
 
 const dec = (version: bigint): Decimal128 => Decimal128.fromString(version.toString());
 /** Matches a stored doc that `version` may overwrite: no numeric version yet, or an older one. */
@@ -54,12 +59,16 @@ export class MongoReadStore implements ReadStore {
    */
   async upsert(collection: string, id: string, doc: Record<string, unknown>, version: bigint): Promise<boolean> {
     const { _id, _version, _v, ...fields } = doc;
+    // Refused before it is sent, as the memory store refuses it (the projector sets it aside at once).
+    const problem = bsonProblem({ ...fields, _version: version.toString() });
+    if (problem) throw new DocumentRefused(collection, id, problem);
     const replacement = { ...fields, _version: version.toString(), _v: dec(version) };
     for (let attempt = 0; ; attempt++) {
       try {
         const res = await this.coll(collection).replaceOne(olderThan(id, version), replacement, { upsert: true });
         return res.matchedCount + res.upsertedCount > 0;
       } catch (err) {
+        if (tooLarge(err)) throw new DocumentRefused(collection, id, (err as Error).message);
         if (!(err instanceof MongoServerError && err.code === DUPLICATE_KEY)) throw err;
         if (attempt > 0) return false;
       }
@@ -71,8 +80,9 @@ export class MongoReadStore implements ReadStore {
     return res.deletedCount > 0;
   }
 
-  async ensureIndex(collection: string, field: string): Promise<void> {
-    await this.coll(collection).createIndex({ [field]: 1 });
+  async ensureIndex(collection: string, fields: string | readonly string[]): Promise<void> {
+    const keys = typeof fields === 'string' ? [fields] : fields;
+    await this.coll(collection).createIndex(Object.fromEntries(keys.map((field) => [field, 1])));
   }
 
   async get(collection: string, id: string): Promise<ReadDoc | undefined> {

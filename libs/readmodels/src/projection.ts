@@ -23,8 +23,11 @@ export interface Projection<Doc extends ProjectedDoc = ProjectedDoc> {
   /** Owned by this projection alone: it is cleared on rebuild. */
   collection: string;
   versionBy: 'revision' | 'position';
-  /** Fields queried by equality (e.g. team_id): the store keeps an index on each. */
-  indexes?: string[];
+  /**
+   * Indexes the store keeps: a field queried by equality (e.g. team_id), or a compound one,
+   * equality fields then the field sorted on (e.g. ['run_id', 'seq']).
+   */
+  indexes?: Array<string | readonly string[]>;
   /** Documents this event touches (none = ignore it). */
   ids(event: RecordedEvent): string[];
   /**

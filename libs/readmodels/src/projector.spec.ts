@@ -389,6 +389,43 @@ describe('Projector', () => {
       await p.stop();
     });
 
+    it('sets aside at once a document the store refuses for its size: no retry delay, the other projections go on', async () => {
+      await place('a', 1, 'd1');
+      const big = await place('b', 17 * 1024 * 1024, 'd1');
+      const after = await place('c', 1, 'd1');
+      // Writes the amount as that many characters: 17 MiB is over the store's 16 MiB document limit.
+      const sized: Projection = { ...daily, name: 'sized', collection: 'sized', apply: (_doc, e) => ({ text: 'x'.repeat((e.data as Placed).amount) }) };
+      const warnings: string[] = [];
+      const letters: unknown[] = [];
+      // A retry would wait a minute: the refusal must not wait at all.
+      const p = projector([sized, orders], { retries: 3, retryDelayMs: 60_000, logger: { ...silent, warn: (m: string) => warnings.push(m) }, onDeadLetter: (l) => letters.push(l) });
+      await p.start();
+      expect(await p.waitFor(after, 5_000)).toBe(true);
+      expect(p.status).toBe('live');
+      expect(warnings).toEqual([]);
+      expect((await docs('orders')).map((d) => d._id)).toEqual(['a', 'b', 'c']);
+      expect(await store.get('sized', 'd1')).toMatchObject({ text: 'x' });
+      const [letter] = await docs(DEAD_LETTERS);
+      expect(letter).toMatchObject({ projection: 'sized', collection: 'sized', stream: 'order-b', position: big.toString(), error: expect.stringMatching(/document limit/) });
+      expect(letters).toHaveLength(1);
+      expect(p.deadLetters).toBe(1);
+    });
+
+    it('a refused write and a transient failure on one event: the refusal is set aside once, the transient one retried and applied', async () => {
+      await place('a', 17 * 1024 * 1024, 'd1');
+      const after = await place('b', 1, 'd1');
+      const sized: Projection = { ...daily, name: 'sized', collection: 'sized', apply: (_doc, e) => ({ text: 'x'.repeat((e.data as Placed).amount) }) };
+      const warnings: string[] = [];
+      const p = projector([sized, failingOn(17 * 1024 * 1024, 1)], { retries: 3, logger: { ...silent, warn: (m: string) => warnings.push(m) } });
+      await p.start();
+      expect(await p.waitFor(after, 5_000)).toBe(true);
+      // One retry, for the transient failure: the refused write is not tried again.
+      expect(warnings).toHaveLength(1);
+      expect(await store.get('daily', 'd1')).toMatchObject({ orders: 2 });
+      expect((await docs(DEAD_LETTERS)).map((d) => d.projection)).toEqual(['sized']);
+      expect(p.deadLetters).toBe(1);
+    });
+
     it('retries a transient failure and goes on', async () => {
       await place('a', 1, 'd1');
       await place('b', 666, 'd1');

@@ -1,5 +1,6 @@
 import { Logger, type LoggerService } from '@nestjs/common';
-import type { AllFilter, EventStore, Subscription } from '@app/eventstore';
+import type { AllFilter, EventStore, RecordedEvent, Subscription } from '@app/eventstore';
+import { isDocumentRefused } from './bson-limits';
 import { DEAD_LETTERS, type DeadLetter, deadLetter, deadLetterId } from './dead-letters';
 import type { Projection } from './projection';
 import { applyEvent, type Handler, handlersFor, ProjectionFailed, unionFilter } from './projection-handlers';
@@ -49,9 +50,10 @@ function deferred<T>(): Deferred<T> {
  * writes are version-guarded, and enough for a read-store blip. After `retries` consecutive
  * failures at one event, each projection that still cannot write it sets it aside: a dead letter
  * (`dead_letters`: the projection, the event and the error), a log line and `onDeadLetter`, and the
- * projection goes on; the others applied it. One request whose document a store refuses (a key
- * BSON cannot hold, a document over 16 MB) must not stop every read model for every team:
- * revocations would stop taking effect. Only when the dead letter cannot be written either (the
+ * projection goes on; the others applied it. A document the store refuses (DocumentRefused: a key
+ * BSON cannot hold, a document over 16 MB) is set aside at once: the same event makes the same
+ * document, so retrying could only hold every other read model back for every team (read-your-writes
+ * waits, revocations taking effect late). Only when the dead letter cannot be written either (the
  * store itself is down) does the projector stop: status `failed`, `error` set, `failed` resolves,
  * waiters get false; a restart resumes at that event (checkpoints never pass an event that was
  * neither applied nor set aside).
@@ -90,6 +92,8 @@ export class Projector {
   private _deadLetters = 0;
   /** The event projections last failed on, and how many times. */
   private failing: { position: bigint; tries: number } | undefined;
+  /** Projections that set the event at `position` aside already: a retry of that event skips them. */
+  private aside: { position: bigint; handlers: Set<Handler> } | undefined;
 
   constructor(
     private readonly events: EventStore,
@@ -224,14 +228,21 @@ export class Projector {
           // in order and filtered alike: nothing we read lies between the last event and this one
           this.waiters.raise(event.position - 1n);
           try {
-            await applyEvent(this.store, this.handlers, event);
+            await applyEvent(this.store, this.handlersFor(event), event);
           } catch (err) {
             if (!(err instanceof ProjectionFailed)) throw err;
-            // Tried `retries` times already: set it aside where it cannot be written.
-            const tries = event.position === this.failing?.position ? this.failing.tries + 1 : 1;
-            this.failing = { position: event.position, tries };
-            if (tries <= this.retries) throw err;
-            await this.setAside(err);
+            // A refused document is set aside now; the other failures are retried.
+            const refused = err.failures.filter((f) => isDocumentRefused(f.error));
+            await this.writeDeadLetters(event, refused);
+            const transient = refused.length ? err.failures.filter((f) => !isDocumentRefused(f.error)) : err.failures;
+            if (transient.length > 0) {
+              const failed = transient === err.failures ? err : new ProjectionFailed(event, transient);
+              // Tried `retries` times already: set it aside where it cannot be written.
+              const tries = event.position === this.failing?.position ? this.failing.tries + 1 : 1;
+              this.failing = { position: event.position, tries };
+              if (tries <= this.retries) throw failed;
+              await this.setAside(failed);
+            }
           }
           failures = 0;
           this.advance(event.position);
@@ -263,13 +274,26 @@ export class Projector {
       if (!(err instanceof ProjectionFailed)) throw err;
       still = err;
     }
-    for (const { handler, error } of still?.failures ?? []) {
+    await this.writeDeadLetters(event, still?.failures ?? []);
+  }
+
+  /** Writes the dead letters of the event's failures (one that cannot be written throws) and remembers them for retries of that event. */
+  private async writeDeadLetters(event: RecordedEvent, failures: ProjectionFailed['failures']): Promise<void> {
+    for (const { handler, error } of failures) {
       const letter: DeadLetter = deadLetter(handler.projection, event, error);
       await this.store.upsert(DEAD_LETTERS, deadLetterId(letter), { ...letter }, event.position);
+      if (this.aside?.position !== event.position) this.aside = { position: event.position, handlers: new Set() };
+      this.aside.handlers.add(handler);
       this._deadLetters++;
       this.logger.error(`projection ${letter.projection} cannot write event ${event.id} (${event.type}, position ${letter.position}): set aside in ${DEAD_LETTERS}: ${letter.error}`);
       this.options.onDeadLetter?.(letter);
     }
+  }
+
+  /** The handlers an event goes to: all, less those that set it aside already (when it is retried for others). */
+  private handlersFor(event: RecordedEvent): Handler[] {
+    const aside = this.aside;
+    return aside?.position === event.position ? this.handlers.filter((h) => !aside.handlers.has(h)) : this.handlers;
   }
 
   private advance(position: bigint): void {

@@ -42,6 +42,9 @@ export function readStoreContract(name: string, factory: () => ReadStore | Promi
         await store.upsert(coll, 'refused', { ok: 1 }, 1n);
         await expect(store.upsert(coll, 'refused', { metadata: { 'a\u0000b': 'x' } }, 2n)).rejects.toThrow(/null bytes|NUL byte/);
         await expect(store.upsert(coll, 'refused', { text: 'x'.repeat(17 * 1024 * 1024) }, 3n)).rejects.toThrow(/16|too large|size/i);
+        // Both as DocumentRefused: the projector sets such a write aside at once, without retries.
+        await expect(store.upsert(coll, 'refused', { metadata: { 'a\u0000b': 'x' } }, 4n)).rejects.toMatchObject({ name: 'DocumentRefused' });
+        await expect(store.upsert(coll, 'refused', { text: 'x'.repeat(17 * 1024 * 1024) }, 5n)).rejects.toMatchObject({ name: 'DocumentRefused' });
         expect(await store.get(coll, 'refused')).toMatchObject({ ok: 1, _version: '1' });
       });
 
@@ -213,6 +216,14 @@ export function readStoreContract(name: string, factory: () => ReadStore | Promi
         expect(await store.find(coll, { group: 'x' })).toEqual([]);
         expect(await store.upsert(coll, 'g', { group: 'x', n: 1 }, 0n)).toBe(true);
         expect(strip(await store.find(coll, { group: 'x' }))).toEqual(['g']);
+      });
+
+      it('a compound index (equality, then the order) pages one group in order', async () => {
+        await store.ensureIndex(coll, ['group', 'n']);
+        for (let n = 0; n < 30; n++) expect(await store.upsert(coll, `item-${n}`, { group: n % 3 === 0 ? 'a' : 'b', n: 29 - n }, 0n)).toBe(true);
+        const page = await store.find(coll, { group: 'a' }, { sort: { n: 1 }, skip: 2, limit: 3 });
+        expect(page.map((doc) => doc.n)).toEqual([8, 11, 14]);
+        expect(await store.count(coll, { group: 'a' })).toBe(10);
       });
 
       it('follows a value from one doc to several and back to one and none', async () => {

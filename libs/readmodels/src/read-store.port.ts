@@ -28,8 +28,11 @@ export interface ReadStore {
   delete(collection: string, id: string, version: bigint): Promise<boolean>;
   /** Treat the result as read-only: the memory adapter returns its stored (frozen) object. */
   get(collection: string, id: string): Promise<ReadDoc | undefined>;
-  /** Declares an equality index on a field (e.g. team_id), so finds on it need no full scan. */
-  ensureIndex(collection: string, field: string): Promise<void>;
+  /**
+   * Declares an index, so finds on it need no full scan: on one field queried by equality (e.g.
+   * team_id), or compound, equality fields first then the field a find sorts on (['run_id', 'seq']).
+   */
+  ensureIndex(collection: string, fields: string | readonly string[]): Promise<void>;
   find(collection: string, filter?: Filter, options?: FindOptions): Promise<ReadDoc[]>;
   count(collection: string, filter?: Filter): Promise<number>;
   /** Drops every document of the collection (rebuild). */

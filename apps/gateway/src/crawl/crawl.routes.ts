@@ -48,7 +48,8 @@ export class CrawlRoutes {
   async view(@Auth() auth: AuthContext, @Param() params: CrawlIdParams, @Query() query: CrawlPagesQuery): Promise<CrawlView & { pages: CrawlPageView[]; pages_limit: number; pages_offset: number }> {
     const state = await this.runs.owned(crawlRuns, auth, params.crawl_id);
     const view = crawlRuns.view(state);
-    const pages = state.status === 'absent' ? [] : state.progress.pages.slice(query.offset, query.offset + query.limit).map(crawlPageView);
+    // The pages are documents of their own (the run's document keeps counts), in the order read.
+    const pages = (await this.runs.items<CrawlPageView>(crawlRuns, params.crawl_id, query)).map(crawlPageView);
     return { ...view, pages, pages_limit: query.limit, pages_offset: query.offset };
   }
 

@@ -6,7 +6,7 @@ import { type ReopenRunRequest, type RunCommandReply, runSubjects, type RunServi
 import { type DomainEvent, type RunKind, runEnds, type StateOf, streamOf, type ViewOf } from '@app/domain';
 import { aggregateStream, EVENT_STORE, type EventStore } from '@app/eventstore';
 import { notFound, RequestValidationError, serviceUnavailable, tooManyRequests } from '@app/platform';
-import { READ_STORE, type ReadStore, runCollection } from '@app/readmodels';
+import { READ_STORE, type ReadStore, type RunItemDoc, runCollection, runItemsCollection, type Stored } from '@app/readmodels';
 import { RUN_KIND_LIST } from '@app/runs';
 import type { AuthContext } from '../auth/auth.context';
 import { ServiceCalls } from '../commands/service-calls';
@@ -111,6 +111,16 @@ export class RunHttp {
     const doc = await collection.get(this.reads, runId);
     if (!doc || doc.team_id !== auth.team_id) throw notFound(`${kind.noun} ${runId} not found`);
     return doc.state;
+  }
+
+  /**
+   * A page of a run's items, in the order they were added, for a kind that keeps them apart from
+   * the run's document (a crawl's pages); the caller has checked whose run it is (`owned`).
+   */
+  async items<Item extends object>(kind: RunKind, runId: string, page: Page): Promise<Stored<RunItemDoc<Item>>[]> {
+    const collection = runItemsCollection<Item>(kind);
+    if (!collection) throw new Error(`run kind ${kind.name} keeps no items apart`);
+    return collection.find(this.reads, { run_id: runId }, { sort: { seq: 1 }, skip: page.offset, limit: page.limit });
   }
 
   async view<K extends RunKind>(kind: K, auth: AuthContext, runId: string): Promise<ViewOf<K>> {

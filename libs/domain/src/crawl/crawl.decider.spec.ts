@@ -56,12 +56,30 @@ describe('crawl decider', () => {
       .thenThrows({ status: 409, message: /read its 2 pages/ });
   });
 
-  it('bounds what a page stores: its content and its frontier links', () => {
-    const big = page('https://docs.test/', { content: 'x'.repeat(CRAWL_LIMITS.contentChars + 10), links: Array.from({ length: CRAWL_LIMITS.linksPerPage + 5 }, (_, i) => `https://docs.test/${i}`) });
+  it('bounds what a page stores: its content, title, error and frontier links', () => {
+    const big = page('https://docs.test/', {
+      content: '中'.repeat(CRAWL_LIMITS.contentChars + 10),
+      title: 't'.repeat(CRAWL_LIMITS.titleChars + 10),
+      links: Array.from({ length: CRAWL_LIMITS.linksPerPage + 5 }, (_, i) => `https://docs.test/${i}`),
+    });
     const events = crawlDecider.decide(record({ type: 'RecordCrawlPage', ...big }), [requested, started].reduce((s, e) => crawlDecider.evolve(s, e as never), crawlDecider.initialState), testContext(T0));
     const data = (events[0] as { data: CrawlPage }).data;
     expect(data.content).toHaveLength(CRAWL_LIMITS.contentChars);
+    expect(data.title).toHaveLength(CRAWL_LIMITS.titleChars);
     expect(data.links).toHaveLength(CRAWL_LIMITS.linksPerPage);
+    const failed = crawlDecider.decide(record({ type: 'RecordCrawlPage', ...page('https://docs.test/x', { content: null, error: 'e'.repeat(CRAWL_LIMITS.errorChars * 2) }) }), [requested, started].reduce((s, e) => crawlDecider.evolve(s, e as never), crawlDecider.initialState), testContext(T0));
+    expect((failed[0] as { data: CrawlPage }).data.error).toHaveLength(CRAWL_LIMITS.errorChars);
+  });
+
+  it("keeps counts beside the pages, and the kind's read model keeps the counts only (the pages are documents of their own)", () => {
+    const events = [...RUNNING, read('https://docs.test/'), charged, read('https://docs.test/x', { status: 404, content: null, error: 'HTTP 404' }), read('https://docs.test/')];
+    const state = events.reduce((s, e) => crawlDecider.evolve(s, e as never), crawlDecider.initialState);
+    expect(state.status !== 'absent' && state.progress.counts).toEqual({ pages: 2, read: 1, failed: 1 });
+    const items = crawlRuns.readModel!.items!;
+    const summary = items.summary(state);
+    expect(summary.status !== 'absent' && summary.progress).toEqual({ pages: [], counts: { pages: 2, read: 1, failed: 1 }, termination: null });
+    expect(crawlView(summary)).toEqual(crawlView(state));
+    expect(items.item(events[2] as never)).toEqual({ url: 'https://docs.test/', source_url: null, final_url: 'https://docs.test/', depth: 0, status: 200, title: 'T', content: 'text', error: null });
   });
 
   it('completes only once the crawl has ended, with nothing more to charge', () => {

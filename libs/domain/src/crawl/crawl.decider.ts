@@ -13,7 +13,7 @@ import type { RunState } from '../run/run.events';
 export const CRAWL_FORMATS = ['markdown', 'text', 'html'] as const;
 export const CRAWL_RENDER = ['auto', 'always', 'never'] as const;
 /** Bounds the API states (API.md "Crawl"). */
-export const CRAWL_LIMITS = { pages: 1_000, depth: 10, patterns: 20, patternChars: 200, contentChars: 50_000, linksPerPage: 500 } as const;
+export const CRAWL_LIMITS = { pages: 1_000, depth: 10, patterns: 20, patternChars: 200, contentChars: 50_000, titleChars: 1_000, errorChars: 1_000, linksPerPage: 500 } as const;
 
 export interface CrawlParams {
   url: string;
@@ -47,8 +47,21 @@ export interface CrawlPage {
 
 export type CrawlTermination = 'limit_reached' | 'frontier_exhausted';
 
+export interface CrawlCounts {
+  /** Pages recorded: read or given up on. */
+  pages: number;
+  read: number;
+  failed: number;
+}
+
 export interface CrawlProgress {
+  /**
+   * The pages recorded, in the order read: the write side's fold (each page once, the limit, the
+   * frontier a taking-over worker rebuilds). The read model keeps none (its run document would
+   * grow without bound): its pages are documents of their own, and its state only `counts`.
+   */
   pages: CrawlPage[];
+  counts: CrawlCounts;
   termination: CrawlTermination | null;
 }
 
@@ -67,6 +80,20 @@ const charge = (teamId: string, runId: string, at: string): CreditsCharged => {
   const items = [lineItem('sku_crawl_page', 1)];
   return { type: 'CreditsCharged', data: { team_id: teamId, request_id: runId, items, credits: totalCredits(items), at } };
 };
+
+const cut = (text: string | null, chars: number) => (text === null ? null : text.slice(0, chars));
+
+/**
+ * A page within the crawl's bounds: its content, title and error cut to their caps, so one page's
+ * event, and its read-model document, stays far below any store's document limit (50,000
+ * characters are at most 200 KB in UTF-8).
+ */
+export const boundedPage = <P extends Pick<CrawlPage, 'content' | 'title' | 'error'>>(page: P): P => ({
+  ...page,
+  content: cut(page.content, CRAWL_LIMITS.contentChars),
+  title: cut(page.title, CRAWL_LIMITS.titleChars),
+  error: cut(page.error, CRAWL_LIMITS.errorChars),
+});
 
 const between = (value: number, low: number, high: number) => Number.isInteger(value) && value >= low && value <= high;
 
@@ -90,7 +117,7 @@ export const crawlRunKind: RunKindSpec<'CrawlRun', 'crawl_id', CrawlParams, Craw
   },
   progressEventTypes: ['CrawlPageRead', 'CrawlEnded'],
   progress: {
-    initial: { pages: [], termination: null },
+    initial: { pages: [], counts: { pages: 0, read: 0, failed: 0 }, termination: null },
     decide(command, run, { now }) {
       const p = run.progress;
       if (command.type === 'RecordCrawlEnd') return p.termination ? [] : [{ type: 'CrawlEnded', data: { reason: command.reason } }];
@@ -101,14 +128,18 @@ export const crawlRunKind: RunKindSpec<'CrawlRun', 'crawl_id', CrawlParams, Craw
       const { type: _t, worker_id: _w, ...page } = command;
       const read: CrawlPageRead = {
         type: 'CrawlPageRead',
-        data: { ...page, content: page.content === null ? null : page.content.slice(0, CRAWL_LIMITS.contentChars), links: page.links.slice(0, CRAWL_LIMITS.linksPerPage), read_at: now },
+        data: { ...boundedPage(page), links: page.links.slice(0, CRAWL_LIMITS.linksPerPage), read_at: now },
       };
       return page.error === null ? [read, charge(run.team_id, run.run_id, now)] : [read];
     },
     evolve(p, event) {
       switch (event.type) {
-        case 'CrawlPageRead':
-          return p.pages.some((page) => page.url === event.data.url) ? p : { ...p, pages: [...p.pages, event.data] };
+        case 'CrawlPageRead': {
+          if (p.pages.some((page) => page.url === event.data.url)) return p;
+          const read = event.data.error === null;
+          const counts = { pages: p.counts.pages + 1, read: p.counts.read + (read ? 1 : 0), failed: p.counts.failed + (read ? 0 : 1) };
+          return { ...p, pages: [...p.pages, event.data], counts };
+        }
         case 'CrawlEnded':
           return p.termination ? p : { ...p, termination: event.data.reason };
         default:

@@ -5,9 +5,11 @@ import { defineRunKind } from '../run/run-kind';
 import { publicStatus, runEndedAt } from '../run/run.decider';
 import { RUN_STATUSES } from '../run/run.events';
 import { teamStream } from '../team/team.events';
-import { CRAWL_STREAM_PREFIX, crawlRunKind, type CrawlPage, type CrawlParams, type CrawlState, type CrawlTermination } from './crawl.decider';
+import { boundedPage, CRAWL_STREAM_PREFIX, crawlRunKind, type CrawlPage, type CrawlParams, type CrawlState, type CrawlTermination } from './crawl.decider';
 
 export const CRAWL_RUNS_COLLECTION = 'crawl_runs';
+/** A crawl's pages in the read model: one document per page (the run's document keeps counts). */
+export const CRAWL_PAGES_COLLECTION = 'crawl_pages';
 
 /** A page as the API shows it (its frontier links stay in the log). */
 export type CrawlPageView = Pick<CrawlPage, 'url' | 'final_url' | 'title' | 'content' | 'status' | 'depth' | 'error'> & { source_url: string | null };
@@ -30,12 +32,11 @@ export function crawlView(state: CrawlState): CrawlView {
   if (state.status === 'absent') throw new DomainError(404, 'crawl run does not exist');
   const { params, progress } = state;
   const status = publicStatus(state);
-  const read = progress.pages.filter((page) => page.error === null).length;
   return {
     crawl_id: state.run_id,
     status,
     ...params,
-    counts: { pages: progress.pages.length, read, failed: progress.pages.length - read },
+    counts: { ...progress.counts },
     termination: status === 'cancelled' ? 'cancelled' : status === 'failed' ? 'error' : progress.termination,
     credits: totalCredits(state.charged),
     usage: state.charged,
@@ -45,16 +46,8 @@ export function crawlView(state: CrawlState): CrawlView {
   };
 }
 
-export const crawlPageView = ({ url, source_url, final_url, title, content, status, depth, error }: CrawlPage): CrawlPageView => ({
-  url,
-  source_url: source_url ?? null,
-  final_url,
-  title,
-  content,
-  status,
-  depth,
-  error,
-});
+export const crawlPageView = ({ url, source_url, final_url, title, content, status, depth, error }: Omit<CrawlPageView, 'source_url'> & Pick<CrawlPage, 'source_url'>): CrawlPageView =>
+  boundedPage({ url, source_url: source_url ?? null, final_url, title, content, status, depth, error });
 
 /**
  * Crawl runs, worked by the extraction service (the one service that reads user-supplied URLs):
@@ -67,7 +60,18 @@ export const crawlRuns = defineRunKind(crawlRunKind, {
   noun: 'Crawl run',
   service: 'extraction',
   view: crawlView,
-  readModel: { collection: CRAWL_RUNS_COLLECTION, version: 1, listItem: crawlView },
+  // v2: the pages left the run's document for CRAWL_PAGES_COLLECTION.
+  readModel: {
+    collection: CRAWL_RUNS_COLLECTION,
+    version: 2,
+    listItem: crawlView,
+    items: {
+      collection: CRAWL_PAGES_COLLECTION,
+      eventType: 'CrawlPageRead',
+      item: (event) => crawlPageView(event.data as CrawlPage),
+      summary: (state) => (state.status === 'absent' || state.progress.pages.length === 0 ? state : { ...state, progress: { ...state.progress, pages: [] } }),
+    },
+  },
   webhook: { type: 'crawl_run', url: (state) => state.params.webhook, signer: (state) => teamStream(state.team_id) },
   queued: true,
   routes: {
@@ -86,6 +90,6 @@ export const crawlRuns = defineRunKind(crawlRunKind, {
     if (event.type !== 'CrawlPageRead') return undefined;
     const page = event.data as CrawlPage;
     const { content: _c, ...shown } = crawlPageView(page);
-    return { event: 'page.fetched', data: { crawl_id: state.run_id, ...shown, pages: state.progress.pages.length } };
+    return { event: 'page.fetched', data: { crawl_id: state.run_id, ...shown, pages: state.progress.counts.pages } };
   },
 });

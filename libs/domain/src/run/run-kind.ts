@@ -72,6 +72,8 @@ export interface RunKind<State extends AnyRunState = AnyRunState, View extends o
     /** Raised when the document's shape changes: the collection is rebuilt from the log. */
     version: number;
     listItem(state: State): ListItem;
+    /** Capability: items a run could grow without bound (a crawl's pages), one document each (see RunItems). */
+    items?: RunItems<State>;
   };
   /** Capability: a finished run is POSTed to the URL its request gave; types are `<type>.completed|failed|cancelled`. */
   webhook?: {
@@ -85,6 +87,21 @@ export interface RunKind<State extends AnyRunState = AnyRunState, View extends o
   /** Capability: a completed run can be given more work (`ReopenRun`). */
   reopenable: boolean;
   routes: RunRoutes;
+}
+
+/**
+ * Items of a run kept out of its read-model document (DESIGN.md 4: a document a projection could
+ * grow without bound is split): each event of `eventType` adds one item, a document of its own in
+ * `collection` holding the run's id and the item's order (the event's stream revision), and the
+ * run's document keeps `summary(state)`, which drops the items and keeps their counts, so the view
+ * and list item read alike from it.
+ */
+export interface RunItems<State extends AnyRunState = AnyRunState> {
+  collection: string;
+  eventType: string;
+  /** The item's document from its event: plain JSON, bounded (far below a store's document limit). */
+  item(event: StoredEvent): Record<string, unknown>;
+  summary(state: State): State;
 }
 
 /** A kind's progress commands as an executor records them (the worker adds its id). */
