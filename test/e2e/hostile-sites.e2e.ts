@@ -1,5 +1,9 @@
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { watchHealth } from '../support/health-watch';
 import { type HostileSite, startHostileSite } from '../support/hostile-site';
+import { pathologicalPages } from '../support/pathological-pages';
+import { ReplayServer } from '../support/replay-server';
 import { bearer, type RunningService, startService } from '../support/service-process';
 
 jest.setTimeout(300_000);
@@ -78,5 +82,75 @@ describe('hostile sites through map and crawl (standalone)', () => {
     }
     // Each page requested once by the crawl.
     for (const path of [...site.ordinaryPaths, ...site.hostilePaths]) expect([path, (site.hits.get(path) ?? 0) - (before.get(path) ?? 0)]).toEqual([path, 1]);
+  });
+});
+
+/**
+ * A deep run whose search (a SearXNG stand-in on loopback) answers with the hostile pages: the
+ * crawler-hurting site's and the extractor-hurting corpus's (test/support/pathological-pages.ts,
+ * the PDF decode bomb among them). The research service reads them through the extraction
+ * service like any result: the run completes, with a report, and health answers every time.
+ */
+describe('hostile pages through a deep run (standalone)', () => {
+  let svc: RunningService;
+  let site: HostileSite;
+  let corpus: http.Server;
+  let searxng: ReplayServer;
+  const pages = pathologicalPages();
+
+  beforeAll(async () => {
+    site = await startHostileSite({ longUrls: 10 });
+    corpus = http.createServer((request, response) => {
+      const page = pages[Number(new URL(request.url ?? '/', 'http://x').pathname.slice(1))];
+      if (!page) return void response.writeHead(404).end();
+      response.writeHead(200, { 'Content-Type': page.contentType }).end(page.body);
+    });
+    await new Promise<void>((resolve) => corpus.listen(0, '127.0.0.1', resolve));
+    const corpusOrigin = `http://127.0.0.1:${(corpus.address() as AddressInfo).port}`;
+    const urls = [...site.hostilePaths.map((p) => `${site.origin}${p}`), `${site.origin}/ordinary/1`, ...pages.map((_, i) => `${corpusOrigin}/${i}`)];
+    searxng = await ReplayServer.start({
+      routes: [
+        {
+          path: '/search',
+          respond: (req) => {
+            const q = String(req.query.q ?? '');
+            const results = urls.map((url, i) => ({ url, title: `Result ${i} for ${q}`, content: `A page about ${q}.`, engine: 'stub', engines: ['stub'], score: urls.length - i, category: 'general' }));
+            return { body: { query: q, number_of_results: results.length, results, answers: [], corrections: [], infoboxes: [], suggestions: [], unresponsive_engines: [] } };
+          },
+        },
+      ],
+    });
+    svc = await startService('standalone', {
+      SEARCH_PROVIDER: 'searxng',
+      SEARXNG_URL: searxng.url,
+      SEARXNG_RPS: '0',
+      FETCH_ALLOW_HOSTS: `127.0.0.1:${site.port},${new URL(corpusOrigin).host}`,
+      LOG_LEVEL: 'warn',
+    });
+  });
+  afterAll(async () => {
+    await svc?.stop();
+    await searxng?.close();
+    await site?.close();
+    await new Promise((resolve) => corpus?.close(resolve));
+  });
+
+  it('completes with a report while health answers every time', async () => {
+    const stop = watchHealth(svc.baseUrl);
+    const headers = { ...bearer(svc.demoKey), 'Content-Type': 'application/json' };
+    const response = await fetch(`${svc.baseUrl}/v1/search`, { method: 'POST', headers, body: JSON.stringify({ depth: 'deep', queries: ['ordinary pages with words'], max_fetches: 30 }) });
+    expect(response.status).toBe(202);
+    const created = (await response.json()) as { search_id: string };
+    type View = { status: string; report: string | null; pagesFetched: number };
+    let view: View = { status: 'queued', report: null, pagesFetched: 0 };
+    for (let i = 0; i < 2_400 && !['completed', 'failed', 'cancelled'].includes(view.status); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      view = (await (await fetch(`${svc.baseUrl}/v1/searches/${created.search_id}`, { headers })).json()) as View;
+    }
+    const health = await stop();
+    expect(health.failure).toBeNull();
+    expect(view.status).toBe('completed');
+    expect(view.report).toEqual(expect.any(String));
+    expect(view.pagesFetched).toBeGreaterThan(0);
   });
 });
