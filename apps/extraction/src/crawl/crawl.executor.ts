@@ -40,6 +40,8 @@ export class CrawlExecutor implements RunExecutor<typeof crawlRuns> {
     const inScope = crawlScope(start, params);
     const { queue, seen, read } = frontier(start, state.progress.pages);
     let count = state.progress.pages.length;
+    /** Set once the team's index refused a page: later pages are not offered. */
+    let indexRefused = false;
     const pace = hostPacer((url) => this.fetcher.crawlDelayMs(url).catch(() => 0), run.signal);
     // A resumed run waits its delay after the last page the previous worker read.
     if (count > 0 && (await this.fetcher.crawlDelayMs(start).catch(() => 0)) > 0) await pace.before(start);
@@ -72,7 +74,7 @@ export class CrawlExecutor implements RunExecutor<typeof crawlRuns> {
           links.push(link.url);
         }
       }
-      await run.record({
+      const recorded = await run.recordFacts({
         type: 'RecordCrawlPage',
         url: next.url,
         final_url: page?.finalUrl ?? null,
@@ -87,10 +89,21 @@ export class CrawlExecutor implements RunExecutor<typeof crawlRuns> {
       read.add(normalizeUrl(next.url));
       if (page) read.add(normalizeUrl(page.finalUrl));
       queue.push(...links.map((url) => ({ url, depth: next.depth + 1 })));
-      if (params.index && result.error === null && result.content) {
-        await this.indexer.add(run.runId, { url: page?.finalUrl ?? next.url, title: result.title, content: result.content, format: params.format }).catch((error: unknown) => {
-          this.logger.warn({ msg: 'crawled page not indexed', crawl_id: run.runId, url: next.url, err: (error as Error).message });
-        });
+      // The page as recorded (its content capped there) joins the team's pages: the index event
+      // names the crawl event, so every search replica reads the page from the log.
+      const pageRevision = recorded.events.find((event) => event.type === 'CrawlPageRead')?.revision;
+      if (params.index && result.error === null && result.content && pageRevision !== undefined && !indexRefused) {
+        const outcome = await this.indexer
+          .add({ crawlId: run.runId, teamId: state.team_id, workerId: run.workerId }, { url: page?.finalUrl ?? next.url, format: params.format, revision: pageRevision })
+          .catch((error: unknown) => {
+            this.logger.warn({ msg: 'crawled page not indexed', crawl_id: run.runId, url: next.url, err: (error as Error).message });
+            return null;
+          });
+        if (outcome && !outcome.indexed && outcome.refusal) {
+          // The team's index is full (or this crawl's pages were removed): the crawl reads on, unindexed.
+          indexRefused = true;
+          this.logger.warn({ msg: 'crawl pages no longer indexed', crawl_id: run.runId, team_id: state.team_id, url: next.url, reason: outcome.refusal });
+        }
       }
     }
   }
