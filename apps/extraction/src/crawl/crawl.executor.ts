@@ -42,6 +42,19 @@ export class CrawlExecutor implements RunExecutor<typeof crawlRuns> {
     let count = state.progress.pages.length;
     /** Set once the team's index refused a page: later pages are not offered. */
     let indexRefused = false;
+    const indexRun = { crawlId: run.runId, teamId: state.team_id, workerId: run.workerId };
+    const refusedToIndex = (url: string, reason: string) => {
+      // The team's index is full (or this crawl's pages were removed): the crawl reads on, unindexed.
+      indexRefused = true;
+      this.logger.warn({ msg: 'crawl pages no longer indexed', crawl_id: run.runId, team_id: state.team_id, url, reason });
+    };
+    if (params.index && run.resumed && count > 0) {
+      const outcome = await this.indexer.resume(indexRun, params.format).catch((error: unknown) => {
+        this.logger.warn({ msg: 'resumed crawl: last page not indexed', crawl_id: run.runId, err: (error as Error).message });
+        return null;
+      });
+      if (outcome && !outcome.indexed && outcome.refusal) refusedToIndex(params.url, outcome.refusal);
+    }
     const pace = hostPacer((url) => this.fetcher.crawlDelayMs(url).catch(() => 0), run.signal);
     // A resumed run waits its delay after the last page the previous worker read.
     if (count > 0 && (await this.fetcher.crawlDelayMs(start).catch(() => 0)) > 0) await pace.before(start);
@@ -94,16 +107,12 @@ export class CrawlExecutor implements RunExecutor<typeof crawlRuns> {
       const pageRevision = recorded.events.find((event) => event.type === 'CrawlPageRead')?.revision;
       if (params.index && result.error === null && result.content && pageRevision !== undefined && !indexRefused) {
         const outcome = await this.indexer
-          .add({ crawlId: run.runId, teamId: state.team_id, workerId: run.workerId }, { url: page?.finalUrl ?? next.url, format: params.format, revision: pageRevision })
+          .add(indexRun, { url: page?.finalUrl ?? next.url, format: params.format, revision: pageRevision })
           .catch((error: unknown) => {
             this.logger.warn({ msg: 'crawled page not indexed', crawl_id: run.runId, url: next.url, err: (error as Error).message });
             return null;
           });
-        if (outcome && !outcome.indexed && outcome.refusal) {
-          // The team's index is full (or this crawl's pages were removed): the crawl reads on, unindexed.
-          indexRefused = true;
-          this.logger.warn({ msg: 'crawl pages no longer indexed', crawl_id: run.runId, team_id: state.team_id, url: next.url, reason: outcome.refusal });
-        }
+        if (outcome && !outcome.indexed && outcome.refusal) refusedToIndex(next.url, outcome.refusal);
       }
     }
   }
