@@ -113,7 +113,7 @@ export class FindAllExecutor implements RunExecutor<typeof findAllRuns> {
       if (run.stopped()) return;
       if (state.progress.queries.includes(query)) continue;
       await run.record({ type: 'RecordQuery', query });
-      const page = await callBus(this.bus, subjects.searchPage, { query, page: 1, limit: 10, country: 'us', language: 'en' });
+      const page = await callBus(this.bus, subjects.searchPage, { query, page: 1, limit: 10, country: 'us', language: 'en', team_id: state.team_id });
       const hits = page.hits.filter((hit) => !listsRead.has(normalizeUrl(hit.url)) && !known.has(normalizeUrl(hit.url)));
       // A hit that comes with its page text (the local index) is read from that text: it carries
       // no links, so it is taken as an entity page, not a list.

@@ -40,7 +40,7 @@ export class MonitorRunner {
     if (settings.url) return this.runPage(monitor, settings.url, eventId, slotsCovered, ranAt, failed);
     let rows;
     try {
-      const page = await callBus(this.bus, subjects.searchPage, { query: settings.query, page: 1, limit: 10, country: settings.country, language: settings.language });
+      const page = await callBus(this.bus, subjects.searchPage, { query: settings.query, page: 1, limit: 10, country: settings.country, language: settings.language, team_id: monitor.team_id });
       rows = page.hits.map((hit) => ({ url: hit.url, title: hit.title, snippet: hit.snippet, date: hit.date, domain: domainOf(hit.url), score: hit.score }));
     } catch (error) {
       return failed(`search failed: ${error instanceof Error ? error.message : String(error)}`);

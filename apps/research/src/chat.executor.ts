@@ -38,7 +38,7 @@ export class ChatExecutor implements RunExecutor<typeof chatRuns> {
     const budget = PROCESSOR_BUDGETS[params.budget];
     const { prompt, queries } = chatQueries(params);
     const schema = params.response_format.type === 'json_schema' ? params.response_format.json_schema.schema : null;
-    const ports = this.ports.for({ objective: prompt, signal: run.signal });
+    const ports = this.ports.for({ objective: prompt, signal: run.signal, teamId: run.state.team_id });
     const outcome = await runResearch(
       {
         prompt,

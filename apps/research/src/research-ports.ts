@@ -10,7 +10,8 @@ import { normalizeUrl } from '@app/urls';
 export type PageFilters = Pick<RequestOf<typeof subjects.searchPage>, 'category' | 'freshness' | 'include_domains' | 'exclude_domains' | 'after_date' | 'before_date'>;
 
 /**
- * The research pipeline's ports for a run, over the bus: provider pages (`search.page`, uncharged),
+ * The research pipeline's ports for a run, over the bus: provider pages (`search.page`, uncharged,
+ * as the run's team sees them),
  * page reads (`extraction.read`, uncharged), the research model, and the objective re-rank of the
  * configured language model. Page texts seen along the way are kept for the caller
  * (`texts`), so a run can shape its results or fill fields without reading a page twice.
@@ -27,7 +28,7 @@ export class ResearchPortsFactory {
     return this.language;
   }
 
-  for(options: { objective: string | null; filters?: PageFilters; signal?: AbortSignal }): ResearchPorts & { texts: Map<string, { url: string; title: string; text: string }> } {
+  for(options: { objective: string | null; filters?: PageFilters; signal?: AbortSignal; teamId?: string }): ResearchPorts & { texts: Map<string, { url: string; title: string; text: string }> } {
     const texts = new Map<string, { url: string; title: string; text: string }>();
     const keep = (url: string, title: string, text: string | undefined | null) => {
       if (text && text.trim()) texts.set(normalizeUrl(url), { url, title, text });
@@ -36,7 +37,8 @@ export class ResearchPortsFactory {
       texts,
       model: this.model,
       search: async (query, page, locale) => {
-        const request: RequestOf<typeof subjects.searchPage> = { query, page, limit: 10, country: locale.country, language: locale.language, ...options.filters };
+        // The run's team: its own pages (crawls with `index: true`) are searched with the shared index.
+        const request: RequestOf<typeof subjects.searchPage> = { query, page, limit: 10, country: locale.country, language: locale.language, ...options.filters, team_id: options.teamId ?? null };
         const reply = await callBus(this.bus, subjects.searchPage, request);
         for (const hit of reply.hits) keep(hit.url, hit.title, hit.content);
         return reply;

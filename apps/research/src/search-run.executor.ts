@@ -97,7 +97,7 @@ export class SearchRunExecutor implements RunExecutor<typeof searchRuns> {
   async execute(run: RunContext<SearchRunState, RecordedCommand<typeof searchRuns>>): Promise<void> {
     if (run.state.status === 'absent') throw new Error(`search run ${run.runId} has no request`);
     const params = run.state.params;
-    const ports = this.ports.for({ objective: params.objective, filters: deepFilters(params), signal: run.signal });
+    const ports = this.ports.for({ objective: params.objective, filters: deepFilters(params), signal: run.signal, teamId: run.state.team_id });
     const outcome = await runResearch(
       {
         prompt: params.prompt ?? params.queries.join('; '),

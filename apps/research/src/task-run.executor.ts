@@ -105,7 +105,7 @@ export class TaskRunExecutor implements RunExecutor<typeof taskRuns> {
     const params = run.state.params;
     const budget = PROCESSOR_BUDGETS[params.processor];
     const json = params.output_schema.type === 'json' ? params.output_schema.json_schema : null;
-    const ports = this.ports.for({ objective: params.task, signal: run.signal });
+    const ports = this.ports.for({ objective: params.task, signal: run.signal, teamId: run.state.team_id });
     const queries = taskQueries(params, budget.subqueries);
     const outcome = await runResearch(
       {

@@ -1,6 +1,6 @@
 import { Ctx, MessagePattern, Payload, type BaseRpcContext } from '@nestjs/microservices';
 import { BusController, busHeaders } from '@app/bus';
-import { type IndexPagesReply, IndexPagesRequest, SearchPageRequest, type SearchPageReply, type SearchReply, SearchRequest, subjects } from '@app/contracts';
+import { SearchPageRequest, type SearchPageReply, type SearchReply, SearchRequest, subjects } from '@app/contracts';
 import { chargeContextFrom } from '@app/platform';
 import { SearchService } from './search.service';
 
@@ -16,10 +16,5 @@ export class SearchHandler {
   @MessagePattern(subjects.searchPage)
   page(@Payload() request: SearchPageRequest): Promise<SearchPageReply> {
     return this.searches.providerPage(request);
-  }
-
-  @MessagePattern(subjects.indexPages)
-  index(@Payload() request: IndexPagesRequest): Promise<IndexPagesReply> {
-    return this.searches.indexPages(request);
   }
 }

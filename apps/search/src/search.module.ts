@@ -10,6 +10,7 @@ import { LocalSearchProvider } from '@app/search-engine';
 import { BusPageFetcher } from './bus-page-fetcher';
 import { SearchHandler } from './search.handler';
 import { SearchService } from './search.service';
+import { TeamPages } from './team-pages';
 
 const SEARCH_EXTRACTION_WORKERS = Symbol('SEARCH_EXTRACTION_WORKERS');
 
@@ -54,6 +55,7 @@ export function createSearchProvider(config: Config, bus: BusClient, workers?: E
       useFactory: (config: Config, bus: BusClient, workers: ExtractionWorkers | null) => createSearchProvider(config, bus, workers ?? undefined),
     },
     { provide: LANGUAGE_MODEL, inject: [CONFIG], useFactory: (config: Config) => createLanguageModel(config) },
+    TeamPages,
     SearchService,
   ],
 })

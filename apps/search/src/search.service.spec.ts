@@ -4,6 +4,7 @@ import { SqliteEventStore } from '@app/eventstore';
 import { ExtractiveLanguageModel } from '@app/language';
 import type { SearchCapabilities, SearchHit, SearchProvider } from '@app/providers';
 import { SearchService } from './search.service';
+import { TeamPages } from './team-pages';
 
 // Pages whose opening says nothing about the question; the answer is further down.
 const paragraphs = (topic: string, answer: string) =>
@@ -107,7 +108,7 @@ describe('SearchService', () => {
 
   beforeEach(() => {
     events = new SqliteEventStore(':memory:');
-    service = new SearchService(provider, new ExtractiveLanguageModel(), events, bus);
+    service = new SearchService(provider, new ExtractiveLanguageModel(), events, bus, new TeamPages(provider, events));
   });
   afterEach(async () => {
     await events.close();
@@ -116,7 +117,7 @@ describe('SearchService', () => {
   it("answers a repeated query from its cache until the provider's generation changes (a page edited in the index's folder)", async () => {
     let calls = 0;
     const counting = { ...provider, generation: 1, search: async (...args: Parameters<SearchProvider['search']>) => (calls++, provider.search(...args)) };
-    service = new SearchService(counting, new ExtractiveLanguageModel(), events, bus);
+    service = new SearchService(counting, new ExtractiveLanguageModel(), events, bus, new TeamPages(counting, events));
     await search({ depth: 'instant' });
     await search({ depth: 'instant' });
     expect(calls).toBe(1);
@@ -128,7 +129,7 @@ describe('SearchService', () => {
   it('asks the provider for page text only where it is used: an objective, auto depth, contents', async () => {
     const asked: boolean[] = [];
     const recording = { ...provider, search: async (query: Parameters<SearchProvider['search']>[0]) => (asked.push(query.withContent === true), provider.search(query)) };
-    service = new SearchService(recording, new ExtractiveLanguageModel(), events, bus);
+    service = new SearchService(recording, new ExtractiveLanguageModel(), events, bus, new TeamPages(recording, events));
     await search({ depth: 'instant', queries: ['tram 1'] });
     await search({ depth: 'fast', queries: ['tram 2'] });
     await search({ depth: 'instant', queries: ['tram 3'], objective: 'airport tram' });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { BusClient } from '@app/bus';
-import { callBus, type IndexPagesReply, type IndexPagesRequest, type SearchPageReply, type SearchPageRequest, type SearchReply, type SearchRequest, type SearchResultRow, subjects } from '@app/contracts';
+import { callBus, type SearchPageReply, type SearchPageRequest, type SearchReply, type SearchRequest, type SearchResultRow, subjects } from '@app/contracts';
 import { FRESHNESS_WINDOW_MS, lineItems, totalCredits } from '@app/domain';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { ExcerptBudget, focusExcerpts } from '@app/extraction';
@@ -10,8 +10,8 @@ import { type ChargeContext, chargeRequest } from '@app/platform';
 import { ExtractiveLanguageModel, LANGUAGE_MODEL, type LanguageModel } from '@app/language';
 import { type SearchHit, type SearchPage, type SearchProvider, type SearchQuery, SEARCH_PROVIDER } from '@app/providers';
 import { UrlMerge } from '@app/research';
-import { LocalSearchProvider } from '@app/search-engine';
 import { domainOf, onDomain } from '@app/urls';
+import { TeamPages } from './team-pages';
 
 const DEFAULT_EXCERPT_CHARS = 500;
 const HIGHLIGHT_CHARS = 1_000;
@@ -79,20 +79,8 @@ export class SearchService {
     @Inject(LANGUAGE_MODEL) private readonly model: LanguageModel,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     private readonly bus: BusClient,
+    private readonly teamPages: TeamPages,
   ) {}
-
-  /** Pages a crawl read join the local index (when this service searches one). */
-  async indexPages(request: IndexPagesRequest): Promise<IndexPagesReply> {
-    if (!(this.provider instanceof LocalSearchProvider)) return { indexed: 0, note: `the search provider is ${this.provider.name}, not the local index` };
-    const pages = request.pages.map((page) => ({
-      url: page.url,
-      body: page.content,
-      contentType: page.content_type,
-      source: request.source,
-      ...(page.title && { overrides: { title: page.title } }),
-    }));
-    return { indexed: await this.provider.addPages(pages), note: null };
-  }
 
   async search(request: SearchRequest, charge: ChargeContext): Promise<SearchReply> {
     const started = performance.now();
@@ -101,7 +89,7 @@ export class SearchService {
     await this.provider.ready();
 
     const providerStarted = performance.now();
-    const perQuery = await Promise.all(request.queries.map((query) => this.gather(query, request, filters, warnings)));
+    const perQuery = await Promise.all(request.queries.map((query) => this.gather(query, request, filters, warnings, charge.team_id)));
     const providerMs = performance.now() - providerStarted;
 
     let candidates = this.merge(perQuery);
@@ -166,7 +154,7 @@ export class SearchService {
       advanced_settings: { source_policy: { after_date: request.after_date ?? null, before_date: request.before_date ?? null } },
     });
     const shape: PageShape = { ...request, category: request.category ?? null, freshness: request.freshness ?? null, withContent: true };
-    const page = await this.page(request.query, request.page, shape, filters, warnings, false);
+    const page = await this.page(request.query, request.page, shape, filters, warnings, request.team_id ?? null, false);
     const hits = this.postFilter(page.hits, shape, filters, warnings);
     return { hits: hits.map((hit) => ({ ...hit })), page: page.page, hasMore: page.hasMore, warnings: [...new Set(warnings)] };
   }
@@ -184,19 +172,23 @@ export class SearchService {
   }
 
   /** One query's hits: page 1, and for `auto` page 2 when page 1 left fewer than `limit` after filtering. */
-  private async gather(query: string, request: SearchRequest, filters: Filters, warnings: string[]): Promise<SearchHit[]> {
+  private async gather(query: string, request: SearchRequest, filters: Filters, warnings: string[], team: string): Promise<SearchHit[]> {
     // Snippets alone unless the text is used: re-ranking for an objective, auto's focused excerpts, contents.
     const shape: PageShape = { ...request, withContent: Boolean(request.objective) || request.depth === 'auto' || wantsContents(request) };
-    const first = await this.page(query, 1, shape, filters, warnings);
+    const first = await this.page(query, 1, shape, filters, warnings, team);
     let hits = this.postFilter(first.hits, request, filters, warnings);
     if (request.depth === 'auto' && hits.length < request.limit && first.hasMore && this.provider.capabilities.pagination) {
-      const second = await this.page(query, 2, shape, filters, warnings);
+      const second = await this.page(query, 2, shape, filters, warnings, team);
       hits = hits.concat(this.postFilter(second.hits, request, filters, warnings));
     }
     return hits;
   }
 
-  private async page(query: string, page: number, request: PageShape, filters: Filters, warnings: string[], cached = true): Promise<SearchPage> {
+  /**
+   * One provider page for the query, as `team` sees it: the shared index's results merged with the
+   * team's own pages (see TeamPages), or the provider's page alone without a team.
+   */
+  private async page(query: string, page: number, request: PageShape, filters: Filters, warnings: string[], team: string | null, cached = true): Promise<SearchPage> {
     const caps = this.provider.capabilities;
     const native = (support: 'native' | 'none') => support === 'native';
     const q: SearchQuery = {
@@ -216,19 +208,22 @@ export class SearchService {
     if (!native(caps.country) && request.country !== 'us') {
       warnings.push(`country: the ${this.provider.name} provider cannot restrict results to a country; "${request.country}" was not applied`);
     }
+    const own = await this.teamPages.prepare(team);
+    const ask = () => own.page(q, (shaped) => this.provider.search(shaped));
     // Runs (deep, tasks, monitors) ask the provider each time: a monitor must see a change at once.
     if (!cached) {
-      const fresh = await this.provider.search(q);
+      const fresh = await ask();
       warnings.push(...fresh.warnings);
       return fresh;
     }
     // A repeated query within a minute is answered from the cache; a failed call is not kept. A
     // provider that counts its changes (the local index) keys the cache by that count too, so a
-    // page edited in its folder shows at once; another shows after at most the minute.
-    const key = `${this.provider.generation ?? ''}\u0000${JSON.stringify(q)}`;
+    // page edited in its folder shows at once; another shows after at most the minute. A team's
+    // own pages key it by the team and the count of their writes.
+    const key = `${this.provider.generation ?? ''}\u0000${own.key}\u0000${JSON.stringify(q)}`;
     let pending = this.pages.get(key);
     if (!pending) {
-      pending = this.provider.search(q);
+      pending = ask();
       this.pages.set(key, pending);
       pending.catch(() => this.pages.delete(key));
     }

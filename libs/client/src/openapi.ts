@@ -139,6 +139,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/crawl/{crawl_id}/index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove the crawl's pages from its team's search index (every replica); a crawl that indexed nothing removes 0 */
+        delete: operations["CrawlRoutes_removeFromIndex"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/crawl/{crawl_id}/summary": {
         parameters: {
             query?: never;
@@ -869,7 +886,7 @@ export interface components {
              */
             include_subdomains?: boolean;
             /**
-             * @description Add the pages read to the local search index
+             * @description Add the pages read to the team's own search index: its searches and runs find them, no other team's do (MAX_INDEXED_PAGES_PER_TEAM; DELETE /v1/crawl/{id}/index removes them)
              * @default false
              */
             index?: boolean;
@@ -899,6 +916,10 @@ export interface components {
              * @description The finished run is POSTed here (crawl_run.completed|failed|cancelled)
              */
             webhook?: string | null;
+        };
+        CrawlIndexRemoved: {
+            crawl_id: string;
+            removed: number;
         };
         CrawlRun: {
             completedAt: string | null;
@@ -2185,6 +2206,63 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RunHistory"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    CrawlRoutes_removeFromIndex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                crawl_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrawlIndexRemoved"];
                 };
             };
             /** @description Missing, malformed, unknown or revoked API key */

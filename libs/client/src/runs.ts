@@ -3,6 +3,7 @@ import { type RequestOptions, segment, type Transport } from './transport';
 import type {
   CrawlBody,
   CrawlCreated,
+  CrawlIndexRemoved,
   CrawlPagesQuery,
   CrawlRunView,
   CrawlRunWithPages,
@@ -142,6 +143,11 @@ export class Crawls extends RunResource<CrawlRunView> {
   /** Starts a crawl (202 at once, `{crawl_id, status}`); follow it with `stream` or `retrieve`. */
   create(body: CrawlBody, options?: RequestOptions): Promise<CrawlCreated> {
     return this.transport.json({ method: 'POST', path: '/v1/crawl', body, options });
+  }
+
+  /** Takes the pages a crawl with `index: true` added out of its team's search index. */
+  removeFromIndex(id: string, options?: RequestOptions): Promise<CrawlIndexRemoved> {
+    return this.transport.json({ method: 'DELETE', path: `/v1/crawl/${segment(id)}/index`, options });
   }
 
   /** The run with a page of its pages, in the order read (`limit` 1..100, default 20; `offset`). */

@@ -50,6 +50,12 @@ export interface MapResponse {
   usage: SkuUsageLine[];
 }
 
+/** DELETE /v1/crawl/{id}/index: how many of the crawl's pages left its team's index. */
+export interface CrawlIndexRemoved {
+  crawl_id: string;
+  removed: number;
+}
+
 /** POST /v1/crawl's 202. */
 export interface CrawlCreated {
   crawl_id: string;

@@ -78,6 +78,8 @@ export interface Config {
   wsMaxMessageBytes: number;
   /** `MAX_QUEUED_RUNS_PER_TEAM`: runs (deep, task, FindAll) a team may have waiting at once, counted across replicas. */
   maxQueuedRunsPerTeam: number;
+  /** `MAX_INDEXED_PAGES_PER_TEAM`: pages a team's crawls (`index: true`) may hold in its own search index. */
+  maxIndexedPagesPerTeam: number;
   /** `MAX_MONITORS_PER_TEAM`: monitors (not deleted) a team may hold. */
   maxMonitorsPerTeam: number;
   /** `MONITOR_MIN_INTERVAL_MINUTES`: a monitor's cron may not run more often than this. */
@@ -252,6 +254,7 @@ export function loadConfig(env: Env = process.env): Config {
     headersTimeoutMs,
     requestReadTimeoutMs,
     maxQueuedRunsPerTeam: int(env, 'MAX_QUEUED_RUNS_PER_TEAM', 50, 1, 1_000_000),
+    maxIndexedPagesPerTeam: int(env, 'MAX_INDEXED_PAGES_PER_TEAM', 10_000, 1, 10_000_000),
     maxMonitorsPerTeam: int(env, 'MAX_MONITORS_PER_TEAM', 100, 1, 1_000_000),
     monitorMinIntervalMinutes: int(env, 'MONITOR_MIN_INTERVAL_MINUTES', 15, 1, 10_080),
     chargesRetentionDays: int(env, 'CHARGES_RETENTION_DAYS', 30, 1, 36_500),

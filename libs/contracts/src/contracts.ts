@@ -1,7 +1,7 @@
 import type { ClassConstructor } from 'class-transformer';
 import { ExtractReply, ExtractRequest, MapReply, MapRequest } from './extraction.dto';
 import { SearchPageReply, SearchPageRequest } from './research.dto';
-import { FetchPageReply, FetchPageRequest, IndexPagesReply, IndexPagesRequest, SearchReply, SearchRequest } from './search.dto';
+import { FetchPageReply, FetchPageRequest, SearchReply, SearchRequest } from './search.dto';
 import { ReopenRunRequest, RunCommandReply, RunIdRequest, StartRunReply, StartRunRequest } from './runs.dto';
 import { HealthReply, HealthRequest } from './health.dto';
 import { CreateMonitorReply, CreateMonitorRequest, MonitorCommandReply, MonitorIdRequest, RunMonitorReply, UpdateMonitorRequest } from './monitors.dto';
@@ -43,7 +43,6 @@ export const CONTRACTS = {
   [subjects.map]: { request: MapRequest, reply: MapReply },
   [subjects.search]: { request: SearchRequest, reply: SearchReply },
   [subjects.searchPage]: { request: SearchPageRequest, reply: SearchPageReply },
-  [subjects.indexPages]: { request: IndexPagesRequest, reply: IndexPagesReply },
   ...runContracts,
   [subjects.createMonitor]: { request: CreateMonitorRequest, reply: CreateMonitorReply },
   [subjects.updateMonitor]: { request: UpdateMonitorRequest, reply: MonitorCommandReply },

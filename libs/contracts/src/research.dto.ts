@@ -20,6 +20,8 @@ export class SearchPageRequest {
   @IsOptional() @ValidateIf(nullable) @IsArray() @IsString({ each: true }) exclude_domains?: string[] | null;
   @IsOptional() @ValidateIf(nullable) @IsString() after_date?: string | null;
   @IsOptional() @ValidateIf(nullable) @IsString() before_date?: string | null;
+  /** The team whose run asks: its own pages (crawls with `index: true`) are searched with the shared index. */
+  @IsOptional() @ValidateIf(nullable) @IsString() team_id?: string | null;
 }
 
 export class SearchPageHit {

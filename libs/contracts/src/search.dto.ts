@@ -121,24 +121,3 @@ export class FetchPageReply {
   @IsOptional() @IsObject() error?: { code: string; message: string; status?: number };
 }
 
-export const INDEXED_CONTENT_TYPES = ['text/markdown', 'text/plain', 'text/html'] as const;
-
-/** A page read elsewhere (a crawl) for the local index: its address, title and extracted content. */
-export class IndexPageDto {
-  @IsString() url!: string;
-  @ValidateIf((_, v) => v !== null) @IsString() title!: string | null;
-  @IsString() content!: string;
-  @IsIn(INDEXED_CONTENT_TYPES) content_type!: (typeof INDEXED_CONTENT_TYPES)[number];
-}
-
-/** `search.index` request: pages to add to (or replace in) the local index, under `source`. */
-export class IndexPagesRequest {
-  @IsString() source!: string;
-  @IsArray() @ArrayMaxSize(20) @ValidateNested({ each: true }) @Type(() => IndexPageDto) pages!: IndexPageDto[];
-}
-
-/** How many joined the index; `note` says why none could (no local index). */
-export class IndexPagesReply {
-  @IsInt() @Min(0) indexed!: number;
-  @ValidateIf((_, v) => v !== null) @IsString() note!: string | null;
-}

@@ -22,8 +22,6 @@ export const subjects = {
   search: 'search.query',
   /** One provider page without a charge (the research pipeline's searches; its run is charged). */
   searchPage: 'search.page',
-  /** Add pages read elsewhere (a crawl with `index: true`) to the local index. */
-  indexPages: 'search.index',
   /** Monitors: create, change, pause, resume, delete, run now. */
   createMonitor: 'monitors.create',
   updateMonitor: 'monitors.update',

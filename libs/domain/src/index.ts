@@ -14,4 +14,5 @@ export * from './chat';
 export * from './monitor';
 export * from './findall';
 export * from './crawl';
+export * from './team-pages';
 export * from './freshness';

@@ -16,10 +16,17 @@ export interface RunContext<State, Command = { type: string }> {
   resumed: boolean;
   /** Appends one of the kind's progress commands (the worker id is filled in); a refusal throws. */
   record(command: Command): Promise<void>;
+  /** As `record`, and says what was appended at which revisions of the run's stream (nothing: recorded already). */
+  recordFacts(command: Command): Promise<RecordedFacts>;
   /** True once the work should stop (checked between steps). */
   stopped(): boolean;
   /** Aborted at the same moment, for calls that can be cut. */
   signal: AbortSignal;
+}
+
+/** The events a `record` appended to the run's stream, with their revisions. */
+export interface RecordedFacts {
+  events: { type: string; revision: bigint }[];
 }
 
 /**
@@ -231,6 +238,10 @@ export class RunWorker {
       resumed,
       record: async (command) => {
         await this.command(run, { ...command, worker_id });
+      },
+      recordFacts: async (command) => {
+        const result = await this.command(run, { ...command, worker_id });
+        return { events: result.events.map((event) => ({ type: event.type, revision: event.revision })) };
       },
       stopped: () => active.stop !== null,
       signal: active.abort.signal,

@@ -143,6 +143,11 @@ export class LocalSearchProvider implements SearchProvider {
     this.extract = options.extract ?? extractAny;
   }
 
+  /** Where each team's own pages are kept (`TeamIndexes`), beside this copy of the shared index. */
+  get teamDir(): string {
+    return path.join(this.storeDir, 'teams');
+  }
+
   /** Changes with every write to the index (a watched file, a refresh): cached answers from before are stale. */
   get generation(): number {
     return this.index?.generation ?? 0;
@@ -180,19 +185,6 @@ export class LocalSearchProvider implements SearchProvider {
       )
       .finally(() => (this.refreshing = undefined));
     return this.refreshing;
-  }
-
-  /**
-   * Pages read elsewhere (a crawl with `index: true`) join the index under `source`; a page already
-   * there is replaced. How many had text to index.
-   */
-  async addPages(pages: RawPage[]): Promise<number> {
-    await this.ready();
-    return this.serial(async () => {
-      const docs = await this.toDocuments(pages);
-      if (docs.length > 0) this.index!.apply(docs, []);
-      return docs.length;
-    });
   }
 
   /** Resolves once the index writes queued so far (a boot's catch-up, watched changes) are done. */

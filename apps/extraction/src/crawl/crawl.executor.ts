@@ -49,6 +49,21 @@ export class CrawlExecutor implements RunExecutor<typeof crawlRuns> {
     const { queue, seen, read } = frontier(start, state.progress.pages);
     const origins = new OriginBudget(this.config.crawlMaxOrigins, start, ...state.progress.pages.flatMap((page) => page.links));
     let count = state.progress.pages.length;
+    /** Set once the team's index refused a page: later pages are not offered. */
+    let indexRefused = false;
+    const indexRun = { crawlId: run.runId, teamId: state.team_id, workerId: run.workerId };
+    const refusedToIndex = (url: string, reason: string) => {
+      // The team's index is full (or this crawl's pages were removed): the crawl reads on, unindexed.
+      indexRefused = true;
+      this.logger.warn({ msg: 'crawl pages no longer indexed', crawl_id: run.runId, team_id: state.team_id, url, reason });
+    };
+    if (params.index && run.resumed && count > 0) {
+      const outcome = await this.indexer.resume(indexRun, params.format).catch((error: unknown) => {
+        this.logger.warn({ msg: 'resumed crawl: last page not indexed', crawl_id: run.runId, err: (error as Error).message });
+        return null;
+      });
+      if (outcome && !outcome.indexed && outcome.refusal) refusedToIndex(params.url, outcome.refusal);
+    }
     const pace = hostPacer((url) => this.fetcher.crawlDelayMs(url).catch(() => 0), run.signal);
     // A resumed run waits its delay after the last page the previous worker read.
     if (count > 0 && (await this.fetcher.crawlDelayMs(start).catch(() => 0)) > 0) await pace.before(start);
@@ -95,7 +110,7 @@ export class CrawlExecutor implements RunExecutor<typeof crawlRuns> {
           links.length = 0;
         }
       }
-      await run.record({
+      const recorded = await run.recordFacts({
         type: 'RecordCrawlPage',
         url: moved ? finalUrl : next.url,
         source_url: moved ? next.url : null,
@@ -111,10 +126,17 @@ export class CrawlExecutor implements RunExecutor<typeof crawlRuns> {
       read.add(normalizeUrl(next.url));
       if (finalUrl) read.add(normalizeUrl(finalUrl));
       queue.push(...links.map((url) => ({ url, depth: next.depth + 1 })));
-      if (params.index && error === null && result.content) {
-        await this.indexer.add(run.runId, { url: finalUrl ?? next.url, title: result.title, content: result.content, format: params.format }).catch((failure: unknown) => {
-          this.logger.warn({ msg: 'crawled page not indexed', crawl_id: run.runId, url: next.url, err: (failure as Error).message });
-        });
+      // The page as recorded (its content capped there) joins the team's pages: the index event
+      // names the crawl event, so every search replica reads the page from the log.
+      const pageRevision = recorded.events.find((event) => event.type === 'CrawlPageRead')?.revision;
+      if (params.index && error === null && result.content && pageRevision !== undefined && !indexRefused) {
+        const outcome = await this.indexer
+          .add(indexRun, { url: finalUrl ?? next.url, format: params.format, revision: pageRevision })
+          .catch((failure: unknown) => {
+            this.logger.warn({ msg: 'crawled page not indexed', crawl_id: run.runId, url: next.url, err: (failure as Error).message });
+            return null;
+          });
+        if (outcome && !outcome.indexed && outcome.refusal) refusedToIndex(next.url, outcome.refusal);
       }
     }
   }

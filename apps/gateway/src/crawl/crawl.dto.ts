@@ -36,7 +36,7 @@ export class CrawlBody {
   @BoolField({ default: false, description: 'Follow links to subdomains of the start host' }) include_subdomains!: boolean;
   @EnumField(CRAWL_FORMATS, { default: 'markdown' }) format!: (typeof CRAWL_FORMATS)[number];
   @EnumField(CRAWL_RENDER, { default: 'auto', description: 'Rendering of script-built pages, as /v1/extract reads them' }) render!: (typeof CRAWL_RENDER)[number];
-  @BoolField({ default: false, description: 'Add the pages read to the local search index' }) index!: boolean;
+  @BoolField({ default: false, description: "Add the pages read to the team's own search index: its searches and runs find them, no other team's do (MAX_INDEXED_PAGES_PER_TEAM; DELETE /v1/crawl/{id}/index removes them)" }) index!: boolean;
   @UrlField({ optional: true, nullable: true, description: 'The finished run is POSTed here (crawl_run.completed|failed|cancelled)' }) webhook?: string | null;
 }
 

@@ -1,8 +1,11 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ref } from '../openapi/response-schemas';
+import { CONFIG, type Config } from '@app/config';
 import { subjects } from '@app/contracts';
-import { crawlPageView, type CrawlPageView, crawlRuns, type CrawlView } from '@app/domain';
+import { crawlPageView, type CrawlPageView, crawlRuns, type CrawlView, teamPagesBound, teamPagesDecider, teamPagesStream } from '@app/domain';
+import { aggregateStream, EVENT_STORE, type EventStore, handleCommand } from '@app/eventstore';
+import { tooManyRequests } from '@app/platform';
 import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
 import { ServiceCalls } from '../commands/service-calls';
 import { RunHttp } from '../runs/run-http';
@@ -10,7 +13,8 @@ import { CrawlBody, CrawlIdParams, CrawlPagesQuery, MapBody } from './crawl.dto'
 
 /**
  * The crawl kind's route file: creating a crawl and its view with a page of its pages (list,
- * summary, cancel, history and streams come from its registration); and POST /v1/map.
+ * summary, cancel, history and streams come from its registration); taking a crawl's pages out of
+ * its team's index; and POST /v1/map.
  */
 @ApiTags('Crawl')
 @ApiBearerAuth()
@@ -19,6 +23,8 @@ export class CrawlRoutes {
   constructor(
     private readonly runs: RunHttp,
     private readonly calls: ServiceCalls,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(CONFIG) private readonly config: Config,
   ) {}
 
   @Post('crawl')
@@ -26,6 +32,7 @@ export class CrawlRoutes {
   @ApiOperation({ summary: 'Start a crawl run: 202 {crawl_id, status}; pages arrive as page.fetched events' })
   @ApiAcceptedResponse({ schema: ref('CrawlStarted') })
   async create(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Body() body: CrawlBody): Promise<{ crawl_id: string; status: string }> {
+    if (body.index) await this.assertRoomToIndex(auth);
     const id = await this.runs.request(crawlRuns, auth, req.id, {
       url: body.url,
       limit: body.limit,
@@ -51,6 +58,35 @@ export class CrawlRoutes {
     // The pages are documents of their own (the run's document keeps counts), in the order read.
     const pages = (await this.runs.items<CrawlPageView>(crawlRuns, params.crawl_id, query)).map(crawlPageView);
     return { ...view, pages, pages_limit: query.limit, pages_offset: query.offset };
+  }
+
+  @Delete('crawl/:crawl_id/index')
+  @HttpCode(200)
+  @ApiOperation({ summary: "Remove the crawl's pages from its team's search index (every replica); a crawl that indexed nothing removes 0" })
+  @ApiOkResponse({ schema: ref('CrawlIndexRemoved') })
+  async removeFromIndex(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Param() params: CrawlIdParams): Promise<{ crawl_id: string; removed: number }> {
+    // 404 for another team's crawl, as for every run.
+    await this.runs.owned(crawlRuns, auth, params.crawl_id);
+    const result = await handleCommand(
+      this.events,
+      teamPagesStream(auth.team_id),
+      teamPagesDecider,
+      { type: 'RemoveCrawlPages', team_id: auth.team_id, crawl_id: params.crawl_id },
+      { metadata: { team_id: auth.team_id, key_id: auth.key_id, request_id: req.id, correlation_id: params.crawl_id }, maxAttempts: 10 },
+    );
+    const removed = result.events.find((event) => event.type === 'TeamCrawlPagesRemoved');
+    return { crawl_id: params.crawl_id, removed: removed ? (removed.data as { removed: number }).removed : 0 };
+  }
+
+  /**
+   * A crawl that would index has room in its team's index: under MAX_INDEXED_PAGES_PER_TEAM, as
+   * the team's stream holds it (every replica's crawls counted); otherwise a 429 naming the bound
+   * and nothing is created. A crawl that fills the index on its way reads on without indexing.
+   */
+  private async assertRoomToIndex(auth: AuthContext): Promise<void> {
+    const max = this.config.maxIndexedPagesPerTeam;
+    const { state } = await aggregateStream(this.events, teamPagesStream(auth.team_id), teamPagesDecider);
+    if (state.pages >= max) throw tooManyRequests(60, {}, teamPagesBound(max, state.pages));
   }
 
   @Post('map')

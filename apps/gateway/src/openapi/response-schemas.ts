@@ -177,6 +177,7 @@ export const RESPONSE_COMPONENTS: Record<string, SchemaObject> = {
     usage: arrayOf(ref('SkuLineItem')),
   }),
   CrawlStarted: shape<{ crawl_id: string; status: string }>({ crawl_id: str, status: oneOfStrings(RUN_STATUSES) }),
+  CrawlIndexRemoved: shape<{ crawl_id: string; removed: number }>({ crawl_id: str, removed: int }),
   ChatSearchResult: shape<ChatSearchResult>({ url: str, title: str, snippet: str, excerpts: arrayOf(str), date: nullable(str), domain: str, category: nullable(str), score: num }),
   ChatCompletion: shape<ChatCompletion>({
     id: str,
