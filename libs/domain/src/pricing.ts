@@ -18,7 +18,10 @@ export const PRICES = {
   sku_findall_enrich: { credits: 1, per: 1 },
   sku_monitor_run: { credits: 1, per: 1 },
   sku_map: { credits: 1, per: 1 },
-  sku_crawl_page: { credits: 1, per: 1 },
+  // A crawled page costs what an extracted one does.
+  sku_crawl_page: { credits: 2, per: 1 },
+  // One page rendered in the headless browser, wherever (extract, crawl, research, monitors), a render that ran to its deadline included.
+  sku_render: { credits: 1, per: 1 },
 } as const satisfies Record<string, { credits: number; per: number }>;
 
 export type Sku = keyof typeof PRICES;
