@@ -77,14 +77,22 @@ export class ExtractService {
    */
   async read(request: ExtractRequest): Promise<ExtractReply> {
     const tally: RenderTally = { renders: 0 };
-    const results = await this.readAll(request, tally);
+    // Each result rendered says so: a run records which of its pages it charges a render for.
+    const results = await this.readAll(request, tally, true);
     const usage = lineItems({ sku_render: tally.renders });
     return { results, credits: totalCredits(usage), usage };
   }
 
-  private readAll(request: ExtractRequest, tally: RenderTally): Promise<ExtractResultDto[]> {
+  private readAll(request: ExtractRequest, tally: RenderTally, mark = false): Promise<ExtractResultDto[]> {
     const fetchOptions: FetchOptions | undefined = request.fresh ? { cache: false } : undefined;
-    return Promise.all(request.urls.map((url) => this.extractOne(url, request, fetchOptions, undefined, tally)));
+    return Promise.all(
+      request.urls.map(async (url) => {
+        const own: RenderTally = { renders: 0 };
+        const result = await this.extractOne(url, request, fetchOptions, undefined, own);
+        tally.renders += own.renders;
+        return mark && own.renders > 0 ? { ...result, rendered: true } : result;
+      }),
+    );
   }
 
   /** One raw page for a crawler; a refusal comes back as data with the fetch error's code. */

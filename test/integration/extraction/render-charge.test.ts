@@ -82,7 +82,10 @@ describe('rendering is charged (sku_render)', () => {
     const rendered = await service.read({ urls: [`${origin}/scripted`], format: 'text', full_content: true, excerpts: false, render: 'always' });
     expect(rendered.usage).toEqual([{ sku: 'sku_render', quantity: 1, credits: 1 }]);
     expect(rendered.credits).toBe(1);
+    // Per page too: a run records which of its reads it is charged a render for.
+    expect(rendered.results[0]!.rendered).toBe(true);
     const plain = await service.read({ urls: [`${origin}/scripted`], format: 'text', full_content: true, excerpts: false, render: 'never' });
     expect(plain.usage).toEqual([]);
+    expect(plain.results[0]!.rendered).toBeUndefined();
   });
 });
