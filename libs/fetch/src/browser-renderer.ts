@@ -137,7 +137,9 @@ export class BrowserRenderer {
     if (!first.ok) throw new FetchError(first.code, url, `${url}: ${first.code === 'blocked_address' ? 'refused: ' : ''}${first.reason}`);
     await this.acquire(url);
     try {
-      const browser = await this.launch();
+      const browser = await this.launch().catch((error: unknown) => {
+        throw new FetchError('unsupported_type', url, `${url}: the browser could not start (${(error as Error).message.split('\n')[0]})`);
+      });
       hooks?.started?.();
       return await this.bounded(browser, first.url.href, fetched);
     } finally {

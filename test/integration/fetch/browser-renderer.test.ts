@@ -206,6 +206,15 @@ describe('BrowserRenderer', () => {
     expect(cookiesSeen.get('/check-cookies')).toBeUndefined();
   });
 
+  it('says the browser could not start when it cannot (a sandbox refused, a broken binary): that URL\'s error', async () => {
+    const broken = new BrowserRenderer({ executablePath: '/bin/false', allowHosts: [new URL(site.origin).host] });
+    try {
+      await expect(broken.render(`${site.origin}/scripted`)).rejects.toMatchObject({ name: 'FetchError', message: expect.stringMatching(/the browser could not start/) });
+    } finally {
+      await broken.close();
+    }
+  });
+
   it('says no browser is available when none is', async () => {
     const none = new BrowserRenderer({ executablePath: '/nonexistent/chromium' });
     expect(none.available).toBe(false);
