@@ -104,6 +104,8 @@ export class BrowserRenderer {
   private readonly queueMax: number;
   private readonly root: boolean;
   private browser: Promise<Browser> | null = null;
+  /** The browser `browser` resolved to, while it is the one in use. */
+  private current: Browser | null = null;
   private readonly sessions = new WeakMap<Browser, CDPSession>();
   private proxy: GuardedProxy | null = null;
   private proxyAddress: string | null = null;
@@ -151,6 +153,7 @@ export class BrowserRenderer {
     this.closed = true;
     const browser = this.browser;
     this.browser = null;
+    this.current = null;
     if (browser) await browser.then((b) => b.close()).catch(() => undefined);
     await this.proxy?.close();
     this.proxy = null;
@@ -173,10 +176,7 @@ export class BrowserRenderer {
       return this.load(await ctx.newPage(), url, deadline, fetched);
     });
     const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(this.expired(url)),
-        this.timeoutMs,
-      );
+      timer = setTimeout(() => reject(this.expired(url)), this.timeoutMs);
     });
     try {
       return await Promise.race([work, expired]);
@@ -200,7 +200,11 @@ export class BrowserRenderer {
 
   /** A browser that no longer answers in time: killed; the next render launches another. */
   private discard(browser: Browser): void {
-    void this.browser?.then((current) => current === browser && (this.browser = null)).catch(() => undefined);
+    // At once, so that no render in between is given the browser being killed.
+    if (this.current === browser) {
+      this.current = null;
+      this.browser = null;
+    }
     const child = browser.process();
     if (child && child.exitCode === null) child.kill('SIGKILL');
     void browser.close().catch(() => undefined);
@@ -261,7 +265,14 @@ export class BrowserRenderer {
       this.browser = launched;
       launched.then(
         // A crashed or killed browser is replaced by the next render.
-        (browser) => browser.on('disconnected', () => this.browser === launched && (this.browser = null)),
+        (browser) => {
+          if (this.browser === launched) this.current = browser;
+          browser.on('disconnected', () => {
+            if (this.browser !== launched) return;
+            this.browser = null;
+            this.current = null;
+          });
+        },
         () => this.browser === launched && (this.browser = null),
       );
     }
