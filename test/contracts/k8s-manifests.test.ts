@@ -137,6 +137,32 @@ suite('Kubernetes manifests', () => {
     expect(policies.find((p) => p.metadata.name === 'gateway-ingress')!.spec.ingress).toEqual([{ ports: [{ protocol: 'TCP', port: 8080 }] }]);
   });
 
+  it.each(['dev', 'prod'])('%s: the extraction pod (it runs the headless browser) is non-root with no service account token, and reaches only NATS, EventStoreDB, DNS and the public internet', (overlay) => {
+    const pod = one(overlay, 'Deployment', 'extraction').spec.template;
+    expect(pod.spec.securityContext.runAsNonRoot).toBe(true);
+    expect(pod.spec.securityContext.runAsUser).toBeGreaterThan(0);
+    expect(pod.spec.automountServiceAccountToken).toBe(false);
+    // No read store: the MongoDB URL of the shared ConfigMap is blanked for this pod.
+    expect(pod.spec.containers[0].env).toContainEqual({ name: 'MONGO_URL', value: '' });
+    const labels: Record<string, string> = pod.metadata.labels;
+    const selects = (selector: any): boolean =>
+      Object.entries(selector.matchLabels ?? {}).every(([k, v]) => labels[k] === v) &&
+      (selector.matchExpressions ?? []).every((e: any) => (e.operator === 'In' ? e.values.includes(labels[e.key]) : e.operator === 'NotIn' ? !e.values.includes(labels[e.key]) : false));
+    const egress = find(overlay, 'NetworkPolicy')
+      .filter((p) => p.spec.policyTypes.includes('Egress') && selects(p.spec.podSelector))
+      .flatMap((p) => p.spec.egress ?? []);
+    const pods = egress.flatMap((rule: any) => (rule.to ?? []).filter((t: any) => t.podSelector).map((t: any) => ({ app: t.podSelector.matchLabels.app ?? t.podSelector.matchLabels['k8s-app'], ports: rule.ports })));
+    expect(pods.map((p: any) => p.app).sort()).toEqual(['eventstore', 'kube-dns', 'nats']);
+    expect(pods.find((p: any) => p.app === 'kube-dns').ports).toEqual([{ protocol: 'UDP', port: 53 }, { protocol: 'TCP', port: 53 }]);
+    expect(pods.find((p: any) => p.app === 'nats').ports).toEqual([{ protocol: 'TCP', port: 4222 }]);
+    expect(pods.find((p: any) => p.app === 'eventstore').ports).toEqual([{ protocol: 'TCP', port: 2113 }]);
+    const blocks = egress.flatMap((rule: any) => (rule.to ?? []).filter((t: any) => t.ipBlock).map((t: any) => t.ipBlock));
+    expect(blocks.map((b: any) => b.cidr).sort()).toEqual(['0.0.0.0/0', '::/0']);
+    for (const range of PRIVATE) expect(blocks.find((b: any) => b.cidr === '0.0.0.0/0').except).toContain(range);
+    // Every egress rule names where it goes: none is open to everything.
+    for (const rule of egress) expect(rule.to?.length).toBeGreaterThan(0);
+  });
+
   it('secrets: dev generates its own Secret; prod ships none (created out of band), and no manifest carries a key in its ConfigMap', () => {
     expect(find('dev', 'Secret', 'web-research-secrets')).toHaveLength(1);
     expect(find('prod', 'Secret')).toHaveLength(0);

@@ -98,7 +98,7 @@ describe('the TypeScript client: map, crawl runs and page monitors (standalone)'
     expect(view.pages.map((p) => p.url)).toEqual(fetched.map((p) => p.url));
     expect(view.pages.find((p) => pathOf(p.url) === '/team')).toMatchObject({ status: 200, title: 'Our team', error: null, content: expect.stringContaining('Ada, Grace and Linus') });
     expect(view.counts.pages).toBe(view.pages.length);
-    expect(view.credits).toBe(view.counts.read);
+    expect(view.credits).toBe(2 * view.counts.read);
 
     const paged = await client.crawl.retrieve(created.crawl_id, { limit: 2, offset: 3 });
     expect(paged.pages.map((p) => pathOf(p.url))).toEqual(['/new', '/docs/guide.pdf']);

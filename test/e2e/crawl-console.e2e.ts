@@ -53,7 +53,7 @@ describeBrowser('console crawl page (Chromium)', () => {
     expect(rows).toHaveLength(5);
     expect(rows[0]).toMatch(/^Home depth 0 · HTTP 200/);
     expect(rows.join('\n')).toContain('About us depth 1');
-    expect((await texts('[data-testid="crawl-summary"]'))[0]).toMatch(/^4 pages read, 1 failed · 4 credits · frontier exhausted$/);
+    expect((await texts('[data-testid="crawl-summary"]'))[0]).toMatch(/^4 pages read, 1 failed · 8 credits · frontier exhausted$/);
   });
 
   it('maps the site from the same form', async () => {

@@ -128,8 +128,9 @@ describe('site map and crawl runs (standalone)', () => {
 
     const read = pages.filter((p) => p.error === null).length;
     expect(view.counts).toEqual({ pages: pages.length, read, failed: pages.length - read });
-    expect(view.credits).toBe(read);
-    expect(view.usage).toEqual([{ sku: 'sku_crawl_page', quantity: read, credits: read }]);
+    // A crawled page costs what an extracted one does.
+    expect(view.credits).toBe(2 * read);
+    expect(view.usage).toEqual([{ sku: 'sku_crawl_page', quantity: read, credits: 2 * read }]);
 
     // Pages paged; the list; the SSE stream has one page.fetched per page.
     const paged = await json(await call('GET', `/v1/crawl/${created.crawl_id}?limit=2&offset=3`));
@@ -145,7 +146,7 @@ describe('site map and crawl runs (standalone)', () => {
     for (let i = 0; i < 100 && !(hook = hooks.find((h) => h.body.includes(created.crawl_id))); i++) await new Promise((r) => setTimeout(r, 100));
     const verified = new Webhook(svc.demoWebhookSecret).verify(hook!.body, hook!.headers as Record<string, string>) as { type: string; data: { crawl_id: string; status: string } };
     expect(verified.type).toBe('crawl_run.completed');
-    expect(verified.data).toMatchObject({ crawl_id: created.crawl_id, status: 'completed', credits: read });
+    expect(verified.data).toMatchObject({ crawl_id: created.crawl_id, status: 'completed', credits: 2 * read });
   });
 
   it('index: true adds the pages read to the local index: the crawled site becomes searchable', async () => {

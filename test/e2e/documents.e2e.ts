@@ -59,7 +59,7 @@ describe('documents and rendered pages (standalone)', () => {
   const extract = async (body: Record<string, unknown>) => {
     const response = await fetch(`${svc.baseUrl}/v1/extract`, { method: 'POST', headers: headers(), body: JSON.stringify(body) });
     expect(response.status).toBe(200);
-    return (await response.json()) as { results: Result[]; credits: number };
+    return (await response.json()) as { results: Result[]; credits: number; usage: { sku: string; quantity: number; credits: number }[] };
   };
 
   it('POST /v1/extract reads PDFs (also one served as octet-stream) and a Word file, with content_type and pages, and says why for the encrypted and the image-only PDF', async () => {
@@ -99,12 +99,21 @@ describe('documents and rendered pages (standalone)', () => {
 
   it('renders a page whose text only a script writes: auto and always read it, never does not', async () => {
     const url = `${origin}/tides`;
-    const never = (await extract({ urls: [url], format: 'text', render: 'never' })).results[0]!;
+    const asFetched = await extract({ urls: [url], format: 'text', render: 'never' });
+    const never = asFetched.results[0]!;
     expect(never.content ?? '').not.toContain(SCRIPTED_TEXT);
+    expect(asFetched.usage.map((item) => item.sku)).not.toContain('sku_render');
     for (const render of ['auto', 'always', undefined]) {
-      const result = (await extract({ urls: [url], format: 'text', ...(render && { render }) })).results[0]!;
+      const reply = await extract({ urls: [url], format: 'text', ...(render && { render }) });
+      const result = reply.results[0]!;
       expect(result).toMatchObject({ error: null, content_type: 'text/html' });
       expect(result.content).toContain(SCRIPTED_TEXT);
+      // The render is charged beside the extract.
+      expect(reply.usage).toEqual([
+        { sku: 'sku_extract', quantity: 1, credits: 2 },
+        { sku: 'sku_render', quantity: 1, credits: 1 },
+      ]);
+      expect(reply.credits).toBe(3);
     }
     const bad = await fetch(`${svc.baseUrl}/v1/extract`, { method: 'POST', headers: headers(), body: JSON.stringify({ urls: [url], render: 'sometimes' }) });
     expect(bad.status).toBe(422);

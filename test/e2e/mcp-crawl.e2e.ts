@@ -144,7 +144,7 @@ describe('MCP map and crawl tools (standalone, loopback site)', () => {
     const viaRestView = await crawled((await rest('POST', '/v1/crawl', args)).crawl_id);
     const viaRest = await charged(middle, 1 + viaRestView.credits);
     expect(viaMcp).toEqual(viaRest);
-    expect(viaMcp).toEqual({ sku_map: 1, sku_crawl_page: viaRestView.counts.read });
+    expect(viaMcp).toEqual({ sku_map: 1, sku_crawl_page: 2 * viaRestView.counts.read });
     expect(viaRestView.counts.read).toBe(3);
   });
 

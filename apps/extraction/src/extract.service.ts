@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ExtractReply, ExtractRequest, ExtractResultDto, FetchPageReply, FetchPageRequest } from '@app/contracts';
-import { lineItem, totalCredits } from '@app/domain';
+import { lineItem, lineItems, totalCredits } from '@app/domain';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { DocumentUnreadable, type ExtractedDocument, ExtractionAbandoned, ExtractionWorkers, focusExcerpts, hasRunnableScript } from '@app/extraction';
 import { BrowserRenderer, FetchError, type FetchedPage, type FetchOptions, PAGE_FETCHER, type PageFetcher } from '@app/fetch';
@@ -11,11 +11,20 @@ const EXCERPT_CHARS = 1_500;
 const THIN_TEXT_CHARS = 200;
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 
-/** One URL read: the extraction's result, the page fetched (null when none was) and the fetch's refusal. */
+/**
+ * One URL read: the extraction's result, the page fetched (null when none was), the fetch's
+ * refusal, and the renders it took (each charged `sku_render` by whoever charges the read).
+ */
 export interface PageRead {
   result: ExtractResultDto;
   page: FetchedPage | null;
   refusal: FetchError | null;
+  renders: number;
+}
+
+/** Renders started while reading: each one used the browser, whatever came of it (a deadline reached included). */
+interface RenderTally {
+  renders: number;
 }
 
 /** What reading one URL takes (`render`: auto when absent). */
@@ -38,7 +47,8 @@ const failed = (url: string, error: string): ExtractResultDto => ({
 /**
  * `/v1/extract`: every URL fetched (through the SSRF-guarded, cached fetcher) and extracted
  * concurrently; one bad URL never fails the others. 2 credits per extracted URL, none for a
- * failed one, charged once for the call.
+ * failed one, plus `sku_render` for every page rendered in the browser (a render that ran to its
+ * deadline included), charged once for the call.
  */
 @Injectable()
 export class ExtractService {
@@ -52,17 +62,37 @@ export class ExtractService {
   ) {}
 
   async extract(request: ExtractRequest, charge: ChargeContext): Promise<ExtractReply> {
-    const { results } = await this.read(request);
+    const tally: RenderTally = { renders: 0 };
+    const results = await this.readAll(request, tally);
     const good = results.filter((result) => result.error === null).length;
-    const usage = [lineItem('sku_extract', good)];
+    const usage = [lineItem('sku_extract', good), ...lineItems({ sku_render: tally.renders })];
     const position = await chargeRequest(this.events, charge, usage);
     return { results, credits: totalCredits(usage), usage, ...(position !== undefined && { position }) };
   }
 
-  /** The same reading without a charge: for services that charge their own SKU (search contents). */
+  /**
+   * The same reading without a charge, for services that charge their own SKUs (search contents,
+   * research runs, FindAll, page monitors): `usage` and `credits` are what the reading used that
+   * the caller must add to its own charge, the renders (`sku_render`); nothing is charged here.
+   */
   async read(request: ExtractRequest): Promise<ExtractReply> {
+    const tally: RenderTally = { renders: 0 };
+    // Each result rendered says so: a run records which of its pages it charges a render for.
+    const results = await this.readAll(request, tally, true);
+    const usage = lineItems({ sku_render: tally.renders });
+    return { results, credits: totalCredits(usage), usage };
+  }
+
+  private readAll(request: ExtractRequest, tally: RenderTally, mark = false): Promise<ExtractResultDto[]> {
     const fetchOptions: FetchOptions | undefined = request.fresh ? { cache: false } : undefined;
-    return { results: await Promise.all(request.urls.map((url) => this.extractOne(url, request, fetchOptions))), credits: 0, usage: [] };
+    return Promise.all(
+      request.urls.map(async (url) => {
+        const own: RenderTally = { renders: 0 };
+        const result = await this.extractOne(url, request, fetchOptions, undefined, own);
+        tally.renders += own.renders;
+        return mark && own.renders > 0 ? { ...result, rendered: true } : result;
+      }),
+    );
   }
 
   /** One raw page for a crawler; a refusal comes back as data with the fetch error's code. */
@@ -75,28 +105,24 @@ export class ExtractService {
     }
   }
 
-  async one(url: string, request: ReadOptions): Promise<ExtractResultDto> {
-    return this.extractOne(url, request, undefined);
-  }
-
   /**
    * One URL fetched and extracted as `/v1/extract` does it, with the fetch's own options (a crawl:
    * robots, pacing, no cache); the fetched page comes back too (its links), null when none was.
    */
   async readPage(url: string, request: ReadOptions, fetchOptions?: FetchOptions): Promise<PageRead> {
-    const read: PageRead = { result: failed(url, ''), page: null, refusal: null };
-    read.result = await this.extractOne(url, request, fetchOptions, read);
+    const read: PageRead = { result: failed(url, ''), page: null, refusal: null, renders: 0 };
+    read.result = await this.extractOne(url, request, fetchOptions, read, read);
     return read;
   }
 
-  private async extractOne(url: string, request: ReadOptions, fetchOptions: FetchOptions | undefined, read?: PageRead): Promise<ExtractResultDto> {
+  private async extractOne(url: string, request: ReadOptions, fetchOptions: FetchOptions | undefined, read: PageRead | undefined, tally: RenderTally): Promise<ExtractResultDto> {
     try {
       const page = await this.fetcher.fetch(url, fetchOptions);
       if (read) read.page = page;
       // On a thread with a deadline: a hostile page is given up, never a stalled event loop.
       const format = request.format ?? 'markdown';
       const keep = request.full_content && format !== 'text' ? [format] : [];
-      const { document, finalUrl } = await this.readDocument(url, page, request.render ?? 'auto', keep);
+      const { document, finalUrl } = await this.readDocument(url, page, request.render ?? 'auto', keep, tally);
       const body = request.format === 'html' ? document.html : request.format === 'text' ? document.text : document.markdown;
       if (!document.text.trim()) return failed(url, `${url}: the page has no readable main content`);
       const limit = request.max_chars_per_result ?? undefined;
@@ -131,27 +157,36 @@ export class ExtractService {
    * reads thin and has scripts; never). Without a browser, auto reads the page as fetched and
    * always is this URL's error.
    */
-  private async readDocument(url: string, page: FetchedPage, render: 'auto' | 'always' | 'never', keep: Array<'markdown' | 'html'>): Promise<{ document: ExtractedDocument; finalUrl: string }> {
+  private async readDocument(
+    url: string,
+    page: FetchedPage,
+    render: 'auto' | 'always' | 'never',
+    keep: Array<'markdown' | 'html'>,
+    tally: RenderTally,
+  ): Promise<{ document: ExtractedDocument; finalUrl: string }> {
     const options = { url: page.finalUrl, contentType: page.contentType, ...(page.encoding && { encoding: page.encoding }) };
     const html = !page.encoding && HTML_TYPES.has(page.contentType);
-    if (html && render === 'always') return this.rendered(url, page, keep);
+    if (html && render === 'always') return this.rendered(url, page, keep, tally);
     const document = await this.workers.extract(page.body, options, keep);
     if (!html || render !== 'auto' || !this.renderer.available) return { document, finalUrl: page.finalUrl };
     if (document.text.trim().length >= THIN_TEXT_CHARS || !hasRunnableScript(page.body)) return { document, finalUrl: page.finalUrl };
     // A thin page with scripts: what the browser shows, when it shows more.
-    const rendered = await this.rendered(url, page, keep).catch((error: unknown) => {
+    const rendered = await this.rendered(url, page, keep, tally).catch((error: unknown) => {
       this.logger.warn({ msg: 'rendering failed; the page is read as fetched', url, err: (error as Error).message });
       return null;
     });
     return rendered && rendered.document.text.trim().length > document.text.trim().length ? rendered : { document, finalUrl: page.finalUrl };
   }
 
-  private async rendered(url: string, page: FetchedPage, keep: Array<'markdown' | 'html'>): Promise<{ document: ExtractedDocument; finalUrl: string }> {
+  private async rendered(url: string, page: FetchedPage, keep: Array<'markdown' | 'html'>, tally: RenderTally): Promise<{ document: ExtractedDocument; finalUrl: string }> {
     if (!this.renderer.available) {
       throw new FetchError('unsupported_type', url, `${url}: render "always" needs a browser and none is available (install one: apt-get install chromium, or set BROWSER_PATH)`);
     }
     // An HTML page fetched moments ago is handed to the browser, not fetched again (its scripts' requests still are, guarded).
-    const view = await this.renderer.render(page.finalUrl, HTML_TYPES.has(page.contentType) ? { body: page.body, contentType: page.contentType } : undefined);
+    // Counted once the browser takes the page: a render given up at its deadline used it too.
+    const view = await this.renderer.render(page.finalUrl, HTML_TYPES.has(page.contentType) ? { body: page.body, contentType: page.contentType } : undefined, {
+      started: () => tally.renders++,
+    });
     return { document: await this.workers.extract(view.html, { url: view.finalUrl, contentType: 'text/html' }, keep), finalUrl: view.finalUrl };
   }
 }

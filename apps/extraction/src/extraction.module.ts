@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { CONFIG, type Config } from '@app/config';
 import { HealthHandlerModule } from '@app/contracts';
 import { ExtractionWorkers } from '@app/extraction';
@@ -49,7 +49,14 @@ import { ExtractionHandler } from './extraction.handler';
       provide: BrowserRenderer,
       inject: [CONFIG],
       useFactory: (config: Config) =>
-        new BrowserRenderer({ executablePath: config.browserPath, poolSize: config.browserPoolSize, timeoutMs: config.renderTimeoutMs, allowHosts: config.fetchAllowHosts }),
+        new BrowserRenderer({
+          executablePath: config.browserPath,
+          poolSize: config.browserPoolSize,
+          timeoutMs: config.renderTimeoutMs,
+          queueMax: config.renderQueueMax,
+          allowHosts: config.fetchAllowHosts,
+          log: new Logger('BrowserRenderer'),
+        }),
     },
     ExtractService,
     SiteMapper,

@@ -1,5 +1,5 @@
-import { type RecordedCommand, type Candidate, type FieldBasisEntry, findAllLimit, findAllRuns, type FindAllSchema, type FindAllState } from '@app/domain';
-import { createHash } from 'node:crypto';
+import { type RecordedCommand, type Candidate, type FieldBasisEntry, findAllLimit, findAllRuns, type FindAllSchema, type FindAllState, quantityOf } from '@app/domain';
+import { createHash, randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { BusClient } from '@app/bus';
 import { callBus, subjects } from '@app/contracts';
@@ -57,7 +57,7 @@ export class FindAllExecutor implements RunExecutor<typeof findAllRuns> {
       const todo = state.progress.candidates.filter((c) => c.match_status === 'matched' && !enrichment.done.includes(c.candidate_id));
       const extra = entitySchema(enrichment.fields, enrichment.output_schema);
       if (!extra) continue;
-      await this.read(todo.map((c) => c.url), pages, 'text');
+      await this.read(run, todo.map((c) => c.url), pages, 'text');
       for (const candidate of todo) {
         if (run.stopped()) return;
         const { output, basis } = await this.fill(candidate, extra, pages, run.signal);
@@ -77,7 +77,7 @@ export class FindAllExecutor implements RunExecutor<typeof findAllRuns> {
       while (pending.length > 0) {
         if (matched >= limit) return true;
         const batch = pending.splice(0, READ_BATCH);
-        await this.read(batch.map((c) => c.url), pages, 'text');
+        await this.read(run, batch.map((c) => c.url), pages, 'text');
         for (const candidate of batch) {
           if (run.stopped()) return true;
           if (matched >= limit) {
@@ -118,7 +118,7 @@ export class FindAllExecutor implements RunExecutor<typeof findAllRuns> {
       // A hit that comes with its page text (the local index) is read from that text: it carries
       // no links, so it is taken as an entity page, not a list.
       for (const hit of hits) if (hit.content) pages.set(normalizeUrl(hit.url), { url: hit.url, title: hit.title, text: hit.content });
-      const markdown = await this.read(hits.filter((h) => !h.content).map((h) => h.url), new Map(), 'markdown');
+      const markdown = await this.read(run, hits.filter((h) => !h.content).map((h) => h.url), new Map(), 'markdown');
       for (const hit of hits) {
         if (run.stopped()) return;
         let doc = markdown.get(normalizeUrl(hit.url)) ?? pages.get(normalizeUrl(hit.url));
@@ -136,7 +136,7 @@ export class FindAllExecutor implements RunExecutor<typeof findAllRuns> {
           await run.record({ type: 'RecordListPage', url: normalizeUrl(listUrl), rows: listed.rows.length });
           for (const row of listed.rows) await add(row.name, row.url, row.description);
           listUrl = listed.next && !listsRead.has(normalizeUrl(listed.next)) ? listed.next : null;
-          doc = listUrl ? (await this.read([listUrl], new Map(), 'markdown')).get(normalizeUrl(listUrl)) : undefined;
+          doc = listUrl ? (await this.read(run, [listUrl], new Map(), 'markdown')).get(normalizeUrl(listUrl)) : undefined;
         }
         if (await checkPending()) return this.stop(run, matched >= limit);
       }
@@ -151,8 +151,11 @@ export class FindAllExecutor implements RunExecutor<typeof findAllRuns> {
     await run.record({ type: 'RecordTermination', reason: limitReached ? 'limit_reached' : 'candidates_exhausted' });
   }
 
-  /** Reads pages (uncharged: the run charges its own SKUs) into `into`, by normalised URL. */
-  private async read(urls: string[], into: Map<string, EntityPage>, format: 'text' | 'markdown'): Promise<Map<string, EntityPage>> {
+  /**
+   * Reads pages into `into`, by normalised URL. The read is uncharged (the run charges its own
+   * SKUs) but for the pages it rendered in the browser: recorded, and so charged, per read call.
+   */
+  private async read(run: RunContext<FindAllState, RecordedCommand<typeof findAllRuns>>, urls: string[], into: Map<string, EntityPage>, format: 'text' | 'markdown'): Promise<Map<string, EntityPage>> {
     const missing = [...new Set(urls)].filter((u) => !into.has(normalizeUrl(u)));
     for (let at = 0; at < missing.length; at += READ_BATCH) {
       const reply = await callBus(
@@ -161,6 +164,8 @@ export class FindAllExecutor implements RunExecutor<typeof findAllRuns> {
         { urls: missing.slice(at, at + READ_BATCH), objective: null, format, full_content: true, excerpts: false, max_chars_per_result: null },
         { timeoutMs: 60_000 },
       );
+      const renders = quantityOf(reply.usage, 'sku_render');
+      if (renders > 0) await run.record({ type: 'RecordRenders', read_id: randomUUID(), renders });
       for (const result of reply.results) if (result.content && !result.error) into.set(normalizeUrl(result.url), { url: result.url, title: result.title ?? result.url, text: result.content });
     }
     return into;

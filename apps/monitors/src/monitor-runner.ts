@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { BusClient } from '@app/bus';
 import { callBus, subjects } from '@app/contracts';
-import { type MonitorEvent, monitorEvent, type MonitorRecord, pageMonitorEvent, pageText } from '@app/domain';
+import { type MonitorEvent, monitorEvent, type MonitorRecord, pageMonitorEvent, pageText, quantityOf } from '@app/domain';
 import { LANGUAGE_MODEL, type LanguageModel } from '@app/language';
 import { domainOf, normalizeUrl } from '@app/urls';
 
@@ -21,7 +21,8 @@ export class MonitorRunner {
     @Inject(LANGUAGE_MODEL) private readonly model: LanguageModel,
   ) {}
 
-  async run(monitor: MonitorRecord, eventId: string, slotsCovered: number, ranAt: string): Promise<MonitorEvent> {
+  /** The run's event, and the pages it rendered in the browser (`sku_render`, charged with the run). */
+  async run(monitor: MonitorRecord, eventId: string, slotsCovered: number, ranAt: string): Promise<{ event: MonitorEvent; renders: number }> {
     const { settings } = monitor;
     const failed = (error: string): MonitorEvent => ({
       event_id: eventId,
@@ -38,6 +39,11 @@ export class MonitorRunner {
       slots_covered: slotsCovered,
     });
     if (settings.url) return this.runPage(monitor, settings.url, eventId, slotsCovered, ranAt, failed);
+    return { event: await this.runQuery(monitor, eventId, slotsCovered, ranAt, failed), renders: 0 };
+  }
+
+  private async runQuery(monitor: MonitorRecord, eventId: string, slotsCovered: number, ranAt: string, failed: (error: string) => MonitorEvent): Promise<MonitorEvent> {
+    const { settings } = monitor;
     let rows;
     try {
       const page = await callBus(this.bus, subjects.searchPage, { query: settings.query, page: 1, limit: 10, country: settings.country, language: settings.language, team_id: monitor.team_id });
@@ -63,17 +69,26 @@ export class MonitorRunner {
    * main content (markdown: markup, scripts and styles never reach it) compared line by line with
    * the previous run's. A page that does not answer, or has no readable content, is an error event.
    */
-  private async runPage(monitor: MonitorRecord, url: string, eventId: string, slotsCovered: number, ranAt: string, failed: (error: string) => MonitorEvent): Promise<MonitorEvent> {
+  private async runPage(
+    monitor: MonitorRecord,
+    url: string,
+    eventId: string,
+    slotsCovered: number,
+    ranAt: string,
+    failed: (error: string) => MonitorEvent,
+  ): Promise<{ event: MonitorEvent; renders: number }> {
     let result;
+    let renders = 0;
     try {
       const reply = await callBus(this.bus, subjects.read, { urls: [url], objective: null, format: 'markdown', full_content: true, excerpts: false, max_chars_per_result: PAGE_CHARS, fresh: true });
       result = reply.results[0];
+      renders = quantityOf(reply.usage, 'sku_render');
     } catch (error) {
-      return failed(`page read failed: ${error instanceof Error ? error.message : String(error)}`);
+      return { event: failed(`page read failed: ${error instanceof Error ? error.message : String(error)}`), renders };
     }
-    if (!result || result.error !== null || result.content === null) return failed(result?.error ?? `${url}: no answer`);
+    if (!result || result.error !== null || result.content === null) return { event: failed(result?.error ?? `${url}: no answer`), renders };
     const content = pageText(result.content);
-    return pageMonitorEvent({
+    const event = pageMonitorEvent({
       event_id: eventId,
       monitor_id: monitor.monitor_id,
       ran_at: ranAt,
@@ -86,5 +101,6 @@ export class MonitorRunner {
       previous: monitor.last_content,
       slots_covered: slotsCovered,
     });
+    return { event, renders };
   }
 }

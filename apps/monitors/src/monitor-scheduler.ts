@@ -144,8 +144,8 @@ export class MonitorScheduler implements OnApplicationBootstrap, BeforeApplicati
         // Re-read from the log: the run may have been taken over since this replica folded it.
         const { state } = await aggregateStream(this.store, monitorStream(monitorId), monitorDecider);
         if (state.status === 'absent' || state.running?.event_id !== eventId || state.running.worker_id !== this.workerId) return;
-        const event = await this.runner.run(state, eventId, state.running.slots_covered, this.clock.now());
-        await this.command(monitorId, { type: 'RecordMonitorEvent', worker_id: this.workerId, event });
+        const { event, renders } = await this.runner.run(state, eventId, state.running.slots_covered, this.clock.now());
+        await this.command(monitorId, { type: 'RecordMonitorEvent', worker_id: this.workerId, event, ...(renders > 0 && { renders }) });
         this.logger.log({ msg: 'monitor ran', monitor_id: monitorId, event_id: eventId, status: event.status, slots_covered: event.slots_covered });
       } catch (error) {
         this.refused(monitorId, `record run ${eventId}`, error);

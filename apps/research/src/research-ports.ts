@@ -52,7 +52,7 @@ export class ResearchPortsFactory {
         );
         return reply.results.map((r) => {
           keep(r.url, r.title ?? r.url, r.error ? null : r.content);
-          return { url: r.url, title: r.title ?? r.url, text: r.content ?? '', error: r.error, ...(r.page_starts && { pageStarts: r.page_starts }) };
+          return { url: r.url, title: r.title ?? r.url, text: r.content ?? '', error: r.error, ...(r.page_starts && { pageStarts: r.page_starts }), ...(r.rendered && { rendered: true }) };
         });
       },
       rerank: async (objective, results) => {

@@ -13,7 +13,7 @@ export function recordedProgress(run: Pick<RunContext<unknown, WithoutWorker<Res
   return {
     planned: (subqueries, pages_target, round) => run.record({ type: 'RecordPlan', subqueries, pages_target, ...(round && round > 1 && { round }) }),
     serpPage: (subquery, page, hits) => run.record({ type: 'RecordSerpPage', subquery, page, hits }),
-    pageFetched: (url, ok, title, error) => run.record({ type: 'RecordPageFetched', url, ok, title, error }),
+    pageFetched: (url, ok, title, error, rendered) => run.record({ type: 'RecordPageFetched', url, ok, title, error, ...(rendered && { rendered: true }) }),
     findingGraded: (finding) => run.record({ type: 'RecordFinding', finding }),
     resultsMerged: (results, reranked) => run.record({ type: 'RecordResults', results: shapeResults(results), reranked }),
     stopped: run.stopped,

@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { BusClient } from '@app/bus';
 import { callBus, type SearchPageReply, type SearchPageRequest, type SearchReply, type SearchRequest, type SearchResultRow, subjects } from '@app/contracts';
-import { FRESHNESS_WINDOW_MS, lineItems, totalCredits } from '@app/domain';
+import { FRESHNESS_WINDOW_MS, lineItems, quantityOf, totalCredits } from '@app/domain';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { ExcerptBudget, focusExcerpts } from '@app/extraction';
 import { type ChargeContext, chargeRequest } from '@app/platform';
@@ -115,10 +115,10 @@ export class SearchService {
 
     const rows = candidates.map((c) => this.row(c, request));
     // Contents first: their highlights and summary are excerpts too, so the budget must see them.
-    const contentRows = await this.contents(rows, candidates, request, warnings);
+    const { rows: contentRows, renders } = await this.contents(rows, candidates, request, warnings);
     this.capExcerpts(rows, request.max_excerpt_chars);
 
-    const usage = lineItems({ sku_search: 1, sku_objective_rerank: request.objective ? 1 : 0, sku_contents_text: contentRows });
+    const usage = lineItems({ sku_search: 1, sku_objective_rerank: request.objective ? 1 : 0, sku_contents_text: contentRows, sku_render: renders });
     const position = await chargeRequest(this.events, charge, usage);
     if (dropped > 0) warnings.push(`objective: ${dropped} off-topic result${dropped === 1 ? ' was' : 's were'} dropped`);
 
@@ -309,11 +309,13 @@ export class SearchService {
   /**
    * `advanced_settings.contents`: the page's text, highlights and summary on each row, from the
    * provider's full text when it has it, else read through the extraction service. Returns the
-   * number of rows given contents (charged as sku_contents_text).
+   * number of rows given contents (charged as sku_contents_text) and the pages the reading
+   * rendered in the browser (sku_render).
    */
-  private async contents(rows: SearchResultRow[], candidates: Candidate[], request: SearchRequest, warnings: string[]): Promise<number> {
+  private async contents(rows: SearchResultRow[], candidates: Candidate[], request: SearchRequest, warnings: string[]): Promise<{ rows: number; renders: number }> {
     const wanted = request.advanced_settings?.contents;
-    if (!wanted || !wantsContents(request) || rows.length === 0) return 0;
+    if (!wanted || !wantsContents(request) || rows.length === 0) return { rows: 0, renders: 0 };
+    let renders = 0;
     const texts = new Map<string, string>();
     const missing = candidates.filter((c) => !c.hit.content).map((c) => c.hit.url);
     for (const c of candidates) if (c.hit.content) texts.set(c.hit.url, c.hit.content);
@@ -327,6 +329,7 @@ export class SearchService {
           excerpts: false,
           max_chars_per_result: null,
         });
+        renders = quantityOf(read.usage, 'sku_render');
         for (const result of read.results) {
           if (result.content) texts.set(result.url, result.content);
           else {
@@ -337,7 +340,7 @@ export class SearchService {
       } catch (error) {
         this.logger.warn({ msg: 'contents extraction failed', err: (error as Error).message });
         warnings.push('contents: the extraction service did not answer; rows carry no contents');
-        return 0;
+        return { rows: 0, renders: 0 };
       }
     }
     const focus = request.objective ?? request.queries.join(' ');
@@ -351,6 +354,6 @@ export class SearchService {
       // The summary answers the same question the highlights do: the objective, else the queries.
       if (wanted.summary) row.summary = focusExcerpts(text, focus, SUMMARY_CHARS).join(' ');
     }
-    return given;
+    return { rows: given, renders };
   }
 }

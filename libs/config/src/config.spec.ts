@@ -54,3 +54,11 @@ describe('loadConfig: HEALTH_PORT', () => {
     expect(() => loadConfig({ HEALTH_PORT: '70000' })).toThrow(/HEALTH_PORT.*65535/);
   });
 });
+
+describe('loadConfig: RENDER_QUEUE_MAX', () => {
+  it('is 16 unless given, 0 allows no waiting, and bounds are named', () => {
+    expect(loadConfig({}).renderQueueMax).toBe(16);
+    expect(loadConfig({ RENDER_QUEUE_MAX: '0' }).renderQueueMax).toBe(0);
+    expect(() => loadConfig({ RENDER_QUEUE_MAX: '-1' })).toThrow(/RENDER_QUEUE_MAX/);
+  });
+});

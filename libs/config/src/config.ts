@@ -106,8 +106,10 @@ export interface Config {
   browserPath: string | undefined;
   /** `BROWSER_POOL_SIZE`: pages rendered at once (0 turns rendering off). */
   browserPoolSize: number;
-  /** `RENDER_TIMEOUT_MS`: how long rendering one page may take. */
+  /** `RENDER_TIMEOUT_MS`: one deadline per rendered page, from navigation to its content (load, scripts, settling, reading the DOM). */
   renderTimeoutMs: number;
+  /** `RENDER_QUEUE_MAX`: renders waiting for a free browser page at most; one more is that URL's error. */
+  renderQueueMax: number;
   /** Tests and drills: a file holding the current time (ISO-8601) that the monitor scheduler reads instead of the system clock. */
   monitorClockFile: string | undefined;
   /** Tests: a file the gateway appends a JSON line to for every /v1 answer that does not conform to the response schema its OpenAPI document declares. */
@@ -271,6 +273,7 @@ export function loadConfig(env: Env = process.env): Config {
     browserPath: read(env, 'BROWSER_PATH') ?? findBrowser(),
     browserPoolSize: int(env, 'BROWSER_POOL_SIZE', 2, 0, 64),
     renderTimeoutMs: int(env, 'RENDER_TIMEOUT_MS', 15_000, 500, 600_000),
+    renderQueueMax: int(env, 'RENDER_QUEUE_MAX', 16, 0, 10_000),
     readYourWritesMs: int(env, 'READ_YOUR_WRITES_MS', 2_000, 0, 60_000),
     streamKeepAliveSeconds: int(env, 'STREAM_KEEPALIVE_SECONDS', 15, 1, 3600),
     monitorTickMs: int(env, 'MONITOR_TICK_MS', 1_000, 10, 3_600_000),

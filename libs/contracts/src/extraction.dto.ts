@@ -67,6 +67,8 @@ export class ExtractResultDto {
   /** Offset in the text (`format: text`) where each PDF page starts, for citing a page. */
   @IsOptional() @IsArray() @IsInt({ each: true }) page_starts?: number[];
   @ValidateIf((_, v) => v !== null) @IsString() error!: string | null;
+  /** `extraction.read` only: true when the page was rendered in the browser (the caller charges it `sku_render`). */
+  @IsOptional() @IsBoolean() rendered?: boolean;
 }
 
 /** `extraction.extract` reply; `position` is the charge's append position (read-your-writes). */

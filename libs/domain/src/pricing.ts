@@ -18,7 +18,10 @@ export const PRICES = {
   sku_findall_enrich: { credits: 1, per: 1 },
   sku_monitor_run: { credits: 1, per: 1 },
   sku_map: { credits: 1, per: 1 },
-  sku_crawl_page: { credits: 1, per: 1 },
+  // A crawled page costs what an extracted one does.
+  sku_crawl_page: { credits: 2, per: 1 },
+  // One page rendered in the headless browser, wherever (extract, crawl, research, monitors), a render that ran to its deadline included.
+  sku_render: { credits: 1, per: 1 },
 } as const satisfies Record<string, { credits: number; per: number }>;
 
 export type Sku = keyof typeof PRICES;
@@ -34,3 +37,6 @@ export const lineItems = (quantities: Partial<Record<Sku, number>>): SkuLineItem
   (Object.entries(quantities) as [Sku, number][]).filter(([, quantity]) => quantity > 0).map(([sku, quantity]) => lineItem(sku, quantity));
 
 export const totalCredits = (items: readonly SkuLineItem[]): number => items.reduce((sum, item) => sum + item.credits, 0);
+
+/** Units of one SKU among line items (the renders a read reports, `sku_render`). */
+export const quantityOf = (items: readonly SkuLineItem[], sku: Sku): number => items.reduce((sum, item) => (item.sku === sku ? sum + item.quantity : sum), 0);

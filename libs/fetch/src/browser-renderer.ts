@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import puppeteer, { type Browser, type HTTPRequest, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type CDPSession, type HTTPRequest, type Page } from 'puppeteer-core';
 import { AllowHosts, bareHost, checkUrl, classifyAddress, defaultPort, isIpLiteral } from './address-policy';
 import { FetchError } from './fetcher.port';
 import { type Resolver, systemResolver } from './guarded-agent';
@@ -12,13 +12,29 @@ export interface BrowserRendererOptions {
   executablePath?: string;
   /** Pages rendered at once (default 2). */
   poolSize?: number;
-  /** Load, scripts and settling, per page (default 15 s). */
+  /**
+   * RENDER_TIMEOUT_MS: one deadline per page from navigation to its content (load, scripts,
+   * settling and reading the DOM); default 15 s. At the deadline the page's context is closed,
+   * and its browser killed (relaunched on next use) when it does not close promptly.
+   */
   timeoutMs?: number;
+  /** RENDER_QUEUE_MAX: renders waiting for a free page at most (default 16); one more is that URL's error. */
+  queueMax?: number;
   /** FETCH_ALLOW_HOSTS: the same exemptions as the fetcher's, per host and port. */
   allowHosts?: readonly string[];
   resolver?: Resolver;
   /** Cap on the rendered HTML (default 5 MiB). */
   maxBytes?: number;
+  /** Where the warning of a browser run without its sandbox (as root) goes; default the console. */
+  log?: { warn(message: string): void };
+  /** Tests: whether this process runs as root (default `process.getuid() === 0`). */
+  root?: boolean;
+}
+
+/** What the caller learns of a render as it happens. */
+export interface RenderHooks {
+  /** Called once the render has a page and starts: from then on it uses the browser, whatever its outcome. */
+  started?: () => void;
 }
 
 export interface RenderedPage {
@@ -32,7 +48,30 @@ export interface FetchedDocument {
   contentType: string;
 }
 
-const LAUNCH_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update'];
+const BASE_FLAGS = ['--headless', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update'];
+/**
+ * WebRTC's UDP goes around the proxy (and so around the address policy): off in the browser
+ * itself, not only hidden from page scripts. Both spellings: the policy switch Chromium reads
+ * (`force-`) and the older one.
+ */
+const WEBRTC_FLAGS = ['--force-webrtc-ip-handling-policy=disable_non_proxied_udp', '--webrtc-ip-handling-policy=disable_non_proxied_udp', '--enforce-webrtc-ip-permission-check'];
+
+/**
+ * The browser's command line. Its sandbox stays on unless this process is root, where Chromium
+ * refuses to start with it (`--no-sandbox` then; containers should run as a non-root user, see
+ * k8s/).
+ */
+export const launchFlags = (options: { root: boolean; proxy?: string }): string[] => [
+  ...BASE_FLAGS,
+  ...WEBRTC_FLAGS,
+  ...(options.root ? ['--no-sandbox'] : []),
+  ...(options.proxy ? [`--proxy-server=${options.proxy}`, '--proxy-bypass-list=<-loopback>'] : []),
+];
+
+const runsAsRoot = (): boolean => typeof process.getuid === 'function' && process.getuid() === 0;
+let warnedNoSandbox = false;
+/** How long a context or page has to close once given up, before its browser is killed. */
+const CLOSE_GRACE_MS = 2_000;
 // Not loaded: they add no text, and every request is one more chance to reach what it should not.
 const SKIPPED_TYPES = new Set(['image', 'media', 'font', 'texttrack', 'manifest', 'ping', 'cspviolationreport']);
 /**
@@ -52,7 +91,9 @@ try { if (navigator.serviceWorker) Object.defineProperty(navigator, 'serviceWork
  * FETCH_ALLOW_HOSTS names that host and port), then dialled by the guarded proxy (see
  * guarded-proxy.ts), which checks the address it connects to. Downloads are refused, dialogs dismissed, images, media and fonts
  * never loaded. One browser, launched on first use with a fresh profile, replaced when it
- * crashes; `poolSize` pages at most at once.
+ * crashes; `poolSize` pages at most at once, `queueMax` renders waiting at most. Every render
+ * has its own browser context (no cookie, storage or cache of one render is seen by the next)
+ * and one deadline, `timeoutMs`, from navigation to content: no CDP call outlives it.
  */
 export class BrowserRenderer {
   private readonly allow: AllowHosts;
@@ -60,7 +101,12 @@ export class BrowserRenderer {
   private readonly timeoutMs: number;
   private readonly poolSize: number;
   private readonly maxBytes: number;
+  private readonly queueMax: number;
+  private readonly root: boolean;
   private browser: Promise<Browser> | null = null;
+  /** The browser `browser` resolved to, while it is the one in use. */
+  private current: Browser | null = null;
+  private readonly sessions = new WeakMap<Browser, CDPSession>();
   private proxy: GuardedProxy | null = null;
   private proxyAddress: string | null = null;
   private profile: string | null = null;
@@ -74,6 +120,8 @@ export class BrowserRenderer {
     this.timeoutMs = options.timeoutMs ?? 15_000;
     this.poolSize = Math.max(1, options.poolSize ?? 2);
     this.maxBytes = options.maxBytes ?? 5 * 1024 * 1024;
+    this.queueMax = Math.max(0, options.queueMax ?? 16);
+    this.root = options.root ?? runsAsRoot();
   }
 
   /** Whether a browser is configured and present on the machine. */
@@ -81,19 +129,22 @@ export class BrowserRenderer {
     return !!this.options.executablePath && fs.existsSync(this.options.executablePath) && (this.options.poolSize ?? 2) > 0;
   }
 
-  /** The page as the browser has it once its scripts have run and its network has settled. */
-  async render(url: string, fetched?: FetchedDocument): Promise<RenderedPage> {
+  /**
+   * The page as the browser has it once its scripts have run and its network has settled, or a
+   * FetchError: `timeout` when the deadline passed, `overloaded` when `queueMax` renders already wait.
+   */
+  async render(url: string, fetched?: FetchedDocument, hooks?: RenderHooks): Promise<RenderedPage> {
     if (!this.available) throw new FetchError('unsupported_type', url, `${url}: rendering needs a browser and none is available (install one: apt-get install chromium, or set BROWSER_PATH)`);
     const first = checkUrl(url, this.allow);
     if (!first.ok) throw new FetchError(first.code, url, `${url}: ${first.code === 'blocked_address' ? 'refused: ' : ''}${first.reason}`);
-    await this.acquire();
-    let page: Page | null = null;
+    await this.acquire(url);
     try {
-      const browser = await this.launch();
-      page = await browser.newPage();
-      return await this.load(page, first.url.href, fetched);
+      const browser = await this.launch().catch((error: unknown) => {
+        throw new FetchError('unsupported_type', url, `${url}: the browser could not start (${(error as Error).message.split('\n')[0]})`);
+      });
+      hooks?.started?.();
+      return await this.bounded(browser, first.url.href, fetched);
     } finally {
-      await page?.close().catch(() => undefined);
       this.release();
     }
   }
@@ -102,6 +153,7 @@ export class BrowserRenderer {
     this.closed = true;
     const browser = this.browser;
     this.browser = null;
+    this.current = null;
     if (browser) await browser.then((b) => b.close()).catch(() => undefined);
     await this.proxy?.close();
     this.proxy = null;
@@ -109,8 +161,56 @@ export class BrowserRenderer {
     this.removeProfile();
   }
 
-  private async load(page: Page, url: string, fetched?: FetchedDocument): Promise<RenderedPage> {
+  /**
+   * One render in a context of its own, raced against the deadline. Whatever the outcome the
+   * context is closed; one that does not close within CLOSE_GRACE_MS (a renderer spinning in a
+   * script can hold it) takes its browser with it: killed, and relaunched by the next render.
+   */
+  private async bounded(browser: Browser, url: string, fetched?: FetchedDocument): Promise<RenderedPage> {
     const deadline = Date.now() + this.timeoutMs;
+    let timer: NodeJS.Timeout | undefined;
+    const context = browser.createBrowserContext();
+    const work = context.then(async (ctx) => {
+      // Downloads are refused per context: the browser-wide setting covers its default context only.
+      await this.sessions.get(browser)?.send('Browser.setDownloadBehavior', { behavior: 'deny', browserContextId: ctx.id });
+      return this.load(await ctx.newPage(), url, deadline, fetched);
+    });
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(this.expired(url)), this.timeoutMs);
+    });
+    try {
+      return await Promise.race([work, expired]);
+    } finally {
+      clearTimeout(timer);
+      work.catch(() => undefined);
+      const closed = await Promise.race([
+        context.then((ctx) => ctx.close()).then(
+          () => true,
+          () => false,
+        ),
+        sleep(CLOSE_GRACE_MS).then(() => false),
+      ]);
+      if (!closed) this.discard(browser);
+    }
+  }
+
+  private expired(url: string): FetchError {
+    return new FetchError('timeout', url, `${url}: rendering did not finish within RENDER_TIMEOUT_MS (${this.timeoutMs} ms); the page was closed`);
+  }
+
+  /** A browser that no longer answers in time: killed; the next render launches another. */
+  private discard(browser: Browser): void {
+    // At once, so that no render in between is given the browser being killed.
+    if (this.current === browser) {
+      this.current = null;
+      this.browser = null;
+    }
+    const child = browser.process();
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+    void browser.close().catch(() => undefined);
+  }
+
+  private async load(page: Page, url: string, deadline: number, fetched?: FetchedDocument): Promise<RenderedPage> {
     await page.setBypassServiceWorker(true);
     await page.evaluateOnNewDocument(UNGUARDED_APIS);
     page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
@@ -126,10 +226,10 @@ export class BrowserRenderer {
       void this.guard(request);
     });
     try {
-      await page.goto(url, { waitUntil: 'load', timeout: this.timeoutMs });
+      await page.goto(url, { waitUntil: 'load', timeout: Math.max(100, deadline - Date.now()) });
     } catch (error) {
-      const name = (error as Error).name;
-      throw new FetchError(name === 'TimeoutError' ? 'timeout' : 'unreachable', url, `${url}: the browser could not load the page (${(error as Error).message.split('\n')[0]})`);
+      if ((error as Error).name === 'TimeoutError') throw this.expired(url);
+      throw new FetchError('unreachable', url, `${url}: the browser could not load the page (${(error as Error).message.split('\n')[0]})`);
     }
     // Scripts that fetch their text after load: wait for the network to settle, within the deadline.
     await page.waitForNetworkIdle({ idleTime: 300, timeout: Math.max(100, deadline - Date.now()) }).catch(() => undefined);
@@ -165,7 +265,14 @@ export class BrowserRenderer {
       this.browser = launched;
       launched.then(
         // A crashed or killed browser is replaced by the next render.
-        (browser) => browser.on('disconnected', () => this.browser === launched && (this.browser = null)),
+        (browser) => {
+          if (this.browser === launched) this.current = browser;
+          browser.on('disconnected', () => {
+            if (this.browser !== launched) return;
+            this.browser = null;
+            this.current = null;
+          });
+        },
         () => this.browser === launched && (this.browser = null),
       );
     }
@@ -184,10 +291,16 @@ export class BrowserRenderer {
     // One proxy for the renderer's life: a replaced browser uses it too.
     this.proxyAddress ??= await this.proxy.start();
     const proxy = this.proxyAddress;
+    if (this.root && !warnedNoSandbox) {
+      warnedNoSandbox = true;
+      (this.options.log ?? console).warn('this process runs as root: the browser runs without its sandbox (--no-sandbox); run as a non-root user to keep it');
+    }
     const browser = await puppeteer.launch({
       executablePath: this.options.executablePath,
       headless: true,
-      args: [...LAUNCH_FLAGS, `--proxy-server=${proxy}`, '--proxy-bypass-list=<-loopback>'],
+      args: launchFlags({ root: this.root, proxy }),
+      // No CDP call may wait long past a render's deadline (puppeteer's default is 180 s).
+      protocolTimeout: Math.max(5_000, 2 * this.timeoutMs),
       userDataDir: this.profile,
       // Over a pipe, the browser exits when this process does, however it ends.
       pipe: true,
@@ -199,6 +312,7 @@ export class BrowserRenderer {
       // Downloads refused for every page of this browser.
       const cdp = await browser.target().createCDPSession();
       await cdp.send('Browser.setDownloadBehavior', { behavior: 'deny' });
+      this.sessions.set(browser, cdp);
       return browser;
     } catch (error) {
       await browser.close().catch(() => undefined);
@@ -211,10 +325,15 @@ export class BrowserRenderer {
     this.profile = null;
   }
 
-  private acquire(): Promise<void> {
+  private acquire(url: string): Promise<void> {
     if (this.active < this.poolSize) {
       this.active++;
       return Promise.resolve();
+    }
+    if (this.waiting.length >= this.queueMax) {
+      return Promise.reject(
+        new FetchError('overloaded', url, `${url}: not rendered: ${this.poolSize} pages are rendering and ${this.waiting.length} more are waiting, the most allowed (RENDER_QUEUE_MAX=${this.queueMax})`),
+      );
     }
     return new Promise((resolve) => this.waiting.push(resolve));
   }
@@ -226,3 +345,5 @@ export class BrowserRenderer {
   }
 }
 
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());

@@ -58,7 +58,9 @@ export type FetchErrorCode =
   | 'too_many_redirects'
   | 'http_error'
   | 'unsupported_type'
-  | 'robots_disallowed';
+  | 'robots_disallowed'
+  /** A bounded resource (the rendering queue) is full: the bound is in the message. */
+  | 'overloaded';
 
 /** A URL that cannot be fetched; `message` is a sentence fit for a per-URL error in an API answer. */
 export class FetchError extends Error {

@@ -270,7 +270,7 @@ const pagesPath = (crawlId: unknown, limit: number, offset: number) => `/v1/craw
 const crawl: ToolDefinition = {
   name: 'crawl',
   title: 'Crawl a site',
-  description: `Reads the pages of a site from a start page, following its links (robots.txt and its Crawl-delay honoured), and answers each page's URL, title and the start of its content (the first ${MCP_TOOL_BOUNDS.crawlPages.default} pages; get_crawl pages on). Waits up to wait_seconds (default 60), reporting each page read; if not done by then, answers the crawl_id for get_crawl. Charged as POST /v1/crawl (1 credit per page read).`,
+  description: `Reads the pages of a site from a start page, following its links (robots.txt and its Crawl-delay honoured), and answers each page's URL, title and the start of its content (the first ${MCP_TOOL_BOUNDS.crawlPages.default} pages; get_crawl pages on). Waits up to wait_seconds (default 60), reporting each page read; if not done by then, answers the crawl_id for get_crawl. Charged as POST /v1/crawl (2 credits per page read, as extract, and 1 per page rendered in the browser).`,
   inputSchema: schema(
     {
       url: text(MCP_TOOL_BOUNDS.urlChars, 'The start page (depth 0), an absolute URL'),

@@ -27,6 +27,7 @@ describe('BrowserRenderer', () => {
   const otherSaw: string[] = [];
   const siteSaw: string[] = [];
   const siteRoutes = new Map<string, string>();
+  const cookiesSeen = new Map<string, string | undefined>();
   let renderer: BrowserRenderer;
 
   beforeAll(async () => {
@@ -37,6 +38,10 @@ describe('BrowserRenderer', () => {
     });
     site = await listen((req, res) => {
       siteSaw.push(req.url ?? '');
+      if (req.url === '/set-cookies' || req.url === '/check-cookies') cookiesSeen.set(req.url, req.headers.cookie);
+      if (req.url === '/set-cookies') res.setHeader('Set-Cookie', 'served=from-header; Path=/; Max-Age=3600');
+      if (req.url === '/check-cookies') return void res.writeHead(200, { 'Content-Type': 'text/html' }).end(scriptedPage());
+      if (req.url === '/slow-data') return void setTimeout(() => res.writeHead(200, { 'Content-Type': 'text/plain' }).end('late words'), 1_500);
       if (req.url === '/scripted') return void res.writeHead(200, { 'Content-Type': 'text/html' }).end(scriptedPage());
       const routed = siteRoutes.get(req.url ?? '');
       if (routed) return void res.writeHead(200, { 'Content-Type': 'text/html' }).end(routed);
@@ -131,6 +136,83 @@ describe('BrowserRenderer', () => {
     browser.process()!.kill('SIGKILL');
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect((await renderer.render(`${site.origin}/scripted`)).html).toContain(SCRIPTED_TEXT);
+  });
+
+  it('bounds a render as a whole: a page spinning in a script is given up at the deadline, and the next page renders', async () => {
+    siteRoutes.set('/spin', '<!doctype html><html><body><p>Thin text.</p><script>setTimeout(() => { for (;;) {} })</script></body></html>');
+    // Spinning only once loaded: the wait is then on reading the DOM (page.content()).
+    siteRoutes.set('/spin-after-load', '<!doctype html><html><body><p>Thin text.</p><script>addEventListener(\'load\', () => setTimeout(() => { for (;;) {} }, 50))</script></body></html>');
+    // A deadline small enough to wait for, large enough for a normal page on a loaded machine.
+    const bounded = new BrowserRenderer({ executablePath: BROWSER, poolSize: 1, timeoutMs: 4_000, allowHosts: [new URL(site.origin).host] });
+    try {
+      for (const spin of ['/spin', '/spin-after-load']) {
+        const started = Date.now();
+        await expect(bounded.render(`${site.origin}${spin}`)).rejects.toThrow(/RENDER_TIMEOUT_MS \(4000 ms\)/);
+        expect(Date.now() - started).toBeLessThan(4_000 + 6_000);
+        const next = Date.now();
+        expect((await bounded.render(`${site.origin}/scripted`)).html).toContain(SCRIPTED_TEXT);
+        expect(Date.now() - next).toBeLessThan(4_000 + 6_000);
+      }
+    } finally {
+      await bounded.close();
+    }
+  });
+
+  it('kills and replaces a browser whose page does not close after the deadline, and the next page renders', async () => {
+    const bounded = new BrowserRenderer({ executablePath: BROWSER, poolSize: 1, timeoutMs: 5_000, allowHosts: [new URL(site.origin).host] });
+    siteRoutes.set('/spin-after-load', '<!doctype html><html><body><p>Thin text.</p><script>addEventListener(\'load\', () => setTimeout(() => { for (;;) {} }, 50))</script></body></html>');
+    try {
+      expect((await bounded.render(`${site.origin}/scripted`)).html).toContain(SCRIPTED_TEXT);
+      type Handle = { process(): { exitCode: number | null; signalCode: string | null; once(event: 'exit', listener: () => void): void } | null; createBrowserContext(): Promise<{ close(): Promise<void> }> };
+      const first = await (bounded as unknown as { browser: Promise<Handle> }).browser;
+      // A context whose close never answers, as one held by a renderer spinning in a script can.
+      const create = first.createBrowserContext.bind(first);
+      first.createBrowserContext = async () => Object.assign(await create(), { close: () => new Promise<void>(() => undefined) });
+      const child = first.process()!;
+      const exited = new Promise<void>((resolve) => child.once('exit', resolve));
+      const started = Date.now();
+      await expect(bounded.render(`${site.origin}/spin-after-load`)).rejects.toThrow(/RENDER_TIMEOUT_MS/);
+      expect(Date.now() - started).toBeLessThan(5_000 + 5_000);
+      await exited;
+      expect(child.signalCode).toBe('SIGKILL');
+      expect((await bounded.render(`${site.origin}/scripted`)).html).toContain(SCRIPTED_TEXT);
+      expect(await (bounded as unknown as { browser: Promise<Handle> }).browser).not.toBe(first);
+    } finally {
+      await bounded.close();
+    }
+  });
+
+  it('refuses a render beyond the wait queue, naming the bound', async () => {
+    siteRoutes.set('/slowish', scriptedPage("fetch('/slow-data').then((r) => r.text()).then((t) => { document.body.append(t); });"));
+    const queued = new BrowserRenderer({ executablePath: BROWSER, poolSize: 1, queueMax: 1, timeoutMs: 10_000, allowHosts: [new URL(site.origin).host] });
+    try {
+      const outcomes = await Promise.allSettled([1, 2, 3].map((n) => queued.render(`${site.origin}/slowish?${n}`)));
+      const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+      expect(refused).toHaveLength(1);
+      expect(String(refused[0]!.reason.message)).toMatch(/RENDER_QUEUE_MAX=1/);
+      expect(refused[0]!.reason.code).toBe('overloaded');
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(2);
+    } finally {
+      await queued.close();
+    }
+  });
+
+  it('renders every page in a context of its own: cookies one render sets are not sent by the next render of the site', async () => {
+    siteRoutes.set('/set-cookies', scriptedPage("document.cookie = 'scripted=from-script; path=/';"));
+    await renderer.render(`${site.origin}/set-cookies`);
+    await renderer.render(`${site.origin}/check-cookies`);
+    expect(cookiesSeen.get('/set-cookies')).toBeUndefined();
+    expect(cookiesSeen.has('/check-cookies')).toBe(true);
+    expect(cookiesSeen.get('/check-cookies')).toBeUndefined();
+  });
+
+  it('says the browser could not start when it cannot (a sandbox refused, a broken binary): that URL\'s error', async () => {
+    const broken = new BrowserRenderer({ executablePath: '/bin/false', allowHosts: [new URL(site.origin).host] });
+    try {
+      await expect(broken.render(`${site.origin}/scripted`)).rejects.toMatchObject({ name: 'FetchError', message: expect.stringMatching(/the browser could not start/) });
+    } finally {
+      await broken.close();
+    }
   });
 
   it('says no browser is available when none is', async () => {

@@ -81,7 +81,7 @@ export class CrawlExecutor implements RunExecutor<typeof crawlRuns> {
         count++;
         continue;
       }
-      const { result, page, refusal } = await this.extractor.readPage(
+      const { result, page, refusal, renders } = await this.extractor.readPage(
         next.url,
         { objective: null, format: params.format, full_content: true, excerpts: false, max_chars_per_result: null, render: params.render },
         { respectRobots: true, cache: false, beforeHop: pace.before, afterHop: pace.after, signal: run.signal },
@@ -121,6 +121,7 @@ export class CrawlExecutor implements RunExecutor<typeof crawlRuns> {
         content: error === null ? result.content : null,
         error,
         links,
+        renders,
       });
       count++;
       read.add(normalizeUrl(next.url));

@@ -1,6 +1,6 @@
 import { DomainError } from '../decider';
 import { lineItem } from '../pricing';
-import { decideResearch, evolveResearch, initialResearch, RESEARCH_COMMAND_TYPES, RESEARCH_EVENT_TYPES, type ResearchCommand, type ResearchEvent } from '../run/research-progress';
+import { decideResearch, evolveResearch, initialResearch, renderItems, RESEARCH_COMMAND_TYPES, RESEARCH_EVENT_TYPES, type ResearchCommand, type ResearchEvent } from '../run/research-progress';
 import { type RunCommand, runDecider, type RunKindSpec } from '../run/run.decider';
 import type { RunState } from '../run/run.events';
 import { PROCESSOR_BUDGETS } from '../task-run/task-run.events';
@@ -41,7 +41,7 @@ export const chatRunKind: RunKindSpec<'ChatRun', 'id', ChatParams, ChatProgress,
     },
     charge(run) {
       if (!run.progress.answer) throw new DomainError(409, 'no answer yet');
-      return [lineItem('sku_chat_step', run.progress.answer.steps)];
+      return [lineItem('sku_chat_step', run.progress.answer.steps), ...renderItems(run.progress)];
     },
   },
 };

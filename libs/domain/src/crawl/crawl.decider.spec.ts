@@ -34,11 +34,25 @@ const page = (url: string, over: Partial<CrawlPage> = {}): Omit<CrawlPage, 'read
   ...over,
 });
 const read = (url: string, over: Partial<CrawlPage> = {}): Ev => ({ type: 'CrawlPageRead', data: { ...page(url, over), read_at: T0 } });
-const charged: Ev = { type: 'CreditsCharged', data: { team_id: 'acme', request_id: 'c1', items: [{ sku: 'sku_crawl_page', quantity: 1, credits: 1 }], credits: 1, at: T0 } };
+const charged: Ev = { type: 'CreditsCharged', data: { team_id: 'acme', request_id: 'c1', items: [{ sku: 'sku_crawl_page', quantity: 1, credits: 2 }], credits: 2, at: T0 } };
 
 describe('crawl decider', () => {
   it('records a page read and charges it as it is read', () => {
     spec(RUNNING as never).when(record({ type: 'RecordCrawlPage', ...page('https://docs.test/') })).then([read('https://docs.test/'), charged] as never);
+  });
+
+  it('charges a page as extract does (2 credits), and each render of it in the browser (sku_render)', () => {
+    const both: Ev = {
+      type: 'CreditsCharged',
+      data: { team_id: 'acme', request_id: 'c1', items: [{ sku: 'sku_crawl_page', quantity: 1, credits: 2 }, { sku: 'sku_render', quantity: 1, credits: 1 }], credits: 3, at: T0 },
+    };
+    spec(RUNNING as never).when(record({ type: 'RecordCrawlPage', ...page('https://docs.test/'), renders: 1 })).then([read('https://docs.test/'), both] as never);
+  });
+
+  it('charges the render of a page it could not read (the browser ran to its deadline), not the page', () => {
+    const failed = { status: 200, content: null, title: null, error: 'rendering did not finish within RENDER_TIMEOUT_MS' };
+    const render: Ev = { type: 'CreditsCharged', data: { team_id: 'acme', request_id: 'c1', items: [{ sku: 'sku_render', quantity: 1, credits: 1 }], credits: 1, at: T0 } };
+    spec(RUNNING as never).when(record({ type: 'RecordCrawlPage', ...page('https://docs.test/x', failed), renders: 1 })).then([read('https://docs.test/x', failed), render] as never);
   });
 
   it('records a page it could not read without a charge', () => {
@@ -102,7 +116,7 @@ describe('crawl decider', () => {
   it('shows counts and credits in its view, and publishes page.fetched without the content', () => {
     const events = [...RUNNING, read('https://docs.test/'), charged, read('https://docs.test/x', { status: 404, content: null, error: 'HTTP 404' })];
     const state = events.reduce((s, e) => crawlDecider.evolve(s, e as never), crawlDecider.initialState);
-    expect(crawlView(state)).toMatchObject({ crawl_id: 'c1', status: 'running', counts: { pages: 2, read: 1, failed: 1 }, credits: 1, termination: null });
+    expect(crawlView(state)).toMatchObject({ crawl_id: 'c1', status: 'running', counts: { pages: 2, read: 1, failed: 1 }, credits: 2, termination: null });
     const published = crawlRuns.publish(events[2] as never, state);
     expect(published).toEqual({ event: 'page.fetched', data: { crawl_id: 'c1', url: 'https://docs.test/', source_url: null, final_url: 'https://docs.test/', title: 'T', status: 200, depth: 0, error: null, pages: 2 } });
   });

@@ -1,14 +1,15 @@
 import type { CreditsCharged } from '../charge/charge.events';
 import { DomainError, type DomainEvent } from '../decider';
-import { lineItem, totalCredits } from '../pricing';
+import { lineItems, totalCredits } from '../pricing';
 import { type RunCommand, runDecider, type RunKindSpec } from '../run/run.decider';
 import type { RunState } from '../run/run.events';
 
 /**
  * A crawl run (`crawl-<id>`): a site read breadth-first from one start page. Each page read is a
  * fact recorded before the next request (with the links it added to the frontier), so a worker
- * that takes the run over rebuilds the frontier from the log and reads no page twice. One credit
- * per page read (`sku_crawl_page`), charged as it is recorded.
+ * that takes the run over rebuilds the frontier from the log and reads no page twice. Two credits
+ * per page read (`sku_crawl_page`, as extract) and one per render in the browser (`sku_render`,
+ * charged even when the page could not be read: the browser was used), charged as it is recorded.
  */
 export const CRAWL_FORMATS = ['markdown', 'text', 'html'] as const;
 export const CRAWL_RENDER = ['auto', 'always', 'never'] as const;
@@ -66,7 +67,8 @@ export interface CrawlProgress {
 }
 
 export type CrawlProgressCommand =
-  | ({ type: 'RecordCrawlPage'; worker_id: string } & Omit<CrawlPage, 'read_at'>)
+  /** `renders`: times the page was rendered in the browser (absent: none). */
+  | ({ type: 'RecordCrawlPage'; worker_id: string; renders?: number } & Omit<CrawlPage, 'read_at'>)
   | { type: 'RecordCrawlEnd'; worker_id: string; reason: CrawlTermination };
 
 export type CrawlPageRead = DomainEvent<'CrawlPageRead', CrawlPage>;
@@ -76,9 +78,9 @@ type CrawlDecided = CrawlProgressEvent | CreditsCharged;
 
 export const CRAWL_STREAM_PREFIX = 'crawl-';
 
-const charge = (teamId: string, runId: string, at: string): CreditsCharged => {
-  const items = [lineItem('sku_crawl_page', 1)];
-  return { type: 'CreditsCharged', data: { team_id: teamId, request_id: runId, items, credits: totalCredits(items), at } };
+const charge = (teamId: string, runId: string, read: boolean, renders: number, at: string): CreditsCharged[] => {
+  const items = lineItems({ sku_crawl_page: read ? 1 : 0, sku_render: renders });
+  return items.length === 0 ? [] : [{ type: 'CreditsCharged', data: { team_id: teamId, request_id: runId, items, credits: totalCredits(items), at } }];
 };
 
 const cut = (text: string | null, chars: number) => (text === null ? null : text.slice(0, chars));
@@ -125,12 +127,12 @@ export const crawlRunKind: RunKindSpec<'CrawlRun', 'crawl_id', CrawlParams, Craw
       if (p.pages.some((page) => page.url === command.url)) return [];
       if (p.termination) throw new DomainError(409, 'the crawl has ended');
       if (p.pages.length >= run.params.limit) throw new DomainError(409, `the crawl has read its ${run.params.limit} pages`);
-      const { type: _t, worker_id: _w, ...page } = command;
+      const { type: _t, worker_id: _w, renders, ...page } = command;
       const read: CrawlPageRead = {
         type: 'CrawlPageRead',
         data: { ...boundedPage(page), links: page.links.slice(0, CRAWL_LIMITS.linksPerPage), read_at: now },
       };
-      return page.error === null ? [read, charge(run.team_id, run.run_id, now)] : [read];
+      return [read, ...charge(run.team_id, run.run_id, page.error === null, Math.max(0, Math.floor(renders ?? 0)), now)];
     },
     evolve(p, event) {
       switch (event.type) {

@@ -31,6 +31,14 @@ describe('FindAll decider', () => {
     spec([...RUNNING, REQUESTED_QUERY]).when(record({ type: 'RecordQuery', query: 'robotics companies' })).then([]);
   });
 
+  it('charges the pages a read rendered in the browser (sku_render) as it happens, once per read', () => {
+    const rendered: FindAllEvent = { type: 'FindAllPagesRendered', data: { read_id: 'read1', renders: 2 } };
+    const renderCharge: FindAllEvent = { type: 'CreditsCharged', data: { team_id: 'acme', request_id: 'f1', items: [{ sku: 'sku_render', quantity: 2, credits: 2 }], credits: 2, at: T0 } };
+    spec(RUNNING).when(record({ type: 'RecordRenders', read_id: 'read1', renders: 2 })).then([rendered, renderCharge]);
+    spec([...RUNNING, rendered, renderCharge]).when(record({ type: 'RecordRenders', read_id: 'read1', renders: 2 })).then([]);
+    spec(RUNNING).when(record({ type: 'RecordRenders', read_id: 'read2', renders: 0 })).then([]);
+  });
+
   it('keeps one candidate per URL', () => {
     spec([...RUNNING, found('c1', 'https://x.test/a')]).when(record({ type: 'RecordCandidate', candidate_id: 'c2', name: 'A GmbH', url: 'https://x.test/a', description: '' })).then([]);
   });

@@ -17,6 +17,8 @@ export interface FindAllProgress {
   extra_limit: number;
   enrichments: (Enrichment & { done: string[] })[];
   termination: 'limit_reached' | 'candidates_exhausted' | null;
+  /** Read calls whose renders were charged (absent: none): a redelivered record charges nothing. */
+  rendered_reads?: string[];
 }
 
 export type FindAllProgressCommand =
@@ -26,7 +28,8 @@ export type FindAllProgressCommand =
   | { type: 'RecordCandidate'; worker_id: string; candidate_id: string; name: string; url: string; description: string }
   | { type: 'RecordCheck'; worker_id: string; candidate_id: string; match_status: 'matched' | 'unmatched'; reasons: ConditionReason[]; output: Record<string, unknown>; basis: FieldBasisEntry[] }
   | { type: 'RecordEnriched'; worker_id: string; enrichment_id: string; candidate_id: string; output: Record<string, unknown>; basis: FieldBasisEntry[] }
-  | { type: 'RecordTermination'; worker_id: string; reason: 'limit_reached' | 'candidates_exhausted' };
+  | { type: 'RecordTermination'; worker_id: string; reason: 'limit_reached' | 'candidates_exhausted' }
+  | { type: 'RecordRenders'; worker_id: string; read_id: string; renders: number };
 
 /** The entity limit in force: the request's plus every extend's. */
 export const findAllLimit = (params: FindAllParams, progress: FindAllProgress): number => params.limit + progress.extra_limit;
@@ -34,8 +37,8 @@ export const findAllLimit = (params: FindAllParams, progress: FindAllProgress): 
 /** What a FindAll decision appends: its progress facts and the charges that accrue with them. */
 type FindAllDecided = FindAllProgressEvent | CreditsCharged;
 
-const charge = (teamId: string, runId: string, sku: 'sku_findall_query' | 'sku_findall_match' | 'sku_findall_enrich', at: string): CreditsCharged => {
-  const items = [lineItem(sku, 1)];
+const charge = (teamId: string, runId: string, sku: 'sku_findall_query' | 'sku_findall_match' | 'sku_findall_enrich' | 'sku_render', at: string, quantity = 1): CreditsCharged => {
+  const items = [lineItem(sku, quantity)];
   return { type: 'CreditsCharged', data: { team_id: teamId, request_id: runId, items, credits: totalCredits(items), at } };
 };
 
@@ -83,6 +86,12 @@ export const findAllRunKind: RunKindSpec<'FindAllRun', 'findall_id', FindAllPara
         }
         case 'RecordTermination':
           return p.termination ? [] : [{ type: 'FindAllTerminated', data: { reason: command.reason } }];
+        case 'RecordRenders': {
+          // Pages rendered in the browser while reading: charged as it happens, like the run's other SKUs.
+          const renders = Math.floor(command.renders);
+          if (!(renders > 0) || (p.rendered_reads ?? []).includes(command.read_id)) return [];
+          return [{ type: 'FindAllPagesRendered', data: { read_id: command.read_id, renders } }, charge(run.team_id, run.run_id, 'sku_render', now, renders)];
+        }
         default: {
           const unreachable: never = command;
           throw new Error(`unknown command ${(unreachable as { type: string }).type}`);
@@ -118,6 +127,8 @@ export const findAllRunKind: RunKindSpec<'FindAllRun', 'findall_id', FindAllPara
         }
         case 'FindAllTerminated':
           return p.termination ? p : { ...p, termination: event.data.reason };
+        case 'FindAllPagesRendered':
+          return (p.rendered_reads ?? []).includes(event.data.read_id) ? p : { ...p, rendered_reads: [...(p.rendered_reads ?? []), event.data.read_id] };
         default:
           return p;
       }

@@ -68,6 +68,8 @@ export type FindAllCandidateChecked = DomainEvent<
 >;
 export type FindAllEntityEnriched = DomainEvent<'FindAllEntityEnriched', { enrichment_id: string; candidate_id: string; output: Record<string, unknown>; basis: FieldBasisEntry[] }>;
 export type FindAllTerminated = DomainEvent<'FindAllTerminated', { reason: 'limit_reached' | 'candidates_exhausted' }>;
+/** One read call of the run rendered `renders` pages in the browser (charged `sku_render` as it happens). */
+export type FindAllPagesRendered = DomainEvent<'FindAllPagesRendered', { read_id: string; renders: number }>;
 
 export type FindAllProgressEvent =
   | FindAllSchemaDerived
@@ -76,7 +78,8 @@ export type FindAllProgressEvent =
   | FindAllCandidateFound
   | FindAllCandidateChecked
   | FindAllEntityEnriched
-  | FindAllTerminated;
+  | FindAllTerminated
+  | FindAllPagesRendered;
 
 export const FINDALL_PROGRESS_TYPES: readonly FindAllProgressEvent['type'][] = [
   'FindAllSchemaDerived',
@@ -86,6 +89,7 @@ export const FINDALL_PROGRESS_TYPES: readonly FindAllProgressEvent['type'][] = [
   'FindAllCandidateChecked',
   'FindAllEntityEnriched',
   'FindAllTerminated',
+  'FindAllPagesRendered',
 ];
 
 /** Enrichment asked for by `POST .../enrich` (folded from the reopen's detail). */

@@ -101,6 +101,20 @@ describe('monitor decider', () => {
     at(hours(1))([created, first]).when({ type: 'RecordMonitorEvent', worker_id: 'w1', event: event('e1', 'error') }).then([{ type: 'MonitorEventRecorded', data: { event: event('e1', 'error') } }]);
     at(hours(1))([created, first]).when({ type: 'RecordMonitorEvent', worker_id: 'w2', event: event('e1') }).thenThrows({ status: 409 });
   });
+  it('charges the pages a run rendered in the browser (sku_render), an error run\'s too', () => {
+    const first = runStarted('e1', hours(1), 1, hours(1));
+    at(hours(1))([created, first]).when({ type: 'RecordMonitorEvent', worker_id: 'w1', event: event('e1'), renders: 1 }).then([
+      { type: 'MonitorEventRecorded', data: { event: event('e1') } },
+      {
+        type: 'CreditsCharged',
+        data: { team_id: 'acme', request_id: 'e1', items: [{ sku: 'sku_monitor_run', quantity: 1, credits: 1 }, { sku: 'sku_render', quantity: 1, credits: 1 }], credits: 2, at: hours(1) },
+      },
+    ]);
+    at(hours(1))([created, first]).when({ type: 'RecordMonitorEvent', worker_id: 'w1', event: event('e1', 'error'), renders: 1 }).then([
+      { type: 'MonitorEventRecorded', data: { event: event('e1', 'error') } },
+      { type: 'CreditsCharged', data: { team_id: 'acme', request_id: 'e1', items: [{ sku: 'sku_render', quantity: 1, credits: 1 }], credits: 1, at: hours(1) } },
+    ]);
+  });
   it('another worker takes over a run whose lease lapsed', () => {
     const first = runStarted('e1', hours(1), 1, hours(1));
     at(hours(1))([created, first]).when({ type: 'TakeOverRun', worker_id: 'w2', lease_seconds: 15 }).thenThrows({ status: 409 });

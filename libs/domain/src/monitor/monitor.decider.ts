@@ -1,5 +1,5 @@
 import { DomainError, type DecideContext, type Decider } from '../decider';
-import { lineItem, totalCredits } from '../pricing';
+import { lineItems, totalCredits } from '../pricing';
 import type { MonitorEvent, MonitorEventType, MonitorRow, MonitorSettings, SealedSecret } from './monitor.events';
 import { cronProblem, dueSlots } from './monitor.schedule';
 
@@ -52,7 +52,8 @@ export type MonitorCommand =
   | { type: 'StartScheduledRun'; event_id: string; worker_id: string; lease_seconds: number }
   | { type: 'StartManualRun'; event_id: string; worker_id: string; lease_seconds: number }
   | { type: 'TakeOverRun'; worker_id: string; lease_seconds: number }
-  | { type: 'RecordMonitorEvent'; worker_id: string; event: MonitorEvent }
+  /** `renders`: pages the run rendered in the browser (absent: none), each charged `sku_render`. */
+  | { type: 'RecordMonitorEvent'; worker_id: string; event: MonitorEvent; renders?: number }
   | { type: 'RecordWebhookOutcome'; event_id: string; delivery_id: string; attempt: number; status: number | null; error: string | null; delivered: boolean; final: boolean };
 
 type Cmd<T extends MonitorCommand['type']> = Extract<MonitorCommand, { type: T }>;
@@ -141,9 +142,9 @@ function decide(command: MonitorCommand, state: MonitorState, { now }: DecideCon
       const { content, ...shown } = command.event;
       const data = content === undefined ? { event: command.event } : { event: state.settings.mode === 'snapshot' ? command.event : shown, page: { content } };
       const events: MonitorEventType[] = [{ type: 'MonitorEventRecorded', data }];
-      // A run costs one credit; a run that could not search costs nothing.
-      if (command.event.status !== 'error') {
-        const items = [lineItem('sku_monitor_run', 1)];
+      // A run costs one credit; a run that could not search costs nothing, but for the pages it rendered (the browser was used).
+      const items = lineItems({ sku_monitor_run: command.event.status !== 'error' ? 1 : 0, sku_render: Math.max(0, Math.floor(command.renders ?? 0)) });
+      if (items.length > 0) {
         events.push({ type: 'CreditsCharged', data: { team_id: state.team_id, request_id: command.event.event_id, items, credits: totalCredits(items), at: now } });
       }
       return events;

@@ -1,4 +1,6 @@
+import type { SkuLineItem } from '../charge/charge.events';
 import type { DomainEvent } from '../decider';
+import { lineItems } from '../pricing';
 
 /**
  * The research pipeline's progress facts, shared by every kind that runs it (deep search, tasks,
@@ -52,7 +54,8 @@ export interface RunUsage {
  */
 export type SubqueriesPlanned = DomainEvent<'SubqueriesPlanned', { subqueries: string[]; pages_target: number; round?: number }>;
 export type SerpPageFetched = DomainEvent<'SerpPageFetched', { subquery: string; page: number; hits: number }>;
-export type PageFetched = DomainEvent<'PageFetched', { url: string; ok: boolean; title: string | null; error: string | null }>;
+/** `rendered`: the read rendered the page in the browser (charged `sku_render` with the run). */
+export type PageFetched = DomainEvent<'PageFetched', { url: string; ok: boolean; title: string | null; error: string | null; rendered?: true }>;
 export type FindingGraded = DomainEvent<'FindingGraded', { finding: Finding }>;
 /** The merged, de-duplicated results so far (the whole list, replacing the previous one). */
 export type ResultsMerged = DomainEvent<'ResultsMerged', { results: RunResult[]; reranked: boolean }>;
@@ -64,7 +67,7 @@ export const RESEARCH_EVENT_TYPES: readonly ResearchEvent['type'][] = ['Subqueri
 export type ResearchCommand =
   | { type: 'RecordPlan'; worker_id: string; subqueries: string[]; pages_target: number; round?: number }
   | { type: 'RecordSerpPage'; worker_id: string; subquery: string; page: number; hits: number }
-  | { type: 'RecordPageFetched'; worker_id: string; url: string; ok: boolean; title: string | null; error: string | null }
+  | { type: 'RecordPageFetched'; worker_id: string; url: string; ok: boolean; title: string | null; error: string | null; rendered?: boolean }
   | { type: 'RecordFinding'; worker_id: string; finding: Finding }
   | { type: 'RecordResults'; worker_id: string; results: RunResult[]; reranked: boolean };
 
@@ -81,7 +84,9 @@ export interface ResearchProgress {
   /** Distinct (subquery, page) SERP pages. */
   serp_pages: { subquery: string; page: number; hits: number }[];
   /** Latest outcome per URL. */
-  fetched: { url: string; ok: boolean; title: string | null; error: string | null }[];
+  fetched: { url: string; ok: boolean; title: string | null; error: string | null; rendered?: true }[];
+  /** Page reads rendered in the browser (absent: none), charged `sku_render` when the run completes. */
+  renders?: number;
   /** One per sub-query, as graded. */
   graded: Finding[];
   results: RunResult[];
@@ -109,7 +114,7 @@ export function decideResearch(command: ResearchCommand, progress: ResearchProgr
       const known = progress.fetched.find((p) => p.url === command.url);
       // An ok fetch is final; a failure is repeated as nothing new, but a retry may still succeed.
       if (known && (known.ok || !command.ok)) return [];
-      return [{ type: 'PageFetched', data: { url: command.url, ok: command.ok, title: command.title, error: command.error } }];
+      return [{ type: 'PageFetched', data: { url: command.url, ok: command.ok, title: command.title, error: command.error, ...(command.rendered && { rendered: true as const }) } }];
     }
     case 'RecordFinding':
       return progress.graded.some((f) => f.subquery === command.finding.subquery) ? [] : [{ type: 'FindingGraded', data: { finding: command.finding } }];
@@ -136,7 +141,11 @@ export function evolveResearch<Progress extends ResearchProgress>(progress: Prog
       return progress.serp_pages.some((p) => p.subquery === subquery && p.page === page) ? progress : { ...progress, serp_pages: [...progress.serp_pages, event.data] };
     }
     case 'PageFetched':
-      return { ...progress, fetched: [...progress.fetched.filter((p) => p.url !== event.data.url), event.data] };
+      return {
+        ...progress,
+        fetched: [...progress.fetched.filter((p) => p.url !== event.data.url), event.data],
+        ...(event.data.rendered && { renders: (progress.renders ?? 0) + 1 }),
+      };
     case 'FindingGraded':
       return progress.graded.some((f) => f.subquery === event.data.finding.subquery) ? progress : { ...progress, graded: [...progress.graded, event.data.finding] };
     case 'ResultsMerged':
@@ -145,3 +154,6 @@ export function evolveResearch<Progress extends ResearchProgress>(progress: Prog
       return progress;
   }
 }
+
+/** What the pages a run rendered in the browser cost, added to its completion charge. */
+export const renderItems = (progress: Pick<ResearchProgress, 'renders'>): SkuLineItem[] => lineItems({ sku_render: progress.renders ?? 0 });

@@ -202,6 +202,17 @@ describe('search run decider', () => {
     it('refuses to complete before a report', () => spec(RUNNING).when(complete()).thenThrows({ status: 409, message: 'no report yet' }));
     it('completes with a report, charging one credit per query', () =>
       spec([...RUNNING, reported]).when(complete()).then([charged, completed]));
+    it('records a page read rendered in the browser, and charges each such read sku_render on completion (a failed one too)', () => {
+      const rendered = (ok: boolean): SearchRunEvent => ({ type: 'PageFetched', data: { ...(ok ? pageOk : pageFailed).data, url: `https://a.example/${ok}`, rendered: true } as never });
+      spec(RUNNING)
+        .when({ type: 'RecordPageFetched', worker_id: 'w1', url: 'https://a.example/true', ok: true, title: 'A', error: null, rendered: true })
+        .then([rendered(true)]);
+      const withRenders: SearchRunEvent = {
+        type: 'CreditsCharged',
+        data: { team_id: 'acme', request_id: 's1', items: [{ sku: 'sku_deep_search', quantity: 2, credits: 2 }, { sku: 'sku_render', quantity: 2, credits: 2 }], credits: 4, at: T0 },
+      };
+      spec([...RUNNING, pageOk, rendered(true), rendered(false), reported]).when(complete()).then([withRenders, completed]);
+    });
     it('refuses completion by another worker', () =>
       spec([...RUNNING, reported]).when(complete('w2')).thenThrows({ status: 409, message: /held by worker w1/ }));
     it('its worker fails it', () => spec(RUNNING).when(fail('w1')).then([failed]));

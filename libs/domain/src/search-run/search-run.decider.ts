@@ -1,7 +1,7 @@
 import type { SkuLineItem } from '../charge/charge.events';
 import { DomainError } from '../decider';
 import { lineItem } from '../pricing';
-import { decideResearch, evolveResearch, initialResearch, RESEARCH_COMMAND_TYPES, RESEARCH_EVENT_TYPES, type ResearchCommand, type ResearchEvent } from '../run/research-progress';
+import { decideResearch, evolveResearch, initialResearch, renderItems, RESEARCH_COMMAND_TYPES, RESEARCH_EVENT_TYPES, type ResearchCommand, type ResearchEvent } from '../run/research-progress';
 import { type RunCommand, runDecider, type RunKindSpec } from '../run/run.decider';
 import type { RunState } from '../run/run.events';
 import { DEEP_SEARCH_BOUNDS as BOUNDS } from './deep-search.bounds';
@@ -44,7 +44,7 @@ export const searchRunKind: RunKindSpec<'SearchRun', 'search_id', DeepSearchPara
     },
     charge(run) {
       if (!run.progress.report) throw new DomainError(409, 'no report yet');
-      return deepSearchItems(run.params);
+      return [...deepSearchItems(run.params), ...renderItems(run.progress)];
     },
   },
 };

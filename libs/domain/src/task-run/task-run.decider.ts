@@ -1,6 +1,6 @@
 import { DomainError } from '../decider';
 import { lineItem } from '../pricing';
-import { decideResearch, evolveResearch, initialResearch, RESEARCH_COMMAND_TYPES, RESEARCH_EVENT_TYPES, type ResearchCommand, type ResearchEvent } from '../run/research-progress';
+import { decideResearch, evolveResearch, initialResearch, renderItems, RESEARCH_COMMAND_TYPES, RESEARCH_EVENT_TYPES, type ResearchCommand, type ResearchEvent } from '../run/research-progress';
 import { type RunCommand, runDecider, type RunKindSpec } from '../run/run.decider';
 import type { RunState } from '../run/run.events';
 import { PROCESSOR_BUDGETS, TASK_PROCESSORS, type TaskParams, type TaskRunProgress, type TaskRunProgressCommand, type TaskRunProgressEvent } from './task-run.events';
@@ -35,7 +35,7 @@ export const taskRunKind: RunKindSpec<'TaskRun', 'task_id', TaskParams, TaskRunP
     },
     charge(run) {
       if (!run.progress.output) throw new DomainError(409, 'no output yet');
-      return [lineItem('sku_task_step', run.progress.output.steps)];
+      return [lineItem('sku_task_step', run.progress.output.steps), ...renderItems(run.progress)];
     },
   },
 };

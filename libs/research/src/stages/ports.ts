@@ -41,6 +41,8 @@ export interface ReadDocument {
   error: string | null;
   /** A PDF's page starts (offsets in `text`): its citation names the page that answers (`#page=N`). */
   pageStarts?: number[];
+  /** The page was rendered in the browser (the run is charged `sku_render` for it). */
+  rendered?: boolean;
 }
 
 export interface ResearchPorts {
@@ -57,7 +59,8 @@ export interface ResearchProgress {
   /** The plan (round 1), then each follow-up round's plan: every sub-query so far, the new ones last. */
   planned(subqueries: string[], pagesTarget: number, round?: number): Promise<void>;
   serpPage(subquery: string, page: number, hits: number): Promise<void>;
-  pageFetched(url: string, ok: boolean, title: string | null, error: string | null): Promise<void>;
+  /** `rendered`: the read rendered the page in the browser (charged with the run, whatever the outcome). */
+  pageFetched(url: string, ok: boolean, title: string | null, error: string | null, rendered?: boolean): Promise<void>;
   findingGraded(finding: Finding): Promise<void>;
   resultsMerged(results: RunResult[], reranked: boolean): Promise<void>;
   /** Checked before every step and callback: true stops new work at once. */

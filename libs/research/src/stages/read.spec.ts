@@ -76,6 +76,19 @@ describe('read stage', () => {
     expect(progress.calls).toEqual([['pageFetched', 'https://x.example/u1', true, 'Moved', null]]);
   });
 
+  it('records which reads the browser rendered (the run is charged sku_render for them), failed ones too', async () => {
+    const state = searched();
+    const ports = {
+      read: async (urls: string[]) => urls.map((u, i) => ({ url: u, title: 'T', text: i === 0 ? 'text' : '', error: i === 0 ? null : 'rendering did not finish', rendered: true })),
+    };
+    const progress = recorder();
+    await readPages(state, ports, progress, [state.entries.get('x.example/u1')!, state.entries.get('x.example/u2')!]);
+    expect(progress.calls).toEqual([
+      ['pageFetched', 'https://x.example/u1', true, 'T', null, true],
+      ['pageFetched', 'https://x.example/u2', false, null, 'rendering did not finish', true],
+    ]);
+  });
+
   it('a stopped run keeps no unreported read and numbers no sources', async () => {
     const state = searched();
     const ports = fakePorts({}, { 'https://x.example/u1': 'one' });

@@ -29,7 +29,8 @@ export async function readPages(state: ResearchState, ports: Pick<ResearchPorts,
       const title = ok ? doc.title?.trim() || null : null;
       const error = ok ? null : doc?.error || (doc ? 'empty document' : 'no answer for this URL');
       if (progress.stopped()) return true;
-      await progress.pageFetched(entry.hit.url, ok, title, error);
+      // A page the read rendered in the browser says so: the run is charged for it, whatever came of it.
+      await (doc?.rendered ? progress.pageFetched(entry.hit.url, ok, title, error, true) : progress.pageFetched(entry.hit.url, ok, title, error));
       // Recorded after it is reported, so a stopped run never claims an unreported read.
       state.docs.set(entry.key, { ok, title, text: ok ? doc.text : '', ...(ok && doc.pageStarts && { pageStarts: doc.pageStarts }) });
       if (ok) state.usage.pages_fetched++;
