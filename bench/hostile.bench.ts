@@ -12,7 +12,8 @@
  *  - a hostile site (test/support/hostile-site.ts: a 512 KiB wildcard robots rule, 5,000 sitemap
  *    entries of ~1,800-character paths, 60,000 unclosed divs, 20,000 nested tags, a 1.9 MB
  *    `<base>`) through `POST /v1/map` (target <= 15 s) and a crawl run to its end (target <= 60 s),
- *    with the slowest `/healthz` meanwhile (target <= 1.5 s).
+ *    with the slowest `/healthz` meanwhile (target <= 1.5 s); then a rendered extract of a page
+ *    spinning in a script (target <= RENDER_TIMEOUT_MS + 5 s) and a scripted page right after it.
  * Rerun: npm run bench:hostile   (or: node scripts/ensure-built.js && node dist/bench/hostile.bench.js)
  * Options: BENCH_RANDOM_PAGES=30 (random bodies for the threads), BENCH_SEED=7.
  */
@@ -114,11 +115,23 @@ async function sites(rows: Row[]): Promise<void> {
     }
     const crawlMs = performance.now() - started;
     const crawlHealth = await stop();
+    // A rendered extract of a page spinning in a script, then an ordinary scripted page (default RENDER_TIMEOUT_MS, 15 s).
+    stop = watchHealth(svc.baseUrl);
+    started = performance.now();
+    const spun = (await (await call('POST', '/v1/extract', { urls: [`${site.origin}/spin`], render: 'always', format: 'text' })).json()) as { results: Array<{ error: string | null }> };
+    const spinMs = performance.now() - started;
+    started = performance.now();
+    const after = (await (await call('POST', '/v1/extract', { urls: [`${site.origin}/scripted`], render: 'always', format: 'text' })).json()) as { results: Array<{ error: string | null }> };
+    const afterMs = performance.now() - started;
+    const renderHealth = await stop();
     rows.push(
       { metric: 'site: /v1/map of the hostile site', value: mapMs, unit: 'ms', ...atMost(mapMs, 15_000), note: `${map.links.length} links listed; robots bomb, 5,000 long sitemap URLs` },
       { metric: 'site: slowest /healthz during the map', value: mapHealth.worstMs, unit: 'ms', ...atMost(mapHealth.worstMs, 1_500), note: `${mapHealth.failures} failures` },
       { metric: 'site: crawl of the hostile site to its end', value: crawlMs, unit: 'ms', ...atMost(crawlMs, 60_000), note: `${view.status}: ${view.counts.read} read, ${view.counts.failed} errors` },
       { metric: 'site: slowest /healthz during the crawl', value: crawlHealth.worstMs, unit: 'ms', ...atMost(crawlHealth.worstMs, 1_500), note: `${crawlHealth.failures} failures` },
+      { metric: 'render: extract of a page spinning in a script', value: spinMs, unit: 'ms', ...atMost(spinMs, 20_000), note: `RENDER_TIMEOUT_MS 15 s + 5 s; ${spun.results[0]?.error?.slice(0, 60) ?? 'no error'}` },
+      { metric: 'render: a scripted page right after it', value: afterMs, unit: 'ms', ...atMost(afterMs, 15_000), note: after.results[0]?.error === null ? 'read' : `error: ${after.results[0]?.error?.slice(0, 60)}` },
+      { metric: 'render: slowest /healthz meanwhile', value: renderHealth.worstMs, unit: 'ms', ...atMost(renderHealth.worstMs, 1_500), note: `${renderHealth.failures} failures` },
     );
   } finally {
     await svc.stop();

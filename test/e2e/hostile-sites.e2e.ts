@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { watchHealth } from '../support/health-watch';
@@ -8,13 +9,16 @@ import { bearer, type RunningService, startService } from '../support/service-pr
 
 jest.setTimeout(300_000);
 
+const RENDER_TIMEOUT_MS = 4_000;
+const hasBrowser = ['/usr/bin/chromium', '/usr/bin/chromium-browser', process.env.CHROMIUM_PATH].some((file) => file && fs.existsSync(file));
+
 type Page = { url: string; source_url: string | null; title: string | null; content: string | null; error: string | null };
 
 /**
  * A site built to hurt a crawler (test/support/hostile-site.ts: a 512 KiB wildcard robots rule,
  * 5,000 sitemap entries of ~1,800-character paths and one past 8 KB, 60,000 unclosed divs,
- * 20,000 nested tags, a 1.9 MB `<base>`) read through `POST /v1/map` and a crawl run of the
- * standalone service while `/healthz` is asked every 100 ms: each answers and health answers
+ * 20,000 nested tags, a 1.9 MB `<base>`, a page spinning in a script) read through `POST /v1/map`,
+ * a rendered `POST /v1/extract` and a crawl run of the standalone service while `/healthz` is asked every 100 ms: each answers and health answers
  * every time (within its 5 s abort: a held event loop would not). How fast (map within 15 s,
  * crawl within 60 s, health within 1.5 s) is measured by `npm run bench:hostile`, alone on the
  * machine.
@@ -25,7 +29,7 @@ describe('hostile sites through map and crawl (standalone)', () => {
 
   beforeAll(async () => {
     site = await startHostileSite();
-    svc = await startService('standalone', { FETCH_ALLOW_HOSTS: `127.0.0.1:${site.port}`, LOG_LEVEL: 'warn' });
+    svc = await startService('standalone', { FETCH_ALLOW_HOSTS: `127.0.0.1:${site.port}`, LOG_LEVEL: 'warn', RENDER_TIMEOUT_MS: String(RENDER_TIMEOUT_MS) });
   });
   afterAll(async () => {
     await svc?.stop();
@@ -55,6 +59,27 @@ describe('hostile sites through map and crawl (standalone)', () => {
     expect(body.links.every((link) => link.url.length <= 8 * 1024)).toBe(true);
     expect(paths.some((path) => path.startsWith('/long/'))).toBe(false);
     expect(body.credits).toBe(1);
+  });
+
+  (hasBrowser ? it : it.skip)('a rendered extract of a page spinning in a script answers at its render deadline, charged its render; a normal rendered page right after succeeds', async () => {
+    const stop = watchHealth(svc.baseUrl);
+    const extract = (path: string) => call('POST', '/v1/extract', { urls: [`${site.origin}${path}`], render: 'always', format: 'text' });
+    const started = performance.now();
+    const spun = await extract('/spin');
+    const spunMs = performance.now() - started;
+    const scripted = await extract('/scripted');
+    const health = await stop();
+    expect(spun.status).toBe(200);
+    const spunBody = (await spun.json()) as { results: Array<{ error: string | null }>; usage: Array<{ sku: string; quantity: number }> };
+    expect(spunBody.results[0]!.error).toMatch(/RENDER_TIMEOUT_MS/);
+    expect(spunBody.usage.find((item) => item.sku === 'sku_render')?.quantity).toBe(1);
+    // A generous bound (two cores beside other suites); the bench measures RENDER_TIMEOUT_MS + 5 s alone.
+    expect(spunMs).toBeLessThan(RENDER_TIMEOUT_MS + 30_000);
+    expect(scripted.status).toBe(200);
+    const scriptedBody = (await scripted.json()) as { results: Array<{ error: string | null; content: string | null }> };
+    expect(scriptedBody.results[0]!.error).toBeNull();
+    expect(scriptedBody.results[0]!.content).toContain('Text written by the page script');
+    expect(health.failure).toBeNull();
   });
 
   it('crawl: the hostile pages are each read or marked as that page’s error, the ordinary ones read, and the run ends', async () => {

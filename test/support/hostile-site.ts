@@ -9,7 +9,10 @@ import type { AddressInfo } from 'node:net';
  *  - /sitemap.xml: `longUrls` entries whose paths are ~1,800 characters (multi-KB URLs checked
  *    against that rule), and one entry longer than 8 KB;
  *  - pages: 60,000 unclosed divs after a first paragraph, 20,000 closed nested tags, a `<base>`
- *    with a 1.9 MB path followed by 2,000 relative links, and ordinary pages beside them.
+ *    with a 1.9 MB path followed by 2,000 relative links, and ordinary pages beside them;
+ *  - /spin (not linked): thin text and a script that spins forever once the page has loaded,
+ *    for a rendered extract (a browser waiting on it held a rendering slot for minutes);
+ *    /scripted (not linked): a page whose text only its script writes.
  * Every request is counted by path.
  */
 export interface HostileSite {
@@ -30,6 +33,9 @@ export const HOSTILE_SHAPES = {
   robotsBomb: (bytes = 512 * 1024) => `User-agent: *\nDisallow: /private/\nDisallow: /${'*a'.repeat(Math.floor(bytes / 2))}\n`,
   unclosedDivs: () => `<!doctype html><html><head><title>Unclosed</title></head><body><p>Words before sixty thousand unclosed divs.</p>${'<div>'.repeat(60_000)}deep text`,
   nestedTags: () => `<!doctype html><html><head><title>Nested</title></head><body><p>Words before twenty thousand nested tags.</p>${'<span>'.repeat(20_000)}<a href="/ordinary/1">inner link</a>${'</span>'.repeat(20_000)}</body></html>`,
+  spinning: () => `<!doctype html><html><head><title>Spinning</title></head><body><p>Thin text.</p><script>addEventListener('load', () => setTimeout(() => { for (;;) {} }, 50))</script></body></html>`,
+  scripted: () =>
+    `<!doctype html><html><head><title>Scripted</title></head><body><div id="app"></div><script>document.getElementById('app').innerHTML = '<p>' + ['Text', 'written', 'by', 'the', 'page', 'script', 'once', 'it', 'ran', 'in', 'the', 'browser.'].join(' ') + '</p>'</script></body></html>`,
   hugeBase: (origin: string) =>
     `<!doctype html><html><head><title>Huge base</title><base href="${origin}/${'b'.repeat(1_900_000)}/"></head><body><p>A page whose base address is 1.9 MB long.</p>${'<a href=x>x</a>'.repeat(2_000)}</body></html>`,
 } as const;
@@ -65,6 +71,8 @@ export async function startHostileSite(options: { longUrls?: number } = {}): Pro
     if (path.startsWith('/ordinary/')) return void html(page(`Ordinary ${path.slice(10)}`, `<p>An ordinary page, number ${path.slice(10)}, with words to read.</p>`));
     if (path === '/unclosed') return void html(unclosed);
     if (path === '/nested') return void html(nested);
+    if (path === '/spin') return void html(HOSTILE_SHAPES.spinning());
+    if (path === '/scripted') return void html(HOSTILE_SHAPES.scripted());
     if (path === '/huge-base') return void html((hugeBase ??= HOSTILE_SHAPES.hugeBase(origin)));
     if (path.startsWith('/long/')) return void html(page('Long address', '<p>A page at a long address.</p>'));
     response.writeHead(404).end();
