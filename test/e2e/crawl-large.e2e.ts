@@ -42,7 +42,7 @@ describe('a crawl of 300 large CJK pages (standalone)', () => {
       if (!['queued', 'running'].includes(view!.status)) break;
       await new Promise((r) => setTimeout(r, 500));
     }
-    expect(view).toMatchObject({ status: 'completed', termination: 'limit_reached', counts: { pages: PAGES, read: PAGES, failed: 0 }, credits: PAGES });
+    expect(view).toMatchObject({ status: 'completed', termination: 'limit_reached', counts: { pages: PAGES, read: PAGES, failed: 0 }, credits: 2 * PAGES });
 
     const pages: Page[] = [];
     for (let offset = 0; offset < PAGES + 100; offset += 100) {
