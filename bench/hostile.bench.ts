@@ -118,10 +118,12 @@ async function sites(rows: Row[]): Promise<void> {
     // A rendered extract of a page spinning in a script, then an ordinary scripted page (default RENDER_TIMEOUT_MS, 15 s).
     stop = watchHealth(svc.baseUrl);
     started = performance.now();
-    const spun = (await (await call('POST', '/v1/extract', { urls: [`${site.origin}/spin`], render: 'always', format: 'text' })).json()) as { results: Array<{ error: string | null }> };
+    const spun = (await (await call('POST', '/v1/extract', { urls: [`${site.origin}/spin`], render: 'always', format: 'text' })).json()) as { results?: Array<{ error: string | null }>; detail?: unknown };
+    if (!spun.results) throw new Error(`the rendered extract was refused: ${JSON.stringify(spun.detail)}`);
     const spinMs = performance.now() - started;
     started = performance.now();
-    const after = (await (await call('POST', '/v1/extract', { urls: [`${site.origin}/scripted`], render: 'always', format: 'text' })).json()) as { results: Array<{ error: string | null }> };
+    const after = (await (await call('POST', '/v1/extract', { urls: [`${site.origin}/scripted`], render: 'always', format: 'text' })).json()) as { results?: Array<{ error: string | null }>; detail?: unknown };
+    if (!after.results) throw new Error(`the rendered extract was refused: ${JSON.stringify(after.detail)}`);
     const afterMs = performance.now() - started;
     const renderHealth = await stop();
     rows.push(

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CONFIG, type Config } from '@app/config';
 import type { ExtractReply, ExtractRequest, ExtractResultDto, FetchPageReply, FetchPageRequest } from '@app/contracts';
 import { lineItem, lineItems, totalCredits } from '@app/domain';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
@@ -59,11 +60,17 @@ export class ExtractService {
     @Inject(EVENT_STORE) private readonly events: EventStore,
     private readonly workers: ExtractionWorkers,
     private readonly renderer: BrowserRenderer,
+    @Inject(CONFIG) private readonly config: Config,
   ) {}
 
+  /**
+   * `/v1/extract`, bounded as a whole by EXTRACT_CALL_TIMEOUT_MS (the gateway waits that long):
+   * a URL not read by then (a slow site, renders waiting their turn) is that URL's error, its
+   * fetch aborted; a render it started is still charged.
+   */
   async extract(request: ExtractRequest, charge: ChargeContext): Promise<ExtractReply> {
     const tally: RenderTally = { renders: 0 };
-    const results = await this.readAll(request, tally);
+    const results = await this.readAll(request, tally, false, this.config.extractCallTimeoutMs);
     const good = results.filter((result) => result.error === null).length;
     const usage = [lineItem('sku_extract', good), ...lineItems({ sku_render: tally.renders })];
     const position = await chargeRequest(this.events, charge, usage);
@@ -83,12 +90,14 @@ export class ExtractService {
     return { results, credits: totalCredits(usage), usage };
   }
 
-  private readAll(request: ExtractRequest, tally: RenderTally, mark = false): Promise<ExtractResultDto[]> {
-    const fetchOptions: FetchOptions | undefined = request.fresh ? { cache: false } : undefined;
+  private readAll(request: ExtractRequest, tally: RenderTally, mark = false, deadlineMs?: number): Promise<ExtractResultDto[]> {
+    const deadline = deadlineMs === undefined ? undefined : AbortSignal.timeout(deadlineMs);
+    const fetchOptions: FetchOptions | undefined = request.fresh || deadline ? { ...(request.fresh && { cache: false }), ...(deadline && { signal: deadline }) } : undefined;
     return Promise.all(
       request.urls.map(async (url) => {
         const own: RenderTally = { renders: 0 };
-        const result = await this.extractOne(url, request, fetchOptions, undefined, own);
+        const work = this.extractOne(url, request, fetchOptions, undefined, own);
+        const result = deadline ? await byDeadline(work, deadline, () => failed(url, `${url}: not read within the call's ${deadlineMs! / 1000} s (EXTRACT_CALL_TIMEOUT_MS)`)) : await work;
         tally.renders += own.renders;
         return mark && own.renders > 0 ? { ...result, rendered: true } : result;
       }),
@@ -189,4 +198,14 @@ export class ExtractService {
     });
     return { document: await this.workers.extract(view.html, { url: view.finalUrl, contentType: 'text/html' }, keep), finalUrl: view.finalUrl };
   }
+}
+
+/** The work's result, or `late()`'s once `deadline` fires first (the work is left to end on its own bounds). */
+function byDeadline<T>(work: Promise<T>, deadline: AbortSignal, late: () => T): Promise<T> {
+  if (deadline.aborted) return Promise.resolve(late());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => resolve(late());
+    deadline.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => deadline.removeEventListener('abort', onAbort));
+  });
 }

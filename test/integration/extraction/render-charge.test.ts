@@ -3,6 +3,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { loadConfig } from '@app/config';
 import { chargeStream } from '@app/domain';
 import { SqliteEventStore } from '@app/eventstore';
 import { ExtractionWorkers } from '@app/extraction';
@@ -45,7 +46,7 @@ describe('rendering is charged (sku_render)', () => {
     fetcher = new HttpFetcher({ allowHosts });
     workers = new ExtractionWorkers({ timeoutMs: 10_000, size: 1 });
     renderer = new BrowserRenderer({ executablePath: BROWSER, poolSize: 1, timeoutMs: 5_000, allowHosts });
-    service = new ExtractService(fetcher, events, workers, renderer);
+    service = new ExtractService(fetcher, events, workers, renderer, loadConfig({}));
   });
   afterAll(async () => {
     await renderer?.close();
@@ -76,6 +77,20 @@ describe('rendering is charged (sku_render)', () => {
       { sku: 'sku_extract', quantity: 0, credits: 0 },
       { sku: 'sku_render', quantity: 1, credits: 1 },
     ]);
+  });
+
+  it('bounds an extract call as a whole (EXTRACT_CALL_TIMEOUT_MS): a render still running then is that URL’s error, charged its render', async () => {
+    const hurried = new ExtractService(fetcher, events, workers, renderer, { ...loadConfig({}), extractCallTimeoutMs: 1_500 });
+    const started = Date.now();
+    const reply = await hurried.extract({ urls: [`${origin}/spin`], format: 'text', full_content: true, excerpts: false, render: 'always' }, charge());
+    expect(Date.now() - started).toBeLessThan(4_500);
+    expect(reply.results[0]!.error).toMatch(/not read within the call's 1\.5 s \(EXTRACT_CALL_TIMEOUT_MS\)/);
+    expect(reply.usage).toEqual([
+      { sku: 'sku_extract', quantity: 0, credits: 0 },
+      { sku: 'sku_render', quantity: 1, credits: 1 },
+    ]);
+    // The render ends on its own deadline; the next one renders.
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
   });
 
   it('hands the renders of an uncharged read (research, FindAll, monitors, search contents) to its caller', async () => {

@@ -33,9 +33,10 @@ export class ServiceCalls {
     @Optional() private readonly projector?: Projector,
   ) {}
 
-  async call<Rep>(subject: string, payload: unknown, auth: AuthContext, requestId: string): Promise<Rep> {
+  async call<Rep>(subject: string, payload: unknown, auth: AuthContext, requestId: string, timeoutMs?: number): Promise<Rep> {
     try {
       return await this.bus.request<unknown, Rep>(subject, payload, {
+        ...(timeoutMs !== undefined && { timeoutMs }),
         // charge_id: unique per call, so a client reusing an X-Request-Id is still charged each time.
         headers: { request_id: requestId, correlation_id: requestId, team_id: auth.team_id, key_id: auth.key_id, charge_id: timeOrderedId() },
       });
@@ -53,15 +54,18 @@ export class ServiceCalls {
     }
   }
 
-  async command<Rep extends CommandReply>(subject: string, payload: unknown, auth: AuthContext, requestId: string): Promise<Rep> {
-    const reply = await this.call<Rep>(subject, payload, auth, requestId);
+  async command<Rep extends CommandReply>(subject: string, payload: unknown, auth: AuthContext, requestId: string, timeoutMs?: number): Promise<Rep> {
+    const reply = await this.call<Rep>(subject, payload, auth, requestId, timeoutMs);
     if (reply.position !== undefined) await this.readYourWrites(BigInt(reply.position));
     return reply;
   }
 
-  /** A command whose payload and reply types come from its subject's contract (libs/contracts). */
-  send<S extends Subject>(subject: S, payload: RequestOf<S>, auth: AuthContext, requestId: string): Promise<ReplyOf<S>> {
-    return this.command<ReplyOf<S> & CommandReply>(subject, payload, auth, requestId);
+  /**
+   * A command whose payload and reply types come from its subject's contract (libs/contracts);
+   * `timeoutMs` for one whose service bounds its own longer work (an extract call), else BUS_TIMEOUT_MS.
+   */
+  send<S extends Subject>(subject: S, payload: RequestOf<S>, auth: AuthContext, requestId: string, timeoutMs?: number): Promise<ReplyOf<S>> {
+    return this.command<ReplyOf<S> & CommandReply>(subject, payload, auth, requestId, timeoutMs);
   }
 
   /** True once every read model has applied `position`; false when the bounded wait ran out. */

@@ -1,13 +1,14 @@
 import { SetMetadata } from '@nestjs/common';
+import type { Config } from '@app/config';
 
-/** How long a route may take to answer beyond a bus call, from its raw body (ms). */
-export type AnswerWait = (body: unknown) => number;
+/** How long a route may take to answer beyond a bus call, from its raw body and the configuration (ms). */
+export type AnswerWait = (body: unknown, config: Config) => number;
 
 export const ANSWER_WAIT = 'answer-wait';
 
 /**
  * Marks a POST that waits for work to finish before it answers (a task's `wait_seconds`, a chat
- * completion): its Idempotency-Key claim is not taken for abandoned while the first answer may
+ * completion, an extract call bounded by EXTRACT_CALL_TIMEOUT_MS): its Idempotency-Key claim is not taken for abandoned while the first answer may
  * still come.
  */
 export const AnswersWithin = (wait: AnswerWait) => SetMetadata(ANSWER_WAIT, wait);

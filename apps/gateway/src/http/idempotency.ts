@@ -80,7 +80,7 @@ export class IdempotencyGuard implements CanActivate {
         this.events,
         stream,
         idempotencyDecider,
-        { type: 'Claim', fingerprint, request_id: requestId, abandon_after_ms: this.config.busTimeoutMs + 30_000 + (waits ? waits(request.body) : 0) },
+        { type: 'Claim', fingerprint, request_id: requestId, abandon_after_ms: this.config.busTimeoutMs + 30_000 + (waits ? waits(request.body, this.config) : 0) },
         { metadata },
       );
     } catch (error) {
