@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import axios, { type AxiosInstance } from 'axios';
 import { LRUCache } from 'lru-cache';
-import { parseRobots, type RobotsRules } from '@app/urls';
+import { MAX_URL_CHARS, parseRobots, type RobotsRules } from '@app/urls';
 import { AllowHosts, checkUrl, type UrlVerdict } from './address-policy';
 import { decodeBody, parseContentType, TEXT_TYPES } from './decode-body';
 import { DOCUMENT_TYPES, documentKind } from './document-type';
@@ -325,6 +325,8 @@ export class HttpFetcher implements PageFetcher {
       }
       if (!('location' in result)) return { ...result, finalUrl: current };
       if (redirects >= MAX_REDIRECTS) throw fail('too_many_redirects', url.href, `more than ${MAX_REDIRECTS} redirects`);
+      // Anything a site sends is bounded: a redirect to an address longer than any we read is refused.
+      if (result.location.length > MAX_URL_CHARS) throw fail('invalid_url', url.href, `redirected to an address longer than ${MAX_URL_CHARS} characters`);
       let next: string;
       try {
         next = new URL(result.location, current).href;

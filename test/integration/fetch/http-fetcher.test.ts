@@ -266,6 +266,11 @@ describe('limits and failures', () => {
     }
   });
 
+  it('refuses a redirect to an address longer than 8 KB', async () => {
+    const err = await failure(make().fetch(`${base}/redirect?to=/${'x'.repeat(9_000)}`));
+    expect(err).toMatchObject({ code: 'invalid_url', message: expect.stringContaining('redirected to an address longer than 8192 characters') });
+  });
+
   it('follows redirects and reports the final URL', async () => {
     const page = await make().fetch(`${base}/redirect?to=/landing#frag`);
     expect(page).toMatchObject({ url: `${base}/redirect?to=/landing`, finalUrl: `${base}/landing`, body: '<p>page /landing</p>' });
