@@ -329,12 +329,12 @@ describe('LocalIndex ranking priors', () => {
   it('a page the best result names by its title rises above pages that merely share a word with the query', () => {
     const i = new LocalIndex({ now: () => NOW });
     const wiki = (title: string, text: string) => doc(`https://en.wikipedia.example/wiki/${encodeURIComponent(title.replace(/ /g, '_'))}`, { title, text });
-    i.upsert(wiki('Christmas with Nashville', 'Christmas with Nashville is an album of Christmas songs recorded by the cast of the series Nashville. One song was produced with The Stellas.'));
-    i.upsert(wiki('The Stellas (duo)', 'The Stellas are a Canadian married duo of singers from Ontario.'));
+    i.upsert(wiki('Christmas with Brightwater', 'Christmas with Brightwater is an album of Christmas songs recorded by the cast of the series Brightwater. One song was produced with The Corvells.'));
+    i.upsert(wiki('The Corvells (duo)', 'The Corvells are a Canadian married duo of singers from Nova Scotia.'));
     // Pages sharing the query's words without being what it is about.
-    for (let n = 0; n < 12; n++) i.upsert(wiki(`Canadian album ${n}`, `A Canadian album of songs, number ${n}, produced in Toronto.`));
-    const top = urls(i, 'Which Canadian produced a song with the cast of Nashville');
-    expect(top.slice(0, 2)).toEqual(expect.arrayContaining(['https://en.wikipedia.example/wiki/Christmas_with_Nashville', 'https://en.wikipedia.example/wiki/The_Stellas_(duo)']));
+    for (let n = 0; n < 12; n++) i.upsert(wiki(`Canadian album ${n}`, `A Canadian album of songs, number ${n}, produced in Halifax.`));
+    const top = urls(i, 'Which Canadian produced a song with the cast of Brightwater');
+    expect(top.slice(0, 2)).toEqual(expect.arrayContaining(['https://en.wikipedia.example/wiki/Christmas_with_Brightwater', 'https://en.wikipedia.example/wiki/The_Corvells_(duo)']));
   });
 
   it("a company's name in a query prefers its pages, and among them the one the rest of the query asks for", () => {

@@ -93,7 +93,7 @@ export class Ranking {
    * A page the best results name by its title (a film's page naming its director, a song's page
    * its band) is what a question about either is likely to need next: it gains a share of the
    * score of the best result naming it. The title's own name is read, without a qualifier in
-   * brackets ("David Platt (footballer)") or a site's name after a separator; a name must stand
+   * brackets ("Ilse Marnow (footballer)") or a site's name after a separator; a name must stand
    * as whole words, with its capitals, in the naming page. Pages of the same title (one
    * article's paragraphs) lift nothing among themselves. True when a score changed.
    */

@@ -19,8 +19,8 @@ describe('sentences (excerpts: abbreviation-aware)', () => {
     ]);
   });
 
-  it('reads a run of initials as one abbreviation ("S.M. Entertainment", "J.R.R. Tolkien")', () => {
-    expect(sentences('The name was coined by S.M. Entertainment founder Lee Soo-man. It stuck.')).toEqual(['The name was coined by S.M. Entertainment founder Lee Soo-man.', 'It stuck.']);
+  it('reads a run of initials as one abbreviation ("R.K. Entertainment", "J.R.R. Tolkien")', () => {
+    expect(sentences('The name was coined by R.K. Entertainment founder Park Jin-su. It stuck.')).toEqual(['The name was coined by R.K. Entertainment founder Park Jin-su.', 'It stuck.']);
     expect(sentenceSpans('Its author is J.R.R. Tolkien. He taught at Oxford.').map((s) => s.text)).toEqual(['Its author is J.R.R. Tolkien.', 'He taught at Oxford.']);
   });
 });

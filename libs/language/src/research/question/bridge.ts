@@ -1,6 +1,6 @@
 /**
  * Bridge questions: the question names the thing it asks about only by what another page says of
- * it ("Ed Oxenbould plays Tyler in a film directed by which director?": the film is named on the
+ * it ("Tobin Arkwell plays Pell in a film directed by which director?": the film is named on the
  * actor's page; its director on the film's own). The sentence that says most of what the question
  * says names the bridge; its own page, read next, answers.
  */
@@ -48,9 +48,9 @@ export function bridgeNames(question: string, passages: ResearchPassage[], max: 
     .filter((n) => !nlp(n).has('#Demonym'))
     .map(keyOf)
     .filter((k) => k.length >= 3 && tokenize(k).length > 0 && !/^(?:who|whom|whose|what|which|where|when|how)\b/.test(k));
-  // The words of the question's own names only say which page it starts from ("Tom Watkins … was
+  // The words of the question's own names only say which page it starts from ("Korbin Vale … was
   // an American football running back in the National Football League"): what links on is said by
-  // its other words ("He played college football at Iowa State").
+  // its other words ("He played college football at Varden State").
   const nameTerms = new Set(names.flatMap((n) => tokenize(n)));
   const linked = passages.filter((p) => {
     const text = ` ${keyOf(`${p.title} ${p.text}`)} `;
@@ -67,8 +67,8 @@ export function bridgeNames(question: string, passages: ResearchPassage[], max: 
         }),
     )
     .filter((s) => s.shared >= MIN_SHARED)
-    // The own page of a thing the question names first ("Big Stone Gap (film)" for "the director of
-    // the romantic comedy "Big Stone Gap""), then the linking words.
+    // The own page of a thing the question names first ("Marsh Hollow (film)" for "the director of
+    // the romantic comedy "Marsh Hollow""), then the linking words.
     .sort((a, b) => Number(b.about) - Number(a.about) || b.asking - a.asking || b.linking - a.linking || b.shared - a.shared || a.rank - b.rank)
     .slice(0, LINKING_SENTENCES);
   const out: BridgeName[] = [];

@@ -23,7 +23,7 @@ interface LifeDate {
   year: string;
 }
 
-/** A person's dates as a page gives them, after the name: "Masakazu Katsura (…, born December 10, 1962)". */
+/** A person's dates as a page gives them, after the name: "Kenji Amamura (…, born December 10, 1962)". */
 export interface Life {
   /** The names the person goes by here: the one before the dates, and their page's title. */
   names: string[];
@@ -105,7 +105,7 @@ const LEAD = 1.25;
 /**
  * "A manga series … is written and illustrated by someone born in what year?": the person the
  * question describes, read as the one whose own page and whose mentions on other pages ("…
- * written and illustrated by Masakazu Katsura") hold most of the question's words, and the date
+ * written and illustrated by Kenji Amamura") hold most of the question's words, and the date
  * of the end of life asked that their dates give. Null when no life is described clearly enough:
  * the question is left to the other readings.
  */
@@ -124,7 +124,7 @@ export function lifeDate(q: ShortQuestion, passages: ResearchPassage[]): ShortAn
     const words = new Set<string>();
     for (const { p, subject, key, terms: own } of pages) {
       // Their own page, and each page naming them: what it says of its subject describes them too
-      // ("I"s is a manga series written by Masakazu Katsura. Its main character is Ichitaka Seto").
+      // ("Q"s is a manga series written by Kenji Amamura. Its main character is Haruto Senba").
       if (keys.includes(subject) || (life.ownPage && p.source === life.source) || keys.some((k) => key.includes(` ${k} `))) for (const t of own) words.add(t);
     }
     const support = terms.reduce((a, t) => a + (words.has(t) ? weight(t) : 0), 0) / total;

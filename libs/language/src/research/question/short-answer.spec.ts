@@ -114,10 +114,10 @@ describe('shortAnswer', () => {
   });
 
   it('"who" is answered by a team or a company as well as by a person', () => {
-    const answer = shortAnswer('Who did the Broncos beat in the divisional round?', [
-      page(1, 'Season', 'The Broncos beat the Pittsburgh Steelers in the divisional round, 23–16, after a late field goal.'),
+    const answer = shortAnswer('Who did the Otters beat in the divisional round?', [
+      page(1, 'Season', 'The Otters beat the Corran Harriers in the divisional round, 23–16, after a late field goal.'),
     ]);
-    expect(answer?.value).toBe('Pittsburgh Steelers');
+    expect(answer?.value).toBe('Corran Harriers');
   });
 
   it('a name written with an initial and no tag compromise knows is still a name', () => {
@@ -141,8 +141,8 @@ describe('shortAnswer', () => {
   });
 
   it('"which player" is a person, not the team compromise reads beside the question’s words', () => {
-    const answer = shortAnswer('Which player did the Broncos lose to an ACL injury in a preseason game?', [
-      page(1, 'Harbor Otters', 'Despite waiving running back Lee Dunmore and losing top wide receiver Ken Marlow to a torn ACL in the preseason, the Denver Broncos had their best season.'),
+    const answer = shortAnswer('Which player did the Otters lose to an ACL injury in a preseason game?', [
+      page(1, 'Harbor Otters', 'Despite waiving running back Lee Dunmore and losing top wide receiver Ken Marlow to a torn ACL in the preseason, the Harbor Otters had their best season.'),
     ]);
     expect(answer?.value).toBe('Ken Marlow');
   });
@@ -168,8 +168,8 @@ describe('shortAnswer', () => {
 
   it('a name the pages of both things the question names state is what links them', () => {
     const answer = shortAnswer('Which actor, who also appeared in "Lantern Hill" (1995), does the 2017 action crime comedy Marrow Road star?', [
-      page(1, 'Marrow Road', 'Marrow Road is a 2017 action crime comedy film written and directed by Edwin Marsh. It stars Anton Elgar, Kevin Spade, Lily Jarvis, Jon Hale, and Jamie Fox.'),
-      page(2, 'Lantern Hill', 'Lantern Hill is a 1995 American mystery film directed by Bryan Sayer and written by Chris McQuade. It stars Stephen Bold, Gabriel Byrne, Kevin Pollard, and Kevin Spade.'),
+      page(1, 'Marrow Road', 'Marrow Road is a 2017 action crime comedy film written and directed by Edwin Marsh. It stars Anton Elgar, Kevin Spade, Lily Jarvis, Jon Hale, and Jamie Foss.'),
+      page(2, 'Lantern Hill', 'Lantern Hill is a 1995 American mystery film directed by Bryan Sayer and written by Chris McQuade. It stars Stephen Bold, Gabriel Brenn, Kevin Pollard, and Kevin Spade.'),
       page(3, 'Edwin Marsh', 'Edwin Marsh is an English director, screenwriter and actor.'),
       page(4, 'Kevin Spade', 'Kevin Spade is an American actor, producer and singer.'),
     ]);
@@ -203,14 +203,14 @@ describe('shortAnswer', () => {
 
 describe('the noun a question asks for', () => {
   it.each([
-    ['Ed Oxenbould plays Tyler in a film directed by which famous director?', 'director'],
+    ['Tobin Arkwell plays Pell in a film directed by which famous director?', 'director'],
     ['What science fantasy young adult series, told in first person, has companion books?', 'sery'],
     ['What type of products did she design?', 'product'],
-    ['Predelta National Park is located in which area of Argentina?', 'area'],
+    ['Varenna National Park is located in which area of Norland?', 'area'],
     ['What is the name of the fight song of the university?', 'song'],
     // A statement ending in a question asks with its last wh-word that no verb follows.
-    ["Angel Coma is an album by a band formed by what Stephen O'Malley and what other member?", 'member'],
-    ['"The Look of Love" is a song which appeared in a film based on the novel by which author?', 'author'],
+    ["Ashen Veil is an album by a band formed by what Declan O'Farrell and what other member?", 'member'],
+    ['"The Shape of Rain" is a song which appeared in a film based on the novel by which author?', 'author'],
     // compromise tags a lone "war" as a verb.
     ['The battle was the final offensive of the European theatre of what war?', 'war'],
   ])('%s -> %s', (question, noun) => {
@@ -218,9 +218,9 @@ describe('the noun a question asks for', () => {
   });
 
   it.each([
-    ['a name', "Angel Coma is an album by a band formed by what Stephen O'Malley?"],
+    ['a name', "Ashen Veil is an album by a band formed by what Declan O'Farrell?"],
     ['a name’s word', 'Which World Cup was famous for match-fixing?'],
-    ['a relative "which"', 'Who directed the film in which Brian Stepanek had a role?'],
+    ['a relative "which"', 'Who directed the film in which Corey Vance had a role?'],
   ])('none for %s', (_, question) => {
     expect(analyseShortQuestion(question)?.noun).toBeUndefined();
   });
@@ -363,9 +363,9 @@ describe('yes or no: both of a kind', () => {
 
 describe('yes or no: both of a nationality', () => {
   it('is no when one page places its subject in another country, however the pages word it', () => {
-    // Neither page says "American": one is in Pensacola, Florida, the other in Austria.
+    // Neither page says "American": one is in Sarasota, Florida, the other in Austria.
     const answer = shortAnswer('Are the Gulf Coast Institute and FH Steinmark both American universities?', [
-      page(1, 'Gulf Coast Institute', 'The Gulf Coast Institute is a public university located in Pensacola, Florida.'),
+      page(1, 'Gulf Coast Institute', 'The Gulf Coast Institute is a public university located in Sarasota, Florida.'),
       page(2, 'FH Steinmark', 'FH Steinmark is one of the largest universities of applied sciences in Austria.'),
     ]);
     expect(answer).toMatchObject({ value: 'no', confidence: 'medium' });
@@ -373,7 +373,7 @@ describe('yes or no: both of a nationality', () => {
 
   it('is yes when both are of it, stated or by place', () => {
     const answer = shortAnswer('Are the Gulf Coast Institute and Harbor College both American universities?', [
-      page(1, 'Gulf Coast Institute', 'The Gulf Coast Institute is a public university located in Pensacola, Florida.'),
+      page(1, 'Gulf Coast Institute', 'The Gulf Coast Institute is a public university located in Sarasota, Florida.'),
       page(2, 'Harbor College', 'Harbor College is an American private university.'),
     ]);
     expect(answer).toMatchObject({ value: 'yes', confidence: 'high' });
@@ -384,7 +384,7 @@ describe('the same nationality', () => {
   it('compares the countries, however each page words it', () => {
     const answer = shortAnswer('Are Ada Fenwick and Bruno Castellan of the same nationality?', [
       page(1, 'Ada Fenwick', 'Ada Fenwick (born 1946) is an American novelist and essayist.'),
-      page(2, 'Bruno Castellan', 'Bruno Castellan is a short story writer who lives in Pensacola, Florida.'),
+      page(2, 'Bruno Castellan', 'Bruno Castellan is a short story writer who lives in Sarasota, Florida.'),
     ]);
     expect(answer).toMatchObject({ value: 'yes', confidence: 'high' });
   });
@@ -417,7 +417,7 @@ describe('confidence for "which team"', () => {
 describe('confidence for "who"', () => {
   it('rests on the names compromise reads as a person’s (a league or a team is "who" too, but never a sure one)', () => {
     const question = 'The team that lost in the second round was coached by who?';
-    const found = candidatesIn('person', 'The Harbor Kings, coached by Ada Fenwick, compete in NCAA Division I.', new Set(tokenize(question)), question);
+    const found = candidatesIn('person', 'The Harbor Kings, coached by Ada Fenwick, compete in NCAA Tier I.', new Set(tokenize(question)), question);
     expect(found.find((c) => c.text === 'Ada Fenwick')?.person).toBe(true);
     expect(found.find((c) => c.text.startsWith('NCAA'))?.person).toBeUndefined();
   });
@@ -531,7 +531,7 @@ describe('"where"', () => {
 });
 
 describe('a name with a number after it', () => {
-  it('is of the noun before the number ("World War II" for "what war")', () => {
+  it('is of the noun before the number ("Great War II" for "what war")', () => {
     const answer = shortAnswer('The Harbor Offensive was the final major offensive of the Pacific theatre of what war?', [
       page(1, 'Harbor Offensive', 'The Harbor Offensive, designated the Harbor Strategic Operation by the Allies, was the final major offensive of the Pacific theatre of Great War II.'),
     ]);
@@ -587,7 +587,7 @@ describe('"what colour"', () => {
 describe('kindConfidence', () => {
   it('is never high for one word answering "who" (a first name compromise knows, or a word of a name)', () => {
     expect(kindConfidence('Who is the trophy on the logo named for?', 'Roman')).toBe('medium');
-    expect(kindConfidence('Who is the head coach of the Otters?', 'Gary Kubiak')).toBe('high');
+    expect(kindConfidence('Who is the head coach of the Otters?', 'Gary Marrick')).toBe('high');
   });
 });
 
@@ -604,11 +604,11 @@ describe('the thing a question describes', () => {
 
 describe('capitalisedRuns', () => {
   it('leaves out a sentence’s opening preposition or conjunction, not a name’s first word', () => {
-    expect(capitalisedRuns('Despite Denver leading, Brandon McManus kicked a field goal. Although Harbor Otters won, Little Rock lost.')).toEqual(['Denver', 'Brandon McManus', 'Harbor Otters', 'Little Rock']);
+    expect(capitalisedRuns('Despite Calloway leading, Brandon Kestrell kicked a field goal. Although Harbor Otters won, Little Varden lost.')).toEqual(['Calloway', 'Brandon Kestrell', 'Harbor Otters', 'Little Varden']);
   });
 
-  it('keeps a name’s leading initials ("S.M. Entertainment")', () => {
-    expect(capitalisedRuns('It was coined by S.M. Entertainment founder Lee Soo-man.')).toEqual(['S.M. Entertainment', 'Lee Soo-man']);
+  it('keeps a name’s leading initials ("R.K. Entertainment")', () => {
+    expect(capitalisedRuns('It was coined by R.K. Entertainment founder Park Jin-su.')).toEqual(['R.K. Entertainment', 'Park Jin-su']);
   });
 });
 

@@ -53,7 +53,7 @@ const AGREEMENT = 0.25;
 const COMMONNESS = 0.5;
 /** A name compromise sees as of the kind asked weighs this much more (and one of another kind this much less). */
 const KIND_FIT = 1.25;
-/** A candidate the pages describe as the noun asked for ("which magazine": "Mayfair is a … magazine") weighs this much more. */
+/** A candidate the pages describe as the noun asked for ("which magazine": "Quillmark is a … magazine") weighs this much more. */
 const NOUN_FIT = 1.5;
 /** A candidate the pages of two things the question names both state weighs this much more. */
 const LINKS_NAMED = 1.5;
@@ -144,11 +144,11 @@ const COMPARED_OPTIONS = new RegExp(
   'u',
 );
 
-/** "Who was born first, Connie Willis or Margaret Landon?" -> both names. */
+/** "Who was born first, Ilse Marnow or Dora Keswick?" -> both names. */
 function choiceOptions(question: string): [string, string] | null {
-  // The options follow the last comma or dash before "or" ("…, which state … first - Oklahoma or
-  // Kansas?"), a title's colon inside one ("…, LaLee's Kin: The Legacy of Cotton or Gimme
-  // Shelter?"); else the colon before them ("Which mountain is higher: Distaghil Sar or The Crown").
+  // The options follow the last comma or dash before "or" ("…, which state … first - Norland or
+  // Westmark?"), a title's colon inside one ("…, Hollin's Kin: The Ballad of Wheat or Velvet
+  // Porch?"); else the colon before them ("Which mountain is higher: Korvath Peak or The Anvil").
   const m =
     /^.*(?:,|\s[-–])\s*([^,?]{2,80}?),?\s+or\s+([^,?]{2,80}?)\s*(?:[,?]|$)/.exec(question) ??
     /^.*:\s*([^,:?]{2,80}?),?\s+or\s+([^,?]{2,80}?)\s*(?:[,?]|$)/.exec(question) ??
@@ -171,7 +171,7 @@ const EMPTY_NOUNS = new Set(tokenize('name type kind sort one part thing term fo
  * The noun a "what"/"which" phrase asks for (as written, lower case, and stemmed), as compromise
  * tags the phrase: the last common noun before the phrase's verb, preposition or comma ("what
  * science fantasy young adult series, told …" -> series; "what type of products" -> products;
- * "which area of Argentina" -> area). None for a name ("what Stephen O'Malley"), a pronoun or a
+ * "which area of Norland" -> area). None for a name ("what Declan O'Farrell"), a pronoun or a
  * noun that names no kind ("name", "type").
  */
 function askedNoun(question: string): { word: string; stem: string; subtype: boolean } | undefined {
@@ -210,32 +210,32 @@ const DESCRIBES = /^(?:\s*,\s*(?:a|an|one of the)\s|\s+(?:is|was|are|were|became
 const DESCRIPTION_WORDS = 8;
 
 /**
- * Whether the passages say a candidate is of the noun asked for: its own name ends in it ("Jack
- * Trice Stadium" for "what stadium"), a sentence describes it as one ("Mayfair is a British …
- * magazine"; "Yellowcraig, a coastal area"), the noun stands right before it ("the director M.
- * Night Shyamalan"), the verb the noun names the agent of stands before it ("directed by M. Night
- * Shyamalan"), its own page's title names the noun ("Fenwick (magazine)"), or WordNet holds it as a
+ * Whether the passages say a candidate is of the noun asked for: its own name ends in it ("Ned
+ * Brelton Stadium" for "what stadium"), a sentence describes it as one ("Quillmark is a British …
+ * magazine"; "Saltmere, a coastal area"), the noun stands right before it ("the director J.
+ * Corwin Halvard"), the verb the noun names the agent of stands before it ("directed by J. Corwin
+ * Halvard"), its own page's title names the noun ("Fenwick (magazine)"), or WordNet holds it as a
  * kind (a common noun) or an instance (a name) of the noun. Read once per candidate.
  */
 function describedAs(noun: string, subtype: boolean, passages: ResearchPassage[], nounWord?: string): (candidate: string) => boolean {
   const lexicon = nounWord ? wordNet() : null;
   const texts = passages.map((p) => p.text);
-  // A page's title says what its subject is: "Fenwick (magazine)", "The Visit (2015 American film)".
+  // A page's title says what its subject is: "Fenwick (magazine)", "The Lantern (2015 American film)".
   const titled = new Map<string, string[]>();
   for (const p of passages) {
     const kind = /\(([^)]*)\)\s*$/.exec(p.title)?.[1];
     if (kind) titled.set(subjectOf(p.title), tokenize(kind));
   }
   return once((candidate) => {
-    // A name ending in the noun ("Jack Trice Stadium" for "what stadium"); for a kind of the noun,
+    // A name ending in the noun ("Ned Brelton Stadium" for "what stadium"); for a kind of the noun,
     // a phrase ending in it ("water sprite" for "what type of sprite"), not for an instance
     // ("primary colour" is no colour). The noun alone is no answer.
-    // (A number after the name is no part of its kind: "World War II", "Apollo 11".)
+    // (A number after the name is no part of its kind: "Border War II", "Apollo 11".)
     const last = /([\p{L}\p{N}]+)\W*$/u.exec(candidate.replace(/\s+(?:[IVXLC]+|\d+)$/u, ''))?.[1] ?? '';
     if (tokenize(candidate).length > 1 && (subtype || /^\p{Lu}/u.test(last)) && tokenize(last).at(-1) === noun) return true;
     if (titled.get(keyOf(candidate))?.includes(noun)) return true;
     // WordNet holds a common noun as a kind of the noun asked ("a traveling cat" for "what animal",
-    // "guitar" for "which instrument"), or a name as an instance of it ("New Orleans" for "what
+    // "guitar" for "which instrument"), or a name as an instance of it ("New Delhi" for "what
     // city"; not "British" for "which group": the British are a kind of people, no instance).
     if (lexicon && nounWord) {
       const common = /^\p{Ll}/u.test(candidate.split(/\s+/).at(-1) ?? '');
@@ -243,10 +243,10 @@ function describedAs(noun: string, subtype: boolean, passages: ResearchPassage[]
     }
     for (const { text, at, description } of mentions(candidate, texts)) {
       if (description && tokenize(description).slice(0, DESCRIPTION_WORDS).includes(noun)) return true;
-      // The word right before it, nothing between ("the director M. Night Shyamalan", not "a team in NFL").
+      // The word right before it, nothing between ("the director J. Corwin Halvard", not "a team in NFL").
       const before = /([\p{L}-]+)\s+$/u.exec(text.slice(Math.max(0, at - 40), at))?.[1];
       if (before && tokenize(before)[0] === noun) return true;
-      // The verb the noun is the agent of, by it ("directed by M. Night Shyamalan" for "which director").
+      // The verb the noun is the agent of, by it ("directed by J. Corwin Halvard" for "which director").
       const agent = /([\p{L}-]+)\s+by\s+$/u.exec(text.slice(Math.max(0, at - 40), at))?.[1];
       const verb = agent && tokenize(agent)[0];
       if (verb && verb.length >= 4 && noun.length > verb.length && noun.startsWith(verb)) return true;
@@ -256,7 +256,7 @@ function describedAs(noun: string, subtype: boolean, passages: ResearchPassage[]
 }
 
 /**
- * Whether the passages describe a candidate as a person ("Atsushi Sakurai (…) is a Japanese
+ * Whether the passages describe a candidate as a person ("Kenji Amamura (…) is a Japanese
  * musician and singer-songwriter"): no answer to "where", whatever compromise makes of the name.
  */
 function describedAsPerson(passages: ResearchPassage[]): (candidate: string) => boolean {
@@ -275,8 +275,8 @@ function describedAsPerson(passages: ResearchPassage[]): (candidate: string) => 
 function* mentions(candidate: string, texts: string[]): Generator<{ text: string; at: number; description?: string }> {
   for (const text of texts)
     for (let at = text.indexOf(candidate); at >= 0; at = text.indexOf(candidate, at + candidate.length)) {
-      // Past a bracket right after the name ("(born March 7, 1966 in Fujioka)"), and past another
-      // name between commas before "is" ("Yellowcraig, less commonly known as Broad Sands Bay, is a coastal area").
+      // Past a bracket right after the name ("(born March 7, 1966 in Harunomi)"), and past another
+      // name between commas before "is" ("Saltmere, less commonly known as Gullwick Bay, is a coastal area").
       const after = text
         .slice(at + candidate.length, at + candidate.length + 240)
         .replace(/^\s*\([^)]*\)/, '')
@@ -331,9 +331,9 @@ function sentencesOf(passages: ResearchPassage[], terms: Set<string>, weight: (t
 const LINKED = 0.5;
 
 /**
- * For each passage, the question's words of the sentence on another page that names it: "Ed
- * Oxenbould … is known for playing Tyler in The Visit" leads to The Visit's own page, whose
- * sentences then answer what the question asks of it ("directed by M. Night Shyamalan").
+ * For each passage, the question's words of the sentence on another page that names it: "Tobin
+ * Arkwell … is known for playing Pell in The Lantern" leads to The Lantern's own page, whose
+ * sentences then answer what the question asks of it ("directed by J. Corwin Halvard").
  */
 function linkContext(passages: ResearchPassage[], terms: Set<string>, weight: (t: string) => number): Map<number, Set<string>> {
   const out = new Map<number, Set<string>>();
@@ -365,9 +365,9 @@ function linkContext(passages: ResearchPassage[], terms: Set<string>, weight: (t
 
 /**
  * The other way round: a sentence that names another page's subject borrows the question's words
- * of that page's best sentence. "Kansas Song … is a fight song of the University of Kansas" names
+ * of that page's best sentence. "Varden Song … is a fight song of the University of Varden" names
  * the page whose sentences say what the question says of the university ("main campus in
- * Lawrence, Kansas"), and so answers "the fight song of the university whose main campus…".
+ * Calloway, Varden"), and so answers "the fight song of the university whose main campus…".
  */
 function namedContext(passages: ResearchPassage[], terms: Set<string>, weight: (t: string) => number): (source: number, sentence: string) => Set<string> {
   const pages = passages
@@ -403,7 +403,7 @@ export function termWeights(passages: ResearchPassage[], terms: string[]): (t: s
   return (t) => Math.log(1 + (n + 1) / ((df.get(t) ?? 0) + 0.5));
 }
 
-/** A piece that is a date (chrono-node reads it, or most of it, as one): "26 March 2015", "the 2015 season" (not "Hymn for the Weekend"). */
+/** A piece that is a date (chrono-node reads it, or most of it, as one): "26 March 2015", "the 2015 season" (not "Ballad for the Evening"). */
 export const datePiece = (piece: string) => chrono.parse(piece).some((r) => r.text.length >= 0.5 * piece.length);
 
 /** A year as pages write one (1500-2099): not a count. */
@@ -440,10 +440,10 @@ export function candidatesIn(
     if (askedWord !== null && NATIONALITY_ASKED.test(askedWord)) return (doc.match('#Demonym').out('array') as string[]).map((d) => ({ text: trimEnds(d), fit: KIND_FIT }));
     // "What colour": the colours it names (a closed class of words; compromise tags none).
     if (/\b(?:what|which)\s+colou?rs?\b/i.test(question)) return [...new Set(text.match(COLOURS) ?? [])].filter((c) => !questionTerms.has(tokenize(c)[0] ?? '')).map((c) => ({ text: c, fit: KIND_FIT }));
-    // compromise's noun chunks, cut where the question's own words stand ("the AFC champion
-    // Denver Broncos" for a question about the AFC: "champion Denver Broncos"), at brackets,
+    // compromise's noun chunks, cut where the question's own words stand ("the ABL champion
+    // Kessa Otters" for a question about the ABL: "champion Kessa Otters"), at brackets,
     // commas and prepositions other than "of" ("victory in extra time": "victory", "extra time";
-    // "replica of the Golden Gate Bridge" stays one), without their
+    // "replica of the Marrow Point Bridge" stays one), without their
     // determiners: "the golden anniversary" -> "golden anniversary".
     const chunks = (doc.chunks().json() as Array<{ text: string; terms: Array<{ text: string; chunk?: string; tags?: string[] }> }>).filter((c) => c.terms[0]?.chunk === 'Noun');
     const pieces: string[] = [];
@@ -463,24 +463,24 @@ export function candidatesIn(
       flush();
       pieces.push(c.text);
     }
-    // A name the question's own words begin ("Which Super Bowl…?" -> "Super Bowl XXXVII").
+    // A name the question's own words begin ("Which Harvest Cup…?" -> "Harvest Cup XXXVII").
     const runs = capitalisedRuns(text);
     pieces.push(...runs);
-    // A title the page quotes whole ("Hymn for the Weekend", "I'm a Jayhawk").
+    // A title the page quotes whole ("Ballad for the Evening", "I'm a Heron").
     const quoted = quotedTitles(text);
     pieces.push(...quoted);
     const cleaned = pieces.map((c) => trimEnds(c.replace(/[()]/g, ' ').trim()).replace(/^(?:(?:the|a|an|its|their|his|her|this|that|these|those|of|and|or)\s+)+/i, ''));
     // A date or a bare number is not a thing a noun names.
     const things = [...new Set(cleaned.filter((c) => c.length >= 2 && c.split(/\s+/).length <= 6 && /\p{L}/u.test(c) && !BARE_NUMBER.test(c) && script(c) && !datePiece(c)))];
     // "What talk show…", "which hotel…": one of a kind, which pages name; a name of more than one
-    // plain word ("San Jose Marriott", "XLV") before a common noun phrase. (A lone capitalised
+    // plain word ("Port Kessa Lodge", "XLV") before a common noun phrase. (A lone capitalised
     // word may only open its sentence.)
     const member = /\b(?:which|what)\s+(?!(?:is|was|are|were|did|does|do|has|had|have)\b)/i.test(question);
     // A numeral left of a name cut at the question's words stands for that name: "XLVIII" of
-    // "Super Bowl XLVIII" is scored where it stands, and answers as "Super Bowl XLVIII".
+    // "Harvest Cup XLVIII" is scored where it stands, and answers as "Harvest Cup XLVIII".
     const wholeOf = (c: string) => (/^(?:[IVXLC]+|\d+)$/.test(c) ? runs.find((r) => r.endsWith(` ${c}`)) : undefined);
     // "Which World Cup…?": one of the series the question names, told apart by a year, an ordinal
-    // or a numeral ("the 1982 World Cup", "Super Bowl XXXIII"), is of the kind asked twice over.
+    // or a numeral ("the 1974 World Cup", "Harvest Cup XXXIII"), is of the kind asked twice over.
     const series = /^(?:[Ww]hich|[Ww]hat)\s+((?:\p{Lu}[\p{L}'’-]*\s+)*\p{Lu}[\p{L}'’-]*)\s+(?:is|was|are|were|did|does|do|has|had|have)\b/u.exec(question)?.[1];
     const ofSeries = (c: string) => {
       if (!series) return false;
@@ -501,16 +501,16 @@ export function candidatesIn(
   const organisations = (doc.organizations().out('array') as string[]).map(trimEnds);
   // "Who" is as often a team, a band or a broadcaster as a person.
   const typed = kind === 'person' ? [...people, ...organisations] : kind === 'place' ? places : kind === 'organisation' ? organisations : [];
-  // "Jay DeMarcus of Rascal Flatts": for "who", two names of two words or more each are two
-  // candidates ("Bank of America", "Duke of York" stay whole).
+  // "Ned Brask of Copper Lanterns": for "who", two names of two words or more each are two
+  // candidates ("Bank of Varden", "Duke of York" stay whole).
   const split = (c: string) => {
     const sides = c.split(/\s+of\s+/);
     return kind === 'person' && sides.length === 2 && sides.every((side) => side.split(/\s+/).length >= 2) ? sides : [c];
   };
   const runs = capitalisedRuns(text).flatMap(split);
   const proper = [...(doc.match('#ProperNoun+ (of|the|de)? #ProperNoun*').out('array') as string[]), ...runs];
-  // A list ("Jay DeMarcus of Rascal Flatts and Hal David") is several candidates; a bracket ends one.
-  // "Tiffany & Co", "Kestrel & Loaf" stay one name.
+  // A list ("Ned Brask of Copper Lanterns and Ilse Marnow") is several candidates; a bracket ends one.
+  // "Hobb & Sons", "Kestrel & Loaf" stay one name.
   const pieces = [...typed, ...proper].flatMap((c) => c.split(/\s*(?:,|\band\b|\(|\))\s*/)).flatMap(split);
   const named = new Set(pieces.map((c) => trimEnds(c).replace(/['’]s$/u, '')).filter((c) => c.length >= 2 && /\p{Lu}|\d/u.test(c) && script(c)));
   const names = [...named].filter((c) => {
@@ -539,7 +539,7 @@ export function candidatesIn(
     const isOrganisation = seen(organisations);
     // "Where": a name compromise sees as a person and not a place is no place ("Ewan Strachie was born in Aberdeen").
     if (kind === 'place' && isPerson && !isPlace) continue;
-    // An event is no place ("Super Bowl XIX"); a venue is no city, nor a city a venue.
+    // An event is no place ("Harvest Cup XIX"); a venue is no city, nor a city a venue.
     if (kind === 'place' && (EVENT.test(whole) || (FACILITY(whole) ? settlement : venue))) {
       out.push({ text: whole, fit: NOT_OF_KIND });
       continue;
@@ -548,8 +548,8 @@ export function candidatesIn(
       out.push({ text: whole, fit: KIND_FIT });
       continue;
     }
-    // "Who": a name ending in a venue's or an event's word ("Stanford Stadium", "Super Bowl XIX",
-    // "Heisman Trophy") names no one, whatever compromise saw in its parts.
+    // "Who": a name ending in a venue's or an event's word ("Brelton Stadium", "Harvest Cup XIX",
+    // "Marrow Trophy") names no one, whatever compromise saw in its parts.
     if (kind === 'person' && whole !== withoutRole(whole)) {
       out.push({ text: withoutRole(whole), fit: KIND_FIT });
       continue;
@@ -559,12 +559,12 @@ export function candidatesIn(
       continue;
     }
     // "Which player…", "which actor…": one person, not the team or the studio compromise reads
-    // ("the Carolina Panthers lost Kelvin Benjamin to a torn ACL").
+    // ("the Kessa Otters lost Brin Callory to a torn ACL").
     if (kind === 'person' && personAsked && isOrganisation && !isPerson) {
       out.push({ text: whole, fit: NOT_OF_KIND });
       continue;
     }
-    // A title the sentence quotes is a work's ("the drama "American Beauty""), no one's name.
+    // A title the sentence quotes is a work's ("the drama "Amber Summer""), no one's name.
     if (kind === 'person' && titles.includes(whole)) {
       out.push({ text: whole, fit: NOT_OF_KIND });
       continue;
@@ -577,9 +577,9 @@ export function candidatesIn(
 }
 
 /**
- * A person's name without the role written before it as part of the capitalised run: "NFL
- * Commissioner Roger Goodell" -> "Roger Goodell", "Linebacker Brandon Marshall" -> "Brandon
- * Marshall" (two words of name at least stay).
+ * A person's name without the role written before it as part of the capitalised run: "ABL
+ * Commissioner Ilse Marnow" -> "Ilse Marnow", "Linebacker Dorin Vasch" -> "Dorin
+ * Vasch" (two words of name at least stay).
  */
 function withoutRole(name: string): string {
   const words = name.split(/\s+/);
@@ -591,9 +591,9 @@ function withoutRole(name: string): string {
 /** The fit of a name that is not of the kind asked (an event for "where", a stadium for "who"). */
 export const NOT_OF_KIND = 0.5;
 
-/** Last words of names of buildings and grounds, and of events: "Levi's Stadium", "Super Bowl XIX". */
+/** Last words of names of buildings and grounds, and of events: "Milo's Stadium", "Harvest Cup XIX". */
 const GROUNDS = /\b(?:Stadium|Field|Park|Arena|Center|Centre|Superdome|Dome|Hall|Airport|Plaza|Square|Street|Avenue|Bridge|Theatre|Theater|Museum)$/u;
-const FACILITY = (name: string) => GROUNDS.test(name) || /\b(?:University|College|School|Hotel|Marriott|Hilton)$/u.test(name);
+const FACILITY = (name: string) => GROUNDS.test(name) || /\b(?:University|College|School|Hotel)$/u.test(name);
 const EVENT = /\b(?:Bowl|Cup|Trophy|Award|Awards|Prize|Championship|Tournament|Games|Series|Season|Olympics)(?:\s+(?:[IVXLC]+|\d{4}))?$/u;
 /** Nouns asking for a settlement or a region, and for a building or ground. */
 const SETTLEMENTS = /^(?:city|cities|town|towns|village|country|countries|state|states|province|county|region|capital|nation)$/i;
@@ -638,12 +638,12 @@ export function numberNamed(passages: ResearchPassage[]): (value: string) => boo
   };
 }
 
-/** A name and the numeral that makes it one of a series: "Super Bowl 50", "Super Bowl XLIX", "Apollo 11". */
+/** A name and the numeral that makes it one of a series: "Harvest Cup 50", "Harvest Cup XLIX", "Apollo 11". */
 const NUMBERED_NAME = /((?:\p{Lu}[\p{L}'’-]*\s+){1,4})((?:[IVXLC]+|\d+)(?:st|nd|rd|th)?)\b/gu;
 
 /**
  * Whether a sentence speaks of another one of a series the question names one of: the question
- * asks of "Super Bowl 50", the sentence of "Super Bowl XL" (and not of 50). Its names answer
+ * asks of "Harvest Cup 50", the sentence of "Harvest Cup XL" (and not of 50). Its names answer
  * another question.
  */
 export function instanceConflict(question: string): (sentence: string) => boolean {
@@ -713,14 +713,14 @@ function numbersIn(text: string, question: string): Array<{ text: string; fit: n
 }
 
 /**
- * Runs of capitalised words as written ("Michael Bay", "M. Night Shyamalan", "Bank of America"):
+ * Runs of capitalised words as written ("Tobin Arkwell", "J. Corwin Halvard", "Bank of Varden"):
  * names compromise does not tag in their sentence; a run's leading stop words ("The", "In") are
  * not part of the name.
  */
 const CAPITALISED_WORD = String.raw`(?:(?:\p{Lu}\.)+|\p{Lu}[\p{L}\p{M}'’.-]*)`;
 const CAPITALISED_RUN = new RegExp(`(?<![\\p{L}\\p{N}])${CAPITALISED_WORD}(?:\\s+(?:(?:of|the|de|del|da|van|von|der|le|la|&)\\s+)?${CAPITALISED_WORD})*`, 'gu');
 
-/** Titles a text quotes whole, capitalised, of six words at most: 'the song "Hymn for the Weekend"'. */
+/** Titles a text quotes whole, capitalised, of six words at most: 'the song "Ballad for the Evening"'. */
 export const quotedTitles = (text: string): string[] =>
   [...text.matchAll(/["“]([^"“”]{2,80})["”]/gu)].map((m) => m[1]!.trim()).filter((q) => q.split(/\s+/).length <= 6 && /^\p{Lu}/u.test(q));
 
@@ -743,7 +743,7 @@ export function capitalisedRuns(text: string): string[] {
       const words = run.split(/\s+/);
       let drop = 0;
       while (drop < words.length - 1 && tokenize(words[drop]!).length === 0 && !/^(?:\p{Lu}\.)+$/u.test(words[drop]!)) drop++;
-      // A sentence's opening preposition or conjunction is no part of the name after it ("Despite Denver").
+      // A sentence's opening preposition or conjunction is no part of the name after it ("Despite Varden").
       if (drop < words.length - 1 && joiningWord(words[drop]!)) drop++;
       return words.slice(drop).join(' ').replace(/['’]s$/u, '').replace(/[.'’-]+$/u, (end) => (/^\p{Lu}\.$/u.test(words.at(-1)!) ? end : ''));
     })
@@ -760,7 +760,7 @@ export function kindConfidence(question: string, value: string): ShortAnswer['co
   const kind = analyseShortQuestion(question)?.kind;
   if (!kind || kind === 'choice' || kind === 'yesno') return 'high';
   if (kind === 'number' || kind === 'date' || kind === 'year' || kind === 'thing') return 'medium';
-  // "Who": one word ("Roman", "Levi" of "Levi's Stadium") may be a person's name only to compromise's list of first names.
+  // "Who": one word ("Roman", "Milo" of "Milo's Stadium") may be a person's name only to compromise's list of first names.
   if (kind === 'person' && !/\s/.test(value.trim()) && !nlp(value).has('#Organization')) return 'medium';
   return fitsKind(question, value) ? 'high' : 'medium';
 }
@@ -778,8 +778,8 @@ export function fitsKind(question: string, value: string): boolean {
 /**
  * How close a candidate stands to the question's words in its sentence: each question word the
  * sentence holds counts by its weight, less the further (in words) it stands from the candidate
- * ("the AFC champion Denver Broncos defeated the NFC champion Carolina Panthers": for "AFC",
- * Denver Broncos). A factor around 1: 0.5 with no question word near, up to 1.5.
+ * ("the ABL champion Kessa Otters defeated the CBL champion Brelton Hawks": for "ABL",
+ * Kessa Otters). A factor around 1: 0.5 with no question word near, up to 1.5.
  */
 function proximity(text: string, terms: Set<string>, weight: (t: string) => number, total: number): (candidate: string) => number {
   const tokens = [...text.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({ start: m.index!, end: m.index! + m[0].length, term: tokenize(m[0])[0] }));
@@ -842,8 +842,8 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
     const near = proximity(s.text, terms, (t) => (t === q.focus ? FOCUS * weight(t) : weight(t)), total);
     for (const { text: candidate, fit, person, whole } of candidatesIn(q.kind, s.text, terms, q.text, q.nounWord ?? null)) {
       // Words the question already holds are no answer, unless the pages call that name the noun
-      // asked and the question does not write it: "Kansas Song … is a fight song" for "the fight
-      // song of the university … in Lawrence, Kansas".
+      // asked and the question does not write it: "Varden Song … is a fight song" for "the fight
+      // song of the university … in Calloway, Varden".
       if (!newToQuestion(candidate, terms) && q.kind !== 'year' && q.kind !== 'number' && !(isAsked(whole ?? candidate) && !` ${keyOf(q.text)} `.includes(` ${keyOf(candidate)} `))) continue;
       // "Where": no one the pages describe as a person, whatever compromise makes of the name.
       if (aPerson(candidate)) continue;
@@ -878,8 +878,8 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
   // so, and asks for its director.
   // A kind ("what type of sprite") is no page's subject: no own page supports one.
   // Where the question names the noun it asks for, only a candidate the pages call that: "a
-  // medieval fortress in Dirleton borders on the south side of what coastal area?" describes
-  // Dirleton Castle, whose own page says so, and asks for the coastal area beside it.
+  // medieval fortress in Gullwick borders on the south side of what coastal area?" describes
+  // Gullwick Castle, whose own page says so, and asks for the coastal area beside it.
   const ofKind = (e: { value: string; fit: number }) => !q.subtype && (q.noun ? isAsked(e.value) : q.kind !== 'person' || e.fit > 1 || isAsked(e.value));
   for (const entry of found.values())
     if (ofKind(entry) && entry.hits.some((h) => subjectOf(h.title) !== keyOf(entry.value))) entry.score *= 1 + OWN_PAGE * ownPage(entry.value);
@@ -889,8 +889,8 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
     if (named.length >= 2) for (const entry of found.values()) if (!named.every((n) => entry.hits.some((h) => h.source === n))) entry.score *= NOT_OF_KIND;
   }
   // Two things the question names, both read: a candidate both their pages state is what links
-  // them ("which actor, who also appeared in "The Usual Suspects", does Baby Driver star?": the
-  // one of Baby Driver's cast that The Usual Suspects' page names too).
+  // them ("which actor, who also appeared in "The Quiet Partners", does Night Courier star?": the
+  // one of Night Courier's cast that The Quiet Partners' page names too).
   const namedThings = new Map<string, Set<number>>();
   for (const p of namedPages(q, passages)) {
     const subject = subjectOf(p.title);
@@ -922,7 +922,7 @@ export function shortAnswer(question: string, passages: ResearchPassage[]): Shor
 
 /**
  * A question asking for several ("Who were the sideline reporters?") is answered by the pair its
- * sentence joins with "and" ("James Lofton and Mark Malone"), the answer found one of them.
+ * sentence joins with "and" ("Alden Pryce and Corey Vance"), the answer found one of them.
  */
 export function listed(q: ShortQuestion, value: string, sentence: string, terms: Set<string> = new Set(q.terms)): string {
   if (!q.plural || q.kind === 'yesno' || q.kind === 'choice') return value;
@@ -934,20 +934,20 @@ export function listed(q: ShortQuestion, value: string, sentence: string, terms:
 }
 
 /**
- * A place as its sentence writes it with the region after a comma: "Fujioka, Gunma", "Santa
- * Clara, California" (not a region the question already names).
+ * A place as its sentence writes it with the region after a comma: "Harunomi, Okawa", "Port
+ * Kessa, Varden" (not a region the question already names).
  */
 function withRegion(value: string, sentence: string, terms: Set<string>): string {
   const at = sentence.indexOf(`${value}, `);
-  // One of a list ("…, National Journal, Mental Floss, Publishers Weekly, Salon") is followed by the next one, no region.
+  // One of a list ("…, Harbour Review, Quill Weekly, Varden Journal, Lumen") is followed by the next one, no region.
   if (at < 0 || /,\s*$/.test(sentence.slice(0, at))) return value;
   const region = new RegExp(`^${CAPITALISED_RUN.source}`, 'u').exec(sentence.slice(at + value.length + 2))?.[0];
   return region && newToQuestion(region, terms) && !nlp(region).has('#Person') ? `${value}, ${region}` : value;
 }
 
 /**
- * A name a page's opening gives its subject among others ("La Mesopotamia or Región Mesopotámica
- * is the … area of north-east Argentina" on the page "Mesopotamia, Argentina"), where that opening
+ * A name a page's opening gives its subject among others ("La Varenna or Región Varennica
+ * is the … area of north-east Norland" on the page "Varenna, Norland"), where that opening
  * states the answer: the page's own name for it, its title's, as the opening writes it.
  */
 function canonical(value: string, sentence: Sentence, passages: ResearchPassage[]): string {
@@ -960,16 +960,16 @@ function canonical(value: string, sentence: Sentence, passages: ResearchPassage[
   return name && keyOf(name) !== keyOf(value) && aliases && subject.includes(value) && subject.includes(name) ? name : value;
 }
 
-/** A page's title as the name of its subject: "Mayfair (magazine)" -> mayfair, "Mesopotamia, Argentina" -> mesopotamia. */
+/** A page's title as the name of its subject: "Quillmark (magazine)" -> quillmark, "Varenna, Norland" -> varenna. */
 export const subjectOf = (title: string) => keyOf(titleName(title));
-/** A page's title as its subject's name, as written: "Mayfair (magazine)" -> Mayfair, "Mesopotamia, Argentina" -> Mesopotamia. */
+/** A page's title as its subject's name, as written: "Quillmark (magazine)" -> Quillmark, "Varenna, Norland" -> Varenna. */
 export const titleName = (title: string) => title.replace(/\s*\([^)]*\)\s*$/, '').replace(/,.*$/, '').trim();
 
 /**
  * How much a candidate's own page (a passage titled with its name) says what the question says
  * of it: the question's words on that page, by weight, as a share of all of them. "Which
- * magazine, the British response to Playboy, did Graham Masterton edit?": Mayfair's own page
- * calls it the British response to Playboy. 0 when no page is about the candidate.
+ * magazine, the British response to Glossmark, did Dorian Kesh edit?": Quillmark's own page
+ * calls it the British response to Glossmark. 0 when no page is about the candidate.
  */
 function ownPageSupport(passages: ResearchPassage[], terms: Set<string>, weight: (t: string) => number, total: number): (candidate: string) => number {
   const pages = new Map<string, Set<string>>();
@@ -1002,7 +1002,7 @@ function about(option: string, passages: ResearchPassage[]): Sentence[] {
 function choose(q: ShortQuestion, passages: ResearchPassage[]): ShortAnswer | null {
   const [a, b] = q.options!;
   const question = q.terms;
-  // An option's own description (", the 1970 Rolling Stones documentary") only says which one is
+  // An option's own description (", the 1970 Copper Lanterns documentary") only says which one is
   // meant: its words would find that option's page, not settle the question.
   const optionTerms = new Set([...tokenize(a), ...tokenize(b), ...[a, b].flatMap((o) => tokenize(appositiveOf(q.text, o)))]);
   const rest = question.filter((t) => !optionTerms.has(t));
@@ -1036,7 +1036,7 @@ function choose(q: ShortQuestion, passages: ResearchPassage[]): ShortAnswer | nu
     const unit = tokenize(/\b(?:more|fewer|less)\s+([\p{L}]+)/iu.exec(q.text)?.[1] ?? '')[0];
     // Each option's own count: the first number its sentences (its own page first) write before
     // the counted noun ("68 floors", "a seventy seven story building": compromise reads the words),
-    // else the first number its own page states; a number inside its name ("15 Penn Plaza") is no count.
+    // else the first number its own page states; a number inside its name ("15 Brelton Plaza") is no count.
     const counted = (ss: Sentence[], option: string) => {
       const ordered = [...ss].sort((x, y) => y.overlap - x.overlap || x.rank - y.rank);
       let any: { value: number; s: Sentence; unit?: boolean } | null = null;
@@ -1079,14 +1079,14 @@ function choose(q: ShortQuestion, passages: ResearchPassage[]): ShortAnswer | nu
   return settled && { ...settled, confidence: 'low' };
 }
 
-/** The description a question writes after an option, between commas: "…, Gimme Shelter, the 1970 documentary?" -> "the 1970 documentary". */
+/** The description a question writes after an option, between commas: "…, Quiet Harbour, the 1970 documentary?" -> "the 1970 documentary". */
 function appositiveOf(question: string, option: string): string {
   const at = question.indexOf(option);
   if (at < 0) return '';
   return /^\s*,\s*((?:the|a|an)\s+[^,?]{2,80}?)\s*(?:,|\?|$)/i.exec(question.slice(at + option.length))?.[1] ?? '';
 }
 
-/** The pages a question names by their titles ("Are both Dogo Cubano and the Dutch Shepherd dog breeds?"). */
+/** The pages a question names by their titles ("Are both Perro Varenno and the Norland Shepherd dog breeds?"). */
 function namedPages(q: ShortQuestion, passages: ResearchPassage[]): ResearchPassage[] {
   const text = keyOf(q.text);
   const named = passages
@@ -1094,7 +1094,7 @@ function namedPages(q: ShortQuestion, passages: ResearchPassage[]): ResearchPass
     .filter((n) => n.name.length >= 3 && ` ${text} `.includes(` ${n.name} `))
     .sort((a, b) => b.name.length - a.name.length || a.p.source - b.p.source);
   const out: Array<{ p: ResearchPassage; name: string }> = [];
-  // The longest names first; a name inside one already taken ("Pizza" in "Papa John's Pizza") is not another page.
+  // The longest names first; a name inside one already taken ("Pizza" in "Uncle Rob's Pizza") is not another page.
   for (const n of named) if (!out.some((o) => o.name.includes(n.name))) out.push(n);
   return out.map((o) => o.p);
 }
@@ -1124,7 +1124,7 @@ const openingOf = (p: ResearchPassage) =>
 
 /**
  * The country a page's opening gives its subject, as WordNet's names of it: by the nationality it
- * states ("an Austrian university" -> austria), else by the places it names ("in Pensacola,
+ * states ("an Austrian university" -> austria), else by the places it names ("in Sarasota,
  * Florida" -> united states). Empty when neither is known.
  */
 function countriesOf(p: ResearchPassage): Set<string> {
@@ -1133,7 +1133,7 @@ function countriesOf(p: ResearchPassage): Set<string> {
   const { demonyms, places: named } = openingOrigins(p);
   const stated = demonyms.flatMap((d) => lexicon.placesOfNationality(trimEnds(d)));
   if (stated.length > 0) return new Set(stated);
-  // "Pensacola, Florida." is read as one place: each of its parts.
+  // "Sarasota, Florida." is read as one place: each of its parts.
   const places = named.flatMap((place) => place.split(/\s*,\s*/)).map(trimEnds);
   return new Set(places.flatMap((place) => lexicon.placesOf(place)));
 }
@@ -1155,7 +1155,7 @@ function yesNo(q: ShortQuestion, passages: ResearchPassage[]): ShortAnswer | nul
     agreeing: [{ source: b.source, quote: quoteOf(b) }],
   });
   if (/\b(?:same|similar)\s+(?:nationality|country|origin)\b/i.test(q.text)) {
-    // The countries WordNet gives them ("American" and "in Pensacola, Florida" are one), else the words.
+    // The countries WordNet gives them ("American" and "in Sarasota, Florida" are one), else the words.
     const [ca, cb] = [countriesOf(a), countriesOf(b)];
     if (ca.size > 0 && cb.size > 0) {
       const same = [...ca].some((c) => cb.has(c));
@@ -1170,7 +1170,7 @@ function yesNo(q: ShortQuestion, passages: ResearchPassage[]): ShortAnswer | nul
   }
   if (/\b(?:same|similar|different)\b/i.test(q.text)) return null;
   // The words the question says of both, not those of their names: a word of a name counts when
-  // the question writes it once more ("Are both Papa John's Pizza and Papa Gino's specialized in Pizza?").
+  // the question writes it once more ("Are both Uncle Rob's Pizza and Uncle Dino's specialized in Pizza?").
   const counts = (words: string[]) => words.reduce((m, t) => m.set(t, (m.get(t) ?? 0) + 1), new Map<string, number>());
   const named = counts([...tokenize(a.title.replace(/\s*\([^)]*\)$/, '')), ...tokenize(b.title.replace(/\s*\([^)]*\)$/, ''))]);
   const asked = counts(tokenize(q.text));
