@@ -591,8 +591,11 @@ function withoutRole(name: string): string {
 /** The fit of a name that is not of the kind asked (an event for "where", a stadium for "who"). */
 export const NOT_OF_KIND = 0.5;
 
-/** Last words of names of buildings and grounds, and of events: "Milo's Stadium", "Harvest Cup XIX". */
-const GROUNDS = /\b(?:Stadium|Field|Park|Arena|Center|Centre|Superdome|Dome|Hall|Airport|Plaza|Square|Street|Avenue|Bridge|Theatre|Theater|Museum)$/u;
+/**
+ * Last words of names of buildings and grounds, and of events: "Milo's Stadium", "Harvest Cup XIX";
+ * a dome may close a compound ("Kessadome").
+ */
+const GROUNDS = /(?:\b(?:Stadium|Field|Park|Arena|Center|Centre|Dome|Hall|Airport|Plaza|Square|Street|Avenue|Bridge|Theatre|Theater|Museum)|\Bdome)$/u;
 const FACILITY = (name: string) => GROUNDS.test(name) || /\b(?:University|College|School|Hotel)$/u.test(name);
 const EVENT = /\b(?:Bowl|Cup|Trophy|Award|Awards|Prize|Championship|Tournament|Games|Series|Season|Olympics)(?:\s+(?:[IVXLC]+|\d{4}))?$/u;
 /** Nouns asking for a settlement or a region, and for a building or ground. */
