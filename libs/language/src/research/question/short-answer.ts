@@ -220,7 +220,7 @@ const DESCRIPTION_WORDS = 8;
 function describedAs(noun: string, subtype: boolean, passages: ResearchPassage[], nounWord?: string): (candidate: string) => boolean {
   const lexicon = nounWord ? wordNet() : null;
   const texts = passages.map((p) => p.text);
-  // A page's title says what its subject is: "Fenwick (magazine)", "The Lantern (2015 American film)".
+  // A page's title says what its subject is: "Fenwick (magazine)", "The Lantern (2009 Danish film)".
   const titled = new Map<string, string[]>();
   for (const p of passages) {
     const kind = /\(([^)]*)\)\s*$/.exec(p.title)?.[1];
@@ -463,7 +463,7 @@ export function candidatesIn(
       flush();
       pieces.push(c.text);
     }
-    // A name the question's own words begin ("Which Harvest Cup…?" -> "Harvest Cup XXXVII").
+    // A name the question's own words begin ("Which Harvest Cup…?" -> "Harvest Cup LXI").
     const runs = capitalisedRuns(text);
     pieces.push(...runs);
     // A title the page quotes whole ("Ballad for the Evening", "I'm a Heron").
@@ -476,11 +476,11 @@ export function candidatesIn(
     // plain word ("Port Kessa Lodge", "XLV") before a common noun phrase. (A lone capitalised
     // word may only open its sentence.)
     const member = /\b(?:which|what)\s+(?!(?:is|was|are|were|did|does|do|has|had|have)\b)/i.test(question);
-    // A numeral left of a name cut at the question's words stands for that name: "XLVIII" of
-    // "Harvest Cup XLVIII" is scored where it stands, and answers as "Harvest Cup XLVIII".
+    // A numeral left of a name cut at the question's words stands for that name: "XCII" of
+    // "Harvest Cup XCII" is scored where it stands, and answers as "Harvest Cup XCII".
     const wholeOf = (c: string) => (/^(?:[IVXLC]+|\d+)$/.test(c) ? runs.find((r) => r.endsWith(` ${c}`)) : undefined);
     // "Which World Cup…?": one of the series the question names, told apart by a year, an ordinal
-    // or a numeral ("the 1974 World Cup", "Harvest Cup XXXIII"), is of the kind asked twice over.
+    // or a numeral ("the 1974 World Cup", "Harvest Cup LXI"), is of the kind asked twice over.
     const series = /^(?:[Ww]hich|[Ww]hat)\s+((?:\p{Lu}[\p{L}'’-]*\s+)*\p{Lu}[\p{L}'’-]*)\s+(?:is|was|are|were|did|does|do|has|had|have)\b/u.exec(question)?.[1];
     const ofSeries = (c: string) => {
       if (!series) return false;
@@ -578,7 +578,7 @@ export function candidatesIn(
 
 /**
  * A person's name without the role written before it as part of the capitalised run: "ABL
- * Commissioner Ilse Marnow" -> "Ilse Marnow", "Linebacker Dorin Vasch" -> "Dorin
+ * Commissioner Ilse Marnow" -> "Ilse Marnow", "Goalkeeper Dorin Vasch" -> "Dorin
  * Vasch" (two words of name at least stay).
  */
 function withoutRole(name: string): string {
