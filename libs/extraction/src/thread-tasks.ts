@@ -1,4 +1,4 @@
-import { parseRobots, type RobotsRules } from '@app/urls';
+import { robotsCache } from '@app/urls';
 import { extractAny } from './documents/extract-any';
 import type { ExtractedDocument, ExtractOptions } from './extraction.port';
 import { type PageLinks, pageLinks } from './html/links';
@@ -32,21 +32,7 @@ export interface ThreadResults {
 }
 
 /** Parsed robots files kept by a thread (a crawl asks about one file once per page). */
-const parsedRobots = new Map<string, RobotsRules>();
-const ROBOTS_KEPT = 8;
-
-function robotsRules(text: string, userAgent: string): RobotsRules {
-  const key = `${userAgent}\n${text}`;
-  let rules = parsedRobots.get(key);
-  if (rules) {
-    parsedRobots.delete(key);
-  } else {
-    rules = parseRobots(text, userAgent);
-    if (parsedRobots.size >= ROBOTS_KEPT) parsedRobots.delete(parsedRobots.keys().next().value!);
-  }
-  parsedRobots.set(key, rules);
-  return rules;
-}
+const robotsRules = robotsCache();
 
 /** Does one task, on whichever thread calls it (an extraction thread, or inline without one). */
 export async function runTask<T extends ThreadTask>(task: T): Promise<ThreadResults[T['kind']]> {

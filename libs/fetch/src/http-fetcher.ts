@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import axios, { type AxiosInstance } from 'axios';
 import { LRUCache } from 'lru-cache';
-import { MAX_URL_CHARS, parseRobots, type RobotsRules } from '@app/urls';
+import { MAX_URL_CHARS, robotsCache } from '@app/urls';
 import { AllowHosts, checkUrl, type UrlVerdict } from './address-policy';
 import { decodeBody, parseContentType, TEXT_TYPES } from './decode-body';
 import { DOCUMENT_TYPES, documentKind } from './document-type';
@@ -53,12 +53,10 @@ export interface RobotsReader {
 
 /** robots.txt read on the calling thread, the last few files parsed kept (tests, and processes without extraction threads). */
 export function inlineRobotsReader(): RobotsReader {
-  const parsed = new LRUCache<string, RobotsRules>({ max: 8 });
+  const rulesOf = robotsCache();
   return {
     async read(robotsTxt, userAgent, urls) {
-      const key = `${userAgent}\n${robotsTxt}`;
-      let rules = parsed.get(key);
-      if (!rules) parsed.set(key, (rules = parseRobots(robotsTxt, userAgent)));
+      const rules = rulesOf(robotsTxt, userAgent);
       return { allowed: urls.map((url) => rules.isAllowed(url)), crawlDelaySec: rules.crawlDelaySec, sitemaps: rules.sitemaps };
     },
   };

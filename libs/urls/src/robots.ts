@@ -208,3 +208,22 @@ export function parseRobots(robotsTxt: string, userAgent: string): RobotsRules {
     },
   };
 }
+
+/**
+ * parseRobots with the last `max` files kept: a crawl asks about one file once per page, and a
+ * parse of a 512 KiB file is the costly part.
+ */
+export function robotsCache(max = 8): (robotsTxt: string, userAgent: string) => RobotsRules {
+  const kept = new Map<string, RobotsRules>();
+  return (robotsTxt, userAgent) => {
+    const key = `${userAgent}\n${robotsTxt}`;
+    let rules = kept.get(key);
+    if (rules) kept.delete(key);
+    else {
+      rules = parseRobots(robotsTxt, userAgent);
+      if (kept.size >= max) kept.delete(kept.keys().next().value!);
+    }
+    kept.set(key, rules);
+    return rules;
+  };
+}
