@@ -110,10 +110,18 @@ export function hostPacer(delayMs: (url: string) => Promise<number>, signal?: Ab
       const delay = await delayMs(url);
       delays.set(host, delay);
       if (delay <= 0) return;
-      const now = Date.now();
-      const at = Math.max(now, next.get(host) ?? 0);
-      next.set(host, at + delay);
-      if (at > now) await sleep(at - now, signal);
+      // The next request's time is counted from when this one really goes (a timer can fire late
+      // on a busy machine): a waiter that wakes before it is due, or after another took the
+      // slot, waits again.
+      for (;;) {
+        const now = Date.now();
+        const due = next.get(host) ?? 0;
+        if (due <= now) {
+          next.set(host, now + delay);
+          return;
+        }
+        await sleep(due - now, signal);
+      }
     },
     after(url) {
       const host = new URL(url).host;
