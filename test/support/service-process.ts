@@ -154,7 +154,8 @@ export async function startService(mode: Mode, extraEnv: Record<string, string> 
       } catch {
         return false;
       }
-    }, options.readyTimeoutMs ?? 30_000);
+      // A cluster boots nine processes on two cores beside another test worker: 30 s was seen to fall short.
+    }, options.readyTimeoutMs ?? (mode === 'cluster' ? 60_000 : 30_000));
   } catch (error) {
     child.kill('SIGKILL');
     await nats?.stop();
