@@ -12,7 +12,7 @@
  * HotpotQA's normalisation (exact match, token F1; right: F1 >= 0.8), the share answered `high`
  * and how many of those are right, and how many got no value (null).
  * The split is bench:realtext's (tune: first byte of sha256(id) < 128). Both parts are printed;
- * the tuned part also by the kind of answer asked (short-answer.ts's reading of the question),
+ * the tuned part also by the kind of answer asked (short-question.ts's reading of the question),
  * the measured part only as totals.
  * Rerun: npm run bench:reader   (REALTEXT_DATA=<folder> for another copy of the data)
  * Output: the table, and bench/results/reader.json (the same figures).
@@ -22,7 +22,7 @@ import * as path from 'node:path';
 import { MAX_PASSAGES, type ResearchPassage } from '@app/research';
 import type { Finding } from '@app/domain';
 import { extractiveFollowUps, gradeExtractive, type PromptAnswer, promptAnswer } from '../libs/language/src/research/extractive.research-model';
-import { analyseShortQuestion } from '../libs/language/src/research/question/short-answer';
+import { analyseShortQuestion } from '../libs/language/src/research/question/short-question';
 import { machine, runMain } from './bench-util';
 import { DATA, type DataSet, exactMatch, f1, fts5, loadHotpot, loadSquad, type Question } from './realtext.bench';
 

@@ -7,7 +7,9 @@
 import nlp from 'compromise';
 import { sentenceSpans, tokenize } from '@app/text';
 import type { ResearchPassage } from '@app/research';
-import { analyseShortQuestion, askingPart, capitalisedRuns, datePiece, keyOf, quotedTitles, subjectOf } from './short-answer';
+import { analyse, type QuestionAnalysis } from './analysis';
+import { datePiece } from './candidates/dates';
+import { capitalisedRuns, keyOf, quotedTitles, subjectOf } from './names';
 
 /** Sentences read for bridge names: the best few by the question's words. */
 const LINKING_SENTENCES = 3;
@@ -33,15 +35,16 @@ export interface BridgeName {
  * words or more, titles a page quotes; not a date or a nationality. At most `max`. None for
  * which-of-two and yes/no (both names are the question's own).
  */
-export function bridgeNames(question: string, passages: ResearchPassage[], max: number): BridgeName[] {
-  const q = analyseShortQuestion(question);
+export function bridgeNames(analysed: string | QuestionAnalysis, passages: ResearchPassage[], max: number): BridgeName[] {
+  const a = typeof analysed === 'string' ? analyse(analysed) : analysed;
+  const { text: question, short: q } = a;
   if (!q || q.kind === 'choice' || q.kind === 'yesno' || max < 1) return [];
   const terms = new Set(q.terms);
   const asked = ` ${keyOf(question)} `;
   const read = new Set(passages.map((p) => subjectOf(p.title)));
   // The words of the clause that asks ("…, is written and illustrated by someone born in what
   // year?") say what leads to the bridge; the rest describe where it starts.
-  const clause = new Set(tokenize(askingClause(question)).filter((t) => terms.has(t)));
+  const clause = new Set(tokenize(askingClause(question, a.asking!)).filter((t) => terms.has(t)));
   // A bridge leads on from what the question names: only a page that names it too links ("How
   // many people does Verabrook Medical employ?" follows no name on another company's page).
   const names = capitalisedRuns(question)
@@ -91,9 +94,8 @@ export function bridgeNames(question: string, passages: ResearchPassage[], max: 
   return out;
 }
 
-/** The comma-delimited part of a question that holds the word it asks with ("what year"). */
-function askingClause(question: string): string {
-  const asking = askingPart(question);
+/** The comma-delimited part of a question that holds the word it asks with ("what year"), `asking` where it asks (askingPart). */
+function askingClause(question: string, asking: string): string {
   const at = question.length - asking.length;
   const start = question.lastIndexOf(',', at) + 1;
   const end = question.indexOf(',', at);

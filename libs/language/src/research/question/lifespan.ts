@@ -1,7 +1,9 @@
 import * as chrono from 'chrono-node';
 import type { ResearchPassage } from '@app/research';
 import { sentenceSpans, tokenize } from '@app/text';
-import { keyOf, subjectOf, termWeights, titleName, type ShortAnswer, type ShortQuestion } from './short-answer';
+import { keyOf, subjectOf, titleName } from './names';
+import { termWeights } from './sentences';
+import type { ShortAnswer, ShortQuestion } from './short-question';
 
 /** Which end of a life a question asks the date of. */
 export type LifeEnd = 'born' | 'died';
@@ -107,10 +109,10 @@ const LEAD = 1.25;
  * question describes, read as the one whose own page and whose mentions on other pages ("…
  * written and illustrated by Kenji Amamura") hold most of the question's words, and the date
  * of the end of life asked that their dates give. Null when no life is described clearly enough:
- * the question is left to the other readings.
+ * the question is left to the other readings. `end`: the end of life asked, when the question's
+ * analysis has read it (QuestionAnalysis.life).
  */
-export function lifeDate(q: ShortQuestion, passages: ResearchPassage[]): ShortAnswer | null {
-  const end = asksLife(q);
+export function lifeDate(q: ShortQuestion, passages: ResearchPassage[], end: LifeEnd | null = asksLife(q)): ShortAnswer | null {
   if (!end) return null;
   const lives = livesIn(passages).filter((l) => l[end] !== undefined);
   if (lives.length === 0) return null;

@@ -1,6 +1,7 @@
 /** A typed answer: the value of the asked kind a passage states next to the question's predicate. */
 import { stem, tokenize } from '@app/text';
 import { type FoundValue, type ValueKind, valuesOfKind } from '../../schema-fill/value-patterns';
+import type { QuestionAnalysis } from './analysis';
 import type { AnswerUnit } from './answer-units';
 import type { QuestionShape } from './question-shape';
 import { roleHolder } from './role-holder';
@@ -22,13 +23,14 @@ const NEGATION = /\b(?:not|no|never|none|neither|nor|without|n['’]t|no longer|
  * about the asked entity: the typed answer, or null when no unit states one. A value the question
  * itself contains ("fiscal 2024" in a revenue question) is never the answer.
  */
-export function typedAnswer(question: string, shape: QuestionShape, units: AnswerUnit[]): TypedAnswer | null {
+export function typedAnswer(question: string | Pick<QuestionAnalysis, 'text' | 'words'>, shape: QuestionShape, units: AnswerUnit[]): TypedAnswer | null {
   if (shape.kind === 'text') return null;
-  const asked = new Set(tokenize(question));
+  // The question's words as analysed (a copy: the role-holder's name joins them), or read here.
+  const asked = new Set(typeof question === 'string' ? tokenize(question) : question.words);
   // "Where did the chief executive of X study?": the chief executive's name is the link, not the answer.
   const holder = shape.relation && shape.kind !== 'person' ? roleHolder(shape, units) : null;
   if (holder) for (const t of tokenize(holder.name)) asked.add(t);
-  const futureQuestion = FUTURE.test(question);
+  const futureQuestion = FUTURE.test(typeof question === 'string' ? question : question.text);
   let best: TypedAnswer | null = null;
   units.forEach((unit, order) => {
     if (!unit.about && shape.entity.size > 0) return;

@@ -1,0 +1,239 @@
+/**
+ * The candidate scorer: candidates of the kind asked in the sentences that share the question's
+ * words, scored by those words around them (the word asked about most), the passage's rank, the
+ * noun asked, their own page and agreement across sentences and sources.
+ */
+import nlp from 'compromise';
+import { sentenceSpans, tokenize } from '@app/text';
+import type { ResearchPassage } from '@app/research';
+import { analyse, type QuestionAnalysis } from './analysis';
+import { candidatesIn } from './candidates';
+import { NOT_OF_KIND, NOUN_FIT } from './candidates/fit';
+import { numberNamed } from './candidates/numbers';
+import { choose } from './choice';
+import { describedAs, describedAsPerson } from './described-as';
+import { CAPITALISED_RUN, instanceConflict, keyOf, namedPages, subjectOf, titleName } from './names';
+import { type Sentence, sentencesOf, termWeights } from './sentences';
+import type { ShortAnswer } from './short-question';
+import { SHARED } from './words';
+import { yesNo } from './yes-no';
+
+/** Words at which a question word's pull on a candidate halves. */
+const PROXIMITY_SPAN = 2;
+/** What each further sentence stating a candidate adds, of its own score. */
+const AGREEMENT = 0.25;
+/** How much a noun phrase repeated across the pages read loses, by the log of its count. */
+const COMMONNESS = 0.5;
+/** A candidate the pages of two things the question names both state weighs this much more. */
+const LINKS_NAMED = 1.5;
+/** A candidate whose own page says all the question says of it weighs up to this much more (1 + OWN_PAGE). */
+const OWN_PAGE = 1;
+/** How much more the word the wh-word asks about pulls a candidate than the question's other words. */
+const FOCUS = 2;
+
+/**
+ * How close a candidate stands to the question's words in its sentence: each question word the
+ * sentence holds counts by its weight, less the further (in words) it stands from the candidate
+ * ("the ABL champion Kessa Otters defeated the CBL champion Brelton Hawks": for "ABL",
+ * Kessa Otters). A factor around 1: 0.5 with no question word near, up to 1.5.
+ */
+function proximity(text: string, terms: Set<string>, weight: (t: string) => number, total: number): (candidate: string) => number {
+  const tokens = [...text.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({ start: m.index!, end: m.index! + m[0].length, term: tokenize(m[0])[0] }));
+  const matched = tokens.map((t, i) => ({ i, term: t.term })).filter((t) => t.term !== undefined && terms.has(t.term));
+  return (candidate) => {
+    const at = text.indexOf(candidate);
+    if (at < 0) return 1;
+    const first = tokens.findIndex((t) => t.end > at);
+    let last = first;
+    while (last + 1 < tokens.length && tokens[last + 1]!.start < at + candidate.length) last++;
+    const nearest = new Map<string, number>();
+    for (const m of matched) {
+      if (m.i >= first && m.i <= last) continue;
+      const d = m.i < first ? first - m.i : m.i - last;
+      nearest.set(m.term!, Math.min(nearest.get(m.term!) ?? Infinity, d));
+    }
+    let near = 0;
+    for (const [term, d] of nearest) near += weight(term) / (1 + d / PROXIMITY_SPAN);
+    return 1 + near / total;
+  };
+}
+
+/** A candidate that only repeats the question ("Nashville" for a question about Nashville) answers nothing. */
+export function newToQuestion(candidate: string, questionTerms: Set<string>): boolean {
+  const own = tokenize(candidate);
+  return own.length > 0 && own.some((t) => !questionTerms.has(t));
+}
+
+/** The short answer to `question` (as given, or analysed) from `passages` (in rank order), or null when none of its kind is found. */
+export function shortAnswer(question: string | QuestionAnalysis, passages: ResearchPassage[]): ShortAnswer | null {
+  const a = typeof question === 'string' ? analyse(question) : question;
+  const q = a.short;
+  if (!q || passages.length === 0) return null;
+  if (q.kind === 'choice') return choose(q, passages);
+  if (q.kind === 'yesno') return yesNo(q, passages);
+  const weight = termWeights(passages, q.terms);
+  const terms = new Set(q.terms);
+  const sentences = sentencesOf(passages, terms, weight);
+  const total = q.terms.reduce((a, t) => a + weight(t), 0) || 1;
+  const found = new Map<string, { value: string; score: number; best: number; fit: number; person: boolean; bySource: Map<number, number>; hits: Sentence[] }>();
+  // "Which magazine": a candidate the pages call a magazine is the kind asked for.
+  const isAsked = q.noun ? describedAs(q.noun, q.subtype === true, passages, q.nounWord) : () => false;
+  const aPerson = q.kind === 'place' ? describedAsPerson(passages) : () => false;
+  const namesOf = numberNamed(passages);
+  // Read from the question as analysed (one line, bounded), not from the prompt as sent.
+  const otherInstance = instanceConflict(a.numbered);
+  const initials = a.initials;
+  const ownPage = ownPageSupport(passages, terms, weight, total);
+  const subjects = new Set(passages.map((p) => subjectOf(p.title)));
+  // A noun phrase every page repeats ("the game", "the team") is what the pages are about, not an answer.
+  const everywhere = passages.map((p) => keyOf(p.text)).join(' | ');
+  const commonness = (key: string) => {
+    let count = 0;
+    for (let at = everywhere.indexOf(key); at >= 0 && count < 50; at = everywhere.indexOf(key, at + key.length)) count++;
+    return 1 / (1 + COMMONNESS * Math.log(Math.max(1, count)));
+  };
+  for (const s of sentences) {
+    const base = ((s.overlap / total) / (1 + 0.15 * s.rank)) * (otherInstance(s.text) ? NOT_OF_KIND : 1);
+    const near = proximity(s.text, terms, (t) => (t === q.focus ? FOCUS * weight(t) : weight(t)), total);
+    for (const { text: candidate, fit, person, whole } of candidatesIn(q.kind, s.text, terms, a.cues)) {
+      // Words the question already holds are no answer, unless the pages call that name the noun
+      // asked and the question does not write it: "Varden Song … is a fight song" for "the fight
+      // song of the university … in Calloway, Varden".
+      if (!newToQuestion(candidate, terms) && q.kind !== 'year' && q.kind !== 'number' && !(isAsked(whole ?? candidate) && !` ${keyOf(q.text)} `.includes(` ${keyOf(candidate)} `))) continue;
+      // "Where": no one the pages describe as a person, whatever compromise makes of the name.
+      if (aPerson(candidate)) continue;
+      if ((q.kind === 'year' || q.kind === 'number' || q.kind === 'date') && q.text.includes(candidate)) continue;
+      // A number that is a name (an album called "17") counts nothing.
+      if (q.kind === 'number' && namesOf(candidate)) continue;
+      // The initials of a name the question writes are that name ("NFL" of "the National Football League").
+      if (initials.has(candidate)) continue;
+      const key = keyOf(candidate);
+      if (!key) continue;
+      const entry = found.get(key) ?? { value: whole ?? candidate, score: 0, best: 0, fit: 0, person: false, bySource: new Map<number, number>(), hits: [] };
+      if (entry.hits.includes(s)) continue;
+      entry.hits.push(s);
+      // A page's own subject is what the pages are about, not a thing of the kind asked.
+      const kindFit = q.kind === 'thing' && subjects.has(key) ? 1 : fit;
+      const here = base * near(candidate) * kindFit * (isAsked(whole ?? candidate) ? NOUN_FIT : 1) * (q.kind === 'thing' ? commonness(key) : 1);
+      entry.best = Math.max(entry.best, here);
+      entry.fit = Math.max(entry.fit, fit);
+      entry.person ||= person === true;
+      // Agreement: each further source stating it adds a little, as much as its sentence is about
+      // the question; a page naming its own subject is no further source.
+      if (subjectOf(s.title) !== key) entry.bySource.set(s.source, Math.max(entry.bySource.get(s.source) ?? 0, here));
+      const others = [...entry.bySource.values()].sort((a, b) => b - a);
+      entry.score = entry.best + AGREEMENT * others.slice(others[0] === entry.best ? 1 : 0).reduce((a, v) => a + v, 0);
+      if (!whole && candidate.length > entry.value.length && keyOf(candidate) === key) entry.value = candidate;
+      found.set(key, entry);
+    }
+  }
+  // A candidate named on another page than its own, whose own page says what the question says of
+  // it. For "who", only a name compromise sees as a person or a team, or one the pages call the
+  // noun asked: "who directed the film in which X had a role" finds the film's own page saying
+  // so, and asks for its director.
+  // A kind ("what type of sprite") is no page's subject: no own page supports one.
+  // Where the question names the noun it asks for, only a candidate the pages call that: "a
+  // medieval fortress in Gullwick borders on the south side of what coastal area?" describes
+  // Gullwick Castle, whose own page says so, and asks for the coastal area beside it.
+  const ofKind = (e: { value: string; fit: number }) => !q.subtype && (q.noun ? isAsked(e.value) : q.kind !== 'person' || e.fit > 1 || isAsked(e.value));
+  for (const entry of found.values())
+    if (ofKind(entry) && entry.hits.some((h) => subjectOf(h.title) !== keyOf(entry.value))) entry.score *= 1 + OWN_PAGE * ownPage(entry.value);
+  // "What profession do X and Y share?": what every page the question names states.
+  if (SHARED.test(q.text)) {
+    const named = namedPages(q, passages).map((p) => p.source);
+    if (named.length >= 2) for (const entry of found.values()) if (!named.every((n) => entry.hits.some((h) => h.source === n))) entry.score *= NOT_OF_KIND;
+  }
+  // Two things the question names, both read: a candidate both their pages state is what links
+  // them ("which actor, who also appeared in "The Quiet Partners", does Night Courier star?": the
+  // one of Night Courier's cast that The Quiet Partners' page names too).
+  const namedThings = new Map<string, Set<number>>();
+  for (const p of namedPages(q, passages)) {
+    const subject = subjectOf(p.title);
+    namedThings.set(subject, (namedThings.get(subject) ?? new Set()).add(p.source));
+  }
+  if (namedThings.size >= 2)
+    for (const entry of found.values()) {
+      const stating = [...namedThings.values()].filter((sources) => entry.hits.some((h) => sources.has(h.source))).length;
+      if (stating >= 2) entry.score *= LINKS_NAMED;
+    }
+  const ranked = [...found.values()].sort((a, b) => b.score - a.score);
+  const top = ranked[0];
+  if (!top || top.best < 0.2) return null;
+  const second = ranked[1]?.score ?? 0;
+  const sources = new Set(top.hits.map((h) => h.source));
+  const first = [...top.hits].sort((a, b) => b.overlap - a.overlap)[0]!;
+  const clear = top.score >= 1.5 * second;
+  // A name (person, place, organisation) can be checked against its kind; a bare number or date of
+  // the right shape may still count the wrong thing: never more than medium.
+  // "Who": sure only of a name compromise reads as a person's ("who coached…" is not sure of a league).
+  // "Which team": sure only of a name compromise reads as an organisation's (or the pages call the noun asked).
+  const named = (q.kind === 'person' && top.person) || q.kind === 'place' || (q.kind === 'organisation' && top.fit > 1);
+  const confidence = named && clear && sources.size >= 2 && top.best >= 0.4 ? 'high' : clear || sources.size >= 2 ? 'medium' : 'low';
+  const agreeing = top.hits.filter((h) => h.source !== first.source).map((h) => ({ source: h.source, quote: h.text }));
+  const several = listed(a, top.value, first.text, terms);
+  const value = q.kind === 'place' && several === top.value ? withRegion(top.value, first.text, terms) : several;
+  return { value: canonical(value, first, passages), confidence, source: first.source, quote: first.text, agreeing };
+}
+
+/**
+ * A question asking for several ("Who were the sideline reporters?") is answered by the pair its
+ * sentence joins with "and" ("Alden Pryce and Corey Vance"), the answer found one of them.
+ */
+export function listed(a: QuestionAnalysis, value: string, sentence: string, terms: Set<string> = new Set(a.short?.terms)): string {
+  const q = a.short;
+  if (!q?.plural || q.kind === 'yesno' || q.kind === 'choice') return value;
+  for (const other of candidatesIn(q.kind, sentence, terms, a.cues)) {
+    if (other.text === value || !newToQuestion(other.text, terms)) continue;
+    for (const pair of [`${value} and ${other.text}`, `${other.text} and ${value}`]) if (sentence.includes(pair)) return pair;
+  }
+  return value;
+}
+
+/**
+ * A place as its sentence writes it with the region after a comma: "Harunomi, Okawa", "Port
+ * Kessa, Varden" (not a region the question already names).
+ */
+function withRegion(value: string, sentence: string, terms: Set<string>): string {
+  const at = sentence.indexOf(`${value}, `);
+  // One of a list ("…, Harbour Review, Quill Weekly, Varden Journal, Lumen") is followed by the next one, no region.
+  if (at < 0 || /,\s*$/.test(sentence.slice(0, at))) return value;
+  const region = new RegExp(`^${CAPITALISED_RUN.source}`, 'u').exec(sentence.slice(at + value.length + 2))?.[0];
+  return region && newToQuestion(region, terms) && !nlp(region).has('#Person') ? `${value}, ${region}` : value;
+}
+
+/**
+ * A name a page's opening gives its subject among others ("La Varenna or Región Varennica
+ * is the … area of north-east Norland" on the page "Varenna, Norland"), where that opening
+ * states the answer: the page's own name for it, its title's, as the opening writes it.
+ */
+function canonical(value: string, sentence: Sentence, passages: ResearchPassage[]): string {
+  const page = passages.find((p) => p.source === sentence.source);
+  if (!page || sentenceSpans(page.text)[0]?.text !== sentence.text) return value;
+  const name = titleName(page.title);
+  // The subject as the opening names it, with its other names: "X or Y", "X, also known as Y".
+  const subject = /^(.{1,80}?)\s+(?:is|was|are|were)\s/u.exec(sentence.text)?.[1] ?? '';
+  const aliases = /\s(?:or|also known as|also called|officially|formerly)\s/u.test(subject);
+  return name && keyOf(name) !== keyOf(value) && aliases && subject.includes(value) && subject.includes(name) ? name : value;
+}
+
+/**
+ * How much a candidate's own page (a passage titled with its name) says what the question says
+ * of it: the question's words on that page, by weight, as a share of all of them. "Which
+ * magazine, the British response to Glossmark, did Dorian Kesh edit?": Quillmark's own page
+ * calls it the British response to Glossmark. 0 when no page is about the candidate.
+ */
+function ownPageSupport(passages: ResearchPassage[], terms: Set<string>, weight: (t: string) => number, total: number): (candidate: string) => number {
+  const pages = new Map<string, Set<string>>();
+  for (const p of passages) {
+    const subject = subjectOf(p.title);
+    if (subject) pages.set(subject, new Set([...(pages.get(subject) ?? []), ...tokenize(p.text)]));
+  }
+  return (candidate) => {
+    const own = pages.get(keyOf(candidate));
+    if (!own) return 0;
+    const name = new Set(tokenize(candidate));
+    let said = 0;
+    for (const t of terms) if (!name.has(t) && own.has(t)) said += weight(t);
+    return said / total;
+  };
+}
