@@ -10,7 +10,9 @@
  *    It tracks the service's task answers closely; `bench:realtext` gives those through the API.
  * Each question: gradeExtractive, then promptAnswer, the task path's own functions; scored with
  * HotpotQA's normalisation (exact match, token F1; right: F1 >= 0.8), the share answered `high`
- * and how many of those are right, and how many got no value (null).
+ * and how many of those are right, and how many got no value (null). SQuAD 2.0 (`squad2`) scores
+ * a null right on a question written to have no answer (see reading.ts's scoreValue); its lines
+ * add the answerable questions' F1 and the share of unanswerable ones answered null and `high`.
  * The split is bench:realtext's (tune: first byte of sha256(id) < 128). Both parts are printed;
  * the tuned part also by the kind of answer asked (short-question.ts's reading of the question),
  * the measured part only as totals.
@@ -19,82 +21,34 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { MAX_PASSAGES, type ResearchPassage } from '@app/research';
-import type { Finding } from '@app/domain';
-import { extractiveFollowUps, gradeExtractive, type PromptAnswer, promptAnswer } from '../libs/language/src/research/extractive.research-model';
+import { gradeExtractive, promptAnswer } from '../libs/language/src/research/extractive.research-model';
 import { analyseShortQuestion } from '../libs/language/src/research/question/short-question';
 import { machine, runMain } from './bench-util';
-import { DATA, type DataSet, exactMatch, f1, fts5, loadHotpot, loadSquad, type Question } from './realtext.bench';
+import { DATA, type DataSet, fts5 } from './realtext.bench';
+import { BRIDGE_PAGES, loadSets, readQuestion, scoreValue, SEARCH_PAGES, type Setting } from './reading';
 
-type Setting = 'given' | 'search';
 interface Outcome {
-  part: Question['part'];
+  part: 'tune' | 'measure';
   kind: string;
+  answerable: boolean;
   em: number;
   f1: number;
   high: boolean;
   none: boolean;
 }
 
-/** Pages read per question in the search setting, and a bridge name's pages. */
-const SEARCH_PAGES: Record<string, number> = { hotpotqa: 8, squad: 6 };
-const BRIDGE_PAGES = 3;
-
-function passage(set: DataSet, id: number, source: number): ResearchPassage {
-  const page = set.pages[id]!;
-  return { source, url: page.url, title: page.title, text: page.text };
-}
-
-const words = (text: string) => new Set((text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length > 1));
-
-/** One question read: its first finding, then (searching HotpotQA) a bridge name's pages read and the question graded again over them. */
-function read(set: DataSet, q: Question, setting: Setting, search: (text: string, limit: number) => number[]): PromptAnswer | null {
-  const ids = setting === 'given' ? q.context : search(q.question, SEARCH_PAGES[set.name] ?? 8);
-  const passages = ids.map((id, i) => passage(set, id, i + 1));
-  const findings: Finding[] = [];
-  const first = gradeExtractive(q.question, passages);
-  if (first) findings.push(first);
-  if (setting === 'search' && set.name === 'hotpotqa') {
-    const follow = extractiveFollowUps(q.question, passages, 1);
-    const have = new Set(ids);
-    const bridged = new Set<number>();
-    for (const f of follow)
-      for (const id of search(f.subquery, BRIDGE_PAGES)) {
-        if (have.has(id)) continue;
-        have.add(id);
-        const p = passage(set, id, passages.length + 1);
-        passages.push(p);
-        bridged.add(p.source);
-      }
-    if (bridged.size > 0) {
-      // The pipeline's regrade: the bridge's pages and the sentences that named them first, then
-      // the pages sharing most of the question's words; accepted only when it rests on a bridge's page.
-      const kept = new Set([...bridged, ...follow.flatMap((f) => (f.via ? [f.via.source] : []))]);
-      const terms = words(q.question);
-      const shared = (p: ResearchPassage) => [...words(`${p.title} ${p.text}`)].filter((w) => terms.has(w)).length;
-      const over = [...passages]
-        .sort((a, b) => Number(kept.has(b.source)) - Number(kept.has(a.source)) || shared(b) - shared(a) || a.source - b.source)
-        .slice(0, MAX_PASSAGES)
-        .sort((a, b) => a.source - b.source);
-      const again = gradeExtractive(q.question, over);
-      if (again && bridged.has(again.evidence[0]!.source)) findings.push(again);
-    }
-  }
-  return promptAnswer(q.question, findings);
-}
-
 function measure(set: DataSet, setting: Setting, search: (text: string, limit: number) => number[]): Outcome[] {
   return set.questions.map((q) => {
-    const answer = read(set, q, setting, search);
-    const value = answer?.value ?? '';
-    const scoreF1 = answer ? Math.max(...q.answers.map((g) => f1(value, g))) : 0;
+    const graded = readQuestion(set, q, setting, search, gradeExtractive);
+    const answer = promptAnswer(q.question, graded.map((g) => g.finding));
+    const value = answer?.value ?? null;
     return {
       part: q.part,
       kind: analyseShortQuestion(q.question)?.kind ?? 'other',
-      em: answer ? Math.max(...q.answers.map((g) => exactMatch(value, g))) : 0,
-      f1: scoreF1,
+      answerable: q.answerable,
+      ...scoreValue(q, value),
       high: answer?.confidence === 'high',
-      none: answer === null,
+      none: value === null,
     };
   });
 }
@@ -104,31 +58,32 @@ const fmt = (x: number) => x.toFixed(3);
 function totals(outcomes: Outcome[]) {
   const n = outcomes.length;
   const high = outcomes.filter((o) => o.high);
-  const sum = (pick: (o: Outcome) => number) => outcomes.reduce((s, o) => s + pick(o), 0);
+  const sum = (list: Outcome[], pick: (o: Outcome) => number) => list.reduce((s, o) => s + pick(o), 0);
+  const answerable = outcomes.filter((o) => o.answerable);
+  const unanswerable = outcomes.filter((o) => !o.answerable);
   return {
     n,
-    em: n ? sum((o) => o.em) / n : 0,
-    f1: n ? sum((o) => o.f1) / n : 0,
+    em: n ? sum(outcomes, (o) => o.em) / n : 0,
+    f1: n ? sum(outcomes, (o) => o.f1) / n : 0,
     high: high.length,
     high_share: n ? high.length / n : 0,
-    high_right: high.filter((o) => o.f1 >= 0.8).length,
+    high_right: high.filter((o) => o.answerable && o.f1 >= 0.8).length,
     none: outcomes.filter((o) => o.none).length,
+    answerable: answerable.length,
+    answerable_f1: answerable.length ? sum(answerable, (o) => o.f1) / answerable.length : 0,
+    answerable_high_share: answerable.length ? answerable.filter((o) => o.high).length / answerable.length : 0,
+    unanswerable: unanswerable.length,
+    unanswerable_null: unanswerable.length ? unanswerable.filter((o) => o.none).length / unanswerable.length : 0,
+    unanswerable_high: unanswerable.length ? unanswerable.filter((o) => o.high).length / unanswerable.length : 0,
   };
 }
 
 const line = (label: string, t: ReturnType<typeof totals>) =>
-  `${label.padEnd(22)} ${String(t.n).padStart(4)}  ${fmt(t.em)}  ${fmt(t.f1)}  ${`${t.high} (${t.high_share.toFixed(2)})`.padStart(10)}  ${String(t.high_right).padStart(5)}  ${String(t.none).padStart(4)}`;
+  `${label.padEnd(22)} ${String(t.n).padStart(4)}  ${fmt(t.em)}  ${fmt(t.f1)}  ${`${t.high} (${t.high_share.toFixed(2)})`.padStart(10)}  ${String(t.high_right).padStart(5)}  ${String(t.none).padStart(4)}` +
+  (t.unanswerable ? `  ${fmt(t.answerable_f1).padStart(7)}  ${fmt(t.unanswerable_null).padStart(8)}  ${fmt(t.unanswerable_high).padStart(8)}` : '');
 
 async function main(): Promise<void> {
-  const sets: DataSet[] = [];
-  for (const [dir, load] of [
-    ['hotpotqa-dev', loadHotpot],
-    ['squad-superbowl', loadSquad],
-  ] as const) {
-    const folder = path.join(DATA, dir);
-    if (fs.existsSync(path.join(folder, 'questions.jsonl'))) sets.push(load(folder));
-    else process.stderr.write(`[reader] no ${folder}: left out\n`);
-  }
+  const sets = loadSets();
   if (sets.length === 0) {
     process.stdout.write(`reader: no data under ${DATA}: set REALTEXT_DATA to the folder that holds hotpotqa-dev/ and squad-superbowl/. Nothing measured.\n`);
     return;
@@ -161,7 +116,7 @@ async function main(): Promise<void> {
         '',
         `## ${set.name}, ${setting}: ${what}; ${seconds.toFixed(1)} s`,
         '',
-        `${'part'.padEnd(22)} ${'n'.padStart(4)}  ${'EM'.padEnd(5)}  ${'F1'.padEnd(5)}  ${'high'.padStart(10)}  right  null`,
+        `${'part'.padEnd(22)} ${'n'.padStart(4)}  ${'EM'.padEnd(5)}  ${'F1'.padEnd(5)}  ${'high'.padStart(10)}  right  null${set.questions.some((q) => !q.answerable) ? '  ans. F1  unans. null  unans. high' : ''}`,
         line('tune', totals(tune)),
         line('measure', totals(outcomes.filter((o) => o.part === 'measure'))),
         line('all', totals(outcomes)),

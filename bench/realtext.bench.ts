@@ -92,6 +92,8 @@ export interface Question {
   type: string;
   /** The pages the data set gives the question to read: HotpotQA's ten paragraphs (its two gold ones and eight distractors); SQuAD's own paragraph. */
   context: number[];
+  /** False: written to have no answer in the text (SQuAD 2.0); right only when answered null. */
+  answerable: boolean;
   /** Which kinds of call ask this question (search always). */
   task: boolean;
   deep: boolean;
@@ -131,6 +133,7 @@ export function loadHotpot(dir: string): DataSet {
       }),
       type: q.type,
       context: q.titles.flatMap((t) => (byTitle.has(t) ? [byTitle.get(t)!] : [])),
+      answerable: true,
       task: true,
       deep: true,
     }),
@@ -138,11 +141,12 @@ export function loadHotpot(dir: string): DataSet {
   return { name: 'hotpotqa', pages, questions, samples: `${questions.length} questions, all of them for every kind of call` };
 }
 
-export function loadSquad(dir: string): DataSet {
+/** SQuAD (v1.1, `squad`) or SQuAD 2.0 (`squad2`, with questions written to have no answer). */
+export function loadSquad(dir: string, name = 'squad'): DataSet {
   const raw = readJsonl<{ id: number; title: string; text: string }>(path.join(dir, 'paragraphs.jsonl'));
   const pages = raw.map((p, id) => ({ id, title: p.title, text: p.text, url: `${wikiUrl(p.title)}?paragraph=${p.id}` }));
   const byParagraph = new Map(raw.map((p, id) => [p.id, id]));
-  const sorted = readJsonl<{ id: string; question: string; answers: string[]; paragraph: number }>(path.join(dir, 'questions.jsonl')).sort((a, b) => a.id.localeCompare(b.id));
+  const sorted = readJsonl<{ id: string; question: string; answers: string[]; paragraph: number; answerable?: boolean }>(path.join(dir, 'questions.jsonl')).sort((a, b) => a.id.localeCompare(b.id));
   const questions = sorted.map(
     (q, i): Question => ({
       id: q.id,
@@ -150,8 +154,9 @@ export function loadSquad(dir: string): DataSet {
       question: q.question.trim(),
       answers: q.answers,
       gold: [byParagraph.get(q.paragraph)!],
-      type: 'single-hop',
+      type: q.answerable === false ? 'unanswerable' : 'single-hop',
       context: [byParagraph.get(q.paragraph)!],
+      answerable: q.answerable !== false && q.answers.length > 0,
       task: SQUAD_TASK_EVERY > 0 && i % SQUAD_TASK_EVERY === 0,
       deep: SQUAD_DEEP_EVERY > 0 && i % SQUAD_DEEP_EVERY === 0,
     }),
@@ -159,7 +164,7 @@ export function loadSquad(dir: string): DataSet {
   const n = (pick: (q: Question) => boolean) => questions.filter(pick).length;
   const step = (every: number) => (every === 1 ? 'every question' : every > 1 ? `every ${every}th by id order` : 'none');
   return {
-    name: 'squad',
+    name,
     pages,
     questions,
     samples:

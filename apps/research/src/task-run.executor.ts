@@ -1,5 +1,5 @@
 import { type RecordedCommand, type Finding, type Source, PROCESSOR_BUDGETS, type TaskFieldBasis, type TaskOutput, type TaskParams, taskRuns, type TaskRunState } from '@app/domain';
-import { type PromptAnswer, promptAnswer, schemaFields } from '@app/language';
+import { type PromptAnswer, promptAbstention, promptAnswer, schemaFields } from '@app/language';
 import { citedIndexes, runResearch } from '@app/research';
 import { type RunContext, type RunExecutor, RunExecutorOf } from '@app/runs';
 import { documentsOf, recordedProgress, stepsTaken } from './research-progress';
@@ -70,13 +70,14 @@ function withoutFields(schema: Record<string, unknown>, fields: string[]): Recor
 }
 
 /** The basis of an answer field: the sentence that states the research's answer, or why there is none. */
-function answerBasis(field: string, found: PromptAnswer | null, sources: Source[]): TaskFieldBasis {
-  if (!found) return { field, citations: [], reasoning: 'No source read in this run states a value that answers the task; the field is left null.', confidence: 'low' };
+function answerBasis(field: string, found: PromptAnswer | null, sources: Source[], withheld: string | null = null): TaskFieldBasis {
+  if (!found)
+    return { field, citations: [], reasoning: withheld ? `${withheld} The field is left null.` : 'No source read in this run states a value that answers the task; the field is left null.', confidence: 'low' };
   const cited = sources.filter((s) => found.citations.includes(s.index) || s.index === found.source);
   return {
     field,
     citations: cited.map((s) => ({ url: s.url, title: s.title, excerpts: s.index === found.source ? [found.quote] : [] })),
-    reasoning: `The research's answer to the task, as ${cited.length > 1 ? `${cited.length} sources state` : 'its source states'} it.`,
+    reasoning: `The research's answer to the task, as ${cited.length > 1 ? `${cited.length} sources state` : 'its source states'} it.${found.judged ? ` ${found.judged}` : ''}`,
     confidence: found.confidence,
   };
 }
@@ -147,7 +148,8 @@ export class TaskRunExecutor implements RunExecutor<typeof taskRuns> {
         const given = (filled?.output ?? {}) as Record<string, unknown>;
         const fields = Object.keys(json.properties as Record<string, unknown>);
         output = Object.fromEntries(fields.map((field) => [field, asked.includes(field) ? (found?.value ?? null) : (given[field] ?? null)]));
-        basis = fields.map((field) => (asked.includes(field) ? answerBasis(field, found, outcome.sources) : filled!.basis.find((b) => b.field === field)!));
+        const withheld = found ? null : promptAbstention(params.task, outcome.findings, outcome.restatements);
+        basis = fields.map((field) => (asked.includes(field) ? answerBasis(field, found, outcome.sources, withheld) : filled!.basis.find((b) => b.field === field)!));
       }
       answer = fieldsLine(output);
     } else {

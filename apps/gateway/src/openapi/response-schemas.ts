@@ -113,7 +113,8 @@ export const RESPONSE_COMPONENTS: Record<string, SchemaObject> = {
     citations: arrayOf(int),
     confidence: oneOfStrings(CONFIDENCE),
     evidence: arrayOf(shape<Finding['evidence'][number]>({ source: int, quote: str })),
-  }),
+    verdict: shape<NonNullable<Finding['verdict']>>({ probability: num, answered: bool, value: str, features: { type: 'object', additionalProperties: num }, reason: str }),
+  }, ['verdict']),
   Source: shape<Source>({ index: int, url: str, title: str, domain: str, fetched: bool, quality: oneOfStrings(CONFIDENCE), first_seen_subquery: str }),
   RunResult: shape<RunResult>(
     { url: str, title: str, snippet: str, date: nullable(str), domain: str, score: num, text: str, highlights: arrayOf(str), summary: str },

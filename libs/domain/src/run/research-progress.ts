@@ -27,6 +27,21 @@ export interface Finding {
   citations: number[];
   confidence: 'high' | 'medium' | 'low';
   evidence: { source: number; quote: string }[];
+  /** How the reader's answer model judged the value read (the extractive engine): kept with the run so an answer can be explained and a regression traced. */
+  verdict?: FindingVerdict;
+}
+
+/**
+ * The answer model's judgement of a value read from the pages: its probability of being right,
+ * whether it was given (false: withheld, the pages do not answer), the named features it weighed,
+ * and why in words.
+ */
+export interface FindingVerdict {
+  probability: number;
+  answered: boolean;
+  value: string;
+  features: Record<string, number>;
+  reason: string;
 }
 
 export interface Source {

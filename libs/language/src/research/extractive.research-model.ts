@@ -11,9 +11,9 @@ import { planSubqueries } from './plan';
 import { extractiveReport } from './report';
 
 export { extractiveFollowUps } from './follow-ups';
-export { gradeExtractive } from './grade';
+export { gradeExtractive, gradeRules, judged } from './grade';
 export { uniqueQueries } from './plan';
-export { type PromptAnswer, promptAnswer } from './prompt-answer';
+export { promptAbstention, type PromptAnswer, promptAnswer } from './prompt-answer';
 export { extractiveReport, isWorded } from './report';
 
 /** No model is called: invented token counts would distort usage and cost figures. */

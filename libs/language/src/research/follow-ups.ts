@@ -6,7 +6,7 @@ import { answerUnits } from './question/answer-units';
 import { bridgeNames } from './question/bridge';
 import { describedName, describedObject } from './question/described';
 import { roleHolder } from './question/role-holder';
-import { gradeExtractive } from './grade';
+import { gradeRules } from './grade';
 import { clean, MAX_SENTENCE, MIN_SENTENCE } from './quotes';
 
 /**
@@ -25,7 +25,8 @@ export function extractiveFollowUps(question: string, passages: ResearchPassage[
   // (The names first: the pages are graded again only when there is one to follow.)
   const names = bridgeNames(analysis, passages, max + 1);
   if (names.length === 0) return [];
-  const current = gradeExtractive(question, passages, analysis);
+  // (The rules' own reading decides, as the answer model was trained on the pipeline that follows them.)
+  const current = gradeRules(question, passages, analysis);
   if (current?.confidence === 'high') return [];
   const answer = current ? clean(current.answer).toLowerCase() : '';
   return names

@@ -13,6 +13,8 @@ import { listed, shortAnswer } from './question/scoring';
 import { asksSettlement, type ShortAnswer } from './question/short-question';
 import { formatValue, typedAnswer } from './question/typed-answer';
 import { gradeLexical } from './lexical';
+import { judge, type ReaderWeights } from './answer/answer-model';
+import { typedValue } from './prompt-answer';
 import { clean, MAX_ANSWER_SENTENCES, MAX_SENTENCE, MIN_SENTENCE, sameValue } from './quotes';
 
 /**
@@ -25,6 +27,27 @@ import { clean, MAX_ANSWER_SENTENCES, MAX_SENTENCE, MIN_SENTENCE, sameValue } fr
  * stage reads that analysis.
  */
 export function gradeExtractive(subquery: string, passages: ResearchPassage[], question: QuestionAnalysis = analyse(subquery)): Finding | null {
+  return judged(question, gradeRules(subquery, passages, question), passages);
+}
+
+/**
+ * A finding's value judged by the answer model (answer/answer-model.ts): its confidence becomes
+ * the model's; a value the model finds unlikely, or one of another kind than asked, is withheld:
+ * the finding then holds the closest sentences and no value, and its verdict says why.
+ */
+export function judged(question: QuestionAnalysis, finding: Finding | null, passages: ResearchPassage[], weights?: ReaderWeights): Finding | null {
+  const value = finding && question.short ? typedValue(finding, question, true) : null;
+  if (!finding || !question.short || value === null) return finding;
+  const v = judge({ question, value, rule: finding.confidence, evidence: finding.evidence, passages }, weights);
+  const verdict = { probability: round4(v.probability), answered: v.answered, value, features: Object.fromEntries(Object.entries(v.features).map(([k, x]) => [k, round4(x)])), reason: v.reason };
+  if (v.answered) return { ...finding, confidence: v.confidence, verdict };
+  return { ...finding, answer: finding.evidence[0]!.quote, confidence: 'low', verdict };
+}
+
+const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
+
+/** The candidate rules' finding, before the answer model judges it (what the model is trained on). */
+export function gradeRules(subquery: string, passages: ResearchPassage[], question: QuestionAnalysis = analyse(subquery)): Finding | null {
   const finding = gradeUnchecked(question, passages);
   if (!finding || finding.confidence !== 'high') return finding;
   // High only where the value is of the kind asked for (compromise's tags) and of a kind that can be checked.

@@ -28,6 +28,8 @@ export interface PromptAnswer {
   /** The sentence that states it, verbatim, and the source it is from. */
   quote: string;
   source: number;
+  /** The answer model's verdict in words, where it judged the value. */
+  judged?: string;
 }
 
 /**
@@ -42,7 +44,22 @@ export function promptAnswer(prompt: string, findings: Finding[], restatements: 
     // The latest finding for it: a question graded again once a bridge's page was read.
     const finding = findings.findLast((f) => sameQuestion(f.subquery, q) && f.evidence.length > 0);
     const value = finding && typedValue(finding, analyse(finding.subquery), true);
-    if (finding && value) return { value, confidence: finding.confidence, citations: finding.citations, quote: finding.evidence[0]!.quote, source: finding.evidence[0]!.source };
+    if (finding && value)
+      return { value, confidence: finding.confidence, citations: finding.citations, quote: finding.evidence[0]!.quote, source: finding.evidence[0]!.source, ...(finding.verdict ? { judged: finding.verdict.reason } : {}) };
+  }
+  return null;
+}
+
+/**
+ * Why a prompt has no value, where the answer model withheld the one read: the reason its verdict
+ * gives ("The pages read name no person who founded …: the closest candidate, "Denver", is a
+ * place, not a person."). null where no value was read at all, or one was given.
+ */
+export function promptAbstention(prompt: string, findings: Finding[], restatements: string[] = []): string | null {
+  if (promptAnswer(prompt, findings, restatements)) return null;
+  for (const q of [...restatements, prompt].map(oneLine)) {
+    const verdict = findings.findLast((f) => sameQuestion(f.subquery, q) && f.evidence.length > 0)?.verdict;
+    if (verdict && !verdict.answered) return verdict.reason;
   }
   return null;
 }

@@ -84,7 +84,9 @@ export function extractiveReport(prompt: string, findings: Finding[], sources: R
       answered.add(oneLine(best.finding.subquery));
     }
   }
-  out.push(lead.length ? lead.join(' ') : `${GAP_NOTE} ${topic}`, '');
+  // A value the answer model withheld: the first paragraph says why the pages do not answer.
+  const withheld = lead.length ? undefined : leadQuestions.map((q) => findingFor(q)?.finding.verdict).find((v) => v && !v.answered);
+  out.push(lead.length ? lead.join(' ') : `${GAP_NOTE} ${topic}${withheld ? ` ${escapeMarkdown(withheld.reason)}` : ''}`, '');
 
   // 2. A section per worded sub-question, in plan order; the quotes not yet written.
   // A question asking for a value no source states: what came closest, under a heading that says so.

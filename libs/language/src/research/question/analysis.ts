@@ -10,6 +10,7 @@ import { type CandidateCues, candidateCues, countedNoun } from './candidates/cue
 import { asksLife, type LifeEnd } from './lifespan';
 import { initialsOf, numberedNames } from './names';
 import { analyseQuestion, type QuestionShape } from './question-shape';
+import { NEGATION, questionNames, relationStems } from './relation';
 import { askingPart, readShortQuestion, type ShortQuestion } from './short-question';
 
 export interface QuestionAnalysis {
@@ -35,6 +36,12 @@ export interface QuestionAnalysis {
   life: LifeEnd | null;
   /** "The company where X works": the phrase and the person whose organisation the question names, or null. */
   affiliation: { phrase: string; person: string } | null;
+  /** The names and numbers the short reading's line writes, lower case (relation.ts); empty without a short reading. */
+  names: string[];
+  /** The stems of its own verbs, light ones left out: the relation asked about (empty without a short reading). */
+  relation: string[];
+  /** The short reading's line is negated ("not", "never"). */
+  negated: boolean;
 }
 
 /** Analyses made since the module was loaded: a test counts them (see analysesSince). */
@@ -64,5 +71,8 @@ export function analyse(question: string): QuestionAnalysis {
     numbered: short ? numberedNames(line) : new Map(),
     life: short ? asksLife(short) : null,
     affiliation: affiliation(question),
+    names: short ? questionNames(line) : [],
+    relation: short ? relationStems(line) : [],
+    negated: NEGATION.test(line),
   };
 }

@@ -1,0 +1,238 @@
+/**
+ * `npm run train:reader`: fits the reader's answer model (libs/language/src/research/answer) and
+ * writes its weights to libs/language/src/research/answer/reader-weights.json, which the engine
+ * loads.
+ *
+ * Data: the real-text sets under REALTEXT_DATA (default ../shared/data): HotpotQA, SQuAD (Super
+ * Bowl) and SQuAD 2.0, each question read in process as bench:reader reads it, over the pages its
+ * data set gives it and over FTS5's top pages (reading.ts). Each value the candidate rules give
+ * (gradeRules, before any judging) is a row: its named features (features.ts), labelled right when
+ * its token F1 against the gold is >= 0.8 (a value for a question written to have no answer is
+ * wrong). Only the tune parts are learned from (first byte of sha256(question id) < 128, the split
+ * every real-text bench uses); the measure parts are only scored.
+ *
+ * Learner: logistic regression (ml-logistic-regression, mljs: full-batch gradient ascent from zero
+ * weights, so the same rows give the same weights), on features standardised by the tune rows'
+ * mean and deviation, with a constant column for the bias. Its probability is the confidence.
+ * Thresholds, on the tune parts only: `answer`, below which the value is withheld, maximises the
+ * mean over data sets and settings of the SQuAD 2.0 score (a null right where there is no answer);
+ * `high` is the lowest probability above which at least 90% of tune answers are right (the
+ * target is 85%, the margin is for text not tuned on).
+ *
+ * Rerun: npm run train:reader   (the same data and code give a byte-identical file)
+ * Output: the tune and measure figures of every set and setting, a calibration table, and the
+ * weights file.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import LogisticRegression from 'ml-logistic-regression';
+import { Matrix } from 'ml-matrix';
+import { judged, gradeRules, promptAnswer } from '../libs/language/src/research/extractive.research-model';
+import { answerFeatures, FEATURE_NAMES, wrongKind } from '../libs/language/src/research/answer/features';
+import { analyse } from '../libs/language/src/research/question/analysis';
+import { loadWeights, probabilityOf, type ReaderWeights } from '../libs/language/src/research/answer/answer-model';
+import { runMain } from './bench-util';
+import { DATA, type DataSet, fts5, type Question } from './realtext.bench';
+import { type Graded, loadSets, readQuestion, scoreValue, SETTINGS, SEARCH_PAGES, BRIDGE_PAGES, type Setting } from './reading';
+
+const STEPS = 4000;
+const RIGHT_F1 = 0.8;
+const HIGH_PRECISION = 0.9;
+const MIN_HIGH = 10;
+const WEIGHTS_FILE = path.resolve(__dirname, '..', '..', 'libs', 'language', 'src', 'research', 'answer', 'reader-weights.json');
+
+/** One question as the rules answered it: its value (or none), the features of that value, and how it scores. */
+interface Row {
+  set: string;
+  setting: Setting;
+  q: Question;
+  graded: Graded | null;
+  value: string | null;
+  features: number[] | null;
+  /** The value as it scores (F1), and whether it counts as right. */
+  f1: number;
+  right: boolean;
+}
+
+function rowsOf(set: DataSet, setting: Setting, search: (text: string, limit: number) => number[]): Row[] {
+  return set.questions.map((q) => {
+    const graded = readQuestion(set, q, setting, search, gradeRules);
+    // The finding the task's answer is read from: the last one for the question (a regrade after a bridge).
+    const last = graded.findLast((g) => g.finding.evidence.length > 0) ?? null;
+    const value = last ? (promptAnswer(q.question, [last.finding])?.value ?? null) : null;
+    const question = analyse(q.question);
+    const vetoed = value === null || !question.short || wrongKind(question.short.kind, value) !== null;
+    const features =
+      vetoed || !last ? null : answerFeatures({ question, value: value!, rule: last.finding.confidence, evidence: last.finding.evidence, passages: last.passages });
+    const { f1 } = scoreValue(q, value);
+    return { set: set.name, setting, q, graded: last, value, features: features ? FEATURE_NAMES.map((f) => features[f]) : null, f1: value === null ? 0 : f1, right: value !== null && q.answerable && f1 >= RIGHT_F1 };
+  });
+}
+
+const round = (x: number, digits = 6) => Math.round(x * 10 ** digits) / 10 ** digits;
+
+function fit(rows: Row[]): Pick<ReaderWeights, 'mean' | 'scale' | 'weights' | 'bias'> {
+  const xs = rows.map((r) => r.features!);
+  const n = xs.length;
+  const k = FEATURE_NAMES.length;
+  const mean = Array.from({ length: k }, (_, j) => xs.reduce((a, x) => a + x[j]!, 0) / n);
+  const scale = Array.from({ length: k }, (_, j) => Math.sqrt(xs.reduce((a, x) => a + (x[j]! - mean[j]!) ** 2, 0) / n) || 1);
+  const X = new Matrix(xs.map((x) => [1, ...x.map((v, j) => (v - mean[j]!) / scale[j]!)]));
+  const Y = Matrix.columnVector(rows.map((r) => (r.right ? 1 : 0)));
+  // The gradient is summed over rows: the step is scaled by their number.
+  const lr = new LogisticRegression({ numSteps: STEPS, learningRate: 0.5 / n });
+  lr.train(X, Y);
+  // One-vs-all: classifiers[0] scores "not class 0", which for two classes is P(right).
+  const w = lr.classifiers[0]!.weights.to1DArray();
+  return { mean: mean.map((m) => round(m)), scale: scale.map((s) => round(s)), bias: round(w[0]!), weights: w.slice(1).map((x) => round(x)) };
+}
+
+/** Each row judged with the model: the value given or withheld, its confidence. */
+function judgeRows(rows: Row[], w: ReaderWeights) {
+  return rows.map((r) => {
+    if (!r.graded || r.value === null) return { r, value: null as string | null, confidence: 'low', p: 0 };
+    const f = judged(analyse(r.q.question), r.graded.finding, r.graded.passages, w);
+    const answer = f ? promptAnswer(r.q.question, [f]) : null;
+    return { r, value: answer?.value ?? null, confidence: answer?.confidence ?? 'low', p: f?.verdict?.probability ?? 0 };
+  });
+}
+
+function figures(judgedRows: ReturnType<typeof judgeRows>) {
+  const n = judgedRows.length;
+  const answerable = judgedRows.filter((j) => j.r.q.answerable);
+  const unanswerable = judgedRows.filter((j) => !j.r.q.answerable);
+  const scored = judgedRows.map((j) => ({ ...j, ...scoreValue(j.r.q, j.value) }));
+  const high = scored.filter((j) => j.value !== null && j.confidence === 'high');
+  const mean = (xs: number[]) => (xs.length ? xs.reduce((a, x) => a + x, 0) / xs.length : 0);
+  return {
+    n,
+    em: mean(scored.map((s) => s.em)),
+    f1: mean(scored.map((s) => s.f1)),
+    answered: scored.filter((s) => s.value !== null).length,
+    high: high.length,
+    high_right: high.filter((h) => h.r.q.answerable && h.f1 >= RIGHT_F1).length,
+    answerable: answerable.length,
+    answerable_f1: mean(scored.filter((s) => s.r.q.answerable).map((s) => s.f1)),
+    answerable_high_share: answerable.length ? high.filter((h) => h.r.q.answerable).length / answerable.length : 0,
+    unanswerable: unanswerable.length,
+    unanswerable_null: unanswerable.length ? scored.filter((s) => !s.r.q.answerable && s.value === null).length / unanswerable.length : 0,
+    unanswerable_high: unanswerable.length ? high.filter((h) => !h.r.q.answerable).length / unanswerable.length : 0,
+  };
+}
+
+/** The threshold below which a value is withheld: the best mean over (set, setting) groups of the SQuAD 2.0 score on the tune rows. */
+function answerThreshold(rows: Row[], p: (r: Row) => number): number {
+  const groups = new Map<string, Row[]>();
+  for (const r of rows) groups.set(`${r.set}.${r.setting}`, [...(groups.get(`${r.set}.${r.setting}`) ?? []), r]);
+  let best = { t: 0, score: -1 };
+  for (let t = 0; t <= 0.9; t = round(t + 0.01, 2)) {
+    let score = 0;
+    for (const list of groups.values()) {
+      let s = 0;
+      for (const r of list) {
+        const given = r.value !== null && r.features !== null && p(r) >= t;
+        s += given ? (r.q.answerable ? r.f1 : 0) : r.q.answerable ? 0 : 1;
+      }
+      score += s / list.length;
+    }
+    if (score > best.score + 1e-9) best = { t, score };
+  }
+  return best.t;
+}
+
+/** The lowest probability above which at least HIGH_PRECISION of the tune answers are right (MIN_HIGH answers at least). */
+function highThreshold(rows: Row[], p: (r: Row) => number, floor: number): number {
+  const ranked = rows.filter((r) => r.features !== null && p(r) >= floor).sort((a, b) => p(b) - p(a));
+  let right = 0;
+  let chosen = 1;
+  ranked.forEach((r, i) => {
+    right += r.right ? 1 : 0;
+    if (i + 1 >= MIN_HIGH && right / (i + 1) >= HIGH_PRECISION) chosen = p(r);
+  });
+  return round(Math.max(chosen, floor), 4);
+}
+
+async function main(): Promise<void> {
+  const sets = loadSets();
+  if (sets.length === 0) {
+    process.stdout.write(`train:reader: no data under ${DATA}: set REALTEXT_DATA to the folder that holds hotpotqa-dev/, squad-superbowl/ and squad2-dev/. Nothing trained.\n`);
+    return;
+  }
+  const began = performance.now();
+  const rows: Row[] = [];
+  for (const set of sets) {
+    const index = fts5(set.pages, Math.max(...Object.values(SEARCH_PAGES), BRIDGE_PAGES));
+    const search = (text: string, limit: number) => index.search(text).slice(0, limit);
+    for (const setting of SETTINGS) {
+      rows.push(...rowsOf(set, setting, search));
+      process.stderr.write(`[train:reader] ${set.name}, ${setting}: read at ${((performance.now() - began) / 1000).toFixed(0)} s\n`);
+    }
+    index.close();
+  }
+  const learn = rows.filter((r) => r.q.part === 'tune' && r.features !== null);
+  // TRAIN_READER_DUMP=<file>: the tune rows as JSON lines, to study the features (never the measure rows).
+  if (process.env.TRAIN_READER_DUMP)
+    fs.writeFileSync(
+      process.env.TRAIN_READER_DUMP,
+      learn.map((r) => JSON.stringify({ set: r.set, setting: r.setting, question: r.q.question, value: r.value, answerable: r.q.answerable, right: r.right, f1: r.f1, features: Object.fromEntries(FEATURE_NAMES.map((f, i) => [f, r.features![i]])) })).join('\n') + '\n',
+    );
+  const fitted = fit(learn);
+  const draft: ReaderWeights = { version: 1, learner: '', features: [...FEATURE_NAMES], ...fitted, thresholds: { answer: 0, high: 1 }, trained: {} };
+  const probability = new Map(rows.filter((r) => r.features).map((r) => [r, probabilityOf(Object.fromEntries(FEATURE_NAMES.map((f, i) => [f, r.features![i]!])) as never, draft)]));
+  const p = (r: Row) => probability.get(r) ?? 0;
+  const tuneRows = rows.filter((r) => r.q.part === 'tune');
+  const answer = answerThreshold(tuneRows, p);
+  const high = highThreshold(tuneRows, p, answer);
+  const weights: ReaderWeights = {
+    version: 1,
+    learner: `logistic regression (ml-logistic-regression ${require('ml-logistic-regression/package.json').version}), ${STEPS} full-batch steps from zero, features standardised`,
+    features: [...FEATURE_NAMES],
+    ...fitted,
+    thresholds: { answer, high },
+    trained: {
+      data: sets.map((s) => s.name),
+      settings: SETTINGS,
+      split: 'tune = first byte of sha256(question id) < 128; only tune rows are learned from',
+      label: `token F1 >= ${RIGHT_F1} against the gold (a value for a question with no answer is wrong)`,
+      rows: learn.length,
+      right: learn.filter((r) => r.right).length,
+    },
+  };
+  loadWeights(weights);
+  fs.writeFileSync(WEIGHTS_FILE, JSON.stringify(weights, null, 2) + '\n');
+
+  const out: string[] = [
+    `train:reader — data ${DATA}; ${learn.length} tune rows (${weights.trained.right} right) of ${rows.length} reads; ${((performance.now() - began) / 1000).toFixed(0)} s`,
+    `thresholds: answer ${answer}, high ${high}`,
+    '',
+    'weights (per standard deviation of the feature):',
+    ...FEATURE_NAMES.map((f, i) => `  ${f.padEnd(20)} ${fitted.weights[i]! >= 0 ? ' ' : ''}${fitted.weights[i]!.toFixed(3)}`),
+    `  ${'bias'.padEnd(20)} ${fitted.bias.toFixed(3)}`,
+    '',
+    `${'set, setting, part'.padEnd(26)} ${'n'.padStart(4)}  EM     F1     given  high (right)   ans.F1  ans.high  unans.null  unans.high`,
+  ];
+  const judgedAll = judgeRows(rows, weights);
+  const fmt = (x: number) => x.toFixed(3);
+  for (const set of sets)
+    for (const setting of SETTINGS)
+      for (const part of ['tune', 'measure'] as const) {
+        const t = figures(judgedAll.filter((j) => j.r.set === set.name && j.r.setting === setting && j.r.q.part === part));
+        out.push(
+          `${`${set.name}, ${setting}, ${part}`.padEnd(26)} ${String(t.n).padStart(4)}  ${fmt(t.em)}  ${fmt(t.f1)}  ${String(t.answered).padStart(5)}  ${`${t.high} (${t.high_right})`.padStart(11)}   ${fmt(t.answerable_f1)}   ${fmt(t.answerable_high_share)}` +
+            (t.unanswerable ? `       ${fmt(t.unanswerable_null)}       ${fmt(t.unanswerable_high)}` : ''),
+        );
+      }
+  out.push('', 'calibration (answers judged, all sets and settings): probability bin, tune predicted / right (n), measure predicted / right (n)');
+  for (let lo = 0; lo < 1; lo = round(lo + 0.2, 1)) {
+    const cell = (part: string) => {
+      const inBin = rows.filter((r) => r.q.part === part && r.features && p(r) >= lo && (p(r) < lo + 0.2 || lo >= 0.8));
+      const mean = inBin.length ? inBin.reduce((a, r) => a + p(r), 0) / inBin.length : 0;
+      return `${fmt(mean)} / ${fmt(inBin.length ? inBin.filter((r) => r.right).length / inBin.length : 0)} (${inBin.length})`;
+    };
+    out.push(`  ${lo.toFixed(1)}-${(lo + 0.2).toFixed(1)}   ${cell('tune').padEnd(24)} ${cell('measure')}`);
+  }
+  out.push('', `written: ${path.relative(process.cwd(), WEIGHTS_FILE)}`);
+  process.stdout.write(out.join('\n') + '\n');
+}
+
+if (require.main === module) runMain(main);
