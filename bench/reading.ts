@@ -8,14 +8,16 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MAX_PASSAGES, type ResearchPassage } from '@app/research';
 import type { Finding } from '@app/domain';
+import { extractDocument } from '@app/extraction';
 import { extractiveFollowUps } from '../libs/language/src/research/extractive.research-model';
-import { DATA, type DataSet, exactMatch, f1, loadHotpot, loadSquad, type Question } from './realtext.bench';
+import { ROOT } from './bench-util';
+import { DATA, type DataSet, loadHotpot, loadSquad, type Question, scoreAnswer } from './realtext.bench';
 
 export type Setting = 'given' | 'search';
 export const SETTINGS: Setting[] = ['given', 'search'];
 
 /** Pages read per question in the search setting, and a bridge name's pages. */
-export const SEARCH_PAGES: Record<string, number> = { hotpotqa: 8, squad: 6, squad2: 6 };
+export const SEARCH_PAGES: Record<string, number> = { hotpotqa: 8, squad: 6, squad2: 6, fixture: 8 };
 export const BRIDGE_PAGES = 3;
 
 /** A finding and the pages it was graded over. */
@@ -24,9 +26,42 @@ export interface Graded {
   passages: ResearchPassage[];
 }
 
-/** The data sets found under DATA (REALTEXT_DATA), each loaded once. */
+/**
+ * The research-quality fixture (bench/fixtures/quality: a made-up web of organisations, their
+ * people and directories) as a data set: its pages as the extraction reads them, its questions
+ * with their accepted answers; its tuned-on part is `tune`, its held-out part `measure`.
+ */
+export function loadFixture(dir = path.join(ROOT, 'bench', 'fixtures', 'quality')): DataSet {
+  const files: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.html')) files.push(p);
+    }
+  };
+  walk(path.join(dir, 'pages'));
+  const pages = files.map((file, id) => {
+    const html = fs.readFileSync(file, 'utf8');
+    const url = /<link rel="canonical" href="([^"]+)"/.exec(html)?.[1] ?? `file://${file}`;
+    const doc = extractDocument(html, { url, contentType: 'text/html' });
+    return { id, title: doc.title ?? url, text: doc.text, url };
+  });
+  const byUrl = new Map(pages.map((p) => [p.url.replace(/\/$/, ''), p.id]));
+  const questions: Question[] = [];
+  for (const file of fs.readdirSync(dir).filter((f) => /^questions-.*\.json$/.test(f)).sort()) {
+    const raw = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as { questions: Array<{ id: string; split: string; hops: number; question: string; answers: string[]; gold: string[] }> };
+    for (const q of raw.questions) {
+      const gold = q.gold.flatMap((u) => (byUrl.has(u.replace(/\/$/, '')) ? [byUrl.get(u.replace(/\/$/, ''))!] : []));
+      questions.push({ id: q.id, part: q.split === 'tune' ? 'tune' : 'measure', question: q.question, answers: q.answers, gold, type: q.hops > 1 ? 'two-page' : 'single-hop', context: gold, answerable: true, task: true, deep: true });
+    }
+  }
+  return { name: 'fixture', pages, questions, samples: `${questions.length} questions` };
+}
+
+/** The data sets found under DATA (REALTEXT_DATA), each loaded once, and the research-quality fixture. */
 export function loadSets(): DataSet[] {
-  const sets: DataSet[] = [];
+  const sets: DataSet[] = [loadFixture()];
   for (const [dir, load] of [
     ['hotpotqa-dev', (d: string) => loadHotpot(d)],
     ['squad-superbowl', (d: string) => loadSquad(d, 'squad')],
@@ -59,7 +94,7 @@ export function readQuestion(
   const out: Graded[] = [];
   const first = grade(q.question, passages);
   if (first) out.push({ finding: first, passages: [...passages] });
-  if (setting === 'search' && set.name === 'hotpotqa') {
+  if (setting === 'search' && (set.name === 'hotpotqa' || set.name === 'fixture')) {
     const follow = extractiveFollowUps(q.question, passages, 1);
     const have = new Set(ids);
     const bridged = new Set<number>();
@@ -88,14 +123,5 @@ export function readQuestion(
   return out;
 }
 
-/**
- * A value scored as SQuAD 2.0 and HotpotQA score it: against the best of the gold answers
- * (normalised exact match, token F1); no value (null) scores 1 on a question written to have no
- * answer and 0 on any other, and any value on such a question scores 0.
- */
-export function scoreValue(q: Question, value: string | null | undefined): { em: number; f1: number } {
-  const given = value !== null && value !== undefined && value.trim() !== '';
-  if (!q.answerable) return given ? { em: 0, f1: 0 } : { em: 1, f1: 1 };
-  if (!given) return { em: 0, f1: 0 };
-  return { em: Math.max(...q.answers.map((g) => exactMatch(value, g))), f1: Math.max(...q.answers.map((g) => f1(value, g))) };
-}
+/** A value scored as SQuAD 2.0 and HotpotQA score it (realtext.bench.ts). */
+export const scoreValue = scoreAnswer;

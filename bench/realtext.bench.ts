@@ -71,10 +71,10 @@ const ONLY = process.env.REALTEXT_ONLY ?? '';
 /** The task processor asked (base by default: the figures quoted are base's). */
 const PROCESSOR = process.env.REALTEXT_PROCESSOR ?? 'base';
 if (!['base', 'core', 'ultra'].includes(PROCESSOR)) throw new Error(`REALTEXT_PROCESSOR must be base, core or ultra, not ${JSON.stringify(PROCESSOR)}`);
-/** Which data sets (hotpotqa, squad; both by default). */
-const SETS = new Set((process.env.REALTEXT_SETS ?? 'hotpotqa,squad').split(',').map((s) => s.trim()));
+/** Which data sets (hotpotqa, squad, squad2; all by default). */
+const SETS = new Set((process.env.REALTEXT_SETS ?? 'hotpotqa,squad,squad2').split(',').map((s) => s.trim()));
 /** Results of a non-default run go beside the default's, not over them. */
-const RESULTS = PROCESSOR === 'base' && SETS.has('hotpotqa') && SETS.has('squad') && LIMIT === 0 ? 'realtext' : `realtext-${PROCESSOR}-${[...SETS].join('-')}${LIMIT ? `-${LIMIT}` : ''}`;
+const RESULTS = PROCESSOR === 'base' && SETS.has('hotpotqa') && SETS.has('squad') && SETS.has('squad2') && LIMIT === 0 ? 'realtext' : `realtext-${PROCESSOR}-${[...SETS].join('-')}${LIMIT ? `-${LIMIT}` : ''}`;
 
 export interface Page {
   id: number;
@@ -235,6 +235,18 @@ export function f1(prediction: string, gold: string): number {
 export const exactMatch = (prediction: string, gold: string) => (normalizeAnswer(prediction) === normalizeAnswer(gold) ? 1 : 0);
 const best = (answers: string[], score: (gold: string) => number) => Math.max(0, ...answers.map(score));
 
+/**
+ * A value scored as SQuAD 2.0 and HotpotQA score it: against the best of the gold answers
+ * (normalised exact match, token F1); no value (null or empty) scores 1 on a question written to
+ * have no answer and 0 on any other, and any value on such a question scores 0.
+ */
+export function scoreAnswer(q: Pick<Question, 'answers' | 'answerable'>, value: string | null | undefined): { em: number; f1: number } {
+  const given = value !== null && value !== undefined && value.trim() !== '';
+  if (!q.answerable) return given ? { em: 0, f1: 0 } : { em: 1, f1: 1 };
+  if (!given) return { em: 0, f1: 0 };
+  return { em: best(q.answers, (g) => exactMatch(value, g)), f1: best(q.answers, (g) => f1(value, g)) };
+}
+
 /** Report or reply text without citation markers and markdown emphasis. */
 const plain = (text: string) => text.replace(/\[\d+(?:\s*[,–-]\s*\d+)*\]/g, ' ').replace(/[*_`#>]/g, ' ');
 /** The normalised gold as whole words inside the normalised text. */
@@ -380,6 +392,7 @@ interface Outcome {
   id: string;
   part: Part;
   type: string;
+  answerable: boolean;
   question: string;
   gold: string[];
   search: Record<string, { all: boolean; any: boolean; top: number[] }>;
@@ -401,7 +414,7 @@ async function measureSet(set: DataSet): Promise<{ outcomes: Outcome[]; times: R
   const hits = (top: number[], gold: number[]) => ({ all: gold.every((g) => top.includes(g)), any: gold.some((g) => top.includes(g)), top });
   try {
     for (const q of set.questions) {
-      const o: Outcome = { id: q.id, part: q.part, type: q.type, question: q.question, gold: q.answers, search: {}, errors: [] };
+      const o: Outcome = { id: q.id, part: q.part, type: q.type, answerable: q.answerable, question: q.question, gold: q.answers, search: {}, errors: [] };
       for (const peer of peers) {
         const t = performance.now();
         const top = peer.search(q.question);
@@ -430,7 +443,7 @@ async function measureSet(set: DataSet): Promise<{ outcomes: Outcome[]; times: R
         try {
           const r = await runTask(svc, q.question);
           times.task!.push(r.ms);
-          o.task = { answer: r.answer, em: best(q.answers, (g) => exactMatch(r.answer, g)), f1: best(q.answers, (g) => f1(r.answer, g)), confidence: r.confidence, status: r.status };
+          o.task = { answer: r.answer, ...scoreAnswer(q, r.answer), confidence: r.confidence, status: r.status };
         } catch (error) {
           o.errors.push(`task: ${(error as Error).message}`);
         }
@@ -500,14 +513,25 @@ function figures(outcomes: Outcome[], part: Part | 'all'): Array<[string, number
   rows.push(['task: an answer given (not null or empty)', shareOf(tasks, (t) => t.answer.trim() !== ''), `${tasks.filter((t) => t.answer.trim() !== '').length}/${tasks.length}`]);
   rows.push(['task: exact match', mean(tasks.map((t) => t.em)), `${tasks.length}/${asked}`]);
   rows.push(['task: token F1', mean(tasks.map((t) => t.f1)), `${tasks.length}/${asked}`]);
-  const high = tasks.filter((t) => t.confidence === 'high');
-  rows.push(['task: share answered with high confidence', shareOf(tasks, (t) => t.confidence === 'high'), `${high.length}/${tasks.length}`]);
+  const answerable = sel.filter((o) => o.task && o.answerable).map((o) => o.task!);
+  const high = answerable.filter((t) => t.confidence === 'high');
+  rows.push(['task: share answered with high confidence', shareOf(answerable, (t) => t.confidence === 'high'), `${high.length}/${answerable.length}`]);
   rows.push(['task: high-confidence answers right (F1 >= 0.8)', shareOf(high, (t) => t.f1 >= 0.8), `${high.filter((t) => t.f1 >= 0.8).length}/${high.length}`]);
-  const deeps = sel.filter((o) => o.deep).map((o) => o.deep!);
+  const unanswerable = sel.filter((o) => o.task && !o.answerable).map((o) => o.task!);
+  if (outcomes.some((o) => !o.answerable)) {
+    // SQuAD 2.0: questions written to have no answer in the text are right only when answered null.
+    rows.push(['task: answerable questions, token F1', mean(answerable.map((t) => t.f1)), `${answerable.length}`]);
+    rows.push(['task: unanswerable questions answered null', shareOf(unanswerable, (t) => t.answer.trim() === ''), `${unanswerable.filter((t) => t.answer.trim() === '').length}/${unanswerable.length}`]);
+    rows.push(['task: unanswerable questions marked high (lower is better)', shareOf(unanswerable, (t) => t.confidence === 'high'), `${unanswerable.filter((t) => t.confidence === 'high').length}/${unanswerable.length}`]);
+    const gaps = sel.filter((o) => o.deep && !o.answerable).map((o) => o.deep!);
+    rows.push(['deep: unanswerable, first paragraph says no source answered', shareOf(gaps, (d) => d.firstParagraph.startsWith('No source answered')), `${gaps.length}`]);
+  }
+  // Whether a report or a reply holds the gold: asked of the questions that have one.
+  const deeps = sel.filter((o) => o.deep && o.answerable).map((o) => o.deep!);
   rows.push(['deep: first paragraph contains gold', shareOf(deeps, (d) => d.contains), `${deeps.length}`]);
   rows.push(['deep: F1 of its first sentence', mean(deeps.map((d) => d.f1)), `${deeps.length}`]);
   rows.push(['deep: every gold page among sources', shareOf(deeps, (d) => d.bothSources), `${deeps.length}`]);
-  const chats = sel.filter((o) => o.chat).map((o) => o.chat!);
+  const chats = sel.filter((o) => o.chat && o.answerable).map((o) => o.chat!);
   rows.push(['chat: reply contains gold', shareOf(chats, (c) => c.contains), `${chats.length}`]);
   rows.push(['chat: F1 of its first sentence', mean(chats.map((c) => c.f1)), `${chats.length}`]);
   return rows;
@@ -569,6 +593,10 @@ async function main(): Promise<void> {
   if (!SETS.has('squad')) process.stderr.write('[realtext] REALTEXT_SETS leaves SQuAD out\n');
   else if (fs.existsSync(path.join(squadDir, 'questions.jsonl'))) sets.push(loadSquad(squadDir));
   else process.stderr.write(`[realtext] no ${squadDir}: SQuAD left out\n`);
+  const squad2Dir = path.join(DATA, 'squad2-dev');
+  if (!SETS.has('squad2')) process.stderr.write('[realtext] REALTEXT_SETS leaves SQuAD 2.0 out\n');
+  else if (fs.existsSync(path.join(squad2Dir, 'questions.jsonl'))) sets.push(loadSquad(squad2Dir, 'squad2'));
+  else process.stderr.write(`[realtext] no ${squad2Dir}: SQuAD 2.0 left out\n`);
 
   const began = performance.now();
   const m = machine();

@@ -19,7 +19,8 @@
  * `high` is the lowest probability above which at least 90% of tune answers are right (the
  * target is 85%, the margin is for text not tuned on).
  *
- * Rerun: npm run train:reader   (the same data and code give a byte-identical file)
+ * Rerun: npm run train:reader   (the same data and code give a byte-identical file;
+ *        npm run train:reader -- --check retrains and only compares with the committed file)
  * Output: the tune and measure figures of every set and setting, a calibration table, and the
  * weights file.
  */
@@ -199,7 +200,11 @@ async function main(): Promise<void> {
     },
   };
   loadWeights(weights);
-  fs.writeFileSync(WEIGHTS_FILE, JSON.stringify(weights, null, 2) + '\n');
+  const text = JSON.stringify(weights, null, 2) + '\n';
+  // --check: retrain and compare with the committed file, writing nothing (the same inputs must give the same file).
+  const check = process.argv.includes('--check');
+  const same = fs.existsSync(WEIGHTS_FILE) && fs.readFileSync(WEIGHTS_FILE, 'utf8') === text;
+  if (!check) fs.writeFileSync(WEIGHTS_FILE, text);
 
   const out: string[] = [
     `train:reader — data ${DATA}; ${learn.length} tune rows (${weights.trained.right} right) of ${rows.length} reads; ${((performance.now() - began) / 1000).toFixed(0)} s`,
@@ -231,8 +236,9 @@ async function main(): Promise<void> {
     };
     out.push(`  ${lo.toFixed(1)}-${(lo + 0.2).toFixed(1)}   ${cell('tune').padEnd(24)} ${cell('measure')}`);
   }
-  out.push('', `written: ${path.relative(process.cwd(), WEIGHTS_FILE)}`);
+  out.push('', check ? `--check: the weights trained ${same ? 'are byte for byte' : 'DIFFER from'} the committed ${path.relative(process.cwd(), WEIGHTS_FILE)}` : `written: ${path.relative(process.cwd(), WEIGHTS_FILE)}${same ? ' (unchanged)' : ''}`);
   process.stdout.write(out.join('\n') + '\n');
+  if (check && !same) process.exitCode = 1;
 }
 
 if (require.main === module) runMain(main);

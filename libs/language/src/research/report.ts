@@ -84,9 +84,12 @@ export function extractiveReport(prompt: string, findings: Finding[], sources: R
       answered.add(oneLine(best.finding.subquery));
     }
   }
-  // A value the answer model withheld: the first paragraph says why the pages do not answer.
-  const withheld = lead.length ? undefined : leadQuestions.map((q) => findingFor(q)?.finding.verdict).find((v) => v && !v.answered);
-  out.push(lead.length ? lead.join(' ') : `${GAP_NOTE} ${topic}${withheld ? ` ${escapeMarkdown(withheld.reason)}` : ''}`, '');
+  // A value the answer model withheld: the first paragraph says why the pages do not answer, then
+  // the passage that came closest (the reader may find there what the model could not be sure of).
+  const withheld = lead.length ? undefined : leadQuestions.map(findingFor).find((u) => u?.finding.verdict && !u.finding.verdict.answered);
+  const nearest = withheld ? fresh(withheld.evidence[0]!.quote, withheld.evidence[0]!.source, 1) : [];
+  const gap = [`${GAP_NOTE} ${topic}`, ...(withheld ? [escapeMarkdown(withheld.finding.verdict!.reason)] : []), ...(nearest.length ? ['The closest passage:', ...nearest] : [])];
+  out.push(lead.length ? lead.join(' ') : gap.join(' '), '');
 
   // 2. A section per worded sub-question, in plan order; the quotes not yet written.
   // A question asking for a value no source states: what came closest, under a heading that says so.

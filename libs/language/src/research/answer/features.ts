@@ -162,23 +162,21 @@ export function answerFeatures(input: AnswerInput): Features {
   return features;
 }
 
-/** How near the value stands to the question's words in its sentence: 1 beside them, towards 0 far off or absent. */
+/** How near the value stands to the question's words in its sentence: 1 beside them, towards 0 far off or absent (matched word by word, so "Saint Étienne" stands where "Saint-Étienne" is written). */
 function proximityOf(sentence: string, value: string, terms: Set<string>): number {
-  const at = sentence.toLowerCase().indexOf(value.toLowerCase());
-  if (at < 0 || !value) return 0;
-  const tokens = [...sentence.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({ start: m.index!, term: tokenize(m[0])[0] }));
-  const startToken = tokens.findIndex((t) => t.start >= at);
-  const endToken = tokens.findIndex((t) => t.start >= at + value.length);
-  const lo = startToken < 0 ? tokens.length : startToken;
-  const hi = endToken < 0 ? tokens.length : endToken;
+  const words = [...sentence.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0].toLowerCase());
+  const own = (value.match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => w.toLowerCase());
+  if (own.length === 0) return 0;
+  const lo = words.findIndex((_, i) => own.every((w, j) => words[i + j] === w));
+  if (lo < 0) return 0;
+  const hi = lo + own.length;
   const distances: number[] = [];
-  tokens.forEach((t, i) => {
-    if (t.term === undefined || !terms.has(t.term) || (i >= lo && i < hi)) return;
+  words.forEach((w, i) => {
+    const term = tokenize(w)[0];
+    if (term === undefined || !terms.has(term) || (i >= lo && i < hi)) return;
     distances.push(i < lo ? lo - i : i - hi + 1);
   });
   if (distances.length === 0) return 0;
   distances.sort((a, b) => a - b);
-  const nearest = distances.slice(0, 3);
-  return nearest.reduce((a, d) => a + 1 / (1 + d / 3), 0) / 3;
+  return distances.slice(0, 3).reduce((a, d) => a + 1 / (1 + d / 3), 0) / 3;
 }
-
