@@ -1,7 +1,12 @@
 /**
- * `npm run train:reader`: fits the reader's answer model (libs/language/src/research/answer) and
- * writes its weights to libs/language/src/research/answer/reader-weights.json, which the engine
- * loads.
+ * `npm run train:reader`: fits the reader's two models on the tune parts and writes their weights
+ * where the engine loads them:
+ *  1. the candidate weights (libs/language/src/research/question/candidate-weights.json): a
+ *     conditional logit over each tune question's candidates (train-candidates.ts); kept only when
+ *     the reader's tune answers then score better (mean F1 over sets and settings) than with the
+ *     hand-set weights, else the hand-set ones are written back, and the file says which and why;
+ *  2. the answer model (libs/language/src/research/answer/reader-weights.json), on the values the
+ *     rules give with the candidate weights kept.
  *
  * Data: the real-text sets under REALTEXT_DATA (default ../shared/data): HotpotQA, SQuAD (Super
  * Bowl) and SQuAD 2.0, each question read in process as bench:reader reads it, over the pages its
@@ -32,7 +37,9 @@ import { judged, gradeRules, promptAnswer } from '../libs/language/src/research/
 import { answerFeatures, FEATURE_NAMES, wrongKind } from '../libs/language/src/research/answer/features';
 import { analyse } from '../libs/language/src/research/question/analysis';
 import { loadWeights, probabilityOf, type ReaderWeights } from '../libs/language/src/research/answer/answer-model';
-import { runMain } from './bench-util';
+import { ALL_CANDIDATE_FEATURES, type CandidateFeature, loadCandidateWeights, useCandidateWeights } from '../libs/language/src/research/question/candidate-model';
+import { ROOT, runMain } from './bench-util';
+import { candidateGroups, fitCandidates } from './train-candidates';
 import { DATA, type DataSet, fts5, type Question } from './realtext.bench';
 import { type Graded, loadSets, readQuestion, scoreValue, SETTINGS, SEARCH_PAGES, BRIDGE_PAGES, type Setting } from './reading';
 
@@ -40,7 +47,9 @@ const STEPS = 4000;
 const RIGHT_F1 = 0.8;
 const HIGH_PRECISION = 0.9;
 const MIN_HIGH = 10;
-const WEIGHTS_FILE = path.resolve(__dirname, '..', '..', 'libs', 'language', 'src', 'research', 'answer', 'reader-weights.json');
+const WEIGHTS_FILE = path.join(ROOT, 'libs', 'language', 'src', 'research', 'answer', 'reader-weights.json');
+const CANDIDATE_FILE = path.join(ROOT, 'libs', 'language', 'src', 'research', 'question', 'candidate-weights.json');
+const HAND_WEIGHTS = Object.fromEntries(ALL_CANDIDATE_FEATURES.map((f) => [f, 1])) as Record<CandidateFeature, number>;
 
 /** One question as the rules answered it: its value (or none), the features of that value, and how it scores. */
 interface Row {
@@ -160,16 +169,53 @@ async function main(): Promise<void> {
     return;
   }
   const began = performance.now();
-  const rows: Row[] = [];
-  for (const set of sets) {
-    const index = fts5(set.pages, Math.max(...Object.values(SEARCH_PAGES), BRIDGE_PAGES));
-    const search = (text: string, limit: number) => index.search(text).slice(0, limit);
-    for (const setting of SETTINGS) {
-      rows.push(...rowsOf(set, setting, search));
-      process.stderr.write(`[train:reader] ${set.name}, ${setting}: read at ${((performance.now() - began) / 1000).toFixed(0)} s\n`);
-    }
-    index.close();
-  }
+  const indexes = sets.map((set) => fts5(set.pages, Math.max(...Object.values(SEARCH_PAGES), BRIDGE_PAGES)));
+  const searchOf = (i: number) => (text: string, limit: number) => indexes[i]!.search(text).slice(0, limit);
+  // 1. The candidate weights: fitted on each tune question's candidates over its first pages.
+  const groups = sets.flatMap((set, i) =>
+    SETTINGS.flatMap((setting) =>
+      candidateGroups(set, setting, (qi) => {
+        const q = set.questions[qi]!;
+        const ids = setting === 'given' ? q.context : searchOf(i)(q.question, SEARCH_PAGES[set.name] ?? 8);
+        return ids.map((id, n) => ({ source: n + 1, url: set.pages[id]!.url, title: set.pages[id]!.title, text: set.pages[id]!.text }));
+      }),
+    ),
+  );
+  const fittedCandidates = fitCandidates(groups);
+  process.stderr.write(`[train:reader] candidate weights fitted on ${groups.length} tune questions at ${((performance.now() - began) / 1000).toFixed(0)} s\n`);
+  // 2. The reader read with each set of candidate weights; the one whose tune answers score
+  // better (mean F1 over data sets and settings, before any judging) is kept.
+  const readAll = (label: string): Row[] => {
+    const out: Row[] = [];
+    sets.forEach((set, i) => {
+      for (const setting of SETTINGS) out.push(...rowsOf(set, setting, searchOf(i)));
+      process.stderr.write(`[train:reader] ${label}: ${set.name} read at ${((performance.now() - began) / 1000).toFixed(0)} s\n`);
+    });
+    return out;
+  };
+  const tuneF1 = (list: Row[]) => {
+    const groupsOf = new Map<string, Row[]>();
+    for (const r of list.filter((r) => r.q.part === 'tune')) groupsOf.set(`${r.set}.${r.setting}`, [...(groupsOf.get(`${r.set}.${r.setting}`) ?? []), r]);
+    return [...groupsOf.values()].reduce((a, g) => a + g.reduce((s, r) => s + scoreValue(r.q, r.value).f1, 0) / g.length, 0) / Math.max(1, groupsOf.size);
+  };
+  useCandidateWeights(HAND_WEIGHTS);
+  const handRows = readAll('hand-set candidate weights');
+  useCandidateWeights(fittedCandidates.weights);
+  const fittedRows = readAll('fitted candidate weights');
+  const handF1 = tuneF1(handRows);
+  const fittedF1 = tuneF1(fittedRows);
+  const keepFitted = fittedF1 > handF1;
+  const rows = keepFitted ? fittedRows : handRows;
+  useCandidateWeights(keepFitted ? fittedCandidates.weights : HAND_WEIGHTS);
+  const candidateFile = {
+    version: 1,
+    source: keepFitted
+      ? `fitted by train:reader (conditional logit on ${groups.length} tune questions' candidates); tune mean F1 before judging ${fittedF1.toFixed(4)}, hand-set ${handF1.toFixed(4)}`
+      : `hand-set: every factor as the rules wrote it (weight 1 each); the fitted weights scored tune mean F1 ${fittedF1.toFixed(4)}, not above the hand-set ${handF1.toFixed(4)}`,
+    features: [...ALL_CANDIDATE_FEATURES],
+    weights: ALL_CANDIDATE_FEATURES.map((f) => (keepFitted ? fittedCandidates.weights[f] : 1)),
+  };
+  for (const index of indexes) index.close();
   const learn = rows.filter((r) => r.q.part === 'tune' && r.features !== null);
   // TRAIN_READER_DUMP=<file>: the tune rows as JSON lines, to study the features (never the measure rows).
   if (process.env.TRAIN_READER_DUMP)
@@ -200,14 +246,19 @@ async function main(): Promise<void> {
     },
   };
   loadWeights(weights);
+  loadCandidateWeights(candidateFile);
   const text = JSON.stringify(weights, null, 2) + '\n';
+  const candidateText = JSON.stringify(candidateFile, null, 2) + '\n';
+  const candidateSame = fs.existsSync(CANDIDATE_FILE) && fs.readFileSync(CANDIDATE_FILE, 'utf8') === candidateText;
+  if (!process.argv.includes('--check')) fs.writeFileSync(CANDIDATE_FILE, candidateText);
   // --check: retrain and compare with the committed file, writing nothing (the same inputs must give the same file).
   const check = process.argv.includes('--check');
-  const same = fs.existsSync(WEIGHTS_FILE) && fs.readFileSync(WEIGHTS_FILE, 'utf8') === text;
+  const same = fs.existsSync(WEIGHTS_FILE) && fs.readFileSync(WEIGHTS_FILE, 'utf8') === text && candidateSame;
   if (!check) fs.writeFileSync(WEIGHTS_FILE, text);
 
   const out: string[] = [
     `train:reader — data ${DATA}; ${learn.length} tune rows (${weights.trained.right} right) of ${rows.length} reads; ${((performance.now() - began) / 1000).toFixed(0)} s`,
+    `candidate weights: ${candidateFile.source}; fitted: ${ALL_CANDIDATE_FEATURES.map((f) => `${f} ${fittedCandidates.weights[f]}`).join(', ')}; top candidate right on ${(100 * fittedCandidates.topRight.fitted).toFixed(1)}% of the learned questions (hand-set ${(100 * fittedCandidates.topRight.hand).toFixed(1)}%)`,
     `thresholds: answer ${answer}, high ${high}`,
     '',
     'weights (per standard deviation of the feature):',
@@ -236,7 +287,7 @@ async function main(): Promise<void> {
     };
     out.push(`  ${lo.toFixed(1)}-${(lo + 0.2).toFixed(1)}   ${cell('tune').padEnd(24)} ${cell('measure')}`);
   }
-  out.push('', check ? `--check: the weights trained ${same ? 'are byte for byte' : 'DIFFER from'} the committed ${path.relative(process.cwd(), WEIGHTS_FILE)}` : `written: ${path.relative(process.cwd(), WEIGHTS_FILE)}${same ? ' (unchanged)' : ''}`);
+  out.push('', check ? `--check: the weights trained ${same ? 'are byte for byte' : 'DIFFER from'} the committed ${path.relative(process.cwd(), WEIGHTS_FILE)} and ${path.relative(process.cwd(), CANDIDATE_FILE)}` : `written: ${path.relative(process.cwd(), WEIGHTS_FILE)}, ${path.relative(process.cwd(), CANDIDATE_FILE)}${same ? ' (unchanged)' : ''}`);
   process.stdout.write(out.join('\n') + '\n');
   if (check && !same) process.exitCode = 1;
 }

@@ -175,3 +175,32 @@ describe('fillSchemaExtractively: a field spelt out in full finds its abbreviati
     expect(fillSchemaExtractively({ task: 'Pleisse Motion', schema: field('chief_engineer'), documents: [home] }).output).toEqual({ chief_engineer: null });
   });
 });
+
+describe('fillSchemaExtractively: a field about a company reads its own page', () => {
+  const report = {
+    url: 'https://brantholm-marine.example/investors/annual-report-2023',
+    title: 'Brantholm Marine Annual Report 2023',
+    text: 'Brantholm Marine Annual Report 2023. In fiscal year 2023 the group delivered revenue of 412 million euros, up 9 percent on 2022. The board proposes a dividend of 1.20 euros per share for 2023. Our shipyards in Kessvik and Tarnö completed eleven vessels during 2023.',
+  };
+  const about = {
+    url: 'https://brantholm-marine.example/about',
+    title: 'About Brantholm Marine',
+    text: 'Brantholm Marine builds hybrid ferries and offshore service vessels. The company was founded in 1997 by two naval architects in Tarnö. In 2015 it moved its headquarters to Orvik, where about 900 people now work.',
+  };
+  const other = { url: 'https://news.example/shipbuilding-2023', title: 'Shipbuilders expand in 2023', text: 'Several Nordic yards expanded in 2023. Kessvik Yards, established in 1954, added a dry dock.' };
+  const schema = {
+    type: 'object',
+    properties: {
+      founded_year: { type: 'integer', description: 'Year the company was founded' },
+      headquarters: { type: 'string', description: 'City of its headquarters' },
+    },
+  };
+
+  it.each([
+    ['the annual report first', [report, about, other]],
+    ['another company first', [other, report, about]],
+  ])('takes the founding year its own page states, not a filing year (%s), and a moved headquarters where it is now', (_, documents) => {
+    const filled = fillSchemaExtractively({ task: 'Company profile of Brantholm Marine', schema, documents });
+    expect(filled.output).toEqual({ founded_year: 1997, headquarters: 'Orvik' });
+  });
+});

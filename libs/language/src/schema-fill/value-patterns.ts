@@ -121,7 +121,8 @@ export function valuesOfKind(kind: ValueKind, text: string, entity: Set<string>)
     case 'organisation':
       return capitalisedPhrases(text, entity, 1, 6);
     case 'place': {
-      const led = [...text.matchAll(/\b(?:in|at|near|from|based in|headquartered in|remain in)[ \t]+(\p{Lu}[\p{L}'’-]*(?:[ \t]+(?:im|am|de|del|upon|on)?[ \t]*\p{Lu}[\p{L}'’-]*){0,2})/gu)];
+      // "…moved its headquarters to Orvik", "relocated to Orvik": where it is now.
+      const led = [...text.matchAll(/\b(?:in|at|near|from|based in|headquartered in|remain in|(?:headquarters|head office|base) to|(?:relocated|moved) to)[ \t]+(\p{Lu}[\p{L}'’-]*(?:[ \t]+(?:im|am|de|del|upon|on)?[ \t]*\p{Lu}[\p{L}'’-]*){0,2})/gu)];
       return led
         .map((m) => ({ phrase: withoutEntity(m[1]!.split(/\s+/).filter((w) => !NOT_A_NAME.has(w)).join(' '), entity), m }))
         .filter(({ phrase, m }) => phrase.length > 1 && !/['’]s$/.test(m[1]!))

@@ -13,6 +13,7 @@ import { numberNamed } from './candidates/numbers';
 import { choose } from './choice';
 import { describedAs, describedAsPerson } from './described-as';
 import { CAPITALISED_RUN, instanceConflict, keyOf, namedPages, subjectOf, titleName } from './names';
+import { type CandidateFeature, type CandidateVector, candidateWeights, type SentenceVector, weighed } from './candidate-model';
 import { type Sentence, sentencesOf, termWeights } from './sentences';
 import type { ShortAnswer } from './short-question';
 import { SHARED } from './words';
@@ -64,18 +65,31 @@ export function newToQuestion(candidate: string, questionTerms: Set<string>): bo
   return own.length > 0 && own.some((t) => !questionTerms.has(t));
 }
 
-/** The short answer to `question` (as given, or analysed) from `passages` (in rank order), or null when none of its kind is found. */
-export function shortAnswer(question: string | QuestionAnalysis, passages: ResearchPassage[]): ShortAnswer | null {
-  const a = typeof question === 'string' ? analyse(question) : question;
+/** A candidate as the scorer weighs it: its value, score, best sentence's score, features (candidate-model.ts) and the sentences stating it. */
+export interface Entry {
+  value: string;
+  score: number;
+  best: number;
+  x: Partial<CandidateVector> & SentenceVector;
+  fit: number;
+  person: boolean;
+  bySource: Map<number, number>;
+  hits: Sentence[];
+}
+
+/**
+ * Every candidate of the kind asked for a short question (not yes/no, not which-of-two), scored
+ * by the candidate model, best first: what shortAnswer answers with, and what train:reader learns
+ * the candidate weights from (`w`: other weights than the committed ones).
+ */
+export function scoredCandidates(a: QuestionAnalysis, passages: ResearchPassage[], w: Record<CandidateFeature, number> = candidateWeights()): Entry[] {
   const q = a.short;
-  if (!q || passages.length === 0) return null;
-  if (q.kind === 'choice') return choose(q, passages);
-  if (q.kind === 'yesno') return yesNo(q, passages);
+  if (!q || passages.length === 0 || q.kind === 'choice' || q.kind === 'yesno') return [];
   const weight = termWeights(passages, q.terms);
   const terms = new Set(q.terms);
   const sentences = sentencesOf(passages, terms, weight);
   const total = q.terms.reduce((a, t) => a + weight(t), 0) || 1;
-  const found = new Map<string, { value: string; score: number; best: number; fit: number; person: boolean; bySource: Map<number, number>; hits: Sentence[] }>();
+  const found = new Map<string, Entry>();
   // "Which magazine": a candidate the pages call a magazine is the kind asked for.
   const isAsked = q.noun ? describedAs(q.noun, q.subtype === true, passages, q.nounWord) : () => false;
   const aPerson = q.kind === 'place' ? describedAsPerson(passages) : () => false;
@@ -93,7 +107,10 @@ export function shortAnswer(question: string | QuestionAnalysis, passages: Resea
     return 1 / (1 + COMMONNESS * Math.log(Math.max(1, count)));
   };
   for (const s of sentences) {
-    const base = ((s.overlap / total) / (1 + 0.15 * s.rank)) * (otherInstance(s.text) ? NOT_OF_KIND : 1);
+    // Each factor of the score as a named feature, its logarithm (candidate-model.ts).
+    const overlap = Math.log(s.overlap / total);
+    const rank = -Math.log(1 + 0.15 * s.rank);
+    const conflict = otherInstance(s.text) ? Math.log(NOT_OF_KIND) : 0;
     const near = proximity(s.text, terms, (t) => (t === q.focus ? FOCUS * weight(t) : weight(t)), total);
     for (const { text: candidate, fit, person, whole } of candidatesIn(q.kind, s.text, terms, a.cues)) {
       // Words the question already holds are no answer, unless the pages call that name the noun
@@ -109,20 +126,27 @@ export function shortAnswer(question: string | QuestionAnalysis, passages: Resea
       if (initials.has(candidate)) continue;
       const key = keyOf(candidate);
       if (!key) continue;
-      const entry = found.get(key) ?? { value: whole ?? candidate, score: 0, best: 0, fit: 0, person: false, bySource: new Map<number, number>(), hits: [] };
+      const entry = found.get(key) ?? { value: whole ?? candidate, score: 0, best: 0, x: undefined!, fit: 0, person: false, bySource: new Map<number, number>(), hits: [] };
       if (entry.hits.includes(s)) continue;
       entry.hits.push(s);
       // A page's own subject is what the pages are about, not a thing of the kind asked.
       const kindFit = q.kind === 'thing' && subjects.has(key) ? 1 : fit;
-      const here = base * near(candidate) * kindFit * (isAsked(whole ?? candidate) ? NOUN_FIT : 1) * (q.kind === 'thing' ? commonness(key) : 1);
-      entry.best = Math.max(entry.best, here);
+      const x: SentenceVector = {
+        overlap,
+        rank,
+        other_instance: conflict,
+        proximity: Math.log(near(candidate)),
+        kind_fit: Math.log(kindFit),
+        noun_fit: isAsked(whole ?? candidate) ? Math.log(NOUN_FIT) : 0,
+        commonness: q.kind === 'thing' ? Math.log(commonness(key)) : 0,
+      };
+      const here = weighed(x, w);
+      if (here > entry.best) [entry.best, entry.x] = [here, x];
       entry.fit = Math.max(entry.fit, fit);
       entry.person ||= person === true;
       // Agreement: each further source stating it adds a little, as much as its sentence is about
       // the question; a page naming its own subject is no further source.
       if (subjectOf(s.title) !== key) entry.bySource.set(s.source, Math.max(entry.bySource.get(s.source) ?? 0, here));
-      const others = [...entry.bySource.values()].sort((a, b) => b - a);
-      entry.score = entry.best + AGREEMENT * others.slice(others[0] === entry.best ? 1 : 0).reduce((a, v) => a + v, 0);
       if (!whole && candidate.length > entry.value.length && keyOf(candidate) === key) entry.value = candidate;
       found.set(key, entry);
     }
@@ -136,12 +160,15 @@ export function shortAnswer(question: string | QuestionAnalysis, passages: Resea
   // medieval fortress in Gullwick borders on the south side of what coastal area?" describes
   // Gullwick Castle, whose own page says so, and asks for the coastal area beside it.
   const ofKind = (e: { value: string; fit: number }) => !q.subtype && (q.noun ? isAsked(e.value) : q.kind !== 'person' || e.fit > 1 || isAsked(e.value));
-  for (const entry of found.values())
-    if (ofKind(entry) && entry.hits.some((h) => subjectOf(h.title) !== keyOf(entry.value))) entry.score *= 1 + OWN_PAGE * ownPage(entry.value);
+  for (const entry of found.values()) {
+    const others = [...entry.bySource.values()].sort((a, b) => b - a);
+    entry.x.agreement = Math.log(1 + (AGREEMENT * others.slice(others[0] === entry.best ? 1 : 0).reduce((a, v) => a + v, 0)) / entry.best);
+    entry.x.own_page = ofKind(entry) && entry.hits.some((h) => subjectOf(h.title) !== keyOf(entry.value)) ? Math.log(1 + OWN_PAGE * ownPage(entry.value)) : 0;
+  }
   // "What profession do X and Y share?": what every page the question names states.
   if (SHARED.test(q.text)) {
     const named = namedPages(q, passages).map((p) => p.source);
-    if (named.length >= 2) for (const entry of found.values()) if (!named.every((n) => entry.hits.some((h) => h.source === n))) entry.score *= NOT_OF_KIND;
+    if (named.length >= 2) for (const entry of found.values()) if (!named.every((n) => entry.hits.some((h) => h.source === n))) entry.x.not_shared = Math.log(NOT_OF_KIND);
   }
   // Two things the question names, both read: a candidate both their pages state is what links
   // them ("which actor, who also appeared in "The Quiet Partners", does Night Courier star?": the
@@ -154,9 +181,21 @@ export function shortAnswer(question: string | QuestionAnalysis, passages: Resea
   if (namedThings.size >= 2)
     for (const entry of found.values()) {
       const stating = [...namedThings.values()].filter((sources) => entry.hits.some((h) => sources.has(h.source))).length;
-      if (stating >= 2) entry.score *= LINKS_NAMED;
+      if (stating >= 2) entry.x.links_named = Math.log(LINKS_NAMED);
     }
-  const ranked = [...found.values()].sort((a, b) => b.score - a.score);
+  for (const entry of found.values()) entry.score = weighed(entry.x, w);
+  return [...found.values()].sort((a, b) => b.score - a.score);
+}
+
+/** The short answer to `question` (as given, or analysed) from `passages` (in rank order), or null when none of its kind is found. */
+export function shortAnswer(question: string | QuestionAnalysis, passages: ResearchPassage[]): ShortAnswer | null {
+  const a = typeof question === 'string' ? analyse(question) : question;
+  const q = a.short;
+  if (!q || passages.length === 0) return null;
+  if (q.kind === 'choice') return choose(q, passages);
+  if (q.kind === 'yesno') return yesNo(q, passages);
+  const terms = new Set(q.terms);
+  const ranked = scoredCandidates(a, passages);
   const top = ranked[0];
   if (!top || top.best < 0.2) return null;
   const second = ranked[1]?.score ?? 0;
