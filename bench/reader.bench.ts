@@ -108,8 +108,10 @@ async function main(): Promise<void> {
         setting === 'given'
           ? set.name === 'hotpotqa'
             ? "the question's ten paragraphs (two gold, eight distractors)"
-            : "the question's own paragraph"
-          : `FTS5's top ${SEARCH_PAGES[set.name]}${set.name === 'hotpotqa' ? `, one bridge name followed (its top ${BRIDGE_PAGES})` : ''}`;
+            : set.name === 'fixture'
+              ? "the question's gold pages"
+              : "the question's own paragraph"
+          : `FTS5's top ${SEARCH_PAGES[set.name]}${set.name === 'hotpotqa' || set.name === 'fixture' ? `, one bridge name followed (its top ${BRIDGE_PAGES})` : ''}`;
       const tune = outcomes.filter((o) => o.part === 'tune');
       const kinds = [...new Set(tune.map((o) => o.kind))].sort();
       out.push(

@@ -1149,6 +1149,15 @@ export interface components {
                 source: number;
             }[];
             subquery: string;
+            verdict?: {
+                answered: boolean;
+                features: {
+                    [key: string]: number;
+                };
+                probability: number;
+                reason: string;
+                value: string;
+            };
         };
         HTTPValidationError: {
             detail?: components["schemas"]["ValidationError"][];
