@@ -128,11 +128,7 @@ async function main(): Promise<void> {
     process.stdout.write('no baseline yet: npm run bench:answers -- --update "first baseline" writes one\n');
     return;
   }
-  if (worse.length) {
-    process.stdout.write(`FAILED: ${worse.length} line(s) lower than the baseline: ${worse.join('; ')}\n`);
-    process.exitCode = 1;
-    return;
-  }
+  if (worse.length) throw new Error(`FAILED: ${worse.length} line(s) lower than the baseline: ${worse.join('; ')}`);
   process.stdout.write(`passed: no line lower than the baseline (${keys.length} lines)\n`);
 }
 

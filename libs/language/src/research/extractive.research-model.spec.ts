@@ -308,3 +308,29 @@ describe('promptAnswer: the value that answers a prompt, as the report leads wit
     expect(promptAnswer(q, [finding(q, 'Kestle Moor', 'It covers 412 km² of marshes and dunes.')])).toBeNull();
   });
 });
+
+describe('a report whose value the answer model withheld', () => {
+  const sources = [
+    { index: 1, url: 'https://corvane.example/about', title: 'About Corvane Biolabs' },
+    { index: 2, url: 'https://news.example/labs', title: 'New laboratories' },
+  ];
+  const withheld = (subquery: string, value: string, reason: string): Finding => ({
+    subquery,
+    answer: 'Corvane Biolabs runs two laboratories in Tallinn.',
+    citations: [1],
+    confidence: 'low',
+    evidence: [{ source: 1, quote: 'Corvane Biolabs runs two laboratories in Tallinn.' }],
+    verdict: { probability: 0.04, answered: false, value, features: {}, reason },
+  });
+
+  it.each([
+    ['a who-question', 'Who founded Corvane Biolabs?', 'Tallinn', 'The pages read name no person who founded Corvane Biolabs: the closest candidate, "Tallinn", is a place, not a person.'],
+    ['a what-question', 'What drug did Corvane Biolabs license?', 'two laboratories', 'The pages read state no value that answers "What drug did Corvane Biolabs license": the closest candidate, "two laboratories", is judged only 0.04 likely right.'],
+  ])('%s: opens by saying no source answered and why, then the closest passage; no value in bold', async (_, question, value, reason) => {
+    const { report } = await model.synthesise(question, [withheld(question, value, reason)], sources, { subqueries: [question] });
+    const first = report.split('\n\n')[1]!;
+    expect(first).toBe(`No source answered: ${question} ${reason} The closest passage: Corvane Biolabs runs two laboratories in Tallinn. [1]`);
+    expect(report).not.toContain('**');
+    expect(promptAnswer(question, [withheld(question, value, reason)])).toBeNull();
+  });
+});

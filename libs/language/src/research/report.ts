@@ -79,7 +79,8 @@ export function extractiveReport(prompt: string, findings: Finding[], sources: R
   }
   if (lead.length === 0 && !typedPrompt) {
     const best = leadQuestions.map(findingFor).find((u) => u) ?? [...usable].sort((a, b) => CONFIDENCE_RANK[a.finding.confidence] - CONFIDENCE_RANK[b.finding.confidence])[0];
-    if (best) {
+    // A value the answer model withheld is no lead of sentences either: the gap below says why.
+    if (best && !(best.finding.verdict && !best.finding.verdict.answered)) {
       for (const e of best.evidence) if (lead.length < 3) lead.push(...fresh(e.quote, e.source, 3 - lead.length));
       answered.add(oneLine(best.finding.subquery));
     }
