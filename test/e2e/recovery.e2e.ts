@@ -9,8 +9,8 @@ jest.setTimeout(120_000);
 /**
  * Cluster mode, research process killed with SIGKILL mid-run: the supervisor restarts it, the new
  * worker takes the run over when the dead one's lease lapses and resumes it from its events.
- * The provider (a SearXNG stand-in answering after 300 ms with fixture-web pages) makes the run
- * slow enough to kill mid-way, and its hits must be fetched: pages read before the kill come from
+ * The provider (a SearXNG stand-in answering after 300 ms with fixture-web pages, each page
+ * answering after 200 ms) makes the run slow enough to kill mid-way, and its hits must be fetched: pages read before the kill come from
  * the extraction service's cache, so the fixture web sees every page requested at most once.
  */
 describe('deep run recovery (cluster)', () => {
@@ -19,7 +19,9 @@ describe('deep run recovery (cluster)', () => {
   let stub: ReplayServer;
 
   beforeAll(async () => {
-    web = await startFixtureWeb();
+    // Pages answer after 200 ms too: on a loaded machine a run whose pages come at once could end
+    // between its first page read and the kill (a full run once saw it complete with one start).
+    web = await startFixtureWeb(undefined, { delayMs: 200 });
     stub = await startSlowSearxng(web, 300);
     svc = await startService('cluster', {
       ...searxngEnv(stub, web),
