@@ -85,7 +85,7 @@ function rowsOf(set: DataSet, setting: Setting, search: (text: string, limit: nu
 
 const round = (x: number, digits = 6) => Math.round(x * 10 ** digits) / 10 ** digits;
 
-function fit(rows: Row[]): Pick<ReaderWeights, 'mean' | 'scale' | 'weights' | 'bias'> {
+function fitModel(rows: Row[]): Pick<ReaderWeights, 'mean' | 'scale' | 'weights' | 'bias'> {
   const xs = rows.map((r) => r.features!);
   const n = xs.length;
   const k = FEATURE_NAMES.length;
@@ -227,7 +227,7 @@ async function main(): Promise<void> {
       process.env.TRAIN_READER_DUMP,
       learn.map((r) => JSON.stringify({ set: r.set, setting: r.setting, question: r.q.question, value: r.value, answerable: r.q.answerable, right: r.right, f1: r.f1, features: Object.fromEntries(FEATURE_NAMES.map((f, i) => [f, r.features![i]])) })).join('\n') + '\n',
     );
-  const fitted = fit(learn);
+  const fitted = fitModel(learn);
   const draft: ReaderWeights = { version: 1, learner: '', features: [...FEATURE_NAMES], ...fitted, thresholds: { answer: 0, high: 1 }, trained: {} };
   const vector = (r: Row) => Object.fromEntries(FEATURE_NAMES.map((f, i) => [f, r.features![i]!])) as never;
   const probability = new Map(rows.filter((r) => r.features).map((r) => [r, probabilityOf(vector(r), draft)]));
@@ -239,7 +239,7 @@ async function main(): Promise<void> {
   const foldOf = (r: Row) => createHash('sha256').update(`fold:${r.q.id}`).digest()[0]! % FOLDS;
   const outOfFold = new Map<Row, number>();
   for (let k = 0; k < FOLDS; k++) {
-    const part = fit(learn.filter((r) => foldOf(r) !== k));
+    const part = fitModel(learn.filter((r) => foldOf(r) !== k));
     const model: ReaderWeights = { ...draft, ...part };
     for (const r of learn) if (foldOf(r) === k) outOfFold.set(r, probabilityOf(vector(r), model));
   }

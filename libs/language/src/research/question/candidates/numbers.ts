@@ -13,7 +13,7 @@ const NUMBER = new RegExp(
 );
 
 /**
- * Whether a number is a name in the passages: a page is about it ("17 (XXXTentacion album)") or a
+ * Whether a number is a name in the passages: a page is about it ("17 (Corvane album)") or a
  * page quotes it whole ('from his album "17"'). Such a number counts nothing.
  */
 export function numberNamed(passages: ResearchPassage[]): (value: string) => boolean {
