@@ -1,4 +1,4 @@
-import { bm25Idf, bm25Weight, deepStem, foldWord, OBJECTIVE_WORDS, sentences } from '@app/text';
+import { BM25_CLASSIC, bm25Idf, bm25Weight, deepStem, foldWord, OBJECTIVE_WORDS, sentences } from '@app/text';
 import { detectLanguage, STOPWORDS } from './language';
 
 /**
@@ -74,7 +74,7 @@ function relevant(units: Unit[], query: string[], stop: Set<string>, maxChars: n
       const f = tf.get(q);
       if (!f) continue;
       matched++;
-      score += idf.get(q)! * bm25Weight(f, d.length, avgLen);
+      score += idf.get(q)! * bm25Weight(f, d.length, avgLen, BM25_CLASSIC);
     }
     if (!matched) return 0;
     // Objective terms side by side ("return policy") are a phrase match.

@@ -1,3 +1,4 @@
+import { type Bm25Parameters, bm25Idf, bm25Weight } from '@app/text';
 import { impactList, type ImpactList } from './impact-list';
 import type { CollectionBasis, PageTable } from './page-table';
 import { decodePostings, type TermRow } from './storage';
@@ -5,12 +6,11 @@ import { decodePostings, type TermRow } from './storage';
 /** The collection's statistics may drift this much before cached impacts are recomputed. */
 const STATS_DRIFT = 0.02;
 
-// BM25+ per field, summed with the title boosted. The title's weight is the lowest the fixture web's
-// two-page questions keep their answers at (bench:quality): on real text (bench:realtext's tuned
-// part) a heavier title puts pages that merely name a question's word above the page it is about.
-const K1 = 1.2;
-const B = 0.7;
-const DELTA = 0.5;
+/** The index's BM25+, per field (title and text), summed with the title boosted. */
+export const INDEX_BM25: Bm25Parameters = { k1: 1.2, b: 0.7, delta: 0.5 };
+// The title's weight is the lowest the fixture web's two-page questions keep their answers at
+// (bench:quality): on real text (bench:realtext's tuned part) a heavier title puts pages that
+// merely name a question's word above the page it is about.
 const TITLE_BOOST = 1.75;
 
 /** A term's decoded postings with their impacts, as the last query that needed it left them. */
@@ -83,9 +83,8 @@ export class PostingsCache {
         dfText += row.df_text;
         total += row.data.length / 6;
       }
-      const idf = (df: number) => Math.log(1 + (documents - df + 0.5) / (df + 0.5));
-      const idfTitle = TITLE_BOOST * idf(dfTitle);
-      const idfText = idf(dfText);
+      const idfTitle = TITLE_BOOST * bm25Idf(documents, dfTitle);
+      const idfText = bm25Idf(documents, dfText);
       const docs = new Uint32Array(total);
       const impacts = new Float32Array(total);
       let n = 0;
@@ -94,11 +93,8 @@ export class PostingsCache {
         for (let i = 0; i < decoded.docs.length; i++) {
           const id = decoded.docs[i];
           if (!p.live[id]) continue;
-          let impact = 0;
-          const tfTitle = decoded.title[i];
-          if (tfTitle > 0) impact += idfTitle * (DELTA + (tfTitle * (K1 + 1)) / (tfTitle + K1 * (1 - B + (B * p.titleLen[id]) / avgTitle)));
-          const tfText = decoded.text[i];
-          if (tfText > 0) impact += idfText * (DELTA + (tfText * (K1 + 1)) / (tfText + K1 * (1 - B + (B * p.textLen[id]) / avgText)));
+          const impact =
+            idfTitle * bm25Weight(decoded.title[i], p.titleLen[id], avgTitle, INDEX_BM25) + idfText * bm25Weight(decoded.text[i], p.textLen[id], avgText, INDEX_BM25);
           docs[n] = id;
           impacts[n] = impact * p.prior[id];
           n++;

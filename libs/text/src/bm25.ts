@@ -8,14 +8,25 @@ export interface Scored {
   matched: number;
 }
 
-const K1 = 1.2;
-const B = 0.75;
+/**
+ * BM25's parameters: `k1` saturates a term's frequency, `b` normalises by the document's length
+ * (0 none, 1 fully), `delta` is BM25+'s floor for a term present at all (0 for plain BM25).
+ */
+export interface Bm25Parameters {
+  k1: number;
+  b: number;
+  delta: number;
+}
+
+/** Robertson's classic values, Lucene's defaults: for short ad-hoc collections (a result list, a page's sentences). */
+export const BM25_CLASSIC: Bm25Parameters = { k1: 1.2, b: 0.75, delta: 0 };
 
 /** Lucene's always-positive idf, so a term in every document still counts a little. */
 export const bm25Idf = (documents: number, withTerm: number): number => Math.log(1 + (documents - withTerm + 0.5) / (withTerm + 0.5));
 
-/** One term's saturated, length-normalised frequency (times its idf, the term's score). */
-export const bm25Weight = (tf: number, length: number, averageLength: number): number => (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / averageLength));
+/** One term's saturated, length-normalised frequency (times its idf, the term's score); 0 for a term absent. */
+export const bm25Weight = (tf: number, length: number, averageLength: number, p: Bm25Parameters = BM25_CLASSIC): number =>
+  tf > 0 ? p.delta + (tf * (p.k1 + 1)) / (tf + p.k1 * (1 - p.b + (p.b * length) / averageLength)) : 0;
 
 /**
  * BM25 of each document (a bag of weighted term counts) against the query terms, with

@@ -1,4 +1,4 @@
-export { addCounts, bm25, bm25Idf, bm25Weight, type Scored } from './bm25';
+export { addCounts, bm25, BM25_CLASSIC, type Bm25Parameters, bm25Idf, bm25Weight, type Scored } from './bm25';
 export { foldTerm, foldWord } from './fold';
 export { sentenceRanges, sentences, sentenceSpans, type Span } from './sentences';
 export { deepStem, singular, stem } from './stems';
