@@ -31,6 +31,7 @@ describe('a value of another kind than asked is never the answer', () => {
     ['number', 'several engineers', /no number/],
     ['year', 'the spring', /no year/],
     ['place', 'Mara Ellison Voss', /a person, not a place/],
+    ['organisation', 'Mara Ellison', /a person, not an organisation/],
   ] as const)('%s asked, "%s" refused', (kind, value, why) => {
     expect(wrongKind(kind, value)).toMatch(why);
   });
@@ -38,6 +39,8 @@ describe('a value of another kind than asked is never the answer', () => {
   it.each([
     ['person', 'Mara Ellison'],
     ['person', 'Tidewater Capital'],
+    ['organisation', 'Tidewater Capital'],
+    ['organisation', 'Ellison & Voss'],
     ['place', 'Adelaide'],
     ['number', 'twelve'],
     ['year', '1997'],

@@ -94,15 +94,24 @@ export function wrongKind(kind: ShortKind, value: string): string | null {
     if (bare || dated) return kind === 'person' ? 'a date or number, not a person' : 'a date or number, not an organisation';
     const doc = nlp(v);
     if (kind === 'person' && doc.has('#Place') && !doc.has('#Person') && !doc.has('#Organization')) return 'a place, not a person';
+    if (kind === 'organisation' && personName(v)) return 'a person, not an organisation';
   }
   if (kind === 'place') {
     if (bare || dated) return 'a date or number, not a place';
-    // A person's full name (a first name, then more), not a lone word compromise's list of first
-    // names holds: "Adelaide" is a city as often as a name.
-    const doc = nlp(v);
-    if (/\s/.test(v) && doc.has('^#FirstName') && doc.has('#Person') && !doc.has('#Place') && !doc.has('#Organization')) return 'a person, not a place';
+    if (personName(v)) return 'a person, not a place';
   }
   return null;
+}
+
+/**
+ * A person's full name: a first name, then one or two more words, that compromise reads as
+ * nothing but a person. A lone word is not enough ("Adelaide" is a city as often as a name), nor
+ * a name joined by "&" (a firm of partners).
+ */
+function personName(v: string): boolean {
+  if (!/^\S+(?:\s+\S+){1,2}$/.test(v) || /&|\band\b/.test(v)) return false;
+  const doc = nlp(v);
+  return doc.has('^#FirstName') && doc.has('#Person') && !doc.has('#Place') && !doc.has('#Organization');
 }
 
 /** The features of one answer. */

@@ -35,6 +35,14 @@ describe('analyse: one analysis of the question per answer', () => {
     expect(analyse(question).short?.kind).toBe(kind);
   });
 
+  it.each([
+    ['organisation', 'Which retailer first sold Orrelwick lanterns?'],
+    ['organisation', 'Which bank lent the Orrelwick Lantern Society its first hall?'],
+    ['person', 'Which violinist played at the first hall?'],
+  ])('reads a noun of the lexicon before WordNet: %s for "%s"', (kind, question) => {
+    expect(analyse(question).short?.kind).toBe(kind);
+  });
+
   it.each(QUESTIONS)('gradeExtractive analyses a %s question once', (_kind, question) => {
     const mark = analysisCount();
     const finding = gradeExtractive(question, passages);

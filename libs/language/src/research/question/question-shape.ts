@@ -2,6 +2,7 @@ import { stem, tokenize } from '@app/text';
 import { SYNONYMS } from '../../schema-fill/extractive.schema-filler';
 import type { ValueKind } from '../../schema-fill/value-patterns';
 import { type QuestionRelation, relationOf } from './roles';
+import lexicon from '../../lexicon/question-words.json';
 
 /**
  * What a research question asks for, read the way a reference librarian would: the kind of value
@@ -23,54 +24,14 @@ export interface QuestionShape {
 }
 
 /** Words that say what kind of answer is wanted, or only phrase the question: never a predicate. */
-export const QUESTION_WORDS = new Set(
-  tokenize(
-    'what which who whom whose when where how many much year years date day month name number city town country region place ' +
-      'organisation organization company firm amount figure value total current currently today kind type exactly approximately roughly',
-  ),
-);
+export const QUESTION_WORDS = new Set(tokenize(lexicon.question_words.words.join(' ')));
 
 /** Words of the research vocabulary beyond the schema filler's (keys are stems, as `tokenize` gives them). */
-const MORE_SYNONYMS: Record<string, string[]> = {
-  study: ['studied', 'graduated', 'degree', 'educated', 'alumnus', 'alumna', 'trained', 'doctorate', 'phd'],
-  born: ['born', 'birth', 'native'],
-  grew: ['grew', 'raised', 'childhood', 'hometown'],
-  work: ['worked', 'career', 'joined', 'spent', 'previously', 'before'],
-  bought: ['acquired', 'acquisition', 'purchased', 'takeover', 'buys', 'buy'],
-  buy: ['acquired', 'acquisition', 'purchased', 'takeover', 'buys', 'bought'],
-  acquir: ['acquired', 'bought', 'purchased', 'takeover', 'acquisition'],
-  own: ['owned', 'owner', 'subsidiary', 'parent'],
-  open: ['opened', 'opening', 'inaugurated', 'launched'],
-  launch: ['launched', 'introduced', 'unveiled', 'released'],
-  employ: ['employs', 'employees', 'staff', 'workforce', 'headcount', 'people'],
-  employe: ['employs', 'staff', 'workforce', 'headcount', 'people'],
-  peopl: ['employs', 'employees', 'staff', 'workforce', 'headcount'],
-  staff: ['employs', 'employees', 'workforce', 'headcount', 'people'],
-  worker: ['employs', 'employees', 'staff', 'workforce', 'people'],
-  headquarter: ['headquarters', 'headquartered', 'based', 'head office', 'hq', 'main office'],
-  base: ['based', 'headquartered', 'headquarters', 'head office'],
-  locat: ['located', 'based', 'headquartered'],
-  lead: ['leads', 'led', 'heads', 'runs', 'chief', 'executive'],
-  run: ['runs', 'leads', 'heads', 'managed'],
-  ceo: ['chief executive', 'chief executive officer', 'managing director', 'leads', 'heads'],
-  revenu: ['revenue', 'revenues', 'sales', 'turnover', 'income'],
-  sale: ['sales', 'revenue', 'turnover'],
-  rais: ['raised', 'funding', 'round', 'investment', 'secured'],
-  fund: ['funding', 'raised', 'round', 'investment', 'grant'],
-  cost: ['cost', 'costs', 'price', 'invested', 'investment', 'budget'],
-  invest: ['invested', 'investment', 'investing', 'cost'],
-  produc: ['produces', 'makes', 'output', 'manufactures', 'built'],
-  mak: ['makes', 'produces', 'manufactures'],
-  sell: ['sells', 'sold', 'exports', 'ships', 'stocks', 'available'],
-  export: ['exports', 'ships', 'sells', 'abroad'],
-  list: ['listed', 'exchange', 'publicly', 'shares', 'traded'],
-  public: ['publicly', 'listed', 'exchange', 'traded', 'private', 'privately'],
-  traded: ['listed', 'exchange', 'publicly', 'shares'],
-  member: ['members', 'membership'],
-  student: ['students', 'enrolled', 'enrolment', 'enrollment'],
-  visitor: ['visitors', 'visits', 'attendance'],
-  capacit: ['capacity', 'megawatts', 'mw', 'gw', 'seats', 'beds'],
-};
+const MORE_SYNONYMS: Record<string, string[]> = lexicon.synonyms.words;
+
+/** "Which non-profit organisation …", "in which city": the noun names the kind asked outright. */
+const ORG_ASKED = new RegExp(`\\b(?:which|what|whose) (?:[\\w-]+ )?(?:${lexicon.organisation_asked.words.join('|')})\\b`);
+const PLACE_ASKED = new RegExp(`\\b(?:which|what|in which|in what) (?:${lexicon.place_asked.words.join('|')})\\b`);
 
 const synonymsOf = (term: string): string[] => [...(SYNONYMS[term] ?? []), ...(MORE_SYNONYMS[term] ?? [])];
 
@@ -81,13 +42,13 @@ export function questionKind(question: string): ValueKind {
   if (/\b(?:what|which) (?:date|day)\b|\bon what date\b/.test(q)) return 'date';
   if (/\bwhen\b/.test(q)) return /\b(?:found|founded|established|born|incorporated|set up|formed|created|started)\b/.test(q) ? 'year' : 'date';
   // "Which non-profit organisation …" names the kind outright, whatever other words follow.
-  if (/\b(?:which|what|whose) (?:[\w-]+ )?(?:company|companies|firm|organisation|organization|university|college|school|bank|investor|investors|group|brand|supplier|manufacturer|institution|publisher|employer|business|fund|agency|club|team|charity|foundation|retailer|partner|customer|airline)\b/.test(q)) return 'organisation';
+  if (ORG_ASKED.test(q)) return 'organisation';
   if (/\bwhat (?:percentage|percent|share|proportion)\b|\bby how much\b.*\b(?:grow|grew|rise|rose|fall|fell)\b/.test(q)) return 'percent';
   if (/\bhow much\b/.test(q) || (/^(?:what|which)\b/.test(q) && /(?<!-)\b(?:revenue|revenues|turnover|sales|price|cost|costs|funding|budget|valuation|investment|profit|income|loss|fee|fees|salary|earnings)\b/.test(q))) return 'money';
   if (/\bhow many\b|\bnumber of\b|\bhow (?:large|big|tall|long|old|high|far)\b|\bwhat (?:size|capacity|headcount)\b/.test(q)) return 'number';
   if (/\bwhere\b.*\b(?:study|studied|educated|train|trained|graduate|graduated|work|worked|employed|intern)\b/.test(q)) return 'organisation';
   if (/\bwho (?:acquired|bought|owns|owned|funded|supplies|supplied|manufactures|makes|published|invested)\b/.test(q)) return 'organisation';
-  if (/\bwhere\b|\b(?:which|what|in which|in what) (?:city|town|country|region|state|village|port|island|province|county|neighbourhood|neighborhood)\b/.test(q)) return 'place';
+  if (/\bwhere\b/.test(q) || PLACE_ASKED.test(q)) return 'place';
   if (/\bwho\b|\bwhom\b|\bwhose\b|\bwhich person\b|\bname of (?:the|its|their) (?:ceo|founder|chief|director|head|owner|president|chair)/.test(q)) return 'person';
   return 'text';
 }

@@ -1,4 +1,5 @@
 /** The roles a question may ask about through its entity, and how a question names one. */
+import lexicon from '../../lexicon/question-words.json';
 
 /** A role asked about through the question's entity, and the phrase that names it ("the chief executive of X"). */
 export interface QuestionRelation {
@@ -6,83 +7,8 @@ export interface QuestionRelation {
   phrase: string;
 }
 
-/** Roles a question may ask about through the entity ("the founder of X", "X's chief executive"). */
-const ROLES = [
-  'chief executive officer',
-  'chief executive',
-  'chief technology officer',
-  'chief financial officer',
-  'chief operating officer',
-  'managing director',
-  'executive director',
-  'head chef',
-  'head of research',
-  'co-founder',
-  'cofounder',
-  'founder',
-  'ceo',
-  'cto',
-  'cfo',
-  'coo',
-  'chair',
-  'chairman',
-  'chairwoman',
-  'chairperson',
-  'president',
-  'director',
-  'principal',
-  'rector',
-  'dean',
-  'head',
-  'owner',
-  'designer',
-  'architect',
-  'inventor',
-  'creator',
-  'author',
-  'editor',
-  'curator',
-  'conductor',
-  'coach',
-  'captain',
-  'lead engineer',
-  'maintainer',
-  'parent company',
-  'owner company',
-  'supplier',
-  'chief scientist',
-  'chief medical officer',
-  'chief engineer',
-  'chief designer',
-  'general manager',
-  'managing partner',
-  'principal investigator',
-  'vice-chancellor',
-  'chancellor',
-  'provost',
-  'headteacher',
-  'head teacher',
-  'head brewer',
-  'brewer',
-  'brewmaster',
-  'winemaker',
-  'roaster',
-  'chef',
-  'manager',
-  'partner',
-  'leader',
-  'scientist',
-  'engineer',
-  'developer',
-  'treasurer',
-  'secretary',
-  'trustee',
-  'proprietor',
-  'co-owner',
-  'skipper',
-  'warden',
-  'mayor',
-];
+/** Roles a question may ask about through the entity ("the founder of X", "X's chief executive"): lexicon/question-words.json. */
+const ROLES: string[] = lexicon.roles.words;
 /** Names are capitalised, so patterns that find them take no `i` flag: other words are made case-blind. */
 export const caseBlind = (words: string) => words.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`).replace(/[-\s]+/g, '[-\\s]+');
 // "head of engineering", "director of research": a head of any department is a role too.
@@ -92,26 +18,7 @@ const ROLE_OF = new RegExp(`\\b(?:${caseBlind('the')}\\s+|${caseBlind('its')}\\s
 const POSSESSIVE_ROLE = new RegExp(`((?:\\p{Lu}[\\p{L}\\p{N}&.-]*\\s+){0,3}\\p{Lu}[\\p{L}\\p{N}&.-]*)(?:['’]s|['’])\\s+(?:current\\s+|former\\s+)?(${ROLE_PATTERN})\\b`, 'u');
 
 /** "the person who founded X": the verb's role. */
-const WHO_DID: Record<string, string> = {
-  founded: 'founder',
-  'co-founded': 'co-founder',
-  started: 'founder',
-  leads: 'leader',
-  led: 'leader',
-  runs: 'head',
-  ran: 'head',
-  heads: 'head',
-  headed: 'head',
-  owns: 'owner',
-  owned: 'owner',
-  designed: 'designer',
-  created: 'creator',
-  invented: 'inventor',
-  chairs: 'chair',
-  directs: 'director',
-  manages: 'manager',
-  wrote: 'author',
-};
+const WHO_DID: Record<string, string> = lexicon.who_did.roles;
 const WHO_DID_PATTERN = new RegExp(
   `\\b${caseBlind('the')}\\s+(?:person|man|woman|people|scientist|engineer|chef|entrepreneur)\\s+(?:who|that)\\s+(?:(?:first|originally|currently)\\s+)?(${Object.keys(WHO_DID).join('|')})\\s+((?:the\\s+)?\\p{Lu}[\\p{L}\\p{N}&'’.-]*(?:\\s+(?:of|for|and|&|de|the)?\\s*(?:\\p{Lu}[\\p{L}\\p{N}&'’.-]*|\\d+\\b)){0,4})`,
   'u',

@@ -81,9 +81,11 @@ function kindOf(question: string, asking: string): ShortQuestion | null {
   const head = /\b(?:what|which)\s+([\p{L}\s,'’-]{0,60})/iu.exec(asking);
   // (WordNet is asked of the noun asked for alone: the words after the wh-word may be adjectives, "what official language".)
   for (const word of [...(asked ? [asked.word] : []), ...(head?.[1] ?? '').split(/[^\p{L}-]+/u).filter(Boolean).slice(0, 3)]) {
-    if ((word === asked?.word ? personNoun(word) : PERSON_NOUNS.test(word)) || nlp(word).has('#Demonym')) return { kind: 'person', ...base };
+    // The lists first: WordNet reads a trade ("retailer", "publisher") as a person too.
+    if (PERSON_NOUNS.test(word) || nlp(word).has('#Demonym')) return { kind: 'person', ...base };
     if (PLACE_NOUNS.test(word)) return { kind: 'place', ...base };
     if (ORG_NOUNS.test(word)) return { kind: 'organisation', ...base };
+    if (word === asked?.word && personNoun(word)) return { kind: 'person', ...base };
   }
   if (asks === 'who' || asks === 'whom' || asks === 'whose') return { kind: 'person', ...base };
   if (/\b(?:what|which)\b/.test(lower)) return { kind: 'thing', ...base };
