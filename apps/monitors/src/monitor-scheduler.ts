@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CONFIG, type Config } from '@app/config';
-import { DomainError, MONITOR_STREAM_PREFIX, type MonitorCommand, monitorDecider, type MonitorState, monitorStream, nextSlot } from '@app/domain';
+import { Conflict, MONITOR_STREAM_PREFIX, type MonitorCommand, monitorDecider, type MonitorState, monitorStream, nextSlot } from '@app/domain';
 import { aggregateStream, EVENT_STORE, type EventStore, type Follower, followAll, handleCommand, type RecordedEvent, toDomainEvent } from '@app/eventstore';
 import { MonitorClock } from './monitor-clock';
 import { MonitorRunner } from './monitor-runner';
@@ -157,7 +157,7 @@ export class MonitorScheduler implements OnApplicationBootstrap, BeforeApplicati
 
   private refused(monitorId: string, what: string, error: unknown): void {
     // A conflict another replica won is expected; anything else is logged with the monitor.
-    const level = error instanceof DomainError && error.status === 409 ? 'debug' : 'warn';
+    const level = error instanceof Conflict ? 'debug' : 'warn';
     this.logger[level]({ msg: `could not ${what}`, monitor_id: monitorId, worker_id: this.workerId, err: (error as Error).message });
   }
 }

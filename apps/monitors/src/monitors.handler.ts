@@ -11,7 +11,7 @@ import {
   subjects,
   UpdateMonitorRequest,
 } from '@app/contracts';
-import { DomainError, type MonitorCommand, monitorDecider, monitorStream } from '@app/domain';
+import { type MonitorCommand, monitorDecider, monitorStream, Invalid } from '@app/domain';
 import { EVENT_STORE, type EventStore, handleCommand } from '@app/eventstore';
 import { assertOwned } from '@app/runs';
 import { MonitorScheduler } from './monitor-scheduler';
@@ -29,7 +29,7 @@ export class MonitorsHandler {
   @MessagePattern(subjects.createMonitor)
   async create(@Payload() request: CreateMonitorRequest, @Ctx() ctx: BaseRpcContext): Promise<CreateMonitorReply> {
     const headers: Headers = busHeaders(ctx);
-    if (!headers.team_id || !headers.key_id || !headers.request_id) throw new DomainError(422, 'a monitor needs team_id, key_id and request_id headers');
+    if (!headers.team_id || !headers.key_id || !headers.request_id) throw new Invalid('a monitor needs team_id, key_id and request_id headers');
     const monitor_id = `mon_${randomUUID()}`;
     const result = await handleCommand(
       this.store,

@@ -30,12 +30,28 @@ export class BusReplyError extends Error {
   }
 }
 
+/**
+ * The HTTP status of API.md for each refusal a domain names (libs/domain's NotFound, Conflict,
+ * Invalid). The domain knows nothing of HTTP; this table is where its refusals become statuses, at
+ * the bus's reply and in the gateway's exception filter alike.
+ */
+export const REFUSAL_STATUS = { not_found: 404, conflict: 409, invalid: 422 } as const;
+export type RefusalName = keyof typeof REFUSAL_STATUS;
+
+/** The status of a domain refusal (duck-typed `{refusal, message}`, so libs/bus needn't depend on libs/domain), or null. */
+export function refusalStatus(err: unknown): { status: number; detail: string } | null {
+  if (typeof err !== 'object' || err === null) return null;
+  const { refusal, message } = err as { refusal?: unknown; message?: unknown };
+  if (typeof refusal !== 'string' || !Object.hasOwn(REFUSAL_STATUS, refusal) || typeof message !== 'string') return null;
+  return { status: REFUSAL_STATUS[refusal as RefusalName], detail: message };
+}
+
 const isStatus = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 400 && (value as number) <= 599;
 
 /**
  * Maps what a handler threw to the error-as-data reply. Known refusals keep their status and message:
- * HttpException (e.g. ValidationPipe's 400) and DomainError-like `{status, message}` (duck-typed, so
- * libs/bus needn't depend on libs/domain). Anything else is a 500 with a fixed detail: internals
+ * HttpException (e.g. ValidationPipe's 400), a domain refusal (see refusalStatus) and any error
+ * carrying an HTTP `{status, message}` of its own. Anything else is a 500 with a fixed detail: internals
  * (messages, stacks) never cross the bus.
  */
 export function toBusError(err: unknown): BusErrorReply {
@@ -45,6 +61,8 @@ export function toBusError(err: unknown): BusErrorReply {
     return { error: { status: err.getStatus(), detail: Array.isArray(message) ? message.join('; ') : (message ?? err.message) } };
   }
   const candidate = err instanceof RpcException ? err.getError() : err;
+  const refused = refusalStatus(candidate);
+  if (refused) return { error: refused };
   if (typeof candidate === 'object' && candidate !== null) {
     const { status, message, isAxiosError } = candidate as { status?: unknown; message?: unknown; isAxiosError?: unknown };
     // An HTTP client's error also carries a status, but it is the upstream's status, not ours.

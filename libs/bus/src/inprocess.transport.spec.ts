@@ -299,6 +299,13 @@ describe('toBusError', () => {
     expect(toBusError(Object.assign(new Error('conflict'), { status: 409 }))).toEqual({ error: { status: 409, detail: 'conflict' } });
     expect(toBusError(new RpcException({ status: 422, message: 'bad schema' }))).toEqual({ error: { status: 422, detail: 'bad schema' } });
   });
+  it("maps a domain refusal {refusal, message} to API.md's status: not_found 404, conflict 409, invalid 422", () => {
+    const refusal = (name: string, message: string) => Object.assign(new Error(message), { refusal: name });
+    expect(toBusError(refusal('not_found', 'run r-1 not found'))).toEqual({ error: { status: 404, detail: 'run r-1 not found' } });
+    expect(toBusError(refusal('conflict', 'already cancelled'))).toEqual({ error: { status: 409, detail: 'already cancelled' } });
+    expect(toBusError(new RpcException(refusal('invalid', 'bad cadence')))).toEqual({ error: { status: 422, detail: 'bad cadence' } });
+    expect(toBusError(refusal('toString', 'inherited names are no refusal'))).toEqual({ error: { status: 500, detail: 'Internal Server Error' } });
+  });
   it('hides everything else behind a 500: unknown errors, out-of-range statuses, HTTP client errors', () => {
     const internal = { error: { status: 500, detail: 'Internal Server Error' } };
     expect(toBusError(new Error('boom'))).toEqual(internal);

@@ -22,15 +22,33 @@ export interface Decider<Command, Event extends DomainEvent, State> {
   evolve(state: State, event: Event): State;
 }
 
-/** A refusal the caller can act on; `status` maps to the HTTP status of API.md. */
-export class DomainError extends Error {
-  constructor(
-    readonly status: 400 | 404 | 409 | 422,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'DomainError';
-  }
+/** What a refusal says of the command: what it names does not exist, it conflicts with the state, or it is invalid. */
+export type Refusal = 'not_found' | 'conflict' | 'invalid';
+
+/**
+ * A refusal the caller can act on. The domain names the refusal; the platform library maps it to
+ * the HTTP status of API.md (libs/platform/src/http/refusals.ts).
+ */
+export abstract class DomainError extends Error {
+  abstract readonly refusal: Refusal;
+}
+
+/** The run, monitor, team or key named does not exist (for the caller). */
+export class NotFound extends DomainError {
+  readonly refusal = 'not_found' as const;
+  override readonly name = 'NotFound';
+}
+
+/** The command is well formed but the state refuses it now (already done, not yet possible, a limit reached). */
+export class Conflict extends DomainError {
+  readonly refusal = 'conflict' as const;
+  override readonly name = 'Conflict';
+}
+
+/** The command breaks an invariant of its fields. */
+export class Invalid extends DomainError {
+  readonly refusal = 'invalid' as const;
+  override readonly name = 'Invalid';
 }
 
 export const fold = <Event extends DomainEvent, State>(

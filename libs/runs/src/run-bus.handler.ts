@@ -3,7 +3,7 @@ import { Inject, type Type } from '@nestjs/common';
 import { Ctx, MessagePattern, Payload, type BaseRpcContext } from '@nestjs/microservices';
 import { BusController, busHeaders } from '@app/bus';
 import { ReopenRunRequest, type RunCommandReply, RunIdRequest, type RunServiceName, runSubjects, type StartRunReply, StartRunRequest } from '@app/contracts';
-import { DomainError, type RunKind } from '@app/domain';
+import { type RunKind, Invalid } from '@app/domain';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { cancelRun, reopenRun, requestRun } from './run-commands';
 import { RUN_KIND_LIST } from './run-kinds.token';
@@ -24,7 +24,7 @@ export function runBusHandler(service: RunServiceName): Type {
 
     private kindOf(name: string): RunKind {
       const kind = this.kinds.find((k) => k.name === name && k.service === service);
-      if (!kind) throw new DomainError(422, `kind must be one of ${this.kinds.filter((k) => k.service === service).map((k) => k.name).join(', ')}; got ${JSON.stringify(name)}`);
+      if (!kind) throw new Invalid(`kind must be one of ${this.kinds.filter((k) => k.service === service).map((k) => k.name).join(', ')}; got ${JSON.stringify(name)}`);
       return kind;
     }
 

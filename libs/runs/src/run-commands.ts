@@ -1,4 +1,4 @@
-import { DomainError, type RunKind, streamOf } from '@app/domain';
+import { type RunKind, streamOf, Conflict, Invalid, NotFound } from '@app/domain';
 import { type EventStore, handleCommand } from '@app/eventstore';
 
 /** Who asks: the bus headers the gateway sets on every call. */
@@ -12,7 +12,7 @@ const metadataOf = (caller: Caller, runId: string) => ({ team_id: caller.team_id
 
 /** Appends a run's request to its new stream; the reply's position lets the gateway read its own write. */
 export async function requestRun(store: EventStore, kind: RunKind, runId: string, params: unknown, caller: Caller): Promise<{ position: string }> {
-  if (!caller.team_id || !caller.key_id || !caller.request_id) throw new DomainError(422, 'a run needs team_id, key_id and request_id headers');
+  if (!caller.team_id || !caller.key_id || !caller.request_id) throw new Invalid('a run needs team_id, key_id and request_id headers');
   const command = { type: 'RequestRun', run_id: runId, team_id: caller.team_id, key_id: caller.key_id, request_id: caller.request_id, params };
   const result = await handleCommand(store, streamOf(kind, runId), kind.decider, command, { metadata: metadataOf(caller, runId) });
   return { position: String(result.position) };
@@ -24,7 +24,7 @@ export async function requestRun(store: EventStore, kind: RunKind, runId: string
  */
 export async function assertOwned(store: EventStore, stream: string, caller: Caller, what: string): Promise<void> {
   const [first] = await store.readStream(stream, { maxCount: 1 });
-  if (!first || (first.data as { team_id?: string }).team_id !== caller.team_id) throw new DomainError(404, `${what} not found`);
+  if (!first || (first.data as { team_id?: string }).team_id !== caller.team_id) throw new NotFound(`${what} not found`);
 }
 
 /** A command on a run of the caller's team (cancel, reopen); the reply carries the append position, if any. */
@@ -40,6 +40,6 @@ export const cancelRun = (store: EventStore, kind: RunKind, runId: string, calle
 
 /** Gives a completed run of the caller's team more work (FindAll extend and enrich). */
 export const reopenRun = async (store: EventStore, kind: RunKind, runId: string, caller: Caller, reason: string, detail: Record<string, unknown>) => {
-  if (!kind.reopenable) throw new DomainError(409, `a ${kind.noun} cannot be given more work`);
+  if (!kind.reopenable) throw new Conflict(`a ${kind.noun} cannot be given more work`);
   return onOwnedRun(store, kind, runId, caller, { type: 'ReopenRun', reason, detail });
 };

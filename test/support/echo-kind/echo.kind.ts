@@ -1,4 +1,4 @@
-import { defineRunKind, DomainError, lineItem, type RunKindSpec, type RunState, teamStream } from '@app/domain';
+import { defineRunKind, lineItem, type RunKindSpec, type RunState, teamStream, Conflict, Invalid, NotFound } from '@app/domain';
 
 /**
  * A run kind of the tests' own, declared the way a real kind is (its folder: params, progress
@@ -20,14 +20,14 @@ export const echoRunSpec: RunKindSpec<'EchoRun', 'echo_id', EchoParams, EchoProg
   idKey: 'echo_id',
   noun: 'echo run',
   validate(params) {
-    if (typeof params.text !== 'string' || !params.text.trim()) throw new DomainError(422, 'text must hold a word');
+    if (typeof params.text !== 'string' || !params.text.trim()) throw new Invalid('text must hold a word');
   },
   progressEventTypes: ['EchoWordRecorded'],
   progress: {
     initial: { words: [] },
     decide(command, run) {
       if (command.index < run.progress.words.length) return [];
-      if (command.index !== run.progress.words.length) throw new DomainError(409, `word ${command.index} comes after word ${run.progress.words.length - 1}`);
+      if (command.index !== run.progress.words.length) throw new Conflict(`word ${command.index} comes after word ${run.progress.words.length - 1}`);
       return [{ type: 'EchoWordRecorded', data: { index: command.index, word: command.word } }];
     },
     evolve: (progress, event) => (event.data.index === progress.words.length ? { words: [...progress.words, event.data.word] } : progress),
@@ -46,7 +46,7 @@ export interface EchoView {
 }
 
 const echoView = (state: EchoState): EchoView => {
-  if (state.status === 'absent') throw new DomainError(404, 'echo run not found');
+  if (state.status === 'absent') throw new NotFound('echo run not found');
   return { echo_id: state.run_id, status: state.status, text: state.params.text, words: state.progress.words, credits: state.charged.reduce((sum, item) => sum + item.credits, 0) };
 };
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { MapLinkDto, MapReply, MapRequest } from '@app/contracts';
 import { CONFIG, type Config } from '@app/config';
-import { DomainError, lineItem, totalCredits } from '@app/domain';
+import { lineItem, totalCredits, Invalid } from '@app/domain';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { ExtractionWorkers } from '@app/extraction';
 import { FetchError, type FetchOptions, PAGE_FETCHER, type PageFetcher } from '@app/fetch';
@@ -66,13 +66,13 @@ export class SiteMapper {
 
   async map(request: MapRequest, charge: ChargeContext): Promise<MapReply> {
     const start = absoluteUrl(request.url);
-    if (!start) throw new DomainError(422, `url: ${JSON.stringify(request.url)} is not an http(s) URL`);
+    if (!start) throw new Invalid(`url: ${JSON.stringify(request.url)} is not an http(s) URL`);
     const deadline = AbortSignal.timeout(MAP_BOUNDS.totalMs);
     const gathering = AbortSignal.any([deadline, AbortSignal.timeout(MAP_BOUNDS.gatherMs)]);
     try {
       await this.fetcher.robotsAllowed(start, gathering);
     } catch (error) {
-      if (error instanceof FetchError && REFUSED.has(error.code)) throw new DomainError(422, `url: ${error.message}`);
+      if (error instanceof FetchError && REFUSED.has(error.code)) throw new Invalid(`url: ${error.message}`);
     }
     const inScope = crawlScope(start, { include_subdomains: request.include_subdomains });
     const origins = new OriginBudget(this.config.crawlMaxOrigins, start);

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CONFIG, type Config } from '@app/config';
-import { DomainError, idempotencyDecider, idempotencyKeyReuse, idempotencyStream } from '@app/domain';
+import { Conflict, idempotencyDecider, Invalid, idempotencyKeyReuse, idempotencyStream } from '@app/domain';
 import { EVENT_STORE, type EventStore, handleCommand } from '@app/eventstore';
 import { ApiError, RequestValidationError, StoredAnswer } from '@app/platform';
 import type { AuthedRequest } from '../auth/auth.context';
@@ -84,12 +84,12 @@ export class IdempotencyGuard implements CanActivate {
         { metadata },
       );
     } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      if (error.status === 422) {
+      if (error instanceof Invalid) {
         throw new RequestValidationError([{ type: idempotencyKeyReuse, loc: ['header', 'idempotency-key'], msg: error.message, input: key }]);
       }
       // Still being answered: a retry shortly replays the answer, so the 409 says when to try (clients retry it).
-      throw new ApiError(error.status, error.message, error.status === 409 ? { 'Retry-After': '1' } : {});
+      if (error instanceof Conflict) throw new ApiError(409, error.message, { 'Retry-After': '1' });
+      throw error;
     }
     if (claim.events.length === 0 && claim.state.status === 'completed') {
       const { response } = claim.state;

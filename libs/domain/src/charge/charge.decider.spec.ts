@@ -21,7 +21,7 @@ describe('charge decider', () => {
     it('refuses a line item with negative credits', () =>
       spec([])
         .when({ type: 'Charge', team_id: 't', request_id: 'r1', items: [{ sku: 'sku_search', quantity: 1, credits: -1 }] })
-        .thenThrows({ status: 422, message: /line item/ }));
+        .thenThrows({ refusal: 'invalid', message: /line item/ }));
   });
   describe('when charged', () => {
     it('charging the same request again decides nothing', () =>

@@ -1,4 +1,4 @@
-import { DomainError, type Decider } from '../decider';
+import { type Decider, Invalid } from '../decider';
 import type { ChargeEvent, SkuLineItem } from './charge.events';
 
 export type ChargeState = { status: 'uncharged' } | { status: 'charged'; credits: number };
@@ -21,7 +21,7 @@ export const chargeDecider: Decider<ChargeCommand, ChargeEvent, ChargeState> = {
   decide(command, state, { now }) {
     if (state.status === 'charged') return [];
     const bad = command.items.find((item) => !validItem(item));
-    if (bad) throw new DomainError(422, `invalid line item ${JSON.stringify(bad)}`);
+    if (bad) throw new Invalid(`invalid line item ${JSON.stringify(bad)}`);
     const credits = command.items.reduce((sum, item) => sum + item.credits, 0);
     return [
       {

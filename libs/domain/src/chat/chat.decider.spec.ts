@@ -15,7 +15,7 @@ const recordAnswer = (steps = 3): ChatCommand => ({ type: 'RecordAnswer', worker
 
 describe('chat decider', () => {
   it('is requested only with a user message that says something', () => {
-    spec([]).when({ type: 'RequestRun', run_id: 'chatcmpl-1', team_id: 'acme', key_id: 'k1', request_id: 'r1', params: { ...params, messages: [{ role: 'user', content: '  ' }] } }).thenThrows({ status: 422, message: /user message/ });
+    spec([]).when({ type: 'RequestRun', run_id: 'chatcmpl-1', team_id: 'acme', key_id: 'k1', request_id: 'r1', params: { ...params, messages: [{ role: 'user', content: '  ' }] } }).thenThrows({ refusal: 'invalid', message: /user message/ });
   });
 
   it('records the answer chunks in order, once each', () => {
@@ -27,15 +27,15 @@ describe('chat decider', () => {
   });
 
   it('refuses a chunk that skips one', () => {
-    spec([...RUNNING, chunk(0, 'George ')]).when({ type: 'RecordAnswerChunk', worker_id: 'w1', index: 2, text: '.' }).thenThrows({ status: 409 });
+    spec([...RUNNING, chunk(0, 'George ')]).when({ type: 'RecordAnswerChunk', worker_id: 'w1', index: 2, text: '.' }).thenThrows({ refusal: 'conflict' });
   });
 
   it('refuses progress from a worker that does not hold the run', () => {
-    spec(RUNNING).when({ type: 'RecordAnswerChunk', worker_id: 'w2', index: 0, text: 'x' }).thenThrows({ status: 409, message: /held by worker w1/ });
+    spec(RUNNING).when({ type: 'RecordAnswerChunk', worker_id: 'w2', index: 0, text: 'x' }).thenThrows({ refusal: 'conflict', message: /held by worker w1/ });
   });
 
   it('refuses more steps than the budget allows', () => {
-    spec(RUNNING).when(recordAnswer(13)).thenThrows({ status: 422, message: /steps must be 1 to 12 for core/ });
+    spec(RUNNING).when(recordAnswer(13)).thenThrows({ refusal: 'invalid', message: /steps must be 1 to 12 for core/ });
   });
 
   it('records the answer once', () => {
@@ -45,7 +45,7 @@ describe('chat decider', () => {
   });
 
   it('cannot complete before it has an answer', () => {
-    spec(RUNNING).when({ type: 'CompleteRun', worker_id: 'w1' }).thenThrows({ status: 409, message: /no answer yet/ });
+    spec(RUNNING).when({ type: 'CompleteRun', worker_id: 'w1' }).thenThrows({ refusal: 'conflict', message: /no answer yet/ });
   });
 
   it('completes charged one chat step per research step, and the completion shows the chunks joined', () => {

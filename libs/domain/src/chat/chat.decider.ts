@@ -1,4 +1,4 @@
-import { DomainError } from '../decider';
+import { Conflict, Invalid } from '../decider';
 import { lineItem } from '../pricing';
 import { decideResearch, evolveResearch, initialResearch, renderItems, RESEARCH_COMMAND_TYPES, RESEARCH_EVENT_TYPES, type ResearchCommand, type ResearchEvent } from '../run/research-progress';
 import { type RunCommand, runDecider, type RunKindSpec } from '../run/run.decider';
@@ -11,8 +11,8 @@ export const chatRunKind: RunKindSpec<'ChatRun', 'id', ChatParams, ChatProgress,
   idKey: 'id',
   noun: 'chat completion',
   validate(params) {
-    if (!params.messages.some((m) => m.role === 'user' && m.content.trim())) throw new DomainError(422, 'messages must hold a user message');
-    if (!(params.budget in PROCESSOR_BUDGETS)) throw new DomainError(422, 'budget must be base, core or ultra');
+    if (!params.messages.some((m) => m.role === 'user' && m.content.trim())) throw new Invalid('messages must hold a user message');
+    if (!(params.budget in PROCESSOR_BUDGETS)) throw new Invalid('budget must be base, core or ultra');
   },
   progressEventTypes: [...RESEARCH_EVENT_TYPES, 'ChatAnswerChunk', 'ChatAnswered'],
   progress: {
@@ -22,14 +22,14 @@ export const chatRunKind: RunKindSpec<'ChatRun', 'id', ChatParams, ChatProgress,
       if (command.type === 'RecordAnswerChunk') {
         // Chunks are appended in order, once each: a resumed worker re-writing the answer adds only the missing ones.
         if (command.index < run.progress.chunks.length) return [];
-        if (command.index !== run.progress.chunks.length) throw new DomainError(409, `chunk ${command.index} comes after chunk ${run.progress.chunks.length - 1}`);
+        if (command.index !== run.progress.chunks.length) throw new Conflict(`chunk ${command.index} comes after chunk ${run.progress.chunks.length - 1}`);
         return [{ type: 'ChatAnswerChunk', data: { index: command.index, text: command.text } }];
       }
       if (command.type !== 'RecordAnswer') throw new Error(`unknown command ${command.type}`);
       if (run.progress.answer) return [];
       const budget = PROCESSOR_BUDGETS[run.params.budget];
       if (!Number.isInteger(command.steps) || command.steps < 1 || command.steps > budget.steps) {
-        throw new DomainError(422, `steps must be 1 to ${budget.steps} for ${run.params.budget}, got ${command.steps}`);
+        throw new Invalid(`steps must be 1 to ${budget.steps} for ${run.params.budget}, got ${command.steps}`);
       }
       const { type: _type, worker_id: _worker, ...answer } = command;
       return [{ type: 'ChatAnswered', data: answer }];
@@ -40,7 +40,7 @@ export const chatRunKind: RunKindSpec<'ChatRun', 'id', ChatParams, ChatProgress,
       return evolveResearch(progress, event as ResearchEvent);
     },
     charge(run) {
-      if (!run.progress.answer) throw new DomainError(409, 'no answer yet');
+      if (!run.progress.answer) throw new Conflict('no answer yet');
       return [lineItem('sku_chat_step', run.progress.answer.steps), ...renderItems(run.progress)];
     },
   },

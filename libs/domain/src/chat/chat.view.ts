@@ -1,5 +1,5 @@
 import type { SkuLineItem } from '../charge/charge.events';
-import { DomainError } from '../decider';
+import { NotFound } from '../decider';
 import { totalCredits } from '../pricing';
 import { publicStatus } from '../run/run.decider';
 import type { RunStatus } from '../run/run.events';
@@ -26,7 +26,7 @@ export interface ChatCompletion {
 export const createdSeconds = (iso: string): number => Math.floor(Date.parse(iso) / 1000);
 
 export function chatCompletion(state: ChatState): ChatCompletion {
-  if (state.status === 'absent') throw new DomainError(404, 'chat completion does not exist');
+  if (state.status === 'absent') throw new NotFound('chat completion does not exist');
   const answer = state.progress.answer;
   const content = state.progress.chunks.join('');
   const prompt = answer?.prompt_tokens ?? 0;

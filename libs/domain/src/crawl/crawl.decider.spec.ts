@@ -67,7 +67,7 @@ describe('crawl decider', () => {
   it('refuses a page past the limit', () => {
     spec([...RUNNING, read('https://docs.test/'), read('https://docs.test/a')] as never)
       .when(record({ type: 'RecordCrawlPage', ...page('https://docs.test/b') }))
-      .thenThrows({ status: 409, message: /read its 2 pages/ });
+      .thenThrows({ refusal: 'conflict', message: /read its 2 pages/ });
   });
 
   it('bounds what a page stores: its content, title, error and frontier links', () => {
@@ -97,7 +97,7 @@ describe('crawl decider', () => {
   });
 
   it('completes only once the crawl has ended, with nothing more to charge', () => {
-    spec([...RUNNING, read('https://docs.test/'), charged] as never).when({ type: 'CompleteRun', worker_id: 'w1' } as never).thenThrows({ status: 409 });
+    spec([...RUNNING, read('https://docs.test/'), charged] as never).when({ type: 'CompleteRun', worker_id: 'w1' } as never).thenThrows({ refusal: 'conflict' });
     spec([...RUNNING, read('https://docs.test/'), charged, { type: 'CrawlEnded', data: { reason: 'frontier_exhausted' } }] as never)
       .when({ type: 'CompleteRun', worker_id: 'w1' } as never)
       .then([{ type: 'CrawlRunCompleted', data: { completed_at: T0 } }] as never);

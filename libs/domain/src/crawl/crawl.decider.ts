@@ -1,5 +1,5 @@
 import type { CreditsCharged } from '../charge/charge.events';
-import { DomainError, type DomainEvent } from '../decider';
+import { type DomainEvent, Conflict, Invalid } from '../decider';
 import { lineItems, totalCredits } from '../pricing';
 import { type RunCommand, runDecider, type RunKindSpec } from '../run/run.decider';
 import type { RunState } from '../run/run.events';
@@ -104,18 +104,18 @@ export const crawlRunKind: RunKindSpec<'CrawlRun', 'crawl_id', CrawlParams, Craw
   idKey: 'crawl_id',
   noun: 'crawl run',
   validate(params) {
-    if (typeof params.url !== 'string' || !/^https?:\/\//i.test(params.url)) throw new DomainError(422, 'url must be an http(s) URL');
-    if (!between(params.limit, 1, CRAWL_LIMITS.pages)) throw new DomainError(422, `limit must be 1 to ${CRAWL_LIMITS.pages}`);
-    if (!between(params.max_depth, 0, CRAWL_LIMITS.depth)) throw new DomainError(422, `max_depth must be 0 to ${CRAWL_LIMITS.depth}`);
+    if (typeof params.url !== 'string' || !/^https?:\/\//i.test(params.url)) throw new Invalid('url must be an http(s) URL');
+    if (!between(params.limit, 1, CRAWL_LIMITS.pages)) throw new Invalid(`limit must be 1 to ${CRAWL_LIMITS.pages}`);
+    if (!between(params.max_depth, 0, CRAWL_LIMITS.depth)) throw new Invalid(`max_depth must be 0 to ${CRAWL_LIMITS.depth}`);
     for (const field of ['include_paths', 'exclude_paths'] as const) {
       const patterns = params[field];
-      if (!Array.isArray(patterns) || patterns.length > CRAWL_LIMITS.patterns) throw new DomainError(422, `${field} holds at most ${CRAWL_LIMITS.patterns} patterns`);
+      if (!Array.isArray(patterns) || patterns.length > CRAWL_LIMITS.patterns) throw new Invalid(`${field} holds at most ${CRAWL_LIMITS.patterns} patterns`);
       if (patterns.some((p) => typeof p !== 'string' || p.length < 1 || p.length > CRAWL_LIMITS.patternChars)) {
-        throw new DomainError(422, `${field}: each pattern is 1 to ${CRAWL_LIMITS.patternChars} characters`);
+        throw new Invalid(`${field}: each pattern is 1 to ${CRAWL_LIMITS.patternChars} characters`);
       }
     }
-    if (!CRAWL_FORMATS.includes(params.format)) throw new DomainError(422, `format must be one of ${CRAWL_FORMATS.join(', ')}`);
-    if (!CRAWL_RENDER.includes(params.render)) throw new DomainError(422, `render must be one of ${CRAWL_RENDER.join(', ')}`);
+    if (!CRAWL_FORMATS.includes(params.format)) throw new Invalid(`format must be one of ${CRAWL_FORMATS.join(', ')}`);
+    if (!CRAWL_RENDER.includes(params.render)) throw new Invalid(`render must be one of ${CRAWL_RENDER.join(', ')}`);
   },
   progressEventTypes: ['CrawlPageRead', 'CrawlEnded'],
   progress: {
@@ -125,8 +125,8 @@ export const crawlRunKind: RunKindSpec<'CrawlRun', 'crawl_id', CrawlParams, Craw
       if (command.type === 'RecordCrawlEnd') return p.termination ? [] : [{ type: 'CrawlEnded', data: { reason: command.reason } }];
       // Each page once: a redelivered or resumed record decides nothing.
       if (p.pages.some((page) => page.url === command.url)) return [];
-      if (p.termination) throw new DomainError(409, 'the crawl has ended');
-      if (p.pages.length >= run.params.limit) throw new DomainError(409, `the crawl has read its ${run.params.limit} pages`);
+      if (p.termination) throw new Conflict('the crawl has ended');
+      if (p.pages.length >= run.params.limit) throw new Conflict(`the crawl has read its ${run.params.limit} pages`);
       const { type: _t, worker_id: _w, renders, ...page } = command;
       const read: CrawlPageRead = {
         type: 'CrawlPageRead',
@@ -150,7 +150,7 @@ export const crawlRunKind: RunKindSpec<'CrawlRun', 'crawl_id', CrawlParams, Craw
     },
     // Pages are charged as they are read: nothing more on completion.
     charge(run) {
-      if (!run.progress.termination) throw new DomainError(409, 'the crawl has not finished its work');
+      if (!run.progress.termination) throw new Conflict('the crawl has not finished its work');
       return [];
     },
   },

@@ -1,5 +1,5 @@
 import type { SkuLineItem } from '../charge/charge.events';
-import { DomainError } from '../decider';
+import { NotFound } from '../decider';
 import { totalCredits } from '../pricing';
 import { defineRunKind } from '../run/run-kind';
 import { publicStatus, runEndedAt } from '../run/run.decider';
@@ -29,7 +29,7 @@ export interface CrawlView extends Omit<CrawlParams, 'webhook'> {
 }
 
 export function crawlView(state: CrawlState): CrawlView {
-  if (state.status === 'absent') throw new DomainError(404, 'crawl run does not exist');
+  if (state.status === 'absent') throw new NotFound('crawl run does not exist');
   const { params, progress } = state;
   const status = publicStatus(state);
   return {

@@ -56,7 +56,7 @@ describe('FindAll decider', () => {
   });
 
   it('cannot complete before a termination is recorded', () => {
-    spec(RUNNING).when({ type: 'CompleteRun', worker_id: 'w1' }).thenThrows({ status: 409 });
+    spec(RUNNING).when({ type: 'CompleteRun', worker_id: 'w1' }).thenThrows({ refusal: 'conflict' });
   });
 
   it('completes once terminated, charging nothing more', () => {
@@ -64,15 +64,15 @@ describe('FindAll decider', () => {
   });
 
   it('gives only a completed run more work', () => {
-    spec(RUNNING).when({ type: 'ReopenRun', reason: 'extend', detail: { additional_limit: 3 } }).thenThrows({ status: 409 });
+    spec(RUNNING).when({ type: 'ReopenRun', reason: 'extend', detail: { additional_limit: 3 } }).thenThrows({ refusal: 'conflict' });
   });
 
   it('refuses an extend that adds no entities', () => {
-    spec([...RUNNING, terminated, completed]).when({ type: 'ReopenRun', reason: 'extend', detail: { additional_limit: 0 } }).thenThrows({ status: 422 });
+    spec([...RUNNING, terminated, completed]).when({ type: 'ReopenRun', reason: 'extend', detail: { additional_limit: 0 } }).thenThrows({ refusal: 'invalid' });
   });
 
   it('refuses an enrich without fields', () => {
-    spec([...RUNNING, terminated, completed]).when({ type: 'ReopenRun', reason: 'enrich', detail: { enrichment_id: 'e1', fields: [] } }).thenThrows({ status: 422 });
+    spec([...RUNNING, terminated, completed]).when({ type: 'ReopenRun', reason: 'enrich', detail: { enrichment_id: 'e1', fields: [] } }).thenThrows({ refusal: 'invalid' });
   });
 
   it('reopens a completed run for an extend', () => {

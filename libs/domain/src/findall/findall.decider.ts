@@ -1,5 +1,5 @@
 import type { CreditsCharged } from '../charge/charge.events';
-import { DomainError } from '../decider';
+import { Conflict, Invalid } from '../decider';
 import { lineItem, totalCredits } from '../pricing';
 import { type RunCommand, runDecider, type RunKindSpec } from '../run/run.decider';
 import type { RunState } from '../run/run.events';
@@ -47,8 +47,8 @@ export const findAllRunKind: RunKindSpec<'FindAllRun', 'findall_id', FindAllPara
   idKey: 'findall_id',
   noun: 'FindAll run',
   validate(params) {
-    if (!params.query?.trim()) throw new DomainError(422, 'query must be at least 1 character');
-    if (!Number.isInteger(params.limit) || params.limit < 1 || params.limit > 100) throw new DomainError(422, 'limit must be 1 to 100');
+    if (!params.query?.trim()) throw new Invalid('query must be at least 1 character');
+    if (!Number.isInteger(params.limit) || params.limit < 1 || params.limit > 100) throw new Invalid('limit must be 1 to 100');
   },
   progressEventTypes: FINDALL_PROGRESS_TYPES as readonly FindAllDecided['type'][],
   progress: {
@@ -70,7 +70,7 @@ export const findAllRunKind: RunKindSpec<'FindAllRun', 'findall_id', FindAllPara
         }
         case 'RecordCheck': {
           const candidate = p.candidates.find((c) => c.candidate_id === command.candidate_id);
-          if (!candidate) throw new DomainError(409, `no candidate ${command.candidate_id}`);
+          if (!candidate) throw new Conflict(`no candidate ${command.candidate_id}`);
           if (candidate.match_status !== 'pending') return [];
           const { type: _t, worker_id: _w, ...data } = command;
           const events: FindAllDecided[] = [{ type: 'FindAllCandidateChecked', data }];
@@ -79,7 +79,7 @@ export const findAllRunKind: RunKindSpec<'FindAllRun', 'findall_id', FindAllPara
         }
         case 'RecordEnriched': {
           const enrichment = p.enrichments.find((e) => e.enrichment_id === command.enrichment_id);
-          if (!enrichment) throw new DomainError(409, `no enrichment ${command.enrichment_id}`);
+          if (!enrichment) throw new Conflict(`no enrichment ${command.enrichment_id}`);
           if (enrichment.done.includes(command.candidate_id)) return [];
           const { type: _t, worker_id: _w, ...data } = command;
           return [{ type: 'FindAllEntityEnriched', data }, charge(run.team_id, run.run_id, 'sku_findall_enrich', now)];
@@ -135,17 +135,17 @@ export const findAllRunKind: RunKindSpec<'FindAllRun', 'findall_id', FindAllPara
     },
     // Charges accrue as the work happens: nothing more on completion.
     charge(run) {
-      if (!run.progress.termination) throw new DomainError(409, 'the run has not finished its work');
+      if (!run.progress.termination) throw new Conflict('the run has not finished its work');
       return [];
     },
     validateReopen(detail) {
       if (detail.additional_limit !== undefined) {
         const n = detail.additional_limit;
-        if (!Number.isInteger(n) || (n as number) < 1 || (n as number) > 100) throw new DomainError(422, 'additional_limit must be 1 to 100');
+        if (!Number.isInteger(n) || (n as number) < 1 || (n as number) > 100) throw new Invalid('additional_limit must be 1 to 100');
         return;
       }
       const fields = detail.fields as string[] | null | undefined;
-      if (!(Array.isArray(fields) && fields.length > 0) && !detail.output_schema) throw new DomainError(422, 'enrich needs fields or an output_schema');
+      if (!(Array.isArray(fields) && fields.length > 0) && !detail.output_schema) throw new Invalid('enrich needs fields or an output_schema');
     },
     reopened(p, detail) {
       if (detail.additional_limit !== undefined) return { ...p, extra_limit: p.extra_limit + Number(detail.additional_limit), termination: null };

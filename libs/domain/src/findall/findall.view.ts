@@ -1,5 +1,5 @@
 import type { SkuLineItem } from '../charge/charge.events';
-import { DomainError } from '../decider';
+import { NotFound } from '../decider';
 import { totalCredits } from '../pricing';
 import { publicStatus, runEndedAt } from '../run/run.decider';
 import type { FindAllState } from './findall.decider';
@@ -36,7 +36,7 @@ export const entityRow = (c: Candidate): Record<string, unknown> => ({ name: c.n
 
 /** Entities grow as matches are confirmed; candidates (matched and not) are shown once the run ends. */
 export function findAllView(state: FindAllState): FindAllView {
-  if (state.status === 'absent') throw new DomainError(404, 'FindAll run does not exist');
+  if (state.status === 'absent') throw new NotFound('FindAll run does not exist');
   const { params, progress } = state;
   const matched = progress.candidates.filter((c) => c.match_status === 'matched');
   const shown = publicStatus(state);

@@ -23,8 +23,8 @@ describe('idempotency decider', () => {
   });
 
   describe('when claimed', () => {
-    it('refuses the same request while in progress with 409', () => spec([claimed()]).when(claimCmd()).thenThrows({ status: 409 }));
-    it('refuses a different body with 422', () => spec([claimed()]).when(claimCmd('f2')).thenThrows({ status: 422 }));
+    it('refuses the same request while in progress with 409', () => spec([claimed()]).when(claimCmd()).thenThrows({ refusal: 'conflict' }));
+    it('refuses a different body with 422', () => spec([claimed()]).when(claimCmd('f2')).thenThrows({ refusal: 'invalid' }));
     it('lets an abandoned claim be taken over', () =>
       spec([claimed('2026-01-01T23:00:00.000Z')])
         .when(claimCmd())
@@ -49,7 +49,7 @@ describe('idempotency decider', () => {
 
   describe('when completed', () => {
     it('decides nothing for the same body, so the caller replays', () => spec([claimed(), recorded]).when(claimCmd()).then([]));
-    it('refuses a different body with 422', () => spec([claimed(), recorded]).when(claimCmd('f2')).thenThrows({ status: 422 }));
+    it('refuses a different body with 422', () => spec([claimed(), recorded]).when(claimCmd('f2')).thenThrows({ refusal: 'invalid' }));
     it('starts afresh after 24 h', () =>
       spec([claimed('2025-12-31T23:00:00.000Z'), recorded])
         .when(claimCmd('f2'))

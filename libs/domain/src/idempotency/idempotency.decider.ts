@@ -1,4 +1,4 @@
-import { DomainError, type Decider, type DomainEvent } from '../decider';
+import { type Decider, type DomainEvent, Conflict, Invalid } from '../decider';
 
 /**
  * `Idempotency-Key` on POSTs (API.md), one `idempotency-<team>-<key hash>` stream per key: the
@@ -48,11 +48,11 @@ function claim(command: Extract<IdempotencyCommand, { type: 'Claim' }>, state: I
   ];
   if (state.status === 'free' || age(state.claimed_at, now) >= IDEMPOTENCY_WINDOW_MS) return claimed;
   if (state.fingerprint !== command.fingerprint) {
-    throw new DomainError(422, 'Idempotency-Key was already used with a different request');
+    throw new Invalid('Idempotency-Key was already used with a different request');
   }
   if (state.status === 'completed') return []; // the caller replays state.response
   if (age(state.claimed_at, now) >= command.abandon_after_ms) return claimed;
-  throw new DomainError(409, 'A request with this Idempotency-Key is still being processed');
+  throw new Conflict('A request with this Idempotency-Key is still being processed');
 }
 
 export const idempotencyDecider: Decider<IdempotencyCommand, IdempotencyEvent, IdempotencyState> = {

@@ -90,7 +90,7 @@ describe('monitor decider', () => {
     const paused: MonitorEventType = { type: 'MonitorPaused', data: { paused_at: hours(0.5) } };
     const manual = runStarted('e1', null, 1, hours(1), 'manual');
     at(hours(1))([created, paused]).when({ type: 'StartManualRun', event_id: 'e1', worker_id: 'w1', lease_seconds: 15 }).then([manual]);
-    at(hours(1))([created, paused, manual]).when({ type: 'StartManualRun', event_id: 'e2', worker_id: 'w1', lease_seconds: 15 }).thenThrows({ status: 409 });
+    at(hours(1))([created, paused, manual]).when({ type: 'StartManualRun', event_id: 'e2', worker_id: 'w1', lease_seconds: 15 }).thenThrows({ refusal: 'conflict' });
   });
   it('records the event with one credit; an error run is not charged', () => {
     const first = runStarted('e1', hours(1), 1, hours(1));
@@ -99,7 +99,7 @@ describe('monitor decider', () => {
       { type: 'CreditsCharged', data: { team_id: 'acme', request_id: 'e1', items: [{ sku: 'sku_monitor_run', quantity: 1, credits: 1 }], credits: 1, at: hours(1) } },
     ]);
     at(hours(1))([created, first]).when({ type: 'RecordMonitorEvent', worker_id: 'w1', event: event('e1', 'error') }).then([{ type: 'MonitorEventRecorded', data: { event: event('e1', 'error') } }]);
-    at(hours(1))([created, first]).when({ type: 'RecordMonitorEvent', worker_id: 'w2', event: event('e1') }).thenThrows({ status: 409 });
+    at(hours(1))([created, first]).when({ type: 'RecordMonitorEvent', worker_id: 'w2', event: event('e1') }).thenThrows({ refusal: 'conflict' });
   });
   it('charges the pages a run rendered in the browser (sku_render), an error run\'s too', () => {
     const first = runStarted('e1', hours(1), 1, hours(1));
@@ -117,7 +117,7 @@ describe('monitor decider', () => {
   });
   it('another worker takes over a run whose lease lapsed', () => {
     const first = runStarted('e1', hours(1), 1, hours(1));
-    at(hours(1))([created, first]).when({ type: 'TakeOverRun', worker_id: 'w2', lease_seconds: 15 }).thenThrows({ status: 409 });
+    at(hours(1))([created, first]).when({ type: 'TakeOverRun', worker_id: 'w2', lease_seconds: 15 }).thenThrows({ refusal: 'conflict' });
     const later = new Date(Date.parse(hours(1)) + 16_000).toISOString();
     at(later)([created, first]).when({ type: 'TakeOverRun', worker_id: 'w2', lease_seconds: 15 }).then([
       { type: 'MonitorRunTakenOver', data: { event_id: 'e1', worker_id: 'w2', lease_until: new Date(Date.parse(later) + 15_000).toISOString(), at: later } },
@@ -133,8 +133,8 @@ describe('monitor decider', () => {
   });
   it('a deleted monitor is a 404 for every command but its history stays', () => {
     const deleted: MonitorEventType = { type: 'MonitorDeleted', data: { deleted_at: T0 } };
-    at(T0)([created, deleted]).when({ type: 'PauseMonitor' }).thenThrows({ status: 404 });
-    at(T0)([created, deleted]).when({ type: 'DeleteMonitor' }).thenThrows({ status: 404 });
+    at(T0)([created, deleted]).when({ type: 'PauseMonitor' }).thenThrows({ refusal: 'not_found' });
+    at(T0)([created, deleted]).when({ type: 'DeleteMonitor' }).thenThrows({ refusal: 'not_found' });
     at(hours(2))([created, deleted]).when(start()).then([]);
   });
 });

@@ -1,4 +1,4 @@
-import { DomainError, type DecideContext, type Decider } from '../decider';
+import { type DecideContext, type Decider, Conflict, Invalid, NotFound } from '../decider';
 import { lineItems, totalCredits } from '../pricing';
 import type { MonitorEvent, MonitorEventType, MonitorRow, MonitorSettings, SealedSecret } from './monitor.events';
 import { cronProblem, dueSlots } from './monitor.schedule';
@@ -61,7 +61,7 @@ type Cmd<T extends MonitorCommand['type']> = Extract<MonitorCommand, { type: T }
 const OUTCOMES_KEPT = 50;
 
 const live = (state: MonitorState, noun = 'monitor'): Existing => {
-  if (state.status === 'absent' || state.status === 'deleted') throw new DomainError(404, `${noun} does not exist`);
+  if (state.status === 'absent' || state.status === 'deleted') throw new NotFound(`${noun} does not exist`);
   return state;
 };
 
@@ -90,17 +90,17 @@ function decide(command: MonitorCommand, state: MonitorState, { now }: DecideCon
     case 'CreateMonitor': {
       if (state.status !== 'absent') {
         if (state.monitor_id === command.monitor_id) return [];
-        throw new DomainError(409, `stream holds monitor ${state.monitor_id}`);
+        throw new Conflict(`stream holds monitor ${state.monitor_id}`);
       }
       const problem = settingsProblem(command.settings);
-      if (problem) throw new DomainError(422, problem);
+      if (problem) throw new Invalid(problem);
       const { type: _type, ...data } = command;
       return [{ type: 'MonitorCreated', data: { ...data, created_at: now } }];
     }
     case 'UpdateMonitor': {
       const monitor = live(state);
       const problem = settingsProblem(command.settings) ?? settingsProblem({ ...monitor.settings, ...command.settings });
-      if (problem) throw new DomainError(422, problem);
+      if (problem) throw new Invalid(problem);
       const changed = Object.entries(command.settings).some(([k, v]) => JSON.stringify(monitor.settings[k as keyof MonitorSettings]) !== JSON.stringify(v));
       const secretChanged = command.webhook_secret !== undefined && JSON.stringify(command.webhook_secret) !== JSON.stringify(monitor.webhook_secret);
       if (!changed && !secretChanged) return [];
@@ -122,22 +122,22 @@ function decide(command: MonitorCommand, state: MonitorState, { now }: DecideCon
     }
     case 'StartManualRun': {
       const monitor = live(state);
-      if (monitor.running && leaseLive(monitor.running, now)) throw new DomainError(409, `run ${monitor.running.event_id} is in progress`);
-      if (monitor.running) throw new DomainError(409, `run ${monitor.running.event_id} must be taken over first`);
+      if (monitor.running && leaseLive(monitor.running, now)) throw new Conflict(`run ${monitor.running.event_id} is in progress`);
+      if (monitor.running) throw new Conflict(`run ${monitor.running.event_id} must be taken over first`);
       return [started(command, 'manual', null, 1, now)];
     }
     case 'TakeOverRun': {
       const monitor = live(state);
       if (!monitor.running || monitor.running.worker_id === command.worker_id) return [];
-      if (leaseLive(monitor.running, now)) throw new DomainError(409, `run ${monitor.running.event_id} is held by ${monitor.running.worker_id}`);
+      if (leaseLive(monitor.running, now)) throw new Conflict(`run ${monitor.running.event_id} is held by ${monitor.running.worker_id}`);
       return [{ type: 'MonitorRunTakenOver', data: { event_id: monitor.running.event_id, worker_id: command.worker_id, lease_until: leaseUntil(now, command.lease_seconds), at: now } }];
     }
     case 'RecordMonitorEvent': {
-      if (state.status === 'absent') throw new DomainError(404, 'monitor does not exist');
+      if (state.status === 'absent') throw new NotFound('monitor does not exist');
       if (state.last_result?.event_id === command.event.event_id) return [];
       const run = state.running;
-      if (!run || run.event_id !== command.event.event_id) throw new DomainError(409, `no run ${command.event.event_id} is in progress`);
-      if (run.worker_id !== command.worker_id) throw new DomainError(409, `run ${run.event_id} is held by ${run.worker_id}`);
+      if (!run || run.event_id !== command.event.event_id) throw new Conflict(`no run ${command.event.event_id} is in progress`);
+      if (run.worker_id !== command.worker_id) throw new Conflict(`run ${run.event_id} is held by ${run.worker_id}`);
       // A page monitor's content is kept for the next diff; the public event shows it in snapshot mode only.
       const { content, ...shown } = command.event;
       const data = content === undefined ? { event: command.event } : { event: state.settings.mode === 'snapshot' ? command.event : shown, page: { content } };
@@ -150,7 +150,7 @@ function decide(command: MonitorCommand, state: MonitorState, { now }: DecideCon
       return events;
     }
     case 'RecordWebhookOutcome': {
-      if (state.status === 'absent') throw new DomainError(404, 'monitor does not exist');
+      if (state.status === 'absent') throw new NotFound('monitor does not exist');
       if (state.webhook_outcomes.includes(`${command.delivery_id}#${command.attempt}`)) return [];
       const { type: _type, ...data } = command;
       return [{ type: 'MonitorWebhookOutcome', data: { ...data, at: now } }];

@@ -1,4 +1,4 @@
-import { DomainError } from '../decider';
+import { NotFound } from '../decider';
 import type { MonitorState } from './monitor.decider';
 import type { MonitorSettings } from './monitor.events';
 import { nextSlot } from './monitor.schedule';
@@ -23,7 +23,7 @@ export interface MonitorView extends Omit<MonitorSettings, 'cron' | 'filter_prom
 
 /** The view of a live monitor; a deleted one is a 404 (its events and history stay readable). */
 export function monitorView(state: MonitorState): MonitorView {
-  if (state.status === 'absent' || state.status === 'deleted') throw new DomainError(404, 'monitor does not exist');
+  if (state.status === 'absent' || state.status === 'deleted') throw new NotFound('monitor does not exist');
   const { settings } = state;
   return {
     id: state.monitor_id,

@@ -62,7 +62,7 @@ export interface RunKind<State extends AnyRunState = AnyRunState, View extends o
   /** Every stored event type of the kind (lifecycle and progress). */
   eventTypes: readonly string[];
   decider: Decider<LifecycleCommand<unknown> | Progress, DomainEvent, State>;
-  /** The public view; throws a 404 DomainError for an absent run. */
+  /** The public view; throws NotFound for an absent run. */
   view(state: State): View;
   /** The public stream event of a stored event, folded into `state`; undefined when it is not sent. */
   publish(event: StoredEvent, state: State): Published | undefined;

@@ -1,5 +1,5 @@
 import type { SkuLineItem } from '../charge/charge.events';
-import { DomainError, type DecideContext, type Decider, type DomainEvent } from '../decider';
+import { DomainError, type DecideContext, type Decider, type DomainEvent, Conflict, Invalid, NotFound } from '../decider';
 import { totalCredits } from '../pricing';
 import {
   type ExistingRun,
@@ -22,7 +22,7 @@ export interface RunProgressSpec<Params, Progress, Command extends { type: strin
   decide(command: Command, run: RunningRun<Params, Progress>, context: DecideContext): Event[];
   /** Total: an event that does not apply leaves the progress as it is. */
   evolve(progress: Progress, event: Event): Progress;
-  /** What the completed run is charged; throws a 409 DomainError while it cannot complete yet. */
+  /** What the completed run is charged; throws Conflict while it cannot complete yet. */
   charge(run: RunningRun<Params, Progress>): SkuLineItem[];
   /** Kinds whose completed runs take more work: checks the request (throws 422/409) ... */
   validateReopen?(detail: Record<string, unknown>, progress: Progress): void;
@@ -37,7 +37,7 @@ export interface RunKindSpec<P extends string, IdKey extends string, Params, Pro
   idKey: IdKey;
   /** For messages: "search run". */
   noun: string;
-  /** Invariants the run relies on; throws a 422 DomainError (the gateway reports field errors first). */
+  /** Invariants the run relies on; throws Invalid (the gateway reports field errors first). */
   validate(params: Params): void;
   progress: RunProgressSpec<Params, Progress, Command, Event>;
   /** Every stored event type of the kind's progress (projection and stream filters). */
@@ -53,7 +53,7 @@ type Cmd<Params, T extends Lifecycle<Params>['type']> = Extract<Lifecycle<Params
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
 const leaseUntil = (now: string, seconds: number) => {
-  if (!(seconds > 0)) throw new DomainError(422, 'lease_seconds must be positive');
+  if (!(seconds > 0)) throw new Invalid('lease_seconds must be positive');
   return new Date(Date.parse(now) + seconds * 1000).toISOString();
 };
 
@@ -74,11 +74,11 @@ export function runDecider<P extends string, IdKey extends string, Params, Progr
   const progressTypes = new Set<string>(kind.progressEventTypes);
 
   const mustExist = (state: State): Existing => {
-    if (state.status === 'absent') throw new DomainError(404, `${kind.noun} does not exist`);
+    if (state.status === 'absent') throw new NotFound(`${kind.noun} does not exist`);
     return state;
   };
   const heldBy = (run: Running) =>
-    new DomainError(409, run.worker_id === null ? 'run was handed back: start it first' : `run is held by worker ${run.worker_id} until ${run.lease_until}`);
+    new Conflict(run.worker_id === null ? 'run was handed back: start it first' : `run is held by worker ${run.worker_id} until ${run.lease_until}`);
   const leaseExpired = (run: Running, now: string) => Date.parse(now) >= Date.parse(run.lease_until);
 
   /**
@@ -88,9 +88,9 @@ export function runDecider<P extends string, IdKey extends string, Params, Progr
    */
   const mustHold = (state: State, workerId: string): Running => {
     const run = mustExist(state);
-    if (run.status === 'queued') throw new DomainError(409, 'run is not started');
-    if (run.status !== 'running') throw new DomainError(409, `run is ${run.status}`);
-    if (run.cancel_requested_at !== null) throw new DomainError(409, 'run is cancelled');
+    if (run.status === 'queued') throw new Conflict('run is not started');
+    if (run.status !== 'running') throw new Conflict(`run is ${run.status}`);
+    if (run.cancel_requested_at !== null) throw new Conflict('run is cancelled');
     if (run.worker_id !== workerId) throw heldBy(run);
     return run;
   };
@@ -103,7 +103,7 @@ export function runDecider<P extends string, IdKey extends string, Params, Progr
   const request = (command: Cmd<Params, 'RequestRun'>, state: State, { now }: DecideContext): Ev[] => {
     if (state.status !== 'absent') {
       if (state.run_id === command.run_id) return [];
-      throw new DomainError(409, `stream holds ${kind.noun} ${state.run_id}, not ${command.run_id}`);
+      throw new Conflict(`stream holds ${kind.noun} ${state.run_id}, not ${command.run_id}`);
     }
     kind.validate(command.params);
     const { run_id, team_id, key_id, request_id, params } = command;
@@ -115,10 +115,10 @@ export function runDecider<P extends string, IdKey extends string, Params, Progr
     const lease_until = leaseUntil(now, command.lease_seconds);
     const started = (resumed: boolean) => [event(names.started, { worker_id: command.worker_id, lease_until, started_at: now, resumed })];
     if (run.status === 'queued') return started(false);
-    if (run.status !== 'running') throw new DomainError(409, `run is ${run.status}`);
-    if (command.takeover === false && run.worker_id !== command.worker_id) throw new DomainError(409, 'run was started by another worker');
+    if (run.status !== 'running') throw new Conflict(`run is ${run.status}`);
+    if (command.takeover === false && run.worker_id !== command.worker_id) throw new Conflict('run was started by another worker');
     // A cancel-requested run is not worked again: whoever finds it confirms the cancel instead.
-    if (run.cancel_requested_at !== null) throw new DomainError(409, 'run is cancelled: confirm it instead');
+    if (run.cancel_requested_at !== null) throw new Conflict('run is cancelled: confirm it instead');
     if (run.worker_id === command.worker_id) return [];
     if (run.worker_id !== null && !leaseExpired(run, now)) throw heldBy(run);
     return started(true);
@@ -128,7 +128,7 @@ export function runDecider<P extends string, IdKey extends string, Params, Progr
     const run = mustExist(state);
     // A late heartbeat after the end is harmless; the worker learns of the end elsewhere.
     if (TERMINAL.has(run.status)) return [];
-    if (run.status !== 'running') throw new DomainError(409, 'run is not started');
+    if (run.status !== 'running') throw new Conflict('run is not started');
     if (run.worker_id !== command.worker_id) throw heldBy(run);
     return [event(names.heartbeat, { worker_id: command.worker_id, lease_until: leaseUntil(now, command.lease_seconds) })];
   };
@@ -142,7 +142,7 @@ export function runDecider<P extends string, IdKey extends string, Params, Progr
 
   const cancel = (_command: Cmd<Params, 'CancelRun'>, state: State, { now }: DecideContext): Ev[] => {
     const run = mustExist(state);
-    if (run.status === 'completed' || run.status === 'failed') throw new DomainError(409, `cannot cancel a ${run.status} run`);
+    if (run.status === 'completed' || run.status === 'failed') throw new Conflict(`cannot cancel a ${run.status} run`);
     if (run.status === 'cancelled' || run.cancel_requested_at !== null) return [];
     const requested = event(names.cancelRequested, { requested_at: now });
     // Nobody works a queued run, so nobody is left to confirm: it ends at once.
@@ -179,8 +179,8 @@ export function runDecider<P extends string, IdKey extends string, Params, Progr
 
   const reopen = (command: Cmd<Params, 'ReopenRun'>, state: State, { now }: DecideContext): Ev[] => {
     const run = mustExist(state);
-    if (!kind.progress.reopened) throw new DomainError(409, `a ${kind.noun} cannot be given more work`);
-    if (run.status !== 'completed') throw new DomainError(409, `only a completed run can be given more work; this one is ${publicStatus(run)}`);
+    if (!kind.progress.reopened) throw new Conflict(`a ${kind.noun} cannot be given more work`);
+    if (run.status !== 'completed') throw new Conflict(`only a completed run can be given more work; this one is ${publicStatus(run)}`);
     kind.progress.validateReopen?.(command.detail, run.progress);
     return [event(names.reopened, { team_id: run.team_id, reason: command.reason, detail: command.detail, reopened_at: now })];
   };

@@ -103,20 +103,20 @@ describe('search run decider', () => {
     ])('refuses %s', (_, bad) =>
       spec([])
         .when({ ...request, params: { ...params, ...bad } } as SearchRunCommand)
-        .thenThrows({ status: 422 }));
-    it.each(allButRequest)('%s is a 404', (_, command) => spec([]).when(command).thenThrows({ status: 404, message: /does not exist/ }));
+        .thenThrows({ refusal: 'invalid' }));
+    it.each(allButRequest)('%s is a 404', (_, command) => spec([]).when(command).thenThrows({ refusal: 'not_found', message: /does not exist/ }));
   });
 
   describe('when queued', () => {
     it('requesting the same search again decides nothing', () => spec(QUEUED).when(request).then([]));
     it('refuses another search id on this stream', () =>
-      spec(QUEUED).when({ ...request, run_id: 's2' } as SearchRunCommand).thenThrows({ status: 409 }));
+      spec(QUEUED).when({ ...request, run_id: 's2' } as SearchRunCommand).thenThrows({ refusal: 'conflict' }));
     it('starts with a lease', () => spec(QUEUED).when(start()).then([started]));
     it('refuses a lease that is not positive', () =>
-      spec(QUEUED).when({ type: 'StartRun', worker_id: 'w1', lease_seconds: 0 }).thenThrows({ status: 422 }));
-    it('refuses a heartbeat', () => spec(QUEUED).when(heartbeat()).thenThrows({ status: 409, message: /not started/ }));
-    it.each(progress())('refuses %s', (_, command) => spec(QUEUED).when(command).thenThrows({ status: 409, message: /not started/ }));
-    it('refuses to complete', () => spec(QUEUED).when(complete()).thenThrows({ status: 409 }));
+      spec(QUEUED).when({ type: 'StartRun', worker_id: 'w1', lease_seconds: 0 }).thenThrows({ refusal: 'invalid' }));
+    it('refuses a heartbeat', () => spec(QUEUED).when(heartbeat()).thenThrows({ refusal: 'conflict', message: /not started/ }));
+    it.each(progress())('refuses %s', (_, command) => spec(QUEUED).when(command).thenThrows({ refusal: 'conflict', message: /not started/ }));
+    it('refuses to complete', () => spec(QUEUED).when(complete()).thenThrows({ refusal: 'conflict' }));
     it('the system fails it', () => spec(QUEUED).when(fail()).then([failed]));
     it('a worker fails it', () => spec(QUEUED).when(fail('w1')).then([failed]));
     it('cancelling ends it at once', () => spec(QUEUED).when(cancel).then([cancelRequested, cancelled]));
@@ -132,12 +132,12 @@ describe('search run decider', () => {
     it('handing back twice decides nothing', () => spec(RELEASED).when(release('w1')).then([]));
     it('handing back a finished run decides nothing', () => spec([...RUNNING, reported, charged, completed]).when(release('w1')).then([]));
     it('a worker that believed it queued (a start, not a takeover) is refused, even with the lease lapsed', () =>
-      spec(RELEASED).when({ type: 'StartRun', worker_id: 'w2', lease_seconds: 15, takeover: false }).thenThrows({ status: 409, message: /started by another worker/ }));
+      spec(RELEASED).when({ type: 'StartRun', worker_id: 'w2', lease_seconds: 15, takeover: false }).thenThrows({ refusal: 'conflict', message: /started by another worker/ }));
     it('another worker takes it over at once, before the old lease would have lapsed', () =>
       spec(RELEASED).when(start('w2')).then([{ type: 'SearchRunStarted', data: { worker_id: 'w2', lease_until: LEASE_END, started_at: T0, resumed: true } }]));
     it('the old holder may not record progress any more', () =>
-      spec(RELEASED).when({ type: 'RecordPlan', worker_id: 'w1', subqueries: ['q1'], pages_target: 1 }).thenThrows({ status: 409, message: /handed back/ }));
-    it('the old holder may not heartbeat', () => spec(RELEASED).when(heartbeat('w1')).thenThrows({ status: 409 }));
+      spec(RELEASED).when({ type: 'RecordPlan', worker_id: 'w1', subqueries: ['q1'], pages_target: 1 }).thenThrows({ refusal: 'conflict', message: /handed back/ }));
+    it('the old holder may not heartbeat', () => spec(RELEASED).when(heartbeat('w1')).thenThrows({ refusal: 'conflict' }));
     it('still reads running', () => expect(searchRunView(RELEASED).status).toBe('running'));
     it('cancelling it needs a confirmation, which anyone may give', () => {
       spec(RELEASED).when(cancel).then([cancelRequested]);
@@ -149,15 +149,15 @@ describe('search run decider', () => {
     it('requesting again decides nothing', () => spec(RUNNING).when(request).then([]));
     it('starting again by its worker decides nothing', () => spec(RUNNING).when(start('w1')).then([]));
     it('refuses another worker while the lease is live', () =>
-      almost(RUNNING).when(start('w2')).thenThrows({ status: 409, message: `run is held by worker w1 until ${LEASE_END}` }));
+      almost(RUNNING).when(start('w2')).thenThrows({ refusal: 'conflict', message: `run is held by worker w1 until ${LEASE_END}` }));
     it('the holder heartbeats', () =>
       spec(RUNNING)
         .when(heartbeat('w1'))
         .then([{ type: 'SearchRunHeartbeat', data: { worker_id: 'w1', lease_until: LEASE_END } }]));
-    it('refuses a heartbeat from another worker', () => spec(RUNNING).when(heartbeat('w2')).thenThrows({ status: 409, message: /held by worker w1/ }));
+    it('refuses a heartbeat from another worker', () => spec(RUNNING).when(heartbeat('w2')).thenThrows({ refusal: 'conflict', message: /held by worker w1/ }));
     it.each(progress())('%s by the holder records it', (_, command, event) => spec(RUNNING).when(command).then([event]));
     it.each(progress('w2'))('refuses %s from another worker', (_, command) =>
-      spec(RUNNING).when(command).thenThrows({ status: 409, message: /held by worker w1/ }));
+      spec(RUNNING).when(command).thenThrows({ refusal: 'conflict', message: /held by worker w1/ }));
 
     describe('progress is idempotent for resume', () => {
       it('a plan already recorded decides nothing, even a different one', () =>
@@ -199,7 +199,7 @@ describe('search run decider', () => {
         spec([...RUNNING, reported]).when({ ...record('RecordReport'), report: 'other' } as SearchRunCommand).then([]));
     });
 
-    it('refuses to complete before a report', () => spec(RUNNING).when(complete()).thenThrows({ status: 409, message: 'no report yet' }));
+    it('refuses to complete before a report', () => spec(RUNNING).when(complete()).thenThrows({ refusal: 'conflict', message: 'no report yet' }));
     it('completes with a report, charging one credit per query', () =>
       spec([...RUNNING, reported]).when(complete()).then([charged, completed]));
     it('records a page read rendered in the browser, and charges each such read sku_render on completion (a failed one too)', () => {
@@ -214,11 +214,11 @@ describe('search run decider', () => {
       spec([...RUNNING, pageOk, rendered(true), rendered(false), reported]).when(complete()).then([withRenders, completed]);
     });
     it('refuses completion by another worker', () =>
-      spec([...RUNNING, reported]).when(complete('w2')).thenThrows({ status: 409, message: /held by worker w1/ }));
+      spec([...RUNNING, reported]).when(complete('w2')).thenThrows({ refusal: 'conflict', message: /held by worker w1/ }));
     it('its worker fails it', () => spec(RUNNING).when(fail('w1')).then([failed]));
     it('refuses a failure from another worker while the lease is live', () =>
-      spec(RUNNING).when(fail('w2')).thenThrows({ status: 409, message: /held by worker w1/ }));
-    it('refuses a system failure while the lease is live', () => spec(RUNNING).when(fail()).thenThrows({ status: 409 }));
+      spec(RUNNING).when(fail('w2')).thenThrows({ refusal: 'conflict', message: /held by worker w1/ }));
+    it('refuses a system failure while the lease is live', () => spec(RUNNING).when(fail()).thenThrows({ refusal: 'conflict' }));
     it('cancelling only requests it: the worker confirms', () => spec(RUNNING).when(cancel).then([cancelRequested]));
     it('confirming a cancel nobody asked for decides nothing', () => spec(RUNNING).when(confirm('w1')).then([]));
   });
@@ -226,22 +226,22 @@ describe('search run decider', () => {
   describe('when running with cancel requested', () => {
     it('requesting again decides nothing', () => spec(CANCELLING).when(request).then([]));
     it('refuses to start it again, even by its worker', () =>
-      spec(CANCELLING).when(start('w1')).thenThrows({ status: 409, message: /cancelled/ }));
+      spec(CANCELLING).when(start('w1')).thenThrows({ refusal: 'conflict', message: /cancelled/ }));
     it('refuses a takeover after the lease ran out: confirm instead', () =>
-      expired(CANCELLING).when(start('w2')).thenThrows({ status: 409, message: /confirm/ }));
+      expired(CANCELLING).when(start('w2')).thenThrows({ refusal: 'conflict', message: /confirm/ }));
     it('the holder still heartbeats while it winds down', () =>
       spec(CANCELLING).when(heartbeat()).then([{ type: 'SearchRunHeartbeat', data: { worker_id: 'w1', lease_until: LEASE_END } }]));
     it.each(progress())('refuses %s: work stops at once', (_, command) =>
-      spec(CANCELLING).when(command).thenThrows({ status: 409, message: 'run is cancelled' }));
+      spec(CANCELLING).when(command).thenThrows({ refusal: 'conflict', message: 'run is cancelled' }));
     it('refuses to complete, even with a report', () =>
-      spec([requested, started, reported, cancelRequested]).when(complete()).thenThrows({ status: 409, message: /cancelled/ }));
+      spec([requested, started, reported, cancelRequested]).when(complete()).thenThrows({ refusal: 'conflict', message: /cancelled/ }));
     it('a failure while winding down ends it cancelled, as the caller was told', () =>
       spec(CANCELLING).when(fail('w1')).then([cancelled]));
     it('cancelling again decides nothing', () => spec(CANCELLING).when(cancel).then([]));
     it('its worker confirms the cancel', () => spec(CANCELLING).when(confirm('w1')).then([cancelled]));
     it('refuses a confirmation from another worker while the lease is live', () =>
-      spec(CANCELLING).when(confirm('w2')).thenThrows({ status: 409, message: /held by worker w1/ }));
-    it('refuses a system confirmation while the lease is live', () => spec(CANCELLING).when(confirm()).thenThrows({ status: 409 }));
+      spec(CANCELLING).when(confirm('w2')).thenThrows({ refusal: 'conflict', message: /held by worker w1/ }));
+    it('refuses a system confirmation while the lease is live', () => spec(CANCELLING).when(confirm()).thenThrows({ refusal: 'conflict' }));
     it('recovery confirms once the lease ran out', () =>
       expired(CANCELLING).when(confirm()).then([{ type: 'SearchRunCancelled', data: { cancelled_at: LEASE_END } }]));
   });
@@ -258,16 +258,16 @@ describe('search run decider', () => {
       expired(RUNNING)
         .when(heartbeat('w1'))
         .then([{ type: 'SearchRunHeartbeat', data: { worker_id: 'w1', lease_until: '2026-01-01T00:00:30.000Z' } }]));
-    it('refuses a heartbeat from a worker that has not taken over', () => expired(RUNNING).when(heartbeat('w2')).thenThrows({ status: 409 }));
+    it('refuses a heartbeat from a worker that has not taken over', () => expired(RUNNING).when(heartbeat('w2')).thenThrows({ refusal: 'conflict' }));
     it.each(progress())('a slow holder still records %s', (_, command, event) => expired(RUNNING).when(command).then([event]));
     it.each(progress('w2'))('refuses %s from a worker that has not taken over', (_, command) =>
-      expired(RUNNING).when(command).thenThrows({ status: 409, message: /held by worker w1/ }));
+      expired(RUNNING).when(command).thenThrows({ refusal: 'conflict', message: /held by worker w1/ }));
     it('the slow holder may complete', () => expired([...RUNNING, reported]).when(complete('w1')).then([
       { ...charged, data: { ...charged.data, at: LEASE_END } } as SearchRunEvent,
       { type: 'SearchRunCompleted', data: { completed_at: LEASE_END } },
     ]));
     it('refuses completion by a worker that has not taken over', () =>
-      expired([...RUNNING, reported]).when(complete('w2')).thenThrows({ status: 409 }));
+      expired([...RUNNING, reported]).when(complete('w2')).thenThrows({ refusal: 'conflict' }));
     it('recovery (the system) fails it', () =>
       expired(RUNNING).when(fail()).then([{ type: 'SearchRunFailed', data: { error: 'boom', failed_at: LEASE_END } }]));
     it('cancelling requests it', () =>
@@ -281,9 +281,9 @@ describe('search run decider', () => {
         spec(TAKEN).when(record('RecordSerpPage', 'w2')).then([]);
       });
       it('the new holder records what is new', () => spec(TAKEN).when(record('RecordFinding', 'w2')).then([graded]));
-      it('the old worker has lost the lease', () => spec(TAKEN).when(heartbeat('w1')).thenThrows({ status: 409, message: /held by worker w2/ }));
+      it('the old worker has lost the lease', () => spec(TAKEN).when(heartbeat('w1')).thenThrows({ refusal: 'conflict', message: /held by worker w2/ }));
       it('the old worker can no longer record', () =>
-        spec(TAKEN).when(record('RecordFinding', 'w1')).thenThrows({ status: 409, message: /held by worker w2/ }));
+        spec(TAKEN).when(record('RecordFinding', 'w1')).thenThrows({ refusal: 'conflict', message: /held by worker w2/ }));
     });
   });
 
@@ -295,19 +295,19 @@ describe('search run decider', () => {
   ])('when %s', (status, given) => {
     const terminal = status.split(' ')[0];
     it('requesting again decides nothing', () => spec(given).when(request).then([]));
-    it('refuses to start', () => spec(given).when(start('w2')).thenThrows({ status: 409, message: `run is ${terminal}` }));
+    it('refuses to start', () => spec(given).when(start('w2')).thenThrows({ refusal: 'conflict', message: `run is ${terminal}` }));
     it('a late heartbeat decides nothing', () => spec(given).when(heartbeat()).then([]));
-    it.each(progress())('refuses %s', (_, command) => spec(given).when(command).thenThrows({ status: 409, message: `run is ${terminal}` }));
+    it.each(progress())('refuses %s', (_, command) => spec(given).when(command).thenThrows({ refusal: 'conflict', message: `run is ${terminal}` }));
     it('failing decides nothing', () => spec(given).when(fail()).then([]));
     it('confirming a cancel decides nothing', () => spec(given).when(confirm('w1')).then([]));
     if (terminal === 'completed') {
       it('completing again decides nothing', () => spec(given).when(complete()).then([]));
-      it('refuses to cancel', () => spec(given).when(cancel).thenThrows({ status: 409, message: 'cannot cancel a completed run' }));
+      it('refuses to cancel', () => spec(given).when(cancel).thenThrows({ refusal: 'conflict', message: 'cannot cancel a completed run' }));
     } else if (terminal === 'failed') {
-      it('refuses to complete', () => spec(given).when(complete()).thenThrows({ status: 409, message: 'run is failed' }));
-      it('refuses to cancel', () => spec(given).when(cancel).thenThrows({ status: 409, message: 'cannot cancel a failed run' }));
+      it('refuses to complete', () => spec(given).when(complete()).thenThrows({ refusal: 'conflict', message: 'run is failed' }));
+      it('refuses to cancel', () => spec(given).when(cancel).thenThrows({ refusal: 'conflict', message: 'cannot cancel a failed run' }));
     } else {
-      it('refuses to complete', () => spec(given).when(complete()).thenThrows({ status: 409, message: 'run is cancelled' }));
+      it('refuses to complete', () => spec(given).when(complete()).thenThrows({ refusal: 'conflict', message: 'run is cancelled' }));
       it('cancelling again decides nothing', () => spec(given).when(cancel).then([]));
     }
   });
@@ -335,7 +335,7 @@ describe('search run decider', () => {
 describe('search run view', () => {
   const view = searchRunView;
 
-  it('a run that does not exist is a 404', () => expect(() => view([])).toThrow(expect.objectContaining({ status: 404 })));
+  it('a run that does not exist is not found (a 404)', () => expect(() => view([])).toThrow(expect.objectContaining({ refusal: 'not_found' })));
 
   it('queued: the request, nothing gathered yet', () =>
     expect(view(QUEUED)).toEqual({

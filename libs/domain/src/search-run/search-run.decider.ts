@@ -1,5 +1,5 @@
 import type { SkuLineItem } from '../charge/charge.events';
-import { DomainError } from '../decider';
+import { Conflict, Invalid } from '../decider';
 import { lineItem } from '../pricing';
 import { decideResearch, evolveResearch, initialResearch, renderItems, RESEARCH_COMMAND_TYPES, RESEARCH_EVENT_TYPES, type ResearchCommand, type ResearchEvent } from '../run/research-progress';
 import { type RunCommand, runDecider, type RunKindSpec } from '../run/run.decider';
@@ -25,7 +25,7 @@ export const searchRunKind: RunKindSpec<'SearchRun', 'search_id', DeepSearchPara
   validate(params) {
     for (const [field, measure, min, max] of LIMITS) {
       const value = measure(params);
-      if (!Number.isInteger(value) || value < min || value > max) throw new DomainError(422, `${field} must be ${min} to ${max}`);
+      if (!Number.isInteger(value) || value < min || value > max) throw new Invalid(`${field} must be ${min} to ${max}`);
     }
   },
   progressEventTypes: [...RESEARCH_EVENT_TYPES, 'ReportWritten'],
@@ -43,7 +43,7 @@ export const searchRunKind: RunKindSpec<'SearchRun', 'search_id', DeepSearchPara
       return evolveResearch(progress, event as ResearchEvent);
     },
     charge(run) {
-      if (!run.progress.report) throw new DomainError(409, 'no report yet');
+      if (!run.progress.report) throw new Conflict('no report yet');
       return [...deepSearchItems(run.params), ...renderItems(run.progress)];
     },
   },

@@ -1,4 +1,4 @@
-import { DomainError, fold } from '../decider';
+import { fold, NotFound } from '../decider';
 import type { SkuLineItem } from '../charge/charge.events';
 import { totalCredits } from '../pricing';
 import { publicStatus, runEndedAt } from '../run/run.decider';
@@ -54,7 +54,7 @@ const stateOf = (input: SearchRunState | readonly SearchRunEvent[]): SearchRunSt
  */
 export const searchRunView = (input: SearchRunState | readonly SearchRunEvent[]): SearchRunView => {
   const state = stateOf(input);
-  if (state.status === 'absent') throw new DomainError(404, 'search run does not exist');
+  if (state.status === 'absent') throw new NotFound('search run does not exist');
   const { params, progress } = state;
   const { report } = progress;
   const completed = state.status === 'completed';

@@ -46,20 +46,20 @@ describe('task run decider', () => {
     it('requests a run', () =>
       spec([]).when({ type: 'RequestRun', run_id: 't1', team_id: 'acme', key_id: 'k1', request_id: 'r1', params: params() }).then([requested()]));
     it('refuses an empty task', () =>
-      spec([]).when({ type: 'RequestRun', run_id: 't1', team_id: 'acme', key_id: 'k1', request_id: 'r1', params: params({ task: ' ' }) }).thenThrows({ status: 422 }));
+      spec([]).when({ type: 'RequestRun', run_id: 't1', team_id: 'acme', key_id: 'k1', request_id: 'r1', params: params({ task: ' ' }) }).thenThrows({ refusal: 'invalid' }));
     it('refuses an unknown processor', () =>
       spec([])
         .when({ type: 'RequestRun', run_id: 't1', team_id: 'acme', key_id: 'k1', request_id: 'r1', params: params({ processor: 'max' as never }) })
-        .thenThrows({ status: 422, message: /processor/ }));
+        .thenThrows({ refusal: 'invalid', message: /processor/ }));
   });
 
   describe('when running', () => {
     it('records the output', () => spec(RUNNING).when(record()).then([written]));
     it('records it once', () => spec([...RUNNING, written]).when(record({ answer: 'other' })).then([]));
-    it('refuses more steps than the processor allows', () => spec(RUNNING).when(record({ steps: 13 })).thenThrows({ status: 422, message: /1 to 12/ }));
-    it('base allows 4 steps', () => spec([requested(params({ processor: 'base' })), started]).when(record({ steps: 5 })).thenThrows({ status: 422, message: /1 to 4/ }));
-    it('refuses output from a worker that does not hold the run', () => spec(RUNNING).when(record({ worker_id: 'w2' } as never)).thenThrows({ status: 409 }));
-    it('cannot complete before the output is written', () => spec(RUNNING).when({ type: 'CompleteRun', worker_id: 'w1' }).thenThrows({ status: 409, message: /no output/ }));
+    it('refuses more steps than the processor allows', () => spec(RUNNING).when(record({ steps: 13 })).thenThrows({ refusal: 'invalid', message: /1 to 12/ }));
+    it('base allows 4 steps', () => spec([requested(params({ processor: 'base' })), started]).when(record({ steps: 5 })).thenThrows({ refusal: 'invalid', message: /1 to 4/ }));
+    it('refuses output from a worker that does not hold the run', () => spec(RUNNING).when(record({ worker_id: 'w2' } as never)).thenThrows({ refusal: 'conflict' }));
+    it('cannot complete before the output is written', () => spec(RUNNING).when({ type: 'CompleteRun', worker_id: 'w1' }).thenThrows({ refusal: 'conflict', message: /no output/ }));
     it('completes, charging one credit per step', () =>
       spec([...RUNNING, written])
         .when({ type: 'CompleteRun', worker_id: 'w1' })

@@ -1,4 +1,4 @@
-import { DomainError } from '../decider';
+import { Conflict, Invalid } from '../decider';
 import { lineItem } from '../pricing';
 import { decideResearch, evolveResearch, initialResearch, renderItems, RESEARCH_COMMAND_TYPES, RESEARCH_EVENT_TYPES, type ResearchCommand, type ResearchEvent } from '../run/research-progress';
 import { type RunCommand, runDecider, type RunKindSpec } from '../run/run.decider';
@@ -11,9 +11,9 @@ export const taskRunKind: RunKindSpec<'TaskRun', 'task_id', TaskParams, TaskRunP
   noun: 'task run',
   // Invariants the run relies on; the gateway reports field errors (with their bounds) first.
   validate(params) {
-    if (typeof params.task !== 'string' || params.task.trim().length === 0) throw new DomainError(422, 'task must be at least 1 character');
-    if (!TASK_PROCESSORS.includes(params.processor)) throw new DomainError(422, `processor must be one of ${TASK_PROCESSORS.join(', ')}`);
-    if (!['json', 'text', 'auto'].includes(params.output_schema?.type)) throw new DomainError(422, 'output_schema.type must be json, text or auto');
+    if (typeof params.task !== 'string' || params.task.trim().length === 0) throw new Invalid('task must be at least 1 character');
+    if (!TASK_PROCESSORS.includes(params.processor)) throw new Invalid(`processor must be one of ${TASK_PROCESSORS.join(', ')}`);
+    if (!['json', 'text', 'auto'].includes(params.output_schema?.type)) throw new Invalid('output_schema.type must be json, text or auto');
   },
   progressEventTypes: [...RESEARCH_EVENT_TYPES, 'TaskOutputWritten'],
   progress: {
@@ -24,7 +24,7 @@ export const taskRunKind: RunKindSpec<'TaskRun', 'task_id', TaskParams, TaskRunP
       if (run.progress.output) return [];
       const budget = PROCESSOR_BUDGETS[run.params.processor];
       if (!Number.isInteger(command.steps) || command.steps < 1 || command.steps > budget.steps) {
-        throw new DomainError(422, `steps must be 1 to ${budget.steps} for processor ${run.params.processor}, got ${command.steps}`);
+        throw new Invalid(`steps must be 1 to ${budget.steps} for processor ${run.params.processor}, got ${command.steps}`);
       }
       const { type: _type, worker_id: _worker, ...output } = command;
       return [{ type: 'TaskOutputWritten', data: output }];
@@ -34,7 +34,7 @@ export const taskRunKind: RunKindSpec<'TaskRun', 'task_id', TaskParams, TaskRunP
       return evolveResearch(progress, event as ResearchEvent);
     },
     charge(run) {
-      if (!run.progress.output) throw new DomainError(409, 'no output yet');
+      if (!run.progress.output) throw new Conflict('no output yet');
       return [lineItem('sku_task_step', run.progress.output.steps), ...renderItems(run.progress)];
     },
   },

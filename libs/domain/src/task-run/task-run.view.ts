@@ -1,5 +1,5 @@
 import type { SkuLineItem } from '../charge/charge.events';
-import { DomainError, fold } from '../decider';
+import { fold, NotFound } from '../decider';
 import { totalCredits } from '../pricing';
 import type { Finding, Source } from '../run/research-progress';
 import { publicStatus, runEndedAt } from '../run/run.decider';
@@ -48,7 +48,7 @@ const stateOf = (input: TaskRunState | readonly TaskRunEvent[]): TaskRunState =>
 /** Output, basis, answer and the URL lists stay empty until the run completes (spec "States"). */
 export const taskRunView = (input: TaskRunState | readonly TaskRunEvent[]): TaskRunView => {
   const state = stateOf(input);
-  if (state.status === 'absent') throw new DomainError(404, 'task run does not exist');
+  if (state.status === 'absent') throw new NotFound('task run does not exist');
   const { params } = state;
   const done = state.status === 'completed' ? state.progress.output : null;
   return {

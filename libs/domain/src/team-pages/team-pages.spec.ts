@@ -19,7 +19,7 @@ describe('team pages decider', () => {
   it('refuses a page past the cap, naming the bound and the variable', () =>
     spec([indexed('c1', 'https://a.test/1'), indexed('c2', 'https://a.test/1')])
       .when({ type: 'IndexTeamPage', max_pages: 2, ...page('c3', 'https://a.test/3') })
-      .thenThrows({ status: 409, message: /at most 2 pages \(MAX_INDEXED_PAGES_PER_TEAM\); this team's holds 2/ }));
+      .thenThrows({ refusal: 'conflict', message: /at most 2 pages \(MAX_INDEXED_PAGES_PER_TEAM\); this team's holds 2/ }));
 
   it('removing a crawl frees its pages for later crawls', () =>
     spec([indexed('c1', 'https://a.test/1'), indexed('c1', 'https://a.test/2'), { type: 'TeamCrawlPagesRemoved', data: { team_id: 't', crawl_id: 'c1', removed: 2 } }])
@@ -39,7 +39,7 @@ describe('team pages decider', () => {
   it("a removed crawl's later pages are not indexed again", () =>
     spec([indexed('c1', 'https://a.test/1'), { type: 'TeamCrawlPagesRemoved', data: { team_id: 't', crawl_id: 'c1', removed: 1 } }])
       .when({ type: 'IndexTeamPage', max_pages: 10, ...page('c1', 'https://a.test/2') })
-      .thenThrows({ status: 409, message: /were removed/ }));
+      .thenThrows({ refusal: 'conflict', message: /were removed/ }));
 
   it('counts pages per crawl', () => {
     const state = [indexed('c1', 'https://a.test/1'), indexed('c2', 'https://a.test/1'), indexed('c1', 'https://a.test/2')].reduce(teamPagesDecider.evolve, teamPagesDecider.initialState);

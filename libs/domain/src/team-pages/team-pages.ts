@@ -1,4 +1,4 @@
-import { type Decider, DomainError, type DomainEvent } from '../decider';
+import { type Decider, type DomainEvent, Conflict } from '../decider';
 
 /**
  * A team's own pages in the search index (`teampages-<team>`): the pages its crawls with
@@ -61,8 +61,8 @@ export const teamPagesDecider: Decider<TeamPagesCommand, TeamPagesEvent, TeamPag
     const { type: _type, max_pages, ...page } = command;
     // A redelivered or resumed page decides nothing.
     if (state.crawls[page.crawl_id]?.includes(page.url)) return [];
-    if (state.removed[page.crawl_id]) throw new DomainError(409, `the pages of crawl ${page.crawl_id} were removed from the team's index`);
-    if (state.pages >= max_pages) throw new DomainError(409, teamPagesBound(max_pages, state.pages));
+    if (state.removed[page.crawl_id]) throw new Conflict(`the pages of crawl ${page.crawl_id} were removed from the team's index`);
+    if (state.pages >= max_pages) throw new Conflict(teamPagesBound(max_pages, state.pages));
     return [{ type: 'TeamPageIndexed', data: page }];
   },
   evolve(state, event) {

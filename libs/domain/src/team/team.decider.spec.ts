@@ -15,15 +15,15 @@ describe('team decider', () => {
     it('creates the team', () =>
       spec([]).when({ type: 'CreateTeam', team_id: 'acme', name: 'Acme' }).then([created]));
     it('refuses a team id that is not a slug', () =>
-      spec([]).when({ type: 'CreateTeam', team_id: 'Bad Team', name: 'x' }).thenThrows({ status: 422 }));
+      spec([]).when({ type: 'CreateTeam', team_id: 'Bad Team', name: 'x' }).thenThrows({ refusal: 'invalid' }));
     it('refuses to issue a key', () =>
-      spec([]).when({ type: 'IssueApiKey', key_id: 'k1', key_hash: 'h', name: '' }).thenThrows({ status: 404 }));
+      spec([]).when({ type: 'IssueApiKey', key_id: 'k1', key_hash: 'h', name: '' }).thenThrows({ refusal: 'not_found' }));
     it('refuses to revoke a key', () =>
-      spec([]).when({ type: 'RevokeApiKey', key_id: 'k1' }).thenThrows({ status: 404 }));
+      spec([]).when({ type: 'RevokeApiKey', key_id: 'k1' }).thenThrows({ refusal: 'not_found' }));
     it('refuses to set a webhook secret', () =>
       spec([])
         .when({ type: 'SetWebhookSecret', secret_ciphertext: 'c', overlap_seconds: 60 })
-        .thenThrows({ status: 404 }));
+        .thenThrows({ refusal: 'not_found' }));
   });
 
   describe('when active', () => {
@@ -36,7 +36,7 @@ describe('team decider', () => {
     it('refuses a key id already taken by another key', () =>
       spec([created, issued])
         .when({ type: 'IssueApiKey', key_id: 'k1', key_hash: 'other', name: 'ci' })
-        .thenThrows({ status: 409 }));
+        .thenThrows({ refusal: 'conflict' }));
     it('revokes a key', () =>
       spec([created, issued])
         .when({ type: 'RevokeApiKey', key_id: 'k1' })
@@ -64,7 +64,7 @@ describe('team decider', () => {
     it('refuses to rotate a revoked key', () =>
       spec([created, issued, { type: 'ApiKeyRevoked', data: { key_id: 'k1', revoked_at: NOW } }])
         .when({ type: 'RotateApiKey', key_id: 'k1', new_key_id: 'k2', new_key_hash: 'h2', overlap_seconds: 60 })
-        .thenThrows({ status: 409 }));
+        .thenThrows({ refusal: 'conflict' }));
     it('sets the first webhook secret with no overlap', () =>
       spec([created])
         .when({ type: 'SetWebhookSecret', secret_ciphertext: 'c1', overlap_seconds: 86400 })

@@ -1,4 +1,4 @@
-import { DomainError, type DecideContext, type Decider } from '../decider';
+import { type DecideContext, type Decider, Conflict, Invalid, NotFound } from '../decider';
 import type { TeamEvent } from './team.events';
 
 export type KeyState = {
@@ -36,20 +36,20 @@ export type TeamCommand =
 export const TEAM_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
 const mustExist = (state: TeamState) => {
-  if (state.status === 'absent') throw new DomainError(404, 'team does not exist');
+  if (state.status === 'absent') throw new NotFound('team does not exist');
   return state;
 };
 
 const activeKey = (state: TeamState, keyId: string): KeyState => {
   const team = mustExist(state);
   const key = team.keys[keyId];
-  if (!key) throw new DomainError(404, `key ${keyId} does not exist`);
+  if (!key) throw new NotFound(`key ${keyId} does not exist`);
   return key;
 };
 
 const createTeam = (command: Extract<TeamCommand, { type: 'CreateTeam' }>, state: TeamState): TeamEvent[] => {
   if (!TEAM_ID_PATTERN.test(command.team_id)) {
-    throw new DomainError(422, `team id "${command.team_id}" must match ${TEAM_ID_PATTERN.source}`);
+    throw new Invalid(`team id "${command.team_id}" must match ${TEAM_ID_PATTERN.source}`);
   }
   if (state.status === 'active') return [];
   return [{ type: 'TeamCreated', data: { team_id: command.team_id, name: command.name } }];
@@ -64,7 +64,7 @@ const issueApiKey = (
   const existing = team.keys[command.key_id];
   if (existing) {
     if (existing.hash === command.key_hash) return [];
-    throw new DomainError(409, `key id ${command.key_id} is already taken`);
+    throw new Conflict(`key id ${command.key_id} is already taken`);
   }
   return [
     {
@@ -83,10 +83,10 @@ const rotateApiKey = (
   const team = mustExist(state);
   const replacement = team.keys[command.new_key_id];
   if (replacement && replacement.hash === command.new_key_hash) return [];
-  if (replacement) throw new DomainError(409, `key id ${command.new_key_id} is already taken`);
-  if (key.revoked) throw new DomainError(409, `key ${command.key_id} is revoked`);
+  if (replacement) throw new Conflict(`key id ${command.new_key_id} is already taken`);
+  if (key.revoked) throw new Conflict(`key ${command.key_id} is revoked`);
   if (key.expires_at !== undefined && key.expires_at <= now) {
-    throw new DomainError(409, `key ${command.key_id} has expired`);
+    throw new Conflict(`key ${command.key_id} has expired`);
   }
   const expires = new Date(Date.parse(now) + command.overlap_seconds * 1000).toISOString();
   return [

@@ -1,4 +1,4 @@
-import type { DecideContext, Decider, DomainEvent } from '../decider';
+import type { DecideContext, Decider, DomainEvent, Refusal } from '../decider';
 
 /**
  * given(events).when(command).then(events) / .thenThrows(...) for deciders (emmett style):
@@ -19,7 +19,7 @@ export function specFor<Command, Event extends DomainEvent, State>(
         decider.decide(command, given.reduce(decider.evolve, decider.initialState), context());
       return {
         then: (expected: Event[]) => expect(run()).toEqual(expected),
-        thenThrows: (match: { status?: number; message?: string | RegExp }) => {
+        thenThrows: (match: { refusal?: Refusal; message?: string | RegExp }) => {
           let thrown: unknown;
           try {
             run();
@@ -27,7 +27,7 @@ export function specFor<Command, Event extends DomainEvent, State>(
             thrown = error;
           }
           expect(thrown).toBeDefined();
-          if (match.status !== undefined) expect(thrown).toHaveProperty('status', match.status);
+          if (match.refusal !== undefined) expect(thrown).toHaveProperty('refusal', match.refusal);
           if (match.message !== undefined) expect((thrown as Error).message).toMatch(match.message);
         },
       };

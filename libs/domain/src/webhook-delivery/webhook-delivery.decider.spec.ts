@@ -59,11 +59,11 @@ describe('webhook delivery decider', () => {
     it('RequestDelivery records the request with a fresh webhook-id, due at once', () =>
       spec([]).when(request).then([{ type: 'WebhookDeliveryRequested', data: { ...delivery, webhook_id: 'msg_id-1', requested_at: NOW } }]));
     it('RequestDelivery refuses max_attempts below 1', () =>
-      spec([]).when({ type: 'RequestDelivery', delivery: { ...delivery, max_attempts: 0 } }).thenThrows({ status: 422, message: /max_attempts/ }));
+      spec([]).when({ type: 'RequestDelivery', delivery: { ...delivery, max_attempts: 0 } }).thenThrows({ refusal: 'invalid', message: /max_attempts/ }));
     it('RequestDelivery refuses a negative backoff', () =>
-      spec([]).when({ type: 'RequestDelivery', delivery: { ...delivery, backoff_seconds: -1 } }).thenThrows({ status: 422, message: /backoff_seconds/ }));
+      spec([]).when({ type: 'RequestDelivery', delivery: { ...delivery, backoff_seconds: -1 } }).thenThrows({ refusal: 'invalid', message: /backoff_seconds/ }));
     it.each([start, ok(1), fail(1), blocked(1)])('$type is refused: nothing to attempt', (command) =>
-      spec([]).when(command).thenThrows({ status: 404 }));
+      spec([]).when(command).thenThrows({ refusal: 'not_found' }));
   });
 
   describe('when scheduled', () => {
@@ -86,7 +86,7 @@ describe('webhook delivery decider', () => {
     it('RecordAttemptBlocked for an attempt already closed decides nothing', () =>
       spec([requested, started(1, 40), failed(1, at(10))]).when(blocked(1)).then([]));
     it.each([ok(1), fail(1), blocked(1)])('$type for an attempt never started is refused', (command) =>
-      spec([requested]).when(command).thenThrows({ status: 409, message: /attempt 1 .* never started/ }));
+      spec([requested]).when(command).thenThrows({ refusal: 'conflict', message: /attempt 1 .* never started/ }));
   });
 
   describe('when attempting', () => {
@@ -117,7 +117,7 @@ describe('webhook delivery decider', () => {
     it('RecordDelivered marks it delivered', () =>
       spec(attempting).when(ok(1)).then([{ type: 'WebhookDelivered', data: { attempt: 1, status: 204, at: NOW } }]));
     it('RecordDelivered refuses a status that is not 2xx', () =>
-      spec(attempting).when({ type: 'RecordDelivered', attempt: 1, status: 302 }).thenThrows({ status: 422, message: /302/ }));
+      spec(attempting).when({ type: 'RecordDelivered', attempt: 1, status: 302 }).thenThrows({ refusal: 'invalid', message: /302/ }));
     it('RecordAttemptFailed schedules the retry after the jittered backoff', () =>
       spec(attempting)
         .when(fail(1, 503, 0))
@@ -141,7 +141,7 @@ describe('webhook delivery decider', () => {
           { type: 'WebhookDeliveryAbandoned', data: { reason: 'gone', at: NOW } },
         ]));
     it('RecordAttemptFailed refuses a jitter outside [0, 1]', () =>
-      spec(attempting).when(fail(1, 500, 1.5)).thenThrows({ status: 422, message: /jitter/ }));
+      spec(attempting).when(fail(1, 500, 1.5)).thenThrows({ refusal: 'invalid', message: /jitter/ }));
     it('RecordAttemptFailed for a superseded attempt decides nothing', () =>
       spec([requested, started(1, 40), failed(1, NOW), started(2)]).when(fail(1)).then([]));
     it('RecordAttemptBlocked abandons with blocked, keeping the reason on the attempt', () =>
@@ -152,7 +152,7 @@ describe('webhook delivery decider', () => {
           { type: 'WebhookDeliveryAbandoned', data: { reason: 'blocked', at: NOW } },
         ]));
     it.each([ok(2), fail(2), blocked(2)])('$type for a later attempt than started is refused', (command) =>
-      spec(attempting).when(command).thenThrows({ status: 409 }));
+      spec(attempting).when(command).thenThrows({ refusal: 'conflict' }));
   });
 
   describe.each([

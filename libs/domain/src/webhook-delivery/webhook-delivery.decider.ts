@@ -1,4 +1,4 @@
-import { DomainError, type DecideContext, type Decider } from '../decider';
+import { type DecideContext, type Decider, Conflict, Invalid, NotFound } from '../decider';
 import type {
   AbandonReason,
   WebhookDeliveryEvent,
@@ -40,7 +40,7 @@ export const retryDelayMs = (backoffSeconds: number, attempt: number, jitter: nu
 const plusMs = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
 
 const mustExist = (state: WebhookDeliveryState): Started => {
-  if (state.status === 'absent') throw new DomainError(404, 'webhook delivery does not exist');
+  if (state.status === 'absent') throw new NotFound('webhook delivery does not exist');
   return state;
 };
 
@@ -48,7 +48,7 @@ const isFinished = (state: Started) => state.status === 'delivered' || state.sta
 
 const mustHaveStarted = (state: Started, attempt: number) => {
   if (!Number.isInteger(attempt) || attempt < 1 || attempt > state.attempts) {
-    throw new DomainError(409, `attempt ${attempt} of delivery ${state.request.delivery_id} was never started`);
+    throw new Conflict(`attempt ${attempt} of delivery ${state.request.delivery_id} was never started`);
   }
 };
 
@@ -64,10 +64,10 @@ const requestDelivery = (
   { now, newId }: DecideContext,
 ): WebhookDeliveryEvent[] => {
   if (!Number.isInteger(delivery.max_attempts) || delivery.max_attempts < 1) {
-    throw new DomainError(422, `max_attempts must be an integer >= 1, got ${delivery.max_attempts}`);
+    throw new Invalid(`max_attempts must be an integer >= 1, got ${delivery.max_attempts}`);
   }
   if (!(delivery.backoff_seconds >= 0)) {
-    throw new DomainError(422, `backoff_seconds must be >= 0, got ${delivery.backoff_seconds}`);
+    throw new Invalid(`backoff_seconds must be >= 0, got ${delivery.backoff_seconds}`);
   }
   if (state.status !== 'absent') return [];
   return [{ type: 'WebhookDeliveryRequested', data: { ...delivery, webhook_id: `msg_${newId()}`, requested_at: now } }];
@@ -119,7 +119,7 @@ const recordDelivered = (
   if (isFinished(delivery)) return [];
   mustHaveStarted(delivery, command.attempt);
   if (!Number.isInteger(command.status) || command.status < 200 || command.status > 299) {
-    throw new DomainError(422, `status ${command.status} is not a 2xx: the delivery was not accepted`);
+    throw new Invalid(`status ${command.status} is not a 2xx: the delivery was not accepted`);
   }
   // Even an attempt that was taken over counts: the receiver accepted it, so nothing more is sent.
   return [{ type: 'WebhookDelivered', data: { attempt: command.attempt, status: command.status, at: now } }];
@@ -132,7 +132,7 @@ const recordAttemptFailed = (
 ): WebhookDeliveryEvent[] => {
   const delivery = mustExist(state);
   if (isFinished(delivery)) return [];
-  if (!(command.jitter >= 0 && command.jitter <= 1)) throw new DomainError(422, `jitter must be in [0, 1], got ${command.jitter}`);
+  if (!(command.jitter >= 0 && command.jitter <= 1)) throw new Invalid(`jitter must be in [0, 1], got ${command.jitter}`);
   const attempt = inFlight(delivery, command.attempt);
   if (!attempt) return [];
   const { attempt: n, status, error } = command;

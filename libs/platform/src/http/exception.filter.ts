@@ -1,6 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import { errorCodes } from 'fastify';
+import { refusalStatus } from '@app/bus';
+import { DomainError } from '@app/domain';
 import { ApiError, StoredAnswer } from './errors';
 import { allowedMethods } from './fastify';
 
@@ -80,6 +82,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
   private answer(e: unknown, req: Req): Answer {
     if (e instanceof ApiError) return { status: e.getStatus(), detail: e.detail, headers: e.headers };
+    // A domain refusal (NotFound, Conflict, Invalid) thrown in this process: the bus's table gives its status.
+    if (e instanceof DomainError) return refusalStatus(e) ?? { status: 500, detail: 'Internal Server Error' };
     const code = fastifyCode(e);
     // Fastify parses the body before its 404 handler; FastAPI never reads it for an unknown route.
     if (code && req.is404) return this.routeNotFound(req);

@@ -13,6 +13,7 @@ import {
   Query,
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { Conflict, Invalid, NotFound } from '@app/domain';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import {
@@ -109,6 +110,21 @@ class SampleController {
   @Get('api-404')
   api404() {
     throw notFound('Monitor not found');
+  }
+
+  @Get('domain-404')
+  domain404() {
+    throw new NotFound('run r_9 does not exist');
+  }
+
+  @Get('domain-409')
+  domain409() {
+    throw new Conflict('the run is already cancelled');
+  }
+
+  @Get('domain-422')
+  domain422() {
+    throw new Invalid('cadence must be at least 1 hour');
   }
 
   @Get('limited')
@@ -467,6 +483,9 @@ describe('other errors', () => {
   it.each([
     ['/nest-404', 404, { detail: 'Task t_9 not found' }, {}],
     ['/api-404', 404, { detail: 'Monitor not found' }, {}],
+    ['/domain-404', 404, { detail: 'run r_9 does not exist' }, {}],
+    ['/domain-409', 409, { detail: 'the run is already cancelled' }, {}],
+    ['/domain-422', 422, { detail: 'cadence must be at least 1 hour' }, {}],
     ['/limited', 429, { detail: 'Too Many Requests' }, { 'retry-after': '2', 'ratelimit-policy': '5;w=1' }],
     ['/busy', 503, { detail: 'Service Unavailable' }, { 'retry-after': '30' }],
     ['/private', 401, { detail: 'Not authenticated' }, { 'www-authenticate': 'Bearer' }],

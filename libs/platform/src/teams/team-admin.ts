@@ -1,6 +1,6 @@
 import { aggregateStream, type EventStore, handleCommand } from '@app/eventstore';
 import { type TeamCommand, teamDecider, type TeamState, teamStream } from '@app/domain';
-import { DomainError } from '@app/domain';
+import { NotFound } from '@app/domain';
 import { generateApiKey, generateWebhookSecret, SecretBox } from '../secrets';
 
 /**
@@ -47,7 +47,7 @@ export class TeamAdmin {
 
   async listKeys(teamId: string, now = new Date()): Promise<KeyListing[]> {
     const state = await this.state(teamId);
-    if (state.status === 'absent') throw new DomainError(404, `team ${teamId} does not exist`);
+    if (state.status === 'absent') throw new NotFound(`team ${teamId} does not exist`);
     return Object.entries(state.keys)
       .map(([key_id, key]) => ({
         key_id,
@@ -77,7 +77,7 @@ export class TeamAdmin {
         const issued = event.type === 'ApiKeyRotated' ? data.new_key_id : data.key_id;
         if (issued === keyId) return event.stream.slice('team-'.length);
       }
-      if (batch.length < 1000) throw new DomainError(404, `key ${keyId} does not exist`);
+      if (batch.length < 1000) throw new NotFound(`key ${keyId} does not exist`);
       after = batch[batch.length - 1].position;
     }
   }
