@@ -51,8 +51,8 @@ async function heldRun(kind: RunKind, params: unknown): Promise<string> {
     initialState: d.initialState,
     evolve: d.evolve,
     decide: (_c: unknown, state: typeof d.initialState, context: { now: string; newId: () => string }) => {
-      const request = { type: 'RequestRun', run_id: id, team_id: 'contract-team', key_id: 'contractkey1', request_id: 'contract-test', params };
-      const hold = { type: 'StartRun', worker_id: 'contract-holder', lease_seconds: 5 };
+      const request = { type: 'RequestRun' as const, run_id: id, team_id: 'contract-team', key_id: 'contractkey1', request_id: 'contract-test', params };
+      const hold = { type: 'StartRun' as const, worker_id: 'contract-holder', lease_seconds: 5 };
       const requested = d.decide(request, state, context);
       return [...requested, ...d.decide(hold, requested.reduce(d.evolve, state), context)];
     },

@@ -7,6 +7,16 @@ export interface DomainEvent<Type extends string = string, Data = unknown> {
   data: Data;
 }
 
+/**
+ * A guard for the stored events of one union: `isEventOf<CrawlEvent>()(stored, 'CrawlPageRead')`
+ * narrows a stored event (the read side sees `{type, data: unknown}`) to that member, so its data
+ * is read with its type. The log holds only what the kind's decider decided, under its names.
+ */
+export const isEventOf =
+  <E extends DomainEvent>() =>
+  <T extends E['type']>(stored: DomainEvent, type: T): stored is Extract<E, { type: T }> =>
+    stored.type === type;
+
 export interface DecideContext {
   /** Current time, ISO-8601. */
   now: string;

@@ -1,4 +1,4 @@
-import { type RunKind, streamOf, Conflict, Invalid, NotFound } from '@app/domain';
+import { type LifecycleCommand, type RunKind, streamOf, Conflict, Invalid, NotFound } from '@app/domain';
 import { type EventStore, handleCommand } from '@app/eventstore';
 
 /** Who asks: the bus headers the gateway sets on every call. */
@@ -13,7 +13,7 @@ const metadataOf = (caller: Caller, runId: string) => ({ team_id: caller.team_id
 /** Appends a run's request to its new stream; the reply's position lets the gateway read its own write. */
 export async function requestRun(store: EventStore, kind: RunKind, runId: string, params: unknown, caller: Caller): Promise<{ position: string }> {
   if (!caller.team_id || !caller.key_id || !caller.request_id) throw new Invalid('a run needs team_id, key_id and request_id headers');
-  const command = { type: 'RequestRun', run_id: runId, team_id: caller.team_id, key_id: caller.key_id, request_id: caller.request_id, params };
+  const command: LifecycleCommand<unknown> = { type: 'RequestRun', run_id: runId, team_id: caller.team_id, key_id: caller.key_id, request_id: caller.request_id, params };
   const result = await handleCommand(store, streamOf(kind, runId), kind.decider, command, { metadata: metadataOf(caller, runId) });
   return { position: String(result.position) };
 }
@@ -28,7 +28,7 @@ export async function assertOwned(store: EventStore, stream: string, caller: Cal
 }
 
 /** A command on a run of the caller's team (cancel, reopen); the reply carries the append position, if any. */
-async function onOwnedRun(store: EventStore, kind: RunKind, runId: string, caller: Caller, command: { type: string; [field: string]: unknown }): Promise<{ position?: string }> {
+async function onOwnedRun(store: EventStore, kind: RunKind, runId: string, caller: Caller, command: Extract<LifecycleCommand<unknown>, { type: 'CancelRun' | 'ReopenRun' }>): Promise<{ position?: string }> {
   const stream = streamOf(kind, runId);
   await assertOwned(store, stream, caller, `${kind.noun} ${runId}`);
   const result = await handleCommand(store, stream, kind.decider, command, { metadata: metadataOf(caller, runId) });

@@ -5,6 +5,9 @@ import { type RunInfo, RunRegistry } from './run-registry';
 import { planTick } from './scheduling';
 
 /** Why a run's work stops before its end: a cancel, a lost lease, or this process draining. */
+/** A command of a run kind: the shared lifecycle's, or a progress fact its executor records. */
+type KindCommand = Parameters<RunKind['decider']['decide']>[0];
+
 export type StopReason = 'cancel' | 'lease-lost' | 'shutdown';
 
 /** What an executor gets for one run it works. */
@@ -206,7 +209,7 @@ export class RunWorker {
     }
   }
 
-  private command(run: RunInfo, command: { type: string; [field: string]: unknown }) {
+  private command(run: RunInfo, command: KindCommand) {
     return handleCommand(this.store, streamOf(run.kind, run.run_id), run.kind.decider, command, {
       now: () => new Date(this.wallClock()).toISOString(),
       metadata: { correlation_id: run.run_id, causation_id: this.workerId },

@@ -1,6 +1,6 @@
 import { Conflict, Invalid } from '../decider';
 import { lineItem } from '../pricing';
-import { decideResearch, evolveResearch, initialResearch, renderItems, RESEARCH_COMMAND_TYPES, RESEARCH_EVENT_TYPES, type ResearchCommand, type ResearchEvent } from '../run/research-progress';
+import { decideResearch, evolveResearch, initialResearch, isResearchCommand, renderItems, RESEARCH_EVENT_TYPES } from '../run/research-progress';
 import { type RunCommand, runDecider, type RunKindSpec } from '../run/run.decider';
 import type { RunState } from '../run/run.events';
 import { PROCESSOR_BUDGETS } from '../task-run/task-run.events';
@@ -18,14 +18,18 @@ export const chatRunKind: RunKindSpec<'ChatRun', 'id', ChatParams, ChatProgress,
   progress: {
     initial: { ...initialResearch, chunks: [], answer: null },
     decide(command, run) {
-      if (RESEARCH_COMMAND_TYPES.has(command.type)) return decideResearch(command as ResearchCommand, run.progress);
+      if (isResearchCommand(command)) return decideResearch(command, run.progress);
       if (command.type === 'RecordAnswerChunk') {
         // Chunks are appended in order, once each: a resumed worker re-writing the answer adds only the missing ones.
         if (command.index < run.progress.chunks.length) return [];
         if (command.index !== run.progress.chunks.length) throw new Conflict(`chunk ${command.index} comes after chunk ${run.progress.chunks.length - 1}`);
         return [{ type: 'ChatAnswerChunk', data: { index: command.index, text: command.text } }];
       }
-      if (command.type !== 'RecordAnswer') throw new Error(`unknown command ${command.type}`);
+      if (command.type !== 'RecordAnswer') {
+        // Unreachable by type; a command off the bus is checked all the same.
+        const unexpected: { type: string } = command;
+        throw new Error(`unknown command ${unexpected.type}`);
+      }
       if (run.progress.answer) return [];
       const budget = PROCESSOR_BUDGETS[run.params.budget];
       if (!Number.isInteger(command.steps) || command.steps < 1 || command.steps > budget.steps) {
@@ -37,7 +41,7 @@ export const chatRunKind: RunKindSpec<'ChatRun', 'id', ChatParams, ChatProgress,
     evolve(progress, event) {
       if (event.type === 'ChatAnswerChunk') return event.data.index === progress.chunks.length ? { ...progress, chunks: [...progress.chunks, event.data.text] } : progress;
       if (event.type === 'ChatAnswered') return progress.answer ? progress : { ...progress, answer: event.data };
-      return evolveResearch(progress, event as ResearchEvent);
+      return evolveResearch(progress, event);
     },
     charge(run) {
       if (!run.progress.answer) throw new Conflict('no answer yet');

@@ -1,11 +1,11 @@
 import type { SkuLineItem } from '../charge/charge.events';
-import { NotFound } from '../decider';
+import { isEventOf, NotFound } from '../decider';
 import { totalCredits } from '../pricing';
 import { defineRunKind } from '../run/run-kind';
 import { publicStatus, runEndedAt } from '../run/run.decider';
 import { RUN_STATUSES } from '../run/run.events';
 import { teamStream } from '../team/team.events';
-import { boundedPage, CRAWL_STREAM_PREFIX, crawlRunKind, type CrawlPage, type CrawlParams, type CrawlState, type CrawlTermination } from './crawl.decider';
+import { boundedPage, CRAWL_STREAM_PREFIX, crawlRunKind, type CrawlPage, type CrawlPageRead, type CrawlParams, type CrawlState, type CrawlTermination } from './crawl.decider';
 
 export const CRAWL_RUNS_COLLECTION = 'crawl_runs';
 /** A crawl's pages in the read model: one document per page (the run's document keeps counts). */
@@ -53,6 +53,9 @@ export const crawlPageView = ({ url, source_url, final_url, title, content, stat
  * Crawl runs, worked by the extraction service (the one service that reads user-supplied URLs):
  * `page.fetched` is published as each page is recorded.
  */
+/** The crawl's page events, narrowed from the stored events the read side sees. */
+const isPageRead = isEventOf<CrawlPageRead>();
+
 export const crawlRuns = defineRunKind(crawlRunKind, {
   name: 'crawl',
   streamPrefix: CRAWL_STREAM_PREFIX,
@@ -68,7 +71,10 @@ export const crawlRuns = defineRunKind(crawlRunKind, {
     items: {
       collection: CRAWL_PAGES_COLLECTION,
       eventType: 'CrawlPageRead',
-      item: (event) => crawlPageView(event.data as CrawlPage),
+      item: (event) => {
+        if (!isPageRead(event, 'CrawlPageRead')) throw new Error(`not a page: ${event.type}`);
+        return crawlPageView(event.data);
+      },
       summary: (state) => (state.status === 'absent' || state.progress.pages.length === 0 ? state : { ...state, progress: { ...state.progress, pages: [] } }),
     },
   },
@@ -87,9 +93,8 @@ export const crawlRuns = defineRunKind(crawlRunKind, {
   },
   queuedFields: (state) => ({ url: state.params.url }),
   publishProgress(event, state) {
-    if (event.type !== 'CrawlPageRead') return undefined;
-    const page = event.data as CrawlPage;
-    const { content: _c, ...shown } = crawlPageView(page);
+    if (!isPageRead(event, 'CrawlPageRead')) return undefined;
+    const { content: _c, ...shown } = crawlPageView(event.data);
     return { event: 'page.fetched', data: { crawl_id: state.run_id, ...shown, pages: state.progress.counts.pages } };
   },
 });

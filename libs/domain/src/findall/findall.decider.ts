@@ -93,8 +93,8 @@ export const findAllRunKind: RunKindSpec<'FindAllRun', 'findall_id', FindAllPara
           return [{ type: 'FindAllPagesRendered', data: { read_id: command.read_id, renders } }, charge(run.team_id, run.run_id, 'sku_render', now, renders)];
         }
         default: {
-          const unreachable: never = command;
-          throw new Error(`unknown command ${(unreachable as { type: string }).type}`);
+          const unreachable: { type: string } = command satisfies never;
+          throw new Error(`unknown command ${unreachable.type}`);
         }
       }
     },
@@ -141,24 +141,35 @@ export const findAllRunKind: RunKindSpec<'FindAllRun', 'findall_id', FindAllPara
     validateReopen(detail) {
       if (detail.additional_limit !== undefined) {
         const n = detail.additional_limit;
-        if (!Number.isInteger(n) || (n as number) < 1 || (n as number) > 100) throw new Invalid('additional_limit must be 1 to 100');
+        if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 100) throw new Invalid('additional_limit must be 1 to 100');
         return;
       }
-      const fields = detail.fields as string[] | null | undefined;
-      if (!(Array.isArray(fields) && fields.length > 0) && !detail.output_schema) throw new Invalid('enrich needs fields or an output_schema');
+      const enrich = reopenDetail(detail);
+      if ('additional_limit' in enrich) return;
+      if (!(enrich.fields && enrich.fields.length > 0) && !enrich.output_schema) throw new Invalid('enrich needs fields or an output_schema');
     },
-    reopened(p, detail) {
-      if (detail.additional_limit !== undefined) return { ...p, extra_limit: p.extra_limit + Number(detail.additional_limit), termination: null };
-      const enrichment: Enrichment & { done: string[] } = {
-        enrichment_id: String(detail.enrichment_id),
-        fields: (detail.fields as string[] | null | undefined) ?? null,
-        output_schema: (detail.output_schema as Record<string, unknown> | null | undefined) ?? null,
-        done: [],
-      };
+    reopened(p, stored) {
+      const detail = reopenDetail(stored);
+      if ('additional_limit' in detail) return { ...p, extra_limit: p.extra_limit + detail.additional_limit, termination: null };
+      const enrichment: Enrichment & { done: string[] } = { ...detail, done: [] };
       return { ...p, enrichments: [...p.enrichments, enrichment] };
     },
   },
 };
+
+/** What a reopened FindAll run is given: more matches to find, or fields to add to its matches. */
+type FindAllReopen = { additional_limit: number } | Enrichment;
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The reopen detail as the run's events hold it (a plain record), read field by field with its types. */
+function reopenDetail(detail: Record<string, unknown>): FindAllReopen {
+  if (typeof detail.additional_limit === 'number') return { additional_limit: detail.additional_limit };
+  return {
+    enrichment_id: typeof detail.enrichment_id === 'string' ? detail.enrichment_id : '',
+    fields: Array.isArray(detail.fields) ? detail.fields.filter((f): f is string => typeof f === 'string') : null,
+    output_schema: isRecord(detail.output_schema) ? detail.output_schema : null,
+  };
+}
 
 export type FindAllState = RunState<FindAllParams, FindAllProgress>;
 export type FindAllCommand = RunCommand<FindAllParams, FindAllProgressCommand>;

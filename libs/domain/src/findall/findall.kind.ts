@@ -1,8 +1,11 @@
+import { isEventOf } from '../decider';
 import { defineRunKind } from '../run/run-kind';
 import { teamStream } from '../team/team.events';
 import { findAllRunKind } from './findall.decider';
 import { FINDALL_STREAM_PREFIX, type FindAllProgressEvent } from './findall.events';
 import { entityRow, findAllView } from './findall.view';
+
+const isFindAllEvent = isEventOf<FindAllProgressEvent>();
 
 export const FINDALL_RUNS_COLLECTION = 'findall_runs';
 
@@ -29,8 +32,8 @@ export const findAllRuns = defineRunKind(findAllRunKind, {
   },
   queuedFields: (state) => ({ query: state.params.query }),
   publishProgress(event, state) {
-    if (event.type !== 'FindAllCandidateChecked') return undefined;
-    const checked = (event as Extract<FindAllProgressEvent, { type: 'FindAllCandidateChecked' }>).data;
+    if (!isFindAllEvent(event, 'FindAllCandidateChecked')) return undefined;
+    const checked = event.data;
     const candidate = state.progress.candidates.find((c) => c.candidate_id === checked.candidate_id);
     return checked.match_status === 'matched' && candidate ? { event: 'entity.found', data: { findall_id: state.run_id, candidate_id: candidate.candidate_id, ...entityRow(candidate) } } : undefined;
   },

@@ -70,8 +70,8 @@ export const idempotencyDecider: Decider<IdempotencyCommand, IdempotencyEvent, I
           ? [{ type: 'IdempotencyKeyReleased', data: { request_id: command.request_id, released_at: now } }]
           : [];
       default: {
-        const unreachable: never = command;
-        throw new Error(`unknown command ${(unreachable as { type: string }).type}`);
+        const unreachable: { type: string } = command satisfies never;
+        throw new Error(`unknown command ${unreachable.type}`);
       }
     }
   },

@@ -156,8 +156,8 @@ function decide(command: MonitorCommand, state: MonitorState, { now }: DecideCon
       return [{ type: 'MonitorWebhookOutcome', data: { ...data, at: now } }];
     }
     default: {
-      const unreachable: never = command;
-      throw new Error(`unknown command ${(unreachable as { type: string }).type}`);
+      const unreachable: { type: string } = command satisfies never;
+      throw new Error(`unknown command ${unreachable.type}`);
     }
   }
 }

@@ -78,6 +78,9 @@ export type ResultsMerged = DomainEvent<'ResultsMerged', { results: RunResult[];
 export type ResearchEvent = SubqueriesPlanned | SerpPageFetched | PageFetched | FindingGraded | ResultsMerged;
 
 export const RESEARCH_EVENT_TYPES: readonly ResearchEvent['type'][] = ['SubqueriesPlanned', 'SerpPageFetched', 'PageFetched', 'FindingGraded', 'ResultsMerged'];
+const researchTypes: ReadonlySet<string> = new Set(RESEARCH_EVENT_TYPES);
+/** A stored event is one of the research pipeline's facts. */
+export const isResearchEvent = (stored: DomainEvent): stored is ResearchEvent => researchTypes.has(stored.type);
 
 export type ResearchCommand =
   | { type: 'RecordPlan'; worker_id: string; subqueries: string[]; pages_target: number; round?: number }
@@ -93,6 +96,8 @@ export const RESEARCH_COMMAND_TYPES: ReadonlySet<string> = new Set<ResearchComma
   'RecordFinding',
   'RecordResults',
 ]);
+/** A kind's command is one of the research pipeline's (the kinds that run it decide those alike). */
+export const isResearchCommand = (command: { type: string }): command is ResearchCommand => RESEARCH_COMMAND_TYPES.has(command.type);
 
 export interface ResearchProgress {
   plan: { subqueries: string[]; pages_target: number; round?: number } | null;
@@ -141,8 +146,8 @@ export function decideResearch(command: ResearchCommand, progress: ResearchProgr
       return unchanged ? [] : [{ type: 'ResultsMerged', data: { results: command.results, reranked: command.reranked } }];
     }
     default: {
-      const unreachable: never = command;
-      throw new Error(`unknown command ${(unreachable as { type: string }).type}`);
+      const unreachable: { type: string } = command satisfies never;
+      throw new Error(`unknown command ${unreachable.type}`);
     }
   }
 }

@@ -1,7 +1,7 @@
 import type { Decider, DomainEvent } from '../decider';
 import { publicStatus, runDecider, type RunKindSpec } from './run.decider';
-import type { ResearchProgress } from './research-progress';
-import { lifecycleNames, type ExistingRun, type LifecycleCommand, type RunState } from './run.events';
+import { isResearchEvent, type ResearchProgress } from './research-progress';
+import { lifecycle, lifecycleNames, type ExistingRun, type LifecycleCommand, type RunState } from './run.events';
 
 /** A stored event as the read side sees it. */
 export interface StoredEvent {
@@ -44,7 +44,7 @@ export interface RunRoutes {
  * kind's folder: the worker, the bus handler of its service, the gateway's routes and streams, the
  * projection and the webhooks are written once against this. Optional parts are capabilities.
  */
-export interface RunKind<State extends AnyRunState = AnyRunState, View extends object = object, ListItem extends object = object, Progress extends { type: string } = { type: string }> {
+export interface RunKind<State extends AnyRunState = AnyRunState, View extends object = object, ListItem extends object = object, Progress extends { type: string } = { type: string; worker_id: string }> {
   /** Short name: `search`, `task`; the bus names the kind by it. */
   name: string;
   /** Stored lifecycle names start with it (`SearchRun`). */
@@ -151,22 +151,26 @@ export const streamOf = (kind: Pick<RunKind, 'streamPrefix'>, runId: string): st
 
 /** Public names of the research pipeline's facts, shared by every kind that runs it. */
 export function publishResearch(event: StoredEvent, progress: ResearchProgress): Published | undefined {
-  const data = event.data as Record<string, unknown>;
+  if (!isResearchEvent(event)) return undefined;
   const view = { pagesFetched: progress.serp_pages.length, pagesTarget: progress.plan?.pages_target ?? 1, resultsCount: progress.results.length, reranked: progress.reranked };
   switch (event.type) {
-    case 'SubqueriesPlanned':
+    case 'SubqueriesPlanned': {
+      const { subqueries, round } = event.data;
       // A follow-up round's plan says which round it is: its new sub-queries are the last ones.
-      return { event: 'plan.created', data: { subqueries: data.subqueries, pagesTarget: view.pagesTarget, ...(typeof data.round === 'number' && { round: data.round }) } };
+      return { event: 'plan.created', data: { subqueries, pagesTarget: view.pagesTarget, ...(typeof round === 'number' && { round }) } };
+    }
     case 'SerpPageFetched':
-      return { event: 'serp.page', data: { subquery: data.subquery, page: data.page, pagesFetched: view.pagesFetched, pagesTarget: view.pagesTarget } };
+      return { event: 'serp.page', data: { subquery: event.data.subquery, page: event.data.page, pagesFetched: view.pagesFetched, pagesTarget: view.pagesTarget } };
     case 'PageFetched':
-      return { event: 'page.fetched', data: { url: data.url, ok: data.ok } };
+      return { event: 'page.fetched', data: { url: event.data.url, ok: event.data.ok } };
     case 'FindingGraded':
-      return { event: 'finding.graded', data: data.finding };
+      return { event: 'finding.graded', data: event.data.finding };
     case 'ResultsMerged':
       return { event: 'results.updated', data: { count: view.resultsCount, reranked: view.reranked } };
-    default:
-      return undefined;
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
   }
 }
 
@@ -181,13 +185,13 @@ export function publishLifecycle<State extends AnyRunState>(
   view: () => object & { error?: string | null },
   queuedExtra: () => Record<string, unknown> = () => ({}),
 ): Published | undefined {
-  const names = lifecycleNames(kind.prefix);
+  const { names, is } = lifecycle(kind.prefix);
   const id = { [kind.idKey]: state.run_id };
   switch (event.type) {
     case names.requested:
       return { event: 'run.queued', data: { ...id, status: 'queued', ...queuedExtra() } };
     case names.started:
-      return { event: 'run.started', data: { ...id, status: 'running', resumed: (event.data as { resumed?: boolean }).resumed === true } };
+      return { event: 'run.started', data: { ...id, status: 'running', resumed: is(event, 'started') && event.data.resumed === true } };
     case names.completed:
       return { event: 'run.completed', data: view() };
     case names.failed:

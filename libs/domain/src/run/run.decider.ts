@@ -5,8 +5,10 @@ import {
   type ExistingRun,
   LIFECYCLE_COMMANDS,
   type LifecycleCommand,
+  idField,
+  isCharge,
+  lifecycle,
   type LifecycleEvent,
-  lifecycleNames,
   type RunningRun,
   type RunRecord,
   type RunState,
@@ -69,9 +71,12 @@ export function runDecider<P extends string, IdKey extends string, Params, Progr
   type Existing = ExistingRun<Params, Progress>;
   type Running = RunningRun<Params, Progress>;
   type Ev = RunEvent<P, IdKey, Params, Event>;
-  const names = lifecycleNames(kind.prefix);
-  const event = (type: string, data: unknown) => ({ type, data }) as Ev;
+  const life = lifecycle<P, IdKey, Params>(kind.prefix);
+  const { event } = life;
   const progressTypes = new Set<string>(kind.progressEventTypes);
+  const isLifecycleCommand = (command: RunCommand<Params, Command>): command is Lifecycle<Params> => LIFECYCLE_COMMANDS.has(command.type);
+  /** A stored event of the kind's own progress (the log holds only what this decider decided). */
+  const isProgress = (stored: DomainEvent): stored is Event => progressTypes.has(stored.type);
 
   const mustExist = (state: State): Existing => {
     if (state.status === 'absent') throw new NotFound(`${kind.noun} does not exist`);
@@ -107,13 +112,13 @@ export function runDecider<P extends string, IdKey extends string, Params, Progr
     }
     kind.validate(command.params);
     const { run_id, team_id, key_id, request_id, params } = command;
-    return [event(names.requested, { [kind.idKey]: run_id, team_id, key_id, request_id, params, requested_at: now })];
+    return [event('requested', { ...idField(kind.idKey, run_id), team_id, key_id, request_id, params, requested_at: now })];
   };
 
   const start = (command: Cmd<Params, 'StartRun'>, state: State, { now }: DecideContext): Ev[] => {
     const run = mustExist(state);
     const lease_until = leaseUntil(now, command.lease_seconds);
-    const started = (resumed: boolean) => [event(names.started, { worker_id: command.worker_id, lease_until, started_at: now, resumed })];
+    const started = (resumed: boolean) => [event('started', { worker_id: command.worker_id, lease_until, started_at: now, resumed })];
     if (run.status === 'queued') return started(false);
     if (run.status !== 'running') throw new Conflict(`run is ${run.status}`);
     if (command.takeover === false && run.worker_id !== command.worker_id) throw new Conflict('run was started by another worker');
@@ -130,23 +135,23 @@ export function runDecider<P extends string, IdKey extends string, Params, Progr
     if (TERMINAL.has(run.status)) return [];
     if (run.status !== 'running') throw new Conflict('run is not started');
     if (run.worker_id !== command.worker_id) throw heldBy(run);
-    return [event(names.heartbeat, { worker_id: command.worker_id, lease_until: leaseUntil(now, command.lease_seconds) })];
+    return [event('heartbeat', { worker_id: command.worker_id, lease_until: leaseUntil(now, command.lease_seconds) })];
   };
 
   const release = (command: Cmd<Params, 'ReleaseRun'>, state: State, { now }: DecideContext): Ev[] => {
     const run = mustExist(state);
     // Only what it holds can be handed back; a run that ended or moved on needs nothing.
     if (run.status !== 'running' || run.worker_id !== command.worker_id) return [];
-    return [event(names.released, { worker_id: command.worker_id, released_at: now })];
+    return [event('released', { worker_id: command.worker_id, released_at: now })];
   };
 
   const cancel = (_command: Cmd<Params, 'CancelRun'>, state: State, { now }: DecideContext): Ev[] => {
     const run = mustExist(state);
     if (run.status === 'completed' || run.status === 'failed') throw new Conflict(`cannot cancel a ${run.status} run`);
     if (run.status === 'cancelled' || run.cancel_requested_at !== null) return [];
-    const requested = event(names.cancelRequested, { requested_at: now });
+    const requested = event('cancelRequested', { requested_at: now });
     // Nobody works a queued run, so nobody is left to confirm: it ends at once.
-    if (run.status === 'queued') return [requested, event(names.cancelled, { cancelled_at: now })];
+    if (run.status === 'queued') return [requested, event('cancelled', { cancelled_at: now })];
     return [requested];
   };
 
@@ -154,7 +159,7 @@ export function runDecider<P extends string, IdKey extends string, Params, Progr
     const run = mustExist(state);
     if (run.status !== 'running' || run.cancel_requested_at === null) return [];
     mayEnd(run, command.worker_id, now);
-    return [event(names.cancelled, { cancelled_at: now })];
+    return [event('cancelled', { cancelled_at: now })];
   };
 
   const fail = (command: Cmd<Params, 'FailRun'>, state: State, { now }: DecideContext): Ev[] => {
@@ -163,9 +168,9 @@ export function runDecider<P extends string, IdKey extends string, Params, Progr
     if (run.status === 'running') {
       mayEnd(run, command.worker_id, now);
       // The caller already saw it cancelled: a worker failing while it winds down ends it cancelled.
-      if (run.cancel_requested_at !== null) return [event(names.cancelled, { cancelled_at: now })];
+      if (run.cancel_requested_at !== null) return [event('cancelled', { cancelled_at: now })];
     }
-    return [event(names.failed, { error: command.error, failed_at: now })];
+    return [event('failed', { error: command.error, failed_at: now })];
   };
 
   const complete = (command: Cmd<Params, 'CompleteRun'>, state: State, { now }: DecideContext): Ev[] => {
@@ -173,8 +178,8 @@ export function runDecider<P extends string, IdKey extends string, Params, Progr
     const run = mustHold(state, command.worker_id);
     const items = kind.progress.charge(run);
     const charged =
-      items.length > 0 ? [event('CreditsCharged', { team_id: run.team_id, request_id: run.run_id, items, credits: totalCredits(items), at: now })] : [];
-    return [...charged, event(names.completed, { completed_at: now })];
+      items.length > 0 ? [{ type: 'CreditsCharged' as const, data: { team_id: run.team_id, request_id: run.run_id, items, credits: totalCredits(items), at: now } }] : [];
+    return [...charged, event('completed', { completed_at: now })];
   };
 
   const reopen = (command: Cmd<Params, 'ReopenRun'>, state: State, { now }: DecideContext): Ev[] => {
@@ -182,7 +187,7 @@ export function runDecider<P extends string, IdKey extends string, Params, Progr
     if (!kind.progress.reopened) throw new Conflict(`a ${kind.noun} cannot be given more work`);
     if (run.status !== 'completed') throw new Conflict(`only a completed run can be given more work; this one is ${publicStatus(run)}`);
     kind.progress.validateReopen?.(command.detail, run.progress);
-    return [event(names.reopened, { team_id: run.team_id, reason: command.reason, detail: command.detail, reopened_at: now })];
+    return [event('reopened', { team_id: run.team_id, reason: command.reason, detail: command.detail, reopened_at: now })];
   };
 
   /** Drops the lease fields when a run ends, so each status carries only its own fields. */
@@ -196,18 +201,18 @@ export function runDecider<P extends string, IdKey extends string, Params, Progr
   };
 
   const evolve = (state: State, stored: Ev): State => {
-    const data = stored.data as Record<string, unknown>;
-    if (stored.type === names.requested) {
+    const { is } = life;
+    if (is(stored, 'requested')) {
       if (state.status !== 'absent') return state;
-      const requested = data as { team_id: string; key_id: string; request_id: string; params: Params; requested_at: string };
+      const { data } = stored;
       return {
         status: 'queued',
-        run_id: String(data[kind.idKey]),
-        team_id: requested.team_id,
-        key_id: requested.key_id,
-        request_id: requested.request_id,
-        params: requested.params,
-        requested_at: requested.requested_at,
+        run_id: data[kind.idKey],
+        team_id: data.team_id,
+        key_id: data.key_id,
+        request_id: data.request_id,
+        params: data.params,
+        requested_at: data.requested_at,
         cancel_requested_at: null,
         charged: [],
         progress: kind.progress.initial,
@@ -215,47 +220,32 @@ export function runDecider<P extends string, IdKey extends string, Params, Progr
     }
     if (state.status === 'absent') return state;
     const open = state.status === 'queued' || state.status === 'running';
-    switch (stored.type) {
-      case names.started:
-        return open ? { ...state, status: 'running', worker_id: String(data.worker_id), lease_until: String(data.lease_until) } : state;
-      case names.heartbeat:
-        return state.status === 'running' && state.worker_id === data.worker_id ? { ...state, lease_until: String(data.lease_until) } : state;
-      case names.released:
-        return state.status === 'running' && state.worker_id === data.worker_id
-          ? { ...state, worker_id: null, lease_until: String(data.released_at) }
-          : state;
-      case names.cancelRequested:
-        return open && state.cancel_requested_at === null ? { ...state, cancel_requested_at: String(data.requested_at) } : state;
-      case names.completed:
-        return open ? { ...strip(state), status: 'completed', completed_at: String(data.completed_at) } : state;
-      case names.failed:
-        return open ? { ...strip(state), status: 'failed', error: String(data.error), failed_at: String(data.failed_at) } : state;
-      case names.cancelled:
-        return open ? { ...strip(state), status: 'cancelled', cancelled_at: String(data.cancelled_at) } : state;
-      case names.reopened: {
-        if (state.status !== 'completed') return state;
-        const { status: _s, completed_at: _c, ...record } = state;
-        const progress = kind.progress.reopened ? kind.progress.reopened(state.progress, (data.detail ?? {}) as Record<string, unknown>) : state.progress;
-        return { ...record, status: 'queued', cancel_requested_at: null, progress };
-      }
-      case 'CreditsCharged':
-        return { ...state, charged: addItems(state.charged, (data as { items: SkuLineItem[] }).items) };
-      default: {
-        if (!progressTypes.has(stored.type)) return state;
-        const progress = kind.progress.evolve(state.progress, stored as Event);
-        return progress === state.progress ? state : { ...state, progress };
-      }
+    if (is(stored, 'started')) return open ? { ...state, status: 'running', worker_id: stored.data.worker_id, lease_until: stored.data.lease_until } : state;
+    if (is(stored, 'heartbeat')) return state.status === 'running' && state.worker_id === stored.data.worker_id ? { ...state, lease_until: stored.data.lease_until } : state;
+    if (is(stored, 'released')) {
+      return state.status === 'running' && state.worker_id === stored.data.worker_id ? { ...state, worker_id: null, lease_until: stored.data.released_at } : state;
     }
+    if (is(stored, 'cancelRequested')) return open && state.cancel_requested_at === null ? { ...state, cancel_requested_at: stored.data.requested_at } : state;
+    if (is(stored, 'completed')) return open ? { ...strip(state), status: 'completed', completed_at: stored.data.completed_at } : state;
+    if (is(stored, 'failed')) return open ? { ...strip(state), status: 'failed', error: stored.data.error, failed_at: stored.data.failed_at } : state;
+    if (is(stored, 'cancelled')) return open ? { ...strip(state), status: 'cancelled', cancelled_at: stored.data.cancelled_at } : state;
+    if (is(stored, 'reopened')) {
+      if (state.status !== 'completed') return state;
+      const { status: _s, completed_at: _c, ...record } = state;
+      const progress = kind.progress.reopened ? kind.progress.reopened(state.progress, stored.data.detail ?? {}) : state.progress;
+      return { ...record, status: 'queued', cancel_requested_at: null, progress };
+    }
+    if (isCharge(stored)) return { ...state, charged: addItems(state.charged, stored.data.items) };
+    if (!isProgress(stored)) return state;
+    const progress = kind.progress.evolve(state.progress, stored);
+    return progress === state.progress ? state : { ...state, progress };
   };
 
   return {
     initialState: { status: 'absent' },
     decide(command, state, context) {
-      if (!LIFECYCLE_COMMANDS.has(command.type)) {
-        const progress = command as Command;
-        return kind.progress.decide(progress, mustHold(state, progress.worker_id), context);
-      }
-      const lifecycle = command as Lifecycle<Params>;
+      if (!isLifecycleCommand(command)) return kind.progress.decide(command, mustHold(state, command.worker_id), context);
+      const lifecycle = command;
       switch (lifecycle.type) {
         case 'RequestRun':
           return request(lifecycle, state, context);
@@ -276,8 +266,8 @@ export function runDecider<P extends string, IdKey extends string, Params, Progr
         case 'ReopenRun':
           return reopen(lifecycle, state, context);
         default: {
-          const unreachable: never = lifecycle;
-          throw new Error(`unknown command ${(unreachable as { type: string }).type}`);
+          const unreachable: { type: string } = lifecycle satisfies never;
+          throw new Error(`unknown command ${unreachable.type}`);
         }
       }
     },

@@ -19,6 +19,13 @@ export type RunRequestedData<IdKey extends string, Params> = { [K in IdKey]: str
   requested_at: string;
 };
 
+/**
+ * The run id under the kind's own field (`{search_id: id}`). TypeScript widens a computed key to an
+ * index signature, so the one record built from a key is asserted here, where the key and value are
+ * both in hand.
+ */
+export const idField = <IdKey extends string>(key: IdKey, id: string): { [K in IdKey]: string } => Object.fromEntries([[key, id]]) as { [K in IdKey]: string };
+
 export interface RunStartedData {
   worker_id: string;
   lease_until: string;
@@ -57,18 +64,19 @@ export interface RunReopenedData {
   reopened_at: string;
 }
 
-export type LifecycleEvent<P extends string, IdKey extends string, Params> =
-  | DomainEvent<`${P}Requested`, RunRequestedData<IdKey, Params>>
-  | DomainEvent<`${P}Started`, RunStartedData>
-  | DomainEvent<`${P}Heartbeat`, RunHeartbeatData>
-  | DomainEvent<`${P}Released`, RunReleasedData>
-  | DomainEvent<`${P}CancelRequested`, RunCancelRequestedData>
-  | DomainEvent<`${P}Cancelled`, RunCancelledData>
-  | DomainEvent<`${P}Failed`, RunFailedData>
-  | DomainEvent<`${P}Completed`, RunCompletedData>
-  | DomainEvent<`${P}Reopened`, RunReopenedData>
-  /** A run is charged in its own stream: on completion, or as it goes (FindAll). */
-  | CreditsCharged;
+/** The data of each lifecycle event, by its short name (the stored name is the kind's prefix then the name capitalised). */
+export interface LifecycleData<IdKey extends string, Params> {
+  requested: RunRequestedData<IdKey, Params>;
+  started: RunStartedData;
+  heartbeat: RunHeartbeatData;
+  released: RunReleasedData;
+  cancelRequested: RunCancelRequestedData;
+  cancelled: RunCancelledData;
+  failed: RunFailedData;
+  completed: RunCompletedData;
+  reopened: RunReopenedData;
+}
+export type LifecycleName = keyof LifecycleData<string, unknown>;
 
 /** The stored names of a kind's lifecycle events. */
 export const lifecycleNames = <P extends string>(prefix: P) => ({
@@ -84,6 +92,34 @@ export const lifecycleNames = <P extends string>(prefix: P) => ({
 });
 
 export type LifecycleNames<P extends string> = ReturnType<typeof lifecycleNames<P>>;
+
+/** Each lifecycle event of a kind, typed by its prefix: `SearchRunStarted` carries RunStartedData. */
+export type LifecycleEvents<P extends string, IdKey extends string, Params> = {
+  [K in LifecycleName]: DomainEvent<LifecycleNames<P>[K], LifecycleData<IdKey, Params>[K]>;
+};
+
+export type LifecycleEvent<P extends string, IdKey extends string, Params> =
+  | LifecycleEvents<P, IdKey, Params>[LifecycleName]
+  /** A run is charged in its own stream: on completion, or as it goes (FindAll). */
+  | CreditsCharged;
+
+/**
+ * A kind's lifecycle, typed by its prefix: `event(name, data)` makes a lifecycle event whose data
+ * the compiler checks, and `is(stored, name)` narrows a stored event to that lifecycle event (by
+ * its stored name), so its data is read with its type and no cast.
+ */
+export function lifecycle<P extends string, IdKey extends string, Params>(prefix: P) {
+  type Event<K extends LifecycleName> = DomainEvent<LifecycleNames<P>[K], LifecycleData<IdKey, Params>[K]>;
+  const names = lifecycleNames(prefix);
+  return {
+    names,
+    event: <K extends LifecycleName>(name: K, data: LifecycleData<IdKey, Params>[K]): Event<K> => ({ type: names[name], data }),
+    is: <K extends LifecycleName>(stored: DomainEvent, name: K): stored is Event<K> => stored.type === names[name],
+  };
+}
+
+/** A stored event is a charge (`CreditsCharged`, in any kind's stream). */
+export const isCharge = (stored: DomainEvent): stored is CreditsCharged => stored.type === 'CreditsCharged';
 
 /** Lifecycle commands: the same for every kind. */
 export type LifecycleCommand<Params> =

@@ -1,7 +1,7 @@
 import type { SkuLineItem } from '../charge/charge.events';
 import { Conflict, Invalid } from '../decider';
 import { lineItem } from '../pricing';
-import { decideResearch, evolveResearch, initialResearch, renderItems, RESEARCH_COMMAND_TYPES, RESEARCH_EVENT_TYPES, type ResearchCommand, type ResearchEvent } from '../run/research-progress';
+import { decideResearch, evolveResearch, initialResearch, isResearchCommand, renderItems, RESEARCH_EVENT_TYPES } from '../run/research-progress';
 import { type RunCommand, runDecider, type RunKindSpec } from '../run/run.decider';
 import type { RunState } from '../run/run.events';
 import { DEEP_SEARCH_BOUNDS as BOUNDS } from './deep-search.bounds';
@@ -32,15 +32,19 @@ export const searchRunKind: RunKindSpec<'SearchRun', 'search_id', DeepSearchPara
   progress: {
     initial: { ...initialResearch, report: null },
     decide(command, run) {
-      if (RESEARCH_COMMAND_TYPES.has(command.type)) return decideResearch(command as ResearchCommand, run.progress);
-      if (command.type !== 'RecordReport') throw new Error(`unknown command ${command.type}`);
+      if (isResearchCommand(command)) return decideResearch(command, run.progress);
+      if (command.type !== 'RecordReport') {
+        // Unreachable by type; a command off the bus is checked all the same.
+        const unexpected: { type: string } = command;
+        throw new Error(`unknown command ${unexpected.type}`);
+      }
       if (run.progress.report) return [];
       const { report, findings, sources, usage } = command;
       return [{ type: 'ReportWritten', data: { report, findings, sources, usage } }];
     },
     evolve(progress, event) {
       if (event.type === 'ReportWritten') return progress.report ? progress : { ...progress, report: event.data };
-      return evolveResearch(progress, event as ResearchEvent);
+      return evolveResearch(progress, event);
     },
     charge(run) {
       if (!run.progress.report) throw new Conflict('no report yet');

@@ -1,6 +1,6 @@
 import { Conflict, Invalid } from '../decider';
 import { lineItem } from '../pricing';
-import { decideResearch, evolveResearch, initialResearch, renderItems, RESEARCH_COMMAND_TYPES, RESEARCH_EVENT_TYPES, type ResearchCommand, type ResearchEvent } from '../run/research-progress';
+import { decideResearch, evolveResearch, initialResearch, isResearchCommand, renderItems, RESEARCH_EVENT_TYPES } from '../run/research-progress';
 import { type RunCommand, runDecider, type RunKindSpec } from '../run/run.decider';
 import type { RunState } from '../run/run.events';
 import { PROCESSOR_BUDGETS, TASK_PROCESSORS, type TaskParams, type TaskRunProgress, type TaskRunProgressCommand, type TaskRunProgressEvent } from './task-run.events';
@@ -19,8 +19,12 @@ export const taskRunKind: RunKindSpec<'TaskRun', 'task_id', TaskParams, TaskRunP
   progress: {
     initial: { ...initialResearch, output: null },
     decide(command, run) {
-      if (RESEARCH_COMMAND_TYPES.has(command.type)) return decideResearch(command as ResearchCommand, run.progress);
-      if (command.type !== 'RecordOutput') throw new Error(`unknown command ${command.type}`);
+      if (isResearchCommand(command)) return decideResearch(command, run.progress);
+      if (command.type !== 'RecordOutput') {
+        // Unreachable by type; a command off the bus is checked all the same.
+        const unexpected: { type: string } = command;
+        throw new Error(`unknown command ${unexpected.type}`);
+      }
       if (run.progress.output) return [];
       const budget = PROCESSOR_BUDGETS[run.params.processor];
       if (!Number.isInteger(command.steps) || command.steps < 1 || command.steps > budget.steps) {
@@ -31,7 +35,7 @@ export const taskRunKind: RunKindSpec<'TaskRun', 'task_id', TaskParams, TaskRunP
     },
     evolve(progress, event) {
       if (event.type === 'TaskOutputWritten') return progress.output ? progress : { ...progress, output: event.data };
-      return evolveResearch(progress, event as ResearchEvent);
+      return evolveResearch(progress, event);
     },
     charge(run) {
       if (!run.progress.output) throw new Conflict('no output yet');

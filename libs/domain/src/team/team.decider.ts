@@ -200,8 +200,8 @@ export const teamDecider: Decider<TeamCommand, TeamEvent, TeamState> = {
       case 'SetWebhookSecret':
         return setWebhookSecret(command, state, context);
       default: {
-        const unreachable: never = command;
-        throw new Error(`unknown command ${(unreachable as { type: string }).type}`);
+        const unreachable: { type: string } = command satisfies never;
+        throw new Error(`unknown command ${unreachable.type}`);
       }
     }
   },

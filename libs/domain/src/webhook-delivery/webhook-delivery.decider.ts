@@ -194,8 +194,8 @@ export const webhookDeliveryDecider: Decider<WebhookDeliveryCommand, WebhookDeli
       case 'RecordAttemptBlocked':
         return recordAttemptBlocked(command, state, context);
       default: {
-        const unreachable: never = command;
-        throw new Error(`unknown command ${(unreachable as { type: string }).type}`);
+        const unreachable: { type: string } = command satisfies never;
+        throw new Error(`unknown command ${unreachable.type}`);
       }
     }
   },
