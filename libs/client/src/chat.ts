@@ -1,7 +1,7 @@
 import { APIConnectionError } from './errors';
 import { readSse } from './sse';
 import { type RequestOptions, segment, type Transport } from './transport';
-import type { ChatBody, ChatCompletion, ChatCompletionChunk, History, JsonObject } from './types';
+import type { ChatBody, ChatCompletion, ChatCompletionChunk, History } from './types';
 
 type ChatParams = Omit<ChatBody, 'stream'>;
 
@@ -20,7 +20,7 @@ export class ChatCompletions {
   }
 
   /** A completion by id, as recorded. */
-  retrieve(id: string, options?: RequestOptions): Promise<JsonObject> {
+  retrieve(id: string, options?: RequestOptions): Promise<ChatCompletion> {
     return this.transport.json({ method: 'GET', path: `/v1/chat/completions/${segment(id)}`, options });
   }
 

@@ -2,7 +2,7 @@ import { ChatCompletions } from './chat';
 import { Monitors } from './monitors';
 import { Crawls, FindAll, Searches, Tasks } from './runs';
 import { type ClientOptions, type RequestOptions, segment, Transport } from './transport';
-import type { ExtractBody, ExtractResponse, JsonObject, MapBody, MapResponse, SearchBody, SearchResponse, SearchRunView, UsageQuery, UsageResponse } from './types';
+import type { ExtractBody, ExtractResponse, MapBody, Model, ModelList, MapResponse, SearchBody, SearchResponse, SearchRunView, UsageQuery, UsageResponse } from './types';
 
 /**
  * The web research service's client: `new WebResearch({ baseURL, apiKey })`. Every call answers
@@ -18,8 +18,8 @@ export class WebResearch {
   readonly monitors: Monitors;
   readonly chat: { readonly completions: ChatCompletions };
   readonly models: {
-    list(options?: RequestOptions): Promise<{ object: 'list'; data: JsonObject[] }>;
-    retrieve(id: string, options?: RequestOptions): Promise<JsonObject>;
+    list(options?: RequestOptions): Promise<ModelList>;
+    retrieve(id: string, options?: RequestOptions): Promise<Model>;
   };
   private readonly transport: Transport;
 

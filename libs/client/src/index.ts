@@ -1,5 +1,21 @@
 export { WebResearch } from './client';
-export { APIConnectionError, APIError, APITimeoutError, type ErrorDetail, type ValidationIssue } from './errors';
+export {
+  APIConnectionError,
+  APIError,
+  APITimeoutError,
+  AuthenticationError,
+  BadRequestError,
+  BudgetExceededError,
+  ConflictError,
+  type ErrorDetail,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  UnprocessableEntityError,
+  type ValidationIssue,
+} from './errors';
+export { type Page, PagePromise } from './pagination';
 export type { ClientOptions, RequestOptions } from './transport';
 export { type RunEvent, type StreamOptions, TERMINAL_EVENTS } from './run-stream';
 export type * from './types';

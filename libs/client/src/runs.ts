@@ -1,3 +1,4 @@
+import { pageOf, PagePromise, type PageQuery } from './pagination';
 import { followRun, type RunEvent, type StreamOptions } from './run-stream';
 import { type RequestOptions, segment, type Transport } from './transport';
 import type {
@@ -10,10 +11,11 @@ import type {
   FindAllBody,
   FindAllEnrichBody,
   FindAllExtendBody,
+  FindAllRun,
   History,
-  JsonObject,
-  PageQuery,
+  ListItem,
   RequestBody,
+  RunEventsPage,
   SearchRunView,
   TaskBody,
   TaskRunView,
@@ -31,6 +33,7 @@ interface RunPaths {
 
 const fill = (template: string, id: string) => template.replace('{id}', segment(id));
 
+
 /** What every run kind has: list, cancel, audit history and the resumable event stream (retrieve: `Runs`, or the kind's own). */
 abstract class RunResource<View, Item = View> {
   constructor(
@@ -39,11 +42,9 @@ abstract class RunResource<View, Item = View> {
     private readonly listKey: string,
   ) {}
 
-  /** A page of the team's runs, newest first. */
-  list(query: PageQuery & { status?: string } = {}, options?: RequestOptions): Promise<{ items: Item[]; total: number; limit: number; offset: number }> {
-    return this.transport
-      .json<Record<string, unknown> & { total: number; limit: number; offset: number }>({ method: 'GET', path: this.paths.list, query, options })
-      .then((page) => ({ items: (page[this.listKey] as Item[]) ?? [], total: page.total, limit: page.limit, offset: page.offset }));
+  /** The team's runs, newest first: `await` it for a page, `for await` over it for every run. */
+  list(query: PageQuery & { status?: string } = {}, options?: RequestOptions): PagePromise<Item> {
+    return new PagePromise(query, (q) => pageOf<Item>(this.transport, this.paths.list, this.listKey, q, options));
   }
 
   /** Stops the run at once, keeping what it found; a completed or failed run is a 409 APIError. */
@@ -74,7 +75,7 @@ abstract class Runs<View, Item = View> extends RunResource<View, Item> {
 }
 
 /** Deep research runs (`POST /v1/search` with `depth: "deep"`, then `/v1/searches/{id}`). */
-export class Searches extends Runs<SearchRunView, JsonObject> {
+export class Searches extends Runs<SearchRunView, ListItem<'SearchRunRoutes_list', 'searches'>> {
   constructor(transport: Transport) {
     super(transport, { run: '/v1/searches/{id}', cancel: '/v1/searches/{id}/cancel', history: '/v1/searches/{id}/history', events: '/v1/searches/{id}/events', list: '/v1/searches' }, 'searches');
   }
@@ -86,7 +87,7 @@ export class Searches extends Runs<SearchRunView, JsonObject> {
 }
 
 /** Task runs: a task against an output schema. */
-export class Tasks extends Runs<TaskRunView> {
+export class Tasks extends Runs<TaskRunView, ListItem<'TaskRunRoutes_list', 'tasks'>> {
   constructor(transport: Transport) {
     super(transport, { run: '/v1/tasks/runs/{id}', cancel: '/v1/tasks/{id}/cancel', history: '/v1/tasks/{id}/history', events: '/v1/tasks/runs/{id}/events', list: '/v1/tasks' }, 'tasks');
   }
@@ -102,40 +103,40 @@ export class Tasks extends Runs<TaskRunView> {
   }
 
   /** A page of the run's recorded public events, oldest first. */
-  events(id: string, query: PageQuery = {}, options?: RequestOptions): Promise<JsonObject> {
+  events(id: string, query: PageQuery = {}, options?: RequestOptions): Promise<RunEventsPage> {
     return this.transport.json({ method: 'GET', path: `/v1/tasks/${segment(id)}/events`, query, options });
   }
 }
 
 /** FindAll runs: entities matching a description, with the fields asked for. */
-export class FindAll extends Runs<JsonObject> {
+export class FindAll extends Runs<FindAllRun, ListItem<'FindallRunRoutes_list', 'runs'>> {
   constructor(transport: Transport) {
     super(transport, { run: '/v1/findall/runs/{id}', cancel: '/v1/findall/runs/{id}/cancel', history: '/v1/findall/runs/{id}/history', events: '/v1/findall/runs/{id}/events', list: '/v1/findall/runs' }, 'runs');
   }
 
   /** Creates the run and waits up to `wait_seconds`, as a task does. */
-  create(body: FindAllBody, options?: RequestOptions): Promise<JsonObject> {
+  create(body: FindAllBody, options?: RequestOptions): Promise<FindAllRun> {
     return this.transport.json({ method: 'POST', path: '/v1/findall', body, options });
   }
 
   /** Creates the run and answers at once (202, queued). */
-  createRun(body: FindAllBody, options?: RequestOptions): Promise<JsonObject> {
+  createRun(body: FindAllBody, options?: RequestOptions): Promise<FindAllRun> {
     return this.transport.json({ method: 'POST', path: '/v1/findall/runs', body, options });
   }
 
   /** Looks for more entities (reopens a completed run). */
-  extend(id: string, body: FindAllExtendBody, options?: RequestOptions): Promise<JsonObject> {
+  extend(id: string, body: FindAllExtendBody, options?: RequestOptions): Promise<FindAllRun> {
     return this.transport.json({ method: 'POST', path: `/v1/findall/runs/${segment(id)}/extend`, body, options });
   }
 
   /** Fills more fields of the matched entities (reopens a completed run). */
-  enrich(id: string, body: FindAllEnrichBody, options?: RequestOptions): Promise<JsonObject> {
+  enrich(id: string, body: FindAllEnrichBody, options?: RequestOptions): Promise<FindAllRun> {
     return this.transport.json({ method: 'POST', path: `/v1/findall/runs/${segment(id)}/enrich`, body, options });
   }
 }
 
 /** Crawl runs: the pages reachable from a start page, read in breadth-first order (`page.fetched` events as they are read). */
-export class Crawls extends RunResource<CrawlRunView> {
+export class Crawls extends RunResource<CrawlRunView, ListItem<'CrawlRunRoutes_list', 'crawls'>> {
   constructor(transport: Transport) {
     super(transport, { run: '/v1/crawl/{id}', cancel: '/v1/crawl/{id}/cancel', history: '/v1/crawl/{id}/history', events: '/v1/crawl/{id}/events', list: '/v1/crawl' }, 'crawls');
   }

@@ -1,4 +1,17 @@
-import { APIConnectionError, APIError, APITimeoutError } from './errors';
+import {
+  APIConnectionError,
+  APIError,
+  APITimeoutError,
+  AuthenticationError,
+  BadRequestError,
+  BudgetExceededError,
+  ConflictError,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  UnprocessableEntityError,
+} from './errors';
 import { loopback, reply } from './testing/loopback';
 import { backoffMs, retryAfterMs, Transport } from './transport';
 
@@ -85,6 +98,34 @@ describe('Transport against a loopback HTTP server', () => {
     expect(error.requestId).toBe('abc-422');
     expect(error.message).toBe('422 body.queries: List should have at least 1 item after validation, not 0 (request abc-422)');
     expect(server.seen).toHaveLength(1);
+  });
+
+  it.each([
+    [400, BadRequestError],
+    [401, AuthenticationError],
+    [402, BudgetExceededError],
+    [403, PermissionDeniedError],
+    [404, NotFoundError],
+    [409, ConflictError],
+    [422, UnprocessableEntityError],
+    [429, RateLimitError],
+    [500, InternalServerError],
+    [502, InternalServerError],
+  ] as const)('throws a %d as its own APIError subclass', async (status, ErrorClass) => {
+    const server = await serve(reply(status, { detail: `refused with ${status}` }));
+    const error = await transport(server.url, { maxRetries: 0 })
+      .json({ method: 'GET', path: '/v1/usage' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ErrorClass);
+    expect(error).toBeInstanceOf(APIError);
+    expect(error).toMatchObject({ status, detail: `refused with ${status}`, name: ErrorClass.name });
+  });
+
+  it('keeps an unusual status as a plain APIError', async () => {
+    const server = await serve(reply(418, { detail: 'a teapot' }));
+    const error = await transport(server.url).json({ method: 'GET', path: '/v1/usage' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIError);
+    expect((error as APIError).name).toBe('APIError');
   });
 
   it('keeps the status of an error body that is not the service JSON (a proxy page)', async () => {

@@ -40,94 +40,37 @@ export type MapBody = Schemas['MapBody'];
 export type CrawlBody = Schemas['CrawlBody'];
 export type CrawlPagesQuery = QueryOf<'CrawlRoutes_view'>;
 
-// The answers of /v1/map and /v1/crawl are not in the OpenAPI document (yet): their shapes as the gateway writes them.
-
-/** POST /v1/map: the site's URLs (sitemaps and links, robots.txt honoured), ranked by `search` when given. */
-export interface MapResponse {
-  url: string;
-  links: Array<{ url: string; title?: string; lastmod?: string }>;
-  credits: number;
-  usage: SkuUsageLine[];
-}
-
-/** DELETE /v1/crawl/{id}/index: how many of the crawl's pages left its team's index. */
-export interface CrawlIndexRemoved {
-  crawl_id: string;
-  removed: number;
-}
-
+export type MapResponse = Schemas['SiteMap'];
+export type CrawlIndexRemoved = Schemas['CrawlIndexRemoved'];
 /** POST /v1/crawl's 202. */
-export interface CrawlCreated {
-  crawl_id: string;
-  status: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
-}
-
-/** One page of a crawl: read (`error` null) or given up on (`error` says why, not charged). */
-export interface CrawlPage {
-  url: string;
-  final_url: string | null;
-  title: string | null;
-  content: string | null;
-  status: number | null;
-  depth: number;
-  error: string | null;
-}
-
+export type CrawlCreated = Schemas['CrawlStarted'];
 /** A crawl run without its pages (list items, cancel, `run.completed`'s data). */
-export interface CrawlRunView extends Required<Omit<CrawlBody, 'webhook' | 'include_paths' | 'exclude_paths'>> {
-  crawl_id: string;
-  status: CrawlCreated['status'];
-  include_paths: string[];
-  exclude_paths: string[];
-  webhook: string | null;
-  counts: { pages: number; read: number; failed: number };
-  termination: 'limit_reached' | 'frontier_exhausted' | 'cancelled' | 'error' | null;
-  credits: number;
-  usage: SkuUsageLine[];
-  error: string | null;
-  createdAt: string;
-  completedAt: string | null;
-}
-
+export type CrawlRunView = Schemas['CrawlRun'];
 /** GET /v1/crawl/{id}: the run with a page of its pages, in the order read. */
-export interface CrawlRunWithPages extends CrawlRunView {
-  pages: CrawlPage[];
-  pages_limit: number;
-  pages_offset: number;
-}
-
+export type CrawlRunWithPages = Schemas['CrawlRunWithPages'];
+/** One page of a crawl: read (`error` null) or given up on (`error` says why, not charged). */
+export type CrawlPage = CrawlRunWithPages['pages'][number];
 /** A crawl stream's `page.fetched` event data: the page without its content, and the pages read so far. */
 export interface CrawlPageFetched extends Omit<CrawlPage, 'content'> {
   crawl_id: string;
   pages: number;
 }
-
-/** A page of a list endpoint: `limit` 1..100, `offset` >= 0. */
-export interface PageQuery {
-  limit?: number;
-  offset?: number;
-}
-
+export type FindAllRun = Schemas['FindAllRun'];
+export type FindAllCandidate = Schemas['FindAllCandidate'];
+export type Monitor = Schemas['Monitor'];
+export type MonitorEvent = Schemas['MonitorEvent'];
+export type Model = Schemas['ModelDto'];
+export type ModelList = Schemas['ModelListDto'];
 /** An entity's audit history: every event of its stream, oldest first. */
-export interface History {
-  events: Array<{ revision: string | number; position: string | number; type: string; at: string; data: unknown; metadata: Record<string, unknown> }>;
-  total: number;
-}
-
+export type History = Schemas['RunHistory'];
+/** A page of a run's recorded public events, oldest first. */
+export type RunEventsPage = Schemas['RunEventsPage'];
 /** OpenAI's chat completion, with the research's `citations` and `search_results` beside `choices`. */
-export interface ChatCompletion {
-  id: string;
-  object: 'chat.completion';
-  created: number;
-  model: string;
-  choices: Array<{ index: number; message: { role: 'assistant'; content: string | null }; finish_reason: string | null }>;
-  usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
-  citations?: string[];
-  search_results?: JsonObject[];
-  credits?: number;
-  usage_items?: Array<{ sku: string; quantity: number; credits: number }>;
-  [key: string]: unknown;
-}
+export type ChatCompletion = Schemas['ChatCompletion'];
+export type { PageQuery } from './pagination';
+
+/** The items of a list operation's answer (under its own key: `tasks`, `monitors`, `events`). */
+export type ListItem<K extends OperationId, Key extends string> = ResponseOf<K> extends { [P in Key]: Array<infer Item> } ? Item : never;
 
 /** One chunk of a streamed chat completion (OpenAI's `chat.completion.chunk`). */
 export interface ChatCompletionChunk {
