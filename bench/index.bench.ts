@@ -144,7 +144,6 @@ async function buildChild(dist: string, dataDir: string, pagesDir: string): Prom
   // The engine's place in dist/: libs/search-engine since it left libs/providers (older baselines).
   const moved = path.join(dist, 'libs', 'search-engine', 'src', 'index.js');
   const before = path.join(dist, 'libs', 'providers', 'src', 'search', 'local', 'local.search-provider.js');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { LocalSearchProvider } = require(fs.existsSync(moved) ? moved : before);
   let peak = 0;
   const sample = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);

@@ -36,7 +36,9 @@ interface Basis {
 
 export async function runTask(svc: RunningService, question: string, processor: string): Promise<{ answer: string; confidence: string | null; ms: number; status: string }> {
   const started = performance.now();
-  let { status, json } = await api<TaskView>(svc, 'POST', '/v1/tasks', { task: question, processor, output_schema: ANSWER_SCHEMA, wait_seconds: 120 });
+  const created = await api<TaskView>(svc, 'POST', '/v1/tasks', { task: question, processor, output_schema: ANSWER_SCHEMA, wait_seconds: 120 });
+  const { status } = created;
+  let { json } = created;
   if (status !== 200 && status !== 202) throw new Error(`task refused: ${status} ${JSON.stringify(json).slice(0, 300)}`);
   const deadline = Date.now() + 120_000;
   while (!['completed', 'failed', 'cancelled'].includes(json.status) && json.run_id && Date.now() < deadline) {

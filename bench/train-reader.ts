@@ -35,6 +35,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import LogisticRegression from 'ml-logistic-regression';
 import { Matrix } from 'ml-matrix';
+import learnerPackage from 'ml-logistic-regression/package.json';
 import { judged, gradeRules, promptAnswer } from '../libs/language/src/research/extractive.research-model';
 import { answerFeatures, FEATURE_NAMES, wrongKind } from '../libs/language/src/research/answer/features';
 import { analyse } from '../libs/language/src/research/question/analysis';
@@ -250,7 +251,7 @@ async function main(): Promise<void> {
   const high = highThreshold(tuneRows, p, answer);
   const weights: ReaderWeights = {
     version: 1,
-    learner: `logistic regression (ml-logistic-regression ${require('ml-logistic-regression/package.json').version}), ${STEPS} full-batch steps from zero, features standardised`,
+    learner: `logistic regression (ml-logistic-regression ${learnerPackage.version}), ${STEPS} full-batch steps from zero, features standardised`,
     features: [...FEATURE_NAMES],
     ...fitted,
     thresholds: { answer, high },

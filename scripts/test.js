@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: installs what it needs (npm packages; Debian's nats-server when root and missing),
-// type-checks, checks the import rules and builds (e2e runs the compiled services as OS processes), then runs the unit,
+// type-checks, checks the import rules, lints and builds (e2e runs the compiled services as OS processes), then runs the unit,
 // integration and e2e projects two at a time, and once they pass the timing-sensitive `serial`
 // project alone. Extra arguments go to jest (and skip the serial phase).
 'use strict';
@@ -39,6 +39,10 @@ execFileSync(path.join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json', '
 console.error('[test] checking imports…');
 const imports = spawnSync(process.execPath, [path.join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), 'apps', 'libs', '--config', '.dependency-cruiser.cjs'], { cwd: root, stdio: 'inherit' });
 if (imports.status !== 0) process.exit(imports.status ?? 1);
+// ESLint (eslint.config.mjs): no unused code, typescript-eslint's recommended rules.
+console.error('[test] linting…');
+const lint = spawnSync(process.execPath, [path.join(root, 'node_modules/eslint/bin/eslint.js'), '.'], { cwd: root, stdio: 'inherit' });
+if (lint.status !== 0) process.exit(lint.status ?? 1);
 const jestBin = path.join(root, 'node_modules/jest/bin/jest.js');
 const extra = process.argv.slice(2);
 const jest = spawnSync(process.execPath, [jestBin, '--maxWorkers=2', '--selectProjects', 'unit', 'integration', 'e2e', ...extra], { cwd: root, stdio: 'inherit' });

@@ -12,7 +12,6 @@ const SCALED = ['gateway', 'search', 'research', 'extraction', 'findall', 'webho
 const PRIVATE = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', '100.64.0.0/10', '127.0.0.0/8'];
 
 if ('missing' in binary) {
-  // eslint-disable-next-line no-console
   console.warn(`[skipped] Kubernetes manifests suite: ${binary.missing}`);
 }
 const suite = 'missing' in binary ? describe.skip : describe;

@@ -8,7 +8,6 @@ jest.setTimeout(120_000);
 
 /** The client as it is published: the build's dist/libs/client. */
 const DIST = path.resolve(__dirname, '..', '..', 'dist', 'libs', 'client');
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the compiled package, typed by its sources
 const { WebResearch, APIError } = require(DIST) as typeof Client;
 
 async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {

@@ -13,7 +13,6 @@ jest.setTimeout(120_000);
 const ROOT = path.resolve(__dirname, '..', '..');
 const DIST = path.join(ROOT, 'dist', 'libs', 'client');
 const CLIENT_TYPES_FILE = path.join(ROOT, 'libs', 'client', 'src', 'openapi.ts');
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the compiled package, typed by its sources
 const { WebResearch, APIError } = require(DIST) as typeof Client;
 
 const TERMINAL = ['run.completed', 'run.failed', 'run.cancelled'];

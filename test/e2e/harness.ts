@@ -19,7 +19,6 @@ export interface E2eContext {
   hooks: { headers: http.IncomingHttpHeaders; body: string; status: number }[];
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are asserted field by field
 export const json = (response: Response): Promise<any> => response.json();
 
 

@@ -40,7 +40,6 @@ const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
 const suite = process.env.EVENTSTORE_URL ? describe.skip : describe;
 if (process.env.EVENTSTORE_URL) {
-  // eslint-disable-next-line no-console
   console.warn('[skipped] fault suite: it checks its invariants on the shared SQLite log; EVENTSTORE_URL is set');
 }
 
@@ -227,8 +226,7 @@ suite('faults under load (cluster)', () => {
     }
     db.close();
     expect(failures).toEqual([]);
-    // eslint-disable-next-line no-console
-    console.log(`[faults] ${faults} faults injected, ${requests} requests, ${runs.length} runs (all ended), ${perCharge.length} synchronous charges (each once), ${deliveries.length} webhook deliveries (one id each), pages fetched twice: ${twice} (kills of fetching processes: ${fetchingKills}); violations 0`);
+      console.log(`[faults] ${faults} faults injected, ${requests} requests, ${runs.length} runs (all ended), ${perCharge.length} synchronous charges (each once), ${deliveries.length} webhook deliveries (one id each), pages fetched twice: ${twice} (kills of fetching processes: ${fetchingKills}); violations 0`);
     expect(twice).toBeLessThanOrEqual(fetchingKills * IN_FLIGHT_BOUND);
   });
 });

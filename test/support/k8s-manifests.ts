@@ -61,7 +61,6 @@ export function validateManifests(manifests: Manifest[]): string[] {
     }
     let Model: new (data: unknown) => { validate(): void };
     try {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
       Model = require(modelPath(manifest))[manifest.kind];
     } catch {
       problems.push(`${label(manifest)}: no schema for ${manifest.apiVersion} ${manifest.kind}`);

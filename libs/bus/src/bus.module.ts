@@ -1,9 +1,10 @@
-import { DynamicModule, Module, ModuleMetadata } from '@nestjs/common';
+import { DynamicModule, type InjectionToken, Module, ModuleMetadata, type OptionalFactoryDependency } from '@nestjs/common';
 import { BUS_OPTIONS, BusClient, BusModuleOptions } from './bus-client';
 
 export interface BusModuleAsyncOptions {
   imports?: ModuleMetadata['imports'];
-  inject?: any[];
+  inject?: Array<InjectionToken | OptionalFactoryDependency>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Nest's FactoryProvider takes the injected values untyped
   useFactory: (...args: any[]) => BusModuleOptions | Promise<BusModuleOptions>;
 }
 

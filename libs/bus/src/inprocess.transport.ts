@@ -9,6 +9,7 @@ import {
   Server,
   WritePacket,
 } from '@nestjs/microservices';
+import type { Deserializer, Serializer } from '@nestjs/microservices';
 import { NO_MESSAGE_HANDLER } from '@nestjs/microservices/constants';
 import { EmptyResponseException } from '@nestjs/microservices/errors/empty-response.exception';
 import { BusPayloadError, encodeReply } from './wire';
@@ -104,8 +105,8 @@ const broker = new InProcessBroker();
 export interface InProcessServerOptions {
   /** Queue group of every handler (a handler's `extras.queue` overrides it; '' = fan-out). */
   queue?: string;
-  serializer?: any;
-  deserializer?: any;
+  serializer?: Serializer;
+  deserializer?: Deserializer;
 }
 
 export class InProcessServer extends Server implements CustomTransportStrategy {
@@ -119,7 +120,7 @@ export class InProcessServer extends Server implements CustomTransportStrategy {
     this.initializeDeserializer(options);
   }
 
-  listen(callback: (...optionalParams: unknown[]) => any): void {
+  listen(callback: (...optionalParams: unknown[]) => unknown): void {
     // Nest registers every handler (addHandler) before listen, like ServerNats.bindEvents expects.
     for (const [pattern, handler] of this.messageHandlers) {
       broker.subscribe(pattern, { server: this, queue: handler.extras?.queue ?? this.options.queue });
@@ -136,6 +137,7 @@ export class InProcessServer extends Server implements CustomTransportStrategy {
     this.statusEvents.removeAllListeners();
   }
 
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- Nest's Server.on takes any Function
   on(event: string, callback: Function): void {
     this.statusEvents.on(event, callback as (...args: unknown[]) => void);
   }
@@ -182,8 +184,8 @@ export class InProcessServer extends Server implements CustomTransportStrategy {
 }
 
 export interface InProcessClientOptions {
-  serializer?: any;
-  deserializer?: any;
+  serializer?: Serializer;
+  deserializer?: Deserializer;
 }
 
 export class InProcessClient extends ClientProxy {
@@ -204,7 +206,7 @@ export class InProcessClient extends ClientProxy {
     this.statusEvents.removeAllListeners();
   }
 
-  override on(event: string, callback: (...args: any[]) => void): void {
+  override on(event: string, callback: (...args: unknown[]) => void): void {
     this.statusEvents.on(event, callback);
   }
 
@@ -237,7 +239,7 @@ export class InProcessClient extends ClientProxy {
     };
   }
 
-  protected async dispatchEvent<T = any>(packet: ReadPacket): Promise<T> {
+  protected async dispatchEvent<T = unknown>(packet: ReadPacket): Promise<T> {
     broker.publish({ subject: this.normalizePattern(packet.pattern), ...this.encode(packet) });
     return undefined as T;
   }

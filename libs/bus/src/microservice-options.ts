@@ -75,7 +75,7 @@ export class NatsServer extends ServerNats {
    * through the object store (large-payloads.ts) and the message carries its reference; one the
    * store cannot take is answered as a 502 naming the sizes, at once.
    */
-  override getPublisher(natsMsg: Msg, id: string, ctx: NatsContext): (response: any) => any {
+  override getPublisher(natsMsg: Msg, id: string, ctx: NatsContext): ReturnType<ServerNats['getPublisher']> {
     if (!natsMsg.reply) return super.getPublisher(natsMsg as never, id, ctx);
     return (packet: { id?: string; isDisposed?: boolean }) => {
       Object.assign(packet, { id });

@@ -50,7 +50,7 @@ export function encodeReply<T>(packet: WritePacket & { id: string }, encode: (pa
 
 /** The NATS server-side serializer with the same guard as the in-process server. */
 export class SafeNatsRecordSerializer extends NatsRecordSerializer {
-  override serialize(packet: any): any {
+  override serialize(packet: WritePacket & { id: string }): ReturnType<NatsRecordSerializer['serialize']> {
     return encodeReply(packet, (p) => super.serialize(p));
   }
 }

@@ -44,13 +44,16 @@ export class Page<Item> implements PageBody<Item>, AsyncIterable<Item> {
   }
 
   /** This page's items, then every later page's, fetched as the loop reaches them. */
-  async *[Symbol.asyncIterator](): AsyncGenerator<Item> {
-    let page: Page<Item> = this;
-    for (;;) {
-      yield* page.items;
-      if (!page.hasNextPage()) return;
-      page = await page.getNextPage();
-    }
+  [Symbol.asyncIterator](): AsyncGenerator<Item> {
+    return itemsFrom(this);
+  }
+}
+
+/** The items of a page and of every later page, each page fetched as the loop reaches it. */
+async function* itemsFrom<Item>(first: Page<Item>): AsyncGenerator<Item> {
+  for (let page = first; ; page = await page.getNextPage()) {
+    yield* page.items;
+    if (!page.hasNextPage()) return;
   }
 }
 

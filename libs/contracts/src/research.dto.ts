@@ -1,8 +1,7 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, Min, ValidateIf, ValidateNested } from 'class-validator';
-import { TASK_PROCESSORS, type TaskProcessor } from '@app/domain';
+import { IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, Min, ValidateIf, ValidateNested } from 'class-validator';
 
-import { AdvancedSettingsDto, SEARCH_CATEGORIES, SEARCH_FRESHNESS } from './search.dto';
+import { SEARCH_CATEGORIES, SEARCH_FRESHNESS } from './search.dto';
 
 const nullable = (_: object, value: unknown) => value !== null && value !== undefined;
 

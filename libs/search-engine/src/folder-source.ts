@@ -115,7 +115,7 @@ export async function listFiles(dir: string, only?: string[]): Promise<FolderFil
     }
   };
   const walk = async (folder: string): Promise<void> => {
-    let entries: fsSync.Dirent[] = [];
+    let entries: fsSync.Dirent[];
     try {
       entries = fsSync.readdirSync(folder, { withFileTypes: true });
     } catch {

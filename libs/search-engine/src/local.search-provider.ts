@@ -133,7 +133,7 @@ export class LocalSearchProvider implements SearchProvider {
         try {
           return [seed, parseIndexSeed(seed)] as const;
         } catch (error) {
-          throw new Error(`LocalSearchProvider: LOCAL_INDEX_SEEDS ${(error as Error).message}`);
+          throw new Error(`LocalSearchProvider: LOCAL_INDEX_SEEDS ${(error as Error).message}`, { cause: error });
         }
       }),
     );

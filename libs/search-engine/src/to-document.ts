@@ -93,7 +93,7 @@ function readMeta(body: string): Map<string, string> {
   // Tags found by position, not by a pattern over the head: a run of `<meta` with no `>` after
   // them would make `<meta[^>]*>` rescan the rest from each one.
   const lower = head.toLowerCase();
-  for (let at = lower.indexOf('<meta'), end = 0; at >= 0; at = lower.indexOf('<meta', end + 1)) {
+  for (let at = lower.indexOf('<meta'), end; at >= 0; at = lower.indexOf('<meta', end + 1)) {
     end = head.indexOf('>', at);
     if (end < 0) break;
     const tag = head.slice(at, end + 1);

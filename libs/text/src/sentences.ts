@@ -23,7 +23,7 @@ export interface Span {
  */
 export function sentenceSpans(text: string): Span[] {
   const spans: Span[] = [];
-  const boundary = /(?<=[.!?…]["'”’)\]]*)\s+(?=["'“‘(\[]?[\p{Lu}\p{N}])|\n[ \t]*\n\s*|\n(?=[ \t]*(?:[-*•#>]|\d+[.)])\s)/gu;
+  const boundary = /(?<=[.!?…]["'”’)\]]*)\s+(?=["'“‘([]?[\p{Lu}\p{N}])|\n[ \t]*\n\s*|\n(?=[ \t]*(?:[-*•#>]|\d+[.)])\s)/gu;
   let from = 0;
   const push = (start: number, end: number) => {
     const raw = text.slice(start, end);
@@ -82,7 +82,7 @@ function abbreviationBefore(text: string, from: number, end: number): boolean {
 export function sentences(p: string): string[] {
   const out: string[] = [];
   let start = 0;
-  const re = /([.!?…]["'”’)\]]*)\s+(?=["'“‘(\[¿¡]?[\p{Lu}\p{N}])|([。！？])/gu;
+  const re = /([.!?…]["'”’)\]]*)\s+(?=["'“‘([¿¡]?[\p{Lu}\p{N}])|([。！？])/gu;
   for (let m = re.exec(p); m; m = re.exec(p)) {
     const end = m.index + (m[1] ?? m[2]).length;
     if (m[1]?.startsWith('.') && abbreviationBefore(p, start, m.index)) continue;

@@ -9,7 +9,6 @@ import { decodeBombPdf, encryptedPdf, factsDocx, imageOnlyPdf, inflatingTo, pdfW
  * bomb) each answered within its deadline, the threads reading on afterwards.
  */
 const DIST = path.resolve(__dirname, '..', '..', '..', 'dist', 'libs', 'extraction', 'src', 'index.js');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const lib = require(DIST) as typeof import('../../../libs/extraction/src');
 
 jest.setTimeout(120_000);

@@ -7,7 +7,6 @@ import * as path from 'node:path';
  * builds first: from jest's TypeScript sources there is no worker script to start).
  */
 const DIST = path.resolve(__dirname, '..', '..', '..', 'dist', 'libs', 'extraction', 'src', 'index.js');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { ExtractionAbandoned, ExtractionWorkers } = require(DIST) as typeof import('../../../libs/extraction/src');
 
 jest.setTimeout(300_000);

@@ -8,7 +8,6 @@ import * as path from 'node:path';
  * jest's TypeScript sources there is no compiled worker script, so this suite loads dist/.
  */
 const DIST = path.resolve(__dirname, '..', '..', '..', 'dist', 'libs', 'search-engine', 'src', 'index.js');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { LocalSearchProvider } = require(DIST) as typeof import('@app/search-engine');
 
 const page = (title: string, text: string) =>

@@ -17,7 +17,7 @@ export function compilePatterns(field: string, patterns: readonly string[]): RE2
     try {
       return RE2JS.compile(pattern);
     } catch (error) {
-      throw new Error(`${field}: ${JSON.stringify(pattern)} is not a valid regular expression (${(error as Error).message})`);
+      throw new Error(`${field}: ${JSON.stringify(pattern)} is not a valid regular expression (${(error as Error).message})`, { cause: error });
     }
   });
 }

@@ -1,5 +1,5 @@
 import type { SkuLineItem } from '../charge/charge.events';
-import { DomainError, type DecideContext, type Decider, type DomainEvent, Conflict, Invalid, NotFound } from '../decider';
+import { type DecideContext, type Decider, type DomainEvent, Conflict, Invalid, NotFound } from '../decider';
 import { totalCredits } from '../pricing';
 import {
   type ExistingRun,

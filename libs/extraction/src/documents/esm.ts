@@ -3,7 +3,6 @@
  * `module: commonjs`, and `require` cannot load `.mjs` (PDF.js ships only ES modules); a function
  * made at run time keeps the real `import()`.
  */
-// eslint-disable-next-line @typescript-eslint/no-implied-eval
 const load = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<unknown>;
 
 export function importEsm<T>(specifier: string): Promise<T> {

@@ -128,7 +128,7 @@ const headingOf = (q: string) => {
   return line.charAt(0).toUpperCase() + line.slice(1);
 };
 
-const escapeMarkdown = (s: string) => s.replace(/([*_`\[\]])/g, '\\$1');
+const escapeMarkdown = (s: string) => s.replace(/([*_`[\]])/g, '\\$1');
 
 
 /** A quote opening with "#", "-" or "1." would turn into markdown structure at a line start. */

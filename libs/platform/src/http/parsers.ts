@@ -169,7 +169,6 @@ export const httpUrlParser = (maxLength = 2083, anyScheme = false): Parser => (i
 export const dictParser = (): Parser => (input, loc) =>
   isObject(input) ? ok({ ...input }) : fail('dict_type', loc, 'Input should be a valid dictionary', input);
 
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /**

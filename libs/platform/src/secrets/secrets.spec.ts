@@ -74,7 +74,6 @@ describe('SecretBox.load: the key file appears whole or not at all', () => {
   it('a process stopped mid-write leaves no damaged key file behind: the next boot makes a good one', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wr-secrets-crash-'));
     // The module object itself (the spec's `fs` is a namespace of read-only bindings to it).
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const nodeFs = require('node:fs') as typeof fs;
     const write = nodeFs.writeFileSync;
     // The disk fills after half the key is written: the write stops there, as a crash would.
