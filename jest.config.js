@@ -8,12 +8,23 @@ const transform = {
   '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
 };
 // dist/ is out of jest's module map (its package.json files would shadow the sources'); tests still require from it by path.
-const common = { rootDir: __dirname, testEnvironment: 'node', moduleNameMapper, transform, moduleFileExtensions: ['ts', 'js', 'json'], modulePathIgnorePatterns: ['<rootDir>/dist/'] };
+const common = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  moduleNameMapper,
+  transform,
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  modulePathIgnorePatterns: ['<rootDir>/dist/'],
+};
 
 module.exports = {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
-    { ...common, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts', '<rootDir>/test/contracts/**/*.test.ts'] },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/integration/**/*.test.ts', '<rootDir>/test/contracts/**/*.test.ts'],
+    },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e.ts'] },
     // Timing-sensitive suites: `npm test` runs them alone, after the others have passed.
     { ...common, displayName: 'serial', testMatch: ['<rootDir>/test/serial/**/*.test.ts'] },

@@ -53,18 +53,23 @@ export function linesOf(bench: Bench, result: any): Record<string, Line> {
   };
   if (bench === 'quality')
     for (const c of result.columns ?? [])
-      if (c.label === 'after') for (const [k, v] of Object.entries(c.figures ?? {})) put(`quality.${c.split}.${k}`, v, /duplicate/.test(k));
-  if (bench === 'tasks' || bench === 'findall') for (const r of result.rows ?? []) if (r.unit === 'share') put(`${bench}.${r.metric}`, r.value);
+      if (c.label === 'after')
+        for (const [k, v] of Object.entries(c.figures ?? {})) put(`quality.${c.split}.${k}`, v, /duplicate/.test(k));
+  if (bench === 'tasks' || bench === 'findall')
+    for (const r of result.rows ?? []) if (r.unit === 'share') put(`${bench}.${r.metric}`, r.value);
   if (bench === 'reader')
     for (const [setting, f] of Object.entries<any>(result.figures ?? {}))
       for (const part of ['tune', 'measure'])
-        for (const k of ['em', 'f1', 'answerable_f1', 'unanswerable_null'] as const) if (f[part] && (k === 'em' || k === 'f1' || f[part].unanswerable)) put(`reader.${setting}.${part}.${k}`, f[part][k]);
+        for (const k of ['em', 'f1', 'answerable_f1', 'unanswerable_null'] as const)
+          if (f[part] && (k === 'em' || k === 'f1' || f[part].unanswerable))
+            put(`reader.${setting}.${part}.${k}`, f[part][k]);
   if (bench === 'realtext')
     for (const set of ['hotpotqa', 'squad', 'squad2'])
       for (const c of result[set]?.columns ?? [])
         if (c.part !== 'all')
           for (const [k, v] of Object.entries<any>(c.figures ?? {}))
-            if (!/: (?:fts5|minisearch)$/.test(k)) put(`realtext.${set}.${c.part}.${k}`, v?.value, /lower is better/.test(k));
+            if (!/: (?:fts5|minisearch)$/.test(k))
+              put(`realtext.${set}.${c.part}.${k}`, v?.value, /lower is better/.test(k));
   return out;
 }
 
@@ -82,7 +87,8 @@ async function main(): Promise<void> {
   for (const b of picked) if (!ALL.includes(b)) throw new Error(`ANSWERS_BENCHES: ${b} is none of ${ALL.join(', ')}`);
   const update = process.argv.indexOf('--update');
   const why = update >= 0 ? (process.argv[update + 1] ?? '').trim() : '';
-  if (update >= 0 && !why) throw new Error('--update needs the reason the lines moved: npm run bench:answers -- --update "why"');
+  if (update >= 0 && !why)
+    throw new Error('--update needs the reason the lines moved: npm run bench:answers -- --update "why"');
   const began = Date.now();
   if (process.env.ANSWERS_REUSE !== '1') for (const b of picked) run(b);
   const measured: Record<string, Line> = {};
@@ -97,16 +103,31 @@ async function main(): Promise<void> {
   })();
   const rows: string[] = [];
   const worse: string[] = [];
-  const keys = [...new Set([...Object.keys(baseline?.lines ?? {}).filter((k) => picked.some((b) => k.startsWith(`${b}.`))), ...Object.keys(measured)])].sort();
+  const keys = [
+    ...new Set([
+      ...Object.keys(baseline?.lines ?? {}).filter((k) => picked.some((b) => k.startsWith(`${b}.`))),
+      ...Object.keys(measured),
+    ]),
+  ].sort();
   for (const key of keys) {
     const was = baseline?.lines[key];
     const now = measured[key];
     const delta = was && now ? now.value - was.value : NaN;
     const lower = (was ?? now)?.lowerIsBetter === true;
     const regressed = was && now && (lower ? delta > EPS : delta < -EPS);
-    const verdict = !now ? 'not measured' : !was ? 'new' : regressed ? 'LOWER' : Math.abs(delta) <= EPS ? 'same' : 'better';
+    const verdict = !now
+      ? 'not measured'
+      : !was
+        ? 'new'
+        : regressed
+          ? 'LOWER'
+          : Math.abs(delta) <= EPS
+            ? 'same'
+            : 'better';
     if (regressed) worse.push(key);
-    rows.push(`${key.padEnd(96)} ${was ? was.value.toFixed(3) : '   -  '}  ${now ? now.value.toFixed(3) : '   -  '}  ${Number.isNaN(delta) ? '      ' : `${delta >= 0 ? '+' : ''}${delta.toFixed(3)}`}  ${verdict}`);
+    rows.push(
+      `${key.padEnd(96)} ${was ? was.value.toFixed(3) : '   -  '}  ${now ? now.value.toFixed(3) : '   -  '}  ${Number.isNaN(delta) ? '      ' : `${delta >= 0 ? '+' : ''}${delta.toFixed(3)}`}  ${verdict}`,
+    );
   }
   const head = [
     `answers — ${new Date().toISOString()}; benches ${picked.join(', ')}; ${((Date.now() - began) / 1000).toFixed(0)} s`,
@@ -118,10 +139,14 @@ async function main(): Promise<void> {
   process.stdout.write([...head, ...rows, ''].join('\n'));
   if (update >= 0) {
     // Lines of the benches not run this time keep their baseline.
-    const kept = Object.fromEntries(Object.entries(baseline?.lines ?? {}).filter(([k]) => !picked.some((b) => k.startsWith(`${b}.`))));
+    const kept = Object.fromEntries(
+      Object.entries(baseline?.lines ?? {}).filter(([k]) => !picked.some((b) => k.startsWith(`${b}.`))),
+    );
     const next: Baseline = { commit, at: new Date().toISOString(), why, lines: { ...kept, ...measured } };
     fs.writeFileSync(BASELINE, JSON.stringify(next, null, 2) + '\n');
-    process.stdout.write(`baseline updated: ${path.relative(ROOT, BASELINE)} (${Object.keys(next.lines).length} lines; ${worse.length} lower than before: ${worse.join('; ') || 'none'})\n`);
+    process.stdout.write(
+      `baseline updated: ${path.relative(ROOT, BASELINE)} (${Object.keys(next.lines).length} lines; ${worse.length} lower than before: ${worse.join('; ') || 'none'})\n`,
+    );
     return;
   }
   if (!baseline) {

@@ -6,7 +6,9 @@ import { extractDocument } from '@app/extraction';
 
 /** Shared by the benchmarks: percentiles, the machine line, and the table + JSON output. */
 export const percentile = (sorted: number[], p: number): number =>
-  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+  sorted.length === 0
+    ? NaN
+    : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 
 export const machine = () => ({
   cpus: os.cpus().length,
@@ -43,14 +45,24 @@ export function report(name: string, rows: Row[], extra: Record<string, unknown>
   const dir = path.resolve(__dirname, '..', '..', 'bench', 'results');
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${name}.json`);
-  fs.writeFileSync(file, JSON.stringify({ name, at: new Date().toISOString(), machine: m, rows, ...extra }, null, 2) + '\n');
+  fs.writeFileSync(
+    file,
+    JSON.stringify({ name, at: new Date().toISOString(), machine: m, rows, ...extra }, null, 2) + '\n',
+  );
   process.stdout.write(`\nwritten: ${path.relative(process.cwd(), file)}\n`);
 }
 
-const formatValue = (v: number) => (Number.isInteger(v) || Math.abs(v) >= 1000 ? Math.round(v).toLocaleString('en-US') : v.toFixed(2));
+const formatValue = (v: number) =>
+  Number.isInteger(v) || Math.abs(v) >= 1000 ? Math.round(v).toLocaleString('en-US') : v.toFixed(2);
 
-export const atLeast = (value: number, min: number) => ({ target: `>= ${min.toLocaleString('en-US')}`, pass: value >= min });
-export const atMost = (value: number, max: number) => ({ target: `<= ${max.toLocaleString('en-US')}`, pass: value <= max });
+export const atLeast = (value: number, min: number) => ({
+  target: `>= ${min.toLocaleString('en-US')}`,
+  pass: value >= min,
+});
+export const atMost = (value: number, max: number) => ({
+  target: `<= ${max.toLocaleString('en-US')}`,
+  pass: value <= max,
+});
 
 /** The repository root (from bench/ or dist/bench/). */
 export const ROOT = (() => {
@@ -72,16 +84,28 @@ export function sourcePages(dirs: string[]): SourcePage[] {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (/\.(html|md)$/.test(entry.name) && !entry.name.startsWith('_') && entry.name !== 'README.md' && entry.name !== 'SPEC.md') files.push(full);
+      else if (
+        /\.(html|md)$/.test(entry.name) &&
+        !entry.name.startsWith('_') &&
+        entry.name !== 'README.md' &&
+        entry.name !== 'SPEC.md'
+      )
+        files.push(full);
     }
   };
   for (const dir of dirs) walk(path.join(ROOT, dir));
   const out: SourcePage[] = [];
   for (const file of files) {
     const body = fs.readFileSync(file, 'utf8');
-    const doc = extractDocument(body, { url: 'https://bench.invalid/', contentType: file.endsWith('.md') ? 'text/markdown' : 'text/html' });
-    const sentences = doc.text.split(/(?<=[.!?])\s+/).filter((x) => x.length > 30 && x.length < 500 && !x.includes('{{'));
-    if (sentences.length >= 3) out.push({ title: (doc.title ?? sentences[0]).replace(/\{\{[^}]*\}\}/g, '').slice(0, 90), sentences });
+    const doc = extractDocument(body, {
+      url: 'https://bench.invalid/',
+      contentType: file.endsWith('.md') ? 'text/markdown' : 'text/html',
+    });
+    const sentences = doc.text
+      .split(/(?<=[.!?])\s+/)
+      .filter((x) => x.length > 30 && x.length < 500 && !x.includes('{{'));
+    if (sentences.length >= 3)
+      out.push({ title: (doc.title ?? sentences[0]).replace(/\{\{[^}]*\}\}/g, '').slice(0, 90), sentences });
   }
   return out;
 }
@@ -92,7 +116,9 @@ export function sourcePages(dirs: string[]): SourcePage[] {
  * from this checkout). Returns its dist folder and full commit id.
  */
 export function baselineDist(ref: string, tag: string): { dist: string; sha: string } {
-  const sha = execFileSync('git', ['rev-parse', `${ref}^{commit}`], { cwd: ROOT }).toString().trim();
+  const sha = execFileSync('git', ['rev-parse', `${ref}^{commit}`], { cwd: ROOT })
+    .toString()
+    .trim();
   const dir = path.join(os.tmpdir(), `wr-baseline-${sha.slice(0, 12)}`);
   const dist = path.join(dir, 'dist');
   if (fs.existsSync(path.join(dir, '.built'))) return { dist, sha };
@@ -114,14 +140,23 @@ export function baselineDist(ref: string, tag: string): { dist: string; sha: str
  * names and numbers: common words keep their spread, names become rare, as on the web. Returns
  * the page's HTML (dated, with a canonical link on one of `hosts` made-up hosts).
  */
-export function generatedPage(i: number, source: SourcePage, other: SourcePage, random: () => number, names: string[], hosts: number): string {
+export function generatedPage(
+  i: number,
+  source: SourcePage,
+  other: SourcePage,
+  random: () => number,
+  names: string[],
+  hosts: number,
+): string {
   const own = source.sentences.filter(() => random() < 0.8);
   const extra = other.sentences.filter(() => random() < 0.15).slice(0, 2);
   const body = [...own, ...extra]
     .sort(() => random() - 0.5)
     .map((x) =>
       x
-        .replace(/\b[A-Z][a-z]{3,}\b/g, (word, offset: number) => (offset === 0 ? word : names[Math.floor(random() * names.length)]))
+        .replace(/\b[A-Z][a-z]{3,}\b/g, (word, offset: number) =>
+          offset === 0 ? word : names[Math.floor(random() * names.length)],
+        )
         .replace(/\b\d[\d,.]*\b/g, () => String(Math.floor(random() * 10_000))),
     );
   const title = `${source.title} — ${names[0]}`;

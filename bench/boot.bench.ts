@@ -31,7 +31,13 @@ const charge = (i: number): NewEvent => {
   return {
     id: randomUUID(),
     type: 'CreditsCharged',
-    data: { team_id: team, request_id: randomUUID(), items: [{ sku, quantity: 1, credits: 1 }], credits: 1, at: new Date(Date.UTC(2026, 0, 1) + day * 86_400_000 + 3_600_000).toISOString() },
+    data: {
+      team_id: team,
+      request_id: randomUUID(),
+      items: [{ sku, quantity: 1, credits: 1 }],
+      credits: 1,
+      at: new Date(Date.UTC(2026, 0, 1) + day * 86_400_000 + 3_600_000).toISOString(),
+    },
     metadata: { team_id: team, at: new Date().toISOString(), schema: 1 },
   };
 };
@@ -40,14 +46,20 @@ async function appendCharges(dataDir: string, from: number, count: number): Prom
   const store = openSqliteEventStore(path.join(dataDir, 'events.db'));
   const started = performance.now();
   for (let i = from; i < from + count; i += 1_000) {
-    await store.append(`charges-${i}`, Array.from({ length: Math.min(1_000, from + count - i) }, (_, j) => charge(i + j)), 'no_stream');
+    await store.append(
+      `charges-${i}`,
+      Array.from({ length: Math.min(1_000, from + count - i) }, (_, j) => charge(i + j)),
+      'no_stream',
+    );
   }
   await store.close();
   return performance.now() - started;
 }
 
 async function usageTotal(baseUrl: string, key: string): Promise<number> {
-  const response = await fetch(`${baseUrl}/v1/usage?from=2026-01-01&to=2026-01-30`, { headers: { Authorization: `Bearer ${key}` } });
+  const response = await fetch(`${baseUrl}/v1/usage?from=2026-01-01&to=2026-01-30`, {
+    headers: { Authorization: `Bearer ${key}` },
+  });
   const body = (await response.json()) as { total_credits: number };
   return body.total_credits;
 }
@@ -59,7 +71,12 @@ async function main(): Promise<void> {
   const seedStore = openSqliteEventStore(path.join(dataDir, 'events.db'));
   const { key } = await new TeamAdmin(seedStore, SecretBox.load(undefined, dataDir)).createKey('bench', 'bench');
   await seedStore.close();
-  rows.push({ metric: 'log written', value: EVENTS, unit: 'events', note: `${Math.round(EVENTS / (seeded / 1000)).toLocaleString('en-US')} events/s, 1,000-event batches` });
+  rows.push({
+    metric: 'log written',
+    value: EVENTS,
+    unit: 'events',
+    note: `${Math.round(EVENTS / (seeded / 1000)).toLocaleString('en-US')} events/s, 1,000-event batches`,
+  });
 
   const expected = (n: number) => Math.ceil(n / TEAMS);
   let started = performance.now();
@@ -67,8 +84,14 @@ async function main(): Promise<void> {
   const fullMs = performance.now() - started;
   const firstTotal = await usageTotal(svc.baseUrl, key);
   await svc.stop();
-  if (firstTotal !== expected(EVENTS)) throw new Error(`first boot: team bench has ${firstTotal} credits, expected ${expected(EVENTS)}`);
-  rows.push({ metric: 'boot to ready, no snapshot (whole log replayed)', value: fullMs, unit: 'ms', note: `${EVENTS.toLocaleString('en-US')} events` });
+  if (firstTotal !== expected(EVENTS))
+    throw new Error(`first boot: team bench has ${firstTotal} credits, expected ${expected(EVENTS)}`);
+  rows.push({
+    metric: 'boot to ready, no snapshot (whole log replayed)',
+    value: fullMs,
+    unit: 'ms',
+    note: `${EVENTS.toLocaleString('en-US')} events`,
+  });
   const snapshot = path.join(dataDir, 'readmodels', 'standalone.snapshot.json');
   if (!fs.existsSync(snapshot)) throw new Error('no read-model snapshot was written at shutdown');
   rows.push({ metric: 'read-model snapshot size', value: fs.statSync(snapshot).size / 2 ** 20, unit: 'MiB' });
@@ -79,8 +102,15 @@ async function main(): Promise<void> {
   const tailMs = performance.now() - started;
   const secondTotal = await usageTotal(svc.baseUrl, key);
   await svc.stop();
-  if (secondTotal !== expected(EVENTS + TAIL)) throw new Error(`second boot: team bench has ${secondTotal} credits, expected ${expected(EVENTS + TAIL)}`);
-  rows.push({ metric: 'boot to ready from the snapshot (tail replayed)', value: tailMs, unit: 'ms', ...atMost(tailMs, 5_000), note: `${TAIL.toLocaleString('en-US')} events after the snapshot; usage checked` });
+  if (secondTotal !== expected(EVENTS + TAIL))
+    throw new Error(`second boot: team bench has ${secondTotal} credits, expected ${expected(EVENTS + TAIL)}`);
+  rows.push({
+    metric: 'boot to ready from the snapshot (tail replayed)',
+    value: tailMs,
+    unit: 'ms',
+    ...atMost(tailMs, 5_000),
+    note: `${TAIL.toLocaleString('en-US')} events after the snapshot; usage checked`,
+  });
   fs.rmSync(dataDir, { recursive: true, force: true });
   report('boot', rows, { rerun: 'npm run bench:boot', events: EVENTS });
 }

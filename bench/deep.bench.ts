@@ -40,10 +40,23 @@ function follow(svc: RunningService, id: string): Promise<{ first: number; done:
   return new Promise((resolve, reject) => {
     let first = 0;
     const source = new EventSource(`${svc.baseUrl}/v1/searches/${id}/events`, {
-      fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), Authorization: `Bearer ${svc.demoKey}` } }),
+      fetch: (input, init) =>
+        fetch(input, {
+          ...init,
+          headers: { ...(init?.headers as Record<string, string>), Authorization: `Bearer ${svc.demoKey}` },
+        }),
     });
     const seen = () => (first ||= performance.now());
-    for (const name of ['run.queued', 'run.started', 'plan.created', 'serp.page', 'page.fetched', 'finding.graded', 'results.updated']) source.addEventListener(name, seen);
+    for (const name of [
+      'run.queued',
+      'run.started',
+      'plan.created',
+      'serp.page',
+      'page.fetched',
+      'finding.graded',
+      'results.updated',
+    ])
+      source.addEventListener(name, seen);
     for (const name of ['run.completed', 'run.failed', 'run.cancelled']) {
       source.addEventListener(name, () => {
         seen();
@@ -74,17 +87,37 @@ async function measure(svc: RunningService, label: string, rows: Row[], targets:
   firstEvent.sort((a, b) => a - b);
   const p50 = percentile(wall, 50);
   const first = percentile(firstEvent, 50);
-  rows.push({ metric: `${label}: deep run wall time p50`, value: p50, unit: 'ms', ...(targets ? atMost(p50, 2000) : {}), note: '10 runs, POST to run.completed' });
+  rows.push({
+    metric: `${label}: deep run wall time p50`,
+    value: p50,
+    unit: 'ms',
+    ...(targets ? atMost(p50, 2000) : {}),
+    note: '10 runs, POST to run.completed',
+  });
   rows.push({ metric: `${label}: deep run wall time max`, value: wall[wall.length - 1], unit: 'ms' });
-  rows.push({ metric: `${label}: first SSE event after the 202 p50`, value: first, unit: 'ms', ...(targets ? atMost(first, 100) : {}) });
-  rows.push({ metric: `${label}: first SSE event after the 202 max`, value: firstEvent[firstEvent.length - 1], unit: 'ms' });
+  rows.push({
+    metric: `${label}: first SSE event after the 202 p50`,
+    value: first,
+    unit: 'ms',
+    ...(targets ? atMost(first, 100) : {}),
+  });
+  rows.push({
+    metric: `${label}: first SSE event after the 202 max`,
+    value: firstEvent[firstEvent.length - 1],
+    unit: 'ms',
+  });
 
   const burstStarted = performance.now();
   const accepted = await Promise.all(Array.from({ length: 20 }, (_, i) => post(svc, QUERIES[i % QUERIES.length])));
   const ends = await Promise.all(accepted.map(({ id }) => follow(svc, id)));
   const minutes = (performance.now() - burstStarted) / 60_000;
   const completed = ends.filter((end) => end.status === 'run.completed').length;
-  rows.push({ metric: `${label}: runs completed per minute (20 at once)`, value: completed / minutes, unit: 'runs/min', note: `${completed}/20 completed in ${(minutes * 60).toFixed(1)} s` });
+  rows.push({
+    metric: `${label}: runs completed per minute (20 at once)`,
+    value: completed / minutes,
+    unit: 'runs/min',
+    note: `${completed}/20 completed in ${(minutes * 60).toFixed(1)} s`,
+  });
 }
 
 async function main(): Promise<void> {
@@ -98,7 +131,13 @@ async function main(): Promise<void> {
     await local.stop();
   }
   const stub = await startSlowSearxng(web, 0);
-  const fetching = await startService('standalone', { ...base, SEARCH_PROVIDER: 'searxng', SEARXNG_URL: stub.url, SEARXNG_RPS: '0', SEARXNG_MAX_CONCURRENT: '32' });
+  const fetching = await startService('standalone', {
+    ...base,
+    SEARCH_PROVIDER: 'searxng',
+    SEARXNG_URL: stub.url,
+    SEARXNG_RPS: '0',
+    SEARXNG_MAX_CONCURRENT: '32',
+  });
   try {
     await measure(fetching, 'with page reads', rows, false);
   } finally {

@@ -19,7 +19,11 @@ export interface DocumentSpeed {
  */
 export async function pdfSpeed(seconds: number): Promise<DocumentSpeed> {
   const body = Buffer.from(await reportPdf()).toString('base64');
-  const options = { url: 'https://bench.invalid/report.pdf', contentType: 'application/pdf', encoding: 'base64' as const };
+  const options = {
+    url: 'https://bench.invalid/report.pdf',
+    contentType: 'application/pdf',
+    encoding: 'base64' as const,
+  };
   const first = await extractAny(body, options); // warm up (loads PDF.js)
   const perDocument = first.pages ?? 1;
   let pages = 0;
@@ -29,7 +33,13 @@ export async function pdfSpeed(seconds: number): Promise<DocumentSpeed> {
     pages += perDocument;
   }
   const elapsed = performance.now() - started;
-  return { kind: 'PDF (PDF.js + layout)', pagesPerSecond: pages / (elapsed / 1000), msPerPage: elapsed / pages, pages, note: `${perDocument}-page report, one thread` };
+  return {
+    kind: 'PDF (PDF.js + layout)',
+    pagesPerSecond: pages / (elapsed / 1000),
+    msPerPage: elapsed / pages,
+    pages,
+    note: `${perDocument}-page report, one thread`,
+  };
 }
 
 /**
@@ -37,14 +47,29 @@ export async function pdfSpeed(seconds: number): Promise<DocumentSpeed> {
  * headless Chromium (one tab at a time, every request through the address guard) and extracted.
  * Without a browser on the machine: not measured.
  */
-export async function renderSpeed(seconds: number, browserPath = process.env.BROWSER_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'): Promise<DocumentSpeed> {
+export async function renderSpeed(
+  seconds: number,
+  browserPath = process.env.BROWSER_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+): Promise<DocumentSpeed> {
   const renderer = new BrowserRenderer({ executablePath: browserPath, poolSize: 1, timeoutMs: 15_000 });
-  if (!renderer.available) return { kind: 'rendered HTML (Chromium)', pagesPerSecond: null, msPerPage: null, pages: 0, note: `no browser at ${browserPath}` };
+  if (!renderer.available)
+    return {
+      kind: 'rendered HTML (Chromium)',
+      pagesPerSecond: null,
+      msPerPage: null,
+      pages: 0,
+      note: `no browser at ${browserPath}`,
+    };
   const html = scriptedPage();
   const site = http.createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end(html));
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
-  const allowed = new BrowserRenderer({ executablePath: browserPath, poolSize: 1, timeoutMs: 15_000, allowHosts: [new URL(url).host] });
+  const allowed = new BrowserRenderer({
+    executablePath: browserPath,
+    poolSize: 1,
+    timeoutMs: 15_000,
+    allowHosts: [new URL(url).host],
+  });
   try {
     const once = async () => {
       const page = await allowed.render(url);
@@ -59,7 +84,13 @@ export async function renderSpeed(seconds: number, browserPath = process.env.BRO
       pages++;
     }
     const elapsed = performance.now() - started;
-    return { kind: 'rendered HTML (Chromium)', pagesPerSecond: pages / (elapsed / 1000), msPerPage: elapsed / pages, pages, note: 'loopback page, one tab, load + network idle + extract' };
+    return {
+      kind: 'rendered HTML (Chromium)',
+      pagesPerSecond: pages / (elapsed / 1000),
+      msPerPage: elapsed / pages,
+      pages,
+      note: 'loopback page, one tab, load + network idle + extract',
+    };
   } finally {
     await allowed.close();
     await new Promise((resolve) => site.close(resolve));

@@ -41,14 +41,18 @@ interface Extractor {
 /** Fixtures live in the source tree: find it from wherever this runs (dist/bench or bench). */
 function repoRoot(): string {
   for (let dir = __dirname; ; dir = path.dirname(dir)) {
-    if (fs.existsSync(path.join(dir, 'package.json')) && fs.existsSync(path.join(dir, 'bench', 'fixtures', 'extract'))) return dir;
-    if (path.dirname(dir) === dir) throw new Error('repository root (package.json with bench/fixtures/extract) not found');
+    if (fs.existsSync(path.join(dir, 'package.json')) && fs.existsSync(path.join(dir, 'bench', 'fixtures', 'extract')))
+      return dir;
+    if (path.dirname(dir) === dir)
+      throw new Error('repository root (package.json with bench/fixtures/extract) not found');
   }
 }
 
 function loadPages(root: string): Page[] {
   const dir = path.join(root, 'bench', 'fixtures', 'extract');
-  const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Array<Omit<Page, 'html' | 'gold'>>;
+  const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Array<
+    Omit<Page, 'html' | 'gold'>
+  >;
   return manifest.map((m) => ({
     ...m,
     html: fs.readFileSync(path.join(dir, m.file), 'utf8'),
@@ -129,10 +133,19 @@ async function main(): Promise<void> {
 
   const extractors = [ours, peer];
   const perPage = pages.map((p) => {
-    const row: Record<string, unknown> = { file: p.file, kind: p.kind, bytes: Buffer.byteLength(p.html), gold_tokens: tokens(p.gold).length };
+    const row: Record<string, unknown> = {
+      file: p.file,
+      kind: p.kind,
+      bytes: Buffer.byteLength(p.html),
+      gold_tokens: tokens(p.gold).length,
+    };
     for (const ex of extractors) {
       const out = ex.run(p.html, p.url);
-      row[ex.name] = { ...round(score(out.text, p.gold)), tokens: tokens(out.text).length, markdown_chars: out.markdown.length };
+      row[ex.name] = {
+        ...round(score(out.text, p.gold)),
+        tokens: tokens(out.text).length,
+        markdown_chars: out.markdown.length,
+      };
       if (dumpDir) fs.writeFileSync(path.join(dumpDir, `${p.file}.${ex === ours ? 'ours' : 'peer'}.txt`), out.text);
     }
     return row;
@@ -141,23 +154,45 @@ async function main(): Promise<void> {
   const summary = extractors.map((ex) => {
     const scores = perPage.map((r) => r[ex.name] as { precision: number; recall: number; f1: number });
     const mean = (k: 'precision' | 'recall' | 'f1') => scores.reduce((a, s) => a + s[k], 0) / scores.length;
-    return { extractor: ex.name, ...throughput(ex, pages), precision: mean('precision'), recall: mean('recall'), f1: mean('f1') };
+    return {
+      extractor: ex.name,
+      ...throughput(ex, pages),
+      precision: mean('precision'),
+      recall: mean('recall'),
+      f1: mean('f1'),
+    };
   });
 
   const documents: DocumentSpeed[] = [await pdfSpeed(SECONDS), await renderSpeed(SECONDS)];
 
   const m = machine();
   const lines: string[] = [];
-  lines.push(`extract — ${new Date().toISOString()} — ${pages.length} pages, ${(pages.reduce((a, p) => a + p.html.length, 0) / 1024).toFixed(0)} KiB of HTML`);
+  lines.push(
+    `extract — ${new Date().toISOString()} — ${pages.length} pages, ${(pages.reduce((a, p) => a + p.html.length, 0) / 1024).toFixed(0)} KiB of HTML`,
+  );
   lines.push(`machine: ${m.cpus} cores (${m.cpu_model}), ${m.memory_gib} GiB, node ${m.node}, ${m.platform}`);
-  lines.push(`rerun: npm run bench:extract   (BENCH_SECONDS=${SECONDS}; speed = full path incl. markdown, single thread)`);
+  lines.push(
+    `rerun: npm run bench:extract   (BENCH_SECONDS=${SECONDS}; speed = full path incl. markdown, single thread)`,
+  );
   lines.push('');
   const head = ['extractor', 'pages/s', 'ms/page', 'precision', 'recall', 'F1'];
-  const rows = summary.map((s) => [s.extractor, s.pagesPerSecond.toFixed(1), s.msPerPage.toFixed(2), s.precision.toFixed(3), s.recall.toFixed(3), s.f1.toFixed(3)]);
+  const rows = summary.map((s) => [
+    s.extractor,
+    s.pagesPerSecond.toFixed(1),
+    s.msPerPage.toFixed(2),
+    s.precision.toFixed(3),
+    s.recall.toFixed(3),
+    s.f1.toFixed(3),
+  ]);
   lines.push(...table(head, rows));
   lines.push('');
   lines.push('other documents (speed only):');
-  const docRows = documents.map((d) => [d.kind, d.pagesPerSecond === null ? 'n/a' : d.pagesPerSecond.toFixed(1), d.msPerPage === null ? 'n/a' : d.msPerPage.toFixed(2), d.note]);
+  const docRows = documents.map((d) => [
+    d.kind,
+    d.pagesPerSecond === null ? 'n/a' : d.pagesPerSecond.toFixed(1),
+    d.msPerPage === null ? 'n/a' : d.msPerPage.toFixed(2),
+    d.note,
+  ]);
   lines.push(...table(['document', 'pages/s', 'ms/page', 'what'], docRows));
   lines.push('');
   lines.push('per page (F1; P/R) — ours vs peer:');
@@ -165,12 +200,21 @@ async function main(): Promise<void> {
     const o = r[ours.name] as ReturnType<typeof score>;
     const q = r[peer.name] as ReturnType<typeof score>;
     const flag = o.f1 + 0.005 < q.f1 ? 'LOSS' : o.f1 > q.f1 + 0.005 ? 'win' : 'tie';
-    return [String(r.file), o.f1.toFixed(3), `${o.precision.toFixed(2)}/${o.recall.toFixed(2)}`, q.f1.toFixed(3), `${q.precision.toFixed(2)}/${q.recall.toFixed(2)}`, flag];
+    return [
+      String(r.file),
+      o.f1.toFixed(3),
+      `${o.precision.toFixed(2)}/${o.recall.toFixed(2)}`,
+      q.f1.toFixed(3),
+      `${q.precision.toFixed(2)}/${q.recall.toFixed(2)}`,
+      flag,
+    ];
   });
   lines.push(...table(['page', 'ours F1', 'ours P/R', 'peer F1', 'peer P/R', ''], pageRows));
   const [o, q] = summary;
   lines.push('');
-  lines.push(`targets: F1 >= peer: ${o.f1 >= q.f1 ? 'yes' : 'NO'} (${o.f1.toFixed(3)} vs ${q.f1.toFixed(3)}); pages/s >= peer: ${o.pagesPerSecond >= q.pagesPerSecond ? 'yes' : 'NO'} (${(o.pagesPerSecond / q.pagesPerSecond).toFixed(1)}x)`);
+  lines.push(
+    `targets: F1 >= peer: ${o.f1 >= q.f1 ? 'yes' : 'NO'} (${o.f1.toFixed(3)} vs ${q.f1.toFixed(3)}); pages/s >= peer: ${o.pagesPerSecond >= q.pagesPerSecond ? 'yes' : 'NO'} (${(o.pagesPerSecond / q.pagesPerSecond).toFixed(1)}x)`,
+  );
   process.stdout.write(lines.join('\n') + '\n');
 
   const dir = path.join(root, 'bench', 'results');
@@ -178,7 +222,20 @@ async function main(): Promise<void> {
   const file = path.join(dir, 'extract.json');
   fs.writeFileSync(
     file,
-    JSON.stringify({ name: 'extract', at: new Date().toISOString(), machine: m, seconds_per_extractor: SECONDS, pages: pages.length, summary: summary.map(roundAll), documents: documents.map((d) => roundAll({ ...d })), per_page: perPage }, null, 2) + '\n',
+    JSON.stringify(
+      {
+        name: 'extract',
+        at: new Date().toISOString(),
+        machine: m,
+        seconds_per_extractor: SECONDS,
+        pages: pages.length,
+        summary: summary.map(roundAll),
+        documents: documents.map((d) => roundAll({ ...d })),
+        per_page: perPage,
+      },
+      null,
+      2,
+    ) + '\n',
   );
   process.stdout.write(`\nwritten: ${path.relative(process.cwd(), file)}\n`);
 }
@@ -189,7 +246,14 @@ function table(head: string[], rows: string[][]): string[] {
   return [fmt(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(fmt)];
 }
 
-const round = (s: { precision: number; recall: number; f1: number }) => ({ precision: +s.precision.toFixed(4), recall: +s.recall.toFixed(4), f1: +s.f1.toFixed(4) });
-const roundAll = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, typeof v === 'number' && !Number.isInteger(v) ? +v.toFixed(4) : v]));
+const round = (s: { precision: number; recall: number; f1: number }) => ({
+  precision: +s.precision.toFixed(4),
+  recall: +s.recall.toFixed(4),
+  f1: +s.f1.toFixed(4),
+});
+const roundAll = (o: Record<string, unknown>) =>
+  Object.fromEntries(
+    Object.entries(o).map(([k, v]) => [k, typeof v === 'number' && !Number.isInteger(v) ? +v.toFixed(4) : v]),
+  );
 
 if (require.main === module) runMain(main);

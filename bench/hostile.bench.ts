@@ -35,8 +35,20 @@ async function threads(rows: Row[]): Promise<void> {
   const slowest = results.reduce((a, b) => (b.ms > a.ms ? b : a));
   const held = results.reduce((a, b) => (b.heldMs > a.heldMs ? b : a));
   rows.push(
-    { metric: 'threads: slowest page', value: slowest.ms, unit: 'ms', ...atMost(slowest.ms, 2_000), note: `${results.length} pages, deadline 1.2 s; ${slowest.name.slice(0, 60)}` },
-    { metric: 'threads: event loop held at once, worst page', value: held.heldMs, unit: 'ms', ...atMost(held.heldMs, 100), note: `${held.name.slice(0, 60)}; busy ${Math.round(held.busyMs)} ms in all` },
+    {
+      metric: 'threads: slowest page',
+      value: slowest.ms,
+      unit: 'ms',
+      ...atMost(slowest.ms, 2_000),
+      note: `${results.length} pages, deadline 1.2 s; ${slowest.name.slice(0, 60)}`,
+    },
+    {
+      metric: 'threads: event loop held at once, worst page',
+      value: held.heldMs,
+      unit: 'ms',
+      ...atMost(held.heldMs, 100),
+      note: `${held.name.slice(0, 60)}; busy ${Math.round(held.busyMs)} ms in all`,
+    },
   );
 }
 
@@ -88,9 +100,27 @@ async function service(rows: Row[]): Promise<void> {
     await new Promise((resolve) => site.close(resolve));
   }
   rows.push(
-    { metric: 'service: slowest /v1/extract of one hostile page', value: worstExtract.ms, unit: 'ms', ...atMost(worstExtract.ms, 15_000), note: `${pages.length} pages, default deadline; ${worstExtract.name}` },
-    { metric: 'service: slowest /healthz meanwhile', value: worstHealth.ms, unit: 'ms', ...atMost(worstHealth.ms, 1_500), note: `during ${worstHealth.name}` },
-    { metric: 'service: /healthz failures meanwhile', value: failures, unit: 'count', ...atMost(failures, 0), note: 'not 200, or no answer within 5 s' },
+    {
+      metric: 'service: slowest /v1/extract of one hostile page',
+      value: worstExtract.ms,
+      unit: 'ms',
+      ...atMost(worstExtract.ms, 15_000),
+      note: `${pages.length} pages, default deadline; ${worstExtract.name}`,
+    },
+    {
+      metric: 'service: slowest /healthz meanwhile',
+      value: worstHealth.ms,
+      unit: 'ms',
+      ...atMost(worstHealth.ms, 1_500),
+      note: `during ${worstHealth.name}`,
+    },
+    {
+      metric: 'service: /healthz failures meanwhile',
+      value: failures,
+      unit: 'count',
+      ...atMost(failures, 0),
+      note: 'not 200, or no answer within 5 s',
+    },
   );
 }
 
@@ -98,17 +128,29 @@ async function sites(rows: Row[]): Promise<void> {
   const site = await startHostileSite();
   const svc = await startService('standalone', { FETCH_ALLOW_HOSTS: `127.0.0.1:${site.port}`, LOG_LEVEL: 'warn' });
   const call = (method: string, path: string, body?: unknown) =>
-    fetch(`${svc.baseUrl}${path}`, { method, headers: { ...bearer(svc.demoKey), 'Content-Type': 'application/json' }, ...(body !== undefined && { body: JSON.stringify(body) }), signal: AbortSignal.timeout(120_000) });
+    fetch(`${svc.baseUrl}${path}`, {
+      method,
+      headers: { ...bearer(svc.demoKey), 'Content-Type': 'application/json' },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(120_000),
+    });
   try {
     let stop = watchHealth(svc.baseUrl);
     let started = performance.now();
-    const map = (await (await call('POST', '/v1/map', { url: `${site.origin}/`, limit: 5_000 })).json()) as { links: unknown[] };
+    const map = (await (await call('POST', '/v1/map', { url: `${site.origin}/`, limit: 5_000 })).json()) as {
+      links: unknown[];
+    };
     const mapMs = performance.now() - started;
     const mapHealth = await stop();
     stop = watchHealth(svc.baseUrl);
     started = performance.now();
-    const { crawl_id } = (await (await call('POST', '/v1/crawl', { url: `${site.origin}/`, limit: 20, max_depth: 1 })).json()) as { crawl_id: string };
-    let view: { status: string; counts: { pages: number; read: number; failed: number } } = { status: 'queued', counts: { pages: 0, read: 0, failed: 0 } };
+    const { crawl_id } = (await (
+      await call('POST', '/v1/crawl', { url: `${site.origin}/`, limit: 20, max_depth: 1 })
+    ).json()) as { crawl_id: string };
+    let view: { status: string; counts: { pages: number; read: number; failed: number } } = {
+      status: 'queued',
+      counts: { pages: 0, read: 0, failed: 0 },
+    };
     while (!['completed', 'failed', 'cancelled'].includes(view.status) && performance.now() - started < 180_000) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       view = (await (await call('GET', `/v1/crawl/${crawl_id}/summary`)).json()) as typeof view;
@@ -118,22 +160,68 @@ async function sites(rows: Row[]): Promise<void> {
     // A rendered extract of a page spinning in a script, then an ordinary scripted page (default RENDER_TIMEOUT_MS, 15 s).
     stop = watchHealth(svc.baseUrl);
     started = performance.now();
-    const spun = (await (await call('POST', '/v1/extract', { urls: [`${site.origin}/spin`], render: 'always', format: 'text' })).json()) as { results?: Array<{ error: string | null }>; detail?: unknown };
+    const spun = (await (
+      await call('POST', '/v1/extract', { urls: [`${site.origin}/spin`], render: 'always', format: 'text' })
+    ).json()) as { results?: Array<{ error: string | null }>; detail?: unknown };
     if (!spun.results) throw new Error(`the rendered extract was refused: ${JSON.stringify(spun.detail)}`);
     const spinMs = performance.now() - started;
     started = performance.now();
-    const after = (await (await call('POST', '/v1/extract', { urls: [`${site.origin}/scripted`], render: 'always', format: 'text' })).json()) as { results?: Array<{ error: string | null }>; detail?: unknown };
+    const after = (await (
+      await call('POST', '/v1/extract', { urls: [`${site.origin}/scripted`], render: 'always', format: 'text' })
+    ).json()) as { results?: Array<{ error: string | null }>; detail?: unknown };
     if (!after.results) throw new Error(`the rendered extract was refused: ${JSON.stringify(after.detail)}`);
     const afterMs = performance.now() - started;
     const renderHealth = await stop();
     rows.push(
-      { metric: 'site: /v1/map of the hostile site', value: mapMs, unit: 'ms', ...atMost(mapMs, 15_000), note: `${map.links.length} links listed; robots bomb, 5,000 long sitemap URLs` },
-      { metric: 'site: slowest /healthz during the map', value: mapHealth.worstMs, unit: 'ms', ...atMost(mapHealth.worstMs, 1_500), note: `${mapHealth.failures} failures` },
-      { metric: 'site: crawl of the hostile site to its end', value: crawlMs, unit: 'ms', ...atMost(crawlMs, 60_000), note: `${view.status}: ${view.counts.read} read, ${view.counts.failed} errors` },
-      { metric: 'site: slowest /healthz during the crawl', value: crawlHealth.worstMs, unit: 'ms', ...atMost(crawlHealth.worstMs, 1_500), note: `${crawlHealth.failures} failures` },
-      { metric: 'render: extract of a page spinning in a script', value: spinMs, unit: 'ms', ...atMost(spinMs, 20_000), note: `RENDER_TIMEOUT_MS 15 s + 5 s; ${spun.results[0]?.error?.slice(0, 60) ?? 'no error'}` },
-      { metric: 'render: a scripted page right after it', value: afterMs, unit: 'ms', ...atMost(afterMs, 15_000), note: after.results[0]?.error === null ? 'read' : `error: ${after.results[0]?.error?.slice(0, 60)}` },
-      { metric: 'render: slowest /healthz meanwhile', value: renderHealth.worstMs, unit: 'ms', ...atMost(renderHealth.worstMs, 1_500), note: `${renderHealth.failures} failures` },
+      {
+        metric: 'site: /v1/map of the hostile site',
+        value: mapMs,
+        unit: 'ms',
+        ...atMost(mapMs, 15_000),
+        note: `${map.links.length} links listed; robots bomb, 5,000 long sitemap URLs`,
+      },
+      {
+        metric: 'site: slowest /healthz during the map',
+        value: mapHealth.worstMs,
+        unit: 'ms',
+        ...atMost(mapHealth.worstMs, 1_500),
+        note: `${mapHealth.failures} failures`,
+      },
+      {
+        metric: 'site: crawl of the hostile site to its end',
+        value: crawlMs,
+        unit: 'ms',
+        ...atMost(crawlMs, 60_000),
+        note: `${view.status}: ${view.counts.read} read, ${view.counts.failed} errors`,
+      },
+      {
+        metric: 'site: slowest /healthz during the crawl',
+        value: crawlHealth.worstMs,
+        unit: 'ms',
+        ...atMost(crawlHealth.worstMs, 1_500),
+        note: `${crawlHealth.failures} failures`,
+      },
+      {
+        metric: 'render: extract of a page spinning in a script',
+        value: spinMs,
+        unit: 'ms',
+        ...atMost(spinMs, 20_000),
+        note: `RENDER_TIMEOUT_MS 15 s + 5 s; ${spun.results[0]?.error?.slice(0, 60) ?? 'no error'}`,
+      },
+      {
+        metric: 'render: a scripted page right after it',
+        value: afterMs,
+        unit: 'ms',
+        ...atMost(afterMs, 15_000),
+        note: after.results[0]?.error === null ? 'read' : `error: ${after.results[0]?.error?.slice(0, 60)}`,
+      },
+      {
+        metric: 'render: slowest /healthz meanwhile',
+        value: renderHealth.worstMs,
+        unit: 'ms',
+        ...atMost(renderHealth.worstMs, 1_500),
+        note: `${renderHealth.failures} failures`,
+      },
     );
   } finally {
     await svc.stop();

@@ -51,8 +51,32 @@ function rng(seed: number) {
 const sources = () => sourcePages(['corpus', 'test/fixtures/web', 'bench/fixtures/quality/pages']);
 
 function pseudoWord(random: () => number): string {
-  const syllables = ['ka', 'lor', 'vin', 'de', 'mar', 'tis', 'ol', 'ben', 'ru', 'sa', 'quen', 'ath', 'po', 'lim', 'ger', 'ny', 'esk', 'wyn', 'hal', 'tor'];
-  const word = Array.from({ length: 2 + Math.floor(random() * 3) }, () => syllables[Math.floor(random() * syllables.length)]).join('');
+  const syllables = [
+    'ka',
+    'lor',
+    'vin',
+    'de',
+    'mar',
+    'tis',
+    'ol',
+    'ben',
+    'ru',
+    'sa',
+    'quen',
+    'ath',
+    'po',
+    'lim',
+    'ger',
+    'ny',
+    'esk',
+    'wyn',
+    'hal',
+    'tor',
+  ];
+  const word = Array.from(
+    { length: 2 + Math.floor(random() * 3) },
+    () => syllables[Math.floor(random() * syllables.length)],
+  ).join('');
   return word[0].toUpperCase() + word.slice(1);
 }
 
@@ -78,7 +102,11 @@ export function writeCorpus(dir: string, n: number): void {
   fs.writeFileSync(marker, '');
 }
 
-const STOP = new Set('about after also been before being between both could does doing during each from further have having here into just more most once only other over same should some such than that their them then there these they this those through under until very were what when where which while whom will with would your'.split(' '));
+const STOP = new Set(
+  'about after also been before being between both could does doing during each from further have having here into just more most once only other over same should some such than that their them then there these they this those through under until very were what when where which while whom will with would your'.split(
+    ' ',
+  ),
+);
 
 /** `count` distinct queries of two or three words taken from the source pages' sentences (and now and then a name). */
 export function distinctQueries(count: number, seed = 7): string[] {
@@ -88,7 +116,11 @@ export function distinctQueries(count: number, seed = 7): string[] {
   while (out.size < count) {
     const source = docs[Math.floor(random() * docs.length)];
     const sentence = source.sentences[Math.floor(random() * source.sentences.length)];
-    const words = sentence.toLowerCase().match(/[a-z][a-z-]{3,}/g)?.filter((w) => !STOP.has(w)) ?? [];
+    const words =
+      sentence
+        .toLowerCase()
+        .match(/[a-z][a-z-]{3,}/g)
+        ?.filter((w) => !STOP.has(w)) ?? [];
     if (words.length < 3) continue;
     const size = random() < 0.6 ? 2 : 3;
     const start = Math.floor(random() * (words.length - size + 1));
@@ -160,7 +192,11 @@ async function buildChild(dist: string, dataDir: string, pagesDir: string): Prom
 
 function runBuild(build: Build, dataDir: string, pagesDir: string): Promise<BuildFigures> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--max-old-space-size=16384', __filename, '--build-child', build.dist, dataDir, pagesDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--max-old-space-size=16384', __filename, '--build-child', build.dist, dataDir, pagesDir],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
@@ -173,7 +209,10 @@ function runBuild(build: Build, dataDir: string, pagesDir: string): Promise<Buil
         const figures = JSON.parse(line) as { ms: number; documents: number; rssPeakMb: number };
         resolve({ ok: true, ...figures, diskMb: du(path.join(dataDir, 'index')) / 2 ** 20 });
       } catch {
-        const why = signal === 'SIGKILL' ? `stopped after ${BUILD_LIMIT_MS / 60_000} min` : `exit ${code ?? signal}: ${err.trim().split('\n').slice(-2).join(' ').slice(0, 200)}`;
+        const why =
+          signal === 'SIGKILL'
+            ? `stopped after ${BUILD_LIMIT_MS / 60_000} min`
+            : `exit ${code ?? signal}: ${err.trim().split('\n').slice(-2).join(' ').slice(0, 200)}`;
         resolve({ ok: false, ms: NaN, documents: 0, rssPeakMb: NaN, diskMb: NaN, error: why });
       }
     });
@@ -185,9 +224,18 @@ const rssOf = (pid: number): number => {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024;
 };
 
-async function measureService(build: Build, dataDir: string, pagesDir: string, queries: string[]): Promise<ServiceFigures> {
+async function measureService(
+  build: Build,
+  dataDir: string,
+  pagesDir: string,
+  queries: string[],
+): Promise<ServiceFigures> {
   const started = performance.now();
-  const svc = await startService('standalone', { LOCAL_INDEX_DIR: pagesDir, LOG_LEVEL: 'warn', RATE_LIMIT_RPS: '0' }, { main: path.join(build.dist, 'apps', 'standalone', 'src', 'main.js'), dataDir, readyTimeoutMs: BUILD_LIMIT_MS });
+  const svc = await startService(
+    'standalone',
+    { LOCAL_INDEX_DIR: pagesDir, LOG_LEVEL: 'warn', RATE_LIMIT_RPS: '0' },
+    { main: path.join(build.dist, 'apps', 'standalone', 'src', 'main.js'), dataDir, readyTimeoutMs: BUILD_LIMIT_MS },
+  );
   try {
     const url = `${svc.baseUrl}/v1/search`;
     const headers = { Authorization: `Bearer ${svc.demoKey}`, 'Content-Type': 'application/json' };
@@ -210,15 +258,30 @@ async function measureService(build: Build, dataDir: string, pagesDir: string, q
         url,
         connections,
         duration: SECONDS,
-        requests: [{ method: 'POST', path: '/v1/search', headers, setupRequest: (req) => ({ ...req, body: body(distinct()) }) }],
+        requests: [
+          { method: 'POST', path: '/v1/search', headers, setupRequest: (req) => ({ ...req, body: body(distinct()) }) },
+        ],
       });
     // Warm-up: the process's code paths, not its caches (these queries are not reused).
-    await autocannon({ url, connections: 4, duration: 2, requests: [{ method: 'POST', path: '/v1/search', headers, setupRequest: (req) => ({ ...req, body: body(`${distinct()} warm`) }) }] });
+    await autocannon({
+      url,
+      connections: 4,
+      duration: 2,
+      requests: [
+        {
+          method: 'POST',
+          path: '/v1/search',
+          headers,
+          setupRequest: (req) => ({ ...req, body: body(`${distinct()} warm`) }),
+        },
+      ],
+    });
     const one = await load(1);
     const fifty = await load(50);
     // Standalone: the search index lives in the one service process.
     const rssMb = rssOf(svc.pid);
-    if (next > queries.length) process.stderr.write(`[index] note: ${next} requests for ${queries.length} distinct queries; some repeated\n`);
+    if (next > queries.length)
+      process.stderr.write(`[index] note: ${next} requests for ${queries.length} distinct queries; some repeated\n`);
     return {
       bootMs,
       p50: one.latency.p50,
@@ -236,10 +299,19 @@ async function measureService(build: Build, dataDir: string, pagesDir: string, q
 /** MRR@10 of the quality fixture's searches, the build serving that fixture's pages. */
 async function relevance(build: Build): Promise<{ all: number; tune: number; held: number }> {
   const searches: Array<{ query: string; gold: string; split: string }> = [];
-  for (const file of fs.readdirSync(QUALITY).filter((f) => /^questions-.*\.json$/.test(f)).sort()) {
-    searches.push(...(JSON.parse(fs.readFileSync(path.join(QUALITY, file), 'utf8')) as { searches: typeof searches }).searches);
+  for (const file of fs
+    .readdirSync(QUALITY)
+    .filter((f) => /^questions-.*\.json$/.test(f))
+    .sort()) {
+    searches.push(
+      ...(JSON.parse(fs.readFileSync(path.join(QUALITY, file), 'utf8')) as { searches: typeof searches }).searches,
+    );
   }
-  const svc = await startService('standalone', { LOCAL_INDEX_DIR: path.join(QUALITY, 'pages'), LOG_LEVEL: 'warn', RATE_LIMIT_RPS: '0' }, { main: path.join(build.dist, 'apps', 'standalone', 'src', 'main.js') });
+  const svc = await startService(
+    'standalone',
+    { LOCAL_INDEX_DIR: path.join(QUALITY, 'pages'), LOG_LEVEL: 'warn', RATE_LIMIT_RPS: '0' },
+    { main: path.join(build.dist, 'apps', 'standalone', 'src', 'main.js') },
+  );
   try {
     const ranks: Array<{ split: string; rr: number }> = [];
     for (const s of searches) {
@@ -273,7 +345,15 @@ async function main(): Promise<void> {
   const rows: Array<Record<string, unknown>> = [];
   const lines: string[] = [];
   const m = machine();
-  lines.push(`index — ${new Date().toISOString()}`, `machine: ${m.cpus} cores (${m.cpu_model}), ${m.memory_gib} GiB, node ${m.node}, ${m.platform}`, `queries: ${queries.length} distinct, e.g. ${queries.slice(0, 4).map((q) => `"${q}"`).join(', ')}`, '');
+  lines.push(
+    `index — ${new Date().toISOString()}`,
+    `machine: ${m.cpus} cores (${m.cpu_model}), ${m.memory_gib} GiB, node ${m.node}, ${m.platform}`,
+    `queries: ${queries.length} distinct, e.g. ${queries
+      .slice(0, 4)
+      .map((q) => `"${q}"`)
+      .join(', ')}`,
+    '',
+  );
 
   const relevanceOf = new Map<string, { all: number; tune: number; held: number }>();
   for (const build of builds) relevanceOf.set(build.label, await relevance(build));
@@ -297,7 +377,16 @@ async function main(): Promise<void> {
           });
         }
         const r = relevanceOf.get(build.label)!;
-        rows.push({ size, build: build.label, build_ok: built.ok, build_error: built.error, ...built, ...(service ?? {}), service_error: serviceError, mrr: r });
+        rows.push({
+          size,
+          build: build.label,
+          build_ok: built.ok,
+          build_error: built.error,
+          ...built,
+          ...(service ?? {}),
+          service_error: serviceError,
+          mrr: r,
+        });
         process.stderr.write(`[index] ${JSON.stringify(rows[rows.length - 1])}\n`);
       } finally {
         fs.rmSync(dataDir, { recursive: true, force: true });
@@ -305,8 +394,24 @@ async function main(): Promise<void> {
     }
   }
 
-  const f = (v: unknown, digits = 0) => (typeof v === 'number' && Number.isFinite(v) ? v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : '—');
-  const header = ['pages', 'engine', 'build pages/s', 'disk MB', 'build RSS MB', 'boot ms', 'p50 ms (1 conn)', 'p99 ms (1 conn)', 'req/s (1 conn)', 'req/s (50 conn)', 'RSS MB', 'MRR@10 all/tuned/held-out'];
+  const f = (v: unknown, digits = 0) =>
+    typeof v === 'number' && Number.isFinite(v)
+      ? v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
+      : '—';
+  const header = [
+    'pages',
+    'engine',
+    'build pages/s',
+    'disk MB',
+    'build RSS MB',
+    'boot ms',
+    'p50 ms (1 conn)',
+    'p99 ms (1 conn)',
+    'req/s (1 conn)',
+    'req/s (50 conn)',
+    'RSS MB',
+    'MRR@10 all/tuned/held-out',
+  ];
   lines.push(`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`);
   for (const row of rows) {
     const r = row as Record<string, any>;
@@ -316,11 +421,17 @@ async function main(): Promise<void> {
     );
     if (r.service_error) lines.push(`|  | ${r.build}: the service failed: ${r.service_error} |`);
   }
-  lines.push('', 'Targets at 100,000 pages (this checkout): >= 1,000 req/s at 50 connections, p50 <= 5 ms at 1 connection, boot <= 5,000 ms, RSS <= 500 MB, build >= 2,000 pages/s, MRR not lower.');
+  lines.push(
+    '',
+    'Targets at 100,000 pages (this checkout): >= 1,000 req/s at 50 connections, p50 <= 5 ms at 1 connection, boot <= 5,000 ms, RSS <= 500 MB, build >= 2,000 pages/s, MRR not lower.',
+  );
   process.stdout.write(lines.join('\n') + '\n');
   const dir = path.join(ROOT, 'bench', 'results');
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'index.json'), JSON.stringify({ name: 'index', at: new Date().toISOString(), machine: m, seconds: SECONDS, rows }, null, 2) + '\n');
+  fs.writeFileSync(
+    path.join(dir, 'index.json'),
+    JSON.stringify({ name: 'index', at: new Date().toISOString(), machine: m, seconds: SECONDS, rows }, null, 2) + '\n',
+  );
   fs.writeFileSync(path.join(dir, 'index.md'), lines.join('\n') + '\n');
 }
 

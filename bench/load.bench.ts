@@ -35,7 +35,13 @@ const record = (route: string, ms: number, ok: boolean) => {
   stats.set(route, s);
 };
 
-async function call(svc: RunningService, route: string, method: string, url: string, body?: unknown): Promise<Record<string, any> | undefined> {
+async function call(
+  svc: RunningService,
+  route: string,
+  method: string,
+  url: string,
+  body?: unknown,
+): Promise<Record<string, any> | undefined> {
   const started = performance.now();
   try {
     const response = await fetch(`${svc.baseUrl}${url}`, {
@@ -57,7 +63,11 @@ async function call(svc: RunningService, route: string, method: string, url: str
 function follow(svc: RunningService, id: string): Promise<string> {
   return new Promise((resolve) => {
     const source = new EventSource(`${svc.baseUrl}/v1/searches/${id}/events`, {
-      fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), Authorization: `Bearer ${svc.demoKey}` } }),
+      fetch: (input, init) =>
+        fetch(input, {
+          ...init,
+          headers: { ...(init?.headers as Record<string, string>), Authorization: `Bearer ${svc.demoKey}` },
+        }),
     });
     const timer = setTimeout(() => (source.close(), resolve('timeout')), 120_000);
     for (const name of ['run.completed', 'run.failed', 'run.cancelled']) {
@@ -72,7 +82,10 @@ function follow(svc: RunningService, id: string): Promise<string> {
 
 async function poll(svc: RunningService, url: string, deadline: number): Promise<string> {
   for (;;) {
-    const view = await fetch(`${svc.baseUrl}${url}`, { headers: { Authorization: `Bearer ${svc.demoKey}` } }).then((r) => r.json() as Promise<Record<string, any>>, () => ({}) as Record<string, any>);
+    const view = await fetch(`${svc.baseUrl}${url}`, { headers: { Authorization: `Bearer ${svc.demoKey}` } }).then(
+      (r) => r.json() as Promise<Record<string, any>>,
+      () => ({}) as Record<string, any>,
+    );
     // A FindAll run's terminal status is an object ({status, termination_reason, ...}).
     const status = typeof view.status === 'object' && view.status ? view.status.status : view.status;
     if (['completed', 'failed', 'cancelled'].includes(status)) return status;
@@ -114,12 +127,30 @@ async function main(): Promise<void> {
         for (let i = 0; !stop; i++) await body(i);
       })(),
     );
-  for (let c = 0; c < 4; c++) loop(async (i) => void (await call(svc, 'POST /v1/search (instant)', 'POST', '/v1/search', { depth: 'instant', queries: [`${topics[(i + c) % topics.length]} ${c} ${i}`] })));
-  loop(async (i) => void (await call(svc, 'POST /v1/extract', 'POST', '/v1/extract', { urls: [urls[i % urls.length]], objective: 'what it does' })));
+  for (let c = 0; c < 4; c++)
+    loop(
+      async (i) =>
+        void (await call(svc, 'POST /v1/search (instant)', 'POST', '/v1/search', {
+          depth: 'instant',
+          queries: [`${topics[(i + c) % topics.length]} ${c} ${i}`],
+        })),
+    );
+  loop(
+    async (i) =>
+      void (await call(svc, 'POST /v1/extract', 'POST', '/v1/extract', {
+        urls: [urls[i % urls.length]],
+        objective: 'what it does',
+      })),
+  );
   for (let c = 0; c < 2; c++) {
     loop(async (i) => {
       const started = performance.now();
-      const run = await call(svc, 'POST /v1/search (deep, accepted)', 'POST', '/v1/search', { depth: 'deep', queries: [topics[(i * 2 + c) % topics.length]], max_subqueries: 3, max_fetches: 8 });
+      const run = await call(svc, 'POST /v1/search (deep, accepted)', 'POST', '/v1/search', {
+        depth: 'deep',
+        queries: [topics[(i * 2 + c) % topics.length]],
+        max_subqueries: 3,
+        max_fetches: 8,
+      });
       if (!run) return void (await sleep(500));
       const ended = await follow(svc, run.search_id);
       record('deep run, POST to run.completed (SSE)', performance.now() - started, ended === 'run.completed');
@@ -127,14 +158,20 @@ async function main(): Promise<void> {
   }
   loop(async (i) => {
     const started = performance.now();
-    const run = await call(svc, 'POST /v1/tasks/runs (accepted)', 'POST', '/v1/tasks/runs', { task: `What does the ${topics[i % topics.length]} company make?`, processor: 'base' });
+    const run = await call(svc, 'POST /v1/tasks/runs (accepted)', 'POST', '/v1/tasks/runs', {
+      task: `What does the ${topics[i % topics.length]} company make?`,
+      processor: 'base',
+    });
     if (!run) return void (await sleep(500));
     const status = await poll(svc, `/v1/tasks/${run.task_id}`, Date.now() + 120_000);
     record('task run, POST to completed', performance.now() - started, status === 'completed');
   });
   loop(async (i) => {
     const started = performance.now();
-    const run = await call(svc, 'POST /v1/findall/runs (accepted)', 'POST', '/v1/findall/runs', { query: `companies that make ${topics[i % topics.length]} products`, limit: 5 });
+    const run = await call(svc, 'POST /v1/findall/runs (accepted)', 'POST', '/v1/findall/runs', {
+      query: `companies that make ${topics[i % topics.length]} products`,
+      limit: 5,
+    });
     if (!run) return void (await sleep(500));
     const status = await poll(svc, `/v1/findall/runs/${run.findall_id}`, Date.now() + 120_000);
     record('FindAll run, POST to completed', performance.now() - started, status === 'completed');
@@ -169,15 +206,43 @@ async function main(): Promise<void> {
   ];
   const rows = [...stats].map(([route, s]) => {
     const sorted = [...s.latencies].sort((a, b) => a - b);
-    return { route, requests: s.latencies.length + s.errors, per_s: s.latencies.length / SECONDS, p50: percentile(sorted, 50), p99: percentile(sorted, 99), errors: s.errors };
+    return {
+      route,
+      requests: s.latencies.length + s.errors,
+      per_s: s.latencies.length / SECONDS,
+      p50: percentile(sorted, 50),
+      p99: percentile(sorted, 99),
+      errors: s.errors,
+    };
   });
-  for (const r of rows) lines.push(`| ${r.route} | ${r.requests} | ${r.per_s.toFixed(2)} | ${Math.round(r.p50)} | ${Math.round(r.p99)} | ${r.errors} |`);
+  for (const r of rows)
+    lines.push(
+      `| ${r.route} | ${r.requests} | ${r.per_s.toFixed(2)} | ${Math.round(r.p50)} | ${Math.round(r.p99)} | ${r.errors} |`,
+    );
   lines.push('', '| process | RSS MB |', '|---|---|', ...rss.map((r) => `| ${r.service} | ${Math.round(r.rssMb)} |`));
-  lines.push('', `event log growth: ${growth.map((g) => Math.round(g).toLocaleString('en-US')).join(', ')} events per minute (one figure per ${sampleMs / 1000} s sample)`);
+  lines.push(
+    '',
+    `event log growth: ${growth.map((g) => Math.round(g).toLocaleString('en-US')).join(', ')} events per minute (one figure per ${sampleMs / 1000} s sample)`,
+  );
   process.stdout.write(lines.join('\n') + '\n');
   const dir = path.join(ROOT, 'bench', 'results');
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'load.json'), JSON.stringify({ name: 'load', at: new Date().toISOString(), machine: m, seconds: SECONDS, routes: rows, rss, growth_per_minute: growth }, null, 2) + '\n');
+  fs.writeFileSync(
+    path.join(dir, 'load.json'),
+    JSON.stringify(
+      {
+        name: 'load',
+        at: new Date().toISOString(),
+        machine: m,
+        seconds: SECONDS,
+        routes: rows,
+        rss,
+        growth_per_minute: growth,
+      },
+      null,
+      2,
+    ) + '\n',
+  );
   fs.writeFileSync(path.join(dir, 'load.md'), lines.join('\n') + '\n');
 }
 

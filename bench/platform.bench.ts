@@ -48,7 +48,8 @@ async function appends(rows: Row[]): Promise<string> {
     const store = openSqliteEventStore(tmpFile('events.db'), { synchronous });
     const n = synchronous === 'NORMAL' ? 20_000 : 3_000;
     const started = performance.now();
-    for (let i = 0; i < n; i++) await store.append(`charge-bench-${i}`, [charge('bench', i % 30, 'sku_search', 1)], 'no_stream');
+    for (let i = 0; i < n; i++)
+      await store.append(`charge-bench-${i}`, [charge('bench', i % 30, 'sku_search', 1)], 'no_stream');
     const rate = n / ((performance.now() - started) / 1000);
     rows.push({
       metric: `append 1 event (synchronous=${synchronous})`,
@@ -65,11 +66,24 @@ async function appends(rows: Row[]): Promise<string> {
   const batches = 2_000;
   let started = performance.now();
   for (let b = 0; b < batches; b++) {
-    const events = Array.from({ length: 100 }, (_, i) => charge(`team-${(b * 100 + i) % 200}`, (b + i) % 30, ['sku_search', 'sku_extract', 'sku_objective_rerank'][i % 3], 1 + (i % 3)));
+    const events = Array.from({ length: 100 }, (_, i) =>
+      charge(
+        `team-${(b * 100 + i) % 200}`,
+        (b + i) % 30,
+        ['sku_search', 'sku_extract', 'sku_objective_rerank'][i % 3],
+        1 + (i % 3),
+      ),
+    );
     await store.append(`bench-batch-${b}`, events, 'no_stream');
   }
   const batchRate = (batches * 100) / ((performance.now() - started) / 1000);
-  rows.push({ metric: 'append 100-event batches', value: batchRate, unit: 'events/s', ...atLeast(batchRate, 50_000), note: '200,000 events' });
+  rows.push({
+    metric: 'append 100-event batches',
+    value: batchRate,
+    unit: 'events/s',
+    ...atLeast(batchRate, 50_000),
+    note: '200,000 events',
+  });
 
   started = performance.now();
   let read = 0;
@@ -81,7 +95,13 @@ async function appends(rows: Row[]): Promise<string> {
     after = batch[batch.length - 1].position;
   }
   const readRate = read / ((performance.now() - started) / 1000);
-  rows.push({ metric: 'read all', value: readRate, unit: 'events/s', ...atLeast(readRate, 200_000), note: `${read.toLocaleString('en-US')} events, parsed` });
+  rows.push({
+    metric: 'read all',
+    value: readRate,
+    unit: 'events/s',
+    ...atLeast(readRate, 200_000),
+    note: `${read.toLocaleString('en-US')} events, parsed`,
+  });
 
   const reads = new MemoryReadStore();
   const projector = new Projector(store, reads, platformProjections(), { logger: quiet });
@@ -116,8 +136,18 @@ async function lag(rows: Row[]): Promise<void> {
     if (i % 50 === 0) await new Promise((r) => setTimeout(r, 1));
   }
   samples.sort((a, b) => a - b);
-  rows.push({ metric: 'projection lag p50 (in-process)', value: percentile(samples, 50), unit: 'ms', note: 'append -> applied, 2,000 samples' });
-  rows.push({ metric: 'projection lag p99 (in-process)', value: percentile(samples, 99), unit: 'ms', ...atMost(percentile(samples, 99), 50) });
+  rows.push({
+    metric: 'projection lag p50 (in-process)',
+    value: percentile(samples, 50),
+    unit: 'ms',
+    note: 'append -> applied, 2,000 samples',
+  });
+  rows.push({
+    metric: 'projection lag p99 (in-process)',
+    value: percentile(samples, 99),
+    unit: 'ms',
+    ...atMost(percentile(samples, 99), 50),
+  });
   await projector.stop();
 
   // Another process appends (as the keys CLI does); this one sees it through its live subscription.
@@ -132,15 +162,29 @@ async function lag(rows: Row[]): Promise<void> {
   await subscription.close();
   child.kill();
   cross.sort((a, b) => a - b);
-  rows.push({ metric: 'projection lag p50 (other process)', value: percentile(cross, 50), unit: 'ms', note: '500 samples, data_version polling' });
-  rows.push({ metric: 'projection lag p99 (other process)', value: percentile(cross, 99), unit: 'ms', ...atMost(percentile(cross, 99), 50) });
+  rows.push({
+    metric: 'projection lag p50 (other process)',
+    value: percentile(cross, 50),
+    unit: 'ms',
+    note: '500 samples, data_version polling',
+  });
+  rows.push({
+    metric: 'projection lag p99 (other process)',
+    value: percentile(cross, 99),
+    unit: 'ms',
+    ...atMost(percentile(cross, 99), 50),
+  });
   await store.close();
 }
 
 async function lagWriter(file: string): Promise<void> {
   const store = openSqliteEventStore(file);
   for (let i = 0; i < 500; i++) {
-    await store.append(`lag-probe-${i}`, [{ id: randomUUID(), type: 'LagProbe', data: { sent: performance.timeOrigin + performance.now() } }], 'no_stream');
+    await store.append(
+      `lag-probe-${i}`,
+      [{ id: randomUUID(), type: 'LagProbe', data: { sent: performance.timeOrigin + performance.now() } }],
+      'no_stream',
+    );
     await new Promise((r) => setTimeout(r, 5 + Math.random() * 10));
   }
   await store.close();
@@ -151,7 +195,9 @@ async function seed(dataDir: string): Promise<{ key: string }> {
   const store = openSqliteEventStore(path.join(dataDir, 'events.db'));
   for (let team = 0; team < 200; team++) {
     const events: NewEvent[] = [];
-    for (let day = 0; day < 30; day++) for (const sku of ['sku_search', 'sku_extract', 'sku_objective_rerank']) events.push(charge(team === 0 ? 'bench' : `team-${team}`, day, sku, 2));
+    for (let day = 0; day < 30; day++)
+      for (const sku of ['sku_search', 'sku_extract', 'sku_objective_rerank'])
+        events.push(charge(team === 0 ? 'bench' : `team-${team}`, day, sku, 2));
     await store.append(`charges-seed-${team}`, events, 'no_stream');
   }
   const { key } = await new TeamAdmin(store, SecretBox.load(undefined, dataDir)).createKey('bench', 'bench');
@@ -163,24 +209,42 @@ async function http(mode: Mode, rows: Row[], standaloneRps?: number): Promise<nu
   const svc = await startService(mode, { RATE_LIMIT_RPS: '0' }, { prepare: seed });
   try {
     const url = `${svc.baseUrl}/v1/usage?from=2026-01-01&to=2026-01-30`;
-    const body = (await (await fetch(url, { headers: { Authorization: `Bearer ${svc.demoKey}` } })).json()) as { days: unknown[] };
+    const body = (await (await fetch(url, { headers: { Authorization: `Bearer ${svc.demoKey}` } })).json()) as {
+      days: unknown[];
+    };
     if (body.days.length !== 90) throw new Error(`unexpected usage body: ${JSON.stringify(body).slice(0, 200)}`);
     const run = (connections: number, duration: number) =>
       autocannon({ url, connections, duration, headers: { Authorization: `Bearer ${svc.demoKey}` } });
     await run(10, 2); // warm-up
     const load = await run(50, HTTP_SECONDS);
     const latency = await run(10, HTTP_SECONDS);
-    if (load.non2xx > 0 || latency.non2xx > 0) throw new Error(`${mode}: ${load.non2xx + latency.non2xx} non-2xx answers`);
+    if (load.non2xx > 0 || latency.non2xx > 0)
+      throw new Error(`${mode}: ${load.non2xx + latency.non2xx} non-2xx answers`);
     const rps = load.requests.average;
     rows.push({
       metric: `GET /v1/usage ${mode} throughput`,
       value: rps,
       unit: 'req/s',
-      ...(standaloneRps === undefined ? atLeast(rps, 3000) : { target: `>= 60% of standalone`, pass: rps >= 0.6 * standaloneRps }),
-      note: standaloneRps === undefined ? '50 connections' : `50 connections, ${Math.round((100 * rps) / standaloneRps)}% of standalone`,
+      ...(standaloneRps === undefined
+        ? atLeast(rps, 3000)
+        : { target: `>= 60% of standalone`, pass: rps >= 0.6 * standaloneRps }),
+      note:
+        standaloneRps === undefined
+          ? '50 connections'
+          : `50 connections, ${Math.round((100 * rps) / standaloneRps)}% of standalone`,
     });
-    rows.push({ metric: `GET /v1/usage ${mode} p50`, value: latency.latency.p50, unit: 'ms', note: `10 connections, ${Math.round(latency.requests.average)} req/s` });
-    rows.push({ metric: `GET /v1/usage ${mode} p99`, value: latency.latency.p99, unit: 'ms', ...(mode === 'standalone' ? atMost(latency.latency.p99, 20) : {}) });
+    rows.push({
+      metric: `GET /v1/usage ${mode} p50`,
+      value: latency.latency.p50,
+      unit: 'ms',
+      note: `10 connections, ${Math.round(latency.requests.average)} req/s`,
+    });
+    rows.push({
+      metric: `GET /v1/usage ${mode} p99`,
+      value: latency.latency.p99,
+      unit: 'ms',
+      ...(mode === 'standalone' ? atMost(latency.latency.p99, 20) : {}),
+    });
     return rps;
   } finally {
     await svc.stop();

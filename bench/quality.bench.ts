@@ -55,8 +55,14 @@ const DEFAULT_BASELINE = '533b752';
 function loadFixture(): { questions: Question[]; searches: SearchCase[] } {
   const questions: Question[] = [];
   const searches: SearchCase[] = [];
-  for (const file of fs.readdirSync(FIXTURE).filter((f) => /^questions-.*\.json$/.test(f)).sort()) {
-    const data = JSON.parse(fs.readFileSync(path.join(FIXTURE, file), 'utf8')) as { questions: Question[]; searches: SearchCase[] };
+  for (const file of fs
+    .readdirSync(FIXTURE)
+    .filter((f) => /^questions-.*\.json$/.test(f))
+    .sort()) {
+    const data = JSON.parse(fs.readFileSync(path.join(FIXTURE, file), 'utf8')) as {
+      questions: Question[];
+      searches: SearchCase[];
+    };
     questions.push(...data.questions);
     searches.push(...data.searches);
   }
@@ -89,7 +95,10 @@ export function containsAnswer(text: string, answers: string[]): boolean {
 
 /** The first paragraph of prose: after the `# title`, before anything else. */
 export function firstParagraph(report: string): string {
-  const blocks = report.split(/\n\s*\n/).map((b) => b.trim()).filter(Boolean);
+  const blocks = report
+    .split(/\n\s*\n/)
+    .map((b) => b.trim())
+    .filter(Boolean);
   return blocks.find((b) => !b.startsWith('#')) ?? '';
 }
 
@@ -100,7 +109,11 @@ export function duplicateSentences(report: string): number {
   for (const line of body.split('\n')) {
     if (/^\s*#/.test(line) || !line.trim()) continue;
     for (const sentence of line.split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"“(])/u)) {
-      const key = sentence.replace(/\[\d+(?:\s*,\s*\d+)*\]/g, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+      const key = sentence
+        .replace(/\[\d+(?:\s*,\s*\d+)*\]/g, '')
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}]+/gu, ' ')
+        .trim();
       if (key.length < 12) continue;
       seen.set(key, (seen.get(key) ?? 0) + 1);
     }
@@ -113,7 +126,12 @@ const citedUrls = (view: RunView): Set<string> => {
   return new Set((view.sources ?? []).filter((s) => cited.has(s.index)).map((s) => s.url.replace(/\/$/, '')));
 };
 
-async function api<T>(svc: RunningService, method: string, route: string, body?: unknown): Promise<{ status: number; json: T }> {
+async function api<T>(
+  svc: RunningService,
+  method: string,
+  route: string,
+  body?: unknown,
+): Promise<{ status: number; json: T }> {
   const response = await fetch(`${svc.baseUrl}${route}`, {
     method,
     headers: { Authorization: `Bearer ${svc.demoKey}`, 'Content-Type': 'application/json' },
@@ -123,7 +141,11 @@ async function api<T>(svc: RunningService, method: string, route: string, body?:
 }
 
 async function deepRun(svc: RunningService, question: string): Promise<RunView> {
-  const started = await api<{ search_id: string }>(svc, 'POST', '/v1/search', { depth: 'deep', queries: [question], prompt: question });
+  const started = await api<{ search_id: string }>(svc, 'POST', '/v1/search', {
+    depth: 'deep',
+    queries: [question],
+    prompt: question,
+  });
   if (started.status !== 202) throw new Error(`deep run refused: ${started.status} ${JSON.stringify(started.json)}`);
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
@@ -152,7 +174,11 @@ interface SearchOutcome {
   top: string[];
 }
 
-async function measure(svc: RunningService, questions: Question[], searches: SearchCase[]): Promise<{ questions: QuestionOutcome[]; searches: SearchOutcome[] }> {
+async function measure(
+  svc: RunningService,
+  questions: Question[],
+  searches: SearchCase[],
+): Promise<{ questions: QuestionOutcome[]; searches: SearchOutcome[] }> {
   const outcomes: QuestionOutcome[] = [];
   const queue = [...questions];
   // A few runs at once, as several users would: the per-team limit queues the rest.
@@ -160,7 +186,7 @@ async function measure(svc: RunningService, questions: Question[], searches: Sea
     Array.from({ length: 4 }, async () => {
       for (let q = queue.shift(); q; q = queue.shift()) {
         const view = await deepRun(svc, q.question);
-        const report = view.status === 'completed' ? view.report ?? '' : '';
+        const report = view.status === 'completed' ? (view.report ?? '') : '';
         const cited = citedUrls(view);
         outcomes.push({
           id: q.id,
@@ -177,11 +203,20 @@ async function measure(svc: RunningService, questions: Question[], searches: Sea
   );
   const searchOutcomes: SearchOutcome[] = [];
   for (const s of searches) {
-    const { status, json } = await api<{ results: Array<{ url: string }> }>(svc, 'POST', '/v1/search', { queries: [s.query], limit: 10 });
+    const { status, json } = await api<{ results: Array<{ url: string }> }>(svc, 'POST', '/v1/search', {
+      queries: [s.query],
+      limit: 10,
+    });
     if (status !== 200) throw new Error(`search refused: ${status} ${JSON.stringify(json)}`);
     const urls = json.results.map((r) => r.url.replace(/\/$/, ''));
     const at = urls.indexOf(s.gold.replace(/\/$/, ''));
-    searchOutcomes.push({ id: s.id, split: s.split, kind: s.kind, rank: at < 0 ? null : at + 1, top: urls.slice(0, 3) });
+    searchOutcomes.push({
+      id: s.id,
+      split: s.split,
+      kind: s.kind,
+      rank: at < 0 ? null : at + 1,
+      top: urls.slice(0, 3),
+    });
   }
   return { questions: outcomes.sort((a, b) => a.id.localeCompare(b.id)), searches: searchOutcomes };
 }
@@ -189,7 +224,8 @@ async function measure(svc: RunningService, questions: Question[], searches: Sea
 type Figures = Record<string, number>;
 
 function figures(m: { questions: QuestionOutcome[]; searches: SearchOutcome[] }, split: Split | 'all'): Figures {
-  const share = (items: QuestionOutcome[], pick: (o: QuestionOutcome) => boolean) => (items.length ? items.filter(pick).length / items.length : NaN);
+  const share = (items: QuestionOutcome[], pick: (o: QuestionOutcome) => boolean) =>
+    items.length ? items.filter(pick).length / items.length : NaN;
   const inSplit = (o: { split: Split }) => split === 'all' || o.split === split;
   const single = m.questions.filter((o) => inSplit(o) && o.hops === 1);
   const multi = m.questions.filter((o) => inSplit(o) && o.hops > 1);
@@ -229,7 +265,9 @@ async function main(): Promise<void> {
     try {
       builds.push({ label: 'before', ...baselineMain(ref) });
     } catch (error) {
-      process.stderr.write(`[quality] no baseline (${(error as Error).message.split('\n')[0]}): "before" is left out\n`);
+      process.stderr.write(
+        `[quality] no baseline (${(error as Error).message.split('\n')[0]}): "before" is left out\n`,
+      );
     }
   }
   builds.push({ label: 'after' });
@@ -244,16 +282,21 @@ async function main(): Promise<void> {
     } finally {
       await svc.stop();
     }
-    process.stderr.write(`[quality] ${build.label}: ${questions.length} deep runs and ${searches.length} searches in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+    process.stderr.write(
+      `[quality] ${build.label}: ${questions.length} deep runs and ${searches.length} searches in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+    );
   }
 
   const labels = builds.map((b) => b.label);
   // Tuned-on and held-out apart, then the whole fixture (what the targets are set on).
-  const columns = (['tune', 'held_out', 'all'] as const).flatMap((split) => labels.map((label) => ({ split, label, figures: figures(measured[label]!, split) })));
+  const columns = (['tune', 'held_out', 'all'] as const).flatMap((split) =>
+    labels.map((label) => ({ split, label, figures: figures(measured[label]!, split) })),
+  );
   const metrics = Object.keys(columns[0]!.figures);
   const width = Math.max(...metrics.map((m) => m.length));
   const m = machine();
-  const count = (split: Split, pick: (q: Question) => boolean) => questions.filter((q) => q.split === split && pick(q)).length;
+  const count = (split: Split, pick: (q: Question) => boolean) =>
+    questions.filter((q) => q.split === split && pick(q)).length;
   const lines = [
     `quality — ${new Date().toISOString()}`,
     `machine: ${m.cpus} cores (${m.cpu_model}), ${m.memory_gib} GiB, node ${m.node}, ${m.platform}`,
@@ -264,13 +307,20 @@ async function main(): Promise<void> {
     '',
     `${'metric'.padEnd(width)}  ${columns.map((c) => `${c.label} ${c.split === 'tune' ? 'tuned' : c.split === 'held_out' ? 'held-out' : 'all'}`.padStart(16)).join('  ')}  target`,
     `${'-'.repeat(width)}  ${columns.map(() => '-'.repeat(16)).join('  ')}  ------`,
-    ...metrics.map((metric) => `${metric.padEnd(width)}  ${columns.map((c) => fmt(c.figures[metric]!).padStart(16)).join('  ')}  ${TARGETS[metric] ?? ''}`),
+    ...metrics.map(
+      (metric) =>
+        `${metric.padEnd(width)}  ${columns.map((c) => fmt(c.figures[metric]!).padStart(16)).join('  ')}  ${TARGETS[metric] ?? ''}`,
+    ),
   ];
   const after = measured.after!;
   const misses = after.questions.filter((o) => o.split === 'tune' && (!o.first || !o.anywhere));
   const searchMisses = after.searches.filter((s) => s.split === 'tune' && s.rank !== 1);
-  lines.push('', `after, tuned-on part: ${misses.length} questions without the answer in the first paragraph or report, ${searchMisses.length} searches whose gold is not first`);
-  for (const o of misses) lines.push(`  ${o.id}${o.anywhere ? ' (in report)' : ''}: ${o.firstParagraph.replace(/\s+/g, ' ').slice(0, 200)}`);
+  lines.push(
+    '',
+    `after, tuned-on part: ${misses.length} questions without the answer in the first paragraph or report, ${searchMisses.length} searches whose gold is not first`,
+  );
+  for (const o of misses)
+    lines.push(`  ${o.id}${o.anywhere ? ' (in report)' : ''}: ${o.firstParagraph.replace(/\s+/g, ' ').slice(0, 200)}`);
   for (const s of searchMisses) lines.push(`  ${s.id} rank ${s.rank ?? '-'}: ${s.top.join(' ')}`);
   process.stdout.write(lines.join('\n') + '\n');
 
@@ -279,7 +329,18 @@ async function main(): Promise<void> {
   const file = path.join(dir, 'quality.json');
   fs.writeFileSync(
     file,
-    JSON.stringify({ name: 'quality', at: new Date().toISOString(), machine: m, builds: builds.map(({ label, sha }) => ({ label, sha: sha ?? 'checkout' })), columns, rerun: 'npm run bench:quality' }, null, 2) + '\n',
+    JSON.stringify(
+      {
+        name: 'quality',
+        at: new Date().toISOString(),
+        machine: m,
+        builds: builds.map(({ label, sha }) => ({ label, sha: sha ?? 'checkout' })),
+        columns,
+        rerun: 'npm run bench:quality',
+      },
+      null,
+      2,
+    ) + '\n',
   );
   process.stdout.write(`\nwritten: ${path.relative(process.cwd(), file)}\n`);
 }

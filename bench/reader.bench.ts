@@ -40,7 +40,10 @@ interface Outcome {
 function measure(set: DataSet, setting: Setting, search: (text: string, limit: number) => number[]): Outcome[] {
   return set.questions.map((q) => {
     const graded = readQuestion(set, q, setting, search, gradeExtractive);
-    const answer = promptAnswer(q.question, graded.map((g) => g.finding));
+    const answer = promptAnswer(
+      q.question,
+      graded.map((g) => g.finding),
+    );
     const value = answer?.value ?? null;
     return {
       part: q.part,
@@ -80,12 +83,16 @@ function totals(outcomes: Outcome[]) {
 
 const line = (label: string, t: ReturnType<typeof totals>) =>
   `${label.padEnd(22)} ${String(t.n).padStart(4)}  ${fmt(t.em)}  ${fmt(t.f1)}  ${`${t.high} (${t.high_share.toFixed(2)})`.padStart(10)}  ${String(t.high_right).padStart(5)}  ${String(t.none).padStart(4)}` +
-  (t.unanswerable ? `  ${fmt(t.answerable_f1).padStart(7)}  ${fmt(t.unanswerable_null).padStart(8)}  ${fmt(t.unanswerable_high).padStart(8)}` : '');
+  (t.unanswerable
+    ? `  ${fmt(t.answerable_f1).padStart(7)}  ${fmt(t.unanswerable_null).padStart(8)}  ${fmt(t.unanswerable_high).padStart(8)}`
+    : '');
 
 async function main(): Promise<void> {
   const sets = loadSets();
   if (sets.length === 0) {
-    process.stdout.write(`reader: no data under ${DATA}: set REALTEXT_DATA to the folder that holds hotpotqa-dev/ and squad-superbowl/. Nothing measured.\n`);
+    process.stdout.write(
+      `reader: no data under ${DATA}: set REALTEXT_DATA to the folder that holds hotpotqa-dev/ and squad-superbowl/. Nothing measured.\n`,
+    );
     return;
   }
   const m = machine();
@@ -138,7 +145,11 @@ async function main(): Promise<void> {
   process.stdout.write(out.join('\n') + '\n');
   const dir = path.resolve(__dirname, '..', '..', 'bench', 'results');
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'reader.json'), JSON.stringify({ name: 'reader', at: new Date().toISOString(), machine: m, data: DATA, figures: json }, null, 2) + '\n');
+  fs.writeFileSync(
+    path.join(dir, 'reader.json'),
+    JSON.stringify({ name: 'reader', at: new Date().toISOString(), machine: m, data: DATA, figures: json }, null, 2) +
+      '\n',
+  );
   fs.writeFileSync(path.join(dir, 'reader.md'), out.join('\n') + '\n');
   process.stdout.write('\nwritten: bench/results/reader.json, bench/results/reader.md\n');
 }

@@ -49,11 +49,34 @@ export function loadFixture(dir = path.join(ROOT, 'bench', 'fixtures', 'quality'
   });
   const byUrl = new Map(pages.map((p) => [p.url.replace(/\/$/, ''), p.id]));
   const questions: Question[] = [];
-  for (const file of fs.readdirSync(dir).filter((f) => /^questions-.*\.json$/.test(f)).sort()) {
-    const raw = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as { questions: Array<{ id: string; split: string; hops: number; question: string; answers: string[]; gold: string[] }> };
+  for (const file of fs
+    .readdirSync(dir)
+    .filter((f) => /^questions-.*\.json$/.test(f))
+    .sort()) {
+    const raw = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as {
+      questions: Array<{
+        id: string;
+        split: string;
+        hops: number;
+        question: string;
+        answers: string[];
+        gold: string[];
+      }>;
+    };
     for (const q of raw.questions) {
       const gold = q.gold.flatMap((u) => (byUrl.has(u.replace(/\/$/, '')) ? [byUrl.get(u.replace(/\/$/, ''))!] : []));
-      questions.push({ id: q.id, part: q.split === 'tune' ? 'tune' : 'measure', question: q.question, answers: q.answers, gold, type: q.hops > 1 ? 'two-page' : 'single-hop', context: gold, answerable: true, task: true, deep: true });
+      questions.push({
+        id: q.id,
+        part: q.split === 'tune' ? 'tune' : 'measure',
+        question: q.question,
+        answers: q.answers,
+        gold,
+        type: q.hops > 1 ? 'two-page' : 'single-hop',
+        context: gold,
+        answerable: true,
+        task: true,
+        deep: true,
+      });
     }
   }
   return { name: 'fixture', pages, questions, samples: `${questions.length} questions` };
@@ -79,7 +102,8 @@ function passage(set: DataSet, id: number, source: number): ResearchPassage {
   return { source, url: page.url, title: page.title, text: page.text };
 }
 
-const words = (text: string) => new Set((text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length > 1));
+const words = (text: string) =>
+  new Set((text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length > 1));
 
 /** One question read: its first finding, then (searching HotpotQA) a bridge name's pages read and the question graded again over them. */
 export function readQuestion(
@@ -113,7 +137,10 @@ export function readQuestion(
       const terms = words(q.question);
       const shared = (p: ResearchPassage) => [...words(`${p.title} ${p.text}`)].filter((w) => terms.has(w)).length;
       const over = [...passages]
-        .sort((a, b) => Number(kept.has(b.source)) - Number(kept.has(a.source)) || shared(b) - shared(a) || a.source - b.source)
+        .sort(
+          (a, b) =>
+            Number(kept.has(b.source)) - Number(kept.has(a.source)) || shared(b) - shared(a) || a.source - b.source,
+        )
         .slice(0, MAX_PASSAGES)
         .sort((a, b) => a.source - b.source);
       const again = grade(q.question, over);

@@ -51,55 +51,76 @@ const readJsonl = <T>(file: string): T[] =>
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as T);
 
-const wikiUrl = (title: string) => `https://en.wikipedia.org/wiki/${encodeURIComponent(title.replace(/ /g, '_')).replace(/%2F/g, '/')}`;
+const wikiUrl = (title: string) =>
+  `https://en.wikipedia.org/wiki/${encodeURIComponent(title.replace(/ /g, '_')).replace(/%2F/g, '/')}`;
 
 export function loadHotpot(dir: string): DataSet {
   const raw = readJsonl<{ title: string; text: string }>(path.join(dir, 'paragraphs.jsonl'));
   const pages = raw.map((p, id) => ({ id, title: p.title, text: p.text, url: wikiUrl(p.title) }));
   const byTitle = new Map(pages.map((p) => [p.title, p.id]));
-  const questions = readJsonl<{ id: string; question: string; answer: string; type: string; supporting: string[]; titles: string[] }>(path.join(dir, 'questions.jsonl')).map(
-    (q): Question => ({
-      id: q.id,
-      part: partOf(q.id),
-      question: q.question.trim(),
-      answers: [q.answer],
-      gold: q.supporting.map((t) => {
-        const id = byTitle.get(t);
-        if (id === undefined) throw new Error(`hotpotqa: no paragraph titled ${JSON.stringify(t)}`);
-        return id;
-      }),
-      type: q.type,
-      context: q.titles.flatMap((t) => (byTitle.has(t) ? [byTitle.get(t)!] : [])),
-      answerable: true,
-      task: true,
-      deep: true,
+  const questions = readJsonl<{
+    id: string;
+    question: string;
+    answer: string;
+    type: string;
+    supporting: string[];
+    titles: string[];
+  }>(path.join(dir, 'questions.jsonl')).map((q): Question => ({
+    id: q.id,
+    part: partOf(q.id),
+    question: q.question.trim(),
+    answers: [q.answer],
+    gold: q.supporting.map((t) => {
+      const id = byTitle.get(t);
+      if (id === undefined) throw new Error(`hotpotqa: no paragraph titled ${JSON.stringify(t)}`);
+      return id;
     }),
-  );
-  return { name: 'hotpotqa', pages, questions, samples: `${questions.length} questions, all of them for every kind of call` };
+    type: q.type,
+    context: q.titles.flatMap((t) => (byTitle.has(t) ? [byTitle.get(t)!] : [])),
+    answerable: true,
+    task: true,
+    deep: true,
+  }));
+  return {
+    name: 'hotpotqa',
+    pages,
+    questions,
+    samples: `${questions.length} questions, all of them for every kind of call`,
+  };
 }
 
 /** SQuAD (v1.1, `squad`) or SQuAD 2.0 (`squad2`, with questions written to have no answer). */
 export function loadSquad(dir: string, name = 'squad'): DataSet {
   const raw = readJsonl<{ id: number; title: string; text: string }>(path.join(dir, 'paragraphs.jsonl'));
-  const pages = raw.map((p, id) => ({ id, title: p.title, text: p.text, url: `${wikiUrl(p.title)}?paragraph=${p.id}` }));
+  const pages = raw.map((p, id) => ({
+    id,
+    title: p.title,
+    text: p.text,
+    url: `${wikiUrl(p.title)}?paragraph=${p.id}`,
+  }));
   const byParagraph = new Map(raw.map((p, id) => [p.id, id]));
-  const sorted = readJsonl<{ id: string; question: string; answers: string[]; paragraph: number; answerable?: boolean }>(path.join(dir, 'questions.jsonl')).sort((a, b) => a.id.localeCompare(b.id));
-  const questions = sorted.map(
-    (q, i): Question => ({
-      id: q.id,
-      part: partOf(q.id),
-      question: q.question.trim(),
-      answers: q.answers,
-      gold: [byParagraph.get(q.paragraph)!],
-      type: q.answerable === false ? 'unanswerable' : 'single-hop',
-      context: [byParagraph.get(q.paragraph)!],
-      answerable: q.answerable !== false && q.answers.length > 0,
-      task: SQUAD_TASK_EVERY > 0 && i % SQUAD_TASK_EVERY === 0,
-      deep: SQUAD_DEEP_EVERY > 0 && i % SQUAD_DEEP_EVERY === 0,
-    }),
-  );
+  const sorted = readJsonl<{
+    id: string;
+    question: string;
+    answers: string[];
+    paragraph: number;
+    answerable?: boolean;
+  }>(path.join(dir, 'questions.jsonl')).sort((a, b) => a.id.localeCompare(b.id));
+  const questions = sorted.map((q, i): Question => ({
+    id: q.id,
+    part: partOf(q.id),
+    question: q.question.trim(),
+    answers: q.answers,
+    gold: [byParagraph.get(q.paragraph)!],
+    type: q.answerable === false ? 'unanswerable' : 'single-hop',
+    context: [byParagraph.get(q.paragraph)!],
+    answerable: q.answerable !== false && q.answers.length > 0,
+    task: SQUAD_TASK_EVERY > 0 && i % SQUAD_TASK_EVERY === 0,
+    deep: SQUAD_DEEP_EVERY > 0 && i % SQUAD_DEEP_EVERY === 0,
+  }));
   const n = (pick: (q: Question) => boolean) => questions.filter(pick).length;
-  const step = (every: number) => (every === 1 ? 'every question' : every > 1 ? `every ${every}th by id order` : 'none');
+  const step = (every: number) =>
+    every === 1 ? 'every question' : every > 1 ? `every ${every}th by id order` : 'none';
   return {
     name,
     pages,

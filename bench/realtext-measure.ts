@@ -12,7 +12,8 @@ import { fts5, minisearch } from './realtext-peers';
 import { best, containsGold, f1, firstParagraph, firstSentence, scoreAnswer, withoutSources } from './realtext-scoring';
 import { api, chat, deepRun, pool, runTask } from './realtext-service';
 
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The data set's paragraphs as a folder of HTML pages, one a paragraph. */
 function writePages(set: DataSet): string {
@@ -50,7 +51,10 @@ export interface Outcome {
   errors: string[];
 }
 
-export async function measureSet(set: DataSet, processor: string): Promise<{ outcomes: Outcome[]; times: Record<string, number[]>; unknownUrls: number; seconds: number }> {
+export async function measureSet(
+  set: DataSet,
+  processor: string,
+): Promise<{ outcomes: Outcome[]; times: Record<string, number[]>; unknownUrls: number; seconds: number }> {
   const started = performance.now();
   const folder = writePages(set);
   const times: Record<string, number[]> = { service: [], fts5: [], minisearch: [], task: [], deep: [], chat: [] };
@@ -58,11 +62,28 @@ export async function measureSet(set: DataSet, processor: string): Promise<{ out
   const byKey = new Map(set.pages.map((p) => [urlKey(p.url), p.id]));
   let unknownUrls = 0;
   const outcomes = new Map<string, Outcome>();
-  const svc = await startService('standalone', { LOCAL_INDEX_DIR: folder, LOG_LEVEL: 'warn', RATE_LIMIT_RPS: '0' }, { readyTimeoutMs: 120_000 });
-  const hits = (top: number[], gold: number[]) => ({ all: gold.every((g) => top.includes(g)), any: gold.some((g) => top.includes(g)), top });
+  const svc = await startService(
+    'standalone',
+    { LOCAL_INDEX_DIR: folder, LOG_LEVEL: 'warn', RATE_LIMIT_RPS: '0' },
+    { readyTimeoutMs: 120_000 },
+  );
+  const hits = (top: number[], gold: number[]) => ({
+    all: gold.every((g) => top.includes(g)),
+    any: gold.some((g) => top.includes(g)),
+    top,
+  });
   try {
     for (const q of set.questions) {
-      const o: Outcome = { id: q.id, part: q.part, type: q.type, answerable: q.answerable, question: q.question, gold: q.answers, search: {}, errors: [] };
+      const o: Outcome = {
+        id: q.id,
+        part: q.part,
+        type: q.type,
+        answerable: q.answerable,
+        question: q.question,
+        gold: q.answers,
+        search: {},
+        errors: [],
+      };
       for (const peer of peers) {
         const t = performance.now();
         const top = peer.search(q.question);
@@ -73,7 +94,10 @@ export async function measureSet(set: DataSet, processor: string): Promise<{ out
     }
     await pool(set.questions, async (q) => {
       const o = outcomes.get(q.id)!;
-      const { status, json, ms } = await api<{ results: Array<{ url: string }> }>(svc, 'POST', '/v1/search', { queries: [q.question], limit: 10 });
+      const { status, json, ms } = await api<{ results: Array<{ url: string }> }>(svc, 'POST', '/v1/search', {
+        queries: [q.question],
+        limit: 10,
+      });
       if (status !== 200) throw new Error(`search refused: ${status} ${JSON.stringify(json).slice(0, 300)}`);
       times.service!.push(ms);
       const top = json.results.slice(0, 10).map((r) => {
@@ -83,7 +107,9 @@ export async function measureSet(set: DataSet, processor: string): Promise<{ out
       });
       o.search.service = hits(top, q.gold);
     });
-    process.stderr.write(`[realtext] ${set.name}: searches done at ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+    process.stderr.write(
+      `[realtext] ${set.name}: searches done at ${((performance.now() - started) / 1000).toFixed(0)} s\n`,
+    );
     await pool(
       set.questions.filter((q) => q.task),
       async (q) => {
@@ -97,7 +123,9 @@ export async function measureSet(set: DataSet, processor: string): Promise<{ out
         }
       },
     );
-    process.stderr.write(`[realtext] ${set.name}: tasks done at ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+    process.stderr.write(
+      `[realtext] ${set.name}: tasks done at ${((performance.now() - started) / 1000).toFixed(0)} s\n`,
+    );
     const goldUrls = (q: Question) => q.gold.map((g) => urlKey(set.pages[g]!.url));
     await pool(
       set.questions.filter((q) => q.deep),
@@ -120,7 +148,9 @@ export async function measureSet(set: DataSet, processor: string): Promise<{ out
         }
       },
     );
-    process.stderr.write(`[realtext] ${set.name}: deep runs done at ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+    process.stderr.write(
+      `[realtext] ${set.name}: deep runs done at ${((performance.now() - started) / 1000).toFixed(0)} s\n`,
+    );
     await pool(
       set.questions.filter((q) => q.deep),
       async (q) => {
@@ -128,7 +158,11 @@ export async function measureSet(set: DataSet, processor: string): Promise<{ out
         try {
           const { reply, ms } = await chat(svc, q.question);
           times.chat!.push(ms);
-          o.chat = { reply, contains: q.answers.some((g) => containsGold(withoutSources(reply), g)), f1: best(q.answers, (g) => f1(firstSentence(firstParagraph(reply)), g)) };
+          o.chat = {
+            reply,
+            contains: q.answers.some((g) => containsGold(withoutSources(reply), g)),
+            f1: best(q.answers, (g) => f1(firstSentence(firstParagraph(reply)), g)),
+          };
         } catch (error) {
           o.errors.push(`chat: ${(error as Error).message}`);
         }

@@ -34,5 +34,12 @@ export function fts5(pages: Page[], limit = 10): Searcher & { close(): void } {
 export function minisearch(pages: Page[]): Searcher {
   const index = new MiniSearch<Page>({ fields: ['title', 'text'] });
   index.addAll(pages);
-  return { name: 'minisearch', search: (question) => index.search(question).slice(0, 10).map((r) => r.id as number) };
+  return {
+    name: 'minisearch',
+    search: (question) =>
+      index
+        .search(question)
+        .slice(0, 10)
+        .map((r) => r.id as number),
+  };
 }

@@ -38,7 +38,8 @@ export function f1(prediction: string, gold: string): number {
   return (2 * precision * recall) / (precision + recall);
 }
 
-export const exactMatch = (prediction: string, gold: string) => (normalizeAnswer(prediction) === normalizeAnswer(gold) ? 1 : 0);
+export const exactMatch = (prediction: string, gold: string) =>
+  normalizeAnswer(prediction) === normalizeAnswer(gold) ? 1 : 0;
 export const best = (answers: string[], score: (gold: string) => number) => Math.max(0, ...answers.map(score));
 
 /**
@@ -46,7 +47,10 @@ export const best = (answers: string[], score: (gold: string) => number) => Math
  * (normalised exact match, token F1); no value (null or empty) scores 1 on a question written to
  * have no answer and 0 on any other, and any value on such a question scores 0.
  */
-export function scoreAnswer(q: Pick<Question, 'answers' | 'answerable'>, value: string | null | undefined): { em: number; f1: number } {
+export function scoreAnswer(
+  q: Pick<Question, 'answers' | 'answerable'>,
+  value: string | null | undefined,
+): { em: number; f1: number } {
   const given = value !== null && value !== undefined && value.trim() !== '';
   if (!q.answerable) return given ? { em: 0, f1: 0 } : { em: 1, f1: 1 };
   if (!given) return { em: 0, f1: 0 };
@@ -60,7 +64,10 @@ export const containsGold = (text: string, gold: string) => {
   const g = normalizeAnswer(gold);
   return g.length > 0 && ` ${normalizeAnswer(plain(text))} `.includes(` ${g} `);
 };
-export const firstSentence = (text: string) => plain(text).trim().split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"“(])/u)[0] ?? '';
+export const firstSentence = (text: string) =>
+  plain(text)
+    .trim()
+    .split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"“(])/u)[0] ?? '';
 /** A report or reply before its `## Sources` list. */
 export const withoutSources = (text: string) => text.split(/\n#+\s*Sources\b/)[0] ?? text;
 /** The first paragraph of prose: after the `# title`, before anything else. */

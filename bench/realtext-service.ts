@@ -7,7 +7,12 @@ import type { RunningService } from '../test/support/service-process';
 
 export const CONCURRENCY = 4;
 
-export async function api<T>(svc: RunningService, method: string, route: string, body?: unknown): Promise<{ status: number; json: T; ms: number }> {
+export async function api<T>(
+  svc: RunningService,
+  method: string,
+  route: string,
+  body?: unknown,
+): Promise<{ status: number; json: T; ms: number }> {
   const started = performance.now();
   const response = await fetch(`${svc.baseUrl}${route}`, {
     method,
@@ -20,7 +25,11 @@ export async function api<T>(svc: RunningService, method: string, route: string,
 
 const ANSWER_SCHEMA = {
   type: 'json',
-  json_schema: { type: 'object', properties: { answer: { type: 'string', description: 'the answer to the task' } }, required: ['answer'] },
+  json_schema: {
+    type: 'object',
+    properties: { answer: { type: 'string', description: 'the answer to the task' } },
+    required: ['answer'],
+  },
 };
 
 interface TaskView {
@@ -34,20 +43,33 @@ interface Basis {
   confidence?: string;
 }
 
-export async function runTask(svc: RunningService, question: string, processor: string): Promise<{ answer: string; confidence: string | null; ms: number; status: string }> {
+export async function runTask(
+  svc: RunningService,
+  question: string,
+  processor: string,
+): Promise<{ answer: string; confidence: string | null; ms: number; status: string }> {
   const started = performance.now();
-  const created = await api<TaskView>(svc, 'POST', '/v1/tasks', { task: question, processor, output_schema: ANSWER_SCHEMA, wait_seconds: 120 });
+  const created = await api<TaskView>(svc, 'POST', '/v1/tasks', {
+    task: question,
+    processor,
+    output_schema: ANSWER_SCHEMA,
+    wait_seconds: 120,
+  });
   const { status } = created;
   let { json } = created;
-  if (status !== 200 && status !== 202) throw new Error(`task refused: ${status} ${JSON.stringify(json).slice(0, 300)}`);
+  if (status !== 200 && status !== 202)
+    throw new Error(`task refused: ${status} ${JSON.stringify(json).slice(0, 300)}`);
   const deadline = Date.now() + 120_000;
   while (!['completed', 'failed', 'cancelled'].includes(json.status) && json.run_id && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 100));
     ({ json } = await api<TaskView>(svc, 'GET', `/v1/tasks/runs/${json.run_id}`));
   }
   const output = (json.output ?? {}) as Record<string, unknown>;
-  const content = (typeof output.content === 'object' && output.content !== null ? output.content : output) as Record<string, unknown>;
-  const basis = (json.basis ?? (Array.isArray(output.basis) ? (output.basis as Basis[]) : [])) ?? [];
+  const content = (typeof output.content === 'object' && output.content !== null ? output.content : output) as Record<
+    string,
+    unknown
+  >;
+  const basis = json.basis ?? (Array.isArray(output.basis) ? (output.basis as Basis[]) : []) ?? [];
   const answer = content.answer;
   return {
     answer: typeof answer === 'string' ? answer : answer === null || answer === undefined ? '' : JSON.stringify(answer),
@@ -65,23 +87,35 @@ export interface RunView {
 
 export async function deepRun(svc: RunningService, question: string): Promise<{ view: RunView; ms: number }> {
   const started = performance.now();
-  const created = await api<{ search_id: string }>(svc, 'POST', '/v1/search', { depth: 'deep', queries: [question], prompt: question });
-  if (created.status !== 202) throw new Error(`deep run refused: ${created.status} ${JSON.stringify(created.json).slice(0, 300)}`);
+  const created = await api<{ search_id: string }>(svc, 'POST', '/v1/search', {
+    depth: 'deep',
+    queries: [question],
+    prompt: question,
+  });
+  if (created.status !== 202)
+    throw new Error(`deep run refused: ${created.status} ${JSON.stringify(created.json).slice(0, 300)}`);
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     const { json } = await api<RunView>(svc, 'GET', `/v1/searches/${created.json.search_id}`);
-    if (['completed', 'failed', 'cancelled'].includes(json.status)) return { view: json, ms: performance.now() - started };
+    if (['completed', 'failed', 'cancelled'].includes(json.status))
+      return { view: json, ms: performance.now() - started };
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`deep run ${created.json.search_id} did not end in 120 s`);
 }
 
 export async function chat(svc: RunningService, question: string): Promise<{ reply: string; ms: number }> {
-  const { status, json, ms } = await api<{ choices?: Array<{ message?: { content?: string | null } }> }>(svc, 'POST', '/v1/chat/completions', {
-    model: 'base',
-    messages: [{ role: 'user', content: question }],
-  });
-  if (status !== 200 && status !== 201) throw new Error(`chat refused: ${status} ${JSON.stringify(json).slice(0, 300)}`);
+  const { status, json, ms } = await api<{ choices?: Array<{ message?: { content?: string | null } }> }>(
+    svc,
+    'POST',
+    '/v1/chat/completions',
+    {
+      model: 'base',
+      messages: [{ role: 'user', content: question }],
+    },
+  );
+  if (status !== 200 && status !== 201)
+    throw new Error(`chat refused: ${status} ${JSON.stringify(json).slice(0, 300)}`);
   return { reply: json.choices?.[0]?.message?.content ?? '', ms };
 }
 

@@ -68,17 +68,26 @@ const TUNE_DUMP = process.env.REALTEXT_TUNE_DUMP ?? '';
 const ONLY = process.env.REALTEXT_ONLY ?? '';
 /** The task processor asked (base by default: the figures quoted are base's). */
 const PROCESSOR = process.env.REALTEXT_PROCESSOR ?? 'base';
-if (!['base', 'core', 'ultra'].includes(PROCESSOR)) throw new Error(`REALTEXT_PROCESSOR must be base, core or ultra, not ${JSON.stringify(PROCESSOR)}`);
+if (!['base', 'core', 'ultra'].includes(PROCESSOR))
+  throw new Error(`REALTEXT_PROCESSOR must be base, core or ultra, not ${JSON.stringify(PROCESSOR)}`);
 /** Which data sets (hotpotqa, squad, squad2; all by default). */
 const SETS = new Set((process.env.REALTEXT_SETS ?? 'hotpotqa,squad,squad2').split(',').map((s) => s.trim()));
 /** Results of a non-default run go beside the default's, not over them. */
-const RESULTS = PROCESSOR === 'base' && SETS.has('hotpotqa') && SETS.has('squad') && SETS.has('squad2') && LIMIT === 0 ? 'realtext' : `realtext-${PROCESSOR}-${[...SETS].join('-')}${LIMIT ? `-${LIMIT}` : ''}`;
+const RESULTS =
+  PROCESSOR === 'base' && SETS.has('hotpotqa') && SETS.has('squad') && SETS.has('squad2') && LIMIT === 0
+    ? 'realtext'
+    : `realtext-${PROCESSOR}-${[...SETS].join('-')}${LIMIT ? `-${LIMIT}` : ''}`;
 
 async function main(): Promise<void> {
   const hotpotDir = path.join(DATA, 'hotpotqa-dev');
   const squadDir = path.join(DATA, 'squad-superbowl');
-  if (!fs.existsSync(path.join(hotpotDir, 'questions.jsonl')) && !fs.existsSync(path.join(squadDir, 'questions.jsonl'))) {
-    process.stdout.write(`realtext: no data under ${DATA} (hotpotqa-dev/, squad-superbowl/): set REALTEXT_DATA to the folder that holds them. Nothing measured.\n`);
+  if (
+    !fs.existsSync(path.join(hotpotDir, 'questions.jsonl')) &&
+    !fs.existsSync(path.join(squadDir, 'questions.jsonl'))
+  ) {
+    process.stdout.write(
+      `realtext: no data under ${DATA} (hotpotqa-dev/, squad-superbowl/): set REALTEXT_DATA to the folder that holds them. Nothing measured.\n`,
+    );
     return;
   }
   const sets: DataSet[] = [];
@@ -115,7 +124,15 @@ async function main(): Promise<void> {
   for (const set of sets) {
     const { outcomes, times, unknownUrls, seconds } = await measureSet(set, PROCESSOR);
     // The tuned part's answers one by one, to study; the measured part is only ever counted.
-    if (TUNE_DUMP) fs.writeFileSync(`${TUNE_DUMP}.${set.name}.json`, JSON.stringify(outcomes.filter((o) => o.part === 'tune'), null, 1));
+    if (TUNE_DUMP)
+      fs.writeFileSync(
+        `${TUNE_DUMP}.${set.name}.json`,
+        JSON.stringify(
+          outcomes.filter((o) => o.part === 'tune'),
+          null,
+          1,
+        ),
+      );
     const columns = PARTS.map((part) => ({ part, rows: figures(outcomes, part) }));
     const count = (part: Part) => set.questions.filter((q) => q.part === part).length;
     const width = Math.max(...columns[0]!.rows.map((r) => r[0].length));
@@ -125,10 +142,21 @@ async function main(): Promise<void> {
       '',
       `${'metric'.padEnd(width)}  ${PARTS.map((p) => `${p} (value n)`.padStart(18)).join('  ')}`,
       `${'-'.repeat(width)}  ${PARTS.map(() => '-'.repeat(18)).join('  ')}`,
-      ...columns[0]!.rows.map((_, i) => `${columns[0]!.rows[i]![0].padEnd(width)}  ${columns.map((c) => `${fmt(c.rows[i]![1])} ${c.rows[i]![2]}`.padStart(18)).join('  ')}`),
+      ...columns[0]!.rows.map(
+        (_, i) =>
+          `${columns[0]!.rows[i]![0].padEnd(width)}  ${columns.map((c) => `${fmt(c.rows[i]![1])} ${c.rows[i]![2]}`.padStart(18)).join('  ')}`,
+      ),
       '',
       `p50 per call (ms, all questions): ${Object.entries(times)
-        .map(([k, v]) => `${k} ${fmt(percentile([...v].sort((a, b) => a - b), 50))} (n ${v.length})`)
+        .map(
+          ([k, v]) =>
+            `${k} ${fmt(
+              percentile(
+                [...v].sort((a, b) => a - b),
+                50,
+              ),
+            )} (n ${v.length})`,
+        )
         .join(', ')}`,
     );
     if (unknownUrls) lines.push(`note: ${unknownUrls} search results had an address that is none of the pages`);
@@ -140,9 +168,22 @@ async function main(): Promise<void> {
       samples: set.samples,
       seconds,
       unknownUrls,
-      columns: columns.map((c) => ({ part: c.part, figures: Object.fromEntries(c.rows.map(([k, v, n]) => [k, { value: v, n }])) })),
-      p50_ms: Object.fromEntries(Object.entries(times).map(([k, v]) => [k, percentile([...v].sort((a, b) => a - b), 50)])),
-      tune_outcomes: outcomes.filter((o) => o.part === 'tune').map((o) => compact(o, set.questions.find((q) => q.id === o.id)!.gold)),
+      columns: columns.map((c) => ({
+        part: c.part,
+        figures: Object.fromEntries(c.rows.map(([k, v, n]) => [k, { value: v, n }])),
+      })),
+      p50_ms: Object.fromEntries(
+        Object.entries(times).map(([k, v]) => [
+          k,
+          percentile(
+            [...v].sort((a, b) => a - b),
+            50,
+          ),
+        ]),
+      ),
+      tune_outcomes: outcomes
+        .filter((o) => o.part === 'tune')
+        .map((o) => compact(o, set.questions.find((q) => q.id === o.id)!.gold)),
     };
   }
   const total = (performance.now() - began) / 1000;
@@ -153,11 +194,22 @@ async function main(): Promise<void> {
   fs.mkdirSync(dir, { recursive: true });
   // One line per tune question, so the file reads (and diffs) question by question.
   const onePerLine = (key: string, value: unknown) =>
-    key === 'tune_outcomes' && Array.isArray(value) ? `\u0000[\n${value.map((o) => `      ${JSON.stringify(o)}`).join(',\n')}\n    ]\u0000` : value;
-  const body = JSON.stringify({ name: 'realtext', at: new Date().toISOString(), machine: m, data: DATA, seconds: total, rerun: 'npm run bench:realtext', ...json }, onePerLine, 2).replace(
-    /"\\u0000([^]*?)\\u0000"/g,
-    (_, inner: string) => JSON.parse(`"${inner}"`) as string,
-  );
+    key === 'tune_outcomes' && Array.isArray(value)
+      ? `\u0000[\n${value.map((o) => `      ${JSON.stringify(o)}`).join(',\n')}\n    ]\u0000`
+      : value;
+  const body = JSON.stringify(
+    {
+      name: 'realtext',
+      at: new Date().toISOString(),
+      machine: m,
+      data: DATA,
+      seconds: total,
+      rerun: 'npm run bench:realtext',
+      ...json,
+    },
+    onePerLine,
+    2,
+  ).replace(/"\\u0000([^]*?)\\u0000"/g, (_, inner: string) => JSON.parse(`"${inner}"`) as string);
   fs.writeFileSync(path.join(dir, `${RESULTS}.json`), body + '\n');
   fs.writeFileSync(path.join(dir, `${RESULTS}.md`), '```\n' + table + '```\n');
   process.stdout.write(`\nwritten: bench/results/${RESULTS}.json, bench/results/${RESULTS}.md\n`);

@@ -39,15 +39,35 @@ const QUERIES = [
 /** Deterministic pseudo-random numbers, so every run indexes the same pages. */
 function rng(seed: number) {
   let s = seed;
-  return () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 }
 
 /** The demo corpus and fixture web pages, as titles and sentences. */
 const sources = () => sourcePages(['corpus', 'test/fixtures/web']);
 
 function pseudoWord(random: () => number): string {
-  const syllables = ['ka', 'lor', 'vin', 'de', 'mar', 'tis', 'ol', 'ben', 'ru', 'sa', 'quen', 'ath', 'po', 'lim', 'ger', 'ny'];
-  const word = Array.from({ length: 2 + Math.floor(random() * 2) }, () => syllables[Math.floor(random() * syllables.length)]).join('');
+  const syllables = [
+    'ka',
+    'lor',
+    'vin',
+    'de',
+    'mar',
+    'tis',
+    'ol',
+    'ben',
+    'ru',
+    'sa',
+    'quen',
+    'ath',
+    'po',
+    'lim',
+    'ger',
+    'ny',
+  ];
+  const word = Array.from(
+    { length: 2 + Math.floor(random() * 2) },
+    () => syllables[Math.floor(random() * syllables.length)],
+  ).join('');
   return word[0].toUpperCase() + word.slice(1);
 }
 
@@ -65,12 +85,20 @@ export function writePages(dir: string): void {
 
 const body = (query: string) => JSON.stringify({ queries: [query], depth: 'instant', limit: 10 });
 /** Distinct queries (nothing answered from a cache): a common query plus a rarer word. */
-const UNIQUE = Array.from({ length: 1_500 }, (_, i) => `${QUERIES[i % QUERIES.length]} ${['grid', 'cell', 'street', 'fleet', 'paper', 'price', 'team', 'city', 'energy', 'search'][Math.floor(i / QUERIES.length) % 10]} ${i}`);
+const UNIQUE = Array.from(
+  { length: 1_500 },
+  (_, i) =>
+    `${QUERIES[i % QUERIES.length]} ${['grid', 'cell', 'street', 'fleet', 'paper', 'price', 'team', 'city', 'energy', 'search'][Math.floor(i / QUERIES.length) % 10]} ${i}`,
+);
 
 async function inProcessProviderP50(dir: string): Promise<number> {
-  const provider = new LocalSearchProvider({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'wr-bench-idx-')), indexDir: dir });
+  const provider = new LocalSearchProvider({
+    dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'wr-bench-idx-')),
+    indexDir: dir,
+  });
   await provider.ready();
-  for (let i = 0; i < 200; i++) await provider.search({ query: UNIQUE[i], page: 1, limit: 10, country: 'us', language: 'en' });
+  for (let i = 0; i < 200; i++)
+    await provider.search({ query: UNIQUE[i], page: 1, limit: 10, country: 'us', language: 'en' });
   const samples: number[] = [];
   for (const query of UNIQUE) {
     const started = performance.now();
@@ -78,7 +106,10 @@ async function inProcessProviderP50(dir: string): Promise<number> {
     samples.push(performance.now() - started);
   }
   await provider.close();
-  return percentile(samples.sort((a, b) => a - b), 50);
+  return percentile(
+    samples.sort((a, b) => a - b),
+    50,
+  );
 }
 
 /** One client, one request at a time, every query new: the service's own cost over the provider's. */
@@ -90,19 +121,29 @@ async function sequentialP50(url: string, headers: Record<string, string>): Prom
     await response.arrayBuffer();
     if (i >= 200) samples.push(performance.now() - started);
   }
-  return percentile(samples.sort((a, b) => a - b), 50);
+  return percentile(
+    samples.sort((a, b) => a - b),
+    50,
+  );
 }
 
 let fresh_n = 0;
 
-async function localHttp(mode: Mode, dir: string, rows: Row[], providerP50: number, standaloneRps?: number): Promise<number> {
+async function localHttp(
+  mode: Mode,
+  dir: string,
+  rows: Row[],
+  providerP50: number,
+  standaloneRps?: number,
+): Promise<number> {
   const svc = await startService(mode, { RATE_LIMIT_RPS: '0', LOCAL_INDEX_DIR: dir, LOG_LEVEL: 'warn' });
   try {
     const url = `${svc.baseUrl}/v1/search`;
     const headers = { Authorization: `Bearer ${svc.demoKey}`, 'Content-Type': 'application/json' };
     const first = await fetch(url, { method: 'POST', headers, body: body(QUERIES[0]) });
     const firstBody = (await first.json()) as { results: unknown[] };
-    if (first.status !== 200 || firstBody.results.length !== 10) throw new Error(`unexpected search answer: ${first.status}`);
+    if (first.status !== 200 || firstBody.results.length !== 10)
+      throw new Error(`unexpected search answer: ${first.status}`);
     const requests = QUERIES.map((q) => ({ method: 'POST' as const, path: '/v1/search', headers, body: body(q) }));
     // Repeated queries: instant answers them from the minute-long page cache, as it would in use.
     const run = (connections: number, duration: number) => autocannon({ url, connections, duration, requests });
@@ -115,11 +156,24 @@ async function localHttp(mode: Mode, dir: string, rows: Row[], providerP50: numb
       metric: `local ${mode} throughput`,
       value: rps,
       unit: 'req/s',
-      ...(standaloneRps === undefined ? atLeast(rps, 1000) : { target: '>= 60% of standalone', pass: rps >= 0.6 * standaloneRps }),
+      ...(standaloneRps === undefined
+        ? atLeast(rps, 1000)
+        : { target: '>= 60% of standalone', pass: rps >= 0.6 * standaloneRps }),
       note: `50 connections, ${QUERIES.length} repeated queries${standaloneRps ? `, ${Math.round((100 * rps) / standaloneRps)}% of standalone` : ''}`,
     });
-    rows.push({ metric: `local ${mode} p50`, value: latency.latency.p50, unit: 'ms', ...(mode === 'standalone' ? atMost(latency.latency.p50, 10) : {}), note: '10 connections' });
-    rows.push({ metric: `local ${mode} p99`, value: latency.latency.p99, unit: 'ms', note: `10 connections, ${Math.round(latency.requests.average)} req/s` });
+    rows.push({
+      metric: `local ${mode} p50`,
+      value: latency.latency.p50,
+      unit: 'ms',
+      ...(mode === 'standalone' ? atMost(latency.latency.p50, 10) : {}),
+      note: '10 connections',
+    });
+    rows.push({
+      metric: `local ${mode} p99`,
+      value: latency.latency.p99,
+      unit: 'ms',
+      note: `10 connections, ${Math.round(latency.requests.average)} req/s`,
+    });
     if (mode === 'standalone') {
       const serviceP50 = await sequentialP50(url, headers);
       const overhead = serviceP50 - providerP50;
@@ -134,9 +188,21 @@ async function localHttp(mode: Mode, dir: string, rows: Row[], providerP50: numb
         url,
         connections: 50,
         duration: HTTP_SECONDS,
-        requests: [{ method: 'POST', path: '/v1/search', headers, setupRequest: (req) => ({ ...req, body: body(`${UNIQUE[fresh_n % UNIQUE.length]} ${fresh_n++}`) }) }],
+        requests: [
+          {
+            method: 'POST',
+            path: '/v1/search',
+            headers,
+            setupRequest: (req) => ({ ...req, body: body(`${UNIQUE[fresh_n % UNIQUE.length]} ${fresh_n++}`) }),
+          },
+        ],
       });
-      rows.push({ metric: 'local standalone throughput, new queries', value: fresh.requests.average, unit: 'req/s', note: '50 connections, every query new (no cache)' });
+      rows.push({
+        metric: 'local standalone throughput, new queries',
+        value: fresh.requests.average,
+        unit: 'req/s',
+        note: '50 connections, every query new (no cache)',
+      });
     }
     return rps;
   } finally {
@@ -147,7 +213,9 @@ async function localHttp(mode: Mode, dir: string, rows: Row[], providerP50: numb
 async function searxng(rows: Row[]): Promise<void> {
   const stub = await ReplayServer.start({
     delayMs: 100,
-    routes: [{ path: '/search', file: path.join(ROOT, 'test', 'fixtures', 'recorded', 'searxng', 'search-general.json') }],
+    routes: [
+      { path: '/search', file: path.join(ROOT, 'test', 'fixtures', 'recorded', 'searxng', 'search-general.json') },
+    ],
   });
   const stubSamples: number[] = [];
   for (let i = 0; i < 100; i++) {
@@ -156,7 +224,10 @@ async function searxng(rows: Row[]): Promise<void> {
     await response.arrayBuffer();
     stubSamples.push(performance.now() - started);
   }
-  const stubP50 = percentile(stubSamples.sort((a, b) => a - b), 50);
+  const stubP50 = percentile(
+    stubSamples.sort((a, b) => a - b),
+    50,
+  );
   const svc = await startService('standalone', {
     RATE_LIMIT_RPS: '0',
     SEARCH_PROVIDER: 'searxng',
@@ -173,10 +244,22 @@ async function searxng(rows: Row[]): Promise<void> {
       connections: 10,
       duration: HTTP_SECONDS,
       // A new query every request: nothing is answered from the service's page cache.
-      requests: [{ method: 'POST', path: '/v1/search', headers, setupRequest: (req) => ({ ...req, body: body(`battery storage ${n++}`) }) }],
+      requests: [
+        {
+          method: 'POST',
+          path: '/v1/search',
+          headers,
+          setupRequest: (req) => ({ ...req, body: body(`battery storage ${n++}`) }),
+        },
+      ],
     });
     if (result.non2xx > 0) throw new Error(`searxng: ${result.non2xx} non-2xx answers`);
-    rows.push({ metric: 'searxng stub p50 (direct)', value: stubP50, unit: 'ms', note: 'replayed answer after 100 ms' });
+    rows.push({
+      metric: 'searxng stub p50 (direct)',
+      value: stubP50,
+      unit: 'ms',
+      note: 'replayed answer after 100 ms',
+    });
     rows.push({
       metric: 'searxng service p50',
       value: result.latency.p50,
@@ -196,7 +279,12 @@ async function main(): Promise<void> {
   writePages(dir);
   const rows: Row[] = [];
   const providerP50 = await inProcessProviderP50(dir);
-  rows.push({ metric: 'local provider in-process p50', value: providerP50, unit: 'ms', note: `${PAGES.toLocaleString('en-US')} pages, limit 10` });
+  rows.push({
+    metric: 'local provider in-process p50',
+    value: providerP50,
+    unit: 'ms',
+    note: `${PAGES.toLocaleString('en-US')} pages, limit 10`,
+  });
   const standalone = await localHttp('standalone', dir, rows, providerP50);
   await localHttp('cluster', dir, rows, providerP50, standalone);
   await searxng(rows);
@@ -204,10 +292,11 @@ async function main(): Promise<void> {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
-if (require.main === module) main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+if (require.main === module)
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );

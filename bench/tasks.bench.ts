@@ -30,7 +30,9 @@ const ROOT = (() => {
   while (!fs.existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
   return dir;
 })();
-const CASES = (JSON.parse(fs.readFileSync(path.join(ROOT, 'bench', 'fixtures', 'tasks', 'fields.json'), 'utf8')) as { cases: Case[] }).cases;
+const CASES = (
+  JSON.parse(fs.readFileSync(path.join(ROOT, 'bench', 'fixtures', 'tasks', 'fields.json'), 'utf8')) as { cases: Case[] }
+).cases;
 
 const norm = (v: unknown) =>
   String(v)
@@ -39,9 +41,13 @@ const norm = (v: unknown) =>
     .replace(/[^\p{L}\p{N}. ]/gu, '')
     .trim();
 /** The fixture's rule: a number equals; a string contains the expected value (both normalised). */
-const fieldRight = (got: unknown, want: string | number) => (typeof want === 'number' ? got === want : got !== null && got !== undefined && norm(got).includes(norm(want)));
+const fieldRight = (got: unknown, want: string | number) =>
+  typeof want === 'number' ? got === want : got !== null && got !== undefined && norm(got).includes(norm(want));
 
-async function task(svc: RunningService, body: Record<string, unknown>): Promise<{ ms: number; view: { status: string; output: Record<string, unknown> } }> {
+async function task(
+  svc: RunningService,
+  body: Record<string, unknown>,
+): Promise<{ ms: number; view: { status: string; output: Record<string, unknown> } }> {
   const started = performance.now();
   const response = await fetch(`${svc.baseUrl}/v1/tasks`, {
     method: 'POST',
@@ -49,7 +55,8 @@ async function task(svc: RunningService, body: Record<string, unknown>): Promise
     body: JSON.stringify({ wait_seconds: 120, ...body }),
   });
   const view = (await response.json()) as { status: string; output: Record<string, unknown> };
-  if (response.status !== 200 || view.status !== 'completed') throw new Error(`task did not complete: ${response.status} ${JSON.stringify(view).slice(0, 300)}`);
+  if (response.status !== 200 || view.status !== 'completed')
+    throw new Error(`task did not complete: ${response.status} ${JSON.stringify(view).slice(0, 300)}`);
   return { ms: performance.now() - started, view };
 }
 
@@ -58,19 +65,34 @@ async function accuracy(svc: RunningService, label: string, rows: Row[], misses:
     let right = 0;
     let total = 0;
     for (const c of CASES.filter((x) => x.split === split)) {
-      const { view } = await task(svc, { task: c.task, processor: 'core', output_schema: { type: 'json', json_schema: c.schema } });
+      const { view } = await task(svc, {
+        task: c.task,
+        processor: 'core',
+        output_schema: { type: 'json', json_schema: c.schema },
+      });
       for (const [field, want] of Object.entries(c.expected)) {
         total++;
         if (fieldRight(view.output[field], want)) right++;
-        else misses.push(`${label} ${split} ${c.id}.${field}: got ${JSON.stringify(view.output[field])}, page says ${JSON.stringify(want)}`);
+        else
+          misses.push(
+            `${label} ${split} ${c.id}.${field}: got ${JSON.stringify(view.output[field])}, page says ${JSON.stringify(want)}`,
+          );
       }
     }
-    rows.push({ metric: `${label}: field accuracy, ${split === 'tune' ? 'tuned-on' : 'held-out'} cases`, value: right / total, unit: 'share', note: `${right}/${total} fields` });
+    rows.push({
+      metric: `${label}: field accuracy, ${split === 'tune' ? 'tuned-on' : 'held-out'} cases`,
+      value: right / total,
+      unit: 'share',
+      note: `${right}/${total} fields`,
+    });
   }
 }
 
 /** Streams one completion; when the first chunk and the first answer text arrived, from the request. */
-async function chatStream(svc: RunningService, question: string): Promise<{ first: number; firstText: number; done: number }> {
+async function chatStream(
+  svc: RunningService,
+  question: string,
+): Promise<{ first: number; firstText: number; done: number }> {
   const started = performance.now();
   const response = await fetch(`${svc.baseUrl}/v1/chat/completions`, {
     method: 'POST',
@@ -118,16 +140,33 @@ async function main(): Promise<void> {
     }
     times.sort((a, b) => a - b);
     const p50 = percentile(times, 50);
-    rows.push({ metric: 'core task, 4-field schema: wall time p50', value: p50, unit: 'ms', ...atMost(p50, 2000), note: '10 runs, POST /v1/tasks to its 200' });
+    rows.push({
+      metric: 'core task, 4-field schema: wall time p50',
+      value: p50,
+      unit: 'ms',
+      ...atMost(p50, 2000),
+      note: '10 runs, POST /v1/tasks to its 200',
+    });
     rows.push({ metric: 'core task, 4-field schema: wall time max', value: times[times.length - 1]!, unit: 'ms' });
-    rows.push({ metric: 'core task, 4-field schema: fields right', value: right / 40, unit: 'share', note: `${right}/40 over the 10 runs` });
+    rows.push({
+      metric: 'core task, 4-field schema: fields right',
+      value: right / 40,
+      unit: 'share',
+      note: `${right}/40 over the 10 runs`,
+    });
     await accuracy(local, 'local index', rows, misses);
 
     await chatStream(local, 'warm up');
     const first: number[] = [];
     const firstText: number[] = [];
     const done: number[] = [];
-    const questions = ['Who founded Acme Robotics?', 'Where is the HelioGrid battery plant?', 'What is tinyrank?', 'What did Mara Lindqvist study?', 'When did the tram extension get approved?'];
+    const questions = [
+      'Who founded Acme Robotics?',
+      'Where is the HelioGrid battery plant?',
+      'What is tinyrank?',
+      'What did Mara Lindqvist study?',
+      'When did the tram extension get approved?',
+    ];
     for (let i = 0; i < 10; i++) {
       const t = await chatStream(local, questions[i % questions.length]!);
       first.push(t.first);
@@ -135,7 +174,13 @@ async function main(): Promise<void> {
       done.push(t.done);
     }
     for (const list of [first, firstText, done]) list.sort((a, b) => a - b);
-    rows.push({ metric: 'chat: time to first chunk p50', value: percentile(first, 50), unit: 'ms', ...atMost(percentile(first, 50), 200), note: '10 streamed completions, model core' });
+    rows.push({
+      metric: 'chat: time to first chunk p50',
+      value: percentile(first, 50),
+      unit: 'ms',
+      ...atMost(percentile(first, 50), 200),
+      note: '10 streamed completions, model core',
+    });
     rows.push({ metric: 'chat: time to first answer text p50', value: percentile(firstText, 50), unit: 'ms' });
     rows.push({ metric: 'chat: time to [DONE] p50', value: percentile(done, 50), unit: 'ms' });
   } finally {

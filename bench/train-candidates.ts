@@ -33,20 +33,31 @@ export interface CandidateGroup {
 const HAND = Object.fromEntries(ALL_CANDIDATE_FEATURES.map((f) => [f, 1])) as Record<CandidateFeature, number>;
 
 /** Each tune question's candidates as feature vectors, with which are right (questions with none right are left out: they teach no ranking). */
-export function candidateGroups(set: DataSet, setting: Setting, pagesOf: (questionIndex: number) => Array<{ source: number; url: string; title: string; text: string }>): CandidateGroup[] {
+export function candidateGroups(
+  set: DataSet,
+  setting: Setting,
+  pagesOf: (questionIndex: number) => Array<{ source: number; url: string; title: string; text: string }>,
+): CandidateGroup[] {
   const groups: CandidateGroup[] = [];
   set.questions.forEach((q, i) => {
     if (q.part !== 'tune' || !q.answerable) return;
     const entries = scoredCandidates(analyse(q.question), pagesOf(i), HAND).slice(0, PER_QUESTION);
     const right = entries.map((e) => scoreAnswer(q, e.value).f1 >= 0.8);
     if (!right.some(Boolean) || entries.length < 2) return;
-    groups.push({ set: `${set.name}.${setting}`, xs: entries.map((e) => ALL_CANDIDATE_FEATURES.map((f) => e.x[f] ?? 0)), right });
+    groups.push({
+      set: `${set.name}.${setting}`,
+      xs: entries.map((e) => ALL_CANDIDATE_FEATURES.map((f) => e.x[f] ?? 0)),
+      right,
+    });
   });
   return groups;
 }
 
 /** Fits the weights; returns them with the share of groups whose top candidate is right, before and after. */
-export function fitCandidates(groups: CandidateGroup[]): { weights: Record<CandidateFeature, number>; topRight: { hand: number; fitted: number } } {
+export function fitCandidates(groups: CandidateGroup[]): {
+  weights: Record<CandidateFeature, number>;
+  topRight: { hand: number; fitted: number };
+} {
   const k = ALL_CANDIDATE_FEATURES.length;
   const w = new Array<number>(k).fill(1);
   for (let step = 0; step < STEPS; step++) {
@@ -76,7 +87,10 @@ export function fitCandidates(groups: CandidateGroup[]): { weights: Record<Candi
     }).length / Math.max(1, groups.length);
   const rounded = w.map((x) => Math.round(x * 1e4) / 1e4);
   return {
-    weights: Object.fromEntries(ALL_CANDIDATE_FEATURES.map((f, j) => [f, rounded[j]!])) as Record<CandidateFeature, number>,
+    weights: Object.fromEntries(ALL_CANDIDATE_FEATURES.map((f, j) => [f, rounded[j]!])) as Record<
+      CandidateFeature,
+      number
+    >,
     topRight: { hand: topRight(new Array<number>(k).fill(1)), fitted: topRight(rounded) },
   };
 }

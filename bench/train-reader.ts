@@ -40,11 +40,25 @@ import { judged, gradeRules, promptAnswer } from '../libs/language/src/research/
 import { answerFeatures, FEATURE_NAMES, wrongKind } from '../libs/language/src/research/answer/features';
 import { analyse } from '../libs/language/src/research/question/analysis';
 import { loadWeights, probabilityOf, type ReaderWeights } from '../libs/language/src/research/answer/answer-model';
-import { ALL_CANDIDATE_FEATURES, type CandidateFeature, loadCandidateWeights, useCandidateWeights } from '../libs/language/src/research/question/candidate-model';
+import {
+  ALL_CANDIDATE_FEATURES,
+  type CandidateFeature,
+  loadCandidateWeights,
+  useCandidateWeights,
+} from '../libs/language/src/research/question/candidate-model';
 import { ROOT, runMain } from './bench-util';
 import { candidateGroups, fitCandidates } from './train-candidates';
 import { DATA, type DataSet, fts5, type Question } from './realtext.bench';
-import { type Graded, loadSets, readQuestion, scoreValue, SETTINGS, SEARCH_PAGES, BRIDGE_PAGES, type Setting } from './reading';
+import {
+  type Graded,
+  loadSets,
+  readQuestion,
+  scoreValue,
+  SETTINGS,
+  SEARCH_PAGES,
+  BRIDGE_PAGES,
+  type Setting,
+} from './reading';
 
 const STEPS = 4000;
 /** Folds of the tune rows for the out-of-fold probabilities the thresholds are set on. */
@@ -78,9 +92,26 @@ function rowsOf(set: DataSet, setting: Setting, search: (text: string, limit: nu
     const question = analyse(q.question);
     const vetoed = value === null || !question.short || wrongKind(question.short.kind, value) !== null;
     const features =
-      vetoed || !last ? null : answerFeatures({ question, value: value!, rule: last.finding.confidence, evidence: last.finding.evidence, passages: last.passages });
+      vetoed || !last
+        ? null
+        : answerFeatures({
+            question,
+            value: value!,
+            rule: last.finding.confidence,
+            evidence: last.finding.evidence,
+            passages: last.passages,
+          });
     const { f1 } = scoreValue(q, value);
-    return { set: set.name, setting, q, graded: last, value, features: features ? FEATURE_NAMES.map((f) => features[f]) : null, f1: value === null ? 0 : f1, right: value !== null && q.answerable && f1 >= RIGHT_F1 };
+    return {
+      set: set.name,
+      setting,
+      q,
+      graded: last,
+      value,
+      features: features ? FEATURE_NAMES.map((f) => features[f]) : null,
+      f1: value === null ? 0 : f1,
+      right: value !== null && q.answerable && f1 >= RIGHT_F1,
+    };
   });
 }
 
@@ -91,7 +122,10 @@ function fitModel(rows: Row[]): Pick<ReaderWeights, 'mean' | 'scale' | 'weights'
   const n = xs.length;
   const k = FEATURE_NAMES.length;
   const mean = Array.from({ length: k }, (_, j) => xs.reduce((a, x) => a + x[j]!, 0) / n);
-  const scale = Array.from({ length: k }, (_, j) => Math.sqrt(xs.reduce((a, x) => a + (x[j]! - mean[j]!) ** 2, 0) / n) || 1);
+  const scale = Array.from(
+    { length: k },
+    (_, j) => Math.sqrt(xs.reduce((a, x) => a + (x[j]! - mean[j]!) ** 2, 0) / n) || 1,
+  );
   const X = new Matrix(xs.map((x) => [1, ...x.map((v, j) => (v - mean[j]!) / scale[j]!)]));
   const Y = Matrix.columnVector(rows.map((r) => (r.right ? 1 : 0)));
   // The gradient is summed over rows: the step is scaled by their number.
@@ -99,7 +133,12 @@ function fitModel(rows: Row[]): Pick<ReaderWeights, 'mean' | 'scale' | 'weights'
   lr.train(X, Y);
   // One-vs-all: classifiers[0] scores "not class 0", which for two classes is P(right).
   const w = lr.classifiers[0]!.weights.to1DArray();
-  return { mean: mean.map((m) => round(m)), scale: scale.map((s) => round(s)), bias: round(w[0]!), weights: w.slice(1).map((x) => round(x)) };
+  return {
+    mean: mean.map((m) => round(m)),
+    scale: scale.map((s) => round(s)),
+    bias: round(w[0]!),
+    weights: w.slice(1).map((x) => round(x)),
+  };
 }
 
 /** Each row judged with the model: the value given or withheld, its confidence. */
@@ -108,7 +147,12 @@ function judgeRows(rows: Row[], w: ReaderWeights) {
     if (!r.graded || r.value === null) return { r, value: null as string | null, confidence: 'low', p: 0 };
     const f = judged(analyse(r.q.question), r.graded.finding, r.graded.passages, w);
     const answer = f ? promptAnswer(r.q.question, [f]) : null;
-    return { r, value: answer?.value ?? null, confidence: answer?.confidence ?? 'low', p: f?.verdict?.probability ?? 0 };
+    return {
+      r,
+      value: answer?.value ?? null,
+      confidence: answer?.confidence ?? 'low',
+      p: f?.verdict?.probability ?? 0,
+    };
   });
 }
 
@@ -130,7 +174,9 @@ function figures(judgedRows: ReturnType<typeof judgeRows>) {
     answerable_f1: mean(scored.filter((s) => s.r.q.answerable).map((s) => s.f1)),
     answerable_high_share: answerable.length ? high.filter((h) => h.r.q.answerable).length / answerable.length : 0,
     unanswerable: unanswerable.length,
-    unanswerable_null: unanswerable.length ? scored.filter((s) => !s.r.q.answerable && s.value === null).length / unanswerable.length : 0,
+    unanswerable_null: unanswerable.length
+      ? scored.filter((s) => !s.r.q.answerable && s.value === null).length / unanswerable.length
+      : 0,
     unanswerable_high: unanswerable.length ? high.filter((h) => !h.r.q.answerable).length / unanswerable.length : 0,
   };
 }
@@ -170,7 +216,9 @@ function highThreshold(rows: Row[], p: (r: Row) => number, floor: number): numbe
 async function main(): Promise<void> {
   const sets = loadSets();
   if (sets.length === 0) {
-    process.stdout.write(`train:reader: no data under ${DATA}: set REALTEXT_DATA to the folder that holds hotpotqa-dev/, squad-superbowl/ and squad2-dev/. Nothing trained.\n`);
+    process.stdout.write(
+      `train:reader: no data under ${DATA}: set REALTEXT_DATA to the folder that holds hotpotqa-dev/, squad-superbowl/ and squad2-dev/. Nothing trained.\n`,
+    );
     return;
   }
   const began = performance.now();
@@ -182,26 +230,41 @@ async function main(): Promise<void> {
       candidateGroups(set, setting, (qi) => {
         const q = set.questions[qi]!;
         const ids = setting === 'given' ? q.context : searchOf(i)(q.question, SEARCH_PAGES[set.name] ?? 8);
-        return ids.map((id, n) => ({ source: n + 1, url: set.pages[id]!.url, title: set.pages[id]!.title, text: set.pages[id]!.text }));
+        return ids.map((id, n) => ({
+          source: n + 1,
+          url: set.pages[id]!.url,
+          title: set.pages[id]!.title,
+          text: set.pages[id]!.text,
+        }));
       }),
     ),
   );
   const fittedCandidates = fitCandidates(groups);
-  process.stderr.write(`[train:reader] candidate weights fitted on ${groups.length} tune questions at ${((performance.now() - began) / 1000).toFixed(0)} s\n`);
+  process.stderr.write(
+    `[train:reader] candidate weights fitted on ${groups.length} tune questions at ${((performance.now() - began) / 1000).toFixed(0)} s\n`,
+  );
   // 2. The reader read with each set of candidate weights; the one whose tune answers score
   // better (mean F1 over data sets and settings, before any judging) is kept.
   const readAll = (label: string): Row[] => {
     const out: Row[] = [];
     sets.forEach((set, i) => {
       for (const setting of SETTINGS) out.push(...rowsOf(set, setting, searchOf(i)));
-      process.stderr.write(`[train:reader] ${label}: ${set.name} read at ${((performance.now() - began) / 1000).toFixed(0)} s\n`);
+      process.stderr.write(
+        `[train:reader] ${label}: ${set.name} read at ${((performance.now() - began) / 1000).toFixed(0)} s\n`,
+      );
     });
     return out;
   };
   const tuneF1 = (list: Row[]) => {
     const groupsOf = new Map<string, Row[]>();
-    for (const r of list.filter((r) => r.q.part === 'tune')) groupsOf.set(`${r.set}.${r.setting}`, [...(groupsOf.get(`${r.set}.${r.setting}`) ?? []), r]);
-    return [...groupsOf.values()].reduce((a, g) => a + g.reduce((s, r) => s + scoreValue(r.q, r.value).f1, 0) / g.length, 0) / Math.max(1, groupsOf.size);
+    for (const r of list.filter((r) => r.q.part === 'tune'))
+      groupsOf.set(`${r.set}.${r.setting}`, [...(groupsOf.get(`${r.set}.${r.setting}`) ?? []), r]);
+    return (
+      [...groupsOf.values()].reduce(
+        (a, g) => a + g.reduce((s, r) => s + scoreValue(r.q, r.value).f1, 0) / g.length,
+        0,
+      ) / Math.max(1, groupsOf.size)
+    );
   };
   useCandidateWeights(HAND_WEIGHTS);
   const handRows = readAll('hand-set candidate weights');
@@ -226,10 +289,30 @@ async function main(): Promise<void> {
   if (process.env.TRAIN_READER_DUMP)
     fs.writeFileSync(
       process.env.TRAIN_READER_DUMP,
-      learn.map((r) => JSON.stringify({ set: r.set, setting: r.setting, question: r.q.question, value: r.value, answerable: r.q.answerable, right: r.right, f1: r.f1, features: Object.fromEntries(FEATURE_NAMES.map((f, i) => [f, r.features![i]])) })).join('\n') + '\n',
+      learn
+        .map((r) =>
+          JSON.stringify({
+            set: r.set,
+            setting: r.setting,
+            question: r.q.question,
+            value: r.value,
+            answerable: r.q.answerable,
+            right: r.right,
+            f1: r.f1,
+            features: Object.fromEntries(FEATURE_NAMES.map((f, i) => [f, r.features![i]])),
+          }),
+        )
+        .join('\n') + '\n',
     );
   const fitted = fitModel(learn);
-  const draft: ReaderWeights = { version: 1, learner: '', features: [...FEATURE_NAMES], ...fitted, thresholds: { answer: 0, high: 1 }, trained: {} };
+  const draft: ReaderWeights = {
+    version: 1,
+    learner: '',
+    features: [...FEATURE_NAMES],
+    ...fitted,
+    thresholds: { answer: 0, high: 1 },
+    trained: {},
+  };
   const vector = (r: Row) => Object.fromEntries(FEATURE_NAMES.map((f, i) => [f, r.features![i]!])) as never;
   const probability = new Map(rows.filter((r) => r.features).map((r) => [r, probabilityOf(vector(r), draft)]));
   // Out-of-fold probabilities: each tune row judged by a model fitted without its fold (folds by
@@ -281,7 +364,9 @@ async function main(): Promise<void> {
     `thresholds: answer ${answer}, high ${high}`,
     '',
     'weights (per standard deviation of the feature):',
-    ...FEATURE_NAMES.map((f, i) => `  ${f.padEnd(20)} ${fitted.weights[i]! >= 0 ? ' ' : ''}${fitted.weights[i]!.toFixed(3)}`),
+    ...FEATURE_NAMES.map(
+      (f, i) => `  ${f.padEnd(20)} ${fitted.weights[i]! >= 0 ? ' ' : ''}${fitted.weights[i]!.toFixed(3)}`,
+    ),
     `  ${'bias'.padEnd(20)} ${fitted.bias.toFixed(3)}`,
     '',
     `${'set, setting, part'.padEnd(26)} ${'n'.padStart(4)}  EM     F1     given  high (right)   ans.F1  ans.high  unans.null  unans.high`,
@@ -291,13 +376,18 @@ async function main(): Promise<void> {
   for (const set of sets)
     for (const setting of SETTINGS)
       for (const part of ['tune', 'measure'] as const) {
-        const t = figures(judgedAll.filter((j) => j.r.set === set.name && j.r.setting === setting && j.r.q.part === part));
+        const t = figures(
+          judgedAll.filter((j) => j.r.set === set.name && j.r.setting === setting && j.r.q.part === part),
+        );
         out.push(
           `${`${set.name}, ${setting}, ${part}`.padEnd(26)} ${String(t.n).padStart(4)}  ${fmt(t.em)}  ${fmt(t.f1)}  ${String(t.answered).padStart(5)}  ${`${t.high} (${t.high_right})`.padStart(11)}   ${fmt(t.answerable_f1)}   ${fmt(t.answerable_high_share)}` +
             (t.unanswerable ? `       ${fmt(t.unanswerable_null)}       ${fmt(t.unanswerable_high)}` : ''),
         );
       }
-  out.push('', 'calibration (answers judged, all sets and settings): probability bin, tune (out of fold) predicted / right (n), measure predicted / right (n)');
+  out.push(
+    '',
+    'calibration (answers judged, all sets and settings): probability bin, tune (out of fold) predicted / right (n), measure predicted / right (n)',
+  );
   for (let lo = 0; lo < 1; lo = round(lo + 0.2, 1)) {
     // The tune part judged out of fold (as the thresholds were set), the measure part by the model written.
     const cell = (part: string) => {
@@ -308,7 +398,12 @@ async function main(): Promise<void> {
     };
     out.push(`  ${lo.toFixed(1)}-${(lo + 0.2).toFixed(1)}   ${cell('tune').padEnd(24)} ${cell('measure')}`);
   }
-  out.push('', check ? `--check: the weights trained ${same ? 'are byte for byte' : 'DIFFER from'} the committed ${path.relative(process.cwd(), WEIGHTS_FILE)} and ${path.relative(process.cwd(), CANDIDATE_FILE)}` : `written: ${path.relative(process.cwd(), WEIGHTS_FILE)}, ${path.relative(process.cwd(), CANDIDATE_FILE)}${same ? ' (unchanged)' : ''}`);
+  out.push(
+    '',
+    check
+      ? `--check: the weights trained ${same ? 'are byte for byte' : 'DIFFER from'} the committed ${path.relative(process.cwd(), WEIGHTS_FILE)} and ${path.relative(process.cwd(), CANDIDATE_FILE)}`
+      : `written: ${path.relative(process.cwd(), WEIGHTS_FILE)}, ${path.relative(process.cwd(), CANDIDATE_FILE)}${same ? ' (unchanged)' : ''}`,
+  );
   process.stdout.write(out.join('\n') + '\n');
   if (check && !same) process.exitCode = 1;
 }

@@ -13,11 +13,22 @@ import { loadConfigOrExit } from '@app/platform/core/boot';
 import { SecretBox } from '@app/platform/secrets';
 import { bootstrapDemoTeam } from '@app/platform/teams/team-admin';
 
-const SERVICES = ['projector', 'search', 'research', 'findall', 'monitors', 'extraction', 'webhooks', 'gateway'] as const;
+const SERVICES = [
+  'projector',
+  'search',
+  'research',
+  'findall',
+  'monitors',
+  'extraction',
+  'webhooks',
+  'gateway',
+] as const;
 const NATS_BINARIES = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'];
 const root = path.resolve(__dirname, '..', '..');
 const say = (msg: string, extra: Record<string, unknown> = {}) =>
-  process.stdout.write(JSON.stringify({ level: 'info', time: new Date().toISOString(), service: 'cluster', msg, ...extra }) + '\n');
+  process.stdout.write(
+    JSON.stringify({ level: 'info', time: new Date().toISOString(), service: 'cluster', msg, ...extra }) + '\n',
+  );
 
 const answers = (host: string, port: number, ms = 500) =>
   new Promise<boolean>((resolve) => {
@@ -41,7 +52,10 @@ async function ensureNats(natsUrl: string, dataDir: string): Promise<ChildProces
   const storeDir = path.join(dataDir, 'nats');
   fs.mkdirSync(storeDir, { recursive: true });
   // Its own process group: Ctrl-C reaches the services first, and they drain while NATS is still up.
-  const child = spawn(binary, ['-a', host, '-p', String(port), '-js', '-sd', storeDir], { stdio: 'ignore', detached: true });
+  const child = spawn(binary, ['-a', host, '-p', String(port), '-js', '-sd', storeDir], {
+    stdio: 'ignore',
+    detached: true,
+  });
   for (let i = 0; i < 100; i++) {
     if (await answers(host, port)) {
       say('started nats-server', { url: natsUrl, pid: child.pid });
@@ -60,11 +74,15 @@ async function ensureNats(natsUrl: string, dataDir: string): Promise<ChildProces
  */
 export function parseReplicas(raw: string | undefined): Map<string, number> {
   const counts = new Map<string, number>(SERVICES.map((service) => [service, 1]));
-  for (const entry of (raw ?? '').split(',').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of (raw ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const match = /^([a-z]+)=(\d+)$/.exec(entry);
     if (!match) throw new Error(`REPLICAS: "${entry}" is not service=count (e.g. research=2)`);
     const [, service, count] = match;
-    if (!(SERVICES as readonly string[]).includes(service!)) throw new Error(`REPLICAS: unknown service "${service}"; one of ${SERVICES.join(', ')}`);
+    if (!(SERVICES as readonly string[]).includes(service!))
+      throw new Error(`REPLICAS: unknown service "${service}"; one of ${SERVICES.join(', ')}`);
     const n = Number(count);
     if (n < 1 || n > 16) throw new Error(`REPLICAS: ${service} must run 1 to 16 replicas, got ${n}`);
     counts.set(service!, n);
@@ -83,7 +101,9 @@ async function main() {
   }
   const nats = await ensureNats(config.natsUrl, config.dataDir);
   const store = await openEventStore(config.eventstoreUrl);
-  await bootstrapDemoTeam(store, SecretBox.load(config.secretsKey, config.dataDir), (line) => process.stdout.write(line + '\n'));
+  await bootstrapDemoTeam(store, SecretBox.load(config.secretsKey, config.dataDir), (line) =>
+    process.stdout.write(line + '\n'),
+  );
   await store.close();
 
   const env = { ...process.env, BUS: 'nats', NATS_URL: config.natsUrl, DATA_DIR: config.dataDir };
@@ -112,8 +132,14 @@ async function main() {
     });
   };
 
-  for (const service of SERVICES) for (let i = 1; i <= replicas.get(service)!; i++) start(replicas.get(service)! > 1 ? `${service}#${i}` : service);
-  say('cluster started', { services: SERVICES, replicas: Object.fromEntries(replicas), port: config.port, nats: config.natsUrl });
+  for (const service of SERVICES)
+    for (let i = 1; i <= replicas.get(service)!; i++) start(replicas.get(service)! > 1 ? `${service}#${i}` : service);
+  say('cluster started', {
+    services: SERVICES,
+    replicas: Object.fromEntries(replicas),
+    port: config.port,
+    nats: config.natsUrl,
+  });
 
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) return;

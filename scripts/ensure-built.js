@@ -27,7 +27,9 @@ function ensureInstalled() {
   const marker = path.join(root, 'node_modules', '.package-lock.json');
   const lock = path.join(root, 'package-lock.json');
   // Installed when the lock is newer than the last install or a package the scripts run is missing.
-  const present = ['better-sqlite3', 'dependency-cruiser'].every((name) => fs.existsSync(path.join(root, 'node_modules', name)));
+  const present = ['better-sqlite3', 'dependency-cruiser'].every((name) =>
+    fs.existsSync(path.join(root, 'node_modules', name)),
+  );
   if (mtime(marker) >= mtime(lock) && present) return;
   console.error('[setup] installing dependencies (npm ci)…');
   // Dev dependencies too (jest, typescript, dependency-cruiser), even where NODE_ENV=production would omit them.
@@ -50,7 +52,10 @@ function ensureBuilt() {
   // The TypeScript client is a package of its own (no @app/* imports): its own build, with
   // declarations, into dist/libs/client beside its package.json, ready to publish from there.
   run(bin('tsc'), ['-p', path.join('libs', 'client', 'tsconfig.json')]);
-  fs.copyFileSync(path.join(root, 'libs', 'client', 'package.json'), path.join(root, 'dist', 'libs', 'client', 'package.json'));
+  fs.copyFileSync(
+    path.join(root, 'libs', 'client', 'package.json'),
+    path.join(root, 'dist', 'libs', 'client', 'package.json'),
+  );
   // The console is static files: copied as they are, served by the gateway from dist/console.
   const consoleSrc = path.join(root, 'apps', 'gateway', 'console');
   const consoleOut = path.join(root, 'dist', 'console');

@@ -6,14 +6,26 @@
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 
-const SERVICES = ['standalone', 'gateway', 'search', 'research', 'extraction', 'findall', 'monitors', 'webhooks', 'projector'];
+const SERVICES = [
+  'standalone',
+  'gateway',
+  'search',
+  'research',
+  'extraction',
+  'findall',
+  'monitors',
+  'webhooks',
+  'projector',
+];
 const CLIS = { keys: 'keys.js', 'projections:rebuild': 'rebuild-projections.js' };
 const STDIO = { mcp: 'mcp.js' };
 const name = process.argv[2] ?? 'standalone';
 const dist = path.join(__dirname, '..', 'dist', 'apps');
 if (CLIS[name]) {
   // A CLI runs as its own program (it acts only as the main module), with its arguments and exit code.
-  const cli = spawnSync(process.execPath, [path.join(dist, 'cli', 'src', CLIS[name]), ...process.argv.slice(3)], { stdio: 'inherit' });
+  const cli = spawnSync(process.execPath, [path.join(dist, 'cli', 'src', CLIS[name]), ...process.argv.slice(3)], {
+    stdio: 'inherit',
+  });
   process.exit(cli.status ?? 1);
 }
 if (STDIO[name]) {
@@ -22,7 +34,9 @@ if (STDIO[name]) {
   return;
 }
 if (!SERVICES.includes(name)) {
-  console.error(`unknown service "${name}": one of ${[...SERVICES, ...Object.keys(CLIS), ...Object.keys(STDIO)].join(', ')}`);
+  console.error(
+    `unknown service "${name}": one of ${[...SERVICES, ...Object.keys(CLIS), ...Object.keys(STDIO)].join(', ')}`,
+  );
   process.exit(2);
 }
 // A service runs in this process (signals reach it directly), seeing its own arguments.

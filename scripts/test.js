@@ -12,42 +12,86 @@ const { ensureInstalled, ensureBuilt, root } = require('./ensure-built');
 /** A Debian package the suites need, installed when missing and root; otherwise `missing` says what to do. */
 function ensureDebianPackage(name, paths, missing) {
   if (paths.some((p) => fs.existsSync(p))) return;
-  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return console.error(`[setup] ${name} is missing: ${missing}`);
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0)
+    return console.error(`[setup] ${name} is missing: ${missing}`);
   console.error(`[setup] installing ${name} (Debian package)…`);
   try {
     execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
-    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', name], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', name], {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
   } catch (error) {
     console.error(`[setup] ${name} could not be installed (${error.message}): ${missing}`);
   }
 }
 
 const ensureNatsServer = () =>
-  ensureDebianPackage('nats-server', ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'], 'install the Debian package nats-server');
+  ensureDebianPackage(
+    'nats-server',
+    ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'],
+    'install the Debian package nats-server',
+  );
 /** Debian's Chromium for the console's browser suite (that suite says it is skipped without it). */
 const ensureChromium = () =>
-  process.env.CHROMIUM_PATH || ensureDebianPackage('chromium', ['/usr/bin/chromium', '/usr/bin/chromium-browser'], 'install the Debian package chromium to run the browser suite');
+  process.env.CHROMIUM_PATH ||
+  ensureDebianPackage(
+    'chromium',
+    ['/usr/bin/chromium', '/usr/bin/chromium-browser'],
+    'install the Debian package chromium to run the browser suite',
+  );
 
 ensureInstalled();
 ensureNatsServer();
 ensureChromium();
 ensureBuilt();
 console.error('[test] type-checking tests…');
-execFileSync(path.join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json', '--noEmit'], { cwd: root, stdio: 'inherit' });
+execFileSync(path.join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json', '--noEmit'], {
+  cwd: root,
+  stdio: 'inherit',
+});
 // The import rules (.dependency-cruiser.cjs): no cycles, nothing imports another library's insides,
 // no library imports an app. A violation fails the run with dependency-cruiser's report.
 console.error('[test] checking imports…');
-const imports = spawnSync(process.execPath, [path.join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), 'apps', 'libs', '--config', '.dependency-cruiser.cjs'], { cwd: root, stdio: 'inherit' });
+const imports = spawnSync(
+  process.execPath,
+  [
+    path.join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'),
+    'apps',
+    'libs',
+    '--config',
+    '.dependency-cruiser.cjs',
+  ],
+  { cwd: root, stdio: 'inherit' },
+);
 if (imports.status !== 0) process.exit(imports.status ?? 1);
 // ESLint (eslint.config.mjs): no unused code, typescript-eslint's recommended rules.
 console.error('[test] linting…');
-const lint = spawnSync(process.execPath, [path.join(root, 'node_modules/eslint/bin/eslint.js'), '.'], { cwd: root, stdio: 'inherit' });
+const lint = spawnSync(process.execPath, [path.join(root, 'node_modules/eslint/bin/eslint.js'), '.'], {
+  cwd: root,
+  stdio: 'inherit',
+});
 if (lint.status !== 0) process.exit(lint.status ?? 1);
+// Prettier (.prettierrc.json): every source formatted; `npm run format` rewrites what is not.
+console.error('[test] checking formatting…');
+const format = spawnSync(
+  process.execPath,
+  [path.join(root, 'node_modules/prettier/bin/prettier.cjs'), '--check', '--log-level', 'warn', '.'],
+  { cwd: root, stdio: 'inherit' },
+);
+if (format.status !== 0) process.exit(format.status ?? 1);
 const jestBin = path.join(root, 'node_modules/jest/bin/jest.js');
 const extra = process.argv.slice(2);
-const jest = spawnSync(process.execPath, [jestBin, '--maxWorkers=2', '--selectProjects', 'unit', 'integration', 'e2e', ...extra], { cwd: root, stdio: 'inherit' });
+const jest = spawnSync(
+  process.execPath,
+  [jestBin, '--maxWorkers=2', '--selectProjects', 'unit', 'integration', 'e2e', ...extra],
+  { cwd: root, stdio: 'inherit' },
+);
 if (jest.status !== 0 || extra.length > 0) process.exit(jest.status ?? 1);
 // Timing-sensitive suites alone, once the rest has passed (a whole run only).
 console.error('[test] serial suites…');
-const serial = spawnSync(process.execPath, [jestBin, '--runInBand', '--selectProjects', 'serial'], { cwd: root, stdio: 'inherit' });
+const serial = spawnSync(process.execPath, [jestBin, '--runInBand', '--selectProjects', 'serial'], {
+  cwd: root,
+  stdio: 'inherit',
+});
 process.exit(serial.status ?? 1);

@@ -15,7 +15,11 @@ import { startNatsServer, type NatsServerHandle } from '../support/nats-server';
 export const DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'wr-contracts-'));
 const quiet = { logger: false as const };
 
-export async function startService(config: BusTransportConfig, service: string, modules: Array<DynamicModule | Type>): Promise<INestMicroservice> {
+export async function startService(
+  config: BusTransportConfig,
+  service: string,
+  modules: Array<DynamicModule | Type>,
+): Promise<INestMicroservice> {
   @Module({
     imports: [
       CoreModule.forRoot(loadConfig({ DATA_DIR, RATE_LIMIT_RPS: '0', MAX_CONCURRENT_RUNS_PER_TEAM: '1000' })),

@@ -1,6 +1,14 @@
 import { DynamicModule, INestMicroservice, Type } from '@nestjs/common';
 import { BusClient, BusTransportConfig } from '@app/bus';
-import { assertContract, ContractError, CONTRACTS, HealthHandlerModule, SERVICES, type ServiceName, type Subject } from '@app/contracts';
+import {
+  assertContract,
+  ContractError,
+  CONTRACTS,
+  HealthHandlerModule,
+  SERVICES,
+  type ServiceName,
+  type Subject,
+} from '@app/contracts';
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { ExtractionModule } from '../../apps/extraction/src/extraction.module';
@@ -21,7 +29,10 @@ import { DATA_DIR, nats, startService, useNatsServer } from './bus-harness';
  * here answers fails the live checks below with "no responders", so a new contract can't go untested.
  */
 const SERVICE_HANDLERS: Record<ServiceName, Array<DynamicModule | Type>> = {
-  ...(Object.fromEntries(SERVICES.map((service) => [service, [HealthHandlerModule.for(service)]])) as Record<ServiceName, Array<DynamicModule | Type>>),
+  ...(Object.fromEntries(SERVICES.map((service) => [service, [HealthHandlerModule.for(service)]])) as Record<
+    ServiceName,
+    Array<DynamicModule | Type>
+  >),
   // The real service modules (they answer their health subject too), on a scratch data dir.
   search: [SearchModule],
   extraction: [ExtractionModule],
@@ -30,7 +41,13 @@ const SERVICE_HANDLERS: Record<ServiceName, Array<DynamicModule | Type>> = {
   findall: [FindallModule],
 };
 /** What the gateway sends with every call: the team, the request and a charge id. */
-const callHeaders = () => ({ correlation_id: 'contract-test', request_id: 'contract-test', team_id: 'contract-team', key_id: 'contractkey1', charge_id: randomUUID() });
+const callHeaders = () => ({
+  correlation_id: 'contract-test',
+  request_id: 'contract-test',
+  team_id: 'contract-team',
+  key_id: 'contractkey1',
+  charge_id: randomUUID(),
+});
 /**
  * A run to cancel: runs on the embedded index can end within milliseconds, so it is written
  * requested and already held (a 5 s lease) in one append, and no live worker can finish it first
@@ -43,7 +60,14 @@ async function heldRun(kind: RunKind, params: unknown): Promise<string> {
     initialState: d.initialState,
     evolve: d.evolve,
     decide: (_c: unknown, state: typeof d.initialState, context: { now: string; newId: () => string }) => {
-      const request = { type: 'RequestRun' as const, run_id: id, team_id: 'contract-team', key_id: 'contractkey1', request_id: 'contract-test', params };
+      const request = {
+        type: 'RequestRun' as const,
+        run_id: id,
+        team_id: 'contract-team',
+        key_id: 'contractkey1',
+        request_id: 'contract-test',
+        params,
+      };
       const hold = { type: 'StartRun' as const, worker_id: 'contract-holder', lease_seconds: 5 };
       const requested = d.decide(request, state, context);
       return [...requested, ...d.decide(hold, requested.reduce(d.evolve, state), context)];
@@ -59,27 +83,49 @@ async function heldRun(kind: RunKind, params: unknown): Promise<string> {
 }
 
 /** Requests about an entity need one that exists: made through the bus first, the golden shape kept. */
-const PREPARE: Partial<Record<Subject, (bus: BusClient, golden: Record<string, unknown>) => Promise<Record<string, unknown>>>> = {
-  'research.runs.cancel': async (_bus, golden) => ({ ...golden, id: await heldRun(searchRuns, loadFixture<{ params: unknown }>('research.runs.start', 'request').params) }),
+const PREPARE: Partial<
+  Record<Subject, (bus: BusClient, golden: Record<string, unknown>) => Promise<Record<string, unknown>>>
+> = {
+  'research.runs.cancel': async (_bus, golden) => ({
+    ...golden,
+    id: await heldRun(searchRuns, loadFixture<{ params: unknown }>('research.runs.start', 'request').params),
+  }),
   ...Object.fromEntries(
-    (['monitors.update', 'monitors.pause', 'monitors.resume', 'monitors.delete', 'monitors.run'] as const).map((subject) => [
-      subject,
-      async (bus: BusClient, golden: Record<string, unknown>) => {
-        // Resuming needs a paused monitor to change anything (and so to answer with a position).
-        const request = { ...loadFixture<Record<string, unknown>>('monitors.create', 'request'), ...(subject === 'monitors.resume' && { status: 'paused' }) };
-        const created = await bus.request<unknown, { monitor_id: string }>('monitors.create', request, { headers: callHeaders() });
-        return { ...golden, monitor_id: created.monitor_id };
-      },
-    ]),
+    (['monitors.update', 'monitors.pause', 'monitors.resume', 'monitors.delete', 'monitors.run'] as const).map(
+      (subject) => [
+        subject,
+        async (bus: BusClient, golden: Record<string, unknown>) => {
+          // Resuming needs a paused monitor to change anything (and so to answer with a position).
+          const request = {
+            ...loadFixture<Record<string, unknown>>('monitors.create', 'request'),
+            ...(subject === 'monitors.resume' && { status: 'paused' }),
+          };
+          const created = await bus.request<unknown, { monitor_id: string }>('monitors.create', request, {
+            headers: callHeaders(),
+          });
+          return { ...golden, monitor_id: created.monitor_id };
+        },
+      ],
+    ),
   ),
-  'findall.runs.cancel': async (_bus, golden) => ({ ...golden, id: await heldRun(findAllRuns, loadFixture<{ params: unknown }>('findall.runs.start', 'request').params) }),
-  'extraction.runs.cancel': async (_bus, golden) => ({ ...golden, id: await heldRun(crawlRuns, loadFixture<{ params: unknown }>('extraction.runs.start', 'request').params) }),
+  'findall.runs.cancel': async (_bus, golden) => ({
+    ...golden,
+    id: await heldRun(findAllRuns, loadFixture<{ params: unknown }>('findall.runs.start', 'request').params),
+  }),
+  'extraction.runs.cancel': async (_bus, golden) => ({
+    ...golden,
+    id: await heldRun(crawlRuns, loadFixture<{ params: unknown }>('extraction.runs.start', 'request').params),
+  }),
   // A reopen (extend, enrich) takes a completed run: one is started and followed in the log to its end.
   ...Object.fromEntries(
     (['findall.runs.reopen'] as const).map((subject) => [
       subject,
       async (bus: BusClient, golden: Record<string, unknown>) => {
-        const { id: findall_id } = await bus.request<unknown, { id: string }>('findall.runs.start', loadFixture('findall.runs.start', 'request'), { headers: callHeaders() });
+        const { id: findall_id } = await bus.request<unknown, { id: string }>(
+          'findall.runs.start',
+          loadFixture('findall.runs.start', 'request'),
+          { headers: callHeaders() },
+        );
         const log = openSqliteEventStore(path.join(DATA_DIR, 'events.db'));
         try {
           for (let i = 0; i < 1_000; i++) {
@@ -143,21 +189,29 @@ describe.each(['inprocess', 'nats'] as const)('live handlers over %s', (transpor
     await Promise.all(apps.map((app) => app.close()));
   });
 
-  it.each(SUBJECTS)('%s: the golden request gets a reply that honours the contract and matches the golden shape', async (subject) => {
-    const request = await requestFor(bus, subject);
-    assertContract(subject, 'request', request); // the client side: what we send is what the contract says
-    const reply = await bus.request<unknown, Record<string, unknown>>(subject, request, { headers: callHeaders() });
-    assertContract(subject, 'reply', reply);
-    const golden = loadFixture<Record<string, unknown>>(subject, 'reply');
-    // Health replies are fixed in shape; richer replies depend on the data (a page that fails has
-    // null fields), so there the strict DTO check above plus the same top-level keys is the contract.
-    if (subject.endsWith('.health')) expect(jsonShape(reply)).toEqual(jsonShape(golden));
-    else expect(Object.keys(reply).sort()).toEqual(Object.keys(golden).sort());
-  }, 30_000);
+  it.each(SUBJECTS)(
+    '%s: the golden request gets a reply that honours the contract and matches the golden shape',
+    async (subject) => {
+      const request = await requestFor(bus, subject);
+      assertContract(subject, 'request', request); // the client side: what we send is what the contract says
+      const reply = await bus.request<unknown, Record<string, unknown>>(subject, request, { headers: callHeaders() });
+      assertContract(subject, 'reply', reply);
+      const golden = loadFixture<Record<string, unknown>>(subject, 'reply');
+      // Health replies are fixed in shape; richer replies depend on the data (a page that fails has
+      // null fields), so there the strict DTO check above plus the same top-level keys is the contract.
+      if (subject.endsWith('.health')) expect(jsonShape(reply)).toEqual(jsonShape(golden));
+      else expect(Object.keys(reply).sort()).toEqual(Object.keys(golden).sort());
+    },
+    30_000,
+  );
 
   it('health replies name the service that answered', async () => {
     for (const service of SERVICES) {
-      await expect(bus.request(`${service}.health`, {})).resolves.toMatchObject({ service, status: 'ok', pid: process.pid });
+      await expect(bus.request(`${service}.health`, {})).resolves.toMatchObject({
+        service,
+        status: 'ok',
+        pid: process.pid,
+      });
     }
   });
 });
@@ -166,12 +220,24 @@ describe('standalone mode: one process, one app with every service module', () =
   let app: INestMicroservice;
   let bus: BusClient;
   beforeAll(async () => {
-    app = await startService({ bus: 'inprocess', natsUrl: '' }, 'standalone', SERVICES.flatMap((service) => SERVICE_HANDLERS[service]));
+    app = await startService(
+      { bus: 'inprocess', natsUrl: '' },
+      'standalone',
+      SERVICES.flatMap((service) => SERVICE_HANDLERS[service]),
+    );
     bus = new BusClient({ transport: 'inprocess' });
   });
   afterAll(() => app.close());
 
-  it.each(SUBJECTS)('%s is answered and honours the contract', async (subject) => {
-    assertContract(subject, 'reply', await bus.request(subject, await requestFor(bus, subject), { headers: callHeaders() }));
-  }, 30_000);
+  it.each(SUBJECTS)(
+    '%s is answered and honours the contract',
+    async (subject) => {
+      assertContract(
+        subject,
+        'reply',
+        await bus.request(subject, await requestFor(bus, subject), { headers: callHeaders() }),
+      );
+    },
+    30_000,
+  );
 });

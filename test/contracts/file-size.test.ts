@@ -22,7 +22,10 @@ describe(`no source file over ${LIMIT} lines`, () => {
     const files = sourcesUnder(dir);
     expect(files.length).toBeGreaterThan(0);
     const over = files
-      .map((file) => ({ file, lines: fs.readFileSync(path.join(ROOT, file), 'utf8').replace(/\n$/, '').split('\n').length }))
+      .map((file) => ({
+        file,
+        lines: fs.readFileSync(path.join(ROOT, file), 'utf8').replace(/\n$/, '').split('\n').length,
+      }))
       .filter((f) => f.lines > LIMIT)
       .map((f) => `${f.file}: ${f.lines} lines`);
     expect(over).toEqual([]);

@@ -50,7 +50,8 @@ function hashesFromData(): string[] {
   const raw = new Set<string>();
   const add = (value: unknown) => {
     if (typeof value === 'string') raw.add(value.trim());
-    else if (value && typeof value === 'object' && typeof (value as { text?: unknown }).text === 'string') raw.add((value as { text: string }).text.trim());
+    else if (value && typeof value === 'object' && typeof (value as { text?: unknown }).text === 'string')
+      raw.add((value as { text: string }).text.trim());
   };
   for (const set of fs.readdirSync(DATA)) {
     for (const row of jsonl(path.join(DATA, set, 'paragraphs.jsonl'))) add(row.title);
@@ -65,7 +66,9 @@ function hashesFromData(): string[] {
     if (!name || name.length > 80) continue;
     const spaced = name.split(/\s+/);
     const capitalised = spaced.filter((word) => /^\p{Lu}/u.test(word));
-    const isName = (spaced.length >= 2 && capitalised.length >= 2) || (spaced.length === 1 && /^\p{Lu}\p{Ll}{4,}$/u.test(name) && !lemmas.has(name.toLowerCase()));
+    const isName =
+      (spaced.length >= 2 && capitalised.length >= 2) ||
+      (spaced.length === 1 && /^\p{Lu}\p{Ll}{4,}$/u.test(name) && !lemmas.has(name.toLowerCase()));
     const tokens = words(name);
     if (isName && tokens.length > 0) out.add(`${tokens.length}:${hash(tokens)}`);
   }
@@ -73,7 +76,8 @@ function hashesFromData(): string[] {
 }
 
 const dataPresent = fs.existsSync(path.join(DATA, 'hotpotqa-dev', 'questions.jsonl'));
-if (dataPresent && process.env.UPDATE_ENTITY_HASHES === '1') fs.writeFileSync(HASHES, `${hashesFromData().join('\n')}\n`);
+if (dataPresent && process.env.UPDATE_ENTITY_HASHES === '1')
+  fs.writeFileSync(HASHES, `${hashesFromData().join('\n')}\n`);
 const committed = fs
   .readFileSync(HASHES, 'utf8')
   .split('\n')
@@ -87,7 +91,9 @@ describe('no data-set entity in libs/ or apps/', () => {
 
   it('finds none of the data sets’ names in any source file (code, comments, specs)', () => {
     const known = new Set(committed.map((line) => line.slice(line.indexOf(':') + 1)));
-    const lengths = [...new Set(committed.map((line) => Number(line.slice(0, line.indexOf(':')))))].sort((a, b) => a - b);
+    const lengths = [...new Set(committed.map((line) => Number(line.slice(0, line.indexOf(':')))))].sort(
+      (a, b) => a - b,
+    );
     const files = execFileSync('git', ['ls-files', 'libs', 'apps'], { cwd: ROOT, encoding: 'utf8' })
       .split('\n')
       .filter((file) => /\.(ts|js|json|html)$/.test(file) && fs.existsSync(path.join(ROOT, file)));

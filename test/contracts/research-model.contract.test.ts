@@ -24,8 +24,18 @@ const passages: ResearchPassage[] = [
     title: 'How EV batteries are recycled',
     text: 'Electric vehicle batteries are recycled by shredding the cells into black mass. Plants recover lithium. Our chief executive, Dana Whitcombe, joined in 2015.',
   },
-  { source: 2, url: 'https://wiki.example.net/Battery_recycling', title: 'Battery recycling', text: 'Lithium-ion batteries are recycled with "hydrometallurgical" processes. They are sorted first.' },
-  { source: 3, url: 'https://bread.example.org/sourdough', title: 'Sourdough', text: 'A sourdough starter is flour and water.' },
+  {
+    source: 2,
+    url: 'https://wiki.example.net/Battery_recycling',
+    title: 'Battery recycling',
+    text: 'Lithium-ion batteries are recycled with "hydrometallurgical" processes. They are sorted first.',
+  },
+  {
+    source: 3,
+    url: 'https://bread.example.org/sourdough',
+    title: 'Sourdough',
+    text: 'A sourdough starter is flour and water.',
+  },
 ];
 const sources = passages.map((p) => ({ index: p.source, url: p.url, title: p.title }));
 const findings: Finding[] = [
@@ -56,18 +66,36 @@ const engines: Array<[string, Engine]> = [
   [
     'openai (loopback Chat Completions)',
     {
-      model: () => new OpenAiResearchModel({ baseURL: `${server.url}/v1`, apiKey: 'sk-test', model: 'gpt-4o-mini', maxRetries: 0 }),
-      answer: (step) => server.route({ method: 'POST', path: '/v1/chat/completions', body: load('openai-research', `chat-completion-${step}`), times: 1 }),
+      model: () =>
+        new OpenAiResearchModel({
+          baseURL: `${server.url}/v1`,
+          apiKey: 'sk-test',
+          model: 'gpt-4o-mini',
+          maxRetries: 0,
+        }),
+      answer: (step) =>
+        server.route({
+          method: 'POST',
+          path: '/v1/chat/completions',
+          body: load('openai-research', `chat-completion-${step}`),
+          times: 1,
+        }),
     },
   ],
 ];
 
-const verbatimIn = (quote: string, source: number) => passages.find((p) => p.source === source)?.text.replace(/\s+/g, ' ').includes(quote.replace(/\s+/g, ' ')) ?? false;
+const verbatimIn = (quote: string, source: number) =>
+  passages
+    .find((p) => p.source === source)
+    ?.text.replace(/\s+/g, ' ')
+    .includes(quote.replace(/\s+/g, ' ')) ?? false;
 
 describe.each(engines)('ResearchModel contract: %s', (_name, engine) => {
   it('plan: given queries first, unique by their words, at most max_subqueries', async () => {
     engine.answer('plan');
-    const { subqueries } = await engine.model().plan('How are EV batteries recycled, and at what cost?', ['EV battery recycling'], 4);
+    const { subqueries } = await engine
+      .model()
+      .plan('How are EV batteries recycled, and at what cost?', ['EV battery recycling'], 4);
     expect(subqueries[0]).toBe('EV battery recycling');
     expect(subqueries.length).toBeLessThanOrEqual(4);
     const keys = subqueries.map((q) => [...new Set(tokenize(q))].sort().join(' '));
@@ -103,7 +131,9 @@ describe.each(engines)('ResearchModel contract: %s', (_name, engine) => {
 
   it('synthesise: a titled report whose every claim is cited and every citation resolves, with its sources list', async () => {
     engine.answer('report');
-    const { report } = await engine.model().synthesise('How are EV batteries recycled?', findings, sources, { subqueries: ['How are EV batteries recycled', 'What does recycling cost'] });
+    const { report } = await engine.model().synthesise('How are EV batteries recycled?', findings, sources, {
+      subqueries: ['How are EV batteries recycled', 'What does recycling cost'],
+    });
     expect(report.startsWith('# ')).toBe(true);
     expect(uncitedClaims(report)).toEqual([]);
     const cited = citedIndexes(report);

@@ -18,7 +18,8 @@ function sourcesUnder(dir: string): string[] {
 }
 
 /** A cast of an event, a stored event or its data, or a `String(…)` of a field of one. */
-const CAST = /\b(?:event|stored|data|detail)\)?\s+as\s+(?:[A-Z{(<]|string\b|number\b|unknown\b)|\bString\((?:data|event|stored|detail)\b|\(\s*(?:event|stored)\.data\s+as\b/;
+const CAST =
+  /\b(?:event|stored|data|detail)\)?\s+as\s+(?:[A-Z{(<]|string\b|number\b|unknown\b)|\bString\((?:data|event|stored|detail)\b|\(\s*(?:event|stored)\.data\s+as\b/;
 
 describe('typed events in libs/domain', () => {
   it('no cast and no String() of event data', () => {
@@ -34,8 +35,13 @@ describe('typed events in libs/domain', () => {
   });
 
   it('the pattern finds the casts it forbids', () => {
-    for (const line of ['const data = stored.data as Record<string, unknown>;', 'return evolveResearch(progress, event as ResearchEvent);', "run_id: String(data[kind.idKey]),", 'const page = event.data as CrawlPage;'])
+    for (const line of [
+      'const data = stored.data as Record<string, unknown>;',
+      'return evolveResearch(progress, event as ResearchEvent);',
+      'run_id: String(data[kind.idKey]),',
+      'const page = event.data as CrawlPage;',
+    ])
       expect(CAST.test(line)).toBe(true);
-    expect(CAST.test("const page = event.data;")).toBe(false);
+    expect(CAST.test('const page = event.data;')).toBe(false);
   });
 });

@@ -18,7 +18,8 @@ export function chatSuite(ctx: E2eContext): void {
       const models = [];
       for await (const model of client().models.list()) models.push(model);
       expect(models.map((m) => m.id)).toEqual(['base', 'core', 'ultra']);
-      for (const m of models) expect(m).toMatchObject({ object: 'model', created: expect.any(Number), owned_by: 'web-research' });
+      for (const m of models)
+        expect(m).toMatchObject({ object: 'model', created: expect.any(Number), owned_by: 'web-research' });
       expect(await client().models.retrieve('core')).toMatchObject({ id: 'core', object: 'model' });
       const unknown = await fetch(`${ctx.svc.baseUrl}/v1/models/gpt-4`, { headers: bearer(ctx.svc.demoKey) });
       expect(unknown.status).toBe(404);
@@ -29,14 +30,20 @@ export function chatSuite(ctx: E2eContext): void {
       const response = await fetch(`${ctx.svc.baseUrl}/v1/chat/completions`, {
         method: 'POST',
         headers: { ...bearer(ctx.svc.demoKey), 'Content-Type': 'application/json' },
-        body: JSON.stringify({ model: 'base', messages: [{ role: 'user', content: 'When was Acme Robotics founded?' }] }),
+        body: JSON.stringify({
+          model: 'base',
+          messages: [{ role: 'user', content: 'When was Acme Robotics founded?' }],
+        }),
       });
       expect(response.status).toBe(200);
       expect(((await response.json()) as { object: string }).object).toBe('chat.completion');
     });
 
     it('answers from web research with citations and search results, charged per research step', async () => {
-      const completion = await client().chat.completions.create({ model: 'core', messages: [{ role: 'user', content: 'Who founded Acme Robotics, and when?' }] });
+      const completion = await client().chat.completions.create({
+        model: 'core',
+        messages: [{ role: 'user', content: 'Who founded Acme Robotics, and when?' }],
+      });
       const answer = completion.choices[0]!.message.content!;
       expect(completion.object).toBe('chat.completion');
       expect(completion.model).toBe('core');
@@ -48,20 +55,43 @@ export function chatSuite(ctx: E2eContext): void {
       expect(cited.length).toBeGreaterThan(0);
       for (const n of cited) expect(researched.citations[n - 1]).toMatch(/^https?:\/\//);
       expect(researched.search_results.length).toBeGreaterThan(0);
-      expect(researched.search_results[0]).toMatchObject({ url: expect.any(String), title: expect.any(String), snippet: expect.any(String), domain: expect.any(String) });
-      expect(completion.usage!.total_tokens).toBe(completion.usage!.prompt_tokens + completion.usage!.completion_tokens);
+      expect(researched.search_results[0]).toMatchObject({
+        url: expect.any(String),
+        title: expect.any(String),
+        snippet: expect.any(String),
+        domain: expect.any(String),
+      });
+      expect(completion.usage!.total_tokens).toBe(
+        completion.usage!.prompt_tokens + completion.usage!.completion_tokens,
+      );
       expect(completion.usage!.completion_tokens).toBeGreaterThan(0);
       expect(researched.usage_items).toHaveLength(1);
       expect(researched.usage_items[0]!.sku).toBe('sku_chat_step');
       expect(researched.credits).toBe(researched.usage_items[0]!.credits);
-      const history = await json(await fetch(`${ctx.svc.baseUrl}/v1/chat/completions/${completion.id}/history`, { headers: bearer(ctx.svc.demoKey) }));
+      const history = await json(
+        await fetch(`${ctx.svc.baseUrl}/v1/chat/completions/${completion.id}/history`, {
+          headers: bearer(ctx.svc.demoKey),
+        }),
+      );
       const types = (history.events as { type: string }[]).map((e) => e.type);
       expect(types[0]).toBe('ChatRunRequested');
-      expect(types).toEqual(expect.arrayContaining(['ChatRunStarted', 'ChatAnswerChunk', 'ChatAnswered', 'CreditsCharged', 'ChatRunCompleted']));
+      expect(types).toEqual(
+        expect.arrayContaining([
+          'ChatRunStarted',
+          'ChatAnswerChunk',
+          'ChatAnswered',
+          'CreditsCharged',
+          'ChatRunCompleted',
+        ]),
+      );
     });
 
     it('streams chat.completion.chunk frames as the answer is written, the last carrying citations, usage and credits', async () => {
-      const stream = await client().chat.completions.create({ model: 'base', messages: [{ role: 'user', content: 'What does the Acme Robotics Rotterdam hub do?' }], stream: true });
+      const stream = await client().chat.completions.create({
+        model: 'base',
+        messages: [{ role: 'user', content: 'What does the Acme Robotics Rotterdam hub do?' }],
+        stream: true,
+      });
       const chunks: OpenAI.Chat.Completions.ChatCompletionChunk[] = [];
       for await (const chunk of stream) chunks.push(chunk);
       expect(chunks.length).toBeGreaterThan(2);
@@ -82,12 +112,21 @@ export function chatSuite(ctx: E2eContext): void {
     });
 
     it('with stream_options.include_usage, a last chunk carries the usage and no choices, as OpenAI sends it', async () => {
-      const stream = await client().chat.completions.create({ model: 'base', messages: [{ role: 'user', content: 'When was Acme Robotics founded?' }], stream: true, stream_options: { include_usage: true } });
+      const stream = await client().chat.completions.create({
+        model: 'base',
+        messages: [{ role: 'user', content: 'When was Acme Robotics founded?' }],
+        stream: true,
+        stream_options: { include_usage: true },
+      });
       const chunks: OpenAI.Chat.Completions.ChatCompletionChunk[] = [];
       for await (const chunk of stream) chunks.push(chunk);
       const last = chunks[chunks.length - 1]!;
       expect(last.choices).toEqual([]);
-      expect(last.usage).toMatchObject({ prompt_tokens: expect.any(Number), completion_tokens: expect.any(Number), total_tokens: expect.any(Number) });
+      expect(last.usage).toMatchObject({
+        prompt_tokens: expect.any(Number),
+        completion_tokens: expect.any(Number),
+        total_tokens: expect.any(Number),
+      });
       expect(chunks[chunks.length - 2]!.choices[0]!.finish_reason).toBe('stop');
     });
 
@@ -105,7 +144,11 @@ export function chatSuite(ctx: E2eContext): void {
     });
 
     it('max_tokens cuts the answer with finish_reason length; response_format json_schema answers JSON', async () => {
-      const short = await client().chat.completions.create({ model: 'core', max_tokens: 10, messages: [{ role: 'user', content: 'Who founded Acme Robotics?' }] });
+      const short = await client().chat.completions.create({
+        model: 'core',
+        max_tokens: 10,
+        messages: [{ role: 'user', content: 'Who founded Acme Robotics?' }],
+      });
       expect(short.choices[0]!.finish_reason).toBe('length');
       expect(short.choices[0]!.message.content!.length).toBeLessThanOrEqual(40);
       const structured = await client().chat.completions.create({
@@ -113,7 +156,16 @@ export function chatSuite(ctx: E2eContext): void {
         messages: [{ role: 'user', content: 'Company profile of Acme Robotics' }],
         response_format: {
           type: 'json_schema',
-          json_schema: { name: 'profile', schema: { type: 'object', properties: { founded_year: { type: 'integer', description: 'Year the company was founded' }, employees: { type: 'integer', description: 'Number of employees' } } } },
+          json_schema: {
+            name: 'profile',
+            schema: {
+              type: 'object',
+              properties: {
+                founded_year: { type: 'integer', description: 'Year the company was founded' },
+                employees: { type: 'integer', description: 'Number of employees' },
+              },
+            },
+          },
         },
       });
       expect(JSON.parse(structured.choices[0]!.message.content!)).toEqual({ founded_year: 2014, employees: 620 });
@@ -127,7 +179,11 @@ export function chatSuite(ctx: E2eContext): void {
           (e: unknown) => e as InstanceType<typeof OpenAI.APIError>,
         );
       expect(error?.status).toBe(422);
-      const response = await fetch(`${ctx.svc.baseUrl}/v1/chat/completions`, { method: 'POST', headers: { ...bearer(ctx.svc.demoKey), 'Content-Type': 'application/json' }, body: JSON.stringify({ model: 'core', messages: [] }) });
+      const response = await fetch(`${ctx.svc.baseUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { ...bearer(ctx.svc.demoKey), 'Content-Type': 'application/json' },
+        body: JSON.stringify({ model: 'core', messages: [] }),
+      });
       expect((await json(response)).detail[0]).toMatchObject({ type: 'too_short', loc: ['body', 'messages'] });
     });
 
@@ -136,14 +192,22 @@ export function chatSuite(ctx: E2eContext): void {
         fetch(`${ctx.svc.baseUrl}/v1/chat/completions`, {
           method: 'POST',
           headers: { ...bearer(ctx.svc.demoKey), 'Content-Type': 'application/json' },
-          body: JSON.stringify({ model: 'base', stream: true, stream_options, messages: [{ role: 'user', content: 'When was Acme Robotics founded?' }] }),
+          body: JSON.stringify({
+            model: 'base',
+            stream: true,
+            stream_options,
+            messages: [{ role: 'user', content: 'When was Acme Robotics founded?' }],
+          }),
         });
       const notObject = await post('yes');
       expect(notObject.status).toBe(422);
       expect((await json(notObject)).detail[0]).toMatchObject({ type: 'dict_type', loc: ['body', 'stream_options'] });
       const deep = await post({ include_usage: { nested: [[[[[[['x']]]]]]] } });
       expect(deep.status).toBe(422);
-      expect((await json(deep)).detail[0]).toMatchObject({ type: 'bool_type', loc: ['body', 'stream_options', 'include_usage'] });
+      expect((await json(deep)).detail[0]).toMatchObject({
+        type: 'bool_type',
+        loc: ['body', 'stream_options', 'include_usage'],
+      });
       const huge = await post(Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`k${i}`, i])));
       expect(huge.status).toBe(200);
       await huge.text();

@@ -43,15 +43,34 @@ describe('the TypeScript client: map, crawl runs and page monitors (standalone)'
 
   it('map lists the pages the sitemaps and links name, none robots.txt disallows; search ranks, limit cuts; a bad limit is an APIError naming it', async () => {
     const map = await client.map({ url: `${site.origin}/` });
-    expect(map).toMatchObject({ url: `${site.origin}/`, credits: 1, usage: [{ sku: 'sku_map', quantity: 1, credits: 1 }] });
-    expect(map.links.map((l) => pathOf(l.url)).sort()).toEqual(['/', '/about', '/blog/only-in-sitemap', '/docs/', '/docs/a', '/docs/a/b', '/docs/a/b/c', '/docs/guide.pdf', '/new', '/team'].sort());
+    expect(map).toMatchObject({
+      url: `${site.origin}/`,
+      credits: 1,
+      usage: [{ sku: 'sku_map', quantity: 1, credits: 1 }],
+    });
+    expect(map.links.map((l) => pathOf(l.url)).sort()).toEqual(
+      [
+        '/',
+        '/about',
+        '/blog/only-in-sitemap',
+        '/docs/',
+        '/docs/a',
+        '/docs/a/b',
+        '/docs/a/b/c',
+        '/docs/guide.pdf',
+        '/new',
+        '/team',
+      ].sort(),
+    );
     expect(map.links.find((l) => pathOf(l.url) === '/team')!.title).toBe('Our team');
 
     const ranked = await client.map({ url: `${site.origin}/`, search: 'team', limit: 2 });
     expect(ranked.links).toHaveLength(2);
     expect(pathOf(ranked.links[0]!.url)).toBe('/team');
 
-    const error = (await client.map({ url: `${site.origin}/`, limit: 5001 }).catch((e: unknown) => e)) as Client.APIError;
+    const error = (await client
+      .map({ url: `${site.origin}/`, limit: 5001 })
+      .catch((e: unknown) => e)) as Client.APIError;
     expect(error).toBeInstanceOf(APIError);
     expect(error.status).toBe(422);
     expect((error.detail as Client.ValidationIssue[]).map((d) => d.loc.join('.'))).toEqual(['body.limit']);
@@ -65,8 +84,13 @@ describe('the TypeScript client: map, crawl runs and page monitors (standalone)'
     const proxy = await startCuttingProxy(Number(new URL(svc.baseUrl).port), 2);
     let events: Client.RunEvent[];
     try {
-      events = await collect(new WebResearch({ baseURL: proxy.url, apiKey: svc.demoKey, maxRetries: 8 }).crawl.stream(created.crawl_id));
-      expect(proxy.streams.map((s) => s.path)).toEqual([`/v1/crawl/${created.crawl_id}/events`, `/v1/crawl/${created.crawl_id}/events`]);
+      events = await collect(
+        new WebResearch({ baseURL: proxy.url, apiKey: svc.demoKey, maxRetries: 8 }).crawl.stream(created.crawl_id),
+      );
+      expect(proxy.streams.map((s) => s.path)).toEqual([
+        `/v1/crawl/${created.crawl_id}/events`,
+        `/v1/crawl/${created.crawl_id}/events`,
+      ]);
       expect(proxy.streams[0]!.lastEventId).toBeUndefined();
       expect(proxy.streams[1]!.lastEventId).toBe(events[1]!.id);
     } finally {
@@ -74,7 +98,10 @@ describe('the TypeScript client: map, crawl runs and page monitors (standalone)'
     }
     const ids = events.map((e) => BigInt(e.id));
     for (let i = 1; i < ids.length; i++) expect(ids[i]! > ids[i - 1]!).toBe(true);
-    expect(events.at(-1)).toMatchObject({ event: 'run.completed', data: { crawl_id: created.crawl_id, status: 'completed', termination: 'frontier_exhausted' } });
+    expect(events.at(-1)).toMatchObject({
+      event: 'run.completed',
+      data: { crawl_id: created.crawl_id, status: 'completed', termination: 'frontier_exhausted' },
+    });
     const fetched = events.filter((e) => e.event === 'page.fetched').map((e) => e.data as Client.CrawlPageFetched);
     expect(fetched.map((p) => p.pages)).toEqual(fetched.map((_, i) => i + 1));
     // The same stream read again in one go, without the proxy: the same events.
@@ -82,7 +109,14 @@ describe('the TypeScript client: map, crawl runs and page monitors (standalone)'
     expect(whole.map((e) => [e.id, e.event])).toEqual(events.map((e) => [e.id, e.event]));
 
     const view = await client.crawl.retrieve(created.crawl_id, { limit: 100 });
-    expect(view).toMatchObject({ crawl_id: created.crawl_id, status: 'completed', url: `${site.origin}/`, limit: 50, pages_limit: 100, pages_offset: 0 });
+    expect(view).toMatchObject({
+      crawl_id: created.crawl_id,
+      status: 'completed',
+      url: `${site.origin}/`,
+      limit: 50,
+      pages_limit: 100,
+      pages_offset: 0,
+    });
     // Breadth-first to max_depth 3: nothing under /private, /docs/a/b/c (depth 4) not read.
     expect(view.pages.map((p) => [pathOf(p.url), p.depth])).toEqual([
       ['/', 0],
@@ -95,7 +129,12 @@ describe('the TypeScript client: map, crawl runs and page monitors (standalone)'
       ['/docs/a/b', 3],
     ]);
     expect(view.pages.map((p) => p.url)).toEqual(fetched.map((p) => p.url));
-    expect(view.pages.find((p) => pathOf(p.url) === '/team')).toMatchObject({ status: 200, title: 'Our team', error: null, content: expect.stringContaining('Ada, Grace and Linus') });
+    expect(view.pages.find((p) => pathOf(p.url) === '/team')).toMatchObject({
+      status: 200,
+      title: 'Our team',
+      error: null,
+      content: expect.stringContaining('Ada, Grace and Linus'),
+    });
     expect(view.counts.pages).toBe(view.pages.length);
     expect(view.credits).toBe(2 * view.counts.read);
 
@@ -138,7 +177,8 @@ describe('the TypeScript client: map, crawl runs and page monitors (standalone)'
 
   it('creates a page monitor with url: each run reads the page live and reports its change', async () => {
     const url = `${site.origin}/pricing`;
-    const html = (price: number) => `<!doctype html><html><head><title>Pricing</title></head><body><main><h1>Pricing</h1><p>Pro plan costs ${price} dollars a month.</p></main></body></html>`;
+    const html = (price: number) =>
+      `<!doctype html><html><head><title>Pricing</title></head><body><main><h1>Pricing</h1><p>Pro plan costs ${price} dollars a month.</p></main></body></html>`;
     site.setPage('/pricing', html(30));
     const monitor = await client.monitors.create({ url, cadence: 'weekly' });
     expect(monitor).toMatchObject({ url, query: url, mode: 'diff' });
@@ -150,7 +190,10 @@ describe('the TypeScript client: map, crawl runs and page monitors (standalone)'
     const hits = site.hits.filter((h) => h.path === '/pricing').length;
     const second = await client.monitors.run(id);
     expect(site.hits.filter((h) => h.path === '/pricing').length).toBe(hits + 1);
-    expect(second).toMatchObject({ status: 'changed', diff: { added: ['Pro plan costs 35 dollars a month.'], removed: ['Pro plan costs 30 dollars a month.'] } });
+    expect(second).toMatchObject({
+      status: 'changed',
+      diff: { added: ['Pro plan costs 35 dollars a month.'], removed: ['Pro plan costs 30 dollars a month.'] },
+    });
 
     const both = (await client.monitors.create({ url, query: 'pricing' }).catch((e: unknown) => e)) as Client.APIError;
     expect(both.status).toBe(422);

@@ -66,7 +66,7 @@ describe('the TypeScript client, imported from dist/libs/client, against the sta
         "  await client.monitors.create({ url: 'https://example.com/pricing' });",
         '  // @ts-expect-error a crawl reads markdown, text or html',
         "  await client.crawl.create({ url: 'https://example.com/', format: 'pdf' });",
-        "  const error = await client.search({ queries: [] }).catch((e: unknown) => e);",
+        '  const error = await client.search({ queries: [] }).catch((e: unknown) => e);',
         '  if (error instanceof APIError && typeof error.detail !== "string") return error.detail[0]!.msg;',
         '  // @ts-expect-error queries is a list of strings',
         "  await client.search({ queries: 'battery' });",
@@ -75,7 +75,22 @@ describe('the TypeScript client, imported from dist/libs/client, against the sta
       ].join('\n'),
     );
     const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    const args = [tsc, '--noEmit', '--strict', '--module', 'commonjs', '--target', 'ES2022', '--lib', 'ES2023', '--types', 'node', '--typeRoots', path.join(ROOT, 'node_modules', '@types'), file];
+    const args = [
+      tsc,
+      '--noEmit',
+      '--strict',
+      '--module',
+      'commonjs',
+      '--target',
+      'ES2022',
+      '--lib',
+      'ES2023',
+      '--types',
+      'node',
+      '--typeRoots',
+      path.join(ROOT, 'node_modules', '@types'),
+      file,
+    ];
     const result = await promisify(execFile)(process.execPath, args).then(
       () => ({ code: 0, out: '' }),
       (error: { code: number; stdout: string }) => ({ code: error.code, out: error.stdout }),
@@ -86,10 +101,15 @@ describe('the TypeScript client, imported from dist/libs/client, against the sta
 
   it('has its types generated from the OpenAPI document the service serves (npm run client:types when this fails)', async () => {
     const generator = path.join(ROOT, 'dist', 'scripts', 'client-types.js');
-    const { stdout: expected } = await promisify(execFile)(process.execPath, [generator, '--print', ctx.svc.baseUrl], { maxBuffer: 64 * 1024 * 1024 });
+    const { stdout: expected } = await promisify(execFile)(process.execPath, [generator, '--print', ctx.svc.baseUrl], {
+      maxBuffer: 64 * 1024 * 1024,
+    });
     expect(expected).toContain('export interface paths');
     const checkedIn = fs.readFileSync(CLIENT_TYPES_FILE, 'utf8');
-    if (checkedIn !== expected) throw new Error(`${path.relative(ROOT, CLIENT_TYPES_FILE)} differs from the served OpenAPI document: run \`npm run client:types\` and commit it`);
+    if (checkedIn !== expected)
+      throw new Error(
+        `${path.relative(ROOT, CLIENT_TYPES_FILE)} differs from the served OpenAPI document: run \`npm run client:types\` and commit it`,
+      );
   });
 
   it('runs a search: ranked rows with URLs and the credits it cost', async () => {
@@ -100,7 +120,10 @@ describe('the TypeScript client, imported from dist/libs/client, against the sta
   });
 
   it('streams a deep run to its terminal event across a dropped connection: every event once, in order', async () => {
-    const run = await client().searches.create({ queries: ['sodium-ion battery cathode', 'Harborview battery plant'], max_fetches: 4 });
+    const run = await client().searches.create({
+      queries: ['sodium-ion battery cathode', 'Harborview battery plant'],
+      max_fetches: 4,
+    });
     expect(run.status).toMatch(/queued|running/);
     const proxy = await startCuttingProxy(Number(new URL(ctx.svc.baseUrl).port), 2);
     try {
@@ -126,14 +149,26 @@ describe('the TypeScript client, imported from dist/libs/client, against the sta
   });
 
   it('runs a task against a JSON schema and reads it back', async () => {
-    const schema = { type: 'object', properties: { founded_year: { type: 'integer', description: 'Year the company was founded' } }, required: ['founded_year'] };
-    const view = await client().tasks.create({ task: 'When was Acme Robotics founded?', processor: 'base', output_schema: { type: 'json', json_schema: schema }, wait_seconds: 60 });
+    const schema = {
+      type: 'object',
+      properties: { founded_year: { type: 'integer', description: 'Year the company was founded' } },
+      required: ['founded_year'],
+    };
+    const view = await client().tasks.create({
+      task: 'When was Acme Robotics founded?',
+      processor: 'base',
+      output_schema: { type: 'json', json_schema: schema },
+      wait_seconds: 60,
+    });
     expect(view.status).toBe('completed');
     expect(view.output).toEqual({ founded_year: 2014 });
     const again = await client().tasks.retrieve(view.task_id);
     expect(again.output).toEqual(view.output);
     const events = await collect(client().tasks.stream(view.task_id));
-    expect(events.at(-1)).toMatchObject({ event: 'run.completed', data: { task_id: view.task_id, output: { founded_year: 2014 } } });
+    expect(events.at(-1)).toMatchObject({
+      event: 'run.completed',
+      data: { task_id: view.task_id, output: { founded_year: 2014 } },
+    });
     const page = await client().tasks.list({ limit: 5 });
     expect(page.items.map((t) => t.task_id)).toContain(view.task_id);
   });
@@ -155,11 +190,21 @@ describe('the TypeScript client, imported from dist/libs/client, against the sta
   });
 
   it('answers a chat completion whole, and streamed (OpenAI chunks) to [DONE] with the usage chunk when asked', async () => {
-    const whole = await client().chat.completions.create({ model: 'base', messages: [{ role: 'user', content: 'When was Acme Robotics founded?' }] });
+    const whole = await client().chat.completions.create({
+      model: 'base',
+      messages: [{ role: 'user', content: 'When was Acme Robotics founded?' }],
+    });
     expect(whole.object).toBe('chat.completion');
     expect(whole.choices[0]!.message.content).toContain('2014');
     expect(whole.citations!.length).toBeGreaterThan(0);
-    const chunks = await collect(await client().chat.completions.create({ model: 'base', messages: [{ role: 'user', content: 'When was Acme Robotics founded?' }], stream: true, stream_options: { include_usage: true } }));
+    const chunks = await collect(
+      await client().chat.completions.create({
+        model: 'base',
+        messages: [{ role: 'user', content: 'When was Acme Robotics founded?' }],
+        stream: true,
+        stream_options: { include_usage: true },
+      }),
+    );
     const text = chunks.map((c) => c.choices[0]?.delta.content ?? '').join('');
     expect(text).toContain('2014');
     expect(chunks.at(-1)!.choices).toEqual([]);
@@ -177,7 +222,10 @@ describe('the TypeScript client, imported from dist/libs/client, against the sta
         expect(answer.results.length).toBeGreaterThan(0);
         expect(proxy.posts).toHaveLength(2);
         expect(proxy.posts[1]!.idempotencyKey).toBe(proxy.posts[0]!.idempotencyKey);
-        expect(proxy.posts.map((p) => [p.status, p.replayed])).toEqual([[200, null], [200, 'true']]);
+        expect(proxy.posts.map((p) => [p.status, p.replayed])).toEqual([
+          [200, null],
+          [200, 'true'],
+        ]);
         const direct = new WebResearch({ baseURL: ctx.svc.baseUrl, apiKey: key, maxRetries: 8 });
         const usage = await usageOnce(direct, answer.credits);
         expect(usage.total_credits).toBe(answer.credits);
@@ -194,8 +242,16 @@ describe('the TypeScript client, imported from dist/libs/client, against the sta
       try {
         const c = new WebResearch({ baseURL: proxy.url, apiKey: key, maxRetries: 8 });
         // The research tier reads for seconds: the second call arrives while the first is still being answered.
-        const body = { task: 'What is known about sodium-ion batteries at Harborview University?', processor: 'ultra' as const, output_schema: { type: 'text' }, wait_seconds: 120 };
-        const [first, second] = await Promise.all([c.tasks.create(body, { idempotencyKey: 'task-once-1' }), c.tasks.create(body, { idempotencyKey: 'task-once-1' })]);
+        const body = {
+          task: 'What is known about sodium-ion batteries at Harborview University?',
+          processor: 'ultra' as const,
+          output_schema: { type: 'text' },
+          wait_seconds: 120,
+        };
+        const [first, second] = await Promise.all([
+          c.tasks.create(body, { idempotencyKey: 'task-once-1' }),
+          c.tasks.create(body, { idempotencyKey: 'task-once-1' }),
+        ]);
         expect(second.task_id).toBe(first.task_id);
         expect(second.status).toBe('completed');
         expect(proxy.posts.some((p) => p.status === 409)).toBe(true);
@@ -215,7 +271,9 @@ describe('the TypeScript client, imported from dist/libs/client, against the sta
       const proxy = await startLosingProxy(ctx.svc.baseUrl, 0, 429);
       try {
         const limited = new WebResearch({ baseURL: proxy.url, apiKey: key, maxRetries: 8 });
-        const answers = await Promise.all(Array.from({ length: 9 }, (_, i) => limited.search({ queries: [`battery ${i}`], depth: 'fast' })));
+        const answers = await Promise.all(
+          Array.from({ length: 9 }, (_, i) => limited.search({ queries: [`battery ${i}`], depth: 'fast' })),
+        );
         const throttled = proxy.posts.filter((p) => p.status === 429);
         expect(throttled.length).toBeGreaterThan(0);
         // Every 429 was followed by a retry of the same call (same key) that was answered 200.
@@ -223,7 +281,10 @@ describe('the TypeScript client, imported from dist/libs/client, against the sta
         expect(answeredKeys.size).toBe(9);
         for (const post of throttled) expect(answeredKeys.has(post.idempotencyKey)).toBe(true);
         const credits = answers.reduce((sum, a) => sum + a.credits, 0);
-        const usage = await usageOnce(new WebResearch({ baseURL: ctx.svc.baseUrl, apiKey: key, maxRetries: 8 }), credits);
+        const usage = await usageOnce(
+          new WebResearch({ baseURL: ctx.svc.baseUrl, apiKey: key, maxRetries: 8 }),
+          credits,
+        );
         expect(usage.total_credits).toBe(credits);
         expect(usage.days.filter((d) => d.sku === 'sku_search').reduce((sum, d) => sum + d.quantity, 0)).toBe(9);
       } finally {

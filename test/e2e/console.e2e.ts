@@ -9,9 +9,14 @@ import { startSlowSearxng } from '../support/slow-searxng';
  * service on the fixture web. Where no Chromium is installed (and `npm test` could not install it:
  * not root, or no package source), the suite reports itself skipped with the reason.
  */
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', process.env.CHROMIUM_PATH ?? ''].find((p) => p && fs.existsSync(p));
+const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', process.env.CHROMIUM_PATH ?? ''].find(
+  (p) => p && fs.existsSync(p),
+);
 const describeBrowser = CHROMIUM ? describe : describe.skip;
-if (!CHROMIUM) console.log('[skipped] console browser suite: no Chromium at /usr/bin/chromium (npm test installs the Debian package chromium when run as root); set CHROMIUM_PATH to use another');
+if (!CHROMIUM)
+  console.log(
+    '[skipped] console browser suite: no Chromium at /usr/bin/chromium (npm test installs the Debian package chromium when run as root); set CHROMIUM_PATH to use another',
+  );
 
 jest.setTimeout(120_000);
 
@@ -25,16 +30,30 @@ describeBrowser('console (Chromium)', () => {
 
   beforeAll(async () => {
     web = await startFixtureWeb();
-    svc = await startService('standalone', { LOCAL_INDEX_SEEDS: fixtureSeeds(web), FETCH_ALLOW_HOSTS: web.allowHosts.join(','), RATE_LIMIT_RPS: '0' });
+    svc = await startService('standalone', {
+      LOCAL_INDEX_SEEDS: fixtureSeeds(web),
+      FETCH_ALLOW_HOSTS: web.allowHosts.join(','),
+      RATE_LIMIT_RPS: '0',
+    });
     browser = await puppeteer.launch({
       executablePath: CHROMIUM!,
       headless: true,
       // Without the background-networking flags Chromium keeps calling home, which this closed network refuses.
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     page = await browser.newPage();
     await page.setViewport({ width: 1280, height: 900 });
-    page.on('request', (request) => requests.push({ url: request.url(), authorization: request.headers().authorization }));
+    page.on('request', (request) =>
+      requests.push({ url: request.url(), authorization: request.headers().authorization }),
+    );
   });
 
   afterAll(async () => {
@@ -95,10 +114,15 @@ describeBrowser('console (Chromium)', () => {
   it('shows a 422 next to the field that caused it', async () => {
     await page.goto(`${svc.baseUrl}/#/search`);
     // Six queries, one more than the API takes: the refusal names the form's queries field.
-    await page.$eval('#search-queries', (el) => ((el as HTMLTextAreaElement).value = ['one', 'two', 'three', 'four', 'five', 'six'].join('\n')));
+    await page.$eval(
+      '#search-queries',
+      (el) => ((el as HTMLTextAreaElement).value = ['one', 'two', 'three', 'four', 'five', 'six'].join('\n')),
+    );
     await page.click('#search-submit');
     await page.waitForSelector('[data-testid="field-error"]');
-    const fields = await page.$$eval('[data-testid="field-error"]', (nodes) => nodes.map((n) => n.getAttribute('data-field')));
+    const fields = await page.$$eval('[data-testid="field-error"]', (nodes) =>
+      nodes.map((n) => n.getAttribute('data-field')),
+    );
     expect(fields).toContain('queries');
     expect((await texts('[data-testid="field-error"][data-field="queries"]')).join(' ')).toMatch(/5/);
   });
@@ -109,8 +133,13 @@ describeBrowser('console (Chromium)', () => {
     await fill('#deep-prompt', 'In what year was Acme Robotics founded?');
     await page.click('#deep-start');
     await page.waitForSelector('[data-testid="deep-event"][data-event="plan.created"]');
-    await page.waitForFunction(() => /completed/.test(document.querySelector('[data-testid="run-status"]')?.textContent ?? ''), { timeout: 60_000 });
-    const events = await page.$$eval('[data-testid="deep-event"]', (nodes) => nodes.map((n) => n.getAttribute('data-event')));
+    await page.waitForFunction(
+      () => /completed/.test(document.querySelector('[data-testid="run-status"]')?.textContent ?? ''),
+      { timeout: 60_000 },
+    );
+    const events = await page.$$eval('[data-testid="deep-event"]', (nodes) =>
+      nodes.map((n) => n.getAttribute('data-event')),
+    );
     expect(events).toEqual(expect.arrayContaining(['plan.created', 'results.updated', 'run.completed']));
     runId = /#\/deep\/([^/?#]+)/.exec(page.url())?.[1] ?? '';
     expect(runId).not.toBe('');
@@ -120,11 +149,15 @@ describeBrowser('console (Chromium)', () => {
     for (const href of targets) expect(await page.$(`[data-testid="source"]${href}`)).not.toBeNull();
     // Following a citation lands on its source, and the run stays on screen.
     await page.click('[data-testid="citation"]');
-    await page.waitForFunction((id) => {
-      const target = document.querySelector(id as string)!;
-      const box = target.getBoundingClientRect();
-      return box.top >= 0 && box.top < window.innerHeight;
-    }, {}, targets[0]);
+    await page.waitForFunction(
+      (id) => {
+        const target = document.querySelector(id as string)!;
+        const box = target.getBoundingClientRect();
+        return box.top >= 0 && box.top < window.innerHeight;
+      },
+      {},
+      targets[0],
+    );
     expect(await page.$('[data-testid="report"]')).not.toBeNull();
   });
 
@@ -137,7 +170,10 @@ describeBrowser('console (Chromium)', () => {
       (window as unknown as { __drop: typeof state }).__drop = state;
       const realFetch = window.fetch.bind(window);
       window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-        const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, location.href);
+        const url = new URL(
+          typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
+          location.href,
+        );
         const response = await realFetch(input, init);
         if (!url.pathname.endsWith('/events')) return response;
         const last = new Headers(init?.headers).get('Last-Event-ID');
@@ -165,26 +201,36 @@ describeBrowser('console (Chromium)', () => {
       };
     });
     try {
-    await tab.goto(`${svc.baseUrl}/#/deep`);
-    // The key lives in one tab's session storage: this tab is given it too.
-    await tab.type('#api-key', svc.demoKey);
-    await tab.click('#save-key');
-    await tab.waitForSelector('[data-testid="key-status"]');
-    await tab.waitForSelector('#deep-prompt');
-    await tab.type('#deep-prompt', 'Who founded Acme Robotics?');
-    await tab.click('#deep-start');
-    await tab.waitForFunction(() => /completed/.test(document.querySelector('[data-testid="run-status"]')?.textContent ?? ''), { timeout: 60_000 });
-    await tab.waitForSelector('[data-testid="report"] [data-testid="citation"]');
-    const drop = await tab.evaluate(() => (window as unknown as { __drop: { cut: boolean; resumedFrom: string[] } }).__drop);
-    expect(drop.cut).toBe(true);
-    expect(drop.resumedFrom.length).toBeGreaterThan(0);
-    const events = await tab.$$eval('[data-testid="deep-event"]', (nodes) => nodes.map((n) => n.getAttribute('data-event')));
-    for (const once of ['run.queued', 'plan.created', 'run.completed']) expect(events.filter((e) => e === once)).toHaveLength(1);
-    // The page's own list equals the run's recorded events: nothing lost, nothing twice.
-    const id = /#\/deep\/([^/?#]+)/.exec(tab.url())![1]!;
-    const history = (await (await fetch(`${svc.baseUrl}/v1/searches/${id}/history`, { headers: { Authorization: `Bearer ${svc.demoKey}` } })).json()) as { events: unknown[] };
-    expect(events.length).toBeGreaterThan(3);
-    expect(events.length).toBeLessThanOrEqual(history.events.length);
+      await tab.goto(`${svc.baseUrl}/#/deep`);
+      // The key lives in one tab's session storage: this tab is given it too.
+      await tab.type('#api-key', svc.demoKey);
+      await tab.click('#save-key');
+      await tab.waitForSelector('[data-testid="key-status"]');
+      await tab.waitForSelector('#deep-prompt');
+      await tab.type('#deep-prompt', 'Who founded Acme Robotics?');
+      await tab.click('#deep-start');
+      await tab.waitForFunction(
+        () => /completed/.test(document.querySelector('[data-testid="run-status"]')?.textContent ?? ''),
+        { timeout: 60_000 },
+      );
+      await tab.waitForSelector('[data-testid="report"] [data-testid="citation"]');
+      const drop = await tab.evaluate(
+        () => (window as unknown as { __drop: { cut: boolean; resumedFrom: string[] } }).__drop,
+      );
+      expect(drop.cut).toBe(true);
+      expect(drop.resumedFrom.length).toBeGreaterThan(0);
+      const events = await tab.$$eval('[data-testid="deep-event"]', (nodes) =>
+        nodes.map((n) => n.getAttribute('data-event')),
+      );
+      for (const once of ['run.queued', 'plan.created', 'run.completed'])
+        expect(events.filter((e) => e === once)).toHaveLength(1);
+      // The page's own list equals the run's recorded events: nothing lost, nothing twice.
+      const id = /#\/deep\/([^/?#]+)/.exec(tab.url())![1]!;
+      const history = (await (
+        await fetch(`${svc.baseUrl}/v1/searches/${id}/history`, { headers: { Authorization: `Bearer ${svc.demoKey}` } })
+      ).json()) as { events: unknown[] };
+      expect(events.length).toBeGreaterThan(3);
+      expect(events.length).toBeLessThanOrEqual(history.events.length);
     } finally {
       await tab.close();
       // A tab in the background runs no animation frames: the suite's page comes back to the front.
@@ -195,7 +241,13 @@ describeBrowser('console (Chromium)', () => {
   it('cancels a deep run while it runs', async () => {
     // A search provider that takes 1.5 s a query keeps the run going long enough to cancel it.
     const slow = await startSlowSearxng(web, 1_500);
-    const slowSvc = await startService('standalone', { SEARCH_PROVIDER: 'searxng', SEARXNG_URL: slow.url, SEARXNG_RPS: '0', FETCH_ALLOW_HOSTS: web.allowHosts.join(','), RATE_LIMIT_RPS: '0' });
+    const slowSvc = await startService('standalone', {
+      SEARCH_PROVIDER: 'searxng',
+      SEARXNG_URL: slow.url,
+      SEARXNG_RPS: '0',
+      FETCH_ALLOW_HOSTS: web.allowHosts.join(','),
+      RATE_LIMIT_RPS: '0',
+    });
     const tab = await browser.newPage();
     try {
       await tab.goto(`${slowSvc.baseUrl}/#/deep`);
@@ -207,9 +259,14 @@ describeBrowser('console (Chromium)', () => {
       await tab.waitForSelector('[data-testid="deep-event"][data-event="plan.created"]');
       await tab.waitForSelector('#deep-cancel', { visible: true });
       await tab.click('#deep-cancel');
-      await tab.waitForFunction(() => /cancel/.test(document.querySelector('[data-testid="run-status"]')?.textContent ?? ''), { timeout: 30_000 });
+      await tab.waitForFunction(
+        () => /cancel/.test(document.querySelector('[data-testid="run-status"]')?.textContent ?? ''),
+        { timeout: 30_000 },
+      );
       const id = /#\/deep\/([^/?#]+)/.exec(tab.url())![1]!;
-      const view = (await (await fetch(`${slowSvc.baseUrl}/v1/searches/${id}`, { headers: { Authorization: `Bearer ${slowSvc.demoKey}` } })).json()) as { status: string };
+      const view = (await (
+        await fetch(`${slowSvc.baseUrl}/v1/searches/${id}`, { headers: { Authorization: `Bearer ${slowSvc.demoKey}` } })
+      ).json()) as { status: string };
       expect(['cancelled', 'cancelling']).toContain(view.status);
     } finally {
       await tab.close();

@@ -8,9 +8,12 @@ import { type RunningService, startService } from '../support/service-process';
  * standalone service and the loopback crawl site: a crawl started from the form, its pages
  * arriving over server-sent events, its summary once it ends; a site map from the same form.
  */
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', process.env.CHROMIUM_PATH ?? ''].find((p) => p && fs.existsSync(p));
+const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', process.env.CHROMIUM_PATH ?? ''].find(
+  (p) => p && fs.existsSync(p),
+);
 const describeBrowser = CHROMIUM ? describe : describe.skip;
-if (!CHROMIUM) console.log('[skipped] crawl console suite: no Chromium at /usr/bin/chromium; set CHROMIUM_PATH to use another');
+if (!CHROMIUM)
+  console.log('[skipped] crawl console suite: no Chromium at /usr/bin/chromium; set CHROMIUM_PATH to use another');
 
 jest.setTimeout(120_000);
 
@@ -26,7 +29,15 @@ describeBrowser('console crawl page (Chromium)', () => {
     browser = await puppeteer.launch({
       executablePath: CHROMIUM!,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     page = await browser.newPage();
     await page.goto(`${svc.baseUrl}/`);
@@ -48,12 +59,20 @@ describeBrowser('console crawl page (Chromium)', () => {
     await page.$eval('#crawl-max_depth', (el) => ((el as HTMLInputElement).value = '1'));
     await page.click('#crawl-submit');
     await page.waitForFunction(() => location.hash.startsWith('#/crawl/crawl_'));
-    await page.waitForFunction(() => /completed|frontier exhausted/.test(document.querySelector('[data-testid="crawl-summary"]')?.textContent ?? '') && document.querySelectorAll('[data-testid="crawl-page"]').length >= 5, { timeout: 30_000 });
+    await page.waitForFunction(
+      () =>
+        /completed|frontier exhausted/.test(
+          document.querySelector('[data-testid="crawl-summary"]')?.textContent ?? '',
+        ) && document.querySelectorAll('[data-testid="crawl-page"]').length >= 5,
+      { timeout: 30_000 },
+    );
     const rows = await texts('[data-testid="crawl-page"]');
     expect(rows).toHaveLength(5);
     expect(rows[0]).toMatch(/^Home depth 0 · HTTP 200/);
     expect(rows.join('\n')).toContain('About us depth 1');
-    expect((await texts('[data-testid="crawl-summary"]'))[0]).toMatch(/^4 pages read, 1 failed · 8 credits · frontier exhausted$/);
+    expect((await texts('[data-testid="crawl-summary"]'))[0]).toMatch(
+      /^4 pages read, 1 failed · 8 credits · frontier exhausted$/,
+    );
   });
 
   it('maps the site from the same form', async () => {

@@ -19,8 +19,13 @@ describe('crawl run takeover across extraction replicas (cluster, REPLICAS=extra
 
   beforeAll(async () => {
     site = await startCrawlSite({ crawlDelay: 1 });
-    svc = await startService('cluster', { REPLICAS: 'extraction=2', RUN_LEASE_SECONDS: '5', FETCH_ALLOW_HOSTS: `127.0.0.1:${site.port}` });
-    for (let i = 0; i < 200 && svc.servicePidHistory('extraction').length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    svc = await startService('cluster', {
+      REPLICAS: 'extraction=2',
+      RUN_LEASE_SECONDS: '5',
+      FETCH_ALLOW_HOSTS: `127.0.0.1:${site.port}`,
+    });
+    for (let i = 0; i < 200 && svc.servicePidHistory('extraction').length < 2; i++)
+      await new Promise((r) => setTimeout(r, 50));
   }, 90_000);
   afterAll(async () => {
     await svc?.stop();
@@ -28,8 +33,13 @@ describe('crawl run takeover across extraction replicas (cluster, REPLICAS=extra
   });
 
   const call = (method: string, route: string, body?: unknown) =>
-    fetch(`${svc.baseUrl}${route}`, { method, headers: { ...bearer(svc.demoKey), 'Content-Type': 'application/json' }, ...(body !== undefined && { body: JSON.stringify(body) }) });
-  const history = async (id: string) => (await json(await call('GET', `/v1/crawl/${id}/history`))).events as HistoryEvent[];
+    fetch(`${svc.baseUrl}${route}`, {
+      method,
+      headers: { ...bearer(svc.demoKey), 'Content-Type': 'application/json' },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+  const history = async (id: string) =>
+    (await json(await call('GET', `/v1/crawl/${id}/history`))).events as HistoryEvent[];
   const pidOf = (workerId: string) => Number(/^extraction-(\d+)-/.exec(workerId)![1]);
 
   it('kill -9 of the process crawling: another replica completes the crawl, no page read twice beyond one in flight', async () => {
@@ -61,7 +71,8 @@ describe('crawl run takeover across extraction replicas (cluster, REPLICAS=extra
 
     // At the site: every page requested once, except at most the one in flight at the kill.
     const counts = new Map<string, number>();
-    for (const hit of site.hits.slice(from)) if (hit.path !== '/robots.txt') counts.set(hit.path, (counts.get(hit.path) ?? 0) + 1);
+    for (const hit of site.hits.slice(from))
+      if (hit.path !== '/robots.txt') counts.set(hit.path, (counts.get(hit.path) ?? 0) + 1);
     const twice = [...counts].filter(([, n]) => n > 1);
     expect(twice.length).toBeLessThanOrEqual(1);
     expect(twice.every(([, n]) => n === 2)).toBe(true);

@@ -7,7 +7,16 @@ import { json } from './harness';
 
 jest.setTimeout(120_000);
 
-type Page = { url: string; source_url: string | null; final_url: string | null; title: string | null; content: string | null; status: number | null; depth: number; error: string | null };
+type Page = {
+  url: string;
+  source_url: string | null;
+  final_url: string | null;
+  title: string | null;
+  content: string | null;
+  status: number | null;
+  depth: number;
+  error: string | null;
+};
 
 /**
  * POST /v1/map and crawl runs against a site on loopback (test/support/crawl-site.ts), the
@@ -34,7 +43,10 @@ describe('site map and crawl runs (standalone)', () => {
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     hookPort = (receiver.address() as AddressInfo).port;
-    svc = await startService('standalone', { FETCH_ALLOW_HOSTS: `127.0.0.1:${site.port},127.0.0.1:${hookPort}`, WEBHOOK_BACKOFF_SECONDS: '1' });
+    svc = await startService('standalone', {
+      FETCH_ALLOW_HOSTS: `127.0.0.1:${site.port},127.0.0.1:${hookPort}`,
+      WEBHOOK_BACKOFF_SECONDS: '1',
+    });
   }, 60_000);
   afterAll(async () => {
     await svc?.stop();
@@ -43,7 +55,11 @@ describe('site map and crawl runs (standalone)', () => {
   });
 
   const call = (method: string, route: string, body?: unknown) =>
-    fetch(`${svc.baseUrl}${route}`, { method, headers: { ...bearer(svc.demoKey), 'Content-Type': 'application/json' }, ...(body !== undefined && { body: JSON.stringify(body) }) });
+    fetch(`${svc.baseUrl}${route}`, {
+      method,
+      headers: { ...bearer(svc.demoKey), 'Content-Type': 'application/json' },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
   const pathOf = (url: string) => new URL(url).pathname;
   const hitsSince = (from: number) => site.hits.slice(from).filter((hit) => hit.path !== '/robots.txt');
 
@@ -61,15 +77,36 @@ describe('site map and crawl runs (standalone)', () => {
     const res = await call('POST', '/v1/map', { url: `${site.origin}/` });
     expect(res.status).toBe(200);
     const body = await json(res);
-    expect(body).toMatchObject({ url: `${site.origin}/`, credits: 1, usage: [{ sku: 'sku_map', quantity: 1, credits: 1 }] });
+    expect(body).toMatchObject({
+      url: `${site.origin}/`,
+      credits: 1,
+      usage: [{ sku: 'sku_map', quantity: 1, credits: 1 }],
+    });
     const paths = (body.links as { url: string }[]).map((l) => pathOf(l.url));
     expect(new Set(paths).size).toBe(paths.length);
-    expect(paths.sort()).toEqual(['/', '/about', '/blog/only-in-sitemap', '/docs/', '/docs/a', '/docs/a/b', '/docs/a/b/c', '/docs/guide.pdf', '/new', '/team'].sort());
+    expect(paths.sort()).toEqual(
+      [
+        '/',
+        '/about',
+        '/blog/only-in-sitemap',
+        '/docs/',
+        '/docs/a',
+        '/docs/a/b',
+        '/docs/a/b/c',
+        '/docs/guide.pdf',
+        '/new',
+        '/team',
+      ].sort(),
+    );
     // The sitemap gave lastmod; the pages' own titles and the anchors' texts are the titles.
-    expect(body.links.find((l: { url: string }) => pathOf(l.url) === '/blog/only-in-sitemap').lastmod).toMatch(/^2026-01-0\d$/);
+    expect(body.links.find((l: { url: string }) => pathOf(l.url) === '/blog/only-in-sitemap').lastmod).toMatch(
+      /^2026-01-0\d$/,
+    );
     expect(body.links.find((l: { url: string }) => pathOf(l.url) === '/team').title).toBe('Our team');
     expect(hitsSince(from).filter((hit) => hit.path.startsWith('/private'))).toEqual([]);
-    expect(hitsSince(from).map((hit) => hit.path)).toEqual(expect.arrayContaining(['/sitemap_index.xml', '/sitemap-pages.xml.gz', '/sitemap-more.xml']));
+    expect(hitsSince(from).map((hit) => hit.path)).toEqual(
+      expect.arrayContaining(['/sitemap_index.xml', '/sitemap-pages.xml.gz', '/sitemap-more.xml']),
+    );
   });
 
   it('map: search ranks by title and URL words, limit cuts, sitemap=only reads no page, bad input is a 422 naming the field', async () => {
@@ -79,7 +116,9 @@ describe('site map and crawl runs (standalone)', () => {
 
     const from = site.hits.length;
     const only = await json(await call('POST', '/v1/map', { url: `${site.origin}/`, sitemap: 'only' }));
-    expect(only.links.map((l: { url: string }) => pathOf(l.url)).sort()).toEqual(['/', '/about', '/blog/only-in-sitemap', '/docs/guide.pdf', '/old'].sort());
+    expect(only.links.map((l: { url: string }) => pathOf(l.url)).sort()).toEqual(
+      ['/', '/about', '/blog/only-in-sitemap', '/docs/guide.pdf', '/old'].sort(),
+    );
     expect(hitsSince(from).every((hit) => hit.path.startsWith('/sitemap'))).toBe(true);
 
     for (const [body, loc] of [
@@ -95,7 +134,11 @@ describe('site map and crawl runs (standalone)', () => {
 
   it('a crawl with limit 50 reads each allowed page once, none disallowed, paced by Crawl-delay, to max_depth; streamed, charged per page, announced by a signed webhook', async () => {
     const from = site.hits.length;
-    const res = await call('POST', '/v1/crawl', { url: `${site.origin}/`, limit: 50, webhook: `http://127.0.0.1:${hookPort}/crawl` });
+    const res = await call('POST', '/v1/crawl', {
+      url: `${site.origin}/`,
+      limit: 50,
+      webhook: `http://127.0.0.1:${hookPort}/crawl`,
+    });
     expect(res.status).toBe(202);
     const created = await json(res);
     expect(created).toEqual({ crawl_id: expect.stringMatching(/^crawl_[0-9a-f-]{36}$/), status: 'queued' });
@@ -117,11 +160,18 @@ describe('site map and crawl runs (standalone)', () => {
     const moved = pages.find((p) => pathOf(p.url) === '/new')!;
     expect([pathOf(moved.source_url!), pathOf(moved.final_url!)]).toEqual(['/old', '/new']);
     expect(pages.filter((p) => p.source_url !== null)).toHaveLength(1);
-    expect(pages.find((p) => pathOf(p.url) === '/team')).toMatchObject({ status: 200, title: 'Our team', error: null, content: expect.stringContaining('Ada, Grace and Linus') });
+    expect(pages.find((p) => pathOf(p.url) === '/team')).toMatchObject({
+      status: 200,
+      title: 'Our team',
+      error: null,
+      content: expect.stringContaining('Ada, Grace and Linus'),
+    });
 
     // At the site: one GET per page (the redirect's hop to /new besides), nothing under /private, nothing past depth 3.
     const hits = hitsSince(from);
-    expect(hits.map((hit) => hit.path).sort()).toEqual(['/', '/about', '/docs/', '/docs/a', '/docs/a/b', '/docs/guide.pdf', '/new', '/old', '/team'].sort());
+    expect(hits.map((hit) => hit.path).sort()).toEqual(
+      ['/', '/about', '/docs/', '/docs/a', '/docs/a/b', '/docs/guide.pdf', '/new', '/old', '/team'].sort(),
+    );
     // Crawl-delay 0.3 s between any two requests to the host, redirect hops included.
     const gaps = hits.slice(1).map((hit, i) => hit.at - hits[i]!.at);
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(290);
@@ -143,44 +193,67 @@ describe('site map and crawl runs (standalone)', () => {
     expect(names.at(-1)).toBe('run.completed');
 
     let hook: (typeof hooks)[number] | undefined;
-    for (let i = 0; i < 100 && !(hook = hooks.find((h) => h.body.includes(created.crawl_id))); i++) await new Promise((r) => setTimeout(r, 100));
-    const verified = new Webhook(svc.demoWebhookSecret).verify(hook!.body, hook!.headers as Record<string, string>) as { type: string; data: { crawl_id: string; status: string } };
+    for (let i = 0; i < 100 && !(hook = hooks.find((h) => h.body.includes(created.crawl_id))); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    const verified = new Webhook(svc.demoWebhookSecret).verify(hook!.body, hook!.headers as Record<string, string>) as {
+      type: string;
+      data: { crawl_id: string; status: string };
+    };
     expect(verified.type).toBe('crawl_run.completed');
     expect(verified.data).toMatchObject({ crawl_id: created.crawl_id, status: 'completed', credits: 2 * read });
   });
 
   it('index: true adds the pages read to the local index: the crawled site becomes searchable', async () => {
-    const search = async () => json(await call('POST', '/v1/search', { queries: ['Ada Grace Linus fixture company'], depth: 'instant' }));
+    const search = async () =>
+      json(await call('POST', '/v1/search', { queries: ['Ada Grace Linus fixture company'], depth: 'instant' }));
     const before = await search();
     expect((before.results as { url: string }[]).some((r) => r.url.startsWith(site.origin))).toBe(false);
-    const crawl = await finished((await json(await call('POST', '/v1/crawl', { url: `${site.origin}/about`, max_depth: 1, index: true }))).crawl_id);
+    const crawl = await finished(
+      (await json(await call('POST', '/v1/crawl', { url: `${site.origin}/about`, max_depth: 1, index: true })))
+        .crawl_id,
+    );
     expect(crawl.pages.map((p: Page) => pathOf(p.url))).toEqual(['/about', '/team', '/new']);
     let found: { url: string; title: string }[] = [];
     for (let i = 0; i < 50 && !found.some((r) => pathOf(r.url) === '/team'); i++) {
-      found = ((await search()).results as { url: string; title: string }[]).filter((r) => r.url.startsWith(site.origin));
+      found = ((await search()).results as { url: string; title: string }[]).filter((r) =>
+        r.url.startsWith(site.origin),
+      );
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(found.find((r) => pathOf(r.url) === '/team')).toMatchObject({ title: 'Our team' });
   });
 
   it('max_depth and exclude_paths bound a crawl; limit stops it; a bad pattern is a 422 naming it', async () => {
-    const shallow = await finished((await json(await call('POST', '/v1/crawl', { url: `${site.origin}/`, max_depth: 1, exclude_paths: ['\\.pdf$'] }))).crawl_id);
+    const shallow = await finished(
+      (
+        await json(
+          await call('POST', '/v1/crawl', { url: `${site.origin}/`, max_depth: 1, exclude_paths: ['\\.pdf$'] }),
+        )
+      ).crawl_id,
+    );
     expect(shallow.pages.map((p: Page) => pathOf(p.url))).toEqual(['/', '/about', '/docs/', '/new']);
 
-    const limited = await finished((await json(await call('POST', '/v1/crawl', { url: `${site.origin}/`, limit: 2, include_paths: ['^/docs'] }))).crawl_id);
+    const limited = await finished(
+      (await json(await call('POST', '/v1/crawl', { url: `${site.origin}/`, limit: 2, include_paths: ['^/docs'] })))
+        .crawl_id,
+    );
     expect(limited).toMatchObject({ termination: 'limit_reached', counts: { pages: 2 } });
     expect(limited.pages.map((p: Page) => pathOf(p.url))).toEqual(['/', '/docs/']);
 
     // A start page robots.txt disallows is not requested: the crawl lists it with the reason.
     const from = site.hits.length;
-    const refused = await finished((await json(await call('POST', '/v1/crawl', { url: `${site.origin}/private/hidden` }))).crawl_id);
+    const refused = await finished(
+      (await json(await call('POST', '/v1/crawl', { url: `${site.origin}/private/hidden` }))).crawl_id,
+    );
     expect(refused).toMatchObject({ status: 'completed', credits: 0, counts: { pages: 1, read: 0, failed: 1 } });
     expect(refused.pages[0].error).toMatch(/robots\.txt disallows/);
     expect(hitsSince(from)).toEqual([]);
 
     const bad = await call('POST', '/v1/crawl', { url: `${site.origin}/`, include_paths: ['('] });
     expect(bad.status).toBe(422);
-    expect((await json(bad)).detail.map((d: { loc: (string | number)[] }) => d.loc.join('.'))).toEqual(['body.include_paths.0']);
+    expect((await json(bad)).detail.map((d: { loc: (string | number)[] }) => d.loc.join('.'))).toEqual([
+      'body.include_paths.0',
+    ]);
     const tooMany = await call('POST', '/v1/crawl', { url: `${site.origin}/`, limit: 1001 });
     expect(tooMany.status).toBe(422);
   });

@@ -40,12 +40,22 @@ export function deepSuite(ctx: E2eContext): void {
   describe('deep search runs over HTTP', () => {
     const headers = () => ({ ...bearer(ctx.svc.demoKey), 'Content-Type': 'application/json' });
     const start = async (body: Record<string, unknown>): Promise<View> => {
-      const response = await fetch(`${ctx.svc.baseUrl}/v1/search`, { method: 'POST', headers: headers(), body: JSON.stringify({ depth: 'deep', ...body }) });
+      const response = await fetch(`${ctx.svc.baseUrl}/v1/search`, {
+        method: 'POST',
+        headers: headers(),
+        body: JSON.stringify({ depth: 'deep', ...body }),
+      });
       expect(response.status).toBe(202);
       return json(response);
     };
-    const get = async (id: string): Promise<View> => json(await fetch(`${ctx.svc.baseUrl}/v1/searches/${id}`, { headers: headers() }));
-    const until = async (id: string, done: (view: View) => boolean, timeoutMs = 30_000, seen: View[] = []): Promise<View> => {
+    const get = async (id: string): Promise<View> =>
+      json(await fetch(`${ctx.svc.baseUrl}/v1/searches/${id}`, { headers: headers() }));
+    const until = async (
+      id: string,
+      done: (view: View) => boolean,
+      timeoutMs = 30_000,
+      seen: View[] = [],
+    ): Promise<View> => {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const view = await get(id);
@@ -56,15 +66,36 @@ export function deepSuite(ctx: E2eContext): void {
       }
     };
     const publicHistory = async (id: string) =>
-      ((await json(await fetch(`${ctx.svc.baseUrl}/v1/searches/${id}/history`, { headers: headers() }))).events as { revision: string; type: string }[])
+      (
+        (await json(await fetch(`${ctx.svc.baseUrl}/v1/searches/${id}/history`, { headers: headers() }))).events as {
+          revision: string;
+          type: string;
+        }[]
+      )
         .filter((e) => PUBLIC_TYPES.has(e.type))
         .map((e) => e.revision);
 
     it('runs to completion with a cited report, sources, findings, credits per query and usage; pagesFetched rises', async () => {
-      const queued = await start({ queries: ['sodium-ion battery cathode', 'Harborview battery plant'], prompt: 'What is new in sodium-ion batteries around Harborview?' });
-      expect(queued).toMatchObject({ status: expect.stringMatching(/queued|running/), depth: 'deep', credits: 0, report: null, findings: null, sources: null, error: null });
+      const queued = await start({
+        queries: ['sodium-ion battery cathode', 'Harborview battery plant'],
+        prompt: 'What is new in sodium-ion batteries around Harborview?',
+      });
+      expect(queued).toMatchObject({
+        status: expect.stringMatching(/queued|running/),
+        depth: 'deep',
+        credits: 0,
+        report: null,
+        findings: null,
+        sources: null,
+        error: null,
+      });
       const seen: View[] = [];
-      const done = await until(queued.search_id, (v) => v.status === 'completed' || v.status === 'failed', 30_000, seen);
+      const done = await until(
+        queued.search_id,
+        (v) => v.status === 'completed' || v.status === 'failed',
+        30_000,
+        seen,
+      );
       expect(done.status).toBe('completed');
       expect(done.credits).toBe(2);
       expect(done.usage_items).toEqual([{ sku: 'sku_deep_search', quantity: 2, credits: 2 }]);
@@ -76,7 +107,13 @@ export function deepSuite(ctx: E2eContext): void {
       expect(cited.length).toBeGreaterThan(0);
       for (const n of cited) expect(indexes.has(n)).toBe(true);
       for (const finding of done.findings!) for (const n of finding.citations) expect(indexes.has(n)).toBe(true);
-      expect(done.usage).toMatchObject({ planner_calls: expect.any(Number), grader_calls: expect.any(Number), synth_calls: expect.any(Number), search_queries: expect.any(Number), pages_fetched: expect.any(Number) });
+      expect(done.usage).toMatchObject({
+        planner_calls: expect.any(Number),
+        grader_calls: expect.any(Number),
+        synth_calls: expect.any(Number),
+        search_queries: expect.any(Number),
+        pages_fetched: expect.any(Number),
+      });
       const pages = seen.map((v) => v.pagesFetched);
       for (let i = 1; i < pages.length; i++) expect(pages[i]).toBeGreaterThanOrEqual(pages[i - 1]);
       expect(done.pagesFetched).toBe(done.pagesTarget);
@@ -99,13 +136,25 @@ export function deepSuite(ctx: E2eContext): void {
 
       const other = (await ctx.svc.keys('create', '--team', 'deep-other')).stdout.trim();
       ctx.secrets.push(other);
-      for (let i = 0; i < 50 && (await fetch(`${ctx.svc.baseUrl}/v1/searches`, { headers: bearer(other) })).status !== 200; i++) await new Promise((r) => setTimeout(r, 20));
-      for (const route of [`/v1/searches/${a.search_id}`, `/v1/searches/${a.search_id}/history`, `/v1/searches/${a.search_id}/events`]) {
+      for (
+        let i = 0;
+        i < 50 && (await fetch(`${ctx.svc.baseUrl}/v1/searches`, { headers: bearer(other) })).status !== 200;
+        i++
+      )
+        await new Promise((r) => setTimeout(r, 20));
+      for (const route of [
+        `/v1/searches/${a.search_id}`,
+        `/v1/searches/${a.search_id}/history`,
+        `/v1/searches/${a.search_id}/events`,
+      ]) {
         const response = await fetch(`${ctx.svc.baseUrl}${route}`, { headers: bearer(other) });
         expect(response.status).toBe(404);
         expect(await json(response)).toEqual({ detail: expect.stringContaining(a.search_id) });
       }
-      const cancel = await fetch(`${ctx.svc.baseUrl}/v1/searches/${a.search_id}/cancel`, { method: 'POST', headers: bearer(other) });
+      const cancel = await fetch(`${ctx.svc.baseUrl}/v1/searches/${a.search_id}/cancel`, {
+        method: 'POST',
+        headers: bearer(other),
+      });
       expect(cancel.status).toBe(404);
       expect((await json(await fetch(`${ctx.svc.baseUrl}/v1/searches`, { headers: bearer(other) }))).total).toBe(0);
       await until(b.search_id, (v) => !['queued', 'running'].includes(v.status));
@@ -120,9 +169,27 @@ export function deepSuite(ctx: E2eContext): void {
           let closed = false;
           const source = new EventSource(`${ctx.svc.baseUrl}/v1/searches/${run.search_id}/events`, {
             fetch: (input, init) =>
-              fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...bearer(ctx.svc.demoKey), ...(lastEventId ? { 'Last-Event-ID': lastEventId } : {}) } }),
+              fetch(input, {
+                ...init,
+                headers: {
+                  ...(init?.headers as Record<string, string>),
+                  ...bearer(ctx.svc.demoKey),
+                  ...(lastEventId ? { 'Last-Event-ID': lastEventId } : {}),
+                },
+              }),
           });
-          const names = ['run.queued', 'run.started', 'plan.created', 'serp.page', 'page.fetched', 'finding.graded', 'results.updated', 'run.completed', 'run.failed', 'run.cancelled'];
+          const names = [
+            'run.queued',
+            'run.started',
+            'plan.created',
+            'serp.page',
+            'page.fetched',
+            'finding.graded',
+            'results.updated',
+            'run.completed',
+            'run.failed',
+            'run.cancelled',
+          ];
           for (const name of names) {
             source.addEventListener(name, (message) => {
               if (closed) return; // events already buffered when the client hung up
@@ -158,7 +225,10 @@ export function deepSuite(ctx: E2eContext): void {
         new Promise<Frame[]>((resolve, reject) => {
           const frames: Frame[] = [];
           const socket = new WebSocket(url, { headers: bearer(ctx.svc.demoKey) });
-          socket.on('open', () => resumeFrom !== undefined && socket.send(JSON.stringify({ resume_from: Number(resumeFrom) })));
+          socket.on(
+            'open',
+            () => resumeFrom !== undefined && socket.send(JSON.stringify({ resume_from: Number(resumeFrom) })),
+          );
           socket.on('message', (data) => {
             if (stopAfter !== null && frames.length >= stopAfter) return; // already hanging up
             frames.push(JSON.parse(data.toString()) as Frame);
@@ -184,10 +254,14 @@ export function deepSuite(ctx: E2eContext): void {
       const run = await start({ queries: ['library renovation'], webhook: `http://127.0.0.1:${ctx.hookPort}/hooks` });
       await until(run.search_id, (v) => v.status === 'completed');
       const deadline = Date.now() + 20_000;
-      while (ctx.hooks.filter((h) => h.status < 300).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while (ctx.hooks.filter((h) => h.status < 300).length === 0 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
       const accepted = ctx.hooks.filter((h) => h.status < 300);
       expect(accepted).toHaveLength(1);
-      const verified = new Webhook(ctx.svc.demoWebhookSecret).verify(accepted[0].body, accepted[0].headers as Record<string, string>) as { type: string; data: View };
+      const verified = new Webhook(ctx.svc.demoWebhookSecret).verify(
+        accepted[0].body,
+        accepted[0].headers as Record<string, string>,
+      ) as { type: string; data: View };
       expect(verified.type).toBe('search_run.completed');
       expect(verified.data.search_id).toBe(run.search_id);
       // The receiver fails a delivery's first two attempts: one accepted delivery, one webhook-id.

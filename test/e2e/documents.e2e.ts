@@ -3,13 +3,30 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { DOCX_FACT, encryptedPdf, factsDocx, imageOnlyPdf, PDF_FACTS, reportPdf, SCRIPTED_TEXT, scriptedPage } from '../support/documents';
+import {
+  DOCX_FACT,
+  encryptedPdf,
+  factsDocx,
+  imageOnlyPdf,
+  PDF_FACTS,
+  reportPdf,
+  SCRIPTED_TEXT,
+  scriptedPage,
+} from '../support/documents';
 import { bearer, type RunningService, startService } from '../support/service-process';
 
 jest.setTimeout(240_000);
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
-type Result = { url: string; content: string | null; title: string | null; error: string | null; content_type: string | null; pages: number | null; published_date: string | null };
+type Result = {
+  url: string;
+  content: string | null;
+  title: string | null;
+  error: string | null;
+  content_type: string | null;
+  pages: number | null;
+  published_date: string | null;
+};
 
 /**
  * PDF, Word and script-filled pages through the standalone service, as a user meets them: a
@@ -36,7 +53,13 @@ describe('documents and rendered pages (standalone)', () => {
     files.set('/facts.docx', { type: DOCX, body: docx });
     files.set('/tides', { type: 'text/html', body: Buffer.from(scriptedPage()) });
     files.set('/truncated.pdf', { type: 'application/pdf', body: pdf.subarray(0, Math.floor(pdf.length / 3)) });
-    files.set('/nested.pdf', { type: 'application/pdf', body: Buffer.from(`%PDF-1.4\n1 0 obj\n${'<< /A '.repeat(100_000)}\nendobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`, 'latin1') });
+    files.set('/nested.pdf', {
+      type: 'application/pdf',
+      body: Buffer.from(
+        `%PDF-1.4\n1 0 obj\n${'<< /A '.repeat(100_000)}\nendobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`,
+        'latin1',
+      ),
+    });
     site = http.createServer((req, res) => {
       const file = files.get(req.url ?? '');
       if (!file) return void res.writeHead(404).end();
@@ -47,7 +70,12 @@ describe('documents and rendered pages (standalone)', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wr-documents-'));
     fs.writeFileSync(path.join(dir, 'vantor-report.pdf'), pdf);
     fs.writeFileSync(path.join(dir, 'quillmere-profile.docx'), docx);
-    svc = await startService('standalone', { FETCH_ALLOW_HOSTS: new URL(origin).host, LOCAL_INDEX_DIR: dir, LOG_LEVEL: 'warn', EXTRACT_TIMEOUT_MS: '8000' });
+    svc = await startService('standalone', {
+      FETCH_ALLOW_HOSTS: new URL(origin).host,
+      LOCAL_INDEX_DIR: dir,
+      LOG_LEVEL: 'warn',
+      EXTRACT_TIMEOUT_MS: '8000',
+    });
   });
   afterAll(async () => {
     await svc?.stop();
@@ -57,21 +85,42 @@ describe('documents and rendered pages (standalone)', () => {
 
   const headers = () => ({ ...bearer(svc.demoKey), 'Content-Type': 'application/json' });
   const extract = async (body: Record<string, unknown>) => {
-    const response = await fetch(`${svc.baseUrl}/v1/extract`, { method: 'POST', headers: headers(), body: JSON.stringify(body) });
+    const response = await fetch(`${svc.baseUrl}/v1/extract`, {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify(body),
+    });
     expect(response.status).toBe(200);
-    return (await response.json()) as { results: Result[]; credits: number; usage: { sku: string; quantity: number; credits: number }[] };
+    return (await response.json()) as {
+      results: Result[];
+      credits: number;
+      usage: { sku: string; quantity: number; credits: number }[];
+    };
   };
 
   it('POST /v1/extract reads PDFs (also one served as octet-stream) and a Word file, with content_type and pages, and says why for the encrypted and the image-only PDF', async () => {
-    const urls = ['/report.pdf', '/download?id=7', '/facts.docx', '/scan.pdf', '/locked.pdf'].map((p) => `${origin}${p}`);
+    const urls = ['/report.pdf', '/download?id=7', '/facts.docx', '/scan.pdf', '/locked.pdf'].map(
+      (p) => `${origin}${p}`,
+    );
     const body = await extract({ urls, format: 'markdown' });
     const [pdf, sniffed, docx, scan, locked] = body.results;
     for (const result of [pdf!, sniffed!]) {
-      expect(result).toMatchObject({ error: null, content_type: 'application/pdf', pages: 3, title: 'Vantor Observatory Annual Report', published_date: '2024-03-05' });
+      expect(result).toMatchObject({
+        error: null,
+        content_type: 'application/pdf',
+        pages: 3,
+        title: 'Vantor Observatory Annual Report',
+        published_date: '2024-03-05',
+      });
       for (const fact of PDF_FACTS) expect(result.content).toContain(fact);
       expect(result.content).toMatch(/^\| Q3 \| 15,900 \| 210 \|$/m);
     }
-    expect(docx).toMatchObject({ error: null, content_type: DOCX, pages: null, title: 'Quillmere Tools company profile' });
+    expect(docx).toMatchObject({
+      error: null,
+      content_type: DOCX,
+      pages: null,
+      title: 'Quillmere Tools company profile',
+    });
     expect(docx!.content).toMatch(/^## Leadership$/m);
     expect(docx!.content).toContain(DOCX_FACT.ceo);
     expect(scan!.error).toBe(`${origin}/scan.pdf: no extractable text (image-only or scanned PDF)`);
@@ -90,7 +139,10 @@ describe('documents and rendered pages (standalone)', () => {
   });
 
   it('GET /v1/extract reads a PDF too', async () => {
-    const response = await fetch(`${svc.baseUrl}/v1/extract?url=${encodeURIComponent(`${origin}/report.pdf`)}&format=text`, { headers: bearer(svc.demoKey) });
+    const response = await fetch(
+      `${svc.baseUrl}/v1/extract?url=${encodeURIComponent(`${origin}/report.pdf`)}&format=text`,
+      { headers: bearer(svc.demoKey) },
+    );
     expect(response.status).toBe(200);
     const [result] = ((await response.json()) as { results: Result[] }).results;
     expect(result).toMatchObject({ error: null, content_type: 'application/pdf', pages: 3 });
@@ -115,7 +167,11 @@ describe('documents and rendered pages (standalone)', () => {
       ]);
       expect(reply.credits).toBe(3);
     }
-    const bad = await fetch(`${svc.baseUrl}/v1/extract`, { method: 'POST', headers: headers(), body: JSON.stringify({ urls: [url], render: 'sometimes' }) });
+    const bad = await fetch(`${svc.baseUrl}/v1/extract`, {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify({ urls: [url], render: 'sometimes' }),
+    });
     expect(bad.status).toBe(422);
     expect(JSON.stringify(await bad.json())).toContain('render');
   });
@@ -124,14 +180,25 @@ describe('documents and rendered pages (standalone)', () => {
     const created = await fetch(`${svc.baseUrl}/v1/search`, {
       method: 'POST',
       headers: headers(),
-      body: JSON.stringify({ depth: 'deep', queries: ['Vantor dome telescope primary mirror size'], objective: 'How large is the primary mirror of the Vantor dome telescope?', max_fetches: 4 }),
+      body: JSON.stringify({
+        depth: 'deep',
+        queries: ['Vantor dome telescope primary mirror size'],
+        objective: 'How large is the primary mirror of the Vantor dome telescope?',
+        max_fetches: 4,
+      }),
     });
     expect(created.status).toBe(202);
     const id = ((await created.json()) as { search_id: string }).search_id;
-    let view: { status: string; report: string | null; sources: Array<{ index: number; url: string }> | null } = { status: 'queued', report: null, sources: null };
-    for (const deadline = Date.now() + 120_000; ['queued', 'running'].includes(view.status) && Date.now() < deadline; ) {
+    let view: { status: string; report: string | null; sources: Array<{ index: number; url: string }> | null } = {
+      status: 'queued',
+      report: null,
+      sources: null,
+    };
+    for (const deadline = Date.now() + 120_000; ['queued', 'running'].includes(view.status) && Date.now() < deadline;) {
       await new Promise((resolve) => setTimeout(resolve, 200));
-      view = (await (await fetch(`${svc.baseUrl}/v1/searches/${id}`, { headers: bearer(svc.demoKey) })).json()) as typeof view;
+      view = (await (
+        await fetch(`${svc.baseUrl}/v1/searches/${id}`, { headers: bearer(svc.demoKey) })
+      ).json()) as typeof view;
     }
     expect(view.status).toBe('completed');
     const cited = view.sources!.find((s) => s.url === 'https://local.invalid/vantor-report.pdf#page=3');
@@ -147,14 +214,29 @@ describe('documents and rendered pages (standalone)', () => {
       body: JSON.stringify({
         task: 'Quillmere Tools company profile',
         wait_seconds: 120,
-        output_schema: { type: 'json', json_schema: { type: 'object', properties: { founded_year: { type: 'integer', description: 'Year the company was founded' }, ceo: { type: 'string', description: 'Name of the chief executive officer' } } } },
+        output_schema: {
+          type: 'json',
+          json_schema: {
+            type: 'object',
+            properties: {
+              founded_year: { type: 'integer', description: 'Year the company was founded' },
+              ceo: { type: 'string', description: 'Name of the chief executive officer' },
+            },
+          },
+        },
       }),
     });
     expect(response.status).toBe(200);
-    const view = (await response.json()) as { status: string; output: Record<string, unknown>; basis: Array<{ field: string; citations: Array<{ url: string }> }> };
+    const view = (await response.json()) as {
+      status: string;
+      output: Record<string, unknown>;
+      basis: Array<{ field: string; citations: Array<{ url: string }> }>;
+    };
     expect(view.status).toBe('completed');
     expect(view.output).toMatchObject({ founded_year: DOCX_FACT.founded, ceo: DOCX_FACT.ceo });
-    expect(view.basis.find((b) => b.field === 'ceo')!.citations.map((c) => c.url)).toContain('https://local.invalid/quillmere-profile.docx');
+    expect(view.basis.find((b) => b.field === 'ceo')!.citations.map((c) => c.url)).toContain(
+      'https://local.invalid/quillmere-profile.docx',
+    );
   });
 });
 
@@ -163,7 +245,15 @@ describe('documents a crawled site links to (standalone)', () => {
     const pdf = Buffer.from(await reportPdf());
     const docx = await factsDocx();
     const served = new Map<string, { type: string; body: Buffer }>([
-      ['/', { type: 'text/html', body: Buffer.from('<!doctype html><html><head><title>Vantor Trust</title></head><body><main><h1>Vantor Trust</h1><p>Read our <a href="/files/annual-report.pdf">annual report</a> and the <a href="/files/supplier.docx">supplier profile</a>.</p></main></body></html>') }],
+      [
+        '/',
+        {
+          type: 'text/html',
+          body: Buffer.from(
+            '<!doctype html><html><head><title>Vantor Trust</title></head><body><main><h1>Vantor Trust</h1><p>Read our <a href="/files/annual-report.pdf">annual report</a> and the <a href="/files/supplier.docx">supplier profile</a>.</p></main></body></html>',
+          ),
+        },
+      ],
       ['/files/annual-report.pdf', { type: 'application/pdf', body: pdf }],
       ['/files/supplier.docx', { type: DOCX, body: docx }],
     ]);
@@ -174,23 +264,43 @@ describe('documents a crawled site links to (standalone)', () => {
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-    const svc = await startService('standalone', { LOCAL_INDEX_SEEDS: `https://vantor-trust.test=${origin}/`, FETCH_ALLOW_HOSTS: new URL(origin).host, LOG_LEVEL: 'warn' });
+    const svc = await startService('standalone', {
+      LOCAL_INDEX_SEEDS: `https://vantor-trust.test=${origin}/`,
+      FETCH_ALLOW_HOSTS: new URL(origin).host,
+      LOG_LEVEL: 'warn',
+    });
     try {
       const search = async (query: string) => {
-        const response = await fetch(`${svc.baseUrl}/v1/search`, { method: 'POST', headers: { ...bearer(svc.demoKey), 'Content-Type': 'application/json' }, body: JSON.stringify({ queries: [query], limit: 5 }) });
+        const response = await fetch(`${svc.baseUrl}/v1/search`, {
+          method: 'POST',
+          headers: { ...bearer(svc.demoKey), 'Content-Type': 'application/json' },
+          body: JSON.stringify({ queries: [query], limit: 5 }),
+        });
         return ((await response.json()) as { results: Array<{ url: string }> }).results.map((r) => r.url);
       };
       const eventually = async (query: string, wanted: string) => {
         let urls: string[] = [];
-        for (const deadline = Date.now() + 60_000; !urls.includes(wanted) && Date.now() < deadline; ) {
+        for (const deadline = Date.now() + 60_000; !urls.includes(wanted) && Date.now() < deadline;) {
           urls = await search(query);
           if (!urls.includes(wanted)) await new Promise((resolve) => setTimeout(resolve, 250));
         }
         return urls;
       };
-      expect(await eventually('Vantor telescope primary mirror Jena', 'https://vantor-trust.test/files/annual-report.pdf#page=3')).toContain('https://vantor-trust.test/files/annual-report.pdf#page=3');
-      expect(await eventually('Vantor annual visitor numbers record', 'https://vantor-trust.test/files/annual-report.pdf#page=2')).toContain('https://vantor-trust.test/files/annual-report.pdf#page=2');
-      expect(await eventually('Quillmere Tools hand tools Sheffield', 'https://vantor-trust.test/files/supplier.docx')).toContain('https://vantor-trust.test/files/supplier.docx');
+      expect(
+        await eventually(
+          'Vantor telescope primary mirror Jena',
+          'https://vantor-trust.test/files/annual-report.pdf#page=3',
+        ),
+      ).toContain('https://vantor-trust.test/files/annual-report.pdf#page=3');
+      expect(
+        await eventually(
+          'Vantor annual visitor numbers record',
+          'https://vantor-trust.test/files/annual-report.pdf#page=2',
+        ),
+      ).toContain('https://vantor-trust.test/files/annual-report.pdf#page=2');
+      expect(
+        await eventually('Quillmere Tools hand tools Sheffield', 'https://vantor-trust.test/files/supplier.docx'),
+      ).toContain('https://vantor-trust.test/files/supplier.docx');
     } finally {
       await svc.stop();
       await new Promise((resolve) => site.close(resolve));
@@ -199,21 +309,33 @@ describe('documents a crawled site links to (standalone)', () => {
 });
 
 describe('without a browser (standalone)', () => {
-  it('render auto reads the page as fetched, and render always is that URL\'s error saying no browser is available', async () => {
-    const site = http.createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end(scriptedPage()));
+  it("render auto reads the page as fetched, and render always is that URL's error saying no browser is available", async () => {
+    const site = http.createServer((_req, res) =>
+      res.writeHead(200, { 'Content-Type': 'text/html' }).end(scriptedPage()),
+    );
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(site.address() as AddressInfo).port}/tides`;
-    const svc = await startService('standalone', { BROWSER_PATH: '/nonexistent/chromium', FETCH_ALLOW_HOSTS: new URL(url).host, LOG_LEVEL: 'warn' });
+    const svc = await startService('standalone', {
+      BROWSER_PATH: '/nonexistent/chromium',
+      FETCH_ALLOW_HOSTS: new URL(url).host,
+      LOG_LEVEL: 'warn',
+    });
     try {
       const extract = async (render: string) => {
-        const response = await fetch(`${svc.baseUrl}/v1/extract`, { method: 'POST', headers: { ...bearer(svc.demoKey), 'Content-Type': 'application/json' }, body: JSON.stringify({ urls: [url], format: 'text', render }) });
+        const response = await fetch(`${svc.baseUrl}/v1/extract`, {
+          method: 'POST',
+          headers: { ...bearer(svc.demoKey), 'Content-Type': 'application/json' },
+          body: JSON.stringify({ urls: [url], format: 'text', render }),
+        });
         expect(response.status).toBe(200);
-        return ((await response.json()) as { results: Result[]; credits: number });
+        return (await response.json()) as { results: Result[]; credits: number };
       };
       const auto = await extract('auto');
       expect(auto.results[0]!.content ?? '').not.toContain(SCRIPTED_TEXT);
       const always = await extract('always');
-      expect(always.results[0]!.error).toBe(`${url}: render "always" needs a browser and none is available (install one: apt-get install chromium, or set BROWSER_PATH)`);
+      expect(always.results[0]!.error).toBe(
+        `${url}: render "always" needs a browser and none is available (install one: apt-get install chromium, or set BROWSER_PATH)`,
+      );
       expect(always.credits).toBe(0);
     } finally {
       await svc.stop();

@@ -14,9 +14,12 @@ export function extractSuite(ctx: E2eContext): void {
 
     it('GET returns a page’s main text as markdown, without navigation, cookie banner, related links or footer', async () => {
       const url = page('news.example-daily.test', '/city/library-renovation');
-      const response = await fetch(`${ctx.svc.baseUrl}/v1/extract?url=${encodeURIComponent(url)}&objective=${encodeURIComponent('library opening hours')}`, {
-        headers: bearer(ctx.svc.demoKey),
-      });
+      const response = await fetch(
+        `${ctx.svc.baseUrl}/v1/extract?url=${encodeURIComponent(url)}&objective=${encodeURIComponent('library opening hours')}`,
+        {
+          headers: bearer(ctx.svc.demoKey),
+        },
+      );
       expect(response.status).toBe(200);
       const body = await json(response);
       expect(body.credits).toBe(2);
@@ -26,7 +29,14 @@ export function extractSuite(ctx: E2eContext): void {
       expect(result.title).toContain('Central library reopens after renovation');
       expect(result.content).toContain('eighteen-month renovation');
       expect(result.content).toContain('until 10 pm on weekdays');
-      for (const boilerplate of ['We use cookies', 'Accept all', 'Most read', 'Independent local journalism', 'Subscribe from', 'Front page']) {
+      for (const boilerplate of [
+        'We use cookies',
+        'Accept all',
+        'Most read',
+        'Independent local journalism',
+        'Subscribe from',
+        'Front page',
+      ]) {
         expect(result.content).not.toContain(boilerplate);
       }
       expect(result.published_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
@@ -36,7 +46,11 @@ export function extractSuite(ctx: E2eContext): void {
     it('POST of 20 URLs returns every good page and a precise error for each bad one, 2 credits per good URL', async () => {
       const good = ctx.web
         .urls()
-        .filter((url) => /acme-robotics|papers\.openscholar|news\.example-daily/.test(ctx.web.publicUrl(url)) && !/internal|drafts|pdf|thank-you/.test(url))
+        .filter(
+          (url) =>
+            /acme-robotics|papers\.openscholar|news\.example-daily/.test(ctx.web.publicUrl(url)) &&
+            !/internal|drafts|pdf|thank-you/.test(url),
+        )
         .slice(0, 15);
       expect(good).toHaveLength(15);
       const bad = [
@@ -46,7 +60,11 @@ export function extractSuite(ctx: E2eContext): void {
         'http://169.254.169.254/latest/meta-data/', // metadata address: refused before any connection
         'ftp://example.org/file.txt', // unsupported scheme
       ];
-      const response = await post({ urls: [...good.slice(0, 8), ...bad, ...good.slice(8)], format: 'text', objective: 'robots' });
+      const response = await post({
+        urls: [...good.slice(0, 8), ...bad, ...good.slice(8)],
+        format: 'text',
+        objective: 'robots',
+      });
       expect(response.status).toBe(200);
       const body = await json(response);
       expect(body.results).toHaveLength(20);
@@ -68,7 +86,11 @@ export function extractSuite(ctx: E2eContext): void {
     });
 
     it('keeps tables and headings as markdown', async () => {
-      const body = await json(await post({ urls: [page('acme-robotics.test', '/products/picker-arm-specs'), page('acme-robotics.test', '/products')] }));
+      const body = await json(
+        await post({
+          urls: [page('acme-robotics.test', '/products/picker-arm-specs'), page('acme-robotics.test', '/products')],
+        }),
+      );
       expect(body.results[0].content).toMatch(/^\| Reach \| 1,150 mm \|$/m);
       expect(body.results[0].content).toMatch(/^\| --- \| --- \|$/m);
       expect(body.results[1].content).toMatch(/^# Our product line$/m);

@@ -98,22 +98,59 @@ function writeSites(): string {
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, site.route === '/' ? 'index.html' : 'about.html'), html(site.title, site.body));
     // The other page of the site: a home page that says little, or an about page that repeats it.
-    if (site.route === '/about') fs.writeFileSync(path.join(dir, 'index.html'), html(`${site.name} | Home`, `<h1>${site.name}</h1><p>${site.name}: robotics parts from Leipzig.</p>`));
+    if (site.route === '/about')
+      fs.writeFileSync(
+        path.join(dir, 'index.html'),
+        html(`${site.name} | Home`, `<h1>${site.name}</h1><p>${site.name}: robotics parts from Leipzig.</p>`),
+      );
   }
-  const rows = SITES.map((s) => `<li><a href="{{site:${s.host}}}/">${s.name}</a> – ${s.body.includes('Dresden') ? 'Dresden' : 'Leipzig'}</li>`).join('');
+  const rows = SITES.map(
+    (s) =>
+      `<li><a href="{{site:${s.host}}}/">${s.name}</a> – ${s.body.includes('Dresden') ? 'Dresden' : 'Leipzig'}</li>`,
+  ).join('');
   fs.mkdirSync(path.join(root, DIRECTORY), { recursive: true });
-  fs.writeFileSync(path.join(root, DIRECTORY, 'index.html'), html('Saxony company directory: robotics and technology firms', `<h1>Companies in Saxony</h1><p>Members of the regional technology association.</p><ul>${rows}</ul>`));
+  fs.writeFileSync(
+    path.join(root, DIRECTORY, 'index.html'),
+    html(
+      'Saxony company directory: robotics and technology firms',
+      `<h1>Companies in Saxony</h1><p>Members of the regional technology association.</p><ul>${rows}</ul>`,
+    ),
+  );
   return root;
 }
 
 /** A SearXNG stand-in: every query finds the companies' own pages first, then the directory. */
 async function searchOver(web: FixtureWeb): Promise<ReplayServer> {
   const results = [
-    ...MATCHING.map((s) => ({ url: `${web.baseUrl(s.host)}${s.route}`, title: s.title, content: `${s.name} builds robotics in Leipzig.` })),
-    { url: `${web.baseUrl(DIRECTORY)}/`, title: 'Saxony company directory: robotics and technology firms', content: 'Companies in Saxony.' },
+    ...MATCHING.map((s) => ({
+      url: `${web.baseUrl(s.host)}${s.route}`,
+      title: s.title,
+      content: `${s.name} builds robotics in Leipzig.`,
+    })),
+    {
+      url: `${web.baseUrl(DIRECTORY)}/`,
+      title: 'Saxony company directory: robotics and technology firms',
+      content: 'Companies in Saxony.',
+    },
   ].map((r, i, all) => ({ ...r, engine: 'stub', engines: ['stub'], score: all.length - i, category: 'general' }));
   return ReplayServer.start({
-    routes: [{ path: '/search', respond: (req) => ({ body: { query: req.query.q, number_of_results: results.length, results, answers: [], corrections: [], infoboxes: [], suggestions: [], unresponsive_engines: [] } }) }],
+    routes: [
+      {
+        path: '/search',
+        respond: (req) => ({
+          body: {
+            query: req.query.q,
+            number_of_results: results.length,
+            results,
+            answers: [],
+            corrections: [],
+            infoboxes: [],
+            suggestions: [],
+            unresponsive_engines: [],
+          },
+        }),
+      },
+    ],
   });
 }
 
@@ -141,20 +178,33 @@ describe('FindAll names entities as companies name themselves, and enrich fills 
   });
 
   const headers = () => ({ ...bearer(svc.demoKey), 'Content-Type': 'application/json' });
-  const view = async (id: string): Promise<View> => json(await fetch(`${svc.baseUrl}/v1/findall/runs/${id}`, { headers: headers() }));
+  const view = async (id: string): Promise<View> =>
+    json(await fetch(`${svc.baseUrl}/v1/findall/runs/${id}`, { headers: headers() }));
 
   it('"robotics companies in Leipzig": each entity is named by its bare name, once, and gets its own chief executive', async () => {
-    const response = await fetch(`${svc.baseUrl}/v1/findall`, { method: 'POST', headers: headers(), body: JSON.stringify({ query: 'robotics companies in Leipzig', limit: 20, wait_seconds: 60 }) });
+    const response = await fetch(`${svc.baseUrl}/v1/findall`, {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify({ query: 'robotics companies in Leipzig', limit: 20, wait_seconds: 60 }),
+    });
     expect(response.status).toBe(200);
     const run: View = await json(response);
     expect(run.status).toMatchObject({ status: 'completed' });
     // The bare company names: no "About", "Welcome to", "Home" or site suffix, and no company twice under two name forms.
     expect(run.entities.map((e) => e.name).sort()).toEqual(MATCHING.map((s) => s.name).sort());
 
-    const enrich = await fetch(`${svc.baseUrl}/v1/findall/runs/${run.findall_id}/enrich`, { method: 'POST', headers: headers(), body: JSON.stringify({ fields: ['chief_executive'] }) });
+    const enrich = await fetch(`${svc.baseUrl}/v1/findall/runs/${run.findall_id}/enrich`, {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify({ fields: ['chief_executive'] }),
+    });
     expect(enrich.status).toBe(200);
     let enriched = await view(run.findall_id);
-    for (let i = 0; i < 400 && (enriched.usage_items.find((u) => u.sku === 'sku_findall_enrich')?.quantity ?? 0) < MATCHING.length; i++) {
+    for (
+      let i = 0;
+      i < 400 && (enriched.usage_items.find((u) => u.sku === 'sku_findall_enrich')?.quantity ?? 0) < MATCHING.length;
+      i++
+    ) {
       await new Promise((r) => setTimeout(r, 25));
       enriched = await view(run.findall_id);
     }

@@ -5,8 +5,29 @@ import { json } from './harness';
 jest.setTimeout(120_000);
 
 type Entity = Record<string, unknown> & { name: string; url: string };
-type Candidate = { candidate_id: string; name: string; match_status: string; reasons: { condition: string; holds: boolean; evidence_url: string | null; excerpt: string | null }[]; basis: { field: string; citations: { url: string; excerpts: string[] }[] }[] };
-type View = { findall_id: string; status: string | { status: string; termination_reason: string; metrics: { generated_candidates: number; matched_candidates: number } }; entities: Entity[]; count: number; candidates: Candidate[] | null; credits: number; usage_items: { sku: string; quantity: number }[]; findall_schema: { entity_type: string; conditions: { name: string; kind: string }[] } | null };
+type Candidate = {
+  candidate_id: string;
+  name: string;
+  match_status: string;
+  reasons: { condition: string; holds: boolean; evidence_url: string | null; excerpt: string | null }[];
+  basis: { field: string; citations: { url: string; excerpts: string[] }[] }[];
+};
+type View = {
+  findall_id: string;
+  status:
+    | string
+    | {
+        status: string;
+        termination_reason: string;
+        metrics: { generated_candidates: number; matched_candidates: number };
+      };
+  entities: Entity[];
+  count: number;
+  candidates: Candidate[] | null;
+  credits: number;
+  usage_items: { sku: string; quantity: number }[];
+  findall_schema: { entity_type: string; conditions: { name: string; kind: string }[] } | null;
+};
 
 describe('FindAll over HTTP (standalone, a startup registry of 44 companies over 4 directory pages)', () => {
   let registry: Awaited<ReturnType<typeof startRegistryService>>;
@@ -20,22 +41,38 @@ describe('FindAll over HTTP (standalone, a startup registry of 44 companies over
 
   const headers = () => ({ ...bearer(svc.demoKey), 'Content-Type': 'application/json' });
   const findAll = async (body: Record<string, unknown>): Promise<View> => {
-    const response = await fetch(`${svc.baseUrl}/v1/findall`, { method: 'POST', headers: headers(), body: JSON.stringify({ wait_seconds: 60, ...body }) });
+    const response = await fetch(`${svc.baseUrl}/v1/findall`, {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify({ wait_seconds: 60, ...body }),
+    });
     expect(response.status).toBe(200);
     return json(response);
   };
-  const history = async (id: string) => (await json(await fetch(`${svc.baseUrl}/v1/findall/runs/${id}/history`, { headers: headers() }))).events as { type: string; data: { candidate_id?: string } }[];
+  const history = async (id: string) =>
+    (await json(await fetch(`${svc.baseUrl}/v1/findall/runs/${id}/history`, { headers: headers() }))).events as {
+      type: string;
+      data: { candidate_id?: string };
+    }[];
 
   it('"companies headquartered in Berlin" returns exactly the gold set, each with its requested field and cited basis', async () => {
     const run = await findAll({ query: 'companies headquartered in Berlin', fields: ['founded_year'], limit: 100 });
     expect(run.status).toMatchObject({ status: 'completed', termination_reason: 'candidates_exhausted' });
-    expect(run.findall_schema).toMatchObject({ entity_type: 'companies', conditions: [{ name: 'headquartered in Berlin', kind: 'place' }] });
+    expect(run.findall_schema).toMatchObject({
+      entity_type: 'companies',
+      conditions: [{ name: 'headquartered in Berlin', kind: 'place' }],
+    });
     expect(run.entities.map((e) => e.name).sort()).toEqual(registryGold.headquarteredIn('Berlin'));
     expect(run.count).toBe(run.entities.length);
     for (const entity of run.entities) expect(typeof entity.founded_year).toBe('number');
     const matched = run.candidates!.filter((c) => c.match_status === 'matched');
     for (const candidate of matched) {
-      expect(candidate.reasons[0]).toMatchObject({ condition: 'headquartered in Berlin', holds: true, evidence_url: expect.any(String), excerpt: expect.stringContaining('Berlin') });
+      expect(candidate.reasons[0]).toMatchObject({
+        condition: 'headquartered in Berlin',
+        holds: true,
+        evidence_url: expect.any(String),
+        excerpt: expect.stringContaining('Berlin'),
+      });
       expect(candidate.basis[0]!.citations[0]!.excerpts[0]).toMatch(/\d{4}/);
     }
     const unmatched = run.candidates!.filter((c) => c.match_status === 'unmatched');
@@ -54,7 +91,9 @@ describe('FindAll over HTTP (standalone, a startup registry of 44 companies over
 
   it('a query written after the engine was built ("companies with more than 200 employees") also returns exactly its gold set', async () => {
     const run = await findAll({ query: 'companies with more than 200 employees', fields: ['employees'], limit: 100 });
-    expect(run.findall_schema!.conditions).toEqual([{ name: 'more than 200 employees', kind: 'count_more', value: 200 }]);
+    expect(run.findall_schema!.conditions).toEqual([
+      { name: 'more than 200 employees', kind: 'count_more', value: 200 },
+    ]);
     expect(run.entities.map((e) => e.name).sort()).toEqual(registryGold.moreEmployeesThan(200));
     for (const entity of run.entities) expect(entity.employees).toBeGreaterThan(200);
   });
@@ -63,7 +102,11 @@ describe('FindAll over HTTP (standalone, a startup registry of 44 companies over
     const first = await findAll({ query: 'robotics companies founded after 2015', limit: 3 });
     expect(first.status).toMatchObject({ status: 'completed', termination_reason: 'limit_reached' });
     expect(first.count).toBe(3);
-    const extended = await fetch(`${svc.baseUrl}/v1/findall/runs/${first.findall_id}/extend`, { method: 'POST', headers: headers(), body: JSON.stringify({ additional_limit: 2 }) });
+    const extended = await fetch(`${svc.baseUrl}/v1/findall/runs/${first.findall_id}/extend`, {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify({ additional_limit: 2 }),
+    });
     expect(extended.status).toBe(200);
     let view: View = await json(extended);
     for (let i = 0; i < 200 && typeof view.status === 'string'; i++) {
@@ -72,10 +115,16 @@ describe('FindAll over HTTP (standalone, a startup registry of 44 companies over
     }
     expect(view.count).toBe(5);
     expect(view.entities.slice(0, 3).map((e) => e.name)).toEqual(first.entities.map((e) => e.name));
-    const checked = (await history(first.findall_id)).filter((e) => e.type === 'FindAllCandidateChecked').map((e) => e.data.candidate_id);
+    const checked = (await history(first.findall_id))
+      .filter((e) => e.type === 'FindAllCandidateChecked')
+      .map((e) => e.data.candidate_id);
     expect(new Set(checked).size).toBe(checked.length);
 
-    const enrich = await fetch(`${svc.baseUrl}/v1/findall/runs/${first.findall_id}/enrich`, { method: 'POST', headers: headers(), body: JSON.stringify({ fields: ['city'] }) });
+    const enrich = await fetch(`${svc.baseUrl}/v1/findall/runs/${first.findall_id}/enrich`, {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify({ fields: ['city'] }),
+    });
     expect(enrich.status).toBe(200);
     for (let i = 0; i < 200; i++) {
       view = await json(await fetch(`${svc.baseUrl}/v1/findall/runs/${first.findall_id}`, { headers: headers() }));
@@ -85,26 +134,49 @@ describe('FindAll over HTTP (standalone, a startup registry of 44 companies over
     expect(view.entities).toHaveLength(5);
     for (const entity of view.entities) expect(typeof entity.city).toBe('string');
     expect(view.usage_items.find((i) => i.sku === 'sku_findall_enrich')!.quantity).toBe(5);
-    const again = await fetch(`${svc.baseUrl}/v1/findall/runs/${first.findall_id}/extend`, { method: 'POST', headers: headers(), body: JSON.stringify({ additional_limit: 101 }) });
+    const again = await fetch(`${svc.baseUrl}/v1/findall/runs/${first.findall_id}/extend`, {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify({ additional_limit: 101 }),
+    });
     expect(again.status).toBe(422);
   });
 
   it('refuses extend and enrich on a run that is not completed, and bad bodies with the field', async () => {
-    const bad = await fetch(`${svc.baseUrl}/v1/findall/runs`, { method: 'POST', headers: headers(), body: JSON.stringify({ query: '', limit: 101 }) });
+    const bad = await fetch(`${svc.baseUrl}/v1/findall/runs`, {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify({ query: '', limit: 101 }),
+    });
     expect(bad.status).toBe(422);
-    expect(((await json(bad)).detail as { loc: string[] }[]).map((d) => d.loc.join('.'))).toEqual(['body.query', 'body.limit']);
-    const enrich = await fetch(`${svc.baseUrl}/v1/findall/runs/findall_x/enrich`, { method: 'POST', headers: headers(), body: JSON.stringify({}) });
+    expect(((await json(bad)).detail as { loc: string[] }[]).map((d) => d.loc.join('.'))).toEqual([
+      'body.query',
+      'body.limit',
+    ]);
+    const enrich = await fetch(`${svc.baseUrl}/v1/findall/runs/findall_x/enrich`, {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify({}),
+    });
     expect(enrich.status).toBe(422);
     // An entity is an object of fields: a schema of a string is refused, naming the field (it had filled each entity with a string).
-    for (const output_schema of [{ type: 'string', description: 'each entity' }, { type: 'json', json_schema: { type: 'array', items: { type: 'string' } } }, {}, { type: 'object' }]) {
-      const notAnObject = await fetch(`${svc.baseUrl}/v1/findall/runs`, { method: 'POST', headers: headers(), body: JSON.stringify({ query: 'robotics startups', output_schema }) });
+    for (const output_schema of [
+      { type: 'string', description: 'each entity' },
+      { type: 'json', json_schema: { type: 'array', items: { type: 'string' } } },
+      {},
+      { type: 'object' },
+    ]) {
+      const notAnObject = await fetch(`${svc.baseUrl}/v1/findall/runs`, {
+        method: 'POST',
+        headers: headers(),
+        body: JSON.stringify({ query: 'robotics startups', output_schema }),
+      });
       expect(notAnObject.status).toBe(422);
       const [detail] = (await json(notAnObject)).detail as { loc: string[]; msg: string }[];
       expect(detail!.loc).toEqual(['body', 'output_schema']);
       expect(detail!.msg).toMatch(/an entity schema describes an object/);
     }
   });
-
 });
 
 /** The registry served slowly (150 ms a page), so a run can be caught mid-way. */
@@ -119,9 +191,14 @@ describe.each(['standalone', 'cluster'] as const)('FindAll mid-run (%s, a slow r
   afterAll(async () => registry?.stop());
 
   const headers = () => ({ ...bearer(svc.demoKey), 'Content-Type': 'application/json' });
-  const view = async (id: string): Promise<View> => json(await fetch(`${svc.baseUrl}/v1/findall/runs/${id}`, { headers: headers() }));
+  const view = async (id: string): Promise<View> =>
+    json(await fetch(`${svc.baseUrl}/v1/findall/runs/${id}`, { headers: headers() }));
   const start = async (query: string): Promise<View> => {
-    const response = await fetch(`${svc.baseUrl}/v1/findall/runs`, { method: 'POST', headers: headers(), body: JSON.stringify({ query, limit: 100 }) });
+    const response = await fetch(`${svc.baseUrl}/v1/findall/runs`, {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify({ query, limit: 100 }),
+    });
     expect(response.status).toBe(202);
     const created: View = await json(response);
     expect(created).toMatchObject({ status: 'queued', entities: [], count: 0, credits: 0 });
@@ -140,9 +217,16 @@ describe.each(['standalone', 'cluster'] as const)('FindAll mid-run (%s, a slow r
     const created = await start('companies headquartered in Berlin');
     const running = await firstMatch(created.findall_id);
     expect(running.status).toBe('running');
-    const refused = await fetch(`${svc.baseUrl}/v1/findall/runs/${created.findall_id}/extend`, { method: 'POST', headers: headers(), body: JSON.stringify({ additional_limit: 2 }) });
+    const refused = await fetch(`${svc.baseUrl}/v1/findall/runs/${created.findall_id}/extend`, {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify({ additional_limit: 2 }),
+    });
     expect(refused.status).toBe(409);
-    const cancel = await fetch(`${svc.baseUrl}/v1/findall/runs/${created.findall_id}/cancel`, { method: 'POST', headers: headers() });
+    const cancel = await fetch(`${svc.baseUrl}/v1/findall/runs/${created.findall_id}/cancel`, {
+      method: 'POST',
+      headers: headers(),
+    });
     expect(cancel.status).toBe(200);
     await new Promise((r) => setTimeout(r, 1_000));
     const ended = await view(created.findall_id);
@@ -167,7 +251,9 @@ describe.each(['standalone', 'cluster'] as const)('FindAll mid-run (%s, a slow r
       }
       expect(current.status).toMatchObject({ status: 'completed' });
       expect(Date.now() - killedAt).toBeLessThan(60_000);
-      const events = (await json(await fetch(`${svc.baseUrl}/v1/findall/runs/${created.findall_id}/history`, { headers: headers() }))).events as { type: string; data: { candidate_id?: string; resumed?: boolean } }[];
+      const events = (
+        await json(await fetch(`${svc.baseUrl}/v1/findall/runs/${created.findall_id}/history`, { headers: headers() }))
+      ).events as { type: string; data: { candidate_id?: string; resumed?: boolean } }[];
       const checked = events.filter((e) => e.type === 'FindAllCandidateChecked').map((e) => e.data.candidate_id);
       expect(new Set(checked).size).toBe(checked.length);
       expect(events.filter((e) => e.type === 'FindAllRunStarted').pop()!.data.resumed).toBe(true);

@@ -15,11 +15,23 @@ interface Frame {
  * Reads a run's SSE stream from `url` (resuming after `lastId` when given) until `until` says
  * stop or the stream ends or breaks; returns the frames with an id.
  */
-async function readStream(url: string, key: string, lastId: number | undefined, until: (frames: Frame[]) => boolean): Promise<Frame[]> {
+async function readStream(
+  url: string,
+  key: string,
+  lastId: number | undefined,
+  until: (frames: Frame[]) => boolean,
+): Promise<Frame[]> {
   const frames: Frame[] = [];
   const controller = new AbortController();
   try {
-    const response = await fetch(url, { headers: { ...bearer(key), Accept: 'text/event-stream', ...(lastId !== undefined && { 'Last-Event-ID': String(lastId) }) }, signal: controller.signal });
+    const response = await fetch(url, {
+      headers: {
+        ...bearer(key),
+        Accept: 'text/event-stream',
+        ...(lastId !== undefined && { 'Last-Event-ID': String(lastId) }),
+      },
+      signal: controller.signal,
+    });
     const reader = response.body!.getReader();
     const decoder = new TextDecoder();
     let buffer = '';
@@ -69,7 +81,12 @@ describe('gateway replicas (cluster, REPLICAS=gateway=2)', () => {
     url.port = String(Number(url.port) + 1);
     other = url.toString().replace(/\/$/, '');
     const deadline = Date.now() + 30_000;
-    while (!(await fetch(`${other}/readyz`).then((r) => r.status === 200, () => false))) {
+    while (
+      !(await fetch(`${other}/readyz`).then(
+        (r) => r.status === 200,
+        () => false,
+      ))
+    ) {
       if (Date.now() > deadline) throw new Error('the second gateway did not become ready');
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -93,14 +110,28 @@ describe('gateway replicas (cluster, REPLICAS=gateway=2)', () => {
   it('a run started through one gateway streams live from the other; a client whose gateway is killed resumes on the other with Last-Event-ID, losing and repeating nothing', async () => {
     const headers = { ...bearer(svc.demoKey), 'Content-Type': 'application/json' };
     const run = await json(
-      await fetch(`${svc.baseUrl}/v1/search`, { method: 'POST', headers, body: JSON.stringify({ depth: 'deep', queries: ['battery', 'robot', 'solar'], max_subqueries: 6, max_fetches: 12 }) }),
+      await fetch(`${svc.baseUrl}/v1/search`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          depth: 'deep',
+          queries: ['battery', 'robot', 'solar'],
+          max_subqueries: 6,
+          max_fetches: 12,
+        }),
+      }),
     );
     expect(run.search_id).toEqual(expect.any(String));
     const path = `/v1/searches/${run.search_id}/events`;
 
     // Live on the gateway that took the POST, until a few events have arrived; then that gateway dies.
     const victim = gatewayPid(Number(new URL(svc.baseUrl).port))!;
-    const before = readStream(`${svc.baseUrl}${path}`, svc.demoKey, undefined, (frames) => frames.length >= 3 || ended(frames));
+    const before = readStream(
+      `${svc.baseUrl}${path}`,
+      svc.demoKey,
+      undefined,
+      (frames) => frames.length >= 3 || ended(frames),
+    );
     const head = await before;
     // Mid-run: the stream is cut before its end.
     expect(head.length).toBeGreaterThanOrEqual(3);

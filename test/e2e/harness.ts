@@ -21,7 +21,6 @@ export interface E2eContext {
 
 export const json = (response: Response): Promise<any> => response.json();
 
-
 export function useService(mode: Mode, env: Record<string, string> = {}): E2eContext {
   const ctx = { secrets: [] as string[], hooks: [] } as unknown as E2eContext;
   let receiver: http.Server | undefined;

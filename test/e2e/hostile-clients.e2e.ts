@@ -27,7 +27,18 @@ describe('hostile clients', () => {
             // within the adapter's 10 s): on a slow machine a run of 3.5 s searches could end, and
             // its streams with it, before those tests had counted them.
             if (query !== 'anything at all') await new Promise((resolve) => setTimeout(resolve, 4_000));
-            return { body: { query, number_of_results: 0, results: [], answers: [], corrections: [], infoboxes: [], suggestions: [], unresponsive_engines: [] } };
+            return {
+              body: {
+                query,
+                number_of_results: 0,
+                results: [],
+                answers: [],
+                corrections: [],
+                infoboxes: [],
+                suggestions: [],
+                unresponsive_engines: [],
+              },
+            };
           },
         },
       ],
@@ -78,7 +89,10 @@ describe('hostile clients', () => {
   });
 
   it('answers 401 to a body sent to a keyed route without a key, before reading the body', async () => {
-    const { answer } = await hold('POST /v1/search HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{"objective":', 3_000);
+    const { answer } = await hold(
+      'POST /v1/search HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{"objective":',
+      3_000,
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 401/);
     expect(answer).toContain('"detail":"Not authenticated"');
   });
@@ -94,7 +108,11 @@ describe('hostile clients', () => {
   });
 
   it('does not count the handler’s own time: a search whose provider takes 3.5 s answers 200', async () => {
-    const response = await fetch(`${svc.baseUrl}/v1/search`, { method: 'POST', headers: { ...bearer(svc.demoKey), 'Content-Type': 'application/json' }, body: JSON.stringify({ queries: ['anything at all'], depth: 'fast' }) });
+    const response = await fetch(`${svc.baseUrl}/v1/search`, {
+      method: 'POST',
+      headers: { ...bearer(svc.demoKey), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ queries: ['anything at all'], depth: 'fast' }),
+    });
     expect(response.status).toBe(200);
     expect(searxng.requests.length).toBeGreaterThan(0);
   });
@@ -106,7 +124,11 @@ describe('hostile clients', () => {
 
     beforeAll(async () => {
       // A task run that takes a while: every search it makes waits 3.5 s.
-      const response = await fetch(`${svc.baseUrl}/v1/tasks/runs`, { method: 'POST', headers: headers(), body: JSON.stringify({ task: 'Who makes the slowest searches?', processor: 'ultra' }) });
+      const response = await fetch(`${svc.baseUrl}/v1/tasks/runs`, {
+        method: 'POST',
+        headers: headers(),
+        body: JSON.stringify({ task: 'Who makes the slowest searches?', processor: 'ultra' }),
+      });
       expect(response.status).toBe(202);
       runId = ((await response.json()) as { run_id: string }).run_id;
     });
@@ -116,12 +138,20 @@ describe('hostile clients', () => {
 
     const sse = async () => {
       const controller = new AbortController();
-      const response = await fetch(`${svc.baseUrl}/v1/tasks/runs/${runId}/events`, { headers: bearer(svc.demoKey), signal: controller.signal });
+      const response = await fetch(`${svc.baseUrl}/v1/tasks/runs/${runId}/events`, {
+        headers: bearer(svc.demoKey),
+        signal: controller.signal,
+      });
       if (response.status === 200) {
         open.push(controller);
         return { status: 200, body: null, retryAfter: null, controller };
       }
-      return { status: response.status, body: (await response.json()) as { detail: string }, retryAfter: response.headers.get('retry-after'), controller };
+      return {
+        status: response.status,
+        body: (await response.json()) as { detail: string },
+        retryAfter: response.headers.get('retry-after'),
+        controller,
+      };
     };
     const socket = (path = `/v1/tasks/runs/${runId}/ws`) =>
       new Promise<{ status: number; ws?: WebSocket }>((resolve) => {
@@ -139,14 +169,28 @@ describe('hostile clients', () => {
       expect(fourth.body!.detail).toMatch(/at most 3 live streams .* per API key \(LIVE_STREAMS_PER_KEY\)/);
       expect(fourth.retryAfter).toBe('1');
       expect((await socket()).status).toBe(429);
-      const monitor = (await (await fetch(`${svc.baseUrl}/v1/monitors`, { method: 'POST', headers: headers(), body: JSON.stringify({ query: 'slow searches', cadence: 'daily' }) })).json()) as { id: string };
+      const monitor = (await (
+        await fetch(`${svc.baseUrl}/v1/monitors`, {
+          method: 'POST',
+          headers: headers(),
+          body: JSON.stringify({ query: 'slow searches', cadence: 'daily' }),
+        })
+      ).json()) as { id: string };
       const run = await fetch(`${svc.baseUrl}/v1/monitors/${monitor.id}/run`, { method: 'POST', headers: headers() });
       expect(run.status).toBe(429);
-      const chat = await fetch(`${svc.baseUrl}/v1/chat/completions`, { method: 'POST', headers: headers(), body: JSON.stringify({ model: 'base', messages: [{ role: 'user', content: 'hello?' }] }) });
+      const chat = await fetch(`${svc.baseUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: headers(),
+        body: JSON.stringify({ model: 'base', messages: [{ role: 'user', content: 'hello?' }] }),
+      });
       expect(chat.status).toBe(429);
       // A create-and-wait answers 202 at once instead of waiting: its run exists already.
       const started = performance.now();
-      const waited = await fetch(`${svc.baseUrl}/v1/tasks`, { method: 'POST', headers: headers(), body: JSON.stringify({ task: 'Anything slow?', wait_seconds: 30 }) });
+      const waited = await fetch(`${svc.baseUrl}/v1/tasks`, {
+        method: 'POST',
+        headers: headers(),
+        body: JSON.stringify({ task: 'Anything slow?', wait_seconds: 30 }),
+      });
       expect(waited.status).toBe(202);
       expect(performance.now() - started).toBeLessThan(5_000);
 
@@ -198,44 +242,75 @@ describe('hostile clients', () => {
       await small?.stop();
     });
     const post = (route: string, body: unknown) =>
-      fetch(`${small.baseUrl}${route}`, { method: 'POST', headers: { ...bearer(small.demoKey), 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      fetch(`${small.baseUrl}${route}`, {
+        method: 'POST',
+        headers: { ...bearer(small.demoKey), 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
 
     it('queues two runs behind the running one, and answers a third 429 naming the bound; nothing is created for it', async () => {
       const statuses: number[] = [];
       // One starts (its searches take 3.5 s each), then two wait.
       statuses.push((await post('/v1/tasks/runs', { task: 'first slow task', processor: 'ultra' })).status);
       for (let i = 0; i < 50; i++) {
-        const list = (await (await fetch(`${small.baseUrl}/v1/tasks?status=running`, { headers: bearer(small.demoKey) })).json()) as { total: number };
+        const list = (await (
+          await fetch(`${small.baseUrl}/v1/tasks?status=running`, { headers: bearer(small.demoKey) })
+        ).json()) as { total: number };
         if (list.total === 1) break;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      statuses.push((await post('/v1/tasks/runs', { task: 'second' })).status, (await post('/v1/findall/runs', { query: 'third', limit: 5 })).status);
+      statuses.push(
+        (await post('/v1/tasks/runs', { task: 'second' })).status,
+        (await post('/v1/findall/runs', { query: 'third', limit: 5 })).status,
+      );
       expect(statuses).toEqual([202, 202, 202]);
       const refused = await post('/v1/search', { queries: ['fourth'], depth: 'deep' });
       expect(refused.status).toBe(429);
-      expect(((await refused.json()) as { detail: string }).detail).toMatch(/at most 2 runs of a team may wait in the queue at once \(MAX_QUEUED_RUNS_PER_TEAM\); 2 are queued/);
-      const searches = (await (await fetch(`${small.baseUrl}/v1/searches`, { headers: bearer(small.demoKey) })).json()) as { total: number };
+      expect(((await refused.json()) as { detail: string }).detail).toMatch(
+        /at most 2 runs of a team may wait in the queue at once \(MAX_QUEUED_RUNS_PER_TEAM\); 2 are queued/,
+      );
+      const searches = (await (
+        await fetch(`${small.baseUrl}/v1/searches`, { headers: bearer(small.demoKey) })
+      ).json()) as { total: number };
       expect(searches.total).toBe(0);
     });
 
     it('refuses a cron more frequent than MONITOR_MIN_INTERVAL_MINUTES (422 naming the field), and a third monitor (429 naming the bound)', async () => {
       const everyMinute = await post('/v1/monitors', { query: 'q', cron: '* * * * *' });
       expect(everyMinute.status).toBe(422);
-      expect(((await everyMinute.json()) as { detail: unknown[] }).detail[0]).toMatchObject({ loc: ['body', 'cron'], msg: expect.stringContaining('at most every 15 minutes (MONITOR_MIN_INTERVAL_MINUTES)') });
+      expect(((await everyMinute.json()) as { detail: unknown[] }).detail[0]).toMatchObject({
+        loc: ['body', 'cron'],
+        msg: expect.stringContaining('at most every 15 minutes (MONITOR_MIN_INTERVAL_MINUTES)'),
+      });
       expect((await post('/v1/monitors', { query: 'q', cron: '*/15 * * * *' })).status).toBe(201);
       expect((await post('/v1/monitors', { query: 'q', cadence: 'hourly' })).status).toBe(201);
       const third = await post('/v1/monitors', { query: 'q', cadence: 'daily' });
       expect(third.status).toBe(429);
-      expect(((await third.json()) as { detail: string }).detail).toMatch(/at most 2 monitors may be held by a team \(MAX_MONITORS_PER_TEAM\)/);
-      const list = (await (await fetch(`${small.baseUrl}/v1/monitors`, { headers: bearer(small.demoKey) })).json()) as { monitors: Array<{ id: string }> };
+      expect(((await third.json()) as { detail: string }).detail).toMatch(
+        /at most 2 monitors may be held by a team \(MAX_MONITORS_PER_TEAM\)/,
+      );
+      const list = (await (await fetch(`${small.baseUrl}/v1/monitors`, { headers: bearer(small.demoKey) })).json()) as {
+        monitors: Array<{ id: string }>;
+      };
       expect(list.monitors).toHaveLength(2);
       // A patch to a too-frequent cron is refused the same way.
-      const patch = await fetch(`${small.baseUrl}/v1/monitors/${list.monitors[0]!.id}`, { method: 'PATCH', headers: { ...bearer(small.demoKey), 'Content-Type': 'application/json' }, body: JSON.stringify({ cron: '0,5 * * * *' }) });
+      const patch = await fetch(`${small.baseUrl}/v1/monitors/${list.monitors[0]!.id}`, {
+        method: 'PATCH',
+        headers: { ...bearer(small.demoKey), 'Content-Type': 'application/json' },
+        body: JSON.stringify({ cron: '0,5 * * * *' }),
+      });
       expect(patch.status).toBe(422);
       // A cron that never runs (February 31st) is refused on its field, not a 500 when the view names its next run.
-      const never = await fetch(`${small.baseUrl}/v1/monitors/${list.monitors[0]!.id}`, { method: 'PATCH', headers: { ...bearer(small.demoKey), 'Content-Type': 'application/json' }, body: JSON.stringify({ cron: '0 0 31 2 *' }) });
+      const never = await fetch(`${small.baseUrl}/v1/monitors/${list.monitors[0]!.id}`, {
+        method: 'PATCH',
+        headers: { ...bearer(small.demoKey), 'Content-Type': 'application/json' },
+        body: JSON.stringify({ cron: '0 0 31 2 *' }),
+      });
       expect(never.status).toBe(422);
-      expect(((await never.json()) as { detail: unknown[] }).detail[0]).toMatchObject({ loc: ['body', 'cron'], msg: expect.stringContaining('never runs') });
+      expect(((await never.json()) as { detail: unknown[] }).detail[0]).toMatchObject({
+        loc: ['body', 'cron'],
+        msg: expect.stringContaining('never runs'),
+      });
     });
   });
 });

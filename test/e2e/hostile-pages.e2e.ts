@@ -29,7 +29,8 @@ describe('hostile pages through /v1/extract', () => {
   beforeAll(async () => {
     report = Buffer.from(await reportPdf());
     site = http.createServer((request, response) => {
-      if (request.url === '/report.pdf') return void response.writeHead(200, { 'Content-Type': 'application/pdf' }).end(report);
+      if (request.url === '/report.pdf')
+        return void response.writeHead(200, { 'Content-Type': 'application/pdf' }).end(report);
       const index = Number(new URL(request.url ?? '/', 'http://x').pathname.slice(1));
       const page = pages[index];
       if (!page) return void response.writeHead(404).end();
@@ -40,7 +41,11 @@ describe('hostile pages through /v1/extract', () => {
     // The deadline is 8 s here, not the default 2: beside every other suite on two cores a page that
     // takes 0.3 s alone can take over 2, and these pages must come back with their words. The
     // deadline itself is the last test's subject.
-    svc = await startService('standalone', { FETCH_ALLOW_HOSTS: new URL(origin).host, LOG_LEVEL: 'warn', EXTRACT_TIMEOUT_MS: '8000' });
+    svc = await startService('standalone', {
+      FETCH_ALLOW_HOSTS: new URL(origin).host,
+      LOG_LEVEL: 'warn',
+      EXTRACT_TIMEOUT_MS: '8000',
+    });
   });
   afterAll(async () => {
     await svc?.stop();
@@ -55,34 +60,40 @@ describe('hostile pages through /v1/extract', () => {
       signal: AbortSignal.timeout(60_000),
     });
 
-  it.each(pages.map((page, index) => [page.name, index] as const))('%s: answered, and healthz answers every time meanwhile', async (_name, index) => {
-    const page = pages[index]!;
-    const stop = watchHealth(svc.baseUrl);
-    const started = performance.now();
-    const response = await extract(`${origin}/${index}`);
-    const body = (await response.json()) as { results: Array<{ content: string | null; error: string | null }> };
-    const elapsed = performance.now() - started;
-    const health = await stop();
-    expect(response.status).toBe(200);
-    // A frozen service would not answer at all; the 15 s target itself is the bench's.
-    expect(elapsed).toBeLessThan(45_000);
-    expect(health.failure).toBeNull();
-    const [result] = body.results;
-    if (page.error) {
-      expect(result!.error).toMatch(page.error);
-    } else if (page.mustRead || result!.error === null) {
-      expect(result!.error).toBeNull();
-      if (page.word !== null) expect(result!.content).toContain(page.word);
-    } else {
-      // Given up at the deadline, refused as a type that is not text, or found empty: that URL's error.
-      expect(result!.error).toMatch(/took longer than 8 s to extract|needs more than \d+ MB|decodes to more than \d+ MB|is not a text type|no readable main content/);
-    }
-  });
+  it.each(pages.map((page, index) => [page.name, index] as const))(
+    '%s: answered, and healthz answers every time meanwhile',
+    async (_name, index) => {
+      const page = pages[index]!;
+      const stop = watchHealth(svc.baseUrl);
+      const started = performance.now();
+      const response = await extract(`${origin}/${index}`);
+      const body = (await response.json()) as { results: Array<{ content: string | null; error: string | null }> };
+      const elapsed = performance.now() - started;
+      const health = await stop();
+      expect(response.status).toBe(200);
+      // A frozen service would not answer at all; the 15 s target itself is the bench's.
+      expect(elapsed).toBeLessThan(45_000);
+      expect(health.failure).toBeNull();
+      const [result] = body.results;
+      if (page.error) {
+        expect(result!.error).toMatch(page.error);
+      } else if (page.mustRead || result!.error === null) {
+        expect(result!.error).toBeNull();
+        if (page.word !== null) expect(result!.content).toContain(page.word);
+      } else {
+        // Given up at the deadline, refused as a type that is not text, or found empty: that URL's error.
+        expect(result!.error).toMatch(
+          /took longer than 8 s to extract|needs more than \d+ MB|decodes to more than \d+ MB|is not a text type|no readable main content/,
+        );
+      }
+    },
+  );
 
   it('answers a PDF decode bomb as that URL’s error within the document deadline, the service’s memory held meanwhile, and reads a PDF right after', async () => {
     const bomb = pages.findIndex((p) => p.name.startsWith('a PDF decode bomb'));
     // The service's resident memory (Linux), read every 20 ms while it reads the bomb.
-    const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${svc.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+    const rss = () =>
+      Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${svc.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
     const base = rss();
     let peak = 0;
     const sampler = setInterval(() => (peak = Math.max(peak, rss() - base)), 20);
@@ -95,14 +106,20 @@ describe('hostile pages through /v1/extract', () => {
     // Within the document deadline (20 s), where before it grew until that deadline.
     expect(performance.now() - started).toBeLessThan(20_000);
     expect(peak).toBeLessThan(256 * 1024 * 1024);
-    const next = (await (await extract(`${origin}/report.pdf`)).json()) as { results: Array<{ content: string | null; error: string | null }> };
+    const next = (await (await extract(`${origin}/report.pdf`)).json()) as {
+      results: Array<{ content: string | null; error: string | null }>;
+    };
     expect(next.results[0]!.error).toBeNull();
     expect(next.results[0]!.content).toContain(PDF_FACTS[0]!.slice(0, 40));
   });
 
   it('gives up a page slower than the extraction deadline as that URL’s error, and keeps extracting others', async () => {
     // A service whose deadline is far shorter than a 4 MB page takes.
-    const strict = await startService('standalone', { FETCH_ALLOW_HOSTS: new URL(origin).host, LOG_LEVEL: 'warn', EXTRACT_TIMEOUT_MS: '100' });
+    const strict = await startService('standalone', {
+      FETCH_ALLOW_HOSTS: new URL(origin).host,
+      LOG_LEVEL: 'warn',
+      EXTRACT_TIMEOUT_MS: '100',
+    });
     try {
       const big = pages.findIndex((p) => p.name === 'a 4 MB line of words');
       const small = pages.findIndex((p) => p.name === 'comment run as text/html');
@@ -112,7 +129,10 @@ describe('hostile pages through /v1/extract', () => {
         body: JSON.stringify({ urls: [`${origin}/${big}`, `${origin}/${small}`], format: 'text', full_content: true }),
       });
       expect(response.status).toBe(200);
-      const body = (await response.json()) as { credits: number; results: Array<{ content: string | null; error: string | null }> };
+      const body = (await response.json()) as {
+        credits: number;
+        results: Array<{ content: string | null; error: string | null }>;
+      };
       expect(body.results[0]!.error).toMatch(/took longer than 0\.1 s to extract/);
       expect(body.results[1]!.error).toBeNull();
       expect(body.results[1]!.content).toContain('after the comments');

@@ -11,7 +11,13 @@ jest.setTimeout(300_000);
 /** The default: longer than BUS_TIMEOUT_MS (10 s), so the answer also shows the gateway waits an extract call's own bound. */
 const RENDER_TIMEOUT_MS = 15_000;
 
-type Page = { url: string; source_url: string | null; title: string | null; content: string | null; error: string | null };
+type Page = {
+  url: string;
+  source_url: string | null;
+  title: string | null;
+  content: string | null;
+  error: string | null;
+};
 
 /**
  * A site built to hurt a crawler (test/support/hostile-site.ts: a 512 KiB wildcard robots rule,
@@ -28,7 +34,11 @@ describe('hostile sites through map and crawl (standalone)', () => {
 
   beforeAll(async () => {
     site = await startHostileSite();
-    svc = await startService('standalone', { FETCH_ALLOW_HOSTS: `127.0.0.1:${site.port}`, LOG_LEVEL: 'warn', RENDER_TIMEOUT_MS: String(RENDER_TIMEOUT_MS) });
+    svc = await startService('standalone', {
+      FETCH_ALLOW_HOSTS: `127.0.0.1:${site.port}`,
+      LOG_LEVEL: 'warn',
+      RENDER_TIMEOUT_MS: String(RENDER_TIMEOUT_MS),
+    });
   });
   afterAll(async () => {
     await svc?.stop();
@@ -62,20 +72,26 @@ describe('hostile sites through map and crawl (standalone)', () => {
 
   it('a rendered extract of a page spinning in a script answers at its render deadline, charged its render; a normal rendered page right after succeeds', async () => {
     const stop = watchHealth(svc.baseUrl);
-    const extract = (path: string) => call('POST', '/v1/extract', { urls: [`${site.origin}${path}`], render: 'always', format: 'text' });
+    const extract = (path: string) =>
+      call('POST', '/v1/extract', { urls: [`${site.origin}${path}`], render: 'always', format: 'text' });
     const started = performance.now();
     const spun = await extract('/spin');
     const spunMs = performance.now() - started;
     const scripted = await extract('/scripted');
     const health = await stop();
     expect(spun.status).toBe(200);
-    const spunBody = (await spun.json()) as { results: Array<{ error: string | null }>; usage: Array<{ sku: string; quantity: number }> };
+    const spunBody = (await spun.json()) as {
+      results: Array<{ error: string | null }>;
+      usage: Array<{ sku: string; quantity: number }>;
+    };
     expect(spunBody.results[0]!.error).toMatch(/rendering did not finish within RENDER_TIMEOUT_MS/);
     expect(spunBody.usage.find((item) => item.sku === 'sku_render')?.quantity).toBe(1);
     // A generous bound (two cores beside other suites); the bench measures RENDER_TIMEOUT_MS + 5 s alone.
     expect(spunMs).toBeLessThan(RENDER_TIMEOUT_MS + 30_000);
     expect(scripted.status).toBe(200);
-    const scriptedBody = (await scripted.json()) as { results: Array<{ error: string | null; content: string | null }> };
+    const scriptedBody = (await scripted.json()) as {
+      results: Array<{ error: string | null; content: string | null }>;
+    };
     expect(scriptedBody.results[0]!.error).toBeNull();
     expect(scriptedBody.results[0]!.content).toContain('Text written by the page script');
     expect(health.failure).toBeNull();
@@ -84,7 +100,9 @@ describe('hostile sites through map and crawl (standalone)', () => {
   it('crawl: the hostile pages are each read or marked as that page’s error, the ordinary ones read, and the run ends', async () => {
     const before = new Map(site.hits);
     const stop = watchHealth(svc.baseUrl);
-    const created = (await (await call('POST', '/v1/crawl', { url: `${site.origin}/`, limit: 20, max_depth: 1 })).json()) as { crawl_id: string };
+    const created = (await (
+      await call('POST', '/v1/crawl', { url: `${site.origin}/`, limit: 20, max_depth: 1 })
+    ).json()) as { crawl_id: string };
     type View = { status: string; pages: Page[] };
     let view: View = { status: 'queued', pages: [] };
     for (let i = 0; i < 1_200 && !['completed', 'failed', 'cancelled'].includes(view.status); i++) {
@@ -105,7 +123,8 @@ describe('hostile sites through map and crawl (standalone)', () => {
       else expect(page.error).toMatch(/took longer than|needs more than|could not be extracted/);
     }
     // Each page requested once by the crawl.
-    for (const path of [...site.ordinaryPaths, ...site.hostilePaths]) expect([path, (site.hits.get(path) ?? 0) - (before.get(path) ?? 0)]).toEqual([path, 1]);
+    for (const path of [...site.ordinaryPaths, ...site.hostilePaths])
+      expect([path, (site.hits.get(path) ?? 0) - (before.get(path) ?? 0)]).toEqual([path, 1]);
   });
 });
 
@@ -131,15 +150,38 @@ describe('hostile pages through a deep run (standalone)', () => {
     });
     await new Promise<void>((resolve) => corpus.listen(0, '127.0.0.1', resolve));
     const corpusOrigin = `http://127.0.0.1:${(corpus.address() as AddressInfo).port}`;
-    const urls = [...site.hostilePaths.map((p) => `${site.origin}${p}`), `${site.origin}/ordinary/1`, ...pages.map((_, i) => `${corpusOrigin}/${i}`)];
+    const urls = [
+      ...site.hostilePaths.map((p) => `${site.origin}${p}`),
+      `${site.origin}/ordinary/1`,
+      ...pages.map((_, i) => `${corpusOrigin}/${i}`),
+    ];
     searxng = await ReplayServer.start({
       routes: [
         {
           path: '/search',
           respond: (req) => {
             const q = String(req.query.q ?? '');
-            const results = urls.map((url, i) => ({ url, title: `Result ${i} for ${q}`, content: `A page about ${q}.`, engine: 'stub', engines: ['stub'], score: urls.length - i, category: 'general' }));
-            return { body: { query: q, number_of_results: results.length, results, answers: [], corrections: [], infoboxes: [], suggestions: [], unresponsive_engines: [] } };
+            const results = urls.map((url, i) => ({
+              url,
+              title: `Result ${i} for ${q}`,
+              content: `A page about ${q}.`,
+              engine: 'stub',
+              engines: ['stub'],
+              score: urls.length - i,
+              category: 'general',
+            }));
+            return {
+              body: {
+                query: q,
+                number_of_results: results.length,
+                results,
+                answers: [],
+                corrections: [],
+                infoboxes: [],
+                suggestions: [],
+                unresponsive_engines: [],
+              },
+            };
           },
         },
       ],
@@ -162,7 +204,11 @@ describe('hostile pages through a deep run (standalone)', () => {
   it('completes with a report while health answers every time', async () => {
     const stop = watchHealth(svc.baseUrl);
     const headers = { ...bearer(svc.demoKey), 'Content-Type': 'application/json' };
-    const response = await fetch(`${svc.baseUrl}/v1/search`, { method: 'POST', headers, body: JSON.stringify({ depth: 'deep', queries: ['ordinary pages with words'], max_fetches: 30 }) });
+    const response = await fetch(`${svc.baseUrl}/v1/search`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ depth: 'deep', queries: ['ordinary pages with words'], max_fetches: 30 }),
+    });
     expect(response.status).toBe(202);
     const created = (await response.json()) as { search_id: string };
     type View = { status: string; report: string | null; pagesFetched: number };

@@ -40,10 +40,15 @@ describe('what the local index serves, with no step after boot', () => {
        <p>Volunteers counted 4,812 kestrels crossing the Falsterbo peninsula between August and October, the highest autumn count since records began.</p></main></body></html>`,
     );
     fs.mkdirSync(path.join(dir, 'notes'));
-    fs.writeFileSync(path.join(dir, 'notes', 'owl-boxes.md'), '# Building owl boxes\n\nA barn owl box needs an entrance of 15 by 15 centimetres and a floor of at least 40 by 60 centimetres.\n');
+    fs.writeFileSync(
+      path.join(dir, 'notes', 'owl-boxes.md'),
+      '# Building owl boxes\n\nA barn owl box needs an entrance of 15 by 15 centimetres and a floor of at least 40 by 60 centimetres.\n',
+    );
     const svc = await startService('standalone', { LOCAL_INDEX_DIR: dir });
     try {
-      expect((await search(svc, ['kestrel migration count'])).results[0].url).toBe('https://birds.example.net/kestrel-survey');
+      expect((await search(svc, ['kestrel migration count'])).results[0].url).toBe(
+        'https://birds.example.net/kestrel-survey',
+      );
       expect((await search(svc, ['barn owl box entrance'])).results[0].title).toBe('Building owl boxes');
       expect((await search(svc, ['webhook signature'])).results).toHaveLength(0);
     } finally {
@@ -69,14 +74,33 @@ const page = (url: string, title: string, text: string) =>
 describe('the local index follows its folder while the service runs', () => {
   it('an edited page is searchable with its new text, and a deleted one is gone, within 10 s and with no restart', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wr-live-pages-'));
-    fs.writeFileSync(path.join(dir, 'ferry.html'), page('https://harbour.example/ferry', 'Ferry timetable', 'The harbour ferry leaves every twenty minutes from the north pier.'));
-    fs.writeFileSync(path.join(dir, 'bridge.html'), page('https://harbour.example/bridge', 'Swing bridge', 'The swing bridge opens for tall ships on the hour.'));
+    fs.writeFileSync(
+      path.join(dir, 'ferry.html'),
+      page(
+        'https://harbour.example/ferry',
+        'Ferry timetable',
+        'The harbour ferry leaves every twenty minutes from the north pier.',
+      ),
+    );
+    fs.writeFileSync(
+      path.join(dir, 'bridge.html'),
+      page('https://harbour.example/bridge', 'Swing bridge', 'The swing bridge opens for tall ships on the hour.'),
+    );
     const svc = await startService('standalone', { LOCAL_INDEX_DIR: dir });
     try {
       expect((await search(svc, ['harbour ferry north pier'])).results[0].url).toBe('https://harbour.example/ferry');
       const edited = Date.now();
-      fs.writeFileSync(path.join(dir, 'ferry.html'), page('https://harbour.example/ferry', 'Ferry suspended', 'The ferry is suspended while the charging berth is rebuilt.'));
-      expect(await eventually(svc, 'charging berth rebuilt', (urls) => urls[0] === 'https://harbour.example/ferry')).toEqual(['https://harbour.example/ferry']);
+      fs.writeFileSync(
+        path.join(dir, 'ferry.html'),
+        page(
+          'https://harbour.example/ferry',
+          'Ferry suspended',
+          'The ferry is suspended while the charging berth is rebuilt.',
+        ),
+      );
+      expect(
+        await eventually(svc, 'charging berth rebuilt', (urls) => urls[0] === 'https://harbour.example/ferry'),
+      ).toEqual(['https://harbour.example/ferry']);
       expect(Date.now() - edited).toBeLessThan(10_000);
       expect((await search(svc, ['north pier twenty minutes'])).results).toHaveLength(0);
       const deleted = Date.now();
@@ -93,19 +117,37 @@ describe('the local index follows its folder while the service runs', () => {
 describe('search replicas (cluster, REPLICAS=search=2)', () => {
   it('each replica keeps its own copy of the index, built from the same folder, and both answer', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wr-replica-pages-'));
-    fs.writeFileSync(path.join(dir, 'kestrel.html'), page('https://birds.example.net/kestrel', 'Kestrel survey', 'Volunteers counted 4,812 kestrels crossing the peninsula this autumn.'));
+    fs.writeFileSync(
+      path.join(dir, 'kestrel.html'),
+      page(
+        'https://birds.example.net/kestrel',
+        'Kestrel survey',
+        'Volunteers counted 4,812 kestrels crossing the peninsula this autumn.',
+      ),
+    );
     const svc = await startService('cluster', { REPLICAS: 'search=2', LOCAL_INDEX_DIR: dir });
     try {
-      for (let i = 0; i < 200 && svc.servicePidHistory('search').length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 200 && svc.servicePidHistory('search').length < 2; i++)
+        await new Promise((r) => setTimeout(r, 50));
       expect(svc.servicePidHistory('search')).toHaveLength(2);
       // NATS hands requests to the replicas in turn: several searches reach both.
-      for (let i = 0; i < 6; i++) expect((await search(svc, ['kestrel survey volunteers'])).results[0]?.url).toBe('https://birds.example.net/kestrel');
+      for (let i = 0; i < 6; i++)
+        expect((await search(svc, ['kestrel survey volunteers'])).results[0]?.url).toBe(
+          'https://birds.example.net/kestrel',
+        );
       const copies = fs.readdirSync(path.join(svc.dataDir, 'index')).sort();
       expect(copies).toEqual(['search-1', 'search-2']);
-      for (const copy of copies) expect(fs.existsSync(path.join(svc.dataDir, 'index', copy, 'local-index.db'))).toBe(true);
+      for (const copy of copies)
+        expect(fs.existsSync(path.join(svc.dataDir, 'index', copy, 'local-index.db'))).toBe(true);
       // A change reaches both copies: each watches the folder itself.
-      fs.writeFileSync(path.join(dir, 'owl.html'), page('https://birds.example.net/owl', 'Owl boxes', 'A barn owl box needs an entrance of fifteen centimetres.'));
-      for (let i = 0; i < 6; i++) expect(await eventually(svc, 'barn owl box entrance', (urls) => urls[0] === 'https://birds.example.net/owl')).toEqual(['https://birds.example.net/owl']);
+      fs.writeFileSync(
+        path.join(dir, 'owl.html'),
+        page('https://birds.example.net/owl', 'Owl boxes', 'A barn owl box needs an entrance of fifteen centimetres.'),
+      );
+      for (let i = 0; i < 6; i++)
+        expect(
+          await eventually(svc, 'barn owl box entrance', (urls) => urls[0] === 'https://birds.example.net/owl'),
+        ).toEqual(['https://birds.example.net/owl']);
       // Each copy holds it, whichever replica answered above.
       for (const copy of copies) {
         const db = new Database(path.join(svc.dataDir, 'index', copy, 'local-index.db'), { readonly: true });

@@ -26,7 +26,9 @@ describe('payloads larger than a NATS message, in cluster mode', () => {
     server = http.createServer((req, res) => {
       if (req.url === '/') {
         res.writeHead(200, { 'content-type': 'text/html' });
-        res.end('<!doctype html><html><head><title>Terraces</title></head><body><main><h1>Terraces</h1><p>The complete survey of the valley terraces is published in full.</p><a href="/survey">Survey</a></main></body></html>');
+        res.end(
+          '<!doctype html><html><head><title>Terraces</title></head><body><main><h1>Terraces</h1><p>The complete survey of the valley terraces is published in full.</p><a href="/survey">Survey</a></main></body></html>',
+        );
       } else if (req.url === '/survey') {
         res.writeHead(200, { 'content-type': 'text/html' });
         res.end(page);
@@ -38,7 +40,12 @@ describe('payloads larger than a NATS message, in cluster mode', () => {
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     // What is tested is size beyond a NATS message, not speed: a 3 MB page may take more than the
     // default 2 s to extract when a full run loads both cores (bench:hostile measures the speed).
-    svc = await startService('cluster', { FETCH_ALLOW_HOSTS: new URL(origin).host, LOCAL_INDEX_SEEDS: `${origin}/`, LOG_LEVEL: 'warn', EXTRACT_TIMEOUT_MS: '15000' });
+    svc = await startService('cluster', {
+      FETCH_ALLOW_HOSTS: new URL(origin).host,
+      LOCAL_INDEX_SEEDS: `${origin}/`,
+      LOG_LEVEL: 'warn',
+      EXTRACT_TIMEOUT_MS: '15000',
+    });
   }, 90_000);
 
   afterAll(async () => {

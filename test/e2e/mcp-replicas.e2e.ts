@@ -25,7 +25,12 @@ describe('MCP across gateway replicas (cluster, REPLICAS=gateway=2)', () => {
     const first = Number(new URL(svc.baseUrl).port);
     ports.push(first, first + 1);
     const deadline = Date.now() + 30_000;
-    while (!(await fetch(`http://127.0.0.1:${ports[1]}/readyz`).then((r) => r.status === 200, () => false))) {
+    while (
+      !(await fetch(`http://127.0.0.1:${ports[1]}/readyz`).then(
+        (r) => r.status === 200,
+        () => false,
+      ))
+    ) {
       if (Date.now() > deadline) throw new Error('the second gateway did not become ready');
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -49,12 +54,25 @@ describe('MCP across gateway replicas (cluster, REPLICAS=gateway=2)', () => {
     const client = new Client({ name: 'e2e-balanced', version: '1.0.0' });
     const errors: Error[] = [];
     client.onerror = (error) => errors.push(error);
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.baseUrl}/mcp`), { requestInit: { headers: bearer(svc.demoKey) }, fetch: balanced }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${svc.baseUrl}/mcp`), {
+        requestInit: { headers: bearer(svc.demoKey) },
+        fetch: balanced,
+      }),
+    );
     try {
       expect((await client.listTools()).tools.length).toBe(13);
       const stages: string[] = [];
       const result = (await client.callTool(
-        { name: 'deep_research', arguments: { prompt: 'What is new in sodium-ion batteries?', queries: ['sodium-ion battery'], max_fetches: 6, wait_seconds: 90 } },
+        {
+          name: 'deep_research',
+          arguments: {
+            prompt: 'What is new in sodium-ion batteries?',
+            queries: ['sodium-ion battery'],
+            max_fetches: 6,
+            wait_seconds: 90,
+          },
+        },
         undefined,
         { timeout: 100_000, onprogress: (progress) => void stages.push(progress.message ?? '') },
       )) as CallToolResult;
@@ -64,7 +82,10 @@ describe('MCP across gateway replicas (cluster, REPLICAS=gateway=2)', () => {
       expect(view.report).toMatch(/\[\d+\]/);
       expect(stages.some((s) => s.startsWith('plan: '))).toBe(true);
       expect(stages.some((s) => s.startsWith('read '))).toBe(true);
-      const again = (await client.callTool({ name: 'get_research', arguments: { search_id: view.search_id } })) as CallToolResult;
+      const again = (await client.callTool({
+        name: 'get_research',
+        arguments: { search_id: view.search_id },
+      })) as CallToolResult;
       expect((again.structuredContent as { report: string }).report).toBe(view.report);
       expect(new Set(served)).toEqual(new Set(ports));
       expect(errors).toEqual([]);

@@ -12,7 +12,21 @@ import { json, useService } from './harness';
 jest.setTimeout(180_000);
 
 const ROOT = path.join(__dirname, '..', '..');
-const TOOLS = ['web_search', 'extract', 'deep_research', 'get_research', 'task', 'get_task', 'findall', 'get_findall', 'map', 'crawl', 'get_crawl', 'search', 'fetch'];
+const TOOLS = [
+  'web_search',
+  'extract',
+  'deep_research',
+  'get_research',
+  'task',
+  'get_task',
+  'findall',
+  'get_findall',
+  'map',
+  'crawl',
+  'get_crawl',
+  'search',
+  'fetch',
+];
 const COMPANY_SCHEMA = {
   type: 'object',
   properties: {
@@ -24,7 +38,8 @@ const COMPANY_SCHEMA = {
 };
 
 type Obj = Record<string, any>;
-const textOf = (result: CallToolResult) => result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+const textOf = (result: CallToolResult) =>
+  result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
 
 /**
  * The MCP server through the official SDK client: Streamable HTTP with a bearer key, and stdio.
@@ -48,7 +63,9 @@ describe('MCP server (standalone, fixture web)', () => {
   const connectHttp = async (svc: RunningService = ctx.svc, key = svc.demoKey): Promise<Client> => {
     const client = new Client({ name: 'e2e-http', version: '1.0.0' });
     if (key === svc.demoKey) client.onerror = (error) => transportErrors.push(error);
-    const transport = new StreamableHTTPClientTransport(new URL(`${svc.baseUrl}/mcp`), { requestInit: { headers: bearer(key) } });
+    const transport = new StreamableHTTPClientTransport(new URL(`${svc.baseUrl}/mcp`), {
+      requestInit: { headers: bearer(key) },
+    });
     await client.connect(transport);
     clients.push(client);
     return client;
@@ -57,7 +74,11 @@ describe('MCP server (standalone, fixture web)', () => {
   const connectStdio = async (svc: RunningService = ctx.svc): Promise<Client> => {
     // A progress notification the client cannot place (one that came after its call's result) and a
     // line on stdout that is not an MCP message are errors too.
-    const client = await connectStdioMcp(svc, (error) => transportErrors.push(error), (text) => (stdioLog += text));
+    const client = await connectStdioMcp(
+      svc,
+      (error) => transportErrors.push(error),
+      (text) => (stdioLog += text),
+    );
     clients.push(client);
     return client;
   };
@@ -72,11 +93,16 @@ describe('MCP server (standalone, fixture web)', () => {
   const usage = async (): Promise<Map<string, number>> => {
     const body = await json(await fetch(`${ctx.svc.baseUrl}/v1/usage`, { headers: bearer(ctx.svc.demoKey) }));
     const bySku = new Map<string, number>();
-    for (const day of body.days as { sku: string; credits: number }[]) bySku.set(day.sku, (bySku.get(day.sku) ?? 0) + day.credits);
+    for (const day of body.days as { sku: string; credits: number }[])
+      bySku.set(day.sku, (bySku.get(day.sku) ?? 0) + day.credits);
     return bySku;
   };
   const delta = (before: Map<string, number>, after: Map<string, number>) =>
-    Object.fromEntries([...after].map(([sku, credits]) => [sku, credits - (before.get(sku) ?? 0)]).filter(([, credits]) => credits !== 0));
+    Object.fromEntries(
+      [...after]
+        .map(([sku, credits]) => [sku, credits - (before.get(sku) ?? 0)])
+        .filter(([, credits]) => credits !== 0),
+    );
 
   describe.each([
     ['Streamable HTTP', connectHttp],
@@ -101,7 +127,10 @@ describe('MCP server (standalone, fixture web)', () => {
     });
 
     it('web_search answers rows with URLs: the text lists them, structuredContent is the REST response', async () => {
-      const result = (await client.callTool({ name: 'web_search', arguments: { queries: ['sodium-ion battery'], limit: 5 } })) as CallToolResult;
+      const result = (await client.callTool({
+        name: 'web_search',
+        arguments: { queries: ['sodium-ion battery'], limit: 5 },
+      })) as CallToolResult;
       expect(result.isError).toBeFalsy();
       const response = result.structuredContent as Obj;
       expect(response.results.length).toBeGreaterThan(0);
@@ -116,14 +145,24 @@ describe('MCP server (standalone, fixture web)', () => {
     it('deep_research returns a report whose [N] markers resolve to its sources, with a progress notification per stage', async () => {
       const stages: string[] = [];
       const result = (await reader.callTool(
-        { name: 'deep_research', arguments: { prompt: 'What is new in sodium-ion batteries?', queries: ['sodium-ion battery'], max_fetches: 6, wait_seconds: 120 } },
+        {
+          name: 'deep_research',
+          arguments: {
+            prompt: 'What is new in sodium-ion batteries?',
+            queries: ['sodium-ion battery'],
+            max_fetches: 6,
+            wait_seconds: 120,
+          },
+        },
         undefined,
         { timeout: 150_000, onprogress: (progress) => void stages.push(progress.message ?? '') },
       )) as CallToolResult;
       expect(result.isError).toBeFalsy();
       const view = result.structuredContent as Obj;
       expect(view.status).toBe('completed');
-      const sources = new Map<number, string>((view.sources as { index: number; url: string }[]).map((s) => [s.index, s.url]));
+      const sources = new Map<number, string>(
+        (view.sources as { index: number; url: string }[]).map((s) => [s.index, s.url]),
+      );
       const cited = [...String(view.report).matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
       expect(cited.length).toBeGreaterThan(0);
       const text = textOf(result);
@@ -135,7 +174,9 @@ describe('MCP server (standalone, fixture web)', () => {
       // The report comes first, the numbered sources after it.
       expect(text.indexOf(String(view.report).slice(0, 40))).toBe(0);
       // One notification per stage, as the run's log recorded them: the plan, each page read, each finding.
-      const history = await json(await fetch(`${reading.baseUrl}/v1/searches/${view.search_id}/history`, { headers: bearer(reading.demoKey) }));
+      const history = await json(
+        await fetch(`${reading.baseUrl}/v1/searches/${view.search_id}/history`, { headers: bearer(reading.demoKey) }),
+      );
       const recorded = (type: string) => (history.events as { type: string }[]).filter((e) => e.type === type).length;
       const count = (pattern: RegExp) => stages.filter((s) => pattern.test(s)).length;
       expect(recorded('SubqueriesPlanned')).toBeGreaterThan(0);
@@ -146,7 +187,10 @@ describe('MCP server (standalone, fixture web)', () => {
       expect(count(/^finding \(/)).toBe(recorded('FindingGraded'));
       expect(stages[stages.length - 1]).toBe('completed');
 
-      const again = (await reader.callTool({ name: 'get_research', arguments: { search_id: view.search_id } })) as CallToolResult;
+      const again = (await reader.callTool({
+        name: 'get_research',
+        arguments: { search_id: view.search_id },
+      })) as CallToolResult;
       expect((again.structuredContent as Obj).report).toBe(view.report);
     });
 
@@ -154,7 +198,10 @@ describe('MCP server (standalone, fixture web)', () => {
       const startedAt = Date.now();
       // A prompt of its own per transport: the service keeps searches it made, which would not wait.
       const prompt = transport === 'stdio' ? 'Where is HelioGrid building its plant?' : 'Who leads Acme Robotics?';
-      const result = (await reader.callTool({ name: 'deep_research', arguments: { prompt, max_fetches: 3, wait_seconds: 1 } })) as CallToolResult;
+      const result = (await reader.callTool({
+        name: 'deep_research',
+        arguments: { prompt, max_fetches: 3, wait_seconds: 1 },
+      })) as CallToolResult;
       expect(Date.now() - startedAt).toBeLessThan(15_000);
       expect(result.isError).toBeFalsy();
       const view = result.structuredContent as Obj;
@@ -163,7 +210,8 @@ describe('MCP server (standalone, fixture web)', () => {
       let later: Obj = view;
       for (let i = 0; i < 300 && ['queued', 'running'].includes(later.status); i++) {
         await new Promise((r) => setTimeout(r, 200));
-        later = (await reader.callTool({ name: 'get_research', arguments: { search_id: view.search_id } })).structuredContent as Obj;
+        later = (await reader.callTool({ name: 'get_research', arguments: { search_id: view.search_id } }))
+          .structuredContent as Obj;
       }
       expect(later.status).toBe('completed');
       expect(later.report).toEqual(expect.any(String));
@@ -185,29 +233,48 @@ describe('MCP server (standalone, fixture web)', () => {
         expect(text).toContain(entity.url);
         expect(found).toContain(`found ${entity.name} ${entity.url}`);
       }
-      const again = (await client.callTool({ name: 'get_findall', arguments: { findall_id: view.findall_id } })) as CallToolResult;
+      const again = (await client.callTool({
+        name: 'get_findall',
+        arguments: { findall_id: view.findall_id },
+      })) as CallToolResult;
       expect((again.structuredContent as Obj).entities).toEqual(view.entities);
     });
 
     it('task fills a JSON schema with what the pages state, citing them', async () => {
       const result = (await client.callTool(
-        { name: 'task', arguments: { task: 'Company profile of Acme Robotics', output_schema: { type: 'json', json_schema: COMPANY_SCHEMA }, wait_seconds: 120 } },
+        {
+          name: 'task',
+          arguments: {
+            task: 'Company profile of Acme Robotics',
+            output_schema: { type: 'json', json_schema: COMPANY_SCHEMA },
+            wait_seconds: 120,
+          },
+        },
         undefined,
         { timeout: 150_000 },
       )) as CallToolResult;
       expect(result.isError).toBeFalsy();
       const view = result.structuredContent as Obj;
-      expect(view).toMatchObject({ status: 'completed', output: { founded_year: 2014, headquarters: 'Pittsburgh', ceo: 'Lena Okonkwo', employees: 620 } });
+      expect(view).toMatchObject({
+        status: 'completed',
+        output: { founded_year: 2014, headquarters: 'Pittsburgh', ceo: 'Lena Okonkwo', employees: 620 },
+      });
       const text = textOf(result);
       expect(text.startsWith('Output:')).toBe(true);
       expect(text).toContain('"ceo": "Lena Okonkwo"');
       for (const url of view.sources as string[]) expect(text).toContain(url);
-      const fetched = (await client.callTool({ name: 'get_task', arguments: { task_id: view.task_id } })) as CallToolResult;
+      const fetched = (await client.callTool({
+        name: 'get_task',
+        arguments: { task_id: view.task_id },
+      })) as CallToolResult;
       expect((fetched.structuredContent as Obj).output).toEqual(view.output);
     });
 
     it('search then fetch answer the ChatGPT connector shapes, as JSON text and structuredContent', async () => {
-      const found = (await reader.callTool({ name: 'search', arguments: { query: 'sodium-ion battery' } })) as CallToolResult;
+      const found = (await reader.callTool({
+        name: 'search',
+        arguments: { query: 'sodium-ion battery' },
+      })) as CallToolResult;
       expect(found.isError).toBeFalsy();
       const results = (found.structuredContent as { results: Obj[] }).results;
       expect(results.length).toBeGreaterThan(0);
@@ -223,10 +290,16 @@ describe('MCP server (standalone, fixture web)', () => {
     });
 
     it('a refused REST operation or a bad argument is a tool error naming the field and bound', async () => {
-      const tooMany = (await client.callTool({ name: 'web_search', arguments: { queries: ['a', 'b', 'c', 'd', 'e', 'f'] } })) as CallToolResult;
+      const tooMany = (await client.callTool({
+        name: 'web_search',
+        arguments: { queries: ['a', 'b', 'c', 'd', 'e', 'f'] },
+      })) as CallToolResult;
       expect(tooMany.isError).toBe(true);
       expect(textOf(tooMany)).toMatch(/queries: must NOT have more than 5 items/);
-      const missing = (await client.callTool({ name: 'get_research', arguments: { search_id: 'search_nope' } })) as CallToolResult;
+      const missing = (await client.callTool({
+        name: 'get_research',
+        arguments: { search_id: 'search_nope' },
+      })) as CallToolResult;
       expect(missing.isError).toBe(true);
       expect(textOf(missing)).toContain('404');
       expect(textOf(missing)).toContain('search_nope');
@@ -241,16 +314,31 @@ describe('MCP server (standalone, fixture web)', () => {
     const client = await connectHttp();
     const page = `${ctx.web.baseUrl('acme-robotics.test')}/`;
     const before = await usage();
-    const searched = (await client.callTool({ name: 'web_search', arguments: { queries: ['battery plant'], objective: 'new battery factories', depth: 'fast' } })) as CallToolResult;
+    const searched = (await client.callTool({
+      name: 'web_search',
+      arguments: { queries: ['battery plant'], objective: 'new battery factories', depth: 'fast' },
+    })) as CallToolResult;
     const extracted = (await client.callTool({ name: 'extract', arguments: { urls: [page] } })) as CallToolResult;
     expect(searched.isError).toBeFalsy();
     expect(extracted.isError).toBeFalsy();
     const viaMcp = delta(before, await usage());
     const middle = await usage();
     const headers = { ...bearer(ctx.svc.demoKey), 'Content-Type': 'application/json' };
-    const rest = await fetch(`${ctx.svc.baseUrl}/v1/search`, { method: 'POST', headers, body: JSON.stringify({ queries: ['battery plant'], objective: 'new battery factories', depth: 'fast' }) });
+    const rest = await fetch(`${ctx.svc.baseUrl}/v1/search`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ queries: ['battery plant'], objective: 'new battery factories', depth: 'fast' }),
+    });
     expect(rest.status).toBe(200);
-    expect((await fetch(`${ctx.svc.baseUrl}/v1/extract`, { method: 'POST', headers, body: JSON.stringify({ urls: [page] }) })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${ctx.svc.baseUrl}/v1/extract`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ urls: [page] }),
+        })
+      ).status,
+    ).toBe(200);
     const viaRest = delta(middle, await usage());
     expect(viaMcp).toEqual(viaRest);
     expect(viaMcp).toMatchObject({ sku_search: 1, sku_objective_rerank: 1, sku_extract: 2 });
@@ -260,10 +348,25 @@ describe('MCP server (standalone, fixture web)', () => {
   it('every POST takes a token: a flood of calls to an unknown tool (no REST operation) meets 429 with Retry-After', async () => {
     const limited = await startService('standalone', { RATE_LIMIT_RPS: '1', RATE_LIMIT_BURST: '5' });
     try {
-      const headers = { ...bearer(limited.demoKey), 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
-      const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } });
+      const headers = {
+        ...bearer(limited.demoKey),
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+      };
+      const call = (id: number) => ({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'no_such_tool', arguments: {} },
+      });
       const responses = await Promise.all(
-        Array.from({ length: 30 }, (_, i) => fetch(`${limited.baseUrl}/mcp`, { method: 'POST', headers, body: JSON.stringify(i % 2 ? [call(i), call(i + 1000)] : call(i)) })),
+        Array.from({ length: 30 }, (_, i) =>
+          fetch(`${limited.baseUrl}/mcp`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify(i % 2 ? [call(i), call(i + 1000)] : call(i)),
+          }),
+        ),
       );
       const statuses = responses.map((r) => r.status);
       // The burst (and a token or two back meanwhile) answered; the rest refused.
@@ -282,16 +385,24 @@ describe('MCP server (standalone, fixture web)', () => {
   });
 
   it('a tool call takes its POST’s token and its REST operations take their own: their 429 is the tool’s error', async () => {
-    const limited = await startService('standalone', { RATE_LIMIT_RPS: '1', RATE_LIMIT_BURST: '3', FETCH_ALLOW_HOSTS: ctx.web.allowHosts.join(',') });
+    const limited = await startService('standalone', {
+      RATE_LIMIT_RPS: '1',
+      RATE_LIMIT_BURST: '3',
+      FETCH_ALLOW_HOSTS: ctx.web.allowHosts.join(','),
+    });
     try {
       const client = await connectHttp(limited);
       let refused: CallToolResult | undefined;
       // Spend the key's bucket, wait for one token to come back (one a second): the POST takes it and
       // its search finds none (a token or the POST's own 429 otherwise: try a few times).
       for (let attempt = 0; attempt < 5 && !refused; attempt++) {
-        await Promise.all(Array.from({ length: 8 }, () => fetch(`${limited.baseUrl}/v1/usage`, { headers: bearer(limited.demoKey) })));
+        await Promise.all(
+          Array.from({ length: 8 }, () => fetch(`${limited.baseUrl}/v1/usage`, { headers: bearer(limited.demoKey) })),
+        );
         await new Promise((resolve) => setTimeout(resolve, 1_300));
-        const result = (await client.callTool({ name: 'web_search', arguments: { queries: ['battery'] } }).catch(() => null)) as CallToolResult | null;
+        const result = (await client
+          .callTool({ name: 'web_search', arguments: { queries: ['battery'] } })
+          .catch(() => null)) as CallToolResult | null;
         if (result?.isError) refused = result;
       }
       expect(refused).toBeDefined();
@@ -303,21 +414,39 @@ describe('MCP server (standalone, fixture web)', () => {
   });
 
   it('a wrong or missing key is a 401 before any MCP message', async () => {
-    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    };
     const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
-    for (const auth of [{}, bearer('wr_AAAAAAAAAAAA_wrongsecretwrongsecretwrongsecret'), { Authorization: 'Basic Zm9vOmJhcg==' }]) {
-      const response = await fetch(`${ctx.svc.baseUrl}/mcp`, { method: 'POST', headers: { ...headers, ...auth }, body: JSON.stringify(initialize) });
+    for (const auth of [
+      {},
+      bearer('wr_AAAAAAAAAAAA_wrongsecretwrongsecretwrongsecret'),
+      { Authorization: 'Basic Zm9vOmJhcg==' },
+    ]) {
+      const response = await fetch(`${ctx.svc.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: { ...headers, ...auth },
+        body: JSON.stringify(initialize),
+      });
       expect(response.status).toBe(401);
       expect(response.headers.get('www-authenticate')).toBe('Bearer');
       expect(await json(response)).toEqual({ detail: expect.any(String) });
     }
     expect((await fetch(`${ctx.svc.baseUrl}/mcp`, { headers: { Accept: 'text/event-stream' } })).status).toBe(401);
-    await expect(connectHttp(ctx.svc, 'wr_AAAAAAAAAAAA_wrongsecretwrongsecretwrongsecret')).rejects.toMatchObject({ code: 401 });
+    await expect(connectHttp(ctx.svc, 'wr_AAAAAAAAAAAA_wrongsecretwrongsecretwrongsecret')).rejects.toMatchObject({
+      code: 401,
+    });
   });
 
   it('GET and DELETE are 405 (a stateless server: no session, no server-initiated stream)', async () => {
     for (const method of ['GET', 'DELETE']) {
-      const response = await fetch(`${ctx.svc.baseUrl}/mcp`, { method, headers: { ...bearer(ctx.svc.demoKey), Accept: 'text/event-stream' } });
+      const response = await fetch(`${ctx.svc.baseUrl}/mcp`, {
+        method,
+        headers: { ...bearer(ctx.svc.demoKey), Accept: 'text/event-stream' },
+      });
       expect(response.status).toBe(405);
       expect(response.headers.get('allow')).toBe('POST');
       expect((await json(response)).error.message).toMatch(/stateless/);
@@ -325,18 +454,30 @@ describe('MCP server (standalone, fixture web)', () => {
   });
 
   it('an oversized, malformed or non-MCP body answers an error, and the service still serves', async () => {
-    const headers = { ...bearer(ctx.svc.demoKey), 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+    const headers = {
+      ...bearer(ctx.svc.demoKey),
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+    };
     const post = (body: string) => fetch(`${ctx.svc.baseUrl}/mcp`, { method: 'POST', headers, body });
     // A body declared larger than the limit is refused from its Content-Length, before it is read.
     // (The headers alone are sent: the service answers 413 and closes the connection, and a client
     // still writing 2 MB then may see the close, EPIPE, before the answer.)
     const declaredOnly = (bytes: number) =>
       new Promise<number>((resolve, reject) => {
-        const request = http.request(`${ctx.svc.baseUrl}/mcp`, { method: 'POST', headers: { ...headers, 'Content-Length': String(bytes) }, signal: AbortSignal.timeout(10_000) }, (response) => {
-          response.resume();
-          resolve(response.statusCode ?? 0);
-          request.destroy();
-        });
+        const request = http.request(
+          `${ctx.svc.baseUrl}/mcp`,
+          {
+            method: 'POST',
+            headers: { ...headers, 'Content-Length': String(bytes) },
+            signal: AbortSignal.timeout(10_000),
+          },
+          (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+            request.destroy();
+          },
+        );
         request.on('error', reject);
         request.flushHeaders();
       });
@@ -345,7 +486,14 @@ describe('MCP server (standalone, fixture web)', () => {
     const notRpc = await post(JSON.stringify({ hello: 'world' }));
     expect(notRpc.status).toBe(400);
     expect((await json(notRpc)).error.code).toBe(-32700);
-    const longArg = await post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'web_search', arguments: { queries: ['y'.repeat(5_000)] } } }));
+    const longArg = await post(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'web_search', arguments: { queries: ['y'.repeat(5_000)] } },
+      }),
+    );
     expect(longArg.status).toBe(200);
     expect(await longArg.text()).toContain('queries.0: must NOT have more than 1000 characters');
     expect((await fetch(`${ctx.svc.baseUrl}/healthz`)).status).toBe(200);
@@ -357,7 +505,11 @@ describe('MCP server (standalone, fixture web)', () => {
     expect(stdioLog).toContain('web-research MCP server on stdio');
     expect(stdioLog).not.toContain(ctx.svc.demoKey.slice(16));
     const { spawnSync } = await import('node:child_process');
-    const bare = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'service.js'), 'mcp'], { env: { PATH: process.env.PATH ?? '' }, input: '', encoding: 'utf8' });
+    const bare = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'service.js'), 'mcp'], {
+      env: { PATH: process.env.PATH ?? '' },
+      input: '',
+      encoding: 'utf8',
+    });
     expect(bare.status).toBe(2);
     expect(bare.stdout).toBe('');
     expect(bare.stderr).toContain('WEB_RESEARCH_URL and WEB_RESEARCH_API_KEY must be set');

@@ -36,7 +36,16 @@ async function changingSearch(): Promise<{ server: ReplayServer; set(rows: Row[]
           body: {
             query: req.query.q,
             number_of_results: rows.length,
-            results: rows.map((r, i) => ({ url: r.url, title: r.title, content: `${r.title}.`, publishedDate: r.date ?? null, engine: 'stub', engines: ['stub'], score: 10 - i, category: 'general' })),
+            results: rows.map((r, i) => ({
+              url: r.url,
+              title: r.title,
+              content: `${r.title}.`,
+              publishedDate: r.date ?? null,
+              engine: 'stub',
+              engines: ['stub'],
+              score: 10 - i,
+              category: 'general',
+            })),
             answers: [],
             corrections: [],
             infoboxes: [],
@@ -97,7 +106,12 @@ describe('monitors over HTTP (standalone, a search whose answers change, a setta
   });
 
   const headers = () => ({ ...bearer(svc.demoKey), 'Content-Type': 'application/json' });
-  const call = (method: string, route: string, body?: unknown) => fetch(`${svc.baseUrl}${route}`, { method, headers: headers(), ...(body !== undefined && { body: JSON.stringify(body) }) });
+  const call = (method: string, route: string, body?: unknown) =>
+    fetch(`${svc.baseUrl}${route}`, {
+      method,
+      headers: headers(),
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
   const create = async (body: Record<string, unknown>) => {
     const response = await call('POST', '/v1/monitors', body);
     expect(response.status).toBe(201);
@@ -111,15 +125,39 @@ describe('monitors over HTTP (standalone, a search whose answers change, a setta
   const hookUrl = () => `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 
   it('creates with every default, never returns the secret, and does not run on creation', async () => {
-    const monitor = await create({ query: 'battery news', webhook_secret: `whsec_${randomBytes(24).toString('base64')}` });
+    const monitor = await create({
+      query: 'battery news',
+      webhook_secret: `whsec_${randomBytes(24).toString('base64')}`,
+    });
     expect(monitor).toMatchObject({
-      query: 'battery news', cadence: 'daily', cron: null, mode: 'diff', filter_prompt: null, notify_on: ['change', 'match', 'error'],
-      webhook: null, webhook_max_attempts: 3, webhook_backoff_seconds: 30, webhook_secret_set: true, country: 'us', language: 'en',
-      status: 'active', metadata: {}, runs: 0, lastRunAt: null, last_result: null, last_webhook_status: null, last_webhook_at: null, last_webhook_error: null,
+      query: 'battery news',
+      cadence: 'daily',
+      cron: null,
+      mode: 'diff',
+      filter_prompt: null,
+      notify_on: ['change', 'match', 'error'],
+      webhook: null,
+      webhook_max_attempts: 3,
+      webhook_backoff_seconds: 30,
+      webhook_secret_set: true,
+      country: 'us',
+      language: 'en',
+      status: 'active',
+      metadata: {},
+      runs: 0,
+      lastRunAt: null,
+      last_result: null,
+      last_webhook_status: null,
+      last_webhook_at: null,
+      last_webhook_error: null,
     });
     expect(monitor).not.toHaveProperty('webhook_secret');
     expect(monitor.nextRunAt).toBe(new Date(Date.parse(monitor.createdAt) + 86_400_000).toISOString());
-    const bad = await call('POST', '/v1/monitors', { query: 'x', webhook_secret: 'whsec_c2hvcnQ=', cron: '61 * * * *' });
+    const bad = await call('POST', '/v1/monitors', {
+      query: 'x',
+      webhook_secret: 'whsec_c2hvcnQ=',
+      cron: '61 * * * *',
+    });
     expect(bad.status).toBe(422);
     const detail = (await json(bad)).detail as { loc: string[]; type: string }[];
     expect(detail.map((d) => d.loc.join('.'))).toEqual(['body.cron', 'body.webhook_secret']);
@@ -156,13 +194,19 @@ describe('monitors over HTTP (standalone, a search whose answers change, a setta
     search.set([row(6)]);
     expect(await runNow(filtered.id)).toMatchObject({ matched: false, results_count: 0 });
     const unreadable = await create({ query: 'battery news', filter_prompt: 'is written by an expert' });
-    expect(await runNow(unreadable.id)).toMatchObject({ status: 'error', error: expect.stringContaining('cannot evaluate') });
+    expect(await runNow(unreadable.id)).toMatchObject({
+      status: 'error',
+      error: expect.stringContaining('cannot evaluate'),
+    });
 
     const events = await json(await call('GET', `/v1/monitors/${diff.id}/events?limit=2`));
     expect(events).toMatchObject({ total: 3, limit: 2, offset: 0 });
     expect(events.events.map((e: MonitorEvent) => e.event_id)).toEqual([third.event_id, second.event_id]);
     const view = await json(await call('GET', `/v1/monitors/${diff.id}`));
-    expect(view).toMatchObject({ runs: 3, last_result: { event_id: third.event_id, results_count: 2, status: 'unchanged' } });
+    expect(view).toMatchObject({
+      runs: 3,
+      last_result: { event_id: third.event_id, results_count: 2, status: 'unchanged' },
+    });
     const usage = await json(await call('GET', '/v1/usage?from=2020-01-01&to=2099-12-31'));
     expect(usage.days.some((d: { sku: string }) => d.sku === 'sku_monitor_run')).toBe(true);
   });
@@ -171,7 +215,11 @@ describe('monitors over HTTP (standalone, a search whose answers change, a setta
     setClock(at(0));
     const monitor = await create({ query: 'battery news', cadence: 'hourly' });
     search.set([row(1)]);
-    const history = async () => ((await json(await call('GET', `/v1/monitors/${monitor.id}/history`))).events as { type: string; data: { slots_covered?: number } }[]);
+    const history = async () =>
+      (await json(await call('GET', `/v1/monitors/${monitor.id}/history`))).events as {
+        type: string;
+        data: { slots_covered?: number };
+      }[];
     const starts = async () => (await history()).filter((e) => e.type === 'MonitorRunStarted');
     const waitFor = async (what: () => Promise<boolean>) => {
       for (let i = 0; i < 200; i++) {
@@ -215,30 +263,54 @@ describe('monitors over HTTP (standalone, a search whose answers change, a setta
     expect((await call('DELETE', `/v1/monitors/${monitor.id}`)).status).toBe(404);
     expect((await json(await call('GET', `/v1/monitors/${monitor.id}/events`))).total).toBe(1);
     const history = (await json(await call('GET', `/v1/monitors/${monitor.id}/history`))).events as { type: string }[];
-    expect(history.map((e) => e.type)).toEqual(expect.arrayContaining(['MonitorCreated', 'MonitorEventRecorded', 'MonitorDeleted']));
-    expect((await json(await call('GET', '/v1/monitors'))).monitors.map((m: { id: string }) => m.id)).not.toContain(monitor.id);
+    expect(history.map((e) => e.type)).toEqual(
+      expect.arrayContaining(['MonitorCreated', 'MonitorEventRecorded', 'MonitorDeleted']),
+    );
+    expect((await json(await call('GET', '/v1/monitors'))).monitors.map((m: { id: string }) => m.id)).not.toContain(
+      monitor.id,
+    );
   });
 
   it('PATCH changes some fields; webhook_secret null clears it', async () => {
-    const monitor = await create({ query: 'battery news', webhook_secret: `whsec_${randomBytes(32).toString('base64')}` });
-    const patched = await json(await call('PATCH', `/v1/monitors/${monitor.id}`, { mode: 'snapshot', cron: '0 9 * * 1', webhook_secret: null }));
-    expect(patched).toMatchObject({ mode: 'snapshot', cron: '0 9 * * 1', query: 'battery news', webhook_secret_set: false });
+    const monitor = await create({
+      query: 'battery news',
+      webhook_secret: `whsec_${randomBytes(32).toString('base64')}`,
+    });
+    const patched = await json(
+      await call('PATCH', `/v1/monitors/${monitor.id}`, { mode: 'snapshot', cron: '0 9 * * 1', webhook_secret: null }),
+    );
+    expect(patched).toMatchObject({
+      mode: 'snapshot',
+      cron: '0 9 * * 1',
+      query: 'battery news',
+      webhook_secret_set: false,
+    });
     expect(new Date(patched.nextRunAt).getUTCDay()).toBe(1);
     expect(new Date(patched.nextRunAt).getUTCHours()).toBe(9);
   });
 
   it('delivers monitor events signed with the monitor’s own secret: failing twice then 200 is one delivery, one webhook-id, backoff between attempts', async () => {
     const secret = `whsec_${randomBytes(24).toString('base64')}`;
-    const monitor = await create({ query: 'battery news', webhook: hookUrl(), webhook_secret: secret, webhook_backoff_seconds: 1, notify_on: ['change'] });
+    const monitor = await create({
+      query: 'battery news',
+      webhook: hookUrl(),
+      webhook_secret: secret,
+      webhook_backoff_seconds: 1,
+      notify_on: ['change'],
+    });
     defaultScript = [500, 500, 200];
     search.set([row(11)]);
     const event = await runNow(monitor.id);
-    const mine = () => hooks.filter((h) => (JSON.parse(h.body) as { data: { event_id: string } }).data.event_id === event.event_id);
+    const mine = () =>
+      hooks.filter((h) => (JSON.parse(h.body) as { data: { event_id: string } }).data.event_id === event.event_id);
     for (let i = 0; i < 200 && mine().length < 3; i++) await new Promise((r) => setTimeout(r, 50));
     const attempts = mine();
     expect(attempts.map((h) => h.status)).toEqual([500, 500, 200]);
     expect(new Set(attempts.map((h) => h.headers['webhook-id'])).size).toBe(1);
-    const verified = new Webhook(secret).verify(attempts[2]!.body, attempts[2]!.headers as Record<string, string>) as { type: string; data: MonitorEvent };
+    const verified = new Webhook(secret).verify(attempts[2]!.body, attempts[2]!.headers as Record<string, string>) as {
+      type: string;
+      data: MonitorEvent;
+    };
     expect(verified).toMatchObject({ type: 'monitor.event', data: { event_id: event.event_id, status: 'changed' } });
     // Backoff 1 s, then 2 s, each +-10%.
     expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(850);
@@ -248,11 +320,17 @@ describe('monitors over HTTP (standalone, a search whose answers change, a setta
       await new Promise((r) => setTimeout(r, 50));
       view = await json(await call('GET', `/v1/monitors/${monitor.id}`));
     }
-    expect(view).toMatchObject({ last_webhook_status: 200, last_webhook_error: null, last_webhook_at: expect.any(Number) });
+    expect(view).toMatchObject({
+      last_webhook_status: 200,
+      last_webhook_error: null,
+      last_webhook_at: expect.any(Number),
+    });
     // An unchanged run is not a `change`: nothing is delivered.
     const quiet = await runNow(monitor.id);
     await new Promise((r) => setTimeout(r, 300));
-    expect(hooks.some((h) => (JSON.parse(h.body) as { data: { event_id: string } }).data.event_id === quiet.event_id)).toBe(false);
+    expect(
+      hooks.some((h) => (JSON.parse(h.body) as { data: { event_id: string } }).data.event_id === quiet.event_id),
+    ).toBe(false);
   });
 
   it('a 410 stops retries at once and records the error', async () => {
@@ -267,9 +345,13 @@ describe('monitors over HTTP (standalone, a search whose answers change, a setta
     }
     expect(view).toMatchObject({ last_webhook_status: 410, last_webhook_error: expect.any(String) });
     await new Promise((r) => setTimeout(r, 1_500));
-    const attempts = hooks.filter((h) => (JSON.parse(h.body) as { data: { event_id: string } }).data.event_id === event.event_id);
+    const attempts = hooks.filter(
+      (h) => (JSON.parse(h.body) as { data: { event_id: string } }).data.event_id === event.event_id,
+    );
     expect(attempts).toHaveLength(1);
     // Signed with the team's secret: this monitor has none of its own.
-    expect(() => new Webhook(svc.demoWebhookSecret).verify(attempts[0]!.body, attempts[0]!.headers as Record<string, string>)).not.toThrow();
+    expect(() =>
+      new Webhook(svc.demoWebhookSecret).verify(attempts[0]!.body, attempts[0]!.headers as Record<string, string>),
+    ).not.toThrow();
   });
 });

@@ -60,7 +60,11 @@ describe('page monitors (standalone)', () => {
   });
 
   const call = (method: string, route: string, body?: unknown) =>
-    fetch(`${svc.baseUrl}${route}`, { method, headers: { ...bearer(svc.demoKey), 'Content-Type': 'application/json' }, ...(body !== undefined && { body: JSON.stringify(body) }) });
+    fetch(`${svc.baseUrl}${route}`, {
+      method,
+      headers: { ...bearer(svc.demoKey), 'Content-Type': 'application/json' },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
   const runNow = async (id: string): Promise<PageEvent> => {
     const res = await call('POST', `/v1/monitors/${id}/run`);
     expect(res.status).toBe(202);
@@ -83,13 +87,23 @@ describe('page monitors (standalone)', () => {
     const url = `${site.origin}/pricing`;
     site.setPage('/pricing', pricing({ pro: '30' }));
     const secret = `whsec_${randomBytes(24).toString('base64')}`;
-    const created = await call('POST', '/v1/monitors', { url, webhook: `http://127.0.0.1:${hookPort}/monitor`, webhook_secret: secret, notify_on: ['change', 'error'] });
+    const created = await call('POST', '/v1/monitors', {
+      url,
+      webhook: `http://127.0.0.1:${hookPort}/monitor`,
+      webhook_secret: secret,
+      notify_on: ['change', 'error'],
+    });
     expect(created.status).toBe(201);
     const monitor = await json(created);
     expect(monitor).toMatchObject({ url, query: url, mode: 'diff', filter_prompt: null });
 
     const first = await runNow(monitor.id);
-    expect(first).toMatchObject({ status: 'changed', results_count: 1, results: [{ url, title: 'Pricing' }], error: null });
+    expect(first).toMatchObject({
+      status: 'changed',
+      results_count: 1,
+      results: [{ url, title: 'Pricing' }],
+      error: null,
+    });
     expect(first.diff!.added).toEqual(['Basic plan costs 10 dollars a month.', 'Pro plan costs 30 dollars a month.']);
     expect(first.diff!.removed).toEqual([]);
     expect(first.content_hash).toMatch(/^[0-9a-f]{64}$/);
@@ -99,14 +113,22 @@ describe('page monitors (standalone)', () => {
     const before = site.hits.filter((h) => h.path === '/pricing').length;
     site.setPage('/pricing', pricing({ pro: '30', cls: 'b', stamp: '2026-06-30T12:34:56Z' }));
     const same = await runNow(monitor.id);
-    expect(same).toMatchObject({ status: 'unchanged', content_hash: first.content_hash, diff: { added: [], removed: [], summary: 'no change' } });
+    expect(same).toMatchObject({
+      status: 'unchanged',
+      content_hash: first.content_hash,
+      diff: { added: [], removed: [], summary: 'no change' },
+    });
     // Read live: the page was requested again, not served from a cache.
     expect(site.hits.filter((h) => h.path === '/pricing').length).toBe(before + 1);
 
     site.setPage('/pricing', pricing({ pro: '35', extra: 'Team plan costs 50 dollars a month.' }));
     const changed = await runNow(monitor.id);
     expect(changed.status).toBe('changed');
-    expect(changed.diff).toEqual({ added: ['Pro plan costs 35 dollars a month.', 'Team plan costs 50 dollars a month.'], removed: ['Pro plan costs 30 dollars a month.'], summary: '2 lines added, 1 line removed' });
+    expect(changed.diff).toEqual({
+      added: ['Pro plan costs 35 dollars a month.', 'Team plan costs 50 dollars a month.'],
+      removed: ['Pro plan costs 30 dollars a month.'],
+      summary: '2 lines added, 1 line removed',
+    });
     expect(changed.content_hash).not.toBe(first.content_hash);
 
     site.setDown('/pricing', true);
@@ -124,13 +146,26 @@ describe('page monitors (standalone)', () => {
 
     // Delivered: the changed runs and the error, signed with the monitor's own secret; no unchanged one.
     const wanted = [first, changed, down].map((e) => e.event_id);
-    for (let i = 0; i < 100 && wanted.some((id) => !hooks.some((h) => h.body.includes(id))); i++) await new Promise((r) => setTimeout(r, 100));
-    const delivered = hooks.map((h) => new Webhook(secret).verify(h.body, h.headers as Record<string, string>) as { type: string; data: PageEvent });
+    for (let i = 0; i < 100 && wanted.some((id) => !hooks.some((h) => h.body.includes(id))); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    const delivered = hooks.map(
+      (h) =>
+        new Webhook(secret).verify(h.body, h.headers as Record<string, string>) as { type: string; data: PageEvent },
+    );
     expect(delivered.map((d) => d.data.event_id).sort()).toEqual(wanted.sort());
-    expect(delivered.find((d) => d.data.event_id === changed.event_id)!.data.diff!.added).toContain('Team plan costs 50 dollars a month.');
+    expect(delivered.find((d) => d.data.event_id === changed.event_id)!.data.diff!.added).toContain(
+      'Team plan costs 50 dollars a month.',
+    );
 
     // One credit per run that read the page (the error run costs nothing).
     const events = await json(await call('GET', `/v1/monitors/${monitor.id}/events`));
-    expect(events.events.map((e: PageEvent) => e.status)).toEqual(['unchanged', 'unchanged', 'error', 'changed', 'unchanged', 'changed']);
+    expect(events.events.map((e: PageEvent) => e.status)).toEqual([
+      'unchanged',
+      'unchanged',
+      'error',
+      'changed',
+      'unchanged',
+      'changed',
+    ]);
   });
 });

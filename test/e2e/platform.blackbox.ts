@@ -22,13 +22,25 @@ export function platformSuite(ctx: E2eContext): void {
       const started = performance.now();
       for (;;) {
         if ((await authed(route, key)).status === status) return performance.now() - started;
-        if (performance.now() - started > timeoutMs) throw new Error(`${route} did not answer ${status} within ${timeoutMs} ms`);
+        if (performance.now() - started > timeoutMs)
+          throw new Error(`${route} did not answer ${status} within ${timeoutMs} ms`);
         await new Promise((r) => setTimeout(r, 10));
       }
     };
 
-    const charge = (team: string, requestId: string, at: string, items: { sku: string; quantity: number; credits: number }[]) =>
-      handleCommand(log, chargeStream(team, requestId), chargeDecider, { type: 'Charge', team_id: team, request_id: requestId, items }, { now: at });
+    const charge = (
+      team: string,
+      requestId: string,
+      at: string,
+      items: { sku: string; quantity: number; credits: number }[],
+    ) =>
+      handleCommand(
+        log,
+        chargeStream(team, requestId),
+        chargeDecider,
+        { type: 'Charge', team_id: team, request_id: requestId, items },
+        { now: at },
+      );
 
     beforeAll(() => {
       log = openSqliteEventStore(path.join(svc.dataDir, 'events.db'));
@@ -41,12 +53,22 @@ export function platformSuite(ctx: E2eContext): void {
       const response = await authed('/v1/usage');
       expect(response.status).toBe(200);
       const body = await json(response);
-      expect(body).toEqual({ from: expect.any(String), to: new Date().toISOString().slice(0, 10), total_credits: 0, days: [] });
+      expect(body).toEqual({
+        from: expect.any(String),
+        to: new Date().toISOString().slice(0, 10),
+        total_credits: 0,
+        days: [],
+      });
       expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     });
 
     it('refuses a request without a key, a malformed key and an unknown key with 401', async () => {
-      for (const headers of [{}, { Authorization: 'Basic abc' }, bearer('wr_notakey'), bearer(`wr_AAAAAAAAAAAA_${'a'.repeat(43)}`)]) {
+      for (const headers of [
+        {},
+        { Authorization: 'Basic abc' },
+        bearer('wr_notakey'),
+        bearer(`wr_AAAAAAAAAAAA_${'a'.repeat(43)}`),
+      ]) {
         const response = await get('/v1/usage', headers);
         expect(response.status).toBe(401);
         expect(response.headers.get('www-authenticate')).toBe('Bearer');
@@ -79,7 +101,9 @@ export function platformSuite(ctx: E2eContext): void {
       await charge('demo', 'req-c', '2026-03-03T08:00:00.000Z', [{ sku: 'sku_extract', quantity: 3, credits: 6 }]);
       // A retried request (same request id) is never charged twice.
       await charge('demo', 'req-c', '2026-03-03T08:00:05.000Z', [{ sku: 'sku_extract', quantity: 3, credits: 6 }]);
-      await charge('other-team', 'req-a', '2026-03-01T12:00:00.000Z', [{ sku: 'sku_search', quantity: 1, credits: 50 }]);
+      await charge('other-team', 'req-a', '2026-03-01T12:00:00.000Z', [
+        { sku: 'sku_search', quantity: 1, credits: 50 },
+      ]);
 
       const route = '/v1/usage?from=2026-03-01&to=2026-03-31';
       await untilStatus(`/v1/usage/requests/req-c`, svc.demoKey, 200, 2000);
@@ -113,13 +137,18 @@ export function platformSuite(ctx: E2eContext): void {
           { sku: 'sku_objective_rerank', quantity: 1, credits: 1 },
         ],
       });
-      await charge('other-team', 'only-theirs', '2026-03-05T00:00:00.000Z', [{ sku: 'sku_search', quantity: 1, credits: 1 }]);
+      await charge('other-team', 'only-theirs', '2026-03-05T00:00:00.000Z', [
+        { sku: 'sku_search', quantity: 1, credits: 1 },
+      ]);
       const theirs = await authed('/v1/usage/requests/only-theirs');
       expect(theirs.status).toBe(404);
       expect(await theirs.json()).toEqual({ detail: expect.stringContaining('only-theirs') });
       const bad = await authed('/v1/usage/requests/bad%20id');
       expect(bad.status).toBe(422);
-      expect((await json(bad)).detail[0]).toMatchObject({ type: 'string_pattern_mismatch', loc: ['path', 'request_id'] });
+      expect((await json(bad)).detail[0]).toMatchObject({
+        type: 'string_pattern_mismatch',
+        loc: ['path', 'request_id'],
+      });
     });
 
     it('accepts a CLI-created key within 1 s and refuses it within 1 s of revoke', async () => {
@@ -154,7 +183,9 @@ export function platformSuite(ctx: E2eContext): void {
       secrets.push(second);
       await untilStatus('/v1/usage', second, 200, 1000);
       expect((await authed('/v1/usage', first)).status).toBe(200);
-      expect((await svc.keys('list', '--team', 'rotating')).stdout).toMatch(new RegExp(`^${first.slice(3, 15)} expiring `, 'm'));
+      expect((await svc.keys('list', '--team', 'rotating')).stdout).toMatch(
+        new RegExp(`^${first.slice(3, 15)} expiring `, 'm'),
+      );
       await untilStatus('/v1/usage', first, 401, 12_000);
       expect((await authed('/v1/usage', second)).status).toBe(200);
     });
@@ -181,7 +212,15 @@ export function platformSuite(ctx: E2eContext): void {
       const ready = await json(await get('/readyz'));
       expect(ready.status).toBe('ready');
       expect(ready.checks.projector).toMatchObject({ ok: true, status: 'live' });
-      expect(Object.keys(ready.checks.bus).sort()).toEqual(['extraction', 'findall', 'monitors', 'projector', 'research', 'search', 'webhooks']);
+      expect(Object.keys(ready.checks.bus).sort()).toEqual([
+        'extraction',
+        'findall',
+        'monitors',
+        'projector',
+        'research',
+        'search',
+        'webhooks',
+      ]);
       expect((await authed('/v1/usage')).status).toBe(200);
       const metrics = await (await get('/metrics')).text();
       expect(metrics).toMatch(/http_requests_total\{[^}]*route="\/v1\/usage"[^}]*status="200"[^}]*\} \d+/);
@@ -190,10 +229,13 @@ export function platformSuite(ctx: E2eContext): void {
       await SwaggerParser.validate(structuredClone(openapi));
       expect(openapi.paths['/v1/usage'].get.responses).toHaveProperty('422');
       // Only what the HTTP API uses: no bus message classes (an empty SearchRequest beside the real SearchBody).
-      expect(Object.keys(openapi.components.schemas)).toEqual(expect.arrayContaining(['SearchBody', 'SearchRunViewDto', 'FindAllRun', 'Monitor', 'ErrorDetail']));
+      expect(Object.keys(openapi.components.schemas)).toEqual(
+        expect.arrayContaining(['SearchBody', 'SearchRunViewDto', 'FindAllRun', 'Monitor', 'ErrorDetail']),
+      );
       expect(Object.keys(openapi.components.schemas)).not.toContain('SearchRequest');
       const text = JSON.stringify(openapi);
-      for (const name of Object.keys(openapi.components.schemas)) expect(text).toContain(`"#/components/schemas/${name}"`);
+      for (const name of Object.keys(openapi.components.schemas))
+        expect(text).toContain(`"#/components/schemas/${name}"`);
       const unknown = await authed('/v1/nowhere');
       expect(unknown.status).toBe(404);
       expect(await unknown.json()).toEqual({ detail: 'Not Found' });

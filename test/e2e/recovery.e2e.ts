@@ -40,13 +40,23 @@ describe('deep run recovery (cluster)', () => {
       await fetch(`${svc.baseUrl}/v1/search`, {
         method: 'POST',
         headers,
-        body: JSON.stringify({ depth: 'deep', queries: ['battery', 'robot', 'solar', 'tram', 'library'], max_subqueries: 10, max_fetches: 30 }),
+        body: JSON.stringify({
+          depth: 'deep',
+          queries: ['battery', 'robot', 'solar', 'tram', 'library'],
+          max_subqueries: 10,
+          max_fetches: 30,
+        }),
       }),
     );
     expect(started).toMatchObject({ search_id: expect.any(String) });
     const view = async () => json(await fetch(`${svc.baseUrl}/v1/searches/${started.search_id}`, { headers }));
-    const history = async () => (await json(await fetch(`${svc.baseUrl}/v1/searches/${started.search_id}/history`, { headers }))).events as { type: string; data: { worker_id?: string; resumed?: boolean } }[];
-    for (let i = 0; i < 400 && !(await history()).some((e) => e.type === 'PageFetched'); i++) await new Promise((r) => setTimeout(r, 10));
+    const history = async () =>
+      (await json(await fetch(`${svc.baseUrl}/v1/searches/${started.search_id}/history`, { headers }))).events as {
+        type: string;
+        data: { worker_id?: string; resumed?: boolean };
+      }[];
+    for (let i = 0; i < 400 && !(await history()).some((e) => e.type === 'PageFetched'); i++)
+      await new Promise((r) => setTimeout(r, 10));
     const pid = svc.servicePids().get('research')!;
     expect((await view()).status).toBe('running');
     process.kill(pid, 'SIGKILL');

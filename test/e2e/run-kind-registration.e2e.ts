@@ -50,12 +50,21 @@ describe('a run kind registered once (the echo kind of the tests)', () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     hookPort = (receiver.address() as AddressInfo).port;
     const config = {
-      ...loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_RPS: '0', FETCH_ALLOW_HOSTS: `127.0.0.1:${hookPort}`, WEBHOOK_BACKOFF_SECONDS: '1' }),
+      ...loadConfig({
+        DATA_DIR: dataDir,
+        RATE_LIMIT_RPS: '0',
+        FETCH_ALLOW_HOSTS: `127.0.0.1:${hookPort}`,
+        WEBHOOK_BACKOFF_SECONDS: '1',
+      }),
       bus: 'inprocess' as const,
       host: '127.0.0.1',
       port: 0,
     };
-    app = await createHttpApp(StandaloneModule.forConfig(config, kinds, [EchoModule.forKinds(kinds)]), config, new JsonLogger(createRootLogger('test', 'silent')));
+    app = await createHttpApp(
+      StandaloneModule.forConfig(config, kinds, [EchoModule.forKinds(kinds)]),
+      config,
+      new JsonLogger(createRootLogger('test', 'silent')),
+    );
     app.connectMicroservice({ strategy: new InProcessServer({ queue: 'standalone' }) }, { inheritAppConfig: true });
     await app.startAllMicroservices();
     mountRunSockets(app);
@@ -64,7 +73,8 @@ describe('a run kind registered once (the echo kind of the tests)', () => {
     const created = await new TeamAdmin(app.get<EventStore>(EVENT_STORE), app.get(SecretBox)).createKey('echoes');
     key = created.key;
     secret = created.webhookSecret!;
-    for (let i = 0; i < 300 && (await get('/v1/usage')).status !== 200; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 300 && (await get('/v1/usage')).status !== 200; i++)
+      await new Promise((r) => setTimeout(r, 10));
   }, 60_000);
 
   afterAll(async () => {
@@ -73,9 +83,14 @@ describe('a run kind registered once (the echo kind of the tests)', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const get = (route: string, headers: Record<string, string> = {}) => fetch(`${base}${route}`, { headers: { Authorization: `Bearer ${key}`, ...headers } });
+  const get = (route: string, headers: Record<string, string> = {}) =>
+    fetch(`${base}${route}`, { headers: { Authorization: `Bearer ${key}`, ...headers } });
   const post = (route: string, body: unknown) =>
-    fetch(`${base}${route}`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${base}${route}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   const until = async <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> => {
     for (let i = 0; i < 500; i++) {
       const value = await probe();
@@ -99,26 +114,53 @@ describe('a run kind registered once (the echo kind of the tests)', () => {
       const view = (await (await get(`/v1/echoes/${id}`)).json()) as EchoView;
       return view.status === 'completed' ? view : undefined;
     });
-    expect(done).toEqual({ echo_id: id, status: 'completed', text: 'one registration is enough', words: ['one', 'registration', 'is', 'enough'], credits: 4 });
+    expect(done).toEqual({
+      echo_id: id,
+      status: 'completed',
+      text: 'one registration is enough',
+      words: ['one', 'registration', 'is', 'enough'],
+      credits: 4,
+    });
 
-    const list = (await (await get('/v1/echoes')).json()) as { echoes: EchoView[]; total: number; limit: number; offset: number };
+    const list = (await (await get('/v1/echoes')).json()) as {
+      echoes: EchoView[];
+      total: number;
+      limit: number;
+      offset: number;
+    };
     expect(list).toMatchObject({ total: 1, limit: 10, offset: 0 });
     expect(list.echoes.map((e) => e.echo_id)).toEqual([id]);
 
     // SSE from the start: the lifecycle's public events and the kind's own, ending with the full view.
     const sse = await (await get(`/v1/echoes/${id}/events`)).text();
     const names = [...sse.matchAll(/^event: (.+)$/gm)].map((m) => m[1]);
-    expect(names).toEqual(['run.queued', 'run.started', 'echo.word', 'echo.word', 'echo.word', 'echo.word', 'run.completed']);
+    expect(names).toEqual([
+      'run.queued',
+      'run.started',
+      'echo.word',
+      'echo.word',
+      'echo.word',
+      'echo.word',
+      'run.completed',
+    ]);
     expect(sse).toContain(`"echo_id":"${id}"`);
 
     // The recorded page: the same events as JSON.
-    const recorded = (await (await get(`/v1/echoes/${id}/recorded?limit=2&offset=2`)).json()) as { events: { event: string; data: unknown }[]; total: number };
+    const recorded = (await (await get(`/v1/echoes/${id}/recorded?limit=2&offset=2`)).json()) as {
+      events: { event: string; data: unknown }[];
+      total: number;
+    };
     expect(recorded.total).toBe(7);
-    expect(recorded.events).toEqual([expect.objectContaining({ event: 'echo.word', data: { index: 0, word: 'one' } }), expect.objectContaining({ event: 'echo.word', data: { index: 1, word: 'registration' } })]);
+    expect(recorded.events).toEqual([
+      expect.objectContaining({ event: 'echo.word', data: { index: 0, word: 'one' } }),
+      expect.objectContaining({ event: 'echo.word', data: { index: 1, word: 'registration' } }),
+    ]);
 
     // The WebSocket beside the SSE stream, from the same declaration.
     const socketEvents = await new Promise<string[]>((resolve, reject) => {
-      const ws = new WebSocket(`${base.replace('http', 'ws')}/v1/echoes/${id}/ws`, { headers: { Authorization: `Bearer ${key}` } });
+      const ws = new WebSocket(`${base.replace('http', 'ws')}/v1/echoes/${id}/ws`, {
+        headers: { Authorization: `Bearer ${key}` },
+      });
       const seen: string[] = [];
       ws.on('message', (data) => {
         const message = JSON.parse(String(data)) as { event: string };
@@ -133,7 +175,10 @@ describe('a run kind registered once (the echo kind of the tests)', () => {
     expect(socketEvents).toEqual(names);
 
     // The audit history from the log, with the request's metadata.
-    const history = (await (await get(`/v1/echoes/${id}/history`)).json()) as { events: { type: string }[]; total: number };
+    const history = (await (await get(`/v1/echoes/${id}/history`)).json()) as {
+      events: { type: string }[];
+      total: number;
+    };
     expect(history.events.map((e) => e.type)).toEqual([
       'EchoRunRequested',
       'EchoRunStarted',
@@ -152,7 +197,10 @@ describe('a run kind registered once (the echo kind of the tests)', () => {
 
     // The webhooks service announced its end, signed with the team's secret.
     const hook = await until('the webhook', async () => hooks[0]);
-    const verified = new Webhook(secret).verify(hook.body, hook.headers as Record<string, string>) as { type: string; data: EchoView };
+    const verified = new Webhook(secret).verify(hook.body, hook.headers as Record<string, string>) as {
+      type: string;
+      data: EchoView;
+    };
     expect(verified.type).toBe('echo_run.completed');
     expect(verified.data).toEqual(done);
   }, 60_000);

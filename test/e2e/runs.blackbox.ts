@@ -31,7 +31,16 @@ export const SEARCH_ROUTES: RunKindRoutes = {
   name: 'deep search',
   idField: 'search_id',
   async create(ctx, extra = {}) {
-    const response = await fetch(`${ctx.svc.baseUrl}/v1/search`, { method: 'POST', headers: headers(ctx), body: JSON.stringify({ depth: 'deep', queries: ['sodium-ion battery', 'tram extension'], max_fetches: 6, ...extra }) });
+    const response = await fetch(`${ctx.svc.baseUrl}/v1/search`, {
+      method: 'POST',
+      headers: headers(ctx),
+      body: JSON.stringify({
+        depth: 'deep',
+        queries: ['sodium-ion battery', 'tram extension'],
+        max_fetches: 6,
+        ...extra,
+      }),
+    });
     expect(response.status).toBe(202);
     return json(response);
   },
@@ -49,7 +58,11 @@ export const TASK_ROUTES: RunKindRoutes = {
   name: 'task',
   idField: 'task_id',
   async create(ctx, extra = {}) {
-    const response = await fetch(`${ctx.svc.baseUrl}/v1/tasks/runs`, { method: 'POST', headers: headers(ctx), body: JSON.stringify({ task: 'Who founded Acme Robotics and when?', processor: 'core', ...extra }) });
+    const response = await fetch(`${ctx.svc.baseUrl}/v1/tasks/runs`, {
+      method: 'POST',
+      headers: headers(ctx),
+      body: JSON.stringify({ task: 'Who founded Acme Robotics and when?', processor: 'core', ...extra }),
+    });
     expect(response.status).toBe(202);
     return json(response);
   },
@@ -68,7 +81,11 @@ export const FINDALL_ROUTES: RunKindRoutes = {
   name: 'FindAll',
   idField: 'findall_id',
   async create(ctx, extra = {}) {
-    const response = await fetch(`${ctx.svc.baseUrl}/v1/findall/runs`, { method: 'POST', headers: headers(ctx), body: JSON.stringify({ query: 'robotics companies headquartered in Pittsburgh', limit: 5, ...extra }) });
+    const response = await fetch(`${ctx.svc.baseUrl}/v1/findall/runs`, {
+      method: 'POST',
+      headers: headers(ctx),
+      body: JSON.stringify({ query: 'robotics companies headquartered in Pittsburgh', limit: 5, ...extra }),
+    });
     expect(response.status).toBe(202);
     return json(response);
   },
@@ -82,10 +99,23 @@ export const FINDALL_ROUTES: RunKindRoutes = {
   webhookType: 'findall_run',
 };
 
-const PUBLIC_NAMES = ['run.queued', 'run.started', 'plan.created', 'serp.page', 'page.fetched', 'finding.graded', 'results.updated', 'entity.found', 'run.completed', 'run.failed', 'run.cancelled'];
+const PUBLIC_NAMES = [
+  'run.queued',
+  'run.started',
+  'plan.created',
+  'serp.page',
+  'page.fetched',
+  'finding.graded',
+  'results.updated',
+  'entity.found',
+  'run.completed',
+  'run.failed',
+  'run.cancelled',
+];
 const TERMINAL = new Set(['run.completed', 'run.failed', 'run.cancelled']);
 /** A run's status as a word (a FindAll run's is an object once it ended). */
-const statusOf = (view: View): string => (typeof view.status === 'string' ? view.status : (view.status as { status: string }).status);
+const statusOf = (view: View): string =>
+  typeof view.status === 'string' ? view.status : (view.status as { status: string }).status;
 
 /**
  * One black-box suite for every run kind (DESIGN.md 3b): create, view, list, a 409 on cancelling a
@@ -94,7 +124,8 @@ const statusOf = (view: View): string => (typeof view.status === 'string' ? view
  */
 export function runSuite(ctx: E2eContext, kind: RunKindRoutes): void {
   describe(`${kind.name} runs: the shared run machinery over HTTP`, () => {
-    const get = async (path: string, key = ctx.svc.demoKey) => fetch(`${ctx.svc.baseUrl}${path}`, { headers: bearer(key) });
+    const get = async (path: string, key = ctx.svc.demoKey) =>
+      fetch(`${ctx.svc.baseUrl}${path}`, { headers: bearer(key) });
     const finished = async (id: string): Promise<View> => {
       const deadline = Date.now() + 30_000;
       for (;;) {
@@ -105,7 +136,8 @@ export function runSuite(ctx: E2eContext, kind: RunKindRoutes): void {
       }
     };
     const idOf = (view: View) => String(view[kind.idField]);
-    const history = async (id: string) => ((await json(await get(kind.history(id)))).events as { revision: string; type: string }[]);
+    const history = async (id: string) =>
+      (await json(await get(kind.history(id)))).events as { revision: string; type: string }[];
 
     it('creates, completes, lists newest first, and keeps its history', async () => {
       const first = await kind.create(ctx);
@@ -118,14 +150,23 @@ export function runSuite(ctx: E2eContext, kind: RunKindRoutes): void {
       expect(ids).toEqual([idOf(second), idOf(first)]);
       const events = await history(idOf(first));
       expect(events[0]!.type).toMatch(/Requested$/);
-      expect(events.map((e) => e.type)).toEqual(expect.arrayContaining([expect.stringMatching(/Started$/), 'CreditsCharged', expect.stringMatching(/Completed$/)]));
+      expect(events.map((e) => e.type)).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/Started$/),
+          'CreditsCharged',
+          expect.stringMatching(/Completed$/),
+        ]),
+      );
       expect(events.every((e, i) => i === 0 || BigInt(e.revision) > BigInt(events[i - 1]!.revision))).toBe(true);
     });
 
     it('cancelling a finished run is a 409 and changes nothing', async () => {
       const run = await kind.create(ctx);
       const done = await finished(idOf(run));
-      const response = await fetch(`${ctx.svc.baseUrl}${kind.cancel(idOf(run))}`, { method: 'POST', headers: bearer(ctx.svc.demoKey) });
+      const response = await fetch(`${ctx.svc.baseUrl}${kind.cancel(idOf(run))}`, {
+        method: 'POST',
+        headers: bearer(ctx.svc.demoKey),
+      });
       expect(response.status).toBe(409);
       expect(await json(response)).toEqual({ detail: expect.stringContaining('completed') });
       expect(statusOf((await json(await get(kind.view(idOf(run))))) as View)).toBe(statusOf(done));
@@ -139,7 +180,15 @@ export function runSuite(ctx: E2eContext, kind: RunKindRoutes): void {
           const frames: Frame[] = [];
           let closed = false;
           const source = new EventSource(`${ctx.svc.baseUrl}${kind.sse(id)}`, {
-            fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...bearer(ctx.svc.demoKey), ...(lastEventId ? { 'Last-Event-ID': lastEventId } : {}) } }),
+            fetch: (input, init) =>
+              fetch(input, {
+                ...init,
+                headers: {
+                  ...(init?.headers as Record<string, string>),
+                  ...bearer(ctx.svc.demoKey),
+                  ...(lastEventId ? { 'Last-Event-ID': lastEventId } : {}),
+                },
+              }),
           });
           for (const name of PUBLIC_NAMES) {
             source.addEventListener(name, (message) => {
@@ -185,7 +234,10 @@ export function runSuite(ctx: E2eContext, kind: RunKindRoutes): void {
         new Promise<Frame[]>((resolve, reject) => {
           const frames: Frame[] = [];
           const socket = new WebSocket(url, { headers: bearer(ctx.svc.demoKey) });
-          socket.on('open', () => resumeFrom !== undefined && socket.send(JSON.stringify({ resume_from: Number(resumeFrom) })));
+          socket.on(
+            'open',
+            () => resumeFrom !== undefined && socket.send(JSON.stringify({ resume_from: Number(resumeFrom) })),
+          );
           socket.on('message', (data) => frames.push(JSON.parse(data.toString()) as Frame));
           socket.on('close', () => resolve(frames));
           socket.on('error', reject);
@@ -200,12 +252,16 @@ export function runSuite(ctx: E2eContext, kind: RunKindRoutes): void {
       const run = await kind.create(ctx, { webhook: `http://127.0.0.1:${ctx.hookPort}/hooks/${kind.webhookType}` });
       const id = idOf(run);
       await finished(id);
-      const mine = () => ctx.hooks.filter((h) => (JSON.parse(h.body) as { data?: Record<string, unknown> }).data?.[kind.idField] === id);
+      const mine = () =>
+        ctx.hooks.filter((h) => (JSON.parse(h.body) as { data?: Record<string, unknown> }).data?.[kind.idField] === id);
       const deadline = Date.now() + 20_000;
       while (!mine().some((h) => h.status < 300) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       const attempts = mine();
       expect(attempts.map((h) => h.status)).toEqual([500, 500, 204]);
-      const verified = new Webhook(ctx.svc.demoWebhookSecret).verify(attempts[2]!.body, attempts[2]!.headers as Record<string, string>) as { type: string; data: View };
+      const verified = new Webhook(ctx.svc.demoWebhookSecret).verify(
+        attempts[2]!.body,
+        attempts[2]!.headers as Record<string, string>,
+      ) as { type: string; data: View };
       expect(verified.type).toBe(`${kind.webhookType}.completed`);
       expect(statusOf(verified.data)).toBe('completed');
       expect(new Set(attempts.map((h) => h.headers['webhook-id'])).size).toBe(1);
@@ -218,16 +274,21 @@ export function runSuite(ctx: E2eContext, kind: RunKindRoutes): void {
       const other = (await ctx.svc.keys('create', '--team', `stranger-${kind.listKey}`)).stdout.trim();
       expect(other).toMatch(/^wr_/);
       ctx.secrets.push(other);
-      for (let i = 0; i < 50 && (await get(kind.list, other)).status !== 200; i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 50 && (await get(kind.list, other)).status !== 200; i++)
+        await new Promise((r) => setTimeout(r, 20));
       const routes = [kind.view(id), kind.history(id), kind.sse(id), ...(kind.recorded ? [kind.recorded(id)] : [])];
       for (const route of routes) {
         const response = await get(route, other);
         expect(response.status).toBe(404);
         expect(await json(response)).toEqual({ detail: expect.stringContaining(id) });
       }
-      expect((await fetch(`${ctx.svc.baseUrl}${kind.cancel(id)}`, { method: 'POST', headers: bearer(other) })).status).toBe(404);
+      expect(
+        (await fetch(`${ctx.svc.baseUrl}${kind.cancel(id)}`, { method: 'POST', headers: bearer(other) })).status,
+      ).toBe(404);
       const ws = await new Promise<number>((resolve) => {
-        const socket = new WebSocket(`${ctx.svc.baseUrl.replace('http', 'ws')}${kind.ws(id)}`, { headers: bearer(other) });
+        const socket = new WebSocket(`${ctx.svc.baseUrl.replace('http', 'ws')}${kind.ws(id)}`, {
+          headers: bearer(other),
+        });
         socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
         socket.on('error', () => undefined);
       });

@@ -33,7 +33,11 @@ describe.each(['standalone', 'cluster'] as const)('cancelling runs mid-run (%s, 
       await fetch(`${svc.baseUrl}/v1/search`, {
         method: 'POST',
         headers: headers(),
-        body: JSON.stringify({ depth: 'deep', queries: ['battery', 'robot', 'solar', 'tram', 'library'], max_subqueries: 10 }),
+        body: JSON.stringify({
+          depth: 'deep',
+          queries: ['battery', 'robot', 'solar', 'tram', 'library'],
+          max_subqueries: 10,
+        }),
       }),
     );
     let current = await view(started.search_id);
@@ -43,7 +47,10 @@ describe.each(['standalone', 'cluster'] as const)('cancelling runs mid-run (%s, 
     }
     expect(current.status).toBe('running');
     expect(current.results.length).toBeGreaterThan(0);
-    const response = await fetch(`${svc.baseUrl}/v1/searches/${started.search_id}/cancel`, { method: 'POST', headers: headers() });
+    const response = await fetch(`${svc.baseUrl}/v1/searches/${started.search_id}/cancel`, {
+      method: 'POST',
+      headers: headers(),
+    });
     expect(response.status).toBe(200);
     const cancelled = await json(response);
     expect(cancelled.status).toBe('cancelled');
@@ -52,15 +59,24 @@ describe.each(['standalone', 'cluster'] as const)('cancelling runs mid-run (%s, 
     expect(final).toMatchObject({ status: 'cancelled', report: null, credits: 0, usage_items: [] });
     expect(final.results.length).toBeGreaterThanOrEqual(current.results.length);
     expect(final.pagesFetched).toBeLessThan(final.pagesTarget);
-    const history = (await json(await fetch(`${svc.baseUrl}/v1/searches/${started.search_id}/history`, { headers: headers() }))).events as { type: string }[];
+    const history = (
+      await json(await fetch(`${svc.baseUrl}/v1/searches/${started.search_id}/history`, { headers: headers() }))
+    ).events as { type: string }[];
     expect(history.map((e) => e.type)).toContain('SearchRunCancelled');
     expect(history.map((e) => e.type)).not.toContain('SearchRunCompleted');
-    expect((await fetch(`${svc.baseUrl}/v1/searches/${started.search_id}/cancel`, { method: 'POST', headers: headers() })).status).toBe(200);
+    expect(
+      (await fetch(`${svc.baseUrl}/v1/searches/${started.search_id}/cancel`, { method: 'POST', headers: headers() }))
+        .status,
+    ).toBe(200);
   });
 
   it('a completed run cannot be cancelled (409), and the slow run completes with its pages fetched once', async () => {
     const started = await json(
-      await fetch(`${svc.baseUrl}/v1/search`, { method: 'POST', headers: headers(), body: JSON.stringify({ depth: 'deep', queries: ['rye sourdough'], max_fetches: 4 }) }),
+      await fetch(`${svc.baseUrl}/v1/search`, {
+        method: 'POST',
+        headers: headers(),
+        body: JSON.stringify({ depth: 'deep', queries: ['rye sourdough'], max_fetches: 4 }),
+      }),
     );
     let current = await view(started.search_id);
     for (let i = 0; i < 500 && ['queued', 'running'].includes(current.status); i++) {
@@ -69,7 +85,10 @@ describe.each(['standalone', 'cluster'] as const)('cancelling runs mid-run (%s, 
     }
     expect(current.status).toBe('completed');
     expect(current.usage.pages_fetched).toBeGreaterThan(0);
-    const refused = await fetch(`${svc.baseUrl}/v1/searches/${started.search_id}/cancel`, { method: 'POST', headers: headers() });
+    const refused = await fetch(`${svc.baseUrl}/v1/searches/${started.search_id}/cancel`, {
+      method: 'POST',
+      headers: headers(),
+    });
     expect(refused.status).toBe(409);
     expect(await json(refused)).toEqual({ detail: expect.any(String) });
   });
@@ -99,7 +118,14 @@ describe.each(['standalone', 'cluster'] as const)('cancelling runs mid-run (%s, 
       ends[id] = Date.parse(current.completedAt);
     }
     const startedAt = async (id: string) =>
-      Date.parse(((await json(await fetch(`${svc.baseUrl}/v1/searches/${id}/history`, { headers: headers() }))).events as { type: string; at: string }[]).find((e) => e.type === 'SearchRunStarted')!.at);
+      Date.parse(
+        (
+          (await json(await fetch(`${svc.baseUrl}/v1/searches/${id}/history`, { headers: headers() }))).events as {
+            type: string;
+            at: string;
+          }[]
+        ).find((e) => e.type === 'SearchRunStarted')!.at,
+      );
     const firstEnd = Math.min(...ids.slice(0, 4).map((id) => ends[id]));
     expect(await startedAt(ids[4])).toBeGreaterThanOrEqual(firstEnd);
     expect(await startedAt(ids[5])).toBeGreaterThanOrEqual(await startedAt(ids[4]));
@@ -107,7 +133,11 @@ describe.each(['standalone', 'cluster'] as const)('cancelling runs mid-run (%s, 
 
   it('a task cancelled mid-run ends cancelled with no output and no credits; cancelling again is fine', async () => {
     const created = await json(
-      await fetch(`${svc.baseUrl}/v1/tasks/runs`, { method: 'POST', headers: headers(), body: JSON.stringify({ task: 'Acme Robotics and HelioGrid company facts', processor: 'ultra' }) }),
+      await fetch(`${svc.baseUrl}/v1/tasks/runs`, {
+        method: 'POST',
+        headers: headers(),
+        body: JSON.stringify({ task: 'Acme Robotics and HelioGrid company facts', processor: 'ultra' }),
+      }),
     );
     const task = async () => json(await fetch(`${svc.baseUrl}/v1/tasks/${created.task_id}`, { headers: headers() }));
     let current = await task();
@@ -116,13 +146,20 @@ describe.each(['standalone', 'cluster'] as const)('cancelling runs mid-run (%s, 
       current = await task();
     }
     expect(current.status).toBe('running');
-    const response = await fetch(`${svc.baseUrl}/v1/tasks/${created.task_id}/cancel`, { method: 'POST', headers: headers() });
+    const response = await fetch(`${svc.baseUrl}/v1/tasks/${created.task_id}/cancel`, {
+      method: 'POST',
+      headers: headers(),
+    });
     expect(response.status).toBe(200);
     expect((await json(response)).status).toBe('cancelled');
     await new Promise((r) => setTimeout(r, 1_000));
     expect(await task()).toMatchObject({ status: 'cancelled', output: null, basis: [], credits: 0, usage_items: [] });
-    expect((await fetch(`${svc.baseUrl}/v1/tasks/${created.task_id}/cancel`, { method: 'POST', headers: headers() })).status).toBe(200);
-    const history = (await json(await fetch(`${svc.baseUrl}/v1/tasks/${created.task_id}/history`, { headers: headers() }))).events as { type: string }[];
+    expect(
+      (await fetch(`${svc.baseUrl}/v1/tasks/${created.task_id}/cancel`, { method: 'POST', headers: headers() })).status,
+    ).toBe(200);
+    const history = (
+      await json(await fetch(`${svc.baseUrl}/v1/tasks/${created.task_id}/history`, { headers: headers() }))
+    ).events as { type: string }[];
     expect(history.map((e) => e.type)).toContain('TaskRunCancelled');
     expect(history.map((e) => e.type)).not.toContain('CreditsCharged');
   });
@@ -131,27 +168,48 @@ describe.each(['standalone', 'cluster'] as const)('cancelling runs mid-run (%s, 
     const started: { kind: 'search' | 'task'; id: string }[] = [];
     for (let i = 0; i < 3; i++) {
       const search = await json(
-        await fetch(`${svc.baseUrl}/v1/search`, { method: 'POST', headers: headers(), body: JSON.stringify({ depth: 'deep', queries: [`mixed ${i}`, `kinds ${i}`], max_fetches: 2 }) }),
+        await fetch(`${svc.baseUrl}/v1/search`, {
+          method: 'POST',
+          headers: headers(),
+          body: JSON.stringify({ depth: 'deep', queries: [`mixed ${i}`, `kinds ${i}`], max_fetches: 2 }),
+        }),
       );
       started.push({ kind: 'search', id: search.search_id });
-      const task = await json(await fetch(`${svc.baseUrl}/v1/tasks/runs`, { method: 'POST', headers: headers(), body: JSON.stringify({ task: `mixed kinds task ${i}` }) }));
+      const task = await json(
+        await fetch(`${svc.baseUrl}/v1/tasks/runs`, {
+          method: 'POST',
+          headers: headers(),
+          body: JSON.stringify({ task: `mixed kinds task ${i}` }),
+        }),
+      );
       started.push({ kind: 'task', id: task.task_id });
     }
     await new Promise((r) => setTimeout(r, 150));
     const status = async (run: { kind: string; id: string }) =>
-      (await json(await fetch(`${svc.baseUrl}${run.kind === 'search' ? `/v1/searches/${run.id}` : `/v1/tasks/${run.id}`}`, { headers: headers() }))).status as string;
+      (
+        await json(
+          await fetch(`${svc.baseUrl}${run.kind === 'search' ? `/v1/searches/${run.id}` : `/v1/tasks/${run.id}`}`, {
+            headers: headers(),
+          }),
+        )
+      ).status as string;
     const statuses = await Promise.all(started.map(status));
     expect(statuses.filter((s) => s === 'running')).toHaveLength(4);
     expect(statuses.slice(4)).toEqual(['queued', 'queued']);
     for (const run of started) {
-      for (let i = 0; i < 1000 && ['queued', 'running'].includes(await status(run)); i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 1000 && ['queued', 'running'].includes(await status(run)); i++)
+        await new Promise((r) => setTimeout(r, 20));
       expect(await status(run)).toBe('completed');
     }
   });
 
   it('POST /v1/tasks answers 202 with the run as it stands when it has not ended within wait_seconds', async () => {
     const started = Date.now();
-    const response = await fetch(`${svc.baseUrl}/v1/tasks`, { method: 'POST', headers: headers(), body: JSON.stringify({ task: 'Acme Robotics and HelioGrid company facts', processor: 'ultra', wait_seconds: 1 }) });
+    const response = await fetch(`${svc.baseUrl}/v1/tasks`, {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify({ task: 'Acme Robotics and HelioGrid company facts', processor: 'ultra', wait_seconds: 1 }),
+    });
     expect(response.status).toBe(202);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
     const view = await json(response);

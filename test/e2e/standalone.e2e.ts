@@ -32,7 +32,9 @@ describe('rate limit (standalone)', () => {
       await new Promise((r) => setTimeout(r, 3_200));
       // Sent at once, so a slow machine cannot refill the bucket between them (sent one after another
       // on two busy cores, five requests could take long enough for a token to come back).
-      const responses = await Promise.all(Array.from({ length: 8 }, () => fetch(`${svc.baseUrl}/v1/usage`, { headers: bearer(svc.demoKey) })));
+      const responses = await Promise.all(
+        Array.from({ length: 8 }, () => fetch(`${svc.baseUrl}/v1/usage`, { headers: bearer(svc.demoKey) })),
+      );
       const passed = responses.filter((response) => response.status === 200).length;
       expect(passed).toBeGreaterThanOrEqual(3);
       expect(passed).toBeLessThanOrEqual(4); // one token may come back while they arrive

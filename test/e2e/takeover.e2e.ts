@@ -28,7 +28,8 @@ describe('task run takeover across research replicas (cluster, REPLICAS=research
       REPLICAS: 'research=2',
       ...searxngEnv(stub, web),
     });
-    for (let i = 0; i < 200 && svc.servicePidHistory('research').length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 200 && svc.servicePidHistory('research').length < 2; i++)
+      await new Promise((r) => setTimeout(r, 50));
   }, 60_000);
   afterAll(async () => {
     await svc?.stop();
@@ -37,18 +38,27 @@ describe('task run takeover across research replicas (cluster, REPLICAS=research
   });
 
   const headers = () => ({ ...bearer(svc.demoKey), 'Content-Type': 'application/json' });
-  const history = async (id: string) => (await json(await fetch(`${svc.baseUrl}/v1/tasks/${id}/history`, { headers: headers() }))).events as HistoryEvent[];
+  const history = async (id: string) =>
+    (await json(await fetch(`${svc.baseUrl}/v1/tasks/${id}/history`, { headers: headers() }))).events as HistoryEvent[];
   const view = async (id: string) => json(await fetch(`${svc.baseUrl}/v1/tasks/${id}`, { headers: headers() }));
   const pidOf = (workerId: string) => Number(/^research-(\d+)-/.exec(workerId)![1]);
 
   /** Starts an ultra task and waits until a worker has recorded progress on it; returns it and its worker. */
   async function runningTask(): Promise<{ id: string; worker: string }> {
     const created = await json(
-      await fetch(`${svc.baseUrl}/v1/tasks/runs`, { method: 'POST', headers: headers(), body: JSON.stringify({ task: 'Acme Robotics, HelioGrid and sodium-ion battery research facts', processor: 'ultra' }) }),
+      await fetch(`${svc.baseUrl}/v1/tasks/runs`, {
+        method: 'POST',
+        headers: headers(),
+        body: JSON.stringify({
+          task: 'Acme Robotics, HelioGrid and sodium-ion battery research facts',
+          processor: 'ultra',
+        }),
+      }),
     );
     for (let i = 0; i < 500; i++) {
       const events = await history(created.task_id);
-      if (events.some((e) => e.type === 'SerpPageFetched')) return { id: created.task_id, worker: events.find((e) => e.type === 'TaskRunStarted')!.data.worker_id! };
+      if (events.some((e) => e.type === 'SerpPageFetched'))
+        return { id: created.task_id, worker: events.find((e) => e.type === 'TaskRunStarted')!.data.worker_id! };
       await new Promise((r) => setTimeout(r, 10));
     }
     throw new Error('the task never started');

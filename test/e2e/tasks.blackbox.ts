@@ -39,23 +39,43 @@ export function tasksSuite(ctx: E2eContext): void {
   describe('task runs over HTTP', () => {
     const headers = () => ({ ...bearer(ctx.svc.demoKey), 'Content-Type': 'application/json' });
     const task = async (body: Record<string, unknown>): Promise<{ status: number; view: TaskView }> => {
-      const response = await fetch(`${ctx.svc.baseUrl}/v1/tasks`, { method: 'POST', headers: headers(), body: JSON.stringify({ wait_seconds: 60, ...body }) });
+      const response = await fetch(`${ctx.svc.baseUrl}/v1/tasks`, {
+        method: 'POST',
+        headers: headers(),
+        body: JSON.stringify({ wait_seconds: 60, ...body }),
+      });
       return { status: response.status, view: await json(response) };
     };
     /** The text of a page as the service would read it: every excerpt cited must be on it. */
     const pageText = async (publicUrl: string): Promise<string> => {
       const { host, pathname } = new URL(publicUrl);
       const url = `${ctx.web.baseUrl(host)}${pathname}`;
-      const extracted = await json(await fetch(`${ctx.svc.baseUrl}/v1/extract`, { method: 'POST', headers: headers(), body: JSON.stringify({ urls: [url], format: 'text' }) }));
-      if (typeof extracted.results?.[0]?.content !== 'string') throw new Error(`cannot read ${url}: ${JSON.stringify(extracted).slice(0, 300)}`);
+      const extracted = await json(
+        await fetch(`${ctx.svc.baseUrl}/v1/extract`, {
+          method: 'POST',
+          headers: headers(),
+          body: JSON.stringify({ urls: [url], format: 'text' }),
+        }),
+      );
+      if (typeof extracted.results?.[0]?.content !== 'string')
+        throw new Error(`cannot read ${url}: ${JSON.stringify(extracted).slice(0, 300)}`);
       return extracted.results[0].content as string;
     };
 
     it('a json task with a 4-field schema about a company fills every field with what the pages state, each citing a page that states it', async () => {
-      const { status, view } = await task({ task: 'Company profile of Acme Robotics', output_schema: { type: 'json', json_schema: COMPANY_SCHEMA }, metadata: { ticket: 'T-1' } });
+      const { status, view } = await task({
+        task: 'Company profile of Acme Robotics',
+        output_schema: { type: 'json', json_schema: COMPANY_SCHEMA },
+        metadata: { ticket: 'T-1' },
+      });
       expect(status).toBe(200);
       expect(view.status).toBe('completed');
-      expect(view.output).toEqual({ founded_year: 2014, headquarters: 'Pittsburgh', ceo: 'Lena Okonkwo', employees: 620 });
+      expect(view.output).toEqual({
+        founded_year: 2014,
+        headquarters: 'Pittsburgh',
+        ceo: 'Lena Okonkwo',
+        employees: 620,
+      });
       expect(view.fields).toEqual(['founded_year', 'headquarters', 'ceo', 'employees']);
       expect(view.basis.map((b) => b.field)).toEqual(view.fields);
       const output = view.output as Record<string, unknown>;
@@ -72,7 +92,12 @@ export function tasksSuite(ctx: E2eContext): void {
         }
       }
       expect(view.metadata).toEqual({ ticket: 'T-1' });
-      expect(view.usage).toMatchObject({ search_queries: expect.any(Number), pages_fetched: expect.any(Number), planner_calls: 1, scratchpad_mode: null });
+      expect(view.usage).toMatchObject({
+        search_queries: expect.any(Number),
+        pages_fetched: expect.any(Number),
+        planner_calls: 1,
+        scratchpad_mode: null,
+      });
       const steps = view.usage_items.find((i) => i.sku === 'sku_task_step')!;
       expect(steps.quantity).toBeGreaterThan(3);
       expect(steps.quantity).toBeLessThanOrEqual(12);
@@ -83,7 +108,14 @@ export function tasksSuite(ctx: E2eContext): void {
       const { view } = await task({
         task: 'When was Acme Robotics founded?',
         processor: 'base',
-        output_schema: { type: 'json', json_schema: { type: 'object', properties: { answer: { type: 'string', description: 'the answer to the task' } }, required: ['answer'] } },
+        output_schema: {
+          type: 'json',
+          json_schema: {
+            type: 'object',
+            properties: { answer: { type: 'string', description: 'the answer to the task' } },
+            required: ['answer'],
+          },
+        },
       });
       expect(view.status).toBe('completed');
       expect(view.output).toEqual({ answer: '2014' });
@@ -97,11 +129,22 @@ export function tasksSuite(ctx: E2eContext): void {
       const { view } = await task({
         task: 'Company profile of Acme Robotics',
         processor: 'base',
-        output_schema: { type: 'object', properties: { patent_count: { type: 'integer', description: 'Number of patents granted' }, founded_year: { type: 'integer', description: 'Year the company was founded' } } },
+        output_schema: {
+          type: 'object',
+          properties: {
+            patent_count: { type: 'integer', description: 'Number of patents granted' },
+            founded_year: { type: 'integer', description: 'Year the company was founded' },
+          },
+        },
       });
       expect(view.status).toBe('completed');
       expect(view.output).toEqual({ patent_count: null, founded_year: 2014 });
-      expect(view.basis[0]).toMatchObject({ field: 'patent_count', citations: [], confidence: 'low', reasoning: expect.stringMatching(/no page/i) });
+      expect(view.basis[0]).toMatchObject({
+        field: 'patent_count',
+        citations: [],
+        confidence: 'low',
+        reasoning: expect.stringMatching(/no page/i),
+      });
       // base: a plan, one search, at most one batch of reads (none when the index has the text), one synthesis.
       expect(view.usage_items).toHaveLength(1);
       expect(view.usage_items[0]!.sku).toBe('sku_task_step');
@@ -110,7 +153,10 @@ export function tasksSuite(ctx: E2eContext): void {
     });
 
     it('a text task returns a cited answer whose citations resolve to pages read', async () => {
-      const { view } = await task({ task: 'Where is the Acme Robotics fulfilment hub in Rotterdam and what does it do?', output_schema: { type: 'text' } });
+      const { view } = await task({
+        task: 'Where is the Acme Robotics fulfilment hub in Rotterdam and what does it do?',
+        output_schema: { type: 'text' },
+      });
       expect(view.status).toBe('completed');
       expect(typeof view.output).toBe('string');
       expect(view.answer).toBe(view.output);
@@ -122,21 +168,38 @@ export function tasksSuite(ctx: E2eContext): void {
     });
 
     it('an ultra task fills report, findings and sources_detailed', async () => {
-      const { view } = await task({ task: 'What is known about sodium-ion batteries at Harborview University?', processor: 'ultra', output_schema: { type: 'text' } });
+      const { view } = await task({
+        task: 'What is known about sodium-ion batteries at Harborview University?',
+        processor: 'ultra',
+        output_schema: { type: 'text' },
+      });
       expect(view.status).toBe('completed');
       expect(view.report).toMatch(/\[\d+\]/);
       expect(view.findings!.length).toBeGreaterThan(0);
       expect(view.sources_detailed!.length).toBeGreaterThan(0);
       const indexes = new Set(view.sources_detailed!.map((s) => s.index));
-      for (const n of [...view.report!.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]))) expect(indexes.has(n)).toBe(true);
+      for (const n of [...view.report!.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])))
+        expect(indexes.has(n)).toBe(true);
       expect(view.usage_items[0]!.quantity).toBeLessThanOrEqual(30);
     });
 
     it('POST /v1/tasks/runs answers 202 at once with the queued run; both retrieve routes give the same view', async () => {
-      const response = await fetch(`${ctx.svc.baseUrl}/v1/tasks/runs`, { method: 'POST', headers: headers(), body: JSON.stringify({ query: 'Acme Robotics founders' }) });
+      const response = await fetch(`${ctx.svc.baseUrl}/v1/tasks/runs`, {
+        method: 'POST',
+        headers: headers(),
+        body: JSON.stringify({ query: 'Acme Robotics founders' }),
+      });
       expect(response.status).toBe(202);
       const created = (await json(response)) as TaskView;
-      expect(created).toMatchObject({ task_id: created.run_id, task: 'Acme Robotics founders', output: null, basis: [], answer: '', credits: 0, processor: 'core' });
+      expect(created).toMatchObject({
+        task_id: created.run_id,
+        task: 'Acme Robotics founders',
+        output: null,
+        basis: [],
+        answer: '',
+        credits: 0,
+        processor: 'core',
+      });
       expect(['queued', 'running']).toContain(created.status);
       const a = await json(await fetch(`${ctx.svc.baseUrl}/v1/tasks/${created.task_id}`, { headers: headers() }));
       const b = await json(await fetch(`${ctx.svc.baseUrl}/v1/tasks/runs/${created.task_id}`, { headers: headers() }));
@@ -163,36 +226,110 @@ export function tasksSuite(ctx: E2eContext): void {
     });
 
     it('refuses bad bodies with the field and the bound', async () => {
-      const post = (body: unknown) => fetch(`${ctx.svc.baseUrl}/v1/tasks/runs`, { method: 'POST', headers: headers(), body: JSON.stringify(body) });
+      const post = (body: unknown) =>
+        fetch(`${ctx.svc.baseUrl}/v1/tasks/runs`, { method: 'POST', headers: headers(), body: JSON.stringify(body) });
       const detail = async (body: unknown) => {
         const response = await post(body);
         expect(response.status).toBe(422);
-        return (await json(response)).detail as { type: string; loc: (string | number)[]; msg: string; ctx?: unknown }[];
+        return (await json(response)).detail as {
+          type: string;
+          loc: (string | number)[];
+          msg: string;
+          ctx?: unknown;
+        }[];
       };
       expect((await detail({}))[0]).toMatchObject({ type: 'missing', loc: ['body', 'task'] });
-      expect((await detail({ task: '' }))[0]).toMatchObject({ type: 'string_too_short', loc: ['body', 'task'], ctx: { min_length: 1 } });
-      expect((await detail({ task: 'x', processor: 'max' }))[0]).toMatchObject({ type: 'enum', loc: ['body', 'processor'] });
-      expect((await detail({ task: 'x', wait_seconds: 301 }))[0]).toMatchObject({ type: 'less_than_equal', loc: ['body', 'wait_seconds'], ctx: { le: 300 } });
-      const deep = { type: 'object', properties: { a: { type: 'object', properties: { b: { type: 'object', properties: { c: { type: 'object', properties: { d: { type: 'string' } } } } } } } } };
-      expect((await detail({ task: 'x', output_schema: deep }))[0]).toMatchObject({ type: 'value_error', loc: ['body', 'output_schema'], msg: expect.stringContaining('at most 3') });
-      const long = { type: 'object', properties: Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`field_${i}`, { type: 'string', description: 'x'.repeat(60) }])) };
-      expect((await detail({ task: 'x', output_schema: long }))[0]).toMatchObject({ type: 'value_error', msg: expect.stringContaining('25000') });
-      expect((await detail({ task: 'x', output_schema: { type: 'json', json_schema: { type: 'nope' } } }))[0]).toMatchObject({ type: 'value_error', msg: expect.stringContaining('not a valid JSON Schema') });
-      expect((await detail({ task: 'x', metadata: { a: 1 } }))[0]).toMatchObject({ type: 'string_type', loc: ['body', 'metadata', 'a'] });
+      expect((await detail({ task: '' }))[0]).toMatchObject({
+        type: 'string_too_short',
+        loc: ['body', 'task'],
+        ctx: { min_length: 1 },
+      });
+      expect((await detail({ task: 'x', processor: 'max' }))[0]).toMatchObject({
+        type: 'enum',
+        loc: ['body', 'processor'],
+      });
+      expect((await detail({ task: 'x', wait_seconds: 301 }))[0]).toMatchObject({
+        type: 'less_than_equal',
+        loc: ['body', 'wait_seconds'],
+        ctx: { le: 300 },
+      });
+      const deep = {
+        type: 'object',
+        properties: {
+          a: {
+            type: 'object',
+            properties: {
+              b: { type: 'object', properties: { c: { type: 'object', properties: { d: { type: 'string' } } } } },
+            },
+          },
+        },
+      };
+      expect((await detail({ task: 'x', output_schema: deep }))[0]).toMatchObject({
+        type: 'value_error',
+        loc: ['body', 'output_schema'],
+        msg: expect.stringContaining('at most 3'),
+      });
+      const long = {
+        type: 'object',
+        properties: Object.fromEntries(
+          Array.from({ length: 400 }, (_, i) => [`field_${i}`, { type: 'string', description: 'x'.repeat(60) }]),
+        ),
+      };
+      expect((await detail({ task: 'x', output_schema: long }))[0]).toMatchObject({
+        type: 'value_error',
+        msg: expect.stringContaining('25000'),
+      });
+      expect(
+        (await detail({ task: 'x', output_schema: { type: 'json', json_schema: { type: 'nope' } } }))[0],
+      ).toMatchObject({ type: 'value_error', msg: expect.stringContaining('not a valid JSON Schema') });
+      expect((await detail({ task: 'x', metadata: { a: 1 } }))[0]).toMatchObject({
+        type: 'string_type',
+        loc: ['body', 'metadata', 'a'],
+      });
       // Blank where text is needed, refused by the service behind the gateway: still a list of errors.
-      expect((await detail({ task: '   ' }))[0]).toMatchObject({ type: 'value_error', loc: ['body'], msg: expect.stringContaining('task must be at least 1 character') });
-      const findall = await fetch(`${ctx.svc.baseUrl}/v1/findall`, { method: 'POST', headers: headers(), body: JSON.stringify({ query: '   ', limit: 5 }) });
+      expect((await detail({ task: '   ' }))[0]).toMatchObject({
+        type: 'value_error',
+        loc: ['body'],
+        msg: expect.stringContaining('task must be at least 1 character'),
+      });
+      const findall = await fetch(`${ctx.svc.baseUrl}/v1/findall`, {
+        method: 'POST',
+        headers: headers(),
+        body: JSON.stringify({ query: '   ', limit: 5 }),
+      });
       expect(findall.status).toBe(422);
       expect((await json(findall)).detail[0]).toMatchObject({ loc: ['body', 'query'] });
       // A NUL (or any control character) in a metadata key: BSON refuses it, so the read models could not store the run.
-      expect((await detail({ task: 'x', metadata: { 'a\u0000b': 'v' } }))[0]).toMatchObject({ type: 'value_error', loc: ['body', 'metadata', 'a\u0000b'], msg: expect.stringContaining('control characters') });
-      expect((await detail({ task: 'x', metadata: { 'tab\there': 'v' } }))[0]).toMatchObject({ type: 'value_error', loc: ['body', 'metadata', 'tab\there'] });
+      expect((await detail({ task: 'x', metadata: { 'a\u0000b': 'v' } }))[0]).toMatchObject({
+        type: 'value_error',
+        loc: ['body', 'metadata', 'a\u0000b'],
+        msg: expect.stringContaining('control characters'),
+      });
+      expect((await detail({ task: 'x', metadata: { 'tab\there': 'v' } }))[0]).toMatchObject({
+        type: 'value_error',
+        loc: ['body', 'metadata', 'tab\there'],
+      });
       // A $ref may only point inside the request's own schema.
-      for (const ref of ['urn:x', 'https://schemas.example.test/company.json', 'http://json-schema.org/draft-07/schema#']) {
+      for (const ref of [
+        'urn:x',
+        'https://schemas.example.test/company.json',
+        'http://json-schema.org/draft-07/schema#',
+      ]) {
         const schema = { type: 'object', properties: { a: { $ref: ref } } };
-        expect((await detail({ task: 'x', output_schema: schema }))[0]).toMatchObject({ type: 'value_error', loc: ['body', 'output_schema'], msg: expect.stringContaining('points outside the schema') });
+        expect((await detail({ task: 'x', output_schema: schema }))[0]).toMatchObject({
+          type: 'value_error',
+          loc: ['body', 'output_schema'],
+          msg: expect.stringContaining('points outside the schema'),
+        });
       }
-      expect((await detail({ task: 'x', output_schema: { type: 'object', properties: { a: { $ref: '#/definitions/none' } } } }))[0]).toMatchObject({ msg: expect.stringContaining('points to nothing') });
+      expect(
+        (
+          await detail({
+            task: 'x',
+            output_schema: { type: 'object', properties: { a: { $ref: '#/definitions/none' } } },
+          })
+        )[0],
+      ).toMatchObject({ msg: expect.stringContaining('points to nothing') });
       const tasks = await json(await fetch(`${ctx.svc.baseUrl}/v1/tasks?status=bogus`, { headers: headers() }));
       expect(tasks.detail[0]).toMatchObject({ type: 'enum', loc: ['query', 'status'] });
     });
@@ -200,9 +337,17 @@ export function tasksSuite(ctx: E2eContext): void {
     it('lets two teams use the same schema $id, and each gets its own schema', async () => {
       const otherKey = (await ctx.svc.keys('create', '--team', 'same-id-other')).stdout.trim();
       ctx.secrets.push(otherKey);
-      const schemaOf = (field: string) => ({ $id: 'urn:x', type: 'object', properties: { [field]: { type: 'string', description: `The ${field} of the company` } } });
+      const schemaOf = (field: string) => ({
+        $id: 'urn:x',
+        type: 'object',
+        properties: { [field]: { type: 'string', description: `The ${field} of the company` } },
+      });
       const post = (key: string, field: string) =>
-        fetch(`${ctx.svc.baseUrl}/v1/tasks/runs`, { method: 'POST', headers: { ...bearer(key), 'Content-Type': 'application/json' }, body: JSON.stringify({ task: 'Acme Robotics', output_schema: schemaOf(field) }) });
+        fetch(`${ctx.svc.baseUrl}/v1/tasks/runs`, {
+          method: 'POST',
+          headers: { ...bearer(key), 'Content-Type': 'application/json' },
+          body: JSON.stringify({ task: 'Acme Robotics', output_schema: schemaOf(field) }),
+        });
       const first = await post(ctx.svc.demoKey, 'headquarters');
       expect(first.status).toBe(202);
       let second = await post(otherKey, 'ceo');
@@ -226,14 +371,18 @@ export function tasksSuite(ctx: E2eContext): void {
     });
 
     it('lists tasks newest first with status, limit and offset; list items are full views', async () => {
-      const page = await json(await fetch(`${ctx.svc.baseUrl}/v1/tasks?status=completed&limit=2&offset=0`, { headers: headers() }));
+      const page = await json(
+        await fetch(`${ctx.svc.baseUrl}/v1/tasks?status=completed&limit=2&offset=0`, { headers: headers() }),
+      );
       expect(page).toMatchObject({ limit: 2, offset: 0, total: expect.any(Number) });
       expect(page.tasks.length).toBeGreaterThan(0);
       for (const item of page.tasks as TaskView[]) {
         expect(item).toMatchObject({ status: 'completed', task_id: expect.any(String), output: expect.anything() });
         expect(Array.isArray(item.basis) && Array.isArray(item.usage_items) && item.usage_items.length > 0).toBe(true);
       }
-      const next = await json(await fetch(`${ctx.svc.baseUrl}/v1/tasks?status=completed&limit=2&offset=2`, { headers: headers() }));
+      const next = await json(
+        await fetch(`${ctx.svc.baseUrl}/v1/tasks?status=completed&limit=2&offset=2`, { headers: headers() }),
+      );
       const ids = [...page.tasks, ...next.tasks].map((t: TaskView) => t.task_id);
       expect(new Set(ids).size).toBe(ids.length);
     });

@@ -22,7 +22,11 @@ type Caller = (method: string, route: string, body?: unknown) => Promise<Respons
 const caller =
   (svc: () => RunningService, key: () => string): Caller =>
   (method, route, body) =>
-    fetch(`${svc().baseUrl}${route}`, { method, headers: { ...bearer(key()), 'Content-Type': 'application/json' }, ...(body !== undefined && { body: JSON.stringify(body) }) });
+    fetch(`${svc().baseUrl}${route}`, {
+      method,
+      headers: { ...bearer(key()), 'Content-Type': 'application/json' },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -40,7 +44,10 @@ async function sitePaths(call: Caller, site: CrawlSite): Promise<string[]> {
   const response = await call('POST', '/v1/search', { queries: QUERIES, depth: 'instant', limit: 20 });
   expect(response.status).toBe(200);
   const body = await json(response);
-  return (body.results as { url: string }[]).filter((r) => r.url.startsWith(site.origin)).map((r) => new URL(r.url).pathname).sort();
+  return (body.results as { url: string }[])
+    .filter((r) => r.url.startsWith(site.origin))
+    .map((r) => new URL(r.url).pathname)
+    .sort();
 }
 
 /** Crawls /about one hop deep with `index: true` (3 pages: /about, /team, /new): the crawl's id. */
@@ -81,8 +88,14 @@ describe('team pages (standalone)', () => {
   let svc: RunningService;
   let keyB: string;
   const env = () => ({ FETCH_ALLOW_HOSTS: `127.0.0.1:${site.port}`, MAX_INDEXED_PAGES_PER_TEAM: String(MAX_PAGES) });
-  const asA = caller(() => svc, () => svc.demoKey);
-  const asB = caller(() => svc, () => keyB);
+  const asA = caller(
+    () => svc,
+    () => svc.demoKey,
+  );
+  const asB = caller(
+    () => svc,
+    () => keyB,
+  );
 
   beforeAll(async () => {
     site = await startCrawlSite({ crawlDelay: 0 });
@@ -107,7 +120,11 @@ describe('team pages (standalone)', () => {
 
     // A run's searches (search.page) see the same: A's task considers the site's pages, B's none.
     const task = async (call: Caller) => {
-      const res = await call('POST', '/v1/tasks', { task: 'Who runs the fixture company? Ada Grace Linus', processor: 'base', wait_seconds: 60 });
+      const res = await call('POST', '/v1/tasks', {
+        task: 'Who runs the fixture company? Ada Grace Linus',
+        processor: 'base',
+        wait_seconds: 60,
+      });
       expect(res.status).toBe(200);
       const view = await json(res);
       expect(view.status).toBe('completed');
@@ -159,13 +176,23 @@ describe('team pages on two search replicas (cluster, REPLICAS=search=2)', () =>
   let site: CrawlSite;
   let svc: RunningService;
   let keyB: string;
-  const asA = caller(() => svc, () => svc.demoKey);
-  const asB = caller(() => svc, () => keyB);
+  const asA = caller(
+    () => svc,
+    () => svc.demoKey,
+  );
+  const asB = caller(
+    () => svc,
+    () => keyB,
+  );
 
   beforeAll(async () => {
     site = await startCrawlSite({ crawlDelay: 0 });
     // A cluster of eight processes on a shared machine: boot gets longer than the default.
-    svc = await startService('cluster', { REPLICAS: 'search=2', FETCH_ALLOW_HOSTS: `127.0.0.1:${site.port}` }, { readyTimeoutMs: 90_000 });
+    svc = await startService(
+      'cluster',
+      { REPLICAS: 'search=2', FETCH_ALLOW_HOSTS: `127.0.0.1:${site.port}` },
+      { readyTimeoutMs: 90_000 },
+    );
     for (let i = 0; i < 200 && svc.servicePidHistory('search').length < 2; i++) await sleep(50);
     expect(svc.servicePidHistory('search')).toHaveLength(2);
     keyB = (await svc.keys('create', '--team', 'team-b')).stdout.trim();
@@ -194,7 +221,12 @@ describe('team pages on two search replicas (cluster, REPLICAS=search=2)', () =>
     // A search replica killed is restarted by the supervisor: it answers as before.
     const before = svc.servicePids().get('search')!;
     process.kill(before, 'SIGKILL');
-    for (let i = 0; i < 400 && (svc.servicePidHistory('search').length < 3 || (await fetch(`${svc.baseUrl}/readyz`)).status !== 200); i++) await sleep(50);
+    for (
+      let i = 0;
+      i < 400 && (svc.servicePidHistory('search').length < 3 || (await fetch(`${svc.baseUrl}/readyz`)).status !== 200);
+      i++
+    )
+      await sleep(50);
     expect(svc.servicePidHistory('search').length).toBeGreaterThanOrEqual(3);
     expect(await everyAnswer(asA)).toEqual([ALL]);
     expect(await everyAnswer(asB)).toEqual([[]]);

@@ -64,7 +64,11 @@ suite('faults under load (cluster)', () => {
       req.on('data', (c) => (body += c));
       req.on('end', () => {
         const parsed = JSON.parse(body) as { type: string; data: { search_id?: string; task_id?: string } };
-        deliveries.push({ id: String(req.headers['webhook-id']), runId: parsed.data.search_id ?? parsed.data.task_id ?? '?', type: parsed.type });
+        deliveries.push({
+          id: String(req.headers['webhook-id']),
+          runId: parsed.data.search_id ?? parsed.data.task_id ?? '?',
+          type: parsed.type,
+        });
         res.writeHead(204).end();
       });
     });
@@ -90,20 +94,30 @@ suite('faults under load (cluster)', () => {
   const post = async (route: string, body: unknown) => {
     requests++;
     try {
-      const response = await fetch(`${svc.baseUrl}${route}`, { method: 'POST', headers: headers(), body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
+      const response = await fetch(`${svc.baseUrl}${route}`, {
+        method: 'POST',
+        headers: headers(),
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(30_000),
+      });
       const json = (await response.json().catch(() => ({}))) as Record<string, any>;
-      if (response.status >= 500 && response.status !== 503) failures.push(`${route}: ${response.status} ${JSON.stringify(json).slice(0, 200)}`);
+      if (response.status >= 500 && response.status !== 503)
+        failures.push(`${route}: ${response.status} ${JSON.stringify(json).slice(0, 200)}`);
       return { status: response.status, json };
     } catch (error) {
       // The gateway itself is killed once: a refused connection then is the fault, not a failure.
       return { status: 0, json: { error: (error as Error).message } };
     }
   };
-  const get = async (route: string) => (await fetch(`${svc.baseUrl}${route}`, { headers: headers() })).json() as Promise<Record<string, any>>;
+  const get = async (route: string) =>
+    (await fetch(`${svc.baseUrl}${route}`, { headers: headers() })).json() as Promise<Record<string, any>>;
   const ready = async (deadlineMs = 60_000) => {
     const deadline = Date.now() + deadlineMs;
     for (;;) {
-      const ok = await fetch(`${svc.baseUrl}/readyz`).then((r) => r.status === 200, () => false);
+      const ok = await fetch(`${svc.baseUrl}/readyz`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (ok) return;
       if (Date.now() > deadline) throw new Error('the cluster did not become ready again');
       await sleep(200);
@@ -115,10 +129,20 @@ suite('faults under load (cluster)', () => {
     for (let i = 0; !stop(); i++) {
       const pick = (i + n) % 6;
       if (pick === 0) {
-        const r = await post('/v1/search', { depth: 'deep', queries: [['battery', 'robot', 'solar', 'tram', 'library'][(i + n) % 5]], max_subqueries: 3, max_fetches: 6, webhook: hook });
+        const r = await post('/v1/search', {
+          depth: 'deep',
+          queries: [['battery', 'robot', 'solar', 'tram', 'library'][(i + n) % 5]],
+          max_subqueries: 3,
+          max_fetches: 6,
+          webhook: hook,
+        });
         if (r.status === 200 || r.status === 202) runs.push({ kind: 'search', id: r.json.search_id });
       } else if (pick === 1) {
-        const r = await post('/v1/tasks/runs', { task: `What does the ${['battery', 'robot', 'tram'][i % 3]} company make?`, processor: 'base', webhook: hook });
+        const r = await post('/v1/tasks/runs', {
+          task: `What does the ${['battery', 'robot', 'tram'][i % 3]} company make?`,
+          processor: 'base',
+          webhook: hook,
+        });
         if ((r.status === 200 || r.status === 202) && r.json.task_id) runs.push({ kind: 'task', id: r.json.task_id });
       } else if (pick === 5) {
         await post('/v1/extract', { urls: [web.urls()[(i * 7 + n) % web.urls().length]], objective: 'what it makes' });
@@ -157,18 +181,51 @@ suite('faults under load (cluster)', () => {
 
     // A charged synchronous call delivered twice on the bus: answered twice, charged once.
     const db = new Database(path.join(svc.dataDir, 'events.db'), { readonly: true });
-    const team = (JSON.parse((db.prepare("SELECT data FROM events WHERE type = 'TeamCreated' ORDER BY position LIMIT 1").pluck().get() as string)) as { team_id: string }).team_id;
+    const team = (
+      JSON.parse(
+        db
+          .prepare("SELECT data FROM events WHERE type = 'TeamCreated' ORDER BY position LIMIT 1")
+          .pluck()
+          .get() as string,
+      ) as { team_id: string }
+    ).team_id;
     const chargeId = randomUUID();
     const nc = await connect({ servers: svc.env.NATS_URL });
     const h = natsHeaders();
-    for (const [k, v] of Object.entries({ request_id: 'fault-doubled', correlation_id: 'fault-doubled', team_id: team, charge_id: chargeId })) h.set(k, v);
+    for (const [k, v] of Object.entries({
+      request_id: 'fault-doubled',
+      correlation_id: 'fault-doubled',
+      team_id: team,
+      charge_id: chargeId,
+    }))
+      h.set(k, v);
     const packet = JSON.stringify({
       pattern: 'search.query',
       id: randomUUID(),
-      data: { queries: ['doubled delivery'], objective: null, depth: 'instant', category: null, limit: 5, country: 'us', language: 'en', freshness: null, include_domains: null, exclude_domains: null, max_excerpt_chars: null, session_id: 'session_fault', client_model: null, advanced_settings: null },
+      data: {
+        queries: ['doubled delivery'],
+        objective: null,
+        depth: 'instant',
+        category: null,
+        limit: 5,
+        country: 'us',
+        language: 'en',
+        freshness: null,
+        include_domains: null,
+        exclude_domains: null,
+        max_excerpt_chars: null,
+        session_id: 'session_fault',
+        client_model: null,
+        advanced_settings: null,
+      },
     });
     const replies = [];
-    for (let i = 0; i < 2; i++) replies.push(JSON.parse(new TextDecoder().decode((await nc.request('search.query', packet, { headers: h, timeout: 15_000 })).data)));
+    for (let i = 0; i < 2; i++)
+      replies.push(
+        JSON.parse(
+          new TextDecoder().decode((await nc.request('search.query', packet, { headers: h, timeout: 15_000 })).data),
+        ),
+      );
     await nc.close();
     faults++;
     for (const reply of replies) expect(reply.err).toBeUndefined();
@@ -178,33 +235,45 @@ suite('faults under load (cluster)', () => {
 
     // Every run ends, and its view says what its stream says.
     const deadline = Date.now() + 120_000;
-    const viewOf = (run: { kind: string; id: string }) => get(run.kind === 'search' ? `/v1/searches/${run.id}` : `/v1/tasks/${run.id}`);
+    const viewOf = (run: { kind: string; id: string }) =>
+      get(run.kind === 'search' ? `/v1/searches/${run.id}` : `/v1/tasks/${run.id}`);
     for (const run of runs) {
       let view = await viewOf(run);
       while (!TERMINAL.has(view.status) && Date.now() < deadline) {
         await sleep(500);
         view = await viewOf(run);
       }
-      expect({ run: run.id, status: view.status }).toEqual({ run: run.id, status: expect.stringMatching(/^(completed|failed|cancelled)$/) });
+      expect({ run: run.id, status: view.status }).toEqual({
+        run: run.id,
+        status: expect.stringMatching(/^(completed|failed|cancelled)$/),
+      });
       if (view.status === 'failed') expect(view.error).toEqual(expect.anything());
     }
     // The read model (each gateway's, rebuilt from its snapshot and the log after its kill) says
     // what the log says: the view's status is the stream's terminal event.
-    const streamTypes = (stream: string) => db.prepare('SELECT type FROM events WHERE stream = ? ORDER BY revision').pluck().all(stream) as string[];
+    const streamTypes = (stream: string) =>
+      db.prepare('SELECT type FROM events WHERE stream = ? ORDER BY revision').pluck().all(stream) as string[];
     for (const run of runs) {
       const types = streamTypes(run.kind === 'search' ? `search-${run.id}` : `task-${run.id}`);
       const terminal = types.map((t) => /(Completed|Failed|Cancelled)$/.exec(t)?.[1]).filter(Boolean);
       expect(terminal).toHaveLength(1);
-      expect({ run: run.id, status: (await viewOf(run)).status }).toEqual({ run: run.id, status: terminal[0]!.toLowerCase() });
+      expect({ run: run.id, status: (await viewOf(run)).status }).toEqual({
+        run: run.id,
+        status: terminal[0]!.toLowerCase(),
+      });
     }
 
     // No double charge: a synchronous call's charge stream holds one event, the doubled call's too.
-    const perCharge = db.prepare("SELECT stream, COUNT(*) AS n FROM events WHERE stream LIKE 'charge-%' GROUP BY stream").all() as Array<{ stream: string; n: number }>;
+    const perCharge = db
+      .prepare("SELECT stream, COUNT(*) AS n FROM events WHERE stream LIKE 'charge-%' GROUP BY stream")
+      .all() as Array<{ stream: string; n: number }>;
     expect(perCharge.filter((c) => c.n !== 1)).toEqual([]);
     expect(perCharge.filter((c) => c.stream.endsWith(chargeId))).toHaveLength(1);
 
     // Nothing lost: the usage read model holds every credit the log charged.
-    const charged = (db.prepare("SELECT data FROM events WHERE type = 'CreditsCharged'").pluck().all() as string[]).reduce((sum, d) => sum + (JSON.parse(d) as { credits: number }).credits, 0);
+    const charged = (
+      db.prepare("SELECT data FROM events WHERE type = 'CreditsCharged'").pluck().all() as string[]
+    ).reduce((sum, d) => sum + (JSON.parse(d) as { credits: number }).credits, 0);
     let usage = await get('/v1/usage');
     for (let i = 0; i < 50 && usage.total_credits !== charged; i++) {
       await sleep(200);
@@ -214,7 +283,8 @@ suite('faults under load (cluster)', () => {
 
     // Webhooks: every delivery of a run's terminal event under one webhook-id, however many attempts.
     const idsByRun = new Map<string, Set<string>>();
-    for (const d of deliveries) idsByRun.set(`${d.runId} ${d.type}`, (idsByRun.get(`${d.runId} ${d.type}`) ?? new Set()).add(d.id));
+    for (const d of deliveries)
+      idsByRun.set(`${d.runId} ${d.type}`, (idsByRun.get(`${d.runId} ${d.type}`) ?? new Set()).add(d.id));
     expect([...idsByRun].filter(([, ids]) => ids.size > 1)).toEqual([]);
 
     // Pages: fetched once, except those in flight at a kill of a fetching process.
@@ -226,7 +296,9 @@ suite('faults under load (cluster)', () => {
     }
     db.close();
     expect(failures).toEqual([]);
-      console.log(`[faults] ${faults} faults injected, ${requests} requests, ${runs.length} runs (all ended), ${perCharge.length} synchronous charges (each once), ${deliveries.length} webhook deliveries (one id each), pages fetched twice: ${twice} (kills of fetching processes: ${fetchingKills}); violations 0`);
+    console.log(
+      `[faults] ${faults} faults injected, ${requests} requests, ${runs.length} runs (all ended), ${perCharge.length} synchronous charges (each once), ${deliveries.length} webhook deliveries (one id each), pages fetched twice: ${twice} (kills of fetching processes: ${fetchingKills}); violations 0`,
+    );
     expect(twice).toBeLessThanOrEqual(fetchingKills * IN_FLIGHT_BOUND);
   });
 });

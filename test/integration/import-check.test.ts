@@ -20,7 +20,11 @@ interface Report {
 
 /** Runs the check in `cwd`, as `npm test` does (its exit status and printed report) or for its JSON report. */
 const depcruiseIn = (cwd: string, ...args: string[]) =>
-  spawnSync(process.execPath, [depcruise, 'apps', 'libs', '--config', config, ...args], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  spawnSync(process.execPath, [depcruise, 'apps', 'libs', '--config', config, ...args], {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
 
 function check(cwd: string): Report {
   const run = depcruiseIn(cwd, '--output-type', 'json');
@@ -29,24 +33,33 @@ function check(cwd: string): Report {
 }
 
 /** Each violation as `rule: from -> to`, sorted. */
-const lines = (report: Report) => [...new Set(report.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`))].sort();
+const lines = (report: Report) =>
+  [...new Set(report.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`))].sort();
 
 const FIXTURE: Record<string, string> = {
   'tsconfig.json': JSON.stringify({
     compilerOptions: {
       module: 'commonjs',
       baseUrl: './',
-      paths: Object.fromEntries(['a', 'b', 'c', 'd', 'e'].flatMap((lib) => [[`@app/${lib}`, [`libs/${lib}/src`]], [`@app/${lib}/*`, [`libs/${lib}/src/*`]]])),
+      paths: Object.fromEntries(
+        ['a', 'b', 'c', 'd', 'e'].flatMap((lib) => [
+          [`@app/${lib}`, [`libs/${lib}/src`]],
+          [`@app/${lib}/*`, [`libs/${lib}/src/*`]],
+        ]),
+      ),
     },
   }),
   // a: a library with an inside (inner.ts) behind its index.
   'libs/a/src/index.ts': "export { inner } from './inner';\n",
   'libs/a/src/inner.ts': 'export const inner = 1;\n',
   // b: reaches into a's inside through the alias and by a relative path; its own index through the alias is fine.
-  'libs/b/src/index.ts': "import { inner } from '@app/a/inner';\nimport { inner as again } from '../../a/src/inner';\nexport const b = inner + again;\n",
-  'libs/b/src/fine.ts': "import { inner } from '@app/a';\nimport { b } from './index';\nexport const fine = inner + b;\n",
+  'libs/b/src/index.ts':
+    "import { inner } from '@app/a/inner';\nimport { inner as again } from '../../a/src/inner';\nexport const b = inner + again;\n",
+  'libs/b/src/fine.ts':
+    "import { inner } from '@app/a';\nimport { b } from './index';\nexport const fine = inner + b;\n",
   // A spec may reach into another library's insides, but not import an app.
-  'libs/b/src/b.spec.ts': "import { inner } from '@app/a/inner';\nimport { app } from '../../../apps/x/src/app';\nexport const spec = inner + app;\n",
+  'libs/b/src/b.spec.ts':
+    "import { inner } from '@app/a/inner';\nimport { app } from '../../../apps/x/src/app';\nexport const spec = inner + app;\n",
   // c: a library importing an app.
   'libs/c/src/index.ts': "import { app } from '../../../apps/x/src/app';\nexport const c = app;\n",
   // d: a two-file cycle at run time; e: a cycle of type-only imports.
@@ -58,8 +71,10 @@ const FIXTURE: Record<string, string> = {
   'libs/e/src/second.ts': "import type { First } from './first';\nexport interface Second { first?: First }\n",
   // x: an app reaching into a library's inside; y: an app importing another app (allowed) and a library's index.
   'apps/x/src/app.ts': 'export const app = 1;\n',
-  'apps/x/src/main.ts': "import { inner } from '@app/a/inner';\nimport { app } from './app';\nexport const main = inner + app;\n",
-  'apps/y/src/main.ts': "import { app } from '../../x/src/app';\nimport { inner } from '@app/a';\nimport { c } from '@app/c';\nexport const y = app + inner + c;\n",
+  'apps/x/src/main.ts':
+    "import { inner } from '@app/a/inner';\nimport { app } from './app';\nexport const main = inner + app;\n",
+  'apps/y/src/main.ts':
+    "import { app } from '../../x/src/app';\nimport { inner } from '@app/a';\nimport { c } from '@app/c';\nexport const y = app + inner + c;\n",
 };
 
 describe('the import check', () => {
@@ -77,7 +92,8 @@ describe('the import check', () => {
   it('fails the way npm test runs it, printing each broken rule', () => {
     const run = depcruiseIn(dir);
     expect(run.status).toBe(6);
-    for (const rule of ['no-circular', 'lib-to-lib-internals', 'app-to-lib-internals', 'lib-to-app']) expect(run.stdout).toContain(`error ${rule}:`);
+    for (const rule of ['no-circular', 'lib-to-lib-internals', 'app-to-lib-internals', 'lib-to-app'])
+      expect(run.stdout).toContain(`error ${rule}:`);
   });
 
   it('reports each broken rule on a tree made to break them, and nothing else', () => {
@@ -93,7 +109,12 @@ describe('the import check', () => {
     // Both cycles, the one of type-only imports too; nothing else (b/fine.ts <-> b/index.ts is no cycle: index does not import fine).
     const cycles = report.summary.violations.filter((v) => v.rule.name === 'no-circular');
     const inCycles = new Set(cycles.flatMap((v) => [v.from, v.to]));
-    expect([...inCycles].sort()).toEqual(['libs/d/src/one.ts', 'libs/d/src/two.ts', 'libs/e/src/first.ts', 'libs/e/src/second.ts']);
+    expect([...inCycles].sort()).toEqual([
+      'libs/d/src/one.ts',
+      'libs/d/src/two.ts',
+      'libs/e/src/first.ts',
+      'libs/e/src/second.ts',
+    ]);
   });
 
   it('reports nothing on the repository', () => {

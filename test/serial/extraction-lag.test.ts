@@ -18,8 +18,12 @@ describe('extraction threads under hostile pages', () => {
     const results = await runExtractionProbe({ timeoutMs: 1_200, random });
     expect(results).toHaveLength(pathologicalPages().length + random.length);
     const stuck = results.filter((r) => r.ms >= 10_000).map((r) => `${r.name}: ${Math.round(r.ms)} ms`);
-    const wrong = results.filter((r) => ('error' in r.outcome) || (r.mustRead && !('text' in r.outcome && r.outcome.text.includes(r.word ?? ''))));
-    console.log(`extraction threads: ${results.length} pages; slowest ${Math.round(Math.max(...results.map((r) => r.ms)))} ms; event loop held at most ${Math.max(...results.map((r) => r.heldMs)).toFixed(1)} ms at once, busy at most ${Math.max(...results.map((r) => r.busyMs)).toFixed(1)} ms during one`);
+    const wrong = results.filter(
+      (r) => 'error' in r.outcome || (r.mustRead && !('text' in r.outcome && r.outcome.text.includes(r.word ?? ''))),
+    );
+    console.log(
+      `extraction threads: ${results.length} pages; slowest ${Math.round(Math.max(...results.map((r) => r.ms)))} ms; event loop held at most ${Math.max(...results.map((r) => r.heldMs)).toFixed(1)} ms at once, busy at most ${Math.max(...results.map((r) => r.busyMs)).toFixed(1)} ms during one`,
+    );
     expect(stuck).toEqual([]);
     expect(wrong.map((r) => `${r.name}: ${JSON.stringify(r.outcome).slice(0, 200)}`)).toEqual([]);
   });

@@ -20,11 +20,14 @@ export interface CrawlSite {
   close(): Promise<void>;
 }
 
-const page = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
+const page = (title: string, body: string) =>
+  `<!doctype html><html><head><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
 const link = (href: string, text: string) => `<p><a href="${href}">${text}</a></p>`;
 
 /** A minimal valid PDF: the crawl only needs a document link that answers with a PDF. */
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
+const PDF = Buffer.from(
+  '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
+);
 
 /**
  * A site on loopback for map and crawl: a robots.txt that disallows /private/ and asks a 0.3 s
@@ -37,8 +40,20 @@ export async function startCrawlSite(options: { crawlDelay?: number } = {}): Pro
   const down = new Set<string>();
   let origin = '';
   const pages = new Map<string, string>([
-    ['/', page('Home', `<p>Welcome to the fixture company.</p>${link('/about', 'About us')}${link('/docs/', 'Documentation')}${link('/private/hidden', 'Hidden')}${link('/old', 'Old page')}${link('/docs/guide.pdf', 'Guide (PDF)')}${link('http://192.0.2.1/elsewhere', 'Elsewhere')}`)],
-    ['/about', page('About us', `<p>We build fixture widgets since 2001.</p>${link('/team', 'Our team')}${link('/new', 'New page')}`)],
+    [
+      '/',
+      page(
+        'Home',
+        `<p>Welcome to the fixture company.</p>${link('/about', 'About us')}${link('/docs/', 'Documentation')}${link('/private/hidden', 'Hidden')}${link('/old', 'Old page')}${link('/docs/guide.pdf', 'Guide (PDF)')}${link('http://192.0.2.1/elsewhere', 'Elsewhere')}`,
+      ),
+    ],
+    [
+      '/about',
+      page(
+        'About us',
+        `<p>We build fixture widgets since 2001.</p>${link('/team', 'Our team')}${link('/new', 'New page')}`,
+      ),
+    ],
     ['/team', page('Our team', '<p>Ada, Grace and Linus run the fixture company.</p>')],
     ['/new', page('New page', '<p>This page replaced the old one.</p>')],
     ['/docs/', page('Documentation', `<p>Start here to learn the widgets.</p>${link('/docs/a', 'Chapter A')}`)],
@@ -58,7 +73,9 @@ export async function startCrawlSite(options: { crawlDelay?: number } = {}): Pro
     if (down.has(path)) return res.writeHead(503).end('down');
     if (path === '/robots.txt') {
       res.writeHead(200, { 'Content-Type': 'text/plain' });
-      return res.end(`User-agent: *\nDisallow: /private/\nCrawl-delay: ${options.crawlDelay ?? 0.3}\n\nSitemap: ${origin}/sitemap_index.xml\n`);
+      return res.end(
+        `User-agent: *\nDisallow: /private/\nCrawl-delay: ${options.crawlDelay ?? 0.3}\n\nSitemap: ${origin}/sitemap_index.xml\n`,
+      );
     }
     if (path === '/sitemap_index.xml') {
       res.writeHead(200, { 'Content-Type': 'application/xml' });

@@ -1,5 +1,17 @@
 import * as zlib from 'node:zlib';
-import { AlignmentType, Document, ExternalHyperlink, HeadingLevel, LevelFormat, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from 'docx';
+import {
+  AlignmentType,
+  Document,
+  ExternalHyperlink,
+  HeadingLevel,
+  LevelFormat,
+  Packer,
+  Paragraph,
+  Table,
+  TableCell,
+  TableRow,
+  TextRun,
+} from 'docx';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 
 /**
@@ -24,14 +36,28 @@ export async function reportPdf(): Promise<Uint8Array> {
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
   PDF_FACTS.forEach((fact, i) => {
     const page = doc.addPage([612, 792]);
-    page.drawText(`Section ${i + 1}: ${['History', 'Visitors', 'Instruments'][i]}`, { x: 60, y: 720, size: 22, font: bold });
+    page.drawText(`Section ${i + 1}: ${['History', 'Visitors', 'Instruments'][i]}`, {
+      x: 60,
+      y: 720,
+      size: 22,
+      font: bold,
+    });
     // A paragraph over two lines, body size.
     const [first, second] = [fact.slice(0, fact.indexOf(' ', 40)), fact.slice(fact.indexOf(' ', 40) + 1)];
     page.drawText(first, { x: 60, y: 680, size: 11, font });
     page.drawText(second, { x: 60, y: 666, size: 11, font });
     if (i === 1) {
-      const rows = [['Quarter', 'Visitors', 'Tours'], ['Q1', '9,800', '120'], ['Q2', '14,100', '170'], ['Q3', '15,900', '210']];
-      rows.forEach((row, r) => row.forEach((cell, c) => page.drawText(cell, { x: 60 + c * 140, y: 620 - r * 18, size: 11, font: r === 0 ? bold : font })));
+      const rows = [
+        ['Quarter', 'Visitors', 'Tours'],
+        ['Q1', '9,800', '120'],
+        ['Q2', '14,100', '170'],
+        ['Q3', '15,900', '210'],
+      ];
+      rows.forEach((row, r) =>
+        row.forEach((cell, c) =>
+          page.drawText(cell, { x: 60 + c * 140, y: 620 - r * 18, size: 11, font: r === 0 ? bold : font }),
+        ),
+      );
     }
   });
   return doc.save();
@@ -62,7 +88,12 @@ function grayPng(width: number, height: number): Buffer {
   header[9] = 0; // greyscale
   const rows = Buffer.alloc((width + 1) * height, 0x80);
   for (let y = 0; y < height; y++) rows[y * (width + 1)] = 0; // filter: none
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', zlib.deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', zlib.deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /**
@@ -71,7 +102,8 @@ function grayPng(width: number, height: number): Buffer {
  * file is written object by object with a correct cross-reference table.
  */
 export function encryptedPdf(): Buffer {
-  const hex = (n: number, seed: number) => Array.from({ length: n }, (_, i) => ((i * 37 + seed) % 256).toString(16).padStart(2, '0')).join('');
+  const hex = (n: number, seed: number) =>
+    Array.from({ length: n }, (_, i) => ((i * 37 + seed) % 256).toString(16).padStart(2, '0')).join('');
   const content = 'BT /F1 12 Tf 72 712 Td (Secret figures) Tj ET';
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
@@ -98,15 +130,30 @@ export const DOCX_FACT = { company: 'Quillmere Tools', founded: 1962, ceo: 'Adae
 /** A .docx with headings, a bulleted list, a table and a link. */
 export async function factsDocx(): Promise<Buffer> {
   const doc = new Document({
-    numbering: { config: [{ reference: 'bullets', levels: [{ level: 0, format: LevelFormat.BULLET, text: '•', alignment: AlignmentType.LEFT }] }] },
+    numbering: {
+      config: [
+        {
+          reference: 'bullets',
+          levels: [{ level: 0, format: LevelFormat.BULLET, text: '•', alignment: AlignmentType.LEFT }],
+        },
+      ],
+    },
     sections: [
       {
         children: [
           new Paragraph({ text: `${DOCX_FACT.company} company profile`, heading: HeadingLevel.HEADING_1 }),
-          new Paragraph(`${DOCX_FACT.company} was founded in ${DOCX_FACT.founded} in Sheffield and makes hand tools for joiners and cabinet makers.`),
+          new Paragraph(
+            `${DOCX_FACT.company} was founded in ${DOCX_FACT.founded} in Sheffield and makes hand tools for joiners and cabinet makers.`,
+          ),
           new Paragraph({ text: 'Leadership', heading: HeadingLevel.HEADING_2 }),
-          new Paragraph({ text: `${DOCX_FACT.ceo}, Chief Executive Officer`, numbering: { reference: 'bullets', level: 0 } }),
-          new Paragraph({ text: 'Tomas Lindqvist, Chief Financial Officer', numbering: { reference: 'bullets', level: 0 } }),
+          new Paragraph({
+            text: `${DOCX_FACT.ceo}, Chief Executive Officer`,
+            numbering: { reference: 'bullets', level: 0 },
+          }),
+          new Paragraph({
+            text: 'Tomas Lindqvist, Chief Financial Officer',
+            numbering: { reference: 'bullets', level: 0 },
+          }),
           new Paragraph({ text: 'Product lines', heading: HeadingLevel.HEADING_2 }),
           new Paragraph({ text: 'Block planes', numbering: { reference: 'bullets', level: 0 } }),
           new Paragraph({ text: 'Marking gauges', numbering: { reference: 'bullets', level: 0 } }),
@@ -116,9 +163,20 @@ export async function factsDocx(): Promise<Buffer> {
               ['Year', 'Revenue'],
               ['2022', '£41m'],
               ['2023', '£44m'],
-            ].map((cells) => new TableRow({ children: cells.map((cell) => new TableCell({ children: [new Paragraph(cell)] })) })),
+            ].map(
+              (cells) =>
+                new TableRow({ children: cells.map((cell) => new TableCell({ children: [new Paragraph(cell)] })) }),
+            ),
           }),
-          new Paragraph({ children: [new TextRun('See '), new ExternalHyperlink({ link: 'https://quillmere.example/about', children: [new TextRun('our history')] })] }),
+          new Paragraph({
+            children: [
+              new TextRun('See '),
+              new ExternalHyperlink({
+                link: 'https://quillmere.example/about',
+                children: [new TextRun('our history')],
+              }),
+            ],
+          }),
         ],
       },
     ],
@@ -127,7 +185,8 @@ export async function factsDocx(): Promise<Buffer> {
 }
 
 /** A page whose text only its script writes (the words are not in the markup, even in the script's source). */
-export const SCRIPTED_TEXT = 'Harbour tide tables for Kessock are published every Monday at dawn by the pilots association';
+export const SCRIPTED_TEXT =
+  'Harbour tide tables for Kessock are published every Monday at dawn by the pilots association';
 export function scriptedPage(extraScript = ''): string {
   const reversed = SCRIPTED_TEXT.split('').reverse().join('');
   return `<!doctype html><html><head><title>Tides</title></head><body><div id="app"></div>
@@ -147,8 +206,14 @@ export function pdfWithContentStream(dict: string, data: Buffer): Buffer {
   const objects = [
     Buffer.from('<< /Type /Catalog /Pages 2 0 R >>'),
     Buffer.from('<< /Type /Pages /Kids [3 0 R] /Count 1 >>'),
-    Buffer.from('<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>'),
-    Buffer.concat([Buffer.from(`<< /Length ${data.length} ${dict} >>\nstream\n`, 'latin1'), data, Buffer.from('\nendstream')]),
+    Buffer.from(
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    ),
+    Buffer.concat([
+      Buffer.from(`<< /Length ${data.length} ${dict} >>\nstream\n`, 'latin1'),
+      data,
+      Buffer.from('\nendstream'),
+    ]),
     Buffer.from('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>'),
   ];
   const parts = [Buffer.from('%PDF-1.4\n')];
@@ -161,7 +226,9 @@ export function pdfWithContentStream(dict: string, data: Buffer): Buffer {
     length += object.length;
   });
   const xref = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  parts.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`));
+  parts.push(
+    Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`),
+  );
   return Buffer.concat(parts);
 }
 
@@ -171,7 +238,10 @@ export function pdfWithContentStream(dict: string, data: Buffer): Buffer {
  * and the Adler-32 of the whole, worked out from its closed form. Made in milliseconds.
  */
 export function inflatingTo(mb: number, head = ''): Buffer {
-  const unit = zlib.deflateRawSync(Buffer.alloc(1024 * 1024, 0x20), { level: 9, finishFlush: zlib.constants.Z_FULL_FLUSH });
+  const unit = zlib.deflateRawSync(Buffer.alloc(1024 * 1024, 0x20), {
+    level: 9,
+    finishFlush: zlib.constants.Z_FULL_FLUSH,
+  });
   const first = zlib.deflateRawSync(Buffer.from(head, 'latin1'), { finishFlush: zlib.constants.Z_FULL_FLUSH });
   const M = 65521n;
   let [s1, s2] = [1n, 0n];
@@ -185,7 +255,13 @@ export function inflatingTo(mb: number, head = ''): Buffer {
   s1 = (s1 + n * c) % M;
   const adler = Buffer.alloc(4);
   adler.writeUInt32BE(Number((s2 << 16n) | s1));
-  return Buffer.concat([Buffer.from([0x78, 0xda]), first, ...Array<Buffer>(mb).fill(unit), Buffer.from([0x03, 0x00]), adler]);
+  return Buffer.concat([
+    Buffer.from([0x78, 0xda]),
+    first,
+    ...Array<Buffer>(mb).fill(unit),
+    Buffer.from([0x03, 0x00]),
+    adler,
+  ]);
 }
 
 /** A PDF decode bomb: about 4 MB of FlateDecode content stream that inflates to 4 GiB (a line of text, then spaces). */

@@ -10,8 +10,35 @@ import { ROOT } from './service-process';
 
 /** Shapes that hurt parsers and patterns, repeated to any length. */
 const FRAGMENTS = [
-  '<!---->', '<!--', '-->', '<!-->', '<div>', '</div>', '<p>', 'word ', '<a b ', '<a href="', '"', "'", '<script>', '</script>', '<table><tr><td>',
-  '<meta ', '<', '>', '&amp;', '&#x', '<h2>t</h2>', '<x y="z" ', '\u00e9', '\ufffd', '<![CDATA[', '<?xml ', '<svg><path d="', ' ', '\n',
+  '<!---->',
+  '<!--',
+  '-->',
+  '<!-->',
+  '<div>',
+  '</div>',
+  '<p>',
+  'word ',
+  '<a b ',
+  '<a href="',
+  '"',
+  "'",
+  '<script>',
+  '</script>',
+  '<table><tr><td>',
+  '<meta ',
+  '<',
+  '>',
+  '&amp;',
+  '&#x',
+  '<h2>t</h2>',
+  '<x y="z" ',
+  '\u00e9',
+  '\ufffd',
+  '<![CDATA[',
+  '<?xml ',
+  '<svg><path d="',
+  ' ',
+  '\n',
 ];
 
 /** `count` bodies drawn at random up to `sizeCap` characters from the hostile shapes (reproducible with `seed`). */
@@ -19,7 +46,13 @@ export function randomHostileBodies(count: number, sizeCap: number, seed?: numbe
   const arbitrary = fc.record({
     parts: fc.array(fc.constantFrom(...FRAGMENTS), { minLength: 1, maxLength: 5 }),
     size: fc.integer({ min: 1, max: sizeCap }),
-    contentType: fc.constantFrom('text/html', 'text/plain', 'application/octet-stream', 'application/xhtml+xml', 'text/markdown'),
+    contentType: fc.constantFrom(
+      'text/html',
+      'text/plain',
+      'application/octet-stream',
+      'application/xhtml+xml',
+      'text/markdown',
+    ),
   });
   return fc.sample(arbitrary, seed === undefined ? count : { numRuns: count, seed });
 }
@@ -32,7 +65,17 @@ export function runExtractionProbe(job: ProbeJob): Promise<ProbeResult[]> {
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(out.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as ProbeResult)) : reject(new Error(`probe exited with ${code}`))));
+    child.on('close', (code) =>
+      code === 0
+        ? resolve(
+            out
+              .trim()
+              .split('\n')
+              .filter(Boolean)
+              .map((line) => JSON.parse(line) as ProbeResult),
+          )
+        : reject(new Error(`probe exited with ${code}`)),
+    );
     child.stdin.end(JSON.stringify(job));
   });
 }

@@ -5,7 +5,12 @@
  * (every suite before) would charge its collections to the pages.
  */
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { DocumentUnreadable, ExtractionAbandoned, ExtractionWorkers, isBinaryDocument } from '../../libs/extraction/src';
+import {
+  DocumentUnreadable,
+  ExtractionAbandoned,
+  ExtractionWorkers,
+  isBinaryDocument,
+} from '../../libs/extraction/src';
 import { pathologicalPages } from './pathological-pages';
 
 export interface ProbeJob {
@@ -40,7 +45,8 @@ async function main(): Promise<void> {
     // A document (PDF, Word) crosses as base64, as the service sends it; other bytes as text.
     ...pathologicalPages().map((p) => ({
       name: p.name,
-      body: () => (typeof p.body === 'string' ? p.body : p.body.toString(isBinaryDocument(p.contentType) ? 'base64' : 'utf8')),
+      body: () =>
+        typeof p.body === 'string' ? p.body : p.body.toString(isBinaryDocument(p.contentType) ? 'base64' : 'utf8'),
       encoding: isBinaryDocument(p.contentType) ? ('base64' as const) : undefined,
       contentType: p.contentType,
       mustRead: !!p.mustRead,
@@ -48,7 +54,14 @@ async function main(): Promise<void> {
     })),
     ...job.random.map((r) => {
       const unit = r.parts.join('');
-      return { name: `${JSON.stringify(r.parts)} x ${r.size} as ${r.contentType}`, body: () => unit.repeat(Math.ceil(r.size / unit.length)).slice(0, r.size), encoding: undefined, contentType: r.contentType, mustRead: false, word: null };
+      return {
+        name: `${JSON.stringify(r.parts)} x ${r.size} as ${r.contentType}`,
+        body: () => unit.repeat(Math.ceil(r.size / unit.length)).slice(0, r.size),
+        encoding: undefined,
+        contentType: r.contentType,
+        mustRead: false,
+        word: null,
+      };
     }),
   ];
   try {
@@ -58,14 +71,35 @@ async function main(): Promise<void> {
       const delay = monitorEventLoopDelay({ resolution: HELD_RESOLUTION_MS });
       delay.enable();
       const started = performance.now();
-      const outcome: ProbeResult['outcome'] = await workers.extract(body, { url: 'http://site.test/', contentType: page.contentType, ...(page.encoding && { encoding: page.encoding }) }, []).then(
-        (document) => ({ text: document.text.slice(0, 2_000) }),
-                // A document refused for what it holds (a decode bomb) is given up as that URL's error too.
-        (error: Error) => (error instanceof ExtractionAbandoned || error instanceof DocumentUnreadable ? { abandoned: error.message } : { error: error.message }),
-      );
+      const outcome: ProbeResult['outcome'] = await workers
+        .extract(
+          body,
+          {
+            url: 'http://site.test/',
+            contentType: page.contentType,
+            ...(page.encoding && { encoding: page.encoding }),
+          },
+          [],
+        )
+        .then(
+          (document) => ({ text: document.text.slice(0, 2_000) }),
+          // A document refused for what it holds (a decode bomb) is given up as that URL's error too.
+          (error: Error) =>
+            error instanceof ExtractionAbandoned || error instanceof DocumentUnreadable
+              ? { abandoned: error.message }
+              : { error: error.message },
+        );
       const ms = performance.now() - started;
       delay.disable();
-      const result: ProbeResult = { name: page.name, ms, busyMs: performance.eventLoopUtilization(before).active, heldMs: delay.max / 1e6 + HELD_RESOLUTION_MS, outcome, mustRead: page.mustRead, word: page.word };
+      const result: ProbeResult = {
+        name: page.name,
+        ms,
+        busyMs: performance.eventLoopUtilization(before).active,
+        heldMs: delay.max / 1e6 + HELD_RESOLUTION_MS,
+        outcome,
+        mustRead: page.mustRead,
+        word: page.word,
+      };
       process.stdout.write(`${JSON.stringify(result)}\n`);
     }
   } finally {

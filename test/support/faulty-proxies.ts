@@ -74,7 +74,13 @@ export async function startCuttingProxy(targetPort: number, cutAfter: number): P
 export interface LosingProxy {
   url: string;
   /** Each POST forwarded: its Idempotency-Key and what the service answered (status, X-Request-Id, Idempotent-Replayed). */
-  posts: Array<{ path: string; idempotencyKey: string | undefined; status: number; requestId: string | null; replayed: string | null }>;
+  posts: Array<{
+    path: string;
+    idempotencyKey: string | undefined;
+    status: number;
+    requestId: string | null;
+    replayed: string | null;
+  }>;
   close(): Promise<void>;
 }
 
@@ -92,22 +98,32 @@ export async function startLosingProxy(target: string, lose: number, status: 429
     req.on('end', () => {
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(req.headers)) {
-        if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name)) headers[name] = value;
+        if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name))
+          headers[name] = value;
       }
       const body = chunks.length ? Buffer.concat(chunks) : undefined;
       fetch(`${target}${req.url}`, { method: req.method, headers, body })
         .then(async (answer) => {
           const text = Buffer.from(await answer.arrayBuffer());
           if (req.method === 'POST') {
-            posts.push({ path: req.url!, idempotencyKey: headers['idempotency-key'], status: answer.status, requestId: answer.headers.get('x-request-id'), replayed: answer.headers.get('idempotent-replayed') });
+            posts.push({
+              path: req.url!,
+              idempotencyKey: headers['idempotency-key'],
+              status: answer.status,
+              requestId: answer.headers.get('x-request-id'),
+              replayed: answer.headers.get('idempotent-replayed'),
+            });
             if (posts.length <= lose) {
-              res.writeHead(status, { 'Content-Type': 'application/json', 'Retry-After': '1' }).end(JSON.stringify({ detail: 'upstream answer lost' }));
+              res
+                .writeHead(status, { 'Content-Type': 'application/json', 'Retry-After': '1' })
+                .end(JSON.stringify({ detail: 'upstream answer lost' }));
               return;
             }
           }
           const relayed: Record<string, string> = {};
           answer.headers.forEach((value, name) => {
-            if (!['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding'].includes(name)) relayed[name] = value;
+            if (!['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding'].includes(name))
+              relayed[name] = value;
           });
           res.writeHead(answer.status, relayed).end(text);
         })

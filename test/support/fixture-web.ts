@@ -71,8 +71,12 @@ const TYPES: Record<string, string> = {
 /** `delayMs`: every answer waits this long (a slow web, so a run can be caught mid-way). */
 export async function startFixtureWeb(dir = FIXTURE_WEB_DIR, options: { delayMs?: number } = {}): Promise<FixtureWeb> {
   const startedAt = new Date();
-  const aliases: Record<string, string> = JSON.parse(await fs.readFile(path.join(dir, 'aliases.json'), 'utf8').catch(() => '{}'));
-  const folders = (await fs.readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory() && !e.name.startsWith('_')).map((e) => e.name);
+  const aliases: Record<string, string> = JSON.parse(
+    await fs.readFile(path.join(dir, 'aliases.json'), 'utf8').catch(() => '{}'),
+  );
+  const folders = (await fs.readdir(dir, { withFileTypes: true }))
+    .filter((e) => e.isDirectory() && !e.name.startsWith('_'))
+    .map((e) => e.name);
   const hosts = [...folders, ...Object.keys(aliases)].sort();
   const servers = new Map<string, { server: http.Server; origin: string; log: string[] }>();
 
@@ -95,8 +99,12 @@ export async function startFixtureWeb(dir = FIXTURE_WEB_DIR, options: { delayMs?
     const routes = await loadSite(dir, aliases[host] ?? host, startedAt, originOf);
     sites.set(host, routes);
     // One URL per page: not the trailing-slash twins, redirects or error pages.
-    const isPage = (route: string) => routes.get(route)!.status === 200 && routes.get(route)!.type.startsWith('text/html');
-    pages.set(host, [...routes.keys()].filter((route) => isPage(route) && (route === '/' || !route.endsWith('/'))));
+    const isPage = (route: string) =>
+      routes.get(route)!.status === 200 && routes.get(route)!.type.startsWith('text/html');
+    pages.set(
+      host,
+      [...routes.keys()].filter((route) => isPage(route) && (route === '/' || !route.endsWith('/'))),
+    );
     const { server, log } = servers.get(host)!;
     server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
       if (options.delayMs) {
@@ -110,10 +118,17 @@ export async function startFixtureWeb(dir = FIXTURE_WEB_DIR, options: { delayMs?
       const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://fixture').pathname);
       const route = routes.get(pathname);
       if (!route) {
-        res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' }).end('<html><body><h1>Not found</h1></body></html>');
+        res
+          .writeHead(404, { 'content-type': 'text/html; charset=utf-8' })
+          .end('<html><body><h1>Not found</h1></body></html>');
         return;
       }
-      res.writeHead(route.status, { 'content-type': route.type, ...(route.location ? { location: route.location } : {}) }).end(route.body);
+      res
+        .writeHead(route.status, {
+          'content-type': route.type,
+          ...(route.location ? { location: route.location } : {}),
+        })
+        .end(route.body);
     });
   }
 
@@ -133,7 +148,13 @@ export async function startFixtureWeb(dir = FIXTURE_WEB_DIR, options: { delayMs?
     setPage: async (host, route, html) => {
       originOf(host);
       const folderHost = aliases[host] ?? host;
-      const body = await render(html, { host: folderHost, route, startedAt, originOf, partial: partials(dir, folderHost) });
+      const body = await render(html, {
+        host: folderHost,
+        route,
+        startedAt,
+        originOf,
+        partial: partials(dir, folderHost),
+      });
       const page: Route = { status: 200, type: TYPES['.html'], body };
       sites.get(host)!.set(route, page);
       if (route !== '/') sites.get(host)!.set(`${route.replace(/\/$/, '')}/`, page);
@@ -145,7 +166,9 @@ export async function startFixtureWeb(dir = FIXTURE_WEB_DIR, options: { delayMs?
     },
     stop: async () => {
       await Promise.all(
-        [...servers.values()].map(({ server }) => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve())))),
+        [...servers.values()].map(
+          ({ server }) => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+        ),
       );
     },
   };
@@ -168,7 +191,11 @@ async function loadSite(
     if (path.basename(relative).startsWith('_')) continue;
     if (ext !== '.html') {
       const body = await fs.readFile(file);
-      routes.set(`/${relative}`, { status: 200, type: TYPES[ext] ?? 'application/octet-stream', body: ext === '.txt' ? body.toString('utf8') : body });
+      routes.set(`/${relative}`, {
+        status: 200,
+        type: TYPES[ext] ?? 'application/octet-stream',
+        body: ext === '.txt' ? body.toString('utf8') : body,
+      });
       continue;
     }
     const route = `/${relative.replace(/(^|\/)index\.html$/, '').replace(/\.html$/, '')}`.replace(/\/$/, '') || '/';
@@ -187,7 +214,11 @@ async function loadSite(
       const location = spec.redirect.replace(/\{\{site:([^}]+)\}\}/g, (_, other: string) => originOf(other));
       routes.set(from, { status: 301, type: TYPES['.html'], body: '', location });
     } else if (spec.file) {
-      routes.set(from, { status: 200, type: spec.type ?? 'application/octet-stream', body: await fs.readFile(path.join(root, spec.file)) });
+      routes.set(from, {
+        status: 200,
+        type: spec.type ?? 'application/octet-stream',
+        body: await fs.readFile(path.join(root, spec.file)),
+      });
     }
   }
   return routes;
@@ -195,7 +226,9 @@ async function loadSite(
 
 /** A site's `_name.html`, else the shared one. */
 const partials = (dir: string, folderHost: string) => (name: string) =>
-  fs.readFile(path.join(dir, folderHost, `_${name}.html`), 'utf8').catch(() => fs.readFile(path.join(dir, '_shared', `_${name}.html`), 'utf8'));
+  fs
+    .readFile(path.join(dir, folderHost, `_${name}.html`), 'utf8')
+    .catch(() => fs.readFile(path.join(dir, '_shared', `_${name}.html`), 'utf8'));
 
 interface RenderContext {
   host: string;
@@ -210,7 +243,9 @@ async function render(template: string, ctx: RenderContext): Promise<string> {
   // Partials first (two levels), so they may use the other placeholders too.
   for (let pass = 0; pass < 2 && html.includes('{{>'); pass++) {
     const names = [...html.matchAll(/\{\{>\s*([\w-]+)\s*\}\}/g)].map((m) => m[1]);
-    const bodies = new Map(await Promise.all([...new Set(names)].map(async (name) => [name, await ctx.partial(name)] as const)));
+    const bodies = new Map(
+      await Promise.all([...new Set(names)].map(async (name) => [name, await ctx.partial(name)] as const)),
+    );
     html = html.replace(/\{\{>\s*([\w-]+)\s*\}\}/g, (_, name: string) => bodies.get(name)!);
   }
   return html.replace(/\{\{(\w+)(?::([^}]+))?\}\}/g, (whole, key: string, arg?: string) => {
@@ -222,7 +257,9 @@ async function render(template: string, ctx: RenderContext): Promise<string> {
       case 'date':
         return shifted(ctx.startedAt, arg!).toISOString().slice(0, 10);
       case 'datetime':
-        return shifted(ctx.startedAt, arg!).toISOString().replace(/\.\d{3}Z$/, 'Z');
+        return shifted(ctx.startedAt, arg!)
+          .toISOString()
+          .replace(/\.\d{3}Z$/, 'Z');
       case 'quarter':
         return quarterLabel(ctx.startedAt, Number(arg ?? -1));
       case 'site':

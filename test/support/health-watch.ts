@@ -2,7 +2,9 @@
  * `/healthz` asked every 100 ms while something else runs: its first failure (not 200, or no
  * answer within 5 s: a held event loop would not answer) and its slowest answer.
  */
-export function watchHealth(baseUrl: string): () => Promise<{ failure: string | null; failures: number; worstMs: number }> {
+export function watchHealth(
+  baseUrl: string,
+): () => Promise<{ failure: string | null; failures: number; worstMs: number }> {
   let failure: string | null = null;
   let failures = 0;
   let worstMs = 0;

@@ -26,14 +26,19 @@ export interface HostileSite {
   close(): Promise<void>;
 }
 
-const page = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
+const page = (title: string, body: string) =>
+  `<!doctype html><html><head><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
 
 export const HOSTILE_SHAPES = {
   /** robots.txt with a wildcard rule of `bytes`. */
-  robotsBomb: (bytes = 512 * 1024) => `User-agent: *\nDisallow: /private/\nDisallow: /${'*a'.repeat(Math.floor(bytes / 2))}\n`,
-  unclosedDivs: () => `<!doctype html><html><head><title>Unclosed</title></head><body><p>Words before sixty thousand unclosed divs.</p>${'<div>'.repeat(60_000)}deep text`,
-  nestedTags: () => `<!doctype html><html><head><title>Nested</title></head><body><p>Words before twenty thousand nested tags.</p>${'<span>'.repeat(20_000)}<a href="/ordinary/1">inner link</a>${'</span>'.repeat(20_000)}</body></html>`,
-  spinning: () => `<!doctype html><html><head><title>Spinning</title></head><body><p>Thin text.</p><script>addEventListener('load', () => setTimeout(() => { for (;;) {} }, 50))</script></body></html>`,
+  robotsBomb: (bytes = 512 * 1024) =>
+    `User-agent: *\nDisallow: /private/\nDisallow: /${'*a'.repeat(Math.floor(bytes / 2))}\n`,
+  unclosedDivs: () =>
+    `<!doctype html><html><head><title>Unclosed</title></head><body><p>Words before sixty thousand unclosed divs.</p>${'<div>'.repeat(60_000)}deep text`,
+  nestedTags: () =>
+    `<!doctype html><html><head><title>Nested</title></head><body><p>Words before twenty thousand nested tags.</p>${'<span>'.repeat(20_000)}<a href="/ordinary/1">inner link</a>${'</span>'.repeat(20_000)}</body></html>`,
+  spinning: () =>
+    `<!doctype html><html><head><title>Spinning</title></head><body><p>Thin text.</p><script>addEventListener('load', () => setTimeout(() => { for (;;) {} }, 50))</script></body></html>`,
   scripted: () =>
     `<!doctype html><html><head><title>Scripted</title></head><body><div id="app"></div><script>document.getElementById('app').innerHTML = '<p>' + ['Text', 'written', 'by', 'the', 'page', 'script', 'once', 'it', 'ran', 'in', 'the', 'browser.'].join(' ') + '</p>'</script></body></html>`,
   hugeBase: (origin: string) =>
@@ -67,8 +72,17 @@ export async function startHostileSite(options: { longUrls?: number } = {}): Pro
         .join('')}</urlset>`;
       return void response.writeHead(200, { 'Content-Type': 'application/xml' }).end(sitemap);
     }
-    if (path === '/') return void html(page('Hostile home', `<p>The home page of a hostile site.</p>${[...ordinaryPaths.slice(1), ...hostilePaths].map((p) => `<p><a href="${p}">${p}</a></p>`).join('')}`));
-    if (path.startsWith('/ordinary/')) return void html(page(`Ordinary ${path.slice(10)}`, `<p>An ordinary page, number ${path.slice(10)}, with words to read.</p>`));
+    if (path === '/')
+      return void html(
+        page(
+          'Hostile home',
+          `<p>The home page of a hostile site.</p>${[...ordinaryPaths.slice(1), ...hostilePaths].map((p) => `<p><a href="${p}">${p}</a></p>`).join('')}`,
+        ),
+      );
+    if (path.startsWith('/ordinary/'))
+      return void html(
+        page(`Ordinary ${path.slice(10)}`, `<p>An ordinary page, number ${path.slice(10)}, with words to read.</p>`),
+      );
     if (path === '/unclosed') return void html(unclosed);
     if (path === '/nested') return void html(nested);
     if (path === '/spin') return void html(HOSTILE_SHAPES.spinning());

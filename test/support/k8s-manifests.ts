@@ -26,7 +26,9 @@ export function kustomizeBinary(): { path: string } | { missing: string } {
     const dir = path.dirname(require.resolve(`${pkg}/package.json`));
     return { path: path.join(dir, `kustomize-${process.platform}-${process.arch}`) };
   } catch {
-    return { missing: `${pkg} is not installed (the registry ships kustomize for linux/x64 only; this is ${process.platform}/${process.arch})` };
+    return {
+      missing: `${pkg} is not installed (the registry ships kustomize for linux/x64 only; this is ${process.platform}/${process.arch})`,
+    };
   }
 }
 
@@ -84,11 +86,21 @@ function unknownFields(typed: Array<{ manifest: Manifest; iface: string; module:
     typed.map((t, i) => `import type { ${t.iface} as T${i} } from '${t.module}';`).join('\n') +
     '\n' +
     typed.map((t, i) => `export const m${i}: T${i} = ${JSON.stringify(t.manifest, null, 1)};`).join('\n');
-  const options: ts.CompilerOptions = { strict: true, noEmit: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10, types: [] };
+  const options: ts.CompilerOptions = {
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.CommonJS,
+    moduleResolution: ts.ModuleResolutionKind.Node10,
+    types: [],
+  };
   const host = ts.createCompilerHost(options);
   const read = host.getSourceFile.bind(host);
   host.getSourceFile = (name, language, onError, create) =>
-    path.resolve(name) === file ? ts.createSourceFile(name, source, language, true) : read(name, language, onError, create);
+    path.resolve(name) === file
+      ? ts.createSourceFile(name, source, language, true)
+      : read(name, language, onError, create);
   const exists = host.fileExists.bind(host);
   host.fileExists = (name) => path.resolve(name) === file || exists(name);
   const program = ts.createProgram([file], options, host);

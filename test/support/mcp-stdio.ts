@@ -10,7 +10,11 @@ import type { RunningService } from './service-process';
 
 const ROOT = path.join(__dirname, '..', '..');
 
-export async function connectStdioMcp(svc: RunningService, onError: (error: Error) => void, onStderr?: (text: string) => void): Promise<Client> {
+export async function connectStdioMcp(
+  svc: RunningService,
+  onError: (error: Error) => void,
+  onStderr?: (text: string) => void,
+): Promise<Client> {
   const client = new Client({ name: 'e2e-stdio', version: '1.0.0' });
   client.onerror = onError;
   const transport = new StdioClientTransport({

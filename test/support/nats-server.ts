@@ -58,7 +58,9 @@ function probe(port: number): Promise<boolean> {
 }
 
 async function spawnServer(bin: string, port: number, storeDir: string): Promise<ChildProcess> {
-  const child = spawn(bin, ['-a', HOST, '-p', String(port), '-js', '-sd', storeDir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(bin, ['-a', HOST, '-p', String(port), '-js', '-sd', storeDir], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);

@@ -23,7 +23,14 @@ export interface RegistryCompany {
   employees: number;
 }
 
-const C = (slug: string, name: string, industry: RegistryCompany['industry'], city: string, founded: number, employees: number): RegistryCompany => ({ slug, name, industry, city, founded, employees });
+const C = (
+  slug: string,
+  name: string,
+  industry: RegistryCompany['industry'],
+  city: string,
+  founded: number,
+  employees: number,
+): RegistryCompany => ({ slug, name, industry, city, founded, employees });
 
 export const REGISTRY: RegistryCompany[] = [
   C('kraftwerk-robotics', 'Kraftwerk Robotics', 'robotics', 'Berlin', 2017, 85),
@@ -78,8 +85,12 @@ const TWIN = { slug: 'kraftwerk-robotics', name: 'Kraftwerk Robotics GmbH' };
 
 const phrasing = (c: RegistryCompany, i: number): string => {
   const place = [`headquartered in ${c.city}`, `based in ${c.city}`, `with its head office in ${c.city}`][i % 3];
-  const founded = [`was founded in ${c.founded}`, `started in ${c.founded}`, `has been operating since ${c.founded}`][i % 3];
-  const staff = [`employs ${c.employees} people`, `has a team of ${c.employees}`, `counts ${c.employees} employees`][(i + 1) % 3];
+  const founded = [`was founded in ${c.founded}`, `started in ${c.founded}`, `has been operating since ${c.founded}`][
+    i % 3
+  ];
+  const staff = [`employs ${c.employees} people`, `has a team of ${c.employees}`, `counts ${c.employees} employees`][
+    (i + 1) % 3
+  ];
   return `${c.name} is a ${c.industry} company ${place}. The company ${founded} and ${staff}.`;
 };
 
@@ -101,22 +112,37 @@ export function writeRegistrySite(): string {
   const site = path.join(root, 'startups.example.test');
   fs.mkdirSync(path.join(site, 'directory'), { recursive: true });
   fs.mkdirSync(path.join(site, 'companies'), { recursive: true });
-  const rows = [...REGISTRY.map((c) => ({ slug: c.slug, name: c.name, c })), { ...TWIN, c: REGISTRY.find((c) => c.slug === TWIN.slug)! }];
+  const rows = [
+    ...REGISTRY.map((c) => ({ slug: c.slug, name: c.name, c })),
+    { ...TWIN, c: REGISTRY.find((c) => c.slug === TWIN.slug)! },
+  ];
   const pages = Math.ceil(rows.length / PER_PAGE);
   for (let p = 1; p <= pages; p++) {
     const slice = rows.slice((p - 1) * PER_PAGE, p * PER_PAGE);
-    const table = slice.map((r) => `<tr><td><a href="/companies/${r.slug}">${r.name}</a></td><td>${blurb(r.c)}</td></tr>`).join('');
+    const table = slice
+      .map((r) => `<tr><td><a href="/companies/${r.slug}">${r.name}</a></td><td>${blurb(r.c)}</td></tr>`)
+      .join('');
     const next = p < pages ? `<p><a href="/directory/page-${p + 1}" rel="next">Next page</a></p>` : '';
     const body = `<h1>Startup registry: companies (page ${p} of ${pages})</h1><p>The registry lists young German companies and their profiles.</p><table><thead><tr><th>Company</th><th>About</th></tr></thead><tbody>${table}</tbody></table>${next}`;
-    fs.writeFileSync(path.join(site, 'directory', `page-${p}.html`), page(`Startup registry, page ${p}`, body, `https://startups.example.test/directory/page-${p}`));
+    fs.writeFileSync(
+      path.join(site, 'directory', `page-${p}.html`),
+      page(`Startup registry, page ${p}`, body, `https://startups.example.test/directory/page-${p}`),
+    );
   }
   fs.writeFileSync(
     path.join(site, 'index.html'),
-    page('Startup registry', '<h1>Startup registry</h1><p>A directory of German startup companies: robotics, energy storage, software, biotech and logistics companies, with a profile page for each.</p><p><a href="/directory/page-1">Browse the company directory</a></p>', 'https://startups.example.test/'),
+    page(
+      'Startup registry',
+      '<h1>Startup registry</h1><p>A directory of German startup companies: robotics, energy storage, software, biotech and logistics companies, with a profile page for each.</p><p><a href="/directory/page-1">Browse the company directory</a></p>',
+      'https://startups.example.test/',
+    ),
   );
   REGISTRY.forEach((c, i) => {
     const body = `<h1>${c.name}</h1><p>${phrasing(c, i)}</p><p>${blurb(c)}</p>`;
-    fs.writeFileSync(path.join(site, 'companies', `${c.slug}.html`), page(`${c.name}: company profile`, body, `https://startups.example.test/companies/${c.slug}`));
+    fs.writeFileSync(
+      path.join(site, 'companies', `${c.slug}.html`),
+      page(`${c.name}: company profile`, body, `https://startups.example.test/companies/${c.slug}`),
+    );
   });
   return root;
 }
@@ -127,9 +153,18 @@ export async function startRegistryWeb(options: { delayMs?: number } = {}): Prom
 
 /** Gold sets, computed from the same table as the pages. */
 export const registryGold = {
-  headquarteredIn: (city: string) => REGISTRY.filter((c) => c.city === city).map((c) => c.name).sort(),
-  industryFoundedAfter: (industry: RegistryCompany['industry'], year: number) => REGISTRY.filter((c) => c.industry === industry && c.founded > year).map((c) => c.name).sort(),
-  moreEmployeesThan: (n: number) => REGISTRY.filter((c) => c.employees > n).map((c) => c.name).sort(),
+  headquarteredIn: (city: string) =>
+    REGISTRY.filter((c) => c.city === city)
+      .map((c) => c.name)
+      .sort(),
+  industryFoundedAfter: (industry: RegistryCompany['industry'], year: number) =>
+    REGISTRY.filter((c) => c.industry === industry && c.founded > year)
+      .map((c) => c.name)
+      .sort(),
+  moreEmployeesThan: (n: number) =>
+    REGISTRY.filter((c) => c.employees > n)
+      .map((c) => c.name)
+      .sort(),
 };
 
 /** A SearXNG stand-in over the registry: every query finds the registry's home page and its first directory page. */
@@ -145,15 +180,40 @@ export async function registrySearch(web: FixtureWeb): Promise<ReplayServer> {
     category: 'general',
   }));
   return ReplayServer.start({
-    routes: [{ path: '/search', respond: (req) => ({ body: { query: req.query.q, number_of_results: 2, results, answers: [], corrections: [], infoboxes: [], suggestions: [], unresponsive_engines: [] } }) }],
+    routes: [
+      {
+        path: '/search',
+        respond: (req) => ({
+          body: {
+            query: req.query.q,
+            number_of_results: 2,
+            results,
+            answers: [],
+            corrections: [],
+            infoboxes: [],
+            suggestions: [],
+            unresponsive_engines: [],
+          },
+        }),
+      },
+    ],
   });
 }
 
 /** The registry web, its search stand-in, and the service searching it (stopped together). */
-export async function startRegistryService(mode: Mode, options: { delayMs?: number; env?: Record<string, string> } = {}): Promise<{ web: FixtureWeb; svc: RunningService; stop(): Promise<void> }> {
+export async function startRegistryService(
+  mode: Mode,
+  options: { delayMs?: number; env?: Record<string, string> } = {},
+): Promise<{ web: FixtureWeb; svc: RunningService; stop(): Promise<void> }> {
   const web = await startRegistryWeb({ delayMs: options.delayMs });
   const search = await registrySearch(web);
-  const svc = await startService(mode, { SEARCH_PROVIDER: 'searxng', SEARXNG_URL: search.url, SEARXNG_RPS: '0', FETCH_ALLOW_HOSTS: web.allowHosts.join(','), ...options.env });
+  const svc = await startService(mode, {
+    SEARCH_PROVIDER: 'searxng',
+    SEARXNG_URL: search.url,
+    SEARXNG_RPS: '0',
+    FETCH_ALLOW_HOSTS: web.allowHosts.join(','),
+    ...options.env,
+  });
   return {
     web,
     svc,

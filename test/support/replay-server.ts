@@ -97,7 +97,10 @@ export class ReplayServer {
 
   /** The next `count` requests (any route) answer `status`, e.g. 429 with a Retry-After. */
   failNext(count: number, status: number, response: Omit<ReplayResponse, 'status'> = {}): this {
-    return this.add({ method: '*', path: '*', status, times: count, body: { error: `replayed ${status}` }, ...response }, true);
+    return this.add(
+      { method: '*', path: '*', status, times: count, body: { error: `replayed ${status}` }, ...response },
+      true,
+    );
   }
 
   /** Forget logged requests, concurrency and unused failNext answers; routes stay. */
@@ -157,7 +160,8 @@ export class ReplayServer {
       const delay = route?.delayMs ?? this.delayMs;
       if (delay > 0) await new Promise((r) => setTimeout(r, delay));
       if (res.destroyed) return;
-      const body = answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+      const body =
+        answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
       res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers });
       res.end(body);
     } catch (err) {

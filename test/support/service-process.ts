@@ -99,11 +99,19 @@ export interface StartOptions {
   readyTimeoutMs?: number;
 }
 
-export async function startService(mode: Mode, extraEnv: Record<string, string> = {}, options: StartOptions = {}): Promise<RunningService> {
+export async function startService(
+  mode: Mode,
+  extraEnv: Record<string, string> = {},
+  options: StartOptions = {},
+): Promise<RunningService> {
   assertBuilt();
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `wr-e2e-${mode}-`));
   // A data dir that already has a key (a second boot) prints none: the caller gives it.
-  const prepared = options.key ? { key: options.key } : options.prepare && !options.dataDir ? await options.prepare(dataDir) : undefined;
+  const prepared = options.key
+    ? { key: options.key }
+    : options.prepare && !options.dataDir
+      ? await options.prepare(dataDir)
+      : undefined;
   const port = await freePort();
   let nats: NatsServerHandle | undefined;
   const env: NodeJS.ProcessEnv = {
@@ -129,11 +137,15 @@ export async function startService(mode: Mode, extraEnv: Record<string, string> 
   }
   const logFile = path.join(dataDir, `${mode}.log`);
   const out = fs.openSync(logFile, 'a');
-  const child: ChildProcess = spawn(process.execPath, [mode === 'cluster' ? CLUSTER : (options.main ?? distMain('standalone'))], {
-    cwd: dataDir,
-    env,
-    stdio: ['ignore', out, out],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [mode === 'cluster' ? CLUSTER : (options.main ?? distMain('standalone'))],
+    {
+      cwd: dataDir,
+      env,
+      stdio: ['ignore', out, out],
+    },
+  );
   const logFiles = [logFile];
   const read = () => fs.readFileSync(logFile, 'utf8');
   let exited = false;
@@ -142,20 +154,28 @@ export async function startService(mode: Mode, extraEnv: Record<string, string> 
   const baseUrl = `http://127.0.0.1:${port}`;
   try {
     if (!prepared) {
-      await waitFor('the demo key', () => {
-        if (exited) throw new Error(`${mode} exited early:\n${read()}`);
-        return /Demo webhook secret: whsec_\S+/.test(read());
-      }, 30_000);
+      await waitFor(
+        'the demo key',
+        () => {
+          if (exited) throw new Error(`${mode} exited early:\n${read()}`);
+          return /Demo webhook secret: whsec_\S+/.test(read());
+        },
+        30_000,
+      );
     }
-    await waitFor('/readyz', async () => {
-      if (exited) throw new Error(`${mode} exited early:\n${read()}`);
-      try {
-        return (await fetch(`${baseUrl}/readyz`)).status === 200;
-      } catch {
-        return false;
-      }
-      // A cluster boots nine processes on two cores beside another test worker: 30 s was seen to fall short.
-    }, options.readyTimeoutMs ?? (mode === 'cluster' ? 60_000 : 30_000));
+    await waitFor(
+      '/readyz',
+      async () => {
+        if (exited) throw new Error(`${mode} exited early:\n${read()}`);
+        try {
+          return (await fetch(`${baseUrl}/readyz`)).status === 200;
+        } catch {
+          return false;
+        }
+        // A cluster boots nine processes on two cores beside another test worker: 30 s was seen to fall short.
+      },
+      options.readyTimeoutMs ?? (mode === 'cluster' ? 60_000 : 30_000),
+    );
   } catch (error) {
     child.kill('SIGKILL');
     await nats?.stop();
@@ -174,7 +194,8 @@ export async function startService(mode: Mode, extraEnv: Record<string, string> 
       try {
         const entry = JSON.parse(line) as { service?: string; pid?: number; msg?: string; port?: number };
         if (entry.msg === 'service listening') entries.push({ service: entry.service!, pid: entry.pid! });
-        else if (entry.msg === 'gateway listening') entries.push({ service: entry.service!, pid: entry.pid!, port: entry.port });
+        else if (entry.msg === 'gateway listening')
+          entries.push({ service: entry.service!, pid: entry.pid!, port: entry.port });
       } catch {
         // a partial line at the end of the file
       }
@@ -203,8 +224,19 @@ export async function startService(mode: Mode, extraEnv: Record<string, string> 
         });
       }),
     servicePids: () => new Map(listening().map((entry) => [entry.service, entry.pid])),
-    servicePidHistory: (service: string) => [...new Set(listening().filter((entry) => entry.service === service).map((entry) => entry.pid))],
-    gatewayPids: () => new Map(listening().filter((entry) => entry.port !== undefined).map((entry) => [entry.port!, entry.pid])),
+    servicePidHistory: (service: string) => [
+      ...new Set(
+        listening()
+          .filter((entry) => entry.service === service)
+          .map((entry) => entry.pid),
+      ),
+    ],
+    gatewayPids: () =>
+      new Map(
+        listening()
+          .filter((entry) => entry.port !== undefined)
+          .map((entry) => [entry.port!, entry.pid]),
+      ),
     restartBus: async (downMs?: number) => {
       if (!nats) throw new Error('restartBus: standalone mode has no NATS');
       await nats.restart(downMs);
@@ -229,7 +261,10 @@ export async function startService(mode: Mode, extraEnv: Record<string, string> 
 function assertResponsesConform(file: string | undefined): void {
   if (!file || !fs.existsSync(file)) return;
   const violations = [...new Set(fs.readFileSync(file, 'utf8').split('\n').filter(Boolean))];
-  if (violations.length > 0) throw new Error(`answers that do not conform to the OpenAPI document (${file}):\n${violations.slice(0, 20).join('\n')}`);
+  if (violations.length > 0)
+    throw new Error(
+      `answers that do not conform to the OpenAPI document (${file}):\n${violations.slice(0, 20).join('\n')}`,
+    );
 }
 
 export const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
@@ -239,7 +274,9 @@ export const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
  * only the two first-boot lines print the demo credentials, by design.
  */
 export function assertNoSecretsLogged(files: string[], secrets: string[]): void {
-  const parts = secrets.filter(Boolean).map((secret) => (secret.startsWith('wr_') ? secret.slice(16) : secret.slice(6)));
+  const parts = secrets
+    .filter(Boolean)
+    .map((secret) => (secret.startsWith('wr_') ? secret.slice(16) : secret.slice(6)));
   const leaks: string[] = [];
   for (const file of files) {
     if (!fs.existsSync(file)) continue;

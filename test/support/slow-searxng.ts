@@ -26,7 +26,18 @@ export async function startSlowSearxng(web: FixtureWeb, delayMs: number): Promis
             score: 6 - i,
             category: 'general',
           }));
-          return { body: { query: q, number_of_results: results.length, results, answers: [], corrections: [], infoboxes: [], suggestions: [], unresponsive_engines: [] } };
+          return {
+            body: {
+              query: q,
+              number_of_results: results.length,
+              results,
+              answers: [],
+              corrections: [],
+              infoboxes: [],
+              suggestions: [],
+              unresponsive_engines: [],
+            },
+          };
         },
       },
     ],

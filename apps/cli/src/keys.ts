@@ -74,7 +74,10 @@ async function main(argv: string[]): Promise<number> {
         await admin.revokeKey(onlyPositional(positional, 'key id'));
         return 0;
       case 'rotate':
-        out((await admin.rotateKey(onlyPositional(positional, 'key id'), parseDuration(flags.get('overlap') ?? '1h'))).key);
+        out(
+          (await admin.rotateKey(onlyPositional(positional, 'key id'), parseDuration(flags.get('overlap') ?? '1h')))
+            .key,
+        );
         return 0;
       case 'webhook-secret': {
         const team = required(flags, 'team');

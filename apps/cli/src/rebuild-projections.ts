@@ -13,13 +13,17 @@ async function main(): Promise<void> {
   const events = await openEventStore(config.eventstoreUrl);
   const reads: ReadStore = config.mongoUrl ? await MongoReadStore.connect(config.mongoUrl) : new MemoryReadStore();
   const projections = platformProjections();
-  const projector = new Projector(events, reads, projections, { logger: { log: () => undefined, warn: console.warn, error: console.error } });
+  const projector = new Projector(events, reads, projections, {
+    logger: { log: () => undefined, warn: console.warn, error: console.error },
+  });
   const started = performance.now();
   try {
     await projector.rebuild();
     const seconds = (performance.now() - started) / 1000;
     const head = await events.headPosition();
-    const counts = await Promise.all(projections.map(async (p) => `${p.collection}=${await reads.count(p.collection)}`));
+    const counts = await Promise.all(
+      projections.map(async (p) => `${p.collection}=${await reads.count(p.collection)}`),
+    );
     process.stdout.write(
       `rebuilt ${projections.length} projections into ${config.mongoUrl ? 'MongoDB' : 'memory (a check: memory read models rebuild at every boot)'} ` +
         `up to position ${head} in ${seconds.toFixed(2)} s (${counts.join(', ')})\n`,

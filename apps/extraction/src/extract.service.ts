@@ -3,8 +3,22 @@ import { CONFIG, type Config } from '@app/config';
 import type { ExtractReply, ExtractRequest, ExtractResultDto, FetchPageReply, FetchPageRequest } from '@app/contracts';
 import { lineItem, lineItems, totalCredits } from '@app/domain';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
-import { DocumentUnreadable, type ExtractedDocument, ExtractionAbandoned, ExtractionWorkers, focusExcerpts, hasRunnableScript } from '@app/extraction';
-import { BrowserRenderer, FetchError, type FetchedPage, type FetchOptions, PAGE_FETCHER, type PageFetcher } from '@app/fetch';
+import {
+  DocumentUnreadable,
+  type ExtractedDocument,
+  ExtractionAbandoned,
+  ExtractionWorkers,
+  focusExcerpts,
+  hasRunnableScript,
+} from '@app/extraction';
+import {
+  BrowserRenderer,
+  FetchError,
+  type FetchedPage,
+  type FetchOptions,
+  PAGE_FETCHER,
+  type PageFetcher,
+} from '@app/fetch';
 import { type ChargeContext, chargeRequest } from '@app/platform';
 
 const EXCERPT_CHARS = 1_500;
@@ -29,7 +43,10 @@ interface RenderTally {
 }
 
 /** What reading one URL takes (`render`: auto when absent). */
-export type ReadOptions = Pick<ExtractRequest, 'objective' | 'format' | 'full_content' | 'excerpts' | 'max_chars_per_result' | 'render'>;
+export type ReadOptions = Pick<
+  ExtractRequest,
+  'objective' | 'format' | 'full_content' | 'excerpts' | 'max_chars_per_result' | 'render'
+>;
 
 const failed = (url: string, error: string): ExtractResultDto => ({
   url,
@@ -90,14 +107,26 @@ export class ExtractService {
     return { results, credits: totalCredits(usage), usage };
   }
 
-  private readAll(request: ExtractRequest, tally: RenderTally, mark = false, deadlineMs?: number): Promise<ExtractResultDto[]> {
+  private readAll(
+    request: ExtractRequest,
+    tally: RenderTally,
+    mark = false,
+    deadlineMs?: number,
+  ): Promise<ExtractResultDto[]> {
     const deadline = deadlineMs === undefined ? undefined : AbortSignal.timeout(deadlineMs);
-    const fetchOptions: FetchOptions | undefined = request.fresh || deadline ? { ...(request.fresh && { cache: false }), ...(deadline && { signal: deadline }) } : undefined;
+    const fetchOptions: FetchOptions | undefined =
+      request.fresh || deadline
+        ? { ...(request.fresh && { cache: false }), ...(deadline && { signal: deadline }) }
+        : undefined;
     return Promise.all(
       request.urls.map(async (url) => {
         const own: RenderTally = { renders: 0 };
         const work = this.extractOne(url, request, fetchOptions, undefined, own);
-        const result = deadline ? await byDeadline(work, deadline, () => failed(url, `${url}: not read within the call's ${deadlineMs! / 1000} s (EXTRACT_CALL_TIMEOUT_MS)`)) : await work;
+        const result = deadline
+          ? await byDeadline(work, deadline, () =>
+              failed(url, `${url}: not read within the call's ${deadlineMs! / 1000} s (EXTRACT_CALL_TIMEOUT_MS)`),
+            )
+          : await work;
         tally.renders += own.renders;
         return mark && own.renders > 0 ? { ...result, rendered: true } : result;
       }),
@@ -107,9 +136,21 @@ export class ExtractService {
   /** One raw page for a crawler; a refusal comes back as data with the fetch error's code. */
   async fetchPage(request: FetchPageRequest): Promise<FetchPageReply> {
     try {
-      return { page: await this.fetcher.fetch(request.url, { respectRobots: request.respect_robots, maxAgeMs: request.max_age_ms }) };
+      return {
+        page: await this.fetcher.fetch(request.url, {
+          respectRobots: request.respect_robots,
+          maxAgeMs: request.max_age_ms,
+        }),
+      };
     } catch (error) {
-      if (error instanceof FetchError) return { error: { code: error.code, message: error.message, ...(error.status !== undefined && { status: error.status }) } };
+      if (error instanceof FetchError)
+        return {
+          error: {
+            code: error.code,
+            message: error.message,
+            ...(error.status !== undefined && { status: error.status }),
+          },
+        };
       throw error;
     }
   }
@@ -124,7 +165,13 @@ export class ExtractService {
     return read;
   }
 
-  private async extractOne(url: string, request: ReadOptions, fetchOptions: FetchOptions | undefined, read: PageRead | undefined, tally: RenderTally): Promise<ExtractResultDto> {
+  private async extractOne(
+    url: string,
+    request: ReadOptions,
+    fetchOptions: FetchOptions | undefined,
+    read: PageRead | undefined,
+    tally: RenderTally,
+  ): Promise<ExtractResultDto> {
     try {
       const page = await this.fetcher.fetch(url, fetchOptions);
       if (read) read.page = page;
@@ -132,7 +179,8 @@ export class ExtractService {
       const format = request.format ?? 'markdown';
       const keep = request.full_content && format !== 'text' ? [format] : [];
       const { document, finalUrl } = await this.readDocument(url, page, request.render ?? 'auto', keep, tally);
-      const body = request.format === 'html' ? document.html : request.format === 'text' ? document.text : document.markdown;
+      const body =
+        request.format === 'html' ? document.html : request.format === 'text' ? document.text : document.markdown;
       if (!document.text.trim()) return failed(url, `${url}: the page has no readable main content`);
       const limit = request.max_chars_per_result ?? undefined;
       return {
@@ -140,8 +188,18 @@ export class ExtractService {
         final_url: finalUrl,
         status: page.status,
         title: document.title,
-        content: request.full_content ? (limit !== undefined && body.length > limit ? body.slice(0, limit) : body) : null,
-        excerpts: request.excerpts ? focusExcerpts(document.text, request.objective ?? undefined, Math.min(limit ?? EXCERPT_CHARS, EXCERPT_CHARS)) : [],
+        content: request.full_content
+          ? limit !== undefined && body.length > limit
+            ? body.slice(0, limit)
+            : body
+          : null,
+        excerpts: request.excerpts
+          ? focusExcerpts(
+              document.text,
+              request.objective ?? undefined,
+              Math.min(limit ?? EXCERPT_CHARS, EXCERPT_CHARS),
+            )
+          : [],
         published_date: document.publishedDate,
         language: document.language,
         content_type: document.contentType ?? page.contentType,
@@ -154,7 +212,8 @@ export class ExtractService {
         if (read) read.refusal = error;
         return failed(url, error.message);
       }
-      if (error instanceof ExtractionAbandoned || error instanceof DocumentUnreadable) return failed(url, `${url}: ${error.message}`);
+      if (error instanceof ExtractionAbandoned || error instanceof DocumentUnreadable)
+        return failed(url, `${url}: ${error.message}`);
       this.logger.error({ msg: 'extraction failed', url, err: (error as Error).message });
       return failed(url, `${url}: the page could not be extracted`);
     }
@@ -173,30 +232,53 @@ export class ExtractService {
     keep: Array<'markdown' | 'html'>,
     tally: RenderTally,
   ): Promise<{ document: ExtractedDocument; finalUrl: string }> {
-    const options = { url: page.finalUrl, contentType: page.contentType, ...(page.encoding && { encoding: page.encoding }) };
+    const options = {
+      url: page.finalUrl,
+      contentType: page.contentType,
+      ...(page.encoding && { encoding: page.encoding }),
+    };
     const html = !page.encoding && HTML_TYPES.has(page.contentType);
     if (html && render === 'always') return this.rendered(url, page, keep, tally);
     const document = await this.workers.extract(page.body, options, keep);
     if (!html || render !== 'auto' || !this.renderer.available) return { document, finalUrl: page.finalUrl };
-    if (document.text.trim().length >= THIN_TEXT_CHARS || !hasRunnableScript(page.body)) return { document, finalUrl: page.finalUrl };
+    if (document.text.trim().length >= THIN_TEXT_CHARS || !hasRunnableScript(page.body))
+      return { document, finalUrl: page.finalUrl };
     // A thin page with scripts: what the browser shows, when it shows more.
     const rendered = await this.rendered(url, page, keep, tally).catch((error: unknown) => {
       this.logger.warn({ msg: 'rendering failed; the page is read as fetched', url, err: (error as Error).message });
       return null;
     });
-    return rendered && rendered.document.text.trim().length > document.text.trim().length ? rendered : { document, finalUrl: page.finalUrl };
+    return rendered && rendered.document.text.trim().length > document.text.trim().length
+      ? rendered
+      : { document, finalUrl: page.finalUrl };
   }
 
-  private async rendered(url: string, page: FetchedPage, keep: Array<'markdown' | 'html'>, tally: RenderTally): Promise<{ document: ExtractedDocument; finalUrl: string }> {
+  private async rendered(
+    url: string,
+    page: FetchedPage,
+    keep: Array<'markdown' | 'html'>,
+    tally: RenderTally,
+  ): Promise<{ document: ExtractedDocument; finalUrl: string }> {
     if (!this.renderer.available) {
-      throw new FetchError('unsupported_type', url, `${url}: render "always" needs a browser and none is available (install one: apt-get install chromium, or set BROWSER_PATH)`);
+      throw new FetchError(
+        'unsupported_type',
+        url,
+        `${url}: render "always" needs a browser and none is available (install one: apt-get install chromium, or set BROWSER_PATH)`,
+      );
     }
     // An HTML page fetched moments ago is handed to the browser, not fetched again (its scripts' requests still are, guarded).
     // Counted once the browser takes the page: a render given up at its deadline used it too.
-    const view = await this.renderer.render(page.finalUrl, HTML_TYPES.has(page.contentType) ? { body: page.body, contentType: page.contentType } : undefined, {
-      started: () => tally.renders++,
-    });
-    return { document: await this.workers.extract(view.html, { url: view.finalUrl, contentType: 'text/html' }, keep), finalUrl: view.finalUrl };
+    const view = await this.renderer.render(
+      page.finalUrl,
+      HTML_TYPES.has(page.contentType) ? { body: page.body, contentType: page.contentType } : undefined,
+      {
+        started: () => tally.renders++,
+      },
+    );
+    return {
+      document: await this.workers.extract(view.html, { url: view.finalUrl, contentType: 'text/html' }, keep),
+      finalUrl: view.finalUrl,
+    };
   }
 }
 

@@ -1,6 +1,14 @@
 import { Ctx, MessagePattern, Payload, type BaseRpcContext } from '@nestjs/microservices';
 import { BusController, busHeaders } from '@app/bus';
-import { type ExtractReply, ExtractRequest, type FetchPageReply, FetchPageRequest, type MapReply, MapRequest, subjects } from '@app/contracts';
+import {
+  type ExtractReply,
+  ExtractRequest,
+  type FetchPageReply,
+  FetchPageRequest,
+  type MapReply,
+  MapRequest,
+  subjects,
+} from '@app/contracts';
 import { chargeContextFrom } from '@app/platform';
 import { SiteMapper } from './crawl/site-map';
 import { ExtractService } from './extract.service';

@@ -1,4 +1,13 @@
-import { type RecordedCommand, type Candidate, type FieldBasisEntry, findAllLimit, findAllRuns, type FindAllSchema, type FindAllState, quantityOf } from '@app/domain';
+import {
+  type RecordedCommand,
+  type Candidate,
+  type FieldBasisEntry,
+  findAllLimit,
+  findAllRuns,
+  type FindAllSchema,
+  type FindAllState,
+  quantityOf,
+} from '@app/domain';
 import { createHash, randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { BusClient } from '@app/bus';
@@ -15,14 +24,23 @@ const MAX_LIST_PAGES = 50;
 
 type Running = Exclude<FindAllState, { status: 'absent' }>;
 
-const candidateId = (url: string) => `cand_${createHash('sha256').update(normalizeUrl(url)).digest('hex').slice(0, 16)}`;
+const candidateId = (url: string) =>
+  `cand_${createHash('sha256').update(normalizeUrl(url)).digest('hex').slice(0, 16)}`;
 
 /** The schema entities are filled against: the caller's output_schema, else one string per field name. */
-export function entitySchema(fields: string[] | null, outputSchema: Record<string, unknown> | null): Record<string, unknown> | null {
+export function entitySchema(
+  fields: string[] | null,
+  outputSchema: Record<string, unknown> | null,
+): Record<string, unknown> | null {
   if (outputSchema) return outputSchema;
   if (!fields?.length) return null;
   const properties = Object.fromEntries(
-    fields.map((field) => [field, /year|count|employees|number|size/i.test(field) ? { type: 'integer', description: field.replace(/_/g, ' ') } : { type: 'string', description: field.replace(/_/g, ' ') }]),
+    fields.map((field) => [
+      field,
+      /year|count|employees|number|size/i.test(field)
+        ? { type: 'integer', description: field.replace(/_/g, ' ') }
+        : { type: 'string', description: field.replace(/_/g, ' ') },
+    ]),
   );
   return { type: 'object', properties };
 }
@@ -54,14 +72,27 @@ export class FindAllExecutor implements RunExecutor<typeof findAllRuns> {
 
     // Enrichment asked for after completion: fill the new fields of every matched entity.
     for (const enrichment of state.progress.enrichments) {
-      const todo = state.progress.candidates.filter((c) => c.match_status === 'matched' && !enrichment.done.includes(c.candidate_id));
+      const todo = state.progress.candidates.filter(
+        (c) => c.match_status === 'matched' && !enrichment.done.includes(c.candidate_id),
+      );
       const extra = entitySchema(enrichment.fields, enrichment.output_schema);
       if (!extra) continue;
-      await this.read(run, todo.map((c) => c.url), pages, 'text');
+      await this.read(
+        run,
+        todo.map((c) => c.url),
+        pages,
+        'text',
+      );
       for (const candidate of todo) {
         if (run.stopped()) return;
         const { output, basis } = await this.fill(candidate, extra, pages, run.signal);
-        await run.record({ type: 'RecordEnriched', enrichment_id: enrichment.enrichment_id, candidate_id: candidate.candidate_id, output, basis });
+        await run.record({
+          type: 'RecordEnriched',
+          enrichment_id: enrichment.enrichment_id,
+          candidate_id: candidate.candidate_id,
+          output,
+          basis,
+        });
       }
     }
     if (state.progress.termination) return;
@@ -77,18 +108,35 @@ export class FindAllExecutor implements RunExecutor<typeof findAllRuns> {
       while (pending.length > 0) {
         if (matched >= limit) return true;
         const batch = pending.splice(0, READ_BATCH);
-        await this.read(run, batch.map((c) => c.url), pages, 'text');
+        await this.read(
+          run,
+          batch.map((c) => c.url),
+          pages,
+          'text',
+        );
         for (const candidate of batch) {
           if (run.stopped()) return true;
           if (matched >= limit) {
             pending.unshift(candidate);
             return true;
           }
-          const page = pages.get(normalizeUrl(candidate.url)) ?? { url: candidate.url, title: candidate.name, text: candidate.description };
+          const page = pages.get(normalizeUrl(candidate.url)) ?? {
+            url: candidate.url,
+            title: candidate.name,
+            text: candidate.description,
+          };
           const reasons = schema.conditions.map((condition) => checkCondition(condition, page));
           const ok = reasons.length > 0 && reasons.every((r) => r.holds);
-          const filled = ok && fieldSchema ? await this.fill(candidate, fieldSchema, pages, run.signal) : { output: {}, basis: [] };
-          await run.record({ type: 'RecordCheck', candidate_id: candidate.candidate_id, match_status: ok ? 'matched' : 'unmatched', reasons, output: filled.output, basis: filled.basis });
+          const filled =
+            ok && fieldSchema ? await this.fill(candidate, fieldSchema, pages, run.signal) : { output: {}, basis: [] };
+          await run.record({
+            type: 'RecordCheck',
+            candidate_id: candidate.candidate_id,
+            match_status: ok ? 'matched' : 'unmatched',
+            reasons,
+            output: filled.output,
+            basis: filled.basis,
+          });
           if (ok) matched++;
         }
       }
@@ -113,12 +161,27 @@ export class FindAllExecutor implements RunExecutor<typeof findAllRuns> {
       if (run.stopped()) return;
       if (state.progress.queries.includes(query)) continue;
       await run.record({ type: 'RecordQuery', query });
-      const page = await callBus(this.bus, subjects.searchPage, { query, page: 1, limit: 10, country: 'us', language: 'en', team_id: state.team_id });
-      const hits = page.hits.filter((hit) => !listsRead.has(normalizeUrl(hit.url)) && !known.has(normalizeUrl(hit.url)));
+      const page = await callBus(this.bus, subjects.searchPage, {
+        query,
+        page: 1,
+        limit: 10,
+        country: 'us',
+        language: 'en',
+        team_id: state.team_id,
+      });
+      const hits = page.hits.filter(
+        (hit) => !listsRead.has(normalizeUrl(hit.url)) && !known.has(normalizeUrl(hit.url)),
+      );
       // A hit that comes with its page text (the local index) is read from that text: it carries
       // no links, so it is taken as an entity page, not a list.
-      for (const hit of hits) if (hit.content) pages.set(normalizeUrl(hit.url), { url: hit.url, title: hit.title, text: hit.content });
-      const markdown = await this.read(run, hits.filter((h) => !h.content).map((h) => h.url), new Map(), 'markdown');
+      for (const hit of hits)
+        if (hit.content) pages.set(normalizeUrl(hit.url), { url: hit.url, title: hit.title, text: hit.content });
+      const markdown = await this.read(
+        run,
+        hits.filter((h) => !h.content).map((h) => h.url),
+        new Map(),
+        'markdown',
+      );
       for (const hit of hits) {
         if (run.stopped()) return;
         let doc = markdown.get(normalizeUrl(hit.url)) ?? pages.get(normalizeUrl(hit.url));
@@ -136,7 +199,9 @@ export class FindAllExecutor implements RunExecutor<typeof findAllRuns> {
           await run.record({ type: 'RecordListPage', url: normalizeUrl(listUrl), rows: listed.rows.length });
           for (const row of listed.rows) await add(row.name, row.url, row.description);
           listUrl = listed.next && !listsRead.has(normalizeUrl(listed.next)) ? listed.next : null;
-          doc = listUrl ? (await this.read(run, [listUrl], new Map(), 'markdown')).get(normalizeUrl(listUrl)) : undefined;
+          doc = listUrl
+            ? (await this.read(run, [listUrl], new Map(), 'markdown')).get(normalizeUrl(listUrl))
+            : undefined;
         }
         if (await checkPending()) return this.stop(run, matched >= limit);
       }
@@ -146,7 +211,10 @@ export class FindAllExecutor implements RunExecutor<typeof findAllRuns> {
     await this.stop(run, false);
   }
 
-  private async stop(run: RunContext<FindAllState, RecordedCommand<typeof findAllRuns>>, limitReached: boolean): Promise<void> {
+  private async stop(
+    run: RunContext<FindAllState, RecordedCommand<typeof findAllRuns>>,
+    limitReached: boolean,
+  ): Promise<void> {
     if (run.stopped()) return;
     await run.record({ type: 'RecordTermination', reason: limitReached ? 'limit_reached' : 'candidates_exhausted' });
   }
@@ -155,27 +223,53 @@ export class FindAllExecutor implements RunExecutor<typeof findAllRuns> {
    * Reads pages into `into`, by normalised URL. The read is uncharged (the run charges its own
    * SKUs) but for the pages it rendered in the browser: recorded, and so charged, per read call.
    */
-  private async read(run: RunContext<FindAllState, RecordedCommand<typeof findAllRuns>>, urls: string[], into: Map<string, EntityPage>, format: 'text' | 'markdown'): Promise<Map<string, EntityPage>> {
+  private async read(
+    run: RunContext<FindAllState, RecordedCommand<typeof findAllRuns>>,
+    urls: string[],
+    into: Map<string, EntityPage>,
+    format: 'text' | 'markdown',
+  ): Promise<Map<string, EntityPage>> {
     const missing = [...new Set(urls)].filter((u) => !into.has(normalizeUrl(u)));
     for (let at = 0; at < missing.length; at += READ_BATCH) {
       const reply = await callBus(
         this.bus,
         subjects.read,
-        { urls: missing.slice(at, at + READ_BATCH), objective: null, format, full_content: true, excerpts: false, max_chars_per_result: null },
+        {
+          urls: missing.slice(at, at + READ_BATCH),
+          objective: null,
+          format,
+          full_content: true,
+          excerpts: false,
+          max_chars_per_result: null,
+        },
         { timeoutMs: 60_000 },
       );
       const renders = quantityOf(reply.usage, 'sku_render');
       if (renders > 0) await run.record({ type: 'RecordRenders', read_id: randomUUID(), renders });
-      for (const result of reply.results) if (result.content && !result.error) into.set(normalizeUrl(result.url), { url: result.url, title: result.title ?? result.url, text: result.content });
+      for (const result of reply.results)
+        if (result.content && !result.error)
+          into.set(normalizeUrl(result.url), {
+            url: result.url,
+            title: result.title ?? result.url,
+            text: result.content,
+          });
     }
     return into;
   }
 
-  private async fill(candidate: Candidate, schema: Record<string, unknown>, pages: Map<string, EntityPage>, signal: AbortSignal): Promise<{ output: Record<string, unknown>; basis: FieldBasisEntry[] }> {
+  private async fill(
+    candidate: Candidate,
+    schema: Record<string, unknown>,
+    pages: Map<string, EntityPage>,
+    signal: AbortSignal,
+  ): Promise<{ output: Record<string, unknown>; basis: FieldBasisEntry[] }> {
     const page = pages.get(normalizeUrl(candidate.url));
     const filled = await this.model.fillSchema({ task: candidate.name, schema, documents: page ? [page] : [] }, signal);
     // An entity is a row of fields: anything else the filler makes of a schema fills none.
-    const output = typeof filled.output === 'object' && filled.output !== null && !Array.isArray(filled.output) ? (filled.output as Record<string, unknown>) : {};
+    const output =
+      typeof filled.output === 'object' && filled.output !== null && !Array.isArray(filled.output)
+        ? (filled.output as Record<string, unknown>)
+        : {};
     return { output, basis: output === filled.output ? filled.basis : [] };
   }
 }

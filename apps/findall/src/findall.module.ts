@@ -8,6 +8,9 @@ import { FindAllExecutor } from './findall.executor';
 /** The findall service: FindAll runs (requests, cancel, extend, enrich) and their worker. Standalone imports this same module. */
 @Module({
   imports: [HealthHandlerModule.for('findall'), RunServiceModule.forService('findall')],
-  providers: [{ provide: LANGUAGE_MODEL, inject: [CONFIG], useFactory: (config: Config) => createLanguageModel(config) }, FindAllExecutor],
+  providers: [
+    { provide: LANGUAGE_MODEL, inject: [CONFIG], useFactory: (config: Config) => createLanguageModel(config) },
+    FindAllExecutor,
+  ],
 })
 export class FindallModule {}

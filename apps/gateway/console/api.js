@@ -44,14 +44,19 @@ export async function errorOf(response) {
  */
 export async function api(method, path, { body, signal, query } = {}) {
   if (!path.startsWith('/v1/')) throw new Error(`not an API path: ${path}`);
-  const url = query ? `${path}?${new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined && v !== null && v !== ''))}` : path;
+  const url = query
+    ? `${path}?${new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined && v !== null && v !== ''))}`
+    : path;
   let response;
   try {
     response = await fetch(url, {
       method,
       signal,
       credentials: 'omit',
-      headers: authHeaders({ Accept: 'application/json', ...(body !== undefined && { 'Content-Type': 'application/json' }) }),
+      headers: authHeaders({
+        Accept: 'application/json',
+        ...(body !== undefined && { 'Content-Type': 'application/json' }),
+      }),
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (error) {

@@ -29,13 +29,18 @@ let current = null; // {name, params, controller}
 function parseHash() {
   const hash = location.hash;
   if (!hash.startsWith('#/')) return null;
-  const [name, ...params] = hash.slice(2).split('?')[0].split('/').filter(Boolean).map((part) => {
-    try {
-      return decodeURIComponent(part);
-    } catch {
-      return part;
-    }
-  });
+  const [name, ...params] = hash
+    .slice(2)
+    .split('?')[0]
+    .split('/')
+    .filter(Boolean)
+    .map((part) => {
+      try {
+        return decodeURIComponent(part);
+      } catch {
+        return part;
+      }
+    });
   return ROUTES[name] ? { name, params } : { name: 'search', params: [] };
 }
 

@@ -2,10 +2,32 @@ import { h } from '/console/dom.js';
 
 /** The SKUs API.md prices, in a fixed order so each keeps its colour from one visit to the next. */
 const KNOWN_SKUS = [
-  'sku_search', 'sku_objective_rerank', 'sku_contents_text', 'sku_deep_search', 'sku_extract', 'sku_task_step',
-  'sku_findall_query', 'sku_findall_match', 'sku_findall_enrich', 'sku_monitor_run', 'sku_chat_step',
+  'sku_search',
+  'sku_objective_rerank',
+  'sku_contents_text',
+  'sku_deep_search',
+  'sku_extract',
+  'sku_task_step',
+  'sku_findall_query',
+  'sku_findall_match',
+  'sku_findall_enrich',
+  'sku_monitor_run',
+  'sku_chat_step',
 ];
-const PALETTE = ['#2563eb', '#f59e0b', '#10b981', '#8b5cf6', '#ef4444', '#0891b2', '#d946ef', '#65a30d', '#ea580c', '#475569', '#db2777', '#0d9488'];
+const PALETTE = [
+  '#2563eb',
+  '#f59e0b',
+  '#10b981',
+  '#8b5cf6',
+  '#ef4444',
+  '#0891b2',
+  '#d946ef',
+  '#65a30d',
+  '#ea580c',
+  '#475569',
+  '#db2777',
+  '#0d9488',
+];
 
 export function skuColour(sku) {
   const known = KNOWN_SKUS.indexOf(sku);
@@ -19,7 +41,8 @@ export function skuColour(sku) {
 export function daysBetween(from, to) {
   const out = [];
   const end = Date.parse(`${to}T00:00:00Z`);
-  for (let t = Date.parse(`${from}T00:00:00Z`); t <= end && out.length < 1000; t += 86_400_000) out.push(new Date(t).toISOString().slice(0, 10));
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= end && out.length < 1000; t += 86_400_000)
+    out.push(new Date(t).toISOString().slice(0, 10));
   return out;
 }
 
@@ -62,7 +85,11 @@ export function usageChart(rows, from, to) {
     const v = (yMax / ticks) * i;
     parts.push(
       h('svg:line', { x1: m.left, x2: W - m.right, y1: y(v), y2: y(v), class: i === 0 ? 'axis' : 'grid' }),
-      h('svg:text', { x: m.left - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'tick' }, Number.isInteger(v) ? String(v) : v.toFixed(1)),
+      h(
+        'svg:text',
+        { x: m.left - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'tick' },
+        Number.isInteger(v) ? String(v) : v.toFixed(1),
+      ),
     );
   }
   const every = Math.max(1, Math.ceil(days.length / Math.max(3, Math.floor(plotW / 70))));
@@ -76,7 +103,16 @@ export function usageChart(rows, from, to) {
       parts.push(
         h(
           'svg:rect',
-          { x: x.toFixed(2), y: y(base + credits).toFixed(2), width: barW.toFixed(2), height: (y(base) - y(base + credits)).toFixed(2), fill: skuColour(sku), 'data-testid': 'usage-bar', 'data-day': day, 'data-sku': sku },
+          {
+            x: x.toFixed(2),
+            y: y(base + credits).toFixed(2),
+            width: barW.toFixed(2),
+            height: (y(base) - y(base + credits)).toFixed(2),
+            fill: skuColour(sku),
+            'data-testid': 'usage-bar',
+            'data-day': day,
+            'data-sku': sku,
+          },
           h('svg:title', {}, `${day} ${sku}: ${credits} credit${credits === 1 ? '' : 's'}`),
         ),
       );
@@ -84,18 +120,49 @@ export function usageChart(rows, from, to) {
     }
     // Every `every`-th day is labelled, and the last day when it does not crowd the label before it.
     if (i % every === 0 || (i === last && last % every >= every / 2)) {
-      parts.push(h('svg:text', { x: (m.left + i * slot + slot / 2).toFixed(2), y: H - m.bottom + 16, 'text-anchor': 'middle', class: 'tick' }, day.slice(5)));
+      parts.push(
+        h(
+          'svg:text',
+          {
+            x: (m.left + i * slot + slot / 2).toFixed(2),
+            y: H - m.bottom + 16,
+            'text-anchor': 'middle',
+            class: 'tick',
+          },
+          day.slice(5),
+        ),
+      );
     }
   });
   parts.push(
     h('svg:line', { x1: m.left, x2: m.left, y1: m.top, y2: m.top + plotH, class: 'axis' }),
-    h('svg:text', { x: m.left + plotW / 2, y: H - 10, 'text-anchor': 'middle', class: 'axis-label' }, 'Day (UTC, month-day)'),
-    h('svg:text', { x: 14, y: m.top + plotH / 2, 'text-anchor': 'middle', class: 'axis-label', transform: `rotate(-90 14 ${m.top + plotH / 2})` }, 'Credits'),
+    h(
+      'svg:text',
+      { x: m.left + plotW / 2, y: H - 10, 'text-anchor': 'middle', class: 'axis-label' },
+      'Day (UTC, month-day)',
+    ),
+    h(
+      'svg:text',
+      {
+        x: 14,
+        y: m.top + plotH / 2,
+        'text-anchor': 'middle',
+        class: 'axis-label',
+        transform: `rotate(-90 14 ${m.top + plotH / 2})`,
+      },
+      'Credits',
+    ),
   );
 
   const svg = h(
     'svg:svg',
-    { viewBox: `0 0 ${W} ${H}`, class: 'chart', role: 'img', 'aria-label': `Credits per day from ${from} to ${to}, stacked by SKU`, 'data-testid': 'usage-chart' },
+    {
+      viewBox: `0 0 ${W} ${H}`,
+      class: 'chart',
+      role: 'img',
+      'aria-label': `Credits per day from ${from} to ${to}, stacked by SKU`,
+      'data-testid': 'usage-chart',
+    },
     parts,
   );
   const legend = h(

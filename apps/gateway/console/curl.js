@@ -26,5 +26,10 @@ export function curlBlock(command, testid) {
     }
     setTimeout(() => (button.textContent = 'Copy'), 2000);
   });
-  return h('div', { class: 'curl-block' }, h('div', { class: 'curl-head' }, h('span', {}, 'The same request with curl'), button), pre);
+  return h(
+    'div',
+    { class: 'curl-block' },
+    h('div', { class: 'curl-head' }, h('span', {}, 'The same request with curl'), button),
+    pre,
+  );
 }

@@ -33,7 +33,9 @@ export function mount(el, ...children) {
 /** A link that opens outside the console; only http(s) targets are made clickable. */
 export function externalLink(url, text) {
   const safe = typeof url === 'string' && /^https?:\/\//i.test(url);
-  return safe ? h('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, text || url) : h('span', {}, text || String(url ?? ''));
+  return safe
+    ? h('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, text || url)
+    : h('span', {}, text || String(url ?? ''));
 }
 
 const pad = (n) => String(n).padStart(2, '0');
@@ -57,14 +59,26 @@ export function jsonDetails(label, value, open = false) {
 
 /** A status word as a coloured badge. */
 export function statusBadge(status, attrs = {}) {
-  return h('span', { class: `badge status-${String(status ?? 'unknown').replace(/[^a-z]/gi, '')}`, ...attrs }, String(status ?? 'unknown'));
+  return h(
+    'span',
+    { class: `badge status-${String(status ?? 'unknown').replace(/[^a-z]/gi, '')}`, ...attrs },
+    String(status ?? 'unknown'),
+  );
 }
 
 /** Splits a textarea into its non-empty trimmed lines. */
-export const lines = (text) => text.split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
+export const lines = (text) =>
+  text
+    .split(/\r?\n/)
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** Splits "a.com, b.org" into its non-empty trimmed parts. */
-export const commaList = (text) => text.split(',').map((s) => s.trim()).filter(Boolean);
+export const commaList = (text) =>
+  text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** A promise that resolves after `ms`, or at once when the signal aborts. */
 export function sleep(ms, signal) {

@@ -28,7 +28,9 @@ export function messageOf(error) {
 export function showAuthError(message) {
   const slot = document.getElementById('auth-error-slot');
   if (!slot) return;
-  slot.replaceChildren(...(message ? [h('p', { class: 'error', role: 'alert', 'data-testid': 'auth-error' }, message)] : []));
+  slot.replaceChildren(
+    ...(message ? [h('p', { class: 'error', role: 'alert', 'data-testid': 'auth-error' }, message)] : []),
+  );
 }
 
 /** Removes the errors a previous attempt left in `scope`. */
@@ -67,7 +69,13 @@ export function showError(error, { scope, general, fields = {} }) {
       }
       const where = loc.slice(loc.indexOf(field) + 1);
       const message = `${item.msg}${where.length ? ` (at ${where.join('.')})` : ''}`;
-      target.after(h('p', { class: 'error field-error', role: 'alert', 'data-testid': 'field-error', 'data-field': field }, message));
+      target.after(
+        h(
+          'p',
+          { class: 'error field-error', role: 'alert', 'data-testid': 'field-error', 'data-field': field },
+          message,
+        ),
+      );
       target.setAttribute('aria-invalid', 'true');
     }
     if (unplaced.length) place(messageOf({ status: 422, detail: unplaced }));
@@ -75,4 +83,3 @@ export function showError(error, { scope, general, fields = {} }) {
   }
   place(messageOf(error));
 }
-

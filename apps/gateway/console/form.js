@@ -2,7 +2,13 @@ import { h } from '/console/dom.js';
 
 /** A labelled form field: the label, then the control (field errors are inserted right after it). */
 export function field(label, control, hint) {
-  return h('div', { class: 'field' }, h('label', { for: control.id }, label), control, hint ? h('p', { class: 'hint' }, hint) : null);
+  return h(
+    'div',
+    { class: 'field' },
+    h('label', { for: control.id }, label),
+    control,
+    hint ? h('p', { class: 'hint' }, hint) : null,
+  );
 }
 
 /** A <select> of `options` ([value, label] pairs or plain values). */

@@ -37,7 +37,9 @@ function inline(escaped, citable) {
   text = text.replace(CITATION, (whole, list) => {
     const numbers = list.split(',').map((n) => Number(n.trim()));
     if (!numbers.every((n) => citable(n))) return whole;
-    return hold(numbers.map((n) => `<a href="#source-${n}" class="citation" data-testid="citation">[${n}]</a>`).join(''));
+    return hold(
+      numbers.map((n) => `<a href="#source-${n}" class="citation" data-testid="citation">[${n}]</a>`).join(''),
+    );
   });
   text = text.replace(/\*\*([^*\n]+?)\*\*/g, '<strong>$1</strong>');
   return text.replace(/\u0000(\d+)\u0000/g, (_, i) => held[Number(i)]);
@@ -53,7 +55,11 @@ export function renderMarkdown(markdown, { citable = () => true } = {}) {
   const flushParagraph = () => {
     if (!paragraph.length) return;
     // A line that starts with a citation ("[2] Title — url", as in a Sources section) keeps its own line.
-    const html = paragraph.map((line, i) => (i > 0 && /^\[\d/.test(line) ? `<br>${inline(line, citable)}` : (i > 0 ? ' ' : '') + inline(line, citable))).join('');
+    const html = paragraph
+      .map((line, i) =>
+        i > 0 && /^\[\d/.test(line) ? `<br>${inline(line, citable)}` : (i > 0 ? ' ' : '') + inline(line, citable),
+      )
+      .join('');
     out.push(`<p>${html}</p>`);
     paragraph = [];
   };

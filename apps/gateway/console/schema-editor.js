@@ -6,7 +6,10 @@ export const FIELD_TYPES = ['string', 'number', 'integer', 'boolean'];
 export function schemaFromRows(rows) {
   const named = rows.filter((row) => row.name.trim());
   const properties = Object.fromEntries(
-    named.map((row) => [row.name.trim(), { type: row.type, ...(row.description.trim() && { description: row.description.trim() }) }]),
+    named.map((row) => [
+      row.name.trim(),
+      { type: row.type, ...(row.description.trim() && { description: row.description.trim() }) },
+    ]),
   );
   return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
 }
@@ -36,26 +39,68 @@ export function schemaEditor() {
   let raw = false;
   let rawOnly = false; // the raw JSON is valid but has parts the rows cannot show
   const rowsBox = h('div', { class: 'schema-rows', id: 'schema-rows' });
-  const rawText = h('textarea', { id: 'schema-raw', rows: 10, spellcheck: 'false', hidden: true, 'aria-label': 'Output schema as JSON Schema' });
+  const rawText = h('textarea', {
+    id: 'schema-raw',
+    rows: 10,
+    spellcheck: 'false',
+    hidden: true,
+    'aria-label': 'Output schema as JSON Schema',
+  });
   const note = h('p', { class: 'hint', 'aria-live': 'polite' });
   const addRow = h('button', { id: 'schema-add-row', type: 'button', class: 'secondary' }, 'Add field');
-  const toggle = h('button', { id: 'schema-raw-toggle', type: 'button', class: 'secondary', 'aria-pressed': 'false' }, 'Edit raw JSON');
+  const toggle = h(
+    'button',
+    { id: 'schema-raw-toggle', type: 'button', class: 'secondary', 'aria-pressed': 'false' },
+    'Edit raw JSON',
+  );
 
   const setRawError = (message) => {
     rawText.parentElement?.querySelector('[data-local="schema-raw"]')?.remove();
     if (!message) return rawText.removeAttribute('aria-invalid');
     rawText.setAttribute('aria-invalid', 'true');
-    rawText.after(h('p', { class: 'error field-error', role: 'alert', 'data-testid': 'field-error', 'data-field': 'output_schema', 'data-local': 'schema-raw' }, message));
+    rawText.after(
+      h(
+        'p',
+        {
+          class: 'error field-error',
+          role: 'alert',
+          'data-testid': 'field-error',
+          'data-field': 'output_schema',
+          'data-local': 'schema-raw',
+        },
+        message,
+      ),
+    );
   };
   const syncRaw = () => {
     rawText.value = JSON.stringify(schemaFromRows(rows), null, 2);
   };
 
   const rowElement = (row, index) => {
-    const name = h('input', { class: 'schema-name', type: 'text', value: row.name, placeholder: 'field_name', 'aria-label': 'Field name' });
-    const type = h('select', { class: 'schema-type', 'aria-label': 'Field type' }, FIELD_TYPES.map((t) => h('option', { value: t, selected: t === row.type }, t)));
-    const description = h('input', { class: 'schema-description', type: 'text', value: row.description, placeholder: 'What the field holds', 'aria-label': 'Field description' });
-    const remove = h('button', { type: 'button', class: 'secondary small', 'aria-label': 'Remove field', title: 'Remove field' }, '×');
+    const name = h('input', {
+      class: 'schema-name',
+      type: 'text',
+      value: row.name,
+      placeholder: 'field_name',
+      'aria-label': 'Field name',
+    });
+    const type = h(
+      'select',
+      { class: 'schema-type', 'aria-label': 'Field type' },
+      FIELD_TYPES.map((t) => h('option', { value: t, selected: t === row.type }, t)),
+    );
+    const description = h('input', {
+      class: 'schema-description',
+      type: 'text',
+      value: row.description,
+      placeholder: 'What the field holds',
+      'aria-label': 'Field description',
+    });
+    const remove = h(
+      'button',
+      { type: 'button', class: 'secondary small', 'aria-label': 'Remove field', title: 'Remove field' },
+      '×',
+    );
     const update = () => {
       rows[index] = { name: name.value, type: type.value, description: description.value };
       syncRaw();
@@ -91,7 +136,9 @@ export function schemaEditor() {
     setRawError('');
     const fromRaw = rowsFromSchema(parsed);
     rawOnly = fromRaw === null;
-    note.textContent = rawOnly ? 'The rows cannot show this schema (nested or non-scalar fields); it is sent as written.' : '';
+    note.textContent = rawOnly
+      ? 'The rows cannot show this schema (nested or non-scalar fields); it is sent as written.'
+      : '';
     if (!rawOnly) {
       rows = fromRaw;
       drawRows();
@@ -100,7 +147,9 @@ export function schemaEditor() {
 
   const setMode = (toRaw) => {
     if (!toRaw && (rawText.getAttribute('aria-invalid') === 'true' || rawOnly)) {
-      note.textContent = rawOnly ? 'The rows cannot show this schema; keep editing the raw JSON.' : 'Fix the JSON first: the rows show only a valid schema.';
+      note.textContent = rawOnly
+        ? 'The rows cannot show this schema; keep editing the raw JSON.'
+        : 'Fix the JSON first: the rows show only a valid schema.';
       return;
     }
     raw = toRaw;
@@ -118,11 +167,21 @@ export function schemaEditor() {
   syncRaw();
 
   return {
-    element: h('div', { class: 'schema-editor' }, rowsBox, rawText, note, h('div', { class: 'actions left' }, addRow, toggle)),
+    element: h(
+      'div',
+      { class: 'schema-editor' },
+      rowsBox,
+      rawText,
+      note,
+      h('div', { class: 'actions left' }, addRow, toggle),
+    ),
     /** Where an output_schema error goes: after the view in use. */
     target: () => (raw ? rawText : rowsBox),
     schema() {
-      if (!raw) return rows.some((row) => row.name.trim()) ? { ok: true, schema: schemaFromRows(rows) } : { ok: true, schema: null };
+      if (!raw)
+        return rows.some((row) => row.name.trim())
+          ? { ok: true, schema: schemaFromRows(rows) }
+          : { ok: true, schema: null };
       if (!rawText.value.trim()) return { ok: true, schema: null };
       try {
         return { ok: true, schema: JSON.parse(rawText.value) };

@@ -2,11 +2,24 @@ import { externalLink, h, statusBadge } from '/console/dom.js';
 import { errorElement } from '/console/errors.js';
 import { reportBlock } from '/console/report.js';
 
-const show = (value) => (value === null || value === undefined ? '—' : typeof value === 'object' ? JSON.stringify(value, null, 2) : String(value));
+const show = (value) =>
+  value === null || value === undefined
+    ? '—'
+    : typeof value === 'object'
+      ? JSON.stringify(value, null, 2)
+      : String(value);
 
 /** A task run's answer: one row per output field with its value, citations, reasoning and confidence. */
 export function taskOutput(view) {
-  const parts = [h('div', { class: 'summary' }, statusBadge(view.status, { 'data-testid': 'run-status' }), h('span', {}, `Credits: ${view.credits ?? 0}`), h('span', { class: 'muted' }, `Processor: ${view.processor ?? '?'}`))];
+  const parts = [
+    h(
+      'div',
+      { class: 'summary' },
+      statusBadge(view.status, { 'data-testid': 'run-status' }),
+      h('span', {}, `Credits: ${view.credits ?? 0}`),
+      h('span', { class: 'muted' }, `Processor: ${view.processor ?? '?'}`),
+    ),
+  ];
   if (view.status === 'failed') parts.push(errorElement(`The task failed: ${view.error ?? 'no reason given'}`));
   if (view.status !== 'completed') return parts;
 
@@ -24,12 +37,29 @@ export function taskOutput(view) {
       h(
         'table',
         { class: 'task-output stack' },
-        h('thead', {}, h('tr', {}, h('th', {}, 'Field'), h('th', {}, 'Value'), h('th', {}, 'Citations'), h('th', {}, 'Reasoning'), h('th', {}, 'Confidence'))),
-        h('tbody', {}, names.map((name) => outputRow(name, valueOf(name), basis.get(name)))),
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            h('th', {}, 'Field'),
+            h('th', {}, 'Value'),
+            h('th', {}, 'Citations'),
+            h('th', {}, 'Reasoning'),
+            h('th', {}, 'Confidence'),
+          ),
+        ),
+        h(
+          'tbody',
+          {},
+          names.map((name) => outputRow(name, valueOf(name), basis.get(name))),
+        ),
       ),
     ),
   );
-  if (structured && view.answer) parts.push(h('div', { class: 'answer' }, h('h3', {}, 'Answer as text'), h('p', {}, view.answer)));
+  if (structured && view.answer)
+    parts.push(h('div', { class: 'answer' }, h('h3', {}, 'Answer as text'), h('p', {}, view.answer)));
   if (view.report) parts.push(reportBlock(view.report, view.sources_detailed ?? []));
   return parts;
 }
@@ -48,11 +78,22 @@ function outputRow(name, value, basis) {
         ? h(
             'ul',
             { class: 'citations' },
-            citations.map((c) => h('li', {}, externalLink(c.url, c.title || c.url), (c.excerpts ?? []).map((e) => h('blockquote', {}, e)))),
+            citations.map((c) =>
+              h(
+                'li',
+                {},
+                externalLink(c.url, c.title || c.url),
+                (c.excerpts ?? []).map((e) => h('blockquote', {}, e)),
+              ),
+            ),
           )
         : h('span', { class: 'muted' }, 'none'),
     ),
     h('td', { 'data-label': 'Reasoning' }, basis?.reasoning ?? ''),
-    h('td', { 'data-label': 'Confidence' }, basis?.confidence ? h('span', { class: `tag confidence-${basis.confidence}` }, basis.confidence) : '—'),
+    h(
+      'td',
+      { 'data-label': 'Confidence' },
+      basis?.confidence ? h('span', { class: `tag confidence-${basis.confidence}` }, basis.confidence) : '—',
+    ),
   );
 }

@@ -23,7 +23,19 @@ import { UsageController } from './usage/usage.controller';
 import { McpController } from './mcp/mcp.controller';
 
 /** The route files: the platform's, each run kind's creation and own verbs, and the MCP server. */
-const CONTROLLERS = [HealthController, UsageController, SearchController, TasksController, ChatController, ModelsController, MonitorsController, FindAllController, ExtractController, CrawlRoutes, McpController];
+const CONTROLLERS = [
+  HealthController,
+  UsageController,
+  SearchController,
+  TasksController,
+  ChatController,
+  ModelsController,
+  MonitorsController,
+  FindAllController,
+  ExtractController,
+  CrawlRoutes,
+  McpController,
+];
 
 /**
  * The HTTP API: the route files, every run kind's run routes (from the list of kinds), the API key

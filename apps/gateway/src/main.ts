@@ -14,7 +14,13 @@ const logger = jsonLogger('gateway', config);
 @Module({
   imports: [
     CoreModule.forRoot(config),
-    BusModule.forRoot({ transport: config.bus, natsUrl: config.natsUrl, service: 'gateway', timeoutMs: config.busTimeoutMs, largePayloads: config.largePayloads }),
+    BusModule.forRoot({
+      transport: config.bus,
+      natsUrl: config.natsUrl,
+      service: 'gateway',
+      timeoutMs: config.busTimeoutMs,
+      largePayloads: config.largePayloads,
+    }),
     ...(config.mongoUrl ? [] : [ProjectionModule.forRoot('gateway')]),
     GatewayModule.forRoot(),
   ],

@@ -2,7 +2,14 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { BusClient } from '@app/bus';
 import { callBus, subjects } from '@app/contracts';
-import { type MonitorEvent, monitorEvent, type MonitorRecord, pageMonitorEvent, pageText, quantityOf } from '@app/domain';
+import {
+  type MonitorEvent,
+  monitorEvent,
+  type MonitorRecord,
+  pageMonitorEvent,
+  pageText,
+  quantityOf,
+} from '@app/domain';
 import { LANGUAGE_MODEL, type LanguageModel } from '@app/language';
 import { domainOf, normalizeUrl } from '@app/urls';
 
@@ -22,7 +29,12 @@ export class MonitorRunner {
   ) {}
 
   /** The run's event, and the pages it rendered in the browser (`sku_render`, charged with the run). */
-  async run(monitor: MonitorRecord, eventId: string, slotsCovered: number, ranAt: string): Promise<{ event: MonitorEvent; renders: number }> {
+  async run(
+    monitor: MonitorRecord,
+    eventId: string,
+    slotsCovered: number,
+    ranAt: string,
+  ): Promise<{ event: MonitorEvent; renders: number }> {
     const { settings } = monitor;
     const failed = (error: string): MonitorEvent => ({
       event_id: eventId,
@@ -42,12 +54,32 @@ export class MonitorRunner {
     return { event: await this.runQuery(monitor, eventId, slotsCovered, ranAt, failed), renders: 0 };
   }
 
-  private async runQuery(monitor: MonitorRecord, eventId: string, slotsCovered: number, ranAt: string, failed: (error: string) => MonitorEvent): Promise<MonitorEvent> {
+  private async runQuery(
+    monitor: MonitorRecord,
+    eventId: string,
+    slotsCovered: number,
+    ranAt: string,
+    failed: (error: string) => MonitorEvent,
+  ): Promise<MonitorEvent> {
     const { settings } = monitor;
     let rows;
     try {
-      const page = await callBus(this.bus, subjects.searchPage, { query: settings.query, page: 1, limit: 10, country: settings.country, language: settings.language, team_id: monitor.team_id });
-      rows = page.hits.map((hit) => ({ url: hit.url, title: hit.title, snippet: hit.snippet, date: hit.date, domain: domainOf(hit.url), score: hit.score }));
+      const page = await callBus(this.bus, subjects.searchPage, {
+        query: settings.query,
+        page: 1,
+        limit: 10,
+        country: settings.country,
+        language: settings.language,
+        team_id: monitor.team_id,
+      });
+      rows = page.hits.map((hit) => ({
+        url: hit.url,
+        title: hit.title,
+        snippet: hit.snippet,
+        date: hit.date,
+        domain: domainOf(hit.url),
+        score: hit.score,
+      }));
     } catch (error) {
       return failed(`search failed: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -61,7 +93,17 @@ export class MonitorRunner {
         return failed(`filter_prompt failed: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
-    return monitorEvent({ event_id: eventId, monitor_id: monitor.monitor_id, ran_at: ranAt, mode: settings.mode, rows, previous: monitor.last_results, kept, slots_covered: slotsCovered, key: normalizeUrl });
+    return monitorEvent({
+      event_id: eventId,
+      monitor_id: monitor.monitor_id,
+      ran_at: ranAt,
+      mode: settings.mode,
+      rows,
+      previous: monitor.last_results,
+      kept,
+      slots_covered: slotsCovered,
+      key: normalizeUrl,
+    });
   }
 
   /**
@@ -80,13 +122,22 @@ export class MonitorRunner {
     let result;
     let renders = 0;
     try {
-      const reply = await callBus(this.bus, subjects.read, { urls: [url], objective: null, format: 'markdown', full_content: true, excerpts: false, max_chars_per_result: PAGE_CHARS, fresh: true });
+      const reply = await callBus(this.bus, subjects.read, {
+        urls: [url],
+        objective: null,
+        format: 'markdown',
+        full_content: true,
+        excerpts: false,
+        max_chars_per_result: PAGE_CHARS,
+        fresh: true,
+      });
       result = reply.results[0];
       renders = quantityOf(reply.usage, 'sku_render');
     } catch (error) {
       return { event: failed(`page read failed: ${error instanceof Error ? error.message : String(error)}`), renders };
     }
-    if (!result || result.error !== null || result.content === null) return { event: failed(result?.error ?? `${url}: no answer`), renders };
+    if (!result || result.error !== null || result.content === null)
+      return { event: failed(result?.error ?? `${url}: no answer`), renders };
     const content = pageText(result.content);
     const event = pageMonitorEvent({
       event_id: eventId,

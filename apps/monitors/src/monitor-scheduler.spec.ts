@@ -31,7 +31,20 @@ describe('MonitorScheduler when its subscription drops', () => {
               team_id: 'acme',
               key_id: 'k1',
               request_id: 'r1',
-              settings: { query: 'q', cadence: 'daily', cron: null, mode: 'diff', filter_prompt: null, notify_on: ['change'], webhook: null, webhook_max_attempts: 3, webhook_backoff_seconds: 30, country: 'us', language: 'en', metadata: {} },
+              settings: {
+                query: 'q',
+                cadence: 'daily',
+                cron: null,
+                mode: 'diff',
+                filter_prompt: null,
+                notify_on: ['change'],
+                webhook: null,
+                webhook_max_attempts: 3,
+                webhook_backoff_seconds: 30,
+                country: 'us',
+                language: 'en',
+                metadata: {},
+              },
               status: 'active',
               webhook_secret: null,
               created_at: new Date().toISOString(),
@@ -65,12 +78,46 @@ describe('MonitorScheduler: scheduled runs of a team at once', () => {
     const config = loadConfig({ DATA_DIR: dir, MONITOR_TICK_MS: '3600000', MAX_CONCURRENT_RUNS_PER_TEAM: '2' });
     // A runner that never finishes (its searches hang): the runs it was given stay running.
     const given: string[] = [];
-    const runner = { run: (monitor: { monitor_id: string }) => (given.push(monitor.monitor_id), new Promise(() => undefined)) } as unknown as MonitorRunner;
+    const runner = {
+      run: (monitor: { monitor_id: string }) => (given.push(monitor.monitor_id), new Promise(() => undefined)),
+    } as unknown as MonitorRunner;
     const scheduler = new MonitorScheduler(store, config, new MonitorClock(config), runner, new SchedulerRegistry());
     const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000).toISOString();
-    const settings = { query: 'q', cadence: 'hourly', cron: null, mode: 'diff', filter_prompt: null, notify_on: ['change'], webhook: null, webhook_max_attempts: 3, webhook_backoff_seconds: 30, country: 'us', language: 'en', metadata: {} };
+    const settings = {
+      query: 'q',
+      cadence: 'hourly',
+      cron: null,
+      mode: 'diff',
+      filter_prompt: null,
+      notify_on: ['change'],
+      webhook: null,
+      webhook_max_attempts: 3,
+      webhook_backoff_seconds: 30,
+      country: 'us',
+      language: 'en',
+      metadata: {},
+    };
     const create = (id: string, team: string) =>
-      store.append(monitorStream(id), [{ id: randomUUID(), type: 'MonitorCreated', data: { monitor_id: id, team_id: team, key_id: 'k', request_id: 'r', settings, status: 'active', webhook_secret: null, created_at: twoHoursAgo } }], 'no_stream');
+      store.append(
+        monitorStream(id),
+        [
+          {
+            id: randomUUID(),
+            type: 'MonitorCreated',
+            data: {
+              monitor_id: id,
+              team_id: team,
+              key_id: 'k',
+              request_id: 'r',
+              settings,
+              status: 'active',
+              webhook_secret: null,
+              created_at: twoHoursAgo,
+            },
+          },
+        ],
+        'no_stream',
+      );
     for (let i = 0; i < 5; i++) await create(`mon_a${i}`, 'acme');
     await create('mon_b0', 'beta');
     try {

@@ -1,9 +1,32 @@
 import { randomUUID } from 'node:crypto';
-import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import {
+  type BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CONFIG, type Config } from '@app/config';
-import { Conflict, MONITOR_STREAM_PREFIX, type MonitorCommand, monitorDecider, type MonitorState, monitorStream, nextSlot } from '@app/domain';
-import { aggregateStream, EVENT_STORE, type EventStore, type Follower, followAll, handleCommand, type RecordedEvent, toDomainEvent } from '@app/eventstore';
+import {
+  Conflict,
+  MONITOR_STREAM_PREFIX,
+  type MonitorCommand,
+  monitorDecider,
+  type MonitorState,
+  monitorStream,
+  nextSlot,
+} from '@app/domain';
+import {
+  aggregateStream,
+  EVENT_STORE,
+  type EventStore,
+  type Follower,
+  followAll,
+  handleCommand,
+  type RecordedEvent,
+  toDomainEvent,
+} from '@app/eventstore';
 import { MonitorClock } from './monitor-clock';
 import { MonitorRunner } from './monitor-runner';
 
@@ -48,7 +71,12 @@ export class MonitorScheduler implements OnApplicationBootstrap, BeforeApplicati
     this.follower = followAll(this.store, (event) => this.apply(event), {
       after,
       filter,
-      onDrop: (error) => this.logger.warn({ msg: 'monitor log subscription dropped; resubscribing', worker_id: this.workerId, err: String(error) }),
+      onDrop: (error) =>
+        this.logger.warn({
+          msg: 'monitor log subscription dropped; resubscribing',
+          worker_id: this.workerId,
+          err: String(error),
+        }),
     });
     const timer = setInterval(() => this.kick(), this.config.monitorTickMs);
     timer.unref();
@@ -72,7 +100,9 @@ export class MonitorScheduler implements OnApplicationBootstrap, BeforeApplicati
     if (this.ticking || this.stopping) return;
     this.ticking = true;
     this.tick()
-      .catch((error: unknown) => this.logger.error({ msg: 'monitor due check failed', worker_id: this.workerId, err: (error as Error).message }))
+      .catch((error: unknown) =>
+        this.logger.error({ msg: 'monitor due check failed', worker_id: this.workerId, err: (error as Error).message }),
+      )
       .finally(() => (this.ticking = false));
   }
 
@@ -91,7 +121,8 @@ export class MonitorScheduler implements OnApplicationBootstrap, BeforeApplicati
     // are not lost: the run that starts covers them).
     const running = new Map<string, number>();
     for (const monitor of this.monitors.values()) {
-      if (monitor.status !== 'absent' && monitor.status !== 'deleted' && monitor.running) running.set(monitor.team_id, (running.get(monitor.team_id) ?? 0) + 1);
+      if (monitor.status !== 'absent' && monitor.status !== 'deleted' && monitor.running)
+        running.set(monitor.team_id, (running.get(monitor.team_id) ?? 0) + 1);
     }
     for (const [id, monitor] of this.monitors) {
       if (this.stopping) return;
@@ -103,15 +134,32 @@ export class MonitorScheduler implements OnApplicationBootstrap, BeforeApplicati
           this.execute(id, run.event_id);
           continue;
         }
-        if (Date.parse(now) >= Date.parse(run.lease_until)) await this.command(id, { type: 'TakeOverRun', worker_id: this.workerId, lease_seconds: this.leaseSeconds }, now).catch((e) => this.refused(id, 'take over', e));
+        if (Date.parse(now) >= Date.parse(run.lease_until))
+          await this.command(
+            id,
+            { type: 'TakeOverRun', worker_id: this.workerId, lease_seconds: this.leaseSeconds },
+            now,
+          ).catch((e) => this.refused(id, 'take over', e));
         continue;
       }
       if (monitor.status !== 'active') continue;
-      const due = nextSlot({ cadence: monitor.settings.cadence, cron: monitor.settings.cron, anchor: monitor.created_at }, monitor.scheduled_through);
+      const due = nextSlot(
+        { cadence: monitor.settings.cadence, cron: monitor.settings.cron, anchor: monitor.created_at },
+        monitor.scheduled_through,
+      );
       if (Date.parse(due) > Date.parse(now)) continue;
       if ((running.get(monitor.team_id) ?? 0) >= this.config.maxConcurrentRunsPerTeam) continue;
       running.set(monitor.team_id, (running.get(monitor.team_id) ?? 0) + 1);
-      const result = await this.command(id, { type: 'StartScheduledRun', event_id: `mev_${randomUUID()}`, worker_id: this.workerId, lease_seconds: this.leaseSeconds }, now).catch((e) => {
+      const result = await this.command(
+        id,
+        {
+          type: 'StartScheduledRun',
+          event_id: `mev_${randomUUID()}`,
+          worker_id: this.workerId,
+          lease_seconds: this.leaseSeconds,
+        },
+        now,
+      ).catch((e) => {
         this.refused(id, 'start a scheduled run', e);
         return undefined;
       });
@@ -130,8 +178,19 @@ export class MonitorScheduler implements OnApplicationBootstrap, BeforeApplicati
     return this.clock.now();
   }
 
-  command(monitorId: string, command: MonitorCommand, now = this.clock.now(), caller: Record<string, string | undefined> = {}) {
-    const metadata = { correlation_id: monitorId, causation_id: this.workerId, team_id: caller.team_id, key_id: caller.key_id, request_id: caller.request_id };
+  command(
+    monitorId: string,
+    command: MonitorCommand,
+    now = this.clock.now(),
+    caller: Record<string, string | undefined> = {},
+  ) {
+    const metadata = {
+      correlation_id: monitorId,
+      causation_id: this.workerId,
+      team_id: caller.team_id,
+      key_id: caller.key_id,
+      request_id: caller.request_id,
+    };
     return handleCommand(this.store, monitorStream(monitorId), monitorDecider, command, { now, metadata });
   }
 
@@ -143,10 +202,26 @@ export class MonitorScheduler implements OnApplicationBootstrap, BeforeApplicati
       try {
         // Re-read from the log: the run may have been taken over since this replica folded it.
         const { state } = await aggregateStream(this.store, monitorStream(monitorId), monitorDecider);
-        if (state.status === 'absent' || state.running?.event_id !== eventId || state.running.worker_id !== this.workerId) return;
+        if (
+          state.status === 'absent' ||
+          state.running?.event_id !== eventId ||
+          state.running.worker_id !== this.workerId
+        )
+          return;
         const { event, renders } = await this.runner.run(state, eventId, state.running.slots_covered, this.clock.now());
-        await this.command(monitorId, { type: 'RecordMonitorEvent', worker_id: this.workerId, event, ...(renders > 0 && { renders }) });
-        this.logger.log({ msg: 'monitor ran', monitor_id: monitorId, event_id: eventId, status: event.status, slots_covered: event.slots_covered });
+        await this.command(monitorId, {
+          type: 'RecordMonitorEvent',
+          worker_id: this.workerId,
+          event,
+          ...(renders > 0 && { renders }),
+        });
+        this.logger.log({
+          msg: 'monitor ran',
+          monitor_id: monitorId,
+          event_id: eventId,
+          status: event.status,
+          slots_covered: event.slots_covered,
+        });
       } catch (error) {
         this.refused(monitorId, `record run ${eventId}`, error);
       } finally {
@@ -158,6 +233,11 @@ export class MonitorScheduler implements OnApplicationBootstrap, BeforeApplicati
   private refused(monitorId: string, what: string, error: unknown): void {
     // A conflict another replica won is expected; anything else is logged with the monitor.
     const level = error instanceof Conflict ? 'debug' : 'warn';
-    this.logger[level]({ msg: `could not ${what}`, monitor_id: monitorId, worker_id: this.workerId, err: (error as Error).message });
+    this.logger[level]({
+      msg: `could not ${what}`,
+      monitor_id: monitorId,
+      worker_id: this.workerId,
+      err: (error as Error).message,
+    });
   }
 }

@@ -29,7 +29,8 @@ export class MonitorsHandler {
   @MessagePattern(subjects.createMonitor)
   async create(@Payload() request: CreateMonitorRequest, @Ctx() ctx: BaseRpcContext): Promise<CreateMonitorReply> {
     const headers: Headers = busHeaders(ctx);
-    if (!headers.team_id || !headers.key_id || !headers.request_id) throw new Invalid('a monitor needs team_id, key_id and request_id headers');
+    if (!headers.team_id || !headers.key_id || !headers.request_id)
+      throw new Invalid('a monitor needs team_id, key_id and request_id headers');
     const monitor_id = `mon_${randomUUID()}`;
     const result = await handleCommand(
       this.store,
@@ -45,7 +46,15 @@ export class MonitorsHandler {
         status: request.status,
         webhook_secret: request.sealed_webhook_secret ? { ciphertext: request.sealed_webhook_secret } : null,
       },
-      { now: this.scheduler.now(), metadata: { team_id: headers.team_id, key_id: headers.key_id, request_id: headers.request_id, correlation_id: monitor_id } },
+      {
+        now: this.scheduler.now(),
+        metadata: {
+          team_id: headers.team_id,
+          key_id: headers.key_id,
+          request_id: headers.request_id,
+          correlation_id: monitor_id,
+        },
+      },
     );
     return { monitor_id, position: String(result.position) };
   }
@@ -54,8 +63,17 @@ export class MonitorsHandler {
   async update(@Payload() request: UpdateMonitorRequest, @Ctx() ctx: BaseRpcContext): Promise<MonitorCommandReply> {
     const headers: Headers = busHeaders(ctx);
     const commands: MonitorCommand[] = [];
-    const secret = request.sealed_webhook_secret === undefined ? undefined : request.sealed_webhook_secret === null ? null : { ciphertext: request.sealed_webhook_secret };
-    commands.push({ type: 'UpdateMonitor', settings: request.settings, ...(secret !== undefined && { webhook_secret: secret }) });
+    const secret =
+      request.sealed_webhook_secret === undefined
+        ? undefined
+        : request.sealed_webhook_secret === null
+          ? null
+          : { ciphertext: request.sealed_webhook_secret };
+    commands.push({
+      type: 'UpdateMonitor',
+      settings: request.settings,
+      ...(secret !== undefined && { webhook_secret: secret }),
+    });
     if (request.status === 'paused') commands.push({ type: 'PauseMonitor' });
     if (request.status === 'active') commands.push({ type: 'ResumeMonitor' });
     return this.apply(request.monitor_id, headers, commands);
@@ -81,7 +99,12 @@ export class MonitorsHandler {
   async run(@Payload() request: MonitorIdRequest, @Ctx() ctx: BaseRpcContext): Promise<RunMonitorReply> {
     const event_id = `mev_${randomUUID()}`;
     const reply = await this.apply(request.monitor_id, busHeaders(ctx), [
-      { type: 'StartManualRun', event_id, worker_id: this.scheduler.workerId, lease_seconds: this.scheduler.leaseSeconds },
+      {
+        type: 'StartManualRun',
+        event_id,
+        worker_id: this.scheduler.workerId,
+        lease_seconds: this.scheduler.leaseSeconds,
+      },
     ]);
     this.scheduler.kick();
     return { event_id, position: reply.position! };

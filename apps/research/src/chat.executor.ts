@@ -60,7 +60,10 @@ export class ChatExecutor implements RunExecutor<typeof chatRuns> {
     let tokens = { ...outcome.usage.tokens };
     let fillCalls = 0;
     if (schema) {
-      const filled = await this.ports.languageModel.fillSchema({ task: prompt, schema, documents: documentsOf(outcome, ports.texts) }, run.signal);
+      const filled = await this.ports.languageModel.fillSchema(
+        { task: prompt, schema, documents: documentsOf(outcome, ports.texts) },
+        run.signal,
+      );
       fillCalls = 1;
       tokens = { input: tokens.input + filled.usage.input, output: tokens.output + filled.usage.output };
       content = JSON.stringify(filled.output);
@@ -83,7 +86,16 @@ export class ChatExecutor implements RunExecutor<typeof chatRuns> {
     await run.record({
       type: 'RecordAnswer',
       citations: outcome.sources.map((s) => s.url),
-      search_results: outcome.results.map((r) => ({ url: r.url, title: r.title, snippet: r.snippet, excerpts: r.snippet ? [r.snippet] : [], date: r.date, domain: r.domain, category: null, score: r.score })),
+      search_results: outcome.results.map((r) => ({
+        url: r.url,
+        title: r.title,
+        snippet: r.snippet,
+        excerpts: r.snippet ? [r.snippet] : [],
+        date: r.date,
+        domain: r.domain,
+        category: null,
+        score: r.score,
+      })),
       finish_reason: finish,
       prompt_tokens: counted ? tokens.input : estimateTokens(params.messages.map((m) => m.content).join('\n')),
       completion_tokens: counted ? tokens.output : estimateTokens(content),

@@ -14,15 +14,45 @@ const page = (answer: string) =>
   ].join('\n');
 
 const rows: RunResult[] = [
-  { url: 'https://a.example/tram', title: 'Harbour works', snippet: 'The extension of line 4 along the harbour front to the airport terminal is under way this year.', date: null, domain: 'a.example', score: 0.9 },
-  { url: 'https://b.example/ferry', title: 'Ferry office', snippet: 'The combined ticket covers the harbour ferry and every line in the city centre, day and night.', date: null, domain: 'b.example', score: 0.6 },
-  { url: 'https://c.example/depot', title: 'Depot', snippet: 'See the new low-floor trams, the workshop and the control room from the inside this weekend.', date: null, domain: 'c.example', score: 0.3 },
+  {
+    url: 'https://a.example/tram',
+    title: 'Harbour works',
+    snippet: 'The extension of line 4 along the harbour front to the airport terminal is under way this year.',
+    date: null,
+    domain: 'a.example',
+    score: 0.9,
+  },
+  {
+    url: 'https://b.example/ferry',
+    title: 'Ferry office',
+    snippet: 'The combined ticket covers the harbour ferry and every line in the city centre, day and night.',
+    date: null,
+    domain: 'b.example',
+    score: 0.6,
+  },
+  {
+    url: 'https://c.example/depot',
+    title: 'Depot',
+    snippet: 'See the new low-floor trams, the workshop and the control room from the inside this weekend.',
+    date: null,
+    domain: 'c.example',
+    score: 0.3,
+  },
 ];
 
 const texts = new Map([
-  [normalizeUrl('https://a.example/tram'), { text: page('The airport tram line will open to passengers on 14 March, after safety tests on the new bridge.') }],
-  [normalizeUrl('https://b.example/ferry'), { text: page('A combined tram and ferry ticket costs four euros and is valid for ninety minutes.') }],
-  [normalizeUrl('https://c.example/depot'), { text: page('The depot maintains forty low-floor trams and stores them overnight in heated sheds.') }],
+  [
+    normalizeUrl('https://a.example/tram'),
+    { text: page('The airport tram line will open to passengers on 14 March, after safety tests on the new bridge.') },
+  ],
+  [
+    normalizeUrl('https://b.example/ferry'),
+    { text: page('A combined tram and ferry ticket costs four euros and is valid for ninety minutes.') },
+  ],
+  [
+    normalizeUrl('https://c.example/depot'),
+    { text: page('The depot maintains forty low-floor trams and stores them overnight in heated sheds.') },
+  ],
 ]);
 
 const params = (overrides: Partial<DeepSearchParams>): DeepSearchParams => ({
@@ -40,7 +70,10 @@ const params = (overrides: Partial<DeepSearchParams>): DeepSearchParams => ({
 
 /** Every excerpt-like string of a row: what max_excerpt_chars counts (text is the page, not an excerpt). */
 const excerptChars = (results: RunResult[]) =>
-  results.reduce((sum, row) => sum + row.snippet.length + (row.highlights ?? []).join('').length + (row.summary ?? '').length, 0);
+  results.reduce(
+    (sum, row) => sum + row.snippet.length + (row.highlights ?? []).join('').length + (row.summary ?? '').length,
+    0,
+  );
 
 describe('deep run result shaping', () => {
   const contents = { text: true, highlights: true, summary: true };
@@ -59,7 +92,10 @@ describe('deep run result shaping', () => {
   });
 
   it('sizes each snippet first, then spends the budget, cutting at a word boundary', () => {
-    const shaped = shapeSnippets(rows, params({ max_excerpt_chars: 100, advanced_settings: { excerpts: { max_chars_per_result: 60 } } }));
+    const shaped = shapeSnippets(
+      rows,
+      params({ max_excerpt_chars: 100, advanced_settings: { excerpts: { max_chars_per_result: 60 } } }),
+    );
     expect(shaped[0].snippet.length).toBeLessThanOrEqual(60);
     expect(excerptChars(shaped)).toBeLessThanOrEqual(100);
     const cut = shaped[1].snippet;
@@ -74,25 +110,45 @@ describe('deep run result shaping', () => {
   });
 
   it('a summary is focused on the objective, not the page opening', () => {
-    const [tram] = withContents(rows, params({ objective: 'when will the airport tram line open', advanced_settings: { contents: { summary: true } } }), texts);
+    const [tram] = withContents(
+      rows,
+      params({ objective: 'when will the airport tram line open', advanced_settings: { contents: { summary: true } } }),
+      texts,
+    );
     expect(tram.summary).toContain('will open to passengers on 14 March');
     expect(tram.summary).not.toContain('small workshop behind the old railway station');
   });
 
   it('a summary is focused on the queries when there is no objective', () => {
-    const [, ferry] = withContents(rows, params({ queries: ['combined ticket price euros'], advanced_settings: { contents: { summary: true } } }), texts);
+    const [, ferry] = withContents(
+      rows,
+      params({ queries: ['combined ticket price euros'], advanced_settings: { contents: { summary: true } } }),
+      texts,
+    );
     expect(ferry.summary).toContain('costs four euros');
     expect(ferry.summary).not.toContain('small workshop behind the old railway station');
   });
 });
 
 describe('fitTexts: the page text of a run’s results fits one event', () => {
-  const row = (url: string, text?: string): RunResult => ({ url, title: url, snippet: 's', date: null, domain: 'example.com', score: 1, ...(text !== undefined && { text }) }) as RunResult;
+  const row = (url: string, text?: string): RunResult =>
+    ({
+      url,
+      title: url,
+      snippet: 's',
+      date: null,
+      domain: 'example.com',
+      score: 1,
+      ...(text !== undefined && { text }),
+    }) as RunResult;
 
   it('leaves texts alone under the budget, and cuts them to fair shares over it: short ones whole, long ones alike', () => {
     const small = [row('a', 'one two'), row('b')];
     expect(fitTexts(small, 100)).toBe(small);
-    const fitted = fitTexts([row('a', 'short text'), row('b', 'word '.repeat(10_000)), row('c', 'word '.repeat(20_000)), row('d')], 20_010);
+    const fitted = fitTexts(
+      [row('a', 'short text'), row('b', 'word '.repeat(10_000)), row('c', 'word '.repeat(20_000)), row('d')],
+      20_010,
+    );
     const bytes = fitted.map((r) => Buffer.byteLength(r.text ?? ''));
     expect(fitted[0]!.text).toBe('short text');
     expect(bytes.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(20_010);

@@ -1,4 +1,10 @@
-import { type RecordedCommand, type RunResult, type DeepSearchParams, searchRuns, type SearchRunState } from '@app/domain';
+import {
+  type RecordedCommand,
+  type RunResult,
+  type DeepSearchParams,
+  searchRuns,
+  type SearchRunState,
+} from '@app/domain';
 import { cutAtWord, ExcerptBudget, focusExcerpts } from '@app/extraction';
 import { runResearch } from '@app/research';
 import { normalizeUrl } from '@app/urls';
@@ -19,7 +25,10 @@ export function fitTexts(results: RunResult[], budget = RESULTS_TEXT_BYTES): Run
   const sizes = results.map((row) => (row.text ? Buffer.byteLength(row.text) : 0));
   if (sizes.reduce((a, b) => a + b, 0) <= budget) return results;
   // Smallest first: a short text keeps all of itself, and what it leaves goes to the longer ones.
-  const order = sizes.map((size, i) => i).filter((i) => sizes[i]! > 0).sort((a, b) => sizes[a]! - sizes[b]!);
+  const order = sizes
+    .map((size, i) => i)
+    .filter((i) => sizes[i]! > 0)
+    .sort((a, b) => sizes[a]! - sizes[b]!);
   const allowed = new Map<number, number>();
   let left = budget;
   order.forEach((i, k) => {
@@ -62,7 +71,10 @@ export function shapeSnippets(results: RunResult[], params: DeepSearchParams): R
   const perResult = params.advanced_settings?.excerpts?.max_chars_per_result ?? null;
   const budget = new ExcerptBudget(params.max_excerpt_chars ?? null);
   return results.map((row) => {
-    const shaped: RunResult = { ...row, snippet: budget.take(perResult !== null ? row.snippet.slice(0, perResult) : row.snippet) };
+    const shaped: RunResult = {
+      ...row,
+      snippet: budget.take(perResult !== null ? row.snippet.slice(0, perResult) : row.snippet),
+    };
     if (row.highlights) shaped.highlights = budget.takeAll(row.highlights);
     if (row.summary !== undefined) shaped.summary = budget.take(row.summary);
     return shaped;
@@ -70,7 +82,11 @@ export function shapeSnippets(results: RunResult[], params: DeepSearchParams): R
 }
 
 /** `advanced_settings.contents`: text, highlights and summary from the pages the run saw (no extra reads). */
-export function withContents(results: RunResult[], params: DeepSearchParams, texts: Map<string, { text: string }>): RunResult[] {
+export function withContents(
+  results: RunResult[],
+  params: DeepSearchParams,
+  texts: Map<string, { text: string }>,
+): RunResult[] {
   const wanted = params.advanced_settings?.contents;
   if (!wanted || !(wanted.text || wanted.highlights || wanted.summary)) return results;
   const focus = params.objective ?? params.prompt ?? params.queries.join(' ');
@@ -97,7 +113,12 @@ export class SearchRunExecutor implements RunExecutor<typeof searchRuns> {
   async execute(run: RunContext<SearchRunState, RecordedCommand<typeof searchRuns>>): Promise<void> {
     if (run.state.status === 'absent') throw new Error(`search run ${run.runId} has no request`);
     const params = run.state.params;
-    const ports = this.ports.for({ objective: params.objective, filters: deepFilters(params), signal: run.signal, teamId: run.state.team_id });
+    const ports = this.ports.for({
+      objective: params.objective,
+      filters: deepFilters(params),
+      signal: run.signal,
+      teamId: run.state.team_id,
+    });
     const outcome = await runResearch(
       {
         prompt: params.prompt ?? params.queries.join('; '),
@@ -115,6 +136,12 @@ export class SearchRunExecutor implements RunExecutor<typeof searchRuns> {
     if (run.stopped() || outcome.stopped || outcome.report === null) return;
     const final = shapeSnippets(fitTexts(withContents(outcome.results, params, ports.texts)), params);
     await run.record({ type: 'RecordResults', results: final, reranked: outcome.reranked });
-    await run.record({ type: 'RecordReport', report: outcome.report, findings: outcome.findings, sources: outcome.sources, usage: outcome.usage });
+    await run.record({
+      type: 'RecordReport',
+      report: outcome.report,
+      findings: outcome.findings,
+      sources: outcome.sources,
+      usage: outcome.usage,
+    });
   }
 }

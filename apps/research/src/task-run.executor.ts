@@ -1,4 +1,14 @@
-import { type RecordedCommand, type Finding, type Source, PROCESSOR_BUDGETS, type TaskFieldBasis, type TaskOutput, type TaskParams, taskRuns, type TaskRunState } from '@app/domain';
+import {
+  type RecordedCommand,
+  type Finding,
+  type Source,
+  PROCESSOR_BUDGETS,
+  type TaskFieldBasis,
+  type TaskOutput,
+  type TaskParams,
+  taskRuns,
+  type TaskRunState,
+} from '@app/domain';
 import { type PromptAnswer, promptAbstention, promptAnswer, schemaFields } from '@app/language';
 import { citedIndexes, runResearch } from '@app/research';
 import { type RunContext, type RunExecutor, RunExecutorOf } from '@app/runs';
@@ -10,13 +20,15 @@ export function taskQueries(params: TaskParams, max: number): string[] {
   const queries = [params.task];
   if (params.output_schema.type === 'json') {
     for (const field of schemaFields(params.output_schema.json_schema)) {
-      const about = typeof field.schema.description === 'string' && field.schema.description ? field.schema.description : field.name.replace(/[_-]+/g, ' ');
+      const about =
+        typeof field.schema.description === 'string' && field.schema.description
+          ? field.schema.description
+          : field.name.replace(/[_-]+/g, ' ');
       queries.push(`${params.task} ${about}`);
     }
   }
   return [...new Set(queries)].slice(0, max);
 }
-
 
 /** The basis of a text answer: the sources its report cites, with the findings' verbatim evidence from them. */
 function textBasis(report: string, findings: Finding[], sources: Source[]): TaskFieldBasis[] {
@@ -26,10 +38,15 @@ function textBasis(report: string, findings: Finding[], sources: Source[]): Task
     .map((s) => ({
       url: s.url,
       title: s.title,
-      excerpts: [...new Set(findings.flatMap((f) => f.evidence.filter((e) => e.source === s.index).map((e) => e.quote)))],
+      excerpts: [
+        ...new Set(findings.flatMap((f) => f.evidence.filter((e) => e.source === s.index).map((e) => e.quote))),
+      ],
     }));
   const rank = { high: 3, medium: 2, low: 1 } as const;
-  const best = findings.reduce<'high' | 'medium' | 'low'>((top, f) => (rank[f.confidence] > rank[top] ? f.confidence : top), 'low');
+  const best = findings.reduce<'high' | 'medium' | 'low'>(
+    (top, f) => (rank[f.confidence] > rank[top] ? f.confidence : top),
+    'low',
+  );
   return [
     {
       field: 'output',
@@ -55,7 +72,10 @@ export function answerFields(schema: Record<string, unknown>): string[] {
       const types = [field?.type].flat();
       if (!types.includes('string')) return false;
       const description = typeof field.description === 'string' ? field.description : '';
-      return /^(?:final_|short_)?answer$/i.test(name) || /\banswer (?:to|of) (?:the|this) (?:task|question)\b/i.test(description);
+      return (
+        /^(?:final_|short_)?answer$/i.test(name) ||
+        /\banswer (?:to|of) (?:the|this) (?:task|question)\b/i.test(description)
+      );
     })
     .map(([name]) => name);
 }
@@ -63,20 +83,40 @@ export function answerFields(schema: Record<string, unknown>): string[] {
 /** The schema without `fields` (and without them among its required ones); null when nothing is left. */
 function withoutFields(schema: Record<string, unknown>, fields: string[]): Record<string, unknown> | null {
   if (fields.length === 0) return schema;
-  const properties = Object.fromEntries(Object.entries(schema.properties as Record<string, unknown>).filter(([name]) => !fields.includes(name)));
+  const properties = Object.fromEntries(
+    Object.entries(schema.properties as Record<string, unknown>).filter(([name]) => !fields.includes(name)),
+  );
   if (Object.keys(properties).length === 0) return null;
-  const required = Array.isArray(schema.required) ? schema.required.filter((name) => !fields.includes(name as string)) : undefined;
+  const required = Array.isArray(schema.required)
+    ? schema.required.filter((name) => !fields.includes(name as string))
+    : undefined;
   return { ...schema, properties, ...(required && { required }) };
 }
 
 /** The basis of an answer field: the sentence that states the research's answer, or why there is none. */
-function answerBasis(field: string, found: PromptAnswer | null, sources: Source[], withheld: string | null = null): TaskFieldBasis {
+function answerBasis(
+  field: string,
+  found: PromptAnswer | null,
+  sources: Source[],
+  withheld: string | null = null,
+): TaskFieldBasis {
   if (!found)
-    return { field, citations: [], reasoning: withheld ? `${withheld} The field is left null.` : 'No source read in this run states a value that answers the task; the field is left null.', confidence: 'low' };
+    return {
+      field,
+      citations: [],
+      reasoning: withheld
+        ? `${withheld} The field is left null.`
+        : 'No source read in this run states a value that answers the task; the field is left null.',
+      confidence: 'low',
+    };
   const cited = sources.filter((s) => found.citations.includes(s.index) || s.index === found.source);
   return {
     field,
-    citations: cited.map((s) => ({ url: s.url, title: s.title, excerpts: s.index === found.source ? [found.quote] : [] })),
+    citations: cited.map((s) => ({
+      url: s.url,
+      title: s.title,
+      excerpts: s.index === found.source ? [found.quote] : [],
+    })),
     reasoning: `The research's answer to the task, as ${cited.length > 1 ? `${cited.length} sources state` : 'its source states'} it.${found.judged ? ` ${found.judged}` : ''}`,
     confidence: found.confidence,
   };
@@ -137,7 +177,12 @@ export class TaskRunExecutor implements RunExecutor<typeof taskRuns> {
       // fills the others (one filling step either way).
       const asked = answerFields(json);
       const rest = withoutFields(json, asked);
-      const filled = rest ? await this.ports.languageModel.fillSchema({ task: params.task, schema: rest, documents: documentsOf(outcome, ports.texts) }, run.signal) : null;
+      const filled = rest
+        ? await this.ports.languageModel.fillSchema(
+            { task: params.task, schema: rest, documents: documentsOf(outcome, ports.texts) },
+            run.signal,
+          )
+        : null;
       fillCalls = 1;
       fillTokens = filled?.usage ?? fillTokens;
       if (asked.length === 0 && filled) {
@@ -147,9 +192,15 @@ export class TaskRunExecutor implements RunExecutor<typeof taskRuns> {
         const found = promptAnswer(params.task, outcome.findings, outcome.restatements);
         const given = (filled?.output ?? {}) as Record<string, unknown>;
         const fields = Object.keys(json.properties as Record<string, unknown>);
-        output = Object.fromEntries(fields.map((field) => [field, asked.includes(field) ? (found?.value ?? null) : (given[field] ?? null)]));
+        output = Object.fromEntries(
+          fields.map((field) => [field, asked.includes(field) ? (found?.value ?? null) : (given[field] ?? null)]),
+        );
         const withheld = found ? null : promptAbstention(params.task, outcome.findings, outcome.restatements);
-        basis = fields.map((field) => (asked.includes(field) ? answerBasis(field, found, outcome.sources, withheld) : filled!.basis.find((b) => b.field === field)!));
+        basis = fields.map((field) =>
+          asked.includes(field)
+            ? answerBasis(field, found, outcome.sources, withheld)
+            : filled!.basis.find((b) => b.field === field)!,
+        );
       }
       answer = fieldsLine(output);
     } else {
@@ -164,7 +215,10 @@ export class TaskRunExecutor implements RunExecutor<typeof taskRuns> {
       output,
       basis,
       answer,
-      sources: [...new Set(cited.length ? cited : outcome.sources.filter((s) => s.fetched).map((s) => s.url))].slice(0, 10),
+      sources: [...new Set(cited.length ? cited : outcome.sources.filter((s) => s.fetched).map((s) => s.url))].slice(
+        0,
+        10,
+      ),
       read: outcome.sources.filter((s) => s.fetched).map((s) => s.url),
       considered: outcome.results.map((r) => r.url),
       usage: {

@@ -13,7 +13,11 @@ export class BusPageFetcher implements PageFetcher {
   ) {}
 
   async fetch(url: string, options: FetchOptions = {}): Promise<FetchedPage> {
-    const payload = { url, respect_robots: options.respectRobots ?? false, ...(options.maxAgeMs !== undefined && { max_age_ms: options.maxAgeMs }) };
+    const payload = {
+      url,
+      respect_robots: options.respectRobots ?? false,
+      ...(options.maxAgeMs !== undefined && { max_age_ms: options.maxAgeMs }),
+    };
     let reply: FetchPageReply | undefined;
     // At boot in cluster mode the extraction service may not listen yet: wait for it (bounded).
     for (let attempt = 0; !reply; attempt++) {
@@ -24,7 +28,8 @@ export class BusPageFetcher implements PageFetcher {
         await new Promise((resolve) => setTimeout(resolve, 250 * Math.min(4, attempt + 1)));
       }
     }
-    if (reply.error) throw new FetchError(reply.error.code as FetchErrorCode, url, reply.error.message, reply.error.status);
+    if (reply.error)
+      throw new FetchError(reply.error.code as FetchErrorCode, url, reply.error.message, reply.error.status);
     if (!reply.page) throw new FetchError('unreachable', url, `${url}: no answer from the extraction service`);
     return reply.page;
   }

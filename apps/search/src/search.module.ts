@@ -17,7 +17,11 @@ const SEARCH_EXTRACTION_WORKERS = Symbol('SEARCH_EXTRACTION_WORKERS');
 export function createSearchProvider(config: Config, bus: BusClient, workers?: ExtractionWorkers): SearchProvider {
   switch (config.searchProvider) {
     case 'searxng':
-      return new SearxngSearchProvider({ baseUrl: config.searxngUrl!, maxConcurrent: config.searxngMaxConcurrent, requestsPerSecond: config.searxngRps });
+      return new SearxngSearchProvider({
+        baseUrl: config.searxngUrl!,
+        maxConcurrent: config.searxngMaxConcurrent,
+        requestsPerSecond: config.searxngRps,
+      });
     case 'brave':
       return new BraveSearchProvider({ apiKey: config.braveApiKey! });
     case 'local':
@@ -52,7 +56,8 @@ export function createSearchProvider(config: Config, bus: BusClient, workers?: E
     {
       provide: SEARCH_PROVIDER,
       inject: [CONFIG, BusClient, SEARCH_EXTRACTION_WORKERS],
-      useFactory: (config: Config, bus: BusClient, workers: ExtractionWorkers | null) => createSearchProvider(config, bus, workers ?? undefined),
+      useFactory: (config: Config, bus: BusClient, workers: ExtractionWorkers | null) =>
+        createSearchProvider(config, bus, workers ?? undefined),
     },
     { provide: LANGUAGE_MODEL, inject: [CONFIG], useFactory: (config: Config) => createLanguageModel(config) },
     TeamPages,
@@ -71,8 +76,18 @@ export class SearchModule implements OnApplicationBootstrap, OnApplicationShutdo
   onApplicationBootstrap(): void {
     const started = performance.now();
     this.provider.ready().then(
-      () => this.logger.log({ msg: 'search provider ready', provider: this.provider.name, ms: Math.round(performance.now() - started) }),
-      (error: unknown) => this.logger.error({ msg: 'search provider failed to start', provider: this.provider.name, err: (error as Error).message }),
+      () =>
+        this.logger.log({
+          msg: 'search provider ready',
+          provider: this.provider.name,
+          ms: Math.round(performance.now() - started),
+        }),
+      (error: unknown) =>
+        this.logger.error({
+          msg: 'search provider failed to start',
+          provider: this.provider.name,
+          err: (error as Error).message,
+        }),
     );
   }
 

@@ -22,32 +22,44 @@ const hits: SearchHit[] = [
   {
     url: 'https://a.example/tram',
     title: 'Harbour tram works',
-    snippet: 'Harbour tram works: the extension of line 4 along the harbour front to the airport terminal is under way this year.',
+    snippet:
+      'Harbour tram works: the extension of line 4 along the harbour front to the airport terminal is under way this year.',
     date: null,
     category: 'news',
     language: 'en',
     score: 3,
-    content: paragraphs('Harbour Works', 'The airport tram line will open to passengers on 14 March, after safety tests on the new bridge.'),
+    content: paragraphs(
+      'Harbour Works',
+      'The airport tram line will open to passengers on 14 March, after safety tests on the new bridge.',
+    ),
   },
   {
     url: 'https://b.example/ferry',
     title: 'Ferry and tram timetable',
-    snippet: 'Ferry and tram timetable: the combined ticket covers the harbour ferry and every tram line in the city centre.',
+    snippet:
+      'Ferry and tram timetable: the combined ticket covers the harbour ferry and every tram line in the city centre.',
     date: null,
     category: 'news',
     language: 'en',
     score: 2,
-    content: paragraphs('Ferry Office', 'A combined tram and ferry ticket costs four euros and is valid for ninety minutes.'),
+    content: paragraphs(
+      'Ferry Office',
+      'A combined tram and ferry ticket costs four euros and is valid for ninety minutes.',
+    ),
   },
   {
     url: 'https://c.example/depot',
     title: 'Tram depot open day',
-    snippet: 'Tram depot open day: see the new low-floor trams, the workshop and the control room from the inside this weekend.',
+    snippet:
+      'Tram depot open day: see the new low-floor trams, the workshop and the control room from the inside this weekend.',
     date: null,
     category: 'news',
     language: 'en',
     score: 1,
-    content: paragraphs('The Depot', 'The depot maintains forty low-floor trams and stores them overnight in heated sheds.'),
+    content: paragraphs(
+      'The Depot',
+      'The depot maintains forty low-floor trams and stores them overnight in heated sheds.',
+    ),
   },
 ];
 
@@ -93,7 +105,11 @@ const request = (overrides: Partial<SearchRequest>): SearchRequest => ({
 const excerptChars = (rows: SearchResultRow[]) =>
   rows.reduce(
     (sum, row) =>
-      sum + row.snippet.length + row.excerpts.join('').length + (row.highlights ?? []).join('').length + (row.summary ?? '').length,
+      sum +
+      row.snippet.length +
+      row.excerpts.join('').length +
+      (row.highlights ?? []).join('').length +
+      (row.summary ?? '').length,
     0,
   );
 
@@ -116,7 +132,11 @@ describe('SearchService', () => {
 
   it("answers a repeated query from its cache until the provider's generation changes (a page edited in the index's folder)", async () => {
     let calls = 0;
-    const counting = { ...provider, generation: 1, search: async (...args: Parameters<SearchProvider['search']>) => (calls++, provider.search(...args)) };
+    const counting = {
+      ...provider,
+      generation: 1,
+      search: async (...args: Parameters<SearchProvider['search']>) => (calls++, provider.search(...args)),
+    };
     service = new SearchService(counting, new ExtractiveLanguageModel(), events, bus, new TeamPages(counting, events));
     await search({ depth: 'instant' });
     await search({ depth: 'instant' });
@@ -128,8 +148,20 @@ describe('SearchService', () => {
 
   it('asks the provider for page text only where it is used: an objective, auto depth, contents', async () => {
     const asked: boolean[] = [];
-    const recording = { ...provider, search: async (query: Parameters<SearchProvider['search']>[0]) => (asked.push(query.withContent === true), provider.search(query)) };
-    service = new SearchService(recording, new ExtractiveLanguageModel(), events, bus, new TeamPages(recording, events));
+    const recording = {
+      ...provider,
+      search: async (query: Parameters<SearchProvider['search']>[0]) => (
+        asked.push(query.withContent === true),
+        provider.search(query)
+      ),
+    };
+    service = new SearchService(
+      recording,
+      new ExtractiveLanguageModel(),
+      events,
+      bus,
+      new TeamPages(recording, events),
+    );
     await search({ depth: 'instant', queries: ['tram 1'] });
     await search({ depth: 'fast', queries: ['tram 2'] });
     await search({ depth: 'instant', queries: ['tram 3'], objective: 'airport tram' });
@@ -162,7 +194,10 @@ describe('SearchService', () => {
     it('counts the snippet even without contents, and cuts at a word boundary', async () => {
       const capped = await search({ depth: 'fast', max_excerpt_chars: 150 });
       expect(excerptChars(capped.results)).toBeLessThanOrEqual(150);
-      const cut = capped.results.flatMap((row) => [row.snippet, ...row.excerpts]).filter((s) => s.length > 0).at(-1)!;
+      const cut = capped.results
+        .flatMap((row) => [row.snippet, ...row.excerpts])
+        .filter((s) => s.length > 0)
+        .at(-1)!;
       const whole = hits.map((hit) => hit.snippet).find((snippet) => snippet.startsWith(cut))!;
       expect(cut.length).toBeLessThan(whole.length);
       expect(whole[cut.length]).toBe(' ');
@@ -171,7 +206,10 @@ describe('SearchService', () => {
 
   describe('advanced_settings.contents.summary', () => {
     it('sums up the page for the objective, not its opening', async () => {
-      const { results } = await search({ objective: 'when will the airport tram line open', advanced_settings: { contents: { summary: true } } });
+      const { results } = await search({
+        objective: 'when will the airport tram line open',
+        advanced_settings: { contents: { summary: true } },
+      });
       const tram = results.find((row) => row.url === 'https://a.example/tram')!;
       expect(tram.summary).toContain('will open to passengers on 14 March');
       expect(tram.summary).not.toContain('small workshop behind the old railway station');
@@ -179,7 +217,10 @@ describe('SearchService', () => {
     });
 
     it('sums up the page for the queries when there is no objective', async () => {
-      const { results } = await search({ queries: ['combined ticket price euros'], advanced_settings: { contents: { summary: true } } });
+      const { results } = await search({
+        queries: ['combined ticket price euros'],
+        advanced_settings: { contents: { summary: true } },
+      });
       const ferry = results.find((row) => row.url === 'https://b.example/ferry')!;
       expect(ferry.summary).toContain('costs four euros');
       expect(ferry.summary).not.toContain('small workshop behind the old railway station');

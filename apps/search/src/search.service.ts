@@ -2,13 +2,27 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { BusClient } from '@app/bus';
-import { callBus, type SearchPageReply, type SearchPageRequest, type SearchReply, type SearchRequest, type SearchResultRow, subjects } from '@app/contracts';
+import {
+  callBus,
+  type SearchPageReply,
+  type SearchPageRequest,
+  type SearchReply,
+  type SearchRequest,
+  type SearchResultRow,
+  subjects,
+} from '@app/contracts';
 import { FRESHNESS_WINDOW_MS, lineItems, quantityOf, totalCredits } from '@app/domain';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { ExcerptBudget, focusExcerpts } from '@app/extraction';
 import { type ChargeContext, chargeRequest } from '@app/platform';
 import { ExtractiveLanguageModel, LANGUAGE_MODEL, type LanguageModel } from '@app/language';
-import { type SearchHit, type SearchPage, type SearchProvider, type SearchQuery, SEARCH_PROVIDER } from '@app/providers';
+import {
+  type SearchHit,
+  type SearchPage,
+  type SearchProvider,
+  type SearchQuery,
+  SEARCH_PROVIDER,
+} from '@app/providers';
 import { UrlMerge } from '@app/research';
 import { domainOf, onDomain } from '@app/urls';
 import { TeamPages } from './team-pages';
@@ -89,7 +103,9 @@ export class SearchService {
     await this.provider.ready();
 
     const providerStarted = performance.now();
-    const perQuery = await Promise.all(request.queries.map((query) => this.gather(query, request, filters, warnings, charge.team_id)));
+    const perQuery = await Promise.all(
+      request.queries.map((query) => this.gather(query, request, filters, warnings, charge.team_id)),
+    );
     const providerMs = performance.now() - providerStarted;
 
     let candidates = this.merge(perQuery);
@@ -118,9 +134,15 @@ export class SearchService {
     const { rows: contentRows, renders } = await this.contents(rows, candidates, request, warnings);
     this.capExcerpts(rows, request.max_excerpt_chars);
 
-    const usage = lineItems({ sku_search: 1, sku_objective_rerank: request.objective ? 1 : 0, sku_contents_text: contentRows, sku_render: renders });
+    const usage = lineItems({
+      sku_search: 1,
+      sku_objective_rerank: request.objective ? 1 : 0,
+      sku_contents_text: contentRows,
+      sku_render: renders,
+    });
     const position = await chargeRequest(this.events, charge, usage);
-    if (dropped > 0) warnings.push(`objective: ${dropped} off-topic result${dropped === 1 ? ' was' : 's were'} dropped`);
+    if (dropped > 0)
+      warnings.push(`objective: ${dropped} off-topic result${dropped === 1 ? ' was' : 's were'} dropped`);
 
     return {
       search_id: `search_${randomUUID()}`,
@@ -134,7 +156,11 @@ export class SearchService {
       warnings: [...new Set(warnings)],
       credits: totalCredits(usage),
       usage,
-      timing_ms: { total: Math.round(performance.now() - started), provider: Math.round(providerMs), rerank: Math.round(rerankMs) },
+      timing_ms: {
+        total: Math.round(performance.now() - started),
+        provider: Math.round(providerMs),
+        rerank: Math.round(rerankMs),
+      },
       ...(position !== undefined && { position }),
     };
   }
@@ -151,15 +177,29 @@ export class SearchService {
       include_domains: request.include_domains ?? null,
       exclude_domains: request.exclude_domains ?? null,
       freshness: request.freshness ?? null,
-      advanced_settings: { source_policy: { after_date: request.after_date ?? null, before_date: request.before_date ?? null } },
+      advanced_settings: {
+        source_policy: { after_date: request.after_date ?? null, before_date: request.before_date ?? null },
+      },
     });
-    const shape: PageShape = { ...request, category: request.category ?? null, freshness: request.freshness ?? null, withContent: true };
+    const shape: PageShape = {
+      ...request,
+      category: request.category ?? null,
+      freshness: request.freshness ?? null,
+      withContent: true,
+    };
     const page = await this.page(request.query, request.page, shape, filters, warnings, request.team_id ?? null, false);
     const hits = this.postFilter(page.hits, shape, filters, warnings);
-    return { hits: hits.map((hit) => ({ ...hit })), page: page.page, hasMore: page.hasMore, warnings: [...new Set(warnings)] };
+    return {
+      hits: hits.map((hit) => ({ ...hit })),
+      page: page.page,
+      hasMore: page.hasMore,
+      warnings: [...new Set(warnings)],
+    };
   }
 
-  private filters(request: Pick<SearchRequest, 'include_domains' | 'exclude_domains' | 'freshness' | 'advanced_settings'>): Filters {
+  private filters(
+    request: Pick<SearchRequest, 'include_domains' | 'exclude_domains' | 'freshness' | 'advanced_settings'>,
+  ): Filters {
     const policy = request.advanced_settings?.source_policy;
     const include = [...(request.include_domains ?? []), ...(policy?.include_domains ?? [])];
     const exclude = [...(request.exclude_domains ?? []), ...(policy?.exclude_domains ?? [])];
@@ -172,12 +212,26 @@ export class SearchService {
   }
 
   /** One query's hits: page 1, and for `auto` page 2 when page 1 left fewer than `limit` after filtering. */
-  private async gather(query: string, request: SearchRequest, filters: Filters, warnings: string[], team: string): Promise<SearchHit[]> {
+  private async gather(
+    query: string,
+    request: SearchRequest,
+    filters: Filters,
+    warnings: string[],
+    team: string,
+  ): Promise<SearchHit[]> {
     // Snippets alone unless the text is used: re-ranking for an objective, auto's focused excerpts, contents.
-    const shape: PageShape = { ...request, withContent: Boolean(request.objective) || request.depth === 'auto' || wantsContents(request) };
+    const shape: PageShape = {
+      ...request,
+      withContent: Boolean(request.objective) || request.depth === 'auto' || wantsContents(request),
+    };
     const first = await this.page(query, 1, shape, filters, warnings, team);
     let hits = this.postFilter(first.hits, request, filters, warnings);
-    if (request.depth === 'auto' && hits.length < request.limit && first.hasMore && this.provider.capabilities.pagination) {
+    if (
+      request.depth === 'auto' &&
+      hits.length < request.limit &&
+      first.hasMore &&
+      this.provider.capabilities.pagination
+    ) {
       const second = await this.page(query, 2, shape, filters, warnings, team);
       hits = hits.concat(this.postFilter(second.hits, request, filters, warnings));
     }
@@ -188,7 +242,15 @@ export class SearchService {
    * One provider page for the query, as `team` sees it: the shared index's results merged with the
    * team's own pages (see TeamPages), or the provider's page alone without a team.
    */
-  private async page(query: string, page: number, request: PageShape, filters: Filters, warnings: string[], team: string | null, cached = true): Promise<SearchPage> {
+  private async page(
+    query: string,
+    page: number,
+    request: PageShape,
+    filters: Filters,
+    warnings: string[],
+    team: string | null,
+    cached = true,
+  ): Promise<SearchPage> {
     const caps = this.provider.capabilities;
     const native = (support: 'native' | 'none') => support === 'native';
     const q: SearchQuery = {
@@ -206,7 +268,9 @@ export class SearchService {
       ...(request.withContent && { withContent: true }),
     };
     if (!native(caps.country) && request.country !== 'us') {
-      warnings.push(`country: the ${this.provider.name} provider cannot restrict results to a country; "${request.country}" was not applied`);
+      warnings.push(
+        `country: the ${this.provider.name} provider cannot restrict results to a country; "${request.country}" was not applied`,
+      );
     }
     const own = await this.teamPages.prepare(team);
     const ask = () => own.page(q, (shaped) => this.provider.search(shaped));
@@ -239,15 +303,24 @@ export class SearchService {
     if (caps.domainFilter === 'none' && (filters.include.length || filters.exclude.length)) {
       kept = kept.filter((hit) => {
         const host = domainOf(hit.url);
-        return (!filters.include.length || filters.include.some((d) => onDomain(host, d))) && !filters.exclude.some((d) => onDomain(host, d));
+        return (
+          (!filters.include.length || filters.include.some((d) => onDomain(host, d))) &&
+          !filters.exclude.some((d) => onDomain(host, d))
+        );
       });
     }
     if (caps.category === 'none' && request.category) kept = kept.filter((hit) => hit.category === request.category);
-    const datesPostFiltered = (request.freshness && caps.freshness === 'none') || ((filters.after || filters.before) && caps.dateRange === 'none');
+    const datesPostFiltered =
+      (request.freshness && caps.freshness === 'none') ||
+      ((filters.after || filters.before) && caps.dateRange === 'none');
     if (datesPostFiltered && (filters.after || filters.before)) {
       const undated = kept.filter((hit) => !hit.date).length;
-      kept = kept.filter((hit) => hit.date && (!filters.after || hit.date >= filters.after) && (!filters.before || hit.date <= filters.before));
-      if (undated > 0) warnings.push(`date filter: ${undated} result${undated === 1 ? '' : 's'} without a known date left out`);
+      kept = kept.filter(
+        (hit) =>
+          hit.date && (!filters.after || hit.date >= filters.after) && (!filters.before || hit.date <= filters.before),
+      );
+      if (undated > 0)
+        warnings.push(`date filter: ${undated} result${undated === 1 ? '' : 's'} without a known date left out`);
     }
     if (caps.language === 'none' && request.language) {
       kept = kept.filter((hit) => !hit.language || hit.language.split('-')[0] === request.language.split('-')[0]);
@@ -277,7 +350,11 @@ export class SearchService {
     const perResult = request.advanced_settings?.excerpts?.max_chars_per_result ?? DEFAULT_EXCERPT_CHARS;
     const focus = request.objective ?? request.queries.join(' ');
     const excerpts =
-      request.depth === 'auto' && c.hit.content ? focusExcerpts(c.hit.content, focus, perResult) : c.hit.snippet ? [c.hit.snippet.slice(0, perResult)] : [];
+      request.depth === 'auto' && c.hit.content
+        ? focusExcerpts(c.hit.content, focus, perResult)
+        : c.hit.snippet
+          ? [c.hit.snippet.slice(0, perResult)]
+          : [];
     return {
       url: c.hit.url,
       title: c.hit.title,
@@ -312,7 +389,12 @@ export class SearchService {
    * number of rows given contents (charged as sku_contents_text) and the pages the reading
    * rendered in the browser (sku_render).
    */
-  private async contents(rows: SearchResultRow[], candidates: Candidate[], request: SearchRequest, warnings: string[]): Promise<{ rows: number; renders: number }> {
+  private async contents(
+    rows: SearchResultRow[],
+    candidates: Candidate[],
+    request: SearchRequest,
+    warnings: string[],
+  ): Promise<{ rows: number; renders: number }> {
     const wanted = request.advanced_settings?.contents;
     if (!wanted || !wantsContents(request) || rows.length === 0) return { rows: 0, renders: 0 };
     let renders = 0;

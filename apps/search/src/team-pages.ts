@@ -1,5 +1,12 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { type CrawlPage, crawlRuns, streamOf, TEAM_PAGES_STREAM_PREFIX, type TeamPagesEvent, teamPagesStream } from '@app/domain';
+import {
+  type CrawlPage,
+  crawlRuns,
+  streamOf,
+  TEAM_PAGES_STREAM_PREFIX,
+  type TeamPagesEvent,
+  teamPagesStream,
+} from '@app/domain';
 import { EVENT_STORE, type EventStore, type Follower, followAll, type RecordedEvent } from '@app/eventstore';
 import { extractAny } from '@app/extraction';
 import { SEARCH_PROVIDER, type SearchPage, type SearchProvider, type SearchQuery } from '@app/providers';
@@ -38,7 +45,11 @@ export class TeamPages implements OnApplicationBootstrap, OnApplicationShutdown 
 
   onApplicationBootstrap(): void {
     if (!(this.provider instanceof LocalSearchProvider)) return;
-    this.indexes = new TeamIndexes({ dir: this.provider.teamDir, read: (ref) => this.readPage(ref), extract: extractAny });
+    this.indexes = new TeamIndexes({
+      dir: this.provider.teamDir,
+      read: (ref) => this.readPage(ref),
+      extract: extractAny,
+    });
     // From the start of the log: events a team's files already applied are skipped by revision.
     this.follower = followAll(this.events, (event) => this.apply(event), {
       filter: { streamPrefixes: [TEAM_PAGES_STREAM_PREFIX] },
@@ -46,10 +57,16 @@ export class TeamPages implements OnApplicationBootstrap, OnApplicationShutdown 
       onSetAside: (event, error) => {
         const team = event.stream.slice(TEAM_PAGES_STREAM_PREFIX.length);
         this.setAside.set(team, event.revision);
-        this.logger.error({ msg: 'team page event set aside', stream: event.stream, revision: String(event.revision), err: String(error) });
+        this.logger.error({
+          msg: 'team page event set aside',
+          stream: event.stream,
+          revision: String(event.revision),
+          err: String(error),
+        });
         this.wake();
       },
-      onDrop: (error) => this.logger.warn({ msg: 'team pages subscription dropped; resubscribing', err: String(error) }),
+      onDrop: (error) =>
+        this.logger.warn({ msg: 'team pages subscription dropped; resubscribing', err: String(error) }),
     });
   }
 
@@ -62,9 +79,15 @@ export class TeamPages implements OnApplicationBootstrap, OnApplicationShutdown 
    * One page of results for the query as `team` sees them: the shared provider's page (`shared`),
    * merged with the team's own pages when it holds any. `key` is what a cached answer depends on.
    */
-  async prepare(team: string | null | undefined): Promise<{ key: string; page: (query: SearchQuery, shared: (query: SearchQuery) => Promise<SearchPage>) => Promise<SearchPage> }> {
+  async prepare(team: string | null | undefined): Promise<{
+    key: string;
+    page: (query: SearchQuery, shared: (query: SearchQuery) => Promise<SearchPage>) => Promise<SearchPage>;
+  }> {
     const indexes = this.indexes;
-    const plain = { key: '', page: (query: SearchQuery, shared: (q: SearchQuery) => Promise<SearchPage>) => shared(query) };
+    const plain = {
+      key: '',
+      page: (query: SearchQuery, shared: (q: SearchQuery) => Promise<SearchPage>) => shared(query),
+    };
     if (!team || !indexes) return plain;
     await this.caughtUp(team);
     if (indexes.size(team) === 0) return plain;
@@ -89,17 +112,30 @@ export class TeamPages implements OnApplicationBootstrap, OnApplicationShutdown 
     const event = { type: recorded.type, data: recorded.data } as TeamPagesEvent;
     if (event.type === 'TeamPageIndexed') {
       const { crawl_id, url, page_revision, content_type } = event.data;
-      await indexes.index(team, recorded.revision, { crawlId: crawl_id, url, pageRevision: page_revision, contentType: content_type });
+      await indexes.index(team, recorded.revision, {
+        crawlId: crawl_id,
+        url,
+        pageRevision: page_revision,
+        contentType: content_type,
+      });
     } else if (event.type === 'TeamCrawlPagesRemoved') {
       const removed = await indexes.removeCrawl(team, recorded.revision, event.data.crawl_id);
-      this.logger.log({ msg: 'crawl pages removed from the team index', team_id: team, crawl_id: event.data.crawl_id, removed });
+      this.logger.log({
+        msg: 'crawl pages removed from the team index',
+        team_id: team,
+        crawl_id: event.data.crawl_id,
+        removed,
+      });
     }
     this.wake();
   }
 
   /** The crawl page an index event names, from the crawl's stream (its content as recorded, capped there). */
   private async readPage(ref: TeamPageRef): Promise<TeamPageText | null> {
-    const [event] = await this.events.readStream(streamOf(crawlRuns, ref.crawlId), { fromRevision: BigInt(ref.pageRevision), maxCount: 1 });
+    const [event] = await this.events.readStream(streamOf(crawlRuns, ref.crawlId), {
+      fromRevision: BigInt(ref.pageRevision),
+      maxCount: 1,
+    });
     if (!event || event.type !== 'CrawlPageRead') return null;
     const page = event.data as unknown as CrawlPage;
     if (!page.content) return null;
@@ -123,7 +159,12 @@ export class TeamPages implements OnApplicationBootstrap, OnApplicationShutdown 
         this.waiters.add(finish);
       });
     }
-    if (!done()) this.logger.warn({ msg: 'team pages not caught up; answering with what is applied', team_id: team, revision: String(current) });
+    if (!done())
+      this.logger.warn({
+        msg: 'team pages not caught up; answering with what is applied',
+        team_id: team,
+        revision: String(current),
+      });
   }
 
   private wake(): void {

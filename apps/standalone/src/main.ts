@@ -1,7 +1,16 @@
 import { InProcessServer } from '@app/bus';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import type { AddressInfo } from 'node:net';
-import { exitOnBootFailure, jsonLogger, loadConfigOrExit, logFormatOf, readyBanner, baseUrlOf, SecretBox, bootstrapDemoTeam } from '@app/platform';
+import {
+  exitOnBootFailure,
+  jsonLogger,
+  loadConfigOrExit,
+  logFormatOf,
+  readyBanner,
+  baseUrlOf,
+  SecretBox,
+  bootstrapDemoTeam,
+} from '@app/platform';
 import { createHttpApp } from '../../gateway/src/http/create-http-app';
 import { mountRunSockets } from '../../gateway/src/streams/run-sockets';
 import { mountOpenApi } from '../../gateway/src/openapi/openapi';
@@ -19,7 +28,9 @@ async function main() {
   mountOpenApi(app, config.openapiResponseCheck);
   mountRunSockets(app);
   await app.init();
-  const demoKey = await bootstrapDemoTeam(app.get<EventStore>(EVENT_STORE), app.get(SecretBox), (line) => process.stdout.write(line + '\n'));
+  const demoKey = await bootstrapDemoTeam(app.get<EventStore>(EVENT_STORE), app.get(SecretBox), (line) =>
+    process.stdout.write(line + '\n'),
+  );
   await app.listen(config.port, config.host);
   const port = (app.getHttpServer().address() as AddressInfo).port;
   logger.log({ msg: 'standalone listening', port, data_dir: config.dataDir }, 'Boot');

@@ -19,7 +19,11 @@ export class StandaloneModule {
    * `kinds`: the list of run kinds (RUN_KINDS); `modules`: more modules beside the services', e.g.
    * a test's own run kind with its executor and route file.
    */
-  static forConfig(config: Config, kinds: readonly RunKind[] = RUN_KINDS, modules: DynamicModule['imports'] = []): DynamicModule {
+  static forConfig(
+    config: Config,
+    kinds: readonly RunKind[] = RUN_KINDS,
+    modules: DynamicModule['imports'] = [],
+  ): DynamicModule {
     return {
       module: StandaloneModule,
       imports: [

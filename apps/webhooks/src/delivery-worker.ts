@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import * as os from 'node:os';
-import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap, Optional } from '@nestjs/common';
+import {
+  type BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  Optional,
+} from '@nestjs/common';
 import type { Config } from '@app/config';
 import {
   WEBHOOK_STREAM_PREFIX,
@@ -58,7 +65,10 @@ export interface DeliveryWorkerOptions {
 
 export const DELIVERY_WORKER_OPTIONS = Symbol('DELIVERY_WORKER_OPTIONS');
 
-export const deliveryWorkerOptions = (config: Config, overrides: Partial<DeliveryWorkerOptions> = {}): DeliveryWorkerOptions => ({
+export const deliveryWorkerOptions = (
+  config: Config,
+  overrides: Partial<DeliveryWorkerOptions> = {},
+): DeliveryWorkerOptions => ({
   maxAttempts: config.webhookMaxAttempts,
   backoffSeconds: config.webhookBackoffSeconds,
   allowHosts: config.fetchAllowHosts,
@@ -144,7 +154,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       this.follow(runEndFilter(this.kinds), checkpoint, (event) => this.onRunEnded(event)),
       this.follow({ streamPrefixes: [WEBHOOK_STREAM_PREFIX] }, undefined, async (event) => this.onDeliveryEvent(event)),
     ];
-    this.logger.log({ msg: 'webhook delivery worker started', worker_id: this.workerId, from: checkpoint === undefined ? null : String(checkpoint) });
+    this.logger.log({
+      msg: 'webhook delivery worker started',
+      worker_id: this.workerId,
+      from: checkpoint === undefined ? null : String(checkpoint),
+    });
   }
 
   /** Stops taking attempts, lets those in flight finish within drainMs, then cuts them unrecorded (their lease lets a replica take over). */
@@ -155,7 +169,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     const following = Promise.all(this.followers.map((follower) => follower.stop()));
     const drained = Promise.allSettled(this.inFlight.values());
     let bound: NodeJS.Timeout | undefined;
-    const finished = await Promise.race([drained.then(() => true), new Promise<false>((resolve) => (bound = setTimeout(resolve, this.options.drainMs, false)))]);
+    const finished = await Promise.race([
+      drained.then(() => true),
+      new Promise<false>((resolve) => (bound = setTimeout(resolve, this.options.drainMs, false))),
+    ]);
     clearTimeout(bound);
     if (!finished) {
       this.logger.warn({ msg: 'cutting webhook attempts still in flight at shutdown', count: this.inFlight.size });
@@ -172,16 +189,28 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
    * handling fails FOLLOW_ATTEMPTS times in a row is set aside (logged with its error), since one
    * event that can never be handled must not hold every webhook behind it for ever.
    */
-  private follow(filter: AllFilter, after: bigint | undefined, handle: (event: RecordedEvent) => Promise<void>): Follower {
+  private follow(
+    filter: AllFilter,
+    after: bigint | undefined,
+    handle: (event: RecordedEvent) => Promise<void>,
+  ): Follower {
     return followAll(this.events, handle, {
       after,
       filter,
       retryMs: this.options.followRetryMs ?? RETRY_MS,
       maxRetryMs: 60_000,
       attemptsPerEvent: FOLLOW_ATTEMPTS,
-      onDrop: (error) => this.logger.error({ msg: 'webhook follower failed; resubscribing', filter, error: String(error) }),
+      onDrop: (error) =>
+        this.logger.error({ msg: 'webhook follower failed; resubscribing', filter, error: String(error) }),
       onSetAside: (event, error, attempts) =>
-        this.logger.error({ msg: 'webhook follower sets an event aside after repeated failures', stream: event.stream, type: event.type, position: String(event.position), attempts, error: String(error) }),
+        this.logger.error({
+          msg: 'webhook follower sets an event aside after repeated failures',
+          stream: event.stream,
+          type: event.type,
+          position: String(event.position),
+          attempts,
+          error: String(error),
+        }),
     });
   }
 
@@ -190,19 +219,46 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     let request: ReturnType<typeof runWebhookDelivery>;
     try {
       request =
-        monitorWebhookDelivery(run, end) ?? runWebhookDelivery(run, end, { max_attempts: this.options.maxAttempts, backoff_seconds: this.options.backoffSeconds }, this.kinds);
+        monitorWebhookDelivery(run, end) ??
+        runWebhookDelivery(
+          run,
+          end,
+          { max_attempts: this.options.maxAttempts, backoff_seconds: this.options.backoffSeconds },
+          this.kinds,
+        );
     } catch (error) {
       // A stream that does not fold into a run can never announce one: skipping beats blocking every webhook behind it.
       this.logger.error({ msg: 'cannot build the run webhook; skipped', stream: end.stream, error: String(error) });
     }
-    if (request && request.delivery.payload && Buffer.byteLength(JSON.stringify(request.delivery.payload)) > INLINE_PAYLOAD_BYTES) {
+    if (
+      request &&
+      request.delivery.payload &&
+      Buffer.byteLength(JSON.stringify(request.delivery.payload)) > INLINE_PAYLOAD_BYTES
+    ) {
       // A run view too large for an event (the log takes 1 MiB an append) travels by reference.
-      request = { ...request, delivery: { ...request.delivery, payload: null, payload_ref: { stream: end.stream, revision: end.revision.toString() } } };
+      request = {
+        ...request,
+        delivery: {
+          ...request.delivery,
+          payload: null,
+          payload_ref: { stream: end.stream, revision: end.revision.toString() },
+        },
+      };
     }
     if (request) {
-      await handleCommand(this.events, webhookDeliveryStream(request.delivery.delivery_id), webhookDeliveryDecider, request, {
-        metadata: { team_id: request.delivery.team_id, correlation_id: end.metadata.correlation_id, causation_id: end.id },
-      });
+      await handleCommand(
+        this.events,
+        webhookDeliveryStream(request.delivery.delivery_id),
+        webhookDeliveryDecider,
+        request,
+        {
+          metadata: {
+            team_id: request.delivery.team_id,
+            correlation_id: end.metadata.correlation_id,
+            causation_id: end.id,
+          },
+        },
+      );
     }
     await this.reads.setCheckpoint(this.options.checkpointName, end.position);
   }
@@ -281,19 +337,39 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       if (error instanceof WrongExpectedRevisionError) return;
       throw error;
     }
-    if (!taken.events.some((event) => event.type === 'WebhookAttemptStarted') || taken.state.status !== 'attempting') return;
+    if (!taken.events.some((event) => event.type === 'WebhookAttemptStarted') || taken.state.status !== 'attempting')
+      return;
     const outcome = await this.send(taken.state);
     if (outcome.kind === 'aborted') return;
-    const recorded = await handleCommand(this.events, stream, webhookDeliveryDecider, this.outcomeCommand(taken.state.attempts, outcome), {
-      now: () => this.options.now().toISOString(),
-      metadata,
-    });
+    const recorded = await handleCommand(
+      this.events,
+      stream,
+      webhookDeliveryDecider,
+      this.outcomeCommand(taken.state.attempts, outcome),
+      {
+        now: () => this.options.now().toISOString(),
+        metadata,
+      },
+    );
     const reportTo = taken.state.request.report_to;
-    if (reportTo) await this.report(reportTo, taken.state.request.delivery_id, taken.state.attempts, outcome, recorded.state.status !== 'scheduled');
+    if (reportTo)
+      await this.report(
+        reportTo,
+        taken.state.request.delivery_id,
+        taken.state.attempts,
+        outcome,
+        recorded.state.status !== 'scheduled',
+      );
   }
 
   /** Tells the stream the delivery reports to (a monitor) how an attempt went. */
-  private async report(to: { stream: string; event_id: string }, deliveryId: string, attempt: number, outcome: Exclude<AttemptOutcome, { kind: 'aborted' }>, final: boolean): Promise<void> {
+  private async report(
+    to: { stream: string; event_id: string },
+    deliveryId: string,
+    attempt: number,
+    outcome: Exclude<AttemptOutcome, { kind: 'aborted' }>,
+    final: boolean,
+  ): Promise<void> {
     const delivered = outcome.kind === 'delivered';
     const command = {
       type: 'RecordWebhookOutcome' as const,
@@ -306,9 +382,17 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       final,
     };
     try {
-      await handleCommand(this.events, to.stream, monitorDecider, command, { now: () => this.options.now().toISOString(), metadata: { causation_id: this.workerId } });
+      await handleCommand(this.events, to.stream, monitorDecider, command, {
+        now: () => this.options.now().toISOString(),
+        metadata: { causation_id: this.workerId },
+      });
     } catch (error) {
-      this.logger.warn({ msg: 'could not report a webhook outcome', stream: to.stream, delivery_id: deliveryId, err: String(error) });
+      this.logger.warn({
+        msg: 'could not report a webhook outcome',
+        stream: to.stream,
+        delivery_id: deliveryId,
+        err: String(error),
+      });
     }
   }
 
@@ -318,14 +402,22 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     try {
       secrets = await deliverySecrets(this.events, this.box, request, at);
     } catch (error) {
-      return { kind: 'failed', status: null, error: `cannot sign: ${error instanceof Error ? error.message : String(error)}` };
+      return {
+        kind: 'failed',
+        status: null,
+        error: `cannot sign: ${error instanceof Error ? error.message : String(error)}`,
+      };
     }
     let payload = request.payload;
     if (!payload && request.payload_ref) {
       try {
         payload = await this.payloadOf(request.payload_ref);
       } catch (error) {
-        return { kind: 'failed', status: null, error: `cannot build the payload: ${error instanceof Error ? error.message : String(error)}` };
+        return {
+          kind: 'failed',
+          status: null,
+          error: `cannot build the payload: ${error instanceof Error ? error.message : String(error)}`,
+        };
       }
     }
     const post = { url: request.url, webhookId: request.webhook_id, body: JSON.stringify(payload), secrets, at };
@@ -336,19 +428,35 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private async payloadOf(ref: { stream: string; revision: string }): Promise<Record<string, unknown>> {
     const run = await this.events.readStream(ref.stream);
     const end = run.find((event) => event.revision === BigInt(ref.revision));
-    const rebuilt = end && runWebhookDelivery(run, end, { max_attempts: this.options.maxAttempts, backoff_seconds: this.options.backoffSeconds }, this.kinds);
+    const rebuilt =
+      end &&
+      runWebhookDelivery(
+        run,
+        end,
+        { max_attempts: this.options.maxAttempts, backoff_seconds: this.options.backoffSeconds },
+        this.kinds,
+      );
     if (!rebuilt?.delivery.payload) throw new Error(`${ref.stream} has no run end at revision ${ref.revision}`);
     return rebuilt.delivery.payload;
   }
 
-  private outcomeCommand(attempt: number, outcome: Exclude<AttemptOutcome, { kind: 'aborted' }>): WebhookDeliveryCommand {
+  private outcomeCommand(
+    attempt: number,
+    outcome: Exclude<AttemptOutcome, { kind: 'aborted' }>,
+  ): WebhookDeliveryCommand {
     switch (outcome.kind) {
       case 'delivered':
         return { type: 'RecordDelivered', attempt, status: outcome.status };
       case 'blocked':
         return { type: 'RecordAttemptBlocked', attempt, error: outcome.error };
       case 'failed':
-        return { type: 'RecordAttemptFailed', attempt, status: outcome.status, error: outcome.error, jitter: this.options.random() };
+        return {
+          type: 'RecordAttemptFailed',
+          attempt,
+          status: outcome.status,
+          error: outcome.error,
+          jitter: this.options.random(),
+        };
       default: {
         const unreachable: never = outcome;
         return unreachable;

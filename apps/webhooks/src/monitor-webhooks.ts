@@ -10,7 +10,10 @@ export const MONITOR_EVENT_RECORDED = 'MonitorEventRecorded';
  * (else the team's), with its own attempts and backoff; each attempt's outcome is reported back
  * to the monitor's stream. The monitor is folded up to this event, so a replay builds the same.
  */
-export function monitorWebhookDelivery(monitor: readonly RecordedEvent[], recorded: RecordedEvent): RequestDelivery | undefined {
+export function monitorWebhookDelivery(
+  monitor: readonly RecordedEvent[],
+  recorded: RecordedEvent,
+): RequestDelivery | undefined {
   if (!recorded.stream.startsWith(MONITOR_STREAM_PREFIX) || recorded.type !== MONITOR_EVENT_RECORDED) return undefined;
   const state = foldEvents(monitorDecider, monitor, { upTo: recorded.revision });
   if (state.status === 'absent' || state.status === 'deleted') return undefined;

@@ -20,7 +20,17 @@ const requested = (webhook: string | null) =>
     team_id: 'acme',
     key_id: 'k1',
     request_id: 'r1',
-    params: { queries: ['q'], prompt: null, objective: null, limit: 5, country: 'us', language: 'en', max_subqueries: 2, max_fetches: 2, webhook },
+    params: {
+      queries: ['q'],
+      prompt: null,
+      objective: null,
+      limit: 5,
+      country: 'us',
+      language: 'en',
+      max_subqueries: 2,
+      max_fetches: 2,
+      webhook,
+    },
     requested_at: at,
   });
 
@@ -32,7 +42,10 @@ describe('runWebhookDelivery', () => {
   });
 
   it('announces a completed run with its view, dated by the end event', () => {
-    const run = [requested('https://hooks.example.com/in'), recorded('SearchRunCompleted', { completed_at: '2026-01-01T00:05:00.000Z' })];
+    const run = [
+      requested('https://hooks.example.com/in'),
+      recorded('SearchRunCompleted', { completed_at: '2026-01-01T00:05:00.000Z' }),
+    ];
     expect(runWebhookDelivery(run, run[1], policy)).toEqual({
       type: 'RequestDelivery',
       delivery: {
@@ -44,7 +57,11 @@ describe('runWebhookDelivery', () => {
         payload: {
           type: 'search_run.completed',
           timestamp: '2026-01-01T00:05:00.000Z',
-          data: expect.objectContaining({ search_id: 's1', status: 'completed', completedAt: '2026-01-01T00:05:00.000Z' }),
+          data: expect.objectContaining({
+            search_id: 's1',
+            status: 'completed',
+            completedAt: '2026-01-01T00:05:00.000Z',
+          }),
         },
         ...policy,
       },
@@ -71,10 +88,32 @@ describe('runWebhookDelivery', () => {
 describe('runWebhookDelivery for a reopened run', () => {
   it('gives each end after a reopening a delivery of its own (the second used to share the first’s id, so it was never sent)', () => {
     let rev = 0n;
-    const ev = (type: string, data: Record<string, unknown>): RecordedEvent => ({ id: `f${rev}`, stream: 'findall-f1', type, data, metadata: {}, revision: rev++, position: rev, created: at });
-    const params = { query: 'robotics companies', fields: ['city'], output_schema: null, limit: 2, webhook: 'https://hooks.example.com/in' };
+    const ev = (type: string, data: Record<string, unknown>): RecordedEvent => ({
+      id: `f${rev}`,
+      stream: 'findall-f1',
+      type,
+      data,
+      metadata: {},
+      revision: rev++,
+      position: rev,
+      created: at,
+    });
+    const params = {
+      query: 'robotics companies',
+      fields: ['city'],
+      output_schema: null,
+      limit: 2,
+      webhook: 'https://hooks.example.com/in',
+    };
     const run = [
-      ev('FindAllRunRequested', { findall_id: 'f1', team_id: 'acme', key_id: 'k1', request_id: 'r1', params, requested_at: at }),
+      ev('FindAllRunRequested', {
+        findall_id: 'f1',
+        team_id: 'acme',
+        key_id: 'k1',
+        request_id: 'r1',
+        params,
+        requested_at: at,
+      }),
       ev('FindAllRunStarted', { worker_id: 'w1', lease_until: at, started_at: at, resumed: false }),
       ev('FindAllRunCompleted', { completed_at: at }),
       ev('FindAllRunReopened', { team_id: 'acme', reason: 'extend', detail: { additional_limit: 3 }, reopened_at: at }),

@@ -1,4 +1,11 @@
-import { lifecycleNames, MONITOR_STREAM_PREFIX, RUN_KINDS, type RunKind, runEnds, type WebhookDeliveryCommand } from '@app/domain';
+import {
+  lifecycleNames,
+  MONITOR_STREAM_PREFIX,
+  RUN_KINDS,
+  type RunKind,
+  runEnds,
+  type WebhookDeliveryCommand,
+} from '@app/domain';
 import { foldEvents, type RecordedEvent } from '@app/eventstore';
 
 export type RequestDelivery = Extract<WebhookDeliveryCommand, { type: 'RequestDelivery' }>;
@@ -33,9 +40,19 @@ export function runWebhookDelivery(
   const payload = { type, timestamp: typeof timestamp === 'string' ? timestamp : end.created, data: kind.view(state) };
   // A run reopened (FindAll extend or enrich) ends again and announces again: each end after the
   // first has a delivery of its own, named by how many times the run was reopened before it.
-  const reopened = run.filter((event) => event.revision <= end.revision && event.type === lifecycleNames(kind.prefix).reopened).length;
+  const reopened = run.filter(
+    (event) => event.revision <= end.revision && event.type === lifecycleNames(kind.prefix).reopened,
+  ).length;
   return {
     type: 'RequestDelivery',
-    delivery: { delivery_id: reopened === 0 ? `${type}-${state.run_id}` : `${type}-${state.run_id}-${reopened + 1}`, team_id: state.team_id, url, type, payload, signer: kind.webhook.signer(state), ...policy },
+    delivery: {
+      delivery_id: reopened === 0 ? `${type}-${state.run_id}` : `${type}-${state.run_id}-${reopened + 1}`,
+      team_id: state.team_id,
+      url,
+      type,
+      payload,
+      signer: kind.webhook.signer(state),
+      ...policy,
+    },
   };
 }

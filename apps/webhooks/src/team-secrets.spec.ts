@@ -33,9 +33,15 @@ describe('signingSecrets', () => {
 
   it('signs a delivery with the secret of the stream it names, else its team’s; a stream with no secret reader is refused', async () => {
     const { webhookSecret } = await new TeamAdmin(store, box).createKey('acme');
-    expect(await deliverySecrets(store, box, { team_id: 'acme', signer: 'team-acme' }, new Date())).toEqual([webhookSecret]);
+    expect(await deliverySecrets(store, box, { team_id: 'acme', signer: 'team-acme' }, new Date())).toEqual([
+      webhookSecret,
+    ]);
     expect(await deliverySecrets(store, box, { team_id: 'acme' }, new Date())).toEqual([webhookSecret]);
-    await expect(deliverySecrets(store, box, { team_id: 'acme', signer: 'search-s1' }, new Date())).rejects.toThrow(/no signing secret can be read from search-s1/);
-    await expect(deliverySecrets(store, box, { team_id: 'acme', signer: 'monitor-m1' }, new Date())).rejects.toThrow(/monitor-m1 does not exist/);
+    await expect(deliverySecrets(store, box, { team_id: 'acme', signer: 'search-s1' }, new Date())).rejects.toThrow(
+      /no signing secret can be read from search-s1/,
+    );
+    await expect(deliverySecrets(store, box, { team_id: 'acme', signer: 'monitor-m1' }, new Date())).rejects.toThrow(
+      /monitor-m1 does not exist/,
+    );
   });
 });

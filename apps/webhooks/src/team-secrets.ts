@@ -34,7 +34,12 @@ const SECRET_READERS: Record<string, SecretReader> = {
 };
 
 /** The secrets that sign a delivery: those of the stream it names (`signer`), else its team's. */
-export async function deliverySecrets(events: EventStore, box: SecretBox, delivery: { team_id: string; signer?: string }, at: Date): Promise<string[]> {
+export async function deliverySecrets(
+  events: EventStore,
+  box: SecretBox,
+  delivery: { team_id: string; signer?: string },
+  at: Date,
+): Promise<string[]> {
   const signer = delivery.signer ?? teamStream(delivery.team_id);
   const prefix = Object.keys(SECRET_READERS).find((p) => signer.startsWith(p));
   if (!prefix) throw new Error(`no signing secret can be read from ${signer}`);

@@ -1,7 +1,14 @@
 import type { Readable } from 'node:stream';
 import axios, { type AxiosInstance } from 'axios';
 import { Webhook } from 'standardwebhooks';
-import { AllowHosts, BlockedAddressError, checkUrl, GuardedHttpAgent, GuardedHttpsAgent, type Resolver } from '@app/fetch';
+import {
+  AllowHosts,
+  BlockedAddressError,
+  checkUrl,
+  GuardedHttpAgent,
+  GuardedHttpsAgent,
+  type Resolver,
+} from '@app/fetch';
 
 export const WEBHOOK_USER_AGENT = 'WebResearchWebhooks/1.0 (+self-hosted web research service)';
 
@@ -43,7 +50,14 @@ export class WebhookSender {
   private readonly httpsAgent: GuardedHttpsAgent;
   private readonly http: AxiosInstance;
 
-  constructor(private readonly options: { allowHosts: readonly string[]; timeoutMs: number; userAgent?: string; resolver?: Resolver }) {
+  constructor(
+    private readonly options: {
+      allowHosts: readonly string[];
+      timeoutMs: number;
+      userAgent?: string;
+      resolver?: Resolver;
+    },
+  ) {
     this.allow = new AllowHosts(options.allowHosts);
     const guard = { allowHosts: this.allow, resolver: options.resolver, connectTimeoutMs: options.timeoutMs };
     this.httpAgent = new GuardedHttpAgent(guard);
@@ -81,7 +95,8 @@ export class WebhookSender {
         : { kind: 'failed', status: res.status, error: `HTTP ${res.status}` };
     } catch (error) {
       if (shutdown.aborted) return { kind: 'aborted' };
-      if (deadline.aborted) return { kind: 'failed', status: null, error: `timed out after ${this.options.timeoutMs} ms` };
+      if (deadline.aborted)
+        return { kind: 'failed', status: null, error: `timed out after ${this.options.timeoutMs} ms` };
       const cause = rootCause(error);
       // request-filtering-agent's own refusal says "... is not allowed"; ours is a BlockedAddressError.
       if (cause instanceof BlockedAddressError || /DNS lookup .* is not allowed/.test(cause.message)) {

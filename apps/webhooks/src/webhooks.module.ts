@@ -10,7 +10,11 @@ import { DELIVERY_WORKER_OPTIONS, DeliveryWorker, deliveryWorkerOptions } from '
 @Module({
   imports: [HealthHandlerModule.for('webhooks')],
   providers: [
-    { provide: DELIVERY_WORKER_OPTIONS, inject: [CONFIG], useFactory: (config: Config) => deliveryWorkerOptions(config) },
+    {
+      provide: DELIVERY_WORKER_OPTIONS,
+      inject: [CONFIG],
+      useFactory: (config: Config) => deliveryWorkerOptions(config),
+    },
     DeliveryWorker,
   ],
 })

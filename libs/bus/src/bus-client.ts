@@ -7,7 +7,13 @@ import { EmptyError, firstValueFrom, lastValueFrom, timeout, TimeoutError } from
 import { BusReplyError, BusTimeoutError } from './errors';
 import { BusHeaders } from './headers';
 import { InProcessClient, InProcessRecord } from './inprocess.transport';
-import { isLargePayloadRef, isTooLarge, type LargePayloadOptions, loadLargePayload, storeLargePayload } from './large-payloads';
+import {
+  isLargePayloadRef,
+  isTooLarge,
+  type LargePayloadOptions,
+  loadLargePayload,
+  storeLargePayload,
+} from './large-payloads';
 import { BusPayloadError, isBusErrorReply } from './wire';
 
 export interface BusModuleOptions {
@@ -37,9 +43,19 @@ export const DEFAULT_BUS_TIMEOUT_MS = 10_000;
  * Connection settings shared by clients and servers: wait for NATS at boot and reconnect forever,
  * so a service outlives a NATS restart; meanwhile requests fail as BusTimeoutError (503).
  */
-export const NATS_CONNECTION_DEFAULTS = { waitOnFirstConnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 500 } as const;
+export const NATS_CONNECTION_DEFAULTS = {
+  waitOnFirstConnect: true,
+  maxReconnectAttempts: -1,
+  reconnectTimeWait: 500,
+} as const;
 
-const NATS_UNAVAILABLE = new Set(['CONNECTION_REFUSED', 'CONNECTION_CLOSED', 'CONNECTION_DRAINING', 'CONNECTION_TIMEOUT', 'DISCONNECT']);
+const NATS_UNAVAILABLE = new Set([
+  'CONNECTION_REFUSED',
+  'CONNECTION_CLOSED',
+  'CONNECTION_DRAINING',
+  'CONNECTION_TIMEOUT',
+  'DISCONNECT',
+]);
 
 @Injectable()
 export class BusClient implements OnModuleInit, OnApplicationShutdown {
@@ -53,7 +69,11 @@ export class BusClient implements OnModuleInit, OnApplicationShutdown {
       if (!options.natsUrl) throw new Error('BusModule: natsUrl is required when transport is "nats"');
       this.proxy = ClientProxyFactory.create({
         transport: Transport.NATS,
-        options: { servers: options.natsUrl, name: options.service && `${options.service}:client`, ...NATS_CONNECTION_DEFAULTS },
+        options: {
+          servers: options.natsUrl,
+          name: options.service && `${options.service}:client`,
+          ...NATS_CONNECTION_DEFAULTS,
+        },
       });
     } else {
       this.proxy = new InProcessClient();
@@ -78,7 +98,10 @@ export class BusClient implements OnModuleInit, OnApplicationShutdown {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     let reply: unknown;
     try {
-      const send = (body: unknown) => firstValueFrom(this.proxy.send<unknown>(subject, this.message(subject, body, options.headers)).pipe(timeout(timeoutMs)));
+      const send = (body: unknown) =>
+        firstValueFrom(
+          this.proxy.send<unknown>(subject, this.message(subject, body, options.headers)).pipe(timeout(timeoutMs)),
+        );
       reply = await this.sized(subject, payload, send);
     } catch (err) {
       throw this.mapError(subject, timeoutMs, err);
@@ -91,10 +114,17 @@ export class BusClient implements OnModuleInit, OnApplicationShutdown {
   /** A reply too large for a message, read from the object store it was put in (large-payloads.ts). */
   private async largeReply(subject: string, ref: Parameters<typeof loadLargePayload>[1]): Promise<unknown> {
     const stored = await loadLargePayload(this.proxy.unwrap<NatsConnection>(), ref).catch((err: unknown) => {
-      this.logger.error(`large reply to "${subject}" could not be read: ${err instanceof Error ? err.message : String(err)}`);
+      this.logger.error(
+        `large reply to "${subject}" could not be read: ${err instanceof Error ? err.message : String(err)}`,
+      );
       return null;
     });
-    if (!stored) throw new BusReplyError(subject, 502, `the reply (${ref.$bus_large_payload.bytes} bytes) was stored for the bus but could not be read back`);
+    if (!stored)
+      throw new BusReplyError(
+        subject,
+        502,
+        `the reply (${ref.$bus_large_payload.bytes} bytes) was stored for the bus but could not be read back`,
+      );
     return stored.value;
   }
 
@@ -109,14 +139,23 @@ export class BusClient implements OnModuleInit, OnApplicationShutdown {
     } catch (err) {
       if (!isTooLarge(err)) throw err;
     }
-    return send(await storeLargePayload(this.proxy.unwrap<NatsConnection>(), Buffer.from(JSON.stringify(payload)), this.options.largePayloads));
+    return send(
+      await storeLargePayload(
+        this.proxy.unwrap<NatsConnection>(),
+        Buffer.from(JSON.stringify(payload)),
+        this.options.largePayloads,
+      ),
+    );
   }
 
   /** Fire-and-forget event (no reply, no delivery guarantee); resolves once handed to the bus. */
   async emit<E>(subject: string, payload: E, options: BusRequestOptions = {}): Promise<void> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     try {
-      const send = (body: unknown) => lastValueFrom(this.proxy.emit(subject, this.message(subject, body, options.headers)).pipe(timeout(timeoutMs)), { defaultValue: undefined });
+      const send = (body: unknown) =>
+        lastValueFrom(this.proxy.emit(subject, this.message(subject, body, options.headers)).pipe(timeout(timeoutMs)), {
+          defaultValue: undefined,
+        });
       await this.sized(subject, payload, send);
     } catch (err) {
       throw this.mapError(subject, timeoutMs, err);
@@ -125,7 +164,8 @@ export class BusClient implements OnModuleInit, OnApplicationShutdown {
 
   private message(subject: string, payload: unknown, headers: BusHeaders = {}): unknown {
     // Nest rejects a nil payload only when there are no headers; reject it always, so callers see one rule.
-    if (payload === undefined || payload === null) throw new BusPayloadError(subject, 'null or undefined payload (send {})');
+    if (payload === undefined || payload === null)
+      throw new BusPayloadError(subject, 'null or undefined payload (send {})');
     const entries = Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined);
     if (entries.length === 0) return payload;
     if (this.options.transport === 'inprocess') return new InProcessRecord(payload, Object.fromEntries(entries));
@@ -136,7 +176,8 @@ export class BusClient implements OnModuleInit, OnApplicationShutdown {
 
   private mapError(subject: string, timeoutMs: number, err: unknown): unknown {
     if (err instanceof TimeoutError) return new BusTimeoutError(subject, timeoutMs, 'timeout');
-    if (err instanceof EmptyResponseException || err === NO_MESSAGE_HANDLER) return new BusTimeoutError(subject, timeoutMs, 'no_responders');
+    if (err instanceof EmptyResponseException || err === NO_MESSAGE_HANDLER)
+      return new BusTimeoutError(subject, timeoutMs, 'no_responders');
     // ClientNats rejects with a bare string while it reconnects.
     if (typeof err === 'string' || NATS_UNAVAILABLE.has((err as { code?: string } | null)?.code ?? '')) {
       return new BusTimeoutError(subject, timeoutMs, 'unavailable');
@@ -150,7 +191,9 @@ export class BusClient implements OnModuleInit, OnApplicationShutdown {
     }
     // An error packet that isn't error-as-data: the handler class lacks @BusController()/BusErrorFilter.
     if (!(err instanceof Error)) {
-      this.logger.error(`handler for "${subject}" replied with a raw RPC error (missing BusErrorFilter?): ${JSON.stringify(err)}`);
+      this.logger.error(
+        `handler for "${subject}" replied with a raw RPC error (missing BusErrorFilter?): ${JSON.stringify(err)}`,
+      );
       return new BusReplyError(subject, 500, 'Internal Server Error');
     }
     return err;

@@ -1,4 +1,10 @@
-import { DynamicModule, type InjectionToken, Module, ModuleMetadata, type OptionalFactoryDependency } from '@nestjs/common';
+import {
+  DynamicModule,
+  type InjectionToken,
+  Module,
+  ModuleMetadata,
+  type OptionalFactoryDependency,
+} from '@nestjs/common';
 import { BUS_OPTIONS, BusClient, BusModuleOptions } from './bus-client';
 
 export interface BusModuleAsyncOptions {

@@ -1,4 +1,13 @@
-import { applyDecorators, ArgumentsHost, Catch, Controller, HttpException, Logger, RpcExceptionFilter, UseFilters } from '@nestjs/common';
+import {
+  applyDecorators,
+  ArgumentsHost,
+  Catch,
+  Controller,
+  HttpException,
+  Logger,
+  RpcExceptionFilter,
+  UseFilters,
+} from '@nestjs/common';
 import { RpcException } from '@nestjs/microservices';
 import { Observable, of } from 'rxjs';
 import { BusErrorReply, INTERNAL_ERROR } from './wire';
@@ -42,11 +51,13 @@ export type RefusalName = keyof typeof REFUSAL_STATUS;
 export function refusalStatus(err: unknown): { status: number; detail: string } | null {
   if (typeof err !== 'object' || err === null) return null;
   const { refusal, message } = err as { refusal?: unknown; message?: unknown };
-  if (typeof refusal !== 'string' || !Object.hasOwn(REFUSAL_STATUS, refusal) || typeof message !== 'string') return null;
+  if (typeof refusal !== 'string' || !Object.hasOwn(REFUSAL_STATUS, refusal) || typeof message !== 'string')
+    return null;
   return { status: REFUSAL_STATUS[refusal as RefusalName], detail: message };
 }
 
-const isStatus = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 400 && (value as number) <= 599;
+const isStatus = (value: unknown): value is number =>
+  Number.isInteger(value) && (value as number) >= 400 && (value as number) <= 599;
 
 /**
  * Maps what a handler threw to the error-as-data reply. Known refusals keep their status and message:
@@ -58,15 +69,25 @@ export function toBusError(err: unknown): BusErrorReply {
   if (err instanceof HttpException) {
     const body = err.getResponse() as string | { message?: string | string[] };
     const message = typeof body === 'string' ? body : body.message;
-    return { error: { status: err.getStatus(), detail: Array.isArray(message) ? message.join('; ') : (message ?? err.message) } };
+    return {
+      error: {
+        status: err.getStatus(),
+        detail: Array.isArray(message) ? message.join('; ') : (message ?? err.message),
+      },
+    };
   }
   const candidate = err instanceof RpcException ? err.getError() : err;
   const refused = refusalStatus(candidate);
   if (refused) return { error: refused };
   if (typeof candidate === 'object' && candidate !== null) {
-    const { status, message, isAxiosError } = candidate as { status?: unknown; message?: unknown; isAxiosError?: unknown };
+    const { status, message, isAxiosError } = candidate as {
+      status?: unknown;
+      message?: unknown;
+      isAxiosError?: unknown;
+    };
     // An HTTP client's error also carries a status, but it is the upstream's status, not ours.
-    if (isStatus(status) && typeof message === 'string' && isAxiosError !== true) return { error: { status, detail: message } };
+    if (isStatus(status) && typeof message === 'string' && isAxiosError !== true)
+      return { error: { status, detail: message } };
   }
   return INTERNAL_ERROR;
 }
@@ -80,7 +101,10 @@ export class BusErrorFilter implements RpcExceptionFilter<unknown> {
     const reply = toBusError(exception);
     if (reply.error.status >= 500) {
       const subject = host.getType() === 'rpc' ? String(host.switchToRpc().getContext()?.getArgByIndex?.(0) ?? '') : '';
-      this.logger.error(`handler for "${subject}" failed`, exception instanceof Error ? exception.stack : String(exception));
+      this.logger.error(
+        `handler for "${subject}" failed`,
+        exception instanceof Error ? exception.stack : String(exception),
+      );
     }
     return of(reply);
   }

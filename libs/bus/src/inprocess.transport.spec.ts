@@ -10,7 +10,15 @@ import {
   UsePipes,
   ValidationPipe,
 } from '@nestjs/common';
-import { BaseRpcContext, Ctx, EventPattern, MessagePattern, NatsContext, Payload, RpcException } from '@nestjs/microservices';
+import {
+  BaseRpcContext,
+  Ctx,
+  EventPattern,
+  MessagePattern,
+  NatsContext,
+  Payload,
+  RpcException,
+} from '@nestjs/microservices';
 import { Test } from '@nestjs/testing';
 import { IsInt, Min } from 'class-validator';
 import { headers as natsHeaders } from 'nats';
@@ -139,7 +147,11 @@ describe('in-process transport through Nest + BusClient', () => {
   });
 
   it('headers reach the handler via busHeaders(ctx); undefined ones are dropped', async () => {
-    const reply = await bus.request<object, { headers: unknown }>('t.echo', {}, { headers: { correlation_id: 'c-1', request_id: 'r-1', team_id: undefined } });
+    const reply = await bus.request<object, { headers: unknown }>(
+      't.echo',
+      {},
+      { headers: { correlation_id: 'c-1', request_id: 'r-1', team_id: undefined } },
+    );
     expect(reply.headers).toEqual({ correlation_id: 'c-1', request_id: 'r-1' });
   });
 
@@ -147,7 +159,10 @@ describe('in-process transport through Nest + BusClient', () => {
     await expect(bus.request('t.validated', { count: 3 })).resolves.toEqual({ isDto: true, count: 3, stamped: true });
     const refused = bus.request('t.validated', { count: -1, extra: true });
     await expect(refused).rejects.toBeInstanceOf(BusReplyError);
-    await expect(refused).rejects.toMatchObject({ status: 400, detail: expect.stringMatching(/count must not be less than 0/) });
+    await expect(refused).rejects.toMatchObject({
+      status: 400,
+      detail: expect.stringMatching(/count must not be less than 0/),
+    });
   });
 
   it('a request the handler never answers becomes BusTimeoutError after the timeout', async () => {
@@ -173,11 +188,19 @@ describe('in-process transport through Nest + BusClient', () => {
   });
 
   it('a DomainError-like {status, message} thrown by a handler crosses as {error} and becomes BusReplyError', async () => {
-    await expect(bus.request('t.refuse', {})).rejects.toMatchObject({ name: 'BusReplyError', status: 404, detail: 'run r-1 not found', subject: 't.refuse' });
+    await expect(bus.request('t.refuse', {})).rejects.toMatchObject({
+      name: 'BusReplyError',
+      status: 404,
+      detail: 'run r-1 not found',
+      subject: 't.refuse',
+    });
   });
 
   it('an error reply returned as data is mapped the same way', async () => {
-    await expect(bus.request('t.refuse-as-data', {})).rejects.toMatchObject({ status: 409, detail: 'already cancelled' });
+    await expect(bus.request('t.refuse-as-data', {})).rejects.toMatchObject({
+      status: 409,
+      detail: 'already cancelled',
+    });
   });
 
   it('an unknown error becomes a 500 without its message', async () => {
@@ -188,8 +211,15 @@ describe('in-process transport through Nest + BusClient', () => {
 
   it('payloads cross as JSON: a Date arrives as its ISO string, undefined fields vanish', async () => {
     const when = new Date('2024-05-01T12:00:00.000Z');
-    const reply = await bus.request<object, Record<string, { type: string; value: unknown }>>('t.types', { when, gone: undefined, n: 1 });
-    expect(reply).toEqual({ when: { type: 'string', value: '2024-05-01T12:00:00.000Z' }, n: { type: 'number', value: 1 } });
+    const reply = await bus.request<object, Record<string, { type: string; value: unknown }>>('t.types', {
+      when,
+      gone: undefined,
+      n: 1,
+    });
+    expect(reply).toEqual({
+      when: { type: 'string', value: '2024-05-01T12:00:00.000Z' },
+      n: { type: 'number', value: 1 },
+    });
   });
 
   it('a bigint in a request is rejected before it is sent, as JSON.stringify would on NATS', async () => {
@@ -199,7 +229,10 @@ describe('in-process transport through Nest + BusClient', () => {
   });
 
   it('a bigint in a reply becomes a 500 instead of crashing the responder', async () => {
-    await expect(bus.request('t.bigint-reply', {})).rejects.toMatchObject({ status: 500, detail: 'Internal Server Error' });
+    await expect(bus.request('t.bigint-reply', {})).rejects.toMatchObject({
+      status: 500,
+      detail: 'Internal Server Error',
+    });
   });
 
   it('a null payload is refused (send {})', async () => {
@@ -280,11 +313,21 @@ describe('BusModule.forRootAsync', () => {
     @Module({ providers: [{ provide: CONFIG, useValue: { bus: 'inprocess', busTimeoutMs: 40 } }], exports: [CONFIG] })
     class ConfigModule {}
     const app = await startService([
-      BusModule.forRootAsync({ imports: [ConfigModule], inject: [CONFIG], useFactory: (c: { bus: 'inprocess'; busTimeoutMs: number }) => ({ transport: c.bus, timeoutMs: c.busTimeoutMs }) }),
+      BusModule.forRootAsync({
+        imports: [ConfigModule],
+        inject: [CONFIG],
+        useFactory: (c: { bus: 'inprocess'; busTimeoutMs: number }) => ({
+          transport: c.bus,
+          timeoutMs: c.busTimeoutMs,
+        }),
+      }),
       HandlersModule,
     ]);
     try {
-      await expect(app.get(BusClient).request('t.never', {})).rejects.toMatchObject({ reason: 'timeout', timeoutMs: 40 });
+      await expect(app.get(BusClient).request('t.never', {})).rejects.toMatchObject({
+        reason: 'timeout',
+        timeoutMs: 40,
+      });
     } finally {
       await app.close();
     }
@@ -293,24 +336,40 @@ describe('BusModule.forRootAsync', () => {
 
 describe('toBusError', () => {
   it('keeps HttpException status and message (ValidationPipe messages joined)', () => {
-    expect(toBusError(new BadRequestException(['a is bad', 'b is bad']))).toEqual({ error: { status: 400, detail: 'a is bad; b is bad' } });
+    expect(toBusError(new BadRequestException(['a is bad', 'b is bad']))).toEqual({
+      error: { status: 400, detail: 'a is bad; b is bad' },
+    });
   });
   it('keeps a DomainError-like {status, message}, also inside an RpcException', () => {
-    expect(toBusError(Object.assign(new Error('conflict'), { status: 409 }))).toEqual({ error: { status: 409, detail: 'conflict' } });
-    expect(toBusError(new RpcException({ status: 422, message: 'bad schema' }))).toEqual({ error: { status: 422, detail: 'bad schema' } });
+    expect(toBusError(Object.assign(new Error('conflict'), { status: 409 }))).toEqual({
+      error: { status: 409, detail: 'conflict' },
+    });
+    expect(toBusError(new RpcException({ status: 422, message: 'bad schema' }))).toEqual({
+      error: { status: 422, detail: 'bad schema' },
+    });
   });
   it("maps a domain refusal {refusal, message} to API.md's status: not_found 404, conflict 409, invalid 422", () => {
     const refusal = (name: string, message: string) => Object.assign(new Error(message), { refusal: name });
-    expect(toBusError(refusal('not_found', 'run r-1 not found'))).toEqual({ error: { status: 404, detail: 'run r-1 not found' } });
-    expect(toBusError(refusal('conflict', 'already cancelled'))).toEqual({ error: { status: 409, detail: 'already cancelled' } });
-    expect(toBusError(new RpcException(refusal('invalid', 'bad cadence')))).toEqual({ error: { status: 422, detail: 'bad cadence' } });
-    expect(toBusError(refusal('toString', 'inherited names are no refusal'))).toEqual({ error: { status: 500, detail: 'Internal Server Error' } });
+    expect(toBusError(refusal('not_found', 'run r-1 not found'))).toEqual({
+      error: { status: 404, detail: 'run r-1 not found' },
+    });
+    expect(toBusError(refusal('conflict', 'already cancelled'))).toEqual({
+      error: { status: 409, detail: 'already cancelled' },
+    });
+    expect(toBusError(new RpcException(refusal('invalid', 'bad cadence')))).toEqual({
+      error: { status: 422, detail: 'bad cadence' },
+    });
+    expect(toBusError(refusal('toString', 'inherited names are no refusal'))).toEqual({
+      error: { status: 500, detail: 'Internal Server Error' },
+    });
   });
   it('hides everything else behind a 500: unknown errors, out-of-range statuses, HTTP client errors', () => {
     const internal = { error: { status: 500, detail: 'Internal Server Error' } };
     expect(toBusError(new Error('boom'))).toEqual(internal);
     expect(toBusError({ status: 200, message: 'ok?' })).toEqual(internal);
-    expect(toBusError(Object.assign(new Error('Request failed with status code 404'), { status: 404, isAxiosError: true }))).toEqual(internal);
+    expect(
+      toBusError(Object.assign(new Error('Request failed with status code 404'), { status: 404, isAxiosError: true })),
+    ).toEqual(internal);
     expect(toBusError('a string')).toEqual(internal);
   });
 });

@@ -143,7 +143,8 @@ export class InProcessServer extends Server implements CustomTransportStrategy {
   }
 
   unwrap<T>(): T {
-    if (!this.listening) throw new Error('Not initialized. Please call the "listen"/"startAllMicroservices" method first.');
+    if (!this.listening)
+      throw new Error('Not initialized. Please call the "listen"/"startAllMicroservices" method first.');
     return broker as T;
   }
 

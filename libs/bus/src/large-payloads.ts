@@ -20,7 +20,11 @@ export interface LargePayloadOptions {
   ttlMs?: number;
 }
 
-export const LARGE_PAYLOAD_DEFAULTS: Required<LargePayloadOptions> = { bucket: 'bus-large-payloads', maxBytes: 1024 * 1024 * 1024, ttlMs: 5 * 60_000 };
+export const LARGE_PAYLOAD_DEFAULTS: Required<LargePayloadOptions> = {
+  bucket: 'bus-large-payloads',
+  maxBytes: 1024 * 1024 * 1024,
+  ttlMs: 5 * 60_000,
+};
 
 /** What travels in the payload's place; `part`: the stored bytes are a reply packet, the value its `response`. */
 export interface LargePayloadRef {
@@ -28,8 +32,15 @@ export interface LargePayloadRef {
 }
 
 export function isLargePayloadRef(value: unknown): value is LargePayloadRef {
-  const ref = (value as { $bus_large_payload?: Partial<LargePayloadRef['$bus_large_payload']> } | null)?.$bus_large_payload;
-  return typeof ref === 'object' && ref !== null && typeof ref.bucket === 'string' && typeof ref.name === 'string' && typeof ref.bytes === 'number';
+  const ref = (value as { $bus_large_payload?: Partial<LargePayloadRef['$bus_large_payload']> } | null)
+    ?.$bus_large_payload;
+  return (
+    typeof ref === 'object' &&
+    ref !== null &&
+    typeof ref.bucket === 'string' &&
+    typeof ref.name === 'string' &&
+    typeof ref.bytes === 'number'
+  );
 }
 
 /** NATS refused to publish a message for its size (nats.js checks it against the server's max_payload before sending). */
@@ -47,7 +58,12 @@ function bucket(nc: NatsConnection, name: string, options: Required<LargePayload
   if (!mine) stores.set(nc, (mine = new Map()));
   let handle = mine.get(name);
   if (!handle) {
-    handle = nc.jetstream().views.os(name, { storage: StorageType.File, ttl: nanos(options.ttlMs), max_bytes: options.maxBytes, description: 'bus payloads larger than a NATS message' });
+    handle = nc.jetstream().views.os(name, {
+      storage: StorageType.File,
+      ttl: nanos(options.ttlMs),
+      max_bytes: options.maxBytes,
+      description: 'bus payloads larger than a NATS message',
+    });
     // A failed attempt (JetStream not up yet) is not remembered: the next large payload tries again.
     handle.catch(() => mine.delete(name));
     mine.set(name, handle);
@@ -56,7 +72,12 @@ function bucket(nc: NatsConnection, name: string, options: Required<LargePayload
 }
 
 /** Stores serialized bytes (JSON); the reference to send in their place. */
-export async function storeLargePayload(nc: NatsConnection, bytes: Uint8Array, options: LargePayloadOptions = {}, part?: 'response'): Promise<LargePayloadRef> {
+export async function storeLargePayload(
+  nc: NatsConnection,
+  bytes: Uint8Array,
+  options: LargePayloadOptions = {},
+  part?: 'response',
+): Promise<LargePayloadRef> {
   const settings = { ...LARGE_PAYLOAD_DEFAULTS, ...options };
   const name = randomUUID();
   await (await bucket(nc, settings.bucket, settings)).putBlob({ name }, bytes);

@@ -1,9 +1,21 @@
 import { Logger } from '@nestjs/common';
-import { type MessageHandler, type MicroserviceOptions, type NatsContext, type NatsOptions, ServerNats } from '@nestjs/microservices';
+import {
+  type MessageHandler,
+  type MicroserviceOptions,
+  type NatsContext,
+  type NatsOptions,
+  ServerNats,
+} from '@nestjs/microservices';
 import type { Msg, NatsConnection } from 'nats';
 import { NATS_CONNECTION_DEFAULTS } from './bus-client';
 import { InProcessServer } from './inprocess.transport';
-import { isLargePayloadRef, isTooLarge, type LargePayloadOptions, loadLargePayload, storeLargePayload } from './large-payloads';
+import {
+  isLargePayloadRef,
+  isTooLarge,
+  type LargePayloadOptions,
+  loadLargePayload,
+  storeLargePayload,
+} from './large-payloads';
 import { SafeNatsRecordSerializer } from './wire';
 
 /** The part of Config (libs/config) the bus needs; structural so tests can pass a literal. */
@@ -35,7 +47,10 @@ export class NatsServer extends ServerNats {
         const message = (await plain.deserialize(value, options)) as { data?: unknown };
         if (!isLargePayloadRef(message.data)) return message;
         const stored = await loadLargePayload(this.unwrap<NatsConnection>(), message.data);
-        if (!stored) throw new Error(`a ${message.data.$bus_large_payload.bytes}-byte payload sent through the object store is gone (its TTL passed?)`);
+        if (!stored)
+          throw new Error(
+            `a ${message.data.$bus_large_payload.bytes}-byte payload sent through the object store is gone (its TTL passed?)`,
+          );
         return { ...message, data: stored.value };
       },
     } as typeof plain;
@@ -59,7 +74,11 @@ export class NatsServer extends ServerNats {
         id = undefined;
       }
       if (natsMsg.reply && typeof id === 'string') {
-        const out = this.serializer.serialize({ id, isDisposed: true, response: { error: { status: 502, detail } } }) as { data: Uint8Array; headers?: Msg['headers'] };
+        const out = this.serializer.serialize({
+          id,
+          isDisposed: true,
+          response: { error: { status: 502, detail } },
+        }) as { data: Uint8Array; headers?: Msg['headers'] };
         natsMsg.respond(out.data, { headers: out.headers });
       }
       return undefined;
@@ -88,7 +107,10 @@ export class NatsServer extends ServerNats {
       }
       const nc = this.unwrap<NatsConnection>();
       const respond = (response: unknown) => {
-        const small = this.serializer.serialize({ id, isDisposed: packet.isDisposed, response }) as { data: Uint8Array; headers?: Msg['headers'] };
+        const small = this.serializer.serialize({ id, isDisposed: packet.isDisposed, response }) as {
+          data: Uint8Array;
+          headers?: Msg['headers'];
+        };
         natsMsg.respond(small.data, { headers: small.headers });
       };
       storeLargePayload(nc, out.data, this.largePayloads, 'response').then(respond, (err: unknown) => {

@@ -15,7 +15,9 @@ export const INTERNAL_ERROR: BusErrorReply = { error: { status: 500, detail: 'In
 
 export function isBusErrorReply(value: unknown): value is BusErrorReply {
   const error = (value as { error?: Partial<BusErrorBody> } | null)?.error;
-  return typeof error === 'object' && error !== null && Number.isInteger(error.status) && typeof error.detail === 'string';
+  return (
+    typeof error === 'object' && error !== null && Number.isInteger(error.status) && typeof error.detail === 'string'
+  );
 }
 
 /**
@@ -27,7 +29,10 @@ export class BusPayloadError extends TypeError {
     readonly subject: string,
     cause: unknown,
   ) {
-    super(`bus payload for "${subject}" is not JSON-serializable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super(
+      `bus payload for "${subject}" is not JSON-serializable: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
     this.name = 'BusPayloadError';
   }
 }
@@ -39,11 +44,16 @@ const logger = new Logger('Bus');
  * Nest's responders serialize on process.nextTick, so a throw there would be an unhandled rejection
  * (a crashed service) and the caller would only see a timeout.
  */
-export function encodeReply<T>(packet: WritePacket & { id: string }, encode: (packet: WritePacket & { id: string }) => T): T {
+export function encodeReply<T>(
+  packet: WritePacket & { id: string },
+  encode: (packet: WritePacket & { id: string }) => T,
+): T {
   try {
     return encode(packet);
   } catch (err) {
-    logger.error(`reply is not JSON-serializable, sent a 500 instead: ${err instanceof Error ? err.message : String(err)}`);
+    logger.error(
+      `reply is not JSON-serializable, sent a 500 instead: ${err instanceof Error ? err.message : String(err)}`,
+    );
     return encode({ id: packet.id, response: INTERNAL_ERROR, isDisposed: packet.isDisposed });
   }
 }

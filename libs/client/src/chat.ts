@@ -12,10 +12,20 @@ export class ChatCompletions {
   /** The whole completion; with `stream: true`, its chunks as they are written, up to `data: [DONE]`. */
   create(body: ChatParams & { stream?: false | null }, options?: RequestOptions): Promise<ChatCompletion>;
   create(body: ChatParams & { stream: true }, options?: RequestOptions): Promise<AsyncGenerator<ChatCompletionChunk>>;
-  async create(body: ChatParams & { stream?: boolean | null }, options?: RequestOptions): Promise<ChatCompletion | AsyncGenerator<ChatCompletionChunk>> {
-    if (!body.stream) return this.transport.json<ChatCompletion>({ method: 'POST', path: '/v1/chat/completions', body, options });
+  async create(
+    body: ChatParams & { stream?: boolean | null },
+    options?: RequestOptions,
+  ): Promise<ChatCompletion | AsyncGenerator<ChatCompletionChunk>> {
+    if (!body.stream)
+      return this.transport.json<ChatCompletion>({ method: 'POST', path: '/v1/chat/completions', body, options });
     // Retries (429, 503) happen before the first byte; a stream cut later is not resumable (it is not a run's event stream).
-    const opened = await this.transport.open({ method: 'POST', path: '/v1/chat/completions', body, accept: 'text/event-stream', options });
+    const opened = await this.transport.open({
+      method: 'POST',
+      path: '/v1/chat/completions',
+      body,
+      accept: 'text/event-stream',
+      options,
+    });
     return chunks(opened.response.body!, opened.abort);
   }
 

@@ -2,7 +2,19 @@ import { ChatCompletions } from './chat';
 import { Monitors } from './monitors';
 import { Crawls, FindAll, Searches, Tasks } from './runs';
 import { type ClientOptions, type RequestOptions, segment, Transport } from './transport';
-import type { ExtractBody, ExtractResponse, MapBody, Model, ModelList, MapResponse, SearchBody, SearchResponse, SearchRunView, UsageQuery, UsageResponse } from './types';
+import type {
+  ExtractBody,
+  ExtractResponse,
+  MapBody,
+  Model,
+  ModelList,
+  MapResponse,
+  SearchBody,
+  SearchResponse,
+  SearchRunView,
+  UsageQuery,
+  UsageResponse,
+} from './types';
 
 /**
  * The web research service's client: `new WebResearch({ baseURL, apiKey })`. Every call answers

@@ -79,7 +79,8 @@ const BY_STATUS: Readonly<Record<number, ErrorClass>> = {
 };
 
 /** The APIError subclass of a status: one per status the service answers, InternalServerError for any 5xx, APIError otherwise. */
-export const errorClassOf = (status: number): ErrorClass => BY_STATUS[status] ?? (status >= 500 ? InternalServerError : APIError);
+export const errorClassOf = (status: number): ErrorClass =>
+  BY_STATUS[status] ?? (status >= 500 ? InternalServerError : APIError);
 
 /** The service could not be reached, or the connection dropped before an answer. */
 export class APIConnectionError extends Error {
@@ -103,7 +104,10 @@ const describe = (detail: ErrorDetail): string =>
   typeof detail === 'string' ? detail : detail.map((issue) => `${issue.loc.join('.')}: ${issue.msg}`).join('; ');
 
 const isIssue = (value: unknown): value is ValidationIssue =>
-  typeof value === 'object' && value !== null && Array.isArray((value as ValidationIssue).loc) && typeof (value as ValidationIssue).msg === 'string';
+  typeof value === 'object' &&
+  value !== null &&
+  Array.isArray((value as ValidationIssue).loc) &&
+  typeof (value as ValidationIssue).msg === 'string';
 
 /**
  * The APIError for an error answer, of the subclass its status names. A body that is not the service's `{detail}` (a proxy's HTML

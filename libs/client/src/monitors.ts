@@ -45,7 +45,9 @@ export class Monitors {
 
   /** The monitor's events, newest first: `await` it for a page, `for await` over it for every event. */
   events(id: string, query: PageQuery = {}, options?: RequestOptions): PagePromise<MonitorEvent> {
-    return new PagePromise(query, (q) => pageOf<MonitorEvent>(this.transport, `${this.path(id)}/events`, 'events', q, options));
+    return new PagePromise(query, (q) =>
+      pageOf<MonitorEvent>(this.transport, `${this.path(id)}/events`, 'events', q, options),
+    );
   }
 
   history(id: string, options?: RequestOptions): Promise<History> {

@@ -8,7 +8,10 @@ function monitorsList(total: number) {
     const url = new URL(req.url!, 'http://x');
     const limit = Number(url.searchParams.get('limit') ?? 20);
     const offset = Number(url.searchParams.get('offset') ?? 0);
-    const monitors = Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) => ({ id: `m${offset + i}`, status: url.searchParams.get('status') }));
+    const monitors = Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) => ({
+      id: `m${offset + i}`,
+      status: url.searchParams.get('status'),
+    }));
     res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ monitors, total, limit, offset }));
   });
 }
@@ -51,7 +54,9 @@ describe('lists page with for await', () => {
     const server = await loopback((req, res) => {
       const offset = Number(new URL(req.url!, 'http://x').searchParams.get('offset') ?? 0);
       const monitors = offset === 0 ? [{ id: 'm0' }] : [];
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ monitors, total: 4, limit: 1, offset }));
+      res
+        .writeHead(200, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ monitors, total: 4, limit: 1, offset }));
     });
     const client = await clientOf(server);
     const seen: string[] = [];
@@ -63,8 +68,13 @@ describe('lists page with for await', () => {
   it("a page's error reaches the loop as the status's APIError", async () => {
     const server = await loopback((req, res) => {
       const offset = Number(new URL(req.url!, 'http://x').searchParams.get('offset') ?? 0);
-      if (offset > 0) return res.writeHead(422, { 'Content-Type': 'application/json' }).end(JSON.stringify({ detail: [{ type: 'too_big', loc: ['query', 'offset'], msg: 'too far' }] }));
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ tasks: [{ task_id: 't0' }], total: 2, limit: 1, offset }));
+      if (offset > 0)
+        return res
+          .writeHead(422, { 'Content-Type': 'application/json' })
+          .end(JSON.stringify({ detail: [{ type: 'too_big', loc: ['query', 'offset'], msg: 'too far' }] }));
+      res
+        .writeHead(200, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ tasks: [{ task_id: 't0' }], total: 2, limit: 1, offset }));
     });
     const client = await clientOf(server);
     const seen: string[] = [];

@@ -40,7 +40,10 @@ export class Page<Item> implements PageBody<Item>, AsyncIterable<Item> {
   /** The page after this one, of the same `limit`. */
   async getNextPage(): Promise<Page<Item>> {
     if (!this.hasNextPage()) throw new Error('no page after this one: check hasNextPage() first');
-    return new Page(await this.fetchPage({ limit: this.limit, offset: this.offset + this.items.length }), this.fetchPage);
+    return new Page(
+      await this.fetchPage({ limit: this.limit, offset: this.offset + this.items.length }),
+      this.fetchPage,
+    );
   }
 
   /** This page's items, then every later page's, fetched as the loop reaches them. */
@@ -71,11 +74,16 @@ export class PagePromise<Item> implements PromiseLike<Page<Item>>, AsyncIterable
   ) {}
 
   private page(): Promise<Page<Item>> {
-    this.first ??= this.fetchPage(this.query).then((body) => new Page(body, (next) => this.fetchPage({ ...this.query, ...next })));
+    this.first ??= this.fetchPage(this.query).then(
+      (body) => new Page(body, (next) => this.fetchPage({ ...this.query, ...next })),
+    );
     return this.first;
   }
 
-  then<A = Page<Item>, B = never>(onFulfilled?: ((page: Page<Item>) => A | PromiseLike<A>) | null, onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<A | B> {
+  then<A = Page<Item>, B = never>(
+    onFulfilled?: ((page: Page<Item>) => A | PromiseLike<A>) | null,
+    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
     return this.page().then(onFulfilled, onRejected);
   }
 
@@ -89,8 +97,16 @@ export class PagePromise<Item> implements PromiseLike<Page<Item>>, AsyncIterable
 }
 
 /** One page of a list endpoint, its items taken from under the list's key. */
-export async function pageOf<Item>(transport: Transport, path: string, key: string, query: PageQuery, options?: RequestOptions): Promise<PageBody<Item>> {
-  const body = await transport.json<{ [key: string]: Item[] | number } & { total: number; limit: number; offset: number }>({ method: 'GET', path, query, options });
+export async function pageOf<Item>(
+  transport: Transport,
+  path: string,
+  key: string,
+  query: PageQuery,
+  options?: RequestOptions,
+): Promise<PageBody<Item>> {
+  const body = await transport.json<
+    { [key: string]: Item[] | number } & { total: number; limit: number; offset: number }
+  >({ method: 'GET', path, query, options });
   const items = body[key];
   return { items: Array.isArray(items) ? items : [], total: body.total, limit: body.limit, offset: body.offset };
 }

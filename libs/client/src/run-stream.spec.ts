@@ -13,7 +13,8 @@ const EVENTS = [
   { id: '9007199254741002', event: 'run.completed', data: { n: 5 } },
 ];
 const frame = (e: (typeof EVENTS)[number]) => `id: ${e.id}\nevent: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`;
-const open = (res: http.ServerResponse) => res.writeHead(200, { 'Content-Type': 'text/event-stream' }).write(': connected\n\n');
+const open = (res: http.ServerResponse) =>
+  res.writeHead(200, { 'Content-Type': 'text/event-stream' }).write(': connected\n\n');
 const after = (req: http.IncomingMessage) => {
   const last = req.headers['last-event-id'];
   return EVENTS.filter((e) => last === undefined || BigInt(e.id) > BigInt(String(last)));

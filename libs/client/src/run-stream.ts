@@ -22,7 +22,8 @@ export interface StreamOptions extends Pick<RequestOptions, 'signal' | 'headers'
 export const TERMINAL_EVENTS: ReadonlySet<string> = new Set(['run.completed', 'run.failed', 'run.cancelled']);
 
 /** Whether event id `a` comes after `b` (revisions are 64-bit: compared as BigInt, never as Number). */
-const isAfter = (a: string, b: string | undefined): boolean => b === undefined || !/^\d+$/.test(a) || !/^\d+$/.test(b) || BigInt(a) > BigInt(b);
+const isAfter = (a: string, b: string | undefined): boolean =>
+  b === undefined || !/^\d+$/.test(a) || !/^\d+$/.test(b) || BigInt(a) > BigInt(b);
 
 /**
  * A run's server-sent events from `path`, to the terminal event, each once and in order. A
@@ -30,7 +31,11 @@ const isAfter = (a: string, b: string | undefined): boolean => b === undefined |
  * again with `Last-Event-ID` set to the last event received, so the service resumes after it; an
  * event seen before is skipped should it come again. An error answer (404, 401) is thrown as it is.
  */
-export async function* followRun(transport: Transport, path: string, options: StreamOptions = {}): AsyncGenerator<RunEvent> {
+export async function* followRun(
+  transport: Transport,
+  path: string,
+  options: StreamOptions = {},
+): AsyncGenerator<RunEvent> {
   let last = options.lastEventId;
   const maxReconnects = options.maxReconnects ?? 5;
   const idleMs = options.idleTimeout ?? 60_000;
@@ -39,7 +44,12 @@ export async function* followRun(transport: Transport, path: string, options: St
     let cause: unknown;
     try {
       const headers = { ...options.headers, ...(last !== undefined ? { 'Last-Event-ID': last } : {}) };
-      const opened = await transport.open({ method: 'GET', path, accept: 'text/event-stream', options: { ...options, headers } });
+      const opened = await transport.open({
+        method: 'GET',
+        path,
+        accept: 'text/event-stream',
+        options: { ...options, headers },
+      });
       try {
         for await (const frame of readSse(opened.response.body!, { idleMs, onIdle: opened.abort })) {
           if (frame.id === undefined || !isAfter(frame.id, last)) continue;
@@ -57,7 +67,10 @@ export async function* followRun(transport: Transport, path: string, options: St
     }
     // Ended (or failed) before the terminal event: a dropped connection.
     if (++failures > maxReconnects) {
-      throw new APIConnectionError(`${path}: the stream dropped ${failures} times in a row without a new event (last event ${last ?? 'none'})`, { cause });
+      throw new APIConnectionError(
+        `${path}: the stream dropped ${failures} times in a row without a new event (last event ${last ?? 'none'})`,
+        { cause },
+      );
     }
     await sleep(backoffMs(failures - 1), options.signal);
   }

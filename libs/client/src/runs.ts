@@ -33,7 +33,6 @@ interface RunPaths {
 
 const fill = (template: string, id: string) => template.replace('{id}', segment(id));
 
-
 /** What every run kind has: list, cancel, audit history and the resumable event stream (retrieve: `Runs`, or the kind's own). */
 abstract class RunResource<View, Item = View> {
   constructor(
@@ -77,11 +76,24 @@ abstract class Runs<View, Item = View> extends RunResource<View, Item> {
 /** Deep research runs (`POST /v1/search` with `depth: "deep"`, then `/v1/searches/{id}`). */
 export class Searches extends Runs<SearchRunView, ListItem<'SearchRunRoutes_list', 'searches'>> {
   constructor(transport: Transport) {
-    super(transport, { run: '/v1/searches/{id}', cancel: '/v1/searches/{id}/cancel', history: '/v1/searches/{id}/history', events: '/v1/searches/{id}/events', list: '/v1/searches' }, 'searches');
+    super(
+      transport,
+      {
+        run: '/v1/searches/{id}',
+        cancel: '/v1/searches/{id}/cancel',
+        history: '/v1/searches/{id}/history',
+        events: '/v1/searches/{id}/events',
+        list: '/v1/searches',
+      },
+      'searches',
+    );
   }
 
   /** Starts a deep run (202 at once); follow it with `stream` or `retrieve`. */
-  create(body: Omit<RequestBody<'SearchController_search'>, 'depth'>, options?: RequestOptions): Promise<SearchRunView> {
+  create(
+    body: Omit<RequestBody<'SearchController_search'>, 'depth'>,
+    options?: RequestOptions,
+  ): Promise<SearchRunView> {
     return this.transport.json({ method: 'POST', path: '/v1/search', body: { ...body, depth: 'deep' }, options });
   }
 }
@@ -89,7 +101,17 @@ export class Searches extends Runs<SearchRunView, ListItem<'SearchRunRoutes_list
 /** Task runs: a task against an output schema. */
 export class Tasks extends Runs<TaskRunView, ListItem<'TaskRunRoutes_list', 'tasks'>> {
   constructor(transport: Transport) {
-    super(transport, { run: '/v1/tasks/runs/{id}', cancel: '/v1/tasks/{id}/cancel', history: '/v1/tasks/{id}/history', events: '/v1/tasks/runs/{id}/events', list: '/v1/tasks' }, 'tasks');
+    super(
+      transport,
+      {
+        run: '/v1/tasks/runs/{id}',
+        cancel: '/v1/tasks/{id}/cancel',
+        history: '/v1/tasks/{id}/history',
+        events: '/v1/tasks/runs/{id}/events',
+        list: '/v1/tasks',
+      },
+      'tasks',
+    );
   }
 
   /** Creates the run and waits up to `wait_seconds` (default 30): the view, `completed` when it ended within the wait. */
@@ -111,7 +133,17 @@ export class Tasks extends Runs<TaskRunView, ListItem<'TaskRunRoutes_list', 'tas
 /** FindAll runs: entities matching a description, with the fields asked for. */
 export class FindAll extends Runs<FindAllRun, ListItem<'FindallRunRoutes_list', 'runs'>> {
   constructor(transport: Transport) {
-    super(transport, { run: '/v1/findall/runs/{id}', cancel: '/v1/findall/runs/{id}/cancel', history: '/v1/findall/runs/{id}/history', events: '/v1/findall/runs/{id}/events', list: '/v1/findall/runs' }, 'runs');
+    super(
+      transport,
+      {
+        run: '/v1/findall/runs/{id}',
+        cancel: '/v1/findall/runs/{id}/cancel',
+        history: '/v1/findall/runs/{id}/history',
+        events: '/v1/findall/runs/{id}/events',
+        list: '/v1/findall/runs',
+      },
+      'runs',
+    );
   }
 
   /** Creates the run and waits up to `wait_seconds`, as a task does. */
@@ -138,7 +170,17 @@ export class FindAll extends Runs<FindAllRun, ListItem<'FindallRunRoutes_list', 
 /** Crawl runs: the pages reachable from a start page, read in breadth-first order (`page.fetched` events as they are read). */
 export class Crawls extends RunResource<CrawlRunView, ListItem<'CrawlRunRoutes_list', 'crawls'>> {
   constructor(transport: Transport) {
-    super(transport, { run: '/v1/crawl/{id}', cancel: '/v1/crawl/{id}/cancel', history: '/v1/crawl/{id}/history', events: '/v1/crawl/{id}/events', list: '/v1/crawl' }, 'crawls');
+    super(
+      transport,
+      {
+        run: '/v1/crawl/{id}',
+        cancel: '/v1/crawl/{id}/cancel',
+        history: '/v1/crawl/{id}/history',
+        events: '/v1/crawl/{id}/events',
+        list: '/v1/crawl',
+      },
+      'crawls',
+    );
   }
 
   /** Starts a crawl (202 at once, `{crawl_id, status}`); follow it with `stream` or `retrieve`. */

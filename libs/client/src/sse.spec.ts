@@ -38,11 +38,14 @@ describe('readSse', () => {
   it('reads the same frames however the bytes are cut into chunks (inside a CRLF, inside a UTF-8 character)', async () => {
     const wire = bytes(WIRE);
     await fc.assert(
-      fc.asyncProperty(fc.uniqueArray(fc.integer({ min: 1, max: wire.length - 1 }), { maxLength: 40 }), async (cuts) => {
-        const at = [0, ...cuts.sort((a, b) => a - b), wire.length];
-        const chunks = at.slice(1).map((end, i) => wire.slice(at[i], end));
-        expect(await collect(chunks)).toEqual(EXPECTED);
-      }),
+      fc.asyncProperty(
+        fc.uniqueArray(fc.integer({ min: 1, max: wire.length - 1 }), { maxLength: 40 }),
+        async (cuts) => {
+          const at = [0, ...cuts.sort((a, b) => a - b), wire.length];
+          const chunks = at.slice(1).map((end, i) => wire.slice(at[i], end));
+          expect(await collect(chunks)).toEqual(EXPECTED);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -50,7 +53,9 @@ describe('readSse', () => {
   it('cuts a line that never ends past the bound instead of buffering it', async () => {
     const big = new Uint8Array(1024 * 1024).fill(0x61);
     const chunks = Array.from({ length: MAX_FRAME_CHARS / big.length + 1 }, () => big);
-    await expect(collect([bytes('data: '), ...chunks])).rejects.toThrow(`server-sent event line over ${MAX_FRAME_CHARS} characters`);
+    await expect(collect([bytes('data: '), ...chunks])).rejects.toThrow(
+      `server-sent event line over ${MAX_FRAME_CHARS} characters`,
+    );
   });
 
   it('calls onIdle when no byte comes for idleMs (which ends the reading by aborting the body)', async () => {
@@ -64,7 +69,8 @@ describe('readSse', () => {
     const frames: SseFrame[] = [];
     const started = Date.now();
     const reading = (async () => {
-      for await (const frame of readSse(body, { idleMs: 150, onIdle: () => source.error(new Error('idle')) })) frames.push(frame);
+      for await (const frame of readSse(body, { idleMs: 150, onIdle: () => source.error(new Error('idle')) }))
+        frames.push(frame);
     })();
     await expect(reading).rejects.toThrow('idle');
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);

@@ -14,7 +14,10 @@ export const MAX_FRAME_CHARS = 16 * 1024 * 1024;
  * frame; a frame without data is not dispatched. `idleMs`: no byte for that long calls `onIdle`
  * (which should abort the body, ending the iteration with an error).
  */
-export async function* readSse(body: ReadableStream<Uint8Array>, options: { idleMs?: number; onIdle?: () => void } = {}): AsyncGenerator<SseFrame> {
+export async function* readSse(
+  body: ReadableStream<Uint8Array>,
+  options: { idleMs?: number; onIdle?: () => void } = {},
+): AsyncGenerator<SseFrame> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
@@ -37,7 +40,12 @@ export async function* readSse(body: ReadableStream<Uint8Array>, options: { idle
         const line = buffer.slice(0, end);
         buffer = buffer.slice(buffer[end] === '\r' && buffer[end + 1] === '\n' ? end + 2 : end + 1);
         if (line === '') {
-          if (frame.data.length > 0) yield { ...(frame.id !== undefined ? { id: frame.id } : {}), event: frame.event || 'message', data: frame.data.join('\n') };
+          if (frame.data.length > 0)
+            yield {
+              ...(frame.id !== undefined ? { id: frame.id } : {}),
+              event: frame.event || 'message',
+              data: frame.data.join('\n'),
+            };
           frame = { data: [] };
           frameChars = 0;
           continue;

@@ -52,7 +52,8 @@ const RETRIED = new Set([429, 503]);
  * service's answer while the first request with the same Idempotency-Key is still being answered.
  * A 409 for a state transition (cancel a completed run) carries none and is thrown at once.
  */
-const retryable = (error: APIError): boolean => RETRIED.has(error.status) || (error.status === 409 && error.headers.has('retry-after'));
+const retryable = (error: APIError): boolean =>
+  RETRIED.has(error.status) || (error.status === 409 && error.headers.has('retry-after'));
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 8_000;
 
@@ -119,7 +120,9 @@ export class Transport {
     try {
       return JSON.parse(text) as T;
     } catch {
-      throw new APIConnectionError(`${call.method} ${call.path}: the answer (${response.status}, ${response.headers.get('content-type') ?? 'no type'}) is not JSON`);
+      throw new APIConnectionError(
+        `${call.method} ${call.path}: the answer (${response.status}, ${response.headers.get('content-type') ?? 'no type'}) is not JSON`,
+      );
     }
   }
 
@@ -170,7 +173,10 @@ export class Transport {
         }
         const error = errorFromResponse(response.status, response.statusText, response.headers, await response.text());
         abort();
-        const wait = retryable(error) && attempt < maxRetries ? (retryAfterMs(response.headers.get('retry-after')) ?? backoffMs(attempt)) : undefined;
+        const wait =
+          retryable(error) && attempt < maxRetries
+            ? (retryAfterMs(response.headers.get('retry-after')) ?? backoffMs(attempt))
+            : undefined;
         if (wait === undefined || wait > this.maxRetryDelay) throw error;
         await sleep(wait, options.signal);
       } catch (error) {
@@ -178,7 +184,8 @@ export class Transport {
         if (error instanceof APIError) throw error;
         if (options.signal?.aborted) throw options.signal.reason;
         if (timedOut) throw new APITimeoutError(timeout);
-        if (attempt >= maxRetries) throw new APIConnectionError(`${call.method} ${call.path}: ${describe(error)}`, { cause: error });
+        if (attempt >= maxRetries)
+          throw new APIConnectionError(`${call.method} ${call.path}: ${describe(error)}`, { cause: error });
         await sleep(backoffMs(attempt), options.signal);
       }
     }
@@ -198,7 +205,8 @@ export class Transport {
 export const segment = (id: string): string => encodeURIComponent(id);
 
 function bounded(name: string, value: number, min: number, max: number): number {
-  if (!Number.isFinite(value) || value < min || value > max) throw new RangeError(`WebResearch: ${name} must be a number from ${min} to ${max}, got ${value}`);
+  if (!Number.isFinite(value) || value < min || value > max)
+    throw new RangeError(`WebResearch: ${name} must be a number from ${min} to ${max}, got ${value}`);
   return value;
 }
 

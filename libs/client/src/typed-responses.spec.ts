@@ -11,7 +11,11 @@ describe('typed responses', () => {
     const server = await loopback((req, res) => {
       const body = req.url!.startsWith('/v1/monitors/')
         ? { id: 'm1', cadence: 'daily', status: 'active' }
-        : { findall_id: 'f1', status: 'completed', candidates: [{ candidate_id: 'c1', name: 'Kestrel Forge', match_status: 'matched', output: {} }] };
+        : {
+            findall_id: 'f1',
+            status: 'completed',
+            candidates: [{ candidate_id: 'c1', name: 'Kestrel Forge', match_status: 'matched', output: {} }],
+          };
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
     });
     try {

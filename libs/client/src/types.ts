@@ -8,15 +8,30 @@ type OperationId = keyof operations;
 type Or<T, Fallback> = [T] extends [never] ? Fallback : T;
 
 /** An operation's JSON request body, from the OpenAPI document. */
-export type RequestBody<K extends OperationId> = operations[K] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+export type RequestBody<K extends OperationId> = operations[K] extends {
+  requestBody?: { content: { 'application/json': infer B } };
+}
+  ? B
+  : never;
 
 /** An operation's query parameters, from the OpenAPI document. */
-export type QueryOf<K extends OperationId> = operations[K] extends { parameters: { query?: infer Q } } ? Or<NonNullable<Q>, Record<string, never>> : never;
+export type QueryOf<K extends OperationId> = operations[K] extends { parameters: { query?: infer Q } }
+  ? Or<NonNullable<Q>, Record<string, never>>
+  : never;
 
-type SuccessJson<R> = { [S in keyof R]: S extends 200 | 201 | 202 ? (R[S] extends { content: { 'application/json': infer B } } ? B : never) : never }[keyof R];
+type SuccessJson<R> = {
+  [S in keyof R]: S extends 200 | 201 | 202
+    ? R[S] extends { content: { 'application/json': infer B } }
+      ? B
+      : never
+    : never;
+}[keyof R];
 
 /** An operation's successful JSON answer, from the OpenAPI document (`JsonObject` where it documents none). */
-export type ResponseOf<K extends OperationId> = Or<operations[K] extends { responses: infer R } ? SuccessJson<R> : never, JsonObject>;
+export type ResponseOf<K extends OperationId> = Or<
+  operations[K] extends { responses: infer R } ? SuccessJson<R> : never,
+  JsonObject
+>;
 
 export type SearchBody = Schemas['SearchBody'];
 export type SearchResponse = Schemas['SearchResponse'];
@@ -70,7 +85,8 @@ export type ChatCompletion = Schemas['ChatCompletion'];
 export type { PageQuery } from './pagination';
 
 /** The items of a list operation's answer (under its own key: `tasks`, `monitors`, `events`). */
-export type ListItem<K extends OperationId, Key extends string> = ResponseOf<K> extends { [P in Key]: Array<infer Item> } ? Item : never;
+export type ListItem<K extends OperationId, Key extends string> =
+  ResponseOf<K> extends { [P in Key]: Array<infer Item> } ? Item : never;
 
 /** One chunk of a streamed chat completion (OpenAI's `chat.completion.chunk`). */
 export interface ChatCompletionChunk {
@@ -78,7 +94,11 @@ export interface ChatCompletionChunk {
   object: 'chat.completion.chunk';
   created: number;
   model: string;
-  choices: Array<{ index: number; delta: { role?: 'assistant'; content?: string | null }; finish_reason: string | null }>;
+  choices: Array<{
+    index: number;
+    delta: { role?: 'assistant'; content?: string | null };
+    finish_reason: string | null;
+  }>;
   usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | null;
   [key: string]: unknown;
 }

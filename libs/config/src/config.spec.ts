@@ -4,9 +4,13 @@ describe('loadConfig: SECRETS_KEY', () => {
   const key = Buffer.alloc(32, 9).toString('base64');
 
   it('is required with an EventStoreDB log (pods share no DATA_DIR, so no generated key file either)', () => {
-    expect(() => loadConfig({ EVENTSTORE_URL: 'esdb://eventstore:2113?tls=false' })).toThrow(/SECRETS_KEY is required when EVENTSTORE_URL is an EventStoreDB/);
+    expect(() => loadConfig({ EVENTSTORE_URL: 'esdb://eventstore:2113?tls=false' })).toThrow(
+      /SECRETS_KEY is required when EVENTSTORE_URL is an EventStoreDB/,
+    );
     expect(() => loadConfig({ EVENTSTORE_URL: 'esdb+discover://cluster:2113' })).toThrow(/SECRETS_KEY/);
-    expect(loadConfig({ EVENTSTORE_URL: 'esdb://eventstore:2113?tls=false', SECRETS_KEY: key }).eventstoreUrl).toBe('esdb://eventstore:2113?tls=false');
+    expect(loadConfig({ EVENTSTORE_URL: 'esdb://eventstore:2113?tls=false', SECRETS_KEY: key }).eventstoreUrl).toBe(
+      'esdb://eventstore:2113?tls=false',
+    );
   });
 
   it('may be left out with the embedded sqlite log (processes on one machine share the generated key file)', () => {
@@ -14,7 +18,9 @@ describe('loadConfig: SECRETS_KEY', () => {
   });
 
   it('must be 32 bytes when given', () => {
-    expect(() => loadConfig({ SECRETS_KEY: Buffer.alloc(16).toString('base64') })).toThrow(/SECRETS_KEY must be 32 bytes/);
+    expect(() => loadConfig({ SECRETS_KEY: Buffer.alloc(16).toString('base64') })).toThrow(
+      /SECRETS_KEY must be 32 bytes/,
+    );
   });
 });
 
@@ -31,7 +37,9 @@ describe('loadConfig: LOCAL_INDEX_REFRESH', () => {
 
   it('refuses a malformed or out-of-bounds duration, naming the variable and the bound', () => {
     expect(() => loadConfig({ LOCAL_INDEX_REFRESH: 'hourly' })).toThrow(/LOCAL_INDEX_REFRESH.*duration/);
-    expect(() => loadConfig({ LOCAL_INDEX_REFRESH: '5s' })).toThrow(/LOCAL_INDEX_REFRESH.*between 10 s and 30 days, got 5 s/);
+    expect(() => loadConfig({ LOCAL_INDEX_REFRESH: '5s' })).toThrow(
+      /LOCAL_INDEX_REFRESH.*between 10 s and 30 days, got 5 s/,
+    );
     expect(() => loadConfig({ LOCAL_INDEX_REFRESH: '31d' })).toThrow(/LOCAL_INDEX_REFRESH.*between 10 s and 30 days/);
   });
 });

@@ -138,7 +138,9 @@ const int = (env: Env, name: string, fallback: number, min: number, max: number)
 export function durationSeconds(text: string): number | undefined {
   const match = /^(\d+)\s*(s|m|h|d)?$/i.exec(text.trim());
   if (!match) return undefined;
-  return Number(match[1]) * { s: 1, m: 60, h: 3600, d: 86_400 }[(match[2] ?? 's').toLowerCase() as 's' | 'm' | 'h' | 'd'];
+  return (
+    Number(match[1]) * { s: 1, m: 60, h: 3600, d: 86_400 }[(match[2] ?? 's').toLowerCase() as 's' | 'm' | 'h' | 'd']
+  );
 }
 
 /** A duration variable (see `durationSeconds`) as milliseconds; `0`, `off` or unset: undefined. */
@@ -146,8 +148,10 @@ const duration = (env: Env, name: string, minSeconds: number, maxSeconds: number
   const raw = read(env, name);
   if (raw === undefined || raw === '0' || raw.toLowerCase() === 'off') return undefined;
   const seconds = durationSeconds(raw);
-  if (seconds === undefined) throw new ConfigError(name, `must be a duration such as 30m, 6h or 1d (or off), got "${raw}"`);
-  if (seconds < minSeconds || seconds > maxSeconds) throw new ConfigError(name, `must be between ${minSeconds} s and ${maxSeconds / 86_400} days, got ${seconds} s`);
+  if (seconds === undefined)
+    throw new ConfigError(name, `must be a duration such as 30m, 6h or 1d (or off), got "${raw}"`);
+  if (seconds < minSeconds || seconds > maxSeconds)
+    throw new ConfigError(name, `must be between ${minSeconds} s and ${maxSeconds / 86_400} days, got ${seconds} s`);
   return seconds * 1000;
 };
 
@@ -194,16 +198,18 @@ const seeds = (env: Env, name: string): string[] =>
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = path.resolve(read(env, 'DATA_DIR') ?? './data');
   const eventstoreUrl =
-    url(env, 'EVENTSTORE_URL', ['sqlite', 'esdb', 'esdb+discover']) ??
-    `sqlite://${path.join(dataDir, 'events.db')}`;
+    url(env, 'EVENTSTORE_URL', ['sqlite', 'esdb', 'esdb+discover']) ?? `sqlite://${path.join(dataDir, 'events.db')}`;
   const searchProvider = oneOf(env, 'SEARCH_PROVIDER', 'local', ['local', 'searxng', 'brave'] as const);
   const searxngUrl = url(env, 'SEARXNG_URL', ['http', 'https']);
   const braveApiKey = read(env, 'BRAVE_API_KEY');
-  if (searchProvider === 'searxng' && !searxngUrl) throw new ConfigError('SEARXNG_URL', 'is required when SEARCH_PROVIDER=searxng');
-  if (searchProvider === 'brave' && !braveApiKey) throw new ConfigError('BRAVE_API_KEY', 'is required when SEARCH_PROVIDER=brave');
+  if (searchProvider === 'searxng' && !searxngUrl)
+    throw new ConfigError('SEARXNG_URL', 'is required when SEARCH_PROVIDER=searxng');
+  if (searchProvider === 'brave' && !braveApiKey)
+    throw new ConfigError('BRAVE_API_KEY', 'is required when SEARCH_PROVIDER=brave');
   const llmProvider = oneOf(env, 'LLM_PROVIDER', 'extractive', ['extractive', 'openai'] as const);
   const openaiBaseUrl = url(env, 'OPENAI_BASE_URL', ['http', 'https']);
-  if (llmProvider === 'openai' && !openaiBaseUrl) throw new ConfigError('OPENAI_BASE_URL', 'is required when LLM_PROVIDER=openai');
+  if (llmProvider === 'openai' && !openaiBaseUrl)
+    throw new ConfigError('OPENAI_BASE_URL', 'is required when LLM_PROVIDER=openai');
   const secretsKey = read(env, 'SECRETS_KEY');
   if (secretsKey !== undefined && Buffer.from(secretsKey, 'base64').length !== 32) {
     throw new ConfigError('SECRETS_KEY', 'must be 32 bytes, base64-encoded');
@@ -211,13 +217,20 @@ export function loadConfig(env: Env = process.env): Config {
   // With the log on EventStoreDB, processes need not share DATA_DIR (pods): each would make its own
   // key file, and one could not open a secret another sealed. The key must then be given.
   if (secretsKey === undefined && /^esdb/.test(eventstoreUrl)) {
-    throw new ConfigError('SECRETS_KEY', 'is required when EVENTSTORE_URL is an EventStoreDB: processes that do not share DATA_DIR must share the key (32 bytes, base64)');
+    throw new ConfigError(
+      'SECRETS_KEY',
+      'is required when EVENTSTORE_URL is an EventStoreDB: processes that do not share DATA_DIR must share the key (32 bytes, base64)',
+    );
   }
   const rateLimitRps = int(env, 'RATE_LIMIT_RPS', 20, 0, 1_000_000);
   const headersTimeoutMs = int(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000);
   const requestReadTimeoutMs = int(env, 'REQUEST_READ_TIMEOUT_MS', 30_000, 100, 3_600_000);
   // Node requires the headers' deadline to be no later than the whole request's.
-  if (headersTimeoutMs > requestReadTimeoutMs) throw new ConfigError('HEADERS_TIMEOUT_MS', `must not exceed REQUEST_READ_TIMEOUT_MS (${requestReadTimeoutMs}), got ${headersTimeoutMs}`);
+  if (headersTimeoutMs > requestReadTimeoutMs)
+    throw new ConfigError(
+      'HEADERS_TIMEOUT_MS',
+      `must not exceed REQUEST_READ_TIMEOUT_MS (${requestReadTimeoutMs}), got ${headersTimeoutMs}`,
+    );
   const rateLimitBurst = int(env, 'RATE_LIMIT_BURST', 40, 1, 10_000_000);
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
@@ -254,7 +267,10 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
     logFormat: oneOf(env, 'LOG_FORMAT', 'auto', ['json', 'pretty', 'auto'] as const),
     busTimeoutMs: int(env, 'BUS_TIMEOUT_MS', 10_000, 10, 600_000),
-    largePayloads: { maxBytes: int(env, 'BUS_LARGE_PAYLOAD_MAX_MB', 1024, 1, 1_048_576) * 1024 * 1024, ttlMs: int(env, 'BUS_LARGE_PAYLOAD_TTL_SECONDS', 300, 10, 86_400) * 1000 },
+    largePayloads: {
+      maxBytes: int(env, 'BUS_LARGE_PAYLOAD_MAX_MB', 1024, 1, 1_048_576) * 1024 * 1024,
+      ttlMs: int(env, 'BUS_LARGE_PAYLOAD_TTL_SECONDS', 300, 10, 86_400) * 1000,
+    },
     headersTimeoutMs,
     requestReadTimeoutMs,
     maxQueuedRunsPerTeam: int(env, 'MAX_QUEUED_RUNS_PER_TEAM', 50, 1, 1_000_000),
@@ -289,5 +305,10 @@ export const CONFIG = Symbol('CONFIG');
 
 /** The machine's Chromium (Debian's `chromium` package, or another common install), else undefined. */
 function findBrowser(): string | undefined {
-  return ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'].find((file) => fs.existsSync(file));
+  return [
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+    '/usr/bin/google-chrome',
+    '/usr/bin/google-chrome-stable',
+  ].find((file) => fs.existsSync(file));
 }

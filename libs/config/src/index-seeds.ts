@@ -39,7 +39,9 @@ export function parseIndexSeed(raw: string): IndexSeed {
     }
     const fetchUrl = httpUrl(seed.slice(at + 1).trim());
     if (!fetchUrl) {
-      throw new Error(`seed "${seed}": after "=" must come the http(s) URL to crawl (PUBLIC_ORIGIN=FETCH_URL, e.g. https://example.com=http://127.0.0.1:8080/)`);
+      throw new Error(
+        `seed "${seed}": after "=" must come the http(s) URL to crawl (PUBLIC_ORIGIN=FETCH_URL, e.g. https://example.com=http://127.0.0.1:8080/)`,
+      );
     }
     return { seed, fetchUrl: fetchUrl.toString(), publicOrigin: publicUrl.origin };
   }

@@ -4,7 +4,14 @@ import { SearchPageReply, SearchPageRequest } from './research.dto';
 import { FetchPageReply, FetchPageRequest, SearchReply, SearchRequest } from './search.dto';
 import { ReopenRunRequest, RunCommandReply, RunIdRequest, StartRunReply, StartRunRequest } from './runs.dto';
 import { HealthReply, HealthRequest } from './health.dto';
-import { CreateMonitorReply, CreateMonitorRequest, MonitorCommandReply, MonitorIdRequest, RunMonitorReply, UpdateMonitorRequest } from './monitors.dto';
+import {
+  CreateMonitorReply,
+  CreateMonitorRequest,
+  MonitorCommandReply,
+  MonitorIdRequest,
+  RunMonitorReply,
+  UpdateMonitorRequest,
+} from './monitors.dto';
 import { runSubjects, SERVICES, subjects, type HealthSubject } from './subjects';
 
 export interface Contract<Req extends object = object, Rep extends object = object> {

@@ -1,5 +1,18 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min, ValidateNested, ArrayMaxSize, ArrayMinSize, ValidateIf } from 'class-validator';
+import {
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  Min,
+  ValidateNested,
+  ArrayMaxSize,
+  ArrayMinSize,
+  ValidateIf,
+} from 'class-validator';
 
 export const EXTRACT_FORMATS = ['markdown', 'text', 'html'] as const;
 export type ExtractFormatName = (typeof EXTRACT_FORMATS)[number];

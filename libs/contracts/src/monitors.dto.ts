@@ -28,7 +28,9 @@ export class MonitorSettingsPatchDto {
   @IsOptional() @ValidateIf(nullable) @IsString() cron?: string | null;
   @IsOptional() @IsIn(['diff', 'snapshot']) mode?: 'diff' | 'snapshot';
   @IsOptional() @ValidateIf(nullable) @IsString() filter_prompt?: string | null;
-  @IsOptional() @IsArray() @IsIn(['change', 'match', 'error'], { each: true }) notify_on?: ('change' | 'match' | 'error')[];
+  @IsOptional() @IsArray() @IsIn(['change', 'match', 'error'], { each: true }) notify_on?: (
+    'change' | 'match' | 'error'
+  )[];
   @IsOptional() @ValidateIf(nullable) @IsString() webhook?: string | null;
   @IsOptional() @IsInt() @Min(1) webhook_max_attempts?: number;
   @IsOptional() @IsInt() @Min(0) webhook_backoff_seconds?: number;

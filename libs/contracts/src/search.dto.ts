@@ -1,11 +1,30 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, Min, ValidateIf, ValidateNested } from 'class-validator';
+import {
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsString,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 import { FRESHNESS } from '@app/domain';
 import { SkuLineItemDto } from './extraction.dto';
 
 export const SYNC_DEPTHS = ['instant', 'fast', 'auto'] as const;
 export type SyncDepth = (typeof SYNC_DEPTHS)[number];
-export const SEARCH_CATEGORIES = ['company', 'research_paper', 'news', 'personal_site', 'financial_report', 'people'] as const;
+export const SEARCH_CATEGORIES = [
+  'company',
+  'research_paper',
+  'news',
+  'personal_site',
+  'financial_report',
+  'people',
+] as const;
 export const SEARCH_FRESHNESS = FRESHNESS;
 
 const nullable = (_: object, value: unknown) => value !== null && value !== undefined;
@@ -53,7 +72,10 @@ export class SearchRequest {
   @ValidateIf(nullable) @IsInt() @Min(1) max_excerpt_chars!: number | null;
   @IsString() session_id!: string;
   @ValidateIf(nullable) @IsString() client_model!: string | null;
-  @ValidateIf(nullable) @ValidateNested() @Type(() => AdvancedSettingsDto) advanced_settings!: AdvancedSettingsDto | null;
+  @ValidateIf(nullable)
+  @ValidateNested()
+  @Type(() => AdvancedSettingsDto)
+  advanced_settings!: AdvancedSettingsDto | null;
 }
 
 export class SearchResultRow {
@@ -120,4 +142,3 @@ export class FetchPageReply {
   @IsOptional() @ValidateNested() @Type(() => FetchedPageDto) page?: FetchedPageDto;
   @IsOptional() @IsObject() error?: { code: string; message: string; status?: number };
 }
-

@@ -18,4 +18,5 @@ export const FRESHNESS_WINDOW_MS: Readonly<Record<Freshness, number>> = {
 };
 
 /** The first instant inside the window. */
-export const freshnessStart = (freshness: Freshness, now: Date): Date => new Date(now.getTime() - FRESHNESS_WINDOW_MS[freshness]);
+export const freshnessStart = (freshness: Freshness, now: Date): Date =>
+  new Date(now.getTime() - FRESHNESS_WINDOW_MS[freshness]);

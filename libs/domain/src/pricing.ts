@@ -34,9 +34,13 @@ export const lineItem = (sku: Sku, quantity: number): SkuLineItem => {
 
 /** Line items with a zero quantity are left out: nothing was used. */
 export const lineItems = (quantities: Partial<Record<Sku, number>>): SkuLineItem[] =>
-  (Object.entries(quantities) as [Sku, number][]).filter(([, quantity]) => quantity > 0).map(([sku, quantity]) => lineItem(sku, quantity));
+  (Object.entries(quantities) as [Sku, number][])
+    .filter(([, quantity]) => quantity > 0)
+    .map(([sku, quantity]) => lineItem(sku, quantity));
 
-export const totalCredits = (items: readonly SkuLineItem[]): number => items.reduce((sum, item) => sum + item.credits, 0);
+export const totalCredits = (items: readonly SkuLineItem[]): number =>
+  items.reduce((sum, item) => sum + item.credits, 0);
 
 /** Units of one SKU among line items (the renders a read reports, `sku_render`). */
-export const quantityOf = (items: readonly SkuLineItem[], sku: Sku): number => items.reduce((sum, item) => (item.sku === sku ? sum + item.quantity : sum), 0);
+export const quantityOf = (items: readonly SkuLineItem[], sku: Sku): number =>
+  items.reduce((sum, item) => (item.sku === sku ? sum + item.quantity : sum), 0);

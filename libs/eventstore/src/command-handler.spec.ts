@@ -7,7 +7,8 @@ import { type EventStore, WrongExpectedRevisionError } from './event-store.port'
 import { openSqliteEventStore, type SqliteEventStore } from './sqlite.event-store';
 
 type CounterCommand = { type: 'Increment'; by: number } | { type: 'Reset' };
-type CounterEvent = { type: 'Incremented'; data: { by: number; ref: string } } | { type: 'Reset'; data: { at: string } };
+type CounterEvent =
+  { type: 'Incremented'; data: { by: number; ref: string } } | { type: 'Reset'; data: { at: string } };
 type CounterState = { count: number };
 
 /** A tiny decider: Reset of a zero counter is already satisfied (decides nothing). */
@@ -59,11 +60,17 @@ describe('handleCommand', () => {
   });
 
   it('creates the stream with no_stream, passes now/newId to decide, and returns what it appended', async () => {
-    const result = await handleCommand(store, 'counter-1', counter, { type: 'Increment', by: 2 }, {
-      now: '2030-01-02T03:04:05.000Z',
-      newId: () => 'ref-1',
-      metadata: { correlation_id: 'c1' },
-    });
+    const result = await handleCommand(
+      store,
+      'counter-1',
+      counter,
+      { type: 'Increment', by: 2 },
+      {
+        now: '2030-01-02T03:04:05.000Z',
+        newId: () => 'ref-1',
+        metadata: { correlation_id: 'c1' },
+      },
+    );
     const stored = await store.readStream('counter-1');
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({
@@ -130,12 +137,24 @@ describe('handleCommand', () => {
 
   it('expectNew: a new stream is appended without a read; an existing one is read and decided on as usual', async () => {
     const { store: counted, stats } = instrumented(store);
-    const first = await handleCommand(counted, 'counter-new', counter, { type: 'Increment', by: 2 }, { expectNew: true });
+    const first = await handleCommand(
+      counted,
+      'counter-new',
+      counter,
+      { type: 'Increment', by: 2 },
+      { expectNew: true },
+    );
     expect(stats).toEqual({ reads: 0, appends: 1, conflicts: 0 });
     expect(first.state).toEqual({ count: 2 });
     // The stream exists (a redelivered call): the no-stream append conflicts, and the command is
     // decided on what is stored, here adding to it; a satisfied command appends nothing.
-    const again = await handleCommand(counted, 'counter-new', counter, { type: 'Increment', by: 3 }, { expectNew: true });
+    const again = await handleCommand(
+      counted,
+      'counter-new',
+      counter,
+      { type: 'Increment', by: 3 },
+      { expectNew: true },
+    );
     expect(again.state).toEqual({ count: 5 });
     expect(stats).toEqual({ reads: 1, appends: 3, conflicts: 1 });
     // Deciding nothing on the empty state proves nothing of the stored one: it is read and decided on.

@@ -126,7 +126,10 @@ export async function handleCommand<Command, Event extends { type: string; data:
   const newId = options.newId ?? randomUUID;
   const upcasters = options.upcasters ?? decider.upcasters ?? NO_UPCASTERS;
   for (let attempt = 1; ; attempt++) {
-    const { state, current } = attempt === 1 && options.expectNew ? { state: decider.initialState, current: undefined } : await readFolded(store, stream, decider, upcasters);
+    const { state, current } =
+      attempt === 1 && options.expectNew
+        ? { state: decider.initialState, current: undefined }
+        : await readFolded(store, stream, decider, upcasters);
     const now = typeof options.now === 'function' ? options.now() : (options.now ?? new Date().toISOString());
     const decided = decider.decide(command, state, { now, newId });
     if (decided.length === 0) {
@@ -149,8 +152,11 @@ export async function handleCommand<Command, Event extends { type: string; data:
       // Deterministic ids already stored (a repeated request): the store appended nothing, so
       // the state is the stream's as it stands, not `state` plus the decided events again.
       const repeated = result.nextExpectedRevision !== (current ?? -1n) + BigInt(events.length);
-      const stateAfter = repeated ? (await aggregateStream(store, stream, decider, { upcasters })).state : decided.reduce(decider.evolve, state);
-      if (!repeated) foldCache(store, decider).set(stream, { revision: result.nextExpectedRevision, state: stateAfter, upcasters });
+      const stateAfter = repeated
+        ? (await aggregateStream(store, stream, decider, { upcasters })).state
+        : decided.reduce(decider.evolve, state);
+      if (!repeated)
+        foldCache(store, decider).set(stream, { revision: result.nextExpectedRevision, state: stateAfter, upcasters });
       return {
         events: events.map((event, index) => ({
           id: event.id,

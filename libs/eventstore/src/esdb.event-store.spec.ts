@@ -16,7 +16,9 @@ if (url) {
   });
 } else {
   // Said where CI prints it, not only in a verbose listing: why this suite did not run.
-  process.stderr.write('[skipped] EsdbEventStore contract suite: no EventStoreDB server can run on this machine (no binary is installable here); set ESDB_TEST_URL=esdb://host:2113?tls=false to run it\n');
+  process.stderr.write(
+    '[skipped] EsdbEventStore contract suite: no EventStoreDB server can run on this machine (no binary is installable here); set ESDB_TEST_URL=esdb://host:2113?tls=false to run it\n',
+  );
   describe.skip('EsdbEventStore: skipped, no EventStoreDB server can run here (set ESDB_TEST_URL to run it)', () => {
     it('passes the EventStore contract against a real EventStoreDB', () => undefined);
   });

@@ -136,7 +136,9 @@ export class EsdbEventStore implements EventStore {
 
   /** `esdb://…` or `esdb+discover://…` connection string (credentials, tls, node preference…). */
   static connect(connectionString: string, subscriptionChannels = 2): EsdbEventStore {
-    const subscribers = Array.from({ length: Math.max(1, subscriptionChannels) }, () => EventStoreDBClient.connectionString(connectionString));
+    const subscribers = Array.from({ length: Math.max(1, subscriptionChannels) }, () =>
+      EventStoreDBClient.connectionString(connectionString),
+    );
     return new EsdbEventStore(EventStoreDBClient.connectionString(connectionString), subscribers);
   }
 
@@ -150,7 +152,12 @@ export class EsdbEventStore implements EventStore {
   async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     // The server refuses it too, with a less telling error: say which append and why.
     const bytes = appendBytes(events);
-    if (bytes > MAX_APPEND_BYTES) throw new EventTooLargeError(stream, bytes, events.map((e) => e.type));
+    if (bytes > MAX_APPEND_BYTES)
+      throw new EventTooLargeError(
+        stream,
+        bytes,
+        events.map((e) => e.type),
+      );
     let result: EsdbAppendResult;
     try {
       result = await this.client.appendToStream(
@@ -175,7 +182,10 @@ export class EsdbEventStore implements EventStore {
       return { nextExpectedRevision: result.nextExpectedRevision, position: reported };
     }
     const position = await this.positionOf(stream, result.nextExpectedRevision);
-    return { nextExpectedRevision: result.nextExpectedRevision, position: position >= 0n ? position : (reported ?? -1n) };
+    return {
+      nextExpectedRevision: result.nextExpectedRevision,
+      position: position >= 0n ? position : (reported ?? -1n),
+    };
   }
 
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
@@ -217,8 +227,13 @@ export class EsdbEventStore implements EventStore {
     // A filtered read is filtered by the server: $all is not streamed to this process to be
     // sifted here (startup scans and key rotation grew with the log). The v6 client has no filtered
     // read, so it is a filtered catch-up subscription, stopped at the head read first.
-    if (activePrefixes(options.filter?.streamPrefixes) || activePrefixes(options.filter?.eventTypePrefixes)) return this.readAllFiltered(options, maxCount);
-    const read = this.client.readAll({ fromPosition: fromPosition(options.after), direction: FORWARDS, maxCount: UNBOUNDED });
+    if (activePrefixes(options.filter?.streamPrefixes) || activePrefixes(options.filter?.eventTypePrefixes))
+      return this.readAllFiltered(options, maxCount);
+    const read = this.client.readAll({
+      fromPosition: fromPosition(options.after),
+      direction: FORWARDS,
+      maxCount: UNBOUNDED,
+    });
     const out: RecordedEvent[] = [];
     for await (const resolved of read) {
       const event = allEvent(resolved, options.after, options.filter);
@@ -333,7 +348,10 @@ export class EsdbEventStore implements EventStore {
     await Promise.all([...new Set([this.client, ...this.subscriptionClients])].map((client) => client.dispose()));
   }
 
-  private track(source: EsdbSource<AnyResolved>, map: (resolved: AnyResolved) => RecordedEvent | undefined): Subscription {
+  private track(
+    source: EsdbSource<AnyResolved>,
+    map: (resolved: AnyResolved) => RecordedEvent | undefined,
+  ): Subscription {
     const subscription = new EsdbSubscription(source, map, (closed) => this.live.delete(closed));
     this.live.add(subscription);
     return subscription;

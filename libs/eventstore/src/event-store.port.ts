@@ -113,7 +113,9 @@ export class EventTooLargeError extends Error {
     readonly bytes: number,
     readonly types: string[],
   ) {
-    super(`append to ${stream} of ${types.join(', ')} is ${bytes} bytes; at most ${MAX_APPEND_BYTES} bytes may be appended at once`);
+    super(
+      `append to ${stream} of ${types.join(', ')} is ${bytes} bytes; at most ${MAX_APPEND_BYTES} bytes may be appended at once`,
+    );
     this.name = 'EventTooLargeError';
   }
 }
@@ -135,9 +137,7 @@ export class WrongExpectedRevisionError extends Error {
     readonly expected: ExpectedRevision,
     readonly actual: bigint | 'no_stream',
   ) {
-    super(
-      `stream ${stream}: expected revision ${String(expected)}, actual ${String(actual)}`,
-    );
+    super(`stream ${stream}: expected revision ${String(expected)}, actual ${String(actual)}`);
     this.name = 'WrongExpectedRevisionError';
   }
 }

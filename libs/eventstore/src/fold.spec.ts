@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CommandDecider, handleCommand } from './command-handler';
 import type { NewEvent } from './event-store.port';
-import { aggregateStream, evolveRecorded, type FoldDecider, foldEvents, toDomainEvent, type Upcaster, upcast } from './fold';
+import {
+  aggregateStream,
+  evolveRecorded,
+  type FoldDecider,
+  foldEvents,
+  toDomainEvent,
+  type Upcaster,
+  upcast,
+} from './fold';
 import { openSqliteEventStore, type SqliteEventStore } from './sqlite.event-store';
 
 /** A tally of deposits. Today a deposit is `Deposited { amount }`; it was first stored as `Credited { sum }`. */
@@ -36,7 +44,10 @@ const creditedToDeposited: Upcaster = {
 /** A later change: amounts stored in cents by schema 1 events, in units since schema 2. */
 const centsToUnits: Upcaster = {
   type: 'Deposited',
-  upcast: (data, metadata) => (metadata.schema === 1 ? { type: 'Deposited', data: { amount: (data.amount as number) / 100 } } : { type: 'Deposited', data }),
+  upcast: (data, metadata) =>
+    metadata.schema === 1
+      ? { type: 'Deposited', data: { amount: (data.amount as number) / 100 } }
+      : { type: 'Deposited', data },
 };
 
 const event = (type: string, data: Record<string, unknown>, schema?: number): NewEvent => ({
@@ -69,7 +80,11 @@ describe('folding a stream into state', () => {
 
     it('given a stream, folds every event and gives the revision of the last', async () => {
       // given
-      await store.append('tally-1', [event('Deposited', { amount: 5 }), event('Deposited', { amount: 7 }), event('Closed', { at: 'now' })], 'no_stream');
+      await store.append(
+        'tally-1',
+        [event('Deposited', { amount: 5 }), event('Deposited', { amount: 7 }), event('Closed', { at: 'now' })],
+        'no_stream',
+      );
       // when
       const folded = await aggregateStream(store, 'tally-1', tally);
       // then
@@ -78,7 +93,11 @@ describe('folding a stream into state', () => {
 
     it('given maxCount, folds only the first events (a stream as its creation made it)', async () => {
       // given
-      await store.append('tally-1', [event('Deposited', { amount: 5 }), event('Deposited', { amount: 7 })], 'no_stream');
+      await store.append(
+        'tally-1',
+        [event('Deposited', { amount: 5 }), event('Deposited', { amount: 7 })],
+        'no_stream',
+      );
       // when
       const folded = await aggregateStream(store, 'tally-1', tally, { maxCount: 1 });
       // then
@@ -87,7 +106,11 @@ describe('folding a stream into state', () => {
 
     it('given upTo, folds the stream as it was at that revision', async () => {
       // given
-      await store.append('tally-1', [event('Deposited', { amount: 5 }), event('Deposited', { amount: 7 }), event('Deposited', { amount: 9 })], 'no_stream');
+      await store.append(
+        'tally-1',
+        [event('Deposited', { amount: 5 }), event('Deposited', { amount: 7 }), event('Deposited', { amount: 9 })],
+        'no_stream',
+      );
       // when
       const atOne = await aggregateStream(store, 'tally-1', tally, { upTo: 1n });
       const beforeAny = await aggregateStream(store, 'tally-1', tally, { upTo: -1n });
@@ -110,7 +133,11 @@ describe('folding a stream into state', () => {
     it('given old and new shapes of the same deposits, both fold to the same state', async () => {
       // given: the same two deposits, once as stored long ago and once as stored today
       await store.append('tally-old', [event('Credited', { sum: 5 }), event('Credited', { sum: 7 })], 'no_stream');
-      await store.append('tally-new', [event('Deposited', { amount: 5 }), event('Deposited', { amount: 7 })], 'no_stream');
+      await store.append(
+        'tally-new',
+        [event('Deposited', { amount: 5 }), event('Deposited', { amount: 7 })],
+        'no_stream',
+      );
       // when
       const old = await aggregateStream(store, 'tally-old', tally, { upcasters: [creditedToDeposited] });
       const current = await aggregateStream(store, 'tally-new', tally, { upcasters: [creditedToDeposited] });
@@ -130,16 +157,29 @@ describe('folding a stream into state', () => {
 
     it('are applied in order, each to what the ones before made, and see the metadata', async () => {
       // given: a first-shape deposit in cents (schema 1), a schema 1 deposit, and one of today
-      await store.append('tally-mixed', [event('Credited', { sum: 500 }, 1), event('Deposited', { amount: 700 }, 1), event('Deposited', { amount: 9 }, 2)], 'no_stream');
+      await store.append(
+        'tally-mixed',
+        [
+          event('Credited', { sum: 500 }, 1),
+          event('Deposited', { amount: 700 }, 1),
+          event('Deposited', { amount: 9 }, 2),
+        ],
+        'no_stream',
+      );
       // when
-      const folded = await aggregateStream(store, 'tally-mixed', tally, { upcasters: [creditedToDeposited, centsToUnits] });
+      const folded = await aggregateStream(store, 'tally-mixed', tally, {
+        upcasters: [creditedToDeposited, centsToUnits],
+      });
       // then
       expect(folded.state).toEqual({ total: 21, deposits: 3, closed: false });
     });
 
     it('carried by the decider, apply to every fold of it: the command handler decides on the upcast state', async () => {
       // given
-      const upcasting: CommandDecider<TallyCommand, TallyEvent, TallyState> = { ...tally, upcasters: [creditedToDeposited] };
+      const upcasting: CommandDecider<TallyCommand, TallyEvent, TallyState> = {
+        ...tally,
+        upcasters: [creditedToDeposited],
+      };
       await store.append('tally-old', [event('Credited', { sum: 5 })], 'no_stream');
       // when
       const result = await handleCommand(store, 'tally-old', upcasting, { type: 'Deposit', amount: 7 });
@@ -148,7 +188,10 @@ describe('folding a stream into state', () => {
       expect(result.state).toEqual({ total: 12, deposits: 2, closed: false });
       expect((await aggregateStream(store, 'tally-old', upcasting)).state).toEqual(result.state);
       expect(foldEvents(upcasting, await store.readStream('tally-old'))).toEqual(result.state);
-      expect(toDomainEvent<TallyEvent>(stored!, upcasting.upcasters)).toEqual({ type: 'Deposited', data: { amount: 5 } });
+      expect(toDomainEvent<TallyEvent>(stored!, upcasting.upcasters)).toEqual({
+        type: 'Deposited',
+        data: { amount: 5 },
+      });
     });
 
     it('given to the command handler, are not skipped by a fold it cached without them', async () => {
@@ -156,7 +199,13 @@ describe('folding a stream into state', () => {
       await store.append('tally-old', [event('Credited', { sum: 5 })], 'no_stream');
       const without = await handleCommand(store, 'tally-old', tally, { type: 'Deposit', amount: 7 });
       // when
-      const withThem = await handleCommand(store, 'tally-old', tally, { type: 'Deposit', amount: 1 }, { upcasters: [creditedToDeposited] });
+      const withThem = await handleCommand(
+        store,
+        'tally-old',
+        tally,
+        { type: 'Deposit', amount: 1 },
+        { upcasters: [creditedToDeposited] },
+      );
       // then
       expect(without.state).toEqual({ total: 7, deposits: 1, closed: false });
       expect(withThem.state).toEqual({ total: 13, deposits: 3, closed: false });
@@ -177,7 +226,11 @@ describe('folding a stream into state', () => {
   describe('foldEvents and evolveRecorded', () => {
     it('fold events already read like aggregateStream does, live one by one as well as all at once', async () => {
       // given
-      await store.append('tally-1', [event('Credited', { sum: 5 }), event('Deposited', { amount: 7 }), event('Closed', { at: 'now' })], 'no_stream');
+      await store.append(
+        'tally-1',
+        [event('Credited', { sum: 5 }), event('Deposited', { amount: 7 }), event('Closed', { at: 'now' })],
+        'no_stream',
+      );
       const recorded = await store.readStream('tally-1');
       const upcasters = [creditedToDeposited];
       // when
@@ -191,7 +244,11 @@ describe('folding a stream into state', () => {
 
     it('fold onto an earlier state, and up to a revision', async () => {
       // given
-      await store.append('tally-1', [event('Deposited', { amount: 5 }), event('Deposited', { amount: 7 }), event('Deposited', { amount: 9 })], 'no_stream');
+      await store.append(
+        'tally-1',
+        [event('Deposited', { amount: 5 }), event('Deposited', { amount: 7 }), event('Deposited', { amount: 9 })],
+        'no_stream',
+      );
       const recorded = await store.readStream('tally-1');
       const first = foldEvents(tally, recorded.slice(0, 1));
       // when

@@ -72,8 +72,14 @@ export interface EventReader<Event extends DecidedEvent> {
  * needs the event itself (to publish it, to act on its type).
  */
 export function toDomainEvent<Event extends DecidedEvent>(recorded: RecordedLike, decider: EventReader<Event>): Event;
-export function toDomainEvent<Event extends DecidedEvent = DecidedEvent>(recorded: RecordedLike, upcasters?: Upcasters): Event;
-export function toDomainEvent(recorded: RecordedLike, from: Upcasters | EventReader<DecidedEvent> = NO_UPCASTERS): DecidedEvent {
+export function toDomainEvent<Event extends DecidedEvent = DecidedEvent>(
+  recorded: RecordedLike,
+  upcasters?: Upcasters,
+): Event;
+export function toDomainEvent(
+  recorded: RecordedLike,
+  from: Upcasters | EventReader<DecidedEvent> = NO_UPCASTERS,
+): DecidedEvent {
   return upcast(recorded, 'evolve' in from ? (from.upcasters ?? NO_UPCASTERS) : from);
 }
 

@@ -23,12 +23,20 @@ describe('followAll over a store whose subscriptions drop', () => {
   });
   afterEach(() => store.close());
 
-  const append = (stream: string, n: number) => store.append(stream, Array.from({ length: n }, (_, i) => ({ id: randomUUID(), type: 'Noted', data: { i } })), 'any');
+  const append = (stream: string, n: number) =>
+    store.append(
+      stream,
+      Array.from({ length: n }, (_, i) => ({ id: randomUUID(), type: 'Noted', data: { i } })),
+      'any',
+    );
 
   it('takes a dropped subscription up again from the last event handled: nothing missed, nothing twice', async () => {
     const seen: bigint[] = [];
     const drops: unknown[] = [];
-    const follower = followAll(store, (event) => void seen.push(event.position), { retryMs: 5, onDrop: (error) => drops.push(error) });
+    const follower = followAll(store, (event) => void seen.push(event.position), {
+      retryMs: 5,
+      onDrop: (error) => drops.push(error),
+    });
     await append('notes-a', 5);
     await until(() => seen.length === 5);
     for (let round = 0; round < 5; round++) {
@@ -70,7 +78,11 @@ describe('followAll over a store whose subscriptions drop', () => {
         if (i === 1) throw new Error('never handled');
         handled.push(i);
       },
-      { retryMs: 5, attemptsPerEvent: 3, onSetAside: (event, _error, attempts) => setAside.push({ i: (event.data as { i: number }).i, attempts }) },
+      {
+        retryMs: 5,
+        attemptsPerEvent: 3,
+        onSetAside: (event, _error, attempts) => setAside.push({ i: (event.data as { i: number }).i, attempts }),
+      },
     );
     await append('notes-c', 3);
     await until(() => handled.length === 2);

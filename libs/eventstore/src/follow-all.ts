@@ -32,7 +32,11 @@ export interface Follower {
  * as an unobserved rejection. An event `handle` throws on is offered again after the pause (and,
  * with `attemptsPerEvent`, set aside once it failed that many times in a row).
  */
-export function followAll(store: EventStore, handle: (event: RecordedEvent) => void | Promise<void>, options: FollowOptions = {}): Follower {
+export function followAll(
+  store: EventStore,
+  handle: (event: RecordedEvent) => void | Promise<void>,
+  options: FollowOptions = {},
+): Follower {
   const retryMs = options.retryMs ?? 250;
   const maxRetryMs = options.maxRetryMs ?? 10_000;
   let position = options.after;

@@ -43,7 +43,9 @@ describe('openEventStore', () => {
   });
 
   it('rejects an unknown scheme without echoing the rest of the url', async () => {
-    await expect(openEventStore('postgres://user:secret@db/events')).rejects.toThrow(/unsupported event store url scheme "postgres"/);
+    await expect(openEventStore('postgres://user:secret@db/events')).rejects.toThrow(
+      /unsupported event store url scheme "postgres"/,
+    );
     await expect(openEventStore('postgres://user:secret@db/events')).rejects.not.toThrow(/secret/);
     await expect(openEventStore('/just/a/path.db')).rejects.toThrow(/\(none\)/);
     await expect(openEventStore('sqlite://')).rejects.toThrow(/no file path/);

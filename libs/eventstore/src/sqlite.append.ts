@@ -92,10 +92,26 @@ export class SqliteAppender {
       return { nextExpectedRevision: current ?? -1n, position: last ? (last[1] as bigint) : -1n };
     }
     const created = new Date().toISOString();
-    const encoded = events.map((event) => ({ metadata: event.metadata === undefined ? null : JSON.stringify(event.metadata), data: JSON.stringify(event.data) }));
+    const encoded = events.map((event) => ({
+      metadata: event.metadata === undefined ? null : JSON.stringify(event.metadata),
+      data: JSON.stringify(event.data),
+    }));
     // EventStoreDB's limit, enforced here too (see MAX_APPEND_BYTES).
-    const bytes = encoded.reduce((sum, e, i) => sum + Buffer.byteLength(e.data) + (e.metadata === null ? 0 : Buffer.byteLength(e.metadata)) + Buffer.byteLength(events[i]!.type) + 36, 0);
-    if (bytes > MAX_APPEND_BYTES) throw new EventTooLargeError(stream, bytes, events.map((e) => e.type));
+    const bytes = encoded.reduce(
+      (sum, e, i) =>
+        sum +
+        Buffer.byteLength(e.data) +
+        (e.metadata === null ? 0 : Buffer.byteLength(e.metadata)) +
+        Buffer.byteLength(events[i]!.type) +
+        36,
+      0,
+    );
+    if (bytes > MAX_APPEND_BYTES)
+      throw new EventTooLargeError(
+        stream,
+        bytes,
+        events.map((e) => e.type),
+      );
     this.insertedVersion = this.dataVersion.get();
     let revision = current ?? -1n;
     let position = -1n;
@@ -135,6 +151,8 @@ export class SqliteAppender {
       return new WrongExpectedRevisionError(stream, expected, last ? (last[0] as bigint) : 'no_stream');
     }
     const ids = events.map((event) => event.id).join(', ');
-    return new Error(`append to ${stream}: an event id is repeated or already stored elsewhere (${ids})`, { cause: error });
+    return new Error(`append to ${stream}: an event id is repeated or already stored elsewhere (${ids})`, {
+      cause: error,
+    });
   }
 }

@@ -67,11 +67,13 @@ describe('SqliteEventStore specifics', () => {
     const db = (store as unknown as { db: Database.Database }).db;
     const autoCheckpoint = () => db.pragma('wal_autocheckpoint', { simple: true });
     expect(autoCheckpoint()).toBe(10_000n);
-    for (let i = 0; i < 200; i++) await store.append(`s-${i}`, [event('Happened', { pad: 'x'.repeat(2_000) })], 'no_stream');
+    for (let i = 0; i < 200; i++)
+      await store.append(`s-${i}`, [event('Happened', { pad: 'x'.repeat(2_000) })], 'no_stream');
     // A few appends (a CLI call) never start a thread.
     expect(store.checkpointsOffThread).toBe(false);
     const before = statSync(file).size;
-    for (let i = 200; i < 300; i++) await store.append(`s-${i}`, [event('Happened', { pad: 'x'.repeat(2_000) })], 'no_stream');
+    for (let i = 200; i < 300; i++)
+      await store.append(`s-${i}`, [event('Happened', { pad: 'x'.repeat(2_000) })], 'no_stream');
     expect(store.checkpointsOffThread).toBe(true);
     expect(autoCheckpoint()).toBe(0n);
     // The worker copies the WAL's pages into the database file (this connection never checkpoints now).
@@ -81,7 +83,9 @@ describe('SqliteEventStore specifics', () => {
     while (statSync(file).size <= copied && Date.now() < deadline) await sleep(20);
     expect(statSync(file).size).toBeGreaterThan(copied);
     // The worker gone, this connection checkpoints again.
-    await (store as unknown as { checkpointer: { worker: { terminate(): Promise<number> } } }).checkpointer.worker.terminate();
+    await (
+      store as unknown as { checkpointer: { worker: { terminate(): Promise<number> } } }
+    ).checkpointer.worker.terminate();
     while (store.checkpointsOffThread && Date.now() < deadline) await sleep(10);
     expect(store.checkpointsOffThread).toBe(false);
     expect(autoCheckpoint()).toBe(10_000n);
@@ -184,7 +188,11 @@ describe('SqliteEventStore specifics', () => {
     const received = take(subscription, 3);
     const rare: NewEvent[] = [];
     for (let round = 0; round < 3; round++) {
-      await store.append('noise', Array.from({ length: 3000 }, () => event('Noise')), 'any');
+      await store.append(
+        'noise',
+        Array.from({ length: 3000 }, () => event('Noise')),
+        'any',
+      );
       await sleep(5);
       const match = event('Rare');
       rare.push(match);
@@ -286,7 +294,7 @@ describe('SqliteEventStore specifics', () => {
       const last = take(store.subscribeToAll({ after: stored[stored.length - 1].position }), 1, 5000);
       await store.append('mine-last', [event('Mine')], 'no_stream');
       const far = event('Theirs');
-      const tail = take(store.subscribeToAll({ after: (await store.headPosition()) }), 1, 5000);
+      const tail = take(store.subscribeToAll({ after: await store.headPosition() }), 1, 5000);
       await other.append('theirs-last', [far], 'no_stream');
       expect((await last).length).toBe(1);
       expect((await tail).map((e) => e.id)).toEqual([far.id]);

@@ -152,7 +152,11 @@ export class SqliteEventStore implements EventStore {
     return this.subscriptions.track(
       (position) => {
         const recent = this.tail.read(position, READ_BATCH, options.filter);
-        if (recent) return { events: recent.events, scannedTo: filtered && recent.events.length < READ_BATCH ? recent.head : undefined };
+        if (recent)
+          return {
+            events: recent.events,
+            scannedTo: filtered && recent.events.length < READ_BATCH ? recent.head : undefined,
+          };
         // Head read BEFORE the query: the query's later snapshot surely covers every row up to it.
         const head = filtered ? ((this.head.get() as bigint | null) ?? -1n) : undefined;
         const events = this.readAllAfter(position, READ_BATCH, options.filter);

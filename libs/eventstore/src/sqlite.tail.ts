@@ -39,7 +39,11 @@ export class AppendTail {
    * tail; undefined when the tail cannot answer (it does not reach back to `after`, or another
    * connection has committed since).
    */
-  read(after: bigint, limit: number, filter: AllFilter | undefined): { events: RecordedEvent[]; head: bigint } | undefined {
+  read(
+    after: bigint,
+    limit: number,
+    filter: AllFilter | undefined,
+  ): { events: RecordedEvent[]; head: bigint } | undefined {
     const tail = this.tail;
     if (tail.length === 0 || (tail[0][0] as bigint) > after + 1n) return undefined;
     if (this.dataVersion.get() !== this.tailVersion) {
@@ -48,7 +52,11 @@ export class AppendTail {
     }
     const events: RecordedEvent[] = [];
     // Positions in the tail have no gap: the first after `after` is found by arithmetic.
-    for (let i = Math.max(0, Number(after + 1n - (tail[0][0] as bigint))); i < tail.length && events.length < limit; i++) {
+    for (
+      let i = Math.max(0, Number(after + 1n - (tail[0][0] as bigint)));
+      i < tail.length && events.length < limit;
+      i++
+    ) {
       const row = tail[i];
       if (filter && !matchesFilter(filter, row[1] as string, row[4] as string)) continue;
       events.push(toRecorded(row));

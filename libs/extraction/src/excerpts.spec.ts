@@ -17,7 +17,9 @@ describe('focusExcerpts', () => {
   });
 
   it('cuts a first paragraph that does not fit at a sentence, or at a word when a sentence does not fit', () => {
-    expect(focusExcerpts(TEXT, undefined, 100)).toEqual(['Fernley Energy Center will store surplus solar power for the evening peak in northern Nevada.']);
+    expect(focusExcerpts(TEXT, undefined, 100)).toEqual([
+      'Fernley Energy Center will store surplus solar power for the evening peak in northern Nevada.',
+    ]);
     const tiny = focusExcerpts(TEXT, undefined, 30);
     expect(tiny).toEqual(['Fernley Energy Center will…']);
     expect(tiny[0].length).toBeLessThanOrEqual(30);
@@ -25,7 +27,10 @@ describe('focusExcerpts', () => {
 
   it('picks the sentences about the objective, in document order, within the budget', () => {
     const out = focusExcerpts(TEXT, 'How many jobs, and how much in local taxes?', 200);
-    expect(out).toEqual(['Construction is expected to create about 250 jobs at its peak.', 'The project will pay an estimated $38 million in state and local taxes over its life.']);
+    expect(out).toEqual([
+      'Construction is expected to create about 250 jobs at its peak.',
+      'The project will pay an estimated $38 million in state and local taxes over its life.',
+    ]);
     expect(out.join('').length).toBeLessThanOrEqual(200);
   });
 
@@ -38,7 +43,9 @@ describe('focusExcerpts', () => {
 
   it('joins consecutive picks from one paragraph into one excerpt', () => {
     const out = focusExcerpts(TEXT, 'pricing prices four-hour storage contracts disclosed', 400);
-    expect(out).toContain('Pricing for the energy has not been disclosed. Analysts expect prices for four-hour storage contracts in the region to keep falling through 2026.');
+    expect(out).toContain(
+      'Pricing for the energy has not been disclosed. Analysts expect prices for four-hour storage contracts in the region to keep falling through 2026.',
+    );
   });
 
   it('falls back to the leading paragraphs when nothing matches, and is deterministic', () => {

@@ -30,7 +30,10 @@ interface Unit {
 
 function segment(text: string): Unit[] {
   const units: Unit[] = [];
-  const paragraphs = text.split(/\n+/).map((p) => p.replace(/\s+/g, ' ').trim()).filter(Boolean);
+  const paragraphs = text
+    .split(/\n+/)
+    .map((p) => p.replace(/\s+/g, ' ').trim())
+    .filter(Boolean);
   paragraphs.forEach((p, paragraph) => {
     // A paragraph without sentence punctuation (list item, heading, table row) stays one unit.
     for (const s of sentences(p)) units.push({ text: s, paragraph, index: units.length });
@@ -40,7 +43,11 @@ function segment(text: string): Unit[] {
 
 function stopwordsFor(text: string): Set<string> {
   const lang = detectLanguage(text.slice(0, 5000))?.lang;
-  const words = [...STOPWORDS.en, ...OBJECTIVE_WORDS, ...(lang && lang !== 'en' && STOPWORDS[lang] ? STOPWORDS[lang] : [])];
+  const words = [
+    ...STOPWORDS.en,
+    ...OBJECTIVE_WORDS,
+    ...(lang && lang !== 'en' && STOPWORDS[lang] ? STOPWORDS[lang] : []),
+  ];
   return new Set(words.map(foldWord));
 }
 
@@ -88,7 +95,10 @@ function relevant(units: Unit[], query: string[], stop: Set<string>, maxChars: n
 
   const best = Math.max(...scores);
   if (!(best > 0)) return [];
-  const order = units.map((u) => u.index).filter((i) => scores[i] >= best * 0.1).sort((a, b) => scores[b] - scores[a] || a - b);
+  const order = units
+    .map((u) => u.index)
+    .filter((i) => scores[i] >= best * 0.1)
+    .sort((a, b) => scores[b] - scores[a] || a - b);
   const chosen = new Set<number>();
   let used = 0;
   for (const i of order) {

@@ -2,7 +2,15 @@ import { type Node, parse } from 'node-html-parser';
 import type { ExtractedDocument, ExtractOptions } from './extraction.port';
 import { ContentFinder } from './html/content';
 import { attr, type HTMLElement, innerText, isElement, resolveUrl, squash, tagOf } from './html/dom';
-import { collectMeta, dateFromUrl, jsonLdFind, jsonLdName, normalizeDate, type PageMeta, schemaTypes } from './html/metadata';
+import {
+  collectMeta,
+  dateFromUrl,
+  jsonLdFind,
+  jsonLdName,
+  normalizeDate,
+  type PageMeta,
+  schemaTypes,
+} from './html/metadata';
 import { toHtml } from './html/clean-html';
 import { type RenderContext, toMarkdown, toText } from './html/render';
 import { detectLanguage, normalizeLangTag, STOPWORDS } from './language';
@@ -18,7 +26,10 @@ export function extractDocument(body: string, options: ExtractOptions): Extracte
   const contentType = (options.contentType ?? 'text/html').toLowerCase();
   const text = typeof body === 'string' ? body : '';
   if (contentType.includes('markdown')) return passThrough(text, options.url, true);
-  if (contentType.startsWith('text/plain') || (!contentType.includes('html') && !contentType.includes('xml') && !looksLikeHtml(text))) {
+  if (
+    contentType.startsWith('text/plain') ||
+    (!contentType.includes('html') && !contentType.includes('xml') && !looksLikeHtml(text))
+  ) {
     return passThrough(text, options.url, false);
   }
   try {
@@ -61,11 +72,16 @@ function extractHtml(html: string, url: string): ExtractedDocument {
   if (result.text.length < 500) {
     for (const [el, nodes] of replaced) el.childNodes = nodes;
     const relaxed = extractContent(body, meta, title, true);
-    if ((!result.text && relaxed.text) || relaxed.text.length > Math.max(result.text.length * 1.5, result.text.length + 200)) result = relaxed;
+    if (
+      (!result.text && relaxed.text) ||
+      relaxed.text.length > Math.max(result.text.length * 1.5, result.text.length + 200)
+    )
+      result = relaxed;
   }
 
   const description =
-    firstMeta(meta, 'description', 'og:description', 'twitter:description', 'dc.description') ?? firstParagraph(result.text, title);
+    firstMeta(meta, 'description', 'og:description', 'twitter:description', 'dc.description') ??
+    firstParagraph(result.text, title);
   return {
     title,
     markdown: result.markdown,
@@ -80,7 +96,13 @@ function extractHtml(html: string, url: string): ExtractedDocument {
   };
 }
 
-function extractContent(body: HTMLElement, meta: PageMeta, title: string | null, relaxed: boolean, replaced?: Map<HTMLElement, Node[]>) {
+function extractContent(
+  body: HTMLElement,
+  meta: PageMeta,
+  title: string | null,
+  relaxed: boolean,
+  replaced?: Map<HTMLElement, Node[]>,
+) {
   const finder = new ContentFinder(body, meta, relaxed, replaced);
   const nodes = finder.find(title);
   const ctx: RenderContext = { base: meta.base, isDataTable: (t) => finder.isDataTable(t) };
@@ -160,7 +182,9 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 function stripSite(title: string, site: string | null): string {
   if (!site || same(title, site)) return title;
   const s = escapeRe(site);
-  const m = new RegExp(`^(.+?)\\s*(?:\\||-|–|—|·|•|»|:|::)\\s*${s}\\s*$`, 'i').exec(title) ?? new RegExp(`^\\s*${s}\\s*(?:\\||-|–|—|·|•|»|:|::)\\s*(.+)$`, 'i').exec(title);
+  const m =
+    new RegExp(`^(.+?)\\s*(?:\\||-|–|—|·|•|»|:|::)\\s*${s}\\s*$`, 'i').exec(title) ??
+    new RegExp(`^\\s*${s}\\s*(?:\\||-|–|—|·|•|»|:|::)\\s*(.+)$`, 'i').exec(title);
   return m ? m[1].trim() : title;
 }
 
@@ -172,7 +196,9 @@ function cleanTitleTag(raw: string, site: string | null, h1s: string[]): string 
   if (stripped !== title) return stripped;
   const parts = title.split(SEPARATOR);
   if (parts.length < 2) return title;
-  const h1 = h1s.find((h) => parts.some((p) => same(p, h)) || (h.length >= 15 && title.toLowerCase().startsWith(h.toLowerCase())));
+  const h1 = h1s.find(
+    (h) => parts.some((p) => same(p, h)) || (h.length >= 15 && title.toLowerCase().startsWith(h.toLowerCase())),
+  );
   if (h1) return h1;
   const sep = [...title.matchAll(new RegExp(SEPARATOR.source, 'g'))];
   const lastSep = sep[sep.length - 1];
@@ -189,9 +215,28 @@ function cleanTitleTag(raw: string, site: string | null, h1s: string[]): string 
 // ---- date, author, language -------------------------------------------------------------------
 
 const DATE_METAS = [
-  'article:published_time', 'og:article:published_time', 'og:published_time', 'article.published', 'datepublished', 'date.published',
-  'publishdate', 'publish-date', 'publish_date', 'pubdate', 'parsely-pub-date', 'sailthru.date', 'dc.date.issued', 'dcterms.issued',
-  'dc.date', 'dcterms.date', 'dcterms.created', 'dc.date.created', 'citation_publication_date', 'citation_date', 'citation_online_date', 'date',
+  'article:published_time',
+  'og:article:published_time',
+  'og:published_time',
+  'article.published',
+  'datepublished',
+  'date.published',
+  'publishdate',
+  'publish-date',
+  'publish_date',
+  'pubdate',
+  'parsely-pub-date',
+  'sailthru.date',
+  'dc.date.issued',
+  'dcterms.issued',
+  'dc.date',
+  'dcterms.date',
+  'dcterms.created',
+  'dc.date.created',
+  'citation_publication_date',
+  'citation_date',
+  'citation_online_date',
+  'date',
 ];
 
 /** The date the page declares: meta tags, itemprop, JSON-LD. */
@@ -222,7 +267,13 @@ function dateFromTime(meta: PageMeta, content: HTMLElement[]): string | null {
 function pickTime(meta: PageMeta, content: HTMLElement[]): HTMLElement | null {
   const times = meta.times;
   if (!times.length) return null;
-  const marked = times.find((t) => t.hasAttribute('pubdate') || /publish|posted|entry-date|post-date|article-date|dateline/i.test(`${attr(t, 'class') ?? ''} ${attr(t, 'itemprop') ?? ''} ${attr(t, 'id') ?? ''} ${attr(t.parentNode ?? t, 'class') ?? ''}`));
+  const marked = times.find(
+    (t) =>
+      t.hasAttribute('pubdate') ||
+      /publish|posted|entry-date|post-date|article-date|dateline/i.test(
+        `${attr(t, 'class') ?? ''} ${attr(t, 'itemprop') ?? ''} ${attr(t, 'id') ?? ''} ${attr(t.parentNode ?? t, 'class') ?? ''}`,
+      ),
+  );
   if (marked) return marked;
   const scopes = new Set<HTMLElement>();
   for (const n of content) {
@@ -243,7 +294,8 @@ function within(ancestor: HTMLElement, el: HTMLElement): boolean {
 
 function ancestorHints(el: HTMLElement): string {
   let out = '';
-  for (let p: HTMLElement | null = el.parentNode, i = 0; p && i < 6; p = p.parentNode, i++) out += ` ${attr(p, 'class') ?? ''} ${attr(p, 'id') ?? ''}`;
+  for (let p: HTMLElement | null = el.parentNode, i = 0; p && i < 6; p = p.parentNode, i++)
+    out += ` ${attr(p, 'class') ?? ''} ${attr(p, 'id') ?? ''}`;
   return out;
 }
 
@@ -291,7 +343,11 @@ function cleanAuthor(raw: string | null | undefined): string | null {
   let a = squash(raw)
     .replace(/^(?:written\s+|posted\s+|published\s+)?(?:by|von|par|por|di|door)\s*:?\s+/i, '')
     .replace(/^(?:author|autor|auteur)\s*:\s*/i, '');
-  a = a.split(/\s+[|•·»—–]\s+|\s+(?:on|am|le|el)\s+(?=\w+\.?\s+\d|\d)|,\s*(?:published|updated|posted)\b|\s+(?:published|updated)\s/i)[0].trim();
+  a = a
+    .split(
+      /\s+[|•·»—–]\s+|\s+(?:on|am|le|el)\s+(?=\w+\.?\s+\d|\d)|,\s*(?:published|updated|posted)\b|\s+(?:published|updated)\s/i,
+    )[0]
+    .trim();
   a = a.replace(/[,;:\s]+$/, '');
   if (!a || a.length > 100 || /https?:|www\.|@\w+\.\w/.test(a) || !/\p{L}/u.test(a)) return null;
   return a;
@@ -302,7 +358,8 @@ function languageOf(meta: PageMeta, text: string): string | null {
   const detected = text ? detectLanguage(text) : null;
   if (!declared) return detected?.lang ?? null;
   // Templates often hard-code lang="en": overwhelming evidence for another language wins.
-  if (detected && detected.lang !== declared && declared in STOPWORDS && detected.ratio >= 0.1 && words(text) >= 40) return detected.lang;
+  if (detected && detected.lang !== declared && declared in STOPWORDS && detected.ratio >= 0.1 && words(text) >= 40)
+    return detected.lang;
   return declared;
 }
 

@@ -14,7 +14,10 @@ const maxBuffers = ((workerData as { maxBuffersMb?: number } | null)?.maxBuffers
 let watching: NodeJS.Timeout | null = null;
 const watch = (on: boolean) => {
   if (watching) clearInterval(watching);
-  watching = on && maxBuffers > 0 ? setInterval(() => process.memoryUsage().arrayBuffers > maxBuffers && process.exit(BUFFERS_EXCEEDED), 50) : null;
+  watching =
+    on && maxBuffers > 0
+      ? setInterval(() => process.memoryUsage().arrayBuffers > maxBuffers && process.exit(BUFFERS_EXCEEDED), 50)
+      : null;
 };
 
 /** An extraction thread (see ExtractionWorkers): does each task it is sent, one at a time. */
@@ -23,7 +26,11 @@ parentPort!.on('message', async ({ id, task }: { id: number; task: ThreadTask })
   try {
     parentPort!.postMessage({ id, result: await runTask(task) });
   } catch (error) {
-    parentPort!.postMessage({ id, error: (error as Error)?.message ?? String(error), unreadable: error instanceof DocumentUnreadable });
+    parentPort!.postMessage({
+      id,
+      error: (error as Error)?.message ?? String(error),
+      unreadable: error instanceof DocumentUnreadable,
+    });
   } finally {
     watch(false);
   }

@@ -7,7 +7,14 @@ import { isBinaryDocument } from './documents/extract-any';
 import type { ExtractedDocument, ExtractOptions } from './extraction.port';
 import type { PageLinks } from './html/links';
 import type { Sitemap } from './sitemap';
-import { overdueMessage, type Renderings, type RobotsVerdict, runTask, type ThreadResults, type ThreadTask } from './thread-tasks';
+import {
+  overdueMessage,
+  type Renderings,
+  type RobotsVerdict,
+  runTask,
+  type ThreadResults,
+  type ThreadTask,
+} from './thread-tasks';
 
 /** A page given up: it took longer than the deadline, or more memory than a thread may hold. */
 export class ExtractionAbandoned extends Error {
@@ -92,7 +99,11 @@ export class ExtractionWorkers {
 
   /** The page's (or PDF's, Word file's) document; `keep` names the renderings wanted besides the text (the others come back empty). */
   extract(body: string, options: ExtractOptions, keep: Renderings = ['markdown', 'html']): Promise<ExtractedDocument> {
-    const wire: ExtractOptions = { url: options.url, contentType: options.contentType, ...(options.encoding && { encoding: options.encoding }) };
+    const wire: ExtractOptions = {
+      url: options.url,
+      contentType: options.contentType,
+      ...(options.encoding && { encoding: options.encoding }),
+    };
     return this.run({ kind: 'extract', body, options: wire, keep });
   }
 
@@ -136,31 +147,61 @@ export class ExtractionWorkers {
 
   private spawn(): Slot {
     const limits = this.options.maxHeapMb ? { resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb } } : {};
-    const worker = new Worker(this.script!, { ...limits, workerData: { maxBuffersMb: this.options.maxBuffersMb ?? this.options.maxHeapMb ?? 0 } });
+    const worker = new Worker(this.script!, {
+      ...limits,
+      workerData: { maxBuffersMb: this.options.maxBuffersMb ?? this.options.maxHeapMb ?? 0 },
+    });
     worker.unref();
     const slot: Slot = { worker, ready: false, job: null, timer: null };
-    worker.on('message', (reply: { ready?: true; id: number; result?: never; error?: string; unreadable?: boolean }) => {
-      if (reply.ready) {
-        slot.ready = true;
-        return this.pump();
-      }
-      const job = slot.job;
-      if (!job || job.id !== reply.id) return;
-      this.finish(slot);
-      if (reply.error === undefined) job.resolve(reply.result!);
-      else job.reject(reply.unreadable ? new DocumentUnreadable(reply.error ?? 'the document cannot be read') : new Error(reply.error ?? 'extraction failed'));
-      this.pump();
-    });
+    worker.on(
+      'message',
+      (reply: { ready?: true; id: number; result?: never; error?: string; unreadable?: boolean }) => {
+        if (reply.ready) {
+          slot.ready = true;
+          return this.pump();
+        }
+        const job = slot.job;
+        if (!job || job.id !== reply.id) return;
+        this.finish(slot);
+        if (reply.error === undefined) job.resolve(reply.result!);
+        else
+          job.reject(
+            reply.unreadable
+              ? new DocumentUnreadable(reply.error ?? 'the document cannot be read')
+              : new Error(reply.error ?? 'extraction failed'),
+          );
+        this.pump();
+      },
+    );
     worker.on('error', (error: Error & { code?: string }) => {
       const outOfMemory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
-      this.replace(slot, outOfMemory ? new ExtractionAbandoned(`the page needs more than ${this.options.maxHeapMb} MB to extract`) : error);
+      this.replace(
+        slot,
+        outOfMemory
+          ? new ExtractionAbandoned(`the page needs more than ${this.options.maxHeapMb} MB to extract`)
+          : error,
+      );
     });
     worker.on('exit', (code) => {
       if (!slot.job || this.closed) return;
       const task = slot.job.task;
-      const what = task.kind === 'extract' && isBinaryDocument(task.options.contentType) ? 'document' : task.kind === 'extract' ? 'page' : task.kind === 'robots' ? 'robots.txt' : task.kind;
+      const what =
+        task.kind === 'extract' && isBinaryDocument(task.options.contentType)
+          ? 'document'
+          : task.kind === 'extract'
+            ? 'page'
+            : task.kind === 'robots'
+              ? 'robots.txt'
+              : task.kind;
       const mb = this.options.maxBuffersMb ?? this.options.maxHeapMb;
-      this.replace(slot, code === BUFFERS_EXCEEDED ? new ExtractionAbandoned(`the ${what} needs more than ${mb} MB to ${task.kind === 'extract' ? 'extract' : 'read'}`) : new Error('extraction thread stopped'));
+      this.replace(
+        slot,
+        code === BUFFERS_EXCEEDED
+          ? new ExtractionAbandoned(
+              `the ${what} needs more than ${mb} MB to ${task.kind === 'extract' ? 'extract' : 'read'}`,
+            )
+          : new Error('extraction thread stopped'),
+      );
     });
     return slot;
   }
@@ -173,7 +214,10 @@ export class ExtractionWorkers {
       slot.job = job;
       const document = job.task.kind === 'extract' && isBinaryDocument(job.task.options.contentType);
       const ms = document ? (this.options.documentTimeoutMs ?? this.options.timeoutMs) : this.options.timeoutMs;
-      slot.timer = setTimeout(() => this.replace(slot, new ExtractionAbandoned(overdueMessage(job.task, document, ms))), ms);
+      slot.timer = setTimeout(
+        () => this.replace(slot, new ExtractionAbandoned(overdueMessage(job.task, document, ms))),
+        ms,
+      );
       slot.worker.postMessage({ id: job.id, task: job.task });
     }
   }
@@ -199,7 +243,8 @@ export class ExtractionWorkers {
     job?.reject(error);
     if (this.slots.length === 0 && !this.closed) {
       this.script = null;
-      for (const queued of this.queue.splice(0)) runTask(queued.task).then(queued.resolve as (result: unknown) => void, queued.reject);
+      for (const queued of this.queue.splice(0))
+        runTask(queued.task).then(queued.resolve as (result: unknown) => void, queued.reject);
     }
     this.pump();
   }

@@ -4,13 +4,27 @@
  * of them divided by how many share it, so the distinctive words decide.
  */
 export const STOPWORDS: Record<string, string[]> = {
-  en: 'the of and to in is that it for was on are with as this be by at from have has or not but an they which you we his her their were been will would can there what when all more about into than its also these our had if so who how'.split(' '),
-  de: 'der die und in den von zu das mit sich des auf für ist im dem nicht ein eine als auch es an werden aus er hat dass sie nach wird bei einer um am sind noch wie einem über einen so zum war haben nur oder aber vor zur bis mehr durch man sein wurde sei ich wir ihre diese unter kann'.split(' '),
-  fr: 'le la les de des du et en un une est que qui dans pour pas sur au avec ce il elle par plus ne se sont aux mais ou nous vous cette leur été ont son sa ses comme tout fait être aussi peut ces entre sans très après'.split(' '),
-  es: 'el la los las de del y en un una es que por para con no se su al lo como más pero sus le ya o fue este ha porque esta son entre cuando muy sin sobre también me hasta hay donde quien desde todo nos durante uno ni contra ese eso otros están'.split(' '),
-  it: 'il lo la i gli le di del della dei delle e è un una che per in con non si da al alla sono come più ma anche questo questa nel nella ha hanno essere stato tra fra suo sua loro dopo ancora molto quando perché già sul sulla degli'.split(' '),
-  pt: 'o a os as de do da dos das e em no na nos nas um uma que é para com não se por mais como mas ao foi ele ela seu sua são ou quando muito já também pelo pela está isso este esta entre depois sem mesmo ter há foram até às'.split(' '),
-  nl: 'de het een en van in is dat op te zijn voor met die niet aan er om ook als bij of door maar naar dan wordt uit nog worden werd kan zo hij ze wel dit deze geen meer heeft hebben al was tot onder over zich wij jullie'.split(' '),
+  en: 'the of and to in is that it for was on are with as this be by at from have has or not but an they which you we his her their were been will would can there what when all more about into than its also these our had if so who how'.split(
+    ' ',
+  ),
+  de: 'der die und in den von zu das mit sich des auf für ist im dem nicht ein eine als auch es an werden aus er hat dass sie nach wird bei einer um am sind noch wie einem über einen so zum war haben nur oder aber vor zur bis mehr durch man sein wurde sei ich wir ihre diese unter kann'.split(
+    ' ',
+  ),
+  fr: 'le la les de des du et en un une est que qui dans pour pas sur au avec ce il elle par plus ne se sont aux mais ou nous vous cette leur été ont son sa ses comme tout fait être aussi peut ces entre sans très après'.split(
+    ' ',
+  ),
+  es: 'el la los las de del y en un una es que por para con no se su al lo como más pero sus le ya o fue este ha porque esta son entre cuando muy sin sobre también me hasta hay donde quien desde todo nos durante uno ni contra ese eso otros están'.split(
+    ' ',
+  ),
+  it: 'il lo la i gli le di del della dei delle e è un una che per in con non si da al alla sono come più ma anche questo questa nel nella ha hanno essere stato tra fra suo sua loro dopo ancora molto quando perché già sul sulla degli'.split(
+    ' ',
+  ),
+  pt: 'o a os as de do da dos das e em no na nos nas um uma que é para com não se por mais como mas ao foi ele ela seu sua são ou quando muito já também pelo pela está isso este esta entre depois sem mesmo ter há foram até às'.split(
+    ' ',
+  ),
+  nl: 'de het een en van in is dat op te zijn voor met die niet aan er om ook als bij of door maar naar dan wordt uit nog worden werd kan zo hij ze wel dit deze geen meer heeft hebben al was tot onder over zich wij jullie'.split(
+    ' ',
+  ),
 };
 
 const WEIGHTS = new Map<string, Map<string, number>>();
@@ -26,13 +40,20 @@ for (const m of WEIGHTS.values()) for (const k of m.keys()) m.set(k, 1 / m.size)
 // Code-point ranges of the scripts told apart before looking at words (a range test per character
 // is much cheaper than a Unicode-property regex).
 const SCRIPTS: Array<[number, number, string]> = [
-  [0x0600, 0x06ff, 'ar'], [0x0750, 0x077f, 'ar'], [0x08a0, 0x08ff, 'ar'], [0xfb50, 0xfdff, 'ar'], [0xfe70, 0xfeff, 'ar'],
+  [0x0600, 0x06ff, 'ar'],
+  [0x0750, 0x077f, 'ar'],
+  [0x08a0, 0x08ff, 'ar'],
+  [0xfb50, 0xfdff, 'ar'],
+  [0xfe70, 0xfeff, 'ar'],
   [0x0590, 0x05ff, 'he'],
   [0x0400, 0x04ff, 'ru'],
   [0x0370, 0x03ff, 'el'],
-  [0xac00, 0xd7af, 'ko'], [0x1100, 0x11ff, 'ko'], [0x3130, 0x318f, 'ko'],
+  [0xac00, 0xd7af, 'ko'],
+  [0x1100, 0x11ff, 'ko'],
+  [0x3130, 0x318f, 'ko'],
   [0x3040, 0x30ff, 'ja'],
-  [0x4e00, 0x9fff, 'zh'], [0x3400, 0x4dbf, 'zh'],
+  [0x4e00, 0x9fff, 'zh'],
+  [0x3400, 0x4dbf, 'zh'],
   [0x0e00, 0x0e7f, 'th'],
   [0x0900, 0x097f, 'hi'],
 ];

@@ -4,7 +4,8 @@ import { hasRunnableScript, looksLikeHtml, stripComments, stripTags } from './ma
 
 describe('looksLikeHtml', () => {
   // The pattern it replaces, which backtracked exponentially on runs of `<!---->`.
-  const OLD = /^\s*(?:<!--[\s\S]*?-->\s*)*<(?:!doctype|html|head|body|div|p|meta|title|article|section|table|span|h[1-6])\b/i;
+  const OLD =
+    /^\s*(?:<!--[\s\S]*?-->\s*)*<(?:!doctype|html|head|body|div|p|meta|title|article|section|table|span|h[1-6])\b/i;
 
   it.each([
     ['<!doctype html><html>', true],
@@ -27,7 +28,25 @@ describe('looksLikeHtml', () => {
   it('agrees with the pattern it replaces on documents with at most one comment', () => {
     const space = fc.array(fc.constantFrom(' ', '\n', '\t'), { maxLength: 3 }).map((a) => a.join(''));
     const comment = fc.constantFrom('', '<!-- c -->', '<!---->', '<!--', '<!-- <html> -->');
-    const rest = fc.array(fc.constantFrom(' ', 'x', '<html>', '<div>', '<p>', '<pre>', '<!doctype html>', 'text', '<h2>', '<h7>', '<span ', '<br>', '<P>', '<divx>'), { maxLength: 6 });
+    const rest = fc.array(
+      fc.constantFrom(
+        ' ',
+        'x',
+        '<html>',
+        '<div>',
+        '<p>',
+        '<pre>',
+        '<!doctype html>',
+        'text',
+        '<h2>',
+        '<h7>',
+        '<span ',
+        '<br>',
+        '<P>',
+        '<divx>',
+      ),
+      { maxLength: 6 },
+    );
     fc.assert(
       fc.property(space, comment, space, rest, (a, c, b, r) => {
         const text = a + c + b + r.join('');
@@ -54,18 +73,27 @@ describe('stripComments', () => {
 
   it('is the identity on markup without comments or raw-text elements', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom('<p>', '</p>', 'word', ' ', '<a href="x">', '</a>', '<', '>', '-', '!'), { maxLength: 20 }), (parts) => {
-        const html = parts.join('');
-        fc.pre(!html.includes('<!--'));
-        expect(stripComments(html)).toBe(html);
-      }),
+      fc.property(
+        fc.array(fc.constantFrom('<p>', '</p>', 'word', ' ', '<a href="x">', '</a>', '<', '>', '-', '!'), {
+          maxLength: 20,
+        }),
+        (parts) => {
+          const html = parts.join('');
+          fc.pre(!html.includes('<!--'));
+          expect(stripComments(html)).toBe(html);
+        },
+      ),
     );
   });
 });
 
 describe('stripTags', () => {
   it('keeps the words, drops tags, comments, scripts and styles; a tag that never closes drops the rest', () => {
-    expect(stripTags('<p>one</p><!-- two --><script>three()</script><style>p{}</style><b>four</b>').replace(/\s+/g, ' ').trim()).toBe('one four');
+    expect(
+      stripTags('<p>one</p><!-- two --><script>three()</script><style>p{}</style><b>four</b>')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    ).toBe('one four');
     expect(stripTags('<p>kept</p><a href="x').trim()).toBe('kept');
     expect(stripTags(`<p>kept</p>${'<'.repeat(10_000)}`).trim()).toBe('kept');
   });
@@ -73,19 +101,28 @@ describe('stripTags', () => {
 
 describe('extractDocument on pages made to hurt a parser', () => {
   it('keeps the first paragraph before 200,000 unclosed comments, and the word inside 60,000 nested divs', () => {
-    expect(extractDocument(`<html><body><p>The first paragraph is here.</p>${'<!--'.repeat(200_000)}`, { url: 'http://x.test/' }).text).toBe('The first paragraph is here.');
-    expect(extractDocument(`${'<div>'.repeat(60_000)}nestedword${'</div>'.repeat(60_000)}`, { url: 'http://x.test/' }).text).toBe('nestedword');
+    expect(
+      extractDocument(`<html><body><p>The first paragraph is here.</p>${'<!--'.repeat(200_000)}`, {
+        url: 'http://x.test/',
+      }).text,
+    ).toBe('The first paragraph is here.');
+    expect(
+      extractDocument(`${'<div>'.repeat(60_000)}nestedword${'</div>'.repeat(60_000)}`, { url: 'http://x.test/' }).text,
+    ).toBe('nestedword');
   });
 
   it('reads 40 empty comments as text when served as text/plain or octet-stream', () => {
     for (const contentType of ['text/plain', 'application/octet-stream']) {
-      expect(extractDocument('<!---->'.repeat(40), { url: 'http://x.test/', contentType }).text).toBe('<!---->'.repeat(40));
+      expect(extractDocument('<!---->'.repeat(40), { url: 'http://x.test/', contentType }).text).toBe(
+        '<!---->'.repeat(40),
+      );
     }
   });
 
   it('gives a thin page the relaxed pass on the same tree, restored (one parse): class-named blocks come back', () => {
     // The strict pass drops the "share"-classed block as furniture; the relaxed pass keeps it.
-    const html = '<html><body><div class="share-story"><p>Only text on the page, in a block with a furniture class name.</p></div></body></html>';
+    const html =
+      '<html><body><div class="share-story"><p>Only text on the page, in a block with a furniture class name.</p></div></body></html>';
     expect(extractDocument(html, { url: 'http://x.test/' }).text).toContain('Only text on the page');
   });
 });

@@ -31,7 +31,26 @@ function tagNameAt(text: string, at: number): { name: string; end: number } | nu
   return { name: text.slice(at, end).toLowerCase(), end };
 }
 
-const OPENING_TAGS = new Set(['!doctype', 'html', 'head', 'body', 'div', 'p', 'meta', 'title', 'article', 'section', 'table', 'span', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+const OPENING_TAGS = new Set([
+  '!doctype',
+  'html',
+  'head',
+  'body',
+  'div',
+  'p',
+  'meta',
+  'title',
+  'article',
+  'section',
+  'table',
+  'span',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+]);
 
 /**
  * Whether a body served without an HTML type reads as HTML: after optional whitespace and
@@ -132,7 +151,8 @@ export function stripTags(html: string): string {
   return parts.join('');
 }
 
-const SCRIPT_TYPES = /^\s*(?:|text\/javascript|application\/javascript|module|text\/ecmascript|application\/ecmascript)\s*$/i;
+const SCRIPT_TYPES =
+  /^\s*(?:|text\/javascript|application\/javascript|module|text\/ecmascript|application\/ecmascript)\s*$/i;
 
 /**
  * Whether the markup has a script a browser would run (not JSON-LD, templates or other data
@@ -141,7 +161,11 @@ const SCRIPT_TYPES = /^\s*(?:|text\/javascript|application\/javascript|module|te
  */
 export function hasRunnableScript(html: string): boolean {
   const lower = html.length > 5_000_000 ? html.slice(0, 5_000_000).toLowerCase() : html.toLowerCase();
-  for (let at = lower.indexOf('<script'), seen = 0; at >= 0 && seen < 200; at = lower.indexOf('<script', at + 7), seen++) {
+  for (
+    let at = lower.indexOf('<script'), seen = 0;
+    at >= 0 && seen < 200;
+    at = lower.indexOf('<script', at + 7), seen++
+  ) {
     const next = lower.charCodeAt(at + 7);
     if (!(isSpace(next) || next === 0x3e || next === 0x2f)) continue;
     const window = lower.slice(at, at + 1_000);

@@ -5,7 +5,10 @@ import { escapeHtml } from './html/dom';
  * plain-text and an HTML rendering of its common block and inline syntax; nothing is dropped.
  */
 export function normalizeText(body: string): string {
-  const lines = body.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').split('\n');
+  const lines = body
+    .replace(/^\uFEFF/, '')
+    .replace(/\r\n?/g, '\n')
+    .split('\n');
   return lines
     .map(withoutTrailingBlanks)
     .join('\n')
@@ -66,7 +69,13 @@ export function markdownToText(md: string): string {
     if ((/^[\s*_-]+$/.test(line) && line.replace(/\s+/g, '').length >= 3) || /^\s*(?:=+|-+)\s*$/.test(line)) continue;
     let l = line.replace(/^\s{0,3}#{1,6}\s+/, '').replace(/\s+#+\s*$/, '');
     l = l.replace(/^[ \t]*>[ \t>]*/, '').replace(/^(\s*)(?:[-*+]|\d+[.)])\s+/, '$1');
-    if (/^\s*\|.*\|\s*$/.test(l)) l = l.trim().replace(/^\||\|$/g, '').split(/(?<!\\)\|/).map((c) => c.trim()).join('\t');
+    if (/^\s*\|.*\|\s*$/.test(l))
+      l = l
+        .trim()
+        .replace(/^\||\|$/g, '')
+        .split(/(?<!\\)\|/)
+        .map((c) => c.trim())
+        .join('\t');
     out.push(stripInline(l));
   }
   return normalizeText(out.join('\n'));
@@ -134,8 +143,15 @@ function inline(s: string): string {
   const codes: string[] = [];
   let out = s.replace(/`([^`]+)`/g, (_, c: string) => `\u0000${codes.push(c) - 1}\u0000`);
   out = escapeHtml(out)
-    .replace(/!\[([^\]]*)\]\(([^)\s]+)[^)]*\)/g, (_, alt: string, src: string) => `<img src="${src.replace(/"/g, '&quot;')}" alt="${alt.replace(/"/g, '&quot;')}">`)
-    .replace(/\[([^\]]+)\]\(([^)\s]+)[^)]*\)/g, (_, text: string, href: string) => `<a href="${href.replace(/"/g, '&quot;')}">${text}</a>`)
+    .replace(
+      /!\[([^\]]*)\]\(([^)\s]+)[^)]*\)/g,
+      (_, alt: string, src: string) =>
+        `<img src="${src.replace(/"/g, '&quot;')}" alt="${alt.replace(/"/g, '&quot;')}">`,
+    )
+    .replace(
+      /\[([^\]]+)\]\(([^)\s]+)[^)]*\)/g,
+      (_, text: string, href: string) => `<a href="${href.replace(/"/g, '&quot;')}">${text}</a>`,
+    )
     .replace(/(\*\*|__)(.+?)\1/g, '<strong>$2</strong>')
     .replace(/(^|[^\w*])[*_](\S(?:.*?\S)?)[*_](?![\w*])/g, '$1<em>$2</em>');
   return out.replace(/\u0000(\d+)\u0000/g, (_, i: string) => `<code>${escapeHtml(codes[+i])}</code>`);

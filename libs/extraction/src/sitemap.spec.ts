@@ -19,8 +19,15 @@ describe('parseSitemap', () => {
   });
 
   it('reads an index: its child sitemaps', () => {
-    const xml = '<sitemapindex><sitemap><loc>https://x.test/s1.xml.gz</loc></sitemap><sitemap ><loc>https://x.test/s2.xml</loc></sitemap></sitemapindex>';
-    expect(parseSitemap(xml)).toEqual({ kind: 'index', entries: [{ loc: 'https://x.test/s1.xml.gz', lastmod: null }, { loc: 'https://x.test/s2.xml', lastmod: null }] });
+    const xml =
+      '<sitemapindex><sitemap><loc>https://x.test/s1.xml.gz</loc></sitemap><sitemap ><loc>https://x.test/s2.xml</loc></sitemap></sitemapindex>';
+    expect(parseSitemap(xml)).toEqual({
+      kind: 'index',
+      entries: [
+        { loc: 'https://x.test/s1.xml.gz', lastmod: null },
+        { loc: 'https://x.test/s2.xml', lastmod: null },
+      ],
+    });
   });
 
   it('stops at maxEntries', () => {

@@ -60,6 +60,9 @@ function scan(xml: string, tag: 'url' | 'sitemap', maxEntries: number): SitemapE
 }
 
 export function parseSitemap(xml: string, maxEntries = 50_000): Sitemap {
-  const index = /<sitemapindex[\s>]/.test(xml.slice(0, 4096)) || (xml.includes('<sitemapindex') && !xml.includes('<urlset'));
-  return index ? { kind: 'index', entries: scan(xml, 'sitemap', maxEntries) } : { kind: 'urlset', entries: scan(xml, 'url', maxEntries) };
+  const index =
+    /<sitemapindex[\s>]/.test(xml.slice(0, 4096)) || (xml.includes('<sitemapindex') && !xml.includes('<urlset'));
+  return index
+    ? { kind: 'index', entries: scan(xml, 'sitemap', maxEntries) }
+    : { kind: 'urlset', entries: scan(xml, 'url', maxEntries) };
 }

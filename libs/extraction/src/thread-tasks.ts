@@ -54,7 +54,11 @@ async function run(task: ThreadTask): Promise<ThreadResults[ThreadTask['kind']]>
       return parseSitemap(task.xml, task.maxEntries);
     case 'robots': {
       const rules = robotsRules(task.text, task.userAgent);
-      return { allowed: task.urls.map((url) => rules.isAllowed(url)), crawlDelaySec: rules.crawlDelaySec, sitemaps: rules.sitemaps };
+      return {
+        allowed: task.urls.map((url) => rules.isAllowed(url)),
+        crawlDelaySec: rules.crawlDelaySec,
+        sitemaps: rules.sitemaps,
+      };
     }
   }
 }

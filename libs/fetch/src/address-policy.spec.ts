@@ -246,7 +246,10 @@ describe('the agents decide at connect time', () => {
 
   function attempt(agent: http.Agent, host: string, port = 80): Promise<string> {
     return new Promise((resolve) => {
-      const create = agent.createConnection.bind(agent) as unknown as (o: object, cb: (err: Error | null) => void) => unknown;
+      const create = agent.createConnection.bind(agent) as unknown as (
+        o: object,
+        cb: (err: Error | null) => void,
+      ) => unknown;
       try {
         create({ host, port }, (err) => resolve(err ? err.message : 'connected'));
       } catch (e) {
@@ -286,7 +289,9 @@ describe('the agents decide at connect time', () => {
 
   it('a public name and a public literal pass (to the recorder)', async () => {
     const agent = new GuardedHttpAgent(guard());
-    expect(await attempt(agent, 'public.test')).toBe('test double: would dial 93.184.216.34,2606:2800:220:1:248:1893:25c8:1946');
+    expect(await attempt(agent, 'public.test')).toBe(
+      'test double: would dial 93.184.216.34,2606:2800:220:1:248:1893:25c8:1946',
+    );
     expect(await attempt(agent, '93.184.216.34')).toBe('test double: would dial 93.184.216.34');
   });
 
@@ -316,9 +321,14 @@ describe('the agents decide at connect time', () => {
         message: 'http://metadata.test/latest/meta-data/: refused: metadata.test resolves to a cloud metadata address',
       });
       const https = await fetcher.fetch('https://cgnat.test/').catch((e: unknown) => e);
-      expect(https).toMatchObject({ code: 'blocked_address', message: expect.stringContaining('cgnat.test resolves to a carrier-grade NAT') });
+      expect(https).toMatchObject({
+        code: 'blocked_address',
+        message: expect.stringContaining('cgnat.test resolves to a carrier-grade NAT'),
+      });
       // The same path lets a public name through to the (recording) dialler.
-      expect(await fetcher.fetch('http://public.test/').catch((e: unknown) => e)).toMatchObject({ code: 'unreachable' });
+      expect(await fetcher.fetch('http://public.test/').catch((e: unknown) => e)).toMatchObject({
+        code: 'unreachable',
+      });
       expect(dialled).toEqual(['93.184.216.34,2606:2800:220:1:248:1893:25c8:1946']);
     } finally {
       await fetcher.close();

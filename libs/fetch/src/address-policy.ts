@@ -207,7 +207,13 @@ export class AllowHosts {
 
 export type UrlVerdict =
   | { ok: true; url: URL }
-  | { ok: false; code: 'invalid_url' | 'unsupported_scheme' | 'blocked_address'; reason: string; addressClass?: AddressClass; href?: string };
+  | {
+      ok: false;
+      code: 'invalid_url' | 'unsupported_scheme' | 'blocked_address';
+      reason: string;
+      addressClass?: AddressClass;
+      href?: string;
+    };
 
 export const defaultPort = (url: URL) => Number(url.port || (url.protocol === 'https:' ? 443 : 80));
 
@@ -225,16 +231,34 @@ export function checkUrl(raw: string, allow: AllowHosts = new AllowHosts()): Url
   url.hash = ''; // never sent; keeps cache keys and error URLs canonical
   const href = url.href;
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return { ok: false, code: 'unsupported_scheme', reason: `the ${url.protocol.slice(0, -1)} scheme is not fetched (only http and https)`, href };
+    return {
+      ok: false,
+      code: 'unsupported_scheme',
+      reason: `the ${url.protocol.slice(0, -1)} scheme is not fetched (only http and https)`,
+      href,
+    };
   }
   if (!url.hostname) return { ok: false, code: 'invalid_url', reason: 'the URL has no host', href };
   const host = bareHost(url.hostname);
   if (allow.matches(host, defaultPort(url))) return { ok: true, url };
   if (isIpLiteral(host)) {
     const cls = classifyAddress(host);
-    if (cls !== 'public') return { ok: false, code: 'blocked_address', reason: `${host} is ${describeAddressClass(cls)}`, addressClass: cls, href };
+    if (cls !== 'public')
+      return {
+        ok: false,
+        code: 'blocked_address',
+        reason: `${host} is ${describeAddressClass(cls)}`,
+        addressClass: cls,
+        href,
+      };
   } else if (isLocalhostName(host)) {
-    return { ok: false, code: 'blocked_address', reason: `${host} is a loopback host name`, addressClass: 'loopback', href };
+    return {
+      ok: false,
+      code: 'blocked_address',
+      reason: `${host} is a loopback host name`,
+      addressClass: 'loopback',
+      href,
+    };
   }
   // Checked after the address so a credentialed internal URL is reported as what it is.
   if (url.username || url.password) {

@@ -48,13 +48,23 @@ export interface FetchedDocument {
   contentType: string;
 }
 
-const BASE_FLAGS = ['--headless', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update'];
+const BASE_FLAGS = [
+  '--headless',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+];
 /**
  * WebRTC's UDP goes around the proxy (and so around the address policy): off in the browser
  * itself, not only hidden from page scripts. Both spellings: the policy switch Chromium reads
  * (`force-`) and the older one.
  */
-const WEBRTC_FLAGS = ['--force-webrtc-ip-handling-policy=disable_non_proxied_udp', '--webrtc-ip-handling-policy=disable_non_proxied_udp', '--enforce-webrtc-ip-permission-check'];
+const WEBRTC_FLAGS = [
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--enforce-webrtc-ip-permission-check',
+];
 
 /**
  * The browser's command line. Its sandbox stays on unless this process is root, where Chromium
@@ -126,7 +136,9 @@ export class BrowserRenderer {
 
   /** Whether a browser is configured and present on the machine. */
   get available(): boolean {
-    return !!this.options.executablePath && fs.existsSync(this.options.executablePath) && (this.options.poolSize ?? 2) > 0;
+    return (
+      !!this.options.executablePath && fs.existsSync(this.options.executablePath) && (this.options.poolSize ?? 2) > 0
+    );
   }
 
   /**
@@ -134,13 +146,27 @@ export class BrowserRenderer {
    * FetchError: `timeout` when the deadline passed, `overloaded` when `queueMax` renders already wait.
    */
   async render(url: string, fetched?: FetchedDocument, hooks?: RenderHooks): Promise<RenderedPage> {
-    if (!this.available) throw new FetchError('unsupported_type', url, `${url}: rendering needs a browser and none is available (install one: apt-get install chromium, or set BROWSER_PATH)`);
+    if (!this.available)
+      throw new FetchError(
+        'unsupported_type',
+        url,
+        `${url}: rendering needs a browser and none is available (install one: apt-get install chromium, or set BROWSER_PATH)`,
+      );
     const first = checkUrl(url, this.allow);
-    if (!first.ok) throw new FetchError(first.code, url, `${url}: ${first.code === 'blocked_address' ? 'refused: ' : ''}${first.reason}`);
+    if (!first.ok)
+      throw new FetchError(
+        first.code,
+        url,
+        `${url}: ${first.code === 'blocked_address' ? 'refused: ' : ''}${first.reason}`,
+      );
     await this.acquire(url);
     try {
       const browser = await this.launch().catch((error: unknown) => {
-        throw new FetchError('unsupported_type', url, `${url}: the browser could not start (${(error as Error).message.split('\n')[0]})`);
+        throw new FetchError(
+          'unsupported_type',
+          url,
+          `${url}: the browser could not start (${(error as Error).message.split('\n')[0]})`,
+        );
       });
       hooks?.started?.();
       return await this.bounded(browser, first.url.href, fetched);
@@ -172,7 +198,9 @@ export class BrowserRenderer {
     const context = browser.createBrowserContext();
     const work = context.then(async (ctx) => {
       // Downloads are refused per context: the browser-wide setting covers its default context only.
-      await this.sessions.get(browser)?.send('Browser.setDownloadBehavior', { behavior: 'deny', browserContextId: ctx.id });
+      await this.sessions
+        .get(browser)
+        ?.send('Browser.setDownloadBehavior', { behavior: 'deny', browserContextId: ctx.id });
       return this.load(await ctx.newPage(), url, deadline, fetched);
     });
     const expired = new Promise<never>((_, reject) => {
@@ -184,10 +212,12 @@ export class BrowserRenderer {
       clearTimeout(timer);
       work.catch(() => undefined);
       const closed = await Promise.race([
-        context.then((ctx) => ctx.close()).then(
-          () => true,
-          () => false,
-        ),
+        context
+          .then((ctx) => ctx.close())
+          .then(
+            () => true,
+            () => false,
+          ),
         sleep(CLOSE_GRACE_MS).then(() => false),
       ]);
       if (!closed) this.discard(browser);
@@ -195,7 +225,11 @@ export class BrowserRenderer {
   }
 
   private expired(url: string): FetchError {
-    return new FetchError('timeout', url, `${url}: rendering did not finish within RENDER_TIMEOUT_MS (${this.timeoutMs} ms); the page was closed`);
+    return new FetchError(
+      'timeout',
+      url,
+      `${url}: rendering did not finish within RENDER_TIMEOUT_MS (${this.timeoutMs} ms); the page was closed`,
+    );
   }
 
   /** A browser that no longer answers in time: killed; the next render launches another. */
@@ -220,7 +254,9 @@ export class BrowserRenderer {
     page.on('request', (request) => {
       if (!served && request.isNavigationRequest() && request.url() === url) {
         served = true;
-        void request.respond({ status: 200, contentType: fetched!.contentType, body: fetched!.body }).catch(() => undefined);
+        void request
+          .respond({ status: 200, contentType: fetched!.contentType, body: fetched!.body })
+          .catch(() => undefined);
         return;
       }
       void this.guard(request);
@@ -229,19 +265,27 @@ export class BrowserRenderer {
       await page.goto(url, { waitUntil: 'load', timeout: Math.max(100, deadline - Date.now()) });
     } catch (error) {
       if ((error as Error).name === 'TimeoutError') throw this.expired(url);
-      throw new FetchError('unreachable', url, `${url}: the browser could not load the page (${(error as Error).message.split('\n')[0]})`);
+      throw new FetchError(
+        'unreachable',
+        url,
+        `${url}: the browser could not load the page (${(error as Error).message.split('\n')[0]})`,
+      );
     }
     // Scripts that fetch their text after load: wait for the network to settle, within the deadline.
-    await page.waitForNetworkIdle({ idleTime: 300, timeout: Math.max(100, deadline - Date.now()) }).catch(() => undefined);
+    await page
+      .waitForNetworkIdle({ idleTime: 300, timeout: Math.max(100, deadline - Date.now()) })
+      .catch(() => undefined);
     const html = await page.content();
-    if (Buffer.byteLength(html) > this.maxBytes) throw new FetchError('too_large', url, `${url}: the rendered page exceeds ${this.maxBytes} bytes`);
+    if (Buffer.byteLength(html) > this.maxBytes)
+      throw new FetchError('too_large', url, `${url}: the rendered page exceeds ${this.maxBytes} bytes`);
     return { finalUrl: page.url(), html };
   }
 
   /** Lets a request go only when the address policy allows its URL and every address its name resolves to. */
   private async guard(request: HTTPRequest): Promise<void> {
     try {
-      if (SKIPPED_TYPES.has(request.resourceType()) || !(await this.allowed(request.url()))) return await request.abort('blockedbyclient');
+      if (SKIPPED_TYPES.has(request.resourceType()) || !(await this.allowed(request.url())))
+        return await request.abort('blockedbyclient');
       await request.continue();
     } catch {
       // The page went away meanwhile: nothing to answer.
@@ -293,7 +337,9 @@ export class BrowserRenderer {
     const proxy = this.proxyAddress;
     if (this.root && !warnedNoSandbox) {
       warnedNoSandbox = true;
-      (this.options.log ?? console).warn('this process runs as root: the browser runs without its sandbox (--no-sandbox); run as a non-root user to keep it');
+      (this.options.log ?? console).warn(
+        'this process runs as root: the browser runs without its sandbox (--no-sandbox); run as a non-root user to keep it',
+      );
     }
     const browser = await puppeteer.launch({
       executablePath: this.options.executablePath,
@@ -332,7 +378,11 @@ export class BrowserRenderer {
     }
     if (this.waiting.length >= this.queueMax) {
       return Promise.reject(
-        new FetchError('overloaded', url, `${url}: not rendered: ${this.poolSize} pages are rendering and ${this.waiting.length} more are waiting, the most allowed (RENDER_QUEUE_MAX=${this.queueMax})`),
+        new FetchError(
+          'overloaded',
+          url,
+          `${url}: not rendered: ${this.poolSize} pages are rendering and ${this.waiting.length} more are waiting, the most allowed (RENDER_QUEUE_MAX=${this.queueMax})`,
+        ),
       );
     }
     return new Promise((resolve) => this.waiting.push(resolve));
@@ -344,6 +394,5 @@ export class BrowserRenderer {
     else this.active--;
   }
 }
-
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());

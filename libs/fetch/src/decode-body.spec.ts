@@ -22,7 +22,10 @@ describe('decodeBody', () => {
 
   it('reads the XML declaration for XML types only', () => {
     const xml = iconv.encode('<?xml version="1.0" encoding="ISO-8859-1"?><a>é</a>', 'latin1');
-    expect(decodeBody(xml, 'application/xml')).toEqual({ charset: 'windows-1252', text: '<?xml version="1.0" encoding="ISO-8859-1"?><a>é</a>' });
+    expect(decodeBody(xml, 'application/xml')).toEqual({
+      charset: 'windows-1252',
+      text: '<?xml version="1.0" encoding="ISO-8859-1"?><a>é</a>',
+    });
     expect(decodeBody(xml, 'text/plain').charset).toBe('utf-8');
   });
 

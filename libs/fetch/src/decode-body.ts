@@ -72,8 +72,11 @@ function sniffDeclared(body: Buffer, mediaType: string): string | undefined {
  */
 export function decodeBody(body: Buffer, mediaType: string, headerCharset?: string): { charset: string; text: string } {
   const bom = sniffBom(body);
-  if (bom) return { charset: bom.charset, text: iconv.decode(body.subarray(bom.length), bom.charset, { stripBOM: false }) };
+  if (bom)
+    return { charset: bom.charset, text: iconv.decode(body.subarray(bom.length), bom.charset, { stripBOM: false }) };
   const charset =
-    normaliseCharset(headerCharset) ?? (mediaType === 'application/json' ? undefined : normaliseCharset(sniffDeclared(body, mediaType))) ?? 'utf-8';
+    normaliseCharset(headerCharset) ??
+    (mediaType === 'application/json' ? undefined : normaliseCharset(sniffDeclared(body, mediaType))) ??
+    'utf-8';
   return { charset, text: iconv.decode(body, charset) };
 }

@@ -1,7 +1,8 @@
 import { DOCX_TYPE, documentKind, PDF_TYPE, sniffDocument } from './document-type';
 
 describe('document detection', () => {
-  const zipWith = (name: string) => Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(26), Buffer.from(name)]);
+  const zipWith = (name: string) =>
+    Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(26), Buffer.from(name)]);
 
   it('knows a PDF and a Word file by their bytes, whatever they were served as', () => {
     expect(sniffDocument(Buffer.from('%PDF-1.7\n...'))).toBe(PDF_TYPE);

@@ -21,8 +21,17 @@ export const DOCUMENT_TYPES = new Set([
  * `word/document.xml`) by its bytes, whatever the server called it; else null.
  */
 export function sniffDocument(bytes: Buffer): typeof PDF_TYPE | typeof DOCX_TYPE | null {
-  if (/^(?:\ufeff)?\s{0,64}%PDF-/.test(bytes.subarray(0, 80).toString('latin1').replace(/^\xef\xbb\xbf/, ''))) return PDF_TYPE;
-  if (bytes.length > 4 && bytes.readUInt32LE(0) === 0x04034b50 && bytes.includes('word/document.xml', 0, 'latin1')) return DOCX_TYPE;
+  if (
+    /^(?:\ufeff)?\s{0,64}%PDF-/.test(
+      bytes
+        .subarray(0, 80)
+        .toString('latin1')
+        .replace(/^\xef\xbb\xbf/, ''),
+    )
+  )
+    return PDF_TYPE;
+  if (bytes.length > 4 && bytes.readUInt32LE(0) === 0x04034b50 && bytes.includes('word/document.xml', 0, 'latin1'))
+    return DOCX_TYPE;
   return null;
 }
 

@@ -7,18 +7,25 @@ import { Deadline } from './exchange-deadline';
 import { FetchError } from './fetcher.port';
 import { BlockedAddressError } from './guarded-agent';
 
-export const fail = (code: FetchError['code'], url: string, reason: string, status?: number) => new FetchError(code, url, `${url}: ${reason}`, status);
+export const fail = (code: FetchError['code'], url: string, reason: string, status?: number) =>
+  new FetchError(code, url, `${url}: ${reason}`, status);
 
 /** `url` is the caller's URL; a first-hop verdict names it in its normalised form when it parses. */
 export function verdictError(url: string, v: Extract<UrlVerdict, { ok: false }>, suffix = ''): FetchError {
-  return fail(v.code, suffix ? url : (v.href ?? url), `${v.code === 'blocked_address' ? 'refused: ' : ''}${v.reason}${suffix}`);
+  return fail(
+    v.code,
+    suffix ? url : (v.href ?? url),
+    `${v.code === 'blocked_address' ? 'refused: ' : ''}${v.reason}${suffix}`,
+  );
 }
 
 export function toFetchError(err: unknown, url: string, hop: string, signal?: AbortSignal): FetchError {
   if (err instanceof FetchError) return err;
   const at = hop === url ? '' : ` (at ${hop})`;
   if (signal?.aborted) {
-    return signal.reason instanceof Deadline ? fail('timeout', url, `${signal.reason.message}${at}`) : fail('timeout', url, `aborted by the caller${at}`);
+    return signal.reason instanceof Deadline
+      ? fail('timeout', url, `${signal.reason.message}${at}`)
+      : fail('timeout', url, `aborted by the caller${at}`);
   }
   const cause = rootCause(err);
   const code = (cause as NodeJS.ErrnoException).code ?? '';

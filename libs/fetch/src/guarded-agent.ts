@@ -4,7 +4,14 @@ import * as https from 'node:https';
 import * as net from 'node:net';
 import type { Duplex } from 'node:stream';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
-import { type AddressClass, type AllowHosts, bareHost, classifyAddress, describeAddressClass, isLocalhostName } from './address-policy';
+import {
+  type AddressClass,
+  type AllowHosts,
+  bareHost,
+  classifyAddress,
+  describeAddressClass,
+  isLocalhostName,
+} from './address-policy';
 
 /**
  * The connect-time guard. Every socket the fetcher opens goes through `createConnection` of one
@@ -28,7 +35,11 @@ export class BlockedAddressError extends Error {
   ) {
     // A name's internal address is not told to whoever asked (it would map the private network):
     // only its class is. An address given as such is echoed.
-    super(hostname && hostname !== address ? `${hostname} resolves to ${describeAddressClass(addressClass)}` : `${address} is ${describeAddressClass(addressClass)}`);
+    super(
+      hostname && hostname !== address
+        ? `${hostname} resolves to ${describeAddressClass(addressClass)}`
+        : `${address} is ${describeAddressClass(addressClass)}`,
+    );
   }
 }
 
@@ -45,7 +56,11 @@ export interface GuardOptions {
   connectTimeoutMs: number;
 }
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+type LookupCallback = (
+  err: NodeJS.ErrnoException | null,
+  address: string | dns.LookupAddress[],
+  family?: number,
+) => void;
 
 /** A `net` lookup function over `resolver`; with `check`, refuses if ANY answer is not public. */
 export function makeLookup(resolver: Resolver, check: boolean): net.LookupFunction {
@@ -115,7 +130,10 @@ class ConnectGuard {
   /** Covers DNS + TCP connect; the total deadline for the exchange is the fetcher's business. */
   private armConnectTimeout(socket: net.Socket, host: string) {
     if (!socket.connecting) return;
-    const timer = setTimeout(() => socket.destroy(new ConnectTimeoutError(host, this.opts.connectTimeoutMs)), this.opts.connectTimeoutMs);
+    const timer = setTimeout(
+      () => socket.destroy(new ConnectTimeoutError(host, this.opts.connectTimeoutMs)),
+      this.opts.connectTimeoutMs,
+    );
     timer.unref();
     const clear = () => clearTimeout(timer);
     socket.once('connect', clear);
@@ -125,7 +143,8 @@ class ConnectGuard {
 
 // Looked up per call (not captured at load) so a test double on the prototype sees every path.
 // Node seam: @types/node declares createConnection with overloads; the agent calls it with one signature.
-const nodeCreate = (agent: typeof http.Agent | typeof https.Agent) => agent.prototype.createConnection as unknown as Connect;
+const nodeCreate = (agent: typeof http.Agent | typeof https.Agent) =>
+  agent.prototype.createConnection as unknown as Connect;
 
 export class GuardedHttpAgent extends RequestFilteringHttpAgent {
   private readonly guard: ConnectGuard;

@@ -5,7 +5,16 @@ import { type AllowHosts, checkUrl } from './address-policy';
 import { GuardedHttpAgent, type Resolver } from './guarded-agent';
 
 /** Headers that belong to one hop (RFC 9110 §7.6.1), never forwarded. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'upgrade',
+]);
 
 /**
  * A forward proxy on loopback that the headless browser must use for everything (page loads,
@@ -58,7 +67,9 @@ export class GuardedProxy {
     const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !HOP_BY_HOP.has(name)));
     const upstream = http.request(verdict.url, { method: req.method, headers, agent: this.agent }, (answer) => {
       const raw: string[] = [];
-      for (let i = 0; i < answer.rawHeaders.length; i += 2) if (!HOP_BY_HOP.has(answer.rawHeaders[i]!.toLowerCase())) raw.push(answer.rawHeaders[i]!, answer.rawHeaders[i + 1]!);
+      for (let i = 0; i < answer.rawHeaders.length; i += 2)
+        if (!HOP_BY_HOP.has(answer.rawHeaders[i]!.toLowerCase()))
+          raw.push(answer.rawHeaders[i]!, answer.rawHeaders[i + 1]!);
       res.writeHead(answer.statusCode ?? 502, raw);
       answer.pipe(res);
     });

@@ -78,7 +78,8 @@ export class HopClient {
       validateStatus: () => true,
       headers: {
         'User-Agent': options.userAgent,
-        Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.8,application/json;q=0.8,*/*;q=0.1',
+        Accept:
+          'text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.8,application/json;q=0.8,*/*;q=0.1',
         'Accept-Encoding': 'gzip, deflate, br',
       },
     });
@@ -95,14 +96,20 @@ export class HopClient {
       let result: Awaited<ReturnType<HopClient['exchange']>>;
       try {
         // The host's slot first, then one of the process's: a slow host's queue holds none of the latter.
-        result = await this.queue.run(new URL(current).hostname, () => this.outbound.run('', () => this.exchange(url.href, current, limits, signal), signal), signal);
+        result = await this.queue.run(
+          new URL(current).hostname,
+          () => this.outbound.run('', () => this.exchange(url.href, current, limits, signal), signal),
+          signal,
+        );
       } finally {
         limits.afterHop?.(current);
       }
       if (!('location' in result)) return { ...result, finalUrl: current };
-      if (redirects >= MAX_REDIRECTS) throw fail('too_many_redirects', url.href, `more than ${MAX_REDIRECTS} redirects`);
+      if (redirects >= MAX_REDIRECTS)
+        throw fail('too_many_redirects', url.href, `more than ${MAX_REDIRECTS} redirects`);
       // Anything a site sends is bounded: a redirect to an address longer than any we read is refused.
-      if (result.location.length > MAX_URL_CHARS) throw fail('invalid_url', url.href, `redirected to an address longer than ${MAX_URL_CHARS} characters`);
+      if (result.location.length > MAX_URL_CHARS)
+        throw fail('invalid_url', url.href, `redirected to an address longer than ${MAX_URL_CHARS} characters`);
       let next: string;
       try {
         next = new URL(result.location, current).href;
@@ -121,7 +128,12 @@ export class HopClient {
     this.httpsAgent.destroy();
   }
 
-  private async exchange(url: string, hop: string, limits: Limits, signal: AbortSignal): Promise<Omit<Final, 'finalUrl'> | { location: string }> {
+  private async exchange(
+    url: string,
+    hop: string,
+    limits: Limits,
+    signal: AbortSignal,
+  ): Promise<Omit<Final, 'finalUrl'> | { location: string }> {
     // A keep-alive socket the server closed as this request went out fails at once with no
     // response ("socket hang up"); a GET is safe to send again, once, on a fresh socket.
     const get = () => this.http.get<Readable>(hop, { signal });
@@ -145,26 +157,45 @@ export class HopClient {
         discard();
         return { location };
       }
-      if (res.status < 200 || res.status >= 300) throw fail('http_error', url, `HTTP ${res.status}${hop === url ? '' : ` at ${hop}`}`, res.status);
+      if (res.status < 200 || res.status >= 300)
+        throw fail('http_error', url, `HTTP ${res.status}${hop === url ? '' : ` at ${hop}`}`, res.status);
       const { mediaType, charset } = parseContentType(res.headers['content-type'] as string | undefined);
       if (limits.gunzip && GZIP_TYPES.has(mediaType)) {
-        const { body: packed } = await readCapped(stream, { ...limits, truncate: false }, () => fail('too_large', url, `body exceeds ${limits.maxBytes} bytes`));
+        const { body: packed } = await readCapped(stream, { ...limits, truncate: false }, () =>
+          fail('too_large', url, `body exceeds ${limits.maxBytes} bytes`),
+        );
         let body: Buffer;
         try {
           // Capped as it unpacks: a gzip bomb stops at maxBytes.
           body = gunzipSync(packed, { maxOutputLength: limits.maxBytes });
         } catch (err) {
           const tooBig = (err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE';
-          throw fail(tooBig ? 'too_large' : 'unsupported_type', url, tooBig ? `unpacked body exceeds ${limits.maxBytes} bytes` : 'not a readable gzip file');
+          throw fail(
+            tooBig ? 'too_large' : 'unsupported_type',
+            url,
+            tooBig ? `unpacked body exceeds ${limits.maxBytes} bytes` : 'not a readable gzip file',
+          );
         }
         return { status: res.status, mediaType: 'application/xml', body, noStore: true };
       }
       if (limits.textOnly && !TEXT_TYPES.has(mediaType) && !DOCUMENT_TYPES.has(mediaType)) {
-        throw fail('unsupported_type', url, `${mediaType || 'no content type'} is not a text type, a PDF or a Word document`);
+        throw fail(
+          'unsupported_type',
+          url,
+          `${mediaType || 'no content type'} is not a text type, a PDF or a Word document`,
+        );
       }
-      const { body, truncated } = await readCapped(stream, limits, () => fail('too_large', url, `body exceeds ${limits.maxBytes} bytes`));
+      const { body, truncated } = await readCapped(stream, limits, () =>
+        fail('too_large', url, `body exceeds ${limits.maxBytes} bytes`),
+      );
       if (truncated) discard();
-      return { status: res.status, mediaType, headerCharset: charset, body, noStore: /no-store/i.test(String(res.headers['cache-control'] ?? '')) };
+      return {
+        status: res.status,
+        mediaType,
+        headerCharset: charset,
+        body,
+        noStore: /no-store/i.test(String(res.headers['cache-control'] ?? '')),
+      };
     } catch (err) {
       discard();
       throw toFetchError(err, url, hop, signal);
@@ -173,7 +204,11 @@ export class HopClient {
 }
 
 /** Counts decoded bytes as they stream in (a gzip bomb stops at the cap, not at the end). */
-async function readCapped(stream: Readable, limits: Limits, tooLarge: () => Error): Promise<{ body: Buffer; truncated: boolean }> {
+async function readCapped(
+  stream: Readable,
+  limits: Limits,
+  tooLarge: () => Error,
+): Promise<{ body: Buffer; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream as AsyncIterable<Buffer>) {

@@ -71,17 +71,31 @@ export class HttpFetcher implements PageFetcher {
       perHostConcurrency: options.perHostConcurrency ?? 4,
       maxConcurrency: options.maxConcurrency ?? 32,
     });
-    this.robots = new RobotsRules(this.hops, options.robotsReader ?? inlineRobotsReader(), this.userAgent, this.timeoutMs);
-    this.cache = new PageCache({ entries: options.cacheEntries ?? 500, dir: options.cacheDir, maxDiskBytes: options.cacheMaxBytes });
+    this.robots = new RobotsRules(
+      this.hops,
+      options.robotsReader ?? inlineRobotsReader(),
+      this.userAgent,
+      this.timeoutMs,
+    );
+    this.cache = new PageCache({
+      entries: options.cacheEntries ?? 500,
+      dir: options.cacheDir,
+      maxDiskBytes: options.cacheMaxBytes,
+    });
   }
 
   async fetch(rawUrl: string, options: FetchOptions = {}): Promise<FetchedPage> {
     const url = this.admit(rawUrl);
     const maxBytes = options.maxBytes ?? this.maxBytes;
-    const cached = options.cache === false ? undefined : await this.cache.get(url.href, options.maxAgeMs ?? this.defaultMaxAgeMs);
+    const cached =
+      options.cache === false ? undefined : await this.cache.get(url.href, options.maxAgeMs ?? this.defaultMaxAgeMs);
     if (cached && cached.bytes <= maxBytes) return { ...cached, fromCache: true };
     // A paced or uncached exchange is its caller's own: never shared with another caller's.
-    const own = options.cache === false || options.beforeHop !== undefined || options.afterHop !== undefined || options.gunzip === true;
+    const own =
+      options.cache === false ||
+      options.beforeHop !== undefined ||
+      options.afterHop !== undefined ||
+      options.gunzip === true;
     if (own) {
       try {
         return await this.fetchFresh(url, maxBytes, options, options.signal ?? new AbortController().signal);
@@ -137,19 +151,38 @@ export class HttpFetcher implements PageFetcher {
     return verdict.url;
   }
 
-  private async fetchFresh(url: URL, maxBytes: number, options: FetchOptions, outer: AbortSignal): Promise<FetchedPage> {
+  private async fetchFresh(
+    url: URL,
+    maxBytes: number,
+    options: FetchOptions,
+    outer: AbortSignal,
+  ): Promise<FetchedPage> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const { signal, done } = deadline(timeoutMs, outer);
     try {
       if (options.respectRobots && !(await abortable(this.robots.verdict(url), signal))) {
         throw fail('robots_disallowed', url.href, `robots.txt disallows ${this.userAgent.split('/')[0]}`);
       }
-      const res = await this.hops.follow(url, { maxBytes, textOnly: true, truncate: false, gunzip: options.gunzip, beforeHop: options.beforeHop, afterHop: options.afterHop }, signal);
+      const res = await this.hops.follow(
+        url,
+        {
+          maxBytes,
+          textOnly: true,
+          truncate: false,
+          gunzip: options.gunzip,
+          beforeHop: options.beforeHop,
+          afterHop: options.afterHop,
+        },
+        signal,
+      );
       // A PDF or Word file travels as base64 to the extraction thread that reads it; a body
       // served as a document type that is neither is refused as a type we do not read.
       const kind = documentKind(res.mediaType, res.body);
-      if (!kind && !TEXT_TYPES.has(res.mediaType)) throw fail('unsupported_type', url.href, `${res.mediaType} is not a text type, a PDF or a Word document`);
-      const { charset, text } = kind ? { charset: 'binary', text: res.body.toString('base64') } : decodeBody(res.body, res.mediaType, res.headerCharset);
+      if (!kind && !TEXT_TYPES.has(res.mediaType))
+        throw fail('unsupported_type', url.href, `${res.mediaType} is not a text type, a PDF or a Word document`);
+      const { charset, text } = kind
+        ? { charset: 'binary', text: res.body.toString('base64') }
+        : decodeBody(res.body, res.mediaType, res.headerCharset);
       const page: FetchedPage = {
         url: url.href,
         finalUrl: res.finalUrl,

@@ -45,7 +45,9 @@ describe('PageCache', () => {
     const files = fs.readdirSync(dir);
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(/^[0-9a-f]{64}\.json$/); // no temp file left behind
-    expect(await new PageCache({ dir, now: () => now }).get('https://a.test/x', 10_000)).toMatchObject({ body: 'on disk' });
+    expect(await new PageCache({ dir, now: () => now }).get('https://a.test/x', 10_000)).toMatchObject({
+      body: 'on disk',
+    });
   });
 
   it('a damaged or foreign file is a miss', async () => {
@@ -68,7 +70,9 @@ describe('SingleFlight', () => {
       await new Promise((r) => setTimeout(r, 10));
       return 42;
     };
-    expect(await Promise.all([flights.run('k', work), flights.run('k', work), flights.run('other', work)])).toEqual([42, 42, 42]);
+    expect(await Promise.all([flights.run('k', work), flights.run('k', work), flights.run('other', work)])).toEqual([
+      42, 42, 42,
+    ]);
     expect(runs).toBe(2);
     await flights.run('k', work);
     expect(runs).toBe(3); // settled flights are forgotten

@@ -73,7 +73,8 @@ export class PageCache {
     await fs.rename(tmp, file);
     // The folder lives beside the event log: it never grows past its bound.
     this.diskBytes = (this.diskBytes ?? (await this.measure())) + Buffer.byteLength(json);
-    if (this.diskBytes > this.maxDiskBytes) await (this.trimming ??= this.trim().finally(() => (this.trimming = undefined)));
+    if (this.diskBytes > this.maxDiskBytes)
+      await (this.trimming ??= this.trim().finally(() => (this.trimming = undefined)));
   }
 
   /** Bytes the folder holds now. */
@@ -127,7 +128,9 @@ export class PageCache {
     try {
       const page = JSON.parse(await fs.readFile(this.file(url), 'utf8')) as CachedPage;
       // A damaged file or a foreign one is a miss, not an error.
-      return page && page.url === url && typeof page.body === 'string' && typeof page.fetchedAt === 'string' ? page : undefined;
+      return page && page.url === url && typeof page.body === 'string' && typeof page.fetchedAt === 'string'
+        ? page
+        : undefined;
     } catch {
       return undefined;
     }

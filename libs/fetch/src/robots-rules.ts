@@ -16,7 +16,11 @@ const ROBOTS_TTL_MS = 60 * 60 * 1000;
 
 /** robots.txt's verdict on each of `urls` for `userAgent`, with what else the file says for it. */
 export interface RobotsReader {
-  read(robotsTxt: string, userAgent: string, urls: readonly string[]): Promise<{ allowed: boolean[]; crawlDelaySec: number | null; sitemaps: string[] }>;
+  read(
+    robotsTxt: string,
+    userAgent: string,
+    urls: readonly string[],
+  ): Promise<{ allowed: boolean[]; crawlDelaySec: number | null; sitemaps: string[] }>;
 }
 
 /** robots.txt read on the calling thread, the last few files parsed kept (tests, and processes without extraction threads). */
@@ -25,7 +29,11 @@ export function inlineRobotsReader(): RobotsReader {
   return {
     async read(robotsTxt, userAgent, urls) {
       const rules = rulesOf(robotsTxt, userAgent);
-      return { allowed: urls.map((url) => rules.isAllowed(url)), crawlDelaySec: rules.crawlDelaySec, sitemaps: rules.sitemaps };
+      return {
+        allowed: urls.map((url) => rules.isAllowed(url)),
+        crawlDelaySec: rules.crawlDelaySec,
+        sitemaps: rules.sitemaps,
+      };
     },
   };
 }
@@ -69,14 +77,22 @@ export class RobotsRules {
       for (let next = origins.shift(); next; next = origins.shift()) {
         if (signal?.aborted) return;
         const list = next;
-        const rules = await (signal ? abortable(this.rulesOf(list[0]!.url), signal) : this.rulesOf(list[0]!.url)).catch(() => 'deny-all' as const);
+        const rules = await (signal ? abortable(this.rulesOf(list[0]!.url), signal) : this.rulesOf(list[0]!.url)).catch(
+          () => 'deny-all' as const,
+        );
         if (typeof rules === 'string') {
           for (const { index } of list) verdicts[index] = rules === 'allow-all';
           continue;
         }
         for (let at = 0; at < list.length && !signal?.aborted; at += ROBOTS_BATCH) {
           const batch = list.slice(at, at + ROBOTS_BATCH);
-          const read = await this.robotsReader.read(rules.text, this.userAgent, batch.map(({ url }) => url.href)).catch(() => null);
+          const read = await this.robotsReader
+            .read(
+              rules.text,
+              this.userAgent,
+              batch.map(({ url }) => url.href),
+            )
+            .catch(() => null);
           batch.forEach(({ index }, i) => (verdicts[index] = read?.allowed[i] === true));
         }
       }
@@ -129,18 +145,31 @@ export class RobotsRules {
     const robotsUrl = new URL('/robots.txt', page.origin);
     const { signal, done } = deadline(this.timeoutMs);
     try {
-      const res = await this.hops.follow(robotsUrl, { maxBytes: ROBOTS_MAX_BYTES, textOnly: false, truncate: true }, signal);
+      const res = await this.hops.follow(
+        robotsUrl,
+        { maxBytes: ROBOTS_MAX_BYTES, textOnly: false, truncate: true },
+        signal,
+      );
       const text = decodeBody(res.body, 'text/plain', 'utf-8').text;
       // Read once here for what holds whatever the URL; a file that cannot be read in time refuses everything.
       const read = await this.robotsReader.read(text, this.userAgent, []).catch(() => null);
       if (!read) return 'deny-all';
-      return { text, delayMs: Math.min(MAX_CRAWL_DELAY_MS, Math.max(0, (read.crawlDelaySec ?? 0) * 1000)), sitemaps: read.sitemaps };
+      return {
+        text,
+        delayMs: Math.min(MAX_CRAWL_DELAY_MS, Math.max(0, (read.crawlDelaySec ?? 0) * 1000)),
+        sitemaps: read.sitemaps,
+      };
     } catch (err) {
       const e = toFetchError(err, robotsUrl.href, robotsUrl.href, signal);
       if ((e.code === 'http_error' && e.status! < 500) || e.code === 'too_many_redirects') return 'allow-all';
       if (e.code === 'http_error' || e.code === 'unreachable' || e.code === 'timeout') return 'deny-for-now';
       // Refused or unresolvable: the page itself would fail the same way, so say why.
-      throw new FetchError(e.code, page.href, `${page.href}: robots.txt: ${e.message.slice(robotsUrl.href.length + 2)}`, e.status);
+      throw new FetchError(
+        e.code,
+        page.href,
+        `${page.href}: robots.txt: ${e.message.slice(robotsUrl.href.length + 2)}`,
+        e.status,
+      );
     } finally {
       done();
     }

@@ -17,7 +17,13 @@ export function createLanguageModel(
 ): LanguageModel {
   if (config.llmProvider === 'extractive') return new ExtractiveLanguageModel();
   // loadConfig already requires OPENAI_BASE_URL; the model has no sensible default across servers.
-  if (!config.openaiBaseUrl) throw new Error('invalid configuration: OPENAI_BASE_URL is required when LLM_PROVIDER=openai');
+  if (!config.openaiBaseUrl)
+    throw new Error('invalid configuration: OPENAI_BASE_URL is required when LLM_PROVIDER=openai');
   if (!config.openaiModel) throw new Error('invalid configuration: OPENAI_MODEL is required when LLM_PROVIDER=openai');
-  return new OpenAiLanguageModel({ ...tuning, baseURL: config.openaiBaseUrl, apiKey: config.openaiApiKey, model: config.openaiModel });
+  return new OpenAiLanguageModel({
+    ...tuning,
+    baseURL: config.openaiBaseUrl,
+    apiKey: config.openaiApiKey,
+    model: config.openaiModel,
+  });
 }

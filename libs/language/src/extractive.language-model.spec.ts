@@ -26,7 +26,8 @@ const docs: RerankDocument[] = [
 ];
 
 const model = new ExtractiveLanguageModel();
-const order = (results: Array<{ id: string; score: number }>) => [...results].sort((a, b) => b.score - a.score).map((r) => r.id);
+const order = (results: Array<{ id: string; score: number }>) =>
+  [...results].sort((a, b) => b.score - a.score).map((r) => r.id);
 
 describe('ExtractiveLanguageModel.rerank', () => {
   it('ranks by the objective: a different objective gives a different order', async () => {
@@ -61,7 +62,10 @@ describe('ExtractiveLanguageModel.rerank', () => {
   });
 
   it('keeps a document that matches part of a long objective reasonably well', async () => {
-    const { results } = await model.rerank('Which companies recycle lithium batteries from electric cars in Europe?', docs);
+    const { results } = await model.rerank(
+      'Which companies recycle lithium batteries from electric cars in Europe?',
+      docs,
+    );
     expect(results.find((r) => r.id === 'battery')!.relevant).toBe(true);
     expect(results.filter((r) => r.relevant).map((r) => r.id)).toEqual(['battery']);
   });
@@ -78,7 +82,9 @@ describe('ExtractiveLanguageModel.rerank', () => {
     const again = await model.rerank('recycling batteries', docs);
     const reversed = await model.rerank('recycling batteries', [...docs].reverse());
     expect(again).toEqual(first);
-    expect(Object.fromEntries(reversed.results.map((r) => [r.id, r.score]))).toEqual(Object.fromEntries(first.results.map((r) => [r.id, r.score])));
+    expect(Object.fromEntries(reversed.results.map((r) => [r.id, r.score]))).toEqual(
+      Object.fromEntries(first.results.map((r) => [r.id, r.score])),
+    );
   });
 
   it('keeps everything when the objective has no content words (cannot judge lexically)', async () => {

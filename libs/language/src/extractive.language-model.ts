@@ -31,16 +31,28 @@ const NO_USAGE: TokenUsage = { input: 0, output: 0 };
 export class ExtractiveLanguageModel implements LanguageModel {
   readonly name = 'extractive' as const;
 
-  async rerank(objective: string, documents: RerankDocument[], signal?: AbortSignal): Promise<{ results: RerankResult[]; usage: TokenUsage }> {
+  async rerank(
+    objective: string,
+    documents: RerankDocument[],
+    signal?: AbortSignal,
+  ): Promise<{ results: RerankResult[]; usage: TokenUsage }> {
     signal?.throwIfAborted();
     const terms = tokenize(objective);
-    if (terms.length === 0) return { results: documents.map((d) => ({ id: d.id, score: 0, relevant: true })), usage: NO_USAGE };
+    if (terms.length === 0)
+      return { results: documents.map((d) => ({ id: d.id, score: 0, relevant: true })), usage: NO_USAGE };
     const bags = documents.map((d) => {
       const title = tokenize(d.title);
       const body = tokenize(d.text);
-      return { counts: addCounts(addCounts(new Map(), body), title, TITLE_BOOST), length: body.length + TITLE_BOOST * title.length };
+      return {
+        counts: addCounts(addCounts(new Map(), body), title, TITLE_BOOST),
+        length: body.length + TITLE_BOOST * title.length,
+      };
     });
-    const scored = bm25(terms, bags.map((b) => b.counts), bags.map((b) => b.length));
+    const scored = bm25(
+      terms,
+      bags.map((b) => b.counts),
+      bags.map((b) => b.length),
+    );
     const scores = blend(scored);
     const best = scores.reduce((a, b) => Math.max(a, b), 0);
     const results = documents.map((d, i) => ({
@@ -51,7 +63,12 @@ export class ExtractiveLanguageModel implements LanguageModel {
     return { results, usage: NO_USAGE };
   }
 
-  async excerpts(objective: string, text: string, maxChars: number, signal?: AbortSignal): Promise<{ excerpts: string[]; usage: TokenUsage }> {
+  async excerpts(
+    objective: string,
+    text: string,
+    maxChars: number,
+    signal?: AbortSignal,
+  ): Promise<{ excerpts: string[]; usage: TokenUsage }> {
     signal?.throwIfAborted();
     return { excerpts: extractiveExcerpts(objective, text, maxChars), usage: NO_USAGE };
   }
@@ -61,7 +78,11 @@ export class ExtractiveLanguageModel implements LanguageModel {
     return fillSchemaExtractively(request);
   }
 
-  async filterRows(predicate: string, rows: FilterRow[], signal?: AbortSignal): Promise<FilterVerdicts & { usage: TokenUsage }> {
+  async filterRows(
+    predicate: string,
+    rows: FilterRow[],
+    signal?: AbortSignal,
+  ): Promise<FilterVerdicts & { usage: TokenUsage }> {
     signal?.throwIfAborted();
     return { ...filterRowsExtractively(predicate, rows), usage: NO_USAGE };
   }
@@ -72,7 +93,11 @@ export function extractiveExcerpts(objective: string, text: string, maxChars: nu
   if (terms.length === 0 || maxChars <= 0) return [];
   const spans = sentenceSpans(text);
   const tokens = spans.map((s) => tokenize(s.text));
-  const scored = bm25(terms, tokens.map((t) => addCounts(new Map(), t)), tokens.map((t) => t.length));
+  const scored = bm25(
+    terms,
+    tokens.map((t) => addCounts(new Map(), t)),
+    tokens.map((t) => t.length),
+  );
   const scores = blend(scored);
   const ranked = spans
     .map((span, i) => ({ span, score: scores[i]!, matched: scored[i]!.matched, i }))

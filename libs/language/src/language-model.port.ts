@@ -28,12 +28,21 @@ export interface RerankResult {
 export interface LanguageModel {
   readonly name: 'extractive' | 'openai';
   /** Scores documents against a natural-language objective; same order and ids as given. */
-  rerank(objective: string, documents: RerankDocument[], signal?: AbortSignal): Promise<{ results: RerankResult[]; usage: TokenUsage }>;
+  rerank(
+    objective: string,
+    documents: RerankDocument[],
+    signal?: AbortSignal,
+  ): Promise<{ results: RerankResult[]; usage: TokenUsage }>;
   /**
    * The passages of `text` that best serve the objective, most relevant first, within
    * `maxChars` characters in all (whole sentences; never invented text).
    */
-  excerpts(objective: string, text: string, maxChars: number, signal?: AbortSignal): Promise<{ excerpts: string[]; usage: TokenUsage }>;
+  excerpts(
+    objective: string,
+    text: string,
+    maxChars: number,
+    signal?: AbortSignal,
+  ): Promise<{ excerpts: string[]; usage: TokenUsage }>;
   /**
    * Fills a JSON Schema from pages read in a run (task runs): a value per field (null when no page
    * states it) and a basis per top-level field whose excerpts are verbatim page text. The output
@@ -41,7 +50,11 @@ export interface LanguageModel {
    */
   fillSchema(request: SchemaFillRequest, signal?: AbortSignal): Promise<SchemaFillResult>;
   /** A monitor's `filter_prompt`: whether the predicate holds for each row (null with a note when it cannot be judged). */
-  filterRows(predicate: string, rows: FilterRow[], signal?: AbortSignal): Promise<FilterVerdicts & { usage: TokenUsage }>;
+  filterRows(
+    predicate: string,
+    rows: FilterRow[],
+    signal?: AbortSignal,
+  ): Promise<FilterVerdicts & { usage: TokenUsage }>;
 }
 
 export const LANGUAGE_MODEL = Symbol('LANGUAGE_MODEL');

@@ -7,9 +7,18 @@ import type { TokenUsage } from './language-model.port';
 export const PROVIDER = 'openai';
 
 /** The official client for any OpenAI-compatible server; local servers often need no key (a placeholder is sent). */
-export function openAiClient(options: { baseURL: string; apiKey?: string; model: string; maxRetries?: number }, timeoutMs: number, owner: string): OpenAI {
+export function openAiClient(
+  options: { baseURL: string; apiKey?: string; model: string; maxRetries?: number },
+  timeoutMs: number,
+  owner: string,
+): OpenAI {
   if (!options.model) throw new Error(`${owner} needs a model (OPENAI_MODEL)`);
-  return new OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey ?? 'unused', timeout: timeoutMs, maxRetries: options.maxRetries ?? 2 });
+  return new OpenAI({
+    baseURL: options.baseURL,
+    apiKey: options.apiKey ?? 'unused',
+    timeout: timeoutMs,
+    maxRetries: options.maxRetries ?? 2,
+  });
 }
 
 export interface JsonCallSettings {
@@ -54,15 +63,19 @@ export async function completeJson(
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
     if (deadline.aborted || err instanceof APIConnectionTimeoutError) {
-      throw new LanguageModelError(PROVIDER, 'timeout', `no answer within ${settings.timeoutMs} ms`, true, { cause: err });
+      throw new LanguageModelError(PROVIDER, 'timeout', `no answer within ${settings.timeoutMs} ms`, true, {
+        cause: err,
+      });
     }
     throw upstreamError(err);
   }
   const usage = { input: completion.usage?.prompt_tokens ?? 0, output: completion.usage?.completion_tokens ?? 0 };
   const choice = completion.choices?.[0];
   if (!choice) throw malformed('the answer has no choices');
-  if (choice.message.refusal) throw new LanguageModelError(PROVIDER, 'refused', `the model refused: ${choice.message.refusal}`, false);
-  if (choice.finish_reason === 'length') throw new LanguageModelError(PROVIDER, 'truncated_output', 'the answer was cut at the output token limit', true);
+  if (choice.message.refusal)
+    throw new LanguageModelError(PROVIDER, 'refused', `the model refused: ${choice.message.refusal}`, false);
+  if (choice.finish_reason === 'length')
+    throw new LanguageModelError(PROVIDER, 'truncated_output', 'the answer was cut at the output token limit', true);
   const content = choice.message.content ?? '';
   try {
     // Servers that ignore response_format tend to wrap JSON in a ```json fence: unwrap that only.

@@ -26,7 +26,6 @@ export interface OpenAiLanguageModelOptions {
   maxTextChars?: number;
 }
 
-
 const RERANK_SYSTEM = [
   'You judge how well documents serve a research objective.',
   'For every document give a score from 0 (unrelated) to 1 (directly serves the objective),',
@@ -64,11 +63,18 @@ export class OpenAiLanguageModel implements LanguageModel {
     this.client = openAiClient(options, options.timeoutMs ?? 60_000, 'OpenAiLanguageModel');
   }
 
-  async rerank(objective: string, documents: RerankDocument[], signal?: AbortSignal): Promise<{ results: RerankResult[]; usage: TokenUsage }> {
+  async rerank(
+    objective: string,
+    documents: RerankDocument[],
+    signal?: AbortSignal,
+  ): Promise<{ results: RerankResult[]; usage: TokenUsage }> {
     if (documents.length === 0) return { results: [], usage: { input: 0, output: 0 } };
     const ids = [...new Set(documents.map((d) => d.id))];
     const cap = this.options.maxDocumentChars ?? 4_000;
-    const payload = { objective, documents: documents.map((d) => ({ id: d.id, title: d.title, text: d.text.slice(0, cap) })) };
+    const payload = {
+      objective,
+      documents: documents.map((d) => ({ id: d.id, title: d.title, text: d.text.slice(0, cap) })),
+    };
     const schema = {
       type: 'object',
       additionalProperties: false,
@@ -91,19 +97,35 @@ export class OpenAiLanguageModel implements LanguageModel {
     if (!Array.isArray(list)) throw malformed('rerank answer has no results array');
     const byId = new Map<string, RerankResult>();
     for (const item of list as Array<{ id?: unknown; score?: unknown; relevant?: unknown }>) {
-      if (typeof item?.id !== 'string' || typeof item.score !== 'number' || !Number.isFinite(item.score) || typeof item.relevant !== 'boolean') {
+      if (
+        typeof item?.id !== 'string' ||
+        typeof item.score !== 'number' ||
+        !Number.isFinite(item.score) ||
+        typeof item.relevant !== 'boolean'
+      ) {
         throw malformed(`rerank item is not {id, score, relevant}: ${JSON.stringify(item).slice(0, 200)}`);
       }
-      if (!byId.has(item.id)) byId.set(item.id, { id: item.id, score: Math.min(1, Math.max(0, item.score)), relevant: item.relevant });
+      if (!byId.has(item.id))
+        byId.set(item.id, { id: item.id, score: Math.min(1, Math.max(0, item.score)), relevant: item.relevant });
     }
     const missing = ids.filter((id) => !byId.has(id));
     if (missing.length) {
-      throw new LanguageModelError(PROVIDER, 'incomplete_output', `rerank answer left out ${missing.length} of ${ids.length} documents (${missing.slice(0, 5).join(', ')})`, true);
+      throw new LanguageModelError(
+        PROVIDER,
+        'incomplete_output',
+        `rerank answer left out ${missing.length} of ${ids.length} documents (${missing.slice(0, 5).join(', ')})`,
+        true,
+      );
     }
     return { results: documents.map((d) => ({ ...byId.get(d.id)!, id: d.id })), usage };
   }
 
-  async excerpts(objective: string, text: string, maxChars: number, signal?: AbortSignal): Promise<{ excerpts: string[]; usage: TokenUsage }> {
+  async excerpts(
+    objective: string,
+    text: string,
+    maxChars: number,
+    signal?: AbortSignal,
+  ): Promise<{ excerpts: string[]; usage: TokenUsage }> {
     if (!text.trim() || maxChars <= 0) return { excerpts: [], usage: { input: 0, output: 0 } };
     const schema = {
       type: 'object',
@@ -114,38 +136,88 @@ export class OpenAiLanguageModel implements LanguageModel {
     const payload = { objective, max_chars: maxChars, text: text.slice(0, this.options.maxTextChars ?? 40_000) };
     const { value, usage } = await this.complete('excerpts', schema, EXCERPTS_SYSTEM, payload, signal);
     const list = (value as { excerpts?: unknown }).excerpts;
-    if (!Array.isArray(list) || list.some((e) => typeof e !== 'string')) throw malformed('excerpts answer is not a list of strings');
+    if (!Array.isArray(list) || list.some((e) => typeof e !== 'string'))
+      throw malformed('excerpts answer is not a list of strings');
     return { excerpts: verifiedExcerpts(list as string[], text, maxChars), usage };
   }
 
   fillSchema(request: SchemaFillRequest, signal?: AbortSignal): Promise<SchemaFillResult> {
-    const settings = { model: this.options.model, timeoutMs: this.options.timeoutMs ?? 60_000, temperature: this.options.temperature };
+    const settings = {
+      model: this.options.model,
+      timeoutMs: this.options.timeoutMs ?? 60_000,
+      temperature: this.options.temperature,
+    };
     return fillSchemaWithOpenAi(this.client, settings, request, this.options.maxDocumentChars ?? 4_000, signal);
   }
 
-  async filterRows(predicate: string, rows: FilterRow[], signal?: AbortSignal): Promise<FilterVerdicts & { usage: TokenUsage }> {
+  async filterRows(
+    predicate: string,
+    rows: FilterRow[],
+    signal?: AbortSignal,
+  ): Promise<FilterVerdicts & { usage: TokenUsage }> {
     if (rows.length === 0) return { kept: [], note: null, usage: { input: 0, output: 0 } };
     const schema = {
       type: 'object',
       additionalProperties: false,
       required: ['verdicts'],
-      properties: { verdicts: { type: 'array', items: { type: 'object', additionalProperties: false, required: ['index', 'holds'], properties: { index: { type: 'integer' }, holds: { type: 'boolean' } } } } },
+      properties: {
+        verdicts: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['index', 'holds'],
+            properties: { index: { type: 'integer' }, holds: { type: 'boolean' } },
+          },
+        },
+      },
     };
-    const payload = { predicate, rows: rows.map((r, index) => ({ index, url: r.url, title: r.title, snippet: r.snippet, date: r.date, domain: r.domain })) };
+    const payload = {
+      predicate,
+      rows: rows.map((r, index) => ({
+        index,
+        url: r.url,
+        title: r.title,
+        snippet: r.snippet,
+        date: r.date,
+        domain: r.domain,
+      })),
+    };
     const { value, usage } = await this.complete('filter_rows', schema, FILTER_SYSTEM, payload, signal);
     const verdicts = (value as { verdicts?: { index?: unknown; holds?: unknown }[] }).verdicts;
     if (!Array.isArray(verdicts)) throw malformed('filter answer has no verdicts list');
     const kept: (boolean | undefined)[] = rows.map(() => undefined);
-    for (const v of verdicts) if (Number.isInteger(v.index) && typeof v.holds === 'boolean' && kept[v.index as number] === undefined) kept[v.index as number] = v.holds;
+    for (const v of verdicts)
+      if (Number.isInteger(v.index) && typeof v.holds === 'boolean' && kept[v.index as number] === undefined)
+        kept[v.index as number] = v.holds;
     const missing = kept.filter((k) => k === undefined).length;
-    if (missing) throw new LanguageModelError(PROVIDER, 'incomplete_output', `filter answer left out ${missing} of ${rows.length} rows`, true);
+    if (missing)
+      throw new LanguageModelError(
+        PROVIDER,
+        'incomplete_output',
+        `filter answer left out ${missing} of ${rows.length} rows`,
+        true,
+      );
     return { kept: kept as boolean[], note: null, usage };
   }
 
-  private complete(name: string, schema: Record<string, unknown>, system: string, payload: unknown, signal?: AbortSignal): Promise<{ value: unknown; usage: TokenUsage }> {
-    return completeJson(this.client, { model: this.options.model, timeoutMs: this.options.timeoutMs ?? 60_000, temperature: this.options.temperature }, name, schema, system, payload, signal);
+  private complete(
+    name: string,
+    schema: Record<string, unknown>,
+    system: string,
+    payload: unknown,
+    signal?: AbortSignal,
+  ): Promise<{ value: unknown; usage: TokenUsage }> {
+    return completeJson(
+      this.client,
+      { model: this.options.model, timeoutMs: this.options.timeoutMs ?? 60_000, temperature: this.options.temperature },
+      name,
+      schema,
+      system,
+      payload,
+      signal,
+    );
   }
-
 }
 
 /**
@@ -165,6 +237,3 @@ export function verifiedExcerpts(candidates: string[], text: string, maxChars: n
   }
   return out;
 }
-
-
-

@@ -1,19 +1,27 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { type RestBackend, RestError } from './rest-backend';
 import { MCP_TOOLS, type ToolDefinition } from './tools';
 
 export const MCP_SERVER_INFO = { name: 'web-research', version: '1.0.0' };
 
 const ajv = new Ajv({ allErrors: false, strict: false });
-const validators = new Map<string, ValidateFunction>(MCP_TOOLS.map((tool) => [tool.name, ajv.compile(tool.inputSchema)]));
+const validators = new Map<string, ValidateFunction>(
+  MCP_TOOLS.map((tool) => [tool.name, ajv.compile(tool.inputSchema)]),
+);
 
 /** An input error as the field and its bound: `queries: must NOT have more than 5 items`. */
 function inputError(tool: ToolDefinition, error: ErrorObject | undefined): string {
   if (!error) return `invalid arguments for ${tool.name}`;
   const field = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
-  if (error.keyword === 'additionalProperties') return `unknown argument "${String(error.params.additionalProperty)}" (${tool.name} takes ${Object.keys(tool.inputSchema.properties).join(', ')})`;
+  if (error.keyword === 'additionalProperties')
+    return `unknown argument "${String(error.params.additionalProperty)}" (${tool.name} takes ${Object.keys(tool.inputSchema.properties).join(', ')})`;
   if (error.keyword === 'required') return `missing argument "${String(error.params.missingProperty)}"`;
   if (error.keyword === 'anyOf') return `${tool.name} needs one of: ${['queries', 'objective'].join(', ')}`;
   return `${field || 'arguments'}: ${error.message ?? 'invalid'}${error.keyword === 'enum' ? ` (${(error.params.allowedValues as unknown[]).join(', ')})` : ''}`;
@@ -57,7 +65,8 @@ export function createMcpServer(backend: RestBackend): Server {
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const tool = MCP_TOOLS.find((candidate) => candidate.name === request.params.name);
-    if (!tool) return failure(`unknown tool "${request.params.name}"; the tools are ${MCP_TOOLS.map((t) => t.name).join(', ')}`);
+    if (!tool)
+      return failure(`unknown tool "${request.params.name}"; the tools are ${MCP_TOOLS.map((t) => t.name).join(', ')}`);
     const args = request.params.arguments ?? {};
     const validate = validators.get(tool.name)!;
     if (!validate(args)) return failure(inputError(tool, validate.errors?.[0]));
@@ -66,7 +75,12 @@ export function createMcpServer(backend: RestBackend): Server {
     const progress = async (message: string) => {
       if (token === undefined || extra.signal.aborted) return;
       step += 1;
-      await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: step, message } }).catch(() => undefined);
+      await extra
+        .sendNotification({
+          method: 'notifications/progress',
+          params: { progressToken: token, progress: step, message },
+        })
+        .catch(() => undefined);
     };
     try {
       const outcome = await tool.run(args, { rest: backend, signal: extra.signal, progress });
@@ -74,11 +88,14 @@ export function createMcpServer(backend: RestBackend): Server {
       return { content: [{ type: 'text', text: outcome.text }], structuredContent: outcome.structured };
     } catch (error) {
       // A tool with an output schema answers only its own shape as structured content.
-      if (error instanceof RestError) return failure(error.message, tool.outputSchema ? undefined : { status: error.status, detail: error.detail as never });
+      if (error instanceof RestError)
+        return failure(
+          error.message,
+          tool.outputSchema ? undefined : { status: error.status, detail: error.detail as never },
+        );
       if (extra.signal.aborted) return failure('the call was cancelled');
       return failure(`the service could not be reached: ${(error as Error).message}`);
     }
   });
   return server;
 }
-

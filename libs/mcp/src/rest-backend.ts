@@ -54,7 +54,8 @@ export function describeDetail(status: number, detail: unknown): string {
 
 /** The body of a REST answer, or a RestError for a refusal. */
 export function okBody(response: RestResponse): unknown {
-  if (response.status >= 400) throw new RestError(response.status, (response.body as { detail?: unknown } | null)?.detail);
+  if (response.status >= 400)
+    throw new RestError(response.status, (response.body as { detail?: unknown } | null)?.detail);
   return response.body;
 }
 
@@ -121,7 +122,11 @@ export class HttpRestBackend implements RestBackend {
     try {
       const response = await fetch(`${this.base}${path}`, {
         method,
-        headers: { Authorization: `Bearer ${this.apiKey}`, Accept: 'application/json', ...(body !== undefined && { 'Content-Type': 'application/json' }) },
+        headers: {
+          Authorization: `Bearer ${this.apiKey}`,
+          Accept: 'application/json',
+          ...(body !== undefined && { 'Content-Type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: bounded.signal,
       });
@@ -132,8 +137,12 @@ export class HttpRestBackend implements RestBackend {
   }
 
   async *events(path: string, signal: AbortSignal): AsyncGenerator<RunEvent> {
-    const response = await fetch(`${this.base}${path}`, { headers: { Authorization: `Bearer ${this.apiKey}`, Accept: 'text/event-stream' }, signal });
-    if (response.status !== 200 || !response.body) throw new RestError(response.status, ((await boundedJson(response)) as { detail?: unknown } | null)?.detail);
+    const response = await fetch(`${this.base}${path}`, {
+      headers: { Authorization: `Bearer ${this.apiKey}`, Accept: 'text/event-stream' },
+      signal,
+    });
+    if (response.status !== 200 || !response.body)
+      throw new RestError(response.status, ((await boundedJson(response)) as { detail?: unknown } | null)?.detail);
     try {
       yield* sseEvents(chunksOf(response.body));
     } catch (error) {
@@ -160,7 +169,10 @@ async function boundedJson(response: Response): Promise<unknown> {
   const declared = Number(response.headers.get('content-length') ?? '0');
   if (declared > HTTP_BACKEND_BOUNDS.maxBodyBytes) {
     await response.body?.cancel();
-    throw new RestError(502, `the service's answer is ${declared} bytes; at most ${HTTP_BACKEND_BOUNDS.maxBodyBytes} are read`);
+    throw new RestError(
+      502,
+      `the service's answer is ${declared} bytes; at most ${HTTP_BACKEND_BOUNDS.maxBodyBytes} are read`,
+    );
   }
   const parts: Uint8Array[] = [];
   let size = 0;
@@ -168,7 +180,10 @@ async function boundedJson(response: Response): Promise<unknown> {
     size += chunk.byteLength;
     if (size > HTTP_BACKEND_BOUNDS.maxBodyBytes) {
       await response.body?.cancel();
-      throw new RestError(502, `the service's answer is over ${HTTP_BACKEND_BOUNDS.maxBodyBytes} bytes; at most that is read`);
+      throw new RestError(
+        502,
+        `the service's answer is over ${HTTP_BACKEND_BOUNDS.maxBodyBytes} bytes; at most that is read`,
+      );
     }
     parts.push(chunk);
   }

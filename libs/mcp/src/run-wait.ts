@@ -20,7 +20,9 @@ const TERMINAL = new Set(['run.completed', 'run.failed', 'run.cancelled']);
 const VIEW_CATCH_UP_MS = 2_000;
 
 const clip = (text: unknown, max = 160): string => {
-  const flat = String(text ?? '').replace(/\s+/g, ' ').trim();
+  const flat = String(text ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
 
@@ -70,7 +72,13 @@ const running = (view: Record<string, unknown>) => view.status === 'queued' || v
  * `readView` reads the API's view after a completion too: a view with more than the event carries
  * (a crawl's pages).
  */
-export async function waitForRun(ctx: ToolContext, eventsPath: string, viewPath: string, waitSeconds: number, options: { readView?: boolean } = {}): Promise<Waited> {
+export async function waitForRun(
+  ctx: ToolContext,
+  eventsPath: string,
+  viewPath: string,
+  waitSeconds: number,
+  options: { readView?: boolean } = {},
+): Promise<Waited> {
   const { signal, release } = deadline(ctx.signal, waitSeconds * 1000);
   let ended = false;
   try {
@@ -78,7 +86,8 @@ export async function waitForRun(ctx: ToolContext, eventsPath: string, viewPath:
       await ctx.progress(stageMessage(event));
       if (!TERMINAL.has(event.event)) continue;
       ended = true;
-      if (event.event === 'run.completed' && !options.readView && event.data && typeof event.data === 'object') return { view: event.data as Record<string, unknown>, ended };
+      if (event.event === 'run.completed' && !options.readView && event.data && typeof event.data === 'object')
+        return { view: event.data as Record<string, unknown>, ended };
       break;
     }
   } catch (error) {
@@ -87,9 +96,14 @@ export async function waitForRun(ctx: ToolContext, eventsPath: string, viewPath:
     release();
   }
   ctx.signal.throwIfAborted();
-  const read = async () => okBody(await ctx.rest.call('GET', viewPath, undefined, ctx.signal)) as Record<string, unknown>;
+  const read = async () =>
+    okBody(await ctx.rest.call('GET', viewPath, undefined, ctx.signal)) as Record<string, unknown>;
   let view = await read();
-  for (const deadline = Date.now() + VIEW_CATCH_UP_MS; ended && running(view) && Date.now() < deadline; view = await read()) {
+  for (
+    const deadline = Date.now() + VIEW_CATCH_UP_MS;
+    ended && running(view) && Date.now() < deadline;
+    view = await read()
+  ) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return { view, ended };

@@ -7,14 +7,18 @@ export function stdioSettings(env: NodeJS.ProcessEnv): { url: string; apiKey: st
   const url = env.WEB_RESEARCH_URL?.trim();
   const apiKey = env.WEB_RESEARCH_API_KEY?.trim();
   const missing = [!url && 'WEB_RESEARCH_URL', !apiKey && 'WEB_RESEARCH_API_KEY'].filter(Boolean);
-  if (missing.length) throw new Error(`${missing.join(' and ')} must be set: the service the MCP server calls (e.g. http://127.0.0.1:8080) and its API key (wr_...)`);
+  if (missing.length)
+    throw new Error(
+      `${missing.join(' and ')} must be set: the service the MCP server calls (e.g. http://127.0.0.1:8080) and its API key (wr_...)`,
+    );
   let parsed: URL;
   try {
     parsed = new URL(url!);
   } catch {
     throw new Error(`WEB_RESEARCH_URL is not a URL: ${url}`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`WEB_RESEARCH_URL must be http or https, not ${parsed.protocol}`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new Error(`WEB_RESEARCH_URL must be http or https, not ${parsed.protocol}`);
   return { url: parsed.toString(), apiKey: apiKey! };
 }
 

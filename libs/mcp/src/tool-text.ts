@@ -5,8 +5,10 @@
  */
 type Obj = Record<string, unknown>;
 
-const rows = (value: unknown): Obj[] => (Array.isArray(value) ? (value.filter((item) => item && typeof item === 'object') as Obj[]) : []);
-const str = (value: unknown): string => (typeof value === 'string' ? value : value === null || value === undefined ? '' : JSON.stringify(value));
+const rows = (value: unknown): Obj[] =>
+  Array.isArray(value) ? (value.filter((item) => item && typeof item === 'object') as Obj[]) : [];
+const str = (value: unknown): string =>
+  typeof value === 'string' ? value : value === null || value === undefined ? '' : JSON.stringify(value);
 const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 export function searchText(response: Obj): string {
@@ -18,7 +20,10 @@ export function searchText(response: Obj): string {
     const meta = [str(row.domain), row.date ? str(row.date) : ''].filter(Boolean).join(' · ');
     return `${i + 1}. ${str(row.title) || str(row.url)}\n   ${str(row.url)}${meta ? `\n   ${meta}` : ''}\n   ${clip(excerpts.join(' … '), 700)}`;
   });
-  const warnings = Array.isArray(response.warnings) && response.warnings.length ? `\n\nWarnings: ${response.warnings.map(str).join('; ')}` : '';
+  const warnings =
+    Array.isArray(response.warnings) && response.warnings.length
+      ? `\n\nWarnings: ${response.warnings.map(str).join('; ')}`
+      : '';
   return `${head}\n\n${lines.join('\n\n')}${warnings}\n\nCredits: ${str(response.credits)}`;
 }
 
@@ -26,7 +31,10 @@ export function extractText(response: Obj): string {
   const parts = rows(response.results).map((row) => {
     const url = str(row.final_url) || str(row.url);
     if (row.error) return `## ${str(row.url)}\nNot extracted: ${str(row.error)}`;
-    const excerpts = Array.isArray(row.excerpts) && row.excerpts.length ? `\nExcerpts:\n${row.excerpts.map((e) => `- ${str(e)}`).join('\n')}\n` : '';
+    const excerpts =
+      Array.isArray(row.excerpts) && row.excerpts.length
+        ? `\nExcerpts:\n${row.excerpts.map((e) => `- ${str(e)}`).join('\n')}\n`
+        : '';
     const content = row.content ? `\n${str(row.content)}` : '';
     return `## ${str(row.title) || url}\nURL: ${url}${row.published_date ? `\nPublished: ${str(row.published_date)}` : ''}\n${excerpts}${content}`;
   });
@@ -44,7 +52,8 @@ export function researchText(view: Obj, ended: boolean): string {
   if (!ended && (view.status === 'queued' || view.status === 'running')) {
     return `The research is still ${str(view.status)} (${rows(view.results).length} results so far). Call get_research with search_id "${id}" for the report.`;
   }
-  if (view.status !== 'completed') return `The research ${str(view.status)}${view.error ? `: ${str(view.error)}` : ''} (search_id "${id}").`;
+  if (view.status !== 'completed')
+    return `The research ${str(view.status)}${view.error ? `: ${str(view.error)}` : ''} (search_id "${id}").`;
   const sources = sourceLines(view.sources);
   return `${str(view.report)}\n\nSources:\n${sources || '(none)'}\n\nsearch_id: ${id} · credits: ${str(view.credits)}`;
 }
@@ -54,7 +63,8 @@ export function taskText(view: Obj, ended: boolean): string {
   if (!ended && (view.status === 'queued' || view.status === 'running')) {
     return `The task is still ${str(view.status)}. Call get_task with task_id "${id}" for its output.`;
   }
-  if (view.status !== 'completed') return `The task ${str(view.status)}${view.error ? `: ${str(view.error)}` : ''} (task_id "${id}").`;
+  if (view.status !== 'completed')
+    return `The task ${str(view.status)}${view.error ? `: ${str(view.error)}` : ''} (task_id "${id}").`;
   const output = typeof view.output === 'string' ? view.output : JSON.stringify(view.output, null, 2);
   const basis = rows(view.basis).map((b) => {
     const urls = rows(b.citations).map((c) => str(c.url));
@@ -73,7 +83,8 @@ export function taskText(view: Obj, ended: boolean): string {
     .join('\n\n');
 }
 
-const findAllStatus = (view: Obj): string => (typeof view.status === 'object' && view.status ? str((view.status as Obj).status) : str(view.status));
+const findAllStatus = (view: Obj): string =>
+  typeof view.status === 'object' && view.status ? str((view.status as Obj).status) : str(view.status);
 
 export function findAllText(view: Obj, ended: boolean): string {
   const id = str(view.findall_id);
@@ -111,7 +122,10 @@ function bounded(lines: string[], budget: number, rest: (left: number) => string
 
 export function mapText(response: Obj): string {
   const links = rows(response.links);
-  const lines = links.map((link, i) => `${i + 1}. ${str(link.url)}${link.title ? ` (${clip(str(link.title), 200)})` : ''}${link.lastmod ? ` · ${str(link.lastmod)}` : ''}`);
+  const lines = links.map(
+    (link, i) =>
+      `${i + 1}. ${str(link.url)}${link.title ? ` (${clip(str(link.title), 200)})` : ''}${link.lastmod ? ` · ${str(link.lastmod)}` : ''}`,
+  );
   const list = bounded(lines, SITE_TEXT_BOUNDS.mapChars, (left) => `… ${left} more links in the structured result`);
   return `${links.length} URLs on ${str(response.url)}:\n${list || '(none found)'}\n\nCredits: ${str(response.credits)}`;
 }
@@ -130,7 +144,10 @@ export function crawlText(view: Obj, ended: boolean): string {
     return `${head}\n   ${clip(content, SITE_TEXT_BOUNDS.pageContentChars) || '(no text)'}`;
   });
   const list = bounded(lines, SITE_TEXT_BOUNDS.crawlChars, (left) => `… ${left} more pages in the structured result`);
-  const next = offset + pages.length < total ? `\n\nPages ${offset + 1} to ${offset + pages.length} of ${total}: call get_crawl with crawl_id "${id}" and offset ${offset + pages.length} for more.` : '';
+  const next =
+    offset + pages.length < total
+      ? `\n\nPages ${offset + 1} to ${offset + pages.length} of ${total}: call get_crawl with crawl_id "${id}" and offset ${offset + pages.length} for more.`
+      : '';
   const still = !ended && (view.status === 'queued' || view.status === 'running');
   const head = still
     ? `The crawl of ${str(view.url)} is still ${str(view.status)} (${total} pages so far). Call get_crawl with crawl_id "${id}" for the rest.`

@@ -44,7 +44,12 @@ export const MCP_TOOL_BOUNDS = {
 } as const;
 
 const text = (maxLength: number, description: string) => ({ type: 'string', minLength: 1, maxLength, description });
-const domains = (description: string) => ({ type: 'array', maxItems: MCP_TOOL_BOUNDS.domains, items: { type: 'string', minLength: 1, maxLength: MCP_TOOL_BOUNDS.domainChars }, description });
+const domains = (description: string) => ({
+  type: 'array',
+  maxItems: MCP_TOOL_BOUNDS.domains,
+  items: { type: 'string', minLength: 1, maxLength: MCP_TOOL_BOUNDS.domainChars },
+  description,
+});
 const waitSeconds = {
   type: 'integer',
   minimum: MCP_TOOL_BOUNDS.wait.min,
@@ -52,8 +57,20 @@ const waitSeconds = {
   default: MCP_TOOL_BOUNDS.wait.default,
   description: `How long to wait for the run to end (${MCP_TOOL_BOUNDS.wait.min} to ${MCP_TOOL_BOUNDS.wait.max} s); when it runs out the run id is returned and the run goes on`,
 };
-const id = (description: string) => ({ type: 'string', minLength: 1, maxLength: MCP_TOOL_BOUNDS.idChars, pattern: '^[A-Za-z0-9_-]+$', description });
-const schema = (properties: Record<string, object>, required: string[] = [], extra: Obj = {}): JsonSchema => ({ type: 'object', properties, required, additionalProperties: false, ...extra });
+const id = (description: string) => ({
+  type: 'string',
+  minLength: 1,
+  maxLength: MCP_TOOL_BOUNDS.idChars,
+  pattern: '^[A-Za-z0-9_-]+$',
+  description,
+});
+const schema = (properties: Record<string, object>, required: string[] = [], extra: Obj = {}): JsonSchema => ({
+  type: 'object',
+  properties,
+  required,
+  additionalProperties: false,
+  ...extra,
+});
 const readOnly = { readOnlyHint: true, openWorldHint: true } as const;
 const starts = { readOnlyHint: false, openWorldHint: true } as const;
 
@@ -65,14 +82,18 @@ const queriesSchema = {
   description: `${DEEP_SEARCH_BOUNDS.queries.min} to ${DEEP_SEARCH_BOUNDS.queries.max} keyword queries`,
 };
 
-const post = async (ctx: ToolContext, path: string, body: Obj) => okBody(await ctx.rest.call('POST', path, body, ctx.signal)) as Obj;
-const get = async (ctx: ToolContext, path: string) => okBody(await ctx.rest.call('GET', path, undefined, ctx.signal)) as Obj;
+const post = async (ctx: ToolContext, path: string, body: Obj) =>
+  okBody(await ctx.rest.call('POST', path, body, ctx.signal)) as Obj;
+const get = async (ctx: ToolContext, path: string) =>
+  okBody(await ctx.rest.call('GET', path, undefined, ctx.signal)) as Obj;
 const seg = (value: unknown) => encodeURIComponent(String(value));
 const defined = (body: Obj): Obj => Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
 
 /** `web_search`'s arguments as the REST search body: an objective alone is also its query. */
 function searchBody(args: Obj): Obj {
-  const queries = (args.queries as string[] | undefined) ?? [String(args.objective).slice(0, MCP_TOOL_BOUNDS.queryChars)];
+  const queries = (args.queries as string[] | undefined) ?? [
+    String(args.objective).slice(0, MCP_TOOL_BOUNDS.queryChars),
+  ];
   return defined({
     queries,
     objective: args.objective,
@@ -92,9 +113,23 @@ const webSearch: ToolDefinition = {
   inputSchema: schema(
     {
       queries: queriesSchema,
-      objective: text(MCP_TOOL_BOUNDS.objectiveChars, 'What the results are for: re-ranks the rows and drops off-topic ones'),
-      depth: { type: 'string', enum: ['instant', 'fast', 'auto'], default: 'auto', description: 'instant (no enrichment), fast (one results page), auto (recommended)' },
-      limit: { type: 'integer', minimum: DEEP_SEARCH_BOUNDS.limit.min, maximum: DEEP_SEARCH_BOUNDS.limit.max, default: 10, description: 'How many rows' },
+      objective: text(
+        MCP_TOOL_BOUNDS.objectiveChars,
+        'What the results are for: re-ranks the rows and drops off-topic ones',
+      ),
+      depth: {
+        type: 'string',
+        enum: ['instant', 'fast', 'auto'],
+        default: 'auto',
+        description: 'instant (no enrichment), fast (one results page), auto (recommended)',
+      },
+      limit: {
+        type: 'integer',
+        minimum: DEEP_SEARCH_BOUNDS.limit.min,
+        maximum: DEEP_SEARCH_BOUNDS.limit.max,
+        default: 10,
+        description: 'How many rows',
+      },
       include_domains: domains('Only these domains (and their subdomains)'),
       exclude_domains: domains('Never these domains (and their subdomains)'),
       freshness: { type: 'string', enum: [...FRESHNESS], description: 'Only pages dated within this window' },
@@ -116,16 +151,36 @@ const extract: ToolDefinition = {
     'Reads 1 to 20 URLs (web pages, PDF, Word) and answers each page’s main content, with excerpts focused on an objective when given. A URL that cannot be read carries its error. Charged as POST /v1/extract (2 credits per page read).',
   inputSchema: schema(
     {
-      urls: { type: 'array', minItems: 1, maxItems: 20, items: { type: 'string', minLength: 1, maxLength: MCP_TOOL_BOUNDS.urlChars }, description: '1 to 20 absolute URLs' },
+      urls: {
+        type: 'array',
+        minItems: 1,
+        maxItems: 20,
+        items: { type: 'string', minLength: 1, maxLength: MCP_TOOL_BOUNDS.urlChars },
+        description: '1 to 20 absolute URLs',
+      },
       objective: text(MCP_TOOL_BOUNDS.objectiveChars, 'Focuses the excerpts on this goal'),
       format: { type: 'string', enum: [...EXTRACT_FORMATS], default: 'markdown' },
-      max_chars_per_result: { type: 'integer', minimum: 100, maximum: 1_000_000, description: 'Cap on each page’s content characters' },
+      max_chars_per_result: {
+        type: 'integer',
+        minimum: 100,
+        maximum: 1_000_000,
+        description: 'Cap on each page’s content characters',
+      },
     },
     ['urls'],
   ),
   annotations: readOnly,
   async run(args, ctx) {
-    const response = await post(ctx, '/v1/extract', defined({ urls: args.urls, objective: args.objective, format: args.format, max_chars_per_result: args.max_chars_per_result }));
+    const response = await post(
+      ctx,
+      '/v1/extract',
+      defined({
+        urls: args.urls,
+        objective: args.objective,
+        format: args.format,
+        max_chars_per_result: args.max_chars_per_result,
+      }),
+    );
     return { text: extractText(response), structured: response };
   },
 };
@@ -139,7 +194,12 @@ const deepResearch: ToolDefinition = {
     {
       prompt: text(MCP_TOOL_BOUNDS.promptChars, 'The research question'),
       queries: { ...queriesSchema, description: `${queriesSchema.description} to start from; default: the prompt` },
-      max_fetches: { type: 'integer', minimum: DEEP_SEARCH_BOUNDS.max_fetches.min, maximum: DEEP_SEARCH_BOUNDS.max_fetches.max, description: `Pages read at most (default ${DEEP_SEARCH_BOUNDS.max_fetches.default})` },
+      max_fetches: {
+        type: 'integer',
+        minimum: DEEP_SEARCH_BOUNDS.max_fetches.min,
+        maximum: DEEP_SEARCH_BOUNDS.max_fetches.max,
+        description: `Pages read at most (default ${DEEP_SEARCH_BOUNDS.max_fetches.default})`,
+      },
       wait_seconds: waitSeconds,
     },
     ['prompt'],
@@ -147,10 +207,20 @@ const deepResearch: ToolDefinition = {
   annotations: starts,
   async run(args, ctx) {
     const prompt = String(args.prompt);
-    const body = defined({ depth: 'deep', prompt, queries: args.queries ?? [prompt.slice(0, MCP_TOOL_BOUNDS.queryChars)], max_fetches: args.max_fetches });
+    const body = defined({
+      depth: 'deep',
+      prompt,
+      queries: args.queries ?? [prompt.slice(0, MCP_TOOL_BOUNDS.queryChars)],
+      max_fetches: args.max_fetches,
+    });
     const started = await post(ctx, '/v1/search', body);
     const runId = seg(started.search_id);
-    const { view, ended } = await waitForRun(ctx, `/v1/searches/${runId}/events`, `/v1/searches/${runId}`, Number(args.wait_seconds ?? MCP_TOOL_BOUNDS.wait.default));
+    const { view, ended } = await waitForRun(
+      ctx,
+      `/v1/searches/${runId}/events`,
+      `/v1/searches/${runId}`,
+      Number(args.wait_seconds ?? MCP_TOOL_BOUNDS.wait.default),
+    );
     return { text: researchText(view, ended), structured: view };
   },
 };
@@ -158,7 +228,8 @@ const deepResearch: ToolDefinition = {
 const getResearch: ToolDefinition = {
   name: 'get_research',
   title: 'Get a research run',
-  description: 'The state of a deep research run started by deep_research: its cited report and sources once completed. Charged nothing (GET /v1/searches/{search_id}).',
+  description:
+    'The state of a deep research run started by deep_research: its cited report and sources once completed. Charged nothing (GET /v1/searches/{search_id}).',
   inputSchema: schema({ search_id: id('The search_id deep_research answered') }, ['search_id']),
   annotations: readOnly,
   async run(args, ctx) {
@@ -175,17 +246,35 @@ const task: ToolDefinition = {
   inputSchema: schema(
     {
       task: text(MCP_TOOL_BOUNDS.promptChars, 'What to find out'),
-      output_schema: { type: 'object', description: 'A JSON Schema of the output (at most 3 levels deep), or {type: "json", json_schema} | {type: "text"} | {type: "auto"} (default auto)' },
-      processor: { type: 'string', enum: [...TASK_PROCESSORS], default: 'core', description: 'Budget: base (<=4 steps), core (<=12), ultra (<=30, with a report)' },
+      output_schema: {
+        type: 'object',
+        description:
+          'A JSON Schema of the output (at most 3 levels deep), or {type: "json", json_schema} | {type: "text"} | {type: "auto"} (default auto)',
+      },
+      processor: {
+        type: 'string',
+        enum: [...TASK_PROCESSORS],
+        default: 'core',
+        description: 'Budget: base (<=4 steps), core (<=12), ultra (<=30, with a report)',
+      },
       wait_seconds: waitSeconds,
     },
     ['task'],
   ),
   annotations: starts,
   async run(args, ctx) {
-    const started = await post(ctx, '/v1/tasks/runs', defined({ task: args.task, output_schema: args.output_schema, processor: args.processor }));
+    const started = await post(
+      ctx,
+      '/v1/tasks/runs',
+      defined({ task: args.task, output_schema: args.output_schema, processor: args.processor }),
+    );
     const runId = seg(started.task_id);
-    const { view, ended } = await waitForRun(ctx, `/v1/tasks/runs/${runId}/events`, `/v1/tasks/${runId}`, Number(args.wait_seconds ?? MCP_TOOL_BOUNDS.wait.default));
+    const { view, ended } = await waitForRun(
+      ctx,
+      `/v1/tasks/runs/${runId}/events`,
+      `/v1/tasks/${runId}`,
+      Number(args.wait_seconds ?? MCP_TOOL_BOUNDS.wait.default),
+    );
     return { text: taskText(view, ended), structured: view };
   },
 };
@@ -193,7 +282,8 @@ const task: ToolDefinition = {
 const getTask: ToolDefinition = {
   name: 'get_task',
   title: 'Get a task run',
-  description: 'The state of a task run started by task: its output and cited basis once completed. Charged nothing (GET /v1/tasks/{task_id}).',
+  description:
+    'The state of a task run started by task: its output and cited basis once completed. Charged nothing (GET /v1/tasks/{task_id}).',
   inputSchema: schema({ task_id: id('The task_id task answered') }, ['task_id']),
   annotations: readOnly,
   async run(args, ctx) {
@@ -211,16 +301,30 @@ const findAll: ToolDefinition = {
     {
       query: text(MCP_TOOL_BOUNDS.promptChars, 'The entity set, described'),
       limit: { type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'How many entities at most' },
-      fields: { type: 'array', maxItems: MCP_TOOL_BOUNDS.fields, items: { type: 'string', minLength: 1, maxLength: MCP_TOOL_BOUNDS.fieldChars }, description: 'Columns to fill for each entity' },
+      fields: {
+        type: 'array',
+        maxItems: MCP_TOOL_BOUNDS.fields,
+        items: { type: 'string', minLength: 1, maxLength: MCP_TOOL_BOUNDS.fieldChars },
+        description: 'Columns to fill for each entity',
+      },
       wait_seconds: waitSeconds,
     },
     ['query'],
   ),
   annotations: starts,
   async run(args, ctx) {
-    const started = await post(ctx, '/v1/findall/runs', defined({ query: args.query, limit: args.limit, fields: args.fields }));
+    const started = await post(
+      ctx,
+      '/v1/findall/runs',
+      defined({ query: args.query, limit: args.limit, fields: args.fields }),
+    );
     const runId = seg(started.findall_id);
-    const { view, ended } = await waitForRun(ctx, `/v1/findall/runs/${runId}/events`, `/v1/findall/runs/${runId}`, Number(args.wait_seconds ?? MCP_TOOL_BOUNDS.wait.default));
+    const { view, ended } = await waitForRun(
+      ctx,
+      `/v1/findall/runs/${runId}/events`,
+      `/v1/findall/runs/${runId}`,
+      Number(args.wait_seconds ?? MCP_TOOL_BOUNDS.wait.default),
+    );
     return { text: findAllText(view, ended), structured: view };
   },
 };
@@ -228,7 +332,8 @@ const findAll: ToolDefinition = {
 const getFindAll: ToolDefinition = {
   name: 'get_findall',
   title: 'Get a FindAll run',
-  description: 'The state of a FindAll run started by findall: the entities matched so far. Charged nothing (GET /v1/findall/runs/{findall_id}).',
+  description:
+    'The state of a FindAll run started by findall: the entities matched so far. Charged nothing (GET /v1/findall/runs/{findall_id}).',
   inputSchema: schema({ findall_id: id('The findall_id findall answered') }, ['findall_id']),
   annotations: readOnly,
   async run(args, ctx) {
@@ -245,16 +350,41 @@ const map: ToolDefinition = {
   inputSchema: schema(
     {
       url: text(MCP_TOOL_BOUNDS.urlChars, 'The site to map (its start page), an absolute URL'),
-      limit: { type: 'integer', minimum: MCP_TOOL_BOUNDS.mapLinks.min, maximum: MCP_TOOL_BOUNDS.mapLinks.max, default: 1000, description: 'How many URLs at most' },
+      limit: {
+        type: 'integer',
+        minimum: MCP_TOOL_BOUNDS.mapLinks.min,
+        maximum: MCP_TOOL_BOUNDS.mapLinks.max,
+        default: 1000,
+        description: 'How many URLs at most',
+      },
       search: text(MCP_TOOL_BOUNDS.mapSearchChars, 'Rank the URLs by how well their title and URL words match this'),
-      include_subdomains: { type: 'boolean', default: false, description: 'Also list URLs on subdomains of the start host' },
-      sitemap: { type: 'string', enum: [...MAP_SITEMAP_MODES], default: 'include', description: 'include: sitemaps and links; only: sitemaps; skip: links only' },
+      include_subdomains: {
+        type: 'boolean',
+        default: false,
+        description: 'Also list URLs on subdomains of the start host',
+      },
+      sitemap: {
+        type: 'string',
+        enum: [...MAP_SITEMAP_MODES],
+        default: 'include',
+        description: 'include: sitemaps and links; only: sitemaps; skip: links only',
+      },
     },
     ['url'],
   ),
   annotations: readOnly,
   async run(args, ctx) {
-    const response = await post(ctx, '/v1/map', defined({ url: args.url, limit: args.limit, search: args.search, include_subdomains: args.include_subdomains, sitemap: args.sitemap }));
+    const response = await post(
+      ctx,
+      '/v1/map',
+      defined({
+        url: args.url,
+        limit: args.limit,
+        search: args.search,
+        include_subdomains: args.include_subdomains,
+        sitemap: args.sitemap,
+      }),
+    );
     return { text: mapText(response), structured: response };
   },
 };
@@ -265,7 +395,8 @@ const pathPatterns = (description: string) => ({
   items: { type: 'string', minLength: 1, maxLength: CRAWL_LIMITS.patternChars },
   description,
 });
-const pagesPath = (crawlId: unknown, limit: number, offset: number) => `/v1/crawl/${seg(crawlId)}?limit=${limit}&offset=${offset}`;
+const pagesPath = (crawlId: unknown, limit: number, offset: number) =>
+  `/v1/crawl/${seg(crawlId)}?limit=${limit}&offset=${offset}`;
 
 const crawl: ToolDefinition = {
   name: 'crawl',
@@ -274,13 +405,34 @@ const crawl: ToolDefinition = {
   inputSchema: schema(
     {
       url: text(MCP_TOOL_BOUNDS.urlChars, 'The start page (depth 0), an absolute URL'),
-      limit: { type: 'integer', minimum: 1, maximum: CRAWL_LIMITS.pages, default: 100, description: 'Pages read at most' },
-      max_depth: { type: 'integer', minimum: 0, maximum: CRAWL_LIMITS.depth, default: 3, description: 'Link hops from the start page' },
+      limit: {
+        type: 'integer',
+        minimum: 1,
+        maximum: CRAWL_LIMITS.pages,
+        default: 100,
+        description: 'Pages read at most',
+      },
+      max_depth: {
+        type: 'integer',
+        minimum: 0,
+        maximum: CRAWL_LIMITS.depth,
+        default: 3,
+        description: 'Link hops from the start page',
+      },
       include_paths: pathPatterns('Regular expressions (RE2) on the path and query: only matching pages are followed'),
       exclude_paths: pathPatterns('Regular expressions (RE2) on the path and query: matching pages are not followed'),
-      include_subdomains: { type: 'boolean', default: false, description: 'Follow links to subdomains of the start host' },
+      include_subdomains: {
+        type: 'boolean',
+        default: false,
+        description: 'Follow links to subdomains of the start host',
+      },
       format: { type: 'string', enum: [...CRAWL_FORMATS], default: 'markdown' },
-      render: { type: 'string', enum: [...CRAWL_RENDER], default: 'auto', description: 'Rendering of script-built pages in a browser' },
+      render: {
+        type: 'string',
+        enum: [...CRAWL_RENDER],
+        default: 'auto',
+        description: 'Rendering of script-built pages in a browser',
+      },
       wait_seconds: waitSeconds,
     },
     ['url'],
@@ -301,7 +453,9 @@ const crawl: ToolDefinition = {
     const viewPath = pagesPath(started.crawl_id, MCP_TOOL_BOUNDS.crawlPages.default, 0);
     const waitFor = Number(args.wait_seconds ?? MCP_TOOL_BOUNDS.wait.default);
     // The completed event carries the run without its pages: its view is read from the API.
-    const { view, ended } = await waitForRun(ctx, `/v1/crawl/${seg(started.crawl_id)}/events`, viewPath, waitFor, { readView: true });
+    const { view, ended } = await waitForRun(ctx, `/v1/crawl/${seg(started.crawl_id)}/events`, viewPath, waitFor, {
+      readView: true,
+    });
     return { text: crawlText(view, ended), structured: view };
   },
 };
@@ -309,18 +463,28 @@ const crawl: ToolDefinition = {
 const getCrawl: ToolDefinition = {
   name: 'get_crawl',
   title: 'Get a crawl run',
-  description: 'The state of a crawl run started by crawl and a page of its pages (limit, offset), in the order read. Charged nothing (GET /v1/crawl/{crawl_id}).',
+  description:
+    'The state of a crawl run started by crawl and a page of its pages (limit, offset), in the order read. Charged nothing (GET /v1/crawl/{crawl_id}).',
   inputSchema: schema(
     {
       crawl_id: id('The crawl_id crawl answered'),
-      limit: { type: 'integer', minimum: 1, maximum: MCP_TOOL_BOUNDS.crawlPages.max, default: MCP_TOOL_BOUNDS.crawlPages.default, description: 'How many pages' },
+      limit: {
+        type: 'integer',
+        minimum: 1,
+        maximum: MCP_TOOL_BOUNDS.crawlPages.max,
+        default: MCP_TOOL_BOUNDS.crawlPages.default,
+        description: 'How many pages',
+      },
       offset: { type: 'integer', minimum: 0, maximum: CRAWL_LIMITS.pages, default: 0, description: 'Pages to skip' },
     },
     ['crawl_id'],
   ),
   annotations: readOnly,
   async run(args, ctx) {
-    const view = await get(ctx, pagesPath(args.crawl_id, Number(args.limit ?? MCP_TOOL_BOUNDS.crawlPages.default), Number(args.offset ?? 0)));
+    const view = await get(
+      ctx,
+      pagesPath(args.crawl_id, Number(args.limit ?? MCP_TOOL_BOUNDS.crawlPages.default), Number(args.offset ?? 0)),
+    );
     return { text: crawlText(view, false), structured: view };
   },
 };
@@ -328,13 +492,30 @@ const getCrawl: ToolDefinition = {
 const connectorSearch: ToolDefinition = {
   name: 'search',
   title: 'Search (connector)',
-  description: 'Searches the web for a query and answers {results: [{id, title, url}]}; pass an id to fetch for the page’s text. Charged as POST /v1/search.',
+  description:
+    'Searches the web for a query and answers {results: [{id, title, url}]}; pass an id to fetch for the page’s text. Charged as POST /v1/search.',
   inputSchema: schema({ query: text(MCP_TOOL_BOUNDS.queryChars, 'The search query') }, ['query']),
-  outputSchema: schema({ results: { type: 'array', items: schema({ id: { type: 'string' }, title: { type: 'string' }, url: { type: 'string' } }, ['id', 'title', 'url']) } }, ['results']),
+  outputSchema: schema(
+    {
+      results: {
+        type: 'array',
+        items: schema({ id: { type: 'string' }, title: { type: 'string' }, url: { type: 'string' } }, [
+          'id',
+          'title',
+          'url',
+        ]),
+      },
+    },
+    ['results'],
+  ),
   annotations: readOnly,
   async run(args, ctx) {
     const response = await post(ctx, '/v1/search', { queries: [args.query], depth: 'auto' });
-    const results = (response.results as Obj[]).map((row) => ({ id: String(row.url), title: String(row.title || row.url), url: String(row.url) }));
+    const results = (response.results as Obj[]).map((row) => ({
+      id: String(row.url),
+      title: String(row.title || row.url),
+      url: String(row.url),
+    }));
     return { text: JSON.stringify({ results }), structured: { results } };
   },
 };
@@ -342,10 +523,17 @@ const connectorSearch: ToolDefinition = {
 const connectorFetch: ToolDefinition = {
   name: 'fetch',
   title: 'Fetch (connector)',
-  description: 'Reads a search result by its id (its URL) and answers {id, title, text, url, metadata}. Charged as POST /v1/extract (2 credits).',
+  description:
+    'Reads a search result by its id (its URL) and answers {id, title, text, url, metadata}. Charged as POST /v1/extract (2 credits).',
   inputSchema: schema({ id: text(MCP_TOOL_BOUNDS.urlChars, 'An id from search (the page’s URL)') }, ['id']),
   outputSchema: schema(
-    { id: { type: 'string' }, title: { type: 'string' }, text: { type: 'string' }, url: { type: 'string' }, metadata: { type: 'object' } },
+    {
+      id: { type: 'string' },
+      title: { type: 'string' },
+      text: { type: 'string' },
+      url: { type: 'string' },
+      metadata: { type: 'object' },
+    },
     ['id', 'title', 'text', 'url', 'metadata'],
   ),
   annotations: readOnly,
@@ -354,11 +542,38 @@ const connectorFetch: ToolDefinition = {
     const row = (response.results as Obj[])[0] ?? {};
     if (row.error) throw new RestError(422, `${String(args.id)} could not be read: ${String(row.error)}`);
     const url = String(row.final_url || row.url || args.id);
-    const metadata = defined({ status: row.status, language: row.language, published_date: row.published_date, content_type: row.content_type, pages: row.pages, credits: response.credits });
-    const document = { id: String(args.id), title: String(row.title || url), text: String(row.content ?? ''), url, metadata };
+    const metadata = defined({
+      status: row.status,
+      language: row.language,
+      published_date: row.published_date,
+      content_type: row.content_type,
+      pages: row.pages,
+      credits: response.credits,
+    });
+    const document = {
+      id: String(args.id),
+      title: String(row.title || url),
+      text: String(row.content ?? ''),
+      url,
+      metadata,
+    };
     return { text: JSON.stringify(document), structured: document };
   },
 };
 
 /** Every tool, in the order clients list them. */
-export const MCP_TOOLS: readonly ToolDefinition[] = [webSearch, extract, deepResearch, getResearch, task, getTask, findAll, getFindAll, map, crawl, getCrawl, connectorSearch, connectorFetch];
+export const MCP_TOOLS: readonly ToolDefinition[] = [
+  webSearch,
+  extract,
+  deepResearch,
+  getResearch,
+  task,
+  getTask,
+  findAll,
+  getFindAll,
+  map,
+  crawl,
+  getCrawl,
+  connectorSearch,
+  connectorFetch,
+];

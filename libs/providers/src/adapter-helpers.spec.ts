@@ -6,7 +6,9 @@ describe('search adapter helpers', () => {
   const now = new Date('2025-01-16T12:00:00Z');
 
   it('plainText strips tags, decodes entities, never reaches Object.prototype', () => {
-    expect(plainText('Rust&#x27;s <strong>async</strong> &quot;runtime&quot; &amp; more')).toBe(`Rust's async "runtime" & more`);
+    expect(plainText('Rust&#x27;s <strong>async</strong> &quot;runtime&quot; &amp; more')).toBe(
+      `Rust's async "runtime" & more`,
+    );
     expect(plainText('a &constructor; b')).toBe('a &constructor; b');
     expect(plainText(undefined)).toBe('');
   });
@@ -31,8 +33,12 @@ describe('search adapter helpers', () => {
     expect(parseRetryAfter('2')).toBe(2000);
     expect(parseRetryAfter(new Date(Date.now() + 3000).toUTCString())).toBeGreaterThan(1000);
     expect(parseRetryAfter('soon')).toBeUndefined();
-    expect(rateLimitResetMs(new Headers({ 'x-ratelimit-reset': '1, 1419704', 'x-ratelimit-remaining': '0, 1849' }))).toBe(1000);
-    expect(rateLimitResetMs(new Headers({ 'x-ratelimit-reset': '1, 1419704', 'x-ratelimit-remaining': '0, 0' }))).toBe(1_419_704_000);
+    expect(
+      rateLimitResetMs(new Headers({ 'x-ratelimit-reset': '1, 1419704', 'x-ratelimit-remaining': '0, 1849' })),
+    ).toBe(1000);
+    expect(rateLimitResetMs(new Headers({ 'x-ratelimit-reset': '1, 1419704', 'x-ratelimit-remaining': '0, 0' }))).toBe(
+      1_419_704_000,
+    );
     expect(rateLimitResetMs(new Headers())).toBeUndefined();
   });
 

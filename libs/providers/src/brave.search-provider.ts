@@ -1,7 +1,15 @@
 import { FRESHNESS_WINDOW_MS } from '@app/domain';
 import { getJson, type RetryPolicy } from './http-json';
 import { isoDay, plainText, plausibleDay } from './hit-text';
-import type { Category, Freshness, SearchCapabilities, SearchHit, SearchPage, SearchProvider, SearchQuery } from './search-provider.port';
+import type {
+  Category,
+  Freshness,
+  SearchCapabilities,
+  SearchHit,
+  SearchPage,
+  SearchProvider,
+  SearchQuery,
+} from './search-provider.port';
 import { Throttle } from './throttle';
 
 export interface BraveSearchProviderOptions {
@@ -34,7 +42,16 @@ export interface BraveSearchProviderOptions {
 const DAY_MS = 86_400_000;
 const FRESHNESS: Record<Freshness, string> = { hour: 'pd', day: 'pd', week: 'pw', month: 'pm', year: 'py' };
 /** Brave's `search_lang` codes that differ from ISO 639-1 (see its "Language codes" table). */
-const SEARCH_LANG = new Map([['ja', 'jp'], ['zh', 'zh-hans'], ['zh-cn', 'zh-hans'], ['zh-tw', 'zh-hant'], ['pt', 'pt-pt'], ['pt-br', 'pt-br'], ['no', 'nb'], ['en-gb', 'en-gb']]);
+const SEARCH_LANG = new Map([
+  ['ja', 'jp'],
+  ['zh', 'zh-hans'],
+  ['zh-cn', 'zh-hans'],
+  ['zh-tw', 'zh-hant'],
+  ['pt', 'pt-pt'],
+  ['pt-br', 'pt-br'],
+  ['no', 'nb'],
+  ['en-gb', 'en-gb'],
+]);
 /** Brave's `offset` is a page index and stops at 9; `count` stops at 20. */
 const MAX_OFFSET = 9;
 const MAX_COUNT = 20;
@@ -105,7 +122,12 @@ export class BraveSearchProvider implements SearchProvider {
     const warnings: string[] = [];
     if (page - 1 > MAX_OFFSET) {
       // Brave answers 422 beyond offset 9: say so instead of failing the whole request.
-      return { hits: [], page, hasMore: false, warnings: [`brave: only the first ${MAX_OFFSET + 1} pages are available`] };
+      return {
+        hits: [],
+        page,
+        hasMore: false,
+        warnings: [`brave: only the first ${MAX_OFFSET + 1} pages are available`],
+      };
     }
     const url = new URL(this.endpoint);
     const params = url.searchParams;
@@ -117,7 +139,8 @@ export class BraveSearchProvider implements SearchProvider {
     if (query.language) params.set('search_lang', braveLanguage(query.language));
     const freshness = this.freshness(query);
     if (freshness) params.set('freshness', freshness);
-    if (query.freshness === 'hour') warnings.push("brave: freshness 'hour' is not supported natively; results cover the last day");
+    if (query.freshness === 'hour')
+      warnings.push("brave: freshness 'hour' is not supported natively; results cover the last day");
     params.set('text_decorations', 'false');
     params.set('result_filter', 'web,news');
     if (this.options.safesearch) params.set('safesearch', this.options.safesearch);
@@ -176,7 +199,9 @@ export class BraveSearchProvider implements SearchProvider {
     let from = query.dateFrom ?? '1991-01-01';
     if (query.freshness) {
       // Brave's ranges are whole days: an hour's window is the last day, as its code (pd) is.
-      const start = new Date(this.now().getTime() - Math.max(FRESHNESS_WINDOW_MS[query.freshness], DAY_MS)).toISOString().slice(0, 10);
+      const start = new Date(this.now().getTime() - Math.max(FRESHNESS_WINDOW_MS[query.freshness], DAY_MS))
+        .toISOString()
+        .slice(0, 10);
       if (start > from) from = start;
     }
     return `${from}to${query.dateTo ?? today}`;
@@ -217,8 +242,29 @@ export function braveLanguage(language: string): string {
   return SEARCH_LANG.get(lower) ?? SEARCH_LANG.get(lower.split(/[-_]/)[0]!) ?? lower.split(/[-_]/)[0]!;
 }
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-const UNIT_MS = new Map([['second', 1e3], ['minute', 6e4], ['hour', 3.6e6], ['day', DAY_MS], ['week', 7 * DAY_MS], ['month', 30 * DAY_MS], ['year', 365 * DAY_MS]]);
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
+const UNIT_MS = new Map([
+  ['second', 1e3],
+  ['minute', 6e4],
+  ['hour', 3.6e6],
+  ['day', DAY_MS],
+  ['week', 7 * DAY_MS],
+  ['month', 30 * DAY_MS],
+  ['year', 365 * DAY_MS],
+]);
 
 /** Brave's human `age`: "October 25, 2023" or "3 days ago" (relative to now; months/years approximate). */
 export function parseAge(age: unknown, now: Date): string | null {
@@ -242,7 +288,11 @@ export function parseAge(age: unknown, now: Date): string | null {
  */
 export function rateLimitResetMs(headers: Headers): number | undefined {
   // Number('') is 0: an absent header must stay absent, not read as "0 left, resets now".
-  const list = (name: string) => headers.get(name)?.split(',').map((v) => (v.trim() === '' ? NaN : Number(v.trim()))) ?? [];
+  const list = (name: string) =>
+    headers
+      .get(name)
+      ?.split(',')
+      .map((v) => (v.trim() === '' ? NaN : Number(v.trim()))) ?? [];
   const resets = list('x-ratelimit-reset');
   if (!resets.length || resets.some((v) => !Number.isFinite(v))) return undefined;
   const remaining = list('x-ratelimit-remaining');
@@ -252,7 +302,8 @@ export function rateLimitResetMs(headers: Headers): number | undefined {
 
 /** Brave's error body: `{"type":"ErrorResponse","error":{"code","detail","status","meta":{...}}}`. */
 function describeBraveError(status: number, body: string): string | undefined {
-  let error: { code?: string; detail?: string; meta?: { errors?: Array<{ loc?: unknown[]; msg?: string }> } } | undefined;
+  let error:
+    { code?: string; detail?: string; meta?: { errors?: Array<{ loc?: unknown[]; msg?: string }> } } | undefined;
   try {
     error = (JSON.parse(body) as { error?: typeof error }).error;
   } catch {
@@ -260,7 +311,8 @@ function describeBraveError(status: number, body: string): string | undefined {
   }
   const parts: string[] = [];
   // Brave has answered a bad token with 422 + SUBSCRIPTION_TOKEN_INVALID, not only 401/403.
-  if (status === 401 || status === 403 || /TOKEN/.test(error?.code ?? '')) parts.push('the subscription token (BRAVE_API_KEY) was refused');
+  if (status === 401 || status === 403 || /TOKEN/.test(error?.code ?? ''))
+    parts.push('the subscription token (BRAVE_API_KEY) was refused');
   if (error?.detail) parts.push(error.code ? `${error.detail} (${error.code})` : error.detail);
   for (const e of error?.meta?.errors ?? []) {
     parts.push(`${Array.isArray(e.loc) ? e.loc.join('.') : 'request'}: ${e.msg ?? 'invalid'}`);

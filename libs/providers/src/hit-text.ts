@@ -1,7 +1,14 @@
 /** Small normalisers shared by the HTTP search adapters. */
 
 // A Map, not an object literal: upstream text must not reach Object.prototype (`&constructor;`).
-const ENTITIES = new Map([['amp', '&'], ['lt', '<'], ['gt', '>'], ['quot', '"'], ['apos', "'"], ['nbsp', ' ']]);
+const ENTITIES = new Map([
+  ['amp', '&'],
+  ['lt', '<'],
+  ['gt', '>'],
+  ['quot', '"'],
+  ['apos', "'"],
+  ['nbsp', ' '],
+]);
 
 /** Snippets and titles as plain text: upstreams sometimes leave `<strong>` marks and entities in. */
 export function plainText(value: unknown): string {

@@ -103,7 +103,14 @@ async function once(req: JsonRequest): Promise<Attempt> {
   const retryable = status === 408 || status === 429 || status >= 500;
   const retryAfterMs = parseRetryAfter(response.headers.get('retry-after')) ?? req.retryAfterHint?.(response.headers);
   const why = req.describe?.(status, text) ?? excerpt(text);
-  return { ok: false, retry: retryable, retryable, detail: `HTTP ${status}${why ? `: ${why}` : ''}`, status, retryAfterMs };
+  return {
+    ok: false,
+    retry: retryable,
+    retryable,
+    detail: `HTTP ${status}${why ? `: ${why}` : ''}`,
+    status,
+    retryAfterMs,
+  };
 }
 
 /** `Retry-After` as delta-seconds or an HTTP date, in ms; undefined when absent or unreadable. */

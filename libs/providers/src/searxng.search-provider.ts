@@ -1,6 +1,14 @@
 import { getJson, type RetryPolicy } from './http-json';
 import { isoDay, plainText } from './hit-text';
-import type { Category, Freshness, SearchCapabilities, SearchHit, SearchPage, SearchProvider, SearchQuery } from './search-provider.port';
+import type {
+  Category,
+  Freshness,
+  SearchCapabilities,
+  SearchHit,
+  SearchPage,
+  SearchProvider,
+  SearchQuery,
+} from './search-provider.port';
 import { Throttle } from './throttle';
 
 export interface SearxngSearchProviderOptions {
@@ -33,7 +41,10 @@ export interface SearxngSearchProviderOptions {
 const TIME_RANGE: Record<Freshness, string> = { hour: 'day', day: 'day', week: 'week', month: 'month', year: 'year' };
 // Only two of our categories have a SearXNG tab; the rest search `general` (and the service post-filters).
 const TO_SEARXNG: Partial<Record<Category, string>> = { news: 'news', research_paper: 'science' };
-const FROM_SEARXNG = new Map<string, Category>([['news', 'news'], ['science', 'research_paper']]);
+const FROM_SEARXNG = new Map<string, Category>([
+  ['news', 'news'],
+  ['science', 'research_paper'],
+]);
 
 /** Subset of SearXNG's `format=json` answer we read (searx/webapp.py, `search()` JSON branch). */
 interface SearxngAnswer {
@@ -96,7 +107,8 @@ export class SearxngSearchProvider implements SearchProvider {
     if (query.language) params.set('language', query.language);
     if (query.freshness) {
       params.set('time_range', TIME_RANGE[query.freshness]);
-      if (query.freshness === 'hour') warnings.push("searxng: freshness 'hour' is not supported natively; results cover the last day");
+      if (query.freshness === 'hour')
+        warnings.push("searxng: freshness 'hour' is not supported natively; results cover the last day");
     }
     if (this.options.safesearch !== undefined) params.set('safesearch', String(this.options.safesearch));
     if (this.options.engines?.length) params.set('engines', this.options.engines.join(','));

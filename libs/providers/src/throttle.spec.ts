@@ -25,7 +25,8 @@ describe('Throttle', () => {
     const throttle = new Throttle({ maxConcurrent: 10, requestsPerSecond: 10, burst: 1 }, () => Date.now());
     const admittedAt: number[] = [];
     const start = Date.now();
-    for (let i = 0; i < 3; i++) void throttle.acquire().then((release) => (admittedAt.push(Date.now() - start), release()));
+    for (let i = 0; i < 3; i++)
+      void throttle.acquire().then((release) => (admittedAt.push(Date.now() - start), release()));
     await jest.advanceTimersByTimeAsync(0);
     expect(admittedAt).toEqual([0]);
     await jest.advanceTimersByTimeAsync(99);

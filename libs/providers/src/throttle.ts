@@ -89,7 +89,10 @@ export class Throttle {
   private refill(): void {
     const now = this.now();
     if (this.options.requestsPerSecond > 0) {
-      this.tokens = Math.min(this.burst, this.tokens + ((now - this.refilledAt) / 1000) * this.options.requestsPerSecond);
+      this.tokens = Math.min(
+        this.burst,
+        this.tokens + ((now - this.refilledAt) / 1000) * this.options.requestsPerSecond,
+      );
     }
     this.refilledAt = now;
   }

@@ -15,7 +15,8 @@ export class DocumentRefused extends Error {
 }
 
 /** Whether `error` is a store's refusal of the document itself (not a transient failure). */
-export const isDocumentRefused = (error: unknown): boolean => error instanceof DocumentRefused || (error instanceof Error && error.name === 'DocumentRefused');
+export const isDocumentRefused = (error: unknown): boolean =>
+  error instanceof DocumentRefused || (error instanceof Error && error.name === 'DocumentRefused');
 
 /**
  * Why MongoDB would refuse this document, or null: a key holding a NUL byte (BSON cannot encode
@@ -34,5 +35,7 @@ export function bsonProblem(doc: Record<string, unknown>): string | null {
     }
   }
   const bytes = BSON.calculateObjectSize(doc);
-  return bytes > MAX_DOCUMENT_BYTES ? `${bytes} bytes is over MongoDB's ${MAX_DOCUMENT_BYTES}-byte document limit` : null;
+  return bytes > MAX_DOCUMENT_BYTES
+    ? `${bytes} bytes is over MongoDB's ${MAX_DOCUMENT_BYTES}-byte document limit`
+    : null;
 }

@@ -19,7 +19,11 @@ export interface DeadLetter {
 export const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** The dead letter of `event` for a projection (writing `collection`) that failed with `error`. */
-export function deadLetter(projection: { name: string; collection: string }, event: RecordedEvent, error: unknown): DeadLetter {
+export function deadLetter(
+  projection: { name: string; collection: string },
+  event: RecordedEvent,
+  error: unknown,
+): DeadLetter {
   return {
     projection: projection.name,
     collection: projection.collection,

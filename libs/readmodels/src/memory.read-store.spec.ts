@@ -35,7 +35,9 @@ describe('MemoryReadStore specifics', () => {
     const restored = new MemoryReadStore();
     await restored.upsert('stale', 'x', {}, 1n);
     expect(await restored.restore(file)).toBe(true);
-    expect(await restored.find('runs', {}, { sort: { _id: 1 } })).toEqual(await store.find('runs', {}, { sort: { _id: 1 } }));
+    expect(await restored.find('runs', {}, { sort: { _id: 1 } })).toEqual(
+      await store.find('runs', {}, { sort: { _id: 1 } }),
+    );
     expect(await restored.get('usage', '2024-01-01')).toEqual({ _id: '2024-01-01', _version: '9', total: 5 });
     expect(await restored.getCheckpoint('p@v1')).toBe(12n);
     expect(await restored.count('stale')).toBe(0);

@@ -6,8 +6,7 @@ import { bsonProblem, DocumentRefused } from './bson-limits';
 import type { Filter, FindOptions, ReadDoc, ReadStore } from './read-store.port';
 
 /** Version of a stored doc as a bigint; a doc without `_version` loses to any write. */
-const versionOf = (doc: ReadDoc | undefined): bigint =>
-  doc?._version === undefined ? -1n : BigInt(doc._version);
+const versionOf = (doc: ReadDoc | undefined): bigint => (doc?._version === undefined ? -1n : BigInt(doc._version));
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
@@ -26,7 +25,11 @@ type IndexEntry = string | Set<string>;
  * `{"format":2,"meta":{...}}` first, then `{"k":"<checkpoint>","p":"<position>"}` and
  * `{"c":"<collection>","d":<doc>}` lines, then `{"end":<lines>}`, so a file cut short is refused.
  */
-type SnapshotLine = { format: 2; meta?: Record<string, string | null> } | { k: string; p: string } | { c: string; d: ReadDoc } | { end: number };
+type SnapshotLine =
+  | { format: 2; meta?: Record<string, string | null> }
+  | { k: string; p: string }
+  | { c: string; d: ReadDoc }
+  | { end: number };
 
 /**
  * In-process read store (the embedded default): documents in Maps, Mongo-style queries by mingo.
@@ -184,12 +187,14 @@ export class MemoryReadStore implements ReadStore {
     let lines = 0;
     const write = async (line: SnapshotLine) => {
       lines++;
-      if (!out.write(`${JSON.stringify(line)}\n`)) await Promise.race([new Promise<void>((resolve) => out.once('drain', () => resolve())), failed]);
+      if (!out.write(`${JSON.stringify(line)}\n`))
+        await Promise.race([new Promise<void>((resolve) => out.once('drain', () => resolve())), failed]);
     };
     try {
       await write({ format: 2, ...(meta && { meta }) });
       for (const [name, position] of [...this.checkpoints]) await write({ k: name, p: position.toString() });
-      for (const [name, docs] of [...this.collections]) for (const doc of [...docs.values()]) await write({ c: name, d: doc });
+      for (const [name, docs] of [...this.collections])
+        for (const doc of [...docs.values()]) await write({ c: name, d: doc });
       await write({ end: lines + 1 });
       await Promise.race([new Promise<void>((resolve) => out.end(resolve)), failed]);
     } catch (error) {
@@ -228,7 +233,10 @@ export class MemoryReadStore implements ReadStore {
       count++;
       const line = JSON.parse(text) as SnapshotLine;
       if (count === 1) {
-        if (!('format' in line) || line.format !== 2) throw new Error(`${file}: unknown read-store snapshot format ${String((line as { format?: unknown }).format)}`);
+        if (!('format' in line) || line.format !== 2)
+          throw new Error(
+            `${file}: unknown read-store snapshot format ${String((line as { format?: unknown }).format)}`,
+          );
       } else if ('end' in line) {
         if (line.end !== count) throw new Error(`${file}: the snapshot holds ${count} lines, its end says ${line.end}`);
         ended = true;

@@ -1,4 +1,11 @@
-import { Decimal128, MongoClient, MongoServerError, type Collection, type Db, type Filter as MongoFilter } from 'mongodb';
+import {
+  Decimal128,
+  MongoClient,
+  MongoServerError,
+  type Collection,
+  type Db,
+  type Filter as MongoFilter,
+} from 'mongodb';
 import { bsonProblem, DocumentRefused } from './bson-limits';
 import type { Filter, FindOptions, ReadDoc, ReadStore } from './read-store.port';
 
@@ -21,7 +28,8 @@ const DUPLICATE_KEY = 11000;
 /** Server codes for a document too large to store (BSONObjectTooLarge and its update-path kin). */
 const TOO_LARGE = new Set([10334, 17419, 17420]);
 const tooLarge = (err: unknown) =>
-  (err instanceof MongoServerError && typeof err.code === 'number' && TOO_LARGE.has(err.code)) || (err instanceof Error && /larger than the maximum size/i.test(err.message));
+  (err instanceof MongoServerError && typeof err.code === 'number' && TOO_LARGE.has(err.code)) ||
+  (err instanceof Error && /larger than the maximum size/i.test(err.message));
 
 const dec = (version: bigint): Decimal128 => Decimal128.fromString(version.toString());
 /** Matches a stored doc that `version` may overwrite: no numeric version yet, or an older one. */

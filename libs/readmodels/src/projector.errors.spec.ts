@@ -3,7 +3,17 @@ import { openSqliteEventStore } from '../../eventstore/src/sqlite.event-store';
 import { checkpointName, type Projection } from './projection';
 import { DEAD_LETTERS } from './dead-letters';
 import type { ReadStore } from './read-store.port';
-import { daily, docs, orders, place, type Placed, projector, silent, store, useProjectorFixture } from './testing/projector-fixture';
+import {
+  daily,
+  docs,
+  orders,
+  place,
+  type Placed,
+  projector,
+  silent,
+  store,
+  useProjectorFixture,
+} from './testing/projector-fixture';
 
 describe('Projector', () => {
   useProjectorFixture(openSqliteEventStore);
@@ -34,7 +44,14 @@ describe('Projector', () => {
       expect(await store.get('daily', 'd1')).toMatchObject({ total: 2, orders: 2 });
       expect((await docs('orders')).map((d) => d._id)).toEqual(['a', 'b', 'c']);
       const [letter] = await docs(DEAD_LETTERS);
-      expect(letter).toMatchObject({ projection: 'daily', collection: 'daily', stream: 'order-b', type: 'OrderPlaced', position: bad.toString(), error: 'cannot project 666' });
+      expect(letter).toMatchObject({
+        projection: 'daily',
+        collection: 'daily',
+        stream: 'order-b',
+        type: 'OrderPlaced',
+        position: bad.toString(),
+        error: 'cannot project 666',
+      });
       expect(letters).toHaveLength(1);
       expect(p.deadLetters).toBe(1);
       await p.stop();
@@ -48,7 +65,8 @@ describe('Projector', () => {
       // A store that refuses every write past the first event: a dead letter cannot be set aside.
       const down: ReadStore = Object.create(store);
       let writes = 0;
-      down.upsert = (...args) => (writes++ < 1 ? store.upsert(...args) : Promise.reject(new Error('store unreachable')));
+      down.upsert = (...args) =>
+        writes++ < 1 ? store.upsert(...args) : Promise.reject(new Error('store unreachable'));
       const p = projector([failingOn(666)], { retries: 2 }, down);
       await p.start();
       const waiting = p.waitFor(bad, 60_000);
@@ -64,11 +82,21 @@ describe('Projector', () => {
       const big = await place('b', 17 * 1024 * 1024, 'd1');
       const after = await place('c', 1, 'd1');
       // Writes the amount as that many characters: 17 MiB is over the store's 16 MiB document limit.
-      const sized: Projection = { ...daily, name: 'sized', collection: 'sized', apply: (_doc, e) => ({ text: 'x'.repeat((e.data as Placed).amount) }) };
+      const sized: Projection = {
+        ...daily,
+        name: 'sized',
+        collection: 'sized',
+        apply: (_doc, e) => ({ text: 'x'.repeat((e.data as Placed).amount) }),
+      };
       const warnings: string[] = [];
       const letters: unknown[] = [];
       // A retry would wait a minute: the refusal must not wait at all.
-      const p = projector([sized, orders], { retries: 3, retryDelayMs: 60_000, logger: { ...silent, warn: (m: string) => warnings.push(m) }, onDeadLetter: (l) => letters.push(l) });
+      const p = projector([sized, orders], {
+        retries: 3,
+        retryDelayMs: 60_000,
+        logger: { ...silent, warn: (m: string) => warnings.push(m) },
+        onDeadLetter: (l) => letters.push(l),
+      });
       await p.start();
       expect(await p.waitFor(after, 5_000)).toBe(true);
       expect(p.status).toBe('live');
@@ -76,7 +104,13 @@ describe('Projector', () => {
       expect((await docs('orders')).map((d) => d._id)).toEqual(['a', 'b', 'c']);
       expect(await store.get('sized', 'd1')).toMatchObject({ text: 'x' });
       const [letter] = await docs(DEAD_LETTERS);
-      expect(letter).toMatchObject({ projection: 'sized', collection: 'sized', stream: 'order-b', position: big.toString(), error: expect.stringMatching(/document limit/) });
+      expect(letter).toMatchObject({
+        projection: 'sized',
+        collection: 'sized',
+        stream: 'order-b',
+        position: big.toString(),
+        error: expect.stringMatching(/document limit/),
+      });
       expect(letters).toHaveLength(1);
       expect(p.deadLetters).toBe(1);
     });
@@ -84,9 +118,17 @@ describe('Projector', () => {
     it('a refused write and a transient failure on one event: the refusal is set aside once, the transient one retried and applied', async () => {
       await place('a', 17 * 1024 * 1024, 'd1');
       const after = await place('b', 1, 'd1');
-      const sized: Projection = { ...daily, name: 'sized', collection: 'sized', apply: (_doc, e) => ({ text: 'x'.repeat((e.data as Placed).amount) }) };
+      const sized: Projection = {
+        ...daily,
+        name: 'sized',
+        collection: 'sized',
+        apply: (_doc, e) => ({ text: 'x'.repeat((e.data as Placed).amount) }),
+      };
       const warnings: string[] = [];
-      const p = projector([sized, failingOn(17 * 1024 * 1024, 1)], { retries: 3, logger: { ...silent, warn: (m: string) => warnings.push(m) } });
+      const p = projector([sized, failingOn(17 * 1024 * 1024, 1)], {
+        retries: 3,
+        logger: { ...silent, warn: (m: string) => warnings.push(m) },
+      });
       await p.start();
       expect(await p.waitFor(after, 5_000)).toBe(true);
       // One retry, for the transient failure: the refused write is not tried again.

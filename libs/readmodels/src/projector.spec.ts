@@ -2,7 +2,20 @@ import type { RecordedEvent } from '../../eventstore/src/event-store.port';
 import { openSqliteEventStore } from '../../eventstore/src/sqlite.event-store';
 import { checkpointName, type Projection } from './projection';
 import { Projector } from './projector';
-import { daily, docs, es, ev, orders, pay, place, type Placed, projector, silent, store, useProjectorFixture } from './testing/projector-fixture';
+import {
+  daily,
+  docs,
+  es,
+  ev,
+  orders,
+  pay,
+  place,
+  type Placed,
+  projector,
+  silent,
+  store,
+  useProjectorFixture,
+} from './testing/projector-fixture';
 
 describe('Projector', () => {
   useProjectorFixture(openSqliteEventStore);
@@ -17,7 +30,14 @@ describe('Projector', () => {
     await p.caughtUp();
     expect(p.status).toBe('live');
     expect(p.position).toBe(last);
-    expect(await store.get('orders', 'a')).toEqual({ _id: 'a', _version: '1', status: 'paid', amount: 5, day: 'd1', events: 2 });
+    expect(await store.get('orders', 'a')).toEqual({
+      _id: 'a',
+      _version: '1',
+      status: 'paid',
+      amount: 5,
+      day: 'd1',
+      events: 2,
+    });
     expect(await store.get('daily', 'd1')).toMatchObject({ total: 12, orders: 2, _version: String(b) });
 
     const position = await place('c', 1, 'd2');
@@ -144,7 +164,11 @@ describe('Projector', () => {
     await v1.stop();
     expect(await store.get('daily', 'd1')).toMatchObject({ total: 5 });
 
-    const v2: Projection = { ...daily, version: 2, apply: (doc, e) => ({ total: ((doc?.total as number) ?? 0) + 10 * (e.data as Placed).amount }) };
+    const v2: Projection = {
+      ...daily,
+      version: 2,
+      apply: (doc, e) => ({ total: ((doc?.total as number) ?? 0) + 10 * (e.data as Placed).amount }),
+    };
     const p = projector([v2]);
     await p.start();
     await p.caughtUp();
@@ -162,7 +186,8 @@ describe('Projector', () => {
       await p.waitFor(position, 1000);
       const name = checkpointName('projector', daily);
       const deadline = Date.now() + 1000;
-      while ((await store.getCheckpoint(name)) !== position && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      while ((await store.getCheckpoint(name)) !== position && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 5));
       expect(await store.getCheckpoint(name)).toBe(position);
     });
 
@@ -187,6 +212,8 @@ describe('Projector', () => {
     });
   });
   it('refuses two projections writing one collection', () => {
-    expect(() => new Projector(es, store, [daily, { ...daily, name: 'other' }], { logger: silent })).toThrow(/both write collection daily/);
+    expect(() => new Projector(es, store, [daily, { ...daily, name: 'other' }], { logger: silent })).toThrow(
+      /both write collection daily/,
+    );
   });
 });

@@ -154,7 +154,10 @@ export class Projector {
         h.from = saved ?? -1n;
         this.saved.set(h.checkpoint, h.from);
       }
-      this._position = this.waiters.reached = this.handlers.reduce((min, h) => (h.from < min ? h.from : min), this.handlers[0]?.from ?? -1n);
+      this._position = this.waiters.reached = this.handlers.reduce(
+        (min, h) => (h.from < min ? h.from : min),
+        this.handlers[0]?.from ?? -1n,
+      );
       const head = await this.events.headPosition();
       this.addWaiter(head, (ok) => {
         if (ok && this._status === 'catching-up') this._status = 'live';
@@ -217,7 +220,10 @@ export class Projector {
       let error: unknown = new Error('subscription ended');
       let sub: Subscription | undefined;
       try {
-        sub = this.subscription = this.events.subscribeToAll({ after: this._position >= 0n ? this._position : undefined, filter: this.filter });
+        sub = this.subscription = this.events.subscribeToAll({
+          after: this._position >= 0n ? this._position : undefined,
+          filter: this.filter,
+        });
         const events = sub[Symbol.asyncIterator]();
         while (!this.stopping) {
           const step = events.next();
@@ -255,7 +261,9 @@ export class Projector {
       if (this.stopping) return;
       failures++;
       if (failures > this.retries) return this.fail(error);
-      this.logger.warn(`projector failed at position ${this._position} (attempt ${failures}/${this.retries}), retrying: ${String(error)}`);
+      this.logger.warn(
+        `projector failed at position ${this._position} (attempt ${failures}/${this.retries}), retrying: ${String(error)}`,
+      );
       await this.sleep(this.retryDelayMs * 2 ** (failures - 1));
     }
   }
@@ -285,7 +293,9 @@ export class Projector {
       if (this.aside?.position !== event.position) this.aside = { position: event.position, handlers: new Set() };
       this.aside.handlers.add(handler);
       this._deadLetters++;
-      this.logger.error(`projection ${letter.projection} cannot write event ${event.id} (${event.type}, position ${letter.position}): set aside in ${DEAD_LETTERS}: ${letter.error}`);
+      this.logger.error(
+        `projection ${letter.projection} cannot write event ${event.id} (${event.type}, position ${letter.position}): set aside in ${DEAD_LETTERS}: ${letter.error}`,
+      );
       this.options.onDeadLetter?.(letter);
     }
   }
@@ -348,7 +358,11 @@ export class Projector {
           const epoch = this.epoch;
           const from = this._position;
           const head = await this.events.headPosition(); // before readAll: anything later is beyond head
-          const [next] = await this.events.readAll({ after: from >= 0n ? from : undefined, filter: this.filter, maxCount: 1 });
+          const [next] = await this.events.readAll({
+            after: from >= 0n ? from : undefined,
+            filter: this.filter,
+            maxCount: 1,
+          });
           // a probe begun before a restart/rebuild must not move the new run's `reached`
           if (epoch === this.epoch) this.waiters.raise(next && next.position - 1n < head ? next.position - 1n : head);
         } while (this.reprobe && this.waiters.size);

@@ -78,7 +78,10 @@ describe('Projector', () => {
       }
       const gated = new MemoryReadStore();
       const upsert = gated.upsert.bind(gated);
-      gated.upsert = async (collection, id, doc, version) => (await gates.get(id)?.open, upsert(collection, id, doc, version));
+      gated.upsert = async (collection, id, doc, version) => (
+        await gates.get(id)?.open,
+        upsert(collection, id, doc, version)
+      );
       await place('r', 1, 'd1');
       const { position: unread } = await es.append('audit-1', [ev('Audited')], 'no_stream');
       await place('y', 1, 'd1');

@@ -40,11 +40,19 @@ export function readStoreContract(name: string, factory: () => ReadStore | Promi
 
       it('refuses what MongoDB cannot store (a key holding a NUL byte, a document over 16 MiB), and keeps the previous version', async () => {
         await store.upsert(coll, 'refused', { ok: 1 }, 1n);
-        await expect(store.upsert(coll, 'refused', { metadata: { 'a\u0000b': 'x' } }, 2n)).rejects.toThrow(/null bytes|NUL byte/);
-        await expect(store.upsert(coll, 'refused', { text: 'x'.repeat(17 * 1024 * 1024) }, 3n)).rejects.toThrow(/16|too large|size/i);
+        await expect(store.upsert(coll, 'refused', { metadata: { 'a\u0000b': 'x' } }, 2n)).rejects.toThrow(
+          /null bytes|NUL byte/,
+        );
+        await expect(store.upsert(coll, 'refused', { text: 'x'.repeat(17 * 1024 * 1024) }, 3n)).rejects.toThrow(
+          /16|too large|size/i,
+        );
         // Both as DocumentRefused: the projector sets such a write aside at once, without retries.
-        await expect(store.upsert(coll, 'refused', { metadata: { 'a\u0000b': 'x' } }, 4n)).rejects.toMatchObject({ name: 'DocumentRefused' });
-        await expect(store.upsert(coll, 'refused', { text: 'x'.repeat(17 * 1024 * 1024) }, 5n)).rejects.toMatchObject({ name: 'DocumentRefused' });
+        await expect(store.upsert(coll, 'refused', { metadata: { 'a\u0000b': 'x' } }, 4n)).rejects.toMatchObject({
+          name: 'DocumentRefused',
+        });
+        await expect(store.upsert(coll, 'refused', { text: 'x'.repeat(17 * 1024 * 1024) }, 5n)).rejects.toMatchObject({
+          name: 'DocumentRefused',
+        });
         expect(await store.get(coll, 'refused')).toMatchObject({ ok: 1, _version: '1' });
       });
 
@@ -145,7 +153,8 @@ export function readStoreContract(name: string, factory: () => ReadStore | Promi
       });
 
       it('filters by equality, $gte/$lte, $in and nested fields', async () => {
-        const ids = async (filter: Record<string, unknown>) => strip(await store.find(coll, filter, { sort: { _id: 1 } }));
+        const ids = async (filter: Record<string, unknown>) =>
+          strip(await store.find(coll, filter, { sort: { _id: 1 } }));
         expect(await ids({ group: 'x' })).toEqual(['a', 'c', 'e']);
         expect(await ids({ n: { $gte: 2, $lte: 4 } })).toEqual(['a', 'c', 'e']);
         expect(await ids({ tags: { $in: ['red', 'green'] } })).toEqual(['a', 'c', 'd']);
@@ -156,7 +165,14 @@ export function readStoreContract(name: string, factory: () => ReadStore | Promi
 
       it('returns the stored docs', async () => {
         const [doc] = await store.find(coll, { _id: 'b' });
-        expect(doc).toEqual({ _id: 'b', _version: '0', group: 'y', n: 1, tags: 'blue', meta: { day: '2024-01-02', score: 20 } });
+        expect(doc).toEqual({
+          _id: 'b',
+          _version: '0',
+          group: 'y',
+          n: 1,
+          tags: 'blue',
+          meta: { day: '2024-01-02', score: 20 },
+        });
       });
 
       it('sorts ascending and descending on one key', async () => {
@@ -220,7 +236,8 @@ export function readStoreContract(name: string, factory: () => ReadStore | Promi
 
       it('a compound index (equality, then the order) pages one group in order', async () => {
         await store.ensureIndex(coll, ['group', 'n']);
-        for (let n = 0; n < 30; n++) expect(await store.upsert(coll, `item-${n}`, { group: n % 3 === 0 ? 'a' : 'b', n: 29 - n }, 0n)).toBe(true);
+        for (let n = 0; n < 30; n++)
+          expect(await store.upsert(coll, `item-${n}`, { group: n % 3 === 0 ? 'a' : 'b', n: 29 - n }, 0n)).toBe(true);
         const page = await store.find(coll, { group: 'a' }, { sort: { n: 1 }, skip: 2, limit: 3 });
         expect(page.map((doc) => doc.n)).toEqual([8, 11, 14]);
         expect(await store.count(coll, { group: 'a' })).toBe(10);

@@ -30,7 +30,15 @@ describe('ReadModelSnapshots (sqlite log, memory read store)', () => {
   const file = () => path.join(dir, 'readmodels', 'test.snapshot.json');
   const append = async (n: number) => {
     for (let i = 0; i < n; i += 100) {
-      await events.append(`count-${randomUUID()}`, Array.from({ length: Math.min(100, n - i) }, (_, j) => ({ id: randomUUID(), type: 'Counted', data: { team: `t${(i + j) % 7}` } })), 'no_stream');
+      await events.append(
+        `count-${randomUUID()}`,
+        Array.from({ length: Math.min(100, n - i) }, (_, j) => ({
+          id: randomUUID(),
+          type: 'Counted',
+          data: { team: `t${(i + j) % 7}` },
+        })),
+        'no_stream',
+      );
     }
   };
   /** One boot: restore, project, then the shutdown snapshot. */
@@ -38,7 +46,9 @@ describe('ReadModelSnapshots (sqlite log, memory read store)', () => {
     const reads = new MemoryReadStore();
     const snapshots = new ReadModelSnapshots(file(), events, reads);
     const restored = await snapshots.restore();
-    const projector = new Projector(events, reads, [counts], { logger: { log: () => undefined, warn: () => undefined, error: () => undefined } });
+    const projector = new Projector(events, reads, [counts], {
+      logger: { log: () => undefined, warn: () => undefined, error: () => undefined },
+    });
     applied = 0;
     await projector.start();
     await projector.caughtUp();

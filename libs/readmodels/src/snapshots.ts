@@ -52,7 +52,8 @@ export class ReadModelSnapshots {
   }
 
   private async logIdentity(): Promise<string | null> {
-    if (this.firstEventId === undefined || this.firstEventId === null) this.firstEventId = (await this.events.readAll({ maxCount: 1 }))[0]?.id ?? null;
+    if (this.firstEventId === undefined || this.firstEventId === null)
+      this.firstEventId = (await this.events.readAll({ maxCount: 1 }))[0]?.id ?? null;
     return this.firstEventId;
   }
 

@@ -4,7 +4,9 @@ describe('assertCitationsResolve', () => {
   const sources = [{ index: 1 }, { index: 2 }];
 
   it('accepts a report whose citations are all sources', () => {
-    expect(() => assertCitationsResolve('# T\n\nA. [1] B [1, 2].\n\n## Sources\n\n[1] a — u\n[2] b — v', sources)).not.toThrow();
+    expect(() =>
+      assertCitationsResolve('# T\n\nA. [1] B [1, 2].\n\n## Sources\n\n[1] a — u\n[2] b — v', sources),
+    ).not.toThrow();
   });
 
   it('names every citation that resolves to no source', () => {

@@ -10,8 +10,21 @@ export {
   type SearchHit,
   type ReadDocument,
 } from './pipeline';
-export { assertCitationsResolve, citedIndexes, claimSentences, uncitedClaims, GAP_NOTE, UnresolvedCitationError } from './citations';
+export {
+  assertCitationsResolve,
+  citedIndexes,
+  claimSentences,
+  uncitedClaims,
+  GAP_NOTE,
+  UnresolvedCitationError,
+} from './citations';
 export * from './research-model.port';
-export { keepCitedClaims, oneLine, sourcesSection, stripInvalidCitations, type CitableSource } from './report-citations';
+export {
+  keepCitedClaims,
+  oneLine,
+  sourcesSection,
+  stripInvalidCitations,
+  type CitableSource,
+} from './report-citations';
 export { UrlMerge, type MergedHit, type MergeableHit } from './merge';
 export * from './findall';

@@ -1,6 +1,11 @@
 import { UrlMerge } from './merge';
 
-const hit = (url: string, title: string, extra: { content?: string; date?: string | null } = {}) => ({ url, title, date: null, ...extra });
+const hit = (url: string, title: string, extra: { content?: string; date?: string | null } = {}) => ({
+  url,
+  title,
+  date: null,
+  ...extra,
+});
 
 describe('UrlMerge', () => {
   it('keeps one entry per normalised URL, numbered in first-seen order, with every query that found it', () => {
@@ -20,7 +25,11 @@ describe('UrlMerge', () => {
     merge.add(hit('https://a.example/x?utm_source=feed', 'tie'), 0.5, 1);
     expect(merge.get('a.example/x')).toMatchObject({ hit: { title: 'first' }, score: 0.5 });
     merge.add(hit('https://a.example/x?utm_source=mail', 'better'), 0.9, 2);
-    expect(merge.get('a.example/x')).toMatchObject({ hit: { url: 'https://a.example/x?utm_source=mail', title: 'better' }, score: 0.9, seen: 0 });
+    expect(merge.get('a.example/x')).toMatchObject({
+      hit: { url: 'https://a.example/x?utm_source=mail', title: 'better' },
+      score: 0.9,
+      seen: 0,
+    });
     merge.add(hit('https://a.example/x', 'worse'), 0.1, 3);
     expect(merge.get('a.example/x')!.hit.title).toBe('better');
   });

@@ -40,7 +40,11 @@ export class UrlMerge<H extends MergeableHit> {
     existing.queries.add(query);
     if (score > existing.score) {
       existing.score = score;
-      existing.hit = { ...hit, content: hit.content?.trim() ? hit.content : existing.hit.content, date: hit.date ?? existing.hit.date };
+      existing.hit = {
+        ...hit,
+        content: hit.content?.trim() ? hit.content : existing.hit.content,
+        date: hit.date ?? existing.hit.date,
+      };
     }
     return existing;
   }

@@ -33,9 +33,18 @@ describe('runResearch (extractive model, fake web)', () => {
       .join('');
     expect(shape).toMatch(/^P(s+M){5}f+g+$/);
     // Each SERP page is reported with its hit count, in search order; paging stops when hasMore is false.
-    expect(calls.filter((c) => c[0] === 'serpPage').map((c) => [c[1], c[2]])).toEqual(web.searches.map((s) => [s.subquery, s.page]));
-    expect(web.searches.filter((s) => s.subquery === 'quantum gravity')).toEqual([{ subquery: 'quantum gravity', page: 1 }]);
-    expect(calls.find((c) => c[0] === 'serpPage' && c[1] === 'quantum gravity')).toEqual(['serpPage', 'quantum gravity', 1, 0]);
+    expect(calls.filter((c) => c[0] === 'serpPage').map((c) => [c[1], c[2]])).toEqual(
+      web.searches.map((s) => [s.subquery, s.page]),
+    );
+    expect(web.searches.filter((s) => s.subquery === 'quantum gravity')).toEqual([
+      { subquery: 'quantum gravity', page: 1 },
+    ]);
+    expect(calls.find((c) => c[0] === 'serpPage' && c[1] === 'quantum gravity')).toEqual([
+      'serpPage',
+      'quantum gravity',
+      1,
+      0,
+    ]);
     const merges = calls.filter((c) => c[0] === 'resultsMerged');
     expect(merges.every((c) => c[2] === false)).toBe(true);
     expect(merges[merges.length - 1]![1]).toEqual(outcome.results);
@@ -75,7 +84,9 @@ describe('runResearch (extractive model, fake web)', () => {
       'https://dead.example.org/ev-recycling',
       'https://energy.example.org/heat-pumps-cold',
     ]);
-    expect(outcome.sources.find((s) => s.url === 'https://local.test/heat-pump-guide')).toMatchObject({ fetched: true });
+    expect(outcome.sources.find((s) => s.url === 'https://local.test/heat-pump-guide')).toMatchObject({
+      fetched: true,
+    });
 
     for (const maxFetches of [0, 1, 2, 7]) {
       const { web: w } = await run({ maxFetches });
@@ -87,11 +98,26 @@ describe('runResearch (extractive model, fake web)', () => {
   it('reports failed reads as facts and numbers sources 1.. in first-seen order', () => {
     const { calls, outcome } = full;
     expect(calls).toContainEqual(['pageFetched', 'https://dead.example.org/ev-recycling', false, null, 'HTTP 404']);
-    expect(calls).toContainEqual(['pageFetched', 'https://energy.example.org/heat-pumps-cold', true, 'Heat pumps in cold climates', null]);
+    expect(calls).toContainEqual([
+      'pageFetched',
+      'https://energy.example.org/heat-pumps-cold',
+      true,
+      'Heat pumps in cold climates',
+      null,
+    ]);
     expect(outcome.sources.map((s) => s.index)).toEqual(outcome.sources.map((_, i) => i + 1));
-    expect(outcome.sources[0]).toMatchObject({ url: 'https://news.example.com/battery-recycling-costs', first_seen_subquery: 'EV battery recycling cost', fetched: true });
-    expect(outcome.sources.find((s) => s.url.includes('dead.example.org'))).toMatchObject({ fetched: false, quality: 'low' });
-    expect(new Set(outcome.sources.map((s) => normalizeUrl(s.url)))).toEqual(new Set(outcome.results.map((r) => normalizeUrl(r.url))));
+    expect(outcome.sources[0]).toMatchObject({
+      url: 'https://news.example.com/battery-recycling-costs',
+      first_seen_subquery: 'EV battery recycling cost',
+      fetched: true,
+    });
+    expect(outcome.sources.find((s) => s.url.includes('dead.example.org'))).toMatchObject({
+      fetched: false,
+      quality: 'low',
+    });
+    expect(new Set(outcome.sources.map((s) => normalizeUrl(s.url)))).toEqual(
+      new Set(outcome.results.map((r) => normalizeUrl(r.url))),
+    );
     expect(outcome.usage.pages_fetched).toBe(3); // four reads, one failed
   });
 
@@ -110,7 +136,9 @@ describe('runResearch (extractive model, fake web)', () => {
     const costs = outcome.findings.find((f) => f.subquery === 'EV battery recycling cost')!;
     expect(costs.answer).toContain('costs between 1,000 and 3,000 euros');
     const heat = outcome.findings.find((f) => f.subquery === 'how efficient are heat pumps in cold climates')!;
-    expect(heat.citations.map((c) => byIndex.get(c)!.domain).every((d) => !d.includes('bread') && !d.includes('recycle'))).toBe(true);
+    expect(
+      heat.citations.map((c) => byIndex.get(c)!.domain).every((d) => !d.includes('bread') && !d.includes('recycle')),
+    ).toBe(true);
   });
 
   it('writes a report whose every [N] resolves and every claim sentence is cited, with honest gaps', () => {
@@ -124,11 +152,21 @@ describe('runResearch (extractive model, fake web)', () => {
     // Answer first: the first paragraph quotes what answers the prompt.
     expect(report.split('\n\n')[1]).toContain('shredding the cells into black mass');
     // A section per given query and per worded sub-question, headed by it; no keyword-bag headings.
-    for (const q of ['EV battery recycling cost', 'Quantum gravity', 'How efficient are heat pumps in cold climates']) expect(report).toContain(`## ${q}\n`);
+    for (const q of ['EV battery recycling cost', 'Quantum gravity', 'How efficient are heat pumps in cold climates'])
+      expect(report).toContain(`## ${q}\n`);
     const headings = [...report.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
-    expect(headings.filter((h) => !['Sources', 'Other evidence'].includes(h!) && !isWorded(h!) && !INPUT.queries.some((q) => q.toLowerCase() === h!.toLowerCase()))).toEqual([]);
+    expect(
+      headings.filter(
+        (h) =>
+          !['Sources', 'Other evidence'].includes(h!) &&
+          !isWorded(h!) &&
+          !INPUT.queries.some((q) => q.toLowerCase() === h!.toLowerCase()),
+      ),
+    ).toEqual([]);
     expect(report).toContain('No source answered: quantum gravity');
-    expect(report).toMatch(/## Sources\n\n\[1\] The cost of battery recycling in Europe — https:\/\/news\.example\.com\/battery-recycling-costs/);
+    expect(report).toMatch(
+      /## Sources\n\n\[1\] The cost of battery recycling in Europe — https:\/\/news\.example\.com\/battery-recycling-costs/,
+    );
   });
 
   it('counts usage', () => {
@@ -186,11 +224,17 @@ describe('runResearch (extractive model, fake web)', () => {
       seen.push([objective, results]);
       const heat = (r: RunResult) => (/heat/i.test(r.title) ? 1 : 0);
       return {
-        results: results.filter((r) => !r.url.includes('bread')).map((r) => ({ ...r, score: heat(r) ? 0.9 : 0.2 })).sort((a, b) => heat(b) - heat(a)),
+        results: results
+          .filter((r) => !r.url.includes('bread'))
+          .map((r) => ({ ...r, score: heat(r) ? 0.9 : 0.2 }))
+          .sort((a, b) => heat(b) - heat(a)),
         usage: { input: 100, output: 10 },
       };
     };
-    const { outcome, calls, web } = await run({ objective: 'heat pump efficiency', maxFetches: 1, queries: [], maxSubqueries: 1 }, { rerank });
+    const { outcome, calls, web } = await run(
+      { objective: 'heat pump efficiency', maxFetches: 1, queries: [], maxSubqueries: 1 },
+      { rerank },
+    );
     expect(seen).toHaveLength(1);
     expect(seen[0]![0]).toBe('heat pump efficiency');
     expect(outcome.reranked).toBe(true);
@@ -209,17 +253,34 @@ describe('runResearch (extractive model, fake web)', () => {
 describe('runResearch (model answers are checked)', () => {
   it('drops finding evidence citing sources the grader was not shown, and fails on a report citing unknown sources', async () => {
     const h = harness();
-    const invented: Finding = { subquery: 'x', answer: 'a', citations: [99], confidence: 'high', evidence: [{ source: 99, quote: 'made up' }] };
+    const invented: Finding = {
+      subquery: 'x',
+      answer: 'a',
+      citations: [99],
+      confidence: 'high',
+      evidence: [{ source: 99, quote: 'made up' }],
+    };
     jest.spyOn(h.model, 'grade').mockResolvedValue({ finding: invented, usage: { input: 0, output: 0 } });
-    jest.spyOn(h.model, 'synthesise').mockResolvedValue({ report: '# x\n\nA claim. [42]\n', usage: { input: 0, output: 0 } });
-    await expect(runResearch({ ...INPUT, maxSubqueries: 1 }, h.ports, h.progress)).rejects.toThrow('the report cites sources that do not exist: [42]');
+    jest
+      .spyOn(h.model, 'synthesise')
+      .mockResolvedValue({ report: '# x\n\nA claim. [42]\n', usage: { input: 0, output: 0 } });
+    await expect(runResearch({ ...INPUT, maxSubqueries: 1 }, h.ports, h.progress)).rejects.toThrow(
+      'the report cites sources that do not exist: [42]',
+    );
     expect(kinds(h.calls)).not.toContain('findingGraded');
   });
 
   it('caps and de-duplicates whatever the planner answers', async () => {
     const h = harness();
-    jest.spyOn(h.model, 'plan').mockResolvedValue({ subqueries: ['heat pumps', ' heat  pumps ', 'sourdough', 'battery', 'cobalt'], usage: { input: 5, output: 7 } });
-    const outcome: ResearchOutcome = await runResearch({ ...INPUT, maxSubqueries: 3, pagesPerSubquery: 1 }, h.ports, h.progress);
+    jest.spyOn(h.model, 'plan').mockResolvedValue({
+      subqueries: ['heat pumps', ' heat  pumps ', 'sourdough', 'battery', 'cobalt'],
+      usage: { input: 5, output: 7 },
+    });
+    const outcome: ResearchOutcome = await runResearch(
+      { ...INPUT, maxSubqueries: 3, pagesPerSubquery: 1 },
+      h.ports,
+      h.progress,
+    );
     expect(outcome.subqueries).toEqual(['heat pumps', 'sourdough', 'battery']);
     expect(outcome.usage.tokens).toEqual({ input: 5, output: 7 });
   });
@@ -230,7 +291,10 @@ describe('runResearch (model answers are checked)', () => {
     h.ports.read = async (urls) => {
       const docs = await read(urls);
       // In request order, each under its final (redirected) URL.
-      return urls.map((u) => ({ ...docs.find((d) => d.url === u)!, url: `https://moved.example/${encodeURIComponent(u)}` }));
+      return urls.map((u) => ({
+        ...docs.find((d) => d.url === u)!,
+        url: `https://moved.example/${encodeURIComponent(u)}`,
+      }));
     };
     await runResearch({ ...INPUT, maxSubqueries: 1, maxFetches: 2 }, h.ports, h.progress);
     expect(h.calls.filter((c) => c[0] === 'pageFetched').map((c) => [c[1], c[2]])).toEqual([

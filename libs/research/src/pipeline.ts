@@ -33,7 +33,11 @@ export {
  * on it, or the snippet when no read was tried) plus documents read for other sub-queries that mention its
  * terms (shared evidence), at most MAX_PASSAGES.
  */
-export async function runResearch(input: ResearchInput, ports: ResearchPorts, progress: ResearchProgress): Promise<ResearchOutcome> {
+export async function runResearch(
+  input: ResearchInput,
+  ports: ResearchPorts,
+  progress: ResearchProgress,
+): Promise<ResearchOutcome> {
   const state = initialState(input);
   const stopped =
     (await plan(state, ports, progress)) ||

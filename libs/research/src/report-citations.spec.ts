@@ -1,4 +1,11 @@
-import { citedIndexes, claimSentences, keepCitedClaims, sourcesSection, stripInvalidCitations, uncitedClaims } from './report-citations';
+import {
+  citedIndexes,
+  claimSentences,
+  keepCitedClaims,
+  sourcesSection,
+  stripInvalidCitations,
+  uncitedClaims,
+} from './report-citations';
 
 const report = [
   '# Batteries',
@@ -68,7 +75,9 @@ describe('report citations', () => {
       { index: 2, url: 'https://b.example', title: '' },
       { index: 3, url: 'https://c.example', title: 'C' },
     ];
-    expect(sourcesSection([1, 2, 9], sources)).toBe('## Sources\n\n[1] A title — https://a.example\n[2] https://b.example — https://b.example');
+    expect(sourcesSection([1, 2, 9], sources)).toBe(
+      '## Sources\n\n[1] A title — https://a.example\n[2] https://b.example — https://b.example',
+    );
     expect(sourcesSection([], sources)).toBe('## Sources\n\nNo sources were cited.');
   });
 });

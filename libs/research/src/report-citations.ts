@@ -57,7 +57,10 @@ function forEachClaimLine(report: string, visit: (line: string) => void): void {
 /** Removes citation numbers that are not in `valid`; a mark left empty disappears with its space. */
 export function stripInvalidCitations(report: string, valid: ReadonlySet<number>): string {
   return report.replace(/[ \t]*\[(\d+(?:\s*,\s*\d+)*)\](?!\()/g, (whole, list: string) => {
-    const kept = list.split(',').map((n) => Number(n.trim())).filter((n) => valid.has(n));
+    const kept = list
+      .split(',')
+      .map((n) => Number(n.trim()))
+      .filter((n) => valid.has(n));
     if (kept.length === 0) return '';
     const lead = /^[ \t]*/.exec(whole)![0];
     return `${lead}${kept.map((n) => `[${n}]`).join('')}`;
@@ -88,7 +91,10 @@ export function keepCitedClaims(report: string): string {
     const kept = claimSentences(line.slice(marker.length)).filter(hasMark);
     if (kept.length) out.push(marker + kept.join(' '));
   }
-  return out.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  return out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 export interface CitableSource {

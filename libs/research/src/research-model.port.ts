@@ -58,12 +58,21 @@ export interface FollowUp {
 export interface ResearchModel {
   readonly name: 'extractive' | 'openai';
   /** The given queries first (as given), then derived sub-questions; unique; at most `maxSubqueries`. */
-  plan(prompt: string, queries: string[], maxSubqueries: number, options?: ResearchCallOptions): Promise<{ subqueries: string[]; usage: TokenUsage }>;
+  plan(
+    prompt: string,
+    queries: string[],
+    maxSubqueries: number,
+    options?: ResearchCallOptions,
+  ): Promise<{ subqueries: string[]; usage: TokenUsage }>;
   /**
    * What the passages say about `subquery`: evidence quotes are verbatim substrings of the passage
    * of the source they name, citations are those sources. null when nothing answers it.
    */
-  grade(subquery: string, passages: ResearchPassage[], options?: ResearchCallOptions): Promise<{ finding: Finding | null; usage: TokenUsage }>;
+  grade(
+    subquery: string,
+    passages: ResearchPassage[],
+    options?: ResearchCallOptions,
+  ): Promise<{ finding: Finding | null; usage: TokenUsage }>;
   /**
    * A markdown report: every claim sentence carries one or more `[N]` that resolve to `sources`
    * indexes; only headings, the `## Sources` list and "No source answered: …" gap notes are uncited.
@@ -73,8 +82,18 @@ export interface ResearchModel {
    * entities the passages name (the person who holds a role the question asks about, a product, an
    * organisation), at most `max`; none when the evidence already answers it or names nothing to follow.
    */
-  followUp(question: string, passages: ResearchPassage[], max: number, options?: ResearchCallOptions): Promise<{ followUps: FollowUp[]; usage: TokenUsage }>;
-  synthesise(prompt: string, findings: Finding[], sources: ResearchSourceRef[], options?: SynthesiseOptions): Promise<{ report: string; usage: TokenUsage }>;
+  followUp(
+    question: string,
+    passages: ResearchPassage[],
+    max: number,
+    options?: ResearchCallOptions,
+  ): Promise<{ followUps: FollowUp[]; usage: TokenUsage }>;
+  synthesise(
+    prompt: string,
+    findings: Finding[],
+    sources: ResearchSourceRef[],
+    options?: SynthesiseOptions,
+  ): Promise<{ report: string; usage: TokenUsage }>;
 }
 
 export const RESEARCH_MODEL = Symbol('RESEARCH_MODEL');

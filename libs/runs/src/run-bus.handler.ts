@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { Inject, type Type } from '@nestjs/common';
 import { Ctx, MessagePattern, Payload, type BaseRpcContext } from '@nestjs/microservices';
 import { BusController, busHeaders } from '@app/bus';
-import { ReopenRunRequest, type RunCommandReply, RunIdRequest, type RunServiceName, runSubjects, type StartRunReply, StartRunRequest } from '@app/contracts';
+import {
+  ReopenRunRequest,
+  type RunCommandReply,
+  RunIdRequest,
+  type RunServiceName,
+  runSubjects,
+  type StartRunReply,
+  StartRunRequest,
+} from '@app/contracts';
 import { type RunKind, Invalid } from '@app/domain';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { cancelRun, reopenRun, requestRun } from './run-commands';
@@ -24,7 +32,13 @@ export function runBusHandler(service: RunServiceName): Type {
 
     private kindOf(name: string): RunKind {
       const kind = this.kinds.find((k) => k.name === name && k.service === service);
-      if (!kind) throw new Invalid(`kind must be one of ${this.kinds.filter((k) => k.service === service).map((k) => k.name).join(', ')}; got ${JSON.stringify(name)}`);
+      if (!kind)
+        throw new Invalid(
+          `kind must be one of ${this.kinds
+            .filter((k) => k.service === service)
+            .map((k) => k.name)
+            .join(', ')}; got ${JSON.stringify(name)}`,
+        );
       return kind;
     }
 
@@ -43,7 +57,14 @@ export function runBusHandler(service: RunServiceName): Type {
 
     @MessagePattern(subjects.reopen)
     reopen(@Payload() request: ReopenRunRequest, @Ctx() ctx: BaseRpcContext): Promise<RunCommandReply> {
-      return reopenRun(this.store, this.kindOf(request.kind), request.id, busHeaders(ctx), request.reason, request.detail);
+      return reopenRun(
+        this.store,
+        this.kindOf(request.kind),
+        request.id,
+        busHeaders(ctx),
+        request.reason,
+        request.detail,
+      );
     }
   }
   Object.defineProperty(RunBusHandler, 'name', { value: `RunBusHandler_${service}` });

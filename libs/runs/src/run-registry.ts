@@ -1,5 +1,12 @@
 import { type AnyRunState, lifecycleNames, type RunKind } from '@app/domain';
-import { aggregateStream, type EventStore, evolveRecorded, type Follower, followAll, type RecordedEvent } from '@app/eventstore';
+import {
+  aggregateStream,
+  type EventStore,
+  evolveRecorded,
+  type Follower,
+  followAll,
+  type RecordedEvent,
+} from '@app/eventstore';
 
 /** What the scheduler needs to know of each unfinished run, of any kind. */
 export interface RunInfo {
@@ -48,12 +55,16 @@ export class RunRegistry {
     /** Told when the live subscription dropped and is being taken up again. */
     private readonly onDrop: (error: unknown) => void = () => undefined,
   ) {
-    for (const kind of kinds) for (const type of Object.values(lifecycleNames(kind.prefix))) this.kindOfType.set(type, kind);
+    for (const kind of kinds)
+      for (const type of Object.values(lifecycleNames(kind.prefix))) this.kindOfType.set(type, kind);
   }
 
   /** Reads the runs in the log, then follows it live from where the read ended. */
   async start(): Promise<void> {
-    const filter = { streamPrefixes: this.kinds.map((kind) => kind.streamPrefix), eventTypePrefixes: [...this.kindOfType.keys()] };
+    const filter = {
+      streamPrefixes: this.kinds.map((kind) => kind.streamPrefix),
+      eventTypePrefixes: [...this.kindOfType.keys()],
+    };
     let after: bigint | undefined;
     for (;;) {
       const batch = await this.store.readAll({ after, maxCount: 1_000, filter });
@@ -72,7 +83,8 @@ export class RunRegistry {
   /** Runs of a team that a worker holds now, of every kind. */
   runningPerTeam(): Map<string, number> {
     const counts = new Map<string, number>();
-    for (const run of this.runs.values()) if (run.status === 'running') counts.set(run.team_id, (counts.get(run.team_id) ?? 0) + 1);
+    for (const run of this.runs.values())
+      if (run.status === 'running') counts.set(run.team_id, (counts.get(run.team_id) ?? 0) + 1);
     return counts;
   }
 
@@ -105,7 +117,10 @@ export class RunRegistry {
       team_id: state.team_id,
       status: state.status,
       // A reopened run queues again behind what was requested before it.
-      requested_at: event.type === names.requested || event.type === names.reopened || !previous ? event.position : previous.requested_at,
+      requested_at:
+        event.type === names.requested || event.type === names.reopened || !previous
+          ? event.position
+          : previous.requested_at,
       worker_id: state.status === 'running' ? state.worker_id : null,
       lease_until: state.status === 'running' ? Date.parse(state.lease_until) : 0,
       seen_at: seenAt(event.type, names, now, previous),
@@ -118,8 +133,20 @@ export class RunRegistry {
 }
 
 /** The holder was heard from (request, start, heartbeat); a hand-back frees the run at once. */
-function seenAt(type: string, names: ReturnType<typeof lifecycleNames>, now: number, previous: RunInfo | undefined): number {
+function seenAt(
+  type: string,
+  names: ReturnType<typeof lifecycleNames>,
+  now: number,
+  previous: RunInfo | undefined,
+): number {
   if (type === names.released) return -Infinity;
-  if (type === names.requested || type === names.reopened || type === names.started || type === names.heartbeat || !previous) return now;
+  if (
+    type === names.requested ||
+    type === names.reopened ||
+    type === names.started ||
+    type === names.heartbeat ||
+    !previous
+  )
+    return now;
   return previous.seen_at;
 }

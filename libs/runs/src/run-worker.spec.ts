@@ -21,17 +21,41 @@ describe('RunWorker takeover across replicas whose clocks disagree', () => {
     };
     const options = { leaseSeconds: 1, maxConcurrentRunsPerTeam: 4, tickMs: 50, drainMs: 100 };
     const a = new RunWorker(store, [searchRuns], [executor], { ...options, workerId: 'a' });
-    const ahead = new RunWorker(store, [searchRuns], [executor], { ...options, workerId: 'ahead', clock: () => Date.now() + 3_600_000 });
+    const ahead = new RunWorker(store, [searchRuns], [executor], {
+      ...options,
+      workerId: 'ahead',
+      clock: () => Date.now() + 3_600_000,
+    });
     const stream = streamOf(searchRuns, 'search_skew');
     try {
       await a.start();
-      await store.append(stream, [{ id: randomUUID(), type: lifecycleNames(searchRuns.prefix).requested, data: { search_id: 'search_skew', team_id: 'acme', key_id: 'k', request_id: 'r', params: { queries: ['q'] }, requested_at: new Date().toISOString() } }], 'no_stream');
-      for (let i = 0; i < 100 && !a.working.includes(stream); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      await store.append(
+        stream,
+        [
+          {
+            id: randomUUID(),
+            type: lifecycleNames(searchRuns.prefix).requested,
+            data: {
+              search_id: 'search_skew',
+              team_id: 'acme',
+              key_id: 'k',
+              request_id: 'r',
+              params: { queries: ['q'] },
+              requested_at: new Date().toISOString(),
+            },
+          },
+        ],
+        'no_stream',
+      );
+      for (let i = 0; i < 100 && !a.working.includes(stream); i++)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       expect(a.working).toEqual([stream]);
       await ahead.start();
       // Three leases long: the holder heartbeats all along.
       await new Promise((resolve) => setTimeout(resolve, 3_000));
-      const starts = (await store.readStream(stream)).filter((e) => e.type === lifecycleNames(searchRuns.prefix).started).map((e) => (e.data as { worker_id: string }).worker_id);
+      const starts = (await store.readStream(stream))
+        .filter((e) => e.type === lifecycleNames(searchRuns.prefix).started)
+        .map((e) => (e.data as { worker_id: string }).worker_id);
       expect(starts).toEqual(['a']);
       expect(ahead.working).toEqual([]);
     } finally {

@@ -94,12 +94,23 @@ export class RunWorker {
     this.maxLocalRuns = options.maxLocalRuns ?? 8;
     this.tickMs = options.tickMs ?? 250;
     this.drainMs = options.drainMs ?? 3_000;
-    this.registry = new RunRegistry(store, kinds, (run, event, stream) => {
-      // A cancel (requested, or already final) stops the work before its next step.
-      const active = this.active.get(stream);
-      if (active && (run?.cancel_requested || event.type === `${active.info.kind.prefix}Cancelled`)) this.halt(active, 'cancel');
-      this.kick();
-    }, (error) => this.logger.warn({ msg: 'run log subscription dropped; resubscribing', worker_id: this.workerId, err: errorText(error) }));
+    this.registry = new RunRegistry(
+      store,
+      kinds,
+      (run, event, stream) => {
+        // A cancel (requested, or already final) stops the work before its next step.
+        const active = this.active.get(stream);
+        if (active && (run?.cancel_requested || event.type === `${active.info.kind.prefix}Cancelled`))
+          this.halt(active, 'cancel');
+        this.kick();
+      },
+      (error) =>
+        this.logger.warn({
+          msg: 'run log subscription dropped; resubscribing',
+          worker_id: this.workerId,
+          err: errorText(error),
+        }),
+    );
   }
 
   private wallClock(): number {
@@ -134,7 +145,9 @@ export class RunWorker {
     await Promise.race([drained, new Promise((resolve) => (bound = setTimeout(resolve, this.drainMs)))]);
     clearTimeout(bound);
     // Runs still inside a long step are handed back now; their late records are refused.
-    await Promise.all(running.filter((active) => this.active.has(active.info.stream)).map((active) => this.release(active.info)));
+    await Promise.all(
+      running.filter((active) => this.active.has(active.info.stream)).map((active) => this.release(active.info)),
+    );
     await this.registry.stop();
   }
 
@@ -148,7 +161,9 @@ export class RunWorker {
     if (this.ticking || this.stopping) return;
     this.ticking = true;
     this.tick()
-      .catch((error: unknown) => this.logger.error({ msg: 'run scheduling failed', worker_id: this.workerId, err: errorText(error) }))
+      .catch((error: unknown) =>
+        this.logger.error({ msg: 'run scheduling failed', worker_id: this.workerId, err: errorText(error) }),
+      )
       .finally(() => (this.ticking = false));
   }
 
@@ -166,7 +181,10 @@ export class RunWorker {
     for (const { type, run } of actions) {
       if (this.stopping) return;
       // Its worker died or handed it back: a cancelled run only needs confirming, any other is resumed here.
-      if (type === 'confirm-cancel') await this.command(run, { type: 'ConfirmCancelled' }).catch((error) => this.refused(run, 'confirm cancel', error));
+      if (type === 'confirm-cancel')
+        await this.command(run, { type: 'ConfirmCancelled' }).catch((error) =>
+          this.refused(run, 'confirm cancel', error),
+        );
       else await this.take(run, type === 'resume');
     }
   }
@@ -175,14 +193,24 @@ export class RunWorker {
   private async take(run: RunInfo, takeover: boolean): Promise<boolean> {
     let state: unknown;
     try {
-      const result = await this.command(run, { type: 'StartRun', worker_id: this.workerId, lease_seconds: this.options.leaseSeconds, takeover });
+      const result = await this.command(run, {
+        type: 'StartRun',
+        worker_id: this.workerId,
+        lease_seconds: this.options.leaseSeconds,
+        takeover,
+      });
       if (result.events.length === 0) return false;
       state = result.state;
     } catch (error) {
       if (error instanceof DomainError) return false;
       throw error;
     }
-    this.logger.log({ msg: takeover ? 'run taken over' : 'run started', kind: run.kind.name, run_id: run.run_id, worker_id: this.workerId });
+    this.logger.log({
+      msg: takeover ? 'run taken over' : 'run started',
+      kind: run.kind.name,
+      run_id: run.run_id,
+      worker_id: this.workerId,
+    });
     const active: Active = {
       info: run,
       stop: null,
@@ -202,10 +230,20 @@ export class RunWorker {
 
   private async heartbeat(active: Active): Promise<void> {
     try {
-      await this.command(active.info, { type: 'Heartbeat', worker_id: this.workerId, lease_seconds: this.options.leaseSeconds });
+      await this.command(active.info, {
+        type: 'Heartbeat',
+        worker_id: this.workerId,
+        lease_seconds: this.options.leaseSeconds,
+      });
     } catch (error) {
       if (error instanceof DomainError) this.halt(active, 'lease-lost');
-      else this.logger.warn({ msg: 'heartbeat failed', kind: active.info.kind.name, run_id: active.info.run_id, err: errorText(error) });
+      else
+        this.logger.warn({
+          msg: 'heartbeat failed',
+          kind: active.info.kind.name,
+          run_id: active.info.run_id,
+          err: errorText(error),
+        });
     }
   }
 
@@ -227,7 +265,13 @@ export class RunWorker {
 
   /** An append that did not go through: logged with the run, never swallowed. */
   private refused(run: RunInfo, what: string, error: unknown): void {
-    this.logger.warn({ msg: `could not ${what}`, kind: run.kind.name, run_id: run.run_id, worker_id: this.workerId, err: errorText(error) });
+    this.logger.warn({
+      msg: `could not ${what}`,
+      kind: run.kind.name,
+      run_id: run.run_id,
+      worker_id: this.workerId,
+      err: errorText(error),
+    });
   }
 
   private async execute(active: Active, state: unknown, resumed: boolean): Promise<void> {
@@ -255,13 +299,21 @@ export class RunWorker {
     } catch (error) {
       if (active.stop !== null) {
         // Stopped for a reason that is not a failure: the error is the stop showing through a step.
-        this.logger.log({ msg: 'run stopped', reason: active.stop, kind: run.kind.name, run_id: run.run_id, err: errorText(error) });
+        this.logger.log({
+          msg: 'run stopped',
+          reason: active.stop,
+          kind: run.kind.name,
+          run_id: run.run_id,
+          err: errorText(error),
+        });
         await this.finish(active);
         return;
       }
       const reason = errorText(error);
       this.logger.error({ msg: 'run failed', kind: run.kind.name, run_id: run.run_id, worker_id, err: reason });
-      await this.command(run, { type: 'FailRun', worker_id, error: `${run.kind.name} run failed: ${reason}` }).catch((failure) => this.refused(run, 'record the failure', failure));
+      await this.command(run, { type: 'FailRun', worker_id, error: `${run.kind.name} run failed: ${reason}` }).catch(
+        (failure) => this.refused(run, 'record the failure', failure),
+      );
     }
   }
 
@@ -275,17 +327,23 @@ export class RunWorker {
         this.logger.log({ msg: 'run completed', kind: run.kind.name, run_id: run.run_id });
         return;
       case 'cancel':
-        await this.command(run, { type: 'ConfirmCancelled', worker_id }).catch((error) => this.refused(run, 'confirm cancel', error));
+        await this.command(run, { type: 'ConfirmCancelled', worker_id }).catch((error) =>
+          this.refused(run, 'confirm cancel', error),
+        );
         return;
       case 'shutdown':
         await this.release(run);
         return;
       case 'lease-lost':
-        this.logger.warn({ msg: 'run lease lost; another worker has it', kind: run.kind.name, run_id: run.run_id, worker_id });
+        this.logger.warn({
+          msg: 'run lease lost; another worker has it',
+          kind: run.kind.name,
+          run_id: run.run_id,
+          worker_id,
+        });
         return;
     }
   }
 }
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-

@@ -21,7 +21,8 @@ const run = (id: string, over: Partial<RunInfo> = {}): RunInfo => ({
   ...over,
 });
 /** Held by a worker whose lease ran out a while ago and who has been silent for two leases. */
-const abandoned = (id: string, over: Partial<RunInfo> = {}) => run(id, { status: 'running', worker_id: 'dead', lease_until: NOW - 1, seen_at: 1_000, ...over });
+const abandoned = (id: string, over: Partial<RunInfo> = {}) =>
+  run(id, { status: 'running', worker_id: 'dead', lease_until: NOW - 1, seen_at: 1_000, ...over });
 
 /** given(runs).when(worker situation).then(actions), for the pure scheduling decision. */
 const given = (runs: RunInfo[]) => ({
@@ -46,14 +47,21 @@ const given = (runs: RunInfo[]) => ({
 describe('planTick: the run worker scheduling decision', () => {
   it('starts queued runs in request order', () => {
     const [a, b] = [run('a'), run('b')];
-    given([b, a]).when().then([
-      ['start', 'a'],
-      ['start', 'b'],
-    ]);
+    given([b, a])
+      .when()
+      .then([
+        ['start', 'a'],
+        ['start', 'b'],
+      ]);
   });
 
   it('holds a team to its concurrent runs, counting the ones running elsewhere, and lets other teams through', () => {
-    given([run('held', { status: 'running', worker_id: 'w2', lease_until: NOW + LEASE_MS, seen_at: 1_000 + 2 * LEASE_MS }), run('a'), run('b'), run('c', { team_id: 'other' })])
+    given([
+      run('held', { status: 'running', worker_id: 'w2', lease_until: NOW + LEASE_MS, seen_at: 1_000 + 2 * LEASE_MS }),
+      run('a'),
+      run('b'),
+      run('c', { team_id: 'other' }),
+    ])
       .when({ maxConcurrentRunsPerTeam: 2 })
       .then([
         ['start', 'a'],
@@ -62,34 +70,50 @@ describe('planTick: the run worker scheduling decision', () => {
   });
 
   it('starts nothing past its own capacity, counting the runs it already works', () => {
-    given([run('a'), run('b')]).when({ active: new Set(['search-x']), maxLocalRuns: 2, maxConcurrentRunsPerTeam: 10 }).then([['start', 'a']]);
+    given([run('a'), run('b')])
+      .when({ active: new Set(['search-x']), maxLocalRuns: 2, maxConcurrentRunsPerTeam: 10 })
+      .then([['start', 'a']]);
   });
 
   it('resumes a run whose lease lapsed and whose holder fell silent, before starting queued ones', () => {
-    given([run('queued'), abandoned('lost')]).when().then([
-      ['resume', 'lost'],
-      ['start', 'queued'],
-    ]);
+    given([run('queued'), abandoned('lost')])
+      .when()
+      .then([
+        ['resume', 'lost'],
+        ['start', 'queued'],
+      ]);
   });
 
   it('never takes a run whose holder was heard from within a lease, even with a lapsed wall-clock lease', () => {
-    given([abandoned('alive', { seen_at: 1_000 + 2 * LEASE_MS - 5_000 })]).when().then([]);
+    given([abandoned('alive', { seen_at: 1_000 + 2 * LEASE_MS - 5_000 })])
+      .when()
+      .then([]);
   });
 
   it('leaves a run whose lease is still running alone', () => {
-    given([abandoned('leased', { lease_until: NOW + 1 })]).when().then([]);
+    given([abandoned('leased', { lease_until: NOW + 1 })])
+      .when()
+      .then([]);
   });
 
   it('confirms the cancel of an abandoned run instead of resuming it, even with no room to work', () => {
-    given([abandoned('cancelled', { cancel_requested: true })]).when({ maxLocalRuns: 0 }).then([['confirm-cancel', 'cancelled']]);
+    given([abandoned('cancelled', { cancel_requested: true })])
+      .when({ maxLocalRuns: 0 })
+      .then([['confirm-cancel', 'cancelled']]);
   });
 
   it('takes back a run handed back at once (its holder was last seen at -Infinity)', () => {
-    given([abandoned('released', { worker_id: null, lease_until: NOW - 10, seen_at: -Infinity })]).when({ monotonicNow: 5 }).then([['resume', 'released']]);
+    given([abandoned('released', { worker_id: null, lease_until: NOW - 10, seen_at: -Infinity })])
+      .when({ monotonicNow: 5 })
+      .then([['resume', 'released']]);
   });
 
   it('skips kinds it has no executor for, and runs it works already', () => {
-    given([run('chat', { kind: chatRuns, stream: 'chat-1' }), abandoned('mine', { stream: 'search-mine' }), run('findall', { kind: findAllRuns, stream: 'findall-1' })])
+    given([
+      run('chat', { kind: chatRuns, stream: 'chat-1' }),
+      abandoned('mine', { stream: 'search-mine' }),
+      run('findall', { kind: findAllRuns, stream: 'findall-1' }),
+    ])
       .when({ active: new Set(['search-mine']) })
       .then([['start', 'findall']]);
   });

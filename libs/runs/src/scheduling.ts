@@ -2,7 +2,8 @@ import type { RunKind } from '@app/domain';
 import type { RunInfo } from './run-registry';
 
 /** One step of a scheduling tick: confirm a dead holder's cancel, resume an abandoned run, or start a queued one. */
-export type TickAction = { type: 'confirm-cancel'; run: RunInfo } | { type: 'resume'; run: RunInfo } | { type: 'start'; run: RunInfo };
+export type TickAction =
+  { type: 'confirm-cancel'; run: RunInfo } | { type: 'resume'; run: RunInfo } | { type: 'start'; run: RunInfo };
 
 /** What a tick decides on: the unfinished runs and this worker's situation, both clocks read once. */
 export interface SchedulingInput {
@@ -33,7 +34,13 @@ export function planTick(input: SchedulingInput): TickAction[] {
   const actions: TickAction[] = [];
   let taken = input.active.size;
   for (const run of input.runs) {
-    if (run.status !== 'running' || run.lease_until > input.now || input.active.has(run.stream) || !input.works(run.kind)) continue;
+    if (
+      run.status !== 'running' ||
+      run.lease_until > input.now ||
+      input.active.has(run.stream) ||
+      !input.works(run.kind)
+    )
+      continue;
     if (input.monotonicNow - run.seen_at < input.leaseMs) continue;
     if (run.cancel_requested) actions.push({ type: 'confirm-cancel', run });
     else if (taken < input.maxLocalRuns) {
@@ -42,8 +49,11 @@ export function planTick(input: SchedulingInput): TickAction[] {
     }
   }
   const runningPerTeam = new Map<string, number>();
-  for (const run of input.runs) if (run.status === 'running') runningPerTeam.set(run.team_id, (runningPerTeam.get(run.team_id) ?? 0) + 1);
-  const queued = input.runs.filter((run) => run.status === 'queued' && input.works(run.kind)).sort((a, b) => (a.requested_at < b.requested_at ? -1 : a.requested_at > b.requested_at ? 1 : 0));
+  for (const run of input.runs)
+    if (run.status === 'running') runningPerTeam.set(run.team_id, (runningPerTeam.get(run.team_id) ?? 0) + 1);
+  const queued = input.runs
+    .filter((run) => run.status === 'queued' && input.works(run.kind))
+    .sort((a, b) => (a.requested_at < b.requested_at ? -1 : a.requested_at > b.requested_at ? 1 : 0));
   for (const run of queued) {
     if (taken >= input.maxLocalRuns) break;
     const running = runningPerTeam.get(run.team_id) ?? 0;

@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { applyDecorators, type BeforeApplicationShutdown, type DynamicModule, Inject, Injectable, Module, type OnApplicationBootstrap, SetMetadata } from '@nestjs/common';
+import {
+  applyDecorators,
+  type BeforeApplicationShutdown,
+  type DynamicModule,
+  Inject,
+  Injectable,
+  Module,
+  type OnApplicationBootstrap,
+  SetMetadata,
+} from '@nestjs/common';
 import { DiscoveryModule, DiscoveryService } from '@nestjs/core';
 import { CONFIG, type Config } from '@app/config';
 import type { RunServiceName } from '@app/contracts';
@@ -13,7 +22,8 @@ const EXECUTES = Symbol('EXECUTES');
 const SERVICE = Symbol('RUN_SERVICE');
 
 /** Marks a provider as the executor of its kind: the worker of the kind's service finds it. */
-export const RunExecutorOf = (kind: RunKind): ClassDecorator => applyDecorators(Injectable(), SetMetadata(EXECUTES, kind.name));
+export const RunExecutorOf = (kind: RunKind): ClassDecorator =>
+  applyDecorators(Injectable(), SetMetadata(EXECUTES, kind.name));
 
 /**
  * A service's run worker in its Nest lifecycle: it works the kinds of the list whose service is
@@ -43,13 +53,16 @@ export class ServiceRunWorker implements OnApplicationBootstrap, BeforeApplicati
     const mine = new Map(this.kinds.filter((kind) => kind.service === this.service).map((kind) => [kind.name, kind]));
     const found = new Map<string, RunExecutor>();
     for (const wrapper of this.discovery.getProviders()) {
-      const name = wrapper.metatype ? (Reflect.getMetadata(EXECUTES, wrapper.metatype) as string | undefined) : undefined;
+      const name = wrapper.metatype
+        ? (Reflect.getMetadata(EXECUTES, wrapper.metatype) as string | undefined)
+        : undefined;
       if (name === undefined || !mine.has(name) || !wrapper.instance) continue;
       if (found.has(name)) throw new Error(`two executors for run kind ${name}`);
       found.set(name, wrapper.instance as RunExecutor);
     }
     const missing = [...mine.keys()].filter((name) => !found.has(name));
-    if (missing.length > 0) throw new Error(`the ${this.service} service has no executor for run kind ${missing.join(', ')}`);
+    if (missing.length > 0)
+      throw new Error(`the ${this.service} service has no executor for run kind ${missing.join(', ')}`);
     return [...found.values()];
   }
 

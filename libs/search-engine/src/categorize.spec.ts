@@ -22,21 +22,46 @@ describe('categorize', () => {
       [['Dataset', 'Person'], null],
       [['Recipe'], null],
     ] as const)('%j -> %s', (schemaTypes, expected) => {
-      expect(categorize({ url: 'https://site.example/page', title: 'A page', text: 'Some words.', schemaTypes: [...schemaTypes] })).toBe(expected);
+      expect(
+        categorize({
+          url: 'https://site.example/page',
+          title: 'A page',
+          text: 'Some words.',
+          schemaTypes: [...schemaTypes],
+        }),
+      ).toBe(expected);
     });
 
     it("the page's own (first) type decides, not the types nested in it", () => {
-      expect(categorize({ url: 'https://x.example/', schemaTypes: ['ScholarlyArticle', 'Person', 'Organization'] })).toBe('research_paper');
-      expect(categorize({ url: 'https://x.example/', schemaTypes: ['Person', 'ScholarlyArticle'], text: TEAM_BIO })).toBe('people');
+      expect(
+        categorize({ url: 'https://x.example/', schemaTypes: ['ScholarlyArticle', 'Person', 'Organization'] }),
+      ).toBe('research_paper');
+      expect(
+        categorize({ url: 'https://x.example/', schemaTypes: ['Person', 'ScholarlyArticle'], text: TEAM_BIO }),
+      ).toBe('people');
     });
 
     it('a Person on a company team page is people; on a first-person home page it is a personal site', () => {
-      expect(categorize({ url: 'https://acme.example/team/dana-whitfield', schemaTypes: ['ProfilePage', 'Person'], text: TEAM_BIO })).toBe('people');
-      expect(categorize({ url: 'https://mara.example/', schemaTypes: ['Person'], text: FIRST_PERSON_BIO })).toBe('personal_site');
+      expect(
+        categorize({
+          url: 'https://acme.example/team/dana-whitfield',
+          schemaTypes: ['ProfilePage', 'Person'],
+          text: TEAM_BIO,
+        }),
+      ).toBe('people');
+      expect(categorize({ url: 'https://mara.example/', schemaTypes: ['Person'], text: FIRST_PERSON_BIO })).toBe(
+        'personal_site',
+      );
     });
 
     it('a first-person blog post on a personal site is a personal site', () => {
-      expect(categorize({ url: 'https://mara.example/blog/why-sodium', schemaTypes: ['BlogPosting', 'Person'], text: FIRST_PERSON_BIO })).toBe('personal_site');
+      expect(
+        categorize({
+          url: 'https://mara.example/blog/why-sodium',
+          schemaTypes: ['BlogPosting', 'Person'],
+          text: FIRST_PERSON_BIO,
+        }),
+      ).toBe('personal_site');
     });
   });
 
@@ -46,19 +71,36 @@ describe('categorize', () => {
       ['Annual report and Form 10-K', 'https://acme.example/filings'],
       ['HelioGrid quarterly report', 'https://helio.example/reports/latest'],
     ])('title %j', (title, url) => {
-      expect(categorize({ url, title, text: 'Figures for the period.', schemaTypes: ['Organization'] })).toBe('financial_report');
+      expect(categorize({ url, title, text: 'Figures for the period.', schemaTypes: ['Organization'] })).toBe(
+        'financial_report',
+      );
     });
 
     it('an investor-relations path with money words', () => {
-      expect(categorize({ url: 'https://acme.example/investors/update', title: 'Update', text: 'Revenue grew 31 percent.' })).toBe('financial_report');
+      expect(
+        categorize({ url: 'https://acme.example/investors/update', title: 'Update', text: 'Revenue grew 31 percent.' }),
+      ).toBe('financial_report');
     });
 
     it('an investor landing page without figures is not a report', () => {
-      expect(categorize({ url: 'https://acme.example/investors', title: 'Investor relations', text: 'Calendar of events.', schemaTypes: ['Organization'] })).toBe('company');
+      expect(
+        categorize({
+          url: 'https://acme.example/investors',
+          title: 'Investor relations',
+          text: 'Calendar of events.',
+          schemaTypes: ['Organization'],
+        }),
+      ).toBe('company');
     });
 
     it('a newspaper article about earnings stays news', () => {
-      expect(categorize({ url: 'https://daily.example/business/x', title: 'Acme quarterly results beat forecasts', schemaTypes: ['NewsArticle'] })).toBe('news');
+      expect(
+        categorize({
+          url: 'https://daily.example/business/x',
+          title: 'Acme quarterly results beat forecasts',
+          schemaTypes: ['NewsArticle'],
+        }),
+      ).toBe('news');
     });
   });
 
@@ -86,12 +128,21 @@ describe('categorize', () => {
     });
 
     it('a first-person home page is a personal site; the same words deep in a site are not', () => {
-      expect(categorize({ url: 'https://tomas.example/', title: 'Tomás', text: FIRST_PERSON_BIO })).toBe('personal_site');
-      expect(categorize({ url: 'https://big.example/forum/threads/123', title: 'Thread', text: FIRST_PERSON_BIO })).toBeNull();
+      expect(categorize({ url: 'https://tomas.example/', title: 'Tomás', text: FIRST_PERSON_BIO })).toBe(
+        'personal_site',
+      );
+      expect(
+        categorize({ url: 'https://big.example/forum/threads/123', title: 'Thread', text: FIRST_PERSON_BIO }),
+      ).toBeNull();
     });
 
     it('an abstract with references reads as a paper', () => {
-      expect(categorize({ url: 'https://x.example/doc', text: 'Abstract. We study things. Keywords: retrieval. References: Smith et al. 2020.' })).toBe('research_paper');
+      expect(
+        categorize({
+          url: 'https://x.example/doc',
+          text: 'Abstract. We study things. Keywords: retrieval. References: Smith et al. 2020.',
+        }),
+      ).toBe('research_paper');
     });
   });
 });

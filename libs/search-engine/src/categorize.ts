@@ -13,18 +13,50 @@ export interface CategoryEvidence {
   citationMeta?: boolean;
 }
 
-const NEWS_TYPES = new Set(['newsarticle', 'reportagenewsarticle', 'analysisnewsarticle', 'opinionnewsarticle', 'backgroundnewsarticle', 'liveblogposting']);
+const NEWS_TYPES = new Set([
+  'newsarticle',
+  'reportagenewsarticle',
+  'analysisnewsarticle',
+  'opinionnewsarticle',
+  'backgroundnewsarticle',
+  'liveblogposting',
+]);
 const PAPER_TYPES = new Set(['scholarlyarticle', 'medicalscholarlyarticle', 'thesis']);
 const PERSON_TYPES = new Set(['person', 'profilepage']);
-const COMPANY_TYPES = new Set(['organization', 'corporation', 'localbusiness', 'ngo', 'onlinestore', 'onlinebusiness', 'newsmediaorganization']);
+const COMPANY_TYPES = new Set([
+  'organization',
+  'corporation',
+  'localbusiness',
+  'ngo',
+  'onlinestore',
+  'onlinebusiness',
+  'newsmediaorganization',
+]);
 // Wrappers around the page's item, not the item itself.
-const CONTAINER_TYPES = new Set(['webpage', 'website', 'collectionpage', 'aboutpage', 'itempage', 'breadcrumblist', 'listitem', 'itemlist', 'searchaction', 'entrypoint', 'imageobject', 'sitenavigationelement', 'wpheader', 'wpfooter']);
+const CONTAINER_TYPES = new Set([
+  'webpage',
+  'website',
+  'collectionpage',
+  'aboutpage',
+  'itempage',
+  'breadcrumblist',
+  'listitem',
+  'itemlist',
+  'searchaction',
+  'entrypoint',
+  'imageobject',
+  'sitenavigationelement',
+  'wpheader',
+  'wpfooter',
+]);
 
 // Titles and paths that name a filing or results release outright.
 const FINANCIAL_TITLE =
   /\b(10-k|10-q|20-f|annual report|quarterly (results|report|earnings)|earnings (release|report|call)|financial (results|statements|report)|q[1-4] (fy)?\s?\d{2,4} (results|earnings)|(first|second|third|fourth)[- ]quarter (fiscal )?\d{4} results)\b/i;
-const FINANCIAL_PATH = /\/(investors?|investor-relations|ir|financials?|earnings|quarterly-results|annual-reports?|sec-filings)(\/|$)|\b(10-?k|10-?q)\b/i;
-const FINANCIAL_TERMS = /\b(revenue|net income|operating income|ebitda|earnings per share|gross margin|free cash flow|balance sheet)\b/gi;
+const FINANCIAL_PATH =
+  /\/(investors?|investor-relations|ir|financials?|earnings|quarterly-results|annual-reports?|sec-filings)(\/|$)|\b(10-?k|10-?q)\b/i;
+const FINANCIAL_TERMS =
+  /\b(revenue|net income|operating income|ebitda|earnings per share|gross margin|free cash flow|balance sheet)\b/gi;
 const FIRST_PERSON = /\b(i|i'm|i've|i'd|my|me)\b/gi;
 
 /**
@@ -44,11 +76,13 @@ export function categorize(evidence: CategoryEvidence): Category | null {
   if (has(PAPER_TYPES) || evidence.citationMeta) return 'research_paper';
   if (has(NEWS_TYPES)) return 'news';
   if (isFinancial(title, path, head, types)) return 'financial_report';
-  if (has(PERSON_TYPES) || evidence.ogType === 'profile') return isPersonal(evidence.url, path, title, head, types) ? 'personal_site' : 'people';
+  if (has(PERSON_TYPES) || evidence.ogType === 'profile')
+    return isPersonal(evidence.url, path, title, head, types) ? 'personal_site' : 'people';
   if (has(COMPANY_TYPES)) return 'company';
 
   const host = hostOf(evidence.url);
-  if (/(^|\.)arxiv\.org$|(^|\.)doi\.org$/.test(host) || /\/(papers?|publications?|abs|proceedings)\//.test(path)) return 'research_paper';
+  if (/(^|\.)arxiv\.org$|(^|\.)doi\.org$/.test(host) || /\/(papers?|publications?|abs|proceedings)\//.test(path))
+    return 'research_paper';
   if (/^news\./.test(host) || /\/(news|press|press-releases?|newsroom)\//.test(path)) return 'news';
   if (/\/(team|people|staff|profiles?|authors?)\/[^/]+/.test(path)) return 'people';
   if (isPersonal(evidence.url, path, title, head, types)) return 'personal_site';

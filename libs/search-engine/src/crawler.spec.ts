@@ -7,13 +7,24 @@ function site(robots: string | null) {
   const pages: Record<string, string> = { 'https://slow.example/robots.txt': robots ?? '' };
   const links = [1, 2, 3, 4].map((i) => `<a href="/p${i}">p${i}</a>`).join('');
   pages['https://slow.example/'] = `<html><body><main><p>Home of the slow site.</p>${links}</main></body></html>`;
-  for (let i = 1; i <= 4; i++) pages[`https://slow.example/p${i}`] = `<html><body><main><p>Page ${i} of the slow site.</p></main></body></html>`;
+  for (let i = 1; i <= 4; i++)
+    pages[`https://slow.example/p${i}`] = `<html><body><main><p>Page ${i} of the slow site.</p></main></body></html>`;
   const fetcher: PageFetcher = {
     fetch: async (url: string): Promise<FetchedPage> => {
       asked.push({ url, at: Date.now() });
       const body = pages[url];
       const status = body === undefined || (url.endsWith('/robots.txt') && robots === null) ? 404 : 200;
-      return { url, finalUrl: url, status, contentType: url.endsWith('.txt') ? 'text/plain' : 'text/html', charset: 'utf-8', body: body ?? '', bytes: (body ?? '').length, fetchedAt: new Date().toISOString(), fromCache: false };
+      return {
+        url,
+        finalUrl: url,
+        status,
+        contentType: url.endsWith('.txt') ? 'text/plain' : 'text/html',
+        charset: 'utf-8',
+        body: body ?? '',
+        bytes: (body ?? '').length,
+        fetchedAt: new Date().toISOString(),
+        fromCache: false,
+      };
     },
     robotsAllowed: async () => true,
     robotsFilter: async (urls: readonly string[]) => urls.map(() => true),

@@ -44,7 +44,8 @@ export interface CrawlResult {
 }
 
 // Links these extensions name are not pages: not worth a request (PDF and Word files are read).
-const BINARY_PATH = /\.(zip|gz|tgz|rar|7z|png|jpe?g|gif|webp|svg|ico|mp[34]|mov|avi|woff2?|ttf|css|js|json|xml|rss|csv|xlsx?|doc|pptx?)$/i;
+const BINARY_PATH =
+  /\.(zip|gz|tgz|rar|7z|png|jpe?g|gif|webp|svg|ico|mp[34]|mov|avi|woff2?|ttf|css|js|json|xml|rss|csv|xlsx?|doc|pptx?)$/i;
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 
 /**
@@ -105,10 +106,16 @@ export class Crawler {
   private async crawlDelayMs(start: string): Promise<number> {
     const robotsUrl = new URL('/robots.txt', start).href;
     try {
-      const fetched = await this.fetcher.fetch(robotsUrl, { respectRobots: false, maxAgeMs: this.options.maxAgeMs, timeoutMs: this.options.timeoutMs, signal: this.options.signal });
+      const fetched = await this.fetcher.fetch(robotsUrl, {
+        respectRobots: false,
+        maxAgeMs: this.options.maxAgeMs,
+        timeoutMs: this.options.timeoutMs,
+        signal: this.options.signal,
+      });
       if (fetched.status >= 400) return 0;
       const robots = robotsParser(robotsUrl, fetched.body);
-      const seconds = robots.getCrawlDelay(this.options.userAgent ?? 'WebResearchBot') ?? robots.getCrawlDelay('*') ?? 0;
+      const seconds =
+        robots.getCrawlDelay(this.options.userAgent ?? 'WebResearchBot') ?? robots.getCrawlDelay('*') ?? 0;
       return Math.min(this.options.maxCrawlDelayMs ?? 30_000, Math.max(0, seconds * 1000));
     } catch {
       return 0;

@@ -8,10 +8,22 @@ import { analyse, type Analysed, type PreparedDocument } from './document';
 import { type Extractor, type RawPage, toIndexedDocument } from './to-document';
 
 /** What a worker sends back per file: the page and its counted terms (Maps do not cross threads as such), or null. */
-type Wire = { doc: PreparedDocument['doc']; analysed: Omit<Analysed, 'titleTf' | 'textTf'> & { titleTf: Array<[string, number]>; textTf: Array<[string, number]> } } | null;
+type Wire = {
+  doc: PreparedDocument['doc'];
+  analysed: Omit<Analysed, 'titleTf' | 'textTf'> & {
+    titleTf: Array<[string, number]>;
+    textTf: Array<[string, number]>;
+  };
+} | null;
 
 /** Reads, extracts and analyses one folder file: what a worker does, and the pool itself when it runs inline. */
-export async function prepareFile(dir: string, relative: string, source: string, extract: Extractor = extractAny, sync = false): Promise<PreparedDocument | null> {
+export async function prepareFile(
+  dir: string,
+  relative: string,
+  source: string,
+  extract: Extractor = extractAny,
+  sync = false,
+): Promise<PreparedDocument | null> {
   let page: RawPage | null;
   try {
     page = sync ? readFolderFileSync(dir, { relative }, source) : await readFolderFile(dir, { relative }, source);
@@ -24,9 +36,15 @@ export async function prepareFile(dir: string, relative: string, source: string,
 }
 
 const toWire = (prepared: PreparedDocument | null): Wire =>
-  prepared && { doc: prepared.doc, analysed: { ...prepared.analysed, titleTf: [...prepared.analysed.titleTf], textTf: [...prepared.analysed.textTf] } };
+  prepared && {
+    doc: prepared.doc,
+    analysed: { ...prepared.analysed, titleTf: [...prepared.analysed.titleTf], textTf: [...prepared.analysed.textTf] },
+  };
 const fromWire = (wire: Wire): PreparedDocument | null =>
-  wire && { doc: wire.doc, analysed: { ...wire.analysed, titleTf: new Map(wire.analysed.titleTf), textTf: new Map(wire.analysed.textTf) } };
+  wire && {
+    doc: wire.doc,
+    analysed: { ...wire.analysed, titleTf: new Map(wire.analysed.titleTf), textTf: new Map(wire.analysed.textTf) },
+  };
 
 interface Job {
   files: string[];
@@ -51,7 +69,7 @@ export class ExtractionPool {
     private readonly dir: string,
     private readonly source: string,
     private readonly extract?: Extractor,
-    size = Math.max(1, Math.min(4, (os.availableParallelism?.() ?? os.cpus().length))),
+    size = Math.max(1, Math.min(4, os.availableParallelism?.() ?? os.cpus().length)),
   ) {
     if (extract || !fs.existsSync(WORKER_SCRIPT)) return;
     for (let i = 0; i < size; i++) {
@@ -66,7 +84,8 @@ export class ExtractionPool {
 
   /** The files' pages, in order (null for a file without text). */
   prepare(files: string[]): Promise<Array<PreparedDocument | null>> {
-    if (this.workers.length === 0) return Promise.all(files.map((f) => prepareFile(this.dir, f, this.source, this.extract)));
+    if (this.workers.length === 0)
+      return Promise.all(files.map((f) => prepareFile(this.dir, f, this.source, this.extract)));
     return new Promise((resolve, reject) => {
       this.queue.push({ files, resolve, reject });
       this.pump();

@@ -8,7 +8,11 @@ import { dayNumber, NO_DATE, primaryLanguage } from './page-row';
  * The query's filters (domains, dates, category, language) as one test of a page id against the
  * page table, applied inside the retrieval; undefined when the query has none.
  */
-export function compileFilter(query: SearchQuery, p: PageTable, now: () => Date): ((doc: number) => boolean) | undefined {
+export function compileFilter(
+  query: SearchQuery,
+  p: PageTable,
+  now: () => Date,
+): ((doc: number) => boolean) | undefined {
   const checks: Array<(doc: number) => boolean> = [];
   const include = (query.includeDomains ?? []).map(normalizeDomain).filter(Boolean);
   const exclude = (query.excludeDomains ?? []).map(normalizeDomain).filter(Boolean);
@@ -16,12 +20,19 @@ export function compileFilter(query: SearchQuery, p: PageTable, now: () => Date)
     // Decided once per domain the index holds, then one lookup per page.
     const allowed = new Uint8Array(p.domains.length);
     p.domains.forEach((domain, id) => {
-      allowed[id] = (!include.length || include.some((d) => domainMatches(domain, d))) && !exclude.some((d) => domainMatches(domain, d)) ? 1 : 0;
+      allowed[id] =
+        (!include.length || include.some((d) => domainMatches(domain, d))) &&
+        !exclude.some((d) => domainMatches(domain, d))
+          ? 1
+          : 0;
     });
     checks.push((doc) => allowed[p.domain[doc]] === 1);
   }
   const fresh = query.freshness ? freshnessStart(query.freshness, now()).toISOString().slice(0, 10) : undefined;
-  const fromDay = [query.dateFrom, fresh].filter((d): d is string => !!d).sort().pop();
+  const fromDay = [query.dateFrom, fresh]
+    .filter((d): d is string => !!d)
+    .sort()
+    .pop();
   // Dates are days, so `hour` keeps pages dated on the day an hour ago fell on, or later.
   if (fromDay || query.dateTo) {
     const from = dayNumber(fromDay);

@@ -31,7 +31,10 @@ describe('folder source', () => {
     await fs.writeFile(path.join(dir, 'tern.html'), HTML_WITH_CANONICAL);
     await fs.writeFile(path.join(dir, 'deep', 'er', 'meeting notes.htm'), HTML_WITHOUT_CANONICAL);
     await fs.writeFile(path.join(dir, 'deep', 'monitors.md'), MARKDOWN);
-    await fs.writeFile(path.join(dir, 'deep', 'plain.md'), '# Plain\n\nA markdown page without front matter about cardamom buns.\n');
+    await fs.writeFile(
+      path.join(dir, 'deep', 'plain.md'),
+      '# Plain\n\nA markdown page without front matter about cardamom buns.\n',
+    );
     await fs.writeFile(path.join(dir, 'image.png'), 'not a page');
     await fs.writeFile(path.join(dir, '.git', 'HEAD.md'), '# hidden');
   });
@@ -44,7 +47,12 @@ describe('folder source', () => {
 
   it('reads .html, .htm and .md files recursively, skipping hidden folders and other files', async () => {
     const pages = await readFolder(dir);
-    expect(pages.map((page) => page.contentType).sort()).toEqual(['text/html', 'text/html', 'text/markdown', 'text/markdown']);
+    expect(pages.map((page) => page.contentType).sort()).toEqual([
+      'text/html',
+      'text/html',
+      'text/markdown',
+      'text/markdown',
+    ]);
   });
 
   it('takes an HTML page address from its canonical link', async () => {
@@ -70,7 +78,10 @@ describe('folder source', () => {
   });
 
   it('front matter is only a leading --- block of key: value lines', () => {
-    expect(frontMatter('---\nurl: https://x.example/\n---\nbody')).toEqual({ fields: { url: 'https://x.example/' }, body: 'body' });
+    expect(frontMatter('---\nurl: https://x.example/\n---\nbody')).toEqual({
+      fields: { url: 'https://x.example/' },
+      body: 'body',
+    });
     expect(frontMatter('text\n---\nurl: x\n---\n').fields).toEqual({});
   });
 
@@ -82,7 +93,9 @@ describe('folder source', () => {
     const nested = all.find((f) => f.relative.includes(path.sep));
     if (!nested) throw new Error('the fixture folder has a sub-folder');
     const folder = nested.relative.split(path.sep)[0];
-    expect((await listFiles(dir, [folder])).map((f) => f.relative)).toEqual(all.filter((f) => f.relative.startsWith(folder + path.sep)).map((f) => f.relative));
+    expect((await listFiles(dir, [folder])).map((f) => f.relative)).toEqual(
+      all.filter((f) => f.relative.startsWith(folder + path.sep)).map((f) => f.relative),
+    );
   });
 
   it('the watcher reports a changed, an added and a deleted file by path, and watches a new sub-folder', async () => {

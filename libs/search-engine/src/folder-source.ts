@@ -48,7 +48,11 @@ export async function readFolder(dir: string, source = 'folder'): Promise<RawPag
 }
 
 /** One file of the folder as a page (see `readFolder`). */
-export async function readFolderFile(dir: string, file: Pick<FolderFile, 'relative'>, source = 'folder'): Promise<RawPage> {
+export async function readFolderFile(
+  dir: string,
+  file: Pick<FolderFile, 'relative'>,
+  source = 'folder',
+): Promise<RawPage> {
   const absolute = path.join(dir, file.relative);
   if (isDocument(file.relative)) return documentPage(file.relative, await fs.readFile(absolute), source);
   return folderPage(file.relative, await fs.readFile(absolute, 'utf8'), source);
@@ -61,12 +65,20 @@ export function readFolderFileSync(dir: string, file: Pick<FolderFile, 'relative
   return folderPage(file.relative, fsSync.readFileSync(absolute, 'utf8'), source);
 }
 
-const pseudoUrlOf = (relative: string) => `${PSEUDO_ORIGIN}/${relative.split(path.sep).map(encodeURIComponent).join('/')}`;
+const pseudoUrlOf = (relative: string) =>
+  `${PSEUDO_ORIGIN}/${relative.split(path.sep).map(encodeURIComponent).join('/')}`;
 
 /** A PDF or Word file: its bytes in base64 for the extractor, known by its pseudo URL. */
 function documentPage(relative: string, bytes: Buffer, source: string): RawPage {
   const contentType = EXTENSIONS[path.extname(relative).toLowerCase()]!;
-  return { url: pseudoUrlOf(relative), body: bytes.toString('base64'), encoding: 'base64', contentType, source, canonical: 'any' };
+  return {
+    url: pseudoUrlOf(relative),
+    body: bytes.toString('base64'),
+    encoding: 'base64',
+    contentType,
+    source,
+    canonical: 'any',
+  };
 }
 
 function folderPage(relative: string, raw: string, source: string): RawPage {
@@ -74,7 +86,14 @@ function folderPage(relative: string, raw: string, source: string): RawPage {
   const pseudoUrl = pseudoUrlOf(relative);
   if (contentType === 'text/markdown') {
     const { fields, body } = frontMatter(raw);
-    return { url: fields.url ?? pseudoUrl, body, contentType, source, overrides: overridesFrom(fields), canonical: 'any' };
+    return {
+      url: fields.url ?? pseudoUrl,
+      body,
+      contentType,
+      source,
+      overrides: overridesFrom(fields),
+      canonical: 'any',
+    };
   }
   return { url: pseudoUrl, body: raw, contentType, source, canonical: 'any' };
 }
@@ -111,7 +130,8 @@ export async function listFiles(dir: string, only?: string[]): Promise<FolderFil
       } catch {
         stat = undefined; // gone meanwhile
       }
-      if (stat && stat.size <= (isDocument(name) ? MAX_DOCUMENT_BYTES : MAX_FILE_BYTES)) files.push({ absolute, relative: path.relative(root, absolute), size: stat.size, mtimeMs: stat.mtimeMs });
+      if (stat && stat.size <= (isDocument(name) ? MAX_DOCUMENT_BYTES : MAX_FILE_BYTES))
+        files.push({ absolute, relative: path.relative(root, absolute), size: stat.size, mtimeMs: stat.mtimeMs });
     }
   };
   const walk = async (folder: string): Promise<void> => {
@@ -121,7 +141,12 @@ export async function listFiles(dir: string, only?: string[]): Promise<FolderFil
     } catch {
       entries = []; // gone meanwhile, or unreadable
     }
-    for (const entry of entries) await consider(path.join(folder, entry.name), entry.name, entry.isDirectory() ? 'directory' : entry.isFile() ? 'file' : 'other');
+    for (const entry of entries)
+      await consider(
+        path.join(folder, entry.name),
+        entry.name,
+        entry.isDirectory() ? 'directory' : entry.isFile() ? 'file' : 'other',
+      );
   };
   if (only) {
     for (const relative of new Set(only)) {
@@ -130,7 +155,12 @@ export async function listFiles(dir: string, only?: string[]): Promise<FolderFil
       if (absolute !== root && !absolute.startsWith(root + path.sep)) continue;
       if (path.relative(root, absolute).split(path.sep).some(skipped)) continue;
       const stat = await fs.lstat(absolute).catch(() => null);
-      if (stat) await consider(absolute, path.basename(absolute), stat.isDirectory() ? 'directory' : stat.isFile() ? 'file' : 'other');
+      if (stat)
+        await consider(
+          absolute,
+          path.basename(absolute),
+          stat.isDirectory() ? 'directory' : stat.isFile() ? 'file' : 'other',
+        );
     }
   } else await walk(root);
   const unique = new Map(files.map((f) => [f.relative, f]));
@@ -186,7 +216,9 @@ export class FolderWatcher {
     if (this.closed || this.watchers.has(folder)) return;
     const watcher = fsSync.watch(folder, { persistent: false }, (_event, name) => {
       const root = path.resolve(this.dir);
-      const changed = name ? path.relative(root, path.join(folder, name.toString())) : path.relative(root, folder) || '.';
+      const changed = name
+        ? path.relative(root, path.join(folder, name.toString()))
+        : path.relative(root, folder) || '.';
       this.note(changed);
       if (name) {
         const absolute = path.join(folder, name.toString());
@@ -241,7 +273,8 @@ function overridesFrom(fields: Record<string, string>): DocumentOverrides {
   const overrides: DocumentOverrides = {};
   if (fields.title) overrides.title = fields.title;
   if (/^\d{4}-\d{2}-\d{2}/.test(fields.date ?? '')) overrides.date = fields.date.slice(0, 10);
-  if ((CATEGORIES as readonly string[]).includes(fields.category ?? '')) overrides.category = fields.category as Category;
+  if ((CATEGORIES as readonly string[]).includes(fields.category ?? ''))
+    overrides.category = fields.category as Category;
   const language = fields.language ?? fields.lang;
   if (language) overrides.language = language;
   return overrides;

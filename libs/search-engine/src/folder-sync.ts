@@ -31,7 +31,9 @@ export interface FolderSource {
 
 /** The files table, created when missing. */
 export function recordFiles(index: LocalIndex): void {
-  index.db.exec('CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime REAL NOT NULL, url TEXT)');
+  index.db.exec(
+    'CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime REAL NOT NULL, url TEXT)',
+  );
 }
 
 /** Forgets every recorded file (another folder: none of them is its). */
@@ -44,7 +46,11 @@ export function forgetFiles(index: LocalIndex): void {
  * changed is read again, a new one is added, a deleted one's page is dropped. `only` limits the
  * look to those relative paths (what a watch event named); otherwise the whole folder is listed.
  */
-export async function syncFolder(index: LocalIndex, source: FolderSource, only?: string[]): Promise<{ indexed: number; removed: number }> {
+export async function syncFolder(
+  index: LocalIndex,
+  source: FolderSource,
+  only?: string[],
+): Promise<{ indexed: number; removed: number }> {
   const { folder } = source;
   if (!fs.existsSync(folder)) {
     // The demo corpus may be absent from a slim image; a folder the operator named must exist.
@@ -56,7 +62,9 @@ export async function syncFolder(index: LocalIndex, source: FolderSource, only?:
   // A path a watch event names may be a folder (a deleted one among them): its files are looked at too.
   const under = index.db.prepare('SELECT path, size, mtime, url FROM files WHERE path = ? OR (path > ? AND path < ?)');
   const rowsOf = only
-    ? only.flatMap((p) => under.all(p, `${p}${path.sep}`, `${p}${String.fromCharCode(path.sep.charCodeAt(0) + 1)}`) as FileRow[])
+    ? only.flatMap(
+        (p) => under.all(p, `${p}${path.sep}`, `${p}${String.fromCharCode(path.sep.charCodeAt(0) + 1)}`) as FileRow[],
+      )
     : (index.db.prepare('SELECT path, size, mtime, url FROM files').all() as FileRow[]);
   for (const row of rowsOf) recorded.set(row.path, row);
   const present = await listFiles(folder, only);
@@ -68,7 +76,9 @@ export async function syncFolder(index: LocalIndex, source: FolderSource, only?:
   const gone = [...recorded.values()].filter((row) => !seen.has(row.path));
   if (changed.length === 0 && gone.length === 0) return { indexed: 0, removed: 0 };
 
-  const upsertFile = index.db.prepare('INSERT INTO files (path, size, mtime, url) VALUES (?, ?, ?, ?) ON CONFLICT (path) DO UPDATE SET size = excluded.size, mtime = excluded.mtime, url = excluded.url');
+  const upsertFile = index.db.prepare(
+    'INSERT INTO files (path, size, mtime, url) VALUES (?, ?, ?, ?) ON CONFLICT (path) DO UPDATE SET size = excluded.size, mtime = excluded.mtime, url = excluded.url',
+  );
   const deleteFile = index.db.prepare('DELETE FROM files WHERE path = ?');
   const othersWith = index.db.prepare('SELECT COUNT(*) FROM files WHERE url = ? AND path != ?').pluck();
   let indexed = 0;
@@ -83,10 +93,12 @@ export async function syncFolder(index: LocalIndex, source: FolderSource, only?:
   };
   // Many files are read and extracted on worker threads, a few (a watch event) right here.
   const pool = changed.length >= POOL_FROM ? new ExtractionPool(folder, FOLDER_SOURCE, source.poolExtract) : null;
-  const prepare = (files: string[]) => (pool ? pool.prepare(files) : Promise.all(files.map((f) => prepareFile(folder, f, FOLDER_SOURCE, source.extract))));
+  const prepare = (files: string[]) =>
+    pool ? pool.prepare(files) : Promise.all(files.map((f) => prepareFile(folder, f, FOLDER_SOURCE, source.extract)));
   try {
     const batches: string[][] = [];
-    for (let start = 0; start < changed.length; start += SYNC_BATCH) batches.push(changed.slice(start, start + SYNC_BATCH).map((f) => f.relative));
+    for (let start = 0; start < changed.length; start += SYNC_BATCH)
+      batches.push(changed.slice(start, start + SYNC_BATCH).map((f) => f.relative));
     // A few batches in flight ahead of the one being written, so the workers never wait for it.
     const inFlight = batches.slice(0, IN_FLIGHT).map(prepare);
     for (let b = 0; b < batches.length; b++) {

@@ -16,4 +16,5 @@ export interface IndexChange {
 export const emptyChange = (): IndexChange => ({ added: [], dropped: [], touched: [] });
 
 /** Whether a reader has anything to follow. */
-export const changesSomething = (change: IndexChange): boolean => change.added.length > 0 || change.dropped.length > 0 || change.touched.length > 0;
+export const changesSomething = (change: IndexChange): boolean =>
+  change.added.length > 0 || change.dropped.length > 0 || change.touched.length > 0;

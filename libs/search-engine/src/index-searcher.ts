@@ -45,7 +45,12 @@ export class IndexSearcher {
     if (!fs.existsSync(WORKER_SCRIPT)) return null;
     // What a search allocates dies with it: a small young generation is collected as often at
     // little cost, and keeps 24 MB of the default's semi-spaces out of the process.
-    return new IndexSearcher(new Worker(WORKER_SCRIPT, { workerData: { file, cacheBytes }, resourceLimits: { maxYoungGenerationSizeMb: SEARCH_YOUNG_GENERATION_MB } }));
+    return new IndexSearcher(
+      new Worker(WORKER_SCRIPT, {
+        workerData: { file, cacheBytes },
+        resourceLimits: { maxYoungGenerationSizeMb: SEARCH_YOUNG_GENERATION_MB },
+      }),
+    );
   }
 
   /** Whether the worker still answers (after a crash, the caller searches in-thread). */

@@ -61,20 +61,30 @@ const build = (docs = DOCS) => {
   for (const d of docs) index.upsert(d);
   return index;
 };
-const urls = (index: LocalIndex, query: Parameters<LocalIndex['search']>[0]) => index.search(query).hits.map((hit) => hit.url);
+const urls = (index: LocalIndex, query: Parameters<LocalIndex['search']>[0]) =>
+  index.search(query).hits.map((hit) => hit.url);
 
 describe('LocalIndex', () => {
   describe('relevance', () => {
     it('ranks the page about the query above pages that merely mention a term', () => {
       const hits = urls(build(), { query: 'sodium ion battery cathode', limit: 10 });
-      expect(hits.slice(0, 2)).toEqual(['https://papers.example/abs/sodium', 'https://news.daily.example/science/sodium']);
+      expect(hits.slice(0, 2)).toEqual([
+        'https://papers.example/abs/sodium',
+        'https://news.daily.example/science/sodium',
+      ]);
       expect(hits).not.toContain('https://bakers.example/rye');
     });
 
     it('weighs a title match above the same word in body text', () => {
       const index = build([
-        doc('https://a.example/body', { title: 'Quarterly update', text: 'Notes. The sourdough starter was fed. More notes about the office move and parking.' }),
-        doc('https://a.example/title', { title: 'Sourdough guide', text: 'Notes. The starter was fed. More notes about the office move and parking.' }),
+        doc('https://a.example/body', {
+          title: 'Quarterly update',
+          text: 'Notes. The sourdough starter was fed. More notes about the office move and parking.',
+        }),
+        doc('https://a.example/title', {
+          title: 'Sourdough guide',
+          text: 'Notes. The starter was fed. More notes about the office move and parking.',
+        }),
       ]);
       expect(urls(index, { query: 'sourdough' })).toEqual(['https://a.example/title', 'https://a.example/body']);
     });
@@ -92,19 +102,32 @@ describe('LocalIndex', () => {
       expect(hit.content).toBe(DOCS[0].text);
       // Snippets only by default: the text is most of a hit's bytes.
       expect(index.search({ query: 'magnesium doping' }).hits[0]).not.toHaveProperty('content');
-      expect(hit).toMatchObject({ title: DOCS[0].title, date: '2024-03-04', category: 'research_paper', language: 'en' });
+      expect(hit).toMatchObject({
+        title: DOCS[0].title,
+        date: '2024-03-04',
+        category: 'research_paper',
+        language: 'en',
+      });
       expect(hit.score).toBeGreaterThan(0);
     });
   });
 
   describe('filters', () => {
     it('includeDomains keeps the domain and its subdomains only', () => {
-      expect(urls(build(), { query: 'battery cathode sodium', includeDomains: ['daily.example'] })).toEqual(['https://news.daily.example/science/sodium']);
-      expect(urls(build(), { query: 'heliogrid', includeDomains: ['https://helio.example/x'] }).sort()).toEqual(['https://helio.example/de/ueber-uns', 'https://www.helio.example/about']);
+      expect(urls(build(), { query: 'battery cathode sodium', includeDomains: ['daily.example'] })).toEqual([
+        'https://news.daily.example/science/sodium',
+      ]);
+      expect(urls(build(), { query: 'heliogrid', includeDomains: ['https://helio.example/x'] }).sort()).toEqual([
+        'https://helio.example/de/ueber-uns',
+        'https://www.helio.example/about',
+      ]);
     });
 
     it('includeDomains does not match a look-alike suffix', () => {
-      const index = build([doc('https://notdaily.example/a', { text: 'tram news' }), doc('https://daily.example/a', { text: 'tram news' })]);
+      const index = build([
+        doc('https://notdaily.example/a', { text: 'tram news' }),
+        doc('https://daily.example/a', { text: 'tram news' }),
+      ]);
       expect(urls(index, { query: 'tram', includeDomains: ['daily.example'] })).toEqual(['https://daily.example/a']);
     });
 
@@ -113,12 +136,18 @@ describe('LocalIndex', () => {
         'https://papers.example/abs/sodium',
         'https://www.helio.example/about',
       ]);
-      expect(urls(build(), { query: 'sodium battery', excludeDomains: ['www.helio.example'] })).toContain('https://news.daily.example/science/sodium');
+      expect(urls(build(), { query: 'sodium battery', excludeDomains: ['www.helio.example'] })).toContain(
+        'https://news.daily.example/science/sodium',
+      );
     });
 
     it('freshness keeps only dated pages inside the window', () => {
-      expect(urls(build(), { query: 'sodium battery bike', freshness: 'week' })).toEqual(['https://news.daily.example/science/sodium']);
-      expect(urls(build(), { query: 'sodium battery bike', freshness: 'month' }).sort()).toEqual(['https://news.daily.example/science/sodium']);
+      expect(urls(build(), { query: 'sodium battery bike', freshness: 'week' })).toEqual([
+        'https://news.daily.example/science/sodium',
+      ]);
+      expect(urls(build(), { query: 'sodium battery bike', freshness: 'month' }).sort()).toEqual([
+        'https://news.daily.example/science/sodium',
+      ]);
       expect(urls(build(), { query: 'sodium battery bike', freshness: 'year' }).sort()).toEqual([
         'https://daily.example/opinion/bikes',
         'https://news.daily.example/science/sodium',
@@ -129,18 +158,21 @@ describe('LocalIndex', () => {
       const later = new LocalIndex({ now: () => new Date('2025-06-30T12:00:00Z') });
       later.apply(DOCS, []);
       expect(urls(later, { query: 'sodium battery', freshness: 'week' })).toEqual([]);
-      expect(urls(later, { query: 'sodium battery', freshness: 'month' })).toEqual(['https://news.daily.example/science/sodium']);
-    });
-
-    it('dateFrom and dateTo are inclusive bounds and drop undated pages', () => {
-      expect(urls(build(), { query: 'sodium battery bike heliogrid', dateFrom: '2024-03-04', dateTo: '2025-05-01' }).sort()).toEqual([
-        'https://daily.example/opinion/bikes',
-        'https://papers.example/abs/sodium',
+      expect(urls(later, { query: 'sodium battery', freshness: 'month' })).toEqual([
+        'https://news.daily.example/science/sodium',
       ]);
     });
 
+    it('dateFrom and dateTo are inclusive bounds and drop undated pages', () => {
+      expect(
+        urls(build(), { query: 'sodium battery bike heliogrid', dateFrom: '2024-03-04', dateTo: '2025-05-01' }).sort(),
+      ).toEqual(['https://daily.example/opinion/bikes', 'https://papers.example/abs/sodium']);
+    });
+
     it('category keeps that category only', () => {
-      expect(urls(build(), { query: 'sodium battery', category: 'news' })).toEqual(['https://news.daily.example/science/sodium']);
+      expect(urls(build(), { query: 'sodium battery', category: 'news' })).toEqual([
+        'https://news.daily.example/science/sodium',
+      ]);
     });
 
     it('language keeps pages in that language (by primary tag) and pages of unknown language', () => {
@@ -151,7 +183,11 @@ describe('LocalIndex', () => {
   });
 
   describe('pagination', () => {
-    const many = build(Array.from({ length: 25 }, (_, i) => doc(`https://many.example/${i}`, { text: `tram stop number ${i} ${'tram '.repeat(i + 1)}` })));
+    const many = build(
+      Array.from({ length: 25 }, (_, i) =>
+        doc(`https://many.example/${i}`, { text: `tram stop number ${i} ${'tram '.repeat(i + 1)}` }),
+      ),
+    );
 
     it('pages through all hits without overlap and says when more remain', () => {
       const pages = [1, 2, 3].map((page) => many.search({ query: 'tram', page, limit: 10 }));
@@ -162,7 +198,9 @@ describe('LocalIndex', () => {
     });
 
     it('keeps score order across pages', () => {
-      const scores = [1, 2, 3].flatMap((page) => many.search({ query: 'tram', page, limit: 10 }).hits.map((h) => h.score));
+      const scores = [1, 2, 3].flatMap((page) =>
+        many.search({ query: 'tram', page, limit: 10 }).hits.map((h) => h.score),
+      );
       expect(scores).toEqual([...scores].sort((a, b) => b - a));
     });
   });
@@ -177,7 +215,10 @@ describe('LocalIndex', () => {
         'glacier melt runoff valley hydrology snowpack alpine stream',
       ];
       const pages = Array.from({ length: 300 }, (_, i) =>
-        doc(`https://site${i % 7}.example/page-${i}`, { title: `Page ${i}`, text: `${subjects[i % 3]} note${i} extra${i % 11} token${i % 13}.` }),
+        doc(`https://site${i % 7}.example/page-${i}`, {
+          title: `Page ${i}`,
+          text: `${subjects[i % 3]} note${i} extra${i % 11} token${i % 13}.`,
+        }),
       );
       const index = new LocalIndex({ now: () => NOW });
       index.apply(pages, []);
@@ -191,7 +232,9 @@ describe('LocalIndex', () => {
       plain.apply([...pages].reverse(), []);
       for (const query of ['turbine corrosion', 'sourdough oven', 'glacier stream note7']) {
         const scored = (i: LocalIndex) => i.search({ query, limit: 10 }).hits.map((h) => [h.url, h.score.toFixed(6)]);
-        expect(new Set(scored(index).map(([, score]) => score))).toEqual(new Set(scored(plain).map(([, score]) => score)));
+        expect(new Set(scored(index).map(([, score]) => score))).toEqual(
+          new Set(scored(plain).map(([, score]) => score)),
+        );
       }
     });
   });
@@ -203,7 +246,11 @@ describe('LocalIndex', () => {
 
     it('upserting a URL again replaces the old page: old words no longer match', () => {
       const index = build();
-      index.upsert({ ...DOCS[5], title: 'Cardamom buns', text: 'Grind cardamom seeds and twist the dough into knots.' });
+      index.upsert({
+        ...DOCS[5],
+        title: 'Cardamom buns',
+        text: 'Grind cardamom seeds and twist the dough into knots.',
+      });
       expect(index.size).toBe(DOCS.length);
       expect(urls(index, { query: 'rye' })).toEqual([]);
       expect(urls(index, { query: 'cardamom' })).toEqual(['https://bakers.example/rye']);
@@ -222,7 +269,9 @@ describe('LocalIndex', () => {
       for (const d of DOCS) index.upsert(d);
       index.upsert({ ...DOCS[5], text: 'Rye bread replaced.' });
       index.setMeta('sources', { seeds: ['https://x.example/'] });
-      const queries = ['sodium battery', 'heliogrid', 'rye bread', 'bike lanes'].map((query) => [query, index.search({ query })] as const);
+      const queries = ['sodium battery', 'heliogrid', 'rye bread', 'bike lanes'].map(
+        (query) => [query, index.search({ query })] as const,
+      );
       index.close();
       const reopened = new LocalIndex({ file, now: () => NOW });
       expect(reopened.meta('sources')).toEqual({ seeds: ['https://x.example/'] });
@@ -233,8 +282,10 @@ describe('LocalIndex', () => {
 
     it('adds, replaces and removes pages in place, merging segments as they pile up', () => {
       const index = new LocalIndex({ file: path.join(dir, 'index.db'), now: () => NOW });
-      for (let i = 0; i < 40; i++) index.upsert(doc(`https://grow.example/${i}`, { text: `tram depot ${i} ${i % 2 ? 'night bus' : 'ferry'}` }));
-      for (let i = 0; i < 40; i += 3) index.upsert(doc(`https://grow.example/${i}`, { text: `replaced page ${i} with a cable car` }));
+      for (let i = 0; i < 40; i++)
+        index.upsert(doc(`https://grow.example/${i}`, { text: `tram depot ${i} ${i % 2 ? 'night bus' : 'ferry'}` }));
+      for (let i = 0; i < 40; i += 3)
+        index.upsert(doc(`https://grow.example/${i}`, { text: `replaced page ${i} with a cable car` }));
       for (let i = 1; i < 40; i += 4) index.remove(`https://grow.example/${i}`);
       const stats = index.stats();
       expect(stats.segments).toBeLessThanOrEqual(10);
@@ -296,17 +347,48 @@ describe('LocalIndex', () => {
 });
 
 describe('LocalIndex ranking priors', () => {
-  const firms = ['Alderwick Bakeries', 'Brantholm Brewing', 'Cindervale Coffee', 'Dunmere Dairy', 'Elsworth Ales', 'Fennick Foods', 'Galloway Grains', 'Harrowgate Honey', 'Istbrook Ices', 'Jarvell Jams', 'Kelmscott Kitchens', 'Larchfield Loaves', 'Merrivale Mills', 'Norbrook Noodles', 'Oakhurst Oils', 'Pendle Pies'];
+  const firms = [
+    'Alderwick Bakeries',
+    'Brantholm Brewing',
+    'Cindervale Coffee',
+    'Dunmere Dairy',
+    'Elsworth Ales',
+    'Fennick Foods',
+    'Galloway Grains',
+    'Harrowgate Honey',
+    'Istbrook Ices',
+    'Jarvell Jams',
+    'Kelmscott Kitchens',
+    'Larchfield Loaves',
+    'Merrivale Mills',
+    'Norbrook Noodles',
+    'Oakhurst Oils',
+    'Pendle Pies',
+  ];
   const index = () => {
     const i = new LocalIndex({ now: () => NOW });
     // A directory: one line per firm, every line a description, the rye bakery's among them.
-    i.upsert(doc('https://directory.example/food-makers', {
-      title: 'Directory of food makers',
-      text: firms.map((f, n) => (n === 0 ? `${f}: organic rye bakery in Tartu, founded 1997.` : `${f}.`)).join('\n'),
-    }));
-    i.upsert(doc('https://alderwick-bakeries.example/', { title: 'Alderwick Bakeries', text: 'Alderwick Bakeries bakes rye bread in Tartu, in ovens lit every morning since 1997. We deliver to shops and cafés across Estonia six days a week.' }));
-    i.upsert(doc('https://alderwick-bakeries.example/about', { title: 'About Alderwick Bakeries', text: 'About Alderwick Bakeries: the bakery story, the bakery people, the bakery values. Alderwick Bakeries, Alderwick Bakeries, Alderwick Bakeries.' }));
-    i.upsert(doc('https://news.example/rye', { title: 'Rye is back', text: 'Rye bread sales are rising across Estonia.' }));
+    i.upsert(
+      doc('https://directory.example/food-makers', {
+        title: 'Directory of food makers',
+        text: firms.map((f, n) => (n === 0 ? `${f}: organic rye bakery in Tartu, founded 1997.` : `${f}.`)).join('\n'),
+      }),
+    );
+    i.upsert(
+      doc('https://alderwick-bakeries.example/', {
+        title: 'Alderwick Bakeries',
+        text: 'Alderwick Bakeries bakes rye bread in Tartu, in ovens lit every morning since 1997. We deliver to shops and cafés across Estonia six days a week.',
+      }),
+    );
+    i.upsert(
+      doc('https://alderwick-bakeries.example/about', {
+        title: 'About Alderwick Bakeries',
+        text: 'About Alderwick Bakeries: the bakery story, the bakery people, the bakery values. Alderwick Bakeries, Alderwick Bakeries, Alderwick Bakeries.',
+      }),
+    );
+    i.upsert(
+      doc('https://news.example/rye', { title: 'Rye is back', text: 'Rye bread sales are rising across Estonia.' }),
+    );
     return i;
   };
   const urls = (i: LocalIndex, query: string) => i.search({ query }).hits.map((h) => h.url);
@@ -328,25 +410,54 @@ describe('LocalIndex ranking priors', () => {
 
   it('a page the best result names by its title rises above pages that merely share a word with the query', () => {
     const i = new LocalIndex({ now: () => NOW });
-    const wiki = (title: string, text: string) => doc(`https://en.wikipedia.example/wiki/${encodeURIComponent(title.replace(/ /g, '_'))}`, { title, text });
-    i.upsert(wiki('Christmas with Brightwater', 'Christmas with Brightwater is an album of Christmas songs recorded by the cast of the series Brightwater. One song was produced with The Corvells.'));
+    const wiki = (title: string, text: string) =>
+      doc(`https://en.wikipedia.example/wiki/${encodeURIComponent(title.replace(/ /g, '_'))}`, { title, text });
+    i.upsert(
+      wiki(
+        'Christmas with Brightwater',
+        'Christmas with Brightwater is an album of Christmas songs recorded by the cast of the series Brightwater. One song was produced with The Corvells.',
+      ),
+    );
     i.upsert(wiki('The Corvells (duo)', 'The Corvells are a Canadian married duo of singers from Nova Scotia.'));
     // Pages sharing the query's words without being what it is about.
-    for (let n = 0; n < 12; n++) i.upsert(wiki(`Canadian album ${n}`, `A Canadian album of songs, number ${n}, produced in Halifax.`));
+    for (let n = 0; n < 12; n++)
+      i.upsert(wiki(`Canadian album ${n}`, `A Canadian album of songs, number ${n}, produced in Halifax.`));
     const top = urls(i, 'Which Canadian produced a song with the cast of Brightwater');
-    expect(top.slice(0, 2)).toEqual(expect.arrayContaining(['https://en.wikipedia.example/wiki/Christmas_with_Brightwater', 'https://en.wikipedia.example/wiki/The_Corvells_(duo)']));
+    expect(top.slice(0, 2)).toEqual(
+      expect.arrayContaining([
+        'https://en.wikipedia.example/wiki/Christmas_with_Brightwater',
+        'https://en.wikipedia.example/wiki/The_Corvells_(duo)',
+      ]),
+    );
   });
 
   it("a company's name in a query prefers its pages, and among them the one the rest of the query asks for", () => {
     const i = new LocalIndex({ now: () => NOW });
     const site = 'https://acme-robotics.example';
-    i.upsert(doc(`${site}/`, {
-      title: 'Acme Robotics',
-      text: 'Acme Robotics builds warehouse robots. News, investors, revenue and results, our leadership team, careers, funding news. Contact Acme Robotics.',
-    }));
-    i.upsert(doc(`${site}/investors/fiscal-2023`, { title: 'Annual report, fiscal 2023', text: 'Revenue for fiscal 2023 was 48 million dollars, up from 31 million in fiscal 2022.' }));
-    i.upsert(doc(`${site}/team`, { title: 'Leadership team', text: 'Our chief technology officer, Wen Okafor, leads engineering. Our chief executive is Lia Brandt.' }));
-    i.upsert(doc('https://news.example/acme-seed', { title: 'Warehouse robot maker raises seed funding', text: 'Acme Robotics raised 4 million dollars in seed funding led by Northgate Ventures.' }));
+    i.upsert(
+      doc(`${site}/`, {
+        title: 'Acme Robotics',
+        text: 'Acme Robotics builds warehouse robots. News, investors, revenue and results, our leadership team, careers, funding news. Contact Acme Robotics.',
+      }),
+    );
+    i.upsert(
+      doc(`${site}/investors/fiscal-2023`, {
+        title: 'Annual report, fiscal 2023',
+        text: 'Revenue for fiscal 2023 was 48 million dollars, up from 31 million in fiscal 2022.',
+      }),
+    );
+    i.upsert(
+      doc(`${site}/team`, {
+        title: 'Leadership team',
+        text: 'Our chief technology officer, Wen Okafor, leads engineering. Our chief executive is Lia Brandt.',
+      }),
+    );
+    i.upsert(
+      doc('https://news.example/acme-seed', {
+        title: 'Warehouse robot maker raises seed funding',
+        text: 'Acme Robotics raised 4 million dollars in seed funding led by Northgate Ventures.',
+      }),
+    );
     i.upsert(doc('https://other.example/', { title: 'Other Robotics', text: 'Other robots, revenue and a team.' }));
     expect(urls(i, 'Acme Robotics')[0]).toBe(`${site}/`);
     expect(urls(i, 'Acme Robotics revenue fiscal 2023')[0]).toBe(`${site}/investors/fiscal-2023`);

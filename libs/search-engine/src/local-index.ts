@@ -69,7 +69,12 @@ export class LocalIndex {
     this.vocabulary = new Vocabulary(() => this.storage.terms());
     this.ranking = new Ranking(this.pages, this.hosts, {
       textOf: (doc) => this.storage.statements.textOf.get(doc) as { title: string; text: string },
-      titlesOf: (ids) => new Map((this.storage.statements.titlesOf.all(JSON.stringify(ids)) as Array<{ id: number; title: string }>).map((row) => [row.id, row.title])),
+      titlesOf: (ids) =>
+        new Map(
+          (this.storage.statements.titlesOf.all(JSON.stringify(ids)) as Array<{ id: number; title: string }>).map(
+            (row) => [row.id, row.title],
+          ),
+        ),
     });
     this.retrieval = {
       pages: this.pages,
@@ -77,9 +82,15 @@ export class LocalIndex {
       near: (term) => this.vocabulary.near(term),
       filter: (query) => compileFilter(query, this.pages, this.now),
       namedDomains: (queryTerms) => this.hosts.namedDomains(queryTerms),
-      reweigh: (results, queryTerms, named, lists, listTerms, admit) => this.ranking.reweigh(results, queryTerms, named, lists, listTerms, admit),
+      reweigh: (results, queryTerms, named, lists, listTerms, admit) =>
+        this.ranking.reweigh(results, queryTerms, named, lists, listTerms, admit),
       rows: (ids) =>
-        new Map((this.storage.statements.byIds.all(JSON.stringify(ids)) as Array<StoredPage & { id: number }>).map((row) => [row.id, row])),
+        new Map(
+          (this.storage.statements.byIds.all(JSON.stringify(ids)) as Array<StoredPage & { id: number }>).map((row) => [
+            row.id,
+            row,
+          ]),
+        ),
     };
     this.nextId = this.storage.loadPages(this.pages);
     this.postings.reset(this.pages.basis());
@@ -122,7 +133,13 @@ export class LocalIndex {
   stats(): IndexStats {
     // A closed index still says how many pages it held.
     const segments = this.storage.segmentCounts();
-    return { documents: this.pages.documents, segments: segments.n, postings: segments.p, cachedTerms: this.postings.size, cachedBytes: this.postings.cachedBytes };
+    return {
+      documents: this.pages.documents,
+      segments: segments.n,
+      postings: segments.p,
+      cachedTerms: this.postings.size,
+      cachedBytes: this.postings.cachedBytes,
+    };
   }
 
   /** Adds the page, replacing the one with the same URL (a re-crawl). */
@@ -139,7 +156,11 @@ export class LocalIndex {
    * added pages become one new segment (a bulk load should use `writer()`, which cuts segments
    * at a bounded size).
    */
-  apply(upserts: Array<IndexedDocument | PreparedDocument>, removals: string[], alongside?: () => void): { removed: number } {
+  apply(
+    upserts: Array<IndexedDocument | PreparedDocument>,
+    removals: string[],
+    alongside?: () => void,
+  ): { removed: number } {
     let removed = 0;
     const segment = new SegmentBuilder();
     this.change = emptyChange();
@@ -168,7 +189,12 @@ export class LocalIndex {
    * once written. `alongside` work (a source's own bookkeeping) commits with the next segment, so
    * the two never disagree after a crash.
    */
-  writer(): { add(doc: IndexedDocument | PreparedDocument): void; remove(url: string): void; alongside(work: () => void): void; flush(): void } {
+  writer(): {
+    add(doc: IndexedDocument | PreparedDocument): void;
+    remove(url: string): void;
+    alongside(work: () => void): void;
+    flush(): void;
+  } {
     let upserts: Array<IndexedDocument | PreparedDocument> = [];
     let removals: string[] = [];
     let work: Array<() => void> = [];

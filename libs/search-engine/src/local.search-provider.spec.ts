@@ -13,15 +13,26 @@ const fakeWeb = (pages: Record<string, string>): PageFetcher => ({
   fetch: async (url: string): Promise<FetchedPage> => {
     const body = pages[url];
     if (body === undefined) throw new FetchError('http_error', url, `${url} answered 404`, 404);
-    return { url, finalUrl: url, status: 200, contentType: 'text/html', charset: 'utf-8', body, bytes: body.length, fetchedAt: new Date(0).toISOString(), fromCache: false };
+    return {
+      url,
+      finalUrl: url,
+      status: 200,
+      contentType: 'text/html',
+      charset: 'utf-8',
+      body,
+      bytes: body.length,
+      fetchedAt: new Date(0).toISOString(),
+      fromCache: false,
+    };
   },
   robotsAllowed: async () => true,
-    robotsFilter: async (urls: readonly string[]) => urls.map(() => true),
-    robotsSitemaps: async () => [],
+  robotsFilter: async (urls: readonly string[]) => urls.map(() => true),
+  robotsSitemaps: async () => [],
   crawlDelayMs: async () => 0,
   close: async () => undefined,
 });
-const linking = (html: string, ...links: string[]) => html.replace('</main>', `${links.map((href) => `<a href="${href}">more</a>`).join('')}</main>`);
+const linking = (html: string, ...links: string[]) =>
+  html.replace('</main>', `${links.map((href) => `<a href="${href}">more</a>`).join('')}</main>`);
 
 describe('LocalSearchProvider', () => {
   let dataDir: string;
@@ -37,8 +48,22 @@ describe('LocalSearchProvider', () => {
   beforeEach(async () => {
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'local-provider-data-'));
     pagesDir = await fs.mkdtemp(path.join(os.tmpdir(), 'local-provider-pages-'));
-    await fs.writeFile(path.join(pagesDir, 'ferry.html'), page('https://news.river.example/ferry', 'Electric ferry line opens', 'A battery-electric ferry now links the old port and the university every fifteen minutes.'));
-    await fs.writeFile(path.join(pagesDir, 'bridge.html'), page('https://news.river.example/bridge', 'Swing bridge restored', 'The old swing bridge reopened to pedestrians and cyclists after two years of repairs.'));
+    await fs.writeFile(
+      path.join(pagesDir, 'ferry.html'),
+      page(
+        'https://news.river.example/ferry',
+        'Electric ferry line opens',
+        'A battery-electric ferry now links the old port and the university every fifteen minutes.',
+      ),
+    );
+    await fs.writeFile(
+      path.join(pagesDir, 'bridge.html'),
+      page(
+        'https://news.river.example/bridge',
+        'Swing bridge restored',
+        'The old swing bridge reopened to pedestrians and cyclists after two years of repairs.',
+      ),
+    );
   });
   afterEach(async () => {
     await Promise.all(open.splice(0).map((p) => p.close()));
@@ -47,8 +72,15 @@ describe('LocalSearchProvider', () => {
 
   it('declares every filter native except country, with full text, dates and pagination', () => {
     expect(provider().capabilities).toEqual({
-      domainFilter: 'native', freshness: 'native', dateRange: 'native', category: 'native', country: 'none', language: 'native',
-      pagination: true, fullText: true, dates: true,
+      domainFilter: 'native',
+      freshness: 'native',
+      dateRange: 'native',
+      category: 'native',
+      country: 'none',
+      language: 'native',
+      pagination: true,
+      fullText: true,
+      dates: true,
     });
   });
 
@@ -56,7 +88,10 @@ describe('LocalSearchProvider', () => {
     const p = provider();
     await p.ready();
     const result = await p.search({ query: 'ferry university', withContent: true });
-    expect(result.hits[0]).toMatchObject({ url: 'https://news.river.example/ferry', title: 'Electric ferry line opens' });
+    expect(result.hits[0]).toMatchObject({
+      url: 'https://news.river.example/ferry',
+      title: 'Electric ferry line opens',
+    });
     expect(result.hits[0].content).toContain('every fifteen minutes');
     expect(result.warnings).toEqual([]);
   });
@@ -65,7 +100,9 @@ describe('LocalSearchProvider', () => {
     const first = provider();
     await first.ready();
     await first.close();
-    expect((await fs.readdir(path.join(dataDir, 'index'))).filter((f) => !f.endsWith('-wal') && !f.endsWith('-shm'))).toEqual(['local-index.db']);
+    expect(
+      (await fs.readdir(path.join(dataDir, 'index'))).filter((f) => !f.endsWith('-wal') && !f.endsWith('-shm')),
+    ).toEqual(['local-index.db']);
     const extract = jest.fn(extractDocument);
     const again = provider({ extract });
     expect(await urls(again, 'swing bridge')).toEqual(['https://news.river.example/bridge']);
@@ -76,7 +113,14 @@ describe('LocalSearchProvider', () => {
     const first = provider();
     await first.ready();
     await first.close();
-    await fs.writeFile(path.join(pagesDir, 'tram.html'), page('https://news.river.example/tram', 'Tram extension approved', 'The council approved the tram extension to the airport.'));
+    await fs.writeFile(
+      path.join(pagesDir, 'tram.html'),
+      page(
+        'https://news.river.example/tram',
+        'Tram extension approved',
+        'The council approved the tram extension to the airport.',
+      ),
+    );
     await fs.rm(path.join(pagesDir, 'bridge.html'));
     const extract = jest.fn(extractDocument);
     const again = provider({ extract });
@@ -91,7 +135,14 @@ describe('LocalSearchProvider', () => {
   it('refresh re-reads the folder: an edited page replaces its old document', async () => {
     const p = provider();
     await p.ready();
-    await fs.writeFile(path.join(pagesDir, 'ferry.html'), page('https://news.river.example/ferry', 'Ferry line suspended', 'The ferry is suspended while its charging pier is rebuilt.'));
+    await fs.writeFile(
+      path.join(pagesDir, 'ferry.html'),
+      page(
+        'https://news.river.example/ferry',
+        'Ferry line suspended',
+        'The ferry is suspended while its charging pier is rebuilt.',
+      ),
+    );
     await p.refresh();
     expect(await urls(p, 'charging pier')).toEqual(['https://news.river.example/ferry']);
     expect(await urls(p, 'university')).toEqual([]);
@@ -107,15 +158,32 @@ describe('LocalSearchProvider', () => {
       for (;;) {
         const got = await urls(p, query);
         if (JSON.stringify(got) === JSON.stringify(expected)) return;
-        if (Date.now() > deadline) throw new Error(`"${query}" gave ${JSON.stringify(got)}, not ${JSON.stringify(expected)}, after 10 s (updates: ${updates.join(', ')})`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `"${query}" gave ${JSON.stringify(got)}, not ${JSON.stringify(expected)}, after 10 s (updates: ${updates.join(', ')})`,
+          );
         await new Promise((r) => setTimeout(r, 25));
       }
     };
-    await fs.writeFile(path.join(pagesDir, 'ferry.html'), page('https://news.river.example/ferry', 'Ferry line suspended', 'The ferry is suspended while its charging pier is rebuilt.'));
+    await fs.writeFile(
+      path.join(pagesDir, 'ferry.html'),
+      page(
+        'https://news.river.example/ferry',
+        'Ferry line suspended',
+        'The ferry is suspended while its charging pier is rebuilt.',
+      ),
+    );
     await eventually('charging pier', ['https://news.river.example/ferry']);
     await eventually('university', []);
     await fs.mkdir(path.join(pagesDir, 'later'));
-    await fs.writeFile(path.join(pagesDir, 'later', 'tram.html'), page('https://news.river.example/tram', 'Tram extension approved', 'The council approved the tram extension to the airport.'));
+    await fs.writeFile(
+      path.join(pagesDir, 'later', 'tram.html'),
+      page(
+        'https://news.river.example/tram',
+        'Tram extension approved',
+        'The council approved the tram extension to the airport.',
+      ),
+    );
     await eventually('tram airport', ['https://news.river.example/tram']);
     await fs.rm(path.join(pagesDir, 'bridge.html'));
     await eventually('swing bridge', []);
@@ -134,7 +202,11 @@ describe('LocalSearchProvider', () => {
   it('refuses a LOCAL_INDEX_DIR that does not exist, naming it', async () => {
     const p = provider({ indexDir: path.join(pagesDir, 'missing') });
     await expect(p.ready()).rejects.toThrow(/LOCAL_INDEX_DIR .*missing does not exist/);
-    await expect(p.search({ query: 'ferry' })).rejects.toMatchObject({ name: 'SearchProviderError', provider: 'local', retryable: false });
+    await expect(p.search({ query: 'ferry' })).rejects.toMatchObject({
+      name: 'SearchProviderError',
+      provider: 'local',
+      retryable: false,
+    });
   });
 
   it('warns when the index is empty', async () => {
@@ -159,10 +231,24 @@ describe('LocalSearchProvider', () => {
 
     it('a page declaring a canonical on another host is indexed under its own host', async () => {
       const p = await crawl(['https://a.example/', 'https://b.example/'], {
-        'https://a.example/': linking(page('https://a.example/', 'A home', 'Welcome to site A and its garden notes.'), '/claim'),
-        'https://a.example/claim': page('https://b.example/story', 'Claimed story', 'Harbour ferry timetable changes announced for the winter season.'),
-        'https://b.example/': linking(page('https://b.example/', 'B home', 'Welcome to site B and its city news.'), '/story'),
-        'https://b.example/story': page('https://b.example/story', 'Real story', 'The city council approved the new cycling bridge over the river.'),
+        'https://a.example/': linking(
+          page('https://a.example/', 'A home', 'Welcome to site A and its garden notes.'),
+          '/claim',
+        ),
+        'https://a.example/claim': page(
+          'https://b.example/story',
+          'Claimed story',
+          'Harbour ferry timetable changes announced for the winter season.',
+        ),
+        'https://b.example/': linking(
+          page('https://b.example/', 'B home', 'Welcome to site B and its city news.'),
+          '/story',
+        ),
+        'https://b.example/story': page(
+          'https://b.example/story',
+          'Real story',
+          'The city council approved the new cycling bridge over the river.',
+        ),
       });
       expect(await hits(p, 'harbour ferry timetable')).toEqual(['https://a.example/claim']);
       // It passes neither b.example's include filter nor replaces b.example's own document.
@@ -172,9 +258,19 @@ describe('LocalSearchProvider', () => {
     });
 
     it('a same-host canonical still collapses trailing-slash, tracking-parameter and www twins', async () => {
-      const story = (variant: string) => page('https://www.a.example/story', 'Story', `The city council approved the new cycling bridge over the river. ${variant}`);
+      const story = (variant: string) =>
+        page(
+          'https://www.a.example/story',
+          'Story',
+          `The city council approved the new cycling bridge over the river. ${variant}`,
+        );
       const p = await crawl(['http://a.example/'], {
-        'http://a.example/': linking(page('https://a.example/', 'A home', 'Welcome to site A and its garden notes.'), '/story', '/story/', '/story?utm_source=feed'),
+        'http://a.example/': linking(
+          page('https://a.example/', 'A home', 'Welcome to site A and its garden notes.'),
+          '/story',
+          '/story/',
+          '/story?utm_source=feed',
+        ),
         'http://a.example/story': story('First copy.'),
         'http://a.example/story/': story('Second copy.'),
         'http://a.example/story?utm_source=feed': story('Third copy.'),
@@ -188,13 +284,27 @@ describe('LocalSearchProvider', () => {
     it('a PUBLIC_ORIGIN=FETCH_URL seed records the mirror under the public host', async () => {
       const mirror = 'http://127.0.0.1:41234';
       const p = await crawl([`https://acme.example=${mirror}/`], {
-        [`${mirror}/`]: linking(page('https://acme.example/', 'Acme', 'Acme builds warehouse robots.'), '/products?ref=home', '/about', '/claim'),
+        [`${mirror}/`]: linking(
+          page('https://acme.example/', 'Acme', 'Acme builds warehouse robots.'),
+          '/products?ref=home',
+          '/about',
+          '/claim',
+        ),
         // Declares its public address: the same site as the mirror's public host, so it counts.
-        [`${mirror}/products?ref=home`]: page('https://www.acme.example/products', 'Products', 'The picker arm moves six hundred totes an hour.'),
+        [`${mirror}/products?ref=home`]: page(
+          'https://www.acme.example/products',
+          'Products',
+          'The picker arm moves six hundred totes an hour.',
+        ),
         // Declares nothing: known by its path on the public host.
-        [`${mirror}/about`]: '<html lang="en"><head><title>About</title></head><body><main><h1>About</h1><p>Acme was founded in a garage by two engineers.</p></main></body></html>',
+        [`${mirror}/about`]:
+          '<html lang="en"><head><title>About</title></head><body><main><h1>About</h1><p>Acme was founded in a garage by two engineers.</p></main></body></html>',
         // Declares another host: kept on the public host the operator named.
-        [`${mirror}/claim`]: page('https://rival.example/news', 'Claim', 'Quarterly revenue grew by a third on robot sales.'),
+        [`${mirror}/claim`]: page(
+          'https://rival.example/news',
+          'Claim',
+          'Quarterly revenue grew by a third on robot sales.',
+        ),
       });
       expect(await hits(p, 'picker arm totes')).toEqual(['https://www.acme.example/products']);
       expect(await hits(p, 'founded garage engineers')).toEqual(['https://acme.example/about']);
@@ -204,7 +314,9 @@ describe('LocalSearchProvider', () => {
     });
 
     it('refuses a malformed mirror seed, naming it', () => {
-      expect(() => provider({ seeds: ['https://acme.example='], fetcher: fakeWeb({}) })).toThrow(/LOCAL_INDEX_SEEDS seed "https:\/\/acme.example=": after "="/);
+      expect(() => provider({ seeds: ['https://acme.example='], fetcher: fakeWeb({}) })).toThrow(
+        /LOCAL_INDEX_SEEDS seed "https:\/\/acme.example=": after "="/,
+      );
     });
   });
 

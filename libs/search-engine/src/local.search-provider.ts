@@ -3,7 +3,13 @@ import * as path from 'node:path';
 import { type IndexSeed, parseIndexSeed } from '@app/config';
 import { extractAny } from '@app/extraction';
 import type { PageFetcher } from '@app/fetch';
-import { type SearchCapabilities, type SearchPage, type SearchProvider, SearchProviderError, type SearchQuery } from '@app/providers';
+import {
+  type SearchCapabilities,
+  type SearchPage,
+  type SearchProvider,
+  SearchProviderError,
+  type SearchQuery,
+} from '@app/providers';
 import { Crawler, type CrawlOptions, type CrawlResult } from './crawler';
 import { FolderWatcher } from './folder-source';
 import { FOLDER_SOURCE, forgetFiles, recordFiles, syncFolder } from './folder-sync';
@@ -127,7 +133,8 @@ export class LocalSearchProvider implements SearchProvider {
 
   constructor(private readonly options: LocalSearchProviderOptions) {
     this.seeds = [...new Set(options.seeds ?? [])];
-    if (this.seeds.length > 0 && !options.fetcher) throw new Error('LocalSearchProvider: seeds to crawl need a page fetcher');
+    if (this.seeds.length > 0 && !options.fetcher)
+      throw new Error('LocalSearchProvider: seeds to crawl need a page fetcher');
     this.plans = new Map(
       this.seeds.map((seed) => {
         try {
@@ -161,7 +168,11 @@ export class LocalSearchProvider implements SearchProvider {
   async search(query: SearchQuery): Promise<SearchPage> {
     query.signal?.throwIfAborted();
     await this.ready().catch((err: unknown) => {
-      throw new SearchProviderError('local', `the index could not be built: ${err instanceof Error ? err.message : String(err)}`, false);
+      throw new SearchProviderError(
+        'local',
+        `the index could not be built: ${err instanceof Error ? err.message : String(err)}`,
+        false,
+      );
     });
     // On the search thread when there is one; in this thread otherwise, or once it has died.
     const page = this.searcher?.alive
@@ -170,7 +181,8 @@ export class LocalSearchProvider implements SearchProvider {
           return this.index!.search(query);
         })
       : this.index!.search(query);
-    if (this.index!.size === 0) page.warnings.push('the local index has no pages: set LOCAL_INDEX_DIR or LOCAL_INDEX_SEEDS');
+    if (this.index!.size === 0)
+      page.warnings.push('the local index has no pages: set LOCAL_INDEX_DIR or LOCAL_INDEX_SEEDS');
     return page;
   }
 
@@ -217,7 +229,11 @@ export class LocalSearchProvider implements SearchProvider {
   private async load(): Promise<void> {
     fs.mkdirSync(this.storeDir, { recursive: true });
     for (const legacy of LEGACY_FILES) fs.rmSync(path.join(this.storeDir, legacy), { force: true });
-    const index = (this.index = new LocalIndex({ file: path.join(this.storeDir, INDEX_FILE), now: this.options.now, cacheBytes: this.options.cacheBytes }));
+    const index = (this.index = new LocalIndex({
+      file: path.join(this.storeDir, INDEX_FILE),
+      now: this.options.now,
+      cacheBytes: this.options.cacheBytes,
+    }));
     recordFiles(index);
     const meta = index.meta<SourcesMeta>('sources');
     if (!meta || (meta.folder ?? null) !== (this.folder ?? null)) {
@@ -232,7 +248,8 @@ export class LocalSearchProvider implements SearchProvider {
     }
     this.crawledSeeds = new Set((meta?.seeds ?? []).filter((seed) => this.seeds.includes(seed)));
     let dropped = 0;
-    for (const source of index.sources()) if (source !== FOLDER_SOURCE && !this.seeds.includes(source)) dropped += this.removeWhere(source);
+    for (const source of index.sources())
+      if (source !== FOLDER_SOURCE && !this.seeds.includes(source)) dropped += this.removeWhere(source);
     // A page two seeds shared (a www. twin) is recorded under one of them: when a seed goes, the
     // remaining ones are crawled again so none of their pages goes with it.
     const missing = dropped > 0 ? this.seeds : this.seeds.filter((seed) => !this.crawledSeeds.has(seed));
@@ -253,8 +270,22 @@ export class LocalSearchProvider implements SearchProvider {
       this.timer = setInterval(() => {
         const started = performance.now();
         this.refresh().then(
-          (report) => this.options.onUpdate?.({ kind: 'refresh', indexed: report.crawled, removed: report.removed, errors: report.errors, ms: Math.round(performance.now() - started) }),
-          (error: unknown) => this.options.onUpdate?.({ kind: 'refresh', indexed: 0, removed: 0, errors: [String(error)], ms: Math.round(performance.now() - started) }),
+          (report) =>
+            this.options.onUpdate?.({
+              kind: 'refresh',
+              indexed: report.crawled,
+              removed: report.removed,
+              errors: report.errors,
+              ms: Math.round(performance.now() - started),
+            }),
+          (error: unknown) =>
+            this.options.onUpdate?.({
+              kind: 'refresh',
+              indexed: 0,
+              removed: 0,
+              errors: [String(error)],
+              ms: Math.round(performance.now() - started),
+            }),
         );
       }, this.options.refreshMs);
       this.timer.unref();
@@ -270,15 +301,32 @@ export class LocalSearchProvider implements SearchProvider {
 
   private syncFolder(only?: string[]): Promise<{ indexed: number; removed: number }> {
     if (!this.folder) return Promise.resolve({ indexed: 0, removed: 0 });
-    return syncFolder(this.index!, { folder: this.folder, required: !!this.options.indexDir, extract: this.extract, poolExtract: this.options.extract }, only);
+    return syncFolder(
+      this.index!,
+      {
+        folder: this.folder,
+        required: !!this.options.indexDir,
+        extract: this.extract,
+        poolExtract: this.options.extract,
+      },
+      only,
+    );
   }
 
   private onFolderChange(changed: string[] | 'all'): void {
     if (this.closed || !this.index) return;
     const started = performance.now();
     this.serial(() => this.syncFolder(changed === 'all' ? undefined : changed)).then(
-      (result) => this.options.onUpdate?.({ kind: 'folder', ...result, errors: [], ms: Math.round(performance.now() - started) }),
-      (error: unknown) => this.options.onUpdate?.({ kind: 'folder', indexed: 0, removed: 0, errors: [String(error)], ms: Math.round(performance.now() - started) }),
+      (result) =>
+        this.options.onUpdate?.({ kind: 'folder', ...result, errors: [], ms: Math.round(performance.now() - started) }),
+      (error: unknown) =>
+        this.options.onUpdate?.({
+          kind: 'folder',
+          indexed: 0,
+          removed: 0,
+          errors: [String(error)],
+          ms: Math.round(performance.now() - started),
+        }),
     );
   }
 
@@ -298,7 +346,14 @@ export class LocalSearchProvider implements SearchProvider {
         // address the operator says it stands for; its canonical counts only on that same site.
         const address = (finalUrl: string) => (publicOrigin ? mirroredUrl(finalUrl, fetchUrl, publicOrigin) : finalUrl);
         const docs = await this.toDocuments(
-          result.pages.map((page) => ({ url: address(page.finalUrl), body: page.body, contentType: page.contentType, ...(page.encoding && { encoding: page.encoding }), source: seed!, canonical: 'same-site' })),
+          result.pages.map((page) => ({
+            url: address(page.finalUrl),
+            body: page.body,
+            contentType: page.contentType,
+            ...(page.encoding && { encoding: page.encoding }),
+            source: seed!,
+            canonical: 'same-site',
+          })),
         );
         if (docs.length === 0) {
           // A seed that is down keeps what it had: better stale pages than none.

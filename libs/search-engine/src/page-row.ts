@@ -8,7 +8,8 @@
 export const NO_DATE = 0;
 
 /** `2025-06-15` -> 20250615 (0 when absent): days compare as numbers. */
-export const dayNumber = (date: string | null | undefined) => (date && /^\d{4}-\d{2}-\d{2}/.test(date) ? Number(date.slice(0, 10).replace(/-/g, '')) : NO_DATE);
+export const dayNumber = (date: string | null | undefined) =>
+  date && /^\d{4}-\d{2}-\d{2}/.test(date) ? Number(date.slice(0, 10).replace(/-/g, '')) : NO_DATE;
 
 /** `en-GB` -> `en`: a filter for English keeps British and American pages alike. */
 export const primaryLanguage = (tag: string) => tag.toLowerCase().split(/[-_]/)[0];
@@ -29,4 +30,5 @@ export const isHome = (url: string) => {
 };
 
 /** A page's prior, part of each of its postings' impact: a page naming many entities is about none of them; a home page stands for its site. */
-export const pagePrior = (names: number, home: boolean): number => (1 / (1 + Math.max(0, names - MANY_NAMES) / MANY_NAMES)) * (home ? HOME_BOOST : 1);
+export const pagePrior = (names: number, home: boolean): number =>
+  (1 / (1 + Math.max(0, names - MANY_NAMES) / MANY_NAMES)) * (home ? HOME_BOOST : 1);

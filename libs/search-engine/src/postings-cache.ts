@@ -48,7 +48,11 @@ export class PostingsCache {
   /** After a write: every impact is recomputed when the collection has drifted too far. */
   rebase(basis: CollectionBasis): void {
     const drift = (a: number, b: number) => Math.abs(a - b) > STATS_DRIFT * Math.max(a, b, 1);
-    if (drift(basis.documents, this.basis.documents) || drift(basis.avgTitle, this.basis.avgTitle) || drift(basis.avgText, this.basis.avgText)) {
+    if (
+      drift(basis.documents, this.basis.documents) ||
+      drift(basis.avgTitle, this.basis.avgTitle) ||
+      drift(basis.avgText, this.basis.avgText)
+    ) {
       this.entries.clear();
       this.bytes = 0;
       this.basis = basis;
@@ -94,7 +98,8 @@ export class PostingsCache {
           const id = decoded.docs[i];
           if (!p.live[id]) continue;
           const impact =
-            idfTitle * bm25Weight(decoded.title[i], p.titleLen[id], avgTitle, INDEX_BM25) + idfText * bm25Weight(decoded.text[i], p.textLen[id], avgText, INDEX_BM25);
+            idfTitle * bm25Weight(decoded.title[i], p.titleLen[id], avgTitle, INDEX_BM25) +
+            idfText * bm25Weight(decoded.text[i], p.textLen[id], avgText, INDEX_BM25);
           docs[n] = id;
           impacts[n] = impact * p.prior[id];
           n++;

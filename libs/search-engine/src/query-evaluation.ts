@@ -24,7 +24,14 @@ export interface Retrieval {
   near(term: string): Array<{ term: string; distance: number }>;
   filter(query: SearchQuery): ((doc: number) => boolean) | undefined;
   namedDomains(queryTerms: string[]): Set<number>;
-  reweigh(results: Scored[], queryTerms: string[], named: Set<number>, lists: ImpactList[], listTerms: string[], admit?: (doc: number) => boolean): Scored[];
+  reweigh(
+    results: Scored[],
+    queryTerms: string[],
+    named: Set<number>,
+    lists: ImpactList[],
+    listTerms: string[],
+    admit?: (doc: number) => boolean,
+  ): Scored[];
   rows(ids: number[]): Map<number, StoredPage>;
 }
 

@@ -52,7 +52,14 @@ export class Ranking {
    * ("Ledgerlark" -> ledgerlark.test) is what the query names. BM25 alone ranks the directory
    * first for a description it matches term for term.
    */
-  reweigh(results: Scored[], queryTerms: string[], named: Set<number>, lists: ImpactList[], listTerms: string[], admit?: (doc: number) => boolean): Scored[] {
+  reweigh(
+    results: Scored[],
+    queryTerms: string[],
+    named: Set<number>,
+    lists: ImpactList[],
+    listTerms: string[],
+    admit?: (doc: number) => boolean,
+  ): Scored[] {
     const p = this.pages;
     let navigational: Scored | null = null;
     const joined = queryTerms.join('');
@@ -109,7 +116,8 @@ export class Ranking {
       let lift = 0;
       for (const m of mentioners) {
         if (m.result === result || namingTitle(m.title) === name) continue;
-        if (m.result.score * MENTION_LIFT > lift && mentionsWhole(m.text.slice(0, MAX_INDEXED_CHARS), name)) lift = m.result.score * MENTION_LIFT;
+        if (m.result.score * MENTION_LIFT > lift && mentionsWhole(m.text.slice(0, MAX_INDEXED_CHARS), name))
+          lift = m.result.score * MENTION_LIFT;
       }
       if (lift > 0) {
         result.score += lift;
@@ -127,8 +135,12 @@ export class Ranking {
   private yieldHomes(results: Scored[], named: Set<number>, asks: RestMatcher): Set<Scored> {
     const yielded = new Set<Scored>();
     results.forEach((home, rank) => {
-      if (this.pages.home[home.doc] !== 1 || !named.has(this.pages.domain[home.doc]) || !asks.outmatched(home.doc)) return;
-      const answer = results.find((r, k) => k > rank && !asks.outmatched(r.doc) && (named.has(this.pages.domain[r.doc]) || asks.nameScore(r.doc) > 0));
+      if (this.pages.home[home.doc] !== 1 || !named.has(this.pages.domain[home.doc]) || !asks.outmatched(home.doc))
+        return;
+      const answer = results.find(
+        (r, k) =>
+          k > rank && !asks.outmatched(r.doc) && (named.has(this.pages.domain[r.doc]) || asks.nameScore(r.doc) > 0),
+      );
       if (!answer) return;
       home.score = Math.min(home.score, answer.score * 0.99);
       yielded.add(home);
@@ -145,7 +157,8 @@ export class Ranking {
     const nameTerms = new Set<string>();
     for (const result of results) {
       const labels = hostLabels(p.domains[p.domain[result.doc]]);
-      for (const term of listTerms) if (labels.some((label) => sameWord(label, term) || label.includes(term))) nameTerms.add(term);
+      for (const term of listTerms)
+        if (labels.some((label) => sameWord(label, term) || label.includes(term))) nameTerms.add(term);
     }
     const rest = lists.filter((_, k) => !nameTerms.has(listTerms[k]!));
     const names = lists.filter((_, k) => nameTerms.has(listTerms[k]!));
@@ -153,7 +166,10 @@ export class Ranking {
     const held = new Map(results.map((r) => [r.doc, rest.filter((list) => scoreOf([list], r.doc) > 0).length]));
     let best = 0;
     for (const count of held.values()) best = Math.max(best, count);
-    return { outmatched: (doc) => (held.get(doc) ?? 0) < best, nameScore: (doc) => (names.length ? scoreOf(names, doc) : 0) };
+    return {
+      outmatched: (doc) => (held.get(doc) ?? 0) < best,
+      nameScore: (doc) => (names.length ? scoreOf(names, doc) : 0),
+    };
   }
 
   /** The page's title or opening words hold the query's terms in a row (its name as the page writes it). */
@@ -161,7 +177,8 @@ export class Ranking {
     if (queryTerms.length === 0) return false;
     const row = this.stored.textOf(doc);
     const opening = terms(`${row.title} ${row.text.slice(0, 300)}`);
-    for (let i = 0; i + queryTerms.length <= opening.length; i++) if (queryTerms.every((t, j) => sameWord(opening[i + j], t))) return true;
+    for (let i = 0; i + queryTerms.length <= opening.length; i++)
+      if (queryTerms.every((t, j) => sameWord(opening[i + j], t))) return true;
     return false;
   }
 
@@ -170,7 +187,12 @@ export class Ranking {
    * its entries ("Ledgerlark — payroll software, Leeds, founded 2016"): the entry's entity, when its
    * own site is indexed, is what the query describes. Its home page is put just above the listing.
    */
-  private promoteListed(results: Scored[], queryTerms: string[], lists: ImpactList[], admit?: (doc: number) => boolean): void {
+  private promoteListed(
+    results: Scored[],
+    queryTerms: string[],
+    lists: ImpactList[],
+    admit?: (doc: number) => boolean,
+  ): void {
     const wanted = new Set(queryTerms);
     if (wanted.size < 2) return;
     const byDoc = new Map(results.map((r) => [r.doc, r]));
@@ -214,7 +236,10 @@ export class Ranking {
 
 /** Every word of the host's name is spelled by a query term (one typo allowed in a long word). */
 function spelledInFull(domain: string, queryTerms: string[]): boolean {
-  const parts = domain.toLowerCase().split('.').filter((part) => part !== 'www');
+  const parts = domain
+    .toLowerCase()
+    .split('.')
+    .filter((part) => part !== 'www');
   const words = (parts.length > 1 ? parts.slice(0, -1) : parts).flatMap((part) => terms(part.replace(/-/g, ' ')));
   return words.length > 0 && words.every((word) => queryTerms.some((t) => sameWord(word, t)));
 }

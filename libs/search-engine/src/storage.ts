@@ -58,7 +58,10 @@ function encodePostings(docs: ArrayLike<number>, title: ArrayLike<number>, text:
 export function decodePostings(blob: Buffer): { docs: Uint32Array; title: Uint8Array; text: Uint8Array } {
   const n = blob.length / 6;
   // A Uint32Array view needs 4-byte alignment; SQLite's buffers are not promised to have it.
-  const docs = blob.byteOffset % 4 === 0 ? new Uint32Array(blob.buffer, blob.byteOffset, n) : new Uint32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + n * 4));
+  const docs =
+    blob.byteOffset % 4 === 0
+      ? new Uint32Array(blob.buffer, blob.byteOffset, n)
+      : new Uint32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + n * 4));
   return { docs, title: blob.subarray(n * 4, n * 5), text: blob.subarray(n * 5, n * 6) };
 }
 
@@ -99,7 +102,10 @@ export class IndexStorage {
     if (format !== FORMAT) {
       // Another format (or a new file): start empty, the sources' own tables too; the provider
       // fills it again from its sources.
-      const tables = this.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
+      const tables = this.db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        .pluck()
+        .all() as string[];
       for (const table of tables) this.db.exec(`DROP TABLE IF EXISTS "${table.replace(/"/g, '""')}"`);
     }
     this.db.exec(`
@@ -121,8 +127,12 @@ export class IndexStorage {
   private prepare() {
     const db = this.db;
     return {
-      byUrl: db.prepare('SELECT url, title, text, description, date, category, language, domain, source FROM docs WHERE url = ?'),
-      byIds: db.prepare('SELECT id, url, title, text, description, date, category, language FROM docs WHERE id IN (SELECT value FROM json_each(?))'),
+      byUrl: db.prepare(
+        'SELECT url, title, text, description, date, category, language, domain, source FROM docs WHERE url = ?',
+      ),
+      byIds: db.prepare(
+        'SELECT id, url, title, text, description, date, category, language FROM docs WHERE id IN (SELECT value FROM json_each(?))',
+      ),
       textOf: db.prepare('SELECT title, text FROM docs WHERE id = ?'),
       titlesOf: db.prepare('SELECT id, title FROM docs WHERE id IN (SELECT value FROM json_each(?))'),
       idOf: db.prepare('SELECT id FROM docs WHERE url = ?').pluck(),
@@ -132,12 +142,16 @@ export class IndexStorage {
       insertDoc: db.prepare(
         'INSERT INTO docs (id, url, source, title, text, description, date, category, language, domain, title_len, text_len, names) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ),
-      insertPostings: db.prepare('INSERT INTO postings (term, segment, df_title, df_text, data) VALUES (?, ?, ?, ?, ?)'),
+      insertPostings: db.prepare(
+        'INSERT INTO postings (term, segment, df_title, df_text, data) VALUES (?, ?, ?, ?, ?)',
+      ),
       termRows: db.prepare('SELECT segment, df_title, df_text, data FROM postings WHERE term = ? ORDER BY segment'),
       insertSegment: db.prepare('INSERT INTO segments (min_doc, max_doc, docs, postings) VALUES (?, ?, ?, ?)'),
       segments: db.prepare('SELECT id, min_doc, max_doc, docs, postings FROM segments ORDER BY id'),
       getMeta: db.prepare('SELECT value FROM meta WHERE key = ?'),
-      setMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+      setMeta: db.prepare(
+        'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      ),
     };
   }
 
@@ -153,12 +167,20 @@ export class IndexStorage {
 
   /** The stored rows of these pages (written through another connection), to be set in the table. */
   pageRows(ids: number[]): PageRow[] {
-    return this.db.prepare(`SELECT ${PAGE_COLUMNS} FROM docs WHERE id IN (SELECT value FROM json_each(?))`).raw().all(JSON.stringify(ids)) as PageRow[];
+    return this.db
+      .prepare(`SELECT ${PAGE_COLUMNS} FROM docs WHERE id IN (SELECT value FROM json_each(?))`)
+      .raw()
+      .all(JSON.stringify(ids)) as PageRow[];
   }
 
   /** Segments and their postings, for `stats()` (none once closed). */
   segmentCounts(): { n: number; p: number } {
-    return this.db.open ? (this.db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(postings), 0) AS p FROM segments').get() as { n: number; p: number }) : { n: 0, p: 0 };
+    return this.db.open
+      ? (this.db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(postings), 0) AS p FROM segments').get() as {
+          n: number;
+          p: number;
+        })
+      : { n: 0, p: 0 };
   }
 
   /** Every indexed term. */
@@ -172,7 +194,9 @@ export class IndexStorage {
 
   writeSegment(segment: SegmentBuilder): void {
     if (segment.terms.size === 0) return;
-    const id = Number(this.statements.insertSegment.run(segment.min, segment.max, segment.docs, segment.postings).lastInsertRowid);
+    const id = Number(
+      this.statements.insertSegment.run(segment.min, segment.max, segment.docs, segment.postings).lastInsertRowid,
+    );
     for (const [term, list] of segment.terms) {
       let dfTitle = 0;
       let dfText = 0;
@@ -205,7 +229,8 @@ export class IndexStorage {
       if (segments.length <= MAX_SEGMENTS) return;
       let best = 0;
       for (let i = 1; i + 1 < segments.length; i++) {
-        if (segments[i].postings + segments[i + 1].postings < segments[best].postings + segments[best + 1].postings) best = i;
+        if (segments[i].postings + segments[i + 1].postings < segments[best].postings + segments[best + 1].postings)
+          best = i;
       }
       merged(this.merge([segments[best].id, segments[best + 1].id], pages.live));
     }
@@ -216,7 +241,9 @@ export class IndexStorage {
     const placeholders = ids.map(() => '?').join(', ');
     const touched = new Set<string>();
     this.db.transaction(() => {
-      const rows = this.db.prepare(`SELECT term, segment, data FROM postings WHERE segment IN (${placeholders}) ORDER BY term, segment`).iterate(...ids) as IterableIterator<{
+      const rows = this.db
+        .prepare(`SELECT term, segment, data FROM postings WHERE segment IN (${placeholders}) ORDER BY term, segment`)
+        .iterate(...ids) as IterableIterator<{
         term: string;
         segment: number;
         data: Buffer;
@@ -229,7 +256,12 @@ export class IndexStorage {
       let text: number[] = [];
       const close = () => {
         if (current !== null && docs.length > 0) {
-          kept.push([current, encodePostings(docs, title, text), title.filter((t) => t > 0).length, text.filter((t) => t > 0).length]);
+          kept.push([
+            current,
+            encodePostings(docs, title, text),
+            title.filter((t) => t > 0).length,
+            text.filter((t) => t > 0).length,
+          ]);
         }
         docs = [];
         title = [];
@@ -262,14 +294,20 @@ export class IndexStorage {
       this.db.prepare(`DELETE FROM postings WHERE segment IN (${placeholders})`).run(...ids);
       this.db.prepare(`DELETE FROM segments WHERE id IN (${placeholders})`).run(...ids);
       if (kept.length === 0) return;
-      this.db.prepare('INSERT INTO segments (id, min_doc, max_doc, docs, postings) VALUES (?, ?, ?, ?, ?)').run(target, min, max, pages.size, postings);
-      for (const [term, data, dfTitle, dfText] of kept) this.statements.insertPostings.run(term, target, dfTitle, dfText, data);
+      this.db
+        .prepare('INSERT INTO segments (id, min_doc, max_doc, docs, postings) VALUES (?, ?, ?, ?, ?)')
+        .run(target, min, max, pages.size, postings);
+      for (const [term, data, dfTitle, dfText] of kept)
+        this.statements.insertPostings.run(term, target, dfTitle, dfText, data);
     })();
     return touched;
   }
 }
 
 /** Sets a stored page row in the table. */
-export function setRow(pages: PageTable, [id, url, date, category, language, domain, titleLen, textLen, names]: PageRow): void {
+export function setRow(
+  pages: PageTable,
+  [id, url, date, category, language, domain, titleLen, textLen, names]: PageRow,
+): void {
   pages.set(id, { url, date, category: category as PageFacts['category'], language, domain }, titleLen, textLen, names);
 }

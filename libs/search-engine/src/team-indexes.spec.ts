@@ -15,7 +15,12 @@ describe('TeamIndexes', () => {
     pages.set(`${crawl}@${revision}`, { url, title, content: md(title, text), contentType: 'text/markdown' });
     return { crawlId: crawl, url, pageRevision: String(revision), contentType: 'text/markdown' };
   };
-  const open = () => new TeamIndexes({ dir, extract: extractAny, read: async (ref) => pages.get(`${ref.crawlId}@${ref.pageRevision}`) ?? null });
+  const open = () =>
+    new TeamIndexes({
+      dir,
+      extract: extractAny,
+      read: async (ref) => pages.get(`${ref.crawlId}@${ref.pageRevision}`) ?? null,
+    });
   const urls = (page: SearchPage | undefined) => page?.hits.map((hit) => hit.url) ?? [];
 
   beforeEach(() => {
@@ -26,7 +31,17 @@ describe('TeamIndexes', () => {
 
   it("keeps each team's pages apart, and holds them across a reopen, resuming after the last revision applied", async () => {
     const teams = open();
-    await teams.index('a', 0n, put('c1', 3, 'https://kestrel.test/survey', 'Kestrel survey', 'Volunteers counted kestrels crossing the peninsula.'));
+    await teams.index(
+      'a',
+      0n,
+      put(
+        'c1',
+        3,
+        'https://kestrel.test/survey',
+        'Kestrel survey',
+        'Volunteers counted kestrels crossing the peninsula.',
+      ),
+    );
     expect(urls(teams.search('a', { query: 'kestrel volunteers' }))).toEqual(['https://kestrel.test/survey']);
     expect(teams.search('b', { query: 'kestrel volunteers' })).toBeUndefined();
     teams.close();
@@ -37,16 +52,33 @@ describe('TeamIndexes', () => {
     expect(urls(again.search('a', { query: 'kestrel volunteers' }))).toEqual(['https://kestrel.test/survey']);
     // A replayed event changes nothing.
     pages.clear();
-    await again.index('a', 0n, { crawlId: 'c1', url: 'https://kestrel.test/survey', pageRevision: '3', contentType: 'text/markdown' });
+    await again.index('a', 0n, {
+      crawlId: 'c1',
+      url: 'https://kestrel.test/survey',
+      pageRevision: '3',
+      contentType: 'text/markdown',
+    });
     expect(again.size('a')).toBe(1);
     again.close();
   });
 
   it("removes a crawl's pages; a page another crawl also indexed stays, as that crawl read it", async () => {
     const teams = open();
-    await teams.index('a', 0n, put('c1', 3, 'https://owl.test/boxes', 'Owl boxes', 'A barn owl box needs a wide entrance.'));
-    await teams.index('a', 1n, put('c1', 4, 'https://owl.test/perches', 'Owl perches', 'Perches for barn owls near the box.'));
-    await teams.index('a', 2n, put('c2', 7, 'https://owl.test/boxes', 'Owl boxes', 'A barn owl box needs a floor of sixty centimetres.'));
+    await teams.index(
+      'a',
+      0n,
+      put('c1', 3, 'https://owl.test/boxes', 'Owl boxes', 'A barn owl box needs a wide entrance.'),
+    );
+    await teams.index(
+      'a',
+      1n,
+      put('c1', 4, 'https://owl.test/perches', 'Owl perches', 'Perches for barn owls near the box.'),
+    );
+    await teams.index(
+      'a',
+      2n,
+      put('c2', 7, 'https://owl.test/boxes', 'Owl boxes', 'A barn owl box needs a floor of sixty centimetres.'),
+    );
     expect(teams.size('a')).toBe(2);
     // The latest crawl's copy is shown.
     expect(urls(teams.search('a', { query: 'sixty centimetres' }))).toEqual(['https://owl.test/boxes']);
@@ -66,7 +98,15 @@ describe('TeamIndexes', () => {
 });
 
 describe('mergePages', () => {
-  const hit = (url: string, score: number): SearchHit => ({ url, title: url, snippet: '', date: null, category: null, language: null, score });
+  const hit = (url: string, score: number): SearchHit => ({
+    url,
+    title: url,
+    snippet: '',
+    date: null,
+    category: null,
+    language: null,
+    score,
+  });
   const page = (hits: SearchHit[], hasMore = false): SearchPage => ({ hits, page: 1, hasMore, warnings: [] });
 
   it("places the team's hits by score, keeping the shared order, each URL once, cut to the page asked", () => {

@@ -36,7 +36,8 @@ export interface TeamIndexesOptions {
 }
 
 /** The team's index file is named by a hash of the team id: any id is a safe file name, and none reads as another. */
-const fileOf = (dir: string, team: string) => path.join(dir, `${createHash('sha256').update(team).digest('hex').slice(0, 40)}.db`);
+const fileOf = (dir: string, team: string) =>
+  path.join(dir, `${createHash('sha256').update(team).digest('hex').slice(0, 40)}.db`);
 const sourceOf = (crawlId: string) => `crawl:${crawlId}`;
 /** Meta key: the last revision of the team's stream applied (decimal). */
 const APPLIED = 'team_pages_applied';
@@ -82,7 +83,9 @@ export class TeamIndexes {
     const index = this.get(team, true)!;
     index.apply(doc ? [doc] : [], [], () => {
       index.db
-        .prepare('INSERT INTO team_page_refs (crawl_id, url, seq, page_revision, content_type, doc_url) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (crawl_id, url) DO UPDATE SET seq = excluded.seq, page_revision = excluded.page_revision, content_type = excluded.content_type, doc_url = excluded.doc_url')
+        .prepare(
+          'INSERT INTO team_page_refs (crawl_id, url, seq, page_revision, content_type, doc_url) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (crawl_id, url) DO UPDATE SET seq = excluded.seq, page_revision = excluded.page_revision, content_type = excluded.content_type, doc_url = excluded.doc_url',
+        )
         .run(ref.crawlId, ref.url, Number(revision), ref.pageRevision, ref.contentType, doc?.url ?? null);
       index.setMeta(APPLIED, String(revision));
     });
@@ -98,9 +101,19 @@ export class TeamIndexes {
     const removals: string[] = [];
     for (const url of shown) {
       const other = index.db
-        .prepare('SELECT crawl_id, url, page_revision, content_type FROM team_page_refs WHERE doc_url = ? AND crawl_id <> ? ORDER BY seq DESC LIMIT 1')
-        .get(url, crawlId) as { crawl_id: string; url: string; page_revision: string; content_type: string } | undefined;
-      const doc = other ? await this.document({ crawlId: other.crawl_id, url: other.url, pageRevision: other.page_revision, contentType: other.content_type }) : null;
+        .prepare(
+          'SELECT crawl_id, url, page_revision, content_type FROM team_page_refs WHERE doc_url = ? AND crawl_id <> ? ORDER BY seq DESC LIMIT 1',
+        )
+        .get(url, crawlId) as
+        { crawl_id: string; url: string; page_revision: string; content_type: string } | undefined;
+      const doc = other
+        ? await this.document({
+            crawlId: other.crawl_id,
+            url: other.url,
+            pageRevision: other.page_revision,
+            contentType: other.content_type,
+          })
+        : null;
       if (doc && doc.url === url) fallbacks.push(doc);
       else removals.push(url);
     }
@@ -127,7 +140,13 @@ export class TeamIndexes {
     const page = await this.options.read(ref).catch(() => null);
     if (!page || !page.content.trim()) return null;
     return toIndexedDocument(
-      { url: page.url, body: page.content, contentType: page.contentType, source: sourceOf(ref.crawlId), ...(page.title && { overrides: { title: page.title } }) },
+      {
+        url: page.url,
+        body: page.content,
+        contentType: page.contentType,
+        source: sourceOf(ref.crawlId),
+        ...(page.title && { overrides: { title: page.title } }),
+      },
       this.options.extract,
     ).catch(() => null);
   }
@@ -137,7 +156,11 @@ export class TeamIndexes {
     if (known) return known;
     const file = fileOf(this.options.dir, team);
     if (!create && !fs.existsSync(file)) return undefined;
-    const index = new LocalIndex({ file, now: this.options.now, cacheBytes: this.options.cacheBytes ?? DEFAULT_CACHE_BYTES });
+    const index = new LocalIndex({
+      file,
+      now: this.options.now,
+      cacheBytes: this.options.cacheBytes ?? DEFAULT_CACHE_BYTES,
+    });
     index.db.exec(
       'CREATE TABLE IF NOT EXISTS team_page_refs (crawl_id TEXT NOT NULL, url TEXT NOT NULL, seq INTEGER NOT NULL, page_revision TEXT NOT NULL, content_type TEXT NOT NULL, doc_url TEXT, PRIMARY KEY (crawl_id, url)); CREATE INDEX IF NOT EXISTS team_page_refs_doc ON team_page_refs (doc_url)',
     );
@@ -163,7 +186,10 @@ export function mergePages(shared: SearchPage, own: SearchPage, page: number, li
   let a = 0;
   let b = 0;
   while (a < shared.hits.length || b < own.hits.length) {
-    const next = b >= own.hits.length || (a < shared.hits.length && shared.hits[a]!.score >= own.hits[b]!.score) ? shared.hits[a++]! : own.hits[b++]!;
+    const next =
+      b >= own.hits.length || (a < shared.hits.length && shared.hits[a]!.score >= own.hits[b]!.score)
+        ? shared.hits[a++]!
+        : own.hits[b++]!;
     take(next);
   }
   const start = (page - 1) * limit;

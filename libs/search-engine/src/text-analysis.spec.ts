@@ -45,10 +45,34 @@ describe('text analysis', () => {
     const next = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
     return Array.from({ length: words }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
   };
-  const ALPHABET = ['The ', 'cities ', 'City', ' flies', 'a', 'B', '7', '3d ', 'x-ray ', 'and ', '. ', '! ', '?', '\n', '\r\n', '  ', 'Process', 'es ', 'news ', ', '];
+  const ALPHABET = [
+    'The ',
+    'cities ',
+    'City',
+    ' flies',
+    'a',
+    'B',
+    '7',
+    '3d ',
+    'x-ray ',
+    'and ',
+    '. ',
+    '! ',
+    '?',
+    '\n',
+    '\r\n',
+    '  ',
+    'Process',
+    'es ',
+    'news ',
+    ', ',
+  ];
 
   it('splits ASCII text into the same terms as the Unicode path', () => {
-    const general = (text: string) => tokenize(text).map(processTerm).filter((t): t is string => t !== null);
+    const general = (text: string) =>
+      tokenize(text)
+        .map(processTerm)
+        .filter((t): t is string => t !== null);
     for (let seed = 1; seed <= 300; seed++) {
       const text = randomText(seed, ALPHABET, 40);
       expect(terms(text)).toEqual(general(text));
@@ -71,4 +95,3 @@ describe('text analysis', () => {
     expect(snippetFor(text, ['city'], 'A directory of clinics.')).toContain('Clinics now open in seven cities');
   });
 });
-

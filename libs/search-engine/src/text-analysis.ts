@@ -102,7 +102,8 @@ export function stemBounds(text: string, spans: Array<[number, number]>, wanted:
 }
 
 /** White space runs made one space (most sentences have none to change). */
-const normalised = (sentence: string) => (/\s\s|[^\S ]/.test(sentence) ? sentence.replace(/\s+/g, ' ') : sentence).trim();
+const normalised = (sentence: string) =>
+  (/\s\s|[^\S ]/.test(sentence) ? sentence.replace(/\s+/g, ' ') : sentence).trim();
 
 /**
  * The sentence that matches most of the query's terms, widened with its neighbours to about
@@ -130,7 +131,14 @@ export function snippetFor(text: string, queryTerms: readonly string[], fallback
       bestScore = score;
     }
   }
-  if (best < 0) return clip(fallback?.trim() || spans.slice(0, 3).map((_, i) => sentence(i)).join(' '));
+  if (best < 0)
+    return clip(
+      fallback?.trim() ||
+        spans
+          .slice(0, 3)
+          .map((_, i) => sentence(i))
+          .join(' '),
+    );
   let start = best;
   let end = best + 1;
   const parts = [sentence(best)];
@@ -163,7 +171,9 @@ function clip(text: string): string {
  */
 export function entityCount(text: string): number {
   const names = new Set<string>();
-  for (const m of text.matchAll(/(?<![.!?:\n]\s*|^)\b\p{Lu}[\p{Ll}\p{Lu}'’&-]+(?:\s+(?:of|for|and|&|de|la|van|von)?\s*\p{Lu}[\p{Ll}\p{Lu}'’&-]+)*/gu)) {
+  for (const m of text.matchAll(
+    /(?<![.!?:\n]\s*|^)\b\p{Lu}[\p{Ll}\p{Lu}'’&-]+(?:\s+(?:of|for|and|&|de|la|van|von)?\s*\p{Lu}[\p{Ll}\p{Lu}'’&-]+)*/gu,
+  )) {
     names.add(m[0].toLowerCase());
   }
   return names.size;

@@ -45,14 +45,19 @@ export interface RawPage {
  * documents, so such a page is known by its own address. A folder page may declare any address.
  */
 export async function toIndexedDocument(page: RawPage, extract: Extractor): Promise<IndexedDocument | null> {
-  const extracted = await extract(page.body, { url: page.url, contentType: page.contentType, ...(page.encoding && { encoding: page.encoding }) });
+  const extracted = await extract(page.body, {
+    url: page.url,
+    contentType: page.contentType,
+    ...(page.encoding && { encoding: page.encoding }),
+  });
   const text = pagedText(extracted).trim();
   if (!text) return null;
   const html = page.contentType.includes('html');
   const meta = html ? readMeta(page.body) : new Map<string, string>();
   const own = absoluteUrl(page.url);
   const declared = extracted.canonicalUrl ? absoluteUrl(extracted.canonicalUrl, page.url) : null;
-  const trusted = declared !== null && (page.canonical === 'any' || (own !== null && siteKey(declared) === siteKey(own)));
+  const trusted =
+    declared !== null && (page.canonical === 'any' || (own !== null && siteKey(declared) === siteKey(own)));
   const url = trusted ? declared : own;
   if (!url) return null;
   const overrides = page.overrides ?? {};
@@ -83,7 +88,9 @@ export async function toIndexedDocument(page: RawPage, extract: Extractor): Prom
 function pagedText(extracted: ExtractedDocument): string {
   const starts = extracted.pageStarts;
   if (!starts || starts.length < 2) return extracted.text;
-  return starts.map((start, i) => extracted.text.slice(start, starts[i + 1] ?? extracted.text.length).trim()).join(`\n${PAGE_BREAK}\n`);
+  return starts
+    .map((start, i) => extracted.text.slice(start, starts[i + 1] ?? extracted.text.length).trim())
+    .join(`\n${PAGE_BREAK}\n`);
 }
 
 /** `<meta name|property=... content=...>` of the page's head, by lower-case name. */

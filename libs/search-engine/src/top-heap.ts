@@ -67,6 +67,8 @@ export class TopHeap {
   }
 
   sorted(): Scored[] {
-    return this.docs.map((doc, i) => ({ doc, score: this.scores[i] })).sort((a, b) => b.score - a.score || a.doc - b.doc);
+    return this.docs
+      .map((doc, i) => ({ doc, score: this.scores[i] }))
+      .sort((a, b) => b.score - a.score || a.doc - b.doc);
   }
 }

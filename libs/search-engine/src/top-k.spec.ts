@@ -4,7 +4,7 @@ import { topK, type TopKStats } from './top-k';
 /** Deterministic pseudo-random numbers. */
 function rng(seed: number) {
   let s = seed;
-  return () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 }
 
 /** A list over `universe` documents, each present with probability `density`, impacts skewed like BM25's. */
@@ -23,7 +23,8 @@ function randomList(random: () => number, universe: number, density: number, sca
 /** Scores every match: what top-k must agree with. */
 function bruteForce(lists: ImpactList[], k: number, admit?: (doc: number) => boolean) {
   const scores = new Map<number, number>();
-  for (const list of lists) list.docs.forEach((doc, i) => scores.set(doc, (scores.get(doc) ?? 0) + list.impacts[i] * (list.weight ?? 1)));
+  for (const list of lists)
+    list.docs.forEach((doc, i) => scores.set(doc, (scores.get(doc) ?? 0) + list.impacts[i] * (list.weight ?? 1)));
   return [...scores]
     .filter(([doc]) => !admit || admit(doc))
     .map(([doc, score]) => ({ doc, score }))
@@ -36,7 +37,9 @@ describe('topK (MaxScore with block-max skipping)', () => {
     const random = rng(7);
     for (let query = 0; query < 300; query++) {
       const terms = 1 + Math.floor(random() * 4);
-      const lists = Array.from({ length: terms }, () => randomList(random, 3000, [0.002, 0.02, 0.2, 0.6][Math.floor(random() * 4)], 1 + random() * 4));
+      const lists = Array.from({ length: terms }, () =>
+        randomList(random, 3000, [0.002, 0.02, 0.2, 0.6][Math.floor(random() * 4)], 1 + random() * 4),
+      );
       // Now and then a loosely matched word, weighing less.
       if (query % 5 === 0) lists[0] = { ...lists[0], weight: 0.3 };
       const k = [1, 10, 11, 50][query % 4];
@@ -144,7 +147,7 @@ describe('topK (MaxScore with block-max skipping)', () => {
     expect(scoreOf([a, b], 7)).toBe(0);
   });
 
-  it('walks the short lists of a misspelt word\'s neighbours instead of counting their bounds against every document of a common word', () => {
+  it("walks the short lists of a misspelt word's neighbours instead of counting their bounds against every document of a common word", () => {
     // A common word (60% of 20,000 pages) whose one title hit gives it a high bound, another
     // common word, and eight rare neighbours of a misspelt word, each on a page or two with a
     // high impact (rare words weigh much): the case a typo brings.
@@ -155,8 +158,13 @@ describe('topK (MaxScore with block-max skipping)', () => {
     const titled = impactList(common.docs, impacts);
     const other = randomList(random, 20_000, 0.15, 4);
     const rare = Array.from({ length: 8 }, () => {
-      const docs = [...new Set(Array.from({ length: 1 + Math.floor(random() * 3) }, () => Math.floor(random() * 20_000)))].sort((a, b) => a - b);
-      return { ...impactList(Uint32Array.from(docs), Float32Array.from(docs.map(() => 20 + random() * 6))), weight: 0.8 };
+      const docs = [
+        ...new Set(Array.from({ length: 1 + Math.floor(random() * 3) }, () => Math.floor(random() * 20_000))),
+      ].sort((a, b) => a - b);
+      return {
+        ...impactList(Uint32Array.from(docs), Float32Array.from(docs.map(() => 20 + random() * 6))),
+        weight: 0.8,
+      };
     });
     const lists = [other, titled, ...rare];
     const stats: TopKStats = { scored: 0, skippedBlocks: 0 };
@@ -168,4 +176,3 @@ describe('topK (MaxScore with block-max skipping)', () => {
     expect(stats.scored).toBeLessThan(titled.docs.length / 4);
   });
 });
-

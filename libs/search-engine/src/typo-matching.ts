@@ -19,14 +19,25 @@ export function sameWord(label: string, term: string): boolean {
   let i = 0;
   while (i < label.length && label[i] === term[i]) i++;
   const rest = (a: number, b: number) => label.slice(a) === term.slice(b);
-  return rest(i + 1, i + 1) || rest(i + 1, i) || rest(i, i + 1) || (label[i] === term[i + 1] && label[i + 1] === term[i] && rest(i + 2, i + 2));
+  return (
+    rest(i + 1, i + 1) ||
+    rest(i + 1, i) ||
+    rest(i, i + 1) ||
+    (label[i] === term[i + 1] && label[i + 1] === term[i] && rest(i + 2, i + 2))
+  );
 }
 
 /** The host's name words: `www.kestrel-and-loaf.test` -> kestrel, loaf, kestrelandloaf (the top-level domain and www dropped). */
 export function hostLabels(domain: string): string[] {
-  const parts = domain.toLowerCase().split('.').filter((p) => p !== 'www');
+  const parts = domain
+    .toLowerCase()
+    .split('.')
+    .filter((p) => p !== 'www');
   const name = parts.length > 1 ? parts.slice(0, -1) : parts;
-  const words = name.flatMap((p) => p.split('-')).map((w) => processTerm(w)).filter((w): w is string => !!w);
+  const words = name
+    .flatMap((p) => p.split('-'))
+    .map((w) => processTerm(w))
+    .filter((w): w is string => !!w);
   return [...words, ...name.map((p) => p.replace(/-/g, ''))];
 }
 
@@ -164,7 +175,11 @@ export class HostNames {
   namedDomains(queryTerms: string[]): Set<number> {
     const named = new Set<number>();
     if (queryTerms.length === 0) return named;
-    const spelled = new Set([...queryTerms, ...queryTerms.slice(1).map((t, i) => `${queryTerms[i]}${t}`), queryTerms.join('')]);
+    const spelled = new Set([
+      ...queryTerms,
+      ...queryTerms.slice(1).map((t, i) => `${queryTerms[i]}${t}`),
+      queryTerms.join(''),
+    ]);
     for (const word of spelled) for (const id of this.domainsSpelledBy(word)) named.add(id);
     return named;
   }

@@ -20,9 +20,16 @@ describe('BM25, one implementation with named parameters', () => {
     expect(bm25Weight(1, 10_000, 10, plus)).toBeGreaterThan(0.5);
   });
 
-  it("the idf stays positive for a term in every document; bm25 ranks the document that holds the rarer term first", () => {
+  it('the idf stays positive for a term in every document; bm25 ranks the document that holds the rarer term first', () => {
     expect(bm25Idf(10, 10)).toBeGreaterThan(0);
-    const docs = [new Map([['common', 1]]), new Map([['common', 1], ['rare', 1]]), new Map([['common', 2]])];
+    const docs = [
+      new Map([['common', 1]]),
+      new Map([
+        ['common', 1],
+        ['rare', 1],
+      ]),
+      new Map([['common', 2]]),
+    ];
     const scores = bm25(['common', 'rare'], docs, [1, 2, 2]);
     expect(scores[1]!.raw).toBeGreaterThan(scores[0]!.raw);
     expect(scores[1]!.coverage).toBe(1);

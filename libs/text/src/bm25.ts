@@ -22,11 +22,16 @@ export interface Bm25Parameters {
 export const BM25_CLASSIC: Bm25Parameters = { k1: 1.2, b: 0.75, delta: 0 };
 
 /** Lucene's always-positive idf, so a term in every document still counts a little. */
-export const bm25Idf = (documents: number, withTerm: number): number => Math.log(1 + (documents - withTerm + 0.5) / (withTerm + 0.5));
+export const bm25Idf = (documents: number, withTerm: number): number =>
+  Math.log(1 + (documents - withTerm + 0.5) / (withTerm + 0.5));
 
 /** One term's saturated, length-normalised frequency (times its idf, the term's score); 0 for a term absent. */
-export const bm25Weight = (tf: number, length: number, averageLength: number, p: Bm25Parameters = BM25_CLASSIC): number =>
-  tf > 0 ? p.delta + (tf * (p.k1 + 1)) / (tf + p.k1 * (1 - p.b + (p.b * length) / averageLength)) : 0;
+export const bm25Weight = (
+  tf: number,
+  length: number,
+  averageLength: number,
+  p: Bm25Parameters = BM25_CLASSIC,
+): number => (tf > 0 ? p.delta + (tf * (p.k1 + 1)) / (tf + p.k1 * (1 - p.b + (p.b * length) / averageLength)) : 0);
 
 /**
  * BM25 of each document (a bag of weighted term counts) against the query terms, with

@@ -7,11 +7,34 @@ const randomText = (seed: number, alphabet: string[], words: number): string => 
   const next = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
   return Array.from({ length: words }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
 };
-const ALPHABET = ['The ', 'cities ', 'City', ' flies', 'a', 'B', '7', '3d ', 'x-ray ', 'and ', '. ', '! ', '?', '\n', '\r\n', '  ', 'Process', 'es ', 'news ', ', '];
+const ALPHABET = [
+  'The ',
+  'cities ',
+  'City',
+  ' flies',
+  'a',
+  'B',
+  '7',
+  '3d ',
+  'x-ray ',
+  'and ',
+  '. ',
+  '! ',
+  '?',
+  '\n',
+  '\r\n',
+  '  ',
+  'Process',
+  'es ',
+  'news ',
+  ', ',
+];
 
 describe('sentences (excerpts: abbreviation-aware)', () => {
   it('splits sentences but not after abbreviations, initials or decimals', () => {
-    expect(sentences('Dr. Smith met J. R. Jones at 3.5 km from the U.S. border. Then they left! Did they return? Yes.')).toEqual([
+    expect(
+      sentences('Dr. Smith met J. R. Jones at 3.5 km from the U.S. border. Then they left! Did they return? Yes.'),
+    ).toEqual([
       'Dr. Smith met J. R. Jones at 3.5 km from the U.S. border.',
       'Then they left!',
       'Did they return?',
@@ -20,8 +43,14 @@ describe('sentences (excerpts: abbreviation-aware)', () => {
   });
 
   it('reads a run of initials as one abbreviation ("R.K. Entertainment", "J.R.R. Tolkien")', () => {
-    expect(sentences('The name was coined by R.K. Entertainment founder Park Jin-su. It stuck.')).toEqual(['The name was coined by R.K. Entertainment founder Park Jin-su.', 'It stuck.']);
-    expect(sentenceSpans('Its author is J.R.R. Tolkien. He taught at Oxford.').map((s) => s.text)).toEqual(['Its author is J.R.R. Tolkien.', 'He taught at Oxford.']);
+    expect(sentences('The name was coined by R.K. Entertainment founder Park Jin-su. It stuck.')).toEqual([
+      'The name was coined by R.K. Entertainment founder Park Jin-su.',
+      'It stuck.',
+    ]);
+    expect(sentenceSpans('Its author is J.R.R. Tolkien. He taught at Oxford.').map((s) => s.text)).toEqual([
+      'Its author is J.R.R. Tolkien.',
+      'He taught at Oxford.',
+    ]);
   });
 });
 
@@ -57,6 +86,10 @@ describe('sentenceSpans (language engines: verbatim spans)', () => {
 
   it('does not end a sentence at an initial or an abbreviation', () => {
     const text = 'The film was directed by R. Tamsin Oduya. Dr. Bell produced it. It opened in 2004.';
-    expect(sentenceSpans(text).map((s) => s.text)).toEqual(['The film was directed by R. Tamsin Oduya.', 'Dr. Bell produced it.', 'It opened in 2004.']);
+    expect(sentenceSpans(text).map((s) => s.text)).toEqual([
+      'The film was directed by R. Tamsin Oduya.',
+      'Dr. Bell produced it.',
+      'It opened in 2004.',
+    ]);
   });
 });

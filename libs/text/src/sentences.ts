@@ -23,7 +23,8 @@ export interface Span {
  */
 export function sentenceSpans(text: string): Span[] {
   const spans: Span[] = [];
-  const boundary = /(?<=[.!?…]["'”’)\]]*)\s+(?=["'“‘([]?[\p{Lu}\p{N}])|\n[ \t]*\n\s*|\n(?=[ \t]*(?:[-*•#>]|\d+[.)])\s)/gu;
+  const boundary =
+    /(?<=[.!?…]["'”’)\]]*)\s+(?=["'“‘([]?[\p{Lu}\p{N}])|\n[ \t]*\n\s*|\n(?=[ \t]*(?:[-*•#>]|\d+[.)])\s)/gu;
   let from = 0;
   const push = (start: number, end: number) => {
     const raw = text.slice(start, end);
@@ -69,7 +70,48 @@ export function sentenceRanges(text: string): Array<[number, number]> {
   return spans;
 }
 
-const ABBREVIATIONS = new Set(['mr', 'mrs', 'ms', 'dr', 'prof', 'sr', 'jr', 'st', 'vs', 'etc', 'inc', 'ltd', 'co', 'corp', 'no', 'fig', 'approx', 'e.g', 'i.e', 'u.s', 'cf', 'al', 'vol', 'pp', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'z.b', 'bzw', 'ca', 'nr']);
+const ABBREVIATIONS = new Set([
+  'mr',
+  'mrs',
+  'ms',
+  'dr',
+  'prof',
+  'sr',
+  'jr',
+  'st',
+  'vs',
+  'etc',
+  'inc',
+  'ltd',
+  'co',
+  'corp',
+  'no',
+  'fig',
+  'approx',
+  'e.g',
+  'i.e',
+  'u.s',
+  'cf',
+  'al',
+  'vol',
+  'pp',
+  'jan',
+  'feb',
+  'mar',
+  'apr',
+  'jun',
+  'jul',
+  'aug',
+  'sep',
+  'sept',
+  'oct',
+  'nov',
+  'dec',
+  'z.b',
+  'bzw',
+  'ca',
+  'nr',
+]);
 
 /** The word ending at `end` (before its full stop) is an initial or a known abbreviation. */
 function abbreviationBefore(text: string, from: number, end: number): boolean {

@@ -14,9 +14,24 @@ describe('deepStem (excerpts)', () => {
 
 describe('the named differences between the analysers', () => {
   it('stems at three strengths', () => {
-    expect(['installation', 'installing', 'cities', 'news'].map(stem)).toEqual(['installation', 'install', 'city', 'new']);
-    expect(['installation', 'installing', 'cities', 'news'].map(singular)).toEqual(['installation', 'installing', 'city', 'news']);
-    expect(['installation', 'installing', 'cities', 'news'].map(deepStem)).toEqual(['install', 'install', 'city', 'new']);
+    expect(['installation', 'installing', 'cities', 'news'].map(stem)).toEqual([
+      'installation',
+      'install',
+      'city',
+      'new',
+    ]);
+    expect(['installation', 'installing', 'cities', 'news'].map(singular)).toEqual([
+      'installation',
+      'installing',
+      'city',
+      'news',
+    ]);
+    expect(['installation', 'installing', 'cities', 'news'].map(deepStem)).toEqual([
+      'install',
+      'install',
+      'city',
+      'new',
+    ]);
   });
 
   it('drops the words objectives are phrased with from queries, not from the index', () => {

@@ -24,11 +24,16 @@ export const QUERY_STOP_WORDS: ReadonlySet<string> = new Set(
 );
 
 export const INDEX_STOP_WORDS: ReadonlySet<string> = new Set(
-  ('a about after again all also am an and any are as at be because been before being between both but by can could did do does doing ' +
+  (
+    'a about after again all also am an and any are as at be because been before being between both but by can could did do does doing ' +
     'down during each few for from further had has have having he her here hers him his how i if in into is it its itself just ' +
     'me more most my no nor not now of off on once only or other our ours out over own same she should so some such than that the ' +
     'their theirs them then there these they this those through to too under until up very was we were what when where which while ' +
-    'who whom why will with would you your yours').split(' '),
+    'who whom why will with would you your yours'
+  ).split(' '),
 );
 
-export const OBJECTIVE_WORDS: readonly string[] = 'a i me my do does did what which who whom whose where why how find tell show give list about any some please get information info page'.split(' ');
+export const OBJECTIVE_WORDS: readonly string[] =
+  'a i me my do does did what which who whom whose where why how find tell show give list about any some please get information info page'.split(
+    ' ',
+  );

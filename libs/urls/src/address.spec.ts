@@ -2,7 +2,9 @@ import { domainMatches, mirroredUrl, normalizeDomain, absoluteUrl, siteKey } fro
 
 describe('absoluteUrl', () => {
   it('drops fragments, tracking parameters and default ports, and sorts the rest', () => {
-    expect(absoluteUrl('HTTPS://News.Example:443/a?utm_source=x&b=2&fbclid=y&a=1#top')).toBe('https://news.example/a?a=1&b=2');
+    expect(absoluteUrl('HTTPS://News.Example:443/a?utm_source=x&b=2&fbclid=y&a=1#top')).toBe(
+      'https://news.example/a?a=1&b=2',
+    );
     expect(absoluteUrl('http://x.example/p?utm_medium=social')).toBe('http://x.example/p');
   });
 
@@ -19,7 +21,9 @@ describe('absoluteUrl', () => {
 
 describe('domains', () => {
   it('normalizes filter entries written as hosts or URLs', () => {
-    expect(['Example.COM', 'https://example.com/path', '.example.com', 'example.com:8080'].map(normalizeDomain)).toEqual(Array(4).fill('example.com'));
+    expect(
+      ['Example.COM', 'https://example.com/path', '.example.com', 'example.com:8080'].map(normalizeDomain),
+    ).toEqual(Array(4).fill('example.com'));
   });
 
   it('matches a domain and its subdomains, not look-alikes', () => {
@@ -39,7 +43,9 @@ describe('domains', () => {
 describe('mirroredUrl', () => {
   const mirror = 'http://127.0.0.1:41234/';
   it('puts a URL under the mirror origin on the public origin, path and query kept', () => {
-    expect(mirroredUrl('http://127.0.0.1:41234/a/b?x=1', mirror, 'https://acme.example')).toBe('https://acme.example/a/b?x=1');
+    expect(mirroredUrl('http://127.0.0.1:41234/a/b?x=1', mirror, 'https://acme.example')).toBe(
+      'https://acme.example/a/b?x=1',
+    );
     expect(mirroredUrl('http://127.0.0.1:41234/', mirror, 'https://acme.example')).toBe('https://acme.example/');
   });
 

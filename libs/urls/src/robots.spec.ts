@@ -55,8 +55,29 @@ describe('parseRobots', () => {
     ].join('\n');
     const ours = parseRobots(txt, UA);
     const theirs = robotsParser(`${site}/robots.txt`, txt);
-    const paths = ['/', '/search', '/search/about/x', '/x?session=1', '/x?a=1&session=2', '/axxbyyc', '/axxbyycd', '/abc', '/%E6%97%A5/x', '/日/x', '/café', '/caf%C3%A9/menu', '/static/a.css', '/static/a.js', '/static/', '/other'];
-    for (const path of paths) expect([path, ours.isAllowed(`${site}${path}`)]).toEqual([path, theirs.isAllowed(`${site}${path}`, UA) !== false]);
+    const paths = [
+      '/',
+      '/search',
+      '/search/about/x',
+      '/x?session=1',
+      '/x?a=1&session=2',
+      '/axxbyyc',
+      '/axxbyycd',
+      '/abc',
+      '/%E6%97%A5/x',
+      '/日/x',
+      '/café',
+      '/caf%C3%A9/menu',
+      '/static/a.css',
+      '/static/a.js',
+      '/static/',
+      '/other',
+    ];
+    for (const path of paths)
+      expect([path, ours.isAllowed(`${site}${path}`)]).toEqual([
+        path,
+        theirs.isAllowed(`${site}${path}`, UA) !== false,
+      ]);
   });
 
   it('bounds a rule before matching: a wildcard bomb is cut, and a check stays cheap', () => {

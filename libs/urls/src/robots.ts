@@ -93,7 +93,10 @@ function compile(allow: boolean, raw: string): { rule: Rule | null; bounded: boo
     pattern = `${cut.replace(/\*$/, '')}*`;
     anchored = false;
   }
-  return { rule: { allow, segments: pattern.split('*'), anchored, length: pattern.length + (anchored ? 1 : 0) }, bounded: over };
+  return {
+    rule: { allow, segments: pattern.split('*'), anchored, length: pattern.length + (anchored ? 1 : 0) },
+    bounded: over,
+  };
 }
 
 function matches(rule: Rule, path: string): boolean {
@@ -145,7 +148,8 @@ export function parseRobots(robotsTxt: string, userAgent: string): RobotsRules {
     }
     inAgents = false;
     if (key === 'sitemap') {
-      if (sitemaps.length < ROBOTS_BOUNDS.sitemaps && value.length <= MAX_URL_CHARS && /^https?:\/\//i.test(value)) sitemaps.push(value);
+      if (sitemaps.length < ROBOTS_BOUNDS.sitemaps && value.length <= MAX_URL_CHARS && /^https?:\/\//i.test(value))
+        sitemaps.push(value);
     } else if (!current) {
       continue;
     } else if (key === 'allow' || key === 'disallow') {

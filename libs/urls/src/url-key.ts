@@ -8,7 +8,8 @@
  * them. Broader than `CLICK_PARAMS` (which changes the address actually fetched): `ref`, `si` and
  * `spm` are sometimes read by a server, so they are dropped from keys but not from fetches.
  */
-const TRACKING_PARAMS = /^(utm_[a-z_]+|gclid|dclid|fbclid|msclkid|yclid|mc_cid|mc_eid|_ga|_gl|_hsenc|_hsmi|ref|ref_src|igshid|spm|si)$/i;
+const TRACKING_PARAMS =
+  /^(utm_[a-z_]+|gclid|dclid|fbclid|msclkid|yclid|mc_cid|mc_eid|_ga|_gl|_hsenc|_hsmi|ref|ref_src|igshid|spm|si)$/i;
 
 /**
  * Scheme-agnostic, `www.`-less, lower-case host, no default port, no trailing slash, no fragment,
@@ -23,7 +24,9 @@ export function normalizeUrl(raw: string): string {
   }
   const host = url.hostname.toLowerCase().replace(/^www\./, '');
   const port = url.port && !['80', '443'].includes(url.port) ? `:${url.port}` : '';
-  const params = [...url.searchParams.entries()].filter(([key]) => !TRACKING_PARAMS.test(key)).sort(([a], [b]) => a.localeCompare(b));
+  const params = [...url.searchParams.entries()]
+    .filter(([key]) => !TRACKING_PARAMS.test(key))
+    .sort(([a], [b]) => a.localeCompare(b));
   const query = params.length ? `?${new URLSearchParams(params).toString()}` : '';
   const path = url.pathname.replace(/\/+$/, '');
   return `${host}${port}${path}${query}`;
@@ -40,6 +43,10 @@ export function domainOf(raw: string): string {
 
 /** True when `host` is `domain` or one of its subdomains. */
 export function onDomain(host: string, domain: string): boolean {
-  const d = domain.toLowerCase().replace(/^www\./, '').replace(/^\*\./, '').replace(/\.$/, '');
+  const d = domain
+    .toLowerCase()
+    .replace(/^www\./, '')
+    .replace(/^\*\./, '')
+    .replace(/\.$/, '');
   return host === d || host.endsWith(`.${d}`);
 }

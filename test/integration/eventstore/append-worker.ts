@@ -11,7 +11,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type CommandDecider, handleCommand } from '../../../libs/eventstore/src/command-handler';
-import { type EventStore, type NewEvent, WrongExpectedRevisionError } from '../../../libs/eventstore/src/event-store.port';
+import {
+  type EventStore,
+  type NewEvent,
+  WrongExpectedRevisionError,
+} from '../../../libs/eventstore/src/event-store.port';
 import { openSqliteEventStore } from '../../../libs/eventstore/src/sqlite.event-store';
 
 const [mode, file, worker, ...rest] = process.argv.slice(2);

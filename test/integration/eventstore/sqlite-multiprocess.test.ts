@@ -58,7 +58,8 @@ function verifyFile(file: string) {
     const streams = db
       .prepare('SELECT stream, COUNT(*) AS n, MIN(revision) AS low, MAX(revision) AS high FROM events GROUP BY stream')
       .all() as { stream: string; n: number; low: number; high: number }[];
-    for (const { stream, n, low, high } of streams) expect({ stream, low, high }).toEqual({ stream, low: 0, high: n - 1 });
+    for (const { stream, n, low, high } of streams)
+      expect({ stream, low, high }).toEqual({ stream, low: 0, high: n - 1 });
     // Within a stream, a later revision always has a later position.
     const disorder = db
       .prepare(
@@ -76,7 +77,10 @@ function verifyFile(file: string) {
     expect(partial).toEqual([]);
     return {
       total: db.prepare('SELECT COUNT(*) FROM events').pluck().get() as number,
-      batches: db.prepare("SELECT COUNT(DISTINCT json_extract(data, '$.batch')) FROM events WHERE type = 'BatchPart'").pluck().get() as number,
+      batches: db
+        .prepare("SELECT COUNT(DISTINCT json_extract(data, '$.batch')) FROM events WHERE type = 'BatchPart'")
+        .pluck()
+        .get() as number,
     };
   } finally {
     db.close();
@@ -115,7 +119,9 @@ describe('sqlite event store across OS processes', () => {
       expect(new Set(all.map((e) => e.id)).size).toBe(all.length);
       expect(all.every((e, i) => i === 0 || e.position > all[i - 1].position)).toBe(true);
       for (const id of ['w1', 'w2']) {
-        const seqs = all.filter((e) => (e.data as { worker: string }).worker === id).map((e) => (e.data as { seq: number }).seq);
+        const seqs = all
+          .filter((e) => (e.data as { worker: string }).worker === id)
+          .map((e) => (e.data as { seq: number }).seq);
         expect(seqs.sort((a, b) => a - b)).toEqual(Array.from({ length: perWorker }, (_, i) => i));
       }
       const byStream = new Map<string, RecordedEvent[]>();
@@ -168,7 +174,11 @@ describe('sqlite event store across OS processes', () => {
             const revision = await store.streamRevision(stream);
             expect(revision).toBeDefined();
             const marker = randomUUID();
-            const parts = [0, 1].map((index) => ({ id: randomUUID(), type: 'BatchPart', data: { batch: marker, size: 2, index } }));
+            const parts = [0, 1].map((index) => ({
+              id: randomUUID(),
+              type: 'BatchPart',
+              data: { batch: marker, size: 2, index },
+            }));
             const result = await store.append(stream, parts, revision!);
             expect(result.nextExpectedRevision).toBe(revision! + 2n);
           }

@@ -1,5 +1,14 @@
 import * as path from 'node:path';
-import { decodeBombPdf, encryptedPdf, factsDocx, imageOnlyPdf, inflatingTo, pdfWithContentStream, PDF_FACTS, reportPdf } from '../../support/documents';
+import {
+  decodeBombPdf,
+  encryptedPdf,
+  factsDocx,
+  imageOnlyPdf,
+  inflatingTo,
+  pdfWithContentStream,
+  PDF_FACTS,
+  reportPdf,
+} from '../../support/documents';
 
 /**
  * PDF and Word files read on the compiled extraction threads (dist/: PDF.js is an ES module the
@@ -19,11 +28,18 @@ const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 describe('documents on the extraction threads (compiled)', () => {
   const workers = new lib.ExtractionWorkers({ timeoutMs: 2_000, documentTimeoutMs: 10_000, size: 1, maxHeapMb: 256 });
   afterAll(() => workers.close());
-  const read = (bytes: Uint8Array, contentType: string) => workers.extract(base64(bytes), { url: 'http://docs.test/file', contentType, encoding: 'base64' });
+  const read = (bytes: Uint8Array, contentType: string) =>
+    workers.extract(base64(bytes), { url: 'http://docs.test/file', contentType, encoding: 'base64' });
 
   it('reads a PDF page by page: headings apart from paragraphs, the table as rows, title, author, date and page count from its metadata', async () => {
     const doc = await read(await reportPdf(), PDF);
-    expect(doc).toMatchObject({ title: 'Vantor Observatory Annual Report', author: 'Vantor Trust', publishedDate: '2024-03-05', pages: 3, contentType: PDF });
+    expect(doc).toMatchObject({
+      title: 'Vantor Observatory Annual Report',
+      author: 'Vantor Trust',
+      publishedDate: '2024-03-05',
+      pages: 3,
+      contentType: PDF,
+    });
     expect(doc.markdown).toMatch(/^## Section 1: History$/m);
     // A paragraph drawn over two lines is one paragraph.
     expect(doc.markdown).toContain(PDF_FACTS[0]);
@@ -40,7 +56,9 @@ describe('documents on the extraction threads (compiled)', () => {
   });
 
   it('says an image-only PDF has no extractable text, and an encrypted one that it is encrypted', async () => {
-    await expect(read(await imageOnlyPdf(), PDF)).rejects.toThrow(new lib.DocumentUnreadable('no extractable text (image-only or scanned PDF)'));
+    await expect(read(await imageOnlyPdf(), PDF)).rejects.toThrow(
+      new lib.DocumentUnreadable('no extractable text (image-only or scanned PDF)'),
+    );
     await expect(read(encryptedPdf(), PDF)).rejects.toThrow(/encrypted/);
     await expect(read(encryptedPdf(), PDF)).rejects.toBeInstanceOf(lib.DocumentUnreadable);
   });
@@ -59,14 +77,24 @@ describe('documents on the extraction threads (compiled)', () => {
   it('answers truncated, deeply nested and huge PDFs and a zip bomb with an error within the deadline, and reads on', async () => {
     const whole = Buffer.from(await reportPdf());
     const truncated = whole.subarray(0, Math.floor(whole.length / 3));
-    const nested = Buffer.from(`%PDF-1.4\n1 0 obj\n${'['.repeat(200_000)}${']'.repeat(200_000)}\nendobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`, 'latin1');
-    const huge = Buffer.from(`%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Count 1000000 /Kids [${'3 0 R '.repeat(300_000)}] >>\nendobj\n3 0 obj\n<< /Type /Page /Parent 2 0 R >>\nendobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`, 'latin1');
+    const nested = Buffer.from(
+      `%PDF-1.4\n1 0 obj\n${'['.repeat(200_000)}${']'.repeat(200_000)}\nendobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`,
+      'latin1',
+    );
+    const huge = Buffer.from(
+      `%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Count 1000000 /Kids [${'3 0 R '.repeat(300_000)}] >>\nendobj\n3 0 obj\n<< /Type /Page /Parent 2 0 R >>\nendobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`,
+      'latin1',
+    );
     for (const bytes of [truncated, nested, huge]) {
       const started = performance.now();
-      const outcome = await read(bytes, PDF).then((doc) => doc, (error: Error) => error);
+      const outcome = await read(bytes, PDF).then(
+        (doc) => doc,
+        (error: Error) => error,
+      );
       expect(performance.now() - started).toBeLessThan(11_000);
       // Whatever a damaged file still holds may be read; otherwise a clear error.
-      if (outcome instanceof Error) expect(outcome.message).toMatch(/PDF|no extractable text|took longer|needs more than/);
+      if (outcome instanceof Error)
+        expect(outcome.message).toMatch(/PDF|no extractable text|took longer|needs more than/);
     }
     await expect(read(zipBomb(), lib.DOCX_TYPE)).rejects.toThrow(/inflates to more than 64 MB|holds \d+ files/);
     expect((await read(await reportPdf(), PDF)).pages).toBe(3);
@@ -86,7 +114,10 @@ describe('documents on the extraction threads (compiled)', () => {
   it('refuses a PDF decode bomb (4 MB of FlateDecode inflating to 4 GB) as that document’s error within the deadline, the process’s memory flat meanwhile, and reads the next PDF', async () => {
     const stop = watchRss();
     const started = performance.now();
-    const outcome = await read(decodeBombPdf(), PDF).then((doc) => doc, (error: Error) => error);
+    const outcome = await read(decodeBombPdf(), PDF).then(
+      (doc) => doc,
+      (error: Error) => error,
+    );
     const elapsed = performance.now() - started;
     const grown = stop();
     expect(outcome).toEqual(new lib.DocumentUnreadable('the document decodes to more than 256 MB'));
@@ -98,13 +129,29 @@ describe('documents on the extraction threads (compiled)', () => {
   it('gives up a document whose buffers pass the thread’s bound (decoding under the stream bound, over the thread’s) and reads the next on a fresh thread', async () => {
     const cramped = new lib.ExtractionWorkers({ timeoutMs: 2_000, documentTimeoutMs: 60_000, size: 1, maxHeapMb: 64 });
     try {
-      const bomb = pdfWithContentStream('/Filter /FlateDecode', inflatingTo(240, 'BT /F1 12 Tf 72 712 Td (Bomb text) Tj ET\n'));
+      const bomb = pdfWithContentStream(
+        '/Filter /FlateDecode',
+        inflatingTo(240, 'BT /F1 12 Tf 72 712 Td (Bomb text) Tj ET\n'),
+      );
       const stop = watchRss();
-      const outcome = await cramped.extract(base64(bomb), { url: 'http://docs.test/bomb', contentType: PDF, encoding: 'base64' }).then((doc) => doc, (error: Error) => error);
+      const outcome = await cramped
+        .extract(base64(bomb), { url: 'http://docs.test/bomb', contentType: PDF, encoding: 'base64' })
+        .then(
+          (doc) => doc,
+          (error: Error) => error,
+        );
       const grown = stop();
       expect(outcome).toEqual(new lib.ExtractionAbandoned('the document needs more than 64 MB to extract'));
       expect(grown).toBeLessThan(512 * 1024 * 1024);
-      expect((await cramped.extract(base64(await reportPdf()), { url: 'http://docs.test/file', contentType: PDF, encoding: 'base64' })).title).toBe('Vantor Observatory Annual Report');
+      expect(
+        (
+          await cramped.extract(base64(await reportPdf()), {
+            url: 'http://docs.test/file',
+            contentType: PDF,
+            encoding: 'base64',
+          })
+        ).title,
+      ).toBe('Vantor Observatory Annual Report');
     } finally {
       await cramped.close();
     }

@@ -18,9 +18,13 @@ describe('ExtractionWorkers (compiled)', () => {
     const cramped = new ExtractionWorkers({ timeoutMs: 60_000, size: 1, maxHeapMb: 64 });
     try {
       expect(hurried.threaded).toBe(true);
-      await expect(hurried.extract(big, { url: 'http://site.test/' })).rejects.toThrow(new ExtractionAbandoned('the page took longer than 0.05 s to extract'));
+      await expect(hurried.extract(big, { url: 'http://site.test/' })).rejects.toThrow(
+        new ExtractionAbandoned('the page took longer than 0.05 s to extract'),
+      );
       expect((await hurried.extract('<p>still reading</p>', { url: 'http://site.test/' })).text).toBe('still reading');
-      await expect(cramped.extract(big, { url: 'http://site.test/' })).rejects.toThrow(new ExtractionAbandoned('the page needs more than 64 MB to extract'));
+      await expect(cramped.extract(big, { url: 'http://site.test/' })).rejects.toThrow(
+        new ExtractionAbandoned('the page needs more than 64 MB to extract'),
+      );
       expect((await cramped.extract('<p>still reading</p>', { url: 'http://site.test/' })).text).toBe('still reading');
     } finally {
       await Promise.all([hurried.close(), cramped.close()]);
@@ -42,7 +46,11 @@ describe('ExtractionWorkers (compiled)', () => {
   it('queues pages beyond its threads and answers each, in any order of completion', async () => {
     const workers = new ExtractionWorkers({ timeoutMs: 10_000, size: 2 });
     try {
-      const texts = await Promise.all(Array.from({ length: 12 }, (_, i) => workers.extract(`<p>page number ${i}</p>`, { url: `http://site.test/${i}` }).then((d) => d.text)));
+      const texts = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          workers.extract(`<p>page number ${i}</p>`, { url: `http://site.test/${i}` }).then((d) => d.text),
+        ),
+      );
       expect(texts).toEqual(Array.from({ length: 12 }, (_, i) => `page number ${i}`));
     } finally {
       await workers.close();

@@ -35,7 +35,12 @@ describe('rendering is charged (sku_render)', () => {
     if (!fs.existsSync(BROWSER)) throw new Error(`these tests need Chromium at ${BROWSER} (apt-get install chromium)`);
     server = http.createServer((req, res) => {
       if (req.url === '/scripted') return void res.writeHead(200, { 'Content-Type': 'text/html' }).end(scriptedPage());
-      if (req.url === '/spin') return void res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><html><body><p>Thin text.</p><script>setTimeout(() => { for (;;) {} })</script></body></html>');
+      if (req.url === '/spin')
+        return void res
+          .writeHead(200, { 'Content-Type': 'text/html' })
+          .end(
+            '<!doctype html><html><body><p>Thin text.</p><script>setTimeout(() => { for (;;) {} })</script></body></html>',
+          );
       res.writeHead(404).end();
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -59,7 +64,10 @@ describe('rendering is charged (sku_render)', () => {
 
   it('charges an extract with render "always" sku_render x1 beside sku_extract', async () => {
     const context = charge();
-    const reply = await service.extract({ urls: [`${origin}/scripted`], format: 'text', full_content: true, excerpts: false, render: 'always' }, context);
+    const reply = await service.extract(
+      { urls: [`${origin}/scripted`], format: 'text', full_content: true, excerpts: false, render: 'always' },
+      context,
+    );
     expect(reply.results[0]!.content).toContain(SCRIPTED_TEXT);
     expect(reply.usage).toEqual([
       { sku: 'sku_extract', quantity: 1, credits: 2 },
@@ -71,7 +79,10 @@ describe('rendering is charged (sku_render)', () => {
   });
 
   it('charges a render that ran to its deadline, though the URL failed and costs no sku_extract', async () => {
-    const reply = await service.extract({ urls: [`${origin}/spin`], format: 'text', full_content: true, excerpts: false, render: 'always' }, charge());
+    const reply = await service.extract(
+      { urls: [`${origin}/spin`], format: 'text', full_content: true, excerpts: false, render: 'always' },
+      charge(),
+    );
     expect(reply.results[0]!.error).toMatch(/RENDER_TIMEOUT_MS/);
     expect(reply.usage).toEqual([
       { sku: 'sku_extract', quantity: 0, credits: 0 },
@@ -80,9 +91,15 @@ describe('rendering is charged (sku_render)', () => {
   });
 
   it('bounds an extract call as a whole (EXTRACT_CALL_TIMEOUT_MS): a render still running then is that URL’s error, charged its render', async () => {
-    const hurried = new ExtractService(fetcher, events, workers, renderer, { ...loadConfig({}), extractCallTimeoutMs: 1_500 });
+    const hurried = new ExtractService(fetcher, events, workers, renderer, {
+      ...loadConfig({}),
+      extractCallTimeoutMs: 1_500,
+    });
     const started = Date.now();
-    const reply = await hurried.extract({ urls: [`${origin}/spin`], format: 'text', full_content: true, excerpts: false, render: 'always' }, charge());
+    const reply = await hurried.extract(
+      { urls: [`${origin}/spin`], format: 'text', full_content: true, excerpts: false, render: 'always' },
+      charge(),
+    );
     expect(Date.now() - started).toBeLessThan(4_500);
     expect(reply.results[0]!.error).toMatch(/not read within the call's 1\.5 s \(EXTRACT_CALL_TIMEOUT_MS\)/);
     expect(reply.usage).toEqual([
@@ -94,12 +111,24 @@ describe('rendering is charged (sku_render)', () => {
   });
 
   it('hands the renders of an uncharged read (research, FindAll, monitors, search contents) to its caller', async () => {
-    const rendered = await service.read({ urls: [`${origin}/scripted`], format: 'text', full_content: true, excerpts: false, render: 'always' });
+    const rendered = await service.read({
+      urls: [`${origin}/scripted`],
+      format: 'text',
+      full_content: true,
+      excerpts: false,
+      render: 'always',
+    });
     expect(rendered.usage).toEqual([{ sku: 'sku_render', quantity: 1, credits: 1 }]);
     expect(rendered.credits).toBe(1);
     // Per page too: a run records which of its reads it is charged a render for.
     expect(rendered.results[0]!.rendered).toBe(true);
-    const plain = await service.read({ urls: [`${origin}/scripted`], format: 'text', full_content: true, excerpts: false, render: 'never' });
+    const plain = await service.read({
+      urls: [`${origin}/scripted`],
+      format: 'text',
+      full_content: true,
+      excerpts: false,
+      render: 'never',
+    });
     expect(plain.usage).toEqual([]);
     expect(plain.results[0]!.rendered).toBeUndefined();
   });

@@ -31,12 +31,22 @@ describe('map with include_subdomains and a sitemap of 500 subdomains', () => {
       const host = String(request.headers.host ?? '').split(':')[0]!;
       hosts.set(host, (hosts.get(host) ?? 0) + 1);
       const url = new URL(request.url ?? '/', 'http://x');
-      if (url.pathname === '/robots.txt') return void response.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private\n');
+      if (url.pathname === '/robots.txt')
+        return void response
+          .writeHead(200, { 'content-type': 'text/plain' })
+          .end('User-agent: *\nDisallow: /private\n');
       if (url.pathname === '/sitemap.xml') {
-        const locs = Array.from({ length: 500 }, (_, i) => `<url><loc>http://s${i}.wild.test:${port}/page</loc></url>`).join('');
-        return void response.writeHead(200, { 'content-type': 'application/xml' }).end(`<?xml version="1.0"?><urlset>${locs}<url><loc>http://wild.test:${port}/private/x</loc></url></urlset>`);
+        const locs = Array.from(
+          { length: 500 },
+          (_, i) => `<url><loc>http://s${i}.wild.test:${port}/page</loc></url>`,
+        ).join('');
+        return void response
+          .writeHead(200, { 'content-type': 'application/xml' })
+          .end(`<?xml version="1.0"?><urlset>${locs}<url><loc>http://wild.test:${port}/private/x</loc></url></urlset>`);
       }
-      response.writeHead(200, { 'content-type': 'text/html' }).end('<html><head><title>Home</title></head><body><p>Home page.</p></body></html>');
+      response
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<html><head><title>Home</title></head><body><p>Home page.</p></body></html>');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
@@ -54,7 +64,11 @@ describe('map with include_subdomains and a sitemap of 500 subdomains', () => {
   it('contacts at most the origin cap', async () => {
     const resolver: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];
     const allowHosts = [`wild.test:${port}`, ...Array.from({ length: 500 }, (_, i) => `s${i}.wild.test:${port}`)];
-    const fetcher = new HttpFetcher({ allowHosts, resolver, robotsReader: { read: (text, agent, urls) => workers.robots(text, agent, urls) } });
+    const fetcher = new HttpFetcher({
+      allowHosts,
+      resolver,
+      robotsReader: { read: (text, agent, urls) => workers.robots(text, agent, urls) },
+    });
     const config = { ...loadConfig({}), crawlMaxOrigins: 8 };
     const mapper = new SiteMapper(fetcher, events, workers, config);
     try {

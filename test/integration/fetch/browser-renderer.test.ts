@@ -40,13 +40,21 @@ describe('BrowserRenderer', () => {
       siteSaw.push(req.url ?? '');
       if (req.url === '/set-cookies' || req.url === '/check-cookies') cookiesSeen.set(req.url, req.headers.cookie);
       if (req.url === '/set-cookies') res.setHeader('Set-Cookie', 'served=from-header; Path=/; Max-Age=3600');
-      if (req.url === '/check-cookies') return void res.writeHead(200, { 'Content-Type': 'text/html' }).end(scriptedPage());
-      if (req.url === '/slow-data') return void setTimeout(() => res.writeHead(200, { 'Content-Type': 'text/plain' }).end('late words'), 1_500);
+      if (req.url === '/check-cookies')
+        return void res.writeHead(200, { 'Content-Type': 'text/html' }).end(scriptedPage());
+      if (req.url === '/slow-data')
+        return void setTimeout(() => res.writeHead(200, { 'Content-Type': 'text/plain' }).end('late words'), 1_500);
       if (req.url === '/scripted') return void res.writeHead(200, { 'Content-Type': 'text/html' }).end(scriptedPage());
       const routed = siteRoutes.get(req.url ?? '');
       if (routed) return void res.writeHead(200, { 'Content-Type': 'text/html' }).end(routed);
       if (req.url === '/hop') return void res.writeHead(302, { Location: `${other.origin}/via-redirect` }).end();
-      if (req.url === '/download') return void res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Disposition': 'attachment; filename="x.bin"' }).end('bytes');
+      if (req.url === '/download')
+        return void res
+          .writeHead(200, {
+            'Content-Type': 'application/octet-stream',
+            'Content-Disposition': 'attachment; filename="x.bin"',
+          })
+          .end('bytes');
       if (req.url === '/probe') {
         const tries = `
           const seen = [];
@@ -68,7 +76,12 @@ describe('BrowserRenderer', () => {
       }
       res.writeHead(404).end();
     });
-    renderer = new BrowserRenderer({ executablePath: BROWSER, poolSize: 2, timeoutMs: 20_000, allowHosts: [new URL(site.origin).host] });
+    renderer = new BrowserRenderer({
+      executablePath: BROWSER,
+      poolSize: 2,
+      timeoutMs: 20_000,
+      allowHosts: [new URL(site.origin).host],
+    });
   });
   afterAll(async () => {
     await renderer?.close();
@@ -94,10 +107,16 @@ describe('BrowserRenderer', () => {
     expect(siteSaw.filter((p) => p.startsWith('/own-'))).toEqual([]);
   });
 
-  it('refuses a download: nothing is saved, and the page is that URL\'s error', async () => {
+  it("refuses a download: nothing is saved, and the page is that URL's error", async () => {
     await expect(renderer.render(`${site.origin}/download`)).rejects.toThrow(/could not load/);
     const profile = (renderer as unknown as { profile: string }).profile;
-    const saved = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('x.bin')) : []);
+    const saved = (dir: string) =>
+      fs.existsSync(dir)
+        ? fs
+            .readdirSync(dir, { recursive: true })
+            .map(String)
+            .filter((f) => f.endsWith('x.bin'))
+        : [];
     expect([...saved(profile), ...saved(path.join(os.homedir(), 'Downloads'))]).toEqual([]);
   });
 
@@ -116,7 +135,13 @@ describe('BrowserRenderer', () => {
       if (host === 'rebind.test') return [{ address: rebinds++ === 0 ? '93.184.216.34' : '127.0.0.1', family: 4 }];
       throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
     };
-    const named = new BrowserRenderer({ executablePath: BROWSER, poolSize: 1, timeoutMs: 20_000, allowHosts: [`site.test:${sitePort}`], resolver });
+    const named = new BrowserRenderer({
+      executablePath: BROWSER,
+      poolSize: 1,
+      timeoutMs: 20_000,
+      allowHosts: [`site.test:${sitePort}`],
+      resolver,
+    });
     const rebound = `fetch('http://rebind.test:${otherPort}/rebound').then((r) => r.text(), () => 'blocked').then((t) => { const p = document.createElement('p'); p.textContent = 'REBOUND ' + t; document.body.append(p); });`;
     siteRoutes.set('/rebinding', scriptedPage(rebound));
     try {
@@ -132,18 +157,31 @@ describe('BrowserRenderer', () => {
   });
 
   it('replaces a browser that crashed', async () => {
-    const browser = await (renderer as unknown as { browser: Promise<{ process(): { kill(signal: string): void } | null }> }).browser;
+    const browser = await (
+      renderer as unknown as { browser: Promise<{ process(): { kill(signal: string): void } | null }> }
+    ).browser;
     browser.process()!.kill('SIGKILL');
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect((await renderer.render(`${site.origin}/scripted`)).html).toContain(SCRIPTED_TEXT);
   });
 
   it('bounds a render as a whole: a page spinning in a script is given up at the deadline, and the next page renders', async () => {
-    siteRoutes.set('/spin', '<!doctype html><html><body><p>Thin text.</p><script>setTimeout(() => { for (;;) {} })</script></body></html>');
+    siteRoutes.set(
+      '/spin',
+      '<!doctype html><html><body><p>Thin text.</p><script>setTimeout(() => { for (;;) {} })</script></body></html>',
+    );
     // Spinning only once loaded: the wait is then on reading the DOM (page.content()).
-    siteRoutes.set('/spin-after-load', '<!doctype html><html><body><p>Thin text.</p><script>addEventListener(\'load\', () => setTimeout(() => { for (;;) {} }, 50))</script></body></html>');
+    siteRoutes.set(
+      '/spin-after-load',
+      "<!doctype html><html><body><p>Thin text.</p><script>addEventListener('load', () => setTimeout(() => { for (;;) {} }, 50))</script></body></html>",
+    );
     // A deadline small enough to wait for, large enough for a normal page on a loaded machine.
-    const bounded = new BrowserRenderer({ executablePath: BROWSER, poolSize: 1, timeoutMs: 4_000, allowHosts: [new URL(site.origin).host] });
+    const bounded = new BrowserRenderer({
+      executablePath: BROWSER,
+      poolSize: 1,
+      timeoutMs: 4_000,
+      allowHosts: [new URL(site.origin).host],
+    });
     try {
       for (const spin of ['/spin', '/spin-after-load']) {
         const started = Date.now();
@@ -159,15 +197,31 @@ describe('BrowserRenderer', () => {
   });
 
   it('kills and replaces a browser whose page does not close after the deadline, and the next page renders', async () => {
-    const bounded = new BrowserRenderer({ executablePath: BROWSER, poolSize: 1, timeoutMs: 5_000, allowHosts: [new URL(site.origin).host] });
-    siteRoutes.set('/spin-after-load', '<!doctype html><html><body><p>Thin text.</p><script>addEventListener(\'load\', () => setTimeout(() => { for (;;) {} }, 50))</script></body></html>');
+    const bounded = new BrowserRenderer({
+      executablePath: BROWSER,
+      poolSize: 1,
+      timeoutMs: 5_000,
+      allowHosts: [new URL(site.origin).host],
+    });
+    siteRoutes.set(
+      '/spin-after-load',
+      "<!doctype html><html><body><p>Thin text.</p><script>addEventListener('load', () => setTimeout(() => { for (;;) {} }, 50))</script></body></html>",
+    );
     try {
       expect((await bounded.render(`${site.origin}/scripted`)).html).toContain(SCRIPTED_TEXT);
-      type Handle = { process(): { exitCode: number | null; signalCode: string | null; once(event: 'exit', listener: () => void): void } | null; createBrowserContext(): Promise<{ close(): Promise<void> }> };
+      type Handle = {
+        process(): {
+          exitCode: number | null;
+          signalCode: string | null;
+          once(event: 'exit', listener: () => void): void;
+        } | null;
+        createBrowserContext(): Promise<{ close(): Promise<void> }>;
+      };
       const first = await (bounded as unknown as { browser: Promise<Handle> }).browser;
       // A context whose close never answers, as one held by a renderer spinning in a script can.
       const create = first.createBrowserContext.bind(first);
-      first.createBrowserContext = async () => Object.assign(await create(), { close: () => new Promise<void>(() => undefined) });
+      first.createBrowserContext = async () =>
+        Object.assign(await create(), { close: () => new Promise<void>(() => undefined) });
       const child = first.process()!;
       const exited = new Promise<void>((resolve) => child.once('exit', resolve));
       const started = Date.now();
@@ -183,8 +237,17 @@ describe('BrowserRenderer', () => {
   });
 
   it('refuses a render beyond the wait queue, naming the bound', async () => {
-    siteRoutes.set('/slowish', scriptedPage("fetch('/slow-data').then((r) => r.text()).then((t) => { document.body.append(t); });"));
-    const queued = new BrowserRenderer({ executablePath: BROWSER, poolSize: 1, queueMax: 1, timeoutMs: 10_000, allowHosts: [new URL(site.origin).host] });
+    siteRoutes.set(
+      '/slowish',
+      scriptedPage("fetch('/slow-data').then((r) => r.text()).then((t) => { document.body.append(t); });"),
+    );
+    const queued = new BrowserRenderer({
+      executablePath: BROWSER,
+      poolSize: 1,
+      queueMax: 1,
+      timeoutMs: 10_000,
+      allowHosts: [new URL(site.origin).host],
+    });
     try {
       const outcomes = await Promise.allSettled([1, 2, 3].map((n) => queued.render(`${site.origin}/slowish?${n}`)));
       const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
@@ -206,10 +269,13 @@ describe('BrowserRenderer', () => {
     expect(cookiesSeen.get('/check-cookies')).toBeUndefined();
   });
 
-  it('says the browser could not start when it cannot (a sandbox refused, a broken binary): that URL\'s error', async () => {
+  it("says the browser could not start when it cannot (a sandbox refused, a broken binary): that URL's error", async () => {
     const broken = new BrowserRenderer({ executablePath: '/bin/false', allowHosts: [new URL(site.origin).host] });
     try {
-      await expect(broken.render(`${site.origin}/scripted`)).rejects.toMatchObject({ name: 'FetchError', message: expect.stringMatching(/the browser could not start/) });
+      await expect(broken.render(`${site.origin}/scripted`)).rejects.toMatchObject({
+        name: 'FetchError',
+        message: expect.stringMatching(/the browser could not start/),
+      });
     } finally {
       await broken.close();
     }
@@ -218,6 +284,8 @@ describe('BrowserRenderer', () => {
   it('says no browser is available when none is', async () => {
     const none = new BrowserRenderer({ executablePath: '/nonexistent/chromium' });
     expect(none.available).toBe(false);
-    await expect(none.render(`${site.origin}/scripted`)).rejects.toThrow(/no(ne)? .*browser|browser .*not available|none is available/);
+    await expect(none.render(`${site.origin}/scripted`)).rejects.toThrow(
+      /no(ne)? .*browser|browser .*not available|none is available/,
+    );
   });
 });

@@ -15,7 +15,12 @@ export const concurrency = { active: 0, max: 0 };
 export const bigBody = { socketClosed: false };
 export let hangUps = 0;
 
-function html(res: ServerResponse, body: Buffer | string, contentType = 'text/html', headers: Record<string, string> = {}) {
+function html(
+  res: ServerResponse,
+  body: Buffer | string,
+  contentType = 'text/html',
+  headers: Record<string, string> = {},
+) {
   res.writeHead(200, { 'content-type': contentType, ...headers }).end(body);
 }
 
@@ -30,25 +35,52 @@ export function useFetcherServer(options: { onRobotsTxt?: () => void } = {}): vo
       switch (url.pathname) {
         case '/robots.txt':
           options.onRobotsTxt?.();
-          return html(res, 'User-agent: WebResearchBot\nDisallow: /private\n\nUser-agent: *\nDisallow: /\n', 'text/plain');
+          return html(
+            res,
+            'User-agent: WebResearchBot\nDisallow: /private\n\nUser-agent: *\nDisallow: /\n',
+            'text/plain',
+          );
         case '/cp1252':
           return html(res, iconv.encode('<p>café “quoted” €</p>', 'windows-1252'), 'text/html; charset=windows-1252');
         case '/sjis':
-          return html(res, iconv.encode('<html><head><meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS"></head><body>日本語</body></html>', 'shift_jis'));
+          return html(
+            res,
+            iconv.encode(
+              '<html><head><meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS"></head><body>日本語</body></html>',
+              'shift_jis',
+            ),
+          );
         case '/latin1':
-          return html(res, iconv.encode('<html><head><meta charset="ISO-8859-1"></head><body>déjà vu</body></html>', 'latin1'));
+          return html(
+            res,
+            iconv.encode('<html><head><meta charset="ISO-8859-1"></head><body>déjà vu</body></html>', 'latin1'),
+          );
         case '/bom':
-          return html(res, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('naïve ✓')]), url.searchParams.get('type') ?? 'text/plain');
+          return html(
+            res,
+            Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('naïve ✓')]),
+            url.searchParams.get('type') ?? 'text/plain',
+          );
         case '/gzip':
-          return html(res, zlib.gzipSync('<p>gzipped ünïcode</p>'), 'text/html; charset=utf-8', { 'content-encoding': 'gzip' });
+          return html(res, zlib.gzipSync('<p>gzipped ünïcode</p>'), 'text/html; charset=utf-8', {
+            'content-encoding': 'gzip',
+          });
         case '/br':
-          return html(res, zlib.brotliCompressSync('<p>brotli ünïcode</p>'), 'text/html; charset=utf-8', { 'content-encoding': 'br' });
+          return html(res, zlib.brotliCompressSync('<p>brotli ünïcode</p>'), 'text/html; charset=utf-8', {
+            'content-encoding': 'br',
+          });
         case '/deflate':
-          return html(res, zlib.deflateSync('{"deflated":true}'), 'application/json', { 'content-encoding': 'deflate' });
+          return html(res, zlib.deflateSync('{"deflated":true}'), 'application/json', {
+            'content-encoding': 'deflate',
+          });
         case '/bomb': // 64 MiB of zeros, ~64 KiB on the wire
           return html(res, zlib.gzipSync(Buffer.alloc(64 * 1024 * 1024)), 'text/plain', { 'content-encoding': 'gzip' });
         case '/sitemap.xml.gz':
-          return html(res, zlib.gzipSync('<urlset><url><loc>https://x.test/a</loc></url></urlset>'), 'application/gzip');
+          return html(
+            res,
+            zlib.gzipSync('<urlset><url><loc>https://x.test/a</loc></url></urlset>'),
+            'application/gzip',
+          );
         case '/sitemap-bomb.xml.gz': // 64 MiB unpacked
           return html(res, zlib.gzipSync(Buffer.alloc(64 * 1024 * 1024)), 'application/x-gzip');
         case '/hang-up-once':

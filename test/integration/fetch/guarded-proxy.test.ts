@@ -20,7 +20,9 @@ describe('GuardedProxy', () => {
   const port = (s: http.Server) => (s.address() as AddressInfo).port;
 
   beforeAll(async () => {
-    allowed = http.createServer((req, res) => res.writeHead(200, { 'Content-Type': 'text/plain' }).end(`allowed ${req.url}`));
+    allowed = http.createServer((req, res) =>
+      res.writeHead(200, { 'Content-Type': 'text/plain' }).end(`allowed ${req.url}`),
+    );
     other = http.createServer((req, res) => {
       otherSaw.push(req.url ?? '');
       res.end('INTERNAL');
@@ -43,18 +45,23 @@ describe('GuardedProxy', () => {
 
   const viaProxy = (url: string) =>
     new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.request({ host: proxyUrl.hostname, port: proxyUrl.port, path: url, headers: { host: new URL(url).host } }, (res) => {
-        let body = '';
-        res.on('data', (chunk) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      });
+      const req = http.request(
+        { host: proxyUrl.hostname, port: proxyUrl.port, path: url, headers: { host: new URL(url).host } },
+        (res) => {
+          let body = '';
+          res.on('data', (chunk) => (body += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
       req.on('error', reject);
       req.end();
     });
 
   const connect = (target: string) =>
     new Promise<string>((resolve, reject) => {
-      const socket = net.connect(Number(proxyUrl.port), proxyUrl.hostname, () => socket.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n`));
+      const socket = net.connect(Number(proxyUrl.port), proxyUrl.hostname, () =>
+        socket.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n`),
+      );
       socket.once('data', (chunk) => {
         const line = chunk.toString('latin1').split('\r\n')[0]!;
         if (!line.includes(' 200 ')) return resolve(line);
@@ -72,10 +79,20 @@ describe('GuardedProxy', () => {
   });
 
   it('refuses another loopback port, a metadata address, a name that resolves inside and a name rebound to loopback, never dialling them', async () => {
-    for (const url of [`http://127.0.0.1:${port(other)}/x`, 'http://169.254.169.254/latest/meta-data/', `http://inside.test:${port(other)}/y`, `http://rebind.test:${port(other)}/z`]) {
+    for (const url of [
+      `http://127.0.0.1:${port(other)}/x`,
+      'http://169.254.169.254/latest/meta-data/',
+      `http://inside.test:${port(other)}/y`,
+      `http://rebind.test:${port(other)}/z`,
+    ]) {
       expect((await viaProxy(url)).status).toBe(403);
     }
-    for (const target of [`127.0.0.1:${port(other)}`, `inside.test:${port(other)}`, `rebind.test:${port(other)}`, '169.254.169.254:80']) {
+    for (const target of [
+      `127.0.0.1:${port(other)}`,
+      `inside.test:${port(other)}`,
+      `rebind.test:${port(other)}`,
+      '169.254.169.254:80',
+    ]) {
       expect(await connect(target)).toMatch(/403/);
     }
     expect(otherSaw).toEqual([]);

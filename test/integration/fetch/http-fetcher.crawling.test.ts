@@ -19,7 +19,10 @@ describe('politeness', () => {
     const f = make();
     const before = server.paths.length;
     const err = await failure(f.fetch(`${base}/private/report`, { respectRobots: true }));
-    expect(err).toMatchObject({ code: 'robots_disallowed', message: `${base}/private/report: robots.txt disallows WebResearchBot` });
+    expect(err).toMatchObject({
+      code: 'robots_disallowed',
+      message: `${base}/private/report: robots.txt disallows WebResearchBot`,
+    });
     expect(server.paths.slice(before)).toEqual(['/robots.txt']); // the page itself was never requested
     expect((await f.fetch(`${base}/public`, { respectRobots: true })).body).toBe('<p>page /public</p>');
     expect(await f.robotsAllowed(`${base}/private/x`)).toBe(false);
@@ -30,7 +33,11 @@ describe('politeness', () => {
   });
 
   it('a missing robots.txt allows everything', async () => {
-    const other = await startServer((req, res) => (req.url === '/robots.txt' ? res.writeHead(404).end() : res.writeHead(200, { 'content-type': 'text/plain' }).end('open')));
+    const other = await startServer((req, res) =>
+      req.url === '/robots.txt'
+        ? res.writeHead(404).end()
+        : res.writeHead(200, { 'content-type': 'text/plain' }).end('open'),
+    );
     try {
       const f = make({ allowHosts: [`127.0.0.1:${other.port}`] });
       expect((await f.fetch(`http://127.0.0.1:${other.port}/anything`, { respectRobots: true })).body).toBe('open');
@@ -44,17 +51,31 @@ describe('politeness', () => {
 describe('crawling', () => {
   it('a gzip file is unpacked as XML when asked (sitemaps), refused otherwise; a gzip bomb stops at the cap', async () => {
     const f = make();
-    expect(await f.fetch(`${base}/sitemap.xml.gz`, { gunzip: true })).toMatchObject({ contentType: 'application/xml', body: '<urlset><url><loc>https://x.test/a</loc></url></urlset>' });
+    expect(await f.fetch(`${base}/sitemap.xml.gz`, { gunzip: true })).toMatchObject({
+      contentType: 'application/xml',
+      body: '<urlset><url><loc>https://x.test/a</loc></url></urlset>',
+    });
     expect((await failure(f.fetch(`${base}/sitemap.xml.gz`))).code).toBe('unsupported_type');
     const bomb = await failure(f.fetch(`${base}/sitemap-bomb.xml.gz`, { gunzip: true, maxBytes: 1024 * 1024 }));
-    expect(bomb).toMatchObject({ code: 'too_large', message: `${base}/sitemap-bomb.xml.gz: unpacked body exceeds 1048576 bytes` });
+    expect(bomb).toMatchObject({
+      code: 'too_large',
+      message: `${base}/sitemap-bomb.xml.gz: unpacked body exceeds 1048576 bytes`,
+    });
   });
 
   it('beforeHop is awaited before every request of the exchange and afterHop called when it ended, redirect hops included', async () => {
     const hops: string[] = [];
-    const page = await make().fetch(`${base}/redirect?to=/landed`, { beforeHop: async (url) => void hops.push(`before ${url}`), afterHop: (url) => void hops.push(`after ${url}`) });
+    const page = await make().fetch(`${base}/redirect?to=/landed`, {
+      beforeHop: async (url) => void hops.push(`before ${url}`),
+      afterHop: (url) => void hops.push(`after ${url}`),
+    });
     expect(page.finalUrl).toBe(`${base}/landed`);
-    expect(hops).toEqual([`before ${base}/redirect?to=/landed`, `after ${base}/redirect?to=/landed`, `before ${base}/landed`, `after ${base}/landed`]);
+    expect(hops).toEqual([
+      `before ${base}/redirect?to=/landed`,
+      `after ${base}/redirect?to=/landed`,
+      `before ${base}/landed`,
+      `after ${base}/landed`,
+    ]);
   });
 
   it('cache: false neither serves nor stores a copy', async () => {
@@ -68,9 +89,15 @@ describe('crawling', () => {
 
   it('reads Crawl-delay for our user agent, capped at 30 s', async () => {
     const other = await startServer((req, res) =>
-      req.url === '/robots.txt' ? res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nCrawl-delay: 2.5\n') : res.writeHead(200).end(),
+      req.url === '/robots.txt'
+        ? res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nCrawl-delay: 2.5\n')
+        : res.writeHead(200).end(),
     );
-    const slow = await startServer((req, res) => (req.url === '/robots.txt' ? res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nCrawl-delay: 3600\n') : res.writeHead(200).end()));
+    const slow = await startServer((req, res) =>
+      req.url === '/robots.txt'
+        ? res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nCrawl-delay: 3600\n')
+        : res.writeHead(200).end(),
+    );
     try {
       const f = make({ allowHosts: [`127.0.0.1:${server.port}`, `127.0.0.1:${other.port}`, `127.0.0.1:${slow.port}`] });
       expect(await f.crawlDelayMs(`http://127.0.0.1:${other.port}/x`)).toBe(2_500);

@@ -26,7 +26,13 @@ describe('decoding', () => {
 
   it('windows-1252 from the Content-Type header', async () => {
     const page = await f().fetch(`${base}/cp1252`);
-    expect(page).toMatchObject({ status: 200, contentType: 'text/html', charset: 'windows-1252', body: '<p>café “quoted” €</p>', fromCache: false });
+    expect(page).toMatchObject({
+      status: 200,
+      contentType: 'text/html',
+      charset: 'windows-1252',
+      body: '<p>café “quoted” €</p>',
+      fromCache: false,
+    });
   });
 
   it('Shift_JIS from <meta http-equiv>', async () => {
@@ -85,7 +91,12 @@ describe('limits and failures', () => {
   });
 
   it('bounds name resolution + connect by connectTimeoutMs', async () => {
-    const f = make({ allowHosts: ['slow.test'], resolver: stubResolver({ 'slow.test': 'hang' }), connectTimeoutMs: 150, timeoutMs: 10_000 });
+    const f = make({
+      allowHosts: ['slow.test'],
+      resolver: stubResolver({ 'slow.test': 'hang' }),
+      connectTimeoutMs: 150,
+      timeoutMs: 10_000,
+    });
     const started = Date.now();
     const err = await failure(f.fetch('http://slow.test/'));
     expect(err.code).toBe('timeout');
@@ -102,7 +113,10 @@ describe('limits and failures', () => {
 
   it('refuses non-text types without reading them', async () => {
     const err = await failure(make().fetch(`${base}/png`));
-    expect(err).toMatchObject({ code: 'unsupported_type', message: `${base}/png: image/png is not a text type, a PDF or a Word document` });
+    expect(err).toMatchObject({
+      code: 'unsupported_type',
+      message: `${base}/png: image/png is not a text type, a PDF or a Word document`,
+    });
   });
 
   it('passes a PDF through as base64, known by its bytes when served as octet-stream; other bytes are refused', async () => {
@@ -110,7 +124,10 @@ describe('limits and failures', () => {
     expect(page).toMatchObject({ contentType: 'application/pdf', encoding: 'base64', charset: 'binary' });
     expect(Buffer.from(page.body, 'base64').toString('latin1')).toBe('%PDF-1.7\n% a PDF served as bytes\n');
     const err = await failure(make().fetch(`${base}/octet-other`));
-    expect(err).toMatchObject({ code: 'unsupported_type', message: `${base}/octet-other: application/octet-stream is not a text type, a PDF or a Word document` });
+    expect(err).toMatchObject({
+      code: 'unsupported_type',
+      message: `${base}/octet-other: application/octet-stream is not a text type, a PDF or a Word document`,
+    });
   });
 
   it('HTTP 404 is an http_error with the status', async () => {
@@ -132,13 +149,33 @@ describe('limits and failures', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fetch-tls-'));
     try {
       try {
-        execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
-          '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')], { stdio: 'ignore' });
+        execFileSync(
+          'openssl',
+          [
+            'req',
+            '-x509',
+            '-newkey',
+            'rsa:2048',
+            '-nodes',
+            '-days',
+            '1',
+            '-subj',
+            '/CN=127.0.0.1',
+            '-keyout',
+            path.join(dir, 'key.pem'),
+            '-out',
+            path.join(dir, 'cert.pem'),
+          ],
+          { stdio: 'ignore' },
+        );
       } catch {
         return; // no openssl here: nothing to serve TLS with
       }
       let connections = 0;
-      const tls = https.createServer({ key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) }, (_q, r) => r.end('tls'));
+      const tls = https.createServer(
+        { key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) },
+        (_q, r) => r.end('tls'),
+      );
       tls.on('connection', () => connections++);
       await new Promise<void>((r) => tls.listen(0, '127.0.0.1', r));
       const port = (tls.address() as AddressInfo).port;
@@ -158,11 +195,18 @@ describe('limits and failures', () => {
 
   it('refuses a redirect to an address longer than 8 KB', async () => {
     const err = await failure(make().fetch(`${base}/redirect?to=/${'x'.repeat(9_000)}`));
-    expect(err).toMatchObject({ code: 'invalid_url', message: expect.stringContaining('redirected to an address longer than 8192 characters') });
+    expect(err).toMatchObject({
+      code: 'invalid_url',
+      message: expect.stringContaining('redirected to an address longer than 8192 characters'),
+    });
   });
 
   it('follows redirects and reports the final URL', async () => {
     const page = await make().fetch(`${base}/redirect?to=/landing#frag`);
-    expect(page).toMatchObject({ url: `${base}/redirect?to=/landing`, finalUrl: `${base}/landing`, body: '<p>page /landing</p>' });
+    expect(page).toMatchObject({
+      url: `${base}/redirect?to=/landing`,
+      finalUrl: `${base}/landing`,
+      body: '<p>page /landing</p>',
+    });
   });
 });

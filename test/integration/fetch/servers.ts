@@ -14,7 +14,10 @@ export interface CountingServer {
   close(): Promise<void>;
 }
 
-export async function startServer(handler: http.RequestListener = (_req, res) => res.end('ok'), opts: { ipv6?: boolean } = {}): Promise<CountingServer> {
+export async function startServer(
+  handler: http.RequestListener = (_req, res) => res.end('ok'),
+  opts: { ipv6?: boolean } = {},
+): Promise<CountingServer> {
   const sockets = new Set<Socket>();
   const servers: http.Server[] = [];
   const state: CountingServer = {

@@ -142,14 +142,19 @@ describe('redirects are checked hop by hop', () => {
 
 describe('allowHosts is host (and port) exact', () => {
   it('a bare host entry opens every port of that host only', async () => {
-    const f = new HttpFetcher({ allowHosts: ['localhost'], resolver: stubResolver({ localhost: ['127.0.0.1'], 'evil.test': ['127.0.0.1'] }) });
+    const f = new HttpFetcher({
+      allowHosts: ['localhost'],
+      resolver: stubResolver({ localhost: ['127.0.0.1'], 'evil.test': ['127.0.0.1'] }),
+    });
     try {
       expect((await f.fetch(`http://localhost:${allowed.port}/`)).body).toBe('hello');
       // Same address, other spelling: not the allowed host.
       await expect(f.fetch(`http://127.0.0.1:${target.port}/`)).rejects.toMatchObject({ code: 'blocked_address' });
       // Allowed host redirecting to a non-allowed one.
       await expect(
-        f.fetch(`http://localhost:${allowed.port}/redirect?to=${encodeURIComponent(`http://evil.test:${target.port}/`)}`),
+        f.fetch(
+          `http://localhost:${allowed.port}/redirect?to=${encodeURIComponent(`http://evil.test:${target.port}/`)}`,
+        ),
       ).rejects.toMatchObject({ code: 'blocked_address' });
     } finally {
       await f.close();
@@ -177,7 +182,11 @@ describe('environment proxies', () => {
 
 describe('the agent refuses on its own (without the URL pre-check)', () => {
   // Straight through Node's http client, as a future caller that bypassed checkUrl would.
-  const agent = new GuardedHttpAgent({ allowHosts: new AllowHosts(), resolver: systemResolver, connectTimeoutMs: 2000 });
+  const agent = new GuardedHttpAgent({
+    allowHosts: new AllowHosts(),
+    resolver: systemResolver,
+    connectTimeoutMs: 2000,
+  });
   afterAll(() => agent.destroy());
 
   it.each([
@@ -201,6 +210,8 @@ describe('the agent refuses on its own (without the URL pre-check)', () => {
         resolve(e as Error); // a literal is refused synchronously in createConnection
       }
     });
-    expect(err.message).toMatch(/is a loopback address|resolves to a loopback address|is an unspecified address|IPv6 form of a non-public|is not allowed/);
+    expect(err.message).toMatch(
+      /is a loopback address|resolves to a loopback address|is an unspecified address|IPv6 form of a non-public|is not allowed/,
+    );
   });
 });

@@ -40,11 +40,16 @@ class WidgetHandler {
   constructor(@Inject(EVENT_STORE) private readonly events: EventStore) {}
 
   @MessagePattern('widgets.create')
-  async create(@Payload() body: { name: string; delay_ms: number }, @Ctx() ctx: BaseRpcContext): Promise<CommandReply & { n: number }> {
+  async create(
+    @Payload() body: { name: string; delay_ms: number },
+    @Ctx() ctx: BaseRpcContext,
+  ): Promise<CommandReply & { n: number }> {
     const headers = busHeaders(ctx);
     handled++;
     await new Promise((r) => setTimeout(r, body.delay_ms));
-    const position = await chargeRequest(this.events, chargeContextFrom(headers), [{ sku: 'sku_search', quantity: 1, credits: 1 }]);
+    const position = await chargeRequest(this.events, chargeContextFrom(headers), [
+      { sku: 'sku_search', quantity: 1, credits: 1 },
+    ]);
     return { position, n: handled };
   }
 
@@ -114,7 +119,11 @@ describe('gateway command path', () => {
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wr-commands-'));
-    const config = { ...loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_RPS: '0', BUS_TIMEOUT_MS: '300' }), host: '127.0.0.1', port: 0 };
+    const config = {
+      ...loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_RPS: '0', BUS_TIMEOUT_MS: '300' }),
+      host: '127.0.0.1',
+      port: 0,
+    };
 
     @Module({ imports: [GatewayModule.forRoot()], controllers: [WidgetHandler, WidgetController] })
     class WidgetModule {}
@@ -161,7 +170,9 @@ describe('gateway command path', () => {
       expect(response.status).toBe(200);
       const charge = await fetch(`${base}/v1/usage/requests/ryw-${i}`, { headers: { Authorization: `Bearer ${key}` } });
       expect(charge.status).toBe(200);
-      const usage = (await (await fetch(`${base}/v1/usage`, { headers: { Authorization: `Bearer ${key}` } })).json()) as { total_credits: number };
+      const usage = (await (
+        await fetch(`${base}/v1/usage`, { headers: { Authorization: `Bearer ${key}` } })
+      ).json()) as { total_credits: number };
       expect(usage.total_credits).toBe(i + 1);
       void charge;
     }
@@ -185,7 +196,9 @@ describe('gateway command path', () => {
       expect(answered).toBe(false);
       const response = await pending;
       expect(response.status).toBe(200);
-      const usage = (await (await fetch(`${base}/v1/usage?from=2020-01-01&to=2099-01-01`, { headers: { Authorization: `Bearer ${key}` } })).json()) as {
+      const usage = (await (
+        await fetch(`${base}/v1/usage?from=2020-01-01&to=2099-01-01`, { headers: { Authorization: `Bearer ${key}` } })
+      ).json()) as {
         total_credits: number;
       };
       expect(usage.total_credits).toBe(21);
@@ -195,8 +208,11 @@ describe('gateway command path', () => {
   });
 
   it('charges every call, even when a client reuses its X-Request-Id', async () => {
-    for (let i = 0; i < 2; i++) expect((await post('/v1/widgets', { name: 'same' }, { 'X-Request-Id': 'reused-id' })).status).toBe(200);
-    const charge = (await (await fetch(`${base}/v1/usage/requests/reused-id`, { headers: { Authorization: `Bearer ${key}` } })).json()) as {
+    for (let i = 0; i < 2; i++)
+      expect((await post('/v1/widgets', { name: 'same' }, { 'X-Request-Id': 'reused-id' })).status).toBe(200);
+    const charge = (await (
+      await fetch(`${base}/v1/usage/requests/reused-id`, { headers: { Authorization: `Bearer ${key}` } })
+    ).json()) as {
       credits: number;
       charges: number;
     };
@@ -261,9 +277,13 @@ describe('gateway command path', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     // Final: no Retry-After, so a client does not retry it.
     expect(again.headers.get('retry-after')).toBeNull();
-    expect(((await again.json()) as { detail: string }).detail).toMatch(/answered \(status 200, 100011 bytes\) and charged once; its answer was over 65536 bytes/);
+    expect(((await again.json()) as { detail: string }).detail).toMatch(
+      /answered \(status 200, 100011 bytes\) and charged once; its answer was over 65536 bytes/,
+    );
     expect(largeAnswers).toBe(1);
-    const recorded = (await app.get<EventStore>(EVENT_STORE).readAll()).filter((e) => e.type === 'IdempotentResponseRecorded');
+    const recorded = (await app.get<EventStore>(EVENT_STORE).readAll()).filter(
+      (e) => e.type === 'IdempotentResponseRecorded',
+    );
     expect(Math.max(...recorded.map((e) => JSON.stringify(e.data).length))).toBeLessThan(2_000);
   });
 
@@ -281,10 +301,16 @@ describe('gateway command path', () => {
   });
 
   it('takes no claim for a request without the header, nor for a replay', async () => {
-    const streamsBefore = (await app.get<EventStore>(EVENT_STORE).readAll()).filter((e) => e.stream.startsWith('idempotency-')).length;
+    const streamsBefore = (await app.get<EventStore>(EVENT_STORE).readAll()).filter((e) =>
+      e.stream.startsWith('idempotency-'),
+    ).length;
     expect((await post('/v1/widgets', { name: 'plain' })).status).toBe(200);
-    expect((await post('/v1/widgets', { name: 'once' }, { 'Idempotency-Key': 'idem-1' })).headers.get('idempotent-replayed')).toBe('true');
-    const streamsAfter = (await app.get<EventStore>(EVENT_STORE).readAll()).filter((e) => e.stream.startsWith('idempotency-')).length;
+    expect(
+      (await post('/v1/widgets', { name: 'once' }, { 'Idempotency-Key': 'idem-1' })).headers.get('idempotent-replayed'),
+    ).toBe('true');
+    const streamsAfter = (await app.get<EventStore>(EVENT_STORE).readAll()).filter((e) =>
+      e.stream.startsWith('idempotency-'),
+    ).length;
     expect(streamsAfter).toBe(streamsBefore);
   });
 

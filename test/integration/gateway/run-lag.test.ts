@@ -29,11 +29,21 @@ describe('a run whose read model lags behind its request', () => {
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wr-run-lag-'));
-    const config = { ...loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_RPS: '0', READ_YOUR_WRITES_MS: '100' }), host: '127.0.0.1', port: 0 };
+    const config = {
+      ...loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_RPS: '0', READ_YOUR_WRITES_MS: '100' }),
+      host: '127.0.0.1',
+      port: 0,
+    };
     @Module({ controllers: [runBusHandler('research')] })
     class ResearchRequests {}
     @Module({
-      imports: [CoreModule.forRoot(config), BusModule.forRoot({ transport: 'inprocess', service: 'test', timeoutMs: config.busTimeoutMs }), ProjectionModule.forRoot(), GatewayModule.forRoot(), ResearchRequests],
+      imports: [
+        CoreModule.forRoot(config),
+        BusModule.forRoot({ transport: 'inprocess', service: 'test', timeoutMs: config.busTimeoutMs }),
+        ProjectionModule.forRoot(),
+        GatewayModule.forRoot(),
+        ResearchRequests,
+      ],
     })
     class Root {}
     app = await createHttpApp(Root, config, new JsonLogger(createRootLogger('test', 'silent')));
@@ -42,7 +52,11 @@ describe('a run whose read model lags behind its request', () => {
     await app.listen(0, '127.0.0.1');
     base = (await app.getUrl()).replace('[::1]', '127.0.0.1');
     key = (await new TeamAdmin(app.get<EventStore>(EVENT_STORE), app.get(SecretBox)).createKey('lagging')).key;
-    for (let i = 0; i < 200 && (await fetch(`${base}/v1/usage`, { headers: { Authorization: `Bearer ${key}` } })).status !== 200; i++) {
+    for (
+      let i = 0;
+      i < 200 && (await fetch(`${base}/v1/usage`, { headers: { Authorization: `Bearer ${key}` } })).status !== 200;
+      i++
+    ) {
       await new Promise((r) => setTimeout(r, 10));
     }
   }, 30_000);
@@ -76,7 +90,9 @@ describe('a run whose read model lags behind its request', () => {
     }
     let list: { searches: unknown[] } = { searches: [] };
     for (let i = 0; i < 100 && list.searches.length === 0; i++) {
-      list = (await (await fetch(`${base}/v1/searches`, { headers: { Authorization: `Bearer ${key}` } })).json()) as { searches: unknown[] };
+      list = (await (await fetch(`${base}/v1/searches`, { headers: { Authorization: `Bearer ${key}` } })).json()) as {
+        searches: unknown[];
+      };
       await new Promise((r) => setTimeout(r, 20));
     }
     expect(list.searches).toHaveLength(1);

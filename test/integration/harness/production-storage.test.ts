@@ -17,6 +17,8 @@ describe('cluster e2e on production storage (EVENTSTORE_URL / MONGO_URL given to
     const b = productionStorage({ MONGO_URL: 'mongodb://user:pw@mongo:27017/webresearch?authSource=admin' }).MONGO_URL;
     expect(a).toMatch(/^mongodb:\/\/user:pw@mongo:27017\/webresearch_e2e_[0-9a-f]{8}\?authSource=admin$/);
     expect(a).not.toBe(b);
-    expect(productionStorage({ MONGO_URL: 'mongodb://mongo:27017' }).MONGO_URL).toMatch(/^mongodb:\/\/mongo:27017\/webresearch_e2e_[0-9a-f]{8}$/);
+    expect(productionStorage({ MONGO_URL: 'mongodb://mongo:27017' }).MONGO_URL).toMatch(
+      /^mongodb:\/\/mongo:27017\/webresearch_e2e_[0-9a-f]{8}$/,
+    );
   });
 });

@@ -9,8 +9,10 @@ describe('crawling the fixture web', () => {
   let fetcher: HttpFetcher;
   const ACME = 'acme-robotics.test';
   const acme = (path: string) => `${web.baseUrl(ACME)}${path}`;
-  const crawl = (seed: string, options: ConstructorParameters<typeof Crawler>[1] = {}) => new Crawler(fetcher, { maxAgeMs: 0, ...options }).crawl(seed);
-  const paths = (result: CrawlResult) => result.pages.map((page) => new URL(page.url).pathname + new URL(page.url).search);
+  const crawl = (seed: string, options: ConstructorParameters<typeof Crawler>[1] = {}) =>
+    new Crawler(fetcher, { maxAgeMs: 0, ...options }).crawl(seed);
+  const paths = (result: CrawlResult) =>
+    result.pages.map((page) => new URL(page.url).pathname + new URL(page.url).search);
 
   beforeEach(async () => {
     web = await startFixtureWeb();
@@ -56,7 +58,10 @@ describe('crawling the fixture web', () => {
   it('skips non-HTML but reads documents: a PDF link is fetched and kept (base64, for the extractor), a zip answer unindexed', async () => {
     const result = await crawl(acme('/'));
     expect(web.requests(ACME)).toContain('/files/brochure.pdf');
-    expect(result.pages.find((page) => page.url === acme('/files/brochure.pdf'))).toMatchObject({ contentType: 'application/pdf', encoding: 'base64' });
+    expect(result.pages.find((page) => page.url === acme('/files/brochure.pdf'))).toMatchObject({
+      contentType: 'application/pdf',
+      encoding: 'base64',
+    });
     expect(paths(result)).not.toContain('/press-kit');
     expect(result.skipped.find((skip) => skip.url === acme('/press-kit'))?.reason).toMatch(/unsupported_type|not_html/);
   });
@@ -64,7 +69,9 @@ describe('crawling the fixture web', () => {
   it('fetches a tracking-parameter twin once and keeps a trailing-slash twin once', async () => {
     const result = await crawl(acme('/'));
     expect(web.requests(ACME).filter((path) => path.includes('utm_'))).toEqual([]);
-    expect(paths(result).filter((path) => path.startsWith('/products') && path.split('/').length === 2)).toEqual(['/products']);
+    expect(paths(result).filter((path) => path.startsWith('/products') && path.split('/').length === 2)).toEqual([
+      '/products',
+    ]);
     expect(result.skipped).toContainEqual({ url: acme('/products/'), reason: 'duplicate' });
   });
 

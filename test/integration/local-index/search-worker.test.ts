@@ -18,16 +18,28 @@ describe('local search on its own thread (compiled provider)', () => {
   beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'search-worker-'));
     fs.mkdirSync(path.join(dir, 'pages'));
-    fs.writeFileSync(path.join(dir, 'pages', 'ferry.html'), page('Electric ferry line opens', 'The electric ferry crosses the bay every fifteen minutes from the harbour.'));
-    fs.writeFileSync(path.join(dir, 'pages', 'tram.html'), page('Tram depot extended', 'The tram depot gains four tracks and a washing hall for the new trams.'));
+    fs.writeFileSync(
+      path.join(dir, 'pages', 'ferry.html'),
+      page('Electric ferry line opens', 'The electric ferry crosses the bay every fifteen minutes from the harbour.'),
+    );
+    fs.writeFileSync(
+      path.join(dir, 'pages', 'tram.html'),
+      page('Tram depot extended', 'The tram depot gains four tracks and a washing hall for the new trams.'),
+    );
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('answers on the search thread, and after that thread dies answers the same in its own', async () => {
-    const provider = new LocalSearchProvider({ dataDir: path.join(dir, 'data'), indexDir: path.join(dir, 'pages'), watch: false });
+    const provider = new LocalSearchProvider({
+      dataDir: path.join(dir, 'data'),
+      indexDir: path.join(dir, 'pages'),
+      watch: false,
+    });
     try {
       await provider.ready();
-      const searcher = (provider as unknown as { searcher: { alive: boolean; worker: { terminate(): Promise<number> } } | null }).searcher;
+      const searcher = (
+        provider as unknown as { searcher: { alive: boolean; worker: { terminate(): Promise<number> } } | null }
+      ).searcher;
       expect(searcher?.alive).toBe(true);
       const onThread = await provider.search({ query: 'electric ferry bay' });
       expect(onThread.hits.map((h) => h.title)).toEqual(['Electric ferry line opens']);

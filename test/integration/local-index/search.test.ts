@@ -35,20 +35,34 @@ describe('local search over the crawled fixture web', () => {
 
   it('answers with the public address, title, snippet, date and full text of the best page', async () => {
     const [hit] = await search({ query: 'picker arm suction gripper picks per hour', withContent: true });
-    expect(hit).toMatchObject({ url: 'https://acme-robotics.test/products/picker-arm', category: 'company', language: 'en' });
+    expect(hit).toMatchObject({
+      url: 'https://acme-robotics.test/products/picker-arm',
+      category: 'company',
+      language: 'en',
+    });
     expect(hit.snippet).toMatch(/picks per hour|suction/);
     expect(hit.content).toContain('stereo vision head');
   });
 
   it('finds the research paper for a topical query', async () => {
-    expect((await urls({ query: 'sodium-ion layered oxide cathode magnesium titanium' }))[0]).toBe('https://papers.openscholar.test/abs/2403.01234');
-    expect((await urls({ query: 'bm25 term saturation length normalisation' }))[0]).toBe('https://papers.openscholar.test/abs/2311.09876');
+    expect((await urls({ query: 'sodium-ion layered oxide cathode magnesium titanium' }))[0]).toBe(
+      'https://papers.openscholar.test/abs/2403.01234',
+    );
+    expect((await urls({ query: 'bm25 term saturation length normalisation' }))[0]).toBe(
+      'https://papers.openscholar.test/abs/2311.09876',
+    );
   });
 
   it('holds one document per page: www twin, trailing slash and tracking parameters collapse', async () => {
     expect(await urls({ query: 'tote runner', includeDomains: ['www.acme-robotics.test'] })).toEqual([]);
-    const products = await urls({ query: 'product line tote runner picker arm fleet', includeDomains: ['acme-robotics.test'], limit: 50 });
-    expect(products.filter((url) => /\/products\/?$/.test(new URL(url).pathname))).toEqual(['https://acme-robotics.test/products']);
+    const products = await urls({
+      query: 'product line tote runner picker arm fleet',
+      includeDomains: ['acme-robotics.test'],
+      limit: 50,
+    });
+    expect(products.filter((url) => /\/products\/?$/.test(new URL(url).pathname))).toEqual([
+      'https://acme-robotics.test/products',
+    ]);
     expect(new Set(products).size).toBe(products.length);
   });
 
@@ -75,7 +89,11 @@ describe('local search over the crawled fixture web', () => {
   });
 
   it('freshness keeps recent dated pages only, counted from the clock', async () => {
-    const week = await search({ query: 'harborview harbour city council bridge marathon', freshness: 'week', limit: 50 });
+    const week = await search({
+      query: 'harborview harbour city council bridge marathon',
+      freshness: 'week',
+      limit: 50,
+    });
     expect(week.map((hit) => hit.url)).toContain('https://news.example-daily.test/city/tram-extension-approved');
     expect(week.every((hit) => hit.date !== null && hit.date >= daysAgo(7))).toBe(true);
     const year = await urls({ query: 'marathon swing bridge', freshness: 'year' });
@@ -110,7 +128,9 @@ describe('local search over the crawled fixture web', () => {
   });
 
   it('language keeps pages in that language', async () => {
-    expect(await urls({ query: 'HelioGrid Wechselrichter', language: 'de' })).toEqual(['https://helio-grid.test/de/ueber-uns']);
+    expect(await urls({ query: 'HelioGrid Wechselrichter', language: 'de' })).toEqual([
+      'https://helio-grid.test/de/ueber-uns',
+    ]);
     const english = await urls({ query: 'HelioGrid Stadtfest', language: 'en', limit: 50 });
     expect(english.length).toBeGreaterThan(0);
     expect(english).not.toContain('https://helio-grid.test/de/ueber-uns');
@@ -155,7 +175,9 @@ describe('refreshing the crawled index', () => {
     const provider = new LocalSearchProvider({ dataDir, seeds: [fixtureSeed(web, 'acme-robotics.test')], fetcher });
     const urls = async (query: string) => (await provider.search({ query })).hits.map((hit) => hit.url);
     await provider.ready();
-    expect(await urls('traffic manager reserves aisle segments')).toContain('https://acme-robotics.test/products/fleet-os');
+    expect(await urls('traffic manager reserves aisle segments')).toContain(
+      'https://acme-robotics.test/products/fleet-os',
+    );
 
     await web.setPage(
       'acme-robotics.test',
@@ -165,9 +187,15 @@ describe('refreshing the crawled index', () => {
     web.removePage('acme-robotics.test', '/team/dana-whitfield');
     const report = await provider.refresh();
 
-    expect((await urls('overnight cycle counts ceiling drones'))[0]).toBe('https://acme-robotics.test/products/fleet-os');
-    expect(await urls('traffic manager reserves aisle segments')).not.toContain('https://acme-robotics.test/products/fleet-os');
-    expect(await urls('Dana Whitfield grasp planning doctorate')).not.toContain('https://acme-robotics.test/team/dana-whitfield');
+    expect((await urls('overnight cycle counts ceiling drones'))[0]).toBe(
+      'https://acme-robotics.test/products/fleet-os',
+    );
+    expect(await urls('traffic manager reserves aisle segments')).not.toContain(
+      'https://acme-robotics.test/products/fleet-os',
+    );
+    expect(await urls('Dana Whitfield grasp planning doctorate')).not.toContain(
+      'https://acme-robotics.test/team/dana-whitfield',
+    );
     expect(report.removed).toBe(1);
     expect(report.documents).toBe(provider.stats().documents);
     await provider.close();
@@ -188,7 +216,9 @@ describe('refreshing the crawled index', () => {
     const after = new LocalSearchProvider({ dataDir, seeds: [apex], fetcher });
     await after.ready();
     expect(after.stats().documents).toBe(apexOnly);
-    expect((await after.search({ query: 'picker arm' })).hits[0].url).toBe('https://acme-robotics.test/products/picker-arm');
+    expect((await after.search({ query: 'picker arm' })).hits[0].url).toBe(
+      'https://acme-robotics.test/products/picker-arm',
+    );
     await after.close();
   });
 
@@ -201,7 +231,9 @@ describe('refreshing the crawled index', () => {
     const report = await provider.refresh();
     expect(report.errors).toEqual([expect.stringContaining(seed)]);
     expect(provider.stats().documents).toBe(before);
-    expect((await provider.search({ query: 'rye sourdough' })).hits.map((hit) => hit.url)).toContain('https://weekend-bakers.test/recipes/rye-sourdough');
+    expect((await provider.search({ query: 'rye sourdough' })).hits.map((hit) => hit.url)).toContain(
+      'https://weekend-bakers.test/recipes/rye-sourdough',
+    );
     await provider.close();
   });
 });

@@ -11,7 +11,14 @@ describe('BraveSearchProvider (replayed Brave Search API)', () => {
   let server: ReplayServer;
   const providers: BraveSearchProvider[] = [];
   const provider = (options: Partial<BraveSearchProviderOptions> = {}) => {
-    const p = new BraveSearchProvider({ apiKey: 'BSA-test-key', baseUrl: server.url, retryBaseDelayMs: 5, requestsPerSecond: 0, now, ...options });
+    const p = new BraveSearchProvider({
+      apiKey: 'BSA-test-key',
+      baseUrl: server.url,
+      retryBaseDelayMs: 5,
+      requestsPerSecond: 0,
+      now,
+      ...options,
+    });
     providers.push(p);
     return p;
   };
@@ -20,7 +27,11 @@ describe('BraveSearchProvider (replayed Brave Search API)', () => {
     server = await ReplayServer.start({
       routes: [
         { path: PATH, query: { q: 'rust async runtime' }, file: recorded('brave', 'web-search') },
-        { path: PATH, query: { q: 'rust async runtime', country: 'DE' }, file: recorded('brave', 'web-search-last-page') },
+        {
+          path: PATH,
+          query: { q: 'rust async runtime', country: 'DE' },
+          file: recorded('brave', 'web-search-last-page'),
+        },
         { path: PATH, query: { q: 'slow' }, delayMs: 100, file: recorded('brave', 'web-search-last-page') },
         { path: PATH, query: { q: 'hang' }, delayMs: 1_000, file: recorded('brave', 'web-search-last-page') },
         { path: PATH, query: { country: 'XX' }, status: 422, file: recorded('brave', 'error-validation') },
@@ -54,15 +65,20 @@ describe('BraveSearchProvider (replayed Brave Search API)', () => {
     expect(page.hits[0]).toEqual({
       url: 'https://tokio.rs/',
       title: 'Tokio - An asynchronous Rust runtime',
-      snippet: 'Tokio is an event-driven, non-blocking I/O platform for writing asynchronous applications with the Rust programming language.',
+      snippet:
+        'Tokio is an event-driven, non-blocking I/O platform for writing asynchronous applications with the Rust programming language.',
       date: '2024-12-03',
       category: null,
       language: 'en',
       score: 1,
     });
-    expect(page.hits[3]!.snippet).toContain(`"Zero-cost futures in Rust" by Aaron Turon about what would become the foundation of Rust's async`);
+    expect(page.hits[3]!.snippet).toContain(
+      `"Zero-cost futures in Rust" by Aaron Turon about what would become the foundation of Rust's async`,
+    );
     // An empty description falls back to the first extra snippet.
-    expect(page.hits[4]!.snippet).toBe('A small and fast async runtime. This crate simply re-exports other smaller async crates.');
+    expect(page.hits[4]!.snippet).toBe(
+      'A small and fast async runtime. This crate simply re-exports other smaller async crates.',
+    );
     expect(page.hits.map((h) => h.score)).toEqual([1, 1 / 2, 1 / 3, 1 / 4, 1 / 5, 1 / 6]);
   });
 
@@ -143,7 +159,12 @@ describe('BraveSearchProvider (replayed Brave Search API)', () => {
 
   it('does not ask for pages Brave cannot serve (offset > 9)', async () => {
     const page = await provider().search({ query: 'rust async runtime', page: 11 });
-    expect(page).toEqual({ hits: [], page: 11, hasMore: false, warnings: ['brave: only the first 10 pages are available'] });
+    expect(page).toEqual({
+      hits: [],
+      page: 11,
+      hasMore: false,
+      warnings: ['brave: only the first 10 pages are available'],
+    });
     expect(server.requests).toHaveLength(0);
     expect((await provider().search({ query: 'rust async runtime', page: 10 })).hasMore).toBe(false);
   });
@@ -192,7 +213,11 @@ describe('BraveSearchProvider (replayed Brave Search API)', () => {
 
     it('without Retry-After, waits for the exhausted X-RateLimit-Reset window', async () => {
       server.failNext(1, 429, {
-        headers: { 'x-ratelimit-limit': '1, 2000', 'x-ratelimit-remaining': '0, 1849', 'x-ratelimit-reset': '1, 1419704' },
+        headers: {
+          'x-ratelimit-limit': '1, 2000',
+          'x-ratelimit-remaining': '0, 1849',
+          'x-ratelimit-reset': '1, 1419704',
+        },
         body: load('brave', 'error-rate-limited'),
       });
       await provider().search({ query: 'rust async runtime' });
@@ -225,7 +250,9 @@ describe('BraveSearchProvider (replayed Brave Search API)', () => {
       const err = await rejection(provider().search({ query: 'rust async runtime', country: 'xx' }));
       expect(err).toBeInstanceOf(SearchProviderError);
       expect(err).toMatchObject({ retryable: false, status: 422 });
-      expect(err.message).toMatch(/Unable to validate request parameter\(s\) \(VALIDATION\); query\.country: Input should be 'AR'/);
+      expect(err.message).toMatch(
+        /Unable to validate request parameter\(s\) \(VALIDATION\); query\.country: Input should be 'AR'/,
+      );
     });
 
     it('retries 5xx and gives up with a retryable error', async () => {

@@ -12,8 +12,15 @@ describe('OpenAiLanguageModel (loopback Chat Completions server)', () => {
   const PATH = '/v1/chat/completions';
   let server: ReplayServer;
   const model = (options: Partial<OpenAiLanguageModelOptions> = {}) =>
-    new OpenAiLanguageModel({ baseURL: `${server.url}/v1`, apiKey: 'sk-test', model: 'gpt-4o-mini', maxRetries: 0, ...options });
-  const answer = (name: string, times?: number) => server.route({ method: 'POST', path: PATH, body: load('openai', name), times });
+    new OpenAiLanguageModel({
+      baseURL: `${server.url}/v1`,
+      apiKey: 'sk-test',
+      model: 'gpt-4o-mini',
+      maxRetries: 0,
+      ...options,
+    });
+  const answer = (name: string, times?: number) =>
+    server.route({ method: 'POST', path: PATH, body: load('openai', name), times });
 
   const docs: RerankDocument[] = [
     { id: 'bread', title: 'Banana bread recipe', text: 'Mash three ripe bananas and bake for an hour.' },
@@ -32,7 +39,12 @@ describe('OpenAiLanguageModel (loopback Chat Completions server)', () => {
   afterEach(() => server.reset());
   afterAll(() => server.close());
 
-  const sent = () => server.requestsTo(PATH).map((r) => r.body as { model: string; messages: Array<{ role: string; content: string }>; response_format: any });
+  const sent = () =>
+    server
+      .requestsTo(PATH)
+      .map(
+        (r) => r.body as { model: string; messages: Array<{ role: string; content: string }>; response_format: any },
+      );
 
   it('rerank: asks for a strict JSON schema with the objective and documents, maps scores in the given order', async () => {
     answer('chat-completion-rerank', 1);
@@ -104,7 +116,10 @@ describe('OpenAiLanguageModel (loopback Chat Completions server)', () => {
     for (const e of excerpts) expect(text.includes(e)).toBe(true);
     expect(usage).toEqual({ input: 530, output: 96 });
     const [body] = sent();
-    expect(body!.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'excerpts', strict: true } });
+    expect(body!.response_format).toMatchObject({
+      type: 'json_schema',
+      json_schema: { name: 'excerpts', strict: true },
+    });
     const user = JSON.parse(body!.messages[1]!.content);
     expect(user).toMatchObject({ objective: 'what is Tokio', max_chars: 1_000, text });
 
@@ -164,14 +179,29 @@ describe('OpenAiLanguageModel (loopback Chat Completions server)', () => {
   });
 
   it('a 401 is not retryable', async () => {
-    server.failNext(1, 401, { body: { error: { message: 'Incorrect API key provided: sk-test.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } } });
+    server.failNext(1, 401, {
+      body: {
+        error: {
+          message: 'Incorrect API key provided: sk-test.',
+          type: 'invalid_request_error',
+          param: null,
+          code: 'invalid_api_key',
+        },
+      },
+    });
     const err = await rejection(model({ maxRetries: 2 }).excerpts('x', text, 100));
     expect(err).toMatchObject({ code: 'upstream', retryable: false });
     expect(server.requestsTo(PATH)).toHaveLength(1);
   });
 
   it('times out', async () => {
-    server.route({ method: 'POST', path: PATH, body: load('openai', 'chat-completion-rerank'), delayMs: 1_000, times: 1 });
+    server.route({
+      method: 'POST',
+      path: PATH,
+      body: load('openai', 'chat-completion-rerank'),
+      delayMs: 1_000,
+      times: 1,
+    });
     const started = performance.now();
     const err = await rejection(model({ timeoutMs: 100, maxRetries: 2 }).rerank('x', docs));
     expect(err).toBeInstanceOf(LanguageModelError);
@@ -181,7 +211,13 @@ describe('OpenAiLanguageModel (loopback Chat Completions server)', () => {
   });
 
   it("rethrows the caller's abort as is", async () => {
-    server.route({ method: 'POST', path: PATH, body: load('openai', 'chat-completion-rerank'), delayMs: 1_000, times: 1 });
+    server.route({
+      method: 'POST',
+      path: PATH,
+      body: load('openai', 'chat-completion-rerank'),
+      delayMs: 1_000,
+      times: 1,
+    });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 30);
     const err = await rejection(model().rerank('x', docs, controller.signal));

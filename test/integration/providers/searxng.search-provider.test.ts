@@ -18,14 +18,27 @@ describe('SearxngSearchProvider (replayed SearXNG)', () => {
   beforeAll(async () => {
     server = await ReplayServer.start({
       routes: [
-        { path: '/search', query: { q: 'rust async runtime', pageno: '1' }, file: recorded('searxng', 'search-general') },
-        { path: '/search', query: { q: 'rust async runtime', pageno: '2' }, file: recorded('searxng', 'search-general-page2') },
+        {
+          path: '/search',
+          query: { q: 'rust async runtime', pageno: '1' },
+          file: recorded('searxng', 'search-general'),
+        },
+        {
+          path: '/search',
+          query: { q: 'rust async runtime', pageno: '2' },
+          file: recorded('searxng', 'search-general-page2'),
+        },
         { path: '/search', query: { q: 'EU AI Act enforcement' }, file: recorded('searxng', 'search-news-week') },
         { path: '/search', query: { q: 'engines down' }, file: recorded('searxng', 'search-all-engines-down') },
         { path: '/searx/search', file: recorded('searxng', 'search-general-page2') },
         { path: '/search', query: { q: 'slow' }, delayMs: 100, file: recorded('searxng', 'search-general-page2') },
         { path: '/search', query: { q: 'hang' }, delayMs: 1_000, file: recorded('searxng', 'search-general-page2') },
-        { path: '/search', query: { q: 'html' }, headers: { 'content-type': 'text/html' }, body: '<!DOCTYPE html><html><body>SearXNG</body></html>' },
+        {
+          path: '/search',
+          query: { q: 'html' },
+          headers: { 'content-type': 'text/html' },
+          body: '<!DOCTYPE html><html><body>SearXNG</body></html>',
+        },
       ],
     });
   });
@@ -49,16 +62,21 @@ describe('SearxngSearchProvider (replayed SearXNG)', () => {
     expect(page.hits[0]).toEqual({
       url: 'https://tokio.rs/',
       title: 'Tokio - An asynchronous Rust runtime',
-      snippet: 'Tokio is an event-driven, non-blocking I/O platform for writing asynchronous applications with the Rust programming language.',
+      snippet:
+        'Tokio is an event-driven, non-blocking I/O platform for writing asynchronous applications with the Rust programming language.',
       date: null,
       category: null,
       language: null,
       score: 9,
     });
     // Entities decoded; an ISO date with offset keeps its calendar day; 1970 placeholder dropped.
-    expect(page.hits[2]!.snippet).toContain(`"Zero-cost futures in Rust" by Aaron Turon about what would become the foundation of Rust's async`);
+    expect(page.hits[2]!.snippet).toContain(
+      `"Zero-cost futures in Rust" by Aaron Turon about what would become the foundation of Rust's async`,
+    );
     expect(page.hits.map((h) => h.date)).toEqual([null, null, '2023-09-21', '2024-11-03', null]);
-    expect(page.hits.map((h) => h.score)).toEqual([9, 2.6666666666666665, 1.1666666666666665, 0.25, 0.16666666666666666]);
+    expect(page.hits.map((h) => h.score)).toEqual([
+      9, 2.6666666666666665, 1.1666666666666665, 0.25, 0.16666666666666666,
+    ]);
   });
 
   it('surfaces unresponsive engines as warnings', async () => {
@@ -104,7 +122,12 @@ describe('SearxngSearchProvider (replayed SearXNG)', () => {
 
   it('defaults to categories=general and sends no language, time_range or safesearch when not asked', async () => {
     await provider().search({ query: 'rust async runtime' });
-    expect(server.requestsTo('/search')[0]!.query).toEqual({ q: 'rust async runtime', format: 'json', pageno: '1', categories: 'general' });
+    expect(server.requestsTo('/search')[0]!.query).toEqual({
+      q: 'rust async runtime',
+      format: 'json',
+      pageno: '1',
+      categories: 'general',
+    });
   });
 
   it('maps research_paper to the science tab', async () => {
@@ -248,7 +271,9 @@ describe('SearxngSearchProvider (replayed SearXNG)', () => {
 
     it('reports an unreachable instance as a retryable error after retries', async () => {
       const port = await freePort();
-      const err = await rejection(provider({ baseUrl: `http://127.0.0.1:${port}`, maxRetries: 1 }).search({ query: 'x' }));
+      const err = await rejection(
+        provider({ baseUrl: `http://127.0.0.1:${port}`, maxRetries: 1 }).search({ query: 'x' }),
+      );
       expect(err).toBeInstanceOf(SearchProviderError);
       expect(err).toMatchObject({ retryable: true });
       expect(err.message).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED \(after 2 attempts\)/);

@@ -15,15 +15,42 @@ describe('OpenAiResearchModel (loopback Chat Completions server)', () => {
   const PATH = '/v1/chat/completions';
   let server: ReplayServer;
   const model = (options: Partial<OpenAiResearchModelOptions> = {}) =>
-    new OpenAiResearchModel({ baseURL: `${server.url}/v1`, apiKey: 'sk-test', model: 'gpt-4o-mini', maxRetries: 0, ...options });
-  const answer = (name: string, times = 1) => server.route({ method: 'POST', path: PATH, body: load('openai-research', name), times });
-  const sent = () => server.requestsTo(PATH).map((r) => r.body as { model: string; messages: Array<{ role: string; content: string }>; response_format: any });
+    new OpenAiResearchModel({
+      baseURL: `${server.url}/v1`,
+      apiKey: 'sk-test',
+      model: 'gpt-4o-mini',
+      maxRetries: 0,
+      ...options,
+    });
+  const answer = (name: string, times = 1) =>
+    server.route({ method: 'POST', path: PATH, body: load('openai-research', name), times });
+  const sent = () =>
+    server
+      .requestsTo(PATH)
+      .map(
+        (r) => r.body as { model: string; messages: Array<{ role: string; content: string }>; response_format: any },
+      );
   const userPayload = (i = 0) => JSON.parse(sent()[i]!.messages.find((m) => m.role === 'user')!.content);
 
   const passages: ResearchPassage[] = [
-    { source: 1, url: 'https://recycle.example.org/ev', title: 'How EV batteries are recycled', text: 'Electric vehicle batteries are recycled by shredding the cells into black mass. Plants recover lithium.' },
-    { source: 2, url: 'https://wiki.example.net/Battery_recycling', title: 'Battery recycling', text: 'Lithium-ion batteries are recycled with “hydrometallurgical”\n  processes. They are sorted first.' },
-    { source: 3, url: 'https://bread.example.org/sourdough', title: 'Sourdough', text: 'A sourdough starter is flour and water.' },
+    {
+      source: 1,
+      url: 'https://recycle.example.org/ev',
+      title: 'How EV batteries are recycled',
+      text: 'Electric vehicle batteries are recycled by shredding the cells into black mass. Plants recover lithium.',
+    },
+    {
+      source: 2,
+      url: 'https://wiki.example.net/Battery_recycling',
+      title: 'Battery recycling',
+      text: 'Lithium-ion batteries are recycled with “hydrometallurgical”\n  processes. They are sorted first.',
+    },
+    {
+      source: 3,
+      url: 'https://bread.example.org/sourdough',
+      title: 'Sourdough',
+      text: 'A sourdough starter is flour and water.',
+    },
   ];
   const sources = passages.map((p) => ({ index: p.source, url: p.url, title: p.title }));
   const findings: Finding[] = [
@@ -47,14 +74,30 @@ describe('OpenAiResearchModel (loopback Chat Completions server)', () => {
 
   it('plan: strict json_schema request; given queries first, repeats dropped, capped', async () => {
     answer('chat-completion-plan');
-    const { subqueries, usage } = await model().plan('How are EV batteries recycled, and at what cost?', ['EV battery recycling'], 4);
-    expect(subqueries).toEqual(['EV battery recycling', 'lithium recovery hydrometallurgy', 'battery recycling cost Europe', 'recycling plant capacity Europe']);
+    const { subqueries, usage } = await model().plan(
+      'How are EV batteries recycled, and at what cost?',
+      ['EV battery recycling'],
+      4,
+    );
+    expect(subqueries).toEqual([
+      'EV battery recycling',
+      'lithium recovery hydrometallurgy',
+      'battery recycling cost Europe',
+      'recycling plant capacity Europe',
+    ]);
     expect(usage).toEqual({ input: 188, output: 41 });
     const [body] = sent();
     expect(body!.model).toBe('gpt-4o-mini');
     expect(body!.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'plan', strict: true } });
-    expect(body!.response_format.json_schema.schema).toMatchObject({ additionalProperties: false, required: ['subqueries'] });
-    expect(userPayload()).toEqual({ prompt: 'How are EV batteries recycled, and at what cost?', queries: ['EV battery recycling'], max_subqueries: 3 });
+    expect(body!.response_format.json_schema.schema).toMatchObject({
+      additionalProperties: false,
+      required: ['subqueries'],
+    });
+    expect(userPayload()).toEqual({
+      prompt: 'How are EV batteries recycled, and at what cost?',
+      queries: ['EV battery recycling'],
+      max_subqueries: 3,
+    });
   });
 
   it('plan: no call when the given queries already fill the plan', async () => {
@@ -68,7 +111,8 @@ describe('OpenAiResearchModel (loopback Chat Completions server)', () => {
     expect(usage).toEqual({ input: 905, output: 133 });
     expect(finding).toEqual({
       subquery: 'How are EV batteries recycled',
-      answer: 'EV batteries are shredded into black mass, from which hydrometallurgical plants recover lithium, nickel and cobalt.',
+      answer:
+        'EV batteries are shredded into black mass, from which hydrometallurgical plants recover lithium, nickel and cobalt.',
       citations: [1, 2],
       // The model said high, but invented quotes cost it a step.
       confidence: 'medium',
@@ -108,17 +152,38 @@ describe('OpenAiResearchModel (loopback Chat Completions server)', () => {
     // A completion object in the recorded ones' shape, written for this contract (no server to record a follow-up call against here).
     answer('chat-completion-follow-up');
     const chain: ResearchPassage[] = [
-      { source: 1, url: 'https://brightwater.test/team', title: 'Our team', text: 'Our chief executive, Dana Whitcombe, joined in 2015.' },
+      {
+        source: 1,
+        url: 'https://brightwater.test/team',
+        title: 'Our team',
+        text: 'Our chief executive, Dana Whitcombe, joined in 2015.',
+      },
       { source: 2, url: 'https://brightwater.test/board', title: 'Board', text: 'The board meets quarterly.' },
     ];
-    const { followUps, usage } = await model().followUp('Where did the chief executive of Brightwater Foods study?', chain, 3);
+    const { followUps, usage } = await model().followUp(
+      'Where did the chief executive of Brightwater Foods study?',
+      chain,
+      3,
+    );
     expect(usage).toEqual({ input: 410, output: 64 });
     // The repeat is dropped; "Marta Kivi chairs the board." is not in source 2: an invented lead is dropped.
-    expect(followUps).toEqual([{ subquery: 'Where did Dana Whitcombe study?', restates: true, via: { source: 1, quote: 'Our chief executive, Dana Whitcombe, joined in 2015.' } }]);
+    expect(followUps).toEqual([
+      {
+        subquery: 'Where did Dana Whitcombe study?',
+        restates: true,
+        via: { source: 1, quote: 'Our chief executive, Dana Whitcombe, joined in 2015.' },
+      },
+    ]);
     const [body] = sent();
-    expect(body!.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'follow_up', strict: true } });
+    expect(body!.response_format).toMatchObject({
+      type: 'json_schema',
+      json_schema: { name: 'follow_up', strict: true },
+    });
     expect(body!.response_format.json_schema.schema.properties.follow_ups.items.properties.source.enum).toEqual([1, 2]);
-    expect(userPayload()).toMatchObject({ question: 'Where did the chief executive of Brightwater Foods study?', max_follow_ups: 3 });
+    expect(userPayload()).toMatchObject({
+      question: 'Where did the chief executive of Brightwater Foods study?',
+      max_follow_ups: 3,
+    });
   });
 
   it('followUp: no call with no room or no passages', async () => {
@@ -129,7 +194,9 @@ describe('OpenAiResearchModel (loopback Chat Completions server)', () => {
 
   it('synthesise: strips citations of unknown sources, drops uncited claims, appends the real sources list', async () => {
     answer('chat-completion-report');
-    const { report, usage } = await model().synthesise('How are EV batteries recycled?', findings, sources, { subqueries: ['How are EV batteries recycled', 'What does recycling cost'] });
+    const { report, usage } = await model().synthesise('How are EV batteries recycled?', findings, sources, {
+      subqueries: ['How are EV batteries recycled', 'What does recycling cost'],
+    });
     expect(usage).toEqual({ input: 1210, output: 260 });
     expect(report).toBe(
       [
@@ -169,7 +236,11 @@ describe('OpenAiResearchModel (loopback Chat Completions server)', () => {
     answer('chat-completion-report-uncited');
     const err = await rejection(model().synthesise('EV batteries', findings, sources));
     expect(err).toBeInstanceOf(LanguageModelError);
-    expect(err).toMatchObject({ code: 'malformed_output', retryable: true, message: 'openai: the report cites none of the given sources' });
+    expect(err).toMatchObject({
+      code: 'malformed_output',
+      retryable: true,
+      message: 'openai: the report cites none of the given sources',
+    });
 
     const empty = await model().synthesise('EV batteries', [], sources, { subqueries: ['a b'] });
     expect(empty.usage).toEqual({ input: 0, output: 0 });
@@ -182,7 +253,12 @@ describe('OpenAiResearchModel (loopback Chat Completions server)', () => {
     expect(await rejection(model().grade('q', passages))).toMatchObject({ code: 'malformed_output' });
 
     const wrong = load('openai-research', 'chat-completion-grade') as any;
-    wrong.choices[0].message.content = JSON.stringify({ answerable: true, answer: 'x', confidence: 'certain', evidence: [] });
+    wrong.choices[0].message.content = JSON.stringify({
+      answerable: true,
+      answer: 'x',
+      confidence: 'certain',
+      evidence: [],
+    });
     server.route({ method: 'POST', path: PATH, body: wrong, times: 1 });
     expect(await rejection(model().grade('q', passages))).toMatchObject({ code: 'malformed_output' });
 
@@ -193,7 +269,13 @@ describe('OpenAiResearchModel (loopback Chat Completions server)', () => {
   });
 
   it('times out within its budget', async () => {
-    server.route({ method: 'POST', path: PATH, body: load('openai-research', 'chat-completion-plan'), delayMs: 1_000, times: 1 });
+    server.route({
+      method: 'POST',
+      path: PATH,
+      body: load('openai-research', 'chat-completion-plan'),
+      delayMs: 1_000,
+      times: 1,
+    });
     const err = await rejection(model({ timeoutMs: 100 }).plan('prompt words', [], 3));
     expect(err).toMatchObject({ code: 'timeout', message: 'openai: no answer within 100 ms' });
   });

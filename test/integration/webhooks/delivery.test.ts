@@ -7,7 +7,18 @@ import type { SecretBox } from '@app/platform/secrets';
 import { TeamAdmin } from '@app/platform/teams/team-admin';
 import type { DeliveryWorker } from '../../../apps/webhooks/src/delivery-worker';
 import { FaultyEventStore } from '../../../libs/eventstore/src/testing/faulty-event-store';
-import { finished, makeWorker, ofType, openLog, Receiver, type Responder, secretBox, seedRun, tempDir, verifies } from './harness';
+import {
+  finished,
+  makeWorker,
+  ofType,
+  openLog,
+  Receiver,
+  type Responder,
+  secretBox,
+  seedRun,
+  tempDir,
+  verifies,
+} from './harness';
 
 /**
  * One delivery worker on a real sqlite log, posting to a real receiver on 127.0.0.1 that verifies
@@ -34,7 +45,10 @@ describe('webhook delivery (one worker)', () => {
     box = secretBox();
     secret = (await new TeamAdmin(store, box).createKey('acme')).webhookSecret!;
     respond = () => 204;
-    receiver = await new Receiver(() => secret, (n, id) => respond(n, id)).start();
+    receiver = await new Receiver(
+      () => secret,
+      (n, id) => respond(n, id),
+    ).start();
   });
 
   afterEach(async () => {
@@ -51,7 +65,11 @@ describe('webhook delivery (one worker)', () => {
     const events = await finished(store, `search_run.completed-${searchId}`);
     await worker!.stop();
 
-    expect(events.map((e) => e.type)).toEqual(['WebhookDeliveryRequested', 'WebhookAttemptStarted', 'WebhookDelivered']);
+    expect(events.map((e) => e.type)).toEqual([
+      'WebhookDeliveryRequested',
+      'WebhookAttemptStarted',
+      'WebhookDelivered',
+    ]);
     expect(receiver.requests).toHaveLength(1);
     const [got] = receiver.accepted;
     expect(got.verified).toBe(true);
@@ -63,18 +81,38 @@ describe('webhook delivery (one worker)', () => {
     expect(JSON.parse(got.body)).toMatchObject({
       type: 'search_run.completed',
       timestamp: endedAt,
-      data: { search_id: searchId, status: 'completed', queries: ['sodium ion batteries'], results: [{ url: 'https://example.com/a' }] },
+      data: {
+        search_id: searchId,
+        status: 'completed',
+        queries: ['sodium ion batteries'],
+        results: [{ url: 'https://example.com/a' }],
+      },
     });
   });
 
   it('a run view too large for an event is delivered whole, its delivery request keeping it by reference', async () => {
     await start();
     // 20 results with 40,000 characters of page text each: an 800 kB view.
-    const results = Array.from({ length: 20 }, (_, i) => ({ url: `https://example.com/${i}`, title: `T${i}`, snippet: 's', date: null, domain: 'example.com', score: 1, text: `${i} ${'w'.repeat(40_000)}` }));
+    const results = Array.from({ length: 20 }, (_, i) => ({
+      url: `https://example.com/${i}`,
+      title: `T${i}`,
+      snippet: 's',
+      date: null,
+      domain: 'example.com',
+      score: 1,
+      text: `${i} ${'w'.repeat(40_000)}`,
+    }));
     const { searchId } = await seedRun(store, { teamId: 'acme', webhook: receiver.url(), results });
     const events = await finished(store, `search_run.completed-${searchId}`);
-    expect(events.map((e) => e.type)).toEqual(['WebhookDeliveryRequested', 'WebhookAttemptStarted', 'WebhookDelivered']);
-    const [requested] = ofType(events, 'WebhookDeliveryRequested') as Array<{ payload: unknown; payload_ref: { stream: string } }>;
+    expect(events.map((e) => e.type)).toEqual([
+      'WebhookDeliveryRequested',
+      'WebhookAttemptStarted',
+      'WebhookDelivered',
+    ]);
+    const [requested] = ofType(events, 'WebhookDeliveryRequested') as Array<{
+      payload: unknown;
+      payload_ref: { stream: string };
+    }>;
     expect(requested.payload).toBeNull();
     expect(requested.payload_ref.stream).toBe(`search-${searchId}`);
     expect(JSON.stringify(requested).length).toBeLessThan(2_000);
@@ -112,7 +150,9 @@ describe('webhook delivery (one worker)', () => {
     await start();
     const { searchId } = await seedRun(store, { teamId: 'acme', webhook: receiver.url(), end });
     await finished(store, `${type}-${searchId}`);
-    expect(receiver.accepted.map((r) => JSON.parse(r.body))).toEqual([expect.objectContaining({ type, data: expect.objectContaining(view) })]);
+    expect(receiver.accepted.map((r) => JSON.parse(r.body))).toEqual([
+      expect.objectContaining({ type, data: expect.objectContaining(view) }),
+    ]);
   });
 
   it('a receiver that fails twice (500) then succeeds gets one accepted delivery, every attempt under the same webhook-id', async () => {
@@ -234,11 +274,16 @@ describe('webhook delivery (one worker)', () => {
 
     it('a host name that resolves to a refused address is blocked at connect time', async () => {
       await start({}, { resolver: async () => [{ address: '127.0.0.1', family: 4 }] });
-      const { searchId } = await seedRun(store, { teamId: 'acme', webhook: `http://hooks.customer.test:${internalPort}/` });
+      const { searchId } = await seedRun(store, {
+        teamId: 'acme',
+        webhook: `http://hooks.customer.test:${internalPort}/`,
+      });
       const events = await finished(store, `search_run.completed-${searchId}`);
 
       expect(ofType(events, 'WebhookDeliveryAbandoned')).toEqual([expect.objectContaining({ reason: 'blocked' })]);
-      expect(ofType(events, 'WebhookAttemptFailed')[0].error).toMatch(/^refused: hooks\.customer\.test resolves to a loopback address/);
+      expect(ofType(events, 'WebhookAttemptFailed')[0].error).toMatch(
+        /^refused: hooks\.customer\.test resolves to a loopback address/,
+      );
       expect(internalConnections).toBe(0);
     });
   });
@@ -252,7 +297,9 @@ describe('webhook delivery (one worker)', () => {
     await finished(store, `search_run.completed-${loud.searchId}`);
     await worker!.stop();
 
-    const streams = new Set((await store.readAll({ filter: { streamPrefixes: [WEBHOOK_STREAM_PREFIX] } })).map((e) => e.stream));
+    const streams = new Set(
+      (await store.readAll({ filter: { streamPrefixes: [WEBHOOK_STREAM_PREFIX] } })).map((e) => e.stream),
+    );
     expect([...streams]).toEqual([`webhook-search_run.completed-${loud.searchId}`]);
     expect(receiver.requests.map((r) => JSON.parse(r.body).data.search_id)).toEqual([loud.searchId]);
     expect(await store.streamRevision(`webhook-search_run.completed-${quiet.searchId}`)).toBeUndefined();

@@ -11,7 +11,11 @@ import { webhookDeliveryStream } from '@app/domain/webhook-delivery';
 import { type EventStore, openSqliteEventStore, type RecordedEvent } from '@app/eventstore';
 import { SecretBox } from '@app/platform/secrets';
 import { MemoryReadStore } from '@app/readmodels';
-import { DeliveryWorker, type DeliveryWorkerOptions, deliveryWorkerOptions } from '../../../apps/webhooks/src/delivery-worker';
+import {
+  DeliveryWorker,
+  type DeliveryWorkerOptions,
+  deliveryWorkerOptions,
+} from '../../../apps/webhooks/src/delivery-worker';
 
 // Workers log each start; keep the test output to warnings and errors.
 Logger.overrideLogger(['error', 'warn']);
@@ -75,7 +79,9 @@ export class Receiver {
 
   /** Resolves once `count` requests have arrived. */
   received(count: number): Promise<void> {
-    return this.requests.length >= count ? Promise.resolve() : new Promise((resolve) => this.arrivals.push(() => this.requests.length >= count && resolve()));
+    return this.requests.length >= count
+      ? Promise.resolve()
+      : new Promise((resolve) => this.arrivals.push(() => this.requests.length >= count && resolve()));
   }
 
   async close(): Promise<void> {
@@ -119,7 +125,13 @@ type RunEnd = 'completed' | 'failed' | 'cancelled';
  */
 export async function seedRun(
   store: EventStore,
-  run: { teamId: string; webhook: string | null; end?: RunEnd; searchId?: string; results?: Array<Record<string, unknown>> },
+  run: {
+    teamId: string;
+    webhook: string | null;
+    end?: RunEnd;
+    searchId?: string;
+    results?: Array<Record<string, unknown>>;
+  },
 ): Promise<{ searchId: string; endedAt: string }> {
   const searchId = run.searchId ?? randomUUID();
   const at = new Date().toISOString();
@@ -154,7 +166,9 @@ export async function seedRun(
     {
       type: 'ResultsMerged',
       data: {
-        results: run.results ?? [{ url: 'https://example.com/a', title: 'A', snippet: 'a', date: null, domain: 'example.com', score: 1 }],
+        results: run.results ?? [
+          { url: 'https://example.com/a', title: 'A', snippet: 'a', date: null, domain: 'example.com', score: 1 },
+        ],
         reranked: false,
       },
     },
@@ -162,7 +176,11 @@ export async function seedRun(
   ];
   await store.append(
     `search-${searchId}`,
-    events.map((event) => ({ id: randomUUID(), ...event, metadata: { team_id: run.teamId, correlation_id: `req-${searchId}` } })),
+    events.map((event) => ({
+      id: randomUUID(),
+      ...event,
+      metadata: { team_id: run.teamId, correlation_id: `req-${searchId}` },
+    })),
     'no_stream',
   );
   return { searchId, endedAt: at };
@@ -184,11 +202,14 @@ export async function finished(store: EventStore, deliveryId: string, timeoutMs 
     clearTimeout(timer);
     await subscription.close();
   }
-  throw new Error(`delivery ${deliveryId} did not finish within ${timeoutMs} ms; events: ${seen.map((e) => e.type).join(', ') || 'none'}`);
+  throw new Error(
+    `delivery ${deliveryId} did not finish within ${timeoutMs} ms; events: ${seen.map((e) => e.type).join(', ') || 'none'}`,
+  );
 }
 
 /** The events of one type in a delivery stream, data only. */
-export const ofType = (events: RecordedEvent[], type: string) => events.filter((e) => e.type === type).map((e) => e.data);
+export const ofType = (events: RecordedEvent[], type: string) =>
+  events.filter((e) => e.type === type).map((e) => e.data);
 
 /**
  * A worker configured as the service configures it (loadConfig over env), with the receiver's
@@ -201,5 +222,10 @@ export function makeWorker(
   options: Partial<DeliveryWorkerOptions> = {},
 ): DeliveryWorker {
   const config = loadConfig({ WEBHOOK_BACKOFF_SECONDS: '0', ...env });
-  return new DeliveryWorker(store, new MemoryReadStore(), box, deliveryWorkerOptions(config, { attemptTimeoutMs: 2_000, drainMs: 2_000, ...options }));
+  return new DeliveryWorker(
+    store,
+    new MemoryReadStore(),
+    box,
+    deliveryWorkerOptions(config, { attemptTimeoutMs: 2_000, drainMs: 2_000, ...options }),
+  );
 }

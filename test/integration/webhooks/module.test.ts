@@ -36,7 +36,10 @@ describe('WebhooksModule', () => {
     const secretsKey = randomBytes(32).toString('base64');
     store = openLog(dir);
     const secret = (await new TeamAdmin(store, SecretBox.fromBase64(secretsKey)).createKey('acme')).webhookSecret!;
-    receiver = await new Receiver(() => secret, (n) => (n === 0 ? 500 : 200)).start();
+    receiver = await new Receiver(
+      () => secret,
+      (n) => (n === 0 ? 500 : 200),
+    ).start();
     const config = loadConfig({
       DATA_DIR: dir,
       EVENTSTORE_URL: `sqlite://${path.join(dir, 'events.db')}`,

@@ -3,7 +3,17 @@ import type { EventStore } from '@app/eventstore';
 import type { SecretBox } from '@app/platform/secrets';
 import { TeamAdmin } from '@app/platform/teams/team-admin';
 import type { DeliveryWorker } from '../../../apps/webhooks/src/delivery-worker';
-import { finished, makeWorker, ofType, openLog, Receiver, type Responder, secretBox, seedRun, tempDir } from './harness';
+import {
+  finished,
+  makeWorker,
+  ofType,
+  openLog,
+  Receiver,
+  type Responder,
+  secretBox,
+  seedRun,
+  tempDir,
+} from './harness';
 
 /**
  * Restarts and replicas on one sqlite log: every worker here opens the log file on its own
@@ -33,7 +43,10 @@ describe('webhook delivery across restarts and replicas', () => {
     secret = (await new TeamAdmin(admin, box).createKey('acme')).webhookSecret!;
     await admin.close();
     respond = () => 204;
-    receiver = await new Receiver(() => secret, (n, id) => respond(n, id)).start();
+    receiver = await new Receiver(
+      () => secret,
+      (n, id) => respond(n, id),
+    ).start();
   });
 
   afterEach(async () => {
@@ -64,9 +77,16 @@ describe('webhook delivery across restarts and replicas', () => {
     const webhookId = ofType(events, 'WebhookDeliveryRequested')[0].webhook_id;
     expect(receiver.requests.map((r) => r.headers['webhook-id'])).toEqual([webhookId, webhookId]);
     expect(receiver.accepted.map((r) => r.headers['webhook-id'])).toEqual([webhookId]);
-    expect(ofType(events, 'WebhookAttemptStarted').map((d) => d.worker_id)).toEqual([first.worker.workerId, second.worker.workerId]);
+    expect(ofType(events, 'WebhookAttemptStarted').map((d) => d.worker_id)).toEqual([
+      first.worker.workerId,
+      second.worker.workerId,
+    ]);
     expect(ofType(events, 'WebhookAttemptFailed')).toEqual([
-      expect.objectContaining({ attempt: 1, status: null, error: expect.stringMatching(/^interrupted: worker .* recorded no outcome/) }),
+      expect.objectContaining({
+        attempt: 1,
+        status: null,
+        error: expect.stringMatching(/^interrupted: worker .* recorded no outcome/),
+      }),
     ]);
     expect(ofType(events, 'WebhookDelivered')).toEqual([expect.objectContaining({ attempt: 2, status: 200 })]);
   });
@@ -85,7 +105,10 @@ describe('webhook delivery across restarts and replicas', () => {
 
     expect(receiver.requests.map((r) => r.status)).toEqual([503, 204]);
     expect(new Set(receiver.requests.map((r) => r.headers['webhook-id'])).size).toBe(1);
-    expect(ofType(events, 'WebhookAttemptStarted').map((d) => d.worker_id)).toEqual([first.worker.workerId, second.worker.workerId]);
+    expect(ofType(events, 'WebhookAttemptStarted').map((d) => d.worker_id)).toEqual([
+      first.worker.workerId,
+      second.worker.workerId,
+    ]);
   });
 
   it('a restarted worker does not deliver again what was delivered', async () => {
@@ -116,9 +139,13 @@ describe('webhook delivery across restarts and replicas', () => {
     const b = replica({}, { WEBHOOK_BACKOFF_SECONDS: '1' });
     await Promise.all([a.worker.start(), b.worker.start()]);
     const runs = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => seedRun(i % 2 ? a.store : b.store, { teamId: 'acme', webhook: receiver.url(`/hooks/${i}`) })),
+      Array.from({ length: 8 }, (_, i) =>
+        seedRun(i % 2 ? a.store : b.store, { teamId: 'acme', webhook: receiver.url(`/hooks/${i}`) }),
+      ),
     );
-    const streams = await Promise.all(runs.map(({ searchId }) => finished(a.store, `search_run.completed-${searchId}`)));
+    const streams = await Promise.all(
+      runs.map(({ searchId }) => finished(a.store, `search_run.completed-${searchId}`)),
+    );
     await Promise.all([a.worker.stop(), b.worker.stop()]);
 
     const accepted = receiver.accepted.map((r) => r.headers['webhook-id']);

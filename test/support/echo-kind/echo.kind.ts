@@ -1,4 +1,13 @@
-import { defineRunKind, lineItem, type RunKindSpec, type RunState, teamStream, Conflict, Invalid, NotFound } from '@app/domain';
+import {
+  defineRunKind,
+  lineItem,
+  type RunKindSpec,
+  type RunState,
+  teamStream,
+  Conflict,
+  Invalid,
+  NotFound,
+} from '@app/domain';
 
 /**
  * A run kind of the tests' own, declared the way a real kind is (its folder: params, progress
@@ -27,10 +36,12 @@ export const echoRunSpec: RunKindSpec<'EchoRun', 'echo_id', EchoParams, EchoProg
     initial: { words: [] },
     decide(command, run) {
       if (command.index < run.progress.words.length) return [];
-      if (command.index !== run.progress.words.length) throw new Conflict(`word ${command.index} comes after word ${run.progress.words.length - 1}`);
+      if (command.index !== run.progress.words.length)
+        throw new Conflict(`word ${command.index} comes after word ${run.progress.words.length - 1}`);
       return [{ type: 'EchoWordRecorded', data: { index: command.index, word: command.word } }];
     },
-    evolve: (progress, event) => (event.data.index === progress.words.length ? { words: [...progress.words, event.data.word] } : progress),
+    evolve: (progress, event) =>
+      event.data.index === progress.words.length ? { words: [...progress.words, event.data.word] } : progress,
     charge: (run) => [lineItem('sku_chat_step', Math.max(1, run.progress.words.length))],
   },
 };
@@ -47,7 +58,13 @@ export interface EchoView {
 
 const echoView = (state: EchoState): EchoView => {
   if (state.status === 'absent') throw new NotFound('echo run not found');
-  return { echo_id: state.run_id, status: state.status, text: state.params.text, words: state.progress.words, credits: state.charged.reduce((sum, item) => sum + item.credits, 0) };
+  return {
+    echo_id: state.run_id,
+    status: state.status,
+    text: state.params.text,
+    words: state.progress.words,
+    credits: state.charged.reduce((sum, item) => sum + item.credits, 0),
+  };
 };
 
 /** The registration: everything the worker, bus, projection, webhooks, routes and sockets need. */
@@ -73,5 +90,6 @@ export const echoRuns = defineRunKind(echoRunSpec, {
     socket: 'v1/echoes/:echo_id/ws',
   },
   queuedFields: (state) => ({ text: state.params.text }),
-  publishProgress: (event) => (event.type === 'EchoWordRecorded' ? { event: 'echo.word', data: event.data } : undefined),
+  publishProgress: (event) =>
+    event.type === 'EchoWordRecorded' ? { event: 'echo.word', data: event.data } : undefined,
 });

@@ -8,6 +8,11 @@ import { EchoRoutes } from './echo.routes';
 @Module({})
 export class EchoModule {
   static forKinds(kinds: readonly RunKind[]): DynamicModule {
-    return { module: EchoModule, imports: [GatewayModule.forRoot(kinds)], providers: [EchoExecutor], controllers: [EchoRoutes] };
+    return {
+      module: EchoModule,
+      imports: [GatewayModule.forRoot(kinds)],
+      providers: [EchoExecutor],
+      controllers: [EchoRoutes],
+    };
   }
 }

@@ -1,12 +1,24 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CONFIG, type Config } from '@app/config';
-import { type CrawlPage, crawlRuns, DomainError, streamOf, type TeamPageContentType, teamPagesDecider, teamPagesStream } from '@app/domain';
+import {
+  type CrawlPage,
+  crawlRuns,
+  DomainError,
+  streamOf,
+  type TeamPageContentType,
+  teamPagesDecider,
+  teamPagesStream,
+} from '@app/domain';
 import { EVENT_STORE, type EventStore, handleCommand } from '@app/eventstore';
 
 /** Events read back from a resumed crawl's end to find the last page it recorded. */
 const RECENT_EVENTS = 20;
 
-const CONTENT_TYPES: Record<'markdown' | 'text' | 'html', TeamPageContentType> = { markdown: 'text/markdown', text: 'text/plain', html: 'text/html' };
+const CONTENT_TYPES: Record<'markdown' | 'text' | 'html', TeamPageContentType> = {
+  markdown: 'text/markdown',
+  text: 'text/plain',
+  html: 'text/html',
+};
 
 /** What became of a page offered to the team's index. */
 export type IndexOutcome = { indexed: true } | { indexed: false; refusal: string | null };
@@ -24,7 +36,10 @@ export class CrawlIndexer {
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
-  async add(run: { crawlId: string; teamId: string; workerId: string }, page: { url: string; format: keyof typeof CONTENT_TYPES; revision: bigint }): Promise<IndexOutcome> {
+  async add(
+    run: { crawlId: string; teamId: string; workerId: string },
+    page: { url: string; format: keyof typeof CONTENT_TYPES; revision: bigint },
+  ): Promise<IndexOutcome> {
     try {
       const result = await handleCommand(
         this.events,
@@ -53,8 +68,14 @@ export class CrawlIndexer {
    * A crawl taken over: the previous worker may have recorded its last page and died before
    * indexing it. That page is offered again (a page already indexed decides nothing).
    */
-  async resume(run: { crawlId: string; teamId: string; workerId: string }, format: keyof typeof CONTENT_TYPES): Promise<IndexOutcome | null> {
-    const recent = await this.events.readStream(streamOf(crawlRuns, run.crawlId), { direction: 'backwards', maxCount: RECENT_EVENTS });
+  async resume(
+    run: { crawlId: string; teamId: string; workerId: string },
+    format: keyof typeof CONTENT_TYPES,
+  ): Promise<IndexOutcome | null> {
+    const recent = await this.events.readStream(streamOf(crawlRuns, run.crawlId), {
+      direction: 'backwards',
+      maxCount: RECENT_EVENTS,
+    });
     const last = recent.find((event) => event.type === 'CrawlPageRead');
     const page = last?.data as CrawlPage | undefined;
     if (!last || !page || page.error !== null || !page.content) return null;

@@ -17,7 +17,10 @@ export function compilePatterns(field: string, patterns: readonly string[]): RE2
     try {
       return RE2JS.compile(pattern);
     } catch (error) {
-      throw new Error(`${field}: ${JSON.stringify(pattern)} is not a valid regular expression (${(error as Error).message})`, { cause: error });
+      throw new Error(
+        `${field}: ${JSON.stringify(pattern)} is not a valid regular expression (${(error as Error).message})`,
+        { cause: error },
+      );
     }
   });
 }
@@ -41,7 +44,8 @@ export function crawlScope(start: string, options: ScopeOptions): (url: string) 
     } catch {
       return false;
     }
-    const sameSite = siteKey(url) === site || (options.include_subdomains && parsed.port === port && domainMatches(hostOf(url), apex));
+    const sameSite =
+      siteKey(url) === site || (options.include_subdomains && parsed.port === port && domainMatches(hostOf(url), apex));
     if (!sameSite) return false;
     const path = `${parsed.pathname}${parsed.search}`;
     if (include.length > 0 && !include.some((re) => re.matcher(path).find())) return false;

@@ -47,7 +47,11 @@ export class CrawlExecutor implements RunExecutor<typeof crawlRuns> {
     const start = startAddress(params.url);
     const inScope = crawlScope(start, params);
     const { queue, seen, read } = frontier(start, state.progress.pages);
-    const origins = new OriginBudget(this.config.crawlMaxOrigins, start, ...state.progress.pages.flatMap((page) => page.links));
+    const origins = new OriginBudget(
+      this.config.crawlMaxOrigins,
+      start,
+      ...state.progress.pages.flatMap((page) => page.links),
+    );
     let count = state.progress.pages.length;
     /** Set once the team's index refused a page: later pages are not offered. */
     let indexRefused = false;
@@ -55,11 +59,21 @@ export class CrawlExecutor implements RunExecutor<typeof crawlRuns> {
     const refusedToIndex = (url: string, reason: string) => {
       // The team's index is full (or this crawl's pages were removed): the crawl reads on, unindexed.
       indexRefused = true;
-      this.logger.warn({ msg: 'crawl pages no longer indexed', crawl_id: run.runId, team_id: state.team_id, url, reason });
+      this.logger.warn({
+        msg: 'crawl pages no longer indexed',
+        crawl_id: run.runId,
+        team_id: state.team_id,
+        url,
+        reason,
+      });
     };
     if (params.index && run.resumed && count > 0) {
       const outcome = await this.indexer.resume(indexRun, params.format).catch((error: unknown) => {
-        this.logger.warn({ msg: 'resumed crawl: last page not indexed', crawl_id: run.runId, err: (error as Error).message });
+        this.logger.warn({
+          msg: 'resumed crawl: last page not indexed',
+          crawl_id: run.runId,
+          err: (error as Error).message,
+        });
         return null;
       });
       if (outcome && !outcome.indexed && outcome.refusal) refusedToIndex(params.url, outcome.refusal);
@@ -77,13 +91,31 @@ export class CrawlExecutor implements RunExecutor<typeof crawlRuns> {
       // start page robots.txt refuses is listed with the reason, so the empty crawl says why.
       if (!(await this.robotsAllowed(next.url, run.signal))) {
         if (next.depth > 0) continue;
-        await run.record({ type: 'RecordCrawlPage', url: next.url, source_url: null, final_url: null, depth: 0, status: null, title: null, content: null, error: `${next.url}: robots.txt disallows it (or could not be read)`, links: [] });
+        await run.record({
+          type: 'RecordCrawlPage',
+          url: next.url,
+          source_url: null,
+          final_url: null,
+          depth: 0,
+          status: null,
+          title: null,
+          content: null,
+          error: `${next.url}: robots.txt disallows it (or could not be read)`,
+          links: [],
+        });
         count++;
         continue;
       }
       const { result, page, refusal, renders } = await this.extractor.readPage(
         next.url,
-        { objective: null, format: params.format, full_content: true, excerpts: false, max_chars_per_result: null, render: params.render },
+        {
+          objective: null,
+          format: params.format,
+          full_content: true,
+          excerpts: false,
+          max_chars_per_result: null,
+          render: params.render,
+        },
         { respectRobots: true, cache: false, beforeHop: pace.before, afterHop: pace.after, signal: run.signal },
       );
       if (run.stopped()) return;
@@ -134,7 +166,12 @@ export class CrawlExecutor implements RunExecutor<typeof crawlRuns> {
         const outcome = await this.indexer
           .add(indexRun, { url: finalUrl ?? next.url, format: params.format, revision: pageRevision })
           .catch((failure: unknown) => {
-            this.logger.warn({ msg: 'crawled page not indexed', crawl_id: run.runId, url: next.url, err: (failure as Error).message });
+            this.logger.warn({
+              msg: 'crawled page not indexed',
+              crawl_id: run.runId,
+              url: next.url,
+              err: (failure as Error).message,
+            });
             return null;
           });
         if (outcome && !outcome.indexed && outcome.refusal) refusedToIndex(next.url, outcome.refusal);
@@ -151,7 +188,10 @@ export class CrawlExecutor implements RunExecutor<typeof crawlRuns> {
  * The frontier as the recorded pages left it: the start page, then every page's new links in the
  * order they were recorded (breadth-first), less the pages read (by address and final address).
  */
-export function frontier(start: string, pages: readonly CrawlPage[]): { queue: { url: string; depth: number }[]; seen: Set<string>; read: Set<string> } {
+export function frontier(
+  start: string,
+  pages: readonly CrawlPage[],
+): { queue: { url: string; depth: number }[]; seen: Set<string>; read: Set<string> } {
   const seen = new Set([normalizeUrl(start)]);
   const queue = [{ url: start, depth: 0 }];
   const read = new Set<string>();

@@ -89,11 +89,18 @@ export class SiteMapper {
         entry.title ??= extra.title || undefined;
         entry.lastmod ??= extra.lastmod || undefined;
         const anchor = extra.anchor?.trim();
-        if (anchor && entry.anchors.length < MAP_BOUNDS.anchors && !entry.anchors.includes(anchor)) entry.anchors.push(anchor);
+        if (anchor && entry.anchors.length < MAP_BOUNDS.anchors && !entry.anchors.includes(anchor))
+          entry.anchors.push(anchor);
       },
     };
     const pace = hostPacer((url) => this.fetcher.crawlDelayMs(url).catch(() => 0), gathering);
-    const options: FetchOptions = { respectRobots: true, cache: false, beforeHop: pace.before, afterHop: pace.after, signal: gathering };
+    const options: FetchOptions = {
+      respectRobots: true,
+      cache: false,
+      beforeHop: pace.before,
+      afterHop: pace.after,
+      signal: gathering,
+    };
 
     if (request.sitemap !== 'skip') await this.readSitemaps(start, candidates, options, origins);
     if (request.sitemap !== 'only') await this.readPages(start, candidates, options);
@@ -109,7 +116,8 @@ export class SiteMapper {
         deadline,
       );
       slice.forEach(({ url, title, lastmod }, i) => {
-        if (allowed[i] && links.length < request.limit) links.push({ url, ...(title && { title }), ...(lastmod && { lastmod }) });
+        if (allowed[i] && links.length < request.limit)
+          links.push({ url, ...(title && { title }), ...(lastmod && { lastmod }) });
       });
     }
     const usage = [lineItem('sku_map', 1)];
@@ -118,7 +126,12 @@ export class SiteMapper {
   }
 
   /** robots.txt's `Sitemap:` lines and /sitemap.xml, indexes followed, within the sitemap budget and the origins admitted. */
-  private async readSitemaps(start: string, candidates: Candidates, options: FetchOptions, origins: OriginBudget): Promise<void> {
+  private async readSitemaps(
+    start: string,
+    candidates: Candidates,
+    options: FetchOptions,
+    origins: OriginBudget,
+  ): Promise<void> {
     const origin = new URL(start).origin;
     const queue: string[] = [...(await this.fetcher.robotsSitemaps(start, options.signal).catch(() => []))];
     queue.push(`${origin}/sitemap.xml`);
@@ -128,7 +141,14 @@ export class SiteMapper {
       if (!url || read.has(normalizeUrl(url)) || !origins.admit(url)) continue;
       read.add(normalizeUrl(url));
       try {
-        const body = (await this.fetcher.fetch(url, { ...options, respectRobots: false, gunzip: true, maxBytes: MAP_BOUNDS.sitemapBytes })).body;
+        const body = (
+          await this.fetcher.fetch(url, {
+            ...options,
+            respectRobots: false,
+            gunzip: true,
+            maxBytes: MAP_BOUNDS.sitemapBytes,
+          })
+        ).body;
         const sitemap = await this.workers.sitemap(body, MAP_BOUNDS.entriesPerSitemap);
         for (const entry of sitemap.entries) {
           const loc = absoluteUrl(entry.loc);
@@ -155,7 +175,9 @@ export class SiteMapper {
       try {
         const page = await this.fetcher.fetch(url, { ...options, maxBytes: MAP_BOUNDS.pageBytes });
         const finalUrl = absoluteUrl(page.finalUrl) ?? url;
-        const read = HTML_TYPES.has(page.contentType) ? await this.workers.links(page.body, finalUrl).catch(() => null) : null;
+        const read = HTML_TYPES.has(page.contentType)
+          ? await this.workers.links(page.body, finalUrl).catch(() => null)
+          : null;
         if (normalizeUrl(finalUrl) !== key) {
           // Listed where it answers: the address that redirected is dropped.
           const moved = found.get(key);
@@ -176,7 +198,11 @@ export class SiteMapper {
   }
 }
 
-const words = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word.length > 1);
+const words = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word.length > 1);
 
 /**
  * With `search`: each word of the search counts where a candidate has it, by field (its title 3,
@@ -186,19 +212,33 @@ const words = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filt
  * by the words searched for beats a home page whose long title mentions them among others, as in
  * BM25F); ties in found order.
  */
-export function rank<T extends { url: string; title?: string; anchors?: readonly string[]; order: number }>(entries: T[], search: string | null): T[] {
+export function rank<T extends { url: string; title?: string; anchors?: readonly string[]; order: number }>(
+  entries: T[],
+  search: string | null,
+): T[] {
   const terms = search ? [...new Set(words(search))] : [];
   if (terms.length === 0) return [...entries].sort((a, b) => a.order - b.order);
   const fields = entries.map((entry) => {
     const title = words(entry.title ?? '');
     const anchors = (entry.anchors ?? []).flatMap(words);
-    return { title: new Set(title), titleLength: title.length, anchors: new Set(anchors), anchorLength: anchors.length, url: words(decodeURIComponentSafe(entry.url.replace(/^https?:\/\/[^/]+/, ''))) };
+    return {
+      title: new Set(title),
+      titleLength: title.length,
+      anchors: new Set(anchors),
+      anchorLength: anchors.length,
+      url: words(decodeURIComponentSafe(entry.url.replace(/^https?:\/\/[^/]+/, ''))),
+    };
   });
-  const average = (lengths: number[]) => Math.max(1, lengths.reduce((sum, n) => sum + n, 0) / Math.max(1, lengths.filter((n) => n > 0).length));
+  const average = (lengths: number[]) =>
+    Math.max(1, lengths.reduce((sum, n) => sum + n, 0) / Math.max(1, lengths.filter((n) => n > 0).length));
   const titleAverage = average(fields.map((f) => f.titleLength));
   const anchorAverage = average(fields.map((f) => f.anchorLength));
   const norm = (length: number, mean: number) => 1 / (0.25 + (0.75 * length) / mean);
-  const has = (f: (typeof fields)[number], term: string) => ({ title: f.title.has(term), anchor: f.anchors.has(term), url: f.url.some((word) => word.startsWith(term)) });
+  const has = (f: (typeof fields)[number], term: string) => ({
+    title: f.title.has(term),
+    anchor: f.anchors.has(term),
+    url: f.url.some((word) => word.startsWith(term)),
+  });
   const weight = new Map(
     terms.map((term) => {
       const df = fields.filter((f) => Object.values(has(f, term)).some(Boolean)).length;

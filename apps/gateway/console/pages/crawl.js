@@ -42,7 +42,12 @@ export function render(root, { params, signal }) {
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     clearErrors(root);
-    const body = { url: url.value.trim(), limit: Number(limit.value), max_depth: Number(depth.value), format: format.value };
+    const body = {
+      url: url.value.trim(),
+      limit: Number(limit.value),
+      max_depth: Number(depth.value),
+      format: format.value,
+    };
     if (include.value.trim()) body.include_paths = commaList(include.value);
     if (exclude.value.trim()) body.exclude_paths = commaList(exclude.value);
     try {
@@ -64,7 +69,18 @@ export function render(root, { params, signal }) {
         mount(
           output,
           h('h2', {}, `${plural(data.links.length, 'link')} on ${data.url}`),
-          h('ul', { class: 'map-links', 'data-testid': 'map-links' }, data.links.map((link) => h('li', {}, externalLink(link.url, link.title || link.url), link.lastmod ? h('span', { class: 'muted' }, ` ${link.lastmod}`) : null))),
+          h(
+            'ul',
+            { class: 'map-links', 'data-testid': 'map-links' },
+            data.links.map((link) =>
+              h(
+                'li',
+                {},
+                externalLink(link.url, link.title || link.url),
+                link.lastmod ? h('span', { class: 'muted' }, ` ${link.lastmod}`) : null,
+              ),
+            ),
+          ),
           curlBlock(curlCommand('POST', '/v1/map', body), 'map-curl'),
         );
       });
@@ -90,7 +106,13 @@ function watch(root, id, signal) {
       'li',
       { class: page.error ? 'crawl-page failed' : 'crawl-page', 'data-testid': 'crawl-page' },
       externalLink(page.url, page.title || page.url),
-      h('span', { class: 'muted' }, ` depth ${page.depth}`, page.status ? ` · HTTP ${page.status}` : '', page.error ? ` · ${page.error}` : ''),
+      h(
+        'span',
+        { class: 'muted' },
+        ` depth ${page.depth}`,
+        page.status ? ` · HTTP ${page.status}` : '',
+        page.error ? ` · ${page.error}` : '',
+      ),
     );
   const show = (view) => {
     mount(status, statusBadge(view.status));
@@ -111,7 +133,22 @@ function watch(root, id, signal) {
     }
   });
 
-  mount(root, h('p', { class: 'crumbs' }, h('a', { href: '#/crawl' }, 'Crawl'), ' › ', h('code', { class: 'id' }, id), ' ', status), summary, h('div', { class: 'actions' }, cancel), general, pages);
+  mount(
+    root,
+    h(
+      'p',
+      { class: 'crumbs' },
+      h('a', { href: '#/crawl' }, 'Crawl'),
+      ' › ',
+      h('code', { class: 'id' }, id),
+      ' ',
+      status,
+    ),
+    summary,
+    h('div', { class: 'actions' }, cancel),
+    general,
+    pages,
+  );
   (async () => {
     try {
       await load();

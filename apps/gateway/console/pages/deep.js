@@ -16,8 +16,16 @@ export function render(root, { params, signal }) {
 
 /** POST /v1/search with depth "deep" (202 with search_id), then on to the run's page. */
 function startForm(root) {
-  const prompt = h('textarea', { id: 'deep-prompt', rows: 3, placeholder: 'The research question, e.g. In what year was Acme Robotics founded?' });
-  const queries = h('textarea', { id: 'deep-queries', rows: 3, placeholder: 'Optional: keyword queries, one per line (the prompt is used when empty)' });
+  const prompt = h('textarea', {
+    id: 'deep-prompt',
+    rows: 3,
+    placeholder: 'The research question, e.g. In what year was Acme Robotics founded?',
+  });
+  const queries = h('textarea', {
+    id: 'deep-queries',
+    rows: 3,
+    placeholder: 'Optional: keyword queries, one per line (the prompt is used when empty)',
+  });
   const maxSubqueries = h('input', { id: 'deep-max-subqueries', type: 'number', min: 1, max: 12, placeholder: '8' });
   const maxFetches = h('input', { id: 'deep-max-fetches', type: 'number', min: 1, max: 30, placeholder: '18' });
   const submit = h('button', { id: 'deep-start', type: 'submit' }, 'Start deep run');
@@ -52,7 +60,11 @@ function startForm(root) {
   mount(
     root,
     h('h1', {}, 'Deep research'),
-    h('p', { class: 'muted' }, 'A deep run plans sub-queries, reads pages, grades findings and writes a cited report. It takes a few seconds to a minute; you can leave and come back from Runs.'),
+    h(
+      'p',
+      { class: 'muted' },
+      'A deep run plans sub-queries, reads pages, grades findings and writes a cited report. It takes a few seconds to a minute; you can leave and come back from Runs.',
+    ),
     form,
   );
   prompt.focus();
@@ -69,14 +81,21 @@ function describe(event) {
     case 'plan.created':
       return [
         `Plan${d.round ? ` (round ${d.round})` : ''}: ${d.subqueries?.length ?? 0} sub-queries, ${d.pagesTarget ?? '?'} result pages`,
-        h('ul', { class: 'subqueries' }, (d.subqueries ?? []).map((q) => h('li', {}, typeof q === 'string' ? q : JSON.stringify(q)))),
+        h(
+          'ul',
+          { class: 'subqueries' },
+          (d.subqueries ?? []).map((q) => h('li', {}, typeof q === 'string' ? q : JSON.stringify(q))),
+        ),
       ];
     case 'serp.page':
       return `Result page ${d.page ?? '?'} for “${d.subquery ?? ''}” (${d.pagesFetched ?? '?'}/${d.pagesTarget ?? '?'})`;
     case 'page.fetched':
       return [d.ok ? 'Read ' : 'Could not read ', externalLink(d.url, d.url)];
     case 'finding.graded':
-      return [`Finding for “${d.subquery ?? ''}” (${d.confidence ?? '?'} confidence)`, d.answer ? h('p', { class: 'finding' }, d.answer) : null];
+      return [
+        `Finding for “${d.subquery ?? ''}” (${d.confidence ?? '?'} confidence)`,
+        d.answer ? h('p', { class: 'finding' }, d.answer) : null,
+      ];
     case 'results.updated':
       return `${d.count ?? 0} results${d.reranked ? ' (re-ranked)' : ''}`;
     case 'run.completed':
@@ -91,7 +110,9 @@ function describe(event) {
 }
 
 const statusAfter = (event) =>
-  ({ 'run.queued': 'queued', 'run.completed': 'completed', 'run.failed': 'failed', 'run.cancelled': 'cancelled' })[event.event] ?? 'running';
+  ({ 'run.queued': 'queued', 'run.completed': 'completed', 'run.failed': 'failed', 'run.cancelled': 'cancelled' })[
+    event.event
+  ] ?? 'running';
 
 /** GET /v1/searches/<id> for the header, then GET .../events live, then the report. */
 function followRun(root, id, signal) {
@@ -131,7 +152,13 @@ function followRun(root, id, signal) {
 
   mount(
     root,
-    h('p', { class: 'crumbs' }, h('a', { href: '#/deep' }, '← New deep run'), ' · ', h('a', { href: `#/runs/search/${encodeURIComponent(id)}` }, 'History')),
+    h(
+      'p',
+      { class: 'crumbs' },
+      h('a', { href: '#/deep' }, '← New deep run'),
+      ' · ',
+      h('a', { href: `#/runs/search/${encodeURIComponent(id)}` }, 'History'),
+    ),
     h('h1', {}, 'Deep run ', h('code', { class: 'id' }, id)),
     prompt,
     h('div', { class: 'summary' }, status, count, pages, connection, cancel),
@@ -155,7 +182,8 @@ function followRun(root, id, signal) {
     setStatus(statusAfter(event));
     const d = event.data ?? {};
     if (event.event === 'results.updated') count.textContent = plural(d.count ?? 0, 'result');
-    if (event.event === 'serp.page' || event.event === 'plan.created') pages.textContent = `Result pages ${d.pagesFetched ?? 0}/${d.pagesTarget ?? '?'}`;
+    if (event.event === 'serp.page' || event.event === 'plan.created')
+      pages.textContent = `Result pages ${d.pagesFetched ?? 0}/${d.pagesTarget ?? '?'}`;
     if (event.event === 'run.completed') showHeader(d);
   };
 
@@ -180,7 +208,13 @@ function followRun(root, id, signal) {
       const terminal = await followEvents(`${path}/events`, {
         signal,
         onEvent,
-        onConnection: (state) => (connection.textContent = state === 'reconnecting' ? 'Connection lost: reconnecting…' : state === 'waiting' ? 'Service busy: retrying…' : ''),
+        onConnection: (state) =>
+          (connection.textContent =
+            state === 'reconnecting'
+              ? 'Connection lost: reconnecting…'
+              : state === 'waiting'
+                ? 'Service busy: retrying…'
+                : ''),
         isEnded: async () => ENDED_STATUSES.has((await api('GET', path, { signal })).data.status),
       });
       if (!signal.aborted && (terminal === ENDED || TERMINAL_EVENTS.has(terminal?.event))) await finish(terminal);
@@ -211,7 +245,14 @@ function findingsBlock(findings) {
       'ul',
       {},
       findings.map((f) =>
-        h('li', {}, h('strong', {}, f.subquery ?? ''), ' ', h('span', { class: 'tag' }, `${f.confidence ?? '?'} confidence`), h('p', {}, f.answer ?? '')),
+        h(
+          'li',
+          {},
+          h('strong', {}, f.subquery ?? ''),
+          ' ',
+          h('span', { class: 'tag' }, `${f.confidence ?? '?'} confidence`),
+          h('p', {}, f.answer ?? ''),
+        ),
       ),
     ),
   );
@@ -225,7 +266,15 @@ function resultsBlock(results) {
     h(
       'ol',
       { class: 'result-list' },
-      results.map((r) => h('li', { class: 'result' }, h('h3', {}, externalLink(r.url, r.title || r.url)), r.date ? h('p', { class: 'meta' }, r.date) : null, r.snippet ? h('p', { class: 'excerpt' }, r.snippet) : null)),
+      results.map((r) =>
+        h(
+          'li',
+          { class: 'result' },
+          h('h3', {}, externalLink(r.url, r.title || r.url)),
+          r.date ? h('p', { class: 'meta' }, r.date) : null,
+          r.snippet ? h('p', { class: 'excerpt' }, r.snippet) : null,
+        ),
+      ),
     ),
   );
 }

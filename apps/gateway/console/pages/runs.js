@@ -24,7 +24,13 @@ function runRow(kind, id, label, status, createdAt, extra) {
     'li',
     { class: 'run-row', 'data-testid': 'run-row', 'data-kind': kind, 'data-id': id },
     h('a', { href: `#/runs/${kind}/${encodeURIComponent(id)}`, class: 'run-link' }, label || id),
-    h('span', { class: 'run-meta' }, statusBadge(status), h('time', { datetime: createdAt ?? '' }, formatTime(createdAt)), extra),
+    h(
+      'span',
+      { class: 'run-meta' },
+      statusBadge(status),
+      h('time', { datetime: createdAt ?? '' }, formatTime(createdAt)),
+      extra,
+    ),
   );
 }
 
@@ -42,7 +48,10 @@ function listPage(root, signal) {
     prev.disabled = next.disabled = true;
     const query = { limit: PAGE_SIZE, offset };
     try {
-      const [s, t] = await Promise.all([api('GET', '/v1/searches', { query, signal }), api('GET', '/v1/tasks', { query, signal })]);
+      const [s, t] = await Promise.all([
+        api('GET', '/v1/searches', { query, signal }),
+        api('GET', '/v1/tasks', { query, signal }),
+      ]);
       const total = Math.max(s.data.total, t.data.total);
       where.textContent = total ? `${offset + 1}–${Math.min(offset + PAGE_SIZE, total)} of ${total}` : '';
       prev.disabled = offset === 0;
@@ -51,7 +60,16 @@ function listPage(root, signal) {
       mount(
         tasks,
         t.data.tasks.length
-          ? t.data.tasks.map((task) => runRow('task', task.task_id, task.task, task.status, task.createdAt, h('span', {}, plural(task.credits ?? 0, 'credit'))))
+          ? t.data.tasks.map((task) =>
+              runRow(
+                'task',
+                task.task_id,
+                task.task,
+                task.status,
+                task.createdAt,
+                h('span', {}, plural(task.credits ?? 0, 'credit')),
+              ),
+            )
           : h('li', { class: 'muted' }, offset ? 'No more task runs.' : 'No task runs yet.'),
       );
     } catch (error) {
@@ -80,13 +98,17 @@ function listPage(root, signal) {
 
 /** A search list item has no credits: each row's view fills them in (best effort). */
 function fillSearches(list, items, signal) {
-  if (!items.length) return mount(list, h('li', { class: 'muted' }, offset ? 'No more deep runs.' : 'No deep runs yet.'));
+  if (!items.length)
+    return mount(list, h('li', { class: 'muted' }, offset ? 'No more deep runs.' : 'No deep runs yet.'));
   mount(
     list,
     items.map((item) => {
       const credits = h('span', { class: 'credits' }, plural(item.resultCount ?? 0, 'result'));
       api('GET', KINDS.search.path(item.id), { signal })
-        .then(({ data }) => (credits.textContent = `${plural(item.resultCount ?? 0, 'result')} · ${plural(data.credits ?? 0, 'credit')}`))
+        .then(
+          ({ data }) =>
+            (credits.textContent = `${plural(item.resultCount ?? 0, 'result')} · ${plural(data.credits ?? 0, 'credit')}`),
+        )
         .catch(() => {});
       return runRow('search', item.id, item.query, item.status, item.createdAt, credits);
     }),
@@ -94,8 +116,27 @@ function fillSearches(list, items, signal) {
 }
 
 const KEY_FIELDS = {
-  search: [['search_id', 'Id'], ['status', 'Status'], ['prompt', 'Prompt'], ['queries', 'Queries'], ['createdAt', 'Created'], ['completedAt', 'Completed'], ['credits', 'Credits'], ['pagesFetched', 'Result pages'], ['error', 'Error']],
-  task: [['task_id', 'Id'], ['status', 'Status'], ['task', 'Task'], ['processor', 'Processor'], ['createdAt', 'Created'], ['completedAt', 'Completed'], ['credits', 'Credits'], ['error', 'Error']],
+  search: [
+    ['search_id', 'Id'],
+    ['status', 'Status'],
+    ['prompt', 'Prompt'],
+    ['queries', 'Queries'],
+    ['createdAt', 'Created'],
+    ['completedAt', 'Completed'],
+    ['credits', 'Credits'],
+    ['pagesFetched', 'Result pages'],
+    ['error', 'Error'],
+  ],
+  task: [
+    ['task_id', 'Id'],
+    ['status', 'Status'],
+    ['task', 'Task'],
+    ['processor', 'Processor'],
+    ['createdAt', 'Created'],
+    ['completedAt', 'Completed'],
+    ['credits', 'Credits'],
+    ['error', 'Error'],
+  ],
 };
 
 function keyValue(view, key) {
@@ -116,7 +157,12 @@ function runPage(root, kind, id, signal) {
   const historyErrors = h('div', { class: 'form-errors' });
   mount(
     root,
-    h('p', { class: 'crumbs' }, h('a', { href: '#/runs' }, '← All runs'), kind === 'search' ? [' · ', h('a', { href: `#/deep/${encodeURIComponent(id)}` }, 'Live view and report')] : null),
+    h(
+      'p',
+      { class: 'crumbs' },
+      h('a', { href: '#/runs' }, '← All runs'),
+      kind === 'search' ? [' · ', h('a', { href: `#/deep/${encodeURIComponent(id)}` }, 'Live view and report')] : null,
+    ),
     h('h1', {}, `${noun} `, h('code', { class: 'id' }, id)),
     view,
     extra,
@@ -127,7 +173,11 @@ function runPage(root, kind, id, signal) {
     .then(({ data }) => {
       mount(
         view,
-        h('dl', { class: 'fields' }, KEY_FIELDS[kind].map(([key, label]) => [h('dt', {}, label), h('dd', {}, keyValue(data, key))])),
+        h(
+          'dl',
+          { class: 'fields' },
+          KEY_FIELDS[kind].map(([key, label]) => [h('dt', {}, label), h('dd', {}, keyValue(data, key))]),
+        ),
         jsonDetails('Run JSON', data),
       );
       if (kind === 'task') mount(extra, h('h2', {}, 'Answer'), taskOutput(data));

@@ -12,11 +12,20 @@ export const title = 'Search';
 
 /** Synchronous search (POST /v1/search, depth instant/fast/auto): rows, credits, timing and the curl. */
 export function render(root) {
-  const queries = h('textarea', { id: 'search-queries', rows: 3, placeholder: 'One query per line (1 to 5)', required: false });
+  const queries = h('textarea', {
+    id: 'search-queries',
+    rows: 3,
+    placeholder: 'One query per line (1 to 5)',
+    required: false,
+  });
   const depth = select('search-depth', ['instant', 'fast', 'auto'], 'auto');
   const objective = h('input', { id: 'search-objective', type: 'text', placeholder: 'Optional: re-rank by this goal' });
   const category = select('search-category', [['', 'Any'], ...CATEGORIES.map((c) => [c, c.replace('_', ' ')])]);
-  const include = h('input', { id: 'search-include-domains', type: 'text', placeholder: 'example.com, docs.example.org' });
+  const include = h('input', {
+    id: 'search-include-domains',
+    type: 'text',
+    placeholder: 'example.com, docs.example.org',
+  });
   const exclude = h('input', { id: 'search-exclude-domains', type: 'text', placeholder: 'spam.example' });
   const freshness = select('search-freshness', [['', 'Any time'], ...FRESHNESS.map((f) => [f, `Past ${f}`])]);
   const submit = h('button', { id: 'search-submit', type: 'submit' }, 'Search');
@@ -94,7 +103,11 @@ function summary(data) {
 
 function warnings(data) {
   if (!data.warnings?.length) return null;
-  return h('ul', { class: 'warnings' }, data.warnings.map((w) => h('li', {}, w)));
+  return h(
+    'ul',
+    { class: 'warnings' },
+    data.warnings.map((w) => h('li', {}, w)),
+  );
 }
 
 function resultList(results) {
@@ -115,7 +128,15 @@ function resultList(results) {
           row.category ? h('span', { class: 'tag' }, row.category.replace('_', ' ')) : null,
           typeof row.score === 'number' ? h('span', { class: 'muted' }, `score ${row.score.toFixed(3)}`) : null,
         ),
-        row.excerpts?.length ? h('ul', { class: 'excerpts' }, row.excerpts.map((e) => h('li', {}, e))) : row.snippet ? h('p', { class: 'excerpt' }, row.snippet) : null,
+        row.excerpts?.length
+          ? h(
+              'ul',
+              { class: 'excerpts' },
+              row.excerpts.map((e) => h('li', {}, e)),
+            )
+          : row.snippet
+            ? h('p', { class: 'excerpt' }, row.snippet)
+            : null,
       ),
     ),
   );

@@ -18,11 +18,16 @@ const POLL_MS = 1500;
 const ENDED = new Set(['completed', 'failed', 'cancelled']);
 
 /** output_schema as the API takes it: a pasted {type: json|text|auto} spec as is, else a JSON Schema wrapped as json. */
-const outputSpec = (schema) => (['json', 'text', 'auto'].includes(schema?.type) ? schema : { type: 'json', json_schema: schema });
+const outputSpec = (schema) =>
+  ['json', 'text', 'auto'].includes(schema?.type) ? schema : { type: 'json', json_schema: schema };
 
 /** A task run from an objective and an output schema: POST /v1/tasks (waits), then polls GET /v1/tasks/<id> if still running. */
 export function render(root, { signal }) {
-  const task = h('textarea', { id: 'task-input', rows: 3, placeholder: 'The objective, e.g. Company profile of Acme Robotics' });
+  const task = h('textarea', {
+    id: 'task-input',
+    rows: 3,
+    placeholder: 'The objective, e.g. Company profile of Acme Robotics',
+  });
   const processor = select('task-processor', PROCESSORS, 'core');
   const editor = schemaEditor();
   const submit = h('button', { id: 'task-submit', type: 'submit' }, 'Run task');
@@ -35,7 +40,13 @@ export function render(root, { signal }) {
     { class: 'card form', novalidate: true },
     field('Task', task),
     field('Processor', processor),
-    h('fieldset', { class: 'field' }, h('legend', {}, 'Output fields'), h('p', { class: 'hint' }, 'One row per field of the answer; leave them all empty for a free-text answer.'), editor.element),
+    h(
+      'fieldset',
+      { class: 'field' },
+      h('legend', {}, 'Output fields'),
+      h('p', { class: 'hint' }, 'One row per field of the answer; leave them all empty for a free-text answer.'),
+      editor.element,
+    ),
     general,
     h('div', { class: 'actions' }, submit),
   );
@@ -77,4 +88,9 @@ export function render(root, { signal }) {
 }
 
 const resultHeader = (view) =>
-  h('p', { class: 'crumbs' }, 'Task run ', h('a', { href: `#/runs/task/${encodeURIComponent(view.task_id)}` }, h('code', { class: 'id' }, view.task_id)));
+  h(
+    'p',
+    { class: 'crumbs' },
+    'Task run ',
+    h('a', { href: `#/runs/task/${encodeURIComponent(view.task_id)}` }, h('code', { class: 'id' }, view.task_id)),
+  );

@@ -17,7 +17,8 @@ export class ApiKeyGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     // Global guards also run for bus handlers in the standalone (hybrid) app: they are not HTTP.
     if (context.getType() !== 'http') return true;
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) return true;
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()]))
+      return true;
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest & AuthedRequest>();
     // Checked already, before the body was read, when the request has one (installEarlyKeyCheck).

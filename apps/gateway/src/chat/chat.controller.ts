@@ -3,7 +3,17 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from
 import { ref } from '../openapi/response-schemas';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CONFIG, type Config } from '@app/config';
-import { type ChatCompletion, chatCompletion, type ChatParams, chatRuns, type ChatState, createdSeconds, lifecycleNames, streamOf, TASK_PROCESSORS } from '@app/domain';
+import {
+  type ChatCompletion,
+  chatCompletion,
+  type ChatParams,
+  chatRuns,
+  type ChatState,
+  createdSeconds,
+  lifecycleNames,
+  streamOf,
+  TASK_PROCESSORS,
+} from '@app/domain';
 import { EVENT_STORE, type EventStore, evolveRecorded } from '@app/eventstore';
 import { ApiError } from '@app/platform';
 import { AnswersWithin } from '../http/answer-wait';
@@ -37,10 +47,20 @@ export class ChatController {
   // As OpenAI: a completion is answered 200, not Nest's default 201 for a POST (API.md).
   @HttpCode(200)
   @AnswersWithin(() => CHAT_WAIT_MS)
-  @ApiOperation({ summary: 'Chat completion: answers the last user message from web research, with citations and search_results' })
+  @ApiOperation({
+    summary: 'Chat completion: answers the last user message from web research, with citations and search_results',
+  })
   @ApiProduces('application/json', 'text/event-stream')
-  @ApiOkResponse({ description: 'A chat.completion (JSON), or with stream true chat.completion.chunk server-sent events', schema: ref('ChatCompletion') })
-  async complete(@Auth() auth: AuthContext, @Req() req: AuthedRequest & FastifyRequest, @Body() body: ChatBody, @Res({ passthrough: true }) reply: FastifyReply): Promise<ChatCompletion | undefined> {
+  @ApiOkResponse({
+    description: 'A chat.completion (JSON), or with stream true chat.completion.chunk server-sent events',
+    schema: ref('ChatCompletion'),
+  })
+  async complete(
+    @Auth() auth: AuthContext,
+    @Req() req: AuthedRequest & FastifyRequest,
+    @Body() body: ChatBody,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ChatCompletion | undefined> {
     const params: ChatParams = {
       model: body.model,
       budget: (BUDGETS.has(body.model) ? body.model : 'core') as ChatParams['budget'],
@@ -69,14 +89,26 @@ export class ChatController {
   /** The whole completion once its run ends (504 past CHAT_WAIT_MS, 502 when it failed). */
   private async answer(auth: AuthContext, id: string, signal: AbortSignal): Promise<ChatCompletion> {
     const ended = await this.runs.waitForEnd(chatRuns, id, CHAT_WAIT_MS, signal);
-    if (ended === undefined) throw new ApiError(504, `Chat completion ${id} took longer than ${CHAT_WAIT_MS / 1000} s; read it later at /v1/chat/completions/${id}`);
+    if (ended === undefined)
+      throw new ApiError(
+        504,
+        `Chat completion ${id} took longer than ${CHAT_WAIT_MS / 1000} s; read it later at /v1/chat/completions/${id}`,
+      );
     const completion = chatCompletion(await this.runs.fromLog(chatRuns, auth, id));
-    if (completion.status !== 'completed') throw new ApiError(502, `Chat completion ${id} ${completion.status}: ${completion.error ?? 'no answer'}`);
+    if (completion.status !== 'completed')
+      throw new ApiError(502, `Chat completion ${id} ${completion.status}: ${completion.error ?? 'no answer'}`);
     return completion;
   }
 
   /** OpenAI's stream: a role chunk at once, a content chunk per recorded answer chunk, a last chunk with the research and usage, then [DONE]. */
-  private async stream(id: string, params: ChatParams, requestId: string, reply: FastifyReply, signal: AbortSignal, includeUsage: boolean): Promise<void> {
+  private async stream(
+    id: string,
+    params: ChatParams,
+    requestId: string,
+    reply: FastifyReply,
+    signal: AbortSignal,
+    includeUsage: boolean,
+  ): Promise<void> {
     // OpenAI's stream starts with its first chunk, not a comment.
     const sse = openSse(reply, requestId, this.config.streamKeepAliveSeconds, '');
     const send = (data: unknown) => sse.write(`data: ${JSON.stringify(data)}\n\n`);
@@ -91,11 +123,30 @@ export class ChatController {
         state = evolveRecorded(chatRuns.decider, state, event);
         if (state.status === 'absent') continue;
         if (!base) {
-          base = { id, object: 'chat.completion.chunk', created: createdSeconds(state.requested_at), model: params.model, system_fingerprint: null };
-          await send({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null, logprobs: null }] });
+          base = {
+            id,
+            object: 'chat.completion.chunk',
+            created: createdSeconds(state.requested_at),
+            model: params.model,
+            system_fingerprint: null,
+          };
+          await send({
+            ...base,
+            choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null, logprobs: null }],
+          });
         }
         if (event.type === 'ChatAnswerChunk') {
-          await send({ ...base, choices: [{ index: 0, delta: { content: (event.data as { text: string }).text }, finish_reason: null, logprobs: null }] });
+          await send({
+            ...base,
+            choices: [
+              {
+                index: 0,
+                delta: { content: (event.data as { text: string }).text },
+                finish_reason: null,
+                logprobs: null,
+              },
+            ],
+          });
         } else if (event.type === names.completed) {
           const done = chatCompletion(state);
           await send({
@@ -112,7 +163,13 @@ export class ChatController {
           break;
         } else if (event.type === names.failed || event.type === names.cancelled) {
           const ended = chatCompletion(state);
-          await send({ error: { message: `Chat completion ${id} ${ended.status}: ${ended.error ?? 'no answer'}`, type: 'server_error', code: null } });
+          await send({
+            error: {
+              message: `Chat completion ${id} ${ended.status}: ${ended.error ?? 'no answer'}`,
+              type: 'server_error',
+              code: null,
+            },
+          });
           break;
         }
       }

@@ -15,7 +15,13 @@ interface Model {
   research_steps: number;
 }
 
-const model = (id: TaskProcessor): Model => ({ id, object: 'model', created: CREATED, owned_by: 'web-research', research_steps: PROCESSOR_BUDGETS[id].steps });
+const model = (id: TaskProcessor): Model => ({
+  id,
+  object: 'model',
+  created: CREATED,
+  owned_by: 'web-research',
+  research_steps: PROCESSOR_BUDGETS[id].steps,
+});
 
 /** A model in the OpenAPI document; `implements` keeps it in step with what is sent. */
 class ModelDto implements Model {
@@ -54,7 +60,8 @@ export class ModelsController {
   @ApiOperation({ summary: 'Retrieve a model (OpenAI shape)' })
   @ApiOkResponse({ type: ModelDto })
   retrieve(@Param() params: ModelIdParams): Model {
-    if (!(TASK_PROCESSORS as readonly string[]).includes(params.id)) throw notFound(`Model ${params.id} not found; models are ${TASK_PROCESSORS.join(', ')}`);
+    if (!(TASK_PROCESSORS as readonly string[]).includes(params.id))
+      throw notFound(`Model ${params.id} not found; models are ${TASK_PROCESSORS.join(', ')}`);
     return model(params.id as TaskProcessor);
   }
 }

@@ -33,20 +33,36 @@ export class ServiceCalls {
     @Optional() private readonly projector?: Projector,
   ) {}
 
-  async call<Rep>(subject: string, payload: unknown, auth: AuthContext, requestId: string, timeoutMs?: number): Promise<Rep> {
+  async call<Rep>(
+    subject: string,
+    payload: unknown,
+    auth: AuthContext,
+    requestId: string,
+    timeoutMs?: number,
+  ): Promise<Rep> {
     try {
       return await this.bus.request<unknown, Rep>(subject, payload, {
         ...(timeoutMs !== undefined && { timeoutMs }),
         // charge_id: unique per call, so a client reusing an X-Request-Id is still charged each time.
-        headers: { request_id: requestId, correlation_id: requestId, team_id: auth.team_id, key_id: auth.key_id, charge_id: timeOrderedId() },
+        headers: {
+          request_id: requestId,
+          correlation_id: requestId,
+          team_id: auth.team_id,
+          key_id: auth.key_id,
+          charge_id: timeOrderedId(),
+        },
       });
     } catch (error) {
-      if (error instanceof BusTimeoutError) throw serviceUnavailable(RETRY_AFTER_S, 'The service did not answer in time; retry later');
+      if (error instanceof BusTimeoutError)
+        throw serviceUnavailable(RETRY_AFTER_S, 'The service did not answer in time; retry later');
       if (error instanceof BusReplyError) {
-        if (error.status >= 500) throw new ApiError(error.status, error.status === 500 ? 'Internal Server Error' : error.detail);
+        if (error.status >= 500)
+          throw new ApiError(error.status, error.status === 500 ? 'Internal Server Error' : error.detail);
         // A 422 always lists its errors (the API's validation shape), also when a service refused the request.
         if (error.status === 422 && typeof error.detail === 'string') {
-          throw new RequestValidationError([{ type: 'value_error', loc: ['body'], msg: `Value error, ${error.detail}`, input: null }]);
+          throw new RequestValidationError([
+            { type: 'value_error', loc: ['body'], msg: `Value error, ${error.detail}`, input: null },
+          ]);
         }
         throw new ApiError(error.status, error.detail);
       }
@@ -54,7 +70,13 @@ export class ServiceCalls {
     }
   }
 
-  async command<Rep extends CommandReply>(subject: string, payload: unknown, auth: AuthContext, requestId: string, timeoutMs?: number): Promise<Rep> {
+  async command<Rep extends CommandReply>(
+    subject: string,
+    payload: unknown,
+    auth: AuthContext,
+    requestId: string,
+    timeoutMs?: number,
+  ): Promise<Rep> {
     const reply = await this.call<Rep>(subject, payload, auth, requestId, timeoutMs);
     if (reply.position !== undefined) await this.readYourWrites(BigInt(reply.position));
     return reply;
@@ -64,7 +86,13 @@ export class ServiceCalls {
    * A command whose payload and reply types come from its subject's contract (libs/contracts);
    * `timeoutMs` for one whose service bounds its own longer work (an extract call), else BUS_TIMEOUT_MS.
    */
-  send<S extends Subject>(subject: S, payload: RequestOf<S>, auth: AuthContext, requestId: string, timeoutMs?: number): Promise<ReplyOf<S>> {
+  send<S extends Subject>(
+    subject: S,
+    payload: RequestOf<S>,
+    auth: AuthContext,
+    requestId: string,
+    timeoutMs?: number,
+  ): Promise<ReplyOf<S>> {
     return this.command<ReplyOf<S> & CommandReply>(subject, payload, auth, requestId, timeoutMs);
   }
 

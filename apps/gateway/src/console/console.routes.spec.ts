@@ -10,7 +10,10 @@ describe('registerConsole', () => {
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-'));
-    fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>console</title><script type="module" src="/console/app.js"></script>');
+    fs.writeFileSync(
+      path.join(dir, 'index.html'),
+      '<!doctype html><title>console</title><script type="module" src="/console/app.js"></script>',
+    );
     fs.mkdirSync(path.join(dir, 'pages'));
     fs.writeFileSync(path.join(dir, 'app.js'), 'export const x = 1;');
     fs.writeFileSync(path.join(dir, 'pages', 'search.js'), 'export const y = 2;');
@@ -38,7 +41,11 @@ describe('registerConsole', () => {
     expect(js.statusCode).toBe(200);
     expect(js.headers['content-type']).toContain('javascript');
     expect(js.body).toBe('export const y = 2;');
-    for (const url of ['/console/../console-secret.txt', '/console/%2e%2e/console-secret.txt', '/console/..%2fconsole-secret.txt']) {
+    for (const url of [
+      '/console/../console-secret.txt',
+      '/console/%2e%2e/console-secret.txt',
+      '/console/..%2fconsole-secret.txt',
+    ]) {
       const res = await app.inject({ method: 'GET', url });
       expect(res.body).not.toContain('TOP-SECRET-4711');
     }

@@ -20,7 +20,10 @@ function readFiles(dir: string): Map<string, { type: string; body: Buffer }> {
       const full = path.join(folder, entry.name);
       if (entry.isDirectory()) walk(full);
       else if (entry.isFile() && TYPES[path.extname(entry.name)]) {
-        files.set(path.relative(dir, full).split(path.sep).join('/'), { type: TYPES[path.extname(entry.name)]!, body: fs.readFileSync(full) });
+        files.set(path.relative(dir, full).split(path.sep).join('/'), {
+          type: TYPES[path.extname(entry.name)]!,
+          body: fs.readFileSync(full),
+        });
       }
     }
   };
@@ -81,7 +84,8 @@ export async function registerConsole(fastify: FastifyInstance, dir: string | nu
     const file = files.get(wanted);
     if (file) return send(reply, file);
     // A file the console does not have is missing; any other path is one of its pages.
-    if (TYPES[path.extname(wanted)] && wanted !== 'index.html') return reply.code(404).type('text/plain; charset=utf-8').send('not found');
+    if (TYPES[path.extname(wanted)] && wanted !== 'index.html')
+      return reply.code(404).type('text/plain; charset=utf-8').send('not found');
     return send(reply, index);
   });
 }

@@ -3,7 +3,15 @@ import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTag
 import { ref } from '../openapi/response-schemas';
 import { CONFIG, type Config } from '@app/config';
 import { subjects } from '@app/contracts';
-import { crawlPageView, type CrawlPageView, crawlRuns, type CrawlView, teamPagesBound, teamPagesDecider, teamPagesStream } from '@app/domain';
+import {
+  crawlPageView,
+  type CrawlPageView,
+  crawlRuns,
+  type CrawlView,
+  teamPagesBound,
+  teamPagesDecider,
+  teamPagesStream,
+} from '@app/domain';
 import { aggregateStream, EVENT_STORE, type EventStore, handleCommand } from '@app/eventstore';
 import { tooManyRequests } from '@app/platform';
 import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
@@ -31,7 +39,11 @@ export class CrawlRoutes {
   @HttpCode(202)
   @ApiOperation({ summary: 'Start a crawl run: 202 {crawl_id, status}; pages arrive as page.fetched events' })
   @ApiAcceptedResponse({ schema: ref('CrawlStarted') })
-  async create(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Body() body: CrawlBody): Promise<{ crawl_id: string; status: string }> {
+  async create(
+    @Auth() auth: AuthContext,
+    @Req() req: AuthedRequest,
+    @Body() body: CrawlBody,
+  ): Promise<{ crawl_id: string; status: string }> {
     if (body.index) await this.assertRoomToIndex(auth);
     const id = await this.runs.request(crawlRuns, auth, req.id, {
       url: body.url,
@@ -50,9 +62,15 @@ export class CrawlRoutes {
   }
 
   @Get('crawl/:crawl_id')
-  @ApiOperation({ summary: 'Retrieve a crawl run: status, counts and a page of its pages (limit, offset), in the order read' })
+  @ApiOperation({
+    summary: 'Retrieve a crawl run: status, counts and a page of its pages (limit, offset), in the order read',
+  })
   @ApiOkResponse({ schema: ref('CrawlRunWithPages') })
-  async view(@Auth() auth: AuthContext, @Param() params: CrawlIdParams, @Query() query: CrawlPagesQuery): Promise<CrawlView & { pages: CrawlPageView[]; pages_limit: number; pages_offset: number }> {
+  async view(
+    @Auth() auth: AuthContext,
+    @Param() params: CrawlIdParams,
+    @Query() query: CrawlPagesQuery,
+  ): Promise<CrawlView & { pages: CrawlPageView[]; pages_limit: number; pages_offset: number }> {
     const state = await this.runs.owned(crawlRuns, auth, params.crawl_id);
     const view = crawlRuns.view(state);
     // The pages are documents of their own (the run's document keeps counts), in the order read.
@@ -62,9 +80,16 @@ export class CrawlRoutes {
 
   @Delete('crawl/:crawl_id/index')
   @HttpCode(200)
-  @ApiOperation({ summary: "Remove the crawl's pages from its team's search index (every replica); a crawl that indexed nothing removes 0" })
+  @ApiOperation({
+    summary:
+      "Remove the crawl's pages from its team's search index (every replica); a crawl that indexed nothing removes 0",
+  })
   @ApiOkResponse({ schema: ref('CrawlIndexRemoved') })
-  async removeFromIndex(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Param() params: CrawlIdParams): Promise<{ crawl_id: string; removed: number }> {
+  async removeFromIndex(
+    @Auth() auth: AuthContext,
+    @Req() req: AuthedRequest,
+    @Param() params: CrawlIdParams,
+  ): Promise<{ crawl_id: string; removed: number }> {
     // 404 for another team's crawl, as for every run.
     await this.runs.owned(crawlRuns, auth, params.crawl_id);
     const result = await handleCommand(
@@ -72,7 +97,10 @@ export class CrawlRoutes {
       teamPagesStream(auth.team_id),
       teamPagesDecider,
       { type: 'RemoveCrawlPages', team_id: auth.team_id, crawl_id: params.crawl_id },
-      { metadata: { team_id: auth.team_id, key_id: auth.key_id, request_id: req.id, correlation_id: params.crawl_id }, maxAttempts: 10 },
+      {
+        metadata: { team_id: auth.team_id, key_id: auth.key_id, request_id: req.id, correlation_id: params.crawl_id },
+        maxAttempts: 10,
+      },
     );
     const removed = result.events.find((event) => event.type === 'TeamCrawlPagesRemoved');
     return { crawl_id: params.crawl_id, removed: removed ? (removed.data as { removed: number }).removed : 0 };
@@ -96,7 +124,13 @@ export class CrawlRoutes {
   async map(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Body() body: MapBody) {
     const { url, links, credits, usage } = await this.calls.send(
       subjects.map,
-      { url: body.url, limit: body.limit, search: body.search ?? null, include_subdomains: body.include_subdomains, sitemap: body.sitemap },
+      {
+        url: body.url,
+        limit: body.limit,
+        search: body.search ?? null,
+        include_subdomains: body.include_subdomains,
+        sitemap: body.sitemap,
+      },
       auth,
       req.id,
     );

@@ -29,7 +29,14 @@ export class ExtractController {
   @ApiOperation({ summary: 'Extract a URL' })
   @ApiOkResponse({ type: ExtractResponse })
   one(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Query() query: ExtractQuery): Promise<ExtractResponse> {
-    return this.run(auth, req.id, { urls: [query.url], objective: query.objective ?? null, format: query.format, full_content: true, excerpts: true, render: query.render });
+    return this.run(auth, req.id, {
+      urls: [query.url],
+      objective: query.objective ?? null,
+      format: query.format,
+      full_content: true,
+      excerpts: true,
+      render: query.render,
+    });
   }
 
   @Post()
@@ -50,7 +57,13 @@ export class ExtractController {
   }
 
   private async run(auth: AuthContext, requestId: string, request: ExtractRequest): Promise<ExtractResponse> {
-    const { results, credits, usage } = await this.calls.send(subjects.extract, request, auth, requestId, Math.max(this.config.busTimeoutMs, this.config.extractCallTimeoutMs + REPLY_MARGIN_MS));
+    const { results, credits, usage } = await this.calls.send(
+      subjects.extract,
+      request,
+      auth,
+      requestId,
+      Math.max(this.config.busTimeoutMs, this.config.extractCallTimeoutMs + REPLY_MARGIN_MS),
+    );
     return { results, credits, usage };
   }
 }

@@ -51,18 +51,29 @@ export class SkuUsageLine {
 export class ExtractResult {
   @ApiProperty() url!: string;
   @ApiProperty({ type: String, nullable: true }) final_url!: string | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'HTTP status of the final response' }) status!: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'HTTP status of the final response' }) status!:
+    number | null;
   @ApiProperty({ type: String, nullable: true }) title!: string | null;
   @ApiProperty({ type: String, nullable: true }) content!: string | null;
   @ApiProperty({ type: [String] }) excerpts!: string[];
   @ApiPropertyOptional({ type: String, nullable: true, example: '2026-03-01' }) published_date!: string | null;
   @ApiProperty({ type: String, nullable: true }) language!: string | null;
-  @ApiProperty({ type: String, nullable: true, example: 'application/pdf', description: 'What the URL was read as: `text/html`, `application/pdf`, the Word (.docx) type, ...; null on error' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'application/pdf',
+    description: 'What the URL was read as: `text/html`, `application/pdf`, the Word (.docx) type, ...; null on error',
+  })
   content_type!: string | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'A PDF’s page count; null for other documents' }) pages!: number | null;
-  @ApiPropertyOptional({ type: [Number], description: 'PDFs with `format: text`: the offset in `content` where each page starts (page 1 at 0)' })
+  @ApiProperty({ type: Number, nullable: true, description: 'A PDF’s page count; null for other documents' }) pages!:
+    number | null;
+  @ApiPropertyOptional({
+    type: [Number],
+    description: 'PDFs with `format: text`: the offset in `content` where each page starts (page 1 at 0)',
+  })
   page_starts?: number[];
-  @ApiProperty({ type: String, nullable: true, description: 'Why this URL could not be extracted' }) error!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Why this URL could not be extracted' }) error!:
+    string | null;
 }
 
 export class ExtractResponse {

@@ -24,7 +24,11 @@ export class FindAllController {
   @HttpCode(202)
   @ApiOperation({ summary: 'Start a FindAll run: 202 at once (entities [], count 0, credits 0)' })
   @ApiAcceptedResponse({ schema: ref('FindAllRun') })
-  async createRun(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Body() body: FindAllBody): Promise<FindAllView> {
+  async createRun(
+    @Auth() auth: AuthContext,
+    @Req() req: AuthedRequest,
+    @Body() body: FindAllBody,
+  ): Promise<FindAllView> {
     return this.runs.viewAsRequested(findAllRuns, auth, await this.start(auth, req.id, body));
   }
 
@@ -33,32 +37,68 @@ export class FindAllController {
   @ApiOperation({ summary: 'FindAll: starts a run and waits up to wait_seconds; 200 when it ended, else 202' })
   @ApiOkResponse({ description: 'The run ended within wait_seconds', schema: ref('FindAllRun') })
   @ApiAcceptedResponse({ description: 'Still running: poll or stream it', schema: ref('FindAllRun') })
-  async create(@Auth() auth: AuthContext, @Req() req: AuthedRequest & FastifyRequest, @Body() body: FindAllBody, @Res({ passthrough: true }) reply: FastifyReply): Promise<FindAllView> {
-    return this.runs.viewWhenEnded(findAllRuns, auth, await this.start(auth, req.id, body), body.wait_seconds * 1000, req, reply);
+  async create(
+    @Auth() auth: AuthContext,
+    @Req() req: AuthedRequest & FastifyRequest,
+    @Body() body: FindAllBody,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<FindAllView> {
+    return this.runs.viewWhenEnded(
+      findAllRuns,
+      auth,
+      await this.start(auth, req.id, body),
+      body.wait_seconds * 1000,
+      req,
+      reply,
+    );
   }
 
   @Post('runs/:findall_id/extend')
   @HttpCode(200)
   @ApiOperation({ summary: 'Extend a completed FindAll run: more entities, known candidates are not checked again' })
   @ApiOkResponse({ schema: ref('FindAllRun') })
-  async extend(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Param() params: FindAllIdParams, @Body() body: ExtendBody): Promise<FindAllView> {
-    return this.runs.reopen(findAllRuns, auth, req.id, params.findall_id, 'extend', { additional_limit: body.additional_limit });
+  async extend(
+    @Auth() auth: AuthContext,
+    @Req() req: AuthedRequest,
+    @Param() params: FindAllIdParams,
+    @Body() body: ExtendBody,
+  ): Promise<FindAllView> {
+    return this.runs.reopen(findAllRuns, auth, req.id, params.findall_id, 'extend', {
+      additional_limit: body.additional_limit,
+    });
   }
 
   @Post('runs/:findall_id/enrich')
   @HttpCode(200)
   @ApiOperation({ summary: 'Enrich a completed FindAll run: new fields for every matched entity' })
   @ApiOkResponse({ schema: ref('FindAllRun') })
-  async enrich(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Param() params: FindAllIdParams, @Body() body: EnrichBody): Promise<FindAllView> {
+  async enrich(
+    @Auth() auth: AuthContext,
+    @Req() req: AuthedRequest,
+    @Param() params: FindAllIdParams,
+    @Body() body: EnrichBody,
+  ): Promise<FindAllView> {
     if (!body.fields?.length && !body.output_schema) {
-      throw new RequestValidationError([{ type: 'missing', loc: ['body', 'fields'], msg: 'Field required (fields or output_schema)', input: body }]);
+      throw new RequestValidationError([
+        { type: 'missing', loc: ['body', 'fields'], msg: 'Field required (fields or output_schema)', input: body },
+      ]);
     }
-    const detail = { enrichment_id: `enrich_${randomUUID()}`, fields: body.fields ?? null, output_schema: body.output_schema ?? null };
+    const detail = {
+      enrichment_id: `enrich_${randomUUID()}`,
+      fields: body.fields ?? null,
+      output_schema: body.output_schema ?? null,
+    };
     return this.runs.reopen(findAllRuns, auth, req.id, params.findall_id, 'enrich', detail);
   }
 
   private async start(auth: AuthContext, requestId: string, body: FindAllBody): Promise<string> {
-    const params: FindAllParams = { query: body.query, fields: body.fields ?? null, output_schema: body.output_schema ?? null, limit: body.limit, webhook: body.webhook ?? null };
+    const params: FindAllParams = {
+      query: body.query,
+      fields: body.fields ?? null,
+      output_schema: body.output_schema ?? null,
+      limit: body.limit,
+      webhook: body.webhook ?? null,
+    };
     return this.runs.request(findAllRuns, auth, requestId, params);
   }
 }

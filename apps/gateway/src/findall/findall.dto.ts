@@ -11,21 +11,39 @@ const entitySchemaParser = (): Parser => {
     if (spec.type !== 'json') return fail('dict_type', loc, 'Input should be a JSON Schema object', input);
     // An entity is a row of fields: a schema of a string or a list would fill it with no fields.
     const type = spec.json_schema?.type;
-    if (type !== undefined && type !== 'object') return fail('value_error', loc, `Value error, an entity schema describes an object (its "type" is "object"), not ${JSON.stringify(type)}`, input);
+    if (type !== undefined && type !== 'object')
+      return fail(
+        'value_error',
+        loc,
+        `Value error, an entity schema describes an object (its "type" is "object"), not ${JSON.stringify(type)}`,
+        input,
+      );
     const properties = spec.json_schema?.properties;
-    if (typeof properties !== 'object' || properties === null || Object.keys(properties).length === 0) return fail('value_error', loc, 'Value error, an entity schema describes an object: it names its fields in "properties"', input);
+    if (typeof properties !== 'object' || properties === null || Object.keys(properties).length === 0)
+      return fail(
+        'value_error',
+        loc,
+        'Value error, an entity schema describes an object: it names its fields in "properties"',
+        input,
+      );
     return ok(spec.json_schema);
   };
 };
 
 export class FindAllBody {
   @StrField({ minLength: 1, pattern: '\\S', description: 'Description of the entity set (not blank)' }) query!: string;
-  @StrListField({ optional: true, nullable: true, itemMinLength: 1, description: 'Column names for each entity row' }) fields?: string[] | null;
-  @PyField(entitySchemaParser(), { optional: true, nullable: true, description: 'JSON Schema each entity must conform to; wins over fields' }, { type: 'object', additionalProperties: true })
+  @StrListField({ optional: true, nullable: true, itemMinLength: 1, description: 'Column names for each entity row' })
+  fields?: string[] | null;
+  @PyField(
+    entitySchemaParser(),
+    { optional: true, nullable: true, description: 'JSON Schema each entity must conform to; wins over fields' },
+    { type: 'object', additionalProperties: true },
+  )
   output_schema?: Record<string, unknown> | null;
   @IntField({ ge: 1, le: 100, default: 20 }) limit!: number;
   @UrlField({ optional: true, nullable: true, description: 'The finished run is POSTed here' }) webhook?: string | null;
-  @IntField({ ge: 1, le: 300, default: 30, description: 'POST /v1/findall only: how long to wait for the run to end' }) wait_seconds!: number;
+  @IntField({ ge: 1, le: 300, default: 30, description: 'POST /v1/findall only: how long to wait for the run to end' })
+  wait_seconds!: number;
 }
 
 export class ExtendBody {
@@ -34,9 +52,9 @@ export class ExtendBody {
 
 export class EnrichBody {
   @StrListField({ optional: true, nullable: true, itemMinLength: 1 }) fields?: string[] | null;
-  @PyField(entitySchemaParser(), { optional: true, nullable: true }, { type: 'object', additionalProperties: true }) output_schema?: Record<string, unknown> | null;
+  @PyField(entitySchemaParser(), { optional: true, nullable: true }, { type: 'object', additionalProperties: true })
+  output_schema?: Record<string, unknown> | null;
 }
-
 
 export class FindAllIdParams {
   @StrField({ minLength: 1, maxLength: 200 }) findall_id!: string;

@@ -49,7 +49,8 @@ export class HealthController {
   @Get('readyz')
   async readyz(@Res({ passthrough: true }) reply: FastifyReply) {
     const now = Date.now();
-    if (!this.lastCheck || now - this.lastCheck.at >= READY_CACHE_MS) this.lastCheck = { at: now, result: this.check() };
+    if (!this.lastCheck || now - this.lastCheck.at >= READY_CACHE_MS)
+      this.lastCheck = { at: now, result: this.check() };
     const result = await this.lastCheck.result;
     if (result.status !== 'ready') reply.status(503).header('Retry-After', '5');
     return result;
@@ -64,10 +65,18 @@ export class HealthController {
     const bus = Object.fromEntries(SERVICES.map((service, i) => [service, services[i]]));
     // An in-process projector that gave up would serve stale keys and views: not ready.
     const projection = this.projector
-      ? { ok: this.projector.status !== 'failed', status: this.projector.status, position: String(this.projector.position), dead_letters: this.projector.deadLetters }
+      ? {
+          ok: this.projector.status !== 'failed',
+          status: this.projector.status,
+          position: String(this.projector.position),
+          dead_letters: this.projector.deadLetters,
+        }
       : undefined;
     const ready = eventLog.ok && readStore.ok && services.every((check) => check.ok) && (projection?.ok ?? true);
-    return { status: ready ? 'ready' : 'not_ready', checks: { event_log: eventLog, read_store: readStore, bus, ...(projection && { projector: projection }) } };
+    return {
+      status: ready ? 'ready' : 'not_ready',
+      checks: { event_log: eventLog, read_store: readStore, bus, ...(projection && { projector: projection }) },
+    };
   }
 
   @Get('metrics')

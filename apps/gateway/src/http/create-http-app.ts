@@ -4,7 +4,12 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '@app/config';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
-import { ApiExceptionFilter, installFastifyErrorHandling, PydanticValidationPipe, type JsonLogger } from '@app/platform';
+import {
+  ApiExceptionFilter,
+  installFastifyErrorHandling,
+  PydanticValidationPipe,
+  type JsonLogger,
+} from '@app/platform';
 import { ApiKeyAuthenticator } from '../auth/api-key.authenticator';
 import type { AuthedRequest } from '../auth/auth.context';
 import { installEarlyKeyCheck } from '../auth/early-key-check';
@@ -20,14 +25,22 @@ const MAX_PARAM_LENGTH = 1_024;
  * The gateway's HTTP server (Fastify) with what every response needs: X-Request-Id, the pydantic
  * shaped errors, the body limit, one JSON log line and one metrics sample per request.
  */
-export async function createHttpApp(module: Type<unknown> | DynamicModule, config: Config, logger: JsonLogger): Promise<NestFastifyApplication> {
+export async function createHttpApp(
+  module: Type<unknown> | DynamicModule,
+  config: Config,
+  logger: JsonLogger,
+): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: config.maxBodyBytes,
     // A client has this long to send its headers, and its whole request; a slow client holds a
     // connection no longer (the handler's own time, a wait or a stream, is not counted). Node
     // checks every second instead of its default 30.
     requestTimeout: config.requestReadTimeoutMs,
-    http: { headersTimeout: config.headersTimeoutMs, requestTimeout: config.requestReadTimeoutMs, connectionsCheckingInterval: 1_000 },
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestReadTimeoutMs,
+      connectionsCheckingInterval: 1_000,
+    },
     genReqId: requestIdFor,
     logger: false,
     return503OnClosing: true,
@@ -45,7 +58,11 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
       void reply.code(status).header('X-Request-Id', request.id).send({ detail });
     },
   });
-  const app = await NestFactory.create<NestFastifyApplication>(module, adapter, { logger, bufferLogs: true, abortOnError: false });
+  const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
+    logger,
+    bufferLogs: true,
+    abortOnError: false,
+  });
   const fastify = app.getHttpAdapter().getInstance();
   const metrics = app.get(HttpMetrics);
   installFastifyErrorHandling(app);
@@ -80,4 +97,3 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, confi
   app.enableShutdownHooks();
   return app;
 }
-

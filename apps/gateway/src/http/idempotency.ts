@@ -21,7 +21,7 @@ const canonical = (value: unknown): string =>
           .sort()
           .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
           .join(',')}}`
-      : JSON.stringify(value) ?? 'null';
+      : (JSON.stringify(value) ?? 'null');
 
 /** A claimed key on its request, until the answer is recorded or the key released. */
 interface Claim {
@@ -80,12 +80,19 @@ export class IdempotencyGuard implements CanActivate {
         this.events,
         stream,
         idempotencyDecider,
-        { type: 'Claim', fingerprint, request_id: requestId, abandon_after_ms: this.config.busTimeoutMs + 30_000 + (waits ? waits(request.body, this.config) : 0) },
+        {
+          type: 'Claim',
+          fingerprint,
+          request_id: requestId,
+          abandon_after_ms: this.config.busTimeoutMs + 30_000 + (waits ? waits(request.body, this.config) : 0),
+        },
         { metadata },
       );
     } catch (error) {
       if (error instanceof Invalid) {
-        throw new RequestValidationError([{ type: idempotencyKeyReuse, loc: ['header', 'idempotency-key'], msg: error.message, input: key }]);
+        throw new RequestValidationError([
+          { type: idempotencyKeyReuse, loc: ['header', 'idempotency-key'], msg: error.message, input: key },
+        ]);
       }
       // Still being answered: a retry shortly replays the answer, so the 409 says when to try (clients retry it).
       if (error instanceof Conflict) throw new ApiError(409, error.message, { 'Retry-After': '1' });
@@ -130,7 +137,8 @@ export function installIdempotency(fastify: FastifyInstance, events: EventStore,
     const claim = request.idempotency;
     if (!claim || claim.settled) return payload;
     claim.settled = true;
-    const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
+    const text =
+      typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
     let body: unknown;
     try {
       body = text === undefined ? undefined : text === '' ? null : JSON.parse(text);
@@ -140,12 +148,16 @@ export function installIdempotency(fastify: FastifyInstance, events: EventStore,
     // A 503 (a service call timed out, or the read models lag) may hide work that finishes: the
     // key stays claimed until abandoned, so a quick retry gets 409 instead of doing it twice.
     if (reply.statusCode === 503) return payload;
-    if (reply.statusCode >= 500 || body === undefined) await command(claim, { type: 'Release', request_id: claim.requestId });
+    if (reply.statusCode >= 500 || body === undefined)
+      await command(claim, { type: 'Release', request_id: claim.requestId });
     else {
       // Only answers up to maxBodyBytes are kept for replay (the log is no blob store, and an
       // event may carry 1 MiB at most); a larger one is recorded by its size and hash.
       const bytes = Buffer.byteLength(text!);
-      const response = bytes <= maxBodyBytes ? { status: reply.statusCode, body } : { status: reply.statusCode, body: null, omitted: { bytes, sha256: sha256(text!) } };
+      const response =
+        bytes <= maxBodyBytes
+          ? { status: reply.statusCode, body }
+          : { status: reply.statusCode, body: null, omitted: { bytes, sha256: sha256(text!) } };
       await command(claim, { type: 'RecordResponse', request_id: claim.requestId, response });
     }
     return payload;

@@ -34,7 +34,11 @@ export class InjectRestBackend implements RestBackend {
 
   private headers(extra: Record<string, string>): Record<string, string> {
     this.calls += 1;
-    return { authorization: this.authorization, 'x-request-id': `${this.requestId.slice(0, 100)}.mcp${this.calls}`, ...extra };
+    return {
+      authorization: this.authorization,
+      'x-request-id': `${this.requestId.slice(0, 100)}.mcp${this.calls}`,
+      ...extra,
+    };
   }
 
   async call(method: 'GET' | 'POST', path: string, body: unknown, signal: AbortSignal): Promise<RestResponse> {
@@ -49,9 +53,16 @@ export class InjectRestBackend implements RestBackend {
   }
 
   async *events(path: string, signal: AbortSignal): AsyncGenerator<RunEvent> {
-    const response = await this.fastify.inject({ method: 'GET', url: path, headers: this.headers({ accept: 'text/event-stream' }), payloadAsStream: true, signal });
+    const response = await this.fastify.inject({
+      method: 'GET',
+      url: path,
+      headers: this.headers({ accept: 'text/event-stream' }),
+      payloadAsStream: true,
+      signal,
+    });
     const stream = response.stream();
-    if (response.statusCode !== 200) throw new RestError(response.statusCode, (parse(await readAll(stream)) as { detail?: unknown } | null)?.detail);
+    if (response.statusCode !== 200)
+      throw new RestError(response.statusCode, (parse(await readAll(stream)) as { detail?: unknown } | null)?.detail);
     try {
       yield* sseEvents(stream);
     } catch (error) {

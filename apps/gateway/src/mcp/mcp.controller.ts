@@ -71,6 +71,14 @@ export class McpController {
     void reply
       .status(405)
       .headers({ ...this.limiter.take(auth.key_id), Allow: 'POST' })
-      .send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method Not Allowed: this MCP server is stateless (no sessions, no server-initiated stream); send JSON-RPC messages with POST' }, id: null });
+      .send({
+        jsonrpc: '2.0',
+        error: {
+          code: -32000,
+          message:
+            'Method Not Allowed: this MCP server is stateless (no sessions, no server-initiated stream); send JSON-RPC messages with POST',
+        },
+        id: null,
+      });
   }
 }

@@ -1,5 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Req } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiAcceptedResponse,
+  ApiBearerAuth,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { ref, runList } from '../openapi/response-schemas';
 import { type RequestOf, subjects } from '@app/contracts';
 import { type MonitorEvent, monitorStream, monitorView, type MonitorView, shortestCronGapMinutes } from '@app/domain';
@@ -17,7 +25,20 @@ import { MonitorBody, MonitorEventsQuery, MonitorIdParams, MonitorListQuery, Mon
 
 /** How long POST .../run waits for the run's event. */
 const RUN_WAIT_MS = 60_000;
-const SETTINGS = ['query', 'cadence', 'cron', 'mode', 'filter_prompt', 'notify_on', 'webhook', 'webhook_max_attempts', 'webhook_backoff_seconds', 'country', 'language', 'metadata'] as const;
+const SETTINGS = [
+  'query',
+  'cadence',
+  'cron',
+  'mode',
+  'filter_prompt',
+  'notify_on',
+  'webhook',
+  'webhook_max_attempts',
+  'webhook_backoff_seconds',
+  'country',
+  'language',
+  'metadata',
+] as const;
 
 /**
  * Monitors (spec "Monitor"; API.md routes): the monitors service owns them; this serves the read
@@ -47,7 +68,11 @@ export class MonitorsController {
     // Counted in the shared read model, so across gateway replicas.
     const held = await monitors.count(this.reads, { team_id: auth.team_id, status: { $in: ['active', 'paused'] } });
     if (held >= this.config.maxMonitorsPerTeam) {
-      throw tooManyRequests(60, {}, `at most ${this.config.maxMonitorsPerTeam} monitors may be held by a team (MAX_MONITORS_PER_TEAM); it holds ${held}: delete one first`);
+      throw tooManyRequests(
+        60,
+        {},
+        `at most ${this.config.maxMonitorsPerTeam} monitors may be held by a team (MAX_MONITORS_PER_TEAM); it holds ${held}: delete one first`,
+      );
     }
     const settings: RequestOf<typeof subjects.createMonitor>['settings'] = {
       ...watched,
@@ -64,7 +89,12 @@ export class MonitorsController {
       metadata: body.metadata,
     };
     const sealed = body.webhook_secret ? this.box.seal(body.webhook_secret) : null;
-    const { monitor_id } = await this.calls.send(subjects.createMonitor, { settings, status: body.status, sealed_webhook_secret: sealed }, auth, req.id);
+    const { monitor_id } = await this.calls.send(
+      subjects.createMonitor,
+      { settings, status: body.status, sealed_webhook_secret: sealed },
+      auth,
+      req.id,
+    );
     return this.live(auth, monitor_id, true);
   }
 
@@ -90,22 +120,53 @@ export class MonitorsController {
   @Patch(':monitor_id')
   @ApiOperation({ summary: 'Update monitor (partial; webhook_secret: null clears it)' })
   @ApiOkResponse({ schema: ref('Monitor') })
-  async update(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Param() params: MonitorIdParams, @Body() body: MonitorPatchBody): Promise<MonitorView> {
+  async update(
+    @Auth() auth: AuthContext,
+    @Req() req: AuthedRequest,
+    @Param() params: MonitorIdParams,
+    @Body() body: MonitorPatchBody,
+  ): Promise<MonitorView> {
     this.assertInterval(body.cron);
     const current = await this.live(auth, params.monitor_id);
-    const settings: Record<string, unknown> = Object.fromEntries(SETTINGS.filter((key) => body[key] !== undefined).map((key) => [key, body[key]]));
+    const settings: Record<string, unknown> = Object.fromEntries(
+      SETTINGS.filter((key) => body[key] !== undefined).map((key) => [key, body[key]]),
+    );
     // A page monitor changes its page (its query follows), a query monitor its query.
-    const wrong = current.url === null ? (body.url !== undefined ? 'url' : null) : body.query !== undefined ? 'query' : body.filter_prompt ? 'filter_prompt' : null;
+    const wrong =
+      current.url === null
+        ? body.url !== undefined
+          ? 'url'
+          : null
+        : body.query !== undefined
+          ? 'query'
+          : body.filter_prompt
+            ? 'filter_prompt'
+            : null;
     if (wrong) {
-      const msg = current.url === null ? 'a query monitor watches its query: url cannot be set on it' : `a page monitor watches its url: ${wrong} cannot be set on it`;
-      throw new RequestValidationError([{ type: 'value_error', loc: ['body', wrong], msg: `Value error, ${msg}`, input: body[wrong] ?? null }]);
+      const msg =
+        current.url === null
+          ? 'a query monitor watches its query: url cannot be set on it'
+          : `a page monitor watches its url: ${wrong} cannot be set on it`;
+      throw new RequestValidationError([
+        { type: 'value_error', loc: ['body', wrong], msg: `Value error, ${msg}`, input: body[wrong] ?? null },
+      ]);
     }
     if (body.url !== undefined) Object.assign(settings, { url: body.url, query: body.url });
     if (typeof settings.country === 'string') settings.country = settings.country.toLowerCase();
-    const secret = body.webhook_secret === undefined ? undefined : body.webhook_secret === null ? null : this.box.seal(body.webhook_secret);
+    const secret =
+      body.webhook_secret === undefined
+        ? undefined
+        : body.webhook_secret === null
+          ? null
+          : this.box.seal(body.webhook_secret);
     await this.calls.send(
       subjects.updateMonitor,
-      { monitor_id: params.monitor_id, settings, ...(secret !== undefined && { sealed_webhook_secret: secret }), ...(body.status && { status: body.status }) },
+      {
+        monitor_id: params.monitor_id,
+        settings,
+        ...(secret !== undefined && { sealed_webhook_secret: secret }),
+        ...(body.status && { status: body.status }),
+      },
       auth,
       req.id,
     );
@@ -114,9 +175,14 @@ export class MonitorsController {
 
   /** Exactly one of query and url (a 422 naming them otherwise); a page monitor takes no filter_prompt. */
   private watched(body: MonitorBody): { query: string; url: string | null } {
-    const error = (loc: string, msg: string) => new RequestValidationError([{ type: 'value_error', loc: ['body', loc], msg: `Value error, ${msg}`, input: null }]);
-    if ((body.query === undefined) === (body.url === undefined)) throw error(body.url === undefined ? 'query' : 'url', 'a monitor watches exactly one of query and url');
-    if (body.url !== undefined && body.filter_prompt) throw error('filter_prompt', 'a page monitor (url) takes no filter_prompt');
+    const error = (loc: string, msg: string) =>
+      new RequestValidationError([
+        { type: 'value_error', loc: ['body', loc], msg: `Value error, ${msg}`, input: null },
+      ]);
+    if ((body.query === undefined) === (body.url === undefined))
+      throw error(body.url === undefined ? 'query' : 'url', 'a monitor watches exactly one of query and url');
+    if (body.url !== undefined && body.filter_prompt)
+      throw error('filter_prompt', 'a page monitor (url) takes no filter_prompt');
     return body.url !== undefined ? { query: body.url, url: body.url } : { query: body.query!, url: null };
   }
 
@@ -127,7 +193,13 @@ export class MonitorsController {
     const min = this.config.monitorMinIntervalMinutes;
     if (gap < min) {
       throw new RequestValidationError([
-        { type: 'value_error', loc: ['body', 'cron'], msg: `Value error, the cron runs as often as every ${gap} minutes; a monitor may run at most every ${min} minutes (MONITOR_MIN_INTERVAL_MINUTES)`, input: cron, ctx: { min_interval_minutes: min } },
+        {
+          type: 'value_error',
+          loc: ['body', 'cron'],
+          msg: `Value error, the cron runs as often as every ${gap} minutes; a monitor may run at most every ${min} minutes (MONITOR_MIN_INTERVAL_MINUTES)`,
+          input: cron,
+          ctx: { min_interval_minutes: min },
+        },
       ]);
     }
   }
@@ -145,7 +217,11 @@ export class MonitorsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Monitor Pause (idempotent): nextRunAt becomes null' })
   @ApiOkResponse({ schema: ref('Monitor') })
-  async pause(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Param() params: MonitorIdParams): Promise<MonitorView> {
+  async pause(
+    @Auth() auth: AuthContext,
+    @Req() req: AuthedRequest,
+    @Param() params: MonitorIdParams,
+  ): Promise<MonitorView> {
     await this.live(auth, params.monitor_id);
     await this.calls.send(subjects.pauseMonitor, { monitor_id: params.monitor_id }, auth, req.id);
     return this.live(auth, params.monitor_id, true);
@@ -155,7 +231,11 @@ export class MonitorsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Monitor Resume (idempotent): scheduling restarts from now' })
   @ApiOkResponse({ schema: ref('Monitor') })
-  async resume(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Param() params: MonitorIdParams): Promise<MonitorView> {
+  async resume(
+    @Auth() auth: AuthContext,
+    @Req() req: AuthedRequest,
+    @Param() params: MonitorIdParams,
+  ): Promise<MonitorView> {
     await this.live(auth, params.monitor_id);
     await this.calls.send(subjects.resumeMonitor, { monitor_id: params.monitor_id }, auth, req.id);
     return this.live(auth, params.monitor_id, true);
@@ -166,7 +246,11 @@ export class MonitorsController {
   @HttpCode(202)
   @ApiOperation({ summary: 'Run monitor now (also when paused): 202 with the monitor event once recorded' })
   @ApiAcceptedResponse({ schema: ref('MonitorEvent') })
-  async run(@Auth() auth: AuthContext, @Req() req: AuthedRequest & FastifyRequest, @Param() params: MonitorIdParams): Promise<MonitorEvent> {
+  async run(
+    @Auth() auth: AuthContext,
+    @Req() req: AuthedRequest & FastifyRequest,
+    @Param() params: MonitorIdParams,
+  ): Promise<MonitorEvent> {
     await this.live(auth, params.monitor_id);
     // Waiting for the run's event holds a live stream of the key's, taken before the run starts;
     // the wait ends at RUN_WAIT_MS or when the client goes away.
@@ -178,13 +262,17 @@ export class MonitorsController {
     try {
       const { event_id } = await this.calls.send(subjects.runMonitor, { monitor_id: params.monitor_id }, auth, req.id);
       for await (const event of subscription) {
-        const recorded = event.type === 'MonitorEventRecorded' ? (event.data as { event: MonitorEvent }).event : undefined;
+        const recorded =
+          event.type === 'MonitorEventRecorded' ? (event.data as { event: MonitorEvent }).event : undefined;
         if (recorded?.event_id === event_id) {
           await this.calls.readYourWrites(event.position);
           return recorded;
         }
       }
-      throw new ApiError(504, `Monitor run ${event_id} did not record its event within ${RUN_WAIT_MS / 1000} s; it shows in /events when it does`);
+      throw new ApiError(
+        504,
+        `Monitor run ${event_id} did not record its event within ${RUN_WAIT_MS / 1000} s; it shows in /events when it does`,
+      );
     } finally {
       clearTimeout(timer);
       req.raw.off('close', onClose);
@@ -224,8 +312,12 @@ export class MonitorsController {
   /** A live monitor's view; 404 once deleted. After a write the read model may lag: 503 rather than a stale answer. */
   private async live(auth: AuthContext, monitorId: string, afterWrite = false): Promise<MonitorView> {
     const doc = await monitors.get(this.reads, monitorId);
-    if ((!doc || doc.team_id !== auth.team_id) && afterWrite) throw new ApiError(503, `Monitor ${monitorId} was recorded but is not readable yet; retry shortly`, { 'Retry-After': '1' });
-    if (!doc || doc.team_id !== auth.team_id || doc.status === 'deleted') throw notFound(`Monitor ${monitorId} not found`);
+    if ((!doc || doc.team_id !== auth.team_id) && afterWrite)
+      throw new ApiError(503, `Monitor ${monitorId} was recorded but is not readable yet; retry shortly`, {
+        'Retry-After': '1',
+      });
+    if (!doc || doc.team_id !== auth.team_id || doc.status === 'deleted')
+      throw notFound(`Monitor ${monitorId} not found`);
     return monitorView(doc.state);
   }
 }

@@ -36,7 +36,10 @@ export function buildOpenApi(app: NestFastifyApplication): OpenAPIObject {
     schemas: {
       ...document.components?.schemas,
       ValidationError: validationError,
-      HTTPValidationError: { type: 'object', properties: { detail: { type: 'array', items: { $ref: '#/components/schemas/ValidationError' } } } },
+      HTTPValidationError: {
+        type: 'object',
+        properties: { detail: { type: 'array', items: { $ref: '#/components/schemas/ValidationError' } } },
+      },
       ErrorDetail: detailError,
       ...RESPONSE_COMPONENTS,
     },
@@ -46,11 +49,23 @@ export function buildOpenApi(app: NestFastifyApplication): OpenAPIObject {
     for (const operation of Object.values(item)) {
       if (typeof operation !== 'object' || operation === null || !('responses' in operation)) continue;
       const responses = operation.responses as Record<string, unknown>;
-      responses['401'] ??= { description: 'Missing, malformed, unknown or revoked API key', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorDetail' } } } };
-      responses['422'] ??= { description: 'Validation Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPValidationError' } } } };
-      responses['429'] ??= { description: 'Rate limit exceeded (see Retry-After)', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorDetail' } } } };
+      responses['401'] ??= {
+        description: 'Missing, malformed, unknown or revoked API key',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorDetail' } } },
+      };
+      responses['422'] ??= {
+        description: 'Validation Error',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPValidationError' } } },
+      };
+      responses['429'] ??= {
+        description: 'Rate limit exceeded (see Retry-After)',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorDetail' } } },
+      };
       // Any other refusal (404, 409, 413, 503 with Retry-After, …) says why in `detail`.
-      responses.default ??= { description: 'Any other refusal: not found, conflict, too large, unavailable (see Retry-After)…', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorDetail' } } } };
+      responses.default ??= {
+        description: 'Any other refusal: not found, conflict, too large, unavailable (see Retry-After)…',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorDetail' } } },
+      };
     }
   }
   return withoutUnusedSchemas(document);
@@ -77,7 +92,13 @@ function withoutUnusedSchemas(document: OpenAPIObject): OpenAPIObject {
     }
   };
   visit(document.paths);
-  return { ...document, components: { ...document.components, schemas: Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name))) } };
+  return {
+    ...document,
+    components: {
+      ...document.components,
+      schemas: Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name))),
+    },
+  };
 }
 
 export function mountOpenApi(app: NestFastifyApplication, responseCheck?: string): void {

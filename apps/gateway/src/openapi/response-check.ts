@@ -25,9 +25,13 @@ export function checkResponses(app: NestFastifyApplication, document: () => Open
     const key = `${method} ${path} ${status}`;
     let found = compiled.get(key);
     if (found) return found;
-    const operation = (document().paths[path] as Record<string, { responses?: Record<string, { content?: Record<string, { schema?: object }> }> }> | undefined)?.[method];
+    const operation = (
+      document().paths[path] as
+        Record<string, { responses?: Record<string, { content?: Record<string, { schema?: object }> }> }> | undefined
+    )?.[method];
     // An undeclared status is the operation's `default` answer (OpenAPI).
-    const response = operation?.responses?.[String(status)] ?? (status >= 400 ? operation?.responses?.default : undefined);
+    const response =
+      operation?.responses?.[String(status)] ?? (status >= 400 ? operation?.responses?.default : undefined);
     const schema = response?.content?.['application/json']?.schema;
     if (!operation) found = 'undocumented operation';
     else if (!response) found = 'undocumented status';
@@ -50,7 +54,13 @@ export function checkResponses(app: NestFastifyApplication, document: () => Open
       const route = request.routeOptions.url;
       // JSON as sent: a string, or a Buffer (how errors are sent).
       const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
-      if (!route?.startsWith('/v1/') || route === '/v1/openapi.json' || text === null || !String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return payload;
+      if (
+        !route?.startsWith('/v1/') ||
+        route === '/v1/openapi.json' ||
+        text === null ||
+        !String(reply.getHeader('content-type') ?? '').startsWith('application/json')
+      )
+        return payload;
       const path = route.replace(/:(\w+)/g, '{$1}');
       const method = request.method.toLowerCase();
       const check = validator(path, method, reply.statusCode);
@@ -58,12 +68,23 @@ export function checkResponses(app: NestFastifyApplication, document: () => Open
       if (typeof check !== 'string') {
         try {
           const body = JSON.parse(text) as unknown;
-          if (!check(body)) problem = (check.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'invalid'} (${valueAt(body, e.instancePath)})`).join('; ');
+          if (!check(body))
+            problem = (check.errors ?? [])
+              .map((e) => `${e.instancePath || '/'} ${e.message ?? 'invalid'} (${valueAt(body, e.instancePath)})`)
+              .join('; ');
         } catch {
           problem = 'the body is not JSON';
         }
       }
-      if (problem) fs.appendFileSync(file, JSON.stringify({ operation: `${request.method} ${path}`, status: reply.statusCode, problem } satisfies ResponseViolation) + '\n');
+      if (problem)
+        fs.appendFileSync(
+          file,
+          JSON.stringify({
+            operation: `${request.method} ${path}`,
+            status: reply.statusCode,
+            problem,
+          } satisfies ResponseViolation) + '\n',
+        );
       return payload;
     });
 }
@@ -71,6 +92,7 @@ export function checkResponses(app: NestFastifyApplication, document: () => Open
 /** The value at a JSON pointer, shortened: what a violation names. */
 function valueAt(body: unknown, pointer: string): string {
   let value = body;
-  for (const part of pointer.split('/').slice(1)) value = (value as Record<string, unknown> | null)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+  for (const part of pointer.split('/').slice(1))
+    value = (value as Record<string, unknown> | null)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
   return (JSON.stringify(value) ?? 'undefined').slice(0, 80);
 }

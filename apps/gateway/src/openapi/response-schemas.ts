@@ -45,13 +45,24 @@ const num: SchemaObject = { type: 'number' };
 const bool: SchemaObject = { type: 'boolean' };
 const anyObject: SchemaObject = { type: 'object', additionalProperties: true };
 /** The schema or null (OpenAPI 3.0.3: an enum that allows null lists it). */
-const nullable = (schema: SchemaObject): SchemaObject => ({ ...schema, nullable: true, ...(schema.enum && { enum: [...schema.enum, null] }) });
+const nullable = (schema: SchemaObject): SchemaObject => ({
+  ...schema,
+  nullable: true,
+  ...(schema.enum && { enum: [...schema.enum, null] }),
+});
 const arrayOf = (items: Schema): SchemaObject => ({ type: 'array', items });
 const oneOfStrings = (values: readonly string[]): SchemaObject => ({ type: 'string', enum: [...values] });
 
 /** An object schema with every property of T named; all required but `optional`. */
-function shape<T>(properties: { [K in keyof Required<T>]: Schema }, optional: ReadonlyArray<keyof T> = []): SchemaObject {
-  return { type: 'object', required: Object.keys(properties).filter((k) => !optional.includes(k as keyof T)), properties };
+function shape<T>(
+  properties: { [K in keyof Required<T>]: Schema },
+  optional: ReadonlyArray<keyof T> = [],
+): SchemaObject {
+  return {
+    type: 'object',
+    required: Object.keys(properties).filter((k) => !optional.includes(k as keyof T)),
+    properties,
+  };
 }
 
 const CONFIDENCE = ['high', 'medium', 'low'] as const;
@@ -60,7 +71,9 @@ const tokens = shape<RunUsage['tokens']>({ input: int, output: int });
 const findallSchema = shape<FindAllSchema>({
   objective: str,
   entity_type: str,
-  conditions: arrayOf(shape<FindAllSchema['conditions'][number]>({ name: str, kind: str, value: { oneOf: [str, num] } })),
+  conditions: arrayOf(
+    shape<FindAllSchema['conditions'][number]>({ name: str, kind: str, value: { oneOf: [str, num] } }),
+  ),
   generator: shape<FindAllSchema['generator']>({ queries: arrayOf(str) }),
 });
 const findallStatus = shape<FindAllStatusObject>({
@@ -70,7 +83,11 @@ const findallStatus = shape<FindAllStatusObject>({
   metrics: shape<FindAllStatusObject['metrics']>({ generated_candidates: int, matched_candidates: int }),
 });
 const citation = shape<TaskFieldBasis['citations'][number]>({ url: str, title: str, excerpts: arrayOf(str) });
-const crawlPage = shape<Pick<CrawlPage, 'url' | 'final_url' | 'title' | 'content' | 'status' | 'depth' | 'error'> & { source_url: string | null }>({
+const crawlPage = shape<
+  Pick<CrawlPage, 'url' | 'final_url' | 'title' | 'content' | 'status' | 'depth' | 'error'> & {
+    source_url: string | null;
+  }
+>({
   url: str,
   source_url: nullable(str),
   final_url: nullable(str),
@@ -102,26 +119,72 @@ const crawlRun = shape<CrawlView>({
   completedAt: nullable(str),
 });
 
-const monitorRow = shape<MonitorRow>({ url: str, title: str, snippet: str, date: nullable(str), domain: str, score: num });
+const monitorRow = shape<MonitorRow>({
+  url: str,
+  title: str,
+  snippet: str,
+  date: nullable(str),
+  domain: str,
+  score: num,
+});
 
 /** Component schemas added to the document (by name). */
 export const RESPONSE_COMPONENTS: Record<string, SchemaObject> = {
   SkuLineItem: shape<SkuLineItem>({ sku: str, quantity: num, credits: num }),
-  Finding: shape<Finding>({
-    subquery: str,
-    answer: str,
-    citations: arrayOf(int),
-    confidence: oneOfStrings(CONFIDENCE),
-    evidence: arrayOf(shape<Finding['evidence'][number]>({ source: int, quote: str })),
-    verdict: shape<NonNullable<Finding['verdict']>>({ probability: num, answered: bool, value: str, features: { type: 'object', additionalProperties: num }, reason: str }),
-  }, ['verdict']),
-  Source: shape<Source>({ index: int, url: str, title: str, domain: str, fetched: bool, quality: oneOfStrings(CONFIDENCE), first_seen_subquery: str }),
+  Finding: shape<Finding>(
+    {
+      subquery: str,
+      answer: str,
+      citations: arrayOf(int),
+      confidence: oneOfStrings(CONFIDENCE),
+      evidence: arrayOf(shape<Finding['evidence'][number]>({ source: int, quote: str })),
+      verdict: shape<NonNullable<Finding['verdict']>>({
+        probability: num,
+        answered: bool,
+        value: str,
+        features: { type: 'object', additionalProperties: num },
+        reason: str,
+      }),
+    },
+    ['verdict'],
+  ),
+  Source: shape<Source>({
+    index: int,
+    url: str,
+    title: str,
+    domain: str,
+    fetched: bool,
+    quality: oneOfStrings(CONFIDENCE),
+    first_seen_subquery: str,
+  }),
   RunResult: shape<RunResult>(
-    { url: str, title: str, snippet: str, date: nullable(str), domain: str, score: num, text: str, highlights: arrayOf(str), summary: str },
+    {
+      url: str,
+      title: str,
+      snippet: str,
+      date: nullable(str),
+      domain: str,
+      score: num,
+      text: str,
+      highlights: arrayOf(str),
+      summary: str,
+    },
     ['text', 'highlights', 'summary'],
   ),
-  RunUsage: shape<RunUsage>({ planner_calls: int, grader_calls: int, synth_calls: int, search_queries: int, pages_fetched: int, tokens }),
-  TaskFieldBasis: shape<TaskFieldBasis>({ field: str, citations: arrayOf(citation), reasoning: str, confidence: oneOfStrings(CONFIDENCE) }),
+  RunUsage: shape<RunUsage>({
+    planner_calls: int,
+    grader_calls: int,
+    synth_calls: int,
+    search_queries: int,
+    pages_fetched: int,
+    tokens,
+  }),
+  TaskFieldBasis: shape<TaskFieldBasis>({
+    field: str,
+    citations: arrayOf(citation),
+    reasoning: str,
+    confidence: oneOfStrings(CONFIDENCE),
+  }),
   TaskUsage: shape<TaskUsage>({
     tool_calls: int,
     search_queries: int,
@@ -136,16 +199,37 @@ export const RESPONSE_COMPONENTS: Record<string, SchemaObject> = {
     scratchpad_searches: int,
     scratchpad_tool_turns: int,
   }),
-  SearchRunListItem: shape<SearchRunListItem>({ id: str, query: str, status: oneOfStrings(RUN_STATUSES), createdAt: str, completedAt: nullable(str), resultCount: int }),
+  SearchRunListItem: shape<SearchRunListItem>({
+    id: str,
+    query: str,
+    status: oneOfStrings(RUN_STATUSES),
+    createdAt: str,
+    completedAt: nullable(str),
+    resultCount: int,
+  }),
   FindAllCandidate: shape<Candidate>({
     candidate_id: str,
     name: str,
     url: str,
     description: str,
     match_status: oneOfStrings(['pending', 'matched', 'unmatched']),
-    reasons: arrayOf(shape<Candidate['reasons'][number]>({ condition: str, holds: bool, evidence_url: nullable(str), excerpt: nullable(str) })),
+    reasons: arrayOf(
+      shape<Candidate['reasons'][number]>({
+        condition: str,
+        holds: bool,
+        evidence_url: nullable(str),
+        excerpt: nullable(str),
+      }),
+    ),
     output: anyObject,
-    basis: arrayOf(shape<Candidate['basis'][number]>({ field: str, citations: arrayOf(citation), reasoning: str, confidence: oneOfStrings(CONFIDENCE) })),
+    basis: arrayOf(
+      shape<Candidate['basis'][number]>({
+        field: str,
+        citations: arrayOf(citation),
+        reasoning: str,
+        confidence: oneOfStrings(CONFIDENCE),
+      }),
+    ),
   }),
   FindAllRun: shape<FindAllView>({
     findall_id: str,
@@ -168,7 +252,11 @@ export const RESPONSE_COMPONENTS: Record<string, SchemaObject> = {
   CrawlRunWithPages: {
     allOf: [
       ref('CrawlRun'),
-      shape<{ pages: unknown; pages_limit: unknown; pages_offset: unknown }>({ pages: arrayOf(crawlPage), pages_limit: int, pages_offset: int }),
+      shape<{ pages: unknown; pages_limit: unknown; pages_offset: unknown }>({
+        pages: arrayOf(crawlPage),
+        pages_limit: int,
+        pages_offset: int,
+      }),
     ],
   },
   SiteMap: shape<Pick<MapReply, 'url' | 'links' | 'credits' | 'usage'>>({
@@ -179,7 +267,16 @@ export const RESPONSE_COMPONENTS: Record<string, SchemaObject> = {
   }),
   CrawlStarted: shape<{ crawl_id: string; status: string }>({ crawl_id: str, status: oneOfStrings(RUN_STATUSES) }),
   CrawlIndexRemoved: shape<{ crawl_id: string; removed: number }>({ crawl_id: str, removed: int }),
-  ChatSearchResult: shape<ChatSearchResult>({ url: str, title: str, snippet: str, excerpts: arrayOf(str), date: nullable(str), domain: str, category: nullable(str), score: num }),
+  ChatSearchResult: shape<ChatSearchResult>({
+    url: str,
+    title: str,
+    snippet: str,
+    excerpts: arrayOf(str),
+    date: nullable(str),
+    domain: str,
+    category: nullable(str),
+    score: num,
+  }),
   ChatCompletion: shape<ChatCompletion>({
     id: str,
     object: oneOfStrings(['chat.completion']),
@@ -188,7 +285,11 @@ export const RESPONSE_COMPONENTS: Record<string, SchemaObject> = {
     choices: arrayOf(
       shape<ChatCompletion['choices'][number]>({
         index: int,
-        message: shape<ChatCompletion['choices'][number]['message']>({ role: oneOfStrings(['assistant']), content: str, refusal: nullable(str) }),
+        message: shape<ChatCompletion['choices'][number]['message']>({
+          role: oneOfStrings(['assistant']),
+          content: str,
+          refusal: nullable(str),
+        }),
         finish_reason: oneOfStrings(['stop', 'length']),
         logprobs: nullable(anyObject),
       }),
@@ -209,7 +310,12 @@ export const RESPONSE_COMPONENTS: Record<string, SchemaObject> = {
         type: str,
         at: str,
         data: {},
-        metadata: shape<RunHistory['events'][number]['metadata']>({ correlation_id: nullable(str), causation_id: nullable(str), request_id: nullable(str), key_id: nullable(str) }),
+        metadata: shape<RunHistory['events'][number]['metadata']>({
+          correlation_id: nullable(str),
+          causation_id: nullable(str),
+          request_id: nullable(str),
+          key_id: nullable(str),
+        }),
       }),
     ),
     total: int,
@@ -238,7 +344,14 @@ export const RESPONSE_COMPONENTS: Record<string, SchemaObject> = {
     last_webhook_status: nullable(int),
     last_webhook_at: nullable(num),
     last_webhook_error: nullable(str),
-    last_result: nullable(shape<NonNullable<MonitorView['last_result']>>({ event_id: str, results_count: int, ran_at: str, status: nullable(str) })),
+    last_result: nullable(
+      shape<NonNullable<MonitorView['last_result']>>({
+        event_id: str,
+        results_count: int,
+        ran_at: str,
+        status: nullable(str),
+      }),
+    ),
   }),
   MonitorEvent: shape<MonitorEvent>(
     {
@@ -274,7 +387,9 @@ export const RESPONSE_COMPONENTS: Record<string, SchemaObject> = {
  * A component or null, written so OpenAPI 3.0 and its validators agree: the component inline with
  * `nullable` beside its `type` (a `$ref` takes no `nullable`).
  */
-export const nullableOf = (name: keyof typeof RESPONSE_COMPONENTS): SchemaObject => ({ oneOf: [nullable(RESPONSE_COMPONENTS[name]!)] });
+export const nullableOf = (name: keyof typeof RESPONSE_COMPONENTS): SchemaObject => ({
+  oneOf: [nullable(RESPONSE_COMPONENTS[name]!)],
+});
 
 /** A run list's body: the items under the kind's key, then the page. */
 export const runList = (key: string, item: Schema): SchemaObject => ({

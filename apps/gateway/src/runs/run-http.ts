@@ -6,7 +6,14 @@ import { type ReopenRunRequest, type RunCommandReply, runSubjects, type RunServi
 import { type DomainEvent, type RunKind, runEnds, type StateOf, streamOf, type ViewOf } from '@app/domain';
 import { aggregateStream, EVENT_STORE, type EventStore } from '@app/eventstore';
 import { notFound, RequestValidationError, serviceUnavailable, tooManyRequests } from '@app/platform';
-import { READ_STORE, type ReadStore, type RunItemDoc, runCollection, runItemsCollection, type Stored } from '@app/readmodels';
+import {
+  READ_STORE,
+  type ReadStore,
+  type RunItemDoc,
+  runCollection,
+  runItemsCollection,
+  type Stored,
+} from '@app/readmodels';
 import { RUN_KIND_LIST } from '@app/runs';
 import type { AuthContext } from '../auth/auth.context';
 import { ServiceCalls } from '../commands/service-calls';
@@ -32,13 +39,17 @@ export interface RunHistory {
     type: string;
     at: string;
     data: unknown;
-    metadata: { correlation_id: string | null; causation_id: string | null; request_id: string | null; key_id: string | null };
+    metadata: {
+      correlation_id: string | null;
+      causation_id: string | null;
+      request_id: string | null;
+      key_id: string | null;
+    };
   }[];
   total: number;
 }
 
 const RETRY_AFTER_S = 1;
-
 
 /**
  * Everything the gateway serves for a run of any kind (DESIGN.md 3b): the view and list from the
@@ -65,10 +76,16 @@ export class RunHttp {
     const max = this.config.maxQueuedRunsPerTeam;
     // Kinds that wait in the queue (chat completions hold a live stream instead) and keep a read model.
     const collections = this.kinds.filter((kind) => kind.queued).flatMap((kind) => runCollection(kind) ?? []);
-    const counts = await Promise.all(collections.map((collection) => collection.count(this.reads, { team_id: auth.team_id, status: 'queued' })));
+    const counts = await Promise.all(
+      collections.map((collection) => collection.count(this.reads, { team_id: auth.team_id, status: 'queued' })),
+    );
     const queued = counts.reduce((a, b) => a + b, 0);
     if (queued >= max) {
-      throw tooManyRequests(5, {}, `at most ${max} runs of a team may wait in the queue at once (MAX_QUEUED_RUNS_PER_TEAM); ${queued} are queued: wait for some to start`);
+      throw tooManyRequests(
+        5,
+        {},
+        `at most ${max} runs of a team may wait in the queue at once (MAX_QUEUED_RUNS_PER_TEAM); ${queued} are queued: wait for some to start`,
+      );
     }
   }
 
@@ -76,9 +93,19 @@ export class RunHttp {
    * Requests a run of the kind from its service (after checking the team's queue has room, for
    * kinds that wait in it); the request is in the read models when this returns. The new run's id.
    */
-  async request<K extends RunKind>(kind: K, auth: AuthContext, requestId: string, params: RunParams<K>): Promise<string> {
+  async request<K extends RunKind>(
+    kind: K,
+    auth: AuthContext,
+    requestId: string,
+    params: RunParams<K>,
+  ): Promise<string> {
     if (kind.queued) await this.assertRoomToQueue(auth);
-    const { id } = await this.calls.send(this.subjects(kind).start, { kind: kind.name, params: params as Record<string, unknown> }, auth, requestId);
+    const { id } = await this.calls.send(
+      this.subjects(kind).start,
+      { kind: kind.name, params: params as Record<string, unknown> },
+      auth,
+      requestId,
+    );
     return id;
   }
 
@@ -90,7 +117,14 @@ export class RunHttp {
   }
 
   /** Gives a completed run of the caller's team more work (a reopenable kind), and answers its view. */
-  async reopen<K extends RunKind>(kind: K, auth: AuthContext, requestId: string, runId: string, reason: string, detail: Record<string, unknown>): Promise<ViewOf<K>> {
+  async reopen<K extends RunKind>(
+    kind: K,
+    auth: AuthContext,
+    requestId: string,
+    runId: string,
+    reason: string,
+    detail: Record<string, unknown>,
+  ): Promise<ViewOf<K>> {
     await this.owned(kind, auth, runId);
     const request: ReopenRunRequest = { kind: kind.name, id: runId, reason, detail };
     await this.calls.command<RunCommandReply>(this.subjects(kind).reopen, request, auth, requestId);
@@ -135,7 +169,11 @@ export class RunHttp {
     const collection = runCollection(kind);
     if (!collection) return kind.view(await this.fromLog(kind, auth, runId)) as ViewOf<K>;
     const doc = await collection.get(this.reads, runId);
-    if (!doc || doc.team_id !== auth.team_id) throw serviceUnavailable(RETRY_AFTER_S, `${kind.noun} ${runId} was recorded but is not readable yet; retry shortly`);
+    if (!doc || doc.team_id !== auth.team_id)
+      throw serviceUnavailable(
+        RETRY_AFTER_S,
+        `${kind.noun} ${runId} was recorded but is not readable yet; retry shortly`,
+      );
     return kind.view(doc.state) as ViewOf<K>;
   }
 
@@ -172,7 +210,14 @@ export class RunHttp {
    * (stopping early if the client goes away), then answers 200 with the view read after that end,
    * or 202 with the view as it stands.
    */
-  async viewWhenEnded<K extends RunKind>(kind: K, auth: AuthContext, runId: string, waitMs: number, request: { raw: IncomingMessage }, reply: FastifyReply): Promise<ViewOf<K>> {
+  async viewWhenEnded<K extends RunKind>(
+    kind: K,
+    auth: AuthContext,
+    runId: string,
+    waitMs: number,
+    request: { raw: IncomingMessage },
+    reply: FastifyReply,
+  ): Promise<ViewOf<K>> {
     // A wait holds a live stream; with none left the answer is the 202 a wait's end would give
     // (the run exists already: a 429 would only invite a second one).
     const release = waitMs > 0 ? this.live.tryTake(auth.key_id) : undefined;
@@ -190,7 +235,12 @@ export class RunHttp {
   }
 
   /** Newest first, as the kind's list items (for tasks and FindAll those are the full views). */
-  async list<K extends RunKind>(kind: K, auth: AuthContext, page: Page, status?: string): Promise<{ items: ListItemOf<K>[]; total: number }> {
+  async list<K extends RunKind>(
+    kind: K,
+    auth: AuthContext,
+    page: Page,
+    status?: string,
+  ): Promise<{ items: ListItemOf<K>[]; total: number }> {
     const filter: Record<string, unknown> = { team_id: auth.team_id, ...(status && { status }) };
     const collection = runCollection(kind);
     if (!collection || !kind.readModel) throw new Error(`run kind ${kind.name} is not listed`);
@@ -206,7 +256,11 @@ export class RunHttp {
    * A run's state folded from the log itself, for kinds served without a read model (chat): 404
    * when absent or another team's.
    */
-  async fromLog<K extends RunKind>(kind: K, auth: AuthContext, runId: string): Promise<Exclude<State<K>, { status: 'absent' }>> {
+  async fromLog<K extends RunKind>(
+    kind: K,
+    auth: AuthContext,
+    runId: string,
+  ): Promise<Exclude<State<K>, { status: 'absent' }>> {
     const { state } = await aggregateStream<DomainEvent, State<K>>(this.events, streamOf(kind, runId), kind.decider);
     if (state.status === 'absent' || state.team_id !== auth.team_id) throw notFound(`${kind.noun} ${runId} not found`);
     return state as Exclude<State<K>, { status: 'absent' }>;
@@ -240,25 +294,49 @@ export class RunHttp {
   }
 
   /** The public events recorded so far, oldest first, as a page. */
-  async recorded(kind: RunKind, auth: AuthContext, runId: string, page: Page): Promise<{ events: PublicEvent[]; total: number; limit: number; offset: number }> {
+  async recorded(
+    kind: RunKind,
+    auth: AuthContext,
+    runId: string,
+    page: Page,
+  ): Promise<{ events: PublicEvent[]; total: number; limit: number; offset: number }> {
     await this.owned(kind, auth, runId);
     const all = await recordedEvents(this.events, kind, streamOf(kind, runId));
-    return { events: all.slice(page.offset, page.offset + page.limit), total: all.length, limit: page.limit, offset: page.offset };
+    return {
+      events: all.slice(page.offset, page.offset + page.limit),
+      total: all.length,
+      limit: page.limit,
+      offset: page.offset,
+    };
   }
 
   /** Server-sent events, resumable with `Last-Event-ID` (or `?last_event_id=`). */
-  async sse(kind: RunKind, auth: AuthContext, runId: string, requestId: string, lastEventId: string | undefined, reply: FastifyReply): Promise<void> {
+  async sse(
+    kind: RunKind,
+    auth: AuthContext,
+    runId: string,
+    requestId: string,
+    lastEventId: string | undefined,
+    reply: FastifyReply,
+  ): Promise<void> {
     await this.owned(kind, auth, runId);
     const after = parseResumeFrom(lastEventId);
     if (after === 'invalid') {
       throw new RequestValidationError([
-        { type: 'string_pattern_mismatch', loc: ['header', 'last-event-id'], msg: "String should match pattern '^\\d{1,19}$'", input: lastEventId, ctx: { pattern: '^\\d{1,19}$' } },
+        {
+          type: 'string_pattern_mismatch',
+          loc: ['header', 'last-event-id'],
+          msg: "String should match pattern '^\\d{1,19}$'",
+          input: lastEventId,
+          ctx: { pattern: '^\\d{1,19}$' },
+        },
       ]);
     }
     const release = this.live.take(auth.key_id);
     const sse = openSse(reply, requestId, this.config.streamKeepAliveSeconds);
     try {
-      for await (const event of runStream(this.events, kind, streamOf(kind, runId), after, sse.gone)) await sse.write(sseFrame(event));
+      for await (const event of runStream(this.events, kind, streamOf(kind, runId), after, sse.gone))
+        await sse.write(sseFrame(event));
     } finally {
       release();
       sse.end();

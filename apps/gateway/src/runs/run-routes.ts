@@ -1,4 +1,16 @@
-import { applyDecorators, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res, type Type } from '@nestjs/common';
+import {
+  applyDecorators,
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+  type Type,
+} from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type { RunKind } from '@app/domain';
@@ -9,7 +21,11 @@ import { RunHttp, type RunHistory } from './run-http';
 
 /** `?last_event_id=`: resume after this event id (or send Last-Event-ID). */
 export class StreamQuery {
-  @StrField({ optional: true, pattern: '^\\d{1,19}$', description: 'Resume after this event id (or send Last-Event-ID)' })
+  @StrField({
+    optional: true,
+    pattern: '^\\d{1,19}$',
+    description: 'Resume after this event id (or send Last-Event-ID)',
+  })
   last_event_id?: string;
 }
 
@@ -20,7 +36,13 @@ export class EventsPageQuery {
 }
 
 /** Each run kind's view and list item, as the OpenAPI document names their schemas. */
-const VIEW_SCHEMAS: Record<string, string> = { search: 'SearchRunViewDto', task: 'TaskRunViewDto', findall: 'FindAllRun', crawl: 'CrawlRun', chat: 'ChatCompletion' };
+const VIEW_SCHEMAS: Record<string, string> = {
+  search: 'SearchRunViewDto',
+  task: 'TaskRunViewDto',
+  findall: 'FindAllRun',
+  crawl: 'CrawlRun',
+  chat: 'ChatCompletion',
+};
 const LIST_ITEM_SCHEMAS: Record<string, string> = { search: 'SearchRunListItem' };
 
 /** Applies method decorators to a method defined on `target`, when the kind has the route. */
@@ -95,12 +117,47 @@ export function runRoutes(kind: RunKind): Type {
   // The kind's view and list item in the OpenAPI document (response-schemas.ts, and the DTOs of search and task runs).
   const view = ref(VIEW_SCHEMAS[kind.name] ?? 'RunView');
   const item = ref(LIST_ITEM_SCHEMAS[kind.name] ?? VIEW_SCHEMAS[kind.name] ?? 'RunView');
-  if (paths.list) route(proto, 'list', Get(paths.list.path), ApiOperation({ summary: `List ${noun}s (newest first)` }), ApiOkResponse({ schema: runList(paths.list.key, item) }));
-  route(proto, 'view', Get([...paths.view]), ApiOperation({ summary: `Retrieve a ${noun}` }), ApiOkResponse({ schema: view }));
+  if (paths.list)
+    route(
+      proto,
+      'list',
+      Get(paths.list.path),
+      ApiOperation({ summary: `List ${noun}s (newest first)` }),
+      ApiOkResponse({ schema: runList(paths.list.key, item) }),
+    );
+  route(
+    proto,
+    'view',
+    Get([...paths.view]),
+    ApiOperation({ summary: `Retrieve a ${noun}` }),
+    ApiOkResponse({ schema: view }),
+  );
   if (paths.cancel)
-    route(proto, 'cancel', Post(paths.cancel), HttpCode(200), ApiOperation({ summary: `Cancel a ${noun}: work stops at once, what it found is kept; a completed or failed run is a 409` }), ApiOkResponse({ schema: view }));
-  route(proto, 'history', Get(paths.history), ApiOperation({ summary: `Every event of the ${noun}, oldest first (audit)` }), ApiOkResponse({ schema: ref('RunHistory') }));
-  if (paths.recorded) route(proto, 'recorded', Get(paths.recorded), ApiOperation({ summary: `The ${noun}'s recorded public events, oldest first, as a page` }), ApiOkResponse({ schema: ref('RunEventsPage') }));
+    route(
+      proto,
+      'cancel',
+      Post(paths.cancel),
+      HttpCode(200),
+      ApiOperation({
+        summary: `Cancel a ${noun}: work stops at once, what it found is kept; a completed or failed run is a 409`,
+      }),
+      ApiOkResponse({ schema: view }),
+    );
+  route(
+    proto,
+    'history',
+    Get(paths.history),
+    ApiOperation({ summary: `Every event of the ${noun}, oldest first (audit)` }),
+    ApiOkResponse({ schema: ref('RunHistory') }),
+  );
+  if (paths.recorded)
+    route(
+      proto,
+      'recorded',
+      Get(paths.recorded),
+      ApiOperation({ summary: `The ${noun}'s recorded public events, oldest first, as a page` }),
+      ApiOkResponse({ schema: ref('RunEventsPage') }),
+    );
   if (paths.sse)
     route(
       proto,
@@ -109,7 +166,8 @@ export function runRoutes(kind: RunKind): Type {
       ApiOperation({ summary: `${kind.noun} events: server-sent events, resumable with Last-Event-ID` }),
       ApiProduces('text/event-stream'),
       ApiOkResponse({
-        description: 'Server-sent events: `id:` the event id (resume after it), `event:` its name (run.queued, run.started, …, run.completed), `data:` its JSON',
+        description:
+          'Server-sent events: `id:` the event id (resume after it), `event:` its name (run.queued, run.started, …, run.completed), `data:` its JSON',
         content: { 'text/event-stream': { schema: { type: 'string' } } },
       }),
     );

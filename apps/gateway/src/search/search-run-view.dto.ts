@@ -1,6 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { nullableOf, ref } from '../openapi/response-schemas';
-import { type Finding, RUN_STATUSES, type RunResult, type RunStatus, type RunUsage, type SkuLineItem, type Source, type SearchRunView } from '@app/domain';
+import {
+  type Finding,
+  RUN_STATUSES,
+  type RunResult,
+  type RunStatus,
+  type RunUsage,
+  type SkuLineItem,
+  type Source,
+  type SearchRunView,
+} from '@app/domain';
 /** The deep run's view in the OpenAPI document; `implements` keeps it in step with the domain's. */
 export class SearchRunViewDto implements SearchRunView {
   @ApiProperty() search_id!: string;

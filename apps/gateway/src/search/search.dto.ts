@@ -1,16 +1,35 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { SEARCH_CATEGORIES, SEARCH_FRESHNESS } from '@app/contracts';
 import { DEEP_SEARCH_BOUNDS as BOUNDS } from '@app/domain';
-import { BoolField, DateField, EnumField, IntField, NestedField, StrField, StrListField, UrlField } from '@app/platform';
+import {
+  BoolField,
+  DateField,
+  EnumField,
+  IntField,
+  NestedField,
+  StrField,
+  StrListField,
+  UrlField,
+} from '@app/platform';
 import { SkuUsageLine } from '../extract/extract.dto';
 
 export const DEPTHS = ['instant', 'fast', 'auto', 'deep'] as const;
 export const MODES = ['basic', 'advanced'] as const;
 
 export class SourcePolicyBody {
-  @StrListField({ optional: true, nullable: true, itemMinLength: 1, description: 'Only these domains (and subdomains)' })
+  @StrListField({
+    optional: true,
+    nullable: true,
+    itemMinLength: 1,
+    description: 'Only these domains (and subdomains)',
+  })
   include_domains?: string[] | null;
-  @StrListField({ optional: true, nullable: true, itemMinLength: 1, description: 'Never these domains (and subdomains)' })
+  @StrListField({
+    optional: true,
+    nullable: true,
+    itemMinLength: 1,
+    description: 'Never these domains (and subdomains)',
+  })
   exclude_domains?: string[] | null;
   @DateField({ optional: true, nullable: true, description: 'Only pages dated on or after this day' })
   after_date?: string | null;
@@ -44,13 +63,26 @@ export class AdvancedSettingsBody {
 }
 
 export class SearchBody {
-  @StrListField({ minItems: BOUNDS.queries.min, maxItems: BOUNDS.queries.max, itemMinLength: 1, description: `${BOUNDS.queries.min} to ${BOUNDS.queries.max} keyword queries; results merged and de-duplicated` })
+  @StrListField({
+    minItems: BOUNDS.queries.min,
+    maxItems: BOUNDS.queries.max,
+    itemMinLength: 1,
+    description: `${BOUNDS.queries.min} to ${BOUNDS.queries.max} keyword queries; results merged and de-duplicated`,
+  })
   queries!: string[];
-  @StrField({ optional: true, nullable: true, description: 'Re-ranks by relevance to this goal and drops off-topic rows' })
+  @StrField({
+    optional: true,
+    nullable: true,
+    description: 'Re-ranks by relevance to this goal and drops off-topic rows',
+  })
   objective?: string | null;
   @EnumField(DEPTHS, { optional: true, description: 'Default `auto`' })
   depth?: (typeof DEPTHS)[number];
-  @EnumField(MODES, { optional: true, nullable: true, description: 'Alias of depth: basic = fast, advanced = auto; depth wins' })
+  @EnumField(MODES, {
+    optional: true,
+    nullable: true,
+    description: 'Alias of depth: basic = fast, advanced = auto; depth wins',
+  })
   mode?: (typeof MODES)[number] | null;
   @EnumField(SEARCH_CATEGORIES, { optional: true, nullable: true })
   category?: (typeof SEARCH_CATEGORIES)[number] | null;
@@ -80,9 +112,21 @@ export class SearchBody {
   webhook?: string | null;
   @StrField({ optional: true, nullable: true, description: 'deep only: the research question' })
   prompt?: string | null;
-  @IntField({ ge: BOUNDS.max_subqueries.min, le: BOUNDS.max_subqueries.max, optional: true, nullable: true, description: `deep only; default ${BOUNDS.max_subqueries.default}` })
+  @IntField({
+    ge: BOUNDS.max_subqueries.min,
+    le: BOUNDS.max_subqueries.max,
+    optional: true,
+    nullable: true,
+    description: `deep only; default ${BOUNDS.max_subqueries.default}`,
+  })
   max_subqueries?: number | null;
-  @IntField({ ge: BOUNDS.max_fetches.min, le: BOUNDS.max_fetches.max, optional: true, nullable: true, description: `deep only; default ${BOUNDS.max_fetches.default}` })
+  @IntField({
+    ge: BOUNDS.max_fetches.min,
+    le: BOUNDS.max_fetches.max,
+    optional: true,
+    nullable: true,
+    description: `deep only; default ${BOUNDS.max_fetches.default}`,
+  })
   max_fetches?: number | null;
 }
 
@@ -96,7 +140,8 @@ export class SearchResultRowView {
   @ApiProperty({ type: String, nullable: true, enum: [...SEARCH_CATEGORIES, null] }) category!: string | null;
   @ApiProperty({ description: 'Higher is better' }) score!: number;
   @ApiPropertyOptional({ description: 'With advanced_settings.contents.text' }) text?: string;
-  @ApiPropertyOptional({ type: [String], description: 'With advanced_settings.contents.highlights' }) highlights?: string[];
+  @ApiPropertyOptional({ type: [String], description: 'With advanced_settings.contents.highlights' })
+  highlights?: string[];
   @ApiPropertyOptional({ description: 'With advanced_settings.contents.summary' }) summary?: string;
   @ApiPropertyOptional({ description: 'Why contents could not be read for this row' }) contents_error?: string;
 }

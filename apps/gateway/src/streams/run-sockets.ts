@@ -50,7 +50,10 @@ const refuse = (socket: Duplex, status: number, detail: unknown, headers: Record
  * before that message or the wait's end, so a late resume gets no duplicates).
  */
 /** `routes`: by default every kind of the app's list that declares a socket path. */
-export function mountRunSockets(app: NestFastifyApplication, routes: readonly RunSocketRoute[] = runSocketRoutes(app.get<readonly RunKind[]>(RUN_KIND_LIST))): void {
+export function mountRunSockets(
+  app: NestFastifyApplication,
+  routes: readonly RunSocketRoute[] = runSocketRoutes(app.get<readonly RunKind[]>(RUN_KIND_LIST)),
+): void {
   const logger = new Logger('RunSockets');
   const config = app.get<Config>(CONFIG);
   // A client only ever sends `{"resume_from"}`: a larger message closes the socket with 1009.
@@ -81,7 +84,8 @@ export function mountRunSockets(app: NestFastifyApplication, routes: readonly Ru
     const route = routes.map((r) => ({ r, match: r.pattern.exec(path) })).find((m) => m.match);
     if (!route) return refuse(socket, 404, 'Not Found', { 'X-Request-Id': requestId });
     const runId = decodeSegment(route.match![1]!);
-    if (runId === null) return refuse(socket, 400, 'the run id in the path is not valid percent-encoding', { 'X-Request-Id': requestId });
+    if (runId === null)
+      return refuse(socket, 400, 'the run id in the path is not valid percent-encoding', { 'X-Request-Id': requestId });
     void (async () => {
       let headers: Record<string, string> = { 'X-Request-Id': requestId };
       let release: Release;
@@ -95,9 +99,19 @@ export function mountRunSockets(app: NestFastifyApplication, routes: readonly Ru
         return refuse(socket, error.getStatus(), error.detail, { ...headers, ...error.headers });
       }
       socket.once('close', release);
-      wss.handleUpgrade(request, socket, head, (ws) => void serve(ws, route.r.kind, runId, new URL(request.url ?? '/', 'http://x').searchParams));
+      wss.handleUpgrade(
+        request,
+        socket,
+        head,
+        (ws) => void serve(ws, route.r.kind, runId, new URL(request.url ?? '/', 'http://x').searchParams),
+      );
     })().catch((error: unknown) => {
-      logger.error({ msg: 'websocket upgrade failed', req_id: requestId, run_id: runId, err: (error as Error).message });
+      logger.error({
+        msg: 'websocket upgrade failed',
+        req_id: requestId,
+        run_id: runId,
+        err: (error as Error).message,
+      });
       refuse(socket, 500, 'Internal Server Error', { 'X-Request-Id': requestId });
     });
   }
@@ -109,7 +123,9 @@ export function mountRunSockets(app: NestFastifyApplication, routes: readonly Ru
     ws.on('close', () => aborted.abort());
     // A protocol error (a frame over the size, bad UTF-8, a bad opcode) closes the socket with its
     // code; unheard, the 'error' event would stop the process.
-    ws.on('error', (error: Error & { code?: string }) => logger.warn({ msg: 'websocket closed on a client error', run_id: runId, code: error.code, err: error.message }));
+    ws.on('error', (error: Error & { code?: string }) =>
+      logger.warn({ msg: 'websocket closed on a client error', run_id: runId, code: error.code, err: error.message }),
+    );
     const ping = setInterval(() => ws.ping(), config.streamKeepAliveSeconds * 1000);
     try {
       let after = parseResumeFrom(query.get('last_event_id') ?? query.get('resume_from'));
@@ -121,7 +137,8 @@ export function mountRunSockets(app: NestFastifyApplication, routes: readonly Ru
       for await (const event of runStream(events, kind, streamOf(kind, runId), after, aborted.signal)) {
         if (ws.readyState !== ws.OPEN) break;
         // Backpressure: past SEND_HIGH_WATER unsent bytes, wait until this frame is written out.
-        if (ws.bufferedAmount > SEND_HIGH_WATER) await new Promise<void>((resolve) => ws.send(JSON.stringify(event), () => resolve()));
+        if (ws.bufferedAmount > SEND_HIGH_WATER)
+          await new Promise<void>((resolve) => ws.send(JSON.stringify(event), () => resolve()));
         else ws.send(JSON.stringify(event));
       }
       ws.close(1000, 'run ended');

@@ -13,7 +13,13 @@ export interface PublicEvent {
  * so a client that reconnects with its last id gets every later event exactly once, in order.
  * The state is folded from the very first event, so a terminal event can carry the full view.
  */
-export async function* runStream(store: EventStore, kind: RunKind, stream: string, after: bigint | undefined, signal: AbortSignal): AsyncGenerator<PublicEvent> {
+export async function* runStream(
+  store: EventStore,
+  kind: RunKind,
+  stream: string,
+  after: bigint | undefined,
+  signal: AbortSignal,
+): AsyncGenerator<PublicEvent> {
   let state = kind.decider.initialState;
   const subscription = store.subscribeToStream(stream);
   const onAbort = () => void subscription.close();
@@ -54,4 +60,5 @@ export function parseResumeFrom(value: unknown): bigint | undefined | 'invalid' 
   return /^\d{1,19}$/.test(text) ? BigInt(text) : 'invalid';
 }
 
-export const sseFrame = (event: PublicEvent): string => `id: ${event.id}\nevent: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`;
+export const sseFrame = (event: PublicEvent): string =>
+  `id: ${event.id}\nevent: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`;

@@ -15,7 +15,12 @@ export interface SseWriter {
  * answers with, the request id, a comment at once and a keep-alive comment every
  * `keepAliveSeconds`. The one SSE writer of the gateway: run streams and streamed chat completions.
  */
-export function openSse(reply: FastifyReply, requestId: string, keepAliveSeconds: number, first = ': connected\n\n'): SseWriter {
+export function openSse(
+  reply: FastifyReply,
+  requestId: string,
+  keepAliveSeconds: number,
+  first = ': connected\n\n',
+): SseWriter {
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, {

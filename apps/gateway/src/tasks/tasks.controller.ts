@@ -28,17 +28,33 @@ export class TasksController {
 
   @Post()
   @AnswersWithin(waitSecondsOf)
-  @ApiOperation({ summary: 'Task: creates a run and waits up to wait_seconds; 200 when it ended within the wait, else 202' })
+  @ApiOperation({
+    summary: 'Task: creates a run and waits up to wait_seconds; 200 when it ended within the wait, else 202',
+  })
   @ApiOkResponse({ type: TaskRunViewDto, description: 'the run ended within the wait (whatever its status)' })
   @ApiAcceptedResponse({ type: TaskRunViewDto, description: 'still queued or running: poll or stream it' })
-  async create(@Auth() auth: AuthContext, @Req() req: AuthedRequest & FastifyRequest, @Body() body: TaskBody, @Res({ passthrough: true }) reply: FastifyReply): Promise<TaskRunView> {
-    return this.runs.viewWhenEnded(taskRuns, auth, await this.start(auth, req.id, body), body.wait_seconds * 1000, req, reply);
+  async create(
+    @Auth() auth: AuthContext,
+    @Req() req: AuthedRequest & FastifyRequest,
+    @Body() body: TaskBody,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<TaskRunView> {
+    return this.runs.viewWhenEnded(
+      taskRuns,
+      auth,
+      await this.start(auth, req.id, body),
+      body.wait_seconds * 1000,
+      req,
+      reply,
+    );
   }
 
   private async start(auth: AuthContext, requestId: string, body: TaskBody): Promise<string> {
     const task = body.task ?? body.query;
     if (task === undefined) {
-      throw new RequestValidationError([{ type: 'missing', loc: ['body', 'task'], msg: 'Field required', input: body }]);
+      throw new RequestValidationError([
+        { type: 'missing', loc: ['body', 'task'], msg: 'Field required', input: body },
+      ]);
     }
     const params: TaskParams = {
       task,

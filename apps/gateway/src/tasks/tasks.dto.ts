@@ -1,7 +1,30 @@
 import { nullableOf, ref } from '../openapi/response-schemas';
 import { ApiProperty } from '@nestjs/swagger';
-import { type Finding, RUN_STATUSES, type RunStatus, type SkuLineItem, type Source, TASK_PROCESSORS, type TaskFieldBasis, type TaskOutputSpec, type TaskProcessor, type TaskRunView, type TaskUsage } from '@app/domain';
-import { EnumField, fail, IntField, isObject, metadataParser, ok, type Parser, PyField, StrField, UrlField } from '@app/platform';
+import {
+  type Finding,
+  RUN_STATUSES,
+  type RunStatus,
+  type SkuLineItem,
+  type Source,
+  TASK_PROCESSORS,
+  type TaskFieldBasis,
+  type TaskOutputSpec,
+  type TaskProcessor,
+  type TaskRunView,
+  type TaskUsage,
+} from '@app/domain';
+import {
+  EnumField,
+  fail,
+  IntField,
+  isObject,
+  metadataParser,
+  ok,
+  type Parser,
+  PyField,
+  StrField,
+  UrlField,
+} from '@app/platform';
 import { schemaDepth, schemaProblem } from '@app/language';
 
 export const PROCESSORS = TASK_PROCESSORS;
@@ -9,7 +32,8 @@ export const PROCESSORS = TASK_PROCESSORS;
 export const MAX_SCHEMA_DEPTH = 3;
 export const MAX_SCHEMA_CHARS = 25_000;
 
-const valueError = (loc: (string | number)[], msg: string, input: unknown) => fail('value_error', loc, `Value error, ${msg}`, input);
+const valueError = (loc: (string | number)[], msg: string, input: unknown) =>
+  fail('value_error', loc, `Value error, ${msg}`, input);
 
 /**
  * `output_schema`: `{type: json, json_schema}`, `{type: text}`, `{type: auto}` or a bare JSON Schema
@@ -21,14 +45,22 @@ export const outputSchemaParser = (): Parser => (input, loc) => {
   let spec: TaskOutputSpec;
   if (input.type === 'text' || input.type === 'auto') spec = { type: input.type };
   else if (input.type === 'json' || 'json_schema' in input) {
-    if (!isObject(input.json_schema)) return fail(input.json_schema === undefined ? 'missing' : 'dict_type', [...loc, 'json_schema'], input.json_schema === undefined ? 'Field required' : 'Input should be a valid dictionary', input.json_schema ?? input);
+    if (!isObject(input.json_schema))
+      return fail(
+        input.json_schema === undefined ? 'missing' : 'dict_type',
+        [...loc, 'json_schema'],
+        input.json_schema === undefined ? 'Field required' : 'Input should be a valid dictionary',
+        input.json_schema ?? input,
+      );
     spec = { type: 'json', json_schema: input.json_schema };
   } else spec = { type: 'json', json_schema: input };
   if (spec.type !== 'json') return ok(spec);
   const size = JSON.stringify(spec.json_schema).length;
-  if (size > MAX_SCHEMA_CHARS) return valueError(loc, `the output schema has ${size} characters; at most ${MAX_SCHEMA_CHARS} are allowed`, input);
+  if (size > MAX_SCHEMA_CHARS)
+    return valueError(loc, `the output schema has ${size} characters; at most ${MAX_SCHEMA_CHARS} are allowed`, input);
   const depth = schemaDepth(spec.json_schema);
-  if (depth > MAX_SCHEMA_DEPTH) return valueError(loc, `the output schema nests ${depth} levels; at most ${MAX_SCHEMA_DEPTH} are allowed`, input);
+  if (depth > MAX_SCHEMA_DEPTH)
+    return valueError(loc, `the output schema nests ${depth} levels; at most ${MAX_SCHEMA_DEPTH} are allowed`, input);
   const problem = schemaProblem(spec.json_schema);
   if (problem) return valueError(loc, `the output schema is not a valid JSON Schema: ${problem}`, input);
   return ok(spec);
@@ -49,24 +81,39 @@ export class TaskBody {
   task?: string;
   @StrField({ optional: true, minLength: 1, description: 'Alias of `task`; task wins when both are given' })
   query?: string;
-  @EnumField(PROCESSORS, { default: 'core', description: 'Budget: base (<=4 steps), core (<=12), ultra (<=30, research tier)' })
-  processor!: (typeof PROCESSORS)[number];
-  @PyField(outputSchemaParser(), { optional: true, nullable: true, description: '{type: json, json_schema} | {type: text} | {type: auto} | a JSON Schema' }, {
-    type: 'object',
-    additionalProperties: true,
+  @EnumField(PROCESSORS, {
+    default: 'core',
+    description: 'Budget: base (<=4 steps), core (<=12), ultra (<=30, research tier)',
   })
+  processor!: (typeof PROCESSORS)[number];
+  @PyField(
+    outputSchemaParser(),
+    {
+      optional: true,
+      nullable: true,
+      description: '{type: json, json_schema} | {type: text} | {type: auto} | a JSON Schema',
+    },
+    {
+      type: 'object',
+      additionalProperties: true,
+    },
+  )
   output_schema?: TaskOutputSpec | null;
-  @PyField(stringMapParser(), { optional: true, nullable: true, description: 'Echoed back' }, { type: 'object', additionalProperties: { type: 'string' } })
+  @PyField(
+    stringMapParser(),
+    { optional: true, nullable: true, description: 'Echoed back' },
+    { type: 'object', additionalProperties: { type: 'string' } },
+  )
   metadata?: Record<string, string> | null;
-  @UrlField({ optional: true, nullable: true, description: 'The finished run is POSTed here (task_run.completed|failed|cancelled)' })
+  @UrlField({
+    optional: true,
+    nullable: true,
+    description: 'The finished run is POSTed here (task_run.completed|failed|cancelled)',
+  })
   webhook?: string | null;
   @IntField({ ge: 1, le: 300, default: 30, description: 'POST /v1/tasks only: how long to wait for the run to end' })
   wait_seconds!: number;
 }
-
-
-
-
 
 /** The task run's view in the OpenAPI document; `implements` keeps it in step with the domain's. */
 export class TaskRunViewDto implements TaskRunView {
@@ -77,10 +124,17 @@ export class TaskRunViewDto implements TaskRunView {
   @ApiProperty() query!: string;
   @ApiProperty() credits!: number;
   @ApiProperty({ enum: PROCESSORS }) processor!: TaskProcessor;
-  @ApiProperty({ type: 'object', nullable: true, additionalProperties: { type: 'string' } }) metadata!: Record<string, string> | null;
+  @ApiProperty({ type: 'object', nullable: true, additionalProperties: { type: 'string' } }) metadata!: Record<
+    string,
+    string
+  > | null;
   @ApiProperty({ type: [String] }) fields!: string[];
   @ApiProperty({ type: 'object', additionalProperties: true }) output_schema!: TaskOutputSpec;
-  @ApiProperty({ oneOf: [{ type: 'object', additionalProperties: true, nullable: true }, { type: 'string' }], description: 'json: the object; text/auto: a string; null until completed' }) output!: unknown;
+  @ApiProperty({
+    oneOf: [{ type: 'object', additionalProperties: true, nullable: true }, { type: 'string' }],
+    description: 'json: the object; text/auto: a string; null until completed',
+  })
+  output!: unknown;
   @ApiProperty({ type: 'array', items: ref('TaskFieldBasis') }) basis!: TaskFieldBasis[];
   @ApiProperty({ oneOf: nullableOf('TaskUsage').oneOf }) usage!: TaskUsage | null;
   @ApiProperty() answer!: string;
@@ -95,4 +149,3 @@ export class TaskRunViewDto implements TaskRunView {
   @ApiProperty({ type: 'array', nullable: true, items: ref('Source') }) sources_detailed!: Source[] | null;
   @ApiProperty({ type: 'array', items: ref('SkuLineItem') }) usage_items!: SkuLineItem[];
 }
-

@@ -35,7 +35,11 @@ export class UsageController {
         },
       ]);
     }
-    const rows = await usageDaily.find(this.reads, { team_id: auth.team_id, date: { $gte: from, $lte: to } }, { sort: { date: 1, sku: 1 } });
+    const rows = await usageDaily.find(
+      this.reads,
+      { team_id: auth.team_id, date: { $gte: from, $lte: to } },
+      { sort: { date: 1, sku: 1 } },
+    );
     const days = rows.map(({ date, sku, quantity, credits }) => ({ date, sku, quantity, credits }));
     return { from, to, total_credits: days.reduce((sum, day) => sum + day.credits, 0), days };
   }
@@ -43,12 +47,20 @@ export class UsageController {
   @Get('requests/:request_id')
   @ApiOkResponse({ type: ChargeResponse })
   async charge(@Auth() auth: AuthContext, @Param() params: ChargeParams): Promise<ChargeResponse> {
-    const found = await charges.find(this.reads, { request_id: params.request_id, team_id: auth.team_id }, { sort: { at: 1 } });
+    const found = await charges.find(
+      this.reads,
+      { request_id: params.request_id, team_id: auth.team_id },
+      { sort: { at: 1 } },
+    );
     if (found.length === 0) throw notFound(`No charge recorded for request ${params.request_id}`);
     const usage = new Map<string, { sku: string; quantity: number; credits: number }>();
     for (const item of found.flatMap((charge) => charge.items)) {
       const line = usage.get(item.sku) ?? { sku: item.sku, quantity: 0, credits: 0 };
-      usage.set(item.sku, { sku: item.sku, quantity: line.quantity + item.quantity, credits: line.credits + item.credits });
+      usage.set(item.sku, {
+        sku: item.sku,
+        quantity: line.quantity + item.quantity,
+        credits: line.credits + item.credits,
+      });
     }
     return {
       request_id: params.request_id,

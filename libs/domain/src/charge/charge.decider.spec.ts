@@ -20,14 +20,17 @@ describe('charge decider', () => {
         ]));
     it('refuses a line item with negative credits', () =>
       spec([])
-        .when({ type: 'Charge', team_id: 't', request_id: 'r1', items: [{ sku: 'sku_search', quantity: 1, credits: -1 }] })
+        .when({
+          type: 'Charge',
+          team_id: 't',
+          request_id: 'r1',
+          items: [{ sku: 'sku_search', quantity: 1, credits: -1 }],
+        })
         .thenThrows({ refusal: 'invalid', message: /line item/ }));
   });
   describe('when charged', () => {
     it('charging the same request again decides nothing', () =>
-      spec([
-        { type: 'CreditsCharged', data: { team_id: 't', request_id: 'r1', items, credits: 2, at: 'x' } },
-      ])
+      spec([{ type: 'CreditsCharged', data: { team_id: 't', request_id: 'r1', items, credits: 2, at: 'x' } }])
         .when({ type: 'Charge', team_id: 't', request_id: 'r1', items })
         .then([]));
   });

@@ -1,17 +1,32 @@
 import { Conflict, Invalid } from '../decider';
 import { lineItem } from '../pricing';
-import { decideResearch, evolveResearch, initialResearch, isResearchCommand, renderItems, RESEARCH_EVENT_TYPES } from '../run/research-progress';
+import {
+  decideResearch,
+  evolveResearch,
+  initialResearch,
+  isResearchCommand,
+  renderItems,
+  RESEARCH_EVENT_TYPES,
+} from '../run/research-progress';
 import { type RunCommand, runDecider, type RunKindSpec } from '../run/run.decider';
 import type { RunState } from '../run/run.events';
 import { PROCESSOR_BUDGETS } from '../task-run/task-run.events';
 import type { ChatParams, ChatProgress, ChatProgressCommand, ChatProgressEvent } from './chat.events';
 
-export const chatRunKind: RunKindSpec<'ChatRun', 'id', ChatParams, ChatProgress, ChatProgressCommand, ChatProgressEvent> = {
+export const chatRunKind: RunKindSpec<
+  'ChatRun',
+  'id',
+  ChatParams,
+  ChatProgress,
+  ChatProgressCommand,
+  ChatProgressEvent
+> = {
   prefix: 'ChatRun',
   idKey: 'id',
   noun: 'chat completion',
   validate(params) {
-    if (!params.messages.some((m) => m.role === 'user' && m.content.trim())) throw new Invalid('messages must hold a user message');
+    if (!params.messages.some((m) => m.role === 'user' && m.content.trim()))
+      throw new Invalid('messages must hold a user message');
     if (!(params.budget in PROCESSOR_BUDGETS)) throw new Invalid('budget must be base, core or ultra');
   },
   progressEventTypes: [...RESEARCH_EVENT_TYPES, 'ChatAnswerChunk', 'ChatAnswered'],
@@ -22,7 +37,8 @@ export const chatRunKind: RunKindSpec<'ChatRun', 'id', ChatParams, ChatProgress,
       if (command.type === 'RecordAnswerChunk') {
         // Chunks are appended in order, once each: a resumed worker re-writing the answer adds only the missing ones.
         if (command.index < run.progress.chunks.length) return [];
-        if (command.index !== run.progress.chunks.length) throw new Conflict(`chunk ${command.index} comes after chunk ${run.progress.chunks.length - 1}`);
+        if (command.index !== run.progress.chunks.length)
+          throw new Conflict(`chunk ${command.index} comes after chunk ${run.progress.chunks.length - 1}`);
         return [{ type: 'ChatAnswerChunk', data: { index: command.index, text: command.text } }];
       }
       if (command.type !== 'RecordAnswer') {
@@ -39,7 +55,10 @@ export const chatRunKind: RunKindSpec<'ChatRun', 'id', ChatParams, ChatProgress,
       return [{ type: 'ChatAnswered', data: answer }];
     },
     evolve(progress, event) {
-      if (event.type === 'ChatAnswerChunk') return event.data.index === progress.chunks.length ? { ...progress, chunks: [...progress.chunks, event.data.text] } : progress;
+      if (event.type === 'ChatAnswerChunk')
+        return event.data.index === progress.chunks.length
+          ? { ...progress, chunks: [...progress.chunks, event.data.text] }
+          : progress;
       if (event.type === 'ChatAnswered') return progress.answer ? progress : { ...progress, answer: event.data };
       return evolveResearch(progress, event);
     },

@@ -13,7 +13,10 @@ export interface ChatMessage {
   content: string;
 }
 
-export type ChatResponseFormat = { type: 'text' } | { type: 'json_object' } | { type: 'json_schema'; json_schema: { name: string; schema: Record<string, unknown> } };
+export type ChatResponseFormat =
+  | { type: 'text' }
+  | { type: 'json_object' }
+  | { type: 'json_schema'; json_schema: { name: string; schema: Record<string, unknown> } };
 
 export interface ChatParams {
   /** As the client sent it (echoed); `budget` says which processor's budget it chose. */

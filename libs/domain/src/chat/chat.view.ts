@@ -12,7 +12,12 @@ export interface ChatCompletion {
   object: 'chat.completion';
   created: number;
   model: string;
-  choices: { index: 0; message: { role: 'assistant'; content: string; refusal: null }; finish_reason: 'stop' | 'length'; logprobs: null }[];
+  choices: {
+    index: 0;
+    message: { role: 'assistant'; content: string; refusal: null };
+    finish_reason: 'stop' | 'length';
+    logprobs: null;
+  }[];
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
   citations: string[];
   search_results: ChatSearchResult[];
@@ -36,7 +41,14 @@ export function chatCompletion(state: ChatState): ChatCompletion {
     object: 'chat.completion',
     created: createdSeconds(state.requested_at),
     model: state.params.model,
-    choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: answer?.finish_reason ?? 'stop', logprobs: null }],
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content, refusal: null },
+        finish_reason: answer?.finish_reason ?? 'stop',
+        logprobs: null,
+      },
+    ],
     usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
     citations: answer?.citations ?? [],
     search_results: answer?.search_results ?? [],

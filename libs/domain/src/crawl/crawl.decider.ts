@@ -14,7 +14,16 @@ import type { RunState } from '../run/run.events';
 export const CRAWL_FORMATS = ['markdown', 'text', 'html'] as const;
 export const CRAWL_RENDER = ['auto', 'always', 'never'] as const;
 /** Bounds the API states (API.md "Crawl"). */
-export const CRAWL_LIMITS = { pages: 1_000, depth: 10, patterns: 20, patternChars: 200, contentChars: 50_000, titleChars: 1_000, errorChars: 1_000, linksPerPage: 500 } as const;
+export const CRAWL_LIMITS = {
+  pages: 1_000,
+  depth: 10,
+  patterns: 20,
+  patternChars: 200,
+  contentChars: 50_000,
+  titleChars: 1_000,
+  errorChars: 1_000,
+  linksPerPage: 500,
+} as const;
 
 export interface CrawlParams {
   url: string;
@@ -80,7 +89,14 @@ export const CRAWL_STREAM_PREFIX = 'crawl-';
 
 const charge = (teamId: string, runId: string, read: boolean, renders: number, at: string): CreditsCharged[] => {
   const items = lineItems({ sku_crawl_page: read ? 1 : 0, sku_render: renders });
-  return items.length === 0 ? [] : [{ type: 'CreditsCharged', data: { team_id: teamId, request_id: runId, items, credits: totalCredits(items), at } }];
+  return items.length === 0
+    ? []
+    : [
+        {
+          type: 'CreditsCharged',
+          data: { team_id: teamId, request_id: runId, items, credits: totalCredits(items), at },
+        },
+      ];
 };
 
 const cut = (text: string | null, chars: number) => (text === null ? null : text.slice(0, chars));
@@ -99,17 +115,27 @@ export const boundedPage = <P extends Pick<CrawlPage, 'content' | 'title' | 'err
 
 const between = (value: number, low: number, high: number) => Number.isInteger(value) && value >= low && value <= high;
 
-export const crawlRunKind: RunKindSpec<'CrawlRun', 'crawl_id', CrawlParams, CrawlProgress, CrawlProgressCommand, CrawlDecided> = {
+export const crawlRunKind: RunKindSpec<
+  'CrawlRun',
+  'crawl_id',
+  CrawlParams,
+  CrawlProgress,
+  CrawlProgressCommand,
+  CrawlDecided
+> = {
   prefix: 'CrawlRun',
   idKey: 'crawl_id',
   noun: 'crawl run',
   validate(params) {
-    if (typeof params.url !== 'string' || !/^https?:\/\//i.test(params.url)) throw new Invalid('url must be an http(s) URL');
+    if (typeof params.url !== 'string' || !/^https?:\/\//i.test(params.url))
+      throw new Invalid('url must be an http(s) URL');
     if (!between(params.limit, 1, CRAWL_LIMITS.pages)) throw new Invalid(`limit must be 1 to ${CRAWL_LIMITS.pages}`);
-    if (!between(params.max_depth, 0, CRAWL_LIMITS.depth)) throw new Invalid(`max_depth must be 0 to ${CRAWL_LIMITS.depth}`);
+    if (!between(params.max_depth, 0, CRAWL_LIMITS.depth))
+      throw new Invalid(`max_depth must be 0 to ${CRAWL_LIMITS.depth}`);
     for (const field of ['include_paths', 'exclude_paths'] as const) {
       const patterns = params[field];
-      if (!Array.isArray(patterns) || patterns.length > CRAWL_LIMITS.patterns) throw new Invalid(`${field} holds at most ${CRAWL_LIMITS.patterns} patterns`);
+      if (!Array.isArray(patterns) || patterns.length > CRAWL_LIMITS.patterns)
+        throw new Invalid(`${field} holds at most ${CRAWL_LIMITS.patterns} patterns`);
       if (patterns.some((p) => typeof p !== 'string' || p.length < 1 || p.length > CRAWL_LIMITS.patternChars)) {
         throw new Invalid(`${field}: each pattern is 1 to ${CRAWL_LIMITS.patternChars} characters`);
       }
@@ -122,7 +148,8 @@ export const crawlRunKind: RunKindSpec<'CrawlRun', 'crawl_id', CrawlParams, Craw
     initial: { pages: [], counts: { pages: 0, read: 0, failed: 0 }, termination: null },
     decide(command, run, { now }) {
       const p = run.progress;
-      if (command.type === 'RecordCrawlEnd') return p.termination ? [] : [{ type: 'CrawlEnded', data: { reason: command.reason } }];
+      if (command.type === 'RecordCrawlEnd')
+        return p.termination ? [] : [{ type: 'CrawlEnded', data: { reason: command.reason } }];
       // Each page once: a redelivered or resumed record decides nothing.
       if (p.pages.some((page) => page.url === command.url)) return [];
       if (p.termination) throw new Conflict('the crawl has ended');
@@ -132,14 +159,21 @@ export const crawlRunKind: RunKindSpec<'CrawlRun', 'crawl_id', CrawlParams, Craw
         type: 'CrawlPageRead',
         data: { ...boundedPage(page), links: page.links.slice(0, CRAWL_LIMITS.linksPerPage), read_at: now },
       };
-      return [read, ...charge(run.team_id, run.run_id, page.error === null, Math.max(0, Math.floor(renders ?? 0)), now)];
+      return [
+        read,
+        ...charge(run.team_id, run.run_id, page.error === null, Math.max(0, Math.floor(renders ?? 0)), now),
+      ];
     },
     evolve(p, event) {
       switch (event.type) {
         case 'CrawlPageRead': {
           if (p.pages.some((page) => page.url === event.data.url)) return p;
           const read = event.data.error === null;
-          const counts = { pages: p.counts.pages + 1, read: p.counts.read + (read ? 1 : 0), failed: p.counts.failed + (read ? 0 : 1) };
+          const counts = {
+            pages: p.counts.pages + 1,
+            read: p.counts.read + (read ? 1 : 0),
+            failed: p.counts.failed + (read ? 0 : 1),
+          };
           return { ...p, pages: [...p.pages, event.data], counts };
         }
         case 'CrawlEnded':

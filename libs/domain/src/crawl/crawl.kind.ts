@@ -5,14 +5,26 @@ import { defineRunKind } from '../run/run-kind';
 import { publicStatus, runEndedAt } from '../run/run.decider';
 import { RUN_STATUSES } from '../run/run.events';
 import { teamStream } from '../team/team.events';
-import { boundedPage, CRAWL_STREAM_PREFIX, crawlRunKind, type CrawlPage, type CrawlPageRead, type CrawlParams, type CrawlState, type CrawlTermination } from './crawl.decider';
+import {
+  boundedPage,
+  CRAWL_STREAM_PREFIX,
+  crawlRunKind,
+  type CrawlPage,
+  type CrawlPageRead,
+  type CrawlParams,
+  type CrawlState,
+  type CrawlTermination,
+} from './crawl.decider';
 
 export const CRAWL_RUNS_COLLECTION = 'crawl_runs';
 /** A crawl's pages in the read model: one document per page (the run's document keeps counts). */
 export const CRAWL_PAGES_COLLECTION = 'crawl_pages';
 
 /** A page as the API shows it (its frontier links stay in the log). */
-export type CrawlPageView = Pick<CrawlPage, 'url' | 'final_url' | 'title' | 'content' | 'status' | 'depth' | 'error'> & { source_url: string | null };
+export type CrawlPageView = Pick<
+  CrawlPage,
+  'url' | 'final_url' | 'title' | 'content' | 'status' | 'depth' | 'error'
+> & { source_url: string | null };
 
 /** The public crawl run without its pages (list items, webhooks, `run.completed`); GET /v1/crawl/{id} adds a page of them. */
 export interface CrawlView extends Omit<CrawlParams, 'webhook'> {
@@ -46,7 +58,16 @@ export function crawlView(state: CrawlState): CrawlView {
   };
 }
 
-export const crawlPageView = ({ url, source_url, final_url, title, content, status, depth, error }: Omit<CrawlPageView, 'source_url'> & Pick<CrawlPage, 'source_url'>): CrawlPageView =>
+export const crawlPageView = ({
+  url,
+  source_url,
+  final_url,
+  title,
+  content,
+  status,
+  depth,
+  error,
+}: Omit<CrawlPageView, 'source_url'> & Pick<CrawlPage, 'source_url'>): CrawlPageView =>
   boundedPage({ url, source_url: source_url ?? null, final_url, title, content, status, depth, error });
 
 /**
@@ -75,7 +96,10 @@ export const crawlRuns = defineRunKind(crawlRunKind, {
         if (!isPageRead(event, 'CrawlPageRead')) throw new Error(`not a page: ${event.type}`);
         return crawlPageView(event.data);
       },
-      summary: (state) => (state.status === 'absent' || state.progress.pages.length === 0 ? state : { ...state, progress: { ...state.progress, pages: [] } }),
+      summary: (state) =>
+        state.status === 'absent' || state.progress.pages.length === 0
+          ? state
+          : { ...state, progress: { ...state.progress, pages: [] } },
     },
   },
   webhook: { type: 'crawl_run', url: (state) => state.params.webhook, signer: (state) => teamStream(state.team_id) },

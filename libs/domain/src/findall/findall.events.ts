@@ -15,7 +15,8 @@ export interface FindAllParams {
   webhook: string | null;
 }
 
-export type ConditionKind = 'keyword' | 'place' | 'year_after' | 'year_before' | 'year_in' | 'count_more' | 'count_less';
+export type ConditionKind =
+  'keyword' | 'place' | 'year_after' | 'year_before' | 'year_in' | 'count_more' | 'count_less';
 
 export interface FindAllCondition {
   /** In words, as shown to the caller: "founded after 2015". */
@@ -61,12 +62,24 @@ export type TerminationReason = 'limit_reached' | 'candidates_exhausted' | 'canc
 export type FindAllSchemaDerived = DomainEvent<'FindAllSchemaDerived', { schema: FindAllSchema }>;
 export type FindAllQueryGenerated = DomainEvent<'FindAllQueryGenerated', { query: string }>;
 export type FindAllListPageRead = DomainEvent<'FindAllListPageRead', { url: string; rows: number }>;
-export type FindAllCandidateFound = DomainEvent<'FindAllCandidateFound', { candidate_id: string; name: string; url: string; description: string }>;
+export type FindAllCandidateFound = DomainEvent<
+  'FindAllCandidateFound',
+  { candidate_id: string; name: string; url: string; description: string }
+>;
 export type FindAllCandidateChecked = DomainEvent<
   'FindAllCandidateChecked',
-  { candidate_id: string; match_status: 'matched' | 'unmatched'; reasons: ConditionReason[]; output: Record<string, unknown>; basis: FieldBasisEntry[] }
+  {
+    candidate_id: string;
+    match_status: 'matched' | 'unmatched';
+    reasons: ConditionReason[];
+    output: Record<string, unknown>;
+    basis: FieldBasisEntry[];
+  }
 >;
-export type FindAllEntityEnriched = DomainEvent<'FindAllEntityEnriched', { enrichment_id: string; candidate_id: string; output: Record<string, unknown>; basis: FieldBasisEntry[] }>;
+export type FindAllEntityEnriched = DomainEvent<
+  'FindAllEntityEnriched',
+  { enrichment_id: string; candidate_id: string; output: Record<string, unknown>; basis: FieldBasisEntry[] }
+>;
 export type FindAllTerminated = DomainEvent<'FindAllTerminated', { reason: 'limit_reached' | 'candidates_exhausted' }>;
 /** One read call of the run rendered `renders` pages in the browser (charged `sku_render` as it happens). */
 export type FindAllPagesRendered = DomainEvent<'FindAllPagesRendered', { read_id: string; renders: number }>;

@@ -35,6 +35,11 @@ export const findAllRuns = defineRunKind(findAllRunKind, {
     if (!isFindAllEvent(event, 'FindAllCandidateChecked')) return undefined;
     const checked = event.data;
     const candidate = state.progress.candidates.find((c) => c.candidate_id === checked.candidate_id);
-    return checked.match_status === 'matched' && candidate ? { event: 'entity.found', data: { findall_id: state.run_id, candidate_id: candidate.candidate_id, ...entityRow(candidate) } } : undefined;
+    return checked.match_status === 'matched' && candidate
+      ? {
+          event: 'entity.found',
+          data: { findall_id: state.run_id, candidate_id: candidate.candidate_id, ...entityRow(candidate) },
+        }
+      : undefined;
   },
 });

@@ -41,11 +41,21 @@ export function findAllView(state: FindAllState): FindAllView {
   const matched = progress.candidates.filter((c) => c.match_status === 'matched');
   const shown = publicStatus(state);
   const ended = shown === 'completed' || shown === 'cancelled' || shown === 'failed';
-  const termination: TerminationReason = shown === 'cancelled' ? 'cancelled' : shown === 'failed' ? 'error' : (progress.termination ?? 'candidates_exhausted');
+  const termination: TerminationReason =
+    shown === 'cancelled'
+      ? 'cancelled'
+      : shown === 'failed'
+        ? 'error'
+        : (progress.termination ?? 'candidates_exhausted');
   return {
     findall_id: state.run_id,
     status: ended
-      ? { status: shown, is_active: false, termination_reason: termination, metrics: { generated_candidates: progress.candidates.length, matched_candidates: matched.length } }
+      ? {
+          status: shown,
+          is_active: false,
+          termination_reason: termination,
+          metrics: { generated_candidates: progress.candidates.length, matched_candidates: matched.length },
+        }
       : shown,
     query: params.query,
     fields: params.fields,

@@ -42,9 +42,16 @@ export const idempotencyKeyReuse = 'idempotency_key_reuse';
 
 const age = (since: string, now: string) => Date.parse(now) - Date.parse(since);
 
-function claim(command: Extract<IdempotencyCommand, { type: 'Claim' }>, state: IdempotencyState, now: string): IdempotencyEvent[] {
+function claim(
+  command: Extract<IdempotencyCommand, { type: 'Claim' }>,
+  state: IdempotencyState,
+  now: string,
+): IdempotencyEvent[] {
   const claimed: IdempotencyEvent[] = [
-    { type: 'IdempotencyKeyClaimed', data: { fingerprint: command.fingerprint, request_id: command.request_id, claimed_at: now } },
+    {
+      type: 'IdempotencyKeyClaimed',
+      data: { fingerprint: command.fingerprint, request_id: command.request_id, claimed_at: now },
+    },
   ];
   if (state.status === 'free' || age(state.claimed_at, now) >= IDEMPOTENCY_WINDOW_MS) return claimed;
   if (state.fingerprint !== command.fingerprint) {
@@ -63,7 +70,12 @@ export const idempotencyDecider: Decider<IdempotencyCommand, IdempotencyEvent, I
         return claim(command, state, now);
       case 'RecordResponse':
         return state.status === 'claimed' && state.request_id === command.request_id
-          ? [{ type: 'IdempotentResponseRecorded', data: { request_id: command.request_id, response: command.response, completed_at: now } }]
+          ? [
+              {
+                type: 'IdempotentResponseRecorded',
+                data: { request_id: command.request_id, response: command.response, completed_at: now },
+              },
+            ]
           : [];
       case 'Release':
         return state.status === 'claimed' && state.request_id === command.request_id

@@ -43,7 +43,16 @@ export type MonitorState = { status: 'absent' } | (MonitorRecord & { status: 'ac
 type Existing = Exclude<MonitorState, { status: 'absent' }>;
 
 export type MonitorCommand =
-  | { type: 'CreateMonitor'; monitor_id: string; team_id: string; key_id: string; request_id: string; settings: MonitorSettings; status: 'active' | 'paused'; webhook_secret: SealedSecret | null }
+  | {
+      type: 'CreateMonitor';
+      monitor_id: string;
+      team_id: string;
+      key_id: string;
+      request_id: string;
+      settings: MonitorSettings;
+      status: 'active' | 'paused';
+      webhook_secret: SealedSecret | null;
+    }
   | { type: 'UpdateMonitor'; settings: Partial<MonitorSettings>; webhook_secret?: SealedSecret | null }
   | { type: 'PauseMonitor' }
   | { type: 'ResumeMonitor' }
@@ -54,7 +63,16 @@ export type MonitorCommand =
   | { type: 'TakeOverRun'; worker_id: string; lease_seconds: number }
   /** `renders`: pages the run rendered in the browser (absent: none), each charged `sku_render`. */
   | { type: 'RecordMonitorEvent'; worker_id: string; event: MonitorEvent; renders?: number }
-  | { type: 'RecordWebhookOutcome'; event_id: string; delivery_id: string; attempt: number; status: number | null; error: string | null; delivered: boolean; final: boolean };
+  | {
+      type: 'RecordWebhookOutcome';
+      event_id: string;
+      delivery_id: string;
+      attempt: number;
+      status: number | null;
+      error: string | null;
+      delivered: boolean;
+      final: boolean;
+    };
 
 type Cmd<T extends MonitorCommand['type']> = Extract<MonitorCommand, { type: T }>;
 
@@ -78,12 +96,21 @@ export function settingsProblem(settings: Partial<MonitorSettings>): string | nu
     const problem = cronProblem(settings.cron);
     if (problem) return `cron: ${problem}`;
   }
-  if (settings.webhook_max_attempts !== undefined && (!Number.isInteger(settings.webhook_max_attempts) || settings.webhook_max_attempts < 1)) return 'webhook_max_attempts must be at least 1';
-  if (settings.webhook_backoff_seconds !== undefined && !(settings.webhook_backoff_seconds >= 0)) return 'webhook_backoff_seconds must be at least 0';
+  if (
+    settings.webhook_max_attempts !== undefined &&
+    (!Number.isInteger(settings.webhook_max_attempts) || settings.webhook_max_attempts < 1)
+  )
+    return 'webhook_max_attempts must be at least 1';
+  if (settings.webhook_backoff_seconds !== undefined && !(settings.webhook_backoff_seconds >= 0))
+    return 'webhook_backoff_seconds must be at least 0';
   return null;
 }
 
-const schedule = (state: Existing) => ({ cadence: state.settings.cadence, cron: state.settings.cron, anchor: state.created_at });
+const schedule = (state: Existing) => ({
+  cadence: state.settings.cadence,
+  cron: state.settings.cron,
+  anchor: state.created_at,
+});
 
 function decide(command: MonitorCommand, state: MonitorState, { now }: DecideContext): MonitorEventType[] {
   switch (command.type) {
@@ -99,12 +126,26 @@ function decide(command: MonitorCommand, state: MonitorState, { now }: DecideCon
     }
     case 'UpdateMonitor': {
       const monitor = live(state);
-      const problem = settingsProblem(command.settings) ?? settingsProblem({ ...monitor.settings, ...command.settings });
+      const problem =
+        settingsProblem(command.settings) ?? settingsProblem({ ...monitor.settings, ...command.settings });
       if (problem) throw new Invalid(problem);
-      const changed = Object.entries(command.settings).some(([k, v]) => JSON.stringify(monitor.settings[k as keyof MonitorSettings]) !== JSON.stringify(v));
-      const secretChanged = command.webhook_secret !== undefined && JSON.stringify(command.webhook_secret) !== JSON.stringify(monitor.webhook_secret);
+      const changed = Object.entries(command.settings).some(
+        ([k, v]) => JSON.stringify(monitor.settings[k as keyof MonitorSettings]) !== JSON.stringify(v),
+      );
+      const secretChanged =
+        command.webhook_secret !== undefined &&
+        JSON.stringify(command.webhook_secret) !== JSON.stringify(monitor.webhook_secret);
       if (!changed && !secretChanged) return [];
-      return [{ type: 'MonitorUpdated', data: { settings: command.settings, ...(command.webhook_secret !== undefined && { webhook_secret: command.webhook_secret }), updated_at: now } }];
+      return [
+        {
+          type: 'MonitorUpdated',
+          data: {
+            settings: command.settings,
+            ...(command.webhook_secret !== undefined && { webhook_secret: command.webhook_secret }),
+            updated_at: now,
+          },
+        },
+      ];
     }
     case 'PauseMonitor':
       return live(state).status === 'paused' ? [] : [{ type: 'MonitorPaused', data: { paused_at: now } }];
@@ -122,30 +163,58 @@ function decide(command: MonitorCommand, state: MonitorState, { now }: DecideCon
     }
     case 'StartManualRun': {
       const monitor = live(state);
-      if (monitor.running && leaseLive(monitor.running, now)) throw new Conflict(`run ${monitor.running.event_id} is in progress`);
+      if (monitor.running && leaseLive(monitor.running, now))
+        throw new Conflict(`run ${monitor.running.event_id} is in progress`);
       if (monitor.running) throw new Conflict(`run ${monitor.running.event_id} must be taken over first`);
       return [started(command, 'manual', null, 1, now)];
     }
     case 'TakeOverRun': {
       const monitor = live(state);
       if (!monitor.running || monitor.running.worker_id === command.worker_id) return [];
-      if (leaseLive(monitor.running, now)) throw new Conflict(`run ${monitor.running.event_id} is held by ${monitor.running.worker_id}`);
-      return [{ type: 'MonitorRunTakenOver', data: { event_id: monitor.running.event_id, worker_id: command.worker_id, lease_until: leaseUntil(now, command.lease_seconds), at: now } }];
+      if (leaseLive(monitor.running, now))
+        throw new Conflict(`run ${monitor.running.event_id} is held by ${monitor.running.worker_id}`);
+      return [
+        {
+          type: 'MonitorRunTakenOver',
+          data: {
+            event_id: monitor.running.event_id,
+            worker_id: command.worker_id,
+            lease_until: leaseUntil(now, command.lease_seconds),
+            at: now,
+          },
+        },
+      ];
     }
     case 'RecordMonitorEvent': {
       if (state.status === 'absent') throw new NotFound('monitor does not exist');
       if (state.last_result?.event_id === command.event.event_id) return [];
       const run = state.running;
-      if (!run || run.event_id !== command.event.event_id) throw new Conflict(`no run ${command.event.event_id} is in progress`);
+      if (!run || run.event_id !== command.event.event_id)
+        throw new Conflict(`no run ${command.event.event_id} is in progress`);
       if (run.worker_id !== command.worker_id) throw new Conflict(`run ${run.event_id} is held by ${run.worker_id}`);
       // A page monitor's content is kept for the next diff; the public event shows it in snapshot mode only.
       const { content, ...shown } = command.event;
-      const data = content === undefined ? { event: command.event } : { event: state.settings.mode === 'snapshot' ? command.event : shown, page: { content } };
+      const data =
+        content === undefined
+          ? { event: command.event }
+          : { event: state.settings.mode === 'snapshot' ? command.event : shown, page: { content } };
       const events: MonitorEventType[] = [{ type: 'MonitorEventRecorded', data }];
       // A run costs one credit; a run that could not search costs nothing, but for the pages it rendered (the browser was used).
-      const items = lineItems({ sku_monitor_run: command.event.status !== 'error' ? 1 : 0, sku_render: Math.max(0, Math.floor(command.renders ?? 0)) });
+      const items = lineItems({
+        sku_monitor_run: command.event.status !== 'error' ? 1 : 0,
+        sku_render: Math.max(0, Math.floor(command.renders ?? 0)),
+      });
       if (items.length > 0) {
-        events.push({ type: 'CreditsCharged', data: { team_id: state.team_id, request_id: command.event.event_id, items, credits: totalCredits(items), at: now } });
+        events.push({
+          type: 'CreditsCharged',
+          data: {
+            team_id: state.team_id,
+            request_id: command.event.event_id,
+            items,
+            credits: totalCredits(items),
+            at: now,
+          },
+        });
       }
       return events;
     }
@@ -171,7 +240,15 @@ function started(
 ): MonitorEventType {
   return {
     type: 'MonitorRunStarted',
-    data: { event_id: command.event_id, trigger, slot, slots_covered, started_at: now, worker_id: command.worker_id, lease_until: leaseUntil(now, command.lease_seconds) },
+    data: {
+      event_id: command.event_id,
+      trigger,
+      slot,
+      slots_covered,
+      started_at: now,
+      worker_id: command.worker_id,
+      lease_until: leaseUntil(now, command.lease_seconds),
+    },
   };
 }
 
@@ -215,22 +292,43 @@ function evolve(state: MonitorState, event: MonitorEventType): MonitorState {
     case 'MonitorResumed':
       // Slots that fell due while paused are skipped: scheduling restarts from the resume.
       return state.status === 'paused'
-        ? { ...state, status: 'active', updated_at: event.data.resumed_at, scheduled_through: event.data.resumed_at > state.scheduled_through ? event.data.resumed_at : state.scheduled_through }
+        ? {
+            ...state,
+            status: 'active',
+            updated_at: event.data.resumed_at,
+            scheduled_through:
+              event.data.resumed_at > state.scheduled_through ? event.data.resumed_at : state.scheduled_through,
+          }
         : state;
     case 'MonitorDeleted':
-      return state.status === 'deleted' ? state : { ...state, status: 'deleted', deleted_at: event.data.deleted_at, running: null };
+      return state.status === 'deleted'
+        ? state
+        : { ...state, status: 'deleted', deleted_at: event.data.deleted_at, running: null };
     case 'MonitorRunStarted': {
       const d = event.data;
       return {
         ...state,
-        running: { event_id: d.event_id, worker_id: d.worker_id, lease_until: d.lease_until, trigger: d.trigger, slot: d.slot, slots_covered: d.slots_covered, started_at: d.started_at },
+        running: {
+          event_id: d.event_id,
+          worker_id: d.worker_id,
+          lease_until: d.lease_until,
+          trigger: d.trigger,
+          slot: d.slot,
+          slots_covered: d.slots_covered,
+          started_at: d.started_at,
+        },
         scheduled_through: d.slot && d.slot > state.scheduled_through ? d.slot : state.scheduled_through,
         runs: state.runs + 1,
         last_run_at: d.started_at,
       };
     }
     case 'MonitorRunTakenOver':
-      return state.running?.event_id === event.data.event_id ? { ...state, running: { ...state.running, worker_id: event.data.worker_id, lease_until: event.data.lease_until } } : state;
+      return state.running?.event_id === event.data.event_id
+        ? {
+            ...state,
+            running: { ...state.running, worker_id: event.data.worker_id, lease_until: event.data.lease_until },
+          }
+        : state;
     case 'MonitorEventRecorded': {
       const e = event.data.event;
       return {

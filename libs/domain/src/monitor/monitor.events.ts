@@ -68,26 +68,61 @@ export interface PageDiff {
 
 export type MonitorCreated = DomainEvent<
   'MonitorCreated',
-  { monitor_id: string; team_id: string; key_id: string; request_id: string; settings: MonitorSettings; status: 'active' | 'paused'; webhook_secret: SealedSecret | null; created_at: string }
+  {
+    monitor_id: string;
+    team_id: string;
+    key_id: string;
+    request_id: string;
+    settings: MonitorSettings;
+    status: 'active' | 'paused';
+    webhook_secret: SealedSecret | null;
+    created_at: string;
+  }
 >;
 /** `webhook_secret`: absent = unchanged, null = cleared. */
-export type MonitorUpdated = DomainEvent<'MonitorUpdated', { settings: Partial<MonitorSettings>; webhook_secret?: SealedSecret | null; updated_at: string }>;
+export type MonitorUpdated = DomainEvent<
+  'MonitorUpdated',
+  { settings: Partial<MonitorSettings>; webhook_secret?: SealedSecret | null; updated_at: string }
+>;
 export type MonitorPaused = DomainEvent<'MonitorPaused', { paused_at: string }>;
 export type MonitorResumed = DomainEvent<'MonitorResumed', { resumed_at: string }>;
 export type MonitorDeleted = DomainEvent<'MonitorDeleted', { deleted_at: string }>;
 /** A run: scheduled (the latest due slot it covers, and how many) or manual (slot null). */
 export type MonitorRunStarted = DomainEvent<
   'MonitorRunStarted',
-  { event_id: string; trigger: 'schedule' | 'manual'; slot: string | null; slots_covered: number; started_at: string; worker_id: string; lease_until: string }
+  {
+    event_id: string;
+    trigger: 'schedule' | 'manual';
+    slot: string | null;
+    slots_covered: number;
+    started_at: string;
+    worker_id: string;
+    lease_until: string;
+  }
 >;
 /** Another worker took over a run whose worker stopped before recording its event. */
-export type MonitorRunTakenOver = DomainEvent<'MonitorRunTakenOver', { event_id: string; worker_id: string; lease_until: string; at: string }>;
+export type MonitorRunTakenOver = DomainEvent<
+  'MonitorRunTakenOver',
+  { event_id: string; worker_id: string; lease_until: string; at: string }
+>;
 /** `page`: a page monitor's content, kept for the next run's diff (the public event shows it only in snapshot mode). */
-export type MonitorEventRecorded = DomainEvent<'MonitorEventRecorded', { event: MonitorEvent; page?: { content: string } }>;
+export type MonitorEventRecorded = DomainEvent<
+  'MonitorEventRecorded',
+  { event: MonitorEvent; page?: { content: string } }
+>;
 /** The outcome of a webhook attempt for one of its events (the webhooks service reports it). */
 export type MonitorWebhookOutcome = DomainEvent<
   'MonitorWebhookOutcome',
-  { event_id: string; delivery_id: string; attempt: number; status: number | null; error: string | null; delivered: boolean; final: boolean; at: string }
+  {
+    event_id: string;
+    delivery_id: string;
+    attempt: number;
+    status: number | null;
+    error: string | null;
+    delivered: boolean;
+    final: boolean;
+    at: string;
+  }
 >;
 
 export type MonitorEventType =

@@ -18,7 +18,8 @@ const contentLines = (content: string) =>
  * Whitespace at line ends and blank lines never count.
  */
 export function diffLines(before: string, after: string): PageDiff {
-  const count = (lines: string[]) => lines.reduce((m, line) => m.set(line, (m.get(line) ?? 0) + 1), new Map<string, number>());
+  const count = (lines: string[]) =>
+    lines.reduce((m, line) => m.set(line, (m.get(line) ?? 0) + 1), new Map<string, number>());
   const onlyIn = (lines: string[], other: Map<string, number>) =>
     lines.filter((line) => {
       const left = other.get(line) ?? 0;
@@ -66,7 +67,9 @@ export function pageMonitorEvent(input: {
     status: changed ? 'changed' : 'unchanged',
     mode: input.mode,
     results_count: 1,
-    results: [{ url: input.url, title: input.title, snippet: diff.summary, date: null, domain: input.domain, score: 1 }],
+    results: [
+      { url: input.url, title: input.title, snippet: diff.summary, date: null, domain: input.domain, score: 1 },
+    ],
     added: [],
     removed: [],
     matched: null,

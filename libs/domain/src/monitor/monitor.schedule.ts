@@ -12,7 +12,8 @@ export const CADENCE_MS: Record<Cadence, number> = { hourly: 3_600_000, daily: 8
 /** Why a cron expression is refused, or null when it is a valid 5-field expression. */
 export function cronProblem(expression: string): string | null {
   const fields = expression.trim().split(/\s+/);
-  if (fields.length !== 5) return `a cron expression has 5 fields (minute hour day-of-month month day-of-week), got ${fields.length}`;
+  if (fields.length !== 5)
+    return `a cron expression has 5 fields (minute hour day-of-month month day-of-week), got ${fields.length}`;
   const checked = validateCronExpression(expression.trim());
   if (!checked.valid) return checked.error?.message ?? 'invalid cron expression';
   // A day that never comes (`0 0 31 2 *`) is valid syntax, but the monitor would never be due and
@@ -40,7 +41,9 @@ export function shortestCronGapMinutes(expression: string): number {
     // day that never comes (`0 0 31 2 *`): measure those by their runs instead.
     return gapOfRuns(expression);
   }
-  const times = fields.hour.values.flatMap((h) => fields.minute.values.map((m) => Number(h) * 60 + Number(m))).sort((a, b) => a - b);
+  const times = fields.hour.values
+    .flatMap((h) => fields.minute.values.map((m) => Number(h) * 60 + Number(m)))
+    .sort((a, b) => a - b);
   let shortest = Infinity;
   for (let i = 1; i < times.length; i++) shortest = Math.min(shortest, times[i]! - times[i - 1]!);
   const months = new Set(fields.month.values.map(Number));
@@ -58,7 +61,8 @@ export function shortestCronGapMinutes(expression: string): number {
   let previous: number | undefined;
   for (let d = 0; d < 366 + 7; d++) {
     if (!runsOn(new Date(Date.UTC(2028, 0, 1 + d)))) continue;
-    if (previous !== undefined) shortest = Math.min(shortest, (d - previous) * 1_440 - times[times.length - 1]! + times[0]!);
+    if (previous !== undefined)
+      shortest = Math.min(shortest, (d - previous) * 1_440 - times[times.length - 1]! + times[0]!);
     previous = d;
   }
   return shortest;
@@ -91,7 +95,11 @@ export interface Schedule {
 /** The first due slot strictly after `after` (ISO). */
 export function nextSlot(schedule: Schedule, after: string): string {
   if (schedule.cron) {
-    return new CronTime(schedule.cron.trim(), 'UTC').getNextDateFrom(new Date(after), 'UTC').toUTC().toISO()!.replace(/\.\d{3}Z$/, '.000Z');
+    return new CronTime(schedule.cron.trim(), 'UTC')
+      .getNextDateFrom(new Date(after), 'UTC')
+      .toUTC()
+      .toISO()!
+      .replace(/\.\d{3}Z$/, '.000Z');
   }
   const period = CADENCE_MS[schedule.cadence];
   const anchor = Date.parse(schedule.anchor);
@@ -104,7 +112,12 @@ export function nextSlot(schedule: Schedule, after: string): string {
  * The due slots in (after, now]: how many, and the latest. A replica that was down catches up with
  * one run standing for all of them. Counting stops at `cap` (a monitor idle for years).
  */
-export function dueSlots(schedule: Schedule, after: string, now: string, cap = 100_000): { count: number; latest: string | null } {
+export function dueSlots(
+  schedule: Schedule,
+  after: string,
+  now: string,
+  cap = 100_000,
+): { count: number; latest: string | null } {
   const end = Date.parse(now);
   if (!schedule.cron) {
     const period = CADENCE_MS[schedule.cadence];

@@ -32,7 +32,13 @@ export function monitorView(state: MonitorState): MonitorView {
     status: state.status,
     createdAt: state.created_at,
     lastRunAt: state.last_run_at,
-    nextRunAt: state.status === 'paused' ? null : nextSlot({ cadence: settings.cadence, cron: settings.cron, anchor: state.created_at }, state.scheduled_through),
+    nextRunAt:
+      state.status === 'paused'
+        ? null
+        : nextSlot(
+            { cadence: settings.cadence, cron: settings.cron, anchor: state.created_at },
+            state.scheduled_through,
+          ),
     runs: state.runs,
     last_webhook_status: state.last_webhook_status,
     last_webhook_at: state.last_webhook_at,

@@ -67,17 +67,29 @@ export interface RunUsage {
  * The plan, and each follow-up round's plan (`round` 2, 3, …): every sub-query so far, the new
  * ones last. Events written before follow-ups existed carry no round: they are round 1.
  */
-export type SubqueriesPlanned = DomainEvent<'SubqueriesPlanned', { subqueries: string[]; pages_target: number; round?: number }>;
+export type SubqueriesPlanned = DomainEvent<
+  'SubqueriesPlanned',
+  { subqueries: string[]; pages_target: number; round?: number }
+>;
 export type SerpPageFetched = DomainEvent<'SerpPageFetched', { subquery: string; page: number; hits: number }>;
 /** `rendered`: the read rendered the page in the browser (charged `sku_render` with the run). */
-export type PageFetched = DomainEvent<'PageFetched', { url: string; ok: boolean; title: string | null; error: string | null; rendered?: true }>;
+export type PageFetched = DomainEvent<
+  'PageFetched',
+  { url: string; ok: boolean; title: string | null; error: string | null; rendered?: true }
+>;
 export type FindingGraded = DomainEvent<'FindingGraded', { finding: Finding }>;
 /** The merged, de-duplicated results so far (the whole list, replacing the previous one). */
 export type ResultsMerged = DomainEvent<'ResultsMerged', { results: RunResult[]; reranked: boolean }>;
 
 export type ResearchEvent = SubqueriesPlanned | SerpPageFetched | PageFetched | FindingGraded | ResultsMerged;
 
-export const RESEARCH_EVENT_TYPES: readonly ResearchEvent['type'][] = ['SubqueriesPlanned', 'SerpPageFetched', 'PageFetched', 'FindingGraded', 'ResultsMerged'];
+export const RESEARCH_EVENT_TYPES: readonly ResearchEvent['type'][] = [
+  'SubqueriesPlanned',
+  'SerpPageFetched',
+  'PageFetched',
+  'FindingGraded',
+  'ResultsMerged',
+];
 const researchTypes: ReadonlySet<string> = new Set(RESEARCH_EVENT_TYPES);
 /** A stored event is one of the research pipeline's facts. */
 export const isResearchEvent = (stored: DomainEvent): stored is ResearchEvent => researchTypes.has(stored.type);
@@ -85,7 +97,15 @@ export const isResearchEvent = (stored: DomainEvent): stored is ResearchEvent =>
 export type ResearchCommand =
   | { type: 'RecordPlan'; worker_id: string; subqueries: string[]; pages_target: number; round?: number }
   | { type: 'RecordSerpPage'; worker_id: string; subquery: string; page: number; hits: number }
-  | { type: 'RecordPageFetched'; worker_id: string; url: string; ok: boolean; title: string | null; error: string | null; rendered?: boolean }
+  | {
+      type: 'RecordPageFetched';
+      worker_id: string;
+      url: string;
+      ok: boolean;
+      title: string | null;
+      error: string | null;
+      rendered?: boolean;
+    }
   | { type: 'RecordFinding'; worker_id: string; finding: Finding }
   | { type: 'RecordResults'; worker_id: string; results: RunResult[]; reranked: boolean };
 
@@ -97,7 +117,8 @@ export const RESEARCH_COMMAND_TYPES: ReadonlySet<string> = new Set<ResearchComma
   'RecordResults',
 ]);
 /** A kind's command is one of the research pipeline's (the kinds that run it decide those alike). */
-export const isResearchCommand = (command: { type: string }): command is ResearchCommand => RESEARCH_COMMAND_TYPES.has(command.type);
+export const isResearchCommand = (command: { type: string }): command is ResearchCommand =>
+  RESEARCH_COMMAND_TYPES.has(command.type);
 
 export interface ResearchProgress {
   plan: { subqueries: string[]; pages_target: number; round?: number } | null;
@@ -113,7 +134,14 @@ export interface ResearchProgress {
   reranked: boolean;
 }
 
-export const initialResearch: ResearchProgress = { plan: null, serp_pages: [], fetched: [], graded: [], results: [], reranked: false };
+export const initialResearch: ResearchProgress = {
+  plan: null,
+  serp_pages: [],
+  fetched: [],
+  graded: [],
+  results: [],
+  reranked: false,
+};
 
 const sameResult = (a: RunResult, b: RunResult) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -124,26 +152,48 @@ export function decideResearch(command: ResearchCommand, progress: ResearchProgr
       // already count against it. A later round extends the plan.
       const round = command.round ?? 1;
       if (progress.plan && round <= (progress.plan.round ?? 1)) return [];
-      return [{ type: 'SubqueriesPlanned', data: { subqueries: command.subqueries, pages_target: command.pages_target, ...(round > 1 && { round }) } }];
+      return [
+        {
+          type: 'SubqueriesPlanned',
+          data: { subqueries: command.subqueries, pages_target: command.pages_target, ...(round > 1 && { round }) },
+        },
+      ];
     }
     case 'RecordSerpPage': {
       const known = progress.serp_pages.some((p) => p.subquery === command.subquery && p.page === command.page);
-      return known ? [] : [{ type: 'SerpPageFetched', data: { subquery: command.subquery, page: command.page, hits: command.hits } }];
+      return known
+        ? []
+        : [{ type: 'SerpPageFetched', data: { subquery: command.subquery, page: command.page, hits: command.hits } }];
     }
     case 'RecordPageFetched': {
       const known = progress.fetched.find((p) => p.url === command.url);
       // An ok fetch is final; a failure is repeated as nothing new, but a retry may still succeed.
       if (known && (known.ok || !command.ok)) return [];
-      return [{ type: 'PageFetched', data: { url: command.url, ok: command.ok, title: command.title, error: command.error, ...(command.rendered && { rendered: true as const }) } }];
+      return [
+        {
+          type: 'PageFetched',
+          data: {
+            url: command.url,
+            ok: command.ok,
+            title: command.title,
+            error: command.error,
+            ...(command.rendered && { rendered: true as const }),
+          },
+        },
+      ];
     }
     case 'RecordFinding':
-      return progress.graded.some((f) => f.subquery === command.finding.subquery) ? [] : [{ type: 'FindingGraded', data: { finding: command.finding } }];
+      return progress.graded.some((f) => f.subquery === command.finding.subquery)
+        ? []
+        : [{ type: 'FindingGraded', data: { finding: command.finding } }];
     case 'RecordResults': {
       const unchanged =
         progress.reranked === command.reranked &&
         progress.results.length === command.results.length &&
         progress.results.every((r, i) => sameResult(r, command.results[i]!));
-      return unchanged ? [] : [{ type: 'ResultsMerged', data: { results: command.results, reranked: command.reranked } }];
+      return unchanged
+        ? []
+        : [{ type: 'ResultsMerged', data: { results: command.results, reranked: command.reranked } }];
     }
     default: {
       const unreachable: { type: string } = command satisfies never;
@@ -155,10 +205,14 @@ export function decideResearch(command: ResearchCommand, progress: ResearchProgr
 export function evolveResearch<Progress extends ResearchProgress>(progress: Progress, event: ResearchEvent): Progress {
   switch (event.type) {
     case 'SubqueriesPlanned':
-      return progress.plan && (event.data.round ?? 1) <= (progress.plan.round ?? 1) ? progress : { ...progress, plan: event.data };
+      return progress.plan && (event.data.round ?? 1) <= (progress.plan.round ?? 1)
+        ? progress
+        : { ...progress, plan: event.data };
     case 'SerpPageFetched': {
       const { subquery, page } = event.data;
-      return progress.serp_pages.some((p) => p.subquery === subquery && p.page === page) ? progress : { ...progress, serp_pages: [...progress.serp_pages, event.data] };
+      return progress.serp_pages.some((p) => p.subquery === subquery && p.page === page)
+        ? progress
+        : { ...progress, serp_pages: [...progress.serp_pages, event.data] };
     }
     case 'PageFetched':
       return {
@@ -167,7 +221,9 @@ export function evolveResearch<Progress extends ResearchProgress>(progress: Prog
         ...(event.data.rendered && { renders: (progress.renders ?? 0) + 1 }),
       };
     case 'FindingGraded':
-      return progress.graded.some((f) => f.subquery === event.data.finding.subquery) ? progress : { ...progress, graded: [...progress.graded, event.data.finding] };
+      return progress.graded.some((f) => f.subquery === event.data.finding.subquery)
+        ? progress
+        : { ...progress, graded: [...progress.graded, event.data.finding] };
     case 'ResultsMerged':
       return { ...progress, results: event.data.results, reranked: event.data.reranked };
     default:
@@ -176,4 +232,5 @@ export function evolveResearch<Progress extends ResearchProgress>(progress: Prog
 }
 
 /** What the pages a run rendered in the browser cost, added to its completion charge. */
-export const renderItems = (progress: Pick<ResearchProgress, 'renders'>): SkuLineItem[] => lineItems({ sku_render: progress.renders ?? 0 });
+export const renderItems = (progress: Pick<ResearchProgress, 'renders'>): SkuLineItem[] =>
+  lineItems({ sku_render: progress.renders ?? 0 });

@@ -44,7 +44,12 @@ export interface RunRoutes {
  * kind's folder: the worker, the bus handler of its service, the gateway's routes and streams, the
  * projection and the webhooks are written once against this. Optional parts are capabilities.
  */
-export interface RunKind<State extends AnyRunState = AnyRunState, View extends object = object, ListItem extends object = object, Progress extends { type: string } = { type: string; worker_id: string }> {
+export interface RunKind<
+  State extends AnyRunState = AnyRunState,
+  View extends object = object,
+  ListItem extends object = object,
+  Progress extends { type: string } = { type: string; worker_id: string },
+> {
   /** Short name: `search`, `task`; the bus names the kind by it. */
   name: string;
   /** Stored lifecycle names start with it (`SearchRun`). */
@@ -105,13 +110,19 @@ export interface RunItems<State extends AnyRunState = AnyRunState> {
 }
 
 /** A kind's progress commands as an executor records them (the worker adds its id). */
-export type RecordedCommand<K extends RunKind> = K extends RunKind<AnyRunState, object, object, infer P> ? WithoutWorker<P> : never;
+export type RecordedCommand<K extends RunKind> =
+  K extends RunKind<AnyRunState, object, object, infer P> ? WithoutWorker<P> : never;
 export type StateOf<K extends RunKind> = Parameters<K['view']>[0];
 export type ViewOf<K extends RunKind> = ReturnType<K['view']>;
 /** Progress commands as an executor writes them: the worker adds its own id. */
 export type WithoutWorker<C> = C extends unknown ? Omit<C, 'worker_id'> : never;
 
-type Registration<State extends AnyRunState, View extends object, ListItem extends object, Progress extends { type: string }> = Omit<
+type Registration<
+  State extends AnyRunState,
+  View extends object,
+  ListItem extends object,
+  Progress extends { type: string },
+> = Omit<
   RunKind<State, View, ListItem, Progress>,
   'prefix' | 'idKey' | 'eventTypes' | 'decider' | 'reopenable' | 'publish'
 > & {
@@ -126,7 +137,16 @@ type Registration<State extends AnyRunState, View extends object, ListItem exten
  * the machinery needs besides: names, capabilities, paths. Derived here: the decider, the stored
  * event types, whether it reopens, and the lifecycle's public events.
  */
-export function defineRunKind<P extends string, IdKey extends string, Params, Progress, Command extends { type: string; worker_id: string }, Event extends DomainEvent, View extends object, ListItem extends object>(
+export function defineRunKind<
+  P extends string,
+  IdKey extends string,
+  Params,
+  Progress,
+  Command extends { type: string; worker_id: string },
+  Event extends DomainEvent,
+  View extends object,
+  ListItem extends object,
+>(
   spec: RunKindSpec<P, IdKey, Params, Progress, Command, Event>,
   registration: Registration<RunState<Params, Progress>, View, ListItem, Command>,
 ): RunKind<RunState<Params, Progress>, View, ListItem, Command> {
@@ -140,7 +160,13 @@ export function defineRunKind<P extends string, IdKey extends string, Params, Pr
     reopenable: spec.progress.reopened !== undefined,
     publish(event, state) {
       if (state.status === 'absent') return undefined;
-      const lifecycle = publishLifecycle(kind, event, state, () => kind.view(state), () => queuedFields?.(state) ?? {});
+      const lifecycle = publishLifecycle(
+        kind,
+        event,
+        state,
+        () => kind.view(state),
+        () => queuedFields?.(state) ?? {},
+      );
       return lifecycle ?? publishProgress?.(event, state);
     },
   };
@@ -152,15 +178,31 @@ export const streamOf = (kind: Pick<RunKind, 'streamPrefix'>, runId: string): st
 /** Public names of the research pipeline's facts, shared by every kind that runs it. */
 export function publishResearch(event: StoredEvent, progress: ResearchProgress): Published | undefined {
   if (!isResearchEvent(event)) return undefined;
-  const view = { pagesFetched: progress.serp_pages.length, pagesTarget: progress.plan?.pages_target ?? 1, resultsCount: progress.results.length, reranked: progress.reranked };
+  const view = {
+    pagesFetched: progress.serp_pages.length,
+    pagesTarget: progress.plan?.pages_target ?? 1,
+    resultsCount: progress.results.length,
+    reranked: progress.reranked,
+  };
   switch (event.type) {
     case 'SubqueriesPlanned': {
       const { subqueries, round } = event.data;
       // A follow-up round's plan says which round it is: its new sub-queries are the last ones.
-      return { event: 'plan.created', data: { subqueries, pagesTarget: view.pagesTarget, ...(typeof round === 'number' && { round }) } };
+      return {
+        event: 'plan.created',
+        data: { subqueries, pagesTarget: view.pagesTarget, ...(typeof round === 'number' && { round }) },
+      };
     }
     case 'SerpPageFetched':
-      return { event: 'serp.page', data: { subquery: event.data.subquery, page: event.data.page, pagesFetched: view.pagesFetched, pagesTarget: view.pagesTarget } };
+      return {
+        event: 'serp.page',
+        data: {
+          subquery: event.data.subquery,
+          page: event.data.page,
+          pagesFetched: view.pagesFetched,
+          pagesTarget: view.pagesTarget,
+        },
+      };
     case 'PageFetched':
       return { event: 'page.fetched', data: { url: event.data.url, ok: event.data.ok } };
     case 'FindingGraded':
@@ -191,7 +233,10 @@ export function publishLifecycle<State extends AnyRunState>(
     case names.requested:
       return { event: 'run.queued', data: { ...id, status: 'queued', ...queuedExtra() } };
     case names.started:
-      return { event: 'run.started', data: { ...id, status: 'running', resumed: is(event, 'started') && event.data.resumed === true } };
+      return {
+        event: 'run.started',
+        data: { ...id, status: 'running', resumed: is(event, 'started') && event.data.resumed === true },
+      };
     case names.completed:
       return { event: 'run.completed', data: view() };
     case names.failed:
@@ -206,7 +251,9 @@ export function publishLifecycle<State extends AnyRunState>(
 export const TERMINAL_PUBLIC_EVENTS: ReadonlySet<string> = new Set(['run.completed', 'run.failed', 'run.cancelled']);
 
 /** Stored end event -> the webhook's event suffix and the field that dates it. */
-export const runEnds = (prefix: string): Record<string, { suffix: 'completed' | 'failed' | 'cancelled'; at: string }> => {
+export const runEnds = (
+  prefix: string,
+): Record<string, { suffix: 'completed' | 'failed' | 'cancelled'; at: string }> => {
   const names = lifecycleNames(prefix);
   return {
     [names.completed]: { suffix: 'completed', at: 'completed_at' },

@@ -18,7 +18,12 @@ import {
  * A kind's own progress facts (DESIGN.md 3b): idempotent `Record*` commands that only the worker
  * holding the run's lease may decide, folded into `progress`.
  */
-export interface RunProgressSpec<Params, Progress, Command extends { type: string; worker_id: string }, Event extends DomainEvent> {
+export interface RunProgressSpec<
+  Params,
+  Progress,
+  Command extends { type: string; worker_id: string },
+  Event extends DomainEvent,
+> {
   initial: Progress;
   /** Decides a progress command for the lease holder; [] when the fact is already recorded. */
   decide(command: Command, run: RunningRun<Params, Progress>, context: DecideContext): Event[];
@@ -32,7 +37,14 @@ export interface RunProgressSpec<Params, Progress, Command extends { type: strin
   reopened?(progress: Progress, detail: Record<string, unknown>): Progress;
 }
 
-export interface RunKindSpec<P extends string, IdKey extends string, Params, Progress, Command extends { type: string; worker_id: string }, Event extends DomainEvent> {
+export interface RunKindSpec<
+  P extends string,
+  IdKey extends string,
+  Params,
+  Progress,
+  Command extends { type: string; worker_id: string },
+  Event extends DomainEvent,
+> {
   /** Stored event names start with it: `SearchRun` -> `SearchRunStarted`. */
   prefix: P;
   /** The run id field of the first event and of the public view. */
@@ -64,7 +76,14 @@ const leaseUntil = (now: string, seconds: number) => {
  * to the kind once the lease holder is checked. A command already satisfied decides nothing, so
  * redelivery and a resumed worker are harmless.
  */
-export function runDecider<P extends string, IdKey extends string, Params, Progress, Command extends { type: string; worker_id: string }, Event extends DomainEvent>(
+export function runDecider<
+  P extends string,
+  IdKey extends string,
+  Params,
+  Progress,
+  Command extends { type: string; worker_id: string },
+  Event extends DomainEvent,
+>(
   kind: RunKindSpec<P, IdKey, Params, Progress, Command, Event>,
 ): Decider<RunCommand<Params, Command>, RunEvent<P, IdKey, Params, Event>, RunState<Params, Progress>> {
   type State = RunState<Params, Progress>;
@@ -74,7 +93,8 @@ export function runDecider<P extends string, IdKey extends string, Params, Progr
   const life = lifecycle<P, IdKey, Params>(kind.prefix);
   const { event } = life;
   const progressTypes = new Set<string>(kind.progressEventTypes);
-  const isLifecycleCommand = (command: RunCommand<Params, Command>): command is Lifecycle<Params> => LIFECYCLE_COMMANDS.has(command.type);
+  const isLifecycleCommand = (command: RunCommand<Params, Command>): command is Lifecycle<Params> =>
+    LIFECYCLE_COMMANDS.has(command.type);
   /** A stored event of the kind's own progress (the log holds only what this decider decided). */
   const isProgress = (stored: DomainEvent): stored is Event => progressTypes.has(stored.type);
 
@@ -83,7 +103,11 @@ export function runDecider<P extends string, IdKey extends string, Params, Progr
     return state;
   };
   const heldBy = (run: Running) =>
-    new Conflict(run.worker_id === null ? 'run was handed back: start it first' : `run is held by worker ${run.worker_id} until ${run.lease_until}`);
+    new Conflict(
+      run.worker_id === null
+        ? 'run was handed back: start it first'
+        : `run is held by worker ${run.worker_id} until ${run.lease_until}`,
+    );
   const leaseExpired = (run: Running, now: string) => Date.parse(now) >= Date.parse(run.lease_until);
 
   /**
@@ -112,16 +136,21 @@ export function runDecider<P extends string, IdKey extends string, Params, Progr
     }
     kind.validate(command.params);
     const { run_id, team_id, key_id, request_id, params } = command;
-    return [event('requested', { ...idField(kind.idKey, run_id), team_id, key_id, request_id, params, requested_at: now })];
+    return [
+      event('requested', { ...idField(kind.idKey, run_id), team_id, key_id, request_id, params, requested_at: now }),
+    ];
   };
 
   const start = (command: Cmd<Params, 'StartRun'>, state: State, { now }: DecideContext): Ev[] => {
     const run = mustExist(state);
     const lease_until = leaseUntil(now, command.lease_seconds);
-    const started = (resumed: boolean) => [event('started', { worker_id: command.worker_id, lease_until, started_at: now, resumed })];
+    const started = (resumed: boolean) => [
+      event('started', { worker_id: command.worker_id, lease_until, started_at: now, resumed }),
+    ];
     if (run.status === 'queued') return started(false);
     if (run.status !== 'running') throw new Conflict(`run is ${run.status}`);
-    if (command.takeover === false && run.worker_id !== command.worker_id) throw new Conflict('run was started by another worker');
+    if (command.takeover === false && run.worker_id !== command.worker_id)
+      throw new Conflict('run was started by another worker');
     // A cancel-requested run is not worked again: whoever finds it confirms the cancel instead.
     if (run.cancel_requested_at !== null) throw new Conflict('run is cancelled: confirm it instead');
     if (run.worker_id === command.worker_id) return [];
@@ -178,16 +207,26 @@ export function runDecider<P extends string, IdKey extends string, Params, Progr
     const run = mustHold(state, command.worker_id);
     const items = kind.progress.charge(run);
     const charged =
-      items.length > 0 ? [{ type: 'CreditsCharged' as const, data: { team_id: run.team_id, request_id: run.run_id, items, credits: totalCredits(items), at: now } }] : [];
+      items.length > 0
+        ? [
+            {
+              type: 'CreditsCharged' as const,
+              data: { team_id: run.team_id, request_id: run.run_id, items, credits: totalCredits(items), at: now },
+            },
+          ]
+        : [];
     return [...charged, event('completed', { completed_at: now })];
   };
 
   const reopen = (command: Cmd<Params, 'ReopenRun'>, state: State, { now }: DecideContext): Ev[] => {
     const run = mustExist(state);
     if (!kind.progress.reopened) throw new Conflict(`a ${kind.noun} cannot be given more work`);
-    if (run.status !== 'completed') throw new Conflict(`only a completed run can be given more work; this one is ${publicStatus(run)}`);
+    if (run.status !== 'completed')
+      throw new Conflict(`only a completed run can be given more work; this one is ${publicStatus(run)}`);
     kind.progress.validateReopen?.(command.detail, run.progress);
-    return [event('reopened', { team_id: run.team_id, reason: command.reason, detail: command.detail, reopened_at: now })];
+    return [
+      event('reopened', { team_id: run.team_id, reason: command.reason, detail: command.detail, reopened_at: now }),
+    ];
   };
 
   /** Drops the lease fields when a run ends, so each status carries only its own fields. */
@@ -220,19 +259,37 @@ export function runDecider<P extends string, IdKey extends string, Params, Progr
     }
     if (state.status === 'absent') return state;
     const open = state.status === 'queued' || state.status === 'running';
-    if (is(stored, 'started')) return open ? { ...state, status: 'running', worker_id: stored.data.worker_id, lease_until: stored.data.lease_until } : state;
-    if (is(stored, 'heartbeat')) return state.status === 'running' && state.worker_id === stored.data.worker_id ? { ...state, lease_until: stored.data.lease_until } : state;
+    if (is(stored, 'started'))
+      return open
+        ? { ...state, status: 'running', worker_id: stored.data.worker_id, lease_until: stored.data.lease_until }
+        : state;
+    if (is(stored, 'heartbeat'))
+      return state.status === 'running' && state.worker_id === stored.data.worker_id
+        ? { ...state, lease_until: stored.data.lease_until }
+        : state;
     if (is(stored, 'released')) {
-      return state.status === 'running' && state.worker_id === stored.data.worker_id ? { ...state, worker_id: null, lease_until: stored.data.released_at } : state;
+      return state.status === 'running' && state.worker_id === stored.data.worker_id
+        ? { ...state, worker_id: null, lease_until: stored.data.released_at }
+        : state;
     }
-    if (is(stored, 'cancelRequested')) return open && state.cancel_requested_at === null ? { ...state, cancel_requested_at: stored.data.requested_at } : state;
-    if (is(stored, 'completed')) return open ? { ...strip(state), status: 'completed', completed_at: stored.data.completed_at } : state;
-    if (is(stored, 'failed')) return open ? { ...strip(state), status: 'failed', error: stored.data.error, failed_at: stored.data.failed_at } : state;
-    if (is(stored, 'cancelled')) return open ? { ...strip(state), status: 'cancelled', cancelled_at: stored.data.cancelled_at } : state;
+    if (is(stored, 'cancelRequested'))
+      return open && state.cancel_requested_at === null
+        ? { ...state, cancel_requested_at: stored.data.requested_at }
+        : state;
+    if (is(stored, 'completed'))
+      return open ? { ...strip(state), status: 'completed', completed_at: stored.data.completed_at } : state;
+    if (is(stored, 'failed'))
+      return open
+        ? { ...strip(state), status: 'failed', error: stored.data.error, failed_at: stored.data.failed_at }
+        : state;
+    if (is(stored, 'cancelled'))
+      return open ? { ...strip(state), status: 'cancelled', cancelled_at: stored.data.cancelled_at } : state;
     if (is(stored, 'reopened')) {
       if (state.status !== 'completed') return state;
       const { status: _s, completed_at: _c, ...record } = state;
-      const progress = kind.progress.reopened ? kind.progress.reopened(state.progress, stored.data.detail ?? {}) : state.progress;
+      const progress = kind.progress.reopened
+        ? kind.progress.reopened(state.progress, stored.data.detail ?? {})
+        : state.progress;
       return { ...record, status: 'queued', cancel_requested_at: null, progress };
     }
     if (isCharge(stored)) return { ...state, charged: addItems(state.charged, stored.data.items) };
@@ -244,7 +301,8 @@ export function runDecider<P extends string, IdKey extends string, Params, Progr
   return {
     initialState: { status: 'absent' },
     decide(command, state, context) {
-      if (!isLifecycleCommand(command)) return kind.progress.decide(command, mustHold(state, command.worker_id), context);
+      if (!isLifecycleCommand(command))
+        return kind.progress.decide(command, mustHold(state, command.worker_id), context);
       const lifecycle = command;
       switch (lifecycle.type) {
         case 'RequestRun':

@@ -24,7 +24,8 @@ export type RunRequestedData<IdKey extends string, Params> = { [K in IdKey]: str
  * index signature, so the one record built from a key is asserted here, where the key and value are
  * both in hand.
  */
-export const idField = <IdKey extends string>(key: IdKey, id: string): { [K in IdKey]: string } => Object.fromEntries([[key, id]]) as { [K in IdKey]: string };
+export const idField = <IdKey extends string>(key: IdKey, id: string): { [K in IdKey]: string } =>
+  Object.fromEntries([[key, id]]) as { [K in IdKey]: string };
 
 export interface RunStartedData {
   worker_id: string;
@@ -113,7 +114,10 @@ export function lifecycle<P extends string, IdKey extends string, Params>(prefix
   const names = lifecycleNames(prefix);
   return {
     names,
-    event: <K extends LifecycleName>(name: K, data: LifecycleData<IdKey, Params>[K]): Event<K> => ({ type: names[name], data }),
+    event: <K extends LifecycleName>(name: K, data: LifecycleData<IdKey, Params>[K]): Event<K> => ({
+      type: names[name],
+      data,
+    }),
     is: <K extends LifecycleName>(stored: DomainEvent, name: K): stored is Event<K> => stored.type === names[name],
   };
 }

@@ -3,7 +3,44 @@ import { specFor, testContext } from '../testing/given-when-then';
 import { searchRunDecider, type SearchRunCommand } from './search-run.decider';
 import type { SearchRunEvent } from './search-run.events';
 import { searchRunView } from './search-run.view';
-import { T0, LEASE_END, params, finding, hit, requested, started, takenOver, planned, serp, pageOk, pageFailed, graded, merged, reported, charged, completed, failed, cancelRequested, cancelled, request, start, heartbeat, complete, fail, cancel, confirm, progress, record, allButRequest, QUEUED, RUNNING, CANCELLING, COMPLETED, FAILED, CANCELLED } from '../testing/search-run.fixtures';
+import {
+  T0,
+  LEASE_END,
+  params,
+  finding,
+  hit,
+  requested,
+  started,
+  takenOver,
+  planned,
+  serp,
+  pageOk,
+  pageFailed,
+  graded,
+  merged,
+  reported,
+  charged,
+  completed,
+  failed,
+  cancelRequested,
+  cancelled,
+  request,
+  start,
+  heartbeat,
+  complete,
+  fail,
+  cancel,
+  confirm,
+  progress,
+  record,
+  allButRequest,
+  QUEUED,
+  RUNNING,
+  CANCELLING,
+  COMPLETED,
+  FAILED,
+  CANCELLED,
+} from '../testing/search-run.fixtures';
 
 const spec = specFor(searchRunDecider); // now = T0: w1's lease is live
 const expired = specFor(searchRunDecider, () => testContext(LEASE_END)); // now >= lease_until
@@ -22,19 +59,33 @@ describe('search run decider', () => {
     ])('refuses %s', (_, bad) =>
       spec([])
         .when({ ...request, params: { ...params, ...bad } } as SearchRunCommand)
-        .thenThrows({ refusal: 'invalid' }));
-    it.each(allButRequest)('%s is a 404', (_, command) => spec([]).when(command).thenThrows({ refusal: 'not_found', message: /does not exist/ }));
+        .thenThrows({ refusal: 'invalid' }),
+    );
+    it.each(allButRequest)('%s is a 404', (_, command) =>
+      spec([])
+        .when(command)
+        .thenThrows({ refusal: 'not_found', message: /does not exist/ }),
+    );
   });
 
   describe('when queued', () => {
     it('requesting the same search again decides nothing', () => spec(QUEUED).when(request).then([]));
     it('refuses another search id on this stream', () =>
-      spec(QUEUED).when({ ...request, run_id: 's2' } as SearchRunCommand).thenThrows({ refusal: 'conflict' }));
+      spec(QUEUED)
+        .when({ ...request, run_id: 's2' } as SearchRunCommand)
+        .thenThrows({ refusal: 'conflict' }));
     it('starts with a lease', () => spec(QUEUED).when(start()).then([started]));
     it('refuses a lease that is not positive', () =>
       spec(QUEUED).when({ type: 'StartRun', worker_id: 'w1', lease_seconds: 0 }).thenThrows({ refusal: 'invalid' }));
-    it('refuses a heartbeat', () => spec(QUEUED).when(heartbeat()).thenThrows({ refusal: 'conflict', message: /not started/ }));
-    it.each(progress())('refuses %s', (_, command) => spec(QUEUED).when(command).thenThrows({ refusal: 'conflict', message: /not started/ }));
+    it('refuses a heartbeat', () =>
+      spec(QUEUED)
+        .when(heartbeat())
+        .thenThrows({ refusal: 'conflict', message: /not started/ }));
+    it.each(progress())('refuses %s', (_, command) =>
+      spec(QUEUED)
+        .when(command)
+        .thenThrows({ refusal: 'conflict', message: /not started/ }),
+    );
     it('refuses to complete', () => spec(QUEUED).when(complete()).thenThrows({ refusal: 'conflict' }));
     it('the system fails it', () => spec(QUEUED).when(fail()).then([failed]));
     it('a worker fails it', () => spec(QUEUED).when(fail('w1')).then([failed]));
@@ -49,18 +100,35 @@ describe('search run decider', () => {
     it('the holder hands it back', () => spec(RUNNING).when(release('w1')).then([released]));
     it('another worker cannot hand back what it does not hold', () => spec(RUNNING).when(release('w2')).then([]));
     it('handing back twice decides nothing', () => spec(RELEASED).when(release('w1')).then([]));
-    it('handing back a finished run decides nothing', () => spec([...RUNNING, reported, charged, completed]).when(release('w1')).then([]));
+    it('handing back a finished run decides nothing', () =>
+      spec([...RUNNING, reported, charged, completed])
+        .when(release('w1'))
+        .then([]));
     it('a worker that believed it queued (a start, not a takeover) is refused, even with the lease lapsed', () =>
-      spec(RELEASED).when({ type: 'StartRun', worker_id: 'w2', lease_seconds: 15, takeover: false }).thenThrows({ refusal: 'conflict', message: /started by another worker/ }));
+      spec(RELEASED)
+        .when({ type: 'StartRun', worker_id: 'w2', lease_seconds: 15, takeover: false })
+        .thenThrows({ refusal: 'conflict', message: /started by another worker/ }));
     it('another worker takes it over at once, before the old lease would have lapsed', () =>
-      spec(RELEASED).when(start('w2')).then([{ type: 'SearchRunStarted', data: { worker_id: 'w2', lease_until: LEASE_END, started_at: T0, resumed: true } }]));
+      spec(RELEASED)
+        .when(start('w2'))
+        .then([
+          {
+            type: 'SearchRunStarted',
+            data: { worker_id: 'w2', lease_until: LEASE_END, started_at: T0, resumed: true },
+          },
+        ]));
     it('the old holder may not record progress any more', () =>
-      spec(RELEASED).when({ type: 'RecordPlan', worker_id: 'w1', subqueries: ['q1'], pages_target: 1 }).thenThrows({ refusal: 'conflict', message: /handed back/ }));
-    it('the old holder may not heartbeat', () => spec(RELEASED).when(heartbeat('w1')).thenThrows({ refusal: 'conflict' }));
+      spec(RELEASED)
+        .when({ type: 'RecordPlan', worker_id: 'w1', subqueries: ['q1'], pages_target: 1 })
+        .thenThrows({ refusal: 'conflict', message: /handed back/ }));
+    it('the old holder may not heartbeat', () =>
+      spec(RELEASED).when(heartbeat('w1')).thenThrows({ refusal: 'conflict' }));
     it('still reads running', () => expect(searchRunView(RELEASED).status).toBe('running'));
     it('cancelling it needs a confirmation, which anyone may give', () => {
       spec(RELEASED).when(cancel).then([cancelRequested]);
-      spec([...RELEASED, cancelRequested]).when(confirm()).then([cancelled]);
+      spec([...RELEASED, cancelRequested])
+        .when(confirm())
+        .then([cancelled]);
     });
   });
 
@@ -68,15 +136,25 @@ describe('search run decider', () => {
     it('requesting again decides nothing', () => spec(RUNNING).when(request).then([]));
     it('starting again by its worker decides nothing', () => spec(RUNNING).when(start('w1')).then([]));
     it('refuses another worker while the lease is live', () =>
-      almost(RUNNING).when(start('w2')).thenThrows({ refusal: 'conflict', message: `run is held by worker w1 until ${LEASE_END}` }));
+      almost(RUNNING)
+        .when(start('w2'))
+        .thenThrows({ refusal: 'conflict', message: `run is held by worker w1 until ${LEASE_END}` }));
     it('the holder heartbeats', () =>
       spec(RUNNING)
         .when(heartbeat('w1'))
         .then([{ type: 'SearchRunHeartbeat', data: { worker_id: 'w1', lease_until: LEASE_END } }]));
-    it('refuses a heartbeat from another worker', () => spec(RUNNING).when(heartbeat('w2')).thenThrows({ refusal: 'conflict', message: /held by worker w1/ }));
-    it.each(progress())('%s by the holder records it', (_, command, event) => spec(RUNNING).when(command).then([event]));
+    it('refuses a heartbeat from another worker', () =>
+      spec(RUNNING)
+        .when(heartbeat('w2'))
+        .thenThrows({ refusal: 'conflict', message: /held by worker w1/ }));
+    it.each(progress())('%s by the holder records it', (_, command, event) =>
+      spec(RUNNING).when(command).then([event]),
+    );
     it.each(progress('w2'))('refuses %s from another worker', (_, command) =>
-      spec(RUNNING).when(command).thenThrows({ refusal: 'conflict', message: /held by worker w1/ }));
+      spec(RUNNING)
+        .when(command)
+        .thenThrows({ refusal: 'conflict', message: /held by worker w1/ }),
+    );
 
     describe('progress is idempotent for resume', () => {
       it('a plan already recorded decides nothing, even a different one', () =>
@@ -84,28 +162,51 @@ describe('search run decider', () => {
           .when({ type: 'RecordPlan', worker_id: 'w1', subqueries: ['other'], pages_target: 9 })
           .then([]));
       it('a SERP page already recorded decides nothing', () =>
-        spec([...RUNNING, serp]).when(record('RecordSerpPage')).then([]));
+        spec([...RUNNING, serp])
+          .when(record('RecordSerpPage'))
+          .then([]));
       it('the next page of the same subquery is recorded', () =>
         spec([...RUNNING, serp])
           .when({ type: 'RecordSerpPage', worker_id: 'w1', subquery: 'q1', page: 2, hits: 3 })
           .then([{ type: 'SerpPageFetched', data: { subquery: 'q1', page: 2, hits: 3 } }]));
       it('a URL already fetched ok decides nothing', () =>
-        spec([...RUNNING, pageOk]).when(record('RecordPageFetched')).then([]));
+        spec([...RUNNING, pageOk])
+          .when(record('RecordPageFetched'))
+          .then([]));
       it('a URL fetched ok is not downgraded by a later failure', () =>
         spec([...RUNNING, pageOk])
-          .when({ type: 'RecordPageFetched', worker_id: 'w1', url: 'https://a.example/x', ok: false, title: null, error: 'x' })
+          .when({
+            type: 'RecordPageFetched',
+            worker_id: 'w1',
+            url: 'https://a.example/x',
+            ok: false,
+            title: null,
+            error: 'x',
+          })
           .then([]));
       it('a URL that failed again decides nothing', () =>
         spec([...RUNNING, pageFailed])
-          .when({ type: 'RecordPageFetched', worker_id: 'w1', url: 'https://a.example/x', ok: false, title: null, error: 'timeout' })
+          .when({
+            type: 'RecordPageFetched',
+            worker_id: 'w1',
+            url: 'https://a.example/x',
+            ok: false,
+            title: null,
+            error: 'timeout',
+          })
           .then([]));
       it('a URL that failed may be recorded ok later', () =>
-        spec([...RUNNING, pageFailed]).when(record('RecordPageFetched')).then([pageOk]));
+        spec([...RUNNING, pageFailed])
+          .when(record('RecordPageFetched'))
+          .then([pageOk]));
       it('a finding for a graded subquery decides nothing', () =>
         spec([...RUNNING, graded])
           .when({ type: 'RecordFinding', worker_id: 'w1', finding: { ...finding, answer: 'other' } })
           .then([]));
-      it('identical results decide nothing', () => spec([...RUNNING, merged]).when(record('RecordResults')).then([]));
+      it('identical results decide nothing', () =>
+        spec([...RUNNING, merged])
+          .when(record('RecordResults'))
+          .then([]));
       it('results that changed are recorded', () =>
         spec([...RUNNING, merged])
           .when({ type: 'RecordResults', worker_id: 'w1', results: [hit('https://a.example/x', 2)], reranked: false })
@@ -115,29 +216,61 @@ describe('search run decider', () => {
           .when({ type: 'RecordResults', worker_id: 'w1', results: [hit('https://a.example/x')], reranked: true })
           .then([{ type: 'ResultsMerged', data: { results: [hit('https://a.example/x')], reranked: true } }]));
       it('a report already written decides nothing', () =>
-        spec([...RUNNING, reported]).when({ ...record('RecordReport'), report: 'other' } as SearchRunCommand).then([]));
+        spec([...RUNNING, reported])
+          .when({ ...record('RecordReport'), report: 'other' } as SearchRunCommand)
+          .then([]));
     });
 
-    it('refuses to complete before a report', () => spec(RUNNING).when(complete()).thenThrows({ refusal: 'conflict', message: 'no report yet' }));
+    it('refuses to complete before a report', () =>
+      spec(RUNNING).when(complete()).thenThrows({ refusal: 'conflict', message: 'no report yet' }));
     it('completes with a report, charging one credit per query', () =>
-      spec([...RUNNING, reported]).when(complete()).then([charged, completed]));
+      spec([...RUNNING, reported])
+        .when(complete())
+        .then([charged, completed]));
     it('records a page read rendered in the browser, and charges each such read sku_render on completion (a failed one too)', () => {
-      const rendered = (ok: boolean): SearchRunEvent => ({ type: 'PageFetched', data: { ...(ok ? pageOk : pageFailed).data, url: `https://a.example/${ok}`, rendered: true } as never });
+      const rendered = (ok: boolean): SearchRunEvent => ({
+        type: 'PageFetched',
+        data: { ...(ok ? pageOk : pageFailed).data, url: `https://a.example/${ok}`, rendered: true } as never,
+      });
       spec(RUNNING)
-        .when({ type: 'RecordPageFetched', worker_id: 'w1', url: 'https://a.example/true', ok: true, title: 'A', error: null, rendered: true })
+        .when({
+          type: 'RecordPageFetched',
+          worker_id: 'w1',
+          url: 'https://a.example/true',
+          ok: true,
+          title: 'A',
+          error: null,
+          rendered: true,
+        })
         .then([rendered(true)]);
       const withRenders: SearchRunEvent = {
         type: 'CreditsCharged',
-        data: { team_id: 'acme', request_id: 's1', items: [{ sku: 'sku_deep_search', quantity: 2, credits: 2 }, { sku: 'sku_render', quantity: 2, credits: 2 }], credits: 4, at: T0 },
+        data: {
+          team_id: 'acme',
+          request_id: 's1',
+          items: [
+            { sku: 'sku_deep_search', quantity: 2, credits: 2 },
+            { sku: 'sku_render', quantity: 2, credits: 2 },
+          ],
+          credits: 4,
+          at: T0,
+        },
       };
-      spec([...RUNNING, pageOk, rendered(true), rendered(false), reported]).when(complete()).then([withRenders, completed]);
+      spec([...RUNNING, pageOk, rendered(true), rendered(false), reported])
+        .when(complete())
+        .then([withRenders, completed]);
     });
     it('refuses completion by another worker', () =>
-      spec([...RUNNING, reported]).when(complete('w2')).thenThrows({ refusal: 'conflict', message: /held by worker w1/ }));
+      spec([...RUNNING, reported])
+        .when(complete('w2'))
+        .thenThrows({ refusal: 'conflict', message: /held by worker w1/ }));
     it('its worker fails it', () => spec(RUNNING).when(fail('w1')).then([failed]));
     it('refuses a failure from another worker while the lease is live', () =>
-      spec(RUNNING).when(fail('w2')).thenThrows({ refusal: 'conflict', message: /held by worker w1/ }));
-    it('refuses a system failure while the lease is live', () => spec(RUNNING).when(fail()).thenThrows({ refusal: 'conflict' }));
+      spec(RUNNING)
+        .when(fail('w2'))
+        .thenThrows({ refusal: 'conflict', message: /held by worker w1/ }));
+    it('refuses a system failure while the lease is live', () =>
+      spec(RUNNING).when(fail()).thenThrows({ refusal: 'conflict' }));
     it('cancelling only requests it: the worker confirms', () => spec(RUNNING).when(cancel).then([cancelRequested]));
     it('confirming a cancel nobody asked for decides nothing', () => spec(RUNNING).when(confirm('w1')).then([]));
   });
@@ -145,24 +278,38 @@ describe('search run decider', () => {
   describe('when running with cancel requested', () => {
     it('requesting again decides nothing', () => spec(CANCELLING).when(request).then([]));
     it('refuses to start it again, even by its worker', () =>
-      spec(CANCELLING).when(start('w1')).thenThrows({ refusal: 'conflict', message: /cancelled/ }));
+      spec(CANCELLING)
+        .when(start('w1'))
+        .thenThrows({ refusal: 'conflict', message: /cancelled/ }));
     it('refuses a takeover after the lease ran out: confirm instead', () =>
-      expired(CANCELLING).when(start('w2')).thenThrows({ refusal: 'conflict', message: /confirm/ }));
+      expired(CANCELLING)
+        .when(start('w2'))
+        .thenThrows({ refusal: 'conflict', message: /confirm/ }));
     it('the holder still heartbeats while it winds down', () =>
-      spec(CANCELLING).when(heartbeat()).then([{ type: 'SearchRunHeartbeat', data: { worker_id: 'w1', lease_until: LEASE_END } }]));
+      spec(CANCELLING)
+        .when(heartbeat())
+        .then([{ type: 'SearchRunHeartbeat', data: { worker_id: 'w1', lease_until: LEASE_END } }]));
     it.each(progress())('refuses %s: work stops at once', (_, command) =>
-      spec(CANCELLING).when(command).thenThrows({ refusal: 'conflict', message: 'run is cancelled' }));
+      spec(CANCELLING).when(command).thenThrows({ refusal: 'conflict', message: 'run is cancelled' }),
+    );
     it('refuses to complete, even with a report', () =>
-      spec([requested, started, reported, cancelRequested]).when(complete()).thenThrows({ refusal: 'conflict', message: /cancelled/ }));
+      spec([requested, started, reported, cancelRequested])
+        .when(complete())
+        .thenThrows({ refusal: 'conflict', message: /cancelled/ }));
     it('a failure while winding down ends it cancelled, as the caller was told', () =>
       spec(CANCELLING).when(fail('w1')).then([cancelled]));
     it('cancelling again decides nothing', () => spec(CANCELLING).when(cancel).then([]));
     it('its worker confirms the cancel', () => spec(CANCELLING).when(confirm('w1')).then([cancelled]));
     it('refuses a confirmation from another worker while the lease is live', () =>
-      spec(CANCELLING).when(confirm('w2')).thenThrows({ refusal: 'conflict', message: /held by worker w1/ }));
-    it('refuses a system confirmation while the lease is live', () => spec(CANCELLING).when(confirm()).thenThrows({ refusal: 'conflict' }));
+      spec(CANCELLING)
+        .when(confirm('w2'))
+        .thenThrows({ refusal: 'conflict', message: /held by worker w1/ }));
+    it('refuses a system confirmation while the lease is live', () =>
+      spec(CANCELLING).when(confirm()).thenThrows({ refusal: 'conflict' }));
     it('recovery confirms once the lease ran out', () =>
-      expired(CANCELLING).when(confirm()).then([{ type: 'SearchRunCancelled', data: { cancelled_at: LEASE_END } }]));
+      expired(CANCELLING)
+        .when(confirm())
+        .then([{ type: 'SearchRunCancelled', data: { cancelled_at: LEASE_END } }]));
   });
 
   describe('when lease expired', () => {
@@ -171,26 +318,42 @@ describe('search run decider', () => {
       data: { worker_id: 'w2', lease_until: '2026-01-01T00:00:30.000Z', started_at: LEASE_END, resumed: true },
     };
     it('requesting again decides nothing', () => expired(RUNNING).when(request).then([]));
-    it('another worker takes it over (now == lease_until is expired)', () => expired(RUNNING).when(start('w2')).then([resumed]));
+    it('another worker takes it over (now == lease_until is expired)', () =>
+      expired(RUNNING).when(start('w2')).then([resumed]));
     it('its own worker starting again decides nothing', () => expired(RUNNING).when(start('w1')).then([]));
     it('the holder may still renew while nobody took over', () =>
       expired(RUNNING)
         .when(heartbeat('w1'))
         .then([{ type: 'SearchRunHeartbeat', data: { worker_id: 'w1', lease_until: '2026-01-01T00:00:30.000Z' } }]));
-    it('refuses a heartbeat from a worker that has not taken over', () => expired(RUNNING).when(heartbeat('w2')).thenThrows({ refusal: 'conflict' }));
-    it.each(progress())('a slow holder still records %s', (_, command, event) => expired(RUNNING).when(command).then([event]));
+    it('refuses a heartbeat from a worker that has not taken over', () =>
+      expired(RUNNING).when(heartbeat('w2')).thenThrows({ refusal: 'conflict' }));
+    it.each(progress())('a slow holder still records %s', (_, command, event) =>
+      expired(RUNNING).when(command).then([event]),
+    );
     it.each(progress('w2'))('refuses %s from a worker that has not taken over', (_, command) =>
-      expired(RUNNING).when(command).thenThrows({ refusal: 'conflict', message: /held by worker w1/ }));
-    it('the slow holder may complete', () => expired([...RUNNING, reported]).when(complete('w1')).then([
-      { ...charged, data: { ...charged.data, at: LEASE_END } } as SearchRunEvent,
-      { type: 'SearchRunCompleted', data: { completed_at: LEASE_END } },
-    ]));
+      expired(RUNNING)
+        .when(command)
+        .thenThrows({ refusal: 'conflict', message: /held by worker w1/ }),
+    );
+    it('the slow holder may complete', () =>
+      expired([...RUNNING, reported])
+        .when(complete('w1'))
+        .then([
+          { ...charged, data: { ...charged.data, at: LEASE_END } } as SearchRunEvent,
+          { type: 'SearchRunCompleted', data: { completed_at: LEASE_END } },
+        ]));
     it('refuses completion by a worker that has not taken over', () =>
-      expired([...RUNNING, reported]).when(complete('w2')).thenThrows({ refusal: 'conflict' }));
+      expired([...RUNNING, reported])
+        .when(complete('w2'))
+        .thenThrows({ refusal: 'conflict' }));
     it('recovery (the system) fails it', () =>
-      expired(RUNNING).when(fail()).then([{ type: 'SearchRunFailed', data: { error: 'boom', failed_at: LEASE_END } }]));
+      expired(RUNNING)
+        .when(fail())
+        .then([{ type: 'SearchRunFailed', data: { error: 'boom', failed_at: LEASE_END } }]));
     it('cancelling requests it', () =>
-      expired(RUNNING).when(cancel).then([{ type: 'SearchRunCancelRequested', data: { requested_at: LEASE_END } }]));
+      expired(RUNNING)
+        .when(cancel)
+        .then([{ type: 'SearchRunCancelRequested', data: { requested_at: LEASE_END } }]));
     it('confirming a cancel nobody asked for decides nothing', () => expired(RUNNING).when(confirm()).then([]));
 
     describe('after a takeover', () => {
@@ -200,9 +363,14 @@ describe('search run decider', () => {
         spec(TAKEN).when(record('RecordSerpPage', 'w2')).then([]);
       });
       it('the new holder records what is new', () => spec(TAKEN).when(record('RecordFinding', 'w2')).then([graded]));
-      it('the old worker has lost the lease', () => spec(TAKEN).when(heartbeat('w1')).thenThrows({ refusal: 'conflict', message: /held by worker w2/ }));
+      it('the old worker has lost the lease', () =>
+        spec(TAKEN)
+          .when(heartbeat('w1'))
+          .thenThrows({ refusal: 'conflict', message: /held by worker w2/ }));
       it('the old worker can no longer record', () =>
-        spec(TAKEN).when(record('RecordFinding', 'w1')).thenThrows({ refusal: 'conflict', message: /held by worker w2/ }));
+        spec(TAKEN)
+          .when(record('RecordFinding', 'w1'))
+          .thenThrows({ refusal: 'conflict', message: /held by worker w2/ }));
     });
   });
 
@@ -214,26 +382,38 @@ describe('search run decider', () => {
   ])('when %s', (status, given) => {
     const terminal = status.split(' ')[0];
     it('requesting again decides nothing', () => spec(given).when(request).then([]));
-    it('refuses to start', () => spec(given).when(start('w2')).thenThrows({ refusal: 'conflict', message: `run is ${terminal}` }));
+    it('refuses to start', () =>
+      spec(given)
+        .when(start('w2'))
+        .thenThrows({ refusal: 'conflict', message: `run is ${terminal}` }));
     it('a late heartbeat decides nothing', () => spec(given).when(heartbeat()).then([]));
-    it.each(progress())('refuses %s', (_, command) => spec(given).when(command).thenThrows({ refusal: 'conflict', message: `run is ${terminal}` }));
+    it.each(progress())('refuses %s', (_, command) =>
+      spec(given)
+        .when(command)
+        .thenThrows({ refusal: 'conflict', message: `run is ${terminal}` }),
+    );
     it('failing decides nothing', () => spec(given).when(fail()).then([]));
     it('confirming a cancel decides nothing', () => spec(given).when(confirm('w1')).then([]));
     if (terminal === 'completed') {
       it('completing again decides nothing', () => spec(given).when(complete()).then([]));
-      it('refuses to cancel', () => spec(given).when(cancel).thenThrows({ refusal: 'conflict', message: 'cannot cancel a completed run' }));
+      it('refuses to cancel', () =>
+        spec(given).when(cancel).thenThrows({ refusal: 'conflict', message: 'cannot cancel a completed run' }));
     } else if (terminal === 'failed') {
-      it('refuses to complete', () => spec(given).when(complete()).thenThrows({ refusal: 'conflict', message: 'run is failed' }));
-      it('refuses to cancel', () => spec(given).when(cancel).thenThrows({ refusal: 'conflict', message: 'cannot cancel a failed run' }));
+      it('refuses to complete', () =>
+        spec(given).when(complete()).thenThrows({ refusal: 'conflict', message: 'run is failed' }));
+      it('refuses to cancel', () =>
+        spec(given).when(cancel).thenThrows({ refusal: 'conflict', message: 'cannot cancel a failed run' }));
     } else {
-      it('refuses to complete', () => spec(given).when(complete()).thenThrows({ refusal: 'conflict', message: 'run is cancelled' }));
+      it('refuses to complete', () =>
+        spec(given).when(complete()).thenThrows({ refusal: 'conflict', message: 'run is cancelled' }));
       it('cancelling again decides nothing', () => spec(given).when(cancel).then([]));
     }
   });
 
   describe('evolve', () => {
     const evolve = searchRunDecider.evolve;
-    it('ignores events before the request', () => expect(evolve(searchRunDecider.initialState, started)).toEqual({ status: 'absent' }));
+    it('ignores events before the request', () =>
+      expect(evolve(searchRunDecider.initialState, started)).toEqual({ status: 'absent' }));
     it('an ended run stays ended', () => {
       const state = fold(searchRunDecider, CANCELLED);
       expect(evolve(state, completed)).toBe(state);

@@ -1,14 +1,28 @@
 import type { SkuLineItem } from '../charge/charge.events';
 import { Conflict, Invalid } from '../decider';
 import { lineItem } from '../pricing';
-import { decideResearch, evolveResearch, initialResearch, isResearchCommand, renderItems, RESEARCH_EVENT_TYPES } from '../run/research-progress';
+import {
+  decideResearch,
+  evolveResearch,
+  initialResearch,
+  isResearchCommand,
+  renderItems,
+  RESEARCH_EVENT_TYPES,
+} from '../run/research-progress';
 import { type RunCommand, runDecider, type RunKindSpec } from '../run/run.decider';
 import type { RunState } from '../run/run.events';
 import { DEEP_SEARCH_BOUNDS as BOUNDS } from './deep-search.bounds';
-import type { DeepSearchParams, SearchRunProgress, SearchRunProgressCommand, SearchRunProgressEvent } from './search-run.events';
+import type {
+  DeepSearchParams,
+  SearchRunProgress,
+  SearchRunProgressCommand,
+  SearchRunProgressEvent,
+} from './search-run.events';
 
 /** A deep run costs one credit per query, charged on completion (API.md "Credits"). */
-export const deepSearchItems = (params: Pick<DeepSearchParams, 'queries'>): SkuLineItem[] => [lineItem('sku_deep_search', params.queries.length)];
+export const deepSearchItems = (params: Pick<DeepSearchParams, 'queries'>): SkuLineItem[] => [
+  lineItem('sku_deep_search', params.queries.length),
+];
 
 const LIMITS: [keyof DeepSearchParams, (p: DeepSearchParams) => number, number, number][] = [
   ['queries', (p) => p.queries.length, BOUNDS.queries.min, BOUNDS.queries.max],
@@ -17,7 +31,14 @@ const LIMITS: [keyof DeepSearchParams, (p: DeepSearchParams) => number, number, 
   ['max_fetches', (p) => p.max_fetches, BOUNDS.max_fetches.min, BOUNDS.max_fetches.max],
 ];
 
-export const searchRunKind: RunKindSpec<'SearchRun', 'search_id', DeepSearchParams, SearchRunProgress, SearchRunProgressCommand, SearchRunProgressEvent> = {
+export const searchRunKind: RunKindSpec<
+  'SearchRun',
+  'search_id',
+  DeepSearchParams,
+  SearchRunProgress,
+  SearchRunProgressCommand,
+  SearchRunProgressEvent
+> = {
   prefix: 'SearchRun',
   idKey: 'search_id',
   noun: 'search run',
@@ -25,7 +46,8 @@ export const searchRunKind: RunKindSpec<'SearchRun', 'search_id', DeepSearchPara
   validate(params) {
     for (const [field, measure, min, max] of LIMITS) {
       const value = measure(params);
-      if (!Number.isInteger(value) || value < min || value > max) throw new Invalid(`${field} must be ${min} to ${max}`);
+      if (!Number.isInteger(value) || value < min || value > max)
+        throw new Invalid(`${field} must be ${min} to ${max}`);
     }
   },
   progressEventTypes: [...RESEARCH_EVENT_TYPES, 'ReportWritten'],

@@ -1,5 +1,12 @@
 import type { DomainEvent } from '../decider';
-import type { ResearchCommand, ResearchEvent, ResearchProgress, Finding, RunUsage, Source } from '../run/research-progress';
+import type {
+  ResearchCommand,
+  ResearchEvent,
+  ResearchProgress,
+  Finding,
+  RunUsage,
+  Source,
+} from '../run/research-progress';
 import type { LifecycleEvent } from '../run/run.events';
 
 export type { Finding, RunResult, RunUsage, Source } from '../run/research-progress';
@@ -29,17 +36,37 @@ export interface DeepSearchParams {
 }
 
 export interface DeepAdvancedSettings {
-  source_policy?: { include_domains?: string[] | null; exclude_domains?: string[] | null; after_date?: string | null; before_date?: string | null } | null;
+  source_policy?: {
+    include_domains?: string[] | null;
+    exclude_domains?: string[] | null;
+    after_date?: string | null;
+    before_date?: string | null;
+  } | null;
   excerpts?: { max_chars_per_result?: number | null } | null;
-  contents?: { text?: boolean | null; highlights?: boolean | null; summary?: boolean | null; max_chars?: number | null } | null;
+  contents?: {
+    text?: boolean | null;
+    highlights?: boolean | null;
+    summary?: boolean | null;
+    max_chars?: number | null;
+  } | null;
 }
 
-export type ReportWritten = DomainEvent<'ReportWritten', { report: string; findings: Finding[]; sources: Source[]; usage: RunUsage }>;
+export type ReportWritten = DomainEvent<
+  'ReportWritten',
+  { report: string; findings: Finding[]; sources: Source[]; usage: RunUsage }
+>;
 
 export type SearchRunProgressEvent = ResearchEvent | ReportWritten;
 export type SearchRunProgressCommand =
   | ResearchCommand
-  | { type: 'RecordReport'; worker_id: string; report: string; findings: Finding[]; sources: Source[]; usage: RunUsage };
+  | {
+      type: 'RecordReport';
+      worker_id: string;
+      report: string;
+      findings: Finding[];
+      sources: Source[];
+      usage: RunUsage;
+    };
 
 export interface SearchRunProgress extends ResearchProgress {
   report: ReportWritten['data'] | null;

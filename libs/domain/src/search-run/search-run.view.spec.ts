@@ -3,12 +3,36 @@ import { fold } from '../decider';
 import { searchRunDecider } from './search-run.decider';
 import type { SearchRunEvent } from './search-run.events';
 import { searchRunListItem, searchRunView } from './search-run.view';
-import { T0, T_CANCEL, T_END, params, finding, source, usage, hit, requested, planned, serp, merged, reported, failed, cancelRequested, cancelled, QUEUED, RUNNING, CANCELLING, COMPLETED, FAILED, CANCELLED } from '../testing/search-run.fixtures';
+import {
+  T0,
+  T_CANCEL,
+  T_END,
+  params,
+  finding,
+  source,
+  usage,
+  hit,
+  requested,
+  planned,
+  serp,
+  merged,
+  reported,
+  failed,
+  cancelRequested,
+  cancelled,
+  QUEUED,
+  RUNNING,
+  CANCELLING,
+  COMPLETED,
+  FAILED,
+  CANCELLED,
+} from '../testing/search-run.fixtures';
 
 describe('search run view', () => {
   const view = searchRunView;
 
-  it('a run that does not exist is not found (a 404)', () => expect(() => view([])).toThrow(expect.objectContaining({ refusal: 'not_found' })));
+  it('a run that does not exist is not found (a 404)', () =>
+    expect(() => view([])).toThrow(expect.objectContaining({ refusal: 'not_found' })));
 
   it('queued: the request, nothing gathered yet', () =>
     expect(view(QUEUED)).toEqual({
@@ -41,15 +65,30 @@ describe('search run view', () => {
   describe('while running', () => {
     it('results fill as they accumulate (the latest merge)', () => {
       expect(view([...RUNNING, merged]).results).toEqual([hit('https://a.example/x')]);
-      const next: SearchRunEvent = { type: 'ResultsMerged', data: { results: [hit('https://b.example'), hit('https://a.example/x')], reranked: true } };
-      expect(view([...RUNNING, merged, next])).toMatchObject({ results: next.data.results, reranked: true, status: 'running' });
+      const next: SearchRunEvent = {
+        type: 'ResultsMerged',
+        data: { results: [hit('https://b.example'), hit('https://a.example/x')], reranked: true },
+      };
+      expect(view([...RUNNING, merged, next])).toMatchObject({
+        results: next.data.results,
+        reranked: true,
+        status: 'running',
+      });
     });
     it('counts distinct SERP pages against the plan', () => {
       const page2: SearchRunEvent = { type: 'SerpPageFetched', data: { subquery: 'q2', page: 1, hits: 0 } };
       expect(view([...RUNNING, planned, serp, serp, page2])).toMatchObject({ pagesFetched: 2, pagesTarget: 4 });
     });
     it('report, findings, sources stay null with a report written; usage shows it', () =>
-      expect(view([...RUNNING, reported])).toMatchObject({ report: null, findings: null, sources: null, usage, credits: 0, usage_items: [], completedAt: null }));
+      expect(view([...RUNNING, reported])).toMatchObject({
+        report: null,
+        findings: null,
+        sources: null,
+        usage,
+        credits: 0,
+        usage_items: [],
+        completedAt: null,
+      }));
   });
 
   it('completed: report, findings, sources, usage, one credit per query', () =>
@@ -81,10 +120,19 @@ describe('search run view', () => {
   describe('cancel', () => {
     const asked: SearchRunEvent = { type: 'SearchRunCancelRequested', data: { requested_at: T_CANCEL } };
     it('reads cancelled as soon as it is requested, results kept', () =>
-      expect(view([...RUNNING, merged, asked])).toMatchObject({ status: 'cancelled', completedAt: T_CANCEL, results: [hit('https://a.example/x')], error: null, credits: 0 }));
+      expect(view([...RUNNING, merged, asked])).toMatchObject({
+        status: 'cancelled',
+        completedAt: T_CANCEL,
+        results: [hit('https://a.example/x')],
+        error: null,
+        credits: 0,
+      }));
     it('the confirmation does not move completedAt', () =>
-      expect(view([...RUNNING, asked, { type: 'SearchRunCancelled', data: { cancelled_at: T_END } }]).completedAt).toBe(T_CANCEL));
-    it('a queued run cancelled', () => expect(view([requested, cancelRequested, cancelled])).toMatchObject({ status: 'cancelled', completedAt: T0 }));
+      expect(view([...RUNNING, asked, { type: 'SearchRunCancelled', data: { cancelled_at: T_END } }]).completedAt).toBe(
+        T_CANCEL,
+      ));
+    it('a queued run cancelled', () =>
+      expect(view([requested, cancelRequested, cancelled])).toMatchObject({ status: 'cancelled', completedAt: T0 }));
   });
 
   it.each([
@@ -110,8 +158,15 @@ describe('search run view', () => {
         resultCount: 1,
       }));
     it('the prompt when there is one', () => {
-      const withPrompt: SearchRunEvent = { ...requested, data: { ...requested.data, params: { ...params, prompt: 'Why?' } } } as SearchRunEvent;
-      expect(searchRunListItem([withPrompt, ...COMPLETED.slice(1)])).toMatchObject({ query: 'Why?', status: 'completed', completedAt: T0 });
+      const withPrompt: SearchRunEvent = {
+        ...requested,
+        data: { ...requested.data, params: { ...params, prompt: 'Why?' } },
+      } as SearchRunEvent;
+      expect(searchRunListItem([withPrompt, ...COMPLETED.slice(1)])).toMatchObject({
+        query: 'Why?',
+        status: 'completed',
+        completedAt: T0,
+      });
     });
   });
 });

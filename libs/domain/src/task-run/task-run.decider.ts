@@ -1,19 +1,43 @@
 import { Conflict, Invalid } from '../decider';
 import { lineItem } from '../pricing';
-import { decideResearch, evolveResearch, initialResearch, isResearchCommand, renderItems, RESEARCH_EVENT_TYPES } from '../run/research-progress';
+import {
+  decideResearch,
+  evolveResearch,
+  initialResearch,
+  isResearchCommand,
+  renderItems,
+  RESEARCH_EVENT_TYPES,
+} from '../run/research-progress';
 import { type RunCommand, runDecider, type RunKindSpec } from '../run/run.decider';
 import type { RunState } from '../run/run.events';
-import { PROCESSOR_BUDGETS, TASK_PROCESSORS, type TaskParams, type TaskRunProgress, type TaskRunProgressCommand, type TaskRunProgressEvent } from './task-run.events';
+import {
+  PROCESSOR_BUDGETS,
+  TASK_PROCESSORS,
+  type TaskParams,
+  type TaskRunProgress,
+  type TaskRunProgressCommand,
+  type TaskRunProgressEvent,
+} from './task-run.events';
 
-export const taskRunKind: RunKindSpec<'TaskRun', 'task_id', TaskParams, TaskRunProgress, TaskRunProgressCommand, TaskRunProgressEvent> = {
+export const taskRunKind: RunKindSpec<
+  'TaskRun',
+  'task_id',
+  TaskParams,
+  TaskRunProgress,
+  TaskRunProgressCommand,
+  TaskRunProgressEvent
+> = {
   prefix: 'TaskRun',
   idKey: 'task_id',
   noun: 'task run',
   // Invariants the run relies on; the gateway reports field errors (with their bounds) first.
   validate(params) {
-    if (typeof params.task !== 'string' || params.task.trim().length === 0) throw new Invalid('task must be at least 1 character');
-    if (!TASK_PROCESSORS.includes(params.processor)) throw new Invalid(`processor must be one of ${TASK_PROCESSORS.join(', ')}`);
-    if (!['json', 'text', 'auto'].includes(params.output_schema?.type)) throw new Invalid('output_schema.type must be json, text or auto');
+    if (typeof params.task !== 'string' || params.task.trim().length === 0)
+      throw new Invalid('task must be at least 1 character');
+    if (!TASK_PROCESSORS.includes(params.processor))
+      throw new Invalid(`processor must be one of ${TASK_PROCESSORS.join(', ')}`);
+    if (!['json', 'text', 'auto'].includes(params.output_schema?.type))
+      throw new Invalid('output_schema.type must be json, text or auto');
   },
   progressEventTypes: [...RESEARCH_EVENT_TYPES, 'TaskOutputWritten'],
   progress: {
@@ -28,7 +52,9 @@ export const taskRunKind: RunKindSpec<'TaskRun', 'task_id', TaskParams, TaskRunP
       if (run.progress.output) return [];
       const budget = PROCESSOR_BUDGETS[run.params.processor];
       if (!Number.isInteger(command.steps) || command.steps < 1 || command.steps > budget.steps) {
-        throw new Invalid(`steps must be 1 to ${budget.steps} for processor ${run.params.processor}, got ${command.steps}`);
+        throw new Invalid(
+          `steps must be 1 to ${budget.steps} for processor ${run.params.processor}, got ${command.steps}`,
+        );
       }
       const { type: _type, worker_id: _worker, ...output } = command;
       return [{ type: 'TaskOutputWritten', data: output }];

@@ -10,7 +10,8 @@ export type TaskProcessor = 'base' | 'core' | 'ultra';
 export const TASK_PROCESSORS: readonly TaskProcessor[] = ['base', 'core', 'ultra'];
 
 /** The output spec, normalised from the four forms the API accepts (a bare JSON Schema becomes `json`). */
-export type TaskOutputSpec = { type: 'json'; json_schema: Record<string, unknown> } | { type: 'text' } | { type: 'auto' };
+export type TaskOutputSpec =
+  { type: 'json'; json_schema: Record<string, unknown> } | { type: 'text' } | { type: 'auto' };
 
 export interface TaskParams {
   task: string;

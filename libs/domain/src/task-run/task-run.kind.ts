@@ -32,5 +32,6 @@ export const taskRuns = defineRunKind(taskRunKind, {
   },
   queuedFields: (state) => ({ task: state.params.task, processor: state.params.processor }),
   // The output is published with run.completed (the full view); its own fact has no public name.
-  publishProgress: (event, state) => (event.type === 'TaskOutputWritten' ? undefined : publishResearch(event, state.progress)),
+  publishProgress: (event, state) =>
+    event.type === 'TaskOutputWritten' ? undefined : publishResearch(event, state.progress),
 });

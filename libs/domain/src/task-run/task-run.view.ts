@@ -40,10 +40,13 @@ export function outputFields(spec: TaskOutputSpec): string[] {
   if (spec.type !== 'json') return ['output'];
   const schema = spec.json_schema;
   const properties = schema.properties;
-  return schema.type === 'object' && properties && typeof properties === 'object' ? Object.keys(properties) : ['output'];
+  return schema.type === 'object' && properties && typeof properties === 'object'
+    ? Object.keys(properties)
+    : ['output'];
 }
 
-const stateOf = (input: TaskRunState | readonly TaskRunEvent[]): TaskRunState => ('status' in input ? input : fold(taskRunDecider, input));
+const stateOf = (input: TaskRunState | readonly TaskRunEvent[]): TaskRunState =>
+  'status' in input ? input : fold(taskRunDecider, input);
 
 /** Output, basis, answer and the URL lists stay empty until the run completes (spec "States"). */
 export const taskRunView = (input: TaskRunState | readonly TaskRunEvent[]): TaskRunView => {

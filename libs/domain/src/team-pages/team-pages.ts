@@ -29,7 +29,10 @@ export interface TeamPageIndexedData {
 }
 
 export type TeamPageIndexed = DomainEvent<'TeamPageIndexed', TeamPageIndexedData>;
-export type TeamCrawlPagesRemoved = DomainEvent<'TeamCrawlPagesRemoved', { team_id: string; crawl_id: string; removed: number }>;
+export type TeamCrawlPagesRemoved = DomainEvent<
+  'TeamCrawlPagesRemoved',
+  { team_id: string; crawl_id: string; removed: number }
+>;
 export type TeamPagesEvent = TeamPageIndexed | TeamCrawlPagesRemoved;
 
 export type TeamPagesCommand =
@@ -56,12 +59,18 @@ export const teamPagesDecider: Decider<TeamPagesCommand, TeamPagesEvent, TeamPag
       const held = state.crawls[command.crawl_id];
       // Nothing held (never indexed, or removed already): nothing to record.
       if (!held) return [];
-      return [{ type: 'TeamCrawlPagesRemoved', data: { team_id: command.team_id, crawl_id: command.crawl_id, removed: held.length } }];
+      return [
+        {
+          type: 'TeamCrawlPagesRemoved',
+          data: { team_id: command.team_id, crawl_id: command.crawl_id, removed: held.length },
+        },
+      ];
     }
     const { type: _type, max_pages, ...page } = command;
     // A redelivered or resumed page decides nothing.
     if (state.crawls[page.crawl_id]?.includes(page.url)) return [];
-    if (state.removed[page.crawl_id]) throw new Conflict(`the pages of crawl ${page.crawl_id} were removed from the team's index`);
+    if (state.removed[page.crawl_id])
+      throw new Conflict(`the pages of crawl ${page.crawl_id} were removed from the team's index`);
     if (state.pages >= max_pages) throw new Conflict(teamPagesBound(max_pages, state.pages));
     return [{ type: 'TeamPageIndexed', data: page }];
   },
@@ -76,7 +85,11 @@ export const teamPagesDecider: Decider<TeamPagesCommand, TeamPagesEvent, TeamPag
       case 'TeamCrawlPagesRemoved': {
         const held = state.crawls[event.data.crawl_id];
         const { [event.data.crawl_id]: _gone, ...crawls } = state.crawls;
-        return { pages: state.pages - (held?.length ?? 0), crawls, removed: { ...state.removed, [event.data.crawl_id]: true } };
+        return {
+          pages: state.pages - (held?.length ?? 0),
+          crawls,
+          removed: { ...state.removed, [event.data.crawl_id]: true },
+        };
       }
       default:
         return state;

@@ -12,12 +12,13 @@ const issued: TeamEvent = {
 
 describe('team decider', () => {
   describe('when absent', () => {
-    it('creates the team', () =>
-      spec([]).when({ type: 'CreateTeam', team_id: 'acme', name: 'Acme' }).then([created]));
+    it('creates the team', () => spec([]).when({ type: 'CreateTeam', team_id: 'acme', name: 'Acme' }).then([created]));
     it('refuses a team id that is not a slug', () =>
       spec([]).when({ type: 'CreateTeam', team_id: 'Bad Team', name: 'x' }).thenThrows({ refusal: 'invalid' }));
     it('refuses to issue a key', () =>
-      spec([]).when({ type: 'IssueApiKey', key_id: 'k1', key_hash: 'h', name: '' }).thenThrows({ refusal: 'not_found' }));
+      spec([])
+        .when({ type: 'IssueApiKey', key_id: 'k1', key_hash: 'h', name: '' })
+        .thenThrows({ refusal: 'not_found' }));
     it('refuses to revoke a key', () =>
       spec([]).when({ type: 'RevokeApiKey', key_id: 'k1' }).thenThrows({ refusal: 'not_found' }));
     it('refuses to set a webhook secret', () =>

@@ -15,8 +15,7 @@ export function specFor<Command, Event extends DomainEvent, State>(
 ) {
   return (given: Event[]) => ({
     when: (command: Command) => {
-      const run = () =>
-        decider.decide(command, given.reduce(decider.evolve, decider.initialState), context());
+      const run = () => decider.decide(command, given.reduce(decider.evolve, decider.initialState), context());
       return {
         then: (expected: Event[]) => expect(run()).toEqual(expected),
         thenThrows: (match: { refusal?: Refusal; message?: string | RegExp }) => {

@@ -24,7 +24,11 @@ const started = (attempt: number, secondsAgo = 1, worker_id = 'w-a'): WebhookDel
   type: 'WebhookAttemptStarted',
   data: { attempt, at: at(-secondsAgo), worker_id },
 });
-const failed = (attempt: number, next_attempt_at: string | null, status: number | null = 500): WebhookDeliveryEvent => ({
+const failed = (
+  attempt: number,
+  next_attempt_at: string | null,
+  status: number | null = 500,
+): WebhookDeliveryEvent => ({
   type: 'WebhookAttemptFailed',
   data: { attempt, status, error: `HTTP ${status}`, next_attempt_at },
 });
@@ -41,7 +45,11 @@ const fail = (attempt: number, status: number | null = 503, jitter = 0.5): Webho
   error: status === null ? 'connect ECONNREFUSED' : `HTTP ${status}`,
   jitter,
 });
-const blocked = (attempt: number): WebhookDeliveryCommand => ({ type: 'RecordAttemptBlocked', attempt, error: 'refused: 10.0.0.1 is a private address' });
+const blocked = (attempt: number): WebhookDeliveryCommand => ({
+  type: 'RecordAttemptBlocked',
+  attempt,
+  error: 'refused: 10.0.0.1 is a private address',
+});
 
 describe('webhook delivery decider', () => {
   describe('retryDelayMs', () => {
@@ -57,36 +65,60 @@ describe('webhook delivery decider', () => {
 
   describe('when absent', () => {
     it('RequestDelivery records the request with a fresh webhook-id, due at once', () =>
-      spec([]).when(request).then([{ type: 'WebhookDeliveryRequested', data: { ...delivery, webhook_id: 'msg_id-1', requested_at: NOW } }]));
+      spec([])
+        .when(request)
+        .then([
+          { type: 'WebhookDeliveryRequested', data: { ...delivery, webhook_id: 'msg_id-1', requested_at: NOW } },
+        ]));
     it('RequestDelivery refuses max_attempts below 1', () =>
-      spec([]).when({ type: 'RequestDelivery', delivery: { ...delivery, max_attempts: 0 } }).thenThrows({ refusal: 'invalid', message: /max_attempts/ }));
+      spec([])
+        .when({ type: 'RequestDelivery', delivery: { ...delivery, max_attempts: 0 } })
+        .thenThrows({ refusal: 'invalid', message: /max_attempts/ }));
     it('RequestDelivery refuses a negative backoff', () =>
-      spec([]).when({ type: 'RequestDelivery', delivery: { ...delivery, backoff_seconds: -1 } }).thenThrows({ refusal: 'invalid', message: /backoff_seconds/ }));
+      spec([])
+        .when({ type: 'RequestDelivery', delivery: { ...delivery, backoff_seconds: -1 } })
+        .thenThrows({ refusal: 'invalid', message: /backoff_seconds/ }));
     it.each([start, ok(1), fail(1), blocked(1)])('$type is refused: nothing to attempt', (command) =>
-      spec([]).when(command).thenThrows({ refusal: 'not_found' }));
+      spec([]).when(command).thenThrows({ refusal: 'not_found' }),
+    );
   });
 
   describe('when scheduled', () => {
-    it('RequestDelivery again decides nothing (the webhook-id stays the first one)', () => spec([requested]).when(request).then([]));
+    it('RequestDelivery again decides nothing (the webhook-id stays the first one)', () =>
+      spec([requested]).when(request).then([]));
     it('StartAttempt takes attempt 1 when due', () =>
-      spec([requested]).when(start).then([{ type: 'WebhookAttemptStarted', data: { attempt: 1, at: NOW, worker_id: 'w-b' } }]));
+      spec([requested])
+        .when(start)
+        .then([{ type: 'WebhookAttemptStarted', data: { attempt: 1, at: NOW, worker_id: 'w-b' } }]));
     it('StartAttempt takes the next attempt once its backoff has passed', () =>
       spec([requested, started(1, 40), failed(1, at(-10))])
         .when(start)
         .then([{ type: 'WebhookAttemptStarted', data: { attempt: 2, at: NOW, worker_id: 'w-b' } }]));
     it('StartAttempt decides nothing before the backoff has passed', () =>
-      spec([requested, started(1, 40), failed(1, at(10))]).when(start).then([]));
-    it('StartAttempt decides nothing when no attempt follows', () => spec([requested, started(1), failed(1, null)]).when(start).then([]));
+      spec([requested, started(1, 40), failed(1, at(10))])
+        .when(start)
+        .then([]));
+    it('StartAttempt decides nothing when no attempt follows', () =>
+      spec([requested, started(1), failed(1, null)])
+        .when(start)
+        .then([]));
     it('RecordDelivered for a closed attempt still marks it delivered (the receiver accepted it)', () =>
       spec([requested, started(1, 40), failed(1, at(10))])
         .when(ok(1))
         .then([{ type: 'WebhookDelivered', data: { attempt: 1, status: 204, at: NOW } }]));
     it('RecordAttemptFailed for an attempt already closed decides nothing', () =>
-      spec([requested, started(1, 40), failed(1, at(10))]).when(fail(1)).then([]));
+      spec([requested, started(1, 40), failed(1, at(10))])
+        .when(fail(1))
+        .then([]));
     it('RecordAttemptBlocked for an attempt already closed decides nothing', () =>
-      spec([requested, started(1, 40), failed(1, at(10))]).when(blocked(1)).then([]));
+      spec([requested, started(1, 40), failed(1, at(10))])
+        .when(blocked(1))
+        .then([]));
     it.each([ok(1), fail(1), blocked(1)])('$type for an attempt never started is refused', (command) =>
-      spec([requested]).when(command).thenThrows({ refusal: 'conflict', message: /attempt 1 .* never started/ }));
+      spec([requested])
+        .when(command)
+        .thenThrows({ refusal: 'conflict', message: /attempt 1 .* never started/ }),
+    );
   });
 
   describe('when attempting', () => {
@@ -100,7 +132,12 @@ describe('webhook delivery decider', () => {
         .then([
           {
             type: 'WebhookAttemptFailed',
-            data: { attempt: 1, status: null, error: 'interrupted: worker w-a recorded no outcome within 30 s', next_attempt_at: NOW },
+            data: {
+              attempt: 1,
+              status: null,
+              error: 'interrupted: worker w-a recorded no outcome within 30 s',
+              next_attempt_at: NOW,
+            },
           },
           { type: 'WebhookAttemptStarted', data: { attempt: 2, at: NOW, worker_id: 'w-b' } },
         ]));
@@ -110,22 +147,41 @@ describe('webhook delivery decider', () => {
         .then([
           {
             type: 'WebhookAttemptFailed',
-            data: { attempt: 3, status: null, error: 'interrupted: worker w-a recorded no outcome within 30 s', next_attempt_at: null },
+            data: {
+              attempt: 3,
+              status: null,
+              error: 'interrupted: worker w-a recorded no outcome within 30 s',
+              next_attempt_at: null,
+            },
           },
           { type: 'WebhookDeliveryAbandoned', data: { reason: 'max_attempts', at: NOW } },
         ]));
     it('RecordDelivered marks it delivered', () =>
-      spec(attempting).when(ok(1)).then([{ type: 'WebhookDelivered', data: { attempt: 1, status: 204, at: NOW } }]));
+      spec(attempting)
+        .when(ok(1))
+        .then([{ type: 'WebhookDelivered', data: { attempt: 1, status: 204, at: NOW } }]));
     it('RecordDelivered refuses a status that is not 2xx', () =>
-      spec(attempting).when({ type: 'RecordDelivered', attempt: 1, status: 302 }).thenThrows({ refusal: 'invalid', message: /302/ }));
+      spec(attempting)
+        .when({ type: 'RecordDelivered', attempt: 1, status: 302 })
+        .thenThrows({ refusal: 'invalid', message: /302/ }));
     it('RecordAttemptFailed schedules the retry after the jittered backoff', () =>
       spec(attempting)
         .when(fail(1, 503, 0))
-        .then([{ type: 'WebhookAttemptFailed', data: { attempt: 1, status: 503, error: 'HTTP 503', next_attempt_at: at(27) } }]));
+        .then([
+          {
+            type: 'WebhookAttemptFailed',
+            data: { attempt: 1, status: 503, error: 'HTTP 503', next_attempt_at: at(27) },
+          },
+        ]));
     it('RecordAttemptFailed without a response (status null) retries too', () =>
       spec([requested, started(1, 40), failed(1, at(-10)), started(2)])
         .when(fail(2, null, 1))
-        .then([{ type: 'WebhookAttemptFailed', data: { attempt: 2, status: null, error: 'connect ECONNREFUSED', next_attempt_at: at(66) } }]));
+        .then([
+          {
+            type: 'WebhookAttemptFailed',
+            data: { attempt: 2, status: null, error: 'connect ECONNREFUSED', next_attempt_at: at(66) },
+          },
+        ]));
     it('RecordAttemptFailed on the last attempt abandons with max_attempts', () =>
       spec([requested, started(1, 100), failed(1, at(-90)), started(2, 80), failed(2, at(-60)), started(3)])
         .when(fail(3))
@@ -141,18 +197,26 @@ describe('webhook delivery decider', () => {
           { type: 'WebhookDeliveryAbandoned', data: { reason: 'gone', at: NOW } },
         ]));
     it('RecordAttemptFailed refuses a jitter outside [0, 1]', () =>
-      spec(attempting).when(fail(1, 500, 1.5)).thenThrows({ refusal: 'invalid', message: /jitter/ }));
+      spec(attempting)
+        .when(fail(1, 500, 1.5))
+        .thenThrows({ refusal: 'invalid', message: /jitter/ }));
     it('RecordAttemptFailed for a superseded attempt decides nothing', () =>
-      spec([requested, started(1, 40), failed(1, NOW), started(2)]).when(fail(1)).then([]));
+      spec([requested, started(1, 40), failed(1, NOW), started(2)])
+        .when(fail(1))
+        .then([]));
     it('RecordAttemptBlocked abandons with blocked, keeping the reason on the attempt', () =>
       spec(attempting)
         .when(blocked(1))
         .then([
-          { type: 'WebhookAttemptFailed', data: { attempt: 1, status: null, error: 'refused: 10.0.0.1 is a private address', next_attempt_at: null } },
+          {
+            type: 'WebhookAttemptFailed',
+            data: { attempt: 1, status: null, error: 'refused: 10.0.0.1 is a private address', next_attempt_at: null },
+          },
           { type: 'WebhookDeliveryAbandoned', data: { reason: 'blocked', at: NOW } },
         ]));
     it.each([ok(2), fail(2), blocked(2)])('$type for a later attempt than started is refused', (command) =>
-      spec(attempting).when(command).thenThrows({ refusal: 'conflict' }));
+      spec(attempting).when(command).thenThrows({ refusal: 'conflict' }),
+    );
   });
 
   describe.each([
@@ -160,7 +224,8 @@ describe('webhook delivery decider', () => {
     ['abandoned', [requested, started(1), failed(1, null, 410), abandoned]],
   ])('when %s', (_name, given) => {
     it.each([request, start, ok(1), fail(1), blocked(1)])('$type decides nothing: the delivery is over', (command) =>
-      spec(given).when(command).then([]));
+      spec(given).when(command).then([]),
+    );
   });
 
   describe('evolve', () => {

@@ -1,9 +1,5 @@
 import { type DecideContext, type Decider, Conflict, Invalid, NotFound } from '../decider';
-import type {
-  AbandonReason,
-  WebhookDeliveryEvent,
-  WebhookDeliveryRequestedData,
-} from './webhook-delivery.events';
+import type { AbandonReason, WebhookDeliveryEvent, WebhookDeliveryRequestedData } from './webhook-delivery.events';
 
 type Request = WebhookDeliveryRequestedData;
 
@@ -79,13 +75,18 @@ const startAttempt = (
   { now }: DecideContext,
 ): WebhookDeliveryEvent[] => {
   const delivery = mustExist(state);
-  const started = { type: 'WebhookAttemptStarted' as const, data: { attempt: delivery.attempts + 1, at: now, worker_id: command.worker_id } };
+  const started = {
+    type: 'WebhookAttemptStarted' as const,
+    data: { attempt: delivery.attempts + 1, at: now, worker_id: command.worker_id },
+  };
   switch (delivery.status) {
     case 'delivered':
     case 'abandoned':
       return [];
     case 'scheduled':
-      return delivery.next_attempt_at !== null && Date.parse(delivery.next_attempt_at) <= Date.parse(now) ? [started] : [];
+      return delivery.next_attempt_at !== null && Date.parse(delivery.next_attempt_at) <= Date.parse(now)
+        ? [started]
+        : [];
     case 'attempting': {
       // Its worker may still be sending: only a lease past the attempt timeout makes it ours.
       if (Date.parse(delivery.started_at) + command.takeover_after_seconds * 1000 > Date.parse(now)) return [];
@@ -132,13 +133,18 @@ const recordAttemptFailed = (
 ): WebhookDeliveryEvent[] => {
   const delivery = mustExist(state);
   if (isFinished(delivery)) return [];
-  if (!(command.jitter >= 0 && command.jitter <= 1)) throw new Invalid(`jitter must be in [0, 1], got ${command.jitter}`);
+  if (!(command.jitter >= 0 && command.jitter <= 1))
+    throw new Invalid(`jitter must be in [0, 1], got ${command.jitter}`);
   const attempt = inFlight(delivery, command.attempt);
   if (!attempt) return [];
   const { attempt: n, status, error } = command;
-  const stop: AbandonReason | undefined = status === 410 ? 'gone' : n >= attempt.request.max_attempts ? 'max_attempts' : undefined;
+  const stop: AbandonReason | undefined =
+    status === 410 ? 'gone' : n >= attempt.request.max_attempts ? 'max_attempts' : undefined;
   const next_attempt_at = stop ? null : plusMs(now, retryDelayMs(attempt.request.backoff_seconds, n, command.jitter));
-  const failed: WebhookDeliveryEvent = { type: 'WebhookAttemptFailed', data: { attempt: n, status, error, next_attempt_at } };
+  const failed: WebhookDeliveryEvent = {
+    type: 'WebhookAttemptFailed',
+    data: { attempt: n, status, error, next_attempt_at },
+  };
   return stop ? [failed, { type: 'WebhookDeliveryAbandoned', data: { reason: stop, at: now } }] : [failed];
 };
 
@@ -150,7 +156,10 @@ const recordAttemptBlocked = (
   const delivery = mustExist(state);
   if (isFinished(delivery) || !inFlight(delivery, command.attempt)) return [];
   return [
-    { type: 'WebhookAttemptFailed', data: { attempt: command.attempt, status: null, error: command.error, next_attempt_at: null } },
+    {
+      type: 'WebhookAttemptFailed',
+      data: { attempt: command.attempt, status: null, error: command.error, next_attempt_at: null },
+    },
     { type: 'WebhookDeliveryAbandoned', data: { reason: 'blocked', at: now } },
   ];
 };
@@ -165,7 +174,13 @@ const evolve = (state: WebhookDeliveryState, event: WebhookDeliveryEvent): Webho
   const { request } = state;
   switch (event.type) {
     case 'WebhookAttemptStarted':
-      return { status: 'attempting', request, attempts: event.data.attempt, started_at: event.data.at, worker_id: event.data.worker_id };
+      return {
+        status: 'attempting',
+        request,
+        attempts: event.data.attempt,
+        started_at: event.data.at,
+        worker_id: event.data.worker_id,
+      };
     case 'WebhookAttemptFailed':
       return { status: 'scheduled', request, attempts: state.attempts, next_attempt_at: event.data.next_attempt_at };
     case 'WebhookDelivered':

@@ -37,7 +37,10 @@ export interface WebhookDeliveryRequestedData {
 
 export type WebhookDeliveryRequested = DomainEvent<'WebhookDeliveryRequested', WebhookDeliveryRequestedData>;
 /** Recorded BEFORE sending: it is the lock on the attempt, and tells a restart that it may have been sent. */
-export type WebhookAttemptStarted = DomainEvent<'WebhookAttemptStarted', { attempt: number; at: string; worker_id: string }>;
+export type WebhookAttemptStarted = DomainEvent<
+  'WebhookAttemptStarted',
+  { attempt: number; at: string; worker_id: string }
+>;
 /** `status` null when no HTTP response came back; `next_attempt_at` null when no attempt follows. */
 export type WebhookAttemptFailed = DomainEvent<
   'WebhookAttemptFailed',
@@ -47,11 +50,7 @@ export type WebhookDelivered = DomainEvent<'WebhookDelivered', { attempt: number
 export type WebhookDeliveryAbandoned = DomainEvent<'WebhookDeliveryAbandoned', { reason: AbandonReason; at: string }>;
 
 export type WebhookDeliveryEvent =
-  | WebhookDeliveryRequested
-  | WebhookAttemptStarted
-  | WebhookAttemptFailed
-  | WebhookDelivered
-  | WebhookDeliveryAbandoned;
+  WebhookDeliveryRequested | WebhookAttemptStarted | WebhookAttemptFailed | WebhookDelivered | WebhookDeliveryAbandoned;
 
 export const WEBHOOK_STREAM_PREFIX = 'webhook-';
 export const webhookDeliveryStream = (deliveryId: string): string => `${WEBHOOK_STREAM_PREFIX}${deliveryId}`;

@@ -131,7 +131,10 @@ export function subscriptionsContract(scope: ContractScope): void {
       await within(consumer.finished, 1000, 'for await did not end after close()');
       expect(consumer.received).toEqual([]);
 
-      const allIdle = store.subscribeToAll({ after: await store.headPosition(), filter: { streamPrefixes: [unique('none')] } });
+      const allIdle = store.subscribeToAll({
+        after: await store.headPosition(),
+        filter: { streamPrefixes: [unique('none')] },
+      });
       const allConsumer = collect(allIdle);
       await sleep(50);
       await allIdle.close();

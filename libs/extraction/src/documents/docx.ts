@@ -15,13 +15,26 @@ export async function extractDocx(bytes: Uint8Array, url: string): Promise<Extra
   checkZipBounds(bytes);
   let html: string;
   try {
-    html = (await mammoth.convertToHtml({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) })).value;
+    html = (await mammoth.convertToHtml({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) }))
+      .value;
   } catch (error) {
     throw new DocumentUnreadable(`not a readable Word document (${(error as Error)?.message ?? 'parse error'})`);
   }
   const rendered = renderFragment(html, url);
-  const title = /^#{1,6}\s+(.+)$/m.exec(rendered.markdown)?.[1]?.trim() ?? rendered.text.split('\n').find((l) => l.trim())?.trim().slice(0, 200) ?? null;
-  const description = rendered.text.split(/\n+/).map((p) => p.trim()).find((p) => p.length >= 50 && p !== title)?.slice(0, 300) ?? null;
+  const title =
+    /^#{1,6}\s+(.+)$/m.exec(rendered.markdown)?.[1]?.trim() ??
+    rendered.text
+      .split('\n')
+      .find((l) => l.trim())
+      ?.trim()
+      .slice(0, 200) ??
+    null;
+  const description =
+    rendered.text
+      .split(/\n+/)
+      .map((p) => p.trim())
+      .find((p) => p.length >= 50 && p !== title)
+      ?.slice(0, 300) ?? null;
   return {
     title,
     ...rendered,

@@ -16,8 +16,11 @@ export function isBinaryDocument(contentType: string | undefined): boolean {
 export async function extractAny(body: string | Uint8Array, options: ExtractOptions): Promise<ExtractedDocument> {
   const type = (options.contentType ?? '').toLowerCase();
   if (isBinaryDocument(type)) {
-    const bytes = typeof body === 'string' ? Buffer.from(body, options.encoding === 'base64' ? 'base64' : 'latin1') : body;
-    return type === 'application/pdf' ? extractPdf(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), options.url) : extractDocx(bytes, options.url);
+    const bytes =
+      typeof body === 'string' ? Buffer.from(body, options.encoding === 'base64' ? 'base64' : 'latin1') : body;
+    return type === 'application/pdf'
+      ? extractPdf(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), options.url)
+      : extractDocx(bytes, options.url);
   }
   return extractDocument(typeof body === 'string' ? body : Buffer.from(body).toString('utf8'), options);
 }

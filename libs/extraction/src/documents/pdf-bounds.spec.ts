@@ -1,10 +1,20 @@
 import * as zlib from 'node:zlib';
-import { decodeBombPdf, encryptedPdf, imageOnlyPdf, inflatingTo, pdfWithContentStream, reportPdf } from '../../../../test/support/documents';
+import {
+  decodeBombPdf,
+  encryptedPdf,
+  imageOnlyPdf,
+  inflatingTo,
+  pdfWithContentStream,
+  reportPdf,
+} from '../../../../test/support/documents';
 import { DocumentUnreadable } from './document-error';
 import { checkPdfDecodedSize, pdfStreams } from './pdf-bounds';
 
 const MB = 1024 * 1024;
-const refused = (bytes: Uint8Array, maxMb?: number) => expect(checkPdfDecodedSize(bytes, maxMb)).rejects.toThrow(new DocumentUnreadable(`the document decodes to more than ${maxMb ?? 256} MB`));
+const refused = (bytes: Uint8Array, maxMb?: number) =>
+  expect(checkPdfDecodedSize(bytes, maxMb)).rejects.toThrow(
+    new DocumentUnreadable(`the document decodes to more than ${maxMb ?? 256} MB`),
+  );
 
 /** LZW as PDF writes it (early change), for a run of one byte value: codes for ever longer runs. */
 function lzwRun(byte: number, length: number): Buffer {
@@ -49,7 +59,8 @@ function lzwRun(byte: number, length: number): Buffer {
 
 describe('checkPdfDecodedSize (a PDF decode bomb refused before PDF.js reads it)', () => {
   it('lets ordinary PDFs through: text, an image, an encrypted one', async () => {
-    for (const pdf of [await reportPdf(), await imageOnlyPdf(), encryptedPdf()]) await expect(checkPdfDecodedSize(pdf)).resolves.toBeUndefined();
+    for (const pdf of [await reportPdf(), await imageOnlyPdf(), encryptedPdf()])
+      await expect(checkPdfDecodedSize(pdf)).resolves.toBeUndefined();
   });
 
   it('refuses a few MB of FlateDecode that inflates to 4 GB, quickly and without holding what it inflates', async () => {
@@ -65,7 +76,9 @@ describe('checkPdfDecodedSize (a PDF decode bomb refused before PDF.js reads it)
 
   it('counts every stream of a file, and every stage of a chain of filters', async () => {
     // Under the bound: read. 40 MB is under 64.
-    await expect(checkPdfDecodedSize(pdfWithContentStream('/Filter /FlateDecode', inflatingTo(40)), 64)).resolves.toBeUndefined();
+    await expect(
+      checkPdfDecodedSize(pdfWithContentStream('/Filter /FlateDecode', inflatingTo(40)), 64),
+    ).resolves.toBeUndefined();
     await refused(pdfWithContentStream('/Filter /FlateDecode', inflatingTo(70)), 64);
     // Flate inside Flate: 100 KB outside, 300 MB inside.
     const twice = zlib.deflateSync(inflatingTo(300));
@@ -84,7 +97,16 @@ describe('checkPdfDecodedSize (a PDF decode bomb refused before PDF.js reads it)
   it('reads a stream as PDF.js does: by /Length when endstream follows it (an endstream inside the data does not end it), a filter by reference', async () => {
     // A stored deflate block holding the word "endstream", then the bomb.
     const stored = Buffer.from('\nendstream\n');
-    const block = Buffer.concat([Buffer.from([0x00, stored.length & 0xff, stored.length >> 8, ~stored.length & 0xff, (~stored.length >> 8) & 0xff]), stored]);
+    const block = Buffer.concat([
+      Buffer.from([
+        0x00,
+        stored.length & 0xff,
+        stored.length >> 8,
+        ~stored.length & 0xff,
+        (~stored.length >> 8) & 0xff,
+      ]),
+      stored,
+    ]);
     const bomb = inflatingTo(300);
     const tricky = Buffer.concat([bomb.subarray(0, 2), block, bomb.subarray(2)]);
     const pdf = pdfWithContentStream('/Filter /FlateDecode', tricky);
@@ -101,7 +123,11 @@ describe('checkPdfDecodedSize (a PDF decode bomb refused before PDF.js reads it)
   });
 
   it('does not count image filters, nor data that does not decode', async () => {
-    await expect(checkPdfDecodedSize(pdfWithContentStream('/Filter /DCTDecode', inflatingTo(300)))).resolves.toBeUndefined();
-    await expect(checkPdfDecodedSize(pdfWithContentStream('/Filter /FlateDecode', Buffer.alloc(100_000, 7)))).resolves.toBeUndefined();
+    await expect(
+      checkPdfDecodedSize(pdfWithContentStream('/Filter /DCTDecode', inflatingTo(300))),
+    ).resolves.toBeUndefined();
+    await expect(
+      checkPdfDecodedSize(pdfWithContentStream('/Filter /FlateDecode', Buffer.alloc(100_000, 7))),
+    ).resolves.toBeUndefined();
   });
 });

@@ -44,7 +44,11 @@ export async function checkPdfDecodedSize(bytes: Uint8Array, maxMb = MAX_PDF_DEC
         if (error instanceof DocumentUnreadable) throw error;
       }
     }
-    await decodeCounting(data, chain.map((filter) => DECODERS[filter]!()), count);
+    await decodeCounting(
+      data,
+      chain.map((filter) => DECODERS[filter]!()),
+      count,
+    );
   }
 }
 
@@ -94,7 +98,13 @@ export function* pdfStreams(text: string): Generator<PdfStream> {
     const dict = dictionaryBefore(text, m.index + 1);
     const length = dict === null ? null : numberOf(text, valueOf(dict, 'Length'));
     let end = -1;
-    if (length !== null && length >= 0 && start + length <= text.length && /^[\0\t\n\f\r ]*endstream/.test(text.slice(start + length, start + length + 64))) end = start + length;
+    if (
+      length !== null &&
+      length >= 0 &&
+      start + length <= text.length &&
+      /^[\0\t\n\f\r ]*endstream/.test(text.slice(start + length, start + length + 64))
+    )
+      end = start + length;
     if (end < 0) end = text.indexOf('endstream', start);
     if (end < 0) end = text.length;
     keyword.lastIndex = Math.max(keyword.lastIndex, end);
@@ -105,7 +115,7 @@ export function* pdfStreams(text: string): Generator<PdfStream> {
 /** The dictionary whose `>>` ends at `close` (its text, `<<` to `>>`), or null. */
 function dictionaryBefore(text: string, close: number): string | null {
   let depth = 0;
-  for (let i = close; i > 0 && close - i < 256 * 1024; ) {
+  for (let i = close; i > 0 && close - i < 256 * 1024;) {
     if (text[i] === '>' && text[i - 1] === '>') {
       depth++;
       i -= 2;
@@ -143,20 +153,26 @@ function valueOf(dict: string, key: string): string | undefined {
       const name = /^\/([^\0\t\n\f\r /<>[\]()%]*)/.exec(dict.slice(i, i + 128))![1]!;
       i += name.length;
       if (decodeName(name) !== key) continue;
-      const value = /^(?:[\0\t\n\f\r ]|%[^\r\n]*)*(\[[^\]]*\]|\d+[\0\t\n\f\r ]+\d+[\0\t\n\f\r ]+R\b|\/[^\0\t\n\f\r /<>[\]()%]*|[-+\d.]+)/.exec(dict.slice(i + 1, i + 4096));
+      const value =
+        /^(?:[\0\t\n\f\r ]|%[^\r\n]*)*(\[[^\]]*\]|\d+[\0\t\n\f\r ]+\d+[\0\t\n\f\r ]+R\b|\/[^\0\t\n\f\r /<>[\]()%]*|[-+\d.]+)/.exec(
+          dict.slice(i + 1, i + 4096),
+        );
       return value?.[1];
     }
   }
   return undefined;
 }
 
-const decodeName = (name: string) => name.replace(/#([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+const decodeName = (name: string) =>
+  name.replace(/#([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 /** The text of indirect object `n g` when it is written out in the file (not inside an object stream). */
 function resolve(text: string, value: string | undefined): string | undefined {
   const ref = value && /^(\d+)[\0\t\n\f\r ]+(\d+)[\0\t\n\f\r ]+R$/.exec(value);
   if (!ref) return value;
-  const object = new RegExp(`(?:^|[^\\d])${ref[1]}[\\0\\t\\n\\f\\r ]+${ref[2]}[\\0\\t\\n\\f\\r ]+obj([\\s\\S]{0,4096}?)endobj`).exec(text);
+  const object = new RegExp(
+    `(?:^|[^\\d])${ref[1]}[\\0\\t\\n\\f\\r ]+${ref[2]}[\\0\\t\\n\\f\\r ]+obj([\\s\\S]{0,4096}?)endobj`,
+  ).exec(text);
   return object ? object[1]!.trim() : undefined;
 }
 
@@ -177,7 +193,8 @@ function filtersOf(text: string, value: string | undefined): string[] | null {
 
 /** Streaming decoders of the filters text extraction decodes, by name (image filters and unknown ones have none). */
 const DECODERS: Record<string, (() => Transform) | undefined> = Object.create(null);
-DECODERS.FlateDecode = DECODERS.Fl = () => zlib.createInflate({ chunkSize: 256 * 1024, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+DECODERS.FlateDecode = DECODERS.Fl = () =>
+  zlib.createInflate({ chunkSize: 256 * 1024, finishFlush: zlib.constants.Z_SYNC_FLUSH });
 DECODERS.LZWDecode = DECODERS.LZW = () => new LzwDecoder();
 DECODERS.RunLengthDecode = DECODERS.RL = () => new RunLengthDecoder();
 DECODERS.ASCIIHexDecode = DECODERS.AHx = () => new HexDecoder();
@@ -256,7 +273,8 @@ class HexDecoder extends ByteDecoder {
     for (let i = 0; i < chunk.length; i++) {
       const c = chunk[i]!;
       if (c === 0x3e) return this.end1();
-      const digit = c >= 0x30 && c <= 0x39 ? c - 0x30 : (c | 0x20) >= 0x61 && (c | 0x20) <= 0x66 ? (c | 0x20) - 0x57 : -1;
+      const digit =
+        c >= 0x30 && c <= 0x39 ? c - 0x30 : (c | 0x20) >= 0x61 && (c | 0x20) <= 0x66 ? (c | 0x20) - 0x57 : -1;
       if (digit < 0) continue;
       if (this.high < 0) this.high = digit;
       else {
@@ -321,10 +339,12 @@ class LzwDecoder extends ByteDecoder {
         if (code === 257) return this.end1();
         let entry: Buffer;
         if (code < this.entries.length) entry = this.entries[code]!;
-        else if (code === this.entries.length && this.previous) entry = Buffer.concat([this.previous, this.previous.subarray(0, 1)]);
+        else if (code === this.entries.length && this.previous)
+          entry = Buffer.concat([this.previous, this.previous.subarray(0, 1)]);
         else throw new Error('bad LZW code');
         for (let j = 0; j < entry.length; j++) this.emit1(entry[j]!);
-        if (this.previous && this.entries.length < 4096) this.entries.push(Buffer.concat([this.previous, entry.subarray(0, 1)]));
+        if (this.previous && this.entries.length < 4096)
+          this.entries.push(Buffer.concat([this.previous, entry.subarray(0, 1)]));
         this.previous = entry;
         const next = this.entries.length + 1;
         this.codeLength = next >= 2048 ? 12 : next >= 1024 ? 11 : next >= 512 ? 10 : 9;

@@ -2,21 +2,32 @@ import { bodySize, linesOf, pageHtml, type TextRun } from './pdf-layout';
 import { pageAt, pdfDate } from './pdf';
 import { checkZipBounds } from './zip-bounds';
 
-const run = (str: string, x: number, y: number, size = 10): TextRun => ({ str, transform: [size, 0, 0, size, x, y], width: str.length * size * 0.5 });
+const run = (str: string, x: number, y: number, size = 10): TextRun => ({
+  str,
+  transform: [size, 0, 0, size, x, y],
+  width: str.length * size * 0.5,
+});
 
 describe('PDF layout', () => {
   it('groups runs sharing a baseline into lines, top to bottom and left to right, and splits cells at wide gaps', () => {
-    const lines = linesOf([run('world', 60, 700.5), run('hello', 30, 700), run('Below', 30, 680), run('far', 300, 680)]);
+    const lines = linesOf([
+      run('world', 60, 700.5),
+      run('hello', 30, 700),
+      run('Below', 30, 680),
+      run('far', 300, 680),
+    ]);
     expect(lines.map((l) => l.cells.map((c) => c.text))).toEqual([['hello world'], ['Below', 'far']]);
   });
 
-  it('tells headings from paragraphs by size, joins a paragraph\'s lines, and keeps rows of equal cell counts as a table', () => {
+  it("tells headings from paragraphs by size, joins a paragraph's lines, and keeps rows of equal cell counts as a table", () => {
     const lines = linesOf([
       run('Results', 30, 760, 20),
       run('The first line of a paragraph', 30, 730),
       run('and its second line.', 30, 718),
-      run('Year', 30, 690), run('Count', 200, 690),
-      run('2023', 30, 676), run('12', 200, 676),
+      run('Year', 30, 690),
+      run('Count', 200, 690),
+      run('2023', 30, 676),
+      run('12', 200, 676),
       run('A closing paragraph.', 30, 640),
     ]);
     const html = pageHtml(lines, bodySize([lines]));
@@ -64,8 +75,12 @@ describe('checkZipBounds', () => {
 
   it('passes a zip within bounds and refuses one that declares too much, too many entries, or no directory', () => {
     expect(() => checkZipBounds(zip([{ size: 1_000 }, { size: 20_000 }]))).not.toThrow();
-    expect(() => checkZipBounds(zip([{ size: 40 * 1024 * 1024 }, { size: 40 * 1024 * 1024 }]))).toThrow('the Word document inflates to more than 64 MB');
-    expect(() => checkZipBounds(zip(Array.from({ length: 2_001 }, () => ({ size: 1 }))))).toThrow('the Word document holds 2001 files, more than the 2000 allowed');
+    expect(() => checkZipBounds(zip([{ size: 40 * 1024 * 1024 }, { size: 40 * 1024 * 1024 }]))).toThrow(
+      'the Word document inflates to more than 64 MB',
+    );
+    expect(() => checkZipBounds(zip(Array.from({ length: 2_001 }, () => ({ size: 1 }))))).toThrow(
+      'the Word document holds 2001 files, more than the 2000 allowed',
+    );
     expect(() => checkZipBounds(new Uint8Array(Buffer.from('PK not really a zip')))).toThrow(/no zip directory/);
   });
 });

@@ -18,7 +18,13 @@ interface Line {
 export function linesOf(runs: TextRun[]): Line[] {
   const placed = runs
     .filter((r) => typeof r.str === 'string' && r.str.trim() && Array.isArray(r.transform))
-    .map((r) => ({ x: r.transform[4]!, y: r.transform[5]!, size: Math.hypot(r.transform[2]!, r.transform[3]!) || 10, width: r.width || 0, str: r.str }))
+    .map((r) => ({
+      x: r.transform[4]!,
+      y: r.transform[5]!,
+      size: Math.hypot(r.transform[2]!, r.transform[3]!) || 10,
+      width: r.width || 0,
+      str: r.str,
+    }))
     .sort((a, b) => b.y - a.y || a.x - b.x);
   const lines: Line[] = [];
   let current: { y: number; size: number; runs: typeof placed } | null = null;
@@ -36,14 +42,19 @@ export function linesOf(runs: TextRun[]): Line[] {
 }
 
 /** Runs of a line become cells where a gap wider than two spaces' worth separates them. */
-function toLine(group: { y: number; size: number; runs: Array<{ x: number; width: number; str: string; size: number }> }): Line {
+function toLine(group: {
+  y: number;
+  size: number;
+  runs: Array<{ x: number; width: number; str: string; size: number }>;
+}): Line {
   const runs = group.runs.sort((a, b) => a.x - b.x);
   const cells: Line['cells'] = [];
   for (const run of runs) {
     const last = cells[cells.length - 1];
     const gap = last ? run.x - last.end : Infinity;
     if (last && gap <= run.size * 1.5) {
-      last.text += gap > run.size * 0.15 && !last.text.endsWith(' ') && !run.str.startsWith(' ') ? ` ${run.str}` : run.str;
+      last.text +=
+        gap > run.size * 0.15 && !last.text.endsWith(' ') && !run.str.startsWith(' ') ? ` ${run.str}` : run.str;
       last.end = Math.max(last.end, run.x + run.width);
     } else {
       cells.push({ x: run.x, end: run.x + run.width, text: run.str });
@@ -83,8 +94,11 @@ export function pageHtml(lines: Line[], body: number): string {
   const flushTable = () => {
     if (table.length >= 2) {
       const [head, ...rows] = table;
-      const row = (cells: string[], tag: string) => `<tr>${cells.map((c) => `<${tag}>${escapeHtml(c)}</${tag}>`).join('')}</tr>`;
-      out.push(`<table><thead>${row(head!, 'th')}</thead><tbody>${rows.map((r) => row(r, 'td')).join('')}</tbody></table>`);
+      const row = (cells: string[], tag: string) =>
+        `<tr>${cells.map((c) => `<${tag}>${escapeHtml(c)}</${tag}>`).join('')}</tr>`;
+      out.push(
+        `<table><thead>${row(head!, 'th')}</thead><tbody>${rows.map((r) => row(r, 'td')).join('')}</tbody></table>`,
+      );
     } else if (table.length === 1) {
       out.push(`<p>${escapeHtml(table[0]!.join(' '))}</p>`);
     }
@@ -105,7 +119,8 @@ export function pageHtml(lines: Line[], body: number): string {
     } else {
       flushTable();
       const gap = previous ? previous.y - line.y : 0;
-      if (previous && (gap > Math.max(line.size, previous.size) * 1.8 || Math.abs(previous.size - line.size) > 0.5)) flushPara();
+      if (previous && (gap > Math.max(line.size, previous.size) * 1.8 || Math.abs(previous.size - line.size) > 0.5))
+        flushPara();
       para.push(text);
     }
     previous = line;

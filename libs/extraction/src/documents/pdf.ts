@@ -73,7 +73,8 @@ export async function extractPdf(bytes: Uint8Array, url: string): Promise<PdfDoc
     doc = await task.promise;
   } catch (error) {
     const name = (error as Error)?.name;
-    if (name === 'PasswordException') throw new DocumentUnreadable('the PDF is encrypted (password-protected) and cannot be read');
+    if (name === 'PasswordException')
+      throw new DocumentUnreadable('the PDF is encrypted (password-protected) and cannot be read');
     throw new DocumentUnreadable(`not a readable PDF (${(error as Error)?.message ?? 'parse error'})`);
   }
   try {
@@ -130,7 +131,8 @@ export async function extractPdf(bytes: Uint8Array, url: string): Promise<PdfDoc
   }
 }
 
-const metaString = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.replace(/\s+/g, ' ').trim().slice(0, 500) : null);
+const metaString = (v: unknown): string | null =>
+  typeof v === 'string' && v.trim() ? v.replace(/\s+/g, ' ').trim().slice(0, 500) : null;
 
 /** `D:YYYYMMDDHHmmSS...` (PDF date strings) to `YYYY-MM-DD`. */
 export function pdfDate(raw: string | null): string | null {
@@ -147,7 +149,10 @@ function firstHeading(markdown: string): string | null {
 }
 
 function firstSentence(text: string, title: string | null): string | null {
-  const para = text.split(/\n+/).map((p) => p.trim()).find((p) => p.length >= 50 && p !== title);
+  const para = text
+    .split(/\n+/)
+    .map((p) => p.trim())
+    .find((p) => p.length >= 50 && p !== title);
   return para ? para.slice(0, 300) : null;
 }
 

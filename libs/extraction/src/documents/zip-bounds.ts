@@ -23,11 +23,14 @@ export function checkZipBounds(bytes: Uint8Array): void {
   if (eocd < 0) throw new DocumentUnreadable('not a readable Word document (no zip directory)');
   const entries = view.getUint16(eocd + 10, true);
   const directoryOffset = view.getUint32(eocd + 16, true);
-  if (entries === 0xffff || directoryOffset === 0xffffffff) throw new DocumentUnreadable('not a readable Word document (zip64 archives are not read)');
-  if (entries > MAX_ZIP_ENTRIES) throw new DocumentUnreadable(`the Word document holds ${entries} files, more than the ${MAX_ZIP_ENTRIES} allowed`);
+  if (entries === 0xffff || directoryOffset === 0xffffffff)
+    throw new DocumentUnreadable('not a readable Word document (zip64 archives are not read)');
+  if (entries > MAX_ZIP_ENTRIES)
+    throw new DocumentUnreadable(`the Word document holds ${entries} files, more than the ${MAX_ZIP_ENTRIES} allowed`);
   let total = 0;
   for (let i = 0, at = directoryOffset; i < entries; i++) {
-    if (at + 46 > bytes.length || view.getUint32(at, true) !== 0x02014b50) throw new DocumentUnreadable('not a readable Word document (damaged zip directory)');
+    if (at + 46 > bytes.length || view.getUint32(at, true) !== 0x02014b50)
+      throw new DocumentUnreadable('not a readable Word document (damaged zip directory)');
     total += view.getUint32(at + 24, true);
     if (total > MAX_ZIP_UNCOMPRESSED_MB * 1024 * 1024) {
       throw new DocumentUnreadable(`the Word document inflates to more than ${MAX_ZIP_UNCOMPRESSED_MB} MB`);

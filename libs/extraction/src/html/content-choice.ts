@@ -9,7 +9,26 @@ import { DIVLIKE, SCORE_TAGS } from './content-hints';
 import { countCommas, visibleLength } from './content-measures';
 import type { ContentState } from './content-state';
 
-const INLINE_RUN = new Set(['a', 'b', 'strong', 'i', 'em', 'span', 'font', 'u', 'small', 'big', 'code', 'abbr', 'cite', 'q', 'sub', 'sup', 'mark', 'time']);
+const INLINE_RUN = new Set([
+  'a',
+  'b',
+  'strong',
+  'i',
+  'em',
+  'span',
+  'font',
+  'u',
+  'small',
+  'big',
+  'code',
+  'abbr',
+  'cite',
+  'q',
+  'sub',
+  'sup',
+  'mark',
+  'time',
+]);
 
 /** Chooses the main content of a measured page body (see the file comment). */
 export class ContentChoice {
@@ -46,7 +65,8 @@ export class ContentChoice {
         if (tag === 'a') continue; // a link is never a paragraph of the article
         const leaf = !s.block && (SCORE_TAGS.has(tag) || DIVLIKE.has(tag));
         if (leaf) {
-          if (s.text >= 25 && (tag !== 'li' || s.link / s.text < 0.5)) credit(c.parentNode, unitScore(s.text, s.commas));
+          if (s.text >= 25 && (tag !== 'li' || s.link / s.text < 0.5))
+            credit(c.parentNode, unitScore(s.text, s.commas));
           continue;
         }
         // A paragraph holding an image is still a paragraph; a table cell or quote holding blocks is a container.
@@ -97,7 +117,10 @@ export class ContentChoice {
     const topScore = ranked[0][1];
 
     // Several near-best candidates under one ancestor: the content is split, take the ancestor.
-    const alternatives = ranked.slice(1, 5).filter(([, s]) => s >= topScore * 0.75).map(([el]) => el);
+    const alternatives = ranked
+      .slice(1, 5)
+      .filter(([, s]) => s >= topScore * 0.75)
+      .map(([el]) => el);
     if (alternatives.length >= 3) {
       for (let p = top.parentNode; p && p !== this.body && p.rawTagName; p = p.parentNode) {
         if (alternatives.filter((a) => contains(p!, a)).length >= 3) {
@@ -119,7 +142,13 @@ export class ContentChoice {
       }
       lastScore = ps;
     }
-    while (top.parentNode && top.parentNode !== this.body && top.parentNode.rawTagName && top.parentNode.children.length === 1) top = top.parentNode;
+    while (
+      top.parentNode &&
+      top.parentNode !== this.body &&
+      top.parentNode.rawTagName &&
+      top.parentNode.children.length === 1
+    )
+      top = top.parentNode;
 
     let nodes = this.withSiblings(top, final);
     nodes = this.preferSemantic(top, nodes);
@@ -161,7 +190,9 @@ export class ContentChoice {
     const chosenLink = nodes.reduce((n, el) => n + this.state.st(el).link, 0);
     const articles = this.meta.semantic.filter((el) => tagOf(el) === 'article' && this.state.stats.has(el));
     // Many <article>s side by side are teasers of a listing, not the article.
-    const candidates = this.meta.semantic.filter((el) => this.state.stats.has(el) && (tagOf(el) !== 'article' || articles.length === 1 || contains(el, top)));
+    const candidates = this.meta.semantic.filter(
+      (el) => this.state.stats.has(el) && (tagOf(el) !== 'article' || articles.length === 1 || contains(el, top)),
+    );
     // Most specific first: itemprop=articleBody, then article, then main / role=main.
     candidates.sort((a, b) => rank(a) - rank(b));
     for (const s of candidates) {

@@ -6,7 +6,17 @@
 import type { Node } from 'node-html-parser';
 import { attr, hintsOf, type HTMLElement, isElement, isText, tagOf } from './dom';
 import type { PageMeta } from './metadata';
-import { DROP_TAGS, DROP_ROLES, HIDDEN_CLASSES, FURNITURE, LAYOUT, OUTSIDE_ONLY, FURNITURE_SUBSTR, LAYOUT_SUBSTR, HEADINGS } from './content-hints';
+import {
+  DROP_TAGS,
+  DROP_ROLES,
+  HIDDEN_CLASSES,
+  FURNITURE,
+  LAYOUT,
+  OUTSIDE_ONLY,
+  FURNITURE_SUBSTR,
+  LAYOUT_SUBSTR,
+  HEADINGS,
+} from './content-hints';
 import { rawTextLength } from './content-measures';
 import type { ContentState } from './content-state';
 
@@ -78,7 +88,12 @@ export class NonContentRemover {
     if (raw.includes('hidden')) {
       if (el.hasAttribute('hidden') || attr(el, 'aria-hidden') === 'true') return true;
       if (HIDDEN_CLASSES.test((attr(el, 'class') ?? '').toLowerCase())) return true;
-    } else if (raw.includes('sr-only') || raw.includes('screen-reader') || raw.includes('d-none') || raw.includes('hide')) {
+    } else if (
+      raw.includes('sr-only') ||
+      raw.includes('screen-reader') ||
+      raw.includes('d-none') ||
+      raw.includes('hide')
+    ) {
       if (HIDDEN_CLASSES.test((attr(el, 'class') ?? '').toLowerCase())) return true;
     }
     if (raw.includes('style')) {

@@ -61,7 +61,16 @@ export function dataTable(table: HTMLElement): boolean {
         rows++;
         maxCols = Math.max(maxCols, c.children.filter((x) => tagOf(x) === 'td' || tagOf(x) === 'th').length);
       }
-      if (tag === 'div' || tag === 'p' || tag === 'ul' || tag === 'ol' || tag === 'blockquote' || tag === 'pre' || HEADINGS.has(tag)) blocks = true;
+      if (
+        tag === 'div' ||
+        tag === 'p' ||
+        tag === 'ul' ||
+        tag === 'ol' ||
+        tag === 'blockquote' ||
+        tag === 'pre' ||
+        HEADINGS.has(tag)
+      )
+        blocks = true;
       visit(c);
     }
   };
@@ -71,4 +80,8 @@ export function dataTable(table: HTMLElement): boolean {
   return rows >= 2 && maxCols >= 2;
 }
 
-export const normTitle = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+export const normTitle = (s: string): string =>
+  s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();

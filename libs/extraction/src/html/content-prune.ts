@@ -80,7 +80,11 @@ export class ContentPruner {
     if (s.text === 0 || s.text > 60 || s.img) return false;
     // A wrapper around a single element is judged at that element (keeps deep nesting linear).
     if (el.childNodes.length === 1 && isElement(el.childNodes[0])) return false;
-    return AD_LABEL.test(innerText(el).replace(/[^\p{L}\s]/gu, '').trim());
+    return AD_LABEL.test(
+      innerText(el)
+        .replace(/[^\p{L}\s]/gu, '')
+        .trim(),
+    );
   }
 
   /** The headline repeated at the top of the content (the title is returned on its own). */
@@ -97,8 +101,16 @@ export class ContentPruner {
           const tag = tagOf(c);
           if (tag === 'h1' || tag === 'h2') {
             const got = normTitle(innerText(c));
-            if (got && (got === want || (want.includes(got) && got.length >= want.length * 0.6) || (got.includes(want) && want.length >= got.length * 0.6))) {
-              this.state.setChildren(el, el.childNodes.filter((n) => n !== c));
+            if (
+              got &&
+              (got === want ||
+                (want.includes(got) && got.length >= want.length * 0.6) ||
+                (got.includes(want) && want.length >= got.length * 0.6))
+            ) {
+              this.state.setChildren(
+                el,
+                el.childNodes.filter((n) => n !== c),
+              );
               return true;
             }
             seen += visibleLength(innerText(c));

@@ -43,7 +43,27 @@ export function innerText(el: HTMLElement, visibleOnly = false): string {
   walk(el);
   return squash(out);
 }
-const BREAKS = new Set(['br', 'p', 'div', 'li', 'td', 'th', 'tr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'dt', 'dd', 'section', 'article', 'blockquote', 'pre']);
+const BREAKS = new Set([
+  'br',
+  'p',
+  'div',
+  'li',
+  'td',
+  'th',
+  'tr',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'dt',
+  'dd',
+  'section',
+  'article',
+  'blockquote',
+  'pre',
+]);
 
 export const attr = (el: HTMLElement, name: string): string | undefined => {
   const raw = el.rawAttrs;

@@ -16,7 +16,11 @@ describe('pageLinks', () => {
   });
 
   it('gives no links for a robots nofollow page', () => {
-    expect(pageLinks('<meta name="robots" content="noindex, nofollow"><a href="/a">A</a>', 'https://x.test/')).toEqual({ title: null, links: [], nofollow: true });
+    expect(pageLinks('<meta name="robots" content="noindex, nofollow"><a href="/a">A</a>', 'https://x.test/')).toEqual({
+      title: null,
+      links: [],
+      nofollow: true,
+    });
   });
 });
 

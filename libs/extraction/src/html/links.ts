@@ -61,8 +61,14 @@ export function pageLinks(html: string, pageUrl: string): PageLinks {
     const el = stack.pop()!;
     const tag = tagOf(el);
     if (tag === 'title' && title === null) title = textUnder(el, 500) || null;
-    else if (tag === 'base' && base === null && attr(el, 'href') !== undefined) base = absoluteUrl(attr(el, 'href')!.trim(), pageUrl) ?? pageUrl;
-    else if (tag === 'meta' && (attr(el, 'name') ?? '').toLowerCase() === 'robots' && /\b(nofollow|none)\b/i.test(attr(el, 'content') ?? '')) nofollow = true;
+    else if (tag === 'base' && base === null && attr(el, 'href') !== undefined)
+      base = absoluteUrl(attr(el, 'href')!.trim(), pageUrl) ?? pageUrl;
+    else if (
+      tag === 'meta' &&
+      (attr(el, 'name') ?? '').toLowerCase() === 'robots' &&
+      /\b(nofollow|none)\b/i.test(attr(el, 'content') ?? '')
+    )
+      nofollow = true;
     else if (tag === 'a' && attr(el, 'href') !== undefined && anchors.length < LINK_BOUNDS.links * 4) anchors.push(el);
     for (let i = el.childNodes.length - 1; i >= 0; i--) {
       const child = el.childNodes[i]!;
@@ -78,7 +84,8 @@ export function pageLinks(html: string, pageUrl: string): PageLinks {
     if (/\bnofollow\b/i.test(attr(anchor, 'rel') ?? '')) continue;
     const url = absoluteUrl(attr(anchor, 'href')!.trim(), against);
     if (!url) continue;
-    const text = textUnder(anchor, LINK_BOUNDS.textChars) || (attr(anchor, 'title')?.trim() ?? '').slice(0, LINK_BOUNDS.textChars);
+    const text =
+      textUnder(anchor, LINK_BOUNDS.textChars) || (attr(anchor, 'title')?.trim() ?? '').slice(0, LINK_BOUNDS.textChars);
     chars += url.length + text.length;
     if (chars > LINK_BOUNDS.chars) break;
     links.push({ url, text });

@@ -129,12 +129,14 @@ export function collectMeta(root: HTMLElement, base: URL | null): PageMeta {
   return meta;
 }
 
-const BYLINE_CLASS = /(?:^|[\s_-])(?:byline|author|author-name|authorname|post-author|entry-author|article-author|writer)(?:$|[\s_-])/;
+const BYLINE_CLASS =
+  /(?:^|[\s_-])(?:byline|author|author-name|authorname|post-author|entry-author|article-author|writer)(?:$|[\s_-])/;
 
 /** Inside comments or a list of reviews: bylines there name their writers, not the page's author. */
 function inComments(el: HTMLElement): boolean {
   for (let p: HTMLElement | null = el, i = 0; p && i < 8; p = p.parentNode, i++) {
-    if (/comment|repl(?:y|ies)|respon|reviews|testimonial/i.test(`${attr(p, 'class') ?? ''} ${attr(p, 'id') ?? ''}`)) return true;
+    if (/comment|repl(?:y|ies)|respon|reviews|testimonial/i.test(`${attr(p, 'class') ?? ''} ${attr(p, 'id') ?? ''}`))
+      return true;
   }
   return false;
 }
@@ -144,7 +146,12 @@ function inBanner(el: HTMLElement): boolean {
   for (let p = el.parentNode; p; p = p.parentNode) {
     const tag = tagOf(p);
     if (tag === 'article' || tag === 'main' || attr(p, 'role') === 'main') return false; // an entry header
-    if (tag === 'header' || attr(p, 'role') === 'banner' || /(?:^|[\s_-])(?:masthead|site-header|headerbar|site-branding|logo)(?:$|[\s_-])/i.test(attr(p, 'class') ?? '')) banner = true;
+    if (
+      tag === 'header' ||
+      attr(p, 'role') === 'banner' ||
+      /(?:^|[\s_-])(?:masthead|site-header|headerbar|site-branding|logo)(?:$|[\s_-])/i.test(attr(p, 'class') ?? '')
+    )
+      banner = true;
   }
   return banner;
 }
@@ -192,7 +199,8 @@ export function schemaTypes(blocks: unknown[]): string[] {
 }
 
 // Nested things that carry their own dates and authors (reviews, comments, answers) are not the page's.
-const FOREIGN_TYPES = /^(Review|Comment|Answer|Rating|AggregateRating|Offer|AggregateOffer|ImageObject|VideoObject|Question|ListItem|Event)$/;
+const FOREIGN_TYPES =
+  /^(Review|Comment|Answer|Rating|AggregateRating|Offer|AggregateOffer|ImageObject|VideoObject|Question|ListItem|Event)$/;
 
 /** First value of `key` in a breadth-first walk, so the page's own item wins over nested ones. */
 export function jsonLdFind(blocks: unknown[], keys: string[]): unknown {
@@ -225,15 +233,74 @@ export function jsonLdName(v: unknown): string | null {
 }
 
 const MONTHS: Record<string, number> = {
-  jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6, jul: 7, july: 7,
-  aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10, nov: 11, november: 11, dec: 12, december: 12,
+  jan: 1,
+  january: 1,
+  feb: 2,
+  february: 2,
+  mar: 3,
+  march: 3,
+  apr: 4,
+  april: 4,
+  may: 5,
+  jun: 6,
+  june: 6,
+  jul: 7,
+  july: 7,
+  aug: 8,
+  august: 8,
+  sep: 9,
+  sept: 9,
+  september: 9,
+  oct: 10,
+  october: 10,
+  nov: 11,
+  november: 11,
+  dec: 12,
+  december: 12,
   // a few non-English spellings seen in bylines
-  januar: 1, februar: 2, märz: 3, maerz: 3, mai: 5, juni: 6, juli: 7, oktober: 10, dezember: 12,
-  janvier: 1, février: 2, fevrier: 2, mars: 3, avril: 4, juin: 6, juillet: 7, août: 8, aout: 8, septembre: 9, octobre: 10, novembre: 11, décembre: 12,
-  enero: 1, febrero: 2, marzo: 3, abril: 4, mayo: 5, junio: 6, julio: 7, agosto: 8, septiembre: 9, setiembre: 9, octubre: 10, noviembre: 11, diciembre: 12,
+  januar: 1,
+  februar: 2,
+  märz: 3,
+  maerz: 3,
+  mai: 5,
+  juni: 6,
+  juli: 7,
+  oktober: 10,
+  dezember: 12,
+  janvier: 1,
+  février: 2,
+  fevrier: 2,
+  mars: 3,
+  avril: 4,
+  juin: 6,
+  juillet: 7,
+  août: 8,
+  aout: 8,
+  septembre: 9,
+  octobre: 10,
+  novembre: 11,
+  décembre: 12,
+  enero: 1,
+  febrero: 2,
+  marzo: 3,
+  abril: 4,
+  mayo: 5,
+  junio: 6,
+  julio: 7,
+  agosto: 8,
+  septiembre: 9,
+  setiembre: 9,
+  octubre: 10,
+  noviembre: 11,
+  diciembre: 12,
 };
-const MONTH_RE = Object.keys(MONTHS).sort((a, b) => b.length - a.length).join('|');
-const DAY_MONTH_YEAR = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\.?\\s+(?:de\\s+)?(${MONTH_RE})\\.?,?\\s+(?:de\\s+)?(\\d{4})\\b`, 'i');
+const MONTH_RE = Object.keys(MONTHS)
+  .sort((a, b) => b.length - a.length)
+  .join('|');
+const DAY_MONTH_YEAR = new RegExp(
+  `\\b(\\d{1,2})(?:st|nd|rd|th)?\\.?\\s+(?:de\\s+)?(${MONTH_RE})\\.?,?\\s+(?:de\\s+)?(\\d{4})\\b`,
+  'i',
+);
 const MONTH_DAY_YEAR = new RegExp(`\\b(${MONTH_RE})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`, 'i');
 
 const ymd = (y: number, m: number, d: number): string | null => {
@@ -270,6 +337,8 @@ export function dateFromUrl(url: string): string | null {
   } catch {
     return null;
   }
-  const m = /\/((?:19|20)\d{2})\/(\d{1,2})\/(\d{1,2})(?:\/|$|[-_])/.exec(path) ?? /(?:^|[/_-])((?:19|20)\d{2})-(\d{2})-(\d{2})(?:$|[/_.-])/.exec(path);
+  const m =
+    /\/((?:19|20)\d{2})\/(\d{1,2})\/(\d{1,2})(?:\/|$|[-_])/.exec(path) ??
+    /(?:^|[/_-])((?:19|20)\d{2})-(\d{2})-(\d{2})(?:$|[/_.-])/.exec(path);
   return m ? ymd(+m[1], +m[2], +m[3]) : null;
 }

@@ -22,8 +22,12 @@ class Renderer {
 
   render(nodes: HTMLElement[]): string {
     const blocks: string[] = [];
-    for (const n of nodes) blocks.push(...(this.isBlock(n, tagOf(n)) ? this.block(n, tagOf(n)) : this.children(n.childNodes)));
-    return blocks.filter((b) => b.trim()).join('\n\n').trim();
+    for (const n of nodes)
+      blocks.push(...(this.isBlock(n, tagOf(n)) ? this.block(n, tagOf(n)) : this.children(n.childNodes)));
+    return blocks
+      .filter((b) => b.trim())
+      .join('\n\n')
+      .trim();
   }
 
   /** A block element, or an inline one that wraps blocks (a card link around a heading and text). */
@@ -91,7 +95,13 @@ class Renderer {
         const inner = this.children(el.childNodes);
         if (!inner.length) return [];
         if (!this.md) return inner;
-        return [inner.join('\n\n').split('\n').map((l) => (l ? `> ${l}` : '>')).join('\n')];
+        return [
+          inner
+            .join('\n\n')
+            .split('\n')
+            .map((l) => (l ? `> ${l}` : '>'))
+            .join('\n'),
+        ];
       }
       case 'ul':
       case 'ol':
@@ -129,12 +139,18 @@ class Renderer {
         else items.push(indented);
         continue;
       }
-      const blocks = tag === 'li' ? this.children(c.childNodes) : this.isBlock(c, tag) ? this.block(c, tag) : this.paragraphs(this.inline(c, tag));
+      const blocks =
+        tag === 'li'
+          ? this.children(c.childNodes)
+          : this.isBlock(c, tag)
+            ? this.block(c, tag)
+            : this.paragraphs(this.inline(c, tag));
       if (!blocks.length) continue;
       const marker = this.md ? (ordered ? `${n}. ` : '- ') : '';
       n++;
       let body = blocks[0];
-      for (let i = 1; i < blocks.length; i++) body += (isListBlock(blocks[i], this.md) || !this.md ? '\n' : '\n\n') + blocks[i];
+      for (let i = 1; i < blocks.length; i++)
+        body += (isListBlock(blocks[i], this.md) || !this.md ? '\n' : '\n\n') + blocks[i];
       const lines = body.split('\n');
       const pad = this.md ? marker.length : 2;
       items.push([marker + lines[0], ...lines.slice(1).map((l) => (l ? ' '.repeat(pad) + l : l))].join('\n'));
@@ -169,7 +185,8 @@ class Renderer {
     for (const c of table.children) {
       const tag = tagOf(c);
       if (tag === 'tr') rows.push(c);
-      else if (tag === 'thead' || tag === 'tbody' || tag === 'tfoot') for (const r of c.children) if (tagOf(r) === 'tr') rows.push(r);
+      else if (tag === 'thead' || tag === 'tbody' || tag === 'tfoot')
+        for (const r of c.children) if (tagOf(r) === 'tr') rows.push(r);
     }
     return rows;
   }
@@ -184,7 +201,10 @@ class Renderer {
       for (const cell of row.children) {
         const tag = tagOf(cell);
         if (tag !== 'td' && tag !== 'th') continue;
-        let text = this.children(cell.childNodes).join(this.md ? '<br>' : ' ').replace(/\s*\n\s*/g, ' ').trim();
+        let text = this.children(cell.childNodes)
+          .join(this.md ? '<br>' : ' ')
+          .replace(/\s*\n\s*/g, ' ')
+          .trim();
         if (this.md) text = text.replace(/\|/g, '\\|');
         cells.push(text);
         const span = Math.min(Number.parseInt(attr(cell, 'colspan') ?? '1', 10) || 1, 50);
@@ -286,7 +306,9 @@ class Renderer {
     if (!this.md) return '';
     const src = imageSrc(el, this.ctx.base);
     if (!src) return '';
-    const alt = collapse(attr(el, 'alt') ?? '').trim().replace(/[[\]]/g, '\\$&');
+    const alt = collapse(attr(el, 'alt') ?? '')
+      .trim()
+      .replace(/[[\]]/g, '\\$&');
     return `![${alt}](${mdUrl(src)})`;
   }
 

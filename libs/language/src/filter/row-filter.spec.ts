@@ -1,8 +1,20 @@
 import { filterRowsExtractively } from './row-filter';
 
 const rows = [
-  { url: 'https://news.example.test/a', title: 'Tram extension approved', snippet: 'The council approved the tram line.', date: '2026-03-01', domain: 'news.example.test' },
-  { url: 'https://blog.test/b', title: 'Sodium-ion cells', snippet: 'A teardown of sodium-ion cells.', date: '2025-12-01', domain: 'blog.test' },
+  {
+    url: 'https://news.example.test/a',
+    title: 'Tram extension approved',
+    snippet: 'The council approved the tram line.',
+    date: '2026-03-01',
+    domain: 'news.example.test',
+  },
+  {
+    url: 'https://blog.test/b',
+    title: 'Sodium-ion cells',
+    snippet: 'A teardown of sodium-ion cells.',
+    date: '2025-12-01',
+    domain: 'blog.test',
+  },
   { url: 'https://undated.test/c', title: 'Tram history', snippet: 'Old trams.', date: null, domain: 'undated.test' },
 ];
 

@@ -69,7 +69,9 @@ export class WordNet {
    * senses no tagged text ranks, is not known to be either).
    */
   isKindOf(word: string, kind: string, firstSense = false): boolean {
-    return this.cached(`kind${firstSense ? '1' : ''}\u0000${word.toLowerCase()}\u0000${kind.toLowerCase()}`, () => this.read(word, kind, false, firstSense));
+    return this.cached(`kind${firstSense ? '1' : ''}\u0000${word.toLowerCase()}\u0000${kind.toLowerCase()}`, () =>
+      this.read(word, kind, false, firstSense),
+    );
   }
 
   /**
@@ -78,7 +80,9 @@ export class WordNet {
    * group (the British people are a kind of people, no instance).
    */
   isInstanceOf(name: string, kind: string): boolean {
-    return this.cached(`instance\u0000${name.toLowerCase()}\u0000${kind.toLowerCase()}`, () => this.read(name, kind, true, false));
+    return this.cached(`instance\u0000${name.toLowerCase()}\u0000${kind.toLowerCase()}`, () =>
+      this.read(name, kind, true, false),
+    );
   }
 
   /**
@@ -98,7 +102,9 @@ export class WordNet {
    * (through Florida); "Innsbruck" -> austria… Empty when WordNet holds no such place.
    */
   placesOf(name: string): string[] {
-    return this.cachedPlaces(`place\u0000${name.toLowerCase()}`, () => this.wholes(this.offsets(name).slice(0, SENSES)));
+    return this.cachedPlaces(`place\u0000${name.toLowerCase()}`, () =>
+      this.wholes(this.offsets(name).slice(0, SENSES)),
+    );
   }
 
   /**
@@ -169,7 +175,11 @@ export class WordNet {
     const senses = entry.offsets.slice(0, firstSense ? 1 : SENSES);
     const start = instance ? senses.flatMap((offset) => this.synset(offset).instanceOf) : senses;
     // The word itself is no kind of itself: "animal" answers no "what animal".
-    return this.walk(start, (synset, _offset, depth) => ((depth > 0 || instance) && synset.words.includes(target)) || [...synset.up, ...synset.instanceOf]);
+    return this.walk(
+      start,
+      (synset, _offset, depth) =>
+        ((depth > 0 || instance) && synset.words.includes(target)) || [...synset.up, ...synset.instanceOf],
+    );
   }
 
   /** Synset offsets of a lemma: as written, then (a noun) singular by WordNet's plural endings. */
@@ -200,7 +210,10 @@ export class WordNet {
       if (!Number.isInteger(count) || count <= 0) continue;
       // tagsense_cnt, just before the offsets: how many senses tagged text ranks.
       const tagged = Number(fields[fields.length - count - 1]);
-      index.set(fields[0]!, { offsets: fields.slice(fields.length - count).map(Number), ranked: count === 1 || tagged > 0 });
+      index.set(fields[0]!, {
+        offsets: fields.slice(fields.length - count).map(Number),
+        ranked: count === 1 || tagged > 0,
+      });
     }
     this.indexes[pos] = index;
     return index;
@@ -249,7 +262,14 @@ const lemmaOf = (noun: string) => noun.trim().toLowerCase().replace(/\s+/g, '_')
 function singulars(word: string): string[] {
   const out: string[] = [];
   if (word.endsWith('ies')) out.push(`${word.slice(0, -3)}y`);
-  if (word.endsWith('ches') || word.endsWith('shes') || word.endsWith('xes') || word.endsWith('ses') || word.endsWith('zes')) out.push(word.slice(0, -2));
+  if (
+    word.endsWith('ches') ||
+    word.endsWith('shes') ||
+    word.endsWith('xes') ||
+    word.endsWith('ses') ||
+    word.endsWith('zes')
+  )
+    out.push(word.slice(0, -2));
   if (word.endsWith('men')) out.push(`${word.slice(0, -3)}man`);
   if (word.endsWith('s') && !word.endsWith('ss')) out.push(word.slice(0, -1));
   return out;

@@ -9,7 +9,13 @@ export function createResearchModel(
   tuning: Omit<OpenAiResearchModelOptions, 'baseURL' | 'apiKey' | 'model'> = {},
 ): ResearchModel {
   if (config.llmProvider === 'extractive') return new ExtractiveResearchModel();
-  if (!config.openaiBaseUrl) throw new Error('invalid configuration: OPENAI_BASE_URL is required when LLM_PROVIDER=openai');
+  if (!config.openaiBaseUrl)
+    throw new Error('invalid configuration: OPENAI_BASE_URL is required when LLM_PROVIDER=openai');
   if (!config.openaiModel) throw new Error('invalid configuration: OPENAI_MODEL is required when LLM_PROVIDER=openai');
-  return new OpenAiResearchModel({ ...tuning, baseURL: config.openaiBaseUrl, apiKey: config.openaiApiKey, model: config.openaiModel });
+  return new OpenAiResearchModel({
+    ...tuning,
+    baseURL: config.openaiBaseUrl,
+    apiKey: config.openaiApiKey,
+    model: config.openaiModel,
+  });
 }

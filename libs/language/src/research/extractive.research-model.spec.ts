@@ -46,7 +46,11 @@ describe('ExtractiveResearchModel.plan', () => {
   it('caps at maxSubqueries, drops repeats (same stemmed terms, any order or spelling) and phrasing-only words', async () => {
     expect((await model.plan(prompt, ['EV battery recycling'], 2)).subqueries).toHaveLength(2);
     expect((await model.plan(prompt, ['a'], 0)).subqueries).toEqual([]);
-    const { subqueries } = await model.plan('Batteries recycled? Recycled batteries!', ['battery recycling', 'Battery Recycling', ''], 10);
+    const { subqueries } = await model.plan(
+      'Batteries recycled? Recycled batteries!',
+      ['battery recycling', 'Battery Recycling', ''],
+      10,
+    );
     expect(subqueries).toEqual(['battery recycling']);
     const compare = await model.plan('Compare heat pumps versus gas boilers', [], 10);
     expect(compare.subqueries.some((q) => /\b(compare|versus)\b/.test(q) && q.split(' ').length <= 3)).toBe(false);
@@ -64,7 +68,10 @@ describe('ExtractiveResearchModel.grade', () => {
     expect(finding).not.toBeNull();
     const f = finding!;
     expect(f.subquery).toBe('how are electric vehicle batteries recycled');
-    expect(f.evidence[0]).toEqual({ source: 1, quote: 'Electric vehicle batteries are recycled by shredding the cells into black mass.' });
+    expect(f.evidence[0]).toEqual({
+      source: 1,
+      quote: 'Electric vehicle batteries are recycled by shredding the cells into black mass.',
+    });
     expect(f.evidence.length).toBeGreaterThanOrEqual(2);
     expect(f.evidence.length).toBeLessThanOrEqual(3);
     for (const e of f.evidence) expect(passages.find((p) => p.source === e.source)!.text).toContain(e.quote);
@@ -76,7 +83,10 @@ describe('ExtractiveResearchModel.grade', () => {
   });
 
   it('is less confident with one source or a partial match', async () => {
-    const one = await model.grade('how are electric vehicle batteries recycled', passages.filter((p) => p.source === 1));
+    const one = await model.grade(
+      'how are electric vehicle batteries recycled',
+      passages.filter((p) => p.source === 1),
+    );
     expect(one.finding!.confidence).toBe('medium');
     const weak = await model.grade('cobalt nickel prices forecast 2030 market', passages);
     expect(weak.finding).not.toBeNull();
@@ -105,15 +115,27 @@ describe('ExtractiveResearchModel.synthesise', () => {
       citations: [1, 2],
       confidence: 'medium',
       evidence: [
-        { source: 1, quote: 'Electric vehicle batteries are recycled by shredding the cells into black mass. Plants recover cobalt.' },
+        {
+          source: 1,
+          quote:
+            'Electric vehicle batteries are recycled by shredding the cells into black mass. Plants recover cobalt.',
+        },
         { source: 2, quote: 'Battery recycling reduces waste.[1]' },
       ],
     },
-    { subquery: 'what does recycling cost', answer: '…', citations: [2], confidence: 'high', evidence: [{ source: 2, quote: '# 1,000 euros per tonne\nin Europe.' }] },
+    {
+      subquery: 'what does recycling cost',
+      answer: '…',
+      citations: [2],
+      confidence: 'high',
+      evidence: [{ source: 2, quote: '# 1,000 euros per tonne\nin Europe.' }],
+    },
   ];
 
   it('answers first, then a section per worded sub-question headed by the question (no sentence twice), gap notes and the cited sources', async () => {
-    const { report, usage } = await model.synthesise('EV battery\nrecycling?', findings, sources, { subqueries: ['how are EV batteries recycled', 'what does recycling cost', 'who recycles most'] });
+    const { report, usage } = await model.synthesise('EV battery\nrecycling?', findings, sources, {
+      subqueries: ['how are EV batteries recycled', 'what does recycling cost', 'who recycles most'],
+    });
     expect(usage).toEqual({ input: 0, output: 0 });
     expect(report).toBe(
       [
@@ -148,7 +170,9 @@ describe('ExtractiveResearchModel.synthesise', () => {
     expect(citedIndexes(report)).toEqual([1]);
     expect(report).toContain('## What does recycling cost\n\nNo source answered: what does recycling cost');
     const empty = await model.synthesise('Question', [], sources, { subqueries: ['a b'] });
-    expect(empty.report).toBe('# Question\n\nNo source answered: Question\n\n## A b\n\nNo source answered: a b\n\n## Sources\n\nNo sources were cited.\n');
+    expect(empty.report).toBe(
+      '# Question\n\nNo source answered: Question\n\n## A b\n\nNo source answered: a b\n\n## Sources\n\nNo sources were cited.\n',
+    );
     expect(uncitedClaims(empty.report)).toEqual([]);
   });
 });
@@ -156,9 +180,24 @@ describe('ExtractiveResearchModel.synthesise', () => {
 describe('gradeExtractive agreement', () => {
   it('counts another source as agreeing only when it states the same value as a whole word, about the same thing', () => {
     const finding = gradeExtractive('In what year was Brightwater Foods founded?', [
-      { source: 1, url: 'https://brightwater.test/about', title: 'About Brightwater Foods', text: 'Brightwater Foods was founded in 1997 in Tartu.' },
-      { source: 2, url: 'https://brightwater.test/stats', title: 'Brightwater Foods in numbers', text: 'Brightwater Foods sold 11997 loaves last week.' },
-      { source: 3, url: 'https://news.test/brightwater', title: 'Brightwater Foods at 25', text: 'Brightwater Foods, established in 1997, celebrates its anniversary.' },
+      {
+        source: 1,
+        url: 'https://brightwater.test/about',
+        title: 'About Brightwater Foods',
+        text: 'Brightwater Foods was founded in 1997 in Tartu.',
+      },
+      {
+        source: 2,
+        url: 'https://brightwater.test/stats',
+        title: 'Brightwater Foods in numbers',
+        text: 'Brightwater Foods sold 11997 loaves last week.',
+      },
+      {
+        source: 3,
+        url: 'https://news.test/brightwater',
+        title: 'Brightwater Foods at 25',
+        text: 'Brightwater Foods, established in 1997, celebrates its anniversary.',
+      },
     ]);
     expect(finding?.answer).toBe('1997');
     expect(finding?.evidence.map((e) => e.source)).toEqual([1, 3]);
@@ -166,7 +205,12 @@ describe('gradeExtractive agreement', () => {
 
   it('is no surer of a name than the short path, which sees the other name beside the same words', () => {
     // Two sources state "Tom Reyes" as head coach; the pages name Sam Ortiz head coach almost as well.
-    const page = (source: number, title: string, text: string): ResearchPassage => ({ source, url: `https://w.test/${source}`, title, text });
+    const page = (source: number, title: string, text: string): ResearchPassage => ({
+      source,
+      url: `https://w.test/${source}`,
+      title,
+      text,
+    });
     const finding = gradeExtractive('Who is the head coach of the Harbour Otters?', [
       page(
         1,
@@ -181,11 +225,20 @@ describe('gradeExtractive agreement', () => {
 });
 
 describe('gradeExtractive: a name the typed rules read must be a name of the kind asked', () => {
-  const page = (source: number, title: string, text: string): ResearchPassage => ({ source, url: `https://w.test/${source}`, title, text });
+  const page = (source: number, title: string, text: string): ResearchPassage => ({
+    source,
+    url: `https://w.test/${source}`,
+    title,
+    text,
+  });
 
   it('does not answer "what team" with a capitalised word opening a sentence', () => {
     const finding = gradeExtractive('What team had 310 yards in the Harvest Cup final?', [
-      page(1, 'Harvest Cup', 'Only four other teams had ever gained fewer than 250 yards in a Harvest Cup final, and all of them lost. The previous record was 310 yards by the Dunmore Otters in the 1998 Harvest Cup final.'),
+      page(
+        1,
+        'Harvest Cup',
+        'Only four other teams had ever gained fewer than 250 yards in a Harvest Cup final, and all of them lost. The previous record was 310 yards by the Dunmore Otters in the 1998 Harvest Cup final.',
+      ),
     ]);
     expect(finding?.answer).toBe('Dunmore Otters');
   });
@@ -203,23 +256,43 @@ describe('gradeExtractive: a name the typed rules read must be a name of the kin
 
   it('does not answer "where" with an event the sentence puts "in" before', () => {
     const finding = gradeExtractive('Where did the Otters practice for the Harvest Cup?', [
-      page(1, 'Harvest Cup 50', 'The Otters last wore matching white jerseys in the Harvest Cup in Harvest Cup XXXIII, when they defeated the Lisle Hawks. The Otters practiced at Corran University and stayed at the Corran Grand.'),
+      page(
+        1,
+        'Harvest Cup 50',
+        'The Otters last wore matching white jerseys in the Harvest Cup in Harvest Cup XXXIII, when they defeated the Lisle Hawks. The Otters practiced at Corran University and stayed at the Corran Grand.',
+      ),
     ]);
     expect(finding?.answer).toBe('Corran University');
   });
 
   it('keeps a place the sentence puts "in" before, though compromise reads it as a person', () => {
     const finding = gradeExtractive("In what city is Harbourline Media's 5KR talkback radio station located?", [
-      page(1, 'Dale Corrigan', 'Dale Corrigan is an Australian radio presenter. Corrigan currently works at Harbourline Media on 5KR and 2XT; he was previously the breakfast presenter at KTV 1170.'),
-      page(2, '5KR', '5KR is a commercial talkback radio station based in Adelaide, South Australia, and owned by Harbourline Media.'),
+      page(
+        1,
+        'Dale Corrigan',
+        'Dale Corrigan is an Australian radio presenter. Corrigan currently works at Harbourline Media on 5KR and 2XT; he was previously the breakfast presenter at KTV 1170.',
+      ),
+      page(
+        2,
+        '5KR',
+        '5KR is a commercial talkback radio station based in Adelaide, South Australia, and owned by Harbourline Media.',
+      ),
     ]);
     expect(finding?.answer).toBe('Adelaide');
   });
 
   it('does not answer "in what city" with a name "at" stands before (a station, a club)', () => {
     const finding = gradeExtractive("In what city is Harbourline Media's 5KR talkback radio station located?", [
-      page(1, 'Dale Corrigan', 'Dale Corrigan is an Australian radio presenter. Corrigan currently works at Harbourline Media broadcasting on 5KR and 2XT, he was previously the program director and breakfast presenter at KTR 1170.'),
-      page(2, '5KR', '5KR is a talkback radio station based in Brisbane. It began transmission in 1932 as Brisbane\'s fourth commercial radio station.'),
+      page(
+        1,
+        'Dale Corrigan',
+        'Dale Corrigan is an Australian radio presenter. Corrigan currently works at Harbourline Media broadcasting on 5KR and 2XT, he was previously the program director and breakfast presenter at KTR 1170.',
+      ),
+      page(
+        2,
+        '5KR',
+        "5KR is a talkback radio station based in Brisbane. It began transmission in 1932 as Brisbane's fourth commercial radio station.",
+      ),
     ]);
     expect(finding?.answer).toBe('Brisbane');
   });
@@ -227,10 +300,21 @@ describe('gradeExtractive: a name the typed rules read must be a name of the kin
 
 describe('gradeExtractive: a thing asked by its noun', () => {
   it('is answered by the short path where the typed rules read the question as asking for a person ("whose")', () => {
-    const question = 'What is the name of the fight song of the college whose main campus is in Corbin, Ontario and whose branch campuses are in Millbrook?';
+    const question =
+      'What is the name of the fight song of the college whose main campus is in Corbin, Ontario and whose branch campuses are in Millbrook?';
     const finding = gradeExtractive(question, [
-      { source: 1, url: 'https://w.example/1', title: 'Corbin College', text: 'Corbin College is a public college whose main campus is in Corbin, Ontario. Two branch campuses are in Millbrook: the Ashdown Campus and a nursing school.' },
-      { source: 2, url: 'https://w.example/2', title: 'Corbin Song', text: 'Corbin Song is a fight song of Corbin College.' },
+      {
+        source: 1,
+        url: 'https://w.example/1',
+        title: 'Corbin College',
+        text: 'Corbin College is a public college whose main campus is in Corbin, Ontario. Two branch campuses are in Millbrook: the Ashdown Campus and a nursing school.',
+      },
+      {
+        source: 2,
+        url: 'https://w.example/2',
+        title: 'Corbin Song',
+        text: 'Corbin Song is a fight song of Corbin College.',
+      },
     ]);
     expect(finding?.answer).toBe('Corbin Song');
   });
@@ -240,8 +324,18 @@ describe('gradeExtractive: a number that is a name counts nothing', () => {
   it('does not answer "how many songs" with the album called "21"', () => {
     const question = 'How many songs were on the album by Ora Kessel that included "Lumen"?';
     const finding = gradeExtractive(question, [
-      { source: 1, url: 'https://w.example/1', title: 'Lumen (song)', text: '"Lumen" is a song by American singer Ora Kessel from her album "21" (2017). It was written by Kessel.' },
-      { source: 2, url: 'https://w.example/2', title: '21 (Ora Kessel album)', text: '21 is the debut studio album by American singer Ora Kessel. It was released on August 25, 2017.' },
+      {
+        source: 1,
+        url: 'https://w.example/1',
+        title: 'Lumen (song)',
+        text: '"Lumen" is a song by American singer Ora Kessel from her album "21" (2017). It was written by Kessel.',
+      },
+      {
+        source: 2,
+        url: 'https://w.example/2',
+        title: '21 (Ora Kessel album)',
+        text: '21 is the debut studio album by American singer Ora Kessel. It was released on August 25, 2017.',
+      },
     ]);
     expect(finding?.answer).not.toBe('21');
     expect(promptAnswer(question, finding ? [finding] : [])).toBeNull();
@@ -263,47 +357,106 @@ describe('gradeExtractive: "how many X" is answered by a number X follows', () =
 
   it('keeps a labelled figure the typed rules read ("Students: 5,800")', () => {
     const finding = gradeExtractive('How many students does Tamsworth Polytechnic have?', [
-      { source: 1, url: 'https://tamsworth.test/facts', title: 'Tamsworth Polytechnic in figures', text: 'Founded: 1966\nTamsworth Polytechnic students: 5,800 (about 3,100 full-time equivalent)' },
-      { source: 2, url: 'https://tamsworth.test/news', title: 'Placements', text: 'Each year two students from the watchmaking course in Antwerp spend a placement in the Tamsworth Polytechnic conservation workshop.' },
+      {
+        source: 1,
+        url: 'https://tamsworth.test/facts',
+        title: 'Tamsworth Polytechnic in figures',
+        text: 'Founded: 1966\nTamsworth Polytechnic students: 5,800 (about 3,100 full-time equivalent)',
+      },
+      {
+        source: 2,
+        url: 'https://tamsworth.test/news',
+        title: 'Placements',
+        text: 'Each year two students from the watchmaking course in Antwerp spend a placement in the Tamsworth Polytechnic conservation workshop.',
+      },
     ]);
     expect(finding?.answer).toBe('5,800');
   });
 });
 
 describe('gradeExtractive: the dates of a life', () => {
-  const page = (source: number, title: string, text: string): ResearchPassage => ({ source, url: `https://w.test/${source}`, title, text });
+  const page = (source: number, title: string, text: string): ResearchPassage => ({
+    source,
+    url: `https://w.test/${source}`,
+    title,
+    text,
+  });
 
   it('answers "died" with the end of the lifespan of the person the question describes, not a date beside its words', () => {
     // The typed rules alone took the date in the sentence sharing most words ("near Millbrook on July 27, 1863").
-    const finding = gradeExtractive('When was the glider pioneer died who claimed to have flown near Millbrook, Ontario on May 3, 1899?', [
-      page(1, 'Millbrook, Ontario', 'Millbrook is a town in Ontario, where Tomas Elvgren claimed to have flown. Skirmishes occurred near Millbrook on July 27, 1863, when a steamer was attacked.'),
-      page(2, 'Tomas Elvgren', 'Tomas Elvgren (born Tomas Elvgrén; 2 March 1861 – 14 November 1930) was a glider pioneer who emigrated to Canada. He built engines until 1915.'),
-    ]);
+    const finding = gradeExtractive(
+      'When was the glider pioneer died who claimed to have flown near Millbrook, Ontario on May 3, 1899?',
+      [
+        page(
+          1,
+          'Millbrook, Ontario',
+          'Millbrook is a town in Ontario, where Tomas Elvgren claimed to have flown. Skirmishes occurred near Millbrook on July 27, 1863, when a steamer was attacked.',
+        ),
+        page(
+          2,
+          'Tomas Elvgren',
+          'Tomas Elvgren (born Tomas Elvgrén; 2 March 1861 – 14 November 1930) was a glider pioneer who emigrated to Canada. He built engines until 1915.',
+        ),
+      ],
+    );
     expect(finding).toMatchObject({ answer: '14 November 1930', confidence: 'medium', evidence: [{ source: 2 }] });
   });
 });
 
 describe('promptAnswer: the value that answers a prompt, as the report leads with it', () => {
-  const finding = (subquery: string, answer: string, quote: string, confidence: Finding['confidence'] = 'medium'): Finding => ({ subquery, answer, citations: [1], confidence, evidence: [{ source: 1, quote }] });
+  const finding = (
+    subquery: string,
+    answer: string,
+    quote: string,
+    confidence: Finding['confidence'] = 'medium',
+  ): Finding => ({ subquery, answer, citations: [1], confidence, evidence: [{ source: 1, quote }] });
 
   it('is the value a typed finding of the prompt found, with its confidence, citations and sentence', () => {
-    const found = promptAnswer('When was Acme Robotics founded?', [finding('When was Acme Robotics founded?', '2014', 'Acme Robotics was founded in 2014 in Leeds.', 'high')]);
-    expect(found).toEqual({ value: '2014', confidence: 'high', citations: [1], quote: 'Acme Robotics was founded in 2014 in Leeds.', source: 1 });
+    const found = promptAnswer('When was Acme Robotics founded?', [
+      finding('When was Acme Robotics founded?', '2014', 'Acme Robotics was founded in 2014 in Leeds.', 'high'),
+    ]);
+    expect(found).toEqual({
+      value: '2014',
+      confidence: 'high',
+      citations: [1],
+      quote: 'Acme Robotics was founded in 2014 in Leeds.',
+      source: 1,
+    });
   });
 
   it('takes a follow-up that restates the prompt first (its finding answers it)', () => {
-    const findings = [finding('Where did the chief executive of Acme study?', 'Leeds', 'Acme is based in Leeds.'), finding('Where did Dana Whitcombe study?', 'Uppsala University', 'Dana Whitcombe studied at Uppsala University.')];
-    expect(promptAnswer('Where did the chief executive of Acme study?', findings, ['Where did Dana Whitcombe study?'])?.value).toBe('Uppsala University');
+    const findings = [
+      finding('Where did the chief executive of Acme study?', 'Leeds', 'Acme is based in Leeds.'),
+      finding('Where did Dana Whitcombe study?', 'Uppsala University', 'Dana Whitcombe studied at Uppsala University.'),
+    ];
+    expect(
+      promptAnswer('Where did the chief executive of Acme study?', findings, ['Where did Dana Whitcombe study?'])
+        ?.value,
+    ).toBe('Uppsala University');
   });
 
   it('is null for an open question (a sentence is not a value) and when no finding answers the prompt', () => {
-    expect(promptAnswer('How are EV batteries recycled?', [finding('How are EV batteries recycled?', 'Electric vehicle batteries are shredded.', 'Electric vehicle batteries are shredded.')])).toBeNull();
-    expect(promptAnswer('When was Acme founded?', [finding('Who leads Acme?', 'Dana Whitcombe', 'Dana Whitcombe leads Acme.')])).toBeNull();
+    expect(
+      promptAnswer('How are EV batteries recycled?', [
+        finding(
+          'How are EV batteries recycled?',
+          'Electric vehicle batteries are shredded.',
+          'Electric vehicle batteries are shredded.',
+        ),
+      ]),
+    ).toBeNull();
+    expect(
+      promptAnswer('When was Acme founded?', [
+        finding('Who leads Acme?', 'Dana Whitcombe', 'Dana Whitcombe leads Acme.'),
+      ]),
+    ).toBeNull();
   });
 
   it('is the option that answers which of two, though the sentence settling it does not repeat its name', () => {
     const q = 'Which park is larger, Harrow Fen National Park or Kestle Moor National Park?';
-    expect(promptAnswer(q, [finding(q, 'Harrow Fen National Park', 'It covers 412 km² of marshes and dunes.')])?.value).toBe('Harrow Fen National Park');
+    expect(
+      promptAnswer(q, [finding(q, 'Harrow Fen National Park', 'It covers 412 km² of marshes and dunes.')])?.value,
+    ).toBe('Harrow Fen National Park');
     // Anything else is no option.
     expect(promptAnswer(q, [finding(q, 'Kestle Moor', 'It covers 412 km² of marshes and dunes.')])).toBeNull();
   });
@@ -324,13 +477,30 @@ describe('a report whose value the answer model withheld', () => {
   });
 
   it.each([
-    ['a who-question', 'Who founded Corvane Biolabs?', 'Tallinn', 'The pages read name no person who founded Corvane Biolabs: the closest candidate, "Tallinn", is a place, not a person.'],
-    ['a what-question', 'What drug did Corvane Biolabs license?', 'two laboratories', 'The pages read state no value that answers "What drug did Corvane Biolabs license": the closest candidate, "two laboratories", is judged only 0.04 likely right.'],
-  ])('%s: opens by saying no source answered and why, then the closest passage; no value in bold', async (_, question, value, reason) => {
-    const { report } = await model.synthesise(question, [withheld(question, value, reason)], sources, { subqueries: [question] });
-    const first = report.split('\n\n')[1]!;
-    expect(first).toBe(`No source answered: ${question} ${reason} The closest passage: Corvane Biolabs runs two laboratories in Tallinn. [1]`);
-    expect(report).not.toContain('**');
-    expect(promptAnswer(question, [withheld(question, value, reason)])).toBeNull();
-  });
+    [
+      'a who-question',
+      'Who founded Corvane Biolabs?',
+      'Tallinn',
+      'The pages read name no person who founded Corvane Biolabs: the closest candidate, "Tallinn", is a place, not a person.',
+    ],
+    [
+      'a what-question',
+      'What drug did Corvane Biolabs license?',
+      'two laboratories',
+      'The pages read state no value that answers "What drug did Corvane Biolabs license": the closest candidate, "two laboratories", is judged only 0.04 likely right.',
+    ],
+  ])(
+    '%s: opens by saying no source answered and why, then the closest passage; no value in bold',
+    async (_, question, value, reason) => {
+      const { report } = await model.synthesise(question, [withheld(question, value, reason)], sources, {
+        subqueries: [question],
+      });
+      const first = report.split('\n\n')[1]!;
+      expect(first).toBe(
+        `No source answered: ${question} ${reason} The closest passage: Corvane Biolabs runs two laboratories in Tallinn. [1]`,
+      );
+      expect(report).not.toContain('**');
+      expect(promptAnswer(question, [withheld(question, value, reason)])).toBeNull();
+    },
+  );
 });

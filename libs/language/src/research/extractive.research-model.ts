@@ -4,7 +4,14 @@
  */
 import type { Finding } from '@app/domain';
 import type { TokenUsage } from '../language-model.port';
-import type { FollowUp, ResearchCallOptions, ResearchModel, ResearchPassage, ResearchSourceRef, SynthesiseOptions } from '@app/research';
+import type {
+  FollowUp,
+  ResearchCallOptions,
+  ResearchModel,
+  ResearchPassage,
+  ResearchSourceRef,
+  SynthesiseOptions,
+} from '@app/research';
 import { extractiveFollowUps } from './follow-ups';
 import { gradeExtractive } from './grade';
 import { planSubqueries } from './plan';
@@ -41,23 +48,48 @@ const NO_USAGE: TokenUsage = { input: 0, output: 0 };
 export class ExtractiveResearchModel implements ResearchModel {
   readonly name = 'extractive' as const;
 
-  async plan(prompt: string, queries: string[], maxSubqueries: number, options?: ResearchCallOptions): Promise<{ subqueries: string[]; usage: TokenUsage }> {
+  async plan(
+    prompt: string,
+    queries: string[],
+    maxSubqueries: number,
+    options?: ResearchCallOptions,
+  ): Promise<{ subqueries: string[]; usage: TokenUsage }> {
     options?.signal?.throwIfAborted();
     return { subqueries: planSubqueries(prompt, queries, maxSubqueries), usage: NO_USAGE };
   }
 
-  async grade(subquery: string, passages: ResearchPassage[], options?: ResearchCallOptions): Promise<{ finding: Finding | null; usage: TokenUsage }> {
+  async grade(
+    subquery: string,
+    passages: ResearchPassage[],
+    options?: ResearchCallOptions,
+  ): Promise<{ finding: Finding | null; usage: TokenUsage }> {
     options?.signal?.throwIfAborted();
     return { finding: gradeExtractive(subquery, passages), usage: NO_USAGE };
   }
 
-  async followUp(question: string, passages: ResearchPassage[], max: number, options?: ResearchCallOptions): Promise<{ followUps: FollowUp[]; usage: TokenUsage }> {
+  async followUp(
+    question: string,
+    passages: ResearchPassage[],
+    max: number,
+    options?: ResearchCallOptions,
+  ): Promise<{ followUps: FollowUp[]; usage: TokenUsage }> {
     options?.signal?.throwIfAborted();
-    return { followUps: max >= 1 ? extractiveFollowUps(question, passages, Math.floor(max)).slice(0, Math.floor(max)) : [], usage: NO_USAGE };
+    return {
+      followUps: max >= 1 ? extractiveFollowUps(question, passages, Math.floor(max)).slice(0, Math.floor(max)) : [],
+      usage: NO_USAGE,
+    };
   }
 
-  async synthesise(prompt: string, findings: Finding[], sources: ResearchSourceRef[], options?: SynthesiseOptions): Promise<{ report: string; usage: TokenUsage }> {
+  async synthesise(
+    prompt: string,
+    findings: Finding[],
+    sources: ResearchSourceRef[],
+    options?: SynthesiseOptions,
+  ): Promise<{ report: string; usage: TokenUsage }> {
     options?.signal?.throwIfAborted();
-    return { report: extractiveReport(prompt, findings, sources, options?.subqueries, options?.restatements, options?.queries), usage: NO_USAGE };
+    return {
+      report: extractiveReport(prompt, findings, sources, options?.subqueries, options?.restatements, options?.queries),
+      usage: NO_USAGE,
+    };
   }
 }

@@ -42,7 +42,13 @@ function restatedFollowUps(analysis: QuestionAnalysis, passages: ResearchPassage
   if (tie) {
     const named = affiliationName(tie.person, passages);
     if (!named) return [];
-    return [{ subquery: oneLine(question.replace(tie.phrase, named.name)), restates: true, via: { source: named.unit.source, quote: named.unit.text } }];
+    return [
+      {
+        subquery: oneLine(question.replace(tie.phrase, named.name)),
+        restates: true,
+        via: { source: named.unit.source, quote: named.unit.text },
+      },
+    ];
   }
   // "Who is the chief executive of X?" is answered by the name itself: nothing to follow.
   if (!shape.relation || shape.kind === 'person') return [];

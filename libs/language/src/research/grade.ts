@@ -26,7 +26,11 @@ import { clean, MAX_ANSWER_SENTENCES, MAX_SENTENCE, MIN_SENTENCE, sameValue } fr
  * The question is analysed once (`question`: its analysis, where the caller has made it) and every
  * stage reads that analysis.
  */
-export function gradeExtractive(subquery: string, passages: ResearchPassage[], question: QuestionAnalysis = analyse(subquery)): Finding | null {
+export function gradeExtractive(
+  subquery: string,
+  passages: ResearchPassage[],
+  question: QuestionAnalysis = analyse(subquery),
+): Finding | null {
   return judged(question, gradeRules(subquery, passages, question), passages);
 }
 
@@ -35,11 +39,22 @@ export function gradeExtractive(subquery: string, passages: ResearchPassage[], q
  * the model's; a value the model finds unlikely, or one of another kind than asked, is withheld:
  * the finding then holds the closest sentences and no value, and its verdict says why.
  */
-export function judged(question: QuestionAnalysis, finding: Finding | null, passages: ResearchPassage[], weights?: ReaderWeights): Finding | null {
+export function judged(
+  question: QuestionAnalysis,
+  finding: Finding | null,
+  passages: ResearchPassage[],
+  weights?: ReaderWeights,
+): Finding | null {
   const value = finding && question.short ? typedValue(finding, question, true) : null;
   if (!finding || !question.short || value === null) return finding;
   const v = judge({ question, value, rule: finding.confidence, evidence: finding.evidence, passages }, weights);
-  const verdict = { probability: round4(v.probability), answered: v.answered, value, features: Object.fromEntries(Object.entries(v.features).map(([k, x]) => [k, round4(x)])), reason: v.reason };
+  const verdict = {
+    probability: round4(v.probability),
+    answered: v.answered,
+    value,
+    features: Object.fromEntries(Object.entries(v.features).map(([k, x]) => [k, round4(x)])),
+    reason: v.reason,
+  };
   if (v.answered) return { ...finding, confidence: v.confidence, verdict };
   return { ...finding, answer: finding.evidence[0]!.quote, confidence: 'low', verdict };
 }
@@ -47,7 +62,11 @@ export function judged(question: QuestionAnalysis, finding: Finding | null, pass
 const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
 
 /** The candidate rules' finding, before the answer model judges it (what the model is trained on). */
-export function gradeRules(subquery: string, passages: ResearchPassage[], question: QuestionAnalysis = analyse(subquery)): Finding | null {
+export function gradeRules(
+  subquery: string,
+  passages: ResearchPassage[],
+  question: QuestionAnalysis = analyse(subquery),
+): Finding | null {
   const finding = gradeUnchecked(question, passages);
   if (!finding || finding.confidence !== 'high') return finding;
   // High only where the value is of the kind asked for (compromise's tags) and of a kind that can be checked.
@@ -69,7 +88,8 @@ function gradeUnchecked(analysis: QuestionAnalysis, passages: ResearchPassage[])
   // The two readings of the question disagreeing on a name's kind (a thing asked by its noun,
   // "the fight song of the university whose main campus…", read as a person by "whose"): the
   // typed rules would answer another question.
-  const otherName = asked === 'thing' && (shape.kind === 'person' || shape.kind === 'place' || shape.kind === 'organisation');
+  const otherName =
+    asked === 'thing' && (shape.kind === 'person' || shape.kind === 'place' || shape.kind === 'organisation');
   const first = asked === 'choice' || asked === 'yesno' || shape.kind === 'text' || otherName;
   if (first) {
     // Which of two is never answered "yes": without a settled option, the closest sentences, low.
@@ -90,7 +110,11 @@ function gradeUnchecked(analysis: QuestionAnalysis, passages: ResearchPassage[])
   // "Who were the sideline reporters?": the pair the sentence names, where it names one.
   const value = named ? listed(analysis, single, typed.unit.text) : single;
   // "How many touchdowns": the short path's number is followed by touchdowns, the typed one is not.
-  const countsBetter = () => asked === 'number' && short() !== null && countsAsked(analysis, short()!.answer, short()!.evidence[0]!.quote) === true && !countsAsked(analysis, typed.value, typed.unit.text);
+  const countsBetter = () =>
+    asked === 'number' &&
+    short() !== null &&
+    countsAsked(analysis, short()!.answer, short()!.evidence[0]!.quote) === true &&
+    !countsAsked(analysis, typed.value, typed.unit.text);
   // The short path sure of a person or an organisation (of the kind, agreed by two sources, well
   // ahead of the next): "Ned Brask … was a British executioner for 23 years" over the typed
   // rules' "Ned Brask only had one brother, Alden Pryce" for "who had only one brother and
@@ -98,18 +122,33 @@ function gradeUnchecked(analysis: QuestionAnalysis, passages: ResearchPassage[])
   const shortSure = () => (asked === 'person' || asked === 'organisation') && short()?.confidence === 'high';
   // "How many songs were on the album…": the album's name "17" counts nothing.
   const aName = asked === 'number' && numberNamed(passages)(typed.value);
-  const weakName = shortSure() || aName || (typed.score < TYPED_SURE && (asked === 'person' || asked === 'organisation')) || (named && !isNameIn(analysis, single, typed.unit.text)) || countsBetter();
+  const weakName =
+    shortSure() ||
+    aName ||
+    (typed.score < TYPED_SURE && (asked === 'person' || asked === 'organisation')) ||
+    (named && !isNameIn(analysis, single, typed.unit.text)) ||
+    countsBetter();
   if (weakName && short() && !sameValue(short()!.answer, value)) return short();
   // A name is no count: without another number, the closest sentences, low (no value).
   if (aName) return short() ?? lowered(gradeLexical(analysis, passages));
   // Other sources that state the same value (as a whole word: "140" does not state "40"), about
   // the same thing (a word of the question's predicate), agree with it.
-  const stated = new RegExp(`(?<![\\p{L}\\p{N}])${typed.value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'iu');
+  const stated = new RegExp(
+    `(?<![\\p{L}\\p{N}])${typed.value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`,
+    'iu',
+  );
   const agreeing = units.filter(
-    (u) => u.source !== typed.unit.source && u.about && shape.kind !== 'boolean' && stated.test(u.text) && tokenize(u.text).some((t) => shape.predicate.has(t)),
+    (u) =>
+      u.source !== typed.unit.source &&
+      u.about &&
+      shape.kind !== 'boolean' &&
+      stated.test(u.text) &&
+      tokenize(u.text).some((t) => shape.predicate.has(t)),
   );
   const evidence: Finding['evidence'] = [{ source: typed.unit.source, quote: typed.unit.text }];
-  for (const u of agreeing) if (evidence.length < MAX_ANSWER_SENTENCES && !evidence.some((e) => e.source === u.source)) evidence.push({ source: u.source, quote: u.text });
+  for (const u of agreeing)
+    if (evidence.length < MAX_ANSWER_SENTENCES && !evidence.some((e) => e.source === u.source))
+      evidence.push({ source: u.source, quote: u.text });
   const sources = new Set(evidence.map((e) => e.source)).size;
   // A name is high only when the short path, reading every candidate by its distance to the
   // question's words, names the same one and is sure of it (well ahead of the next): pages on one
@@ -136,7 +175,9 @@ function isNameIn(analysis: QuestionAnalysis, value: string, sentence: string): 
   const key = clean(value).toLowerCase();
   const terms = new Set(q.terms);
   if (tokenize(value).every((t) => terms.has(t))) return false;
-  const mine = candidatesIn(kind, sentence, terms, analysis.cues).filter((c) => clean(c.text).toLowerCase().includes(key));
+  const mine = candidatesIn(kind, sentence, terms, analysis.cues).filter((c) =>
+    clean(c.text).toLowerCase().includes(key),
+  );
   // A name the short path weighs below any other of its sentence: an event for "where", a stadium for "who".
   if (mine.length > 0 && mine.every((c) => c.fit <= NOT_OF_KIND)) return false;
   // "Where": one the sentence puts a place's preposition before ("in North Hobart"); "which
@@ -145,7 +186,9 @@ function isNameIn(analysis: QuestionAnalysis, value: string, sentence: string): 
   const at = sentence.indexOf(value);
   const before = at >= 0 ? sentence.slice(Math.max(0, at - 12), at) : '';
   // (Not "at" for a city or a country: "presenter at MTR 1377" names a station, not a city.)
-  const placePreposition = asksSettlement(q) ? /\b(?:in|near|from)\s+(?:the\s+)?$/i : /\b(?:in|at|near|from)\s+(?:the\s+)?$/i;
+  const placePreposition = asksSettlement(q)
+    ? /\b(?:in|near|from)\s+(?:the\s+)?$/i
+    : /\b(?:in|at|near|from)\s+(?:the\s+)?$/i;
   if (kind === 'place' && placePreposition.test(before)) return true;
   if (kind === 'organisation' && /\b(?:at|for|by|with|from|joined)\s+(?:the\s+)?$/i.test(before)) return true;
   if (kind === 'organisation' && noun && /^\p{Lu}/u.test(value) && tokenize(value).includes(noun)) return true;
@@ -153,7 +196,6 @@ function isNameIn(analysis: QuestionAnalysis, value: string, sentence: string): 
   // no place, "Harvest Cup" no organisation); any candidate for "who".
   return mine.some((c) => kind === 'person' || c.fit > 1);
 }
-
 
 /** A typed answer scored this high states its value beside the question's predicate. */
 const TYPED_SURE = 3;
@@ -172,6 +214,17 @@ function gradeShort(question: QuestionAnalysis, passages: ResearchPassage[]): Fi
 /** A short answer as a finding: its value, the sentence stating it, then the sentences beside it (other sources' first). */
 function shortFinding(subquery: string, short: ShortAnswer, beside: ShortAnswer['agreeing']): Finding {
   const evidence: Finding['evidence'] = [{ source: short.source, quote: short.quote }];
-  for (const a of beside) if (evidence.length < MAX_ANSWER_SENTENCES && !evidence.some((e) => e.quote === a.quote || (e.source === a.source && beside === short.agreeing))) evidence.push(a);
-  return { subquery, answer: short.value, citations: [...new Set(evidence.map((e) => e.source))], confidence: short.confidence, evidence };
+  for (const a of beside)
+    if (
+      evidence.length < MAX_ANSWER_SENTENCES &&
+      !evidence.some((e) => e.quote === a.quote || (e.source === a.source && beside === short.agreeing))
+    )
+      evidence.push(a);
+  return {
+    subquery,
+    answer: short.value,
+    citations: [...new Set(evidence.map((e) => e.source))],
+    confidence: short.confidence,
+    evidence,
+  };
 }

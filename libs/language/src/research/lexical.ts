@@ -17,7 +17,10 @@ interface Candidate {
 }
 
 /** The closest sentences to a question (as analysed): the lexical finding. */
-export function gradeLexical(question: Pick<QuestionAnalysis, 'text' | 'words'>, passages: ResearchPassage[]): Finding | null {
+export function gradeLexical(
+  question: Pick<QuestionAnalysis, 'text' | 'words'>,
+  passages: ResearchPassage[],
+): Finding | null {
   const subquery = question.text;
   const terms = [...new Set(question.words)];
   if (terms.length === 0) return null;
@@ -27,7 +30,11 @@ export function gradeLexical(question: Pick<QuestionAnalysis, 'text' | 'words'>,
       .map((s) => ({ source: p.source, text: s.text })),
   );
   const tokens = units.map((u) => tokenize(u.text));
-  const scored = bm25(terms, tokens.map((t) => addCounts(new Map(), t)), tokens.map((t) => t.length));
+  const scored = bm25(
+    terms,
+    tokens.map((t) => addCounts(new Map(), t)),
+    tokens.map((t) => t.length),
+  );
   const maxRaw = scored.reduce((a, s) => Math.max(a, s.raw), 0);
   const need = Math.min(2, terms.length);
   const ranked: Candidate[] = units

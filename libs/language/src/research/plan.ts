@@ -11,9 +11,14 @@ const BRIDGE_RESERVE = 1;
 /** Salient prompt terms used for keyword sub-queries. */
 const SALIENT_TERMS = 5;
 /** How a research question is phrased, not what it is about: never a keyword on its own. */
-const PHRASING = new Set('compare compared comparing comparison versus vs difference differences explain describe overview summary summarise summarize list'.split(' '));
+const PHRASING = new Set(
+  'compare compared comparing comparison versus vs difference differences explain describe overview summary summarise summarize list'.split(
+    ' ',
+  ),
+);
 /** Clause breaks: question marks, semicolons, line breaks, sentence ends and joining words. */
-const CLAUSE_BREAK = /[?!;\n]+|\.(?=\s|$)|,?\s+\b(?:and|but|or|versus|vs\.?|compared (?:to|with)|as well as|whereas|while)\b\s+/i;
+const CLAUSE_BREAK =
+  /[?!;\n]+|\.(?=\s|$)|,?\s+\b(?:and|but|or|versus|vs\.?|compared (?:to|with)|as well as|whereas|while)\b\s+/i;
 
 /** The plan's sub-queries for `prompt` (see ExtractiveResearchModel), at most `maxSubqueries`. */
 export function planSubqueries(prompt: string, queries: string[], maxSubqueries: number): string[] {
@@ -22,7 +27,11 @@ export function planSubqueries(prompt: string, queries: string[], maxSubqueries:
   // of something the question only describes), will need follow-ups: room is left for them.
   const question = analyse(prompt);
   const short = question.short?.kind;
-  const reserve = question.shape.relation ? FOLLOW_UP_RESERVE : short !== undefined && short !== 'choice' && short !== 'yesno' && describesUnnamed(prompt) ? BRIDGE_RESERVE : 0;
+  const reserve = question.shape.relation
+    ? FOLLOW_UP_RESERVE
+    : short !== undefined && short !== 'choice' && short !== 'yesno' && describesUnnamed(prompt)
+      ? BRIDGE_RESERVE
+      : 0;
   const cap = whole0 >= 4 ? whole0 - Math.min(reserve, Math.floor(whole0 / 4)) : whole0;
   const given = queries.map(oneLine).filter(Boolean);
   const whole = oneLine(prompt).replace(/[?.!]+$/, '');
@@ -72,12 +81,17 @@ function keywordQueries(prompt: string): string[] {
   }
   const salient = [...byStem.values()].sort((a, b) => b.count - a.count || a.first - b.first).slice(0, SALIENT_TERMS);
   // Words in prompt order read like the prompt; the choice of words follows salience.
-  const phrase = (picked: typeof salient) => [...picked].sort((a, b) => a.first - b.first).map((e) => e.word).join(' ');
+  const phrase = (picked: typeof salient) =>
+    [...picked]
+      .sort((a, b) => a.first - b.first)
+      .map((e) => e.word)
+      .join(' ');
   if (salient.length <= 3) return salient.length ? [phrase(salient)] : [];
   // All salient terms together, then triples, most salient first: narrower searches that still
   // keep enough context to land on-topic.
   const out = [phrase(salient)];
   for (let i = 0; i < salient.length; i++)
-    for (let j = i + 1; j < salient.length; j++) for (let k = j + 1; k < salient.length; k++) out.push(phrase([salient[i]!, salient[j]!, salient[k]!]));
+    for (let j = i + 1; j < salient.length; j++)
+      for (let k = j + 1; k < salient.length; k++) out.push(phrase([salient[i]!, salient[j]!, salient[k]!]));
   return out;
 }

@@ -45,7 +45,14 @@ export function promptAnswer(prompt: string, findings: Finding[], restatements: 
     const finding = findings.findLast((f) => sameQuestion(f.subquery, q) && f.evidence.length > 0);
     const value = finding && typedValue(finding, analyse(finding.subquery), true);
     if (finding && value)
-      return { value, confidence: finding.confidence, citations: finding.citations, quote: finding.evidence[0]!.quote, source: finding.evidence[0]!.source, ...(finding.verdict ? { judged: finding.verdict.reason } : {}) };
+      return {
+        value,
+        confidence: finding.confidence,
+        citations: finding.citations,
+        quote: finding.evidence[0]!.quote,
+        source: finding.evidence[0]!.source,
+        ...(finding.verdict ? { judged: finding.verdict.reason } : {}),
+      };
   }
   return null;
 }

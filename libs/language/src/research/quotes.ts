@@ -10,6 +10,13 @@ const FOOTNOTE = /\s*\[(?:\d+(?:\s*,\s*\d+)*|citation needed)\]/gi;
 
 export const clean = (quote: string) => oneLine(quote.replace(FOOTNOTE, ''));
 
-export const sameValue = (a: string | undefined, b: string) => a !== undefined && clean(a).toLowerCase() === clean(b).toLowerCase();
+export const sameValue = (a: string | undefined, b: string) =>
+  a !== undefined && clean(a).toLowerCase() === clean(b).toLowerCase();
 
-export const sameQuestion = (a: string, b: string) => oneLine(a).replace(/[?.!\s]+$/, '').toLowerCase() === oneLine(b).replace(/[?.!\s]+$/, '').toLowerCase();
+export const sameQuestion = (a: string, b: string) =>
+  oneLine(a)
+    .replace(/[?.!\s]+$/, '')
+    .toLowerCase() ===
+  oneLine(b)
+    .replace(/[?.!\s]+$/, '')
+    .toLowerCase();

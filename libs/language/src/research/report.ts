@@ -11,7 +11,8 @@ const CONFIDENCE_RANK = { high: 0, medium: 1, low: 2 } as const;
 /** Sentences of the "Other evidence" section at most: more would pad the report. */
 const OTHER_EVIDENCE = 4;
 /** A sub-question written in words (a question or a clause), not a bag of keywords: it may head a section. */
-export const isWorded = (q: string) => /[?]\s*$/.test(q) || tokenize(q).length < (q.match(/[\p{L}\p{N}]+/gu) ?? []).length;
+export const isWorded = (q: string) =>
+  /[?]\s*$/.test(q) || tokenize(q).length < (q.match(/[\p{L}\p{N}]+/gu) ?? []).length;
 
 /**
  * The extractive report, answer first: `# prompt`; a paragraph that answers it (the value a typed
@@ -21,7 +22,14 @@ export const isWorded = (q: string) => /[?]\s*$/.test(q) || tokenize(q).length <
  * plan order (headings are the questions themselves), the closest passages of an unanswered typed
  * question, other evidence for an open-ended prompt; then `## Sources`. Every sentence once.
  */
-export function extractiveReport(prompt: string, findings: Finding[], sources: ResearchSourceRef[], subqueries?: string[], restatements: string[] = [], given: string[] = []): string {
+export function extractiveReport(
+  prompt: string,
+  findings: Finding[],
+  sources: ResearchSourceRef[],
+  subqueries?: string[],
+  restatements: string[] = [],
+  given: string[] = [],
+): string {
   const known = new Set(sources.map((s) => s.index));
   // Only evidence citing a known source can be written: a claim must resolve.
   const usable = findings
@@ -36,7 +44,11 @@ export function extractiveReport(prompt: string, findings: Finding[], sources: R
     const written: string[] = [];
     for (const piece of claimSentences(clean(quote)).map(escapeLineStart)) {
       if (written.length >= limit) break;
-      const key = piece.toLowerCase().replace(/\[\d+(?:\s*,\s*\d+)*\]/g, '').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+      const key = piece
+        .toLowerCase()
+        .replace(/\[\d+(?:\s*,\s*\d+)*\]/g, '')
+        .replace(/[^\p{L}\p{N}]+/gu, ' ')
+        .trim();
       if (said.has(key)) continue;
       said.add(key);
       written.push(`${piece} [${source}]`);
@@ -55,7 +67,11 @@ export function extractiveReport(prompt: string, findings: Finding[], sources: R
   const worded = order.filter((q) => isWorded(q) || given.some((g) => sameQuestion(g, q)));
   // A follow-up restating the prompt answers it; the prompt's own finding then only came near
   // (the chief executive's company, not where they studied) and does not lead.
-  const leadQuestions = uniqueStrings([...restatements.map(oneLine), ...(restatements.length ? [] : [topic]), ...worded.filter((w) => !(restatements.length && sameQuestion(w, topic)))]);
+  const leadQuestions = uniqueStrings([
+    ...restatements.map(oneLine),
+    ...(restatements.length ? [] : [topic]),
+    ...worded.filter((w) => !(restatements.length && sameQuestion(w, topic))),
+  ]);
   const typedPrompt = analysisOf(topic).shape.kind !== 'text';
   const lead: string[] = [];
   const answered = new Set<string>();
@@ -75,10 +91,17 @@ export function extractiveReport(prompt: string, findings: Finding[], sources: R
     // A restatement's finding answers the prompt: the prompt's own (a near miss) adds nothing to the lead.
     if (restatements.some((r) => sameQuestion(r, q))) answered.add(topic);
     // One typed answer per lead unless the prompt asks several things.
-    if (!worded.some((w) => !sameQuestion(w, topic) && !sameQuestion(w, q) && !restatements.some((r) => sameQuestion(r, w)))) break;
+    if (
+      !worded.some(
+        (w) => !sameQuestion(w, topic) && !sameQuestion(w, q) && !restatements.some((r) => sameQuestion(r, w)),
+      )
+    )
+      break;
   }
   if (lead.length === 0 && !typedPrompt) {
-    const best = leadQuestions.map(findingFor).find((u) => u) ?? [...usable].sort((a, b) => CONFIDENCE_RANK[a.finding.confidence] - CONFIDENCE_RANK[b.finding.confidence])[0];
+    const best =
+      leadQuestions.map(findingFor).find((u) => u) ??
+      [...usable].sort((a, b) => CONFIDENCE_RANK[a.finding.confidence] - CONFIDENCE_RANK[b.finding.confidence])[0];
     // A value the answer model withheld is no lead of sentences either: the gap below says why.
     if (best && !(best.finding.verdict && !best.finding.verdict.answered)) {
       for (const e of best.evidence) if (lead.length < 3) lead.push(...fresh(e.quote, e.source, 3 - lead.length));
@@ -87,9 +110,15 @@ export function extractiveReport(prompt: string, findings: Finding[], sources: R
   }
   // A value the answer model withheld: the first paragraph says why the pages do not answer, then
   // the passage that came closest (the reader may find there what the model could not be sure of).
-  const withheld = lead.length ? undefined : leadQuestions.map(findingFor).find((u) => u?.finding.verdict && !u.finding.verdict.answered);
+  const withheld = lead.length
+    ? undefined
+    : leadQuestions.map(findingFor).find((u) => u?.finding.verdict && !u.finding.verdict.answered);
   const nearest = withheld ? fresh(withheld.evidence[0]!.quote, withheld.evidence[0]!.source, 1) : [];
-  const gap = [`${GAP_NOTE} ${topic}`, ...(withheld ? [escapeMarkdown(withheld.finding.verdict!.reason)] : []), ...(nearest.length ? ['The closest passage:', ...nearest] : [])];
+  const gap = [
+    `${GAP_NOTE} ${topic}`,
+    ...(withheld ? [escapeMarkdown(withheld.finding.verdict!.reason)] : []),
+    ...(nearest.length ? ['The closest passage:', ...nearest] : []),
+  ];
   out.push(lead.length ? lead.join(' ') : gap.join(' '), '');
 
   // 2. A section per worded sub-question, in plan order; the quotes not yet written.
@@ -104,18 +133,29 @@ export function extractiveReport(prompt: string, findings: Finding[], sources: R
     if (sameQuestion(q, topic)) continue;
     const u = findingFor(q);
     if (!u) {
-      if (!answered.has(q) && !restatements.some((r) => sameQuestion(r, q))) out.push(`## ${headingOf(q)}`, '', `${GAP_NOTE} ${q}`, '');
+      if (!answered.has(q) && !restatements.some((r) => sameQuestion(r, q)))
+        out.push(`## ${headingOf(q)}`, '', `${GAP_NOTE} ${q}`, '');
       continue;
     }
-    const typedButUnanswered = questionKind(q) !== 'text' && typedValue(u.finding, analysisOf(u.finding.subquery)) === null;
+    const typedButUnanswered =
+      questionKind(q) !== 'text' && typedValue(u.finding, analysisOf(u.finding.subquery)) === null;
     const sentences = u.evidence.flatMap((e) => fresh(e.quote, e.source));
     if (sentences.length === 0) continue;
-    out.push(`## ${typedButUnanswered ? `Closest passages: ${headingOf(q)}` : headingOf(q)}`, '', sentences.join(' '), '');
+    out.push(
+      `## ${typedButUnanswered ? `Closest passages: ${headingOf(q)}` : headingOf(q)}`,
+      '',
+      sentences.join(' '),
+      '',
+    );
   }
 
   // 3. Keyword searches found more: worth a short section only when the prompt is open-ended.
   if (!typedPrompt) {
-    const other = usable.filter((u) => !worded.some((w) => sameQuestion(w, u.finding.subquery)) || sameQuestion(u.finding.subquery, topic)).flatMap((u) => u.evidence.flatMap((e) => fresh(e.quote, e.source, 1)));
+    const other = usable
+      .filter(
+        (u) => !worded.some((w) => sameQuestion(w, u.finding.subquery)) || sameQuestion(u.finding.subquery, topic),
+      )
+      .flatMap((u) => u.evidence.flatMap((e) => fresh(e.quote, e.source, 1)));
     if (other.length) out.push('## Other evidence', '', other.slice(0, OTHER_EVIDENCE).join(' '), '');
   }
   const body = out.join('\n');
@@ -129,7 +169,6 @@ const headingOf = (q: string) => {
 };
 
 const escapeMarkdown = (s: string) => s.replace(/([*_`[\]])/g, '\\$1');
-
 
 /** A quote opening with "#", "-" or "1." would turn into markdown structure at a line start. */
 const escapeLineStart = (s: string) => (/^(?:#|>|[-*+]\s)/.test(s) ? `\\${s}` : s.replace(/^(\d+)([.)]\s)/, '$1\\$2'));

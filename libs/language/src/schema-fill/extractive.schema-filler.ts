@@ -1,5 +1,12 @@
 import { sentenceSpans, stem, tokenize } from '@app/text';
-import { type FieldBasis, type JsonSchema, type SchemaFillDocument, type SchemaFillRequest, type SchemaFillResult, schemaFields } from './schema-fill.port';
+import {
+  type FieldBasis,
+  type JsonSchema,
+  type SchemaFillDocument,
+  type SchemaFillRequest,
+  type SchemaFillResult,
+  schemaFields,
+} from './schema-fill.port';
 import { type FoundValue, fieldWords, type ValueKind, valueKind, valuesOfKind } from './value-patterns';
 
 /**
@@ -35,7 +42,20 @@ const SPELT_OUT = Object.entries(SYNONYMS).flatMap(([key, synonyms]) =>
 );
 
 /** Words that say nothing about which sentence holds a field ("name of the ..."). */
-const GENERIC = new Set(['name', 'number', 'valu', 'field', 'current', 'her', 'his', 'their', 'total', 'amount', 'detail', 'profil']);
+const GENERIC = new Set([
+  'name',
+  'number',
+  'valu',
+  'field',
+  'current',
+  'her',
+  'his',
+  'their',
+  'total',
+  'amount',
+  'detail',
+  'profil',
+]);
 
 interface Unit {
   doc: number;
@@ -80,7 +100,8 @@ function termsOf(name: string, schema: JsonSchema): { term: string; weight: numb
   const add = (term: string, weight: number) => weights.set(term, Math.max(weights.get(term) ?? 0, weight));
   for (const t of tokenize(fieldWords(name, ''))) if (!GENERIC.has(t)) add(t, 2);
   for (const t of tokenize(description)) if (!GENERIC.has(t)) add(t, 1);
-  for (const [t, w] of [...weights]) for (const synonym of SYNONYMS[t] ?? []) for (const s of tokenize(synonym)) add(s, Math.min(w, 1.5));
+  for (const [t, w] of [...weights])
+    for (const synonym of SYNONYMS[t] ?? []) for (const s of tokenize(synonym)) add(s, Math.min(w, 1.5));
   // A field that spells out a phrase in full ("chief executive") also searches the word the phrase
   // stands for ("CEO"), as pages write it either way ("led by CEO Dana Whitcombe").
   const named = new Set(tokenize(fieldWords(name, '')));
@@ -115,9 +136,20 @@ const typed = (value: unknown, schema: JsonSchema): unknown => {
 };
 
 /** The value of `kind` nearest a field word in the unit, or for text fields the row's value or the clause after the word. */
-function pick(kind: ValueKind, unit: Unit, positions: { index: number; weight: number }[], termWords: Set<string>, entity: Set<string>, labelMatched: boolean): FoundValue | null {
-  if (labelMatched && unit.row && (kind === 'text' || kind === 'money')) return { text: unit.row.rest, index: unit.text.indexOf(unit.row.rest), value: unit.row.rest };
-  if (kind === 'boolean') return positions.length > 0 ? { text: '', index: positions[0]!.index, value: !/\b(not|no|never|without)\b/i.test(unit.text) } : null;
+function pick(
+  kind: ValueKind,
+  unit: Unit,
+  positions: { index: number; weight: number }[],
+  termWords: Set<string>,
+  entity: Set<string>,
+  labelMatched: boolean,
+): FoundValue | null {
+  if (labelMatched && unit.row && (kind === 'text' || kind === 'money'))
+    return { text: unit.row.rest, index: unit.text.indexOf(unit.row.rest), value: unit.row.rest };
+  if (kind === 'boolean')
+    return positions.length > 0
+      ? { text: '', index: positions[0]!.index, value: !/\b(not|no|never|without)\b/i.test(unit.text) }
+      : null;
   if (kind === 'text') {
     const at = positions[0]?.index;
     if (at === undefined) return null;
@@ -142,7 +174,9 @@ function pick(kind: ValueKind, unit: Unit, positions: { index: number; weight: n
       const gap = index - (v.index + v.text.length);
       if (gap >= 0 && gap <= 2) shared += weight;
     }
-    const distance = positions.length ? Math.min(...positions.map(({ index }) => Math.abs(index - v.index) + (v.index < index ? 15 : 0))) : 1_000;
+    const distance = positions.length
+      ? Math.min(...positions.map(({ index }) => Math.abs(index - v.index) + (v.index < index ? 15 : 0)))
+      : 1_000;
     return shared - distance / 1_000;
   };
   return values.reduce((best, v) => (score(v) > score(best) ? v : best));
@@ -172,7 +206,8 @@ function lineIds(text: string): number[] {
 
 /** A year after "since" that dates someone's time in a role, not the organisation's start. */
 const SINCE = tokenize('since');
-const TENURE = /\b(?:run|runs|led|leads|headed|heads|served|serves|chaired|chairs|managed|manages|joined|chief executive|ceo|president|chair(?:man|woman)?|director|head of)\b[^.;!?]{0,80}\bsince\b/i;
+const TENURE =
+  /\b(?:run|runs|led|leads|headed|heads|served|serves|chaired|chairs|managed|manages|joined|chief executive|ceo|president|chair(?:man|woman)?|director|head of)\b[^.;!?]{0,80}\bsince\b/i;
 
 function fillField(
   name: string,
@@ -190,7 +225,10 @@ function fillField(
   const docEntity = docWords.map((words) => [...entity].filter((e) => words.has(e)).length / Math.max(1, entity.size));
   // A page that names neither the task's entity (its proper nouns) nor, in its title, a word of the task is about something else.
   const aboutEntity = docWords.map(
-    (words, i) => names.size === 0 || [...names].some((n) => words.has(n)) || tokenize(documents[i]!.title).some((t) => entity.has(t)),
+    (words, i) =>
+      names.size === 0 ||
+      [...names].some((n) => words.has(n)) ||
+      tokenize(documents[i]!.title).some((t) => entity.has(t)),
   );
   let best: Candidate | null = null;
   for (const unit of units) {
@@ -205,17 +243,29 @@ function fillField(
     const labelMatched = !!labelTokens && [...termSet].some((t) => labelTokens.has(t) && weightOf.get(t)! >= 1.5);
     const found = pick(kind, unit, termPositions(unit.text, weightOf), termSet, entity, labelMatched);
     if (!found) continue;
-    const value = typed(found.value, kind === 'text' || kind === 'money' ? { ...schema, type: schema.type ?? 'string' } : schema);
+    const value = typed(
+      found.value,
+      kind === 'text' || kind === 'money' ? { ...schema, type: schema.type ?? 'string' } : schema,
+    );
     if (value === null || value === '') continue;
     const entityHere = [...entity].filter((e) => tokens.has(e)).length;
-    const score = matched + (labelMatched ? 2 : 0) + 0.5 * Math.min(2, entityHere) + docEntity[unit.doc]! + 0.3 / (1 + unit.doc);
+    const score =
+      matched + (labelMatched ? 2 : 0) + 0.5 * Math.min(2, entityHere) + docEntity[unit.doc]! + 0.3 / (1 + unit.doc);
     if (!best || score > best.score) best = { unit, value, score, matched, found: found.text };
   }
   if (!best) {
-    const about = typeof schema.description === 'string' && schema.description ? schema.description.toLowerCase() : name.replace(/_/g, ' ');
+    const about =
+      typeof schema.description === 'string' && schema.description
+        ? schema.description.toLowerCase()
+        : name.replace(/_/g, ' ');
     return {
       value: null,
-      basis: { field: name, citations: [], reasoning: `No page read in this run states the ${about.replace(/^the\s+/, '')}; the field is left null.`, confidence: 'low' },
+      basis: {
+        field: name,
+        citations: [],
+        reasoning: `No page read in this run states the ${about.replace(/^the\s+/, '')}; the field is left null.`,
+        confidence: 'low',
+      },
     };
   }
   const doc = documents[best.unit.doc]!;
@@ -249,7 +299,9 @@ export function fillSchemaExtractively(request: SchemaFillRequest): SchemaFillRe
   const units = unitsOf(request.documents);
   const fields = schemaFields(request.schema);
   const fieldTerms = new Set(fields.flatMap((f) => termsOf(f.name, f.schema).map((t) => t.term)));
-  const entity = new Set(tokenize(request.task).filter((t) => !fieldTerms.has(t) && !GENERIC.has(t) && !/^\d+$/.test(t)));
+  const entity = new Set(
+    tokenize(request.task).filter((t) => !fieldTerms.has(t) && !GENERIC.has(t) && !/^\d+$/.test(t)),
+  );
   const names = properNouns(request.task, fieldTerms);
   const output: Record<string, unknown> = {};
   const basis: FieldBasis[] = [];
@@ -278,6 +330,9 @@ export function fillSchemaExtractively(request: SchemaFillRequest): SchemaFillRe
     output[field.name] = filled.value;
     basis.push(filled.basis);
   }
-  const single = fields.length === 1 && fields[0]!.name === 'output' && !(request.schema.type === 'object' && request.schema.properties);
+  const single =
+    fields.length === 1 &&
+    fields[0]!.name === 'output' &&
+    !(request.schema.type === 'object' && request.schema.properties);
   return { output: single ? output.output : output, basis, usage: { input: 0, output: 0 } };
 }

@@ -61,8 +61,10 @@ function unsupported(schema: unknown): string | null {
       for (const keyword of REF_KEYWORDS) {
         const ref = record[keyword];
         if (ref === undefined) continue;
-        if (typeof ref !== 'string' || !ref.startsWith('#')) return `${keyword} ${JSON.stringify(ref)} points outside the schema; only references inside it (#/...) are allowed`;
-        if (resolvePointer(schema, ref) === undefined) return `${keyword} ${JSON.stringify(ref)} points to nothing in the schema`;
+        if (typeof ref !== 'string' || !ref.startsWith('#'))
+          return `${keyword} ${JSON.stringify(ref)} points outside the schema; only references inside it (#/...) are allowed`;
+        if (resolvePointer(schema, ref) === undefined)
+          return `${keyword} ${JSON.stringify(ref)} points to nothing in the schema`;
       }
       if (record.patternProperties !== undefined) return 'patternProperties is not supported in an output schema';
       if (typeof record.pattern === 'string') {
@@ -113,14 +115,21 @@ function validatorFor(): Validator {
   const validator = new Validator();
   const attributes = validator.attributes;
   attributes.pattern = (instance, schema, options, context) => {
-    if (typeof instance !== 'string' || typeof schema.pattern !== 'string' || linear(schema.pattern).matcher(instance).find()) return new ValidatorResult(instance, schema, options, context);
+    if (
+      typeof instance !== 'string' ||
+      typeof schema.pattern !== 'string' ||
+      linear(schema.pattern).matcher(instance).find()
+    )
+      return new ValidatorResult(instance, schema, options, context);
     return `does not match pattern ${JSON.stringify(schema.pattern)}`;
   };
   for (const keyword of KEYWORDS) {
     const check = attributes[keyword];
     if (!check) continue;
     attributes[keyword] = function (this: Validator, instance, schema, options, context) {
-      return instance === null ? new ValidatorResult(instance, schema, options, context) : check.call(this, instance, schema, options, context);
+      return instance === null
+        ? new ValidatorResult(instance, schema, options, context)
+        : check.call(this, instance, schema, options, context);
     };
   }
   return validator;
@@ -141,9 +150,12 @@ const KEYWORDS: string[] = (() => {
 export function nullableSchema(schema: JsonSchema): JsonSchema {
   const node: JsonSchema = { ...schema };
   if (node.properties && typeof node.properties === 'object') {
-    node.properties = Object.fromEntries(Object.entries(node.properties as Record<string, JsonSchema>).map(([k, v]) => [k, nullableSchema(v ?? {})]));
+    node.properties = Object.fromEntries(
+      Object.entries(node.properties as Record<string, JsonSchema>).map(([k, v]) => [k, nullableSchema(v ?? {})]),
+    );
   }
-  if (node.items && typeof node.items === 'object' && !Array.isArray(node.items)) node.items = nullableSchema(node.items as JsonSchema);
+  if (node.items && typeof node.items === 'object' && !Array.isArray(node.items))
+    node.items = nullableSchema(node.items as JsonSchema);
   return { anyOf: [node, { type: 'null' }] };
 }
 
@@ -167,12 +179,16 @@ export function schemaDepth(schema: unknown): number {
     const [value, above] = stack.pop()!;
     if (!value || typeof value !== 'object') continue;
     const node = value as JsonSchema;
-    const container = node.type === 'object' || node.type === 'array' || node.properties !== undefined || node.items !== undefined;
+    const container =
+      node.type === 'object' || node.type === 'array' || node.properties !== undefined || node.items !== undefined;
     const depth = above + (container ? 1 : 0);
     deepest = Math.max(deepest, depth);
-    if (node.properties && typeof node.properties === 'object') for (const child of Object.values(node.properties as object)) stack.push([child, depth]);
-    if (node.items) for (const child of Array.isArray(node.items) ? node.items : [node.items]) stack.push([child, depth]);
-    for (const key of ['anyOf', 'oneOf', 'allOf'] as const) if (Array.isArray(node[key])) for (const child of node[key] as unknown[]) stack.push([child, depth]);
+    if (node.properties && typeof node.properties === 'object')
+      for (const child of Object.values(node.properties as object)) stack.push([child, depth]);
+    if (node.items)
+      for (const child of Array.isArray(node.items) ? node.items : [node.items]) stack.push([child, depth]);
+    for (const key of ['anyOf', 'oneOf', 'allOf'] as const)
+      if (Array.isArray(node[key])) for (const child of node[key] as unknown[]) stack.push([child, depth]);
   }
   return deepest;
 }

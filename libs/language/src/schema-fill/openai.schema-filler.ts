@@ -24,7 +24,14 @@ const basisSchema = {
     required: ['field', 'citations', 'reasoning', 'confidence'],
     properties: {
       field: { type: 'string' },
-      citations: { type: 'array', items: { type: 'object', required: ['document', 'excerpt'], properties: { document: { type: 'integer' }, excerpt: { type: 'string' } } } },
+      citations: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['document', 'excerpt'],
+          properties: { document: { type: 'integer' }, excerpt: { type: 'string' } },
+        },
+      },
       reasoning: { type: 'string' },
       confidence: { type: 'string', enum: ['high', 'medium', 'low'] },
     },
@@ -44,17 +51,42 @@ export async function fillSchemaWithOpenAi(
   maxDocumentChars: number,
   signal?: AbortSignal,
 ): Promise<SchemaFillResult> {
-  const schema = { type: 'object', required: ['output', 'basis'], properties: { output: nullableSchema(request.schema), basis: basisSchema } };
-  const documents = request.documents.map((doc, index) => ({ index, url: doc.url, title: doc.title, text: doc.text.slice(0, maxDocumentChars) }));
+  const schema = {
+    type: 'object',
+    required: ['output', 'basis'],
+    properties: { output: nullableSchema(request.schema), basis: basisSchema },
+  };
+  const documents = request.documents.map((doc, index) => ({
+    index,
+    url: doc.url,
+    title: doc.title,
+    text: doc.text.slice(0, maxDocumentChars),
+  }));
   const usage: TokenUsage = { input: 0, output: 0 };
   let problems: string[] = [];
   for (let attempt = 1; attempt <= 2; attempt++) {
-    const payload = { task: request.task, schema: request.schema, documents, ...(problems.length && { previous_answer_problems: problems }) };
-    const answer = await completeJson(client, { ...settings, strict: false }, 'fill_schema', schema, SYSTEM, payload, signal);
+    const payload = {
+      task: request.task,
+      schema: request.schema,
+      documents,
+      ...(problems.length && { previous_answer_problems: problems }),
+    };
+    const answer = await completeJson(
+      client,
+      { ...settings, strict: false },
+      'fill_schema',
+      schema,
+      SYSTEM,
+      payload,
+      signal,
+    );
     usage.input += answer.usage.input;
     usage.output += answer.usage.output;
     const value = answer.value as Partial<Answer>;
-    problems = [...(value && 'output' in value ? outputProblems(request.schema, value.output) : ['the answer has no output']), ...(Array.isArray(value?.basis) ? [] : ['the answer has no basis list'])];
+    problems = [
+      ...(value && 'output' in value ? outputProblems(request.schema, value.output) : ['the answer has no output']),
+      ...(Array.isArray(value?.basis) ? [] : ['the answer has no basis list']),
+    ];
     if (problems.length === 0) return { output: value.output, basis: checkedBasis(request, value as Answer), usage };
   }
   throw malformed(`the schema answer did not validate twice: ${problems.slice(0, 5).join('; ')}`);
@@ -76,11 +108,23 @@ function checkedBasis(request: SchemaFillRequest, answer: Answer): FieldBasis[] 
     }
     const citations = [...byDoc.values()];
     if (value === null || value === undefined) {
-      return { field: name, citations, reasoning: given?.reasoning || `No document read in this run states the ${name.replace(/_/g, ' ')}; the field is left null.`, confidence: 'low' };
+      return {
+        field: name,
+        citations,
+        reasoning:
+          given?.reasoning ||
+          `No document read in this run states the ${name.replace(/_/g, ' ')}; the field is left null.`,
+        confidence: 'low',
+      };
     }
     const confidence = (['high', 'medium', 'low'] as const).find((c) => c === given?.confidence) ?? 'low';
     if (citations.length === 0) {
-      return { field: name, citations, reasoning: `${given?.reasoning ?? ''} (no verbatim quote from a page read in this run supports it)`.trim(), confidence: 'low' };
+      return {
+        field: name,
+        citations,
+        reasoning: `${given?.reasoning ?? ''} (no verbatim quote from a page read in this run supports it)`.trim(),
+        confidence: 'low',
+      };
     }
     return { field: name, citations, reasoning: given?.reasoning ?? '', confidence };
   });

@@ -47,7 +47,10 @@ export interface SchemaFillResult {
 export function schemaFields(schema: JsonSchema): { name: string; schema: JsonSchema }[] {
   const properties = schema.properties;
   if (schema.type === 'object' && properties && typeof properties === 'object' && !Array.isArray(properties)) {
-    return Object.entries(properties as Record<string, JsonSchema>).map(([name, field]) => ({ name, schema: field ?? {} }));
+    return Object.entries(properties as Record<string, JsonSchema>).map(([name, field]) => ({
+      name,
+      schema: field ?? {},
+    }));
   }
   return [{ name: 'output', schema }];
 }

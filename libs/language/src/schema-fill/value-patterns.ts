@@ -2,16 +2,21 @@
  * What a field asks for, read from its name, description and JSON Schema type, and the patterns
  * that find a value of that kind in a sentence. Deterministic; English-first.
  */
-export type ValueKind = 'year' | 'date' | 'money' | 'percent' | 'number' | 'person' | 'place' | 'organisation' | 'boolean' | 'text';
+export type ValueKind =
+  'year' | 'date' | 'money' | 'percent' | 'number' | 'person' | 'place' | 'organisation' | 'boolean' | 'text';
 
 const has = (words: string, pattern: RegExp) => pattern.test(words);
 
 const YEAR_WORDS = /\b(year|founded|established|incorporated|since|born|launched|started)\b/;
 const PERCENT_WORDS = /\b(percent|percentage|pct|growth|rate|share)\b|%/;
-const MONEY_WORDS = /\b(revenue|income|loss|profit|price|cost|cash|dividend|sales|funding|valuation|amount|earnings|salary|budget|capital|turnover)\b/;
-const PERSON_WORDS = /\b(ceo|cto|cfo|founder|founders|chief|president|director|author|authors|person|manager|leader|head|chair|chairman|chairwoman|owner|who)\b/;
-const PLACE_WORDS = /\b(city|country|headquarters|headquartered|hq|location|located|based|place|address|where|town|region|lives)\b/;
-const ORG_WORDS = /\b(university|company|employer|organisation|organization|school|institution|institute|college|works|employer|firm|publisher|parent)\b/;
+const MONEY_WORDS =
+  /\b(revenue|income|loss|profit|price|cost|cash|dividend|sales|funding|valuation|amount|earnings|salary|budget|capital|turnover)\b/;
+const PERSON_WORDS =
+  /\b(ceo|cto|cfo|founder|founders|chief|president|director|author|authors|person|manager|leader|head|chair|chairman|chairwoman|owner|who)\b/;
+const PLACE_WORDS =
+  /\b(city|country|headquarters|headquartered|hq|location|located|based|place|address|where|town|region|lives)\b/;
+const ORG_WORDS =
+  /\b(university|company|employer|organisation|organization|school|institution|institute|college|works|employer|firm|publisher|parent)\b/;
 
 /** Words of a field: its name split at `_`, `-` and camelCase, and its description. */
 export const fieldWords = (name: string, description: string): string =>
@@ -45,26 +50,56 @@ export interface FoundValue {
 }
 
 const NUMBER_WORDS: Record<string, number> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20,
-  thirty: 30, forty: 40, fifty: 50, hundred: 100,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  hundred: 100,
 };
 
-const all = (pattern: RegExp, text: string): RegExpExecArray[] => [...text.matchAll(new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`))];
+const all = (pattern: RegExp, text: string): RegExpExecArray[] => [
+  ...text.matchAll(new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`)),
+];
 
-const MONEY = /(?:(?:US)?\$|€|£|\b(?:EUR|USD|GBP|CHF|JPY)\s?)\d[\d,]*(?:\.\d+)?(?:\s?(?:million|billion|thousand|trillion|bn|m|k)\b)?|\b\d[\d,]*(?:\.\d+)?\s?(?:million|billion|thousand)\s(?:dollars|euros|pounds|USD|EUR)\b/u;
+const MONEY =
+  /(?:(?:US)?\$|€|£|\b(?:EUR|USD|GBP|CHF|JPY)\s?)\d[\d,]*(?:\.\d+)?(?:\s?(?:million|billion|thousand|trillion|bn|m|k)\b)?|\b\d[\d,]*(?:\.\d+)?\s?(?:million|billion|thousand)\s(?:dollars|euros|pounds|USD|EUR)\b/u;
 const PERCENT = /\b(\d+(?:\.\d+)?)\s?(?:%|percent\b|per cent\b)/u;
 const YEAR = /\b(1[5-9]\d\d|20\d\d)\b/u;
 const ISO_DATE = /\b(1[5-9]\d\d|20\d\d)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])\b/u;
 const MONTHS = 'January|February|March|April|May|June|July|August|September|October|November|December';
-const WRITTEN_DATE = new RegExp(`\\b(?:\\d{1,2}\\s+(?:${MONTHS})|(?:${MONTHS})\\s+\\d{1,2},?)\\s+(1[5-9]\\d\\d|20\\d\\d)\\b`, 'u');
+const WRITTEN_DATE = new RegExp(
+  `\\b(?:\\d{1,2}\\s+(?:${MONTHS})|(?:${MONTHS})\\s+\\d{1,2},?)\\s+(1[5-9]\\d\\d|20\\d\\d)\\b`,
+  'u',
+);
 const NUMBER = /(?<![\w.$€£])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w%])|(?<![\w.$€£,])\d+(?:\.\d+)?(?![\w%]|,\d{3})/u;
 // A name never runs across a line break (a list of headlines is not one long name).
-const CAPITALISED = /\b\p{Lu}[\p{L}\p{N}'’.-]*(?:[ \t]+(?:of|de|da|van|von|im|am|del|la|le|for)?[ \t]*\p{Lu}[\p{L}\p{N}'’.-]*){0,5}/gu;
+const CAPITALISED =
+  /\b\p{Lu}[\p{L}\p{N}'’.-]*(?:[ \t]+(?:of|de|da|van|von|im|am|del|la|le|for)?[ \t]*\p{Lu}[\p{L}\p{N}'’.-]*){0,5}/gu;
 
 /** Capitalised words that are roles, titles or sentence furniture, never a name. */
 const NOT_A_NAME = new Set(
-  'The This That These Those Our Their His Her Its We I He She They It A An In On At By For From With Since Before After Under Today Chief Executive Officer Technology Financial Operating President Director Head Founder Co-founder Professor Dr Mr Ms Mrs Inc Ltd LLC SE AG GmbH Company Corporation Annual Report Fiscal Year Q1 Q2 Q3 Q4 January February March April May June July August September October November December Monday Tuesday Wednesday Thursday Friday Saturday Sunday PhD MBA CEO CTO CFO Abstract PDF'.split(' '),
+  'The This That These Those Our Their His Her Its We I He She They It A An In On At By For From With Since Before After Under Today Chief Executive Officer Technology Financial Operating President Director Head Founder Co-founder Professor Dr Mr Ms Mrs Inc Ltd LLC SE AG GmbH Company Corporation Annual Report Fiscal Year Q1 Q2 Q3 Q4 January February March April May June July August September October November December Monday Tuesday Wednesday Thursday Friday Saturday Sunday PhD MBA CEO CTO CFO Abstract PDF'.split(
+    ' ',
+  ),
 );
 
 const withoutEntity = (phrase: string, entity: Set<string>) =>
@@ -122,9 +157,22 @@ export function valuesOfKind(kind: ValueKind, text: string, entity: Set<string>)
       return capitalisedPhrases(text, entity, 1, 6);
     case 'place': {
       // "…moved its headquarters to Orvik", "relocated to Orvik": where it is now.
-      const led = [...text.matchAll(/\b(?:in|at|near|from|based in|headquartered in|remain in|(?:headquarters|head office|base) to|(?:relocated|moved) to)[ \t]+(\p{Lu}[\p{L}'’-]*(?:[ \t]+(?:im|am|de|del|upon|on)?[ \t]*\p{Lu}[\p{L}'’-]*){0,2})/gu)];
+      const led = [
+        ...text.matchAll(
+          /\b(?:in|at|near|from|based in|headquartered in|remain in|(?:headquarters|head office|base) to|(?:relocated|moved) to)[ \t]+(\p{Lu}[\p{L}'’-]*(?:[ \t]+(?:im|am|de|del|upon|on)?[ \t]*\p{Lu}[\p{L}'’-]*){0,2})/gu,
+        ),
+      ];
       return led
-        .map((m) => ({ phrase: withoutEntity(m[1]!.split(/\s+/).filter((w) => !NOT_A_NAME.has(w)).join(' '), entity), m }))
+        .map((m) => ({
+          phrase: withoutEntity(
+            m[1]!
+              .split(/\s+/)
+              .filter((w) => !NOT_A_NAME.has(w))
+              .join(' '),
+            entity,
+          ),
+          m,
+        }))
         .filter(({ phrase, m }) => phrase.length > 1 && !/['’]s$/.test(m[1]!))
         .map(({ phrase, m }) => ({ text: phrase, index: m.index! + m[0].indexOf(phrase), value: phrase }));
     }

@@ -13,7 +13,8 @@ export interface ChargeContext {
 
 export function chargeContextFrom(headers: Record<string, string | undefined>): ChargeContext {
   const { team_id, request_id, charge_id, key_id } = headers;
-  if (!team_id || !request_id || !charge_id) throw new Error('bus call without team_id, request_id and charge_id headers');
+  if (!team_id || !request_id || !charge_id)
+    throw new Error('bus call without team_id, request_id and charge_id headers');
   return { team_id, request_id, charge_id, key_id };
 }
 
@@ -22,7 +23,11 @@ export function chargeContextFrom(headers: Record<string, string | undefined>): 
  * redelivered call decides nothing. Line items of 0 credits are kept (they document the call);
  * a call that costs nothing appends nothing. Returns the append position for read-your-writes.
  */
-export async function chargeRequest(store: EventStore, context: ChargeContext, items: SkuLineItem[]): Promise<string | undefined> {
+export async function chargeRequest(
+  store: EventStore,
+  context: ChargeContext,
+  items: SkuLineItem[],
+): Promise<string | undefined> {
   if (items.reduce((sum, item) => sum + item.credits, 0) === 0) return undefined;
   const result = await handleCommand(
     store,
@@ -30,7 +35,15 @@ export async function chargeRequest(store: EventStore, context: ChargeContext, i
     chargeDecider,
     { type: 'Charge', team_id: context.team_id, request_id: context.request_id, items },
     // The charge id is made once per call: the stream is new unless the call was delivered twice.
-    { metadata: { team_id: context.team_id, key_id: context.key_id, request_id: context.request_id, correlation_id: context.request_id }, expectNew: true },
+    {
+      metadata: {
+        team_id: context.team_id,
+        key_id: context.key_id,
+        request_id: context.request_id,
+        correlation_id: context.request_id,
+      },
+      expectNew: true,
+    },
   );
   return result.position === undefined ? undefined : String(result.position);
 }

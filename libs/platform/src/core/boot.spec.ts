@@ -3,9 +3,11 @@ import { applyHeapGrowth } from './boot';
 describe('applyHeapGrowth', () => {
   afterEach(() => jest.restoreAllMocks());
 
-  it('sets V8\'s heap growing factor to the configured percent, and leaves V8 alone at 0', () => {
+  it("sets V8's heap growing factor to the configured percent, and leaves V8 alone at 0", () => {
     // The module object itself: boot.ts reads its function at call time.
-    const set = jest.spyOn(require('node:v8') as typeof import('node:v8'), 'setFlagsFromString').mockImplementation(() => undefined);
+    const set = jest
+      .spyOn(require('node:v8') as typeof import('node:v8'), 'setFlagsFromString')
+      .mockImplementation(() => undefined);
     applyHeapGrowth(0);
     expect(set).not.toHaveBeenCalled();
     applyHeapGrowth(50);

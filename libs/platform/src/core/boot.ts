@@ -59,7 +59,9 @@ export function readyBanner(baseUrl: string, demoKey: string | null): string {
     '  Web research service is ready.',
     `  Console   ${baseUrl}/`,
     `  API       ${baseUrl}/v1   (OpenAPI: ${baseUrl}/v1/openapi.json)`,
-    demoKey ? `  Demo key  ${demoKey}   (shown this once; keys: npm run keys)` : '  Keys      npm run keys -- create <team>   (the demo key was shown at first boot)',
+    demoKey
+      ? `  Demo key  ${demoKey}   (shown this once; keys: npm run keys)`
+      : '  Keys      npm run keys -- create <team>   (the demo key was shown at first boot)',
     `  Try       curl -s ${baseUrl}/v1/search -H 'Authorization: Bearer ${key}' -H 'Content-Type: application/json' -d '{"queries":["sodium-ion battery"]}'`,
     '',
   ].join('\n');

@@ -11,7 +11,11 @@ export interface HealthServer {
  * (bounded by `timeoutMs`) and answers 200, or 503 with the reason, so a pod whose bus or event
  * log stopped answering is taken out of rotation. Nothing else is served.
  */
-export async function startHealthServer(port: number, ready: () => Promise<void>, timeoutMs = 2_000): Promise<HealthServer> {
+export async function startHealthServer(
+  port: number,
+  ready: () => Promise<void>,
+  timeoutMs = 2_000,
+): Promise<HealthServer> {
   const server = http.createServer((request, response) => {
     const send = (status: number, body: Record<string, unknown>) => {
       response.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
@@ -24,10 +28,13 @@ export async function startHealthServer(port: number, ready: () => Promise<void>
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`not ready within ${timeoutMs} ms`)), timeoutMs);
     });
-    Promise.race([ready(), timeout]).then(
-      () => send(200, { status: 'ready' }),
-      (error: unknown) => send(503, { status: 'not_ready', detail: error instanceof Error ? error.message : String(error) }),
-    ).finally(() => clearTimeout(timer));
+    Promise.race([ready(), timeout])
+      .then(
+        () => send(200, { status: 'ready' }),
+        (error: unknown) =>
+          send(503, { status: 'not_ready', detail: error instanceof Error ? error.message : String(error) }),
+      )
+      .finally(() => clearTimeout(timer));
   });
   server.keepAliveTimeout = 5_000;
   // Probes never keep a draining process alive.

@@ -1,10 +1,27 @@
 import * as path from 'node:path';
-import { type DynamicModule, Global, Inject, Injectable, Logger, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import {
+  type DynamicModule,
+  Global,
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
 import { CONFIG, type Config } from '@app/config';
 import type { RunKind } from '@app/domain';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { RUN_KIND_LIST } from '@app/runs';
-import { MemoryReadStore, Projector, READ_STORE, ReadModelSnapshots, type ReadStore, platformProjections, pruneCharges } from '@app/readmodels';
+import {
+  MemoryReadStore,
+  Projector,
+  READ_STORE,
+  ReadModelSnapshots,
+  type ReadStore,
+  platformProjections,
+  pruneCharges,
+} from '@app/readmodels';
 
 /** How often in-memory read models are written to DATA_DIR while they change (and once at shutdown). */
 const SNAPSHOT_EVERY_MS = 60_000;
@@ -31,7 +48,10 @@ export class ProjectorLifecycle implements OnModuleInit, OnApplicationShutdown {
     @Inject(CONFIG) private readonly config: Config,
     @Inject(SNAPSHOT_NAME) name: string,
   ) {
-    this.snapshots = reads instanceof MemoryReadStore ? new ReadModelSnapshots(path.join(config.dataDir, 'readmodels', `${name}.snapshot.json`), events, reads) : null;
+    this.snapshots =
+      reads instanceof MemoryReadStore
+        ? new ReadModelSnapshots(path.join(config.dataDir, 'readmodels', `${name}.snapshot.json`), events, reads)
+        : null;
   }
 
   async onModuleInit(): Promise<void> {
@@ -39,7 +59,12 @@ export class ProjectorLifecycle implements OnModuleInit, OnApplicationShutdown {
     if (this.snapshots) {
       try {
         const restored = await this.snapshots.restore();
-        this.logger.log({ msg: restored.restored ? 'read models restored from snapshot' : 'read models replayed from the start', position: String(restored.position ?? -1n), reason: restored.reason, ms: Math.round(performance.now() - started) });
+        this.logger.log({
+          msg: restored.restored ? 'read models restored from snapshot' : 'read models replayed from the start',
+          position: String(restored.position ?? -1n),
+          reason: restored.reason,
+          ms: Math.round(performance.now() - started),
+        });
       } catch (err) {
         // A snapshot that cannot be read costs a full replay, never the boot.
         this.logger.warn({ msg: 'read-model snapshot unreadable: replaying the log', err: (err as Error).message });
@@ -47,7 +72,11 @@ export class ProjectorLifecycle implements OnModuleInit, OnApplicationShutdown {
     }
     await this.projector.start();
     await this.projector.caughtUp();
-    this.logger.log({ msg: 'read models caught up', position: String(this.projector.position), ms: Math.round(performance.now() - started) });
+    this.logger.log({
+      msg: 'read models caught up',
+      position: String(this.projector.position),
+      ms: Math.round(performance.now() - started),
+    });
     if (this.snapshots) {
       await this.snapshots.identify().catch(() => undefined);
       this.timer = setInterval(() => void this.snapshot(), SNAPSHOT_EVERY_MS);
@@ -100,7 +129,8 @@ export class ProjectionModule {
         {
           provide: Projector,
           inject: [EVENT_STORE, READ_STORE, RUN_KIND_LIST],
-          useFactory: (events: EventStore, reads: ReadStore, kinds: readonly RunKind[]) => new Projector(events, reads, platformProjections(kinds)),
+          useFactory: (events: EventStore, reads: ReadStore, kinds: readonly RunKind[]) =>
+            new Projector(events, reads, platformProjections(kinds)),
         },
         ProjectorLifecycle,
       ],

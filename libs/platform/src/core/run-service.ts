@@ -11,14 +11,23 @@ import { startHealthServer } from './health-server';
  * The whole main.ts of a bus service in cluster mode: its module on the configured transport
  * (NATS queue group named after the service), with the core providers, draining on SIGTERM.
  */
-export function runService(name: ServiceName, serviceModule: (config: ReturnType<typeof loadConfigOrExit>) => Type<unknown> | DynamicModule): void {
+export function runService(
+  name: ServiceName,
+  serviceModule: (config: ReturnType<typeof loadConfigOrExit>) => Type<unknown> | DynamicModule,
+): void {
   const config = loadConfigOrExit();
   const logger = jsonLogger(name, config);
 
   @Module({
     imports: [
       CoreModule.forRoot(config),
-      BusModule.forRoot({ transport: config.bus, natsUrl: config.natsUrl, service: name, timeoutMs: config.busTimeoutMs, largePayloads: config.largePayloads }),
+      BusModule.forRoot({
+        transport: config.bus,
+        natsUrl: config.natsUrl,
+        service: name,
+        timeoutMs: config.busTimeoutMs,
+        largePayloads: config.largePayloads,
+      }),
       serviceModule(config),
     ],
   })

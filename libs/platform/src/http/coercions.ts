@@ -76,6 +76,16 @@ function rustF64(s: string): number | undefined {
 export const strAsFloat = (s: string) => rustF64(s.trim()) ?? rustF64(stripUnderscores(s) ?? '');
 
 export const BOOL_STRINGS: Record<string, boolean> = {
-  '0': false, f: false, n: false, no: false, off: false, false: false,
-  '1': true, t: true, y: true, yes: true, on: true, true: true,
+  '0': false,
+  f: false,
+  n: false,
+  no: false,
+  off: false,
+  false: false,
+  '1': true,
+  t: true,
+  y: true,
+  yes: true,
+  on: true,
+  true: true,
 };

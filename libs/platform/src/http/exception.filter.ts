@@ -99,7 +99,15 @@ export class ApiExceptionFilter implements ExceptionFilter {
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
         return {
           status: 422,
-          detail: [{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', input: {}, ctx: { error: 'Expecting value' } }],
+          detail: [
+            {
+              type: 'json_invalid',
+              loc: ['body', 0],
+              msg: 'JSON decode error',
+              input: {},
+              ctx: { error: 'Expecting value' },
+            },
+          ],
         };
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
         return { status: 422, detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] };
@@ -114,7 +122,12 @@ export class ApiExceptionFilter implements ExceptionFilter {
     }
     // Any other Fastify client error (e.g. a Content-Length mismatch) reached us unwrapped.
     const fst = e as { code?: unknown; statusCode?: unknown; message?: unknown };
-    if (typeof fst?.code === 'string' && fst.code.startsWith('FST_') && typeof fst.statusCode === 'number' && fst.statusCode < 500) {
+    if (
+      typeof fst?.code === 'string' &&
+      fst.code.startsWith('FST_') &&
+      typeof fst.statusCode === 'number' &&
+      fst.statusCode < 500
+    ) {
       return { status: fst.statusCode, detail: String(fst.message) };
     }
     this.log(e, req);
@@ -123,13 +136,18 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
   private routeNotFound(req: Req): Answer {
     const allow = allowedMethods(req);
-    return allow ? { status: 405, detail: 'Method Not Allowed', headers: { Allow: allow.join(', ') } } : { status: 404, detail: 'Not Found' };
+    return allow
+      ? { status: 405, detail: 'Method Not Allowed', headers: { Allow: allow.join(', ') } }
+      : { status: 404, detail: 'Not Found' };
   }
 
   /** Method and path only: headers (Authorization) and the query string (api keys) stay out of logs. */
   private log(e: unknown, req: Req): void {
     const where = `${req.method ?? '?'} ${(req.url ?? '').split('?')[0]}`;
-    this.logger.error(`${where} failed: ${e instanceof Error ? e.message : String(e)}`, e instanceof Error ? e.stack : undefined);
+    this.logger.error(
+      `${where} failed: ${e instanceof Error ? e.message : String(e)}`,
+      e instanceof Error ? e.stack : undefined,
+    );
   }
 }
 

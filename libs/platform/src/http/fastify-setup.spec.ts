@@ -31,7 +31,9 @@ class ItemModuleWithProviders {}
 
 async function makeApp(install: 'none' | 'fastify-instance') {
   const module = install === 'none' ? ItemModule : ItemModuleWithProviders;
-  const app = await NestFactory.create<NestFastifyApplication>(module, new FastifyAdapter({ bodyLimit: 64 }), { logger: false });
+  const app = await NestFactory.create<NestFastifyApplication>(module, new FastifyAdapter({ bodyLimit: 64 }), {
+    logger: false,
+  });
   if (install === 'fastify-instance') installFastifyErrorHandling(app.getHttpAdapter().getInstance());
   else {
     app.useGlobalPipes(new PydanticValidationPipe());
@@ -41,8 +43,16 @@ async function makeApp(install: 'none' | 'fastify-instance') {
   return app;
 }
 
-const send = async (app: NestFastifyApplication, method: string, payload?: string, contentType = 'application/json') => {
-  const r = await app.getHttpAdapter().getInstance().inject({ method: method as 'POST', url: '/items', payload, headers: { 'content-type': contentType } });
+const send = async (
+  app: NestFastifyApplication,
+  method: string,
+  payload?: string,
+  contentType = 'application/json',
+) => {
+  const r = await app
+    .getHttpAdapter()
+    .getInstance()
+    .inject({ method: method as 'POST', url: '/items', payload, headers: { 'content-type': contentType } });
   return [r.statusCode, r.json()];
 };
 
@@ -54,17 +64,36 @@ describe('without installFastifyErrorHandling: Fastify parser errors still reach
   it('maps malformed JSON to json_invalid, without Python position (Fastify keeps none)', async () => {
     expect(await send(app, 'POST', '{"n": }')).toEqual([
       422,
-      { detail: [{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', input: {}, ctx: { error: 'Expecting value' } }] },
+      {
+        detail: [
+          {
+            type: 'json_invalid',
+            loc: ['body', 0],
+            msg: 'JSON decode error',
+            input: {},
+            ctx: { error: 'Expecting value' },
+          },
+        ],
+      },
     ]);
   });
 
   it('maps an empty JSON body to the missing body', async () => {
-    expect(await send(app, 'POST', '')).toEqual([422, { detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] }]);
+    expect(await send(app, 'POST', '')).toEqual([
+      422,
+      { detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] },
+    ]);
   });
 
   it("maps Fastify's 413 and 415", async () => {
-    expect(await send(app, 'POST', JSON.stringify({ n: 'x'.repeat(100) }))).toEqual([413, { detail: 'Request body too large: limit is 64 bytes' }]);
-    expect(await send(app, 'POST', '<n/>', 'application/xml')).toEqual([415, { detail: 'Unsupported Media Type: application/xml' }]);
+    expect(await send(app, 'POST', JSON.stringify({ n: 'x'.repeat(100) }))).toEqual([
+      413,
+      { detail: 'Request body too large: limit is 64 bytes' },
+    ]);
+    expect(await send(app, 'POST', '<n/>', 'application/xml')).toEqual([
+      415,
+      { detail: 'Unsupported Media Type: application/xml' },
+    ]);
   });
 
   it('cannot tell 405 from 404 without the route table', async () => {
@@ -80,7 +109,17 @@ describe('installFastifyErrorHandling(fastifyInstance) before init, pipe and fil
   it("replaces the JSON parser Nest registers at init, giving Python's position", async () => {
     expect(await send(app, 'POST', '{"n": }')).toEqual([
       422,
-      { detail: [{ type: 'json_invalid', loc: ['body', 6], msg: 'JSON decode error', input: {}, ctx: { error: 'Expecting value' } }] },
+      {
+        detail: [
+          {
+            type: 'json_invalid',
+            loc: ['body', 6],
+            msg: 'JSON decode error',
+            input: {},
+            ctx: { error: 'Expecting value' },
+          },
+        ],
+      },
     ]);
     expect(await send(app, 'POST', '{"n": "7"}')).toEqual([201, { n: 7 }]);
   });

@@ -82,7 +82,10 @@ type AnyFastify = FastifyInstance<any, any, any, any, any>;
  * application/json parser during init; the Fastify method it goes through is wrapped so that any
  * application/json registration (Nest's or a later one) keeps its options but parses with ours.
  */
-export function installFastifyErrorHandling(target: AnyFastify | NestFastifyApplication, opts: PythonJsonOptions = {}): void {
+export function installFastifyErrorHandling(
+  target: AnyFastify | NestFastifyApplication,
+  opts: PythonJsonOptions = {},
+): void {
   const fastify = ('getHttpAdapter' in target ? target.getHttpAdapter().getInstance() : target) as FastifyInstance;
   const json = jsonParser(opts);
   // Framework seam: Fastify types addContentTypeParser as overloads; we wrap the one signature we call.
@@ -99,7 +102,8 @@ export function installFastifyErrorHandling(target: AnyFastify | NestFastifyAppl
   // FastAPI parses as JSON a body without Content-Type or with a `+json` type; other unknown types get 415.
   const fallback: ParserFn = (req, body, done) => {
     const type = req.headers['content-type'];
-    if (type === undefined || req.is404 || /^application\/[^;\s]+\+json\s*(;|$)/i.test(String(type))) return json(req, body, done);
+    if (type === undefined || req.is404 || /^application\/[^;\s]+\+json\s*(;|$)/i.test(String(type)))
+      return json(req, body, done);
     done(new ApiError(415, `Unsupported Media Type: ${String(type)}`));
   };
   original.call(fastify, '*', { parseAs: 'buffer' }, fallback);

@@ -2,7 +2,16 @@ import 'reflect-metadata';
 import { validateSync } from 'class-validator';
 import { expectedRepr } from './coercions';
 import { IntField, StrField, StrListField } from './fields';
-import { boolParser, dateError, floatParser, httpUrlParser, intParser, listParser, metadataParser, strParser } from './parsers';
+import {
+  boolParser,
+  dateError,
+  floatParser,
+  httpUrlParser,
+  intParser,
+  listParser,
+  metadataParser,
+  strParser,
+} from './parsers';
 import { validateModel, type Parser } from './model';
 
 const value = (p: Parser, input: unknown) => {
@@ -16,46 +25,91 @@ const errorType = (p: Parser, input: unknown) => {
 
 describe('lax scalar parsing (pydantic-core semantics)', () => {
   it.each([
-    ['5', 5], [' 5 ', 5], ['+5', 5], ['-5', -5], ['05', 5], ['5.0', 5], ['5.000', 5], ['1_000', 1000], ['0', 0],
-    [true, 1], [false, 0], [7, 7], [7.0, 7],
+    ['5', 5],
+    [' 5 ', 5],
+    ['+5', 5],
+    ['-5', -5],
+    ['05', 5],
+    ['5.0', 5],
+    ['5.000', 5],
+    ['1_000', 1000],
+    ['0', 0],
+    [true, 1],
+    [false, 0],
+    [7, 7],
+    [7.0, 7],
   ])('int accepts %j as %j', (input, expected) => {
     expect(value(intParser(), input)).toBe(expected);
   });
 
   it.each([
-    ['abc', 'int_parsing'], ['', 'int_parsing'], ['5.5', 'int_parsing'], ['1__0', 'int_parsing'], ['_1', 'int_parsing'],
-    ['+-1', 'int_parsing'], ['0x10', 'int_parsing'], ['1e3', 'int_parsing'], [5.5, 'int_from_float'], [1e20, 'int_parsing_size'],
-    [null, 'int_type'], [{}, 'int_type'],
+    ['abc', 'int_parsing'],
+    ['', 'int_parsing'],
+    ['5.5', 'int_parsing'],
+    ['1__0', 'int_parsing'],
+    ['_1', 'int_parsing'],
+    ['+-1', 'int_parsing'],
+    ['0x10', 'int_parsing'],
+    ['1e3', 'int_parsing'],
+    [5.5, 'int_from_float'],
+    [1e20, 'int_parsing_size'],
+    [null, 'int_type'],
+    [{}, 'int_type'],
   ])('int rejects %j with %s', (input, type) => {
     expect(errorType(intParser(), input)).toBe(type);
   });
 
   it.each([
-    ['1.5', 1.5], [' 1e3 ', 1000], ['.5', 0.5], ['5.', 5], ['1_000.5', 1000.5], ['-inf', -Infinity], [true, 1], [3, 3],
+    ['1.5', 1.5],
+    [' 1e3 ', 1000],
+    ['.5', 0.5],
+    ['5.', 5],
+    ['1_000.5', 1000.5],
+    ['-inf', -Infinity],
+    [true, 1],
+    [3, 3],
   ])('float accepts %j as %j', (input, expected) => {
     expect(value(floatParser(), input)).toBe(expected);
   });
 
-  it.each([['abc', 'float_parsing'], ['1e', 'float_parsing'], ['', 'float_parsing'], [null, 'float_type'], [[1], 'float_type']])(
-    'float rejects %j with %s',
-    (input, type) => {
-      expect(errorType(floatParser(), input)).toBe(type);
-    },
-  );
+  it.each([
+    ['abc', 'float_parsing'],
+    ['1e', 'float_parsing'],
+    ['', 'float_parsing'],
+    [null, 'float_type'],
+    [[1], 'float_type'],
+  ])('float rejects %j with %s', (input, type) => {
+    expect(errorType(floatParser(), input)).toBe(type);
+  });
 
   it.each([
-    ['yes', true], ['On', true], ['1', true], ['t', true], ['TRUE', true], ['y', true], [1, true],
-    ['no', false], ['off', false], ['0', false], ['f', false], ['n', false], [0, false], [false, false],
+    ['yes', true],
+    ['On', true],
+    ['1', true],
+    ['t', true],
+    ['TRUE', true],
+    ['y', true],
+    [1, true],
+    ['no', false],
+    ['off', false],
+    ['0', false],
+    ['f', false],
+    ['n', false],
+    [0, false],
+    [false, false],
   ])('bool accepts %j as %j', (input, expected) => {
     expect(value(boolParser(), input)).toBe(expected);
   });
 
-  it.each([['maybe', 'bool_parsing'], ['', 'bool_parsing'], [2, 'bool_parsing'], [0.5, 'bool_type'], [null, 'bool_type']])(
-    'bool rejects %j with %s',
-    (input, type) => {
-      expect(errorType(boolParser(), input)).toBe(type);
-    },
-  );
+  it.each([
+    ['maybe', 'bool_parsing'],
+    ['', 'bool_parsing'],
+    [2, 'bool_parsing'],
+    [0.5, 'bool_type'],
+    [null, 'bool_type'],
+  ])('bool rejects %j with %s', (input, type) => {
+    expect(errorType(boolParser(), input)).toBe(type);
+  });
 
   it('never turns numbers into strings, and counts code points like Python', () => {
     expect(errorType(strParser(), 5)).toBe('string_type');
@@ -63,7 +117,15 @@ describe('lax scalar parsing (pydantic-core semantics)', () => {
     expect(errorType(strParser({ minLength: 2 }), '😀')).toBe('string_too_short'); // 2 UTF-16 units, 1 code point
     expect(strParser({ maxLength: 1 })('ab', ['s'])).toEqual({
       ok: false,
-      errors: [{ type: 'string_too_long', loc: ['s'], msg: 'String should have at most 1 character', input: 'ab', ctx: { max_length: 1 } }],
+      errors: [
+        {
+          type: 'string_too_long',
+          loc: ['s'],
+          msg: 'String should have at most 1 character',
+          input: 'ab',
+          ctx: { max_length: 1 },
+        },
+      ],
     });
   });
 
@@ -115,7 +177,10 @@ describe('lists', () => {
   });
 
   it('lets too_long replace item errors', () => {
-    expect(list([1, 2, 3, 4], ['l'])).toMatchObject({ ok: false, errors: [{ type: 'too_long', ctx: { actual_length: 4 } }] });
+    expect(list([1, 2, 3, 4], ['l'])).toMatchObject({
+      ok: false,
+      errors: [{ type: 'too_long', ctx: { actual_length: 4 } }],
+    });
   });
 
   it('rejects strings and dicts as lists', () => {
@@ -143,7 +208,10 @@ describe('models', () => {
       ['int_parsing', ['body', 'b']],
       ['int_parsing', ['body', 'c']],
     ]);
-    expect(validateModel(Base, { a: 'abc' }, ['body'])).toMatchObject({ ok: false, errors: [{ type: 'missing', loc: ['body', 'b'] }] });
+    expect(validateModel(Base, { a: 'abc' }, ['body'])).toMatchObject({
+      ok: false,
+      errors: [{ type: 'missing', loc: ['body', 'b'] }],
+    });
   });
 
   it('gives every instance its own copy of a mutable default', () => {
@@ -155,7 +223,9 @@ describe('models', () => {
   });
 
   it('reports missing fields with input null when validating parameters one by one', () => {
-    expect(validateModel(Base, { a: 'x' }, ['query'], true)).toMatchObject({ errors: [{ type: 'missing', input: null }] });
+    expect(validateModel(Base, { a: 'x' }, ['query'], true)).toMatchObject({
+      errors: [{ type: 'missing', input: null }],
+    });
   });
 
   it('also registers each field as a class-validator constraint with the pydantic message', () => {
@@ -172,12 +242,21 @@ describe('metadataParser', () => {
   const parse = metadataParser();
 
   it('refuses a key holding a control character at any depth, naming where it is', () => {
-    expect(parse({ 'a\u0000b': 1 }, ['body', 'metadata'])).toMatchObject({ ok: false, errors: [{ type: 'value_error', loc: ['body', 'metadata', 'a\u0000b'] }] });
-    expect(parse({ outer: [{ 'x\u007f': 1 }] }, ['body', 'metadata'])).toMatchObject({ ok: false, errors: [{ loc: ['body', 'metadata', 'outer', 0, 'x\u007f'] }] });
+    expect(parse({ 'a\u0000b': 1 }, ['body', 'metadata'])).toMatchObject({
+      ok: false,
+      errors: [{ type: 'value_error', loc: ['body', 'metadata', 'a\u0000b'] }],
+    });
+    expect(parse({ outer: [{ 'x\u007f': 1 }] }, ['body', 'metadata'])).toMatchObject({
+      ok: false,
+      errors: [{ loc: ['body', 'metadata', 'outer', 0, 'x\u007f'] }],
+    });
   });
 
   it('passes ordinary metadata through, and values may hold anything', () => {
-    expect(parse({ ticket: 'T-1', 'a.b': { $c: 'line\nbreak\u0000' } }, ['body', 'metadata'])).toEqual({ ok: true, value: { ticket: 'T-1', 'a.b': { $c: 'line\nbreak\u0000' } } });
+    expect(parse({ ticket: 'T-1', 'a.b': { $c: 'line\nbreak\u0000' } }, ['body', 'metadata'])).toEqual({
+      ok: true,
+      value: { ticket: 'T-1', 'a.b': { $c: 'line\nbreak\u0000' } },
+    });
   });
 
   it('walks metadata nested deeper than the stack', () => {

@@ -46,7 +46,12 @@ export interface FieldOptions<T> {
  * Declares a field from any parser: the building block of all decorators below, usable for custom types.
  * `schema` is the OpenAPI part (required/nullable/default/name are derived).
  */
-export function PyField<T>(parse: Parser, opts: FieldOptions<T>, schema: ApiPropertyOptions, isList = false): PropertyDecorator {
+export function PyField<T>(
+  parse: Parser,
+  opts: FieldOptions<T>,
+  schema: ApiPropertyOptions,
+  isList = false,
+): PropertyDecorator {
   return (target, property) => {
     const key = String(property);
     const { default: dflt } = opts;
@@ -57,7 +62,10 @@ export function PyField<T>(parse: Parser, opts: FieldOptions<T>, schema: ApiProp
       optional: !!opts.optional,
       nullable: !!opts.nullable,
       isList,
-      makeDefault: dflt === undefined ? undefined : () => (typeof dflt === 'object' && dflt !== null ? structuredClone(dflt) : dflt),
+      makeDefault:
+        dflt === undefined
+          ? undefined
+          : () => (typeof dflt === 'object' && dflt !== null ? structuredClone(dflt) : dflt),
     };
     addField(target, spec);
     ApiProperty({
@@ -132,10 +140,17 @@ export const DateField = (o: FieldOptions<string> = {}) => PyField(dateParser(),
 
 /** pydantic `HttpUrl` (or `AnyUrl` with `anyScheme`); the value becomes the normalised URL string. */
 export const UrlField = (o: FieldOptions<string> & { maxLength?: number; anyScheme?: boolean } = {}) =>
-  PyField(httpUrlParser(o.maxLength, o.anyScheme), o, { type: 'string', format: 'uri', minLength: 1, maxLength: o.maxLength ?? 2083 });
+  PyField(httpUrlParser(o.maxLength, o.anyScheme), o, {
+    type: 'string',
+    format: 'uri',
+    minLength: 1,
+    maxLength: o.maxLength ?? 2083,
+  });
 
 /** `list[HttpUrl]` (or `list[AnyUrl]`) with list bounds. */
-export const UrlListField = (o: FieldOptions<string[]> & ListConstraints & { maxLength?: number; anyScheme?: boolean } = {}) =>
+export const UrlListField = (
+  o: FieldOptions<string[]> & ListConstraints & { maxLength?: number; anyScheme?: boolean } = {},
+) =>
   PyField(
     listParser(httpUrlParser(o.maxLength, o.anyScheme), o),
     o,
@@ -145,10 +160,16 @@ export const UrlListField = (o: FieldOptions<string[]> & ListConstraints & { max
 
 /** `list[str]` with list bounds and per-item string constraints. */
 export const StrListField = (
-  o: FieldOptions<string[]> & ListConstraints & { itemMinLength?: number; itemMaxLength?: number; itemPattern?: string } = {},
+  o: FieldOptions<string[]> &
+    ListConstraints & { itemMinLength?: number; itemMaxLength?: number; itemPattern?: string } = {},
 ) => {
   const item: StrConstraints = { minLength: o.itemMinLength, maxLength: o.itemMaxLength, pattern: o.itemPattern };
-  return PyField(listParser(strParser(item), o), o, { type: 'array', items: strSchema(item), ...listSchema(o) } as ApiPropertyOptions, true);
+  return PyField(
+    listParser(strParser(item), o),
+    o,
+    { type: 'array', items: strSchema(item), ...listSchema(o) } as ApiPropertyOptions,
+    true,
+  );
 };
 
 /** `dict[str, Any]`. */
@@ -157,7 +178,11 @@ export const DictField = (o: FieldOptions<Record<string, unknown>> = {}) =>
 
 /** Caller metadata: a dictionary whose keys, at any depth, hold no control characters (see `metadataParser`). */
 export const MetadataField = (o: FieldOptions<Record<string, unknown>> = {}) =>
-  PyField(metadataParser(), o, { type: 'object', additionalProperties: true, description: 'Caller metadata; keys may not contain control characters' } as ApiPropertyOptions);
+  PyField(metadataParser(), o, {
+    type: 'object',
+    additionalProperties: true,
+    description: 'Caller metadata; keys may not contain control characters',
+  } as ApiPropertyOptions);
 
 /** A nested model, or with `list: true` a `list[Model]`. Pass the class or a thunk for forward references. */
 export function NestedField(

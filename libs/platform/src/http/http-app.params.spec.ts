@@ -25,8 +25,19 @@ describe('query, path and header parameters', () => {
   it('reports missing query params with input null and the last of repeated scalars', async () => {
     expect(await errorsOf(get('/items?limit=1&limit=500&archived=maybe'))).toEqual([
       { type: 'missing', loc: ['query', 'q'], msg: 'Field required', input: null },
-      { type: 'less_than_equal', loc: ['query', 'limit'], msg: 'Input should be less than or equal to 100', input: '500', ctx: { le: 100 } },
-      { type: 'bool_parsing', loc: ['query', 'archived'], msg: 'Input should be a valid boolean, unable to interpret input', input: 'maybe' },
+      {
+        type: 'less_than_equal',
+        loc: ['query', 'limit'],
+        msg: 'Input should be less than or equal to 100',
+        input: '500',
+        ctx: { le: 100 },
+      },
+      {
+        type: 'bool_parsing',
+        loc: ['query', 'archived'],
+        msg: 'Input should be a valid boolean, unable to interpret input',
+        input: 'maybe',
+      },
     ]);
   });
 

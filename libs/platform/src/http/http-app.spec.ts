@@ -63,7 +63,9 @@ describe('body validation (pydantic lax mode)', () => {
     ['0', 'greater_than_equal', 'Input should be greater than or equal to 1', { ge: 1 }],
     [101, 'less_than_equal', 'Input should be less than or equal to 100', { le: 100 }],
   ])('reports bounds with ctx and the raw input (limit=%j)', async (limit, type, msg, ctx) => {
-    expect(await errorsOf(post({ queries: ['a'], limit }))).toEqual([{ type, loc: ['body', 'limit'], msg, input: limit, ctx }]);
+    expect(await errorsOf(post({ queries: ['a'], limit }))).toEqual([
+      { type, loc: ['body', 'limit'], msg, input: limit, ctx },
+    ]);
   });
 
   it.each([
@@ -72,7 +74,9 @@ describe('body validation (pydantic lax mode)', () => {
     [null, 'int_type', 'Input should be a valid integer'],
     [[5], 'int_type', 'Input should be a valid integer'],
   ])('reports integer type errors (limit=%j)', async (limit, type, msg) => {
-    expect(await errorsOf(post({ queries: ['a'], limit }))).toEqual([{ type, loc: ['body', 'limit'], msg, input: limit }]);
+    expect(await errorsOf(post({ queries: ['a'], limit }))).toEqual([
+      { type, loc: ['body', 'limit'], msg, input: limit },
+    ]);
   });
 
   it('reports an enum mismatch with the expected members', async () => {
@@ -126,7 +130,9 @@ describe('body validation (pydantic lax mode)', () => {
   });
 
   it('validates dates, URLs and dicts', async () => {
-    expect(await errorsOf(post({ queries: ['a'], from: '2024-02-30', callback_url: 'ftp://x.org', metadata: [1] }))).toEqual([
+    expect(
+      await errorsOf(post({ queries: ['a'], from: '2024-02-30', callback_url: 'ftp://x.org', metadata: [1] })),
+    ).toEqual([
       {
         type: 'date_parsing',
         loc: ['body', 'from'],
@@ -143,8 +149,17 @@ describe('body validation (pydantic lax mode)', () => {
       },
       { type: 'dict_type', loc: ['body', 'metadata'], msg: 'Input should be a valid dictionary', input: [1] },
     ]);
-    const ok = await post({ queries: ['a'], from: '2024-02-29', callback_url: 'HTTPS://Example.com', metadata: { a: [1] } });
-    expect(ok.json().body).toMatchObject({ from: '2024-02-29', callback_url: 'https://example.com/', metadata: { a: [1] } });
+    const ok = await post({
+      queries: ['a'],
+      from: '2024-02-29',
+      callback_url: 'HTTPS://Example.com',
+      metadata: { a: [1] },
+    });
+    expect(ok.json().body).toMatchObject({
+      from: '2024-02-29',
+      callback_url: 'https://example.com/',
+      metadata: { a: [1] },
+    });
   });
 });
 
@@ -181,7 +196,7 @@ describe('body shape and parsing', () => {
     ['{"queries": ["a"]} x', 19, 'Extra data'],
     // code points, not UTF-16 units: the emoji counts once
     ['{"q": "é😀", x}', 12, 'Expecting property name enclosed in double quotes'],
-  ])('answers malformed JSON %j with json_invalid at Python\'s position', async (payload, pos, error) => {
+  ])("answers malformed JSON %j with json_invalid at Python's position", async (payload, pos, error) => {
     expect(await errorsOf(post(payload))).toEqual([
       { type: 'json_invalid', loc: ['body', pos], msg: 'JSON decode error', input: {}, ctx: { error } },
     ]);
@@ -193,8 +208,13 @@ describe('body shape and parsing', () => {
     expect(r.json().body.queries).toEqual(['a']);
   });
 
-  it('answers undecodable bytes with FastAPI\'s 400', async () => {
-    const r = await request({ method: 'POST', url: '/search', payload: Buffer.from([0x7b, 0xff, 0x7d]), headers: { 'content-type': 'application/json' } });
+  it("answers undecodable bytes with FastAPI's 400", async () => {
+    const r = await request({
+      method: 'POST',
+      url: '/search',
+      payload: Buffer.from([0x7b, 0xff, 0x7d]),
+      headers: { 'content-type': 'application/json' },
+    });
     expect([r.statusCode, r.json()]).toEqual([400, { detail: 'There was an error parsing the body' }]);
   });
 

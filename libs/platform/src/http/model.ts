@@ -54,7 +54,12 @@ export const isObject = (v: unknown): v is Record<string, unknown> =>
  */
 export function validateModel(type: Type<unknown>, input: unknown, loc: Loc, missingInputNull = false): ParseResult {
   if (!isObject(input)) {
-    return fail('model_attributes_type', loc, 'Input should be a valid dictionary or object to extract fields from', input);
+    return fail(
+      'model_attributes_type',
+      loc,
+      'Input should be a valid dictionary or object to extract fields from',
+      input,
+    );
   }
   const fields = modelFields(type) ?? [];
   const out = Object.create(type.prototype) as Record<string, unknown>;
@@ -64,7 +69,12 @@ export function validateModel(type: Type<unknown>, input: unknown, loc: Loc, mis
     if (raw === undefined) {
       if (f.makeDefault) out[f.key] = f.makeDefault();
       else if (!f.optional) {
-        errors.push({ type: 'missing', loc: [...loc, f.name], msg: 'Field required', input: missingInputNull ? null : input });
+        errors.push({
+          type: 'missing',
+          loc: [...loc, f.name],
+          msg: 'Field required',
+          input: missingInputNull ? null : input,
+        });
       }
       continue;
     }

@@ -94,7 +94,11 @@ describe('pythonJsonError', () => {
   });
 
   it('accepts exactly what JSON.parse accepts (mutation fuzz)', () => {
-    const seeds = ['{"a":[1,-2.5e+3,true,false,null,"x\\n\\u00e9\\ud83d\\ude00"],"b":{}}', '[0, 1E2, "\\"", [], {"k": [ ]}]', ' "s" '];
+    const seeds = [
+      '{"a":[1,-2.5e+3,true,false,null,"x\\n\\u00e9\\ud83d\\ude00"],"b":{}}',
+      '[0, 1E2, "\\"", [], {"k": [ ]}]',
+      ' "s" ',
+    ];
     const alphabet = ['{', '}', '[', ']', ',', ':', '"', '\\', 'e', '-', '0', '1', '.', ' ', 'u', 'n', '\t'];
     let seed = 42;
     const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
@@ -103,7 +107,9 @@ describe('pythonJsonError', () => {
       let doc = seeds[rand(seeds.length)];
       for (let k = 0; k <= rand(3); k++) {
         const at = rand(doc.length + 1);
-        doc = rand(2) ? doc.slice(0, at) + alphabet[rand(alphabet.length)] + doc.slice(at) : doc.slice(0, at) + doc.slice(at + 1);
+        doc = rand(2)
+          ? doc.slice(0, at) + alphabet[rand(alphabet.length)] + doc.slice(at)
+          : doc.slice(0, at) + doc.slice(at + 1);
       }
       let parses = true;
       try {

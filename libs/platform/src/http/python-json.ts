@@ -15,7 +15,10 @@ export interface PythonJsonOptions {
 }
 
 class Stop {
-  constructor(readonly msg: string, readonly pos: number) {}
+  constructor(
+    readonly msg: string,
+    readonly pos: number,
+  ) {}
 }
 
 const WS = new Set([' ', '\t', '\n', '\r']);

@@ -12,7 +12,11 @@ import { isObject, modelFields, validateModel, type FieldSpec, type ParseResult 
 
 export type ParamSource = 'body' | 'query' | 'path' | 'header';
 
-const SOURCE_OF: Partial<Record<ArgumentMetadata['type'], ParamSource>> = { body: 'body', query: 'query', param: 'path' };
+const SOURCE_OF: Partial<Record<ArgumentMetadata['type'], ParamSource>> = {
+  body: 'body',
+  query: 'query',
+  param: 'path',
+};
 
 /**
  * Query strings and headers are multi-valued: a list field takes every value (a single one becomes a
@@ -61,7 +65,9 @@ export class PydanticValidationPipe implements PipeTransform {
   }
 }
 
-const RequestHeaders = createParamDecorator((_: unknown, ctx: ExecutionContext) => ctx.switchToHttp().getRequest().headers);
+const RequestHeaders = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext) => ctx.switchToHttp().getRequest().headers,
+);
 
 /** `@ValidatedHeaders() h: HeadersDto` — header fields need lower-case aliases, e.g. `alias: 'x-request-id'`. */
 export const ValidatedHeaders = (): ParameterDecorator => RequestHeaders(new PydanticValidationPipe('header'));

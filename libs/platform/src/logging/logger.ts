@@ -38,7 +38,10 @@ export function createRootLogger(service: string, level: string, format: 'json' 
 }
 
 /** `auto`: pretty lines on a terminal, JSON lines otherwise (a pipe, a file, a log collector). */
-export const logFormatOf = (format: 'json' | 'pretty' | 'auto', tty = process.stdout.isTTY === true): 'json' | 'pretty' => (format === 'auto' ? (tty ? 'pretty' : 'json') : format);
+export const logFormatOf = (
+  format: 'json' | 'pretty' | 'auto',
+  tty = process.stdout.isTTY === true,
+): 'json' | 'pretty' => (format === 'auto' ? (tty ? 'pretty' : 'json') : format);
 
 /** Nest's start-up chatter (modules loaded, every route mapped): debug, not info. */
 const BOOT_NOISE = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestMicroservice']);
@@ -51,7 +54,10 @@ export class JsonLogger implements LoggerService {
     const context = typeof params[params.length - 1] === 'string' ? (params[params.length - 1] as string) : undefined;
     const level = given === 'info' && context !== undefined && BOOT_NOISE.has(context) ? 'debug' : given;
     if (message instanceof Error) {
-      this.pino[level]({ context, err: { name: message.name, message: message.message, stack: message.stack } }, message.message);
+      this.pino[level](
+        { context, err: { name: message.name, message: message.message, stack: message.stack } },
+        message.message,
+      );
     } else if (typeof message === 'object' && message !== null) {
       this.pino[level]({ context, ...(message as object) });
     } else {

@@ -13,7 +13,17 @@ describe('logs for people and for machines', () => {
   });
 
   it('a JSON line reads as time, level, service, context, message and the other fields', () => {
-    const line = prettyLine(JSON.stringify({ level: 'info', time: '2026-11-26T12:04:05.123Z', service: 'standalone', pid: 7, context: 'Boot', msg: 'standalone listening', port: 8080 }));
+    const line = prettyLine(
+      JSON.stringify({
+        level: 'info',
+        time: '2026-11-26T12:04:05.123Z',
+        service: 'standalone',
+        pid: 7,
+        context: 'Boot',
+        msg: 'standalone listening',
+        port: 8080,
+      }),
+    );
     expect(line).toBe('12:04:05 INFO  [standalone] Boot: standalone listening port=8080');
     expect(prettyLine('not json')).toBe('not json');
   });
@@ -36,6 +46,11 @@ describe('logs for people and for machines', () => {
     expect(first).toContain(`curl -s http://localhost:8080/v1/search -H 'Authorization: Bearer wr_demo'`);
     expect(first).toContain('"queries":["sodium-ion battery"]');
     expect(readyBanner('http://localhost:8080', null)).not.toContain('Demo key');
-    expect([baseUrlOf('0.0.0.0', 8080), baseUrlOf('::', 1), baseUrlOf('127.0.0.1', 2), baseUrlOf('::1', 3)]).toEqual(['http://localhost:8080', 'http://localhost:1', 'http://127.0.0.1:2', 'http://[::1]:3']);
+    expect([baseUrlOf('0.0.0.0', 8080), baseUrlOf('::', 1), baseUrlOf('127.0.0.1', 2), baseUrlOf('::1', 3)]).toEqual([
+      'http://localhost:8080',
+      'http://localhost:1',
+      'http://127.0.0.1:2',
+      'http://[::1]:3',
+    ]);
   });
 });

@@ -1,7 +1,20 @@
 import { Writable } from 'node:stream';
 
-const LEVEL_LABEL: Record<string, string> = { trace: 'TRACE', debug: 'DEBUG', info: 'INFO ', warn: 'WARN ', error: 'ERROR', fatal: 'FATAL' };
-const COLOUR: Record<string, string> = { warn: '\x1b[33m', error: '\x1b[31m', fatal: '\x1b[31m', debug: '\x1b[2m', trace: '\x1b[2m' };
+const LEVEL_LABEL: Record<string, string> = {
+  trace: 'TRACE',
+  debug: 'DEBUG',
+  info: 'INFO ',
+  warn: 'WARN ',
+  error: 'ERROR',
+  fatal: 'FATAL',
+};
+const COLOUR: Record<string, string> = {
+  warn: '\x1b[33m',
+  error: '\x1b[31m',
+  fatal: '\x1b[31m',
+  debug: '\x1b[2m',
+  trace: '\x1b[2m',
+};
 const RESET = '\x1b[0m';
 /** Fields every line has: shown in the line's head, not among its details. */
 const HEAD = new Set(['level', 'time', 'pid', 'service', 'context', 'msg']);
@@ -20,7 +33,13 @@ export function prettyLine(json: string, colour = false): string {
     .filter(([key, value]) => !HEAD.has(key) && value !== undefined)
     .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
     .join(' ');
-  const message = [entry.context ? `${String(entry.context)}:` : '', entry.msg === undefined ? '' : String(entry.msg), details].filter(Boolean).join(' ');
+  const message = [
+    entry.context ? `${String(entry.context)}:` : '',
+    entry.msg === undefined ? '' : String(entry.msg),
+    details,
+  ]
+    .filter(Boolean)
+    .join(' ');
   const line = `${time} ${LEVEL_LABEL[level] ?? level} [${String(entry.service ?? '')}] ${message}`;
   return colour && COLOUR[level] ? `${COLOUR[level]}${line}${RESET}` : line;
 }

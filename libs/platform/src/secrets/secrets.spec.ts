@@ -17,7 +17,13 @@ describe('api keys', () => {
     expect(keys.size).toBe(200);
   });
   it('refuse malformed keys', () => {
-    for (const bad of ['', 'wr_', 'wr_short_x', 'sk_abcdefghijkl_' + 'a'.repeat(43), `wr_abcdefghijkl_${'a'.repeat(42)}`]) {
+    for (const bad of [
+      '',
+      'wr_',
+      'wr_short_x',
+      'sk_abcdefghijkl_' + 'a'.repeat(43),
+      `wr_abcdefghijkl_${'a'.repeat(42)}`,
+    ]) {
       expect(parseApiKey(bad)).toBeUndefined();
     }
   });

@@ -24,7 +24,9 @@ export class TeamAdmin {
   ) {}
 
   private run(teamId: string, command: TeamCommand) {
-    return handleCommand(this.store, teamStream(teamId), teamDecider, command, { metadata: { ...this.metadata, team_id: teamId } });
+    return handleCommand(this.store, teamStream(teamId), teamDecider, command, {
+      metadata: { ...this.metadata, team_id: teamId },
+    });
   }
 
   private async state(teamId: string): Promise<TeamState> {
@@ -114,11 +116,17 @@ export class TeamAdmin {
  * First boot with an empty log: team `demo` with a key and a webhook secret, printed once to
  * stdout outside the JSON logs so a newcomer can call the API at once.
  */
-export async function bootstrapDemoTeam(store: EventStore, box: SecretBox, print: (line: string) => void): Promise<string | null> {
+export async function bootstrapDemoTeam(
+  store: EventStore,
+  box: SecretBox,
+  print: (line: string) => void,
+): Promise<string | null> {
   if ((await store.headPosition()) >= 0n) return null;
-  const { key, webhookSecret } = await new TeamAdmin(store, box, { causation_id: 'first-boot' }).createKey('demo', 'demo');
+  const { key, webhookSecret } = await new TeamAdmin(store, box, { causation_id: 'first-boot' }).createKey(
+    'demo',
+    'demo',
+  );
   print(`Demo API key: ${key}`);
   if (webhookSecret) print(`Demo webhook secret: ${webhookSecret}`);
   return key;
 }
-

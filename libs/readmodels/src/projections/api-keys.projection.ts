@@ -44,7 +44,8 @@ export const apiKeysProjection: Projection = {
       case 'ApiKeyIssued':
         return { ...issued(event, data.key_id, data.key_hash, data.name, data.created_at) };
       case 'ApiKeyRotated':
-        if (id === data.new_key_id) return { ...issued(event, data.new_key_id, data.new_key_hash, data.name, data.created_at) };
+        if (id === data.new_key_id)
+          return { ...issued(event, data.new_key_id, data.new_key_hash, data.name, data.created_at) };
         return doc ? { ...doc, expires_at: data.old_key_expires_at } : doc;
       case 'ApiKeyRevoked':
         return doc ? { ...doc, revoked_at: data.revoked_at } : doc;

@@ -6,7 +6,12 @@ describe('pruneCharges', () => {
     const store = new MemoryReadStore();
     const day = (d: number) => new Date(Date.UTC(2026, 0, d)).toISOString();
     for (let i = 0; i < 120; i++) {
-      await store.upsert(CHARGES, `charge-${i}`, { team_id: 'acme', request_id: `r${i}`, at: day(1 + (i % 30)), credits: 1, items: [] }, BigInt(i));
+      await store.upsert(
+        CHARGES,
+        `charge-${i}`,
+        { team_id: 'acme', request_id: `r${i}`, at: day(1 + (i % 30)), credits: 1, items: [] },
+        BigInt(i),
+      );
     }
     const dropped = await pruneCharges(store, day(21), 7);
     expect(dropped).toBe(80);

@@ -32,7 +32,13 @@ export const chargesProjection: Projection<ChargeDoc> = {
   ids: (event) => [event.stream],
   apply(doc, event) {
     const { data } = toDomainEvent<CreditsCharged>(event);
-    const charge: ChargeDoc = { team_id: data.team_id, request_id: data.request_id, at: data.at, credits: data.credits, items: data.items };
+    const charge: ChargeDoc = {
+      team_id: data.team_id,
+      request_id: data.request_id,
+      at: data.at,
+      credits: data.credits,
+      items: data.items,
+    };
     if (!doc) return { ...charge };
     // A run that is charged as it goes (FindAll) adds up in one document.
     return { ...doc, credits: doc.credits + charge.credits, items: addItems(doc.items, charge.items) };

@@ -74,7 +74,12 @@ export const monitorEventsProjection: Projection<MonitorEventDoc> = {
   ids: (event) => [(event.data as { event: MonitorEvent }).event.event_id],
   apply(doc, event) {
     const e = (event.data as { event: MonitorEvent }).event;
-    const next: MonitorEventDoc = { monitor_id: e.monitor_id, ran_at: e.ran_at, seq: event.revision.toString().padStart(20, '0'), event: e };
+    const next: MonitorEventDoc = {
+      monitor_id: e.monitor_id,
+      ran_at: e.ran_at,
+      seq: event.revision.toString().padStart(20, '0'),
+      event: e,
+    };
     return doc ?? { ...next };
   },
 };

@@ -35,7 +35,9 @@ export const runItemsCollection = <Item extends object>(kind: RunKind): Collecti
 export const runItemId = (runId: string, seq: number | bigint) => `${runId}:${seq}`;
 
 /** The projection of a kind with a read model: its collection, filled from its streams. */
-export function runProjection<K extends RunKind>(kind: K & { readModel: NonNullable<RunKind['readModel']> }): Projection {
+export function runProjection<K extends RunKind>(
+  kind: K & { readModel: NonNullable<RunKind['readModel']> },
+): Projection {
   const stored = kind.readModel.items?.summary ?? ((state: StateOf<K>) => state);
   return {
     name: kind.readModel.collection,
@@ -54,7 +56,12 @@ export function runProjection<K extends RunKind>(kind: K & { readModel: NonNulla
       const state = stored(evolved);
       if (state.status === 'absent') return doc;
       // The public status from the state itself: the whole view is not built on every event.
-      const next: RunDoc = { team_id: state.team_id, created_at: state.requested_at, status: publicStatus(state), state };
+      const next: RunDoc = {
+        team_id: state.team_id,
+        created_at: state.requested_at,
+        status: publicStatus(state),
+        state,
+      };
       return { ...next };
     },
   };
@@ -78,7 +85,11 @@ export function runItemsProjection(kind: RunKind & { readModel: { items: RunItem
     ids: (event) => [runItemId(event.stream.slice(kind.streamPrefix.length), event.revision)],
     apply(doc, event) {
       if (doc) return doc; // one event per item: written once
-      const item: RunItemDoc = { ...items.item(event), run_id: event.stream.slice(kind.streamPrefix.length), seq: Number(event.revision) };
+      const item: RunItemDoc = {
+        ...items.item(event),
+        run_id: event.stream.slice(kind.streamPrefix.length),
+        seq: Number(event.revision),
+      };
       return { ...item };
     },
   };
@@ -90,5 +101,8 @@ export const runProjections = (kinds: readonly RunKind[]): Projection[] =>
     const readModel = kind.readModel;
     if (!readModel) return [];
     const items = readModel.items;
-    return [runProjection({ ...kind, readModel }), ...(items ? [runItemsProjection({ ...kind, readModel: { ...readModel, items } })] : [])];
+    return [
+      runProjection({ ...kind, readModel }),
+      ...(items ? [runItemsProjection({ ...kind, readModel: { ...readModel, items } })] : []),
+    ];
   });

@@ -40,7 +40,10 @@ export const daily: Projection = {
   collection: 'daily',
   versionBy: 'position',
   ids: (e) => [(e.data as Placed).day],
-  apply: (doc, e) => ({ total: ((doc?.total as number) ?? 0) + (e.data as Placed).amount, orders: ((doc?.orders as number) ?? 0) + 1 }),
+  apply: (doc, e) => ({
+    total: ((doc?.total as number) ?? 0) + (e.data as Placed).amount,
+    orders: ((doc?.orders as number) ?? 0) + 1,
+  }),
 };
 
 export const silent = { log: () => undefined, warn: () => undefined, error: () => undefined };
@@ -70,7 +73,11 @@ export function useProjectorFixture(openLog: (file: string) => SqliteEventStore)
   });
 }
 
-export const projector = (projections: Projection[] = [orders, daily], options: ProjectorOptions = {}, reads: ReadStore = store) => {
+export const projector = (
+  projections: Projection[] = [orders, daily],
+  options: ProjectorOptions = {},
+  reads: ReadStore = store,
+) => {
   const p = new Projector(es, reads, projections, { logger: silent, flushMs: 5, retryDelayMs: 1, ...options });
   running.push(p);
   return p;

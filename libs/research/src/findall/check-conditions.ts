@@ -7,7 +7,12 @@ export interface EntityPage {
   text: string;
 }
 
-const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}() ]/gu, ' ').replace(/\s+/g, ' ').trim();
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}() ]/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /** The first sentence of the page that `pattern` finds, and its match. */
 function find(page: EntityPage, pattern: RegExp): { sentence: string; match: RegExpExecArray } | undefined {
@@ -19,7 +24,8 @@ function find(page: EntityPage, pattern: RegExp): { sentence: string; match: Reg
 }
 
 const YEAR = /\b(?:founded|started|established|incorporated|operating since|since)\b\D{0,12}?\b(1[89]\d\d|20\d\d)\b/i;
-const COUNT = /\b(?:employs|employing|team of|counts|staff of|headcount of|workforce of)\s+(?:about\s+|around\s+|some\s+)?(\d[\d,]*)/i;
+const COUNT =
+  /\b(?:employs|employing|team of|counts|staff of|headcount of|workforce of)\s+(?:about\s+|around\s+|some\s+)?(\d[\d,]*)/i;
 const PLACE = /\b(?:headquartered|based|head office|headquarters|located)\s+(?:is\s+)?in\s+([^.;]+)/i;
 
 /**
@@ -28,7 +34,12 @@ const PLACE = /\b(?:headquartered|based|head office|headquarters|located)\s+(?:i
  * first), keywords as words the page carries.
  */
 export function checkCondition(condition: FindAllCondition, page: EntityPage): ConditionReason {
-  const reason = (holds: boolean, excerpt: string | null): ConditionReason => ({ condition: condition.name, holds, evidence_url: excerpt ? page.url : null, excerpt });
+  const reason = (holds: boolean, excerpt: string | null): ConditionReason => ({
+    condition: condition.name,
+    holds,
+    evidence_url: excerpt ? page.url : null,
+    excerpt,
+  });
   switch (condition.kind) {
     case 'place': {
       const found = find(page, PLACE);
@@ -43,7 +54,12 @@ export function checkCondition(condition: FindAllCondition, page: EntityPage): C
       if (!found) return reason(false, null);
       const year = Number(found.match[1]);
       const bound = Number(condition.value);
-      const holds = condition.kind === 'year_after' ? year > bound : condition.kind === 'year_before' ? year < bound : year === bound;
+      const holds =
+        condition.kind === 'year_after'
+          ? year > bound
+          : condition.kind === 'year_before'
+            ? year < bound
+            : year === bound;
       return reason(holds, found.sentence);
     }
     case 'count_more':
@@ -51,11 +67,17 @@ export function checkCondition(condition: FindAllCondition, page: EntityPage): C
       const found = find(page, COUNT);
       if (!found) return reason(false, null);
       const n = Number(found.match[1]!.replace(/,/g, ''));
-      return reason(condition.kind === 'count_more' ? n > Number(condition.value) : n < Number(condition.value), found.sentence);
+      return reason(
+        condition.kind === 'count_more' ? n > Number(condition.value) : n < Number(condition.value),
+        found.sentence,
+      );
     }
     case 'keyword': {
       const words = norm(String(condition.value)).split(' ').filter(Boolean);
-      const pattern = new RegExp(`\\b${words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+')}\\b`, 'i');
+      const pattern = new RegExp(
+        `\\b${words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+')}\\b`,
+        'i',
+      );
       const found = find(page, pattern);
       return reason(!!found, found?.sentence ?? null);
     }

@@ -1,9 +1,14 @@
 import type { FindAllCondition, FindAllSchema } from '@app/domain';
 
 /** Plural nouns an enumeration query names its entities with. */
-const TYPE_NOUNS = /\b(companies|startups|start-ups|firms|businesses|organisations|organizations|manufacturers|suppliers|universities|labs|laboratories|institutes|people|researchers|founders|products|projects|restaurants|hospitals|schools|banks|stores|shops|agencies|teams)\b/i;
+const TYPE_NOUNS =
+  /\b(companies|startups|start-ups|firms|businesses|organisations|organizations|manufacturers|suppliers|universities|labs|laboratories|institutes|people|researchers|founders|products|projects|restaurants|hospitals|schools|banks|stores|shops|agencies|teams)\b/i;
 
-const clean = (text: string) => text.replace(/\s+/g, ' ').trim().replace(/[.?!]+$/, '');
+const clean = (text: string) =>
+  text
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[.?!]+$/, '');
 
 /** One condition in words, or a keyword condition when no pattern reads it. */
 function readCondition(phrase: string): FindAllCondition | undefined {
@@ -20,11 +25,18 @@ function readCondition(phrase: string): FindAllCondition | undefined {
     if (how === 'since') return { name: `founded in or after ${year}`, kind: 'year_after', value: year - 1 };
     return { name: `founded in ${year}`, kind: 'year_in', value: year };
   }
-  m = /^(?:having\s+|employing\s+)?(more|over|fewer|less|under)\s+than\s+(\d[\d,]*)\s+(?:employees|people|staff|workers)$/i.exec(p) ?? /^(over|under)\s+(\d[\d,]*)\s+(?:employees|people|staff|workers)$/i.exec(p);
+  m =
+    /^(?:having\s+|employing\s+)?(more|over|fewer|less|under)\s+than\s+(\d[\d,]*)\s+(?:employees|people|staff|workers)$/i.exec(
+      p,
+    ) ?? /^(over|under)\s+(\d[\d,]*)\s+(?:employees|people|staff|workers)$/i.exec(p);
   if (m) {
     const n = Number(m[2]!.replace(/,/g, ''));
     const more = /more|over/i.test(m[1]!);
-    return { name: `${more ? 'more' : 'fewer'} than ${n} employees`, kind: more ? 'count_more' : 'count_less', value: n };
+    return {
+      name: `${more ? 'more' : 'fewer'} than ${n} employees`,
+      kind: more ? 'count_more' : 'count_less',
+      value: n,
+    };
   }
   return { name: p, kind: 'keyword', value: p };
 }
@@ -44,11 +56,23 @@ export function deriveFindAllSchema(query: string): FindAllSchema {
   const conditions: FindAllCondition[] = [];
   if (before) conditions.push({ name: before.toLowerCase(), kind: 'keyword', value: before.toLowerCase() });
   // Conditions follow one another with or without a joining word: split before each one's verb too.
-  for (const piece of after.split(/,|\band\b|\bthat\b|\bwhich\b|\bwho\b|(?=\b(?:founded|established|started|incorporated|headquartered|based|located|situated|with|having|employing)\b)/i)) {
+  for (const piece of after.split(
+    /,|\band\b|\bthat\b|\bwhich\b|\bwho\b|(?=\b(?:founded|established|started|incorporated|headquartered|based|located|situated|with|having|employing)\b)/i,
+  )) {
     const condition = readCondition(piece);
     if (condition) conditions.push(condition);
   }
   const base = `${before ? `${before} ` : ''}${entityType}`;
-  const queries = [q, base, `${entityType} directory`, ...conditions.filter((c) => c.kind !== 'keyword').map((c) => `${base} ${c.name}`)];
-  return { objective: `Find all ${q}`, entity_type: entityType, conditions, generator: { queries: [...new Set(queries)] } };
+  const queries = [
+    q,
+    base,
+    `${entityType} directory`,
+    ...conditions.filter((c) => c.kind !== 'keyword').map((c) => `${base} ${c.name}`),
+  ];
+  return {
+    objective: `Find all ${q}`,
+    entity_type: entityType,
+    conditions,
+    generator: { queries: [...new Set(queries)] },
+  };
 }

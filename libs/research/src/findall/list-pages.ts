@@ -24,10 +24,21 @@ export function listRows(markdown: string, min = 5): { rows: ListRow[]; next: st
       next = first[2]!;
       continue;
     }
-    const cells = t.startsWith('|') ? t.split('|').map((c) => c.trim()).filter(Boolean) : null;
+    const cells = t.startsWith('|')
+      ? t
+          .split('|')
+          .map((c) => c.trim())
+          .filter(Boolean)
+      : null;
     const startsWithLink = cells ? cells[0]!.startsWith('[') : /^(?:[-*•]|\d+[.)])\s+\[/.test(t);
     if (!startsWithLink) continue;
-    const description = cells ? cells.slice(1).join(' · ').replace(LINK, '$1') : t.replace(/^(?:[-*•]|\d+[.)])\s+/, '').replace(first[0], '').replace(/^[\s:–—-]+/, '').replace(LINK, '$1');
+    const description = cells
+      ? cells.slice(1).join(' · ').replace(LINK, '$1')
+      : t
+          .replace(/^(?:[-*•]|\d+[.)])\s+/, '')
+          .replace(first[0], '')
+          .replace(/^[\s:–—-]+/, '')
+          .replace(LINK, '$1');
     rows.push({ name: first[1]!.trim(), url: first[2]!, description: description.trim() });
   }
   return { rows: rows.length >= min ? rows : [], next };
@@ -62,7 +73,7 @@ export function entityNameOf(title: string): string {
     .split(/ [|:–—·•»-] |: /)
     .map((part) => {
       let name = part.trim();
-      for (let previous = ''; previous !== name; ) {
+      for (let previous = ''; previous !== name;) {
         previous = name;
         name = name.replace(PAGE_WORDS, '').replace(SITE_SUFFIX, '').trim();
       }

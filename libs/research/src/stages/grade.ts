@@ -47,8 +47,16 @@ export async function gradeOne(
   let finding = graded.finding && checkedFinding(graded.finding, subquery, passages);
   if (!finding || !keep(finding)) return false;
   // The chain is cited too: the answer quote, then the sentence that led to it.
-  if (link && sourcesOf(state).some((s) => s.index === link.source) && !finding.evidence.some((e) => e.quote === link.quote)) {
-    finding = { ...finding, citations: [...new Set([...finding.citations, link.source])], evidence: [...finding.evidence, link] };
+  if (
+    link &&
+    sourcesOf(state).some((s) => s.index === link.source) &&
+    !finding.evidence.some((e) => e.quote === link.quote)
+  ) {
+    finding = {
+      ...finding,
+      citations: [...new Set([...finding.citations, link.source])],
+      evidence: [...finding.evidence, link],
+    };
   }
   if (progress.stopped()) return true;
   await progress.findingGraded(finding);
@@ -61,7 +69,13 @@ export async function gradeOne(
  * tried) plus documents read for other sub-queries that mention its terms (shared evidence), at
  * most MAX_PASSAGES, in source order.
  */
-export function passagesFor(i: number, subquery: string, sources: Source[], entries: { get(key: string): Entry | undefined }, docs: Map<string, Doc>): ResearchPassage[] {
+export function passagesFor(
+  i: number,
+  subquery: string,
+  sources: Source[],
+  entries: { get(key: string): Entry | undefined },
+  docs: Map<string, Doc>,
+): ResearchPassage[] {
   const terms = new Set(tokenize(subquery));
   const own: ResearchPassage[] = [];
   const shared: ResearchPassage[] = [];

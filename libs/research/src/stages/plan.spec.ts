@@ -4,7 +4,9 @@ import { plan } from './plan';
 describe('plan stage', () => {
   it('keeps the model plan one-lined, unique and capped, charges one planner call and records the plan', async () => {
     const state = stateFor({ maxSubqueries: 3, pagesPerSubquery: 2 });
-    const model = fakeModel({ plan: ['widget  maker', 'widget maker', '  ', 'who\nbuilds widgets', 'widget price', 'extra'] });
+    const model = fakeModel({
+      plan: ['widget  maker', 'widget maker', '  ', 'who\nbuilds widgets', 'widget price', 'extra'],
+    });
     const progress = recorder();
     expect(await plan(state, fakePorts({}, {}, model), progress)).toBe(false);
     expect(model.asked).toEqual([['plan', 'Who makes the widget?', ['widget maker'], 3]]);

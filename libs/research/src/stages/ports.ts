@@ -46,7 +46,11 @@ export interface ReadDocument {
 }
 
 export interface ResearchPorts {
-  search(subquery: string, page: number, locale: { country: string; language: string }): Promise<{ hits: SearchHit[]; hasMore: boolean }>;
+  search(
+    subquery: string,
+    page: number,
+    locale: { country: string; language: string },
+  ): Promise<{ hits: SearchHit[]; hasMore: boolean }>;
   /** One batch of reads; one answer per URL (matched by normalised URL; a missing one is a failure). */
   read(urls: string[]): Promise<ReadDocument[]>;
   model: ResearchModel;

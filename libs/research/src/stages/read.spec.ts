@@ -51,18 +51,26 @@ describe('read stage', () => {
     ]);
   });
 
-  it('cites a read PDF with the page that holds the most of its sub-query\'s words (#page=N)', async () => {
+  it("cites a read PDF with the page that holds the most of its sub-query's words (#page=N)", async () => {
     const state = stateFor({}, (s) => {
       s.subqueries = ['telescope mirror diameter'];
       s.entries.add(hit('https://x.example/report.pdf', 0.9), 0.9, 0);
       s.entries.add(hit('https://x.example/page', 0.8), 0.8, 0);
     });
-    const pages = ['The history of the site and its founding.', 'Visitor numbers rose by a tenth.', 'The telescope mirror has a diameter of 3.6 metres.'];
+    const pages = [
+      'The history of the site and its founding.',
+      'Visitor numbers rose by a tenth.',
+      'The telescope mirror has a diameter of 3.6 metres.',
+    ];
     const text = pages.join('\n\n');
     const pageStarts = pages.map((_, i) => pages.slice(0, i).join('\n\n').length + (i ? 2 : 0));
     const ports = {
       read: async (urls: string[]) =>
-        urls.map((url) => (url.endsWith('.pdf') ? { url, title: 'Report', text, error: null, pageStarts } : { url, title: 'Page', text: 'telescope mirror', error: null })),
+        urls.map((url) =>
+          url.endsWith('.pdf')
+            ? { url, title: 'Report', text, error: null, pageStarts }
+            : { url, title: 'Page', text: 'telescope mirror', error: null },
+        ),
     };
     expect(await read(state, ports, recorder())).toBe(false);
     expect(state.sources!.map((s) => s.url)).toEqual(['https://x.example/report.pdf#page=3', 'https://x.example/page']);
@@ -70,7 +78,10 @@ describe('read stage', () => {
 
   it('matches an answer by position when it names a URL not asked for (a redirect)', async () => {
     const state = searched();
-    const ports = { read: async (urls: string[]) => urls.map((u) => ({ url: `${u}/moved`, title: ' Moved ', text: 'text', error: null })) };
+    const ports = {
+      read: async (urls: string[]) =>
+        urls.map((u) => ({ url: `${u}/moved`, title: ' Moved ', text: 'text', error: null })),
+    };
     const progress = recorder();
     await readPages(state, ports, progress, [state.entries.get('x.example/u1')!]);
     expect(progress.calls).toEqual([['pageFetched', 'https://x.example/u1', true, 'Moved', null]]);
@@ -79,7 +90,14 @@ describe('read stage', () => {
   it('records which reads the browser rendered (the run is charged sku_render for them), failed ones too', async () => {
     const state = searched();
     const ports = {
-      read: async (urls: string[]) => urls.map((u, i) => ({ url: u, title: 'T', text: i === 0 ? 'text' : '', error: i === 0 ? null : 'rendering did not finish', rendered: true })),
+      read: async (urls: string[]) =>
+        urls.map((u, i) => ({
+          url: u,
+          title: 'T',
+          text: i === 0 ? 'text' : '',
+          error: i === 0 ? null : 'rendering did not finish',
+          rendered: true,
+        })),
     };
     const progress = recorder();
     await readPages(state, ports, progress, [state.entries.get('x.example/u1')!, state.entries.get('x.example/u2')!]);

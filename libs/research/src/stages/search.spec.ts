@@ -60,8 +60,19 @@ describe('rerank stage', () => {
     const asked: unknown[] = [];
     const ports = {
       rerank: async (objective: string, results: RunResult[]) => {
-        asked.push(objective, results.map((r) => r.url));
-        return { results: [{ ...results[1]!, score: 0.7 }, { ...results[0]!, url: 'https://unknown.example/', score: 1 }, { ...results[0]!, score: 0.5 }, { ...results[1]!, score: 0.1 }], usage: { input: 3, output: 1 } };
+        asked.push(
+          objective,
+          results.map((r) => r.url),
+        );
+        return {
+          results: [
+            { ...results[1]!, score: 0.7 },
+            { ...results[0]!, url: 'https://unknown.example/', score: 1 },
+            { ...results[0]!, score: 0.5 },
+            { ...results[1]!, score: 0.1 },
+          ],
+          usage: { input: 3, output: 1 },
+        };
       },
     };
     const progress = recorder();

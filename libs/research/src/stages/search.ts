@@ -7,7 +7,12 @@ import { addTokens, type Entry, mergedResults, type ResearchState, toResult } fr
  * `pagesPer` SERP pages, every hit merged by URL; the merged results are recorded after each
  * sub-query. True when stopped.
  */
-export async function searchAndMerge(state: ResearchState, ports: Pick<ResearchPorts, 'search'>, progress: ResearchProgress, from = 0): Promise<boolean> {
+export async function searchAndMerge(
+  state: ResearchState,
+  ports: Pick<ResearchPorts, 'search'>,
+  progress: ResearchProgress,
+  from = 0,
+): Promise<boolean> {
   for (let i = from; i < state.subqueries.length; i++) {
     const subquery = state.subqueries[i]!;
     for (let page = 1; page <= state.pagesPer; page++) {
@@ -26,7 +31,11 @@ export async function searchAndMerge(state: ResearchState, ports: Pick<ResearchP
 }
 
 /** 3. Re-rank the merged results against the objective, when there is one and a re-ranker. True when stopped. */
-export async function rerank(state: ResearchState, ports: Pick<ResearchPorts, 'rerank'>, progress: ResearchProgress): Promise<boolean> {
+export async function rerank(
+  state: ResearchState,
+  ports: Pick<ResearchPorts, 'rerank'>,
+  progress: ResearchProgress,
+): Promise<boolean> {
   const objective = state.input.objective?.trim();
   if (!objective || !ports.rerank || mergedResults(state).length === 0) return false;
   if (progress.stopped()) return true;

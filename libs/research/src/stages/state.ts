@@ -67,7 +67,14 @@ export function initialState(input: ResearchInput): ResearchState {
     reranked: null,
     sources: null,
     readBatches: 0,
-    usage: { planner_calls: 0, grader_calls: 0, synth_calls: 0, search_queries: 0, pages_fetched: 0, tokens: { input: 0, output: 0 } },
+    usage: {
+      planner_calls: 0,
+      grader_calls: 0,
+      synth_calls: 0,
+      search_queries: 0,
+      pages_fetched: 0,
+      tokens: { input: 0, output: 0 },
+    },
     restatements: [],
     question: input.prompt.trim() || input.queries[0] || '',
     report: null,
@@ -108,11 +115,23 @@ export function outcomeOf(state: ResearchState, stopped: boolean): ResearchOutco
 }
 
 export function toResult(e: Entry): RunResult {
-  return { url: e.hit.url, title: e.hit.title, snippet: e.hit.snippet, date: e.hit.date ?? null, domain: e.hit.domain || domainOf(e.hit.url), score: e.score };
+  return {
+    url: e.hit.url,
+    title: e.hit.title,
+    snippet: e.hit.snippet,
+    date: e.hit.date ?? null,
+    domain: e.hit.domain || domainOf(e.hit.url),
+    score: e.score,
+  };
 }
 
 /** Numbers the results 1.. in first-seen order; `subqueries` name the sub-query that first found each. */
-export function numberSources(results: RunResult[], entries: { get(key: string): Entry | undefined }, docs: Map<string, Doc>, subqueries: string[]): Source[] {
+export function numberSources(
+  results: RunResult[],
+  entries: { get(key: string): Entry | undefined },
+  docs: Map<string, Doc>,
+  subqueries: string[],
+): Source[] {
   return results
     .map((r) => ({ r, e: entries.get(normalizeUrl(r.url))! }))
     .filter(({ e }) => e)
@@ -180,6 +199,7 @@ export function evidenceText(e: Entry, docs: Map<string, Doc>, question: string)
  * A page's text for a judgement: whole when it fits the passage budget (an answer may use none of
  * the question's words: "head office" for "headquartered"), else the excerpts focused on the question.
  */
-const focused = (text: string, question: string) => (text.length <= PASSAGE_CHARS ? text : focusExcerpts(text, question, PASSAGE_CHARS).join('\n\n'));
+const focused = (text: string, question: string) =>
+  text.length <= PASSAGE_CHARS ? text : focusExcerpts(text, question, PASSAGE_CHARS).join('\n\n');
 
 export const oneLine = (q: string) => q.replace(/\s+/g, ' ').trim();

@@ -17,7 +17,11 @@ describe('synthesise stage', () => {
     const model = fakeModel({ report: 'Acme makes widgets [1].' });
     expect(await synthesise(state, fakePorts({}, {}, model), recorder())).toBe(false);
     expect(model.asked).toEqual([['synthesise', 'Who makes the widget?', 1, [1]]]);
-    expect(outcomeOf(state, false)).toMatchObject({ stopped: false, report: 'Acme makes widgets [1].', usage: { synth_calls: 1, tokens: { input: 10, output: 2 } } });
+    expect(outcomeOf(state, false)).toMatchObject({
+      stopped: false,
+      report: 'Acme makes widgets [1].',
+      usage: { synth_calls: 1, tokens: { input: 10, output: 2 } },
+    });
   });
 
   it('skips the call when the input says so, and refuses a report citing an unknown source', async () => {
@@ -26,7 +30,9 @@ describe('synthesise stage', () => {
     expect(await synthesise(skipped, fakePorts({}, {}, model), recorder())).toBe(false);
     expect(model.asked).toEqual([]);
     expect(skipped.report).toBeNull();
-    await expect(synthesise(withSource(), fakePorts({}, {}, model), recorder())).rejects.toBeInstanceOf(UnresolvedCitationError);
+    await expect(synthesise(withSource(), fakePorts({}, {}, model), recorder())).rejects.toBeInstanceOf(
+      UnresolvedCitationError,
+    );
   });
 
   it('a stopped run writes nothing', async () => {

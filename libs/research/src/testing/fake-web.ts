@@ -90,12 +90,18 @@ export const PAGES: FakePage[] = [
   {
     url: 'https://bread.example.org/sourdough',
     title: 'Sourdough starter basics',
-    text: p('A sourdough starter is a mix of flour and water fermented by wild yeast.', 'Feed the starter daily with equal weights of flour and water.'),
+    text: p(
+      'A sourdough starter is a mix of flour and water fermented by wild yeast.',
+      'Feed the starter daily with equal weights of flour and water.',
+    ),
   },
   {
     url: 'https://bread.example.org/sourdough-baking',
     title: 'Baking sourdough bread',
-    text: p('Bake sourdough bread in a preheated Dutch oven.', 'A long cold fermentation gives sourdough its sour taste.'),
+    text: p(
+      'Bake sourdough bread in a preheated Dutch oven.',
+      'A long cold fermentation gives sourdough its sour taste.',
+    ),
   },
 ];
 
@@ -153,4 +159,5 @@ export function fakeWeb(pages: FakePage[] = PAGES): FakeWeb {
   };
 }
 
-export const pageText = (url: string): string | undefined => PAGES.find((pg) => normalizeUrl(pg.url) === normalizeUrl(url))?.text;
+export const pageText = (url: string): string | undefined =>
+  PAGES.find((pg) => normalizeUrl(pg.url) === normalizeUrl(url))?.text;

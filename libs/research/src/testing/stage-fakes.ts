@@ -23,7 +23,14 @@ export const stateFor = (input: Partial<ResearchInput> = {}, build?: (state: Res
   return state;
 };
 
-export const hit = (url: string, score: number, extra: Partial<SearchHit> = {}): SearchHit => ({ url, title: `T ${url}`, snippet: `snippet of ${url}`, date: null, score, ...extra });
+export const hit = (url: string, score: number, extra: Partial<SearchHit> = {}): SearchHit => ({
+  url,
+  title: `T ${url}`,
+  snippet: `snippet of ${url}`,
+  date: null,
+  score,
+  ...extra,
+});
 
 export type Call = [string, ...unknown[]];
 
@@ -66,7 +73,14 @@ export function fakeModel(answers: {
     },
     async grade(subquery, passages) {
       asked.push(['grade', subquery, passages.map((p) => p.source)]);
-      return { finding: answers.grade?.(subquery, passages.map((p) => p.source)) ?? null, usage: USAGE };
+      return {
+        finding:
+          answers.grade?.(
+            subquery,
+            passages.map((p) => p.source),
+          ) ?? null,
+        usage: USAGE,
+      };
     },
     async followUp(question, passages, max) {
       asked.push(['followUp', question, passages.map((p) => p.source), max]);
@@ -80,7 +94,11 @@ export function fakeModel(answers: {
 }
 
 /** Search answering from a table of sub-query -> SERP pages; read answering every URL with its text. */
-export function fakePorts(serps: Record<string, SearchHit[][]>, texts: Record<string, string> = {}, model = fakeModel({})): ResearchPorts & { searched: Call[]; read: (urls: string[]) => Promise<ReadDocument[]> } {
+export function fakePorts(
+  serps: Record<string, SearchHit[][]>,
+  texts: Record<string, string> = {},
+  model = fakeModel({}),
+): ResearchPorts & { searched: Call[]; read: (urls: string[]) => Promise<ReadDocument[]> } {
   const searched: Call[] = [];
   return {
     searched,
@@ -92,7 +110,11 @@ export function fakePorts(serps: Record<string, SearchHit[][]>, texts: Record<st
     },
     async read(urls) {
       searched.push(['read', urls]);
-      return urls.map((url) => (texts[url] ? { url, title: `Read ${url}`, text: texts[url]!, error: null } : { url, title: null, text: '', error: 'HTTP 404' }));
+      return urls.map((url) =>
+        texts[url]
+          ? { url, title: `Read ${url}`, text: texts[url]!, error: null }
+          : { url, title: null, text: '', error: 'HTTP 404' },
+      );
     },
   };
 }

@@ -4,7 +4,12 @@ import { answerFeatures, FEATURE_NAMES, wrongKind } from './features';
 import { analyse } from '../question/analysis';
 import { gradeExtractive, gradeRules } from '../grade';
 
-const page = (source: number, title: string, text: string) => ({ source, url: `https://example.test/${source}`, title, text });
+const page = (source: number, title: string, text: string) => ({
+  source,
+  url: `https://example.test/${source}`,
+  title,
+  text,
+});
 
 describe('the committed reader weights', () => {
   it('load, and name exactly the features the engine computes, in its order', () => {
@@ -18,7 +23,9 @@ describe('the committed reader weights', () => {
 
   it('are refused when they name other features, or miss numbers', () => {
     const base = committed as unknown as ReaderWeights;
-    expect(() => loadWeights({ ...base, features: [...base.features.slice(1), 'made_up'] })).toThrow(/run npm run train:reader/);
+    expect(() => loadWeights({ ...base, features: [...base.features.slice(1), 'made_up'] })).toThrow(
+      /run npm run train:reader/,
+    );
     expect(() => loadWeights({ ...base, weights: base.weights.slice(1) })).toThrow(/weights must hold/);
     expect(() => loadWeights({ ...base, thresholds: { answer: 0.9, high: 0.2 } })).toThrow(/thresholds/);
   });
@@ -50,12 +57,20 @@ describe('a value of another kind than asked is never the answer', () => {
 
   it('a who-question the pages answer only with a place is answered null, low, with the reason in words', () => {
     const question = 'Who founded Corvane Biolabs?';
-    const passages = [page(1, 'About Corvane Biolabs', 'Corvane Biolabs is a contract research company. Founded in Tallinn in 2011, it runs two laboratories.')];
+    const passages = [
+      page(
+        1,
+        'About Corvane Biolabs',
+        'Corvane Biolabs is a contract research company. Founded in Tallinn in 2011, it runs two laboratories.',
+      ),
+    ];
     const finding = gradeExtractive(question, passages);
     expect(finding!.verdict!.answered).toBe(false);
     expect(finding!.verdict!.value).toBe('Tallinn');
     expect(finding!.confidence).toBe('low');
-    expect(finding!.verdict!.reason).toBe('The pages read name no person who founded Corvane Biolabs: the closest candidate, "Tallinn", is a place, not a person.');
+    expect(finding!.verdict!.reason).toBe(
+      'The pages read name no person who founded Corvane Biolabs: the closest candidate, "Tallinn", is a place, not a person.',
+    );
     // No value: the finding holds the sentence, which promptAnswer does not take for one.
     expect(finding!.answer).toBe(finding!.evidence[0]!.quote);
   });
@@ -64,7 +79,11 @@ describe('a value of another kind than asked is never the answer', () => {
 describe('judging an answer', () => {
   const question = 'Who founded Corvane Biolabs?';
   const passages = [
-    page(1, 'About Corvane Biolabs', 'Corvane Biolabs was founded by Mara Ellison in 2011. The company runs two laboratories in Tallinn.'),
+    page(
+      1,
+      'About Corvane Biolabs',
+      'Corvane Biolabs was founded by Mara Ellison in 2011. The company runs two laboratories in Tallinn.',
+    ),
     page(2, 'Mara Ellison', 'Mara Ellison is a biochemist who founded Corvane Biolabs after a decade at a university.'),
   ];
 
@@ -78,16 +97,25 @@ describe('judging an answer', () => {
     const w = loadWeights();
     const p = finding.verdict!.probability;
     expect(finding.confidence).toBe(p >= w.thresholds.high ? 'high' : 'medium');
-    expect(finding.verdict!.reason).toMatch(/^Judged [01]\.\d\d likely right \((high|medium)\): .+ \((rule_high|proximity|sentence_cover|[a-z_]+) \d\.\d\d, (for|against) \d+\.\d\d\)/);
+    expect(finding.verdict!.reason).toMatch(
+      /^Judged [01]\.\d\d likely right \((high|medium)\): .+ \((rule_high|proximity|sentence_cover|[a-z_]+) \d\.\d\d, (for|against) \d+\.\d\d\)/,
+    );
     expect(Object.keys(finding.verdict!.features)).toEqual(FEATURE_NAMES);
   });
 
   it('its probability is the logistic of the weighted, standardised features', () => {
     const analysis = analyse(question);
-    const input = { question: analysis, value: 'Mara Ellison', rule: 'medium' as const, evidence: [{ source: 1, quote: passages[0]!.text.split('. ')[0]! }], passages };
+    const input = {
+      question: analysis,
+      value: 'Mara Ellison',
+      rule: 'medium' as const,
+      evidence: [{ source: 1, quote: passages[0]!.text.split('. ')[0]! }],
+      passages,
+    };
     const features = answerFeatures(input);
     const w = loadWeights();
-    const z = w.bias + FEATURE_NAMES.reduce((a, f, i) => a + (w.weights[i]! * (features[f] - w.mean[i]!)) / w.scale[i]!, 0);
+    const z =
+      w.bias + FEATURE_NAMES.reduce((a, f, i) => a + (w.weights[i]! * (features[f] - w.mean[i]!)) / w.scale[i]!, 0);
     expect(probabilityOf(features)).toBeCloseTo(1 / (1 + Math.exp(-z)), 10);
     expect(judge(input).probability).toBeCloseTo(probabilityOf(features), 10);
   });
@@ -95,15 +123,27 @@ describe('judging an answer', () => {
   it('a sentence that lacks the question names weighs against the value', () => {
     const analysis = analyse('Who founded Corvane Biolabs in Riga?');
     const base = { question: analysis, value: 'Mara Ellison', rule: 'medium' as const, passages };
-    const stated = answerFeatures({ ...base, evidence: [{ source: 1, quote: 'Corvane Biolabs was founded by Mara Ellison in Riga in 2011.' }] });
-    const lacking = answerFeatures({ ...base, evidence: [{ source: 1, quote: 'Mara Ellison was founded by Mara Ellison in 2011.' }] });
+    const stated = answerFeatures({
+      ...base,
+      evidence: [{ source: 1, quote: 'Corvane Biolabs was founded by Mara Ellison in Riga in 2011.' }],
+    });
+    const lacking = answerFeatures({
+      ...base,
+      evidence: [{ source: 1, quote: 'Mara Ellison was founded by Mara Ellison in 2011.' }],
+    });
     expect(stated.names_missing).toBeLessThan(lacking.names_missing);
     expect(stated.sentence_cover).toBeGreaterThan(lacking.sentence_cover);
   });
 
   it('says what is missing in words', () => {
-    expect(missingAnswer('person', 'Who founded Corvane Biolabs?')).toBe('the pages read name no person who founded Corvane Biolabs');
-    expect(missingAnswer('place', 'Where was Mara Ellison born?')).toBe('the pages read name no place where was Mara Ellison born');
-    expect(missingAnswer('number', 'How many labs does it run?')).toBe('the pages read state no number that answers "How many labs does it run"');
+    expect(missingAnswer('person', 'Who founded Corvane Biolabs?')).toBe(
+      'the pages read name no person who founded Corvane Biolabs',
+    );
+    expect(missingAnswer('place', 'Where was Mara Ellison born?')).toBe(
+      'the pages read name no place where was Mara Ellison born',
+    );
+    expect(missingAnswer('number', 'How many labs does it run?')).toBe(
+      'the pages read state no number that answers "How many labs does it run"',
+    );
   });
 });

@@ -7,7 +7,15 @@
  * kind than the one asked is never the answer, whatever its probability.
  */
 import type { ShortKind } from '../question/short-question';
-import { type AnswerInput, answerFeatures, FEATURE_NAMES, FEATURES, type FeatureName, type Features, wrongKind } from './features';
+import {
+  type AnswerInput,
+  answerFeatures,
+  FEATURE_NAMES,
+  FEATURES,
+  type FeatureName,
+  type Features,
+  wrongKind,
+} from './features';
 import committed from './reader-weights.json';
 
 /** The weights file as the training script writes it. */
@@ -46,9 +54,17 @@ export function loadWeights(raw: unknown = committed): ReaderWeights {
   const names = FEATURE_NAMES as string[];
   const n = names.length;
   if (!Array.isArray(w.features) || w.features.length !== n || w.features.some((f, i) => f !== names[i]))
-    throw new Error(`reader weights name features [${(w.features ?? []).join(', ')}], the engine computes [${names.join(', ')}]: run npm run train:reader`);
-  for (const key of ['mean', 'scale', 'weights'] as const) if (!Array.isArray(w[key]) || w[key].length !== n || w[key].some((x) => !Number.isFinite(x))) throw new Error(`reader weights: ${key} must hold ${n} numbers`);
-  if (!Number.isFinite(w.bias) || !(w.thresholds?.answer >= 0 && w.thresholds.answer <= w.thresholds.high && w.thresholds.high <= 1)) throw new Error('reader weights: bias and thresholds (0 <= answer <= high <= 1) are required');
+    throw new Error(
+      `reader weights name features [${(w.features ?? []).join(', ')}], the engine computes [${names.join(', ')}]: run npm run train:reader`,
+    );
+  for (const key of ['mean', 'scale', 'weights'] as const)
+    if (!Array.isArray(w[key]) || w[key].length !== n || w[key].some((x) => !Number.isFinite(x)))
+      throw new Error(`reader weights: ${key} must hold ${n} numbers`);
+  if (
+    !Number.isFinite(w.bias) ||
+    !(w.thresholds?.answer >= 0 && w.thresholds.answer <= w.thresholds.high && w.thresholds.high <= 1)
+  )
+    throw new Error('reader weights: bias and thresholds (0 <= answer <= high <= 1) are required');
   return w;
 }
 
@@ -57,7 +73,10 @@ const model = () => (loaded ??= loadWeights());
 
 /** Each feature's pull on the log-odds: weight times its standardised value. */
 function contributions(features: Features, w: ReaderWeights): Array<{ name: FeatureName; pull: number }> {
-  return (w.features as FeatureName[]).map((name, i) => ({ name, pull: (w.weights[i]! * (features[name] - w.mean[i]!)) / w.scale[i]! }));
+  return (w.features as FeatureName[]).map((name, i) => ({
+    name,
+    pull: (w.weights[i]! * (features[name] - w.mean[i]!)) / w.scale[i]!,
+  }));
 }
 
 export function probabilityOf(features: Features, w: ReaderWeights = model()): number {
@@ -65,7 +84,17 @@ export function probabilityOf(features: Features, w: ReaderWeights = model()): n
   return 1 / (1 + Math.exp(-z));
 }
 
-const KIND_NOUN: Record<ShortKind, string> = { person: 'person', place: 'place', organisation: 'organisation', date: 'date', year: 'year', number: 'number', thing: 'value', yesno: 'answer', choice: 'option' };
+const KIND_NOUN: Record<ShortKind, string> = {
+  person: 'person',
+  place: 'place',
+  organisation: 'organisation',
+  date: 'date',
+  year: 'year',
+  number: 'number',
+  thing: 'value',
+  yesno: 'answer',
+  choice: 'option',
+};
 
 /** "the pages name no person who founded Northwind Solar": the question turned into what is missing. */
 export function missingAnswer(kind: ShortKind, question: string): string {
@@ -92,7 +121,10 @@ export function judge(input: AnswerInput, weights?: ReaderWeights): Verdict {
     .sort((a, b) => Math.abs(b.pull) - Math.abs(a.pull))
     .slice(0, 3);
   // In words: what the feature's value says, and which way it weighed ("for" raises the probability).
-  const decided = pulls.map((c) => `${c.above ? FEATURES[c.name].high : FEATURES[c.name].low} (${c.name} ${features[c.name].toFixed(2)}, ${c.pull > 0 ? 'for' : 'against'} ${Math.abs(c.pull).toFixed(2)})`);
+  const decided = pulls.map(
+    (c) =>
+      `${c.above ? FEATURES[c.name].high : FEATURES[c.name].low} (${c.name} ${features[c.name].toFixed(2)}, ${c.pull > 0 ? 'for' : 'against'} ${Math.abs(c.pull).toFixed(2)})`,
+  );
   const answered = !wrong && probability >= w.thresholds.answer;
   const confidence = !answered ? 'low' : probability >= w.thresholds.high ? 'high' : 'medium';
   const p = probability.toFixed(2);

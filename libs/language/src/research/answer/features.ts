@@ -13,30 +13,72 @@ import { NEGATION } from '../question/relation';
 import type { ShortKind } from '../question/short-question';
 import { keyOf, subjectOf } from '../question/names';
 
-export const KINDS: ShortKind[] = ['person', 'place', 'organisation', 'date', 'year', 'number', 'thing', 'yesno', 'choice'];
+export const KINDS: ShortKind[] = [
+  'person',
+  'place',
+  'organisation',
+  'date',
+  'year',
+  'number',
+  'thing',
+  'yesno',
+  'choice',
+];
 
 /** Every feature, with what its value says of an answer when it is above its usual value (`high`) or below (`low`). */
 export const FEATURES = {
-  ...Object.fromEntries(KINDS.map((k) => [`kind_${k}`, { high: `a question asking for a ${k}`, low: `a question not asking for a ${k}` }])),
+  ...Object.fromEntries(
+    KINDS.map((k) => [`kind_${k}`, { high: `a question asking for a ${k}`, low: `a question not asking for a ${k}` }]),
+  ),
   fits_kind: { high: 'the value is of the kind asked', low: 'the value is not plainly of the kind asked' },
-  sentence_cover: { high: "its sentence holds most of the question's words", low: "its sentence holds few of the question's words" },
+  sentence_cover: {
+    high: "its sentence holds most of the question's words",
+    low: "its sentence holds few of the question's words",
+  },
   page_cover: { high: "its page holds the question's words", low: "its page lacks some of the question's words" },
-  absent_terms: { high: 'words of the question appear on no page read', low: 'the words of the question are on the pages read' },
-  sentence_missing: { high: 'its sentence misses a rare word of the question', low: "its sentence misses none of the question's rarer words" },
-  names_missing: { high: 'its sentence lacks a name or number the question gives', low: 'its sentence names what the question names' },
-  absent_names: { high: 'a name or number of the question appears on no page read', low: 'the names and numbers of the question are on the pages read' },
-  proximity: { high: "the value stands next to the question's words", low: "the value stands far from the question's words" },
-  relation_words: { high: "its sentence states the question's relation (its verbs)", low: "its sentence does not state the question's relation (its verbs)" },
+  absent_terms: {
+    high: 'words of the question appear on no page read',
+    low: 'the words of the question are on the pages read',
+  },
+  sentence_missing: {
+    high: 'its sentence misses a rare word of the question',
+    low: "its sentence misses none of the question's rarer words",
+  },
+  names_missing: {
+    high: 'its sentence lacks a name or number the question gives',
+    low: 'its sentence names what the question names',
+  },
+  absent_names: {
+    high: 'a name or number of the question appears on no page read',
+    low: 'the names and numbers of the question are on the pages read',
+  },
+  proximity: {
+    high: "the value stands next to the question's words",
+    low: "the value stands far from the question's words",
+  },
+  relation_words: {
+    high: "its sentence states the question's relation (its verbs)",
+    low: "its sentence does not state the question's relation (its verbs)",
+  },
   value_in_question: { high: 'the value repeats words of the question', low: 'the value is new to the question' },
   sources_agreeing: { high: 'other pages name it too', low: 'no other page names it' },
   value_repeated: { high: 'the pages name it often', low: 'the pages name it rarely' },
   value_named: { high: 'the value is a name (capitalised)', low: 'the value is a common noun phrase' },
   source_rank: { high: 'it is on a top-ranked page', low: 'it is on a lower-ranked page' },
-  subject_named: { high: 'its page is about a thing the question names', low: 'its page is about nothing the question names' },
-  negation_mismatch: { high: 'question and sentence differ in negation', low: 'question and sentence agree in negation' },
+  subject_named: {
+    high: 'its page is about a thing the question names',
+    low: 'its page is about nothing the question names',
+  },
+  negation_mismatch: {
+    high: 'question and sentence differ in negation',
+    low: 'question and sentence agree in negation',
+  },
   value_words: { high: 'the value is a long phrase', low: 'the value is a short phrase' },
   rule_high: { high: 'the candidate rules were sure of it', low: 'the candidate rules were not sure of it' },
-  rule_medium: { high: 'the candidate rules found it clearly ahead', low: 'the candidate rules did not find it clearly ahead' },
+  rule_medium: {
+    high: 'the candidate rules found it clearly ahead',
+    low: 'the candidate rules did not find it clearly ahead',
+  },
 } satisfies Record<string, { high: string; low: string }>;
 
 export type FeatureName = keyof typeof FEATURES;
@@ -52,7 +94,8 @@ export interface AnswerInput {
   passages: ReadonlyArray<ResearchPassage>;
 }
 
-const NUMBER_WORD = /\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|dozen|half)\b/i;
+const NUMBER_WORD =
+  /\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|dozen|half)\b/i;
 
 /** The value as a name of the kind asked, by compromise's tags, chrono-node's dates and digits: 1, or 0 where it is plainly not. */
 export function fitsKindOf(kind: ShortKind, value: string): number {
@@ -88,12 +131,16 @@ export function fitsKindOf(kind: ShortKind, value: string): number {
 export function wrongKind(kind: ShortKind, value: string): string | null {
   const v = value.trim();
   const bare = /^[\d.,\s%$€£]+$/.test(v);
-  const dated = /^(?:(?:in|on)\s+)?(?:1[0-9]\d\d|20\d\d)$/.test(v) || (chrono.parse(v)[0]?.text.length ?? 0) >= 0.8 * v.length;
-  if (kind === 'year' || kind === 'date' || kind === 'number') return fitsKindOf(kind, v) ? null : `no ${kind === 'number' ? 'number' : kind}`;
+  const dated =
+    /^(?:(?:in|on)\s+)?(?:1[0-9]\d\d|20\d\d)$/.test(v) || (chrono.parse(v)[0]?.text.length ?? 0) >= 0.8 * v.length;
+  if (kind === 'year' || kind === 'date' || kind === 'number')
+    return fitsKindOf(kind, v) ? null : `no ${kind === 'number' ? 'number' : kind}`;
   if (kind === 'person' || kind === 'organisation') {
-    if (bare || dated) return kind === 'person' ? 'a date or number, not a person' : 'a date or number, not an organisation';
+    if (bare || dated)
+      return kind === 'person' ? 'a date or number, not a person' : 'a date or number, not an organisation';
     const doc = nlp(v);
-    if (kind === 'person' && doc.has('#Place') && !doc.has('#Person') && !doc.has('#Organization')) return 'a place, not a person';
+    if (kind === 'person' && doc.has('#Place') && !doc.has('#Person') && !doc.has('#Organization'))
+      return 'a place, not a person';
     if (kind === 'organisation' && personName(v)) return 'a person, not an organisation';
   }
   if (kind === 'place') {
@@ -131,12 +178,18 @@ export function answerFeatures(input: AnswerInput): Features {
   const sentenceTerms = new Set(tokenize(`${quote} ${page?.title ?? ''}`));
   const pageTerms = new Set(tokenize(`${page?.title ?? ''} ${page?.text ?? ''}`));
   const allTerms = new Set(passages.flatMap((p) => tokenize(`${p.title} ${p.text}`)));
-  const allText = ` ${passages.map((p) => `${p.title} ${p.text}`).join(' ').toLowerCase()} `;
+  const allText = ` ${passages
+    .map((p) => `${p.title} ${p.text}`)
+    .join(' ')
+    .toLowerCase()} `;
   const names = analysis.names;
   const absentNames = names.filter((n) => !allText.includes(n)).length;
   const valueTerms = tokenize(value);
   const relation = analysis.relation;
-  const rank = Math.max(0, passages.findIndex((p) => p.source === first?.source));
+  const rank = Math.max(
+    0,
+    passages.findIndex((p) => p.source === first?.source),
+  );
   const subject = page ? subjectOf(page.title) : '';
   const questionKey = ` ${keyOf(q.text)} `;
   const features = Object.fromEntries(FEATURE_NAMES.map((f) => [f, 0])) as Features;
@@ -150,16 +203,27 @@ export function answerFeatures(input: AnswerInput): Features {
   const heaviest = Math.max(...terms.map(weight), 1e-9);
   features.sentence_missing = terms.reduce((a, t) => (sentenceTerms.has(t) ? a : Math.max(a, weight(t))), 0) / heaviest;
   const sentenceText = ` ${`${quote} ${page?.title ?? ''}`.toLowerCase()} `;
-  features.names_missing = names.length === 0 ? 0 : names.filter((n) => !sentenceText.includes(n)).length / names.length;
+  features.names_missing =
+    names.length === 0 ? 0 : names.filter((n) => !sentenceText.includes(n)).length / names.length;
   features.proximity = proximityOf(quote, value, new Set(terms));
-  features.relation_words = relation.length === 0 ? 1 : relation.filter((r) => sentenceTerms.has(r)).length / relation.length;
-  features.value_in_question = valueTerms.length === 0 ? 0 : valueTerms.filter((t) => terms.includes(t)).length / valueTerms.length;
+  features.relation_words =
+    relation.length === 0 ? 1 : relation.filter((r) => sentenceTerms.has(r)).length / relation.length;
+  features.value_in_question =
+    valueTerms.length === 0 ? 0 : valueTerms.filter((t) => terms.includes(t)).length / valueTerms.length;
   const valueKey = ` ${keyOf(value)} `;
   const pageKeys = passages.map((p) => ` ${keyOf(`${p.title} ${p.text}`)} `);
-  const naming = passages.filter((p, i) => p.source !== first?.source && valueKey.trim() !== '' && pageKeys[i]!.includes(valueKey)).length;
+  const naming = passages.filter(
+    (p, i) => p.source !== first?.source && valueKey.trim() !== '' && pageKeys[i]!.includes(valueKey),
+  ).length;
   features.sources_agreeing = Math.min(3, naming) / 3;
   let count = 0;
-  for (const key of pageKeys) for (let at = key.indexOf(valueKey); at >= 0 && count < 50 && valueKey.trim() !== ''; at = key.indexOf(valueKey, at + 1)) count++;
+  for (const key of pageKeys)
+    for (
+      let at = key.indexOf(valueKey);
+      at >= 0 && count < 50 && valueKey.trim() !== '';
+      at = key.indexOf(valueKey, at + 1)
+    )
+      count++;
   features.value_repeated = Math.min(1, Math.log(1 + count) / Math.log(51));
   features.value_named = /^\p{Lu}/u.test(value.trim()) ? 1 : 0;
   features.source_rank = 1 / (1 + rank);

@@ -5,15 +5,29 @@ import { type AnswerUnit, answerUnits } from './answer-units';
 import { NOT_NAMES } from './described';
 import { caseBlind } from './roles';
 
-const PLACE_NOUNS = 'company|firm|organisation|organization|employer|business|university|institute|school|college|lab|laboratory|startup|hospital|charity|studio|agency';
+const PLACE_NOUNS =
+  'company|firm|organisation|organization|employer|business|university|institute|school|college|lab|laboratory|startup|hospital|charity|studio|agency';
 const NAME = "\\p{Lu}[\\p{L}'’-]+(?:\\s+\\p{Lu}[\\p{L}'’-]+){1,3}";
 /** "the company where Henrik Salvesen works", "the university that Ana Lopes attended", "Henrik Salvesen's employer". */
 const AFFILIATION = [
-  new RegExp(`\\b${caseBlind('the')}\\s+(?:(?:[\\p{Ll}-]+)\\s+)?(?:${PLACE_NOUNS})\\s+(?:where|that|which|for which|at which|in which)\\s+(${NAME})\\s+(?:now\\s+|currently\\s+|later\\s+|first\\s+)?(?:works|worked|is employed|was employed|teaches|taught|studied|studies|trained|attended|joined|founded|co-founded|started|runs|ran|leads|led|heads|headed|chairs)(?:\\s+(?:for|at|in|as))?`, 'u'),
-  new RegExp(`\\b${caseBlind('the')}\\s+(?:(?:[\\p{Ll}-]+)\\s+)?(?:${PLACE_NOUNS})\\s+(?:that|which|who)\\s+(?:now\\s+|currently\\s+)?(?:employs|employed|hired|hires|trained|funds|funded)\\s+(${NAME})`, 'u'),
-  new RegExp(`(${NAME})['’]s?\\s+(?:current\\s+|former\\s+|first\\s+)?(?:employer|company|firm|university|alma mater|school|college|startup|business)\\b`, 'u'),
+  new RegExp(
+    `\\b${caseBlind('the')}\\s+(?:(?:[\\p{Ll}-]+)\\s+)?(?:${PLACE_NOUNS})\\s+(?:where|that|which|for which|at which|in which)\\s+(${NAME})\\s+(?:now\\s+|currently\\s+|later\\s+|first\\s+)?(?:works|worked|is employed|was employed|teaches|taught|studied|studies|trained|attended|joined|founded|co-founded|started|runs|ran|leads|led|heads|headed|chairs)(?:\\s+(?:for|at|in|as))?`,
+    'u',
+  ),
+  new RegExp(
+    `\\b${caseBlind('the')}\\s+(?:(?:[\\p{Ll}-]+)\\s+)?(?:${PLACE_NOUNS})\\s+(?:that|which|who)\\s+(?:now\\s+|currently\\s+)?(?:employs|employed|hired|hires|trained|funds|funded)\\s+(${NAME})`,
+    'u',
+  ),
+  new RegExp(
+    `(${NAME})['’]s?\\s+(?:current\\s+|former\\s+|first\\s+)?(?:employer|company|firm|university|alma mater|school|college|startup|business)\\b`,
+    'u',
+  ),
 ];
-const AFFILIATION_WORDS = new Set(tokenize('work worked works joined join employ employed teach teaches taught study studied trained attended found founded co-founded start started run runs lead leads led head heads chair chairs at'));
+const AFFILIATION_WORDS = new Set(
+  tokenize(
+    'work worked works joined join employ employed teach teaches taught study studied trained attended found founded co-founded start started run runs lead leads led head heads chair chairs at',
+  ),
+);
 
 /** A question that names a person's organisation by its relation to them, and that person. */
 export function affiliation(question: string): { phrase: string; person: string } | null {
@@ -25,7 +39,10 @@ export function affiliation(question: string): { phrase: string; person: string 
 }
 
 /** The organisation a person's pages tie them to ("I joined Tindral Systems in 2012" -> Tindral Systems). */
-export function affiliationName(person: string, passages: Array<{ source: number; title: string; text: string; url?: string }>): { name: string; unit: AnswerUnit } | null {
+export function affiliationName(
+  person: string,
+  passages: Array<{ source: number; title: string; text: string; url?: string }>,
+): { name: string; unit: AnswerUnit } | null {
   const personTerms = new Set(tokenize(person));
   const units = answerUnits(passages, { entity: personTerms }, 20, 600);
   let best: { name: string; unit: AnswerUnit; score: number } | null = null;

@@ -5,15 +5,28 @@ import { extractiveFollowUps, gradeExtractive, promptAnswer } from '../extractiv
 import { analyse, analysesSince, analysisCount } from './analysis';
 import { shortAnswer } from './scoring';
 
-const page = (source: number, title: string, text: string): ResearchPassage => ({ source, url: `https://pages.example.org/${source}`, title, text });
+const page = (source: number, title: string, text: string): ResearchPassage => ({
+  source,
+  url: `https://pages.example.org/${source}`,
+  title,
+  text,
+});
 
 const society = page(
   1,
   'Orrelwick Lantern Society',
   'The Orrelwick Lantern Society is a guild of lamp makers in Pellbury. It was founded in 1911 by Tamsin Greave, a glassmaker. The society opened its first hall on 3 March 1914. Today the society owns 214 lanterns and keeps them in the hall.',
 );
-const greave = page(2, 'Tamsin Greave', 'Tamsin Greave (born 1880) was a glassmaker and the founder of the Orrelwick Lantern Society. Tamsin Greave was born in Pellbury, a town on the Vell estuary.');
-const quill = page(3, 'Brannoch Quill', 'Brannoch Quill (born 1893) was a musician from Orrelwick. Brannoch Quill played the hurdy-gurdy in the Vell Valley Band for thirty years.');
+const greave = page(
+  2,
+  'Tamsin Greave',
+  'Tamsin Greave (born 1880) was a glassmaker and the founder of the Orrelwick Lantern Society. Tamsin Greave was born in Pellbury, a town on the Vell estuary.',
+);
+const quill = page(
+  3,
+  'Brannoch Quill',
+  'Brannoch Quill (born 1893) was a musician from Orrelwick. Brannoch Quill played the hurdy-gurdy in the Vell Valley Band for thirty years.',
+);
 const pellbury = page(4, 'Pellbury', 'Pellbury is a town on the Vell estuary, known for its glassworks.');
 const orrelwick = page(5, 'Orrelwick', 'Orrelwick is a town in the hills above the Vell valley.');
 const passages = [society, greave, quill, pellbury, orrelwick];

@@ -13,7 +13,12 @@ export interface AnswerUnit {
 }
 
 /** Sentences and table rows of passages (tab-separated lines as the extractor writes tables). */
-export function answerUnits(passages: Array<{ source: number; title: string; text: string; url?: string }>, shape: Pick<QuestionShape, 'entity'>, minChars: number, maxChars: number): AnswerUnit[] {
+export function answerUnits(
+  passages: Array<{ source: number; title: string; text: string; url?: string }>,
+  shape: Pick<QuestionShape, 'entity'>,
+  minChars: number,
+  maxChars: number,
+): AnswerUnit[] {
   const units: AnswerUnit[] = [];
   for (const p of passages) {
     // The site's own name counts: a museum's "Plan your visit" page need not repeat the museum's name.
@@ -32,10 +37,12 @@ export function answerUnits(passages: Array<{ source: number; title: string; tex
       }
       if (lines.length > 1) {
         // A list ("Founded: 1966" / "Staff: 540"): each line is its own statement, short ones too.
-        for (const line of lines.map((l) => l.trim())) if (line.length >= 8 && line.length <= maxChars) units.push({ source: p.source, text: line, about });
+        for (const line of lines.map((l) => l.trim()))
+          if (line.length >= 8 && line.length <= maxChars) units.push({ source: p.source, text: line, about });
         continue;
       }
-      if (span.text.length >= minChars && span.text.length <= maxChars) units.push({ source: p.source, text: span.text, about });
+      if (span.text.length >= minChars && span.text.length <= maxChars)
+        units.push({ source: p.source, text: span.text, about });
     }
   }
   return units;
@@ -45,7 +52,12 @@ export function answerUnits(passages: Array<{ source: number; title: string; tex
 const hostWords = (url: string | undefined): string => {
   if (!url) return '';
   try {
-    return new URL(url).hostname.split('.').slice(0, -1).filter((p) => p !== 'www').join(' ').replace(/-/g, ' ');
+    return new URL(url).hostname
+      .split('.')
+      .slice(0, -1)
+      .filter((p) => p !== 'www')
+      .join(' ')
+      .replace(/-/g, ' ');
   } catch {
     return '';
   }

@@ -35,7 +35,11 @@ export interface BridgeName {
  * words or more, titles a page quotes; not a date or a nationality. At most `max`. None for
  * which-of-two and yes/no (both names are the question's own).
  */
-export function bridgeNames(analysed: string | QuestionAnalysis, passages: ResearchPassage[], max: number): BridgeName[] {
+export function bridgeNames(
+  analysed: string | QuestionAnalysis,
+  passages: ResearchPassage[],
+  max: number,
+): BridgeName[] {
   const a = typeof analysed === 'string' ? analyse(analysed) : analysed;
   const { text: question, short: q } = a;
   if (!q || q.kind === 'choice' || q.kind === 'yesno' || max < 1) return [];
@@ -50,7 +54,9 @@ export function bridgeNames(analysed: string | QuestionAnalysis, passages: Resea
   const names = capitalisedRuns(question)
     .filter((n) => !nlp(n).has('#Demonym'))
     .map(keyOf)
-    .filter((k) => k.length >= 3 && tokenize(k).length > 0 && !/^(?:who|whom|whose|what|which|where|when|how)\b/.test(k));
+    .filter(
+      (k) => k.length >= 3 && tokenize(k).length > 0 && !/^(?:who|whom|whose|what|which|where|when|how)\b/.test(k),
+    );
   // The words of the question's own names only say which page it starts from ("Korbin Vale … was
   // an American football running back in the National Football League"): what links on is said by
   // its other words ("He played college football at Varden State").
@@ -66,13 +72,28 @@ export function bridgeNames(analysed: string | QuestionAnalysis, passages: Resea
         .map((s) => {
           const own = new Set(tokenize(s.text).filter((t) => terms.has(t)));
           const linking = [...own].filter((t) => !nameTerms.has(t));
-          return { source: p.source, text: s.text, rank, about: names.includes(subjectOf(p.title)), shared: own.size, linking: linking.length, asking: linking.filter((t) => clause.has(t)).length };
+          return {
+            source: p.source,
+            text: s.text,
+            rank,
+            about: names.includes(subjectOf(p.title)),
+            shared: own.size,
+            linking: linking.length,
+            asking: linking.filter((t) => clause.has(t)).length,
+          };
         }),
     )
     .filter((s) => s.shared >= MIN_SHARED)
     // The own page of a thing the question names first ("Marsh Hollow (film)" for "the director of
     // the romantic comedy "Marsh Hollow""), then the linking words.
-    .sort((a, b) => Number(b.about) - Number(a.about) || b.asking - a.asking || b.linking - a.linking || b.shared - a.shared || a.rank - b.rank)
+    .sort(
+      (a, b) =>
+        Number(b.about) - Number(a.about) ||
+        b.asking - a.asking ||
+        b.linking - a.linking ||
+        b.shared - a.shared ||
+        a.rank - b.rank,
+    )
     .slice(0, LINKING_SENTENCES);
   const out: BridgeName[] = [];
   for (const s of sentences) {

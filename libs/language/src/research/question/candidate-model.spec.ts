@@ -4,10 +4,23 @@ import { analyse } from './analysis';
 import { ALL_CANDIDATE_FEATURES, candidateWeights, loadCandidateWeights, weighed } from './candidate-model';
 import { scoredCandidates, shortAnswer } from './scoring';
 
-const page = (source: number, title: string, text: string) => ({ source, url: `https://example.test/${source}`, title, text });
+const page = (source: number, title: string, text: string) => ({
+  source,
+  url: `https://example.test/${source}`,
+  title,
+  text,
+});
 const passages = [
-  page(1, 'Corvane Biolabs', 'Corvane Biolabs was founded by Mara Ellison in 2011. The chief executive of Corvane Biolabs is Tobin Reyes.'),
-  page(2, 'Mara Ellison', 'Mara Ellison is a biochemist who founded Corvane Biolabs after a decade at Varden University.'),
+  page(
+    1,
+    'Corvane Biolabs',
+    'Corvane Biolabs was founded by Mara Ellison in 2011. The chief executive of Corvane Biolabs is Tobin Reyes.',
+  ),
+  page(
+    2,
+    'Mara Ellison',
+    'Mara Ellison is a biochemist who founded Corvane Biolabs after a decade at Varden University.',
+  ),
 ];
 
 describe('the candidate model', () => {
@@ -23,7 +36,9 @@ describe('the candidate model', () => {
     expect(ranked.length).toBeGreaterThan(0);
     const w = candidateWeights();
     for (const entry of ranked) {
-      expect(Object.keys(entry.x)).toEqual(expect.arrayContaining(['overlap', 'rank', 'proximity', 'kind_fit', 'agreement', 'own_page']));
+      expect(Object.keys(entry.x)).toEqual(
+        expect.arrayContaining(['overlap', 'rank', 'proximity', 'kind_fit', 'agreement', 'own_page']),
+      );
       const z = Object.entries(entry.x).reduce((a, [f, v]) => a + w[f as keyof typeof w] * v, 0);
       expect(entry.score).toBeCloseTo(Math.exp(z), 10);
     }
@@ -33,7 +48,10 @@ describe('the candidate model', () => {
 
   it('with every weight 1, a score is the product of its factors', () => {
     const ones = Object.fromEntries(ALL_CANDIDATE_FEATURES.map((f) => [f, 1])) as ReturnType<typeof candidateWeights>;
-    expect(weighed({ overlap: Math.log(0.5), proximity: Math.log(1.2), kind_fit: Math.log(1.25) }, ones)).toBeCloseTo(0.5 * 1.2 * 1.25, 12);
+    expect(weighed({ overlap: Math.log(0.5), proximity: Math.log(1.2), kind_fit: Math.log(1.25) }, ones)).toBeCloseTo(
+      0.5 * 1.2 * 1.25,
+      12,
+    );
   });
 });
 

@@ -20,7 +20,15 @@
  */
 import committed from './candidate-weights.json';
 
-export const SENTENCE_FEATURES = ['overlap', 'rank', 'other_instance', 'proximity', 'kind_fit', 'noun_fit', 'commonness'] as const;
+export const SENTENCE_FEATURES = [
+  'overlap',
+  'rank',
+  'other_instance',
+  'proximity',
+  'kind_fit',
+  'noun_fit',
+  'commonness',
+] as const;
 export const CANDIDATE_FEATURES = ['agreement', 'own_page', 'not_shared', 'links_named'] as const;
 export const ALL_CANDIDATE_FEATURES = [...SENTENCE_FEATURES, ...CANDIDATE_FEATURES] as const;
 export type SentenceFeature = (typeof SENTENCE_FEATURES)[number];
@@ -40,8 +48,11 @@ export function loadCandidateWeights(raw: unknown = committed): Record<Candidate
   const w = raw as CandidateWeights;
   const names = ALL_CANDIDATE_FEATURES as readonly string[];
   if (!Array.isArray(w.features) || w.features.length !== names.length || w.features.some((f, i) => f !== names[i]))
-    throw new Error(`candidate weights name [${(w.features ?? []).join(', ')}], the scorer computes [${names.join(', ')}]`);
-  if (!Array.isArray(w.weights) || w.weights.length !== names.length || w.weights.some((x) => !Number.isFinite(x))) throw new Error(`candidate weights must hold ${names.length} numbers`);
+    throw new Error(
+      `candidate weights name [${(w.features ?? []).join(', ')}], the scorer computes [${names.join(', ')}]`,
+    );
+  if (!Array.isArray(w.weights) || w.weights.length !== names.length || w.weights.some((x) => !Number.isFinite(x)))
+    throw new Error(`candidate weights must hold ${names.length} numbers`);
   return Object.fromEntries(names.map((n, i) => [n, w.weights[i]!])) as Record<CandidateFeature, number>;
 }
 
@@ -55,6 +66,7 @@ export const useCandidateWeights = (w: Record<CandidateFeature, number>): void =
 /** exp(w · x) over the features `x` holds. */
 export function weighed(x: Partial<CandidateVector>, w: Record<CandidateFeature, number> = candidateWeights()): number {
   let z = 0;
-  for (const [name, value] of Object.entries(x) as Array<[CandidateFeature, number]>) if (value !== 0) z += w[name] * value;
+  for (const [name, value] of Object.entries(x) as Array<[CandidateFeature, number]>)
+    if (value !== 0) z += w[name] * value;
   return Math.exp(z);
 }

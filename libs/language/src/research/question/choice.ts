@@ -14,7 +14,9 @@ function about(option: string, passages: ResearchPassage[]): Sentence[] {
   const out: Sentence[] = [];
   passages.forEach((p, rank) => {
     const titled = keyOf(p.title.replace(/\s*\([^)]*\)$/, '')) === key;
-    for (const s of sentenceSpans(p.text)) if (titled || keyOf(s.text).includes(key)) out.push({ source: p.source, text: s.text, rank, overlap: titled ? 1 : 0.5, title: p.title });
+    for (const s of sentenceSpans(p.text))
+      if (titled || keyOf(s.text).includes(key))
+        out.push({ source: p.source, text: s.text, rank, overlap: titled ? 1 : 0.5, title: p.title });
   });
   return out;
 }
@@ -25,19 +27,38 @@ export function choose(q: ShortQuestion, passages: ResearchPassage[]): ShortAnsw
   const question = q.terms;
   // An option's own description (", the 1970 Copper Lanterns documentary") only says which one is
   // meant: its words would find that option's page, not settle the question.
-  const optionTerms = new Set([...tokenize(a), ...tokenize(b), ...[a, b].flatMap((o) => tokenize(appositiveOf(q.text, o)))]);
+  const optionTerms = new Set([
+    ...tokenize(a),
+    ...tokenize(b),
+    ...[a, b].flatMap((o) => tokenize(appositiveOf(q.text, o))),
+  ]);
   const rest = question.filter((t) => !optionTerms.has(t));
   const sa = about(a, passages);
   const sb = about(b, passages);
   if (sa.length === 0 && sb.length === 0) return null;
   type Read = { value: number; s: Sentence } | null;
-  const decide = (va: Read, vb: Read, larger: boolean, confidence: ShortAnswer['confidence'] = 'medium'): ShortAnswer | null => {
+  const decide = (
+    va: Read,
+    vb: Read,
+    larger: boolean,
+    confidence: ShortAnswer['confidence'] = 'medium',
+  ): ShortAnswer | null => {
     if (!va || !vb || va.value === vb.value) return null;
     const aWins = larger ? va.value > vb.value : va.value < vb.value;
     const win = aWins ? va : vb;
-    return { value: aWins ? a : b, confidence, source: win.s.source, quote: win.s.text, agreeing: [{ source: (aWins ? vb : va).s.source, quote: (aWins ? vb : va).s.text }] };
+    return {
+      value: aWins ? a : b,
+      confidence,
+      source: win.s.source,
+      quote: win.s.text,
+      agreeing: [{ source: (aWins ? vb : va).s.source, quote: (aWins ? vb : va).s.text }],
+    };
   };
-  const compare = (pick: (s: Sentence[], option: string) => Read, larger: boolean, confidence?: ShortAnswer['confidence']) => decide(pick(sa, a), pick(sb, b), larger, confidence);
+  const compare = (
+    pick: (s: Sentence[], option: string) => Read,
+    larger: boolean,
+    confidence?: ShortAnswer['confidence'],
+  ) => decide(pick(sa, a), pick(sb, b), larger, confidence);
   const wantsMore = MORE.test(q.text);
   const wantsLess = LESS.test(q.text);
   if (DATE_COMPARE.test(q.text) && (wantsMore || wantsLess)) {
@@ -50,7 +71,11 @@ export function choose(q: ShortQuestion, passages: ResearchPassage[]): ShortAnsw
     };
     // Each option's own page giving its year: the comparison is as sure as the pages.
     const titled = (ss: Sentence[]) => ss.some((x) => x.overlap === 1);
-    const settled = compare(year, wantsMore && !/\b(?:older|oldest|first|earl)/i.test(q.text), titled(sa) && titled(sb) ? 'high' : 'medium');
+    const settled = compare(
+      year,
+      wantsMore && !/\b(?:older|oldest|first|earl)/i.test(q.text),
+      titled(sa) && titled(sb) ? 'high' : 'medium',
+    );
     if (settled) return settled;
   } else if (wantsMore || wantsLess) {
     // "more floors": the noun after the comparative is what is counted; else any number about the option.
@@ -67,7 +92,13 @@ export function choose(q: ShortQuestion, passages: ResearchPassage[]): ShortAnsw
           const value = n.number?.num;
           if (value === undefined || !Number.isFinite(value) || isYear(n.text.trim())) continue;
           const at = text.indexOf(n.text);
-          const after = tokenize(text.slice(at + n.text.length).split(/\s+/).slice(0, 3).join(' '));
+          const after = tokenize(
+            text
+              .slice(at + n.text.length)
+              .split(/\s+/)
+              .slice(0, 3)
+              .join(' '),
+          );
           if (unit && after.includes(unit)) return { value, s, unit: true };
           if (!any && s.overlap === 1) any = { value, s };
         }

@@ -6,7 +6,8 @@ import { keyOf, subjectOf } from './names';
 import { PERSON_NOUNS } from './words';
 
 /** Words after a name that say what it is: "X is a …", "X was the …", "X, an …" (not "X, the …": "For the third season, the seeds…"). */
-const DESCRIBES = /^(?:\s*,\s*(?:a|an|one of the)\s|\s+(?:is|was|are|were|became|remains)\s+(?:(?:a|an|the|one of the)\s+)?)/iu;
+const DESCRIBES =
+  /^(?:\s*,\s*(?:a|an|one of the)\s|\s+(?:is|was|are|were|became|remains)\s+(?:(?:a|an|the|one of the)\s+)?)/iu;
 /** Words of a description read for the noun asked, at most (one clause). */
 const DESCRIPTION_WORDS = 8;
 
@@ -18,7 +19,12 @@ const DESCRIPTION_WORDS = 8;
  * Halvard"), its own page's title names the noun ("Fenwick (magazine)"), or WordNet holds it as a
  * kind (a common noun) or an instance (a name) of the noun. Read once per candidate.
  */
-export function describedAs(noun: string, subtype: boolean, passages: ResearchPassage[], nounWord?: string): (candidate: string) => boolean {
+export function describedAs(
+  noun: string,
+  subtype: boolean,
+  passages: ResearchPassage[],
+  nounWord?: string,
+): (candidate: string) => boolean {
   const lexicon = nounWord ? wordNet() : null;
   const texts = passages.map((p) => p.text);
   // A page's title says what its subject is: "Fenwick (magazine)", "The Lantern (2009 Danish film)".
@@ -33,7 +39,8 @@ export function describedAs(noun: string, subtype: boolean, passages: ResearchPa
     // ("primary colour" is no colour). The noun alone is no answer.
     // (A number after the name is no part of its kind: "Border War II", "Apollo 11".)
     const last = /([\p{L}\p{N}]+)\W*$/u.exec(candidate.replace(/\s+(?:[IVXLC]+|\d+)$/u, ''))?.[1] ?? '';
-    if (tokenize(candidate).length > 1 && (subtype || /^\p{Lu}/u.test(last)) && tokenize(last).at(-1) === noun) return true;
+    if (tokenize(candidate).length > 1 && (subtype || /^\p{Lu}/u.test(last)) && tokenize(last).at(-1) === noun)
+      return true;
     if (titled.get(keyOf(candidate))?.includes(noun)) return true;
     // WordNet holds a common noun as a kind of the noun asked ("a traveling cat" for "what animal",
     // "guitar" for "which instrument"), or a name as an instance of it ("New Delhi" for "what
@@ -64,7 +71,13 @@ export function describedAsPerson(passages: ResearchPassage[]): (candidate: stri
   const texts = passages.map((p) => p.text);
   return once((candidate) => {
     for (const { description } of mentions(candidate, texts))
-      if (description?.split(/\s+/).slice(0, DESCRIPTION_WORDS).some((w) => PERSON_NOUNS.test(w.replace(/[^\p{L}-]/gu, '')))) return true;
+      if (
+        description
+          ?.split(/\s+/)
+          .slice(0, DESCRIPTION_WORDS)
+          .some((w) => PERSON_NOUNS.test(w.replace(/[^\p{L}-]/gu, '')))
+      )
+        return true;
     return false;
   });
 }

@@ -15,7 +15,8 @@ export function describedObject(question: string, shape: QuestionShape): { text:
   const rest = question.slice(at + shape.relation.phrase.length);
   const descriptor: string[] = [];
   for (const word of rest.trim().split(/\s+/)) {
-    if (!/^\p{Ll}[\p{Ll}-]*$/u.test(word) || /ly$/.test(word) || DESCRIPTOR_STOP.has(word) || descriptor.length >= 3) break;
+    if (!/^\p{Ll}[\p{Ll}-]*$/u.test(word) || /ly$/.test(word) || DESCRIPTOR_STOP.has(word) || descriptor.length >= 3)
+      break;
     descriptor.push(word);
   }
   if (descriptor.length === 0) return null;
@@ -23,10 +24,18 @@ export function describedObject(question: string, shape: QuestionShape): { text:
   return { text: `${possessive} ${descriptor.join(' ')}`, descriptor: descriptor.join(' ') };
 }
 
-const DESCRIPTOR_STOP = new Set('did does do was were is are has have had in at on for of to from by with before after when where while who which that study studied work worked design designed hold holds born live lives'.split(' '));
+const DESCRIPTOR_STOP = new Set(
+  'did does do was were is are has have had in at on for of to from by with before after when where while who which that study studied work worked design designed hold holds born live lives'.split(
+    ' ',
+  ),
+);
 
 /** The name the entity's own pages give what the question describes ("Our flagship infusion pump is the Sentria 4"). */
-export function describedName(descriptor: string, shape: QuestionShape, units: AnswerUnit[]): { name: string; unit: AnswerUnit } | null {
+export function describedName(
+  descriptor: string,
+  shape: QuestionShape,
+  units: AnswerUnit[],
+): { name: string; unit: AnswerUnit } | null {
   const wanted = tokenize(descriptor);
   const need = Math.min(2, wanted.length);
   for (const unit of units) {
@@ -37,7 +46,8 @@ export function describedName(descriptor: string, shape: QuestionShape, units: A
       const name = m[0].replace(/['’]s$/, '');
       const terms = tokenize(name);
       // Not the owner itself, not a word opening the sentence ("Our").
-      if (terms.length === 0 || terms.some((t) => shape.entity.has(t)) || NOT_NAMES.has(name) || m.index === 0) continue;
+      if (terms.length === 0 || terms.some((t) => shape.entity.has(t)) || NOT_NAMES.has(name) || m.index === 0)
+        continue;
       return { name, unit };
     }
   }

@@ -14,7 +14,11 @@ export function resolveReference(question: string, context: string): string {
   const once = (replacement: string) => (match: string) => {
     if (done) return match;
     done = true;
-    return /^\p{Lu}/u.test(match) && !/^\p{Lu}/u.test(replacement) ? replacement.charAt(0).toUpperCase() + replacement.slice(1) : replacement;
+    return /^\p{Lu}/u.test(match) && !/^\p{Lu}/u.test(replacement)
+      ? replacement.charAt(0).toUpperCase() + replacement.slice(1)
+      : replacement;
   };
-  return question.replace(/\b(?:its|their|his|her)\b/i, once(`${name}'s`)).replace(/\b(?:it|they|them|he|she|him)\b/i, once(name));
+  return question
+    .replace(/\b(?:its|their|his|her)\b/i, once(`${name}'s`))
+    .replace(/\b(?:it|they|them|he|she|him)\b/i, once(name));
 }

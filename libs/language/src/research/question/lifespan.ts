@@ -61,13 +61,18 @@ function datesIn(inside: string): Pick<Life, 'born' | 'died'> | null {
         if (from && to) return { born: { text: from, year: yearOf(from) }, died: { text: to, year: yearOf(to) } };
       }
       if (/\b(?:died|d\.)\s*(?:on\s+)?$/u.test(before)) return { died: { text: r.text, year: yearOf(r.text) } };
-      if (/\b(?:born|b\.)\s*(?:on\s+)?$/u.test(before) || /^\s*$/.test(before)) return { born: { text: r.text, year: yearOf(r.text) } };
+      if (/\b(?:born|b\.)\s*(?:on\s+)?$/u.test(before) || /^\s*$/.test(before))
+        return { born: { text: r.text, year: yearOf(r.text) } };
     }
     const range = YEAR_RANGE.exec(segment);
     if (range) return { born: { text: range[1]!, year: range[1]! }, died: { text: range[2]!, year: range[2]! } };
     const born = BORN_YEAR.exec(segment);
     const died = DIED_YEAR.exec(segment);
-    if (born || died) return { ...(born && { born: { text: born[1]!, year: born[1]! } }), ...(died && { died: { text: died[1]!, year: died[1]! } }) };
+    if (born || died)
+      return {
+        ...(born && { born: { text: born[1]!, year: born[1]! } }),
+        ...(died && { died: { text: died[1]!, year: died[1]! } }),
+      };
   }
   return null;
 }
@@ -112,7 +117,11 @@ const LEAD = 1.25;
  * the question is left to the other readings. `end`: the end of life asked, when the question's
  * analysis has read it (QuestionAnalysis.life).
  */
-export function lifeDate(q: ShortQuestion, passages: ResearchPassage[], end: LifeEnd | null = asksLife(q)): ShortAnswer | null {
+export function lifeDate(
+  q: ShortQuestion,
+  passages: ResearchPassage[],
+  end: LifeEnd | null = asksLife(q),
+): ShortAnswer | null {
   if (!end) return null;
   const lives = livesIn(passages).filter((l) => l[end] !== undefined);
   if (lives.length === 0) return null;
@@ -120,14 +129,24 @@ export function lifeDate(q: ShortQuestion, passages: ResearchPassage[], end: Lif
   if (terms.length === 0) return null;
   const weight = termWeights(passages, terms);
   const total = terms.reduce((a, t) => a + weight(t), 0);
-  const pages = passages.map((p) => ({ p, subject: subjectOf(p.title), key: ` ${keyOf(p.text)} `, terms: tokenize(p.text) }));
+  const pages = passages.map((p) => ({
+    p,
+    subject: subjectOf(p.title),
+    key: ` ${keyOf(p.text)} `,
+    terms: tokenize(p.text),
+  }));
   const scored = lives.map((life) => {
     const keys = life.names.map(keyOf).filter((k) => k.length >= 3);
     const words = new Set<string>();
     for (const { p, subject, key, terms: own } of pages) {
       // Their own page, and each page naming them: what it says of its subject describes them too
       // ("Q"s is a manga series written by Kenji Amamura. Its main character is Haruto Senba").
-      if (keys.includes(subject) || (life.ownPage && p.source === life.source) || keys.some((k) => key.includes(` ${k} `))) for (const t of own) words.add(t);
+      if (
+        keys.includes(subject) ||
+        (life.ownPage && p.source === life.source) ||
+        keys.some((k) => key.includes(` ${k} `))
+      )
+        for (const t of own) words.add(t);
     }
     const support = terms.reduce((a, t) => a + (words.has(t) ? weight(t) : 0), 0) / total;
     return { life, support };
@@ -141,7 +160,9 @@ export function lifeDate(q: ShortQuestion, passages: ResearchPassage[], end: Lif
   const value = q.kind === 'year' ? date.year : date.text;
   // The question naming the person whose own page gives the dates is as sure as that page.
   const named = top.life.ownPage && top.life.names.some((n) => tokenize(n).every((t) => q.terms.includes(t)));
-  const agreeing = ranked.filter((r) => r !== top && r.life.source !== top.life.source && r.life[end]!.year === date.year).map((r) => ({ source: r.life.source, quote: r.life.sentence }));
+  const agreeing = ranked
+    .filter((r) => r !== top && r.life.source !== top.life.source && r.life[end]!.year === date.year)
+    .map((r) => ({ source: r.life.source, quote: r.life.sentence }));
   return { value, confidence: named ? 'high' : 'medium', source: top.life.source, quote: top.life.sentence, agreeing };
 }
 

@@ -8,11 +8,19 @@ import { tokenize } from '@app/text';
 import type { ResearchPassage } from '@app/research';
 import type { ShortQuestion } from './short-question';
 
-export const keyOf = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+export const keyOf = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 /** A page's title as the name of its subject: "Quillmark (magazine)" -> quillmark, "Varenna, Norland" -> varenna. */
 export const subjectOf = (title: string) => keyOf(titleName(title));
 /** A page's title as its subject's name, as written: "Quillmark (magazine)" -> Quillmark, "Varenna, Norland" -> Varenna. */
-export const titleName = (title: string) => title.replace(/\s*\([^)]*\)\s*$/, '').replace(/,.*$/, '').trim();
+export const titleName = (title: string) =>
+  title
+    .replace(/\s*\([^)]*\)\s*$/, '')
+    .replace(/,.*$/, '')
+    .trim();
 
 export const trimEnds = (s: string) => s.replace(/^[\s"'“”‘’(]+|[\s"'“”‘’),.;:!?]+$/g, '');
 
@@ -22,11 +30,16 @@ export const trimEnds = (s: string) => s.replace(/^[\s"'“”‘’(]+|[\s"'“
  * not part of the name.
  */
 const CAPITALISED_WORD = String.raw`(?:(?:\p{Lu}\.)+|\p{Lu}[\p{L}\p{M}'’.-]*)`;
-export const CAPITALISED_RUN = new RegExp(`(?<![\\p{L}\\p{N}])${CAPITALISED_WORD}(?:\\s+(?:(?:of|the|de|del|da|van|von|der|le|la|&)\\s+)?${CAPITALISED_WORD})*`, 'gu');
+export const CAPITALISED_RUN = new RegExp(
+  `(?<![\\p{L}\\p{N}])${CAPITALISED_WORD}(?:\\s+(?:(?:of|the|de|del|da|van|von|der|le|la|&)\\s+)?${CAPITALISED_WORD})*`,
+  'gu',
+);
 
 /** Titles a text quotes whole, capitalised, of six words at most: 'the song "Ballad for the Evening"'. */
 export const quotedTitles = (text: string): string[] =>
-  [...text.matchAll(/["“]([^"“”]{2,80})["”]/gu)].map((m) => m[1]!.trim()).filter((q) => q.split(/\s+/).length <= 6 && /^\p{Lu}/u.test(q));
+  [...text.matchAll(/["“]([^"“”]{2,80})["”]/gu)]
+    .map((m) => m[1]!.trim())
+    .filter((q) => q.split(/\s+/).length <= 6 && /^\p{Lu}/u.test(q));
 
 const joining = new Map<string, boolean>();
 /** Whether compromise reads a word alone as a preposition or a conjunction ("Despite", "Although", "After"). */
@@ -46,10 +59,15 @@ export function capitalisedRuns(text: string): string[] {
     .map((run) => {
       const words = run.split(/\s+/);
       let drop = 0;
-      while (drop < words.length - 1 && tokenize(words[drop]!).length === 0 && !/^(?:\p{Lu}\.)+$/u.test(words[drop]!)) drop++;
+      while (drop < words.length - 1 && tokenize(words[drop]!).length === 0 && !/^(?:\p{Lu}\.)+$/u.test(words[drop]!))
+        drop++;
       // A sentence's opening preposition or conjunction is no part of the name after it ("Despite Varden").
       if (drop < words.length - 1 && joiningWord(words[drop]!)) drop++;
-      return words.slice(drop).join(' ').replace(/['’]s$/u, '').replace(/[.'’-]+$/u, (end) => (/^\p{Lu}\.$/u.test(words.at(-1)!) ? end : ''));
+      return words
+        .slice(drop)
+        .join(' ')
+        .replace(/['’]s$/u, '')
+        .replace(/[.'’-]+$/u, (end) => (/^\p{Lu}\.$/u.test(words.at(-1)!) ? end : ''));
     })
     .filter((name) => tokenize(name).length > 0);
 }
@@ -63,7 +81,8 @@ const seriesOf = (words: string) => keyOf(words).replace(/^(?:(?:the|a|an|which|
 /** The numbered names a question writes: each series' name and the numeral it asks of ("harvest cup" -> "50"). */
 export function numberedNames(question: string): Map<string, string> {
   const asked = new Map<string, string>();
-  for (const m of question.matchAll(NUMBERED_NAME)) if (seriesOf(m[1]!)) asked.set(seriesOf(m[1]!), m[2]!.toLowerCase());
+  for (const m of question.matchAll(NUMBERED_NAME))
+    if (seriesOf(m[1]!)) asked.set(seriesOf(m[1]!), m[2]!.toLowerCase());
   return asked;
 }
 

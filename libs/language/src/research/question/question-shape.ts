@@ -30,7 +30,9 @@ export const QUESTION_WORDS = new Set(tokenize(lexicon.question_words.words.join
 const MORE_SYNONYMS: Record<string, string[]> = lexicon.synonyms.words;
 
 /** "Which non-profit organisation …", "in which city": the noun names the kind asked outright. */
-const ORG_ASKED = new RegExp(`\\b(?:which|what|whose) (?:[\\w-]+ )?(?:${lexicon.organisation_asked.words.join('|')})\\b`);
+const ORG_ASKED = new RegExp(
+  `\\b(?:which|what|whose) (?:[\\w-]+ )?(?:${lexicon.organisation_asked.words.join('|')})\\b`,
+);
 const PLACE_ASKED = new RegExp(`\\b(?:which|what|in which|in what) (?:${lexicon.place_asked.words.join('|')})\\b`);
 
 const synonymsOf = (term: string): string[] => [...(SYNONYMS[term] ?? []), ...(MORE_SYNONYMS[term] ?? [])];
@@ -40,16 +42,39 @@ export function questionKind(question: string): ValueKind {
   if (/^(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)\b/.test(q)) return 'boolean';
   if (/\b(?:what|which) (?:year|decade)\b|\bin what year\b|\byear (?:was|did|were)\b/.test(q)) return 'year';
   if (/\b(?:what|which) (?:date|day)\b|\bon what date\b/.test(q)) return 'date';
-  if (/\bwhen\b/.test(q)) return /\b(?:found|founded|established|born|incorporated|set up|formed|created|started)\b/.test(q) ? 'year' : 'date';
+  if (/\bwhen\b/.test(q))
+    return /\b(?:found|founded|established|born|incorporated|set up|formed|created|started)\b/.test(q)
+      ? 'year'
+      : 'date';
   // "Which non-profit organisation …" names the kind outright, whatever other words follow.
   if (ORG_ASKED.test(q)) return 'organisation';
-  if (/\bwhat (?:percentage|percent|share|proportion)\b|\bby how much\b.*\b(?:grow|grew|rise|rose|fall|fell)\b/.test(q)) return 'percent';
-  if (/\bhow much\b/.test(q) || (/^(?:what|which)\b/.test(q) && /(?<!-)\b(?:revenue|revenues|turnover|sales|price|cost|costs|funding|budget|valuation|investment|profit|income|loss|fee|fees|salary|earnings)\b/.test(q))) return 'money';
-  if (/\bhow many\b|\bnumber of\b|\bhow (?:large|big|tall|long|old|high|far)\b|\bwhat (?:size|capacity|headcount)\b/.test(q)) return 'number';
-  if (/\bwhere\b.*\b(?:study|studied|educated|train|trained|graduate|graduated|work|worked|employed|intern)\b/.test(q)) return 'organisation';
-  if (/\bwho (?:acquired|bought|owns|owned|funded|supplies|supplied|manufactures|makes|published|invested)\b/.test(q)) return 'organisation';
+  if (/\bwhat (?:percentage|percent|share|proportion)\b|\bby how much\b.*\b(?:grow|grew|rise|rose|fall|fell)\b/.test(q))
+    return 'percent';
+  if (
+    /\bhow much\b/.test(q) ||
+    (/^(?:what|which)\b/.test(q) &&
+      /(?<!-)\b(?:revenue|revenues|turnover|sales|price|cost|costs|funding|budget|valuation|investment|profit|income|loss|fee|fees|salary|earnings)\b/.test(
+        q,
+      ))
+  )
+    return 'money';
+  if (
+    /\bhow many\b|\bnumber of\b|\bhow (?:large|big|tall|long|old|high|far)\b|\bwhat (?:size|capacity|headcount)\b/.test(
+      q,
+    )
+  )
+    return 'number';
+  if (/\bwhere\b.*\b(?:study|studied|educated|train|trained|graduate|graduated|work|worked|employed|intern)\b/.test(q))
+    return 'organisation';
+  if (/\bwho (?:acquired|bought|owns|owned|funded|supplies|supplied|manufactures|makes|published|invested)\b/.test(q))
+    return 'organisation';
   if (/\bwhere\b/.test(q) || PLACE_ASKED.test(q)) return 'place';
-  if (/\bwho\b|\bwhom\b|\bwhose\b|\bwhich person\b|\bname of (?:the|its|their) (?:ceo|founder|chief|director|head|owner|president|chair)/.test(q)) return 'person';
+  if (
+    /\bwho\b|\bwhom\b|\bwhose\b|\bwhich person\b|\bname of (?:the|its|their) (?:ceo|founder|chief|director|head|owner|president|chair)/.test(
+      q,
+    )
+  )
+    return 'person';
   return 'text';
 }
 
@@ -67,7 +92,9 @@ export function analyseQuestion(question: string): QuestionShape {
     predicate.set(term, Math.max(predicate.get(term) ?? 0, roleTerms.has(term) ? 1 : 2));
   }
   for (const [term, weight] of [...predicate]) {
-    for (const synonym of synonymsOf(term)) for (const s of tokenize(synonym)) if (!predicate.has(s) && !entity.has(s)) predicate.set(s, Math.min(weight, 1.5));
+    for (const synonym of synonymsOf(term))
+      for (const s of tokenize(synonym))
+        if (!predicate.has(s) && !entity.has(s)) predicate.set(s, Math.min(weight, 1.5));
   }
   return { kind, entity, entityName, predicate, relation };
 }
@@ -84,7 +111,11 @@ export function namesIn(text: string): { entity: string | null } {
   let run: string[] = [];
   let led = false;
   const flush = () => {
-    const name = run.join(' ').replace(/[.,;:!?]+$/, '').replace(/['’]s?$/, '').replace(/\s+(?:of|and|&|de|for)$/, '');
+    const name = run
+      .join(' ')
+      .replace(/[.,;:!?]+$/, '')
+      .replace(/['’]s?$/, '')
+      .replace(/\s+(?:of|and|&|de|for)$/, '');
     if (name) runs.push({ name, led });
     run = [];
   };

@@ -52,7 +52,11 @@ describe('analyseQuestion', () => {
 describe('typedAnswer', () => {
   it('prefers the sentence carrying a value of the asked kind over one that only shares words', () => {
     const found = answer('In what year was Brightwater Foods founded?', [
-      passage(1, 'Brightwater Foods annual report', 'Annual report of Brightwater Foods for fiscal year 2022. Brightwater Foods had a good year.'),
+      passage(
+        1,
+        'Brightwater Foods annual report',
+        'Annual report of Brightwater Foods for fiscal year 2022. Brightwater Foods had a good year.',
+      ),
       passage(2, 'About Brightwater Foods', 'We bake in Tartu. It was founded in 1997 by two bakers.'),
     ]);
     expect(found?.value).toBe('1997');
@@ -61,28 +65,44 @@ describe('typedAnswer', () => {
 
   it('never answers with a value the question itself contains, and reads money next to its word', () => {
     const found = answer('How much revenue did Brightwater Foods report for fiscal 2024?', [
-      passage(1, 'Brightwater Foods results 2024', 'Brightwater Foods published its results for fiscal 2024 on 3 March. Total revenue for fiscal 2024 was $25 million, up from $18 million.'),
+      passage(
+        1,
+        'Brightwater Foods results 2024',
+        'Brightwater Foods published its results for fiscal 2024 on 3 March. Total revenue for fiscal 2024 was $25 million, up from $18 million.',
+      ),
     ]);
     expect(found?.value).toBe('$25 million');
   });
 
   it('picks the table cell of the row and column the question names', () => {
     const found = answer('What was the revenue of Brightwater Foods in FY2023?', [
-      passage(1, 'Brightwater Foods results', 'Key figures of Brightwater Foods.\n\nMetric\tFY2023\tFY2024\nRevenue\t$18.2 million\t$25.0 million\nEmployees\t120\t145'),
+      passage(
+        1,
+        'Brightwater Foods results',
+        'Key figures of Brightwater Foods.\n\nMetric\tFY2023\tFY2024\nRevenue\t$18.2 million\t$25.0 million\nEmployees\t120\t145',
+      ),
     ]);
     expect(found?.value).toBe('$18.2 million');
   });
 
-  it("reads a bare figure with the unit its row label gives, in the column the question names", () => {
+  it('reads a bare figure with the unit its row label gives, in the column the question names', () => {
     const found = answer("What was Skarvik Blade Works' revenue in FY2023?", [
-      passage(1, 'Skarvik Blade Works annual report', 'Key figures\n\nKey figure\tFY2022\tFY2023\nRevenue (€ million)\t178.9\t212.4\nEmployees\t968\t1,043'),
+      passage(
+        1,
+        'Skarvik Blade Works annual report',
+        'Key figures\n\nKey figure\tFY2022\tFY2023\nRevenue (€ million)\t178.9\t212.4\nEmployees\t968\t1,043',
+      ),
     ]);
     expect(found?.value).toBe('€212.4 million');
   });
 
   it('picks the table row whose cells repeat the figures the question gives', () => {
     const found = answer('How much does a four-week Intensive Spanish course cost at Corvallen Idiomas?', [
-      passage(1, 'Corvallen Idiomas courses', 'Course\tLessons per week\tLength\tPrice\nIntensive Spanish\t30\t2 weeks\t€430\nIntensive Spanish\t30\t4 weeks\t€780'),
+      passage(
+        1,
+        'Corvallen Idiomas courses',
+        'Course\tLessons per week\tLength\tPrice\nIntensive Spanish\t30\t2 weeks\t€430\nIntensive Spanish\t30\t4 weeks\t€780',
+      ),
     ]);
     expect(found?.value).toBe('€780');
   });
@@ -90,28 +110,48 @@ describe('typedAnswer', () => {
   it('answers what is with what is, not with what is planned, unless the question asks about plans', () => {
     const pages = [
       passage(1, 'The Example Daily', 'HelioGrid to build battery cabinet plant in Harborview'),
-      passage(2, 'About HelioGrid', 'HelioGrid builds inverters in Freiburg and assembles battery stacks in a plant near Valencia.'),
+      passage(
+        2,
+        'About HelioGrid',
+        'HelioGrid builds inverters in Freiburg and assembles battery stacks in a plant near Valencia.',
+      ),
     ];
     expect(answer("Where is HelioGrid's battery plant?", pages)?.value).toBe('Valencia');
     expect(answer('Where will HelioGrid build its new battery plant?', pages)?.value).toBe('Harborview');
   });
 
   it('resolves a follow-up pronoun with the name an earlier message gave', () => {
-    expect(resolveReference('Where is its battery plant?', 'Tell me about HelioGrid.')).toBe("Where is HelioGrid's battery plant?");
-    expect(resolveReference('When was it founded?', 'What does Acme Robotics make?')).toBe('When was Acme Robotics founded?');
+    expect(resolveReference('Where is its battery plant?', 'Tell me about HelioGrid.')).toBe(
+      "Where is HelioGrid's battery plant?",
+    );
+    expect(resolveReference('When was it founded?', 'What does Acme Robotics make?')).toBe(
+      'When was Acme Robotics founded?',
+    );
     expect(resolveReference('Where is Acme based?', 'Tell me about HelioGrid.')).toBe('Where is Acme based?');
   });
 
   it('does not answer with a figure that describes something the question never names', () => {
     const found = answer('How long does the electric ferry take from the old port to the university?', [
-      passage(1, 'Electric ferry line', 'A battery-electric ferry began carrying passengers between the old port and the university campus, cutting a 40-minute bus ride to 12 minutes on the water.'),
+      passage(
+        1,
+        'Electric ferry line',
+        'A battery-electric ferry began carrying passengers between the old port and the university campus, cutting a 40-minute bus ride to 12 minutes on the water.',
+      ),
     ]);
     expect(found?.value).toBe('12');
   });
 
   it('answers yes/no from the sentence that states it, and nothing from pages about another entity', () => {
-    expect(answer('Does Brightwater Foods sell outside Estonia?', [passage(1, 'Brightwater Foods', 'Brightwater Foods has never sold its bread outside Estonia.')])?.value).toBe('no');
-    expect(answer('In what year was Brightwater Foods founded?', [passage(1, 'Harbour Mills', 'Harbour Mills was founded in 1931.')])).toBeNull();
+    expect(
+      answer('Does Brightwater Foods sell outside Estonia?', [
+        passage(1, 'Brightwater Foods', 'Brightwater Foods has never sold its bread outside Estonia.'),
+      ])?.value,
+    ).toBe('no');
+    expect(
+      answer('In what year was Brightwater Foods founded?', [
+        passage(1, 'Harbour Mills', 'Harbour Mills was founded in 1931.'),
+      ]),
+    ).toBeNull();
   });
 });
 
@@ -124,46 +164,148 @@ describe('roleHolder', () => {
     ['The Chief Executive of Brightwater Foods is Dr Dana Whitcombe, a miller by training.'],
   ])('finds the name next to the role: %s', (text) => {
     const shape = analyseQuestion('Where did the chief executive of Brightwater Foods study?');
-    expect(roleHolder(shape, answerUnits([passage(1, 'Brightwater Foods leadership', text)], shape, 20, 600))?.name).toBe('Dana Whitcombe');
+    expect(
+      roleHolder(shape, answerUnits([passage(1, 'Brightwater Foods leadership', text)], shape, 20, 600))?.name,
+    ).toBe('Dana Whitcombe');
   });
 
   it('takes no nationality for a name', () => {
     const shape = analyseQuestion('Where was the director of the Halden Institute born?');
-    const units = answerUnits([passage(1, 'Halden Institute news', 'Its director has written to the Scottish government asking for longer grants.')], shape, 20, 600);
+    const units = answerUnits(
+      [
+        passage(
+          1,
+          'Halden Institute news',
+          'Its director has written to the Scottish government asking for longer grants.',
+        ),
+      ],
+      shape,
+      20,
+      600,
+    );
     expect(roleHolder(shape, units)).toBeNull();
   });
 
   it('follows roles with qualifiers and department heads', () => {
-    expect(analyseQuestion('In what year did the clinical director of Quillmoss Dental qualify?').relation?.phrase).toBe('the clinical director of Quillmoss Dental');
-    expect(analyseQuestion('How many patents does the head of engineering at Kestrelwick Aeronautics hold?').relation?.phrase).toBe('the head of engineering at Kestrelwick Aeronautics');
+    expect(
+      analyseQuestion('In what year did the clinical director of Quillmoss Dental qualify?').relation?.phrase,
+    ).toBe('the clinical director of Quillmoss Dental');
+    expect(
+      analyseQuestion('How many patents does the head of engineering at Kestrelwick Aeronautics hold?').relation
+        ?.phrase,
+    ).toBe('the head of engineering at Kestrelwick Aeronautics');
     const shape = analyseQuestion('In what year did the clinical director of Quillmoss Dental qualify?');
-    const units = answerUnits([passage(1, 'Quillmoss Dental team', 'Dr Inês Valadares has been our Clinical Director since 2015.')], shape, 20, 600);
+    const units = answerUnits(
+      [passage(1, 'Quillmoss Dental team', 'Dr Inês Valadares has been our Clinical Director since 2015.')],
+      shape,
+      20,
+      600,
+    );
     // The title is not part of the name the person's own pages use.
     expect(roleHolder(shape, units)?.name).toBe('Inês Valadares');
     // Only the entity's own pages say who holds its role.
-    expect(roleHolder(shape, answerUnits([passage(1, 'Harbour Clinic', 'Dr Ana Lopes has been our Clinical Director since 2011.')], shape, 20, 600))).toBeNull();
+    expect(
+      roleHolder(
+        shape,
+        answerUnits(
+          [passage(1, 'Harbour Clinic', 'Dr Ana Lopes has been our Clinical Director since 2011.')],
+          shape,
+          20,
+          600,
+        ),
+      ),
+    ).toBeNull();
   });
 
   it('reads "the person who founded X" as a role, and "led by" / "headed by" as who holds it', () => {
     const founder = analyseQuestion('Where was the person who founded Brightwater Foods born?');
     expect(founder.relation).toEqual({ role: 'founder', phrase: 'the person who founded Brightwater Foods' });
     const ceo = analyseQuestion('Where did the chief executive of Brightwater Foods grow up?');
-    expect(roleHolder(ceo, answerUnits([passage(1, 'Brightwater Foods', 'Since 2019 Brightwater Foods has been led by Anneli Saar, a former miller.')], ceo, 20, 600))?.name).toBe('Anneli Saar');
+    expect(
+      roleHolder(
+        ceo,
+        answerUnits(
+          [
+            passage(
+              1,
+              'Brightwater Foods',
+              'Since 2019 Brightwater Foods has been led by Anneli Saar, a former miller.',
+            ),
+          ],
+          ceo,
+          20,
+          600,
+        ),
+      )?.name,
+    ).toBe('Anneli Saar');
     const brewer = analyseQuestion('Where did the head brewer of Quillbrook Brewing train?');
     expect(brewer.relation?.role).toBe('head brewer');
-    expect(roleHolder(brewer, answerUnits([passage(1, 'Quillbrook Brewing team', 'Our head brewer is Tine Kovač, who has run the brewhouse since 2016.')], brewer, 20, 600))?.name).toBe('Tine Kovač');
+    expect(
+      roleHolder(
+        brewer,
+        answerUnits(
+          [
+            passage(
+              1,
+              'Quillbrook Brewing team',
+              'Our head brewer is Tine Kovač, who has run the brewhouse since 2016.',
+            ),
+          ],
+          brewer,
+          20,
+          600,
+        ),
+      )?.name,
+    ).toBe('Tine Kovač');
   });
 
   it('reads the role from its verb, and takes a first name when that is all the page gives', () => {
     const founder = analyseQuestion('Where was the founder of Brightwater Foods born?');
-    expect(roleHolder(founder, answerUnits([passage(1, 'Brightwater Foods history', 'In 1997 Mari Tamm founded the bakery that became Brightwater Foods.')], founder, 20, 600))?.name).toBe('Mari Tamm');
+    expect(
+      roleHolder(
+        founder,
+        answerUnits(
+          [
+            passage(
+              1,
+              'Brightwater Foods history',
+              'In 1997 Mari Tamm founded the bakery that became Brightwater Foods.',
+            ),
+          ],
+          founder,
+          20,
+          600,
+        ),
+      )?.name,
+    ).toBe('Mari Tamm');
     const ceo = analyseQuestion('Where did the chief executive of Skarnvik Blade Works study?');
-    const units = answerUnits([passage(1, 'Skarnvik Blade Works leadership', 'She is our chief executive and a keen sailor. Mette joined Skarnvik as chief executive in 2017.')], ceo, 20, 600);
+    const units = answerUnits(
+      [
+        passage(
+          1,
+          'Skarnvik Blade Works leadership',
+          'She is our chief executive and a keen sailor. Mette joined Skarnvik as chief executive in 2017.',
+        ),
+      ],
+      ceo,
+      20,
+      600,
+    );
     expect(roleHolder(ceo, units)?.name).toBe('Mette');
   });
 
   it('finds who founded it', () => {
     const shape = analyseQuestion('Where was the founder of Brightwater Foods born?');
-    expect(roleHolder(shape, answerUnits([passage(1, 'About Brightwater Foods', 'Brightwater Foods was founded by Mari Tamm in 1997.')], shape, 20, 600))?.name).toBe('Mari Tamm');
+    expect(
+      roleHolder(
+        shape,
+        answerUnits(
+          [passage(1, 'About Brightwater Foods', 'Brightwater Foods was founded by Mari Tamm in 1997.')],
+          shape,
+          20,
+          600,
+        ),
+      )?.name,
+    ).toBe('Mari Tamm');
   });
 });

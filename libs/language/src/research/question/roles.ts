@@ -10,12 +10,22 @@ export interface QuestionRelation {
 /** Roles a question may ask about through the entity ("the founder of X", "X's chief executive"): lexicon/question-words.json. */
 const ROLES: string[] = lexicon.roles.words;
 /** Names are capitalised, so patterns that find them take no `i` flag: other words are made case-blind. */
-export const caseBlind = (words: string) => words.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`).replace(/[-\s]+/g, '[-\\s]+');
+export const caseBlind = (words: string) =>
+  words.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`).replace(/[-\s]+/g, '[-\\s]+');
 // "head of engineering", "director of research": a head of any department is a role too.
-export const ROLE_PATTERN = [`(?:${caseBlind('head')}|${caseBlind('director')}|${caseBlind('vice president')})[-\\s]+${caseBlind('of')}\\s+\\p{Ll}+`, ...ROLES.map(caseBlind)].join('|');
+export const ROLE_PATTERN = [
+  `(?:${caseBlind('head')}|${caseBlind('director')}|${caseBlind('vice president')})[-\\s]+${caseBlind('of')}\\s+\\p{Ll}+`,
+  ...ROLES.map(caseBlind),
+].join('|');
 /** "the chief executive of Brightwater Foods" / "Brightwater Foods' founder" / "Brightwater's CEO". */
-const ROLE_OF = new RegExp(`\\b(?:${caseBlind('the')}\\s+|${caseBlind('its')}\\s+|${caseBlind('their')}\\s+)?(?:current\\s+|former\\s+|first\\s+)?((?:(?!(?:did|does|do|was|were|is|are|has|have|had|the|its|their|of|at|in|for|and|a|an|to|where|when|what|which|who|how)\\s)\\p{Ll}[\\p{Ll}-]*\\s+){0,2}?(?:${ROLE_PATTERN}))\\s+(?:of|at)\\s+((?:the\\s+)?\\p{Lu}[\\p{L}\\p{N}&'’.-]*(?:\\s+(?:of|for|and|&|de|the)?\\s*(?:\\p{Lu}[\\p{L}\\p{N}&'’.-]*|\\d+\\b)){0,4})`, 'u');
-const POSSESSIVE_ROLE = new RegExp(`((?:\\p{Lu}[\\p{L}\\p{N}&.-]*\\s+){0,3}\\p{Lu}[\\p{L}\\p{N}&.-]*)(?:['’]s|['’])\\s+(?:current\\s+|former\\s+)?(${ROLE_PATTERN})\\b`, 'u');
+const ROLE_OF = new RegExp(
+  `\\b(?:${caseBlind('the')}\\s+|${caseBlind('its')}\\s+|${caseBlind('their')}\\s+)?(?:current\\s+|former\\s+|first\\s+)?((?:(?!(?:did|does|do|was|were|is|are|has|have|had|the|its|their|of|at|in|for|and|a|an|to|where|when|what|which|who|how)\\s)\\p{Ll}[\\p{Ll}-]*\\s+){0,2}?(?:${ROLE_PATTERN}))\\s+(?:of|at)\\s+((?:the\\s+)?\\p{Lu}[\\p{L}\\p{N}&'’.-]*(?:\\s+(?:of|for|and|&|de|the)?\\s*(?:\\p{Lu}[\\p{L}\\p{N}&'’.-]*|\\d+\\b)){0,4})`,
+  'u',
+);
+const POSSESSIVE_ROLE = new RegExp(
+  `((?:\\p{Lu}[\\p{L}\\p{N}&.-]*\\s+){0,3}\\p{Lu}[\\p{L}\\p{N}&.-]*)(?:['’]s|['’])\\s+(?:current\\s+|former\\s+)?(${ROLE_PATTERN})\\b`,
+  'u',
+);
 
 /** "the person who founded X": the verb's role. */
 const WHO_DID: Record<string, string> = lexicon.who_did.roles;

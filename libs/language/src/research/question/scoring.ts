@@ -13,7 +13,13 @@ import { numberNamed } from './candidates/numbers';
 import { choose } from './choice';
 import { describedAs, describedAsPerson } from './described-as';
 import { CAPITALISED_RUN, instanceConflict, keyOf, namedPages, subjectOf, titleName } from './names';
-import { type CandidateFeature, type CandidateVector, candidateWeights, type SentenceVector, weighed } from './candidate-model';
+import {
+  type CandidateFeature,
+  type CandidateVector,
+  candidateWeights,
+  type SentenceVector,
+  weighed,
+} from './candidate-model';
 import { type Sentence, sentencesOf, termWeights } from './sentences';
 import type { ShortAnswer } from './short-question';
 import { SHARED } from './words';
@@ -38,8 +44,17 @@ const FOCUS = 2;
  * ("the ABL champion Kessa Otters defeated the CBL champion Brelton Hawks": for "ABL",
  * Kessa Otters). A factor around 1: 0.5 with no question word near, up to 1.5.
  */
-function proximity(text: string, terms: Set<string>, weight: (t: string) => number, total: number): (candidate: string) => number {
-  const tokens = [...text.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({ start: m.index!, end: m.index! + m[0].length, term: tokenize(m[0])[0] }));
+function proximity(
+  text: string,
+  terms: Set<string>,
+  weight: (t: string) => number,
+  total: number,
+): (candidate: string) => number {
+  const tokens = [...text.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({
+    start: m.index!,
+    end: m.index! + m[0].length,
+    term: tokenize(m[0])[0],
+  }));
   const matched = tokens.map((t, i) => ({ i, term: t.term })).filter((t) => t.term !== undefined && terms.has(t.term));
   return (candidate) => {
     const at = text.indexOf(candidate);
@@ -82,7 +97,11 @@ export interface Entry {
  * by the candidate model, best first: what shortAnswer answers with, and what train:reader learns
  * the candidate weights from (`w`: other weights than the committed ones).
  */
-export function scoredCandidates(a: QuestionAnalysis, passages: ResearchPassage[], w: Record<CandidateFeature, number> = candidateWeights()): Entry[] {
+export function scoredCandidates(
+  a: QuestionAnalysis,
+  passages: ResearchPassage[],
+  w: Record<CandidateFeature, number> = candidateWeights(),
+): Entry[] {
   const q = a.short;
   if (!q || passages.length === 0 || q.kind === 'choice' || q.kind === 'yesno') return [];
   const weight = termWeights(passages, q.terms);
@@ -103,7 +122,8 @@ export function scoredCandidates(a: QuestionAnalysis, passages: ResearchPassage[
   const everywhere = passages.map((p) => keyOf(p.text)).join(' | ');
   const commonness = (key: string) => {
     let count = 0;
-    for (let at = everywhere.indexOf(key); at >= 0 && count < 50; at = everywhere.indexOf(key, at + key.length)) count++;
+    for (let at = everywhere.indexOf(key); at >= 0 && count < 50; at = everywhere.indexOf(key, at + key.length))
+      count++;
     return 1 / (1 + COMMONNESS * Math.log(Math.max(1, count)));
   };
   for (const s of sentences) {
@@ -116,7 +136,13 @@ export function scoredCandidates(a: QuestionAnalysis, passages: ResearchPassage[
       // Words the question already holds are no answer, unless the pages call that name the noun
       // asked and the question does not write it: "Varden Song … is a fight song" for "the fight
       // song of the university … in Calloway, Varden".
-      if (!newToQuestion(candidate, terms) && q.kind !== 'year' && q.kind !== 'number' && !(isAsked(whole ?? candidate) && !` ${keyOf(q.text)} `.includes(` ${keyOf(candidate)} `))) continue;
+      if (
+        !newToQuestion(candidate, terms) &&
+        q.kind !== 'year' &&
+        q.kind !== 'number' &&
+        !(isAsked(whole ?? candidate) && !` ${keyOf(q.text)} `.includes(` ${keyOf(candidate)} `))
+      )
+        continue;
       // "Where": no one the pages describe as a person, whatever compromise makes of the name.
       if (aPerson(candidate)) continue;
       if ((q.kind === 'year' || q.kind === 'number' || q.kind === 'date') && q.text.includes(candidate)) continue;
@@ -126,7 +152,16 @@ export function scoredCandidates(a: QuestionAnalysis, passages: ResearchPassage[
       if (initials.has(candidate)) continue;
       const key = keyOf(candidate);
       if (!key) continue;
-      const entry = found.get(key) ?? { value: whole ?? candidate, score: 0, best: 0, x: undefined!, fit: 0, person: false, bySource: new Map<number, number>(), hits: [] };
+      const entry = found.get(key) ?? {
+        value: whole ?? candidate,
+        score: 0,
+        best: 0,
+        x: undefined!,
+        fit: 0,
+        person: false,
+        bySource: new Map<number, number>(),
+        hits: [],
+      };
       if (entry.hits.includes(s)) continue;
       entry.hits.push(s);
       // A page's own subject is what the pages are about, not a thing of the kind asked.
@@ -159,16 +194,24 @@ export function scoredCandidates(a: QuestionAnalysis, passages: ResearchPassage[
   // Where the question names the noun it asks for, only a candidate the pages call that: "a
   // medieval fortress in Gullwick borders on the south side of what coastal area?" describes
   // Gullwick Castle, whose own page says so, and asks for the coastal area beside it.
-  const ofKind = (e: { value: string; fit: number }) => !q.subtype && (q.noun ? isAsked(e.value) : q.kind !== 'person' || e.fit > 1 || isAsked(e.value));
+  const ofKind = (e: { value: string; fit: number }) =>
+    !q.subtype && (q.noun ? isAsked(e.value) : q.kind !== 'person' || e.fit > 1 || isAsked(e.value));
   for (const entry of found.values()) {
     const others = [...entry.bySource.values()].sort((a, b) => b - a);
-    entry.x.agreement = Math.log(1 + (AGREEMENT * others.slice(others[0] === entry.best ? 1 : 0).reduce((a, v) => a + v, 0)) / entry.best);
-    entry.x.own_page = ofKind(entry) && entry.hits.some((h) => subjectOf(h.title) !== keyOf(entry.value)) ? Math.log(1 + OWN_PAGE * ownPage(entry.value)) : 0;
+    entry.x.agreement = Math.log(
+      1 + (AGREEMENT * others.slice(others[0] === entry.best ? 1 : 0).reduce((a, v) => a + v, 0)) / entry.best,
+    );
+    entry.x.own_page =
+      ofKind(entry) && entry.hits.some((h) => subjectOf(h.title) !== keyOf(entry.value))
+        ? Math.log(1 + OWN_PAGE * ownPage(entry.value))
+        : 0;
   }
   // "What profession do X and Y share?": what every page the question names states.
   if (SHARED.test(q.text)) {
     const named = namedPages(q, passages).map((p) => p.source);
-    if (named.length >= 2) for (const entry of found.values()) if (!named.every((n) => entry.hits.some((h) => h.source === n))) entry.x.not_shared = Math.log(NOT_OF_KIND);
+    if (named.length >= 2)
+      for (const entry of found.values())
+        if (!named.every((n) => entry.hits.some((h) => h.source === n))) entry.x.not_shared = Math.log(NOT_OF_KIND);
   }
   // Two things the question names, both read: a candidate both their pages state is what links
   // them ("which actor, who also appeared in "The Quiet Partners", does Night Courier star?": the
@@ -180,7 +223,9 @@ export function scoredCandidates(a: QuestionAnalysis, passages: ResearchPassage[
   }
   if (namedThings.size >= 2)
     for (const entry of found.values()) {
-      const stating = [...namedThings.values()].filter((sources) => entry.hits.some((h) => sources.has(h.source))).length;
+      const stating = [...namedThings.values()].filter((sources) =>
+        entry.hits.some((h) => sources.has(h.source)),
+      ).length;
       if (stating >= 2) entry.x.links_named = Math.log(LINKS_NAMED);
     }
   for (const entry of found.values()) entry.score = weighed(entry.x, w);
@@ -207,7 +252,8 @@ export function shortAnswer(question: string | QuestionAnalysis, passages: Resea
   // "Who": sure only of a name compromise reads as a person's ("who coached…" is not sure of a league).
   // "Which team": sure only of a name compromise reads as an organisation's (or the pages call the noun asked).
   const named = (q.kind === 'person' && top.person) || q.kind === 'place' || (q.kind === 'organisation' && top.fit > 1);
-  const confidence = named && clear && sources.size >= 2 && top.best >= 0.4 ? 'high' : clear || sources.size >= 2 ? 'medium' : 'low';
+  const confidence =
+    named && clear && sources.size >= 2 && top.best >= 0.4 ? 'high' : clear || sources.size >= 2 ? 'medium' : 'low';
   const agreeing = top.hits.filter((h) => h.source !== first.source).map((h) => ({ source: h.source, quote: h.text }));
   const several = listed(a, top.value, first.text, terms);
   const value = q.kind === 'place' && several === top.value ? withRegion(top.value, first.text, terms) : several;
@@ -218,12 +264,18 @@ export function shortAnswer(question: string | QuestionAnalysis, passages: Resea
  * A question asking for several ("Who were the sideline reporters?") is answered by the pair its
  * sentence joins with "and" ("Alden Pryce and Corey Vance"), the answer found one of them.
  */
-export function listed(a: QuestionAnalysis, value: string, sentence: string, terms: Set<string> = new Set(a.short?.terms)): string {
+export function listed(
+  a: QuestionAnalysis,
+  value: string,
+  sentence: string,
+  terms: Set<string> = new Set(a.short?.terms),
+): string {
   const q = a.short;
   if (!q?.plural || q.kind === 'yesno' || q.kind === 'choice') return value;
   for (const other of candidatesIn(q.kind, sentence, terms, a.cues)) {
     if (other.text === value || !newToQuestion(other.text, terms)) continue;
-    for (const pair of [`${value} and ${other.text}`, `${other.text} and ${value}`]) if (sentence.includes(pair)) return pair;
+    for (const pair of [`${value} and ${other.text}`, `${other.text} and ${value}`])
+      if (sentence.includes(pair)) return pair;
   }
   return value;
 }
@@ -252,7 +304,9 @@ function canonical(value: string, sentence: Sentence, passages: ResearchPassage[
   // The subject as the opening names it, with its other names: "X or Y", "X, also known as Y".
   const subject = /^(.{1,80}?)\s+(?:is|was|are|were)\s/u.exec(sentence.text)?.[1] ?? '';
   const aliases = /\s(?:or|also known as|also called|officially|formerly)\s/u.test(subject);
-  return name && keyOf(name) !== keyOf(value) && aliases && subject.includes(value) && subject.includes(name) ? name : value;
+  return name && keyOf(name) !== keyOf(value) && aliases && subject.includes(value) && subject.includes(name)
+    ? name
+    : value;
 }
 
 /**
@@ -261,7 +315,12 @@ function canonical(value: string, sentence: Sentence, passages: ResearchPassage[
  * magazine, the British response to Glossmark, did Dorian Kesh edit?": Quillmark's own page
  * calls it the British response to Glossmark. 0 when no page is about the candidate.
  */
-function ownPageSupport(passages: ResearchPassage[], terms: Set<string>, weight: (t: string) => number, total: number): (candidate: string) => number {
+function ownPageSupport(
+  passages: ResearchPassage[],
+  terms: Set<string>,
+  weight: (t: string) => number,
+  total: number,
+): (candidate: string) => number {
   const pages = new Map<string, Set<string>>();
   for (const p of passages) {
     const subject = subjectOf(p.title);

@@ -15,7 +15,11 @@ export interface Sentence {
 const SENTENCES_READ = 40;
 
 /** Passage sentences that share the question's words, best first (at most SENTENCES_READ). */
-export function sentencesOf(passages: ResearchPassage[], terms: Set<string>, weight: (t: string) => number): Sentence[] {
+export function sentencesOf(
+  passages: ResearchPassage[],
+  terms: Set<string>,
+  weight: (t: string) => number,
+): Sentence[] {
   const out: Sentence[] = [];
   const linked = linkContext(passages, terms, weight);
   const named = namedContext(passages, terms, weight);
@@ -28,9 +32,10 @@ export function sentencesOf(passages: ResearchPassage[], terms: Set<string>, wei
       const titleTerms = new Set(tokenize(p.title));
       const names = named(p.source, s.text);
       let overlap = 0;
-      for (const t of terms) if (seen.has(t)) overlap += weight(t);
-      else if (titleTerms.has(t)) overlap += 0.5 * weight(t);
-      else if (link?.has(t) || names.has(t)) overlap += LINKED * weight(t);
+      for (const t of terms)
+        if (seen.has(t)) overlap += weight(t);
+        else if (titleTerms.has(t)) overlap += 0.5 * weight(t);
+        else if (link?.has(t) || names.has(t)) overlap += LINKED * weight(t);
       if (overlap > 0) out.push({ source: p.source, text: s.text, rank, overlap, title: p.title });
     }
   });
@@ -45,14 +50,20 @@ const LINKED = 0.5;
  * Arkwell … is known for playing Pell in The Lantern" leads to The Lantern's own page, whose
  * sentences then answer what the question asks of it ("directed by J. Corwin Halvard").
  */
-function linkContext(passages: ResearchPassage[], terms: Set<string>, weight: (t: string) => number): Map<number, Set<string>> {
+function linkContext(
+  passages: ResearchPassage[],
+  terms: Set<string>,
+  weight: (t: string) => number,
+): Map<number, Set<string>> {
   const out = new Map<number, Set<string>>();
   // Each sentence cut at its commas, semicolons and brackets: the part that names a page says what leads to it.
   const pages = passages.map((p) => ({
     p,
     subject: subjectOf(p.title),
     title: tokenize(p.title),
-    parts: sentenceSpans(p.text).flatMap((s) => s.text.split(/[,;:()]/).map((part) => ({ key: ` ${keyOf(part)} `, terms: tokenize(part) }))),
+    parts: sentenceSpans(p.text).flatMap((s) =>
+      s.text.split(/[,;:()]/).map((part) => ({ key: ` ${keyOf(part)} `, terms: tokenize(part) })),
+    ),
   }));
   for (const q of pages) {
     if (q.subject.length < 3) continue;
@@ -79,7 +90,11 @@ function linkContext(passages: ResearchPassage[], terms: Set<string>, weight: (t
  * the page whose sentences say what the question says of the university ("main campus in
  * Calloway, Varden"), and so answers "the fight song of the university whose main campus…".
  */
-function namedContext(passages: ResearchPassage[], terms: Set<string>, weight: (t: string) => number): (source: number, sentence: string) => Set<string> {
+function namedContext(
+  passages: ResearchPassage[],
+  terms: Set<string>,
+  weight: (t: string) => number,
+): (source: number, sentence: string) => Set<string> {
   const pages = passages
     .map((p) => {
       let best = new Set<string>();
@@ -96,7 +111,9 @@ function namedContext(passages: ResearchPassage[], terms: Set<string>, weight: (
     const key = ` ${keyOf(sentence)} `;
     const out = new Set<string>();
     const own = pages.find((p) => p.source === source)?.subject;
-    for (const p of pages) if (p.source !== source && p.subject !== own && key.includes(` ${p.subject} `)) for (const t of p.best) out.add(t);
+    for (const p of pages)
+      if (p.source !== source && p.subject !== own && key.includes(` ${p.subject} `))
+        for (const t of p.best) out.add(t);
     return out;
   };
 }

@@ -50,14 +50,32 @@ describe('the noun a question asks for', () => {
 
 describe('what a "how many" question counts', () => {
   it('is the noun after "how many", found after the number or as its label', () => {
-    expect(countsAsked('How many solo tackles did Ada Fenwick make?', 'five', 'Ada Fenwick recorded five solo tackles and 2½ sacks.')).toBe(true);
-    expect(countsAsked('How many solo tackles did Ada Fenwick make?', '2½', 'Ada Fenwick recorded five solo tackles and 2½ sacks.')).toBe(false);
+    expect(
+      countsAsked(
+        'How many solo tackles did Ada Fenwick make?',
+        'five',
+        'Ada Fenwick recorded five solo tackles and 2½ sacks.',
+      ),
+    ).toBe(true);
+    expect(
+      countsAsked(
+        'How many solo tackles did Ada Fenwick make?',
+        '2½',
+        'Ada Fenwick recorded five solo tackles and 2½ sacks.',
+      ),
+    ).toBe(false);
     expect(countsAsked('How many students does Tamsworth Polytechnic have?', '5,800', 'Students: 5,800')).toBe(true);
     expect(countsAsked('What was the score?', '31–24', 'It ended 31–24.')).toBeUndefined();
   });
 
   it('weighs a counted number above another of the same sentence', () => {
-    const answer = shortAnswer('How many solo tackles did Ada Fenwick make?', [page(1, 'Ada Fenwick', 'Linebacker Ada Fenwick was named the final\'s best player, recording 2½ sacks, five solo tackles and two forced fumbles.')]);
+    const answer = shortAnswer('How many solo tackles did Ada Fenwick make?', [
+      page(
+        1,
+        'Ada Fenwick',
+        "Linebacker Ada Fenwick was named the final's best player, recording 2½ sacks, five solo tackles and two forced fumbles.",
+      ),
+    ]);
     expect(answer?.value).toBe('five');
   });
 });
@@ -65,7 +83,11 @@ describe('what a "how many" question counts', () => {
 describe('a thing of a kind the question names', () => {
   it('is a name before a plain noun phrase ("which running back": the name, not "longtime")', () => {
     const answer = shortAnswer('Which running back did the Harbor Kings waive?', [
-      page(1, 'Harbor Kings', 'Despite waiving longtime running back Odell Frame and losing top receiver Ivo Brandt to a torn ACL in the preseason, the Harbor Kings had their best regular season in franchise history.'),
+      page(
+        1,
+        'Harbor Kings',
+        'Despite waiving longtime running back Odell Frame and losing top receiver Ivo Brandt to a torn ACL in the preseason, the Harbor Kings had their best regular season in franchise history.',
+      ),
     ]);
     expect(answer?.value).toBe('Odell Frame');
   });
@@ -73,12 +95,20 @@ describe('a thing of a kind the question names', () => {
 
 describe('the noun asked, with WordNet', () => {
   it('is read where compromise tags it alone as an adjective ("of what animal?")', () => {
-    expect(analyseShortQuestion('Harrow Tales is an anthology film whose three stories are connected by the presence of what animal?')?.nounWord).toBe('animal');
+    expect(
+      analyseShortQuestion(
+        'Harrow Tales is an anthology film whose three stories are connected by the presence of what animal?',
+      )?.nounWord,
+    ).toBe('animal');
   });
 
   it('a candidate WordNet holds as a kind of the noun is of it ("fox" for "which animal")', () => {
     const answer = shortAnswer('Which animal appears with the director in every story of Harrow Tales?', [
-      page(1, 'Harrow Tales', 'Harrow Tales is a 1991 anthology film. The director Marc Olin and a wandering fox appear in every story of Harrow Tales.'),
+      page(
+        1,
+        'Harrow Tales',
+        'Harrow Tales is a 1991 anthology film. The director Marc Olin and a wandering fox appear in every story of Harrow Tales.',
+      ),
     ]);
     expect(answer?.value).toMatch(/fox$/);
   });
@@ -114,7 +144,11 @@ describe('nationality and what two named people share', () => {
 describe('"what colour"', () => {
   it('is answered by a colour word', () => {
     const answer = shortAnswer('What color are the numbers in the Harvest Cup 50 logo?', [
-      page(1, 'Harvest Cup 50', 'The logo of Harvest Cup 50 shows the Harvest Cup trophy with the numbers in gold, on a field of the two finalists.'),
+      page(
+        1,
+        'Harvest Cup 50',
+        'The logo of Harvest Cup 50 shows the Harvest Cup trophy with the numbers in gold, on a field of the two finalists.',
+      ),
     ]);
     expect(answer?.value).toBe('gold');
   });
@@ -123,10 +157,21 @@ describe('"what colour"', () => {
 describe('the thing a question describes', () => {
   it('is not its answer when the pages do not call it the noun asked', () => {
     // The question describes Corran Castle (its own page says so) and asks for the coastal area beside it.
-    const answer = shortAnswer('A medieval fortress in Corran, East Marsh, Scotland borders on the south side of what coastal area?', [
-      page(1, 'Bellsands', 'Bellsands, less commonly known as Broad Shell Bay, is a coastal area of forest, beach and grassland in East Marsh, south-east Scotland. It is bordered to the north by the sea, to the south by Corran and Corran Castle, and to the east by a golf course.'),
-      page(2, 'Corran Castle', 'Corran Castle is a medieval fortress in Corran, East Marsh, Scotland. The oldest parts of the castle date to the 13th century.'),
-    ]);
+    const answer = shortAnswer(
+      'A medieval fortress in Corran, East Marsh, Scotland borders on the south side of what coastal area?',
+      [
+        page(
+          1,
+          'Bellsands',
+          'Bellsands, less commonly known as Broad Shell Bay, is a coastal area of forest, beach and grassland in East Marsh, south-east Scotland. It is bordered to the north by the sea, to the south by Corran and Corran Castle, and to the east by a golf course.',
+        ),
+        page(
+          2,
+          'Corran Castle',
+          'Corran Castle is a medieval fortress in Corran, East Marsh, Scotland. The oldest parts of the castle date to the 13th century.',
+        ),
+      ],
+    );
     expect(answer?.value).toBe('Bellsands');
   });
 });

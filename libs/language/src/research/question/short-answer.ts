@@ -10,7 +10,14 @@
  * (short-question.ts), its one analysis (analysis.ts), candidates by kind (candidates/), the
  * scorer (scoring.ts), which of two (choice.ts), yes/no (yes-no.ts), names (names.ts).
  */
-export { analyseShortQuestion, askingPart, asksSettlement, type ShortAnswer, type ShortKind, type ShortQuestion } from './short-question';
+export {
+  analyseShortQuestion,
+  askingPart,
+  asksSettlement,
+  type ShortAnswer,
+  type ShortKind,
+  type ShortQuestion,
+} from './short-question';
 export { candidatesIn } from './candidates';
 export { datePiece } from './candidates/dates';
 export { NOT_OF_KIND } from './candidates/fit';

@@ -48,7 +48,6 @@ describe('the same nationality', () => {
     expect(answer).toMatchObject({ value: 'yes', confidence: 'high' });
   });
 
-
   it('is a sure yes when both openings name it, an unsure no when they differ', () => {
     const same = shortAnswer('Are Ada Fenwick and Bruno Castellan of the same nationality?', [
       page(1, 'Ada Fenwick', 'Ada Fenwick (born 1946) is an American novelist and essayist.'),

@@ -49,8 +49,13 @@ export function analyseShortQuestion(raw: string): ShortQuestion | null {
 
 /** The short reading of `raw` (see analyseShortQuestion) and where its bounded line asks (askingPart), when it asks. */
 export function readShortQuestion(raw: string): { short: ShortQuestion | null; asking?: string } {
-  const question = raw.slice(0, MAX_QUESTION).replace(/\s+/g, ' ').replace(/^[^\p{L}\p{N}"“]+/u, '').trim();
-  if (!/\?\s*$/.test(question) && !/^(?:who|whom|whose|what|which|when|where|how|in what|in which)\b/i.test(question)) return { short: null };
+  const question = raw
+    .slice(0, MAX_QUESTION)
+    .replace(/\s+/g, ' ')
+    .replace(/^[^\p{L}\p{N}"“]+/u, '')
+    .trim();
+  if (!/\?\s*$/.test(question) && !/^(?:who|whom|whose|what|which|when|where|how|in what|in which)\b/i.test(question))
+    return { short: null };
   const asking = askingPart(question);
   return { short: kindOf(question, asking), asking };
 }
@@ -59,9 +64,18 @@ export function readShortQuestion(raw: string): { short: ShortQuestion | null; a
 function kindOf(question: string, asking: string): ShortQuestion | null {
   const asked = askedNoun(asking);
   // "Who were…", "what two artists…", "which announcers…": more than one answer is asked for.
-  const plural = /\bwho\s+(?:were|are)\b|\b(?:what|which)\s+(?:two|both)\b/i.test(question) || (asked !== undefined && nlp(asked.word).nouns().isPlural().found);
+  const plural =
+    /\bwho\s+(?:were|are)\b|\b(?:what|which)\s+(?:two|both)\b/i.test(question) ||
+    (asked !== undefined && nlp(asked.word).nouns().isPlural().found);
   const focus = tokenize(/\b(?:who|whom|whose|what|which|where|when)\b(.*)$/i.exec(asking)?.[1] ?? '')[0];
-  const base = { terms: [...new Set(tokenize(question))], text: question, ...(focus ? { focus } : {}), ...(asked ? { noun: asked.stem, nounWord: asked.word } : {}), ...(asked?.subtype ? { subtype: true } : {}), ...(plural ? { plural } : {}) };
+  const base = {
+    terms: [...new Set(tokenize(question))],
+    text: question,
+    ...(focus ? { focus } : {}),
+    ...(asked ? { noun: asked.stem, nounWord: asked.word } : {}),
+    ...(asked?.subtype ? { subtype: true } : {}),
+    ...(plural ? { plural } : {}),
+  };
   const options = choiceOptions(question);
   if (options) return { kind: 'choice', options, ...base };
   if (YESNO.test(question)) return { kind: 'yesno', ...base };
@@ -73,14 +87,24 @@ function kindOf(question: string, asking: string): ShortQuestion | null {
   if (/\bhow\s+(?:many|much|long|old|far|tall|high)\b/.test(lower)) return { kind: 'number', ...base };
   if (asks === 'when' || /\b(?:what|which)\s+(?:date|day|month)\b/.test(lower)) return { kind: 'date', ...base };
   // "What was the score", "what was his passer rating": a number the noun names.
-  if (/\b(?:what|which)\s+(?:(?:is|was|were|are)\s+)?(?:[\p{L}'’.-]+\s+){0,4}?(?:score|rating|ranking|percentage|percent|number|amount|cost|price|age|average|total|population|attendance|margin)\b|\bweigh\b/iu.test(lower))
+  if (
+    /\b(?:what|which)\s+(?:(?:is|was|were|are)\s+)?(?:[\p{L}'’.-]+\s+){0,4}?(?:score|rating|ranking|percentage|percent|number|amount|cost|price|age|average|total|population|attendance|margin)\b|\bweigh\b/iu.test(
+      lower,
+    )
+  )
     return { kind: 'number', ...base };
   if (asks === 'where') return { kind: 'place', ...base };
   // "Which English midfielder", "what New York city", "What Canadian": the noun after the wh-word.
   // "What is the name of the stadium where…": the noun asked for (see askedNoun) first.
   const head = /\b(?:what|which)\s+([\p{L}\s,'’-]{0,60})/iu.exec(asking);
   // (WordNet is asked of the noun asked for alone: the words after the wh-word may be adjectives, "what official language".)
-  for (const word of [...(asked ? [asked.word] : []), ...(head?.[1] ?? '').split(/[^\p{L}-]+/u).filter(Boolean).slice(0, 3)]) {
+  for (const word of [
+    ...(asked ? [asked.word] : []),
+    ...(head?.[1] ?? '')
+      .split(/[^\p{L}-]+/u)
+      .filter(Boolean)
+      .slice(0, 3),
+  ]) {
     // The lists first: WordNet reads a trade ("retailer", "publisher") as a person too.
     if (PERSON_NOUNS.test(word) || nlp(word).has('#Demonym')) return { kind: 'person', ...base };
     if (PLACE_NOUNS.test(word)) return { kind: 'place', ...base };
@@ -103,12 +127,16 @@ const AUXILIARY = /^(?:is|was|are|were|do|does|did|has|have|had|can|could|will|w
  * follows (a relative "which appeared in…" asks nothing).
  */
 export function askingPart(question: string): string {
-  const opening = /^(?:(?:in|on|at|of|for|by|from|to|with)\s+)?(?:who|whom|whose|what|which|where|when|how)\b/i.exec(question);
+  const opening = /^(?:(?:in|on|at|of|for|by|from|to|with)\s+)?(?:who|whom|whose|what|which|where|when|how)\b/i.exec(
+    question,
+  );
   if (opening) return question;
   let at = -1;
   for (const m of question.matchAll(WH)) {
     const next = /^\s+([\p{L}'’-]+)/u.exec(question.slice(m.index! + m[0].length))?.[1];
-    const tags = next ? ((nlp(next).json() as Array<{ terms: Array<{ tags: string[] }> }>)[0]?.terms[0]?.tags ?? []) : [];
+    const tags = next
+      ? ((nlp(next).json() as Array<{ terms: Array<{ tags: string[] }> }>)[0]?.terms[0]?.tags ?? [])
+      : [];
     if (next && !AUXILIARY.test(next) && tags.includes('Verb') && !bareVerb(tags)) continue;
     at = m.index!;
   }
@@ -129,13 +157,21 @@ function choiceOptions(question: string): [string, string] | null {
   const m =
     /^.*(?:,|\s[-–])\s*([^,?]{2,80}?),?\s+or\s+([^,?]{2,80}?)\s*(?:[,?]|$)/.exec(question) ??
     /^.*:\s*([^,:?]{2,80}?),?\s+or\s+([^,?]{2,80}?)\s*(?:[,?]|$)/.exec(question) ??
-    /^(?:is|was|are|were)\s+(.{2,80}?)\s+or\s+(.{2,80}?)\s+(?:located|based|older|younger|larger|bigger|the)\b/i.exec(question) ??
+    /^(?:is|was|are|were)\s+(.{2,80}?)\s+or\s+(.{2,80}?)\s+(?:located|based|older|younger|larger|bigger|the)\b/i.exec(
+      question,
+    ) ??
     COMPARED_OPTIONS.exec(question) ??
     // "Between X and Y, which…", "Which of X and Y…"
     /^between\s+(.{2,80}?)\s+and\s+(.{2,80}?),\s*(?:which|who|what)\b/i.exec(question) ??
-    /^(?:which|who)\s+of\s+(?!the\s+(?:two|three|following)\b)(.{2,80}?)\s+(?:and|or)\s+(.{2,80}?)\s+(?:is|was|are|were|has|had|did|does|do|came|comes)\b/i.exec(question);
+    /^(?:which|who)\s+of\s+(?!the\s+(?:two|three|following)\b)(.{2,80}?)\s+(?:and|or)\s+(.{2,80}?)\s+(?:is|was|are|were|has|had|did|does|do|came|comes)\b/i.exec(
+      question,
+    );
   if (!m) return null;
-  const clean = (s: string) => s.replace(/^(?:the|a|an)\s+/i, '').replace(/["“”]/g, '').trim();
+  const clean = (s: string) =>
+    s
+      .replace(/^(?:the|a|an)\s+/i, '')
+      .replace(/["“”]/g, '')
+      .trim();
   const a = clean(m[1]!);
   const b = clean(m[2]!);
   return a && b && a.toLowerCase() !== b.toLowerCase() ? [a, b] : null;
@@ -156,10 +192,16 @@ export function askedNoun(question: string): { word: string; stem: string; subty
   if (!wh || /^(?:who|whom|whose|when|where|how)\b/i.test(question)) return undefined;
   const subtype = /^(?:(?:is|was|are|were)\s+)?(?:the\s+)?(?:type|types|kind|kinds|sort)\s+of\b/i.test(wh[1]!);
   const phrase = wh[1]!
-    .replace(/^(?:(?:is|was|are|were)\s+)?(?:the\s+)?(?:(?:last|first|full|given|real)\s+)?(?:name|names|type|types|kind|kinds|sort)\s+of\s+(?:the\s+|an?\s+)?/i, '')
+    .replace(
+      /^(?:(?:is|was|are|were)\s+)?(?:the\s+)?(?:(?:last|first|full|given|real)\s+)?(?:name|names|type|types|kind|kinds|sort)\s+of\s+(?:the\s+|an?\s+)?/i,
+      '',
+    )
     // "What is the nationality of…": the noun after the article.
     .replace(/^(?:is|was|are|were)\s+the\s+(?=[\p{Ll}-]+\s+of\b)/iu, '');
-  const terms = ((nlp(phrase).json() as Array<{ terms: Array<{ text: string; normal: string; tags: string[]; post: string }> }>)[0]?.terms ?? []).slice(0, 8);
+  const terms = (
+    (nlp(phrase).json() as Array<{ terms: Array<{ text: string; normal: string; tags: string[]; post: string }> }>)[0]
+      ?.terms ?? []
+  ).slice(0, 8);
   let head: string | undefined;
   // The last word read, where compromise saw an adjective WordNet knows as a noun ("of what
   // animal?": compromise tags "animal" alone as an adjective): the noun when no other is.

@@ -14,7 +14,8 @@ export interface TypedAnswer {
 }
 
 const FUTURE = /\b(?:will|plan|plans|planned|planning|going to|future|proposed|expected|next year)\b/i;
-const PLANNED = /\b(?:will|plans? to|planning to|planned|proposed|is to|are to|to (?:build|open|create|launch|set up))\b/i;
+const PLANNED =
+  /\b(?:will|plans? to|planning to|planned|proposed|is to|are to|to (?:build|open|create|launch|set up))\b/i;
 
 const NEGATION = /\b(?:not|no|never|none|neither|nor|without|n['’]t|no longer|ceased|stopped)\b/i;
 
@@ -23,7 +24,11 @@ const NEGATION = /\b(?:not|no|never|none|neither|nor|without|n['’]t|no longer|
  * about the asked entity: the typed answer, or null when no unit states one. A value the question
  * itself contains ("fiscal 2024" in a revenue question) is never the answer.
  */
-export function typedAnswer(question: string | Pick<QuestionAnalysis, 'text' | 'words'>, shape: QuestionShape, units: AnswerUnit[]): TypedAnswer | null {
+export function typedAnswer(
+  question: string | Pick<QuestionAnalysis, 'text' | 'words'>,
+  shape: QuestionShape,
+  units: AnswerUnit[],
+): TypedAnswer | null {
   if (shape.kind === 'text') return null;
   // The question's words as analysed (a copy: the role-holder's name joins them), or read here.
   const asked = new Set(typeof question === 'string' ? tokenize(question) : question.words);
@@ -47,42 +52,60 @@ export function typedAnswer(question: string | Pick<QuestionAnalysis, 'text' | '
     if (!found) return;
     // "Where is its plant?" asks what is: a plan ("to build a plant in Harborview") answers another question.
     const planned = !futureQuestion && shape.kind !== 'boolean' && PLANNED.test(unit.text) ? 1 : 0;
-    const score = matched + (labelMatched ? 2 : 0) + 0.5 * Math.min(2, entityHere) + found.bond - planned - order / 10_000;
+    const score =
+      matched + (labelMatched ? 2 : 0) + 0.5 * Math.min(2, entityHere) + found.bond - planned - order / 10_000;
     if (!best || score > best.score) best = { unit, value: found.value, score };
   });
   return best;
 }
 
-function valueFor(shape: QuestionShape, unit: AnswerUnit, asked: Set<string>, labelMatched: boolean): { value: string; bond: number } | null {
+function valueFor(
+  shape: QuestionShape,
+  unit: AnswerUnit,
+  asked: Set<string>,
+  labelMatched: boolean,
+): { value: string; bond: number } | null {
   // A sentence that reports a question ("people often ask whether …") states neither answer.
-  if (shape.kind === 'boolean') return /\?|\bwhether\b/i.test(unit.text) ? null : { value: NEGATION.test(unit.text) ? 'no' : 'yes', bond: 0 };
+  if (shape.kind === 'boolean')
+    return /\?|\bwhether\b/i.test(unit.text) ? null : { value: NEGATION.test(unit.text) ? 'no' : 'yes', bond: 0 };
   if (unit.text.includes('\t')) {
     if (!labelMatched) return null;
     const cells = unit.text.split('\t').map((c) => c.trim());
     if (cells.length < 2) return null;
     // Columns the question names ("FY2024", "2024", "Price") first, then the last one (the latest
     // figure), then the rest: the first whose cell holds a value of the asked kind.
-    const named = (unit.header ?? []).flatMap((h, i) => (i > 0 && tokenize(h).some((t) => asked.has(t) || asked.has(t.replace(/^fy/, '')) || shape.predicate.has(t)) ? [i] : []));
+    const named = (unit.header ?? []).flatMap((h, i) =>
+      i > 0 && tokenize(h).some((t) => asked.has(t) || asked.has(t.replace(/^fy/, '')) || shape.predicate.has(t))
+        ? [i]
+        : [],
+    );
     const order = [...new Set([...named, cells.length - 1, ...cells.keys()])].filter((i) => i > 0);
     // Cells that repeat the question's figures ("4 weeks" for "a four-week course") pick the row.
     const figures = numbersIn([...asked].join(' '));
     const echoed = cells.slice(1).filter((c) => numbersIn(c).some((n) => figures.includes(n))).length;
     for (const i of order) {
       const cell = cells[i]!;
-      const typed = valuesOfKind(shape.kind, cell, shape.entity)[0] ?? (shape.kind === 'money' ? moneyInUnits(cell, cells[0]!) : undefined);
+      const typed =
+        valuesOfKind(shape.kind, cell, shape.entity)[0] ??
+        (shape.kind === 'money' ? moneyInUnits(cell, cells[0]!) : undefined);
       if (typed) return { value: typed.text, bond: 1.5 + echoed };
-      if (shape.kind === 'person' || shape.kind === 'place' || shape.kind === 'organisation') return { value: cell, bond: 1 + echoed };
+      if (shape.kind === 'person' || shape.kind === 'place' || shape.kind === 'organisation')
+        return { value: cell, bond: 1 + echoed };
     }
     return null;
   }
   const values = valuesOfKind(shape.kind, unit.text, shape.entity).filter((v) => !askedValue(v, asked));
   if (values.length === 0) return null;
   // The value nearest a predicate word wins; one in the same clause is bound to it.
-  const positions = [...unit.text.matchAll(/[\p{L}\p{N}]+/gu)].filter((m) => shape.predicate.has(stem(m[0].toLowerCase()))).map((m) => m.index!);
+  const positions = [...unit.text.matchAll(/[\p{L}\p{N}]+/gu)]
+    .filter((m) => shape.predicate.has(stem(m[0].toLowerCase())))
+    .map((m) => m.index!);
   // A predicate word inside the value ("Design Academy" for a design question) is not near it.
   const distance = (v: FoundValue) => {
     const outside = positions.filter((p) => p < v.index || p >= v.index + v.text.length);
-    return outside.length ? Math.min(...outside.map((p) => (p < v.index ? v.index - p : p - (v.index + v.text.length)))) : 200;
+    return outside.length
+      ? Math.min(...outside.map((p) => (p < v.index ? v.index - p : p - (v.index + v.text.length))))
+      : 200;
   };
   // Figures written in digits state amounts; "three of them" is usually a manner of speaking.
   const worded = (v: FoundValue) => (shape.kind === 'number' && /^[a-z]+$/i.test(v.text) ? 60 : 0) + describesOther(v);
@@ -97,14 +120,31 @@ function valueFor(shape: QuestionShape, unit: AnswerUnit, asked: Set<string>, la
   return { value: String(nearest.text), bond: d <= 40 ? 1 : d <= 100 ? 0.5 : 0 };
 }
 
-const NUMBER_WORD: Record<string, string> = { one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10', twelve: '12' };
+const NUMBER_WORD: Record<string, string> = {
+  one: '1',
+  two: '2',
+  three: '3',
+  four: '4',
+  five: '5',
+  six: '6',
+  seven: '7',
+  eight: '8',
+  nine: '9',
+  ten: '10',
+  twelve: '12',
+};
 /** Figures of a text, number words as digits ("four-week" -> 4). */
-const numbersIn = (text: string): string[] => [...text.toLowerCase().matchAll(/\d+(?:\.\d+)?|[a-z]+/g)].map((m) => NUMBER_WORD[m[0]] ?? m[0]).filter((w) => /^\d/.test(w));
+const numbersIn = (text: string): string[] =>
+  [...text.toLowerCase().matchAll(/\d+(?:\.\d+)?|[a-z]+/g)]
+    .map((m) => NUMBER_WORD[m[0]] ?? m[0])
+    .filter((w) => /^\d/.test(w));
 
 /** A bare figure under a label that gives its unit ("Revenue (€ million)" 212.4 -> "€212.4 million"). */
 function moneyInUnits(cell: string, label: string): FoundValue | undefined {
   if (!/^\d[\d,]*(?:\.\d+)?$/.test(cell.trim())) return undefined;
-  const currency = /(?:US)?\$|€|£|₹|¥|\b(?:EUR|USD|GBP|CHF|INR|JPY|SEK|NOK|DKK|AUD|CAD|NZD)\b|\b(?:Rs|kr)\b/.exec(label)?.[0];
+  const currency = /(?:US)?\$|€|£|₹|¥|\b(?:EUR|USD|GBP|CHF|INR|JPY|SEK|NOK|DKK|AUD|CAD|NZD)\b|\b(?:Rs|kr)\b/.exec(
+    label,
+  )?.[0];
   if (!currency) return undefined;
   const scale = /\b(thousand|million|billion|crore|lakh|bn|m|k)\b/i.exec(label)?.[1];
   const symbol = /^[$€£₹¥]|US\$/.test(currency);
@@ -119,5 +159,5 @@ const askedValue = (v: FoundValue, asked: Set<string>) => {
 };
 
 /** "yes"/"no" are words of the report's own; other values are the page's spelling. */
-export const formatValue = (kind: ValueKind, value: string): string => (kind === 'boolean' ? (value === 'yes' ? 'Yes' : 'No') : value.replace(/\s+/g, ' ').trim());
-
+export const formatValue = (kind: ValueKind, value: string): string =>
+  kind === 'boolean' ? (value === 'yes' ? 'Yes' : 'No') : value.replace(/\s+/g, ' ').trim();

@@ -14,7 +14,8 @@ interface WordList {
 const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const alternation = (list: WordList) => list.words.map(escape).join('|');
 /** The whole string is one word of the list (or its plural, for a `plural` list). */
-const wholeWord = (list: WordList) => new RegExp(`^(?:${alternation(list)})${list.plural ? 's?' : ''}$`, list.caseSensitive ? '' : 'i');
+const wholeWord = (list: WordList) =>
+  new RegExp(`^(?:${alternation(list)})${list.plural ? 's?' : ''}$`, list.caseSensitive ? '' : 'i');
 /** A word of the list stands in the text. */
 const inText = (list: WordList, flags = 'i') => new RegExp(`\\b(?:${alternation(list)})\\b`, flags);
 const L = lexicon as unknown as Record<string, WordList>;
@@ -24,7 +25,9 @@ export const PERSON_NOUNS = wholeWord(L.person_nouns!);
  * A noun for a person: one of the list, or (written lower case, a name being no role) one that
  * WordNet first reads as a kind of person ("physicist", "violinist", "astronaut"; see isKindOf).
  */
-export const personNoun = (word: string) => PERSON_NOUNS.test(word) || (/^\p{Ll}[\p{Ll}-]{2,}$/u.test(word) && (wordNet()?.isKindOf(word, 'person', true) ?? false));
+export const personNoun = (word: string) =>
+  PERSON_NOUNS.test(word) ||
+  (/^\p{Ll}[\p{Ll}-]{2,}$/u.test(word) && (wordNet()?.isKindOf(word, 'person', true) ?? false));
 export const PLACE_NOUNS = wholeWord(L.place_nouns!);
 export const ORG_NOUNS = wholeWord(L.organisation_nouns!);
 /** Comparatives a choice is settled by: the larger number or the later date wins. */

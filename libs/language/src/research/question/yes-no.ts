@@ -18,7 +18,13 @@ function openingOrigins(p: ResearchPassage): { demonyms: string[]; places: strin
   let found = origins.get(p);
   if (!found) {
     const doc = nlp(openingOf(p));
-    origins.set(p, (found = { demonyms: doc.match('#Demonym').out('array') as string[], places: doc.places().out('array') as string[] }));
+    origins.set(
+      p,
+      (found = {
+        demonyms: doc.match('#Demonym').out('array') as string[],
+        places: doc.places().out('array') as string[],
+      }),
+    );
   }
   return found;
 }
@@ -79,11 +85,16 @@ export function yesNo(q: ShortQuestion, passages: ResearchPassage[]): ShortAnswe
   // The words the question says of both, not those of their names: a word of a name counts when
   // the question writes it once more ("Are both Uncle Rob's Pizza and Uncle Dino's specialized in Pizza?").
   const counts = (words: string[]) => words.reduce((m, t) => m.set(t, (m.get(t) ?? 0) + 1), new Map<string, number>());
-  const named = counts([...tokenize(a.title.replace(/\s*\([^)]*\)$/, '')), ...tokenize(b.title.replace(/\s*\([^)]*\)$/, ''))]);
+  const named = counts([
+    ...tokenize(a.title.replace(/\s*\([^)]*\)$/, '')),
+    ...tokenize(b.title.replace(/\s*\([^)]*\)$/, '')),
+  ]);
   const asked = counts(tokenize(q.text));
   // What they are is said by nouns and adjectives; the question's verbs frame it ("described as a genus").
   const verbs = new Set(tokenize((nlp(q.text).match('#Verb').out('array') as string[]).join(' ')));
-  let kind = q.terms.filter((t) => (asked.get(t) ?? 0) > (named.get(t) ?? 0) && !verbs.has(t) && !/^(?:both|each|also)$/.test(t));
+  let kind = q.terms.filter(
+    (t) => (asked.get(t) ?? 0) > (named.get(t) ?? 0) && !verbs.has(t) && !/^(?:both|each|also)$/.test(t),
+  );
   if (kind.length === 0) return null;
   // A nationality asked of both ("both American universities") is each one's country, however its
   // page words it: a page placing its subject in another country answers no.

@@ -154,9 +154,17 @@ export let app: NestFastifyApplication;
 
 export type Res = { statusCode: number; headers: Record<string, unknown>; json: () => any; body: string };
 export const request = (opts: { method: string; url: string; payload?: unknown; headers?: Record<string, string> }) =>
-  app.getHttpAdapter().getInstance().inject(opts as never) as unknown as Promise<Res>;
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .inject(opts as never) as unknown as Promise<Res>;
 export const post = (payload: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
-  request({ method: 'POST', url: '/search', payload: typeof payload === 'string' ? payload : JSON.stringify(payload), headers });
+  request({
+    method: 'POST',
+    url: '/search',
+    payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+    headers,
+  });
 export const get = (url: string, headers?: Record<string, string>) => request({ method: 'GET', url, headers });
 
 /** Expects a 422 and returns its detail list. */
@@ -170,9 +178,13 @@ export async function errorsOf(res: Promise<Res>) {
 /** Starts the sample app before the calling spec file's tests and closes it after them; restores mocks after each test. */
 export function useSampleApp(): void {
   beforeAll(async () => {
-    app = await NestFactory.create<NestFastifyApplication>(SampleModule, new FastifyAdapter({ bodyLimit: BODY_LIMIT }), {
-      logger: false,
-    });
+    app = await NestFactory.create<NestFastifyApplication>(
+      SampleModule,
+      new FastifyAdapter({ bodyLimit: BODY_LIMIT }),
+      {
+        logger: false,
+      },
+    );
     installFastifyErrorHandling(app);
     app.useGlobalPipes(new PydanticValidationPipe());
     app.useGlobalFilters(new ApiExceptionFilter());

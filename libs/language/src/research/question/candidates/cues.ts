@@ -21,18 +21,25 @@ export interface CandidateCues {
 }
 
 /** "How many solo tackles…?": the words of what is counted (none for another question). */
-export const countedNoun = (question: string) => new Set(tokenize(/\bhow many\s+([\p{L}-]+(?:\s+[\p{L}-]+)?)/iu.exec(question)?.[1] ?? ''));
+export const countedNoun = (question: string) =>
+  new Set(tokenize(/\bhow many\s+([\p{L}-]+(?:\s+[\p{L}-]+)?)/iu.exec(question)?.[1] ?? ''));
 
 /** The cues of `question` (the question as analysed, one line), `askedWord` the noun it asks for. */
 export function candidateCues(question: string, askedWord: string | null): CandidateCues {
-  const series = /^(?:[Ww]hich|[Ww]hat)\s+((?:\p{Lu}[\p{L}'’-]*\s+)*\p{Lu}[\p{L}'’-]*)\s+(?:is|was|are|were|did|does|do|has|had|have)\b/u.exec(question)?.[1];
+  const series =
+    /^(?:[Ww]hich|[Ww]hat)\s+((?:\p{Lu}[\p{L}'’-]*\s+)*\p{Lu}[\p{L}'’-]*)\s+(?:is|was|are|were|did|does|do|has|had|have)\b/u.exec(
+      question,
+    )?.[1];
   return {
     askedWord,
     latin: /\p{Script=Latin}/u.test(question),
     colour: /\b(?:what|which)\s+colou?rs?\b/i.test(question),
     member: /\b(?:which|what)\s+(?!(?:is|was|are|were|did|does|do|has|had|have)\b)/i.test(question),
     ...(series !== undefined ? { series } : {}),
-    money: /\bhow much\b.*\b(?:money|cost|costs|spent|spend|raise|raised|pay|paid|worth|price|charge|charged|earn|earned)\b|\b(?:cost|price|revenue|budget|fee)\b/i.test(question),
+    money:
+      /\bhow much\b.*\b(?:money|cost|costs|spent|spend|raise|raised|pay|paid|worth|price|charge|charged|earn|earned)\b|\b(?:cost|price|revenue|budget|fee)\b/i.test(
+        question,
+      ),
     score: /\bscore\b/i.test(question),
     clock: /\bhow much time\b|\btime (?:was )?(?:left|remaining)\b/i.test(question),
     counted: countedNoun(question),

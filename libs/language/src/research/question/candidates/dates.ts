@@ -10,6 +10,9 @@ export const yearsIn = (text: string) => [...text.matchAll(/\b(1[5-9]\d\d|20\d\d
 
 /** Dates a sentence writes (chrono-node's, with a year or a month), else its years. */
 export function datesIn(text: string): string[] {
-  const dates = chrono.parse(text).filter((r) => r.start.isCertain('year') || r.start.isCertain('month')).map((r) => r.text);
+  const dates = chrono
+    .parse(text)
+    .filter((r) => r.start.isCertain('year') || r.start.isCertain('month'))
+    .map((r) => r.text);
   return dates.length ? dates : yearsIn(text);
 }

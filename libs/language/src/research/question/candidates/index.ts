@@ -20,7 +20,17 @@ export function candidatesIn(
   // The noun the question asks for, as written (ShortQuestion.nounWord; null: none); read from the question when not given.
   askedWord?: string | null,
 ): Candidate[] {
-  const cues = typeof question === 'string' ? candidateCues(question, askedWord !== undefined ? askedWord : kind === 'place' || kind === 'thing' ? (askedNoun(question)?.word ?? null) : null) : question;
+  const cues =
+    typeof question === 'string'
+      ? candidateCues(
+          question,
+          askedWord !== undefined
+            ? askedWord
+            : kind === 'place' || kind === 'thing'
+              ? (askedNoun(question)?.word ?? null)
+              : null,
+        )
+      : question;
   // A name in another script than the question's ("Михаил Горбачёв" for an English question) is not how the asker writes it.
   const latin = cues.latin;
   const script = (c: string) => !latin || /\p{Script=Latin}/u.test(c);

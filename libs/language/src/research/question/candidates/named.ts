@@ -7,25 +7,43 @@ import type { CandidateCues } from './cues';
 import { KIND_FIT, NOT_OF_KIND } from './fit';
 
 /** Names of `kind` in a sentence, as written, each weighed by how compromise sees it there. */
-export function namesIn(kind: ShortKind, text: string, cues: CandidateCues, script: (c: string) => boolean): Array<{ text: string; fit: number; person?: boolean }> {
+export function namesIn(
+  kind: ShortKind,
+  text: string,
+  cues: CandidateCues,
+  script: (c: string) => boolean,
+): Array<{ text: string; fit: number; person?: boolean }> {
   const doc = nlp(text);
   const people = (doc.people().out('array') as string[]).map(trimEnds);
   const places = (doc.places().out('array') as string[]).map(trimEnds);
   const organisations = (doc.organizations().out('array') as string[]).map(trimEnds);
   // "Who" is as often a team, a band or a broadcaster as a person.
-  const typed = kind === 'person' ? [...people, ...organisations] : kind === 'place' ? places : kind === 'organisation' ? organisations : [];
+  const typed =
+    kind === 'person'
+      ? [...people, ...organisations]
+      : kind === 'place'
+        ? places
+        : kind === 'organisation'
+          ? organisations
+          : [];
   // "Ned Brask of Copper Lanterns": for "who", two names of two words or more each are two
   // candidates ("Bank of Varden", "Duke of York" stay whole).
   const split = (c: string) => {
     const sides = c.split(/\s+of\s+/);
-    return kind === 'person' && sides.length === 2 && sides.every((side) => side.split(/\s+/).length >= 2) ? sides : [c];
+    return kind === 'person' && sides.length === 2 && sides.every((side) => side.split(/\s+/).length >= 2)
+      ? sides
+      : [c];
   };
   const runs = capitalisedRuns(text).flatMap(split);
   const proper = [...(doc.match('#ProperNoun+ (of|the|de)? #ProperNoun*').out('array') as string[]), ...runs];
   // A list ("Ned Brask of Copper Lanterns and Ilse Marnow") is several candidates; a bracket ends one.
   // "Hobb & Sons", "Kestrel & Loaf" stay one name.
   const pieces = [...typed, ...proper].flatMap((c) => c.split(/\s*(?:,|\band\b|\(|\))\s*/)).flatMap(split);
-  const named = new Set(pieces.map((c) => trimEnds(c).replace(/['’]s$/u, '')).filter((c) => c.length >= 2 && /\p{Lu}|\d/u.test(c) && script(c)));
+  const named = new Set(
+    pieces
+      .map((c) => trimEnds(c).replace(/['’]s$/u, ''))
+      .filter((c) => c.length >= 2 && /\p{Lu}|\d/u.test(c) && script(c)),
+  );
   const names = [...named].filter((c) => {
     const tags = nlp(c);
     // A nationality, a month or a weekday is capitalised but names no one ("American", "September").
@@ -84,8 +102,18 @@ export function namesIn(kind: ShortKind, text: string, cues: CandidateCues, scri
       continue;
     }
     // "Where": a name the sentence puts "in", "near" or "from" before is a place there ("born … in Fujioka").
-    const placed = kind === 'place' && !isPerson && text.split(/(?:\s+|^)(?:in|near|from)\s+(?:the\s+)?/).slice(1).some((after) => after.startsWith(whole));
-    out.push({ text: whole, fit: placed ? KIND_FIT : kindFit(kind, isPerson, isPlace, isOrganisation), ...(isPerson ? { person: true } : {}) });
+    const placed =
+      kind === 'place' &&
+      !isPerson &&
+      text
+        .split(/(?:\s+|^)(?:in|near|from)\s+(?:the\s+)?/)
+        .slice(1)
+        .some((after) => after.startsWith(whole));
+    out.push({
+      text: whole,
+      fit: placed ? KIND_FIT : kindFit(kind, isPerson, isPlace, isOrganisation),
+      ...(isPerson ? { person: true } : {}),
+    });
   }
   return out;
 }

@@ -28,17 +28,32 @@ export function numberNamed(passages: ResearchPassage[]): (value: string) => boo
 export const BARE_NUMBER = new RegExp(`^(?:${NUMBER.source})$`, 'iu');
 
 /** A number the counted noun follows in its clause ("five solo tackles") counts it. */
-const countsNoun = (counted: Set<string>, after: string) => counted.size > 0 && tokenize(after.split(/[,;.()]/)[0]!.split(/\s+/).slice(0, 4).join(' ')).some((t) => counted.has(t));
+const countsNoun = (counted: Set<string>, after: string) =>
+  counted.size > 0 &&
+  tokenize(
+    after
+      .split(/[,;.()]/)[0]!
+      .split(/\s+/)
+      .slice(0, 4)
+      .join(' '),
+  ).some((t) => counted.has(t));
 
 /** Whether `value`, where `sentence` states it, is followed by what a "how many" question counts; undefined when the question names nothing counted. */
-export function countsAsked(question: string | { counted: Set<string> }, value: string, sentence: string): boolean | undefined {
+export function countsAsked(
+  question: string | { counted: Set<string> },
+  value: string,
+  sentence: string,
+): boolean | undefined {
   const counted = typeof question === 'string' ? countedNoun(question) : question.counted;
   if (counted.size === 0) return undefined;
   const at = sentence.indexOf(value);
   if (at < 0) return false;
   // Or a label names it: "Students: 5,800".
   const label = /([\p{L}-]+)\s*[:\t]\s*$/u.exec(sentence.slice(Math.max(0, at - 40), at))?.[1];
-  return (label !== undefined && tokenize(label).some((t) => counted.has(t))) || countsNoun(counted, sentence.slice(at + value.length, at + value.length + 40));
+  return (
+    (label !== undefined && tokenize(label).some((t) => counted.has(t))) ||
+    countsNoun(counted, sentence.slice(at + value.length, at + value.length + 40))
+  );
 }
 
 /**
@@ -48,10 +63,16 @@ export function countsAsked(question: string | { counted: Set<string> }, value: 
 export function numbersIn(text: string, cues: CandidateCues): Array<{ text: string; fit: number }> {
   const { money, score, clock, counted } = cues;
   return [...text.matchAll(NUMBER)]
-    .map((m) => ({ n: m[0].trim().replace(/[,.]+$/, ''), after: text.slice(m.index! + m[0].length, m.index! + m[0].length + 40) }))
+    .map((m) => ({
+      n: m[0].trim().replace(/[,.]+$/, ''),
+      after: text.slice(m.index! + m[0].length, m.index! + m[0].length + 40),
+    }))
     .filter(({ n }) => !isYear(n))
     .map(({ n, after }) => {
-      const fits = (money && /^[$€£]|\b(?:million|billion)\b/.test(n)) || (score && /\d\s?[–-]\s?\d/.test(n)) || (clock && /:\d\d$/.test(n));
+      const fits =
+        (money && /^[$€£]|\b(?:million|billion)\b/.test(n)) ||
+        (score && /\d\s?[–-]\s?\d/.test(n)) ||
+        (clock && /:\d\d$/.test(n));
       const counts = countsNoun(counted, after);
       return { text: n, fit: fits ? KIND_FIT * KIND_FIT : counts ? KIND_FIT : 1 };
     });

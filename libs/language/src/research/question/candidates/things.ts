@@ -9,22 +9,36 @@ import { type Candidate, KIND_FIT, NOUN_FIT } from './fit';
 import { BARE_NUMBER } from './numbers';
 
 /** Things of the kind a question's noun names in a sentence, as written. */
-export function thingsIn(text: string, questionTerms: Set<string>, cues: CandidateCues, script: (c: string) => boolean): Candidate[] {
+export function thingsIn(
+  text: string,
+  questionTerms: Set<string>,
+  cues: CandidateCues,
+  script: (c: string) => boolean,
+): Candidate[] {
   const { askedWord } = cues;
   const doc = nlp(text);
   // "What position does he play?", "what profession…": the role words the sentence holds ("linebacker").
   if (askedWord !== null && ROLE_ASKED.test(askedWord))
-    return [...text.matchAll(/[\p{L}-]+/gu)].map((m) => m[0]).filter((w) => PERSON_NOUNS.test(w) && !ANYONE.test(w) && !questionTerms.has(tokenize(w)[0] ?? '')).map((w) => ({ text: w, fit: KIND_FIT }));
+    return [...text.matchAll(/[\p{L}-]+/gu)]
+      .map((m) => m[0])
+      .filter((w) => PERSON_NOUNS.test(w) && !ANYONE.test(w) && !questionTerms.has(tokenize(w)[0] ?? ''))
+      .map((w) => ({ text: w, fit: KIND_FIT }));
   // "What nationality": the nationalities the sentence names ("an Australian film director").
-  if (askedWord !== null && NATIONALITY_ASKED.test(askedWord)) return (doc.match('#Demonym').out('array') as string[]).map((d) => ({ text: trimEnds(d), fit: KIND_FIT }));
+  if (askedWord !== null && NATIONALITY_ASKED.test(askedWord))
+    return (doc.match('#Demonym').out('array') as string[]).map((d) => ({ text: trimEnds(d), fit: KIND_FIT }));
   // "What colour": the colours it names (a closed class of words; compromise tags none).
-  if (cues.colour) return [...new Set(text.match(COLOURS) ?? [])].filter((c) => !questionTerms.has(tokenize(c)[0] ?? '')).map((c) => ({ text: c, fit: KIND_FIT }));
+  if (cues.colour)
+    return [...new Set(text.match(COLOURS) ?? [])]
+      .filter((c) => !questionTerms.has(tokenize(c)[0] ?? ''))
+      .map((c) => ({ text: c, fit: KIND_FIT }));
   // compromise's noun chunks, cut where the question's own words stand ("the ABL champion
   // Kessa Otters" for a question about the ABL: "champion Kessa Otters"), at brackets,
   // commas and prepositions other than "of" ("victory in extra time": "victory", "extra time";
   // "replica of the Marrow Point Bridge" stays one), without their
   // determiners: "the golden anniversary" -> "golden anniversary".
-  const chunks = (doc.chunks().json() as Array<{ text: string; terms: Array<{ text: string; chunk?: string; tags?: string[] }> }>).filter((c) => c.terms[0]?.chunk === 'Noun');
+  const chunks = (
+    doc.chunks().json() as Array<{ text: string; terms: Array<{ text: string; chunk?: string; tags?: string[] }> }>
+  ).filter((c) => c.terms[0]?.chunk === 'Noun');
   const pieces: string[] = [];
   for (const c of chunks) {
     let run: string[] = [];
@@ -48,9 +62,26 @@ export function thingsIn(text: string, questionTerms: Set<string>, cues: Candida
   // A title the page quotes whole ("Ballad for the Evening", "I'm a Heron").
   const quoted = quotedTitles(text);
   pieces.push(...quoted);
-  const cleaned = pieces.map((c) => trimEnds(c.replace(/[()]/g, ' ').trim()).replace(/^(?:(?:the|a|an|its|their|his|her|this|that|these|those|of|and|or)\s+)+/i, ''));
+  const cleaned = pieces.map((c) =>
+    trimEnds(c.replace(/[()]/g, ' ').trim()).replace(
+      /^(?:(?:the|a|an|its|their|his|her|this|that|these|those|of|and|or)\s+)+/i,
+      '',
+    ),
+  );
   // A date or a bare number is not a thing a noun names.
-  const things = [...new Set(cleaned.filter((c) => c.length >= 2 && c.split(/\s+/).length <= 6 && /\p{L}/u.test(c) && !BARE_NUMBER.test(c) && script(c) && !datePiece(c)))];
+  const things = [
+    ...new Set(
+      cleaned.filter(
+        (c) =>
+          c.length >= 2 &&
+          c.split(/\s+/).length <= 6 &&
+          /\p{L}/u.test(c) &&
+          !BARE_NUMBER.test(c) &&
+          script(c) &&
+          !datePiece(c),
+      ),
+    ),
+  ];
   // "What talk show…", "which hotel…": one of a kind, which pages name; a name of more than one
   // plain word ("Port Kessa Lodge", "XLV") before a common noun phrase. (A lone capitalised
   // word may only open its sentence.)
@@ -68,10 +99,20 @@ export function thingsIn(text: string, questionTerms: Set<string>, cues: Candida
     const rest = `${c.slice(0, at)} ${c.slice(at + series.length)}`.trim();
     return /^(?:\d{4}|\d+(?:st|nd|rd|th)|[IVXLC]+|\d+)$/.test(rest);
   };
-  const instances = series ? [...text.matchAll(new RegExp(`\\b(?:\\d{4}|\\d+(?:st|nd|rd|th))\\s+${series.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'gu'))].map((m) => m[0]) : [];
+  const instances = series
+    ? [
+        ...text.matchAll(
+          new RegExp(`\\b(?:\\d{4}|\\d+(?:st|nd|rd|th))\\s+${series.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'gu'),
+        ),
+      ].map((m) => m[0])
+    : [];
   return [...new Set([...things, ...instances])].map((text) => {
     const whole = wholeOf(text);
-    const fit = ofSeries(whole ?? text) ? KIND_FIT * NOUN_FIT : (member && /^\p{Lu}/u.test(text) && !/^\p{Lu}\p{Ll}+$/u.test(text)) || quoted.includes(text) ? KIND_FIT : 1;
+    const fit = ofSeries(whole ?? text)
+      ? KIND_FIT * NOUN_FIT
+      : (member && /^\p{Lu}/u.test(text) && !/^\p{Lu}\p{Ll}+$/u.test(text)) || quoted.includes(text)
+        ? KIND_FIT
+        : 1;
     return { text, fit, ...(whole ? { whole } : {}) };
   });
 }
