@@ -9,7 +9,7 @@ import { NOT_OF_KIND } from './question/candidates/fit';
 import { countsAsked, numberNamed } from './question/candidates/numbers';
 import { kindConfidence } from './question/confidence';
 import { lifeDate } from './question/lifespan';
-import { listed, shortAnswer } from './question/scoring';
+import { listed, shortAnswer } from './question/best-answer';
 import { asksSettlement, type ShortAnswer } from './question/short-question';
 import { formatValue, typedAnswer } from './question/typed-answer';
 import { gradeLexical } from './lexical';
@@ -202,7 +202,7 @@ const TYPED_SURE = 3;
 
 const lowered = (f: Finding | null): Finding | null => f && { ...f, confidence: 'low' };
 
-/** A question's short answer (see scoring.ts) as a finding: the value, the sentence stating it, the sources agreeing. */
+/** A question's short answer (see best-answer.ts) as a finding: the value, the sentence stating it, the sources agreeing. */
 function gradeShort(question: QuestionAnalysis, passages: ResearchPassage[]): Finding | null {
   const short = shortAnswer(question, passages);
   if (!short) return null;

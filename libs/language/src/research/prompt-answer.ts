@@ -8,7 +8,7 @@ import { clean, sameQuestion } from './quotes';
 export const typedValue = (f: Finding, question: QuestionAnalysis, things = false) => {
   if (f.answer.length > 120 || f.evidence.some((e) => clean(e.quote) === clean(f.answer))) return null;
   if (question.shape.kind !== 'text') return f.answer;
-  // A short answer (scoring.ts) is a value its first quote states, or yes/no. A thing's noun
+  // A short answer (best-answer.ts) is a value its first quote states, or yes/no. A thing's noun
   // phrase answers a task's field (things), not a report's lead: there the sentences lead.
   const short = question.short;
   const kind = short?.kind;

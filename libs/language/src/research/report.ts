@@ -76,7 +76,7 @@ export function extractiveReport(
   const lead: string[] = [];
   const answered = new Set<string>();
   // An open-ended prompt is answered by quotes below; a value leads only what asks for one.
-  // A question asking for a short answer (scoring.ts) leads with it too, where one was found.
+  // A question asking for a short answer (best-answer.ts) leads with it too, where one was found.
   for (const q of typedPrompt || restatements.length || analysisOf(topic).short ? leadQuestions : []) {
     const u = findingFor(q);
     if (!u || lead.length >= 6) continue;

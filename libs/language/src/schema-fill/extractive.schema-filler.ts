@@ -1,4 +1,4 @@
-import { sentenceSpans, stem, tokenize } from '@app/text';
+import { tokenize } from '@app/text';
 import {
   type FieldBasis,
   type JsonSchema,
@@ -7,62 +7,12 @@ import {
   type SchemaFillResult,
   schemaFields,
 } from './schema-fill.port';
-import { type FoundValue, fieldWords, type ValueKind, valueKind, valuesOfKind } from './value-patterns';
+import { GENERIC, termPositions, termsOf } from './field-terms';
+import { type Unit, unitsOf } from './text-units';
+import { valueKind } from './value-patterns';
+import { pick, typed } from './value-pick';
 
-/**
- * Words pages use for what a field name says (the field "headquarters" is stated as "based in").
- * General vocabulary of company, people and document facts, not tuned to any page. Keys are the
- * stemmed field words (`tokenize`), as the lookup sees them.
- */
-export const SYNONYMS: Record<string, string[]> = {
-  found: ['founded', 'established', 'started', 'incorporated', 'founding', 'since'],
-  founder: ['founded', 'established', 'founding', 'co-founded'],
-  headquarter: ['headquarters', 'headquartered', 'based', 'hq', 'head office'],
-  hq: ['headquarters', 'headquartered', 'based'],
-  ceo: ['chief executive', 'chief executive officer'],
-  cto: ['chief technology officer'],
-  cfo: ['chief financial officer'],
-  employe: ['employs', 'employees', 'staff', 'people', 'workforce', 'headcount', 'team of'],
-  revenu: ['revenue', 'sales', 'turnover'],
-  ticker: ['ticker', 'listed', 'symbol'],
-  city: ['based', 'headquartered', 'located', 'head office'],
-  occupation: ['job', 'profession'],
-  university: ['university', 'studied', 'phd', 'degree', 'college'],
-  websit: ['website', 'url'],
-  phd: ['phd', 'doctorate'],
-  celsius: ['degrees', 'celsius'],
-  gram: ['grams', 'g'],
-  group: ['group', 'team', 'lab'],
-  siz: ['size', 'people', 'members'],
-};
-
-/** The synonyms written in several words ("chief executive" for "ceo"), stemmed once. */
-const SPELT_OUT = Object.entries(SYNONYMS).flatMap(([key, synonyms]) =>
-  synonyms.map((synonym) => ({ key, words: tokenize(synonym) })).filter((s) => s.words.length > 1),
-);
-
-/** Words that say nothing about which sentence holds a field ("name of the ..."). */
-const GENERIC = new Set([
-  'name',
-  'number',
-  'valu',
-  'field',
-  'current',
-  'her',
-  'his',
-  'their',
-  'total',
-  'amount',
-  'detail',
-  'profil',
-]);
-
-interface Unit {
-  doc: number;
-  text: string;
-  /** For a table row: its label (first cell) and the cells after it. */
-  row?: { label: string; rest: string };
-}
+export { SYNONYMS } from './field-terms';
 
 interface Candidate {
   unit: Unit;
@@ -73,136 +23,6 @@ interface Candidate {
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
-
-/** Sentences and table rows (tab-separated lines) of each document, verbatim. */
-function unitsOf(documents: SchemaFillDocument[]): Unit[] {
-  const units: Unit[] = [];
-  documents.forEach((doc, i) => {
-    for (const span of sentenceSpans(doc.text)) {
-      const lines = span.text.split('\n');
-      if (lines.every((line) => line.includes('\t'))) {
-        for (const line of lines) {
-          const [label, ...cells] = line.split('\t');
-          units.push({ doc: i, text: line, row: { label: label!.trim(), rest: cells.join(' ').trim() } });
-        }
-      } else {
-        units.push({ doc: i, text: span.text });
-      }
-    }
-  });
-  return units;
-}
-
-/** The field's search words: its name's and description's content words, with the synonyms of each. */
-function termsOf(name: string, schema: JsonSchema): { term: string; weight: number }[] {
-  const description = typeof schema.description === 'string' ? schema.description : '';
-  const weights = new Map<string, number>();
-  const add = (term: string, weight: number) => weights.set(term, Math.max(weights.get(term) ?? 0, weight));
-  for (const t of tokenize(fieldWords(name, ''))) if (!GENERIC.has(t)) add(t, 2);
-  for (const t of tokenize(description)) if (!GENERIC.has(t)) add(t, 1);
-  for (const [t, w] of [...weights])
-    for (const synonym of SYNONYMS[t] ?? []) for (const s of tokenize(synonym)) add(s, Math.min(w, 1.5));
-  // A field that spells out a phrase in full ("chief executive") also searches the word the phrase
-  // stands for ("CEO"), as pages write it either way ("led by CEO Dana Whitcombe").
-  const named = new Set(tokenize(fieldWords(name, '')));
-  for (const { key, words } of SPELT_OUT) if (words.every((word) => named.has(word))) add(key, 1.5);
-  return [...weights].map(([term, weight]) => ({ term, weight }));
-}
-
-/** Where the field's words occur in `text`, with their weights. */
-function termPositions(text: string, weights: Map<string, number>): { index: number; weight: number }[] {
-  const out: { index: number; weight: number }[] = [];
-  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
-    const weight = weights.get(stem(m[0].toLowerCase()));
-    if (weight !== undefined) out.push({ index: m.index!, weight });
-  }
-  return out;
-}
-
-const typed = (value: unknown, schema: JsonSchema): unknown => {
-  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
-  if (value === null || value === undefined) return null;
-  if (type === 'integer') {
-    const n = typeof value === 'number' ? value : Number(String(value).replace(/[^\d.-]/g, ''));
-    return Number.isInteger(n) ? n : null;
-  }
-  if (type === 'number') {
-    const n = typeof value === 'number' ? value : Number(String(value).replace(/[^\d.-]/g, ''));
-    return Number.isFinite(n) ? n : null;
-  }
-  if (type === 'boolean') return typeof value === 'boolean' ? value : null;
-  if (type === 'string') return String(value);
-  return value;
-};
-
-/** The value of `kind` nearest a field word in the unit, or for text fields the row's value or the clause after the word. */
-function pick(
-  kind: ValueKind,
-  unit: Unit,
-  positions: { index: number; weight: number }[],
-  termWords: Set<string>,
-  entity: Set<string>,
-  labelMatched: boolean,
-): FoundValue | null {
-  if (labelMatched && unit.row && (kind === 'text' || kind === 'money'))
-    return { text: unit.row.rest, index: unit.text.indexOf(unit.row.rest), value: unit.row.rest };
-  if (kind === 'boolean')
-    return positions.length > 0
-      ? { text: '', index: positions[0]!.index, value: !/\b(not|no|never|without)\b/i.test(unit.text) }
-      : null;
-  if (kind === 'text') {
-    const at = positions[0]?.index;
-    if (at === undefined) return null;
-    // The words after the field's word up to the clause's end ("wrote tinyrank, a BM25 library" -> "tinyrank").
-    const after = unit.text.slice(at).replace(/^[\p{L}\p{N}]+[\s:]*/u, '');
-    const clause = /^(?:is|was|are|of|on|as|called|named)?\s*([^,;.()]{2,120})/u.exec(after)?.[1]?.trim();
-    return clause ? { text: clause, index: at, value: clause } : null;
-  }
-  const values = valuesOfKind(kind, unit.text, entity).filter((v) => !termWords.has(stem(v.text.toLowerCase())));
-  if (values.length === 0) return null;
-  // The value sharing a clause with most of the field's words wins ("500 grams of rye flour, 420
-  // grams of water": flour's grams are 500); then the nearest, a value before its word costing more.
-  const clauses = clauseIds(unit.text);
-  const lines = lineIds(unit.text);
-  // Same clause counts most; the same line (a "Name, Title" row of a list) counts too.
-  const score = (v: FoundValue) => {
-    let shared = 0;
-    for (const { index, weight } of positions) {
-      if (clauses[index] === clauses[v.index]) shared += weight;
-      else if (lines[index] === lines[v.index]) shared += weight / 2;
-      // A field word right after a number is its unit ("210 degrees", "10 minutes"): the tightest bond.
-      const gap = index - (v.index + v.text.length);
-      if (gap >= 0 && gap <= 2) shared += weight;
-    }
-    const distance = positions.length
-      ? Math.min(...positions.map(({ index }) => Math.abs(index - v.index) + (v.index < index ? 15 : 0)))
-      : 1_000;
-    return shared - distance / 1_000;
-  };
-  return values.reduce((best, v) => (score(v) > score(best) ? v : best));
-}
-
-/** For each character, the index of its clause (split at , ; : line breaks and "and"/"then"). */
-function clauseIds(text: string): number[] {
-  const ids: number[] = [];
-  let id = 0;
-  for (let i = 0; i < text.length; i++) {
-    if (/[,;:\n]/.test(text[i]!) || /^\s(?:and|then|but|while)\s/.test(text.slice(i, i + 7))) id++;
-    ids.push(id);
-  }
-  return ids;
-}
-
-/** For each character, the index of its line. */
-function lineIds(text: string): number[] {
-  const ids: number[] = [];
-  let id = 0;
-  for (let i = 0; i < text.length; i++) {
-    if (text[i] === '\n') id++;
-    ids.push(id);
-  }
-  return ids;
-}
 
 /** A year after "since" that dates someone's time in a role, not the organisation's start. */
 const SINCE = tokenize('since');

@@ -3,7 +3,7 @@ import { tokenize } from '@app/text';
 import type { ResearchPassage } from '@app/research';
 import { extractiveFollowUps, gradeExtractive, promptAnswer } from '../extractive.research-model';
 import { analyse, analysesSince, analysisCount } from './analysis';
-import { shortAnswer } from './scoring';
+import { shortAnswer } from './best-answer';
 
 const page = (source: number, title: string, text: string): ResearchPassage => ({
   source,

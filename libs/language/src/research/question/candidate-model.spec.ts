@@ -2,7 +2,8 @@ import committed from './candidate-weights.json';
 import lexicon from '../../lexicon/answer-words.json';
 import { analyse } from './analysis';
 import { ALL_CANDIDATE_FEATURES, candidateWeights, loadCandidateWeights, weighed } from './candidate-model';
-import { scoredCandidates, shortAnswer } from './scoring';
+import { shortAnswer } from './best-answer';
+import { scoredCandidates } from './scoring';
 
 const page = (source: number, title: string, text: string) => ({
   source,

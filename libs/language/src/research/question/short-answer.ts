@@ -8,7 +8,8 @@
  *
  * The short path's names, from the modules that hold them: the question's short reading
  * (short-question.ts), its one analysis (analysis.ts), candidates by kind (candidates/), the
- * scorer (scoring.ts), which of two (choice.ts), yes/no (yes-no.ts), names (names.ts).
+ * scorer (scoring.ts), the answer chosen from its candidates (best-answer.ts), which of two
+ * (choice.ts), yes/no (yes-no.ts), names (names.ts).
  */
 export {
   analyseShortQuestion,
@@ -25,4 +26,4 @@ export { countsAsked, numberNamed } from './candidates/numbers';
 export { capitalisedRuns, instanceConflict, keyOf, quotedTitles, subjectOf, titleName } from './names';
 export { termWeights } from './sentences';
 export { fitsKind, kindConfidence } from './confidence';
-export { listed, shortAnswer } from './scoring';
+export { listed, shortAnswer } from './best-answer';
