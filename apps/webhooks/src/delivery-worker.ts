@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import * as os from 'node:os';
 import {
   type BeforeApplicationShutdown,
   Inject,
@@ -8,11 +6,9 @@ import {
   type OnApplicationBootstrap,
   Optional,
 } from '@nestjs/common';
-import type { Config } from '@app/config';
 import {
   WEBHOOK_STREAM_PREFIX,
   webhookDeliveryDecider,
-  type WebhookDeliveryCommand,
   type WebhookDeliveryState,
   webhookDeliveryStream,
 } from '@app/domain';
@@ -29,60 +25,18 @@ import {
 } from '@app/eventstore';
 import { monitorDecider, RUN_KINDS, type RunKind } from '@app/domain';
 import { SecretBox } from '@app/platform';
-import type { Resolver } from '@app/fetch';
 import { READ_STORE, type ReadStore } from '@app/readmodels';
 import { RUN_KIND_LIST } from '@app/runs';
 import { monitorWebhookDelivery } from './monitor-webhooks';
 import { runEndFilter, runWebhookDelivery } from './run-webhooks';
 import { deliverySecrets } from './team-secrets';
-import { type AttemptOutcome, WEBHOOK_USER_AGENT, WebhookSender } from './webhook-sender';
+import { type AttemptOutcome, WebhookSender } from './webhook-sender';
+import { outcomeCommand } from './attempt-outcome';
+import { payloadOf, withPayloadByReference } from './delivery-payload';
+import { DELIVERY_WORKER_OPTIONS, type DeliveryWorkerOptions } from './delivery-worker.options';
 
-export interface DeliveryWorkerOptions {
-  /** Retry policy of run webhooks (WEBHOOK_MAX_ATTEMPTS, WEBHOOK_BACKOFF_SECONDS). */
-  maxAttempts: number;
-  backoffSeconds: number;
-  /** FETCH_ALLOW_HOSTS: the SSRF guard's exceptions. */
-  allowHosts: readonly string[];
-  /** The whole exchange of one attempt (API.md: 10 s). */
-  attemptTimeoutMs: number;
-  /** An attempt with no outcome after this long lost its worker: another one takes over. Must exceed attemptTimeoutMs. */
-  takeoverAfterMs: number;
-  /** Shutdown waits this long for attempts in flight, then cuts them. */
-  drainMs: number;
-  /** Attempts in flight at once in this process. */
-  concurrency: number;
-  /** Read-store checkpoint of the run-end follower. */
-  checkpointName: string;
-  workerId: string;
-  userAgent: string;
-  resolver?: Resolver;
-  now: () => Date;
-  /** Jitter draws in [0, 1]. */
-  random: () => number;
-  /** First pause before a failed follower resubscribes (default 1 s; doubles while failures repeat). */
-  followRetryMs?: number;
-}
-
-export const DELIVERY_WORKER_OPTIONS = Symbol('DELIVERY_WORKER_OPTIONS');
-
-export const deliveryWorkerOptions = (
-  config: Config,
-  overrides: Partial<DeliveryWorkerOptions> = {},
-): DeliveryWorkerOptions => ({
-  maxAttempts: config.webhookMaxAttempts,
-  backoffSeconds: config.webhookBackoffSeconds,
-  allowHosts: config.fetchAllowHosts,
-  attemptTimeoutMs: 10_000,
-  takeoverAfterMs: 30_000,
-  drainMs: 12_000,
-  concurrency: 16,
-  checkpointName: 'webhooks:requests@v1',
-  workerId: `${os.hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
-  userAgent: WEBHOOK_USER_AGENT,
-  now: () => new Date(),
-  random: Math.random,
-  ...overrides,
-});
+export { DELIVERY_WORKER_OPTIONS, type DeliveryWorkerOptions, deliveryWorkerOptions } from './delivery-worker.options';
+export { INLINE_PAYLOAD_BYTES } from './delivery-payload';
 
 type Open = Extract<WebhookDeliveryState, { status: 'scheduled' | 'attempting' }>;
 type Attempting = Extract<WebhookDeliveryState, { status: 'attempting' }>;
@@ -90,8 +44,6 @@ type Attempting = Extract<WebhookDeliveryState, { status: 'attempting' }>;
 const RETRY_MS = 1000;
 /** Tries at one event before the follower sets it aside (see follow). */
 const FOLLOW_ATTEMPTS = 5;
-/** A payload larger than this is kept by reference in its delivery event, not inline. */
-export const INLINE_PAYLOAD_BYTES = 256 * 1024;
 
 /**
  * Durable webhook delivery, driven by the event log alone (DESIGN.md section 5: nothing durable
@@ -230,22 +182,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       // A stream that does not fold into a run can never announce one: skipping beats blocking every webhook behind it.
       this.logger.error({ msg: 'cannot build the run webhook; skipped', stream: end.stream, error: String(error) });
     }
-    if (
-      request &&
-      request.delivery.payload &&
-      Buffer.byteLength(JSON.stringify(request.delivery.payload)) > INLINE_PAYLOAD_BYTES
-    ) {
-      // A run view too large for an event (the log takes 1 MiB an append) travels by reference.
-      request = {
-        ...request,
-        delivery: {
-          ...request.delivery,
-          payload: null,
-          payload_ref: { stream: end.stream, revision: end.revision.toString() },
-        },
-      };
-    }
     if (request) {
+      request = withPayloadByReference(request, end);
       await handleCommand(
         this.events,
         webhookDeliveryStream(request.delivery.delivery_id),
@@ -345,7 +283,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       this.events,
       stream,
       webhookDeliveryDecider,
-      this.outcomeCommand(taken.state.attempts, outcome),
+      outcomeCommand(taken.state.attempts, outcome, () => this.options.random()),
       {
         now: () => this.options.now().toISOString(),
         metadata,
@@ -411,7 +349,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     let payload = request.payload;
     if (!payload && request.payload_ref) {
       try {
-        payload = await this.payloadOf(request.payload_ref);
+        payload = await payloadOf(
+          this.events,
+          request.payload_ref,
+          { max_attempts: this.options.maxAttempts, backoff_seconds: this.options.backoffSeconds },
+          this.kinds,
+        );
       } catch (error) {
         return {
           kind: 'failed',
@@ -422,46 +365,6 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     }
     const post = { url: request.url, webhookId: request.webhook_id, body: JSON.stringify(payload), secrets, at };
     return this.sender.send(post, this.cut.signal);
-  }
-
-  /** A payload kept by reference: the run's view as of its end event, folded again. */
-  private async payloadOf(ref: { stream: string; revision: string }): Promise<Record<string, unknown>> {
-    const run = await this.events.readStream(ref.stream);
-    const end = run.find((event) => event.revision === BigInt(ref.revision));
-    const rebuilt =
-      end &&
-      runWebhookDelivery(
-        run,
-        end,
-        { max_attempts: this.options.maxAttempts, backoff_seconds: this.options.backoffSeconds },
-        this.kinds,
-      );
-    if (!rebuilt?.delivery.payload) throw new Error(`${ref.stream} has no run end at revision ${ref.revision}`);
-    return rebuilt.delivery.payload;
-  }
-
-  private outcomeCommand(
-    attempt: number,
-    outcome: Exclude<AttemptOutcome, { kind: 'aborted' }>,
-  ): WebhookDeliveryCommand {
-    switch (outcome.kind) {
-      case 'delivered':
-        return { type: 'RecordDelivered', attempt, status: outcome.status };
-      case 'blocked':
-        return { type: 'RecordAttemptBlocked', attempt, error: outcome.error };
-      case 'failed':
-        return {
-          type: 'RecordAttemptFailed',
-          attempt,
-          status: outcome.status,
-          error: outcome.error,
-          jitter: this.options.random(),
-        };
-      default: {
-        const unreachable: never = outcome;
-        return unreachable;
-      }
-    }
   }
 
   private pause(ms: number): Promise<void> {
