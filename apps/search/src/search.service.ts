@@ -11,9 +11,9 @@ import {
   type SearchResultRow,
   subjects,
 } from '@app/contracts';
-import { FRESHNESS_WINDOW_MS, lineItems, quantityOf, totalCredits } from '@app/domain';
+import { lineItems, quantityOf, totalCredits } from '@app/domain';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
-import { ExcerptBudget, focusExcerpts } from '@app/extraction';
+import { focusExcerpts } from '@app/extraction';
 import { type ChargeContext, chargeRequest } from '@app/platform';
 import { ExtractiveLanguageModel, LANGUAGE_MODEL, type LanguageModel } from '@app/language';
 import {
@@ -23,11 +23,10 @@ import {
   type SearchQuery,
   SEARCH_PROVIDER,
 } from '@app/providers';
-import { UrlMerge } from '@app/research';
-import { domainOf, onDomain } from '@app/urls';
+import { type FilterShape, type Filters, postFilter, searchFilters } from './search-filters';
+import { type Candidate, capExcerpts, mergeHits, resultRow } from './search-rows';
 import { TeamPages } from './team-pages';
 
-const DEFAULT_EXCERPT_CHARS = 500;
 const HIGHLIGHT_CHARS = 1_000;
 const SUMMARY_CHARS = 400;
 const PAGE_CACHE_TTL_MS = 60_000;
@@ -37,27 +36,7 @@ const PAGE_CACHE_TTL_MS = 60_000;
  */
 const PAGE_CACHE_PAGES = 1_000;
 
-/** A result while it is being merged: the provider's hit plus what the pipeline learns about it. */
-interface Candidate {
-  hit: SearchHit;
-  key: string;
-  domain: string;
-  /** Best provider score, normalised per query to [0, 1]. */
-  base: number;
-  /** Queries that found it. */
-  queries: Set<number>;
-  score: number;
-}
-
-interface Filters {
-  include: string[];
-  exclude: string[];
-  after?: string;
-  before?: string;
-}
-
 /** What a provider page depends on, for a synchronous search and a deep run's page alike. */
-type FilterShape = Pick<SearchRequest, 'limit' | 'country' | 'language' | 'category' | 'freshness'>;
 type PageShape = FilterShape & {
   /** The hits' full text is used (re-ranking, focused excerpts, contents, a run's reading). */
   withContent: boolean;
@@ -68,9 +47,6 @@ const wantsContents = (request: SearchRequest): boolean => {
   const wanted = request.advanced_settings?.contents;
   return Boolean(wanted && (wanted.text || wanted.highlights || wanted.summary));
 };
-
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const round = (n: number) => Math.round(n * 10_000) / 10_000;
 
 /**
  * Synchronous search (instant, fast, auto). Depths differ in work, not labels:
@@ -99,7 +75,7 @@ export class SearchService {
   async search(request: SearchRequest, charge: ChargeContext): Promise<SearchReply> {
     const started = performance.now();
     const warnings: string[] = [];
-    const filters = this.filters(request);
+    const filters = searchFilters(request);
     await this.provider.ready();
 
     const providerStarted = performance.now();
@@ -108,7 +84,7 @@ export class SearchService {
     );
     const providerMs = performance.now() - providerStarted;
 
-    let candidates = this.merge(perQuery);
+    let candidates = mergeHits(perQuery);
     let dropped = 0;
     let reranked = false;
     const rerankStarted = performance.now();
@@ -129,10 +105,10 @@ export class SearchService {
     candidates.sort((a, b) => b.score - a.score || a.key.localeCompare(b.key));
     candidates = candidates.slice(0, request.limit);
 
-    const rows = candidates.map((c) => this.row(c, request));
+    const rows = candidates.map((c) => resultRow(c, request));
     // Contents first: their highlights and summary are excerpts too, so the budget must see them.
     const { rows: contentRows, renders } = await this.contents(rows, candidates, request, warnings);
-    this.capExcerpts(rows, request.max_excerpt_chars);
+    capExcerpts(rows, request.max_excerpt_chars);
 
     const usage = lineItems({
       sku_search: 1,
@@ -173,7 +149,7 @@ export class SearchService {
   async providerPage(request: SearchPageRequest): Promise<SearchPageReply> {
     await this.provider.ready();
     const warnings: string[] = [];
-    const filters = this.filters({
+    const filters = searchFilters({
       include_domains: request.include_domains ?? null,
       exclude_domains: request.exclude_domains ?? null,
       freshness: request.freshness ?? null,
@@ -188,27 +164,13 @@ export class SearchService {
       withContent: true,
     };
     const page = await this.page(request.query, request.page, shape, filters, warnings, request.team_id ?? null, false);
-    const hits = this.postFilter(page.hits, shape, filters, warnings);
+    const hits = postFilter(this.provider.capabilities, page.hits, shape, filters, warnings);
     return {
       hits: hits.map((hit) => ({ ...hit })),
       page: page.page,
       hasMore: page.hasMore,
       warnings: [...new Set(warnings)],
     };
-  }
-
-  private filters(
-    request: Pick<SearchRequest, 'include_domains' | 'exclude_domains' | 'freshness' | 'advanced_settings'>,
-  ): Filters {
-    const policy = request.advanced_settings?.source_policy;
-    const include = [...(request.include_domains ?? []), ...(policy?.include_domains ?? [])];
-    const exclude = [...(request.exclude_domains ?? []), ...(policy?.exclude_domains ?? [])];
-    let after = policy?.after_date ?? undefined;
-    if (request.freshness) {
-      const since = isoDay(Date.now() - FRESHNESS_WINDOW_MS[request.freshness]);
-      if (!after || since > after) after = since;
-    }
-    return { include, exclude, after, before: policy?.before_date ?? undefined };
   }
 
   /** One query's hits: page 1, and for `auto` page 2 when page 1 left fewer than `limit` after filtering. */
@@ -225,7 +187,7 @@ export class SearchService {
       withContent: Boolean(request.objective) || request.depth === 'auto' || wantsContents(request),
     };
     const first = await this.page(query, 1, shape, filters, warnings, team);
-    let hits = this.postFilter(first.hits, request, filters, warnings);
+    let hits = postFilter(this.provider.capabilities, first.hits, request, filters, warnings);
     if (
       request.depth === 'auto' &&
       hits.length < request.limit &&
@@ -233,7 +195,7 @@ export class SearchService {
       this.provider.capabilities.pagination
     ) {
       const second = await this.page(query, 2, shape, filters, warnings, team);
-      hits = hits.concat(this.postFilter(second.hits, request, filters, warnings));
+      hits = hits.concat(postFilter(this.provider.capabilities, second.hits, request, filters, warnings));
     }
     return hits;
   }
@@ -294,93 +256,6 @@ export class SearchService {
     const result = await pending;
     warnings.push(...result.warnings);
     return result;
-  }
-
-  /** The filters the provider could not apply itself. */
-  private postFilter(hits: SearchHit[], request: FilterShape, filters: Filters, warnings: string[]): SearchHit[] {
-    const caps = this.provider.capabilities;
-    let kept = hits;
-    if (caps.domainFilter === 'none' && (filters.include.length || filters.exclude.length)) {
-      kept = kept.filter((hit) => {
-        const host = domainOf(hit.url);
-        return (
-          (!filters.include.length || filters.include.some((d) => onDomain(host, d))) &&
-          !filters.exclude.some((d) => onDomain(host, d))
-        );
-      });
-    }
-    if (caps.category === 'none' && request.category) kept = kept.filter((hit) => hit.category === request.category);
-    const datesPostFiltered =
-      (request.freshness && caps.freshness === 'none') ||
-      ((filters.after || filters.before) && caps.dateRange === 'none');
-    if (datesPostFiltered && (filters.after || filters.before)) {
-      const undated = kept.filter((hit) => !hit.date).length;
-      kept = kept.filter(
-        (hit) =>
-          hit.date && (!filters.after || hit.date >= filters.after) && (!filters.before || hit.date <= filters.before),
-      );
-      if (undated > 0)
-        warnings.push(`date filter: ${undated} result${undated === 1 ? '' : 's'} without a known date left out`);
-    }
-    if (caps.language === 'none' && request.language) {
-      kept = kept.filter((hit) => !hit.language || hit.language.split('-')[0] === request.language.split('-')[0]);
-    }
-    return kept;
-  }
-
-  /** Merges the queries' hits by normalised URL (see `UrlMerge`), each scored against its query's best. */
-  private merge(perQuery: SearchHit[][]): Candidate[] {
-    const merged = new UrlMerge<SearchHit>();
-    perQuery.forEach((hits, queryIndex) => {
-      const best = Math.max(...hits.map((hit) => hit.score), Number.EPSILON);
-      for (const hit of hits) merged.add(hit, Math.max(0, hit.score) / best, queryIndex);
-    });
-    const queries = perQuery.length;
-    return merged.values().map(({ hit, key, score: base, queries: found }) => ({
-      hit,
-      key,
-      domain: domainOf(hit.url),
-      base,
-      queries: found,
-      score: queries > 1 ? 0.85 * base + 0.15 * ((found.size - 1) / (queries - 1)) : base,
-    }));
-  }
-
-  private row(c: Candidate, request: SearchRequest): SearchResultRow {
-    const perResult = request.advanced_settings?.excerpts?.max_chars_per_result ?? DEFAULT_EXCERPT_CHARS;
-    const focus = request.objective ?? request.queries.join(' ');
-    const excerpts =
-      request.depth === 'auto' && c.hit.content
-        ? focusExcerpts(c.hit.content, focus, perResult)
-        : c.hit.snippet
-          ? [c.hit.snippet.slice(0, perResult)]
-          : [];
-    return {
-      url: c.hit.url,
-      title: c.hit.title,
-      snippet: c.hit.snippet,
-      excerpts,
-      date: c.hit.date,
-      domain: c.domain,
-      category: c.hit.category,
-      score: round(c.score),
-    };
-  }
-
-  /**
-   * `max_excerpt_chars`: one budget over every excerpt-like string of the answer (snippet,
-   * excerpts, highlights, summary), spent in rank order, each row's in that order. `text` is left
-   * out: it is the page itself, sized by `advanced_settings.contents.max_chars`.
-   */
-  private capExcerpts(rows: SearchResultRow[], max: number | null): void {
-    if (max === null) return;
-    const budget = new ExcerptBudget(max);
-    for (const row of rows) {
-      row.snippet = budget.take(row.snippet);
-      row.excerpts = budget.takeAll(row.excerpts);
-      if (row.highlights) row.highlights = budget.takeAll(row.highlights);
-      if (row.summary !== undefined) row.summary = budget.take(row.summary);
-    }
   }
 
   /**
