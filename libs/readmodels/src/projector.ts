@@ -6,41 +6,10 @@ import type { Projection } from './projection';
 import { applyEvent, type Handler, handlersFor, ProjectionFailed, unionFilter } from './projection-handlers';
 import { PositionWaiters, type Waiter } from './position-waiters';
 import type { ReadStore } from './read-store.port';
+import { deferred } from './deferred';
+import type { ProjectorOptions, ProjectorStatus } from './projector-options';
 
-export interface ProjectorOptions {
-  /** Prefix of the per-projection checkpoint names (`<prefix>:<name>@v<version>`). */
-  checkpointName?: string;
-  /** Save checkpoints after this many applied events... */
-  batch?: number;
-  /** ...or this long after the first unsaved one, whichever comes first. */
-  flushMs?: number;
-  /** Consecutive failures (projection, read store or subscription) tolerated before stopping. */
-  retries?: number;
-  /** Backoff before the first retry; doubles on each further one. */
-  retryDelayMs?: number;
-  logger?: Pick<LoggerService, 'log' | 'error' | 'warn'>;
-  /** Told of each event a projection could not write and that was set aside (a metric). */
-  onDeadLetter?: (letter: DeadLetter) => void;
-}
-
-/** `live` = caught up with the head read at start and following: what /readyz wants to see. */
-export type ProjectorStatus = 'idle' | 'catching-up' | 'live' | 'failed' | 'stopped';
-
-interface Deferred<T> {
-  promise: Promise<T>;
-  resolve(value: T): void;
-  reject(err: unknown): void;
-  settled: boolean;
-}
-function deferred<T>(): Deferred<T> {
-  const d = { settled: false } as Deferred<T>;
-  d.promise = new Promise<T>((resolve, reject) => {
-    d.resolve = (v) => ((d.settled = true), resolve(v));
-    d.reject = (e) => ((d.settled = true), reject(e));
-  });
-  d.promise.catch(() => undefined); // a rejection nobody awaits must not crash the process
-  return d;
-}
+export type { ProjectorOptions, ProjectorStatus } from './projector-options';
 
 /**
  * Follows the log from the projections' checkpoints and keeps their read models up to date.
