@@ -33,12 +33,8 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import LogisticRegression from 'ml-logistic-regression';
-import { Matrix } from 'ml-matrix';
 import learnerPackage from 'ml-logistic-regression/package.json';
-import { judged, gradeRules, promptAnswer } from '../libs/language/src/research/extractive.research-model';
-import { answerFeatures, FEATURE_NAMES, wrongKind } from '../libs/language/src/research/answer/features';
-import { analyse } from '../libs/language/src/research/question/analysis';
+import { FEATURE_NAMES } from '../libs/language/src/research/answer/features';
 import { loadWeights, probabilityOf, type ReaderWeights } from '../libs/language/src/research/answer/answer-model';
 import {
   ALL_CANDIDATE_FEATURES,
@@ -47,171 +43,17 @@ import {
   useCandidateWeights,
 } from '../libs/language/src/research/question/candidate-model';
 import { ROOT, runMain } from './bench-util';
+import { answerThreshold, figures, fitModel, highThreshold, judgeRows, round, STEPS } from './reader-fit';
+import { RIGHT_F1, type Row, rowsOf } from './reader-rows';
 import { candidateGroups, fitCandidates } from './train-candidates';
-import { DATA, type DataSet, fts5, type Question } from './realtext.bench';
-import {
-  type Graded,
-  loadSets,
-  readQuestion,
-  scoreValue,
-  SETTINGS,
-  SEARCH_PAGES,
-  BRIDGE_PAGES,
-  type Setting,
-} from './reading';
+import { DATA, fts5 } from './realtext.bench';
+import { loadSets, scoreValue, SETTINGS, SEARCH_PAGES, BRIDGE_PAGES } from './reading';
 
-const STEPS = 4000;
 /** Folds of the tune rows for the out-of-fold probabilities the thresholds are set on. */
 const FOLDS = 5;
-const RIGHT_F1 = 0.8;
-const HIGH_PRECISION = 0.9;
-const MIN_HIGH = 10;
 const WEIGHTS_FILE = path.join(ROOT, 'libs', 'language', 'src', 'research', 'answer', 'reader-weights.json');
 const CANDIDATE_FILE = path.join(ROOT, 'libs', 'language', 'src', 'research', 'question', 'candidate-weights.json');
 const HAND_WEIGHTS = Object.fromEntries(ALL_CANDIDATE_FEATURES.map((f) => [f, 1])) as Record<CandidateFeature, number>;
-
-/** One question as the rules answered it: its value (or none), the features of that value, and how it scores. */
-interface Row {
-  set: string;
-  setting: Setting;
-  q: Question;
-  graded: Graded | null;
-  value: string | null;
-  features: number[] | null;
-  /** The value as it scores (F1), and whether it counts as right. */
-  f1: number;
-  right: boolean;
-}
-
-function rowsOf(set: DataSet, setting: Setting, search: (text: string, limit: number) => number[]): Row[] {
-  return set.questions.map((q) => {
-    const graded = readQuestion(set, q, setting, search, gradeRules);
-    // The finding the task's answer is read from: the last one for the question (a regrade after a bridge).
-    const last = graded.findLast((g) => g.finding.evidence.length > 0) ?? null;
-    const value = last ? (promptAnswer(q.question, [last.finding])?.value ?? null) : null;
-    const question = analyse(q.question);
-    const vetoed = value === null || !question.short || wrongKind(question.short.kind, value) !== null;
-    const features =
-      vetoed || !last
-        ? null
-        : answerFeatures({
-            question,
-            value: value!,
-            rule: last.finding.confidence,
-            evidence: last.finding.evidence,
-            passages: last.passages,
-          });
-    const { f1 } = scoreValue(q, value);
-    return {
-      set: set.name,
-      setting,
-      q,
-      graded: last,
-      value,
-      features: features ? FEATURE_NAMES.map((f) => features[f]) : null,
-      f1: value === null ? 0 : f1,
-      right: value !== null && q.answerable && f1 >= RIGHT_F1,
-    };
-  });
-}
-
-const round = (x: number, digits = 6) => Math.round(x * 10 ** digits) / 10 ** digits;
-
-function fitModel(rows: Row[]): Pick<ReaderWeights, 'mean' | 'scale' | 'weights' | 'bias'> {
-  const xs = rows.map((r) => r.features!);
-  const n = xs.length;
-  const k = FEATURE_NAMES.length;
-  const mean = Array.from({ length: k }, (_, j) => xs.reduce((a, x) => a + x[j]!, 0) / n);
-  const scale = Array.from(
-    { length: k },
-    (_, j) => Math.sqrt(xs.reduce((a, x) => a + (x[j]! - mean[j]!) ** 2, 0) / n) || 1,
-  );
-  const X = new Matrix(xs.map((x) => [1, ...x.map((v, j) => (v - mean[j]!) / scale[j]!)]));
-  const Y = Matrix.columnVector(rows.map((r) => (r.right ? 1 : 0)));
-  // The gradient is summed over rows: the step is scaled by their number.
-  const lr = new LogisticRegression({ numSteps: STEPS, learningRate: 0.5 / n });
-  lr.train(X, Y);
-  // One-vs-all: classifiers[0] scores "not class 0", which for two classes is P(right).
-  const w = lr.classifiers[0]!.weights.to1DArray();
-  return {
-    mean: mean.map((m) => round(m)),
-    scale: scale.map((s) => round(s)),
-    bias: round(w[0]!),
-    weights: w.slice(1).map((x) => round(x)),
-  };
-}
-
-/** Each row judged with the model: the value given or withheld, its confidence. */
-function judgeRows(rows: Row[], w: ReaderWeights) {
-  return rows.map((r) => {
-    if (!r.graded || r.value === null) return { r, value: null as string | null, confidence: 'low', p: 0 };
-    const f = judged(analyse(r.q.question), r.graded.finding, r.graded.passages, w);
-    const answer = f ? promptAnswer(r.q.question, [f]) : null;
-    return {
-      r,
-      value: answer?.value ?? null,
-      confidence: answer?.confidence ?? 'low',
-      p: f?.verdict?.probability ?? 0,
-    };
-  });
-}
-
-function figures(judgedRows: ReturnType<typeof judgeRows>) {
-  const n = judgedRows.length;
-  const answerable = judgedRows.filter((j) => j.r.q.answerable);
-  const unanswerable = judgedRows.filter((j) => !j.r.q.answerable);
-  const scored = judgedRows.map((j) => ({ ...j, ...scoreValue(j.r.q, j.value) }));
-  const high = scored.filter((j) => j.value !== null && j.confidence === 'high');
-  const mean = (xs: number[]) => (xs.length ? xs.reduce((a, x) => a + x, 0) / xs.length : 0);
-  return {
-    n,
-    em: mean(scored.map((s) => s.em)),
-    f1: mean(scored.map((s) => s.f1)),
-    answered: scored.filter((s) => s.value !== null).length,
-    high: high.length,
-    high_right: high.filter((h) => h.r.q.answerable && h.f1 >= RIGHT_F1).length,
-    answerable: answerable.length,
-    answerable_f1: mean(scored.filter((s) => s.r.q.answerable).map((s) => s.f1)),
-    answerable_high_share: answerable.length ? high.filter((h) => h.r.q.answerable).length / answerable.length : 0,
-    unanswerable: unanswerable.length,
-    unanswerable_null: unanswerable.length
-      ? scored.filter((s) => !s.r.q.answerable && s.value === null).length / unanswerable.length
-      : 0,
-    unanswerable_high: unanswerable.length ? high.filter((h) => !h.r.q.answerable).length / unanswerable.length : 0,
-  };
-}
-
-/** The threshold below which a value is withheld: the best mean over (set, setting) groups of the SQuAD 2.0 score on the tune rows. */
-function answerThreshold(rows: Row[], p: (r: Row) => number): number {
-  const groups = new Map<string, Row[]>();
-  for (const r of rows) groups.set(`${r.set}.${r.setting}`, [...(groups.get(`${r.set}.${r.setting}`) ?? []), r]);
-  let best = { t: 0, score: -1 };
-  for (let t = 0; t <= 0.9; t = round(t + 0.01, 2)) {
-    let score = 0;
-    for (const list of groups.values()) {
-      let s = 0;
-      for (const r of list) {
-        const given = r.value !== null && r.features !== null && p(r) >= t;
-        s += given ? (r.q.answerable ? r.f1 : 0) : r.q.answerable ? 0 : 1;
-      }
-      score += s / list.length;
-    }
-    if (score > best.score + 1e-9) best = { t, score };
-  }
-  return best.t;
-}
-
-/** The lowest probability above which at least HIGH_PRECISION of the tune answers are right (MIN_HIGH answers at least). */
-function highThreshold(rows: Row[], p: (r: Row) => number, floor: number): number {
-  const ranked = rows.filter((r) => r.features !== null && p(r) >= floor).sort((a, b) => p(b) - p(a));
-  let right = 0;
-  let chosen = 1;
-  ranked.forEach((r, i) => {
-    right += r.right ? 1 : 0;
-    if (i + 1 >= MIN_HIGH && right / (i + 1) >= HIGH_PRECISION) chosen = p(r);
-  });
-  return round(Math.max(chosen, floor), 4);
-}
 
 async function main(): Promise<void> {
   const sets = loadSets();
