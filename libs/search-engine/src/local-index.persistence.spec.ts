@@ -1,0 +1,114 @@
+/** LocalIndex updates and persistence: replacing and removing pages, and the index kept in its file. */
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { LocalIndex } from './local-index';
+import { build, DOCS, doc, NOW, urls } from './testing/local-index-fixtures';
+
+describe('LocalIndex', () => {
+  describe('updates and persistence', () => {
+    let dir: string;
+    beforeEach(async () => (dir = await fs.mkdtemp(path.join(os.tmpdir(), 'local-index-'))));
+    afterEach(() => fs.rm(dir, { recursive: true, force: true }));
+
+    it('upserting a URL again replaces the old page: old words no longer match', () => {
+      const index = build();
+      index.upsert({
+        ...DOCS[5],
+        title: 'Cardamom buns',
+        text: 'Grind cardamom seeds and twist the dough into knots.',
+      });
+      expect(index.size).toBe(DOCS.length);
+      expect(urls(index, { query: 'rye' })).toEqual([]);
+      expect(urls(index, { query: 'cardamom' })).toEqual(['https://bakers.example/rye']);
+    });
+
+    it('remove drops the page from results', () => {
+      const index = build();
+      expect(index.remove('https://papers.example/abs/sodium')).toBe(true);
+      expect(urls(index, { query: 'magnesium' })).toEqual([]);
+      expect(index.remove('https://papers.example/abs/sodium')).toBe(false);
+    });
+
+    it('lives in its file: reopened, it answers the same queries with the same pages and meta', () => {
+      const file = path.join(dir, 'index.db');
+      const index = new LocalIndex({ file, now: () => NOW });
+      for (const d of DOCS) index.upsert(d);
+      index.upsert({ ...DOCS[5], text: 'Rye bread replaced.' });
+      index.setMeta('sources', { seeds: ['https://x.example/'] });
+      const queries = ['sodium battery', 'heliogrid', 'rye bread', 'bike lanes'].map(
+        (query) => [query, index.search({ query })] as const,
+      );
+      index.close();
+      const reopened = new LocalIndex({ file, now: () => NOW });
+      expect(reopened.meta('sources')).toEqual({ seeds: ['https://x.example/'] });
+      expect(reopened.size).toBe(DOCS.length);
+      for (const [query, page] of queries) expect(reopened.search({ query })).toEqual(page);
+      reopened.close();
+    });
+
+    it('adds, replaces and removes pages in place, merging segments as they pile up', () => {
+      const index = new LocalIndex({ file: path.join(dir, 'index.db'), now: () => NOW });
+      for (let i = 0; i < 40; i++)
+        index.upsert(doc(`https://grow.example/${i}`, { text: `tram depot ${i} ${i % 2 ? 'night bus' : 'ferry'}` }));
+      for (let i = 0; i < 40; i += 3)
+        index.upsert(doc(`https://grow.example/${i}`, { text: `replaced page ${i} with a cable car` }));
+      for (let i = 1; i < 40; i += 4) index.remove(`https://grow.example/${i}`);
+      const stats = index.stats();
+      expect(stats.segments).toBeLessThanOrEqual(10);
+      const survivors = Array.from({ length: 40 }, (_, i) => i).filter((i) => i % 4 !== 1);
+      expect(index.size).toBe(survivors.length);
+      const tram = index.search({ query: 'tram', limit: 100 }).hits.map((h) => Number(h.url.split('/').pop()));
+      expect(tram.sort((a, b) => a - b)).toEqual(survivors.filter((i) => i % 3 !== 0));
+      const cable = index.search({ query: 'cable car', limit: 100 }).hits.map((h) => Number(h.url.split('/').pop()));
+      expect(cable.sort((a, b) => a - b)).toEqual(survivors.filter((i) => i % 3 === 0));
+      index.close();
+    });
+
+    it('scores a page the same however its index was built (one batch, or page by page with replacements)', () => {
+      const pages = DOCS.map((d) => ({ ...d }));
+      const batch = new LocalIndex({ now: () => NOW });
+      batch.apply(pages, []);
+      const incremental = new LocalIndex({ now: () => NOW });
+      for (const d of pages) incremental.upsert({ ...d, text: 'placeholder words' });
+      for (const d of pages) incremental.upsert(d);
+      for (const query of ['sodium battery cathode', 'heliogrid inverter', 'rye']) {
+        const a = batch.search({ query }).hits;
+        const b = incremental.search({ query }).hits;
+        expect(b.map((h) => h.url)).toEqual(a.map((h) => h.url));
+        b.forEach((h, i) => expect(h.score).toBeCloseTo(a[i].score, 3));
+      }
+    });
+
+    it('a read-only reader of the same file follows the writer change by change and answers as the writer does', () => {
+      const file = path.join(dir, 'index.db');
+      const writer = new LocalIndex({ file, now: () => NOW });
+      writer.apply(DOCS.slice(0, 3), []);
+      const reader = new LocalIndex({ file, now: () => NOW, readonly: true });
+      writer.onChange = (change) => reader.applyChange(change);
+      const same = (query: string) => expect(reader.search({ query })).toEqual(writer.search({ query }));
+      same('sodium battery');
+      writer.apply(DOCS.slice(3), []);
+      writer.upsert({ ...DOCS[5], text: 'Cardamom buns twisted into knots.' });
+      writer.remove('https://papers.example/abs/sodium');
+      for (let i = 0; i < 12; i++) writer.upsert(doc(`https://more.example/${i}`, { text: `tram depot ${i}` }));
+      for (const query of ['sodium battery', 'heliogrid', 'cardamom', 'rye', 'tram depot', 'magnesium']) same(query);
+      expect(reader.size).toBe(writer.size);
+      expect(() => reader.upsert(DOCS[0])).toThrow(/readonly/);
+      reader.close();
+      writer.close();
+    });
+
+    it('starts empty from a file of another format, so the provider rebuilds it', () => {
+      const file = path.join(dir, 'index.db');
+      const index = new LocalIndex({ file });
+      index.apply(DOCS, []);
+      index.db.pragma('user_version = 2');
+      index.close();
+      const reopened = new LocalIndex({ file });
+      expect(reopened.size).toBe(0);
+      expect(reopened.search({ query: 'sodium' }).hits).toEqual([]);
+      reopened.close();
+    });
+  });
+});
