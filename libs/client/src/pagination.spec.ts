@@ -65,6 +65,22 @@ describe('lists page with for await', () => {
     expect(server.seen).toHaveLength(2);
   });
 
+  it('a server that ignores the offset ends the walk with an error, not an endless loop', async () => {
+    const server = await loopback((_req, res) => {
+      res
+        .writeHead(200, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ monitors: [{ id: 'm0' }], total: 1_000_000, limit: 1, offset: 0 }));
+    });
+    const client = await clientOf(server);
+    const seen: string[] = [];
+    const walk = async () => {
+      for await (const monitor of client.monitors.list({ limit: 1 })) seen.push(monitor.id);
+    };
+    await expect(walk()).rejects.toThrow(/asked for the page at offset 1, the service answered offset 0/);
+    expect(seen).toEqual(['m0']);
+    expect(server.seen).toHaveLength(2);
+  });
+
   it("a page's error reaches the loop as the status's APIError", async () => {
     const server = await loopback((req, res) => {
       const offset = Number(new URL(req.url!, 'http://x').searchParams.get('offset') ?? 0);

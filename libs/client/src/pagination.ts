@@ -40,10 +40,12 @@ export class Page<Item> implements PageBody<Item>, AsyncIterable<Item> {
   /** The page after this one, of the same `limit`. */
   async getNextPage(): Promise<Page<Item>> {
     if (!this.hasNextPage()) throw new Error('no page after this one: check hasNextPage() first');
-    return new Page(
-      await this.fetchPage({ limit: this.limit, offset: this.offset + this.items.length }),
-      this.fetchPage,
-    );
+    const offset = this.offset + this.items.length;
+    const next = await this.fetchPage({ limit: this.limit, offset });
+    // A server that ignores `offset` would answer the same page for ever: a walk only moves forward.
+    if (next.offset !== offset)
+      throw new Error(`asked for the page at offset ${offset}, the service answered offset ${next.offset}`);
+    return new Page(next, this.fetchPage);
   }
 
   /** This page's items, then every later page's, fetched as the loop reaches them. */
