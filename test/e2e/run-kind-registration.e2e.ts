@@ -17,11 +17,11 @@ import { createHttpApp } from '../../apps/gateway/src/http/create-http-app';
 import { mountRunSockets } from '../../apps/gateway/src/streams/run-sockets';
 import { StandaloneModule } from '../../apps/standalone/src/standalone.module';
 import { echoRuns, type EchoView } from '../support/echo-kind/echo.kind';
-import { EchoModule } from '../support/echo-kind/echo.module';
+import { EchoModule, HTTP_RUN_KINDS_WITH_ECHO } from '../support/echo-kind/echo.module';
 
 /**
  * A run kind added the way the structure promises: its own folder (test/support/echo-kind: the
- * registration, an executor, a route file) and a line in the list of kinds. Nothing else in the
+ * registration, how the gateway serves it, an executor, a route file) and a line in the list of kinds. Nothing else in the
  * service knows of it, yet the worker runs it, the gateway lists, shows, cancels and streams it
  * (SSE and WebSocket), the log keeps its history, the projection fills its read model and the
  * webhooks service announces its end, signed with the team's secret.
@@ -61,7 +61,7 @@ describe('a run kind registered once (the echo kind of the tests)', () => {
       port: 0,
     };
     app = await createHttpApp(
-      StandaloneModule.forConfig(config, kinds, [EchoModule.forKinds(kinds)]),
+      StandaloneModule.forConfig(config, kinds, [EchoModule.forKinds(kinds)], HTTP_RUN_KINDS_WITH_ECHO),
       config,
       new JsonLogger(createRootLogger('test', 'silent')),
     );

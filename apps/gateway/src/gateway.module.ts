@@ -5,6 +5,7 @@ import { ApiKeyGuard } from './auth/api-key.guard';
 import { RateLimiter } from './auth/rate-limiter';
 import { RUN_KINDS, type RunKind } from '@app/domain';
 import { RunHttp } from './runs/run-http';
+import { HTTP_RUN_KIND_LIST, HTTP_RUN_KINDS, type HttpRunKind, httpRunKinds } from './runs/run-kind-routes';
 import { runRoutes } from './runs/run-routes';
 import { LiveStreams } from './streams/live-streams';
 import { ExtractController } from './extract/extract.controller';
@@ -59,13 +60,20 @@ export class GatewayModule {
   private static readonly built = new Map<readonly RunKind[], DynamicModule>();
 
   /**
-   * `kinds`: the list of run kinds served (CoreModule.forRoot must be given the same list). One
-   * module per list, so a module importing it again shares its providers and routes.
+   * `kinds`: the list of run kinds served (CoreModule.forRoot must be given the same list), each
+   * served as its registration among `http` says (runs/run-kind-routes.ts). One module per list,
+   * so a module importing it again shares its providers and routes.
    */
-  static forRoot(kinds: readonly RunKind[] = RUN_KINDS): DynamicModule {
+  static forRoot(kinds: readonly RunKind[] = RUN_KINDS, http: readonly HttpRunKind[] = HTTP_RUN_KINDS): DynamicModule {
     const known = GatewayModule.built.get(kinds);
     if (known) return known;
-    const module: DynamicModule = { module: GatewayModule, controllers: [...CONTROLLERS, ...kinds.map(runRoutes)] };
+    const served = httpRunKinds(kinds, http);
+    const module: DynamicModule = {
+      module: GatewayModule,
+      controllers: [...CONTROLLERS, ...served.map(runRoutes)],
+      providers: [{ provide: HTTP_RUN_KIND_LIST, useValue: served }],
+      exports: [HTTP_RUN_KIND_LIST],
+    };
     GatewayModule.built.set(kinds, module);
     return module;
   }

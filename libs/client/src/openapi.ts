@@ -1141,6 +1141,7 @@ export interface components {
         };
         Finding: {
             answer: string;
+            /** @description Indexes into `sources` (1-based, as cited in the report) */
             citations: number[];
             /** @enum {string} */
             confidence: "high" | "medium" | "low";
@@ -1149,6 +1150,7 @@ export interface components {
                 source: number;
             }[];
             subquery: string;
+            /** @description The answer model's judgement of a value read from the pages: its probability of being right, whether it was given (false: withheld, the pages do not answer), the named features it weighed, and why in words */
             verdict?: {
                 answered: boolean;
                 features: {
@@ -1637,7 +1639,7 @@ export interface components {
             field: string;
             reasoning: string;
         };
-        TaskRunViewDto: {
+        TaskRun: {
             answer: string;
             basis: components["schemas"]["TaskFieldBasis"][];
             completedAt: string | null;
@@ -4182,7 +4184,7 @@ export interface operations {
                     "application/json": {
                         limit: number;
                         offset: number;
-                        tasks: components["schemas"]["TaskRunViewDto"][];
+                        tasks: components["schemas"]["TaskRun"][];
                         total: number;
                     };
                 };
@@ -4244,7 +4246,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskRunViewDto"];
+                    "application/json": components["schemas"]["TaskRun"];
                 };
             };
             /** @description still queued or running: poll or stream it */
@@ -4253,7 +4255,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskRunViewDto"];
+                    "application/json": components["schemas"]["TaskRun"];
                 };
             };
             /** @description Missing, malformed, unknown or revoked API key */
@@ -4310,7 +4312,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskRunViewDto"];
+                    "application/json": components["schemas"]["TaskRun"];
                 };
             };
             /** @description Missing, malformed, unknown or revoked API key */
@@ -4367,7 +4369,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskRunViewDto"];
+                    "application/json": components["schemas"]["TaskRun"];
                 };
             };
             /** @description Missing, malformed, unknown or revoked API key */
@@ -4543,7 +4545,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskRunViewDto"];
+                    "application/json": components["schemas"]["TaskRun"];
                 };
             };
             /** @description Missing, malformed, unknown or revoked API key */
@@ -4600,7 +4602,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskRunViewDto"];
+                    "application/json": components["schemas"]["TaskRun"];
                 };
             };
             /** @description Missing, malformed, unknown or revoked API key */

@@ -16,3 +16,4 @@ export * from './findall';
 export * from './crawl';
 export * from './team-pages';
 export * from './freshness';
+export * from './schema';

@@ -2,7 +2,7 @@
  * The tools over runs that take a while: deep_research, task and find_all each start a run and
  * wait for it (reporting progress); get_research, get_task and get_find_all read one later.
  */
-import { DEEP_SEARCH_BOUNDS, TASK_PROCESSORS } from '@app/domain';
+import { DEEP_SEARCH_BOUNDS, TASK_PROCESSORS, TaskRunViewSchema } from '@app/domain';
 import { waitForRun } from './run-wait';
 import { findAllText, researchText, taskText } from './tool-text';
 import {
@@ -10,6 +10,7 @@ import {
   get,
   id,
   MCP_TOOL_BOUNDS,
+  outputOf,
   post,
   queriesSchema,
   readOnly,
@@ -97,6 +98,7 @@ export const task: ToolDefinition = {
     },
     ['task'],
   ),
+  outputSchema: outputOf(TaskRunViewSchema),
   annotations: starts,
   async run(args, ctx) {
     const started = await post(
@@ -121,6 +123,7 @@ export const getTask: ToolDefinition = {
   description:
     'The state of a task run started by task: its output and cited basis once completed. Charged nothing (GET /v1/tasks/{task_id}).',
   inputSchema: schema({ task_id: id('The task_id task answered') }, ['task_id']),
+  outputSchema: outputOf(TaskRunViewSchema),
   annotations: readOnly,
   async run(args, ctx) {
     const view = await get(ctx, `/v1/tasks/${seg(args.task_id)}`);

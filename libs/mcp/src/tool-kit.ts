@@ -2,7 +2,7 @@
  * What the MCP tools are built from: a tool's definition and outcome, the tools' input bounds,
  * the JSON Schema pieces their inputs share, and the REST calls their work is made of.
  */
-import { DEEP_SEARCH_BOUNDS } from '@app/domain';
+import { DEEP_SEARCH_BOUNDS, plainJsonSchema, type TSchema } from '@app/domain';
 import { okBody } from './rest-backend';
 import type { ToolContext } from './run-wait';
 
@@ -78,6 +78,11 @@ export const schema = (properties: Record<string, object>, required: string[] = 
   additionalProperties: false,
   ...extra,
 });
+/**
+ * A tool's output schema from the domain's declaration of what it answers (the same schema the
+ * OpenAPI document serves), so a field added to a run's view is in the tool's schema too.
+ */
+export const outputOf = (declared: TSchema): JsonSchema => plainJsonSchema(declared) as JsonSchema;
 export const readOnly = { readOnlyHint: true, openWorldHint: true } as const;
 export const starts = { readOnlyHint: false, openWorldHint: true } as const;
 

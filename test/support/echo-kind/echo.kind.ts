@@ -67,7 +67,7 @@ const echoView = (state: EchoState): EchoView => {
   };
 };
 
-/** The registration: everything the worker, bus, projection, webhooks, routes and sockets need. */
+/** The registration: everything the worker, bus, projection and webhooks need (echo.module.ts: how the gateway serves it). */
 export const echoRuns = defineRunKind(echoRunSpec, {
   name: 'echo',
   streamPrefix: 'echo-',
@@ -78,17 +78,7 @@ export const echoRuns = defineRunKind(echoRunSpec, {
   readModel: { collection: 'echo_runs', version: 1, listItem: echoView },
   webhook: { type: 'echo_run', url: (state) => state.params.webhook, signer: (state) => teamStream(state.team_id) },
   queued: true,
-  routes: {
-    tag: 'Echo',
-    param: 'echo_id',
-    list: { path: 'v1/echoes', key: 'echoes', defaultLimit: 10 },
-    view: ['v1/echoes/:echo_id'],
-    cancel: 'v1/echoes/:echo_id/cancel',
-    history: 'v1/echoes/:echo_id/history',
-    sse: 'v1/echoes/:echo_id/events',
-    recorded: 'v1/echoes/:echo_id/recorded',
-    socket: 'v1/echoes/:echo_id/ws',
-  },
+
   queuedFields: (state) => ({ text: state.params.text }),
   publishProgress: (event) =>
     event.type === 'EchoWordRecorded' ? { event: 'echo.word', data: event.data } : undefined,

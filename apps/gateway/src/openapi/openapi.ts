@@ -1,5 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { contractComponents } from './contract-schemas';
 import { checkResponses } from './response-check';
 import { RESPONSE_COMPONENTS } from './response-schemas';
 
@@ -41,6 +42,7 @@ export function buildOpenApi(app: NestFastifyApplication): OpenAPIObject {
         properties: { detail: { type: 'array', items: { $ref: '#/components/schemas/ValidationError' } } },
       },
       ErrorDetail: detailError,
+      ...contractComponents(),
       ...RESPONSE_COMPONENTS,
     },
   };

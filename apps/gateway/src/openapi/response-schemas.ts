@@ -8,7 +8,6 @@ import {
   CRAWL_RENDER,
   type CrawlPage,
   type CrawlView,
-  type Finding,
   type FindAllSchema,
   type FindAllStatusObject,
   type FindAllView,
@@ -20,18 +19,16 @@ import {
   type RunResult,
   type RunUsage,
   type SearchRunListItem,
-  type SkuLineItem,
-  type Source,
   type TaskFieldBasis,
-  type TaskUsage,
 } from '@app/domain';
 import type { MapLinkDto, MapReply } from '@app/contracts';
 import type { RunHistory } from '../runs/run-http';
 import type { PublicEvent } from '../streams/run-stream';
 
 /**
- * The response bodies of the OpenAPI document that no DTO class describes: the run views of
- * FindAll, crawl and chat, their parts, lists, audit histories and recorded events. Each object
+ * The response bodies of the OpenAPI document that neither a domain schema (contract-schemas.ts)
+ * nor a DTO class describes yet: the run views of FindAll, crawl and chat, their parts, lists,
+ * audit histories and recorded events. Each object
  * schema names every property of the type the service returns (`shape<T>`: the compiler checks
  * the names), and the e2e suites validate every answer they get against the document
  * (response-check.ts), so neither can drift from what is sent.
@@ -130,33 +127,6 @@ const monitorRow = shape<MonitorRow>({
 
 /** Component schemas added to the document (by name). */
 export const RESPONSE_COMPONENTS: Record<string, SchemaObject> = {
-  SkuLineItem: shape<SkuLineItem>({ sku: str, quantity: num, credits: num }),
-  Finding: shape<Finding>(
-    {
-      subquery: str,
-      answer: str,
-      citations: arrayOf(int),
-      confidence: oneOfStrings(CONFIDENCE),
-      evidence: arrayOf(shape<Finding['evidence'][number]>({ source: int, quote: str })),
-      verdict: shape<NonNullable<Finding['verdict']>>({
-        probability: num,
-        answered: bool,
-        value: str,
-        features: { type: 'object', additionalProperties: num },
-        reason: str,
-      }),
-    },
-    ['verdict'],
-  ),
-  Source: shape<Source>({
-    index: int,
-    url: str,
-    title: str,
-    domain: str,
-    fetched: bool,
-    quality: oneOfStrings(CONFIDENCE),
-    first_seen_subquery: str,
-  }),
   RunResult: shape<RunResult>(
     {
       url: str,
@@ -178,26 +148,6 @@ export const RESPONSE_COMPONENTS: Record<string, SchemaObject> = {
     search_queries: int,
     pages_fetched: int,
     tokens,
-  }),
-  TaskFieldBasis: shape<TaskFieldBasis>({
-    field: str,
-    citations: arrayOf(citation),
-    reasoning: str,
-    confidence: oneOfStrings(CONFIDENCE),
-  }),
-  TaskUsage: shape<TaskUsage>({
-    tool_calls: int,
-    search_queries: int,
-    pages_fetched: int,
-    tokens,
-    planner_calls: int,
-    grader_calls: int,
-    synth_calls: int,
-    scratchpad_mode: nullable(str),
-    scratchpad_chunks_indexed: int,
-    scratchpad_chunks_used: int,
-    scratchpad_searches: int,
-    scratchpad_tool_turns: int,
   }),
   SearchRunListItem: shape<SearchRunListItem>({
     id: str,

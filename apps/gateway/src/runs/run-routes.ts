@@ -13,10 +13,11 @@ import {
 } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import type { RunKind } from '@app/domain';
 import { EnumField, IntField, StrField } from '@app/platform';
 import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
+import { contractRef } from '../openapi/contract-schemas';
 import { ref, runList } from '../openapi/response-schemas';
+import type { HttpRunKind } from './run-kind-routes';
 import { RunHttp, type RunHistory } from './run-http';
 
 /** `?last_event_id=`: resume after this event id (or send Last-Event-ID). */
@@ -35,29 +36,19 @@ export class EventsPageQuery {
   @IntField({ ge: 0, default: 0 }) offset!: number;
 }
 
-/** Each run kind's view and list item, as the OpenAPI document names their schemas. */
-const VIEW_SCHEMAS: Record<string, string> = {
-  search: 'SearchRunViewDto',
-  task: 'TaskRunViewDto',
-  findall: 'FindAllRun',
-  crawl: 'CrawlRun',
-  chat: 'ChatCompletion',
-};
-const LIST_ITEM_SCHEMAS: Record<string, string> = { search: 'SearchRunListItem' };
-
 /** Applies method decorators to a method defined on `target`, when the kind has the route. */
 function route(target: object, method: string, ...decorators: MethodDecorator[]): void {
   applyDecorators(...decorators)(target, method, Object.getOwnPropertyDescriptor(target, method)!);
 }
 
 /**
- * Everything run-shaped the gateway serves for a kind, from its declaration (`kind.routes`): list,
+ * Everything run-shaped the gateway serves for a kind, from its registration (run-kind-routes.ts): list,
  * view, cancel, audit history, recorded events and the SSE stream (the WebSocket beside it is
  * mounted from the same declaration in streams/run-sockets.ts). A kind's own route file keeps
  * only creation and the kind's own verbs.
  */
-export function runRoutes(kind: RunKind): Type {
-  const paths = kind.routes;
+export function runRoutes(registration: HttpRunKind): Type {
+  const { kind, routes: paths } = registration;
   const noun = kind.noun.toLowerCase();
 
   class IdParams {
@@ -114,9 +105,11 @@ export function runRoutes(kind: RunKind): Type {
   }
 
   const proto = RunRoutes.prototype;
-  // The kind's view and list item in the OpenAPI document (response-schemas.ts, and the DTOs of search and task runs).
-  const view = ref(VIEW_SCHEMAS[kind.name] ?? 'RunView');
-  const item = ref(LIST_ITEM_SCHEMAS[kind.name] ?? VIEW_SCHEMAS[kind.name] ?? 'RunView');
+  // The kind's view and list item in the OpenAPI document: a domain schema, or a component named otherwise.
+  const schemaOf = (declared: HttpRunKind['view']) =>
+    declared === undefined ? ref('RunView') : typeof declared === 'string' ? ref(declared) : contractRef(declared);
+  const view = schemaOf(registration.view);
+  const item = schemaOf(registration.listItem ?? registration.view);
   if (paths.list)
     route(
       proto,

@@ -1,4 +1,5 @@
 import type { RunKind } from '@app/domain';
+import type { HttpRunKind } from './run-kind-routes';
 
 /** A WebSocket route: its path pattern (one capture: the run id) and the run kind it streams. */
 export interface RunSocketRoute {
@@ -9,10 +10,10 @@ export interface RunSocketRoute {
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The WebSocket path of each kind that declares one (beside its SSE `/events`): `:param` captures the run id. */
-export const runSocketRoutes = (kinds: readonly RunKind[]): RunSocketRoute[] =>
-  kinds.flatMap((kind) => {
-    const path = kind.routes.socket;
+export const runSocketRoutes = (registrations: readonly HttpRunKind[]): RunSocketRoute[] =>
+  registrations.flatMap(({ kind, routes }) => {
+    const path = routes.socket;
     if (!path) return [];
-    const pattern = new RegExp(`^/${escape(path).replace(`:${kind.routes.param}`, '([^/]+)')}$`);
+    const pattern = new RegExp(`^/${escape(path).replace(`:${routes.param}`, '([^/]+)')}$`);
     return [{ pattern, kind }];
   });

@@ -7,11 +7,11 @@ import { CONFIG, type Config } from '@app/config';
 import { type RunKind, streamOf } from '@app/domain';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { ApiError } from '@app/platform';
-import { RUN_KIND_LIST } from '@app/runs';
 import { ApiKeyAuthenticator } from '../auth/api-key.authenticator';
 import { RateLimiter } from '../auth/rate-limiter';
 import { requestIdFor } from '../http/request-id';
 import { RunHttp } from '../runs/run-http';
+import { HTTP_RUN_KIND_LIST, type HttpRunKind } from '../runs/run-kind-routes';
 import { type RunSocketRoute, runSocketRoutes } from '../runs/run-socket-routes';
 import { LiveStreams, type Release } from './live-streams';
 import { parseResumeFrom, runStream } from './run-stream';
@@ -49,10 +49,10 @@ const refuse = (socket: Duplex, status: number, detail: unknown, headers: Record
  * `{"resume_from": <revision>}` within FIRST_MESSAGE_WAIT_MS of connecting (no replay is sent
  * before that message or the wait's end, so a late resume gets no duplicates).
  */
-/** `routes`: by default every kind of the app's list that declares a socket path. */
+/** `routes`: by default every kind the gateway serves whose registration has a socket path. */
 export function mountRunSockets(
   app: NestFastifyApplication,
-  routes: readonly RunSocketRoute[] = runSocketRoutes(app.get<readonly RunKind[]>(RUN_KIND_LIST)),
+  routes: readonly RunSocketRoute[] = runSocketRoutes(app.get<readonly HttpRunKind[]>(HTTP_RUN_KIND_LIST)),
 ): void {
   const logger = new Logger('RunSockets');
   const config = app.get<Config>(CONFIG);

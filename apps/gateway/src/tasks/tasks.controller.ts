@@ -1,12 +1,15 @@
 import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type TaskParams, taskRuns, type TaskRunView } from '@app/domain';
+import { type TaskParams, taskRuns, type TaskRunView, TaskRunViewSchema } from '@app/domain';
 import { RequestValidationError } from '@app/platform';
 import { AnswersWithin, waitSecondsOf } from '../http/answer-wait';
 import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
 import { RunHttp } from '../runs/run-http';
-import { TaskBody, TaskRunViewDto } from './tasks.dto';
+import { contractRef } from '../openapi/contract-schemas';
+import { TaskBody } from './tasks.dto';
+
+const taskRun = contractRef(TaskRunViewSchema);
 
 /**
  * Task runs (spec "Task run"; API.md "Routes"): creation, at once or waiting up to wait_seconds.
@@ -21,7 +24,7 @@ export class TasksController {
   @Post('runs')
   @HttpCode(202)
   @ApiOperation({ summary: 'Create task run: answers 202 at once with the queued run' })
-  @ApiAcceptedResponse({ type: TaskRunViewDto })
+  @ApiAcceptedResponse({ schema: taskRun })
   async createRun(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Body() body: TaskBody): Promise<TaskRunView> {
     return this.runs.viewAsRequested(taskRuns, auth, await this.start(auth, req.id, body));
   }
@@ -31,8 +34,8 @@ export class TasksController {
   @ApiOperation({
     summary: 'Task: creates a run and waits up to wait_seconds; 200 when it ended within the wait, else 202',
   })
-  @ApiOkResponse({ type: TaskRunViewDto, description: 'the run ended within the wait (whatever its status)' })
-  @ApiAcceptedResponse({ type: TaskRunViewDto, description: 'still queued or running: poll or stream it' })
+  @ApiOkResponse({ schema: taskRun, description: 'the run ended within the wait (whatever its status)' })
+  @ApiAcceptedResponse({ schema: taskRun, description: 'still queued or running: poll or stream it' })
   async create(
     @Auth() auth: AuthContext,
     @Req() req: AuthedRequest & FastifyRequest,

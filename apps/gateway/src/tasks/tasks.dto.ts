@@ -1,18 +1,4 @@
-import { nullableOf, ref } from '../openapi/response-schemas';
-import { ApiProperty } from '@nestjs/swagger';
-import {
-  type Finding,
-  RUN_STATUSES,
-  type RunStatus,
-  type SkuLineItem,
-  type Source,
-  TASK_PROCESSORS,
-  type TaskFieldBasis,
-  type TaskOutputSpec,
-  type TaskProcessor,
-  type TaskRunView,
-  type TaskUsage,
-} from '@app/domain';
+import { TASK_PROCESSORS, type TaskOutputSpec } from '@app/domain';
 import {
   EnumField,
   fail,
@@ -113,39 +99,4 @@ export class TaskBody {
   webhook?: string | null;
   @IntField({ ge: 1, le: 300, default: 30, description: 'POST /v1/tasks only: how long to wait for the run to end' })
   wait_seconds!: number;
-}
-
-/** The task run's view in the OpenAPI document; `implements` keeps it in step with the domain's. */
-export class TaskRunViewDto implements TaskRunView {
-  @ApiProperty() task_id!: string;
-  @ApiProperty() run_id!: string;
-  @ApiProperty({ enum: RUN_STATUSES }) status!: RunStatus;
-  @ApiProperty() task!: string;
-  @ApiProperty() query!: string;
-  @ApiProperty() credits!: number;
-  @ApiProperty({ enum: PROCESSORS }) processor!: TaskProcessor;
-  @ApiProperty({ type: 'object', nullable: true, additionalProperties: { type: 'string' } }) metadata!: Record<
-    string,
-    string
-  > | null;
-  @ApiProperty({ type: [String] }) fields!: string[];
-  @ApiProperty({ type: 'object', additionalProperties: true }) output_schema!: TaskOutputSpec;
-  @ApiProperty({
-    oneOf: [{ type: 'object', additionalProperties: true, nullable: true }, { type: 'string' }],
-    description: 'json: the object; text/auto: a string; null until completed',
-  })
-  output!: unknown;
-  @ApiProperty({ type: 'array', items: ref('TaskFieldBasis') }) basis!: TaskFieldBasis[];
-  @ApiProperty({ oneOf: nullableOf('TaskUsage').oneOf }) usage!: TaskUsage | null;
-  @ApiProperty() answer!: string;
-  @ApiProperty({ type: [String] }) sources!: string[];
-  @ApiProperty({ type: [String] }) read!: string[];
-  @ApiProperty({ type: [String] }) considered!: string[];
-  @ApiProperty({ type: String, nullable: true }) error!: string | null;
-  @ApiProperty() createdAt!: string;
-  @ApiProperty({ type: String, nullable: true }) completedAt!: string | null;
-  @ApiProperty({ type: String, nullable: true }) report!: string | null;
-  @ApiProperty({ type: 'array', nullable: true, items: ref('Finding') }) findings!: Finding[] | null;
-  @ApiProperty({ type: 'array', nullable: true, items: ref('Source') }) sources_detailed!: Source[] | null;
-  @ApiProperty({ type: 'array', items: ref('SkuLineItem') }) usage_items!: SkuLineItem[];
 }

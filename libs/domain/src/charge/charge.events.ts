@@ -1,10 +1,12 @@
 import type { DomainEvent } from '../decider';
+import { type Static, Type } from '../schema';
 
-export interface SkuLineItem {
-  sku: string;
-  quantity: number;
-  credits: number;
-}
+/** One priced line of a charge: a SKU, how many, and the credits they cost. */
+export const SkuLineItemSchema = Type.Object(
+  { sku: Type.String(), quantity: Type.Number(), credits: Type.Number() },
+  { $id: 'SkuLineItem' },
+);
+export type SkuLineItem = Static<typeof SkuLineItemSchema>;
 
 /**
  * The only event of a `charge-<team>-<charge id>` stream: one service call charged once. The

@@ -16,7 +16,6 @@ export const chatRuns = defineRunKind(chatRunKind, {
   service: 'research',
   view: chatCompletion,
   queued: false,
-  routes: { tag: 'Chat', param: 'id', view: ['v1/chat/completions/:id'], history: 'v1/chat/completions/:id/history' },
   publishProgress: (event) =>
     event.type === 'ChatAnswerChunk' ? { event: 'answer.chunk', data: event.data } : undefined,
 });

@@ -3,7 +3,6 @@ import { isEventOf, NotFound } from '../decider';
 import { totalCredits } from '../pricing';
 import { defineRunKind } from '../run/run-kind';
 import { publicStatus, runEndedAt } from '../run/run.decider';
-import { RUN_STATUSES } from '../run/run.events';
 import { teamStream } from '../team/team.events';
 import {
   boundedPage,
@@ -104,17 +103,6 @@ export const crawlRuns = defineRunKind(crawlRunKind, {
   },
   webhook: { type: 'crawl_run', url: (state) => state.params.webhook, signer: (state) => teamStream(state.team_id) },
   queued: true,
-  routes: {
-    tag: 'Crawl',
-    param: 'crawl_id',
-    list: { path: 'v1/crawl', key: 'crawls', defaultLimit: 20, byStatus: RUN_STATUSES },
-    // GET /v1/crawl/{id} (with its pages) is the kind's route file's; this is the run without them.
-    view: ['v1/crawl/:crawl_id/summary'],
-    cancel: 'v1/crawl/:crawl_id/cancel',
-    history: 'v1/crawl/:crawl_id/history',
-    sse: 'v1/crawl/:crawl_id/events',
-    socket: 'v1/crawl/:crawl_id/ws',
-  },
   queuedFields: (state) => ({ url: state.params.url }),
   publishProgress(event, state) {
     if (!isPageRead(event, 'CrawlPageRead')) return undefined;

@@ -20,16 +20,6 @@ export const findAllRuns = defineRunKind(findAllRunKind, {
   readModel: { collection: FINDALL_RUNS_COLLECTION, version: 1, listItem: findAllView },
   webhook: { type: 'findall_run', url: (state) => state.params.webhook, signer: (state) => teamStream(state.team_id) },
   queued: true,
-  routes: {
-    tag: 'FindAll',
-    param: 'findall_id',
-    list: { path: 'v1/findall/runs', key: 'runs', defaultLimit: 20 },
-    view: ['v1/findall/runs/:findall_id'],
-    cancel: 'v1/findall/runs/:findall_id/cancel',
-    history: 'v1/findall/runs/:findall_id/history',
-    sse: 'v1/findall/runs/:findall_id/events',
-    socket: 'v1/findall/runs/:findall_id/ws',
-  },
   queuedFields: (state) => ({ query: state.params.query }),
   publishProgress(event, state) {
     if (!isFindAllEvent(event, 'FindAllCandidateChecked')) return undefined;

@@ -1,6 +1,7 @@
 import type { SkuLineItem } from '../charge/charge.events';
 import type { DomainEvent } from '../decider';
 import { lineItems } from '../pricing';
+import { Confidence, MapOf, type Static, Type } from '../schema';
 
 /**
  * The research pipeline's progress facts, shared by every kind that runs it (deep search, tasks,
@@ -20,39 +21,50 @@ export interface RunResult {
   summary?: string;
 }
 
-export interface Finding {
-  subquery: string;
-  answer: string;
-  /** Indexes into `sources` (1-based, as cited in the report). */
-  citations: number[];
-  confidence: 'high' | 'medium' | 'low';
-  evidence: { source: number; quote: string }[];
-  /** How the reader's answer model judged the value read (the extractive engine): kept with the run so an answer can be explained and a regression traced. */
-  verdict?: FindingVerdict;
-}
+export const FindingVerdictSchema = Type.Object(
+  {
+    probability: Type.Number(),
+    answered: Type.Boolean(),
+    value: Type.String(),
+    features: MapOf(Type.Number()),
+    reason: Type.String(),
+  },
+  {
+    description:
+      "The answer model's judgement of a value read from the pages: its probability of being right, whether it was given (false: withheld, the pages do not answer), the named features it weighed, and why in words",
+  },
+);
+export type FindingVerdict = Static<typeof FindingVerdictSchema>;
 
-/**
- * The answer model's judgement of a value read from the pages: its probability of being right,
- * whether it was given (false: withheld, the pages do not answer), the named features it weighed,
- * and why in words.
- */
-export interface FindingVerdict {
-  probability: number;
-  answered: boolean;
-  value: string;
-  features: Record<string, number>;
-  reason: string;
-}
+export const FindingSchema = Type.Object(
+  {
+    subquery: Type.String(),
+    answer: Type.String(),
+    citations: Type.Array(Type.Integer(), {
+      description: 'Indexes into `sources` (1-based, as cited in the report)',
+    }),
+    confidence: Confidence,
+    evidence: Type.Array(Type.Object({ source: Type.Integer(), quote: Type.String() })),
+    /** Kept with the run so an answer can be explained and a regression traced (the extractive engine). */
+    verdict: Type.Optional(FindingVerdictSchema),
+  },
+  { $id: 'Finding' },
+);
+export type Finding = Static<typeof FindingSchema>;
 
-export interface Source {
-  index: number;
-  url: string;
-  title: string;
-  domain: string;
-  fetched: boolean;
-  quality: 'high' | 'medium' | 'low';
-  first_seen_subquery: string;
-}
+export const SourceSchema = Type.Object(
+  {
+    index: Type.Integer(),
+    url: Type.String(),
+    title: Type.String(),
+    domain: Type.String(),
+    fetched: Type.Boolean(),
+    quality: Confidence,
+    first_seen_subquery: Type.String(),
+  },
+  { $id: 'Source' },
+);
+export type Source = Static<typeof SourceSchema>;
 
 export interface RunUsage {
   planner_calls: number;

@@ -17,28 +17,6 @@ export interface Published {
 
 export type AnyRunState = RunState<unknown, unknown>;
 
-/** The HTTP paths a run kind is served under (API.md "Routes"); every path holds `:<param>`. */
-export interface RunRoutes {
-  /** The OpenAPI tag of its operations. */
-  tag: string;
-  /** The run id's path parameter (`search_id`). */
-  param: string;
-  /** GET: the team's runs newest first, under `key`; `byStatus` accepts `?status=`. */
-  list?: { path: string; key: string; defaultLimit: number; byStatus?: readonly string[] };
-  /** GET: the view (more than one path when the API has aliases). */
-  view: readonly string[];
-  /** POST: cancel. */
-  cancel?: string;
-  /** GET: every stored event of the run (audit). */
-  history: string;
-  /** GET: server-sent events, resumable. */
-  sse?: string;
-  /** GET: the public events recorded so far, as a page. */
-  recorded?: string;
-  /** The WebSocket beside the SSE stream. */
-  socket?: string;
-}
-
 /**
  * Everything the shared machinery needs to know of a run kind (DESIGN.md 3b), declared once in the
  * kind's folder: the worker, the bus handler of its service, the gateway's routes and streams, the
@@ -91,7 +69,6 @@ export interface RunKind<
   queued: boolean;
   /** Capability: a completed run can be given more work (`ReopenRun`). */
   reopenable: boolean;
-  routes: RunRoutes;
 }
 
 /**

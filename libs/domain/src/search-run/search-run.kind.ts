@@ -17,16 +17,6 @@ export const searchRuns = defineRunKind(searchRunKind, {
   readModel: { collection: SEARCH_RUNS_COLLECTION, version: 2, listItem: searchRunListItem },
   webhook: { type: 'search_run', url: (state) => state.params.webhook, signer: (state) => teamStream(state.team_id) },
   queued: true,
-  routes: {
-    tag: 'Search',
-    param: 'search_id',
-    list: { path: 'v1/searches', key: 'searches', defaultLimit: 5 },
-    view: ['v1/searches/:search_id'],
-    cancel: 'v1/searches/:search_id/cancel',
-    history: 'v1/searches/:search_id/history',
-    sse: 'v1/searches/:search_id/events',
-    socket: 'v1/searches/:search_id/ws',
-  },
   queuedFields: (state) => ({ queries: state.params.queries }),
   publishProgress: (event, state) => publishResearch(event, state.progress),
 });

@@ -1,6 +1,7 @@
 import type { DomainEvent } from '../decider';
 import type { Finding, ResearchCommand, ResearchEvent, ResearchProgress, Source } from '../run/research-progress';
 import type { LifecycleEvent } from '../run/run.events';
+import { Confidence, Nullable, type Static, TokenCounts, Type } from '../schema';
 
 /**
  * Events of a `task-<id>` stream: a task run (spec "Task run"). The lifecycle is the shared one
@@ -42,34 +43,44 @@ export const PROCESSOR_BUDGETS: Record<TaskProcessor, ProcessorBudget> = {
   ultra: { steps: 30, fetches: 30, subqueries: 8, readBatch: 10, gradeInSynthesis: false, research: true },
 };
 
-export interface TaskCitation {
-  url: string;
-  title: string;
-  excerpts: string[];
-}
+export const TaskCitationSchema = Type.Object({
+  url: Type.String(),
+  title: Type.String(),
+  excerpts: Type.Array(Type.String()),
+});
+export type TaskCitation = Static<typeof TaskCitationSchema>;
 
-export interface TaskFieldBasis {
-  field: string;
-  citations: TaskCitation[];
-  reasoning: string;
-  confidence: 'high' | 'medium' | 'low';
-}
+/** Why an output field holds its value: the pages that say so, the reasoning, and how sure. */
+export const TaskFieldBasisSchema = Type.Object(
+  {
+    field: Type.String(),
+    citations: Type.Array(TaskCitationSchema),
+    reasoning: Type.String(),
+    confidence: Confidence,
+  },
+  { $id: 'TaskFieldBasis' },
+);
+export type TaskFieldBasis = Static<typeof TaskFieldBasisSchema>;
 
 /** The spec's usage counters of a task run. */
-export interface TaskUsage {
-  tool_calls: number;
-  search_queries: number;
-  pages_fetched: number;
-  tokens: { input: number; output: number };
-  planner_calls: number;
-  grader_calls: number;
-  synth_calls: number;
-  scratchpad_mode: string | null;
-  scratchpad_chunks_indexed: number;
-  scratchpad_chunks_used: number;
-  scratchpad_searches: number;
-  scratchpad_tool_turns: number;
-}
+export const TaskUsageSchema = Type.Object(
+  {
+    tool_calls: Type.Integer(),
+    search_queries: Type.Integer(),
+    pages_fetched: Type.Integer(),
+    tokens: TokenCounts,
+    planner_calls: Type.Integer(),
+    grader_calls: Type.Integer(),
+    synth_calls: Type.Integer(),
+    scratchpad_mode: Nullable(Type.String()),
+    scratchpad_chunks_indexed: Type.Integer(),
+    scratchpad_chunks_used: Type.Integer(),
+    scratchpad_searches: Type.Integer(),
+    scratchpad_tool_turns: Type.Integer(),
+  },
+  { $id: 'TaskUsage' },
+);
+export type TaskUsage = Static<typeof TaskUsageSchema>;
 
 export interface TaskOutput {
   output: unknown;

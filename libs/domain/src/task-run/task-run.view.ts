@@ -1,39 +1,56 @@
-import type { SkuLineItem } from '../charge/charge.events';
+import { SkuLineItemSchema } from '../charge/charge.events';
 import { fold, NotFound } from '../decider';
 import { totalCredits } from '../pricing';
-import type { Finding, Source } from '../run/research-progress';
+import { FindingSchema, SourceSchema } from '../run/research-progress';
 import { publicStatus, runEndedAt } from '../run/run.decider';
-import type { RunStatus } from '../run/run.events';
+import { RUN_STATUSES } from '../run/run.events';
+import { AnyObject, MapOf, Nullable, type Static, StringEnum, Type } from '../schema';
 import { taskRunDecider, type TaskRunState } from './task-run.decider';
-import type { TaskFieldBasis, TaskOutputSpec, TaskProcessor, TaskRunEvent, TaskUsage } from './task-run.events';
+import {
+  TASK_PROCESSORS,
+  TaskFieldBasisSchema,
+  type TaskOutputSpec,
+  type TaskRunEvent,
+  TaskUsageSchema,
+} from './task-run.events';
 
-/** The public task run (spec "Task run"; API.md "Run views"). */
-export interface TaskRunView {
-  task_id: string;
-  run_id: string;
-  status: RunStatus;
-  task: string;
-  query: string;
-  credits: number;
-  processor: TaskProcessor;
-  metadata: Record<string, string> | null;
-  fields: string[];
-  output_schema: TaskOutputSpec;
-  output: unknown;
-  basis: TaskFieldBasis[];
-  usage: TaskUsage | null;
-  answer: string;
-  sources: string[];
-  read: string[];
-  considered: string[];
-  error: string | null;
-  createdAt: string;
-  completedAt: string | null;
-  report: string | null;
-  findings: Finding[] | null;
-  sources_detailed: Source[] | null;
-  usage_items: SkuLineItem[];
-}
+/**
+ * The public task run (spec "Task run"; API.md "Run views"): the schema is its one declaration,
+ * served as the OpenAPI document's `TaskRun` and as the MCP task tools' output schema.
+ */
+export const TaskRunViewSchema = Type.Object(
+  {
+    task_id: Type.String(),
+    run_id: Type.String(),
+    status: StringEnum(RUN_STATUSES),
+    task: Type.String(),
+    query: Type.String(),
+    credits: Type.Number(),
+    processor: StringEnum(TASK_PROCESSORS),
+    metadata: Nullable(MapOf(Type.String())),
+    fields: Type.Array(Type.String()),
+    output_schema: Type.Unsafe<TaskOutputSpec>(AnyObject()),
+    output: Type.Unsafe<unknown>({
+      anyOf: [AnyObject(), Type.String(), Type.Null()],
+      description: 'json: the object; text/auto: a string; null until completed',
+    }),
+    basis: Type.Array(TaskFieldBasisSchema),
+    usage: Nullable(TaskUsageSchema),
+    answer: Type.String(),
+    sources: Type.Array(Type.String()),
+    read: Type.Array(Type.String()),
+    considered: Type.Array(Type.String()),
+    error: Nullable(Type.String()),
+    createdAt: Type.String(),
+    completedAt: Nullable(Type.String()),
+    report: Nullable(Type.String()),
+    findings: Nullable(Type.Array(FindingSchema)),
+    sources_detailed: Nullable(Type.Array(SourceSchema)),
+    usage_items: Type.Array(SkuLineItemSchema),
+  },
+  { $id: 'TaskRun' },
+);
+export type TaskRunView = Static<typeof TaskRunViewSchema>;
 
 /** Output field names: a JSON schema's top-level properties, otherwise the one field `output`. */
 export function outputFields(spec: TaskOutputSpec): string[] {
