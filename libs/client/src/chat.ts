@@ -1,6 +1,7 @@
 import { APIConnectionError } from './errors';
 import { readSse } from './sse';
-import { type RequestOptions, segment, type Transport } from './transport';
+import { endpoint } from './endpoints';
+import type { RequestOptions, Transport } from './transport';
 import type { ChatBody, ChatCompletion, ChatCompletionChunk, History } from './types';
 
 type ChatParams = Omit<ChatBody, 'stream'>;
@@ -17,11 +18,10 @@ export class ChatCompletions {
     options?: RequestOptions,
   ): Promise<ChatCompletion | AsyncGenerator<ChatCompletionChunk>> {
     if (!body.stream)
-      return this.transport.json<ChatCompletion>({ method: 'POST', path: '/v1/chat/completions', body, options });
+      return this.transport.json<ChatCompletion>({ ...endpoint('post', '/v1/chat/completions'), body, options });
     // Retries (429, 503) happen before the first byte; a stream cut later is not resumable (it is not a run's event stream).
     const opened = await this.transport.open({
-      method: 'POST',
-      path: '/v1/chat/completions',
+      ...endpoint('post', '/v1/chat/completions'),
       body,
       accept: 'text/event-stream',
       options,
@@ -31,12 +31,12 @@ export class ChatCompletions {
 
   /** A completion by id, as recorded. */
   retrieve(id: string, options?: RequestOptions): Promise<ChatCompletion> {
-    return this.transport.json({ method: 'GET', path: `/v1/chat/completions/${segment(id)}`, options });
+    return this.transport.json({ ...endpoint('get', '/v1/chat/completions/{id}', { id }), options });
   }
 
   /** Every event of the completion's stream (audit). */
   history(id: string, options?: RequestOptions): Promise<History> {
-    return this.transport.json({ method: 'GET', path: `/v1/chat/completions/${segment(id)}/history`, options });
+    return this.transport.json({ ...endpoint('get', '/v1/chat/completions/{id}/history', { id }), options });
   }
 }
 

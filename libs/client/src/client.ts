@@ -1,7 +1,8 @@
 import { ChatCompletions } from './chat';
 import { Monitors } from './monitors';
 import { Crawls, FindAll, Searches, Tasks } from './runs';
-import { type ClientOptions, type RequestOptions, segment, Transport } from './transport';
+import { endpoint } from './endpoints';
+import { type ClientOptions, type RequestOptions, Transport } from './transport';
 import type {
   ExtractBody,
   ExtractResponse,
@@ -44,8 +45,8 @@ export class WebResearch {
     this.monitors = new Monitors(this.transport);
     this.chat = { completions: new ChatCompletions(this.transport) };
     this.models = {
-      list: (opts) => this.transport.json({ method: 'GET', path: '/v1/models', options: opts }),
-      retrieve: (id, opts) => this.transport.json({ method: 'GET', path: `/v1/models/${segment(id)}`, options: opts }),
+      list: (opts) => this.transport.json({ ...endpoint('get', '/v1/models'), options: opts }),
+      retrieve: (id, opts) => this.transport.json({ ...endpoint('get', '/v1/models/{id}', { id }), options: opts }),
     };
   }
 
@@ -53,21 +54,21 @@ export class WebResearch {
   search(body: SearchBody & { depth: 'deep' }, options?: RequestOptions): Promise<SearchRunView>;
   search(body: SearchBody & { depth?: 'instant' | 'fast' | 'auto' }, options?: RequestOptions): Promise<SearchResponse>;
   search(body: SearchBody, options?: RequestOptions): Promise<SearchResponse | SearchRunView> {
-    return this.transport.json({ method: 'POST', path: '/v1/search', body, options });
+    return this.transport.json({ ...endpoint('post', '/v1/search'), body, options });
   }
 
   /** The main content of 1 to 20 URLs (HTML, PDF, Word); a page that cannot be read is a per-result `error`. */
   extract(body: ExtractBody, options?: RequestOptions): Promise<ExtractResponse> {
-    return this.transport.json({ method: 'POST', path: '/v1/extract', body, options });
+    return this.transport.json({ ...endpoint('post', '/v1/extract'), body, options });
   }
 
   /** A site's URLs from its sitemaps and links (robots.txt honoured), up to `limit` (1000); 1 credit. */
   map(body: MapBody, options?: RequestOptions): Promise<MapResponse> {
-    return this.transport.json({ method: 'POST', path: '/v1/map', body, options });
+    return this.transport.json({ ...endpoint('post', '/v1/map'), body, options });
   }
 
   /** The team's credits per day and SKU (`from`, `to`: YYYY-MM-DD, inclusive; default the last 30 days). */
   usage(query: UsageQuery = {}, options?: RequestOptions): Promise<UsageResponse> {
-    return this.transport.json({ method: 'GET', path: '/v1/usage', query, options });
+    return this.transport.json({ ...endpoint('get', '/v1/usage'), query, options });
   }
 }

@@ -1107,7 +1107,9 @@ export interface components {
             findall_id: string;
             findall_schema: {
                 conditions: {
-                    kind: string;
+                    /** @enum {string} */
+                    kind: "keyword" | "place" | "year_after" | "year_before" | "year_in" | "count_more" | "count_less";
+                    /** @description In words, as shown to the caller: "founded after 2015" */
                     name: string;
                     value: string | number;
                 }[];

@@ -1,5 +1,6 @@
 import { pageOf, PagePromise, type PageQuery } from './pagination';
 import { followRun, type RunEvent, type StreamOptions } from './run-stream';
+import { type ApiPath, endpoint } from './endpoints';
 import { type RequestOptions, segment, type Transport } from './transport';
 import type {
   CrawlBody,
@@ -21,17 +22,17 @@ import type {
   TaskRunView,
 } from './types';
 
-/** Where a run kind's routes live, under /v1. */
+/** Where a run kind's routes live: path templates of the generated document, each holding `{param}`. */
 interface RunPaths {
-  /** The run's own path, `{id}` filled in: retrieve, and the base of cancel, history and events. */
-  run: string;
-  cancel: string;
-  history: string;
-  events: string;
-  list: string;
+  /** The run id's path parameter (`task_id`). */
+  param: string;
+  /** The run's own path: retrieve. */
+  run: ApiPath;
+  cancel: ApiPath;
+  history: ApiPath;
+  events: ApiPath;
+  list: ApiPath;
 }
-
-const fill = (template: string, id: string) => template.replace('{id}', segment(id));
 
 /** What every run kind has: list, cancel, audit history and the resumable event stream (retrieve: `Runs`, or the kind's own). */
 abstract class RunResource<View, Item = View> {
@@ -41,6 +42,11 @@ abstract class RunResource<View, Item = View> {
     private readonly listKey: string,
   ) {}
 
+  /** A path of the run, its id filled in. */
+  protected at(template: ApiPath, id: string): string {
+    return template.replace(`{${this.paths.param}}`, segment(id));
+  }
+
   /** The team's runs, newest first: `await` it for a page, `for await` over it for every run. */
   list(query: PageQuery & { status?: string } = {}, options?: RequestOptions): PagePromise<Item> {
     return new PagePromise(query, (q) => pageOf<Item>(this.transport, this.paths.list, this.listKey, q, options));
@@ -48,12 +54,12 @@ abstract class RunResource<View, Item = View> {
 
   /** Stops the run at once, keeping what it found; a completed or failed run is a 409 APIError. */
   cancel(id: string, options?: RequestOptions): Promise<View> {
-    return this.transport.json({ method: 'POST', path: fill(this.paths.cancel, id), options });
+    return this.transport.json({ method: 'POST', path: this.at(this.paths.cancel, id), options });
   }
 
   /** Every event of the run's stream, oldest first (audit). */
   history(id: string, options?: RequestOptions): Promise<History> {
-    return this.transport.json({ method: 'GET', path: fill(this.paths.history, id), options });
+    return this.transport.json({ method: 'GET', path: this.at(this.paths.history, id), options });
   }
 
   /**
@@ -62,14 +68,14 @@ abstract class RunResource<View, Item = View> {
    * `Last-Event-ID`, so each event comes once, in order.
    */
   stream(id: string, options?: StreamOptions): AsyncGenerator<RunEvent> {
-    return followRun(this.transport, fill(this.paths.events, id), options);
+    return followRun(this.transport, this.at(this.paths.events, id), options);
   }
 }
 
 /** A run kind whose retrieve is the plain view. */
 abstract class Runs<View, Item = View> extends RunResource<View, Item> {
   retrieve(id: string, options?: RequestOptions): Promise<View> {
-    return this.transport.json({ method: 'GET', path: fill(this.paths.run, id), options });
+    return this.transport.json({ method: 'GET', path: this.at(this.paths.run, id), options });
   }
 }
 
@@ -79,10 +85,11 @@ export class Searches extends Runs<SearchRunView, ListItem<'SearchRunRoutes_list
     super(
       transport,
       {
-        run: '/v1/searches/{id}',
-        cancel: '/v1/searches/{id}/cancel',
-        history: '/v1/searches/{id}/history',
-        events: '/v1/searches/{id}/events',
+        param: 'search_id',
+        run: '/v1/searches/{search_id}',
+        cancel: '/v1/searches/{search_id}/cancel',
+        history: '/v1/searches/{search_id}/history',
+        events: '/v1/searches/{search_id}/events',
         list: '/v1/searches',
       },
       'searches',
@@ -94,7 +101,7 @@ export class Searches extends Runs<SearchRunView, ListItem<'SearchRunRoutes_list
     body: Omit<RequestBody<'SearchController_search'>, 'depth'>,
     options?: RequestOptions,
   ): Promise<SearchRunView> {
-    return this.transport.json({ method: 'POST', path: '/v1/search', body: { ...body, depth: 'deep' }, options });
+    return this.transport.json({ ...endpoint('post', '/v1/search'), body: { ...body, depth: 'deep' }, options });
   }
 }
 
@@ -104,10 +111,11 @@ export class Tasks extends Runs<TaskRunView, ListItem<'TaskRunRoutes_list', 'tas
     super(
       transport,
       {
-        run: '/v1/tasks/runs/{id}',
-        cancel: '/v1/tasks/{id}/cancel',
-        history: '/v1/tasks/{id}/history',
-        events: '/v1/tasks/runs/{id}/events',
+        param: 'task_id',
+        run: '/v1/tasks/runs/{task_id}',
+        cancel: '/v1/tasks/{task_id}/cancel',
+        history: '/v1/tasks/{task_id}/history',
+        events: '/v1/tasks/runs/{task_id}/events',
         list: '/v1/tasks',
       },
       'tasks',
@@ -116,17 +124,17 @@ export class Tasks extends Runs<TaskRunView, ListItem<'TaskRunRoutes_list', 'tas
 
   /** Creates the run and waits up to `wait_seconds` (default 30): the view, `completed` when it ended within the wait. */
   create(body: TaskBody, options?: RequestOptions): Promise<TaskRunView> {
-    return this.transport.json({ method: 'POST', path: '/v1/tasks', body, options });
+    return this.transport.json({ ...endpoint('post', '/v1/tasks'), body, options });
   }
 
   /** Creates the run and answers at once (202, queued). */
   createRun(body: TaskBody, options?: RequestOptions): Promise<TaskRunView> {
-    return this.transport.json({ method: 'POST', path: '/v1/tasks/runs', body, options });
+    return this.transport.json({ ...endpoint('post', '/v1/tasks/runs'), body, options });
   }
 
   /** A page of the run's recorded public events, oldest first. */
   events(id: string, query: PageQuery = {}, options?: RequestOptions): Promise<RunEventsPage> {
-    return this.transport.json({ method: 'GET', path: `/v1/tasks/${segment(id)}/events`, query, options });
+    return this.transport.json({ ...endpoint('get', '/v1/tasks/{task_id}/events', { task_id: id }), query, options });
   }
 }
 
@@ -136,10 +144,11 @@ export class FindAll extends Runs<FindAllRun, ListItem<'FindallRunRoutes_list', 
     super(
       transport,
       {
-        run: '/v1/findall/runs/{id}',
-        cancel: '/v1/findall/runs/{id}/cancel',
-        history: '/v1/findall/runs/{id}/history',
-        events: '/v1/findall/runs/{id}/events',
+        param: 'findall_id',
+        run: '/v1/findall/runs/{findall_id}',
+        cancel: '/v1/findall/runs/{findall_id}/cancel',
+        history: '/v1/findall/runs/{findall_id}/history',
+        events: '/v1/findall/runs/{findall_id}/events',
         list: '/v1/findall/runs',
       },
       'runs',
@@ -148,22 +157,30 @@ export class FindAll extends Runs<FindAllRun, ListItem<'FindallRunRoutes_list', 
 
   /** Creates the run and waits up to `wait_seconds`, as a task does. */
   create(body: FindAllBody, options?: RequestOptions): Promise<FindAllRun> {
-    return this.transport.json({ method: 'POST', path: '/v1/findall', body, options });
+    return this.transport.json({ ...endpoint('post', '/v1/findall'), body, options });
   }
 
   /** Creates the run and answers at once (202, queued). */
   createRun(body: FindAllBody, options?: RequestOptions): Promise<FindAllRun> {
-    return this.transport.json({ method: 'POST', path: '/v1/findall/runs', body, options });
+    return this.transport.json({ ...endpoint('post', '/v1/findall/runs'), body, options });
   }
 
   /** Looks for more entities (reopens a completed run). */
   extend(id: string, body: FindAllExtendBody, options?: RequestOptions): Promise<FindAllRun> {
-    return this.transport.json({ method: 'POST', path: `/v1/findall/runs/${segment(id)}/extend`, body, options });
+    return this.transport.json({
+      ...endpoint('post', '/v1/findall/runs/{findall_id}/extend', { findall_id: id }),
+      body,
+      options,
+    });
   }
 
   /** Fills more fields of the matched entities (reopens a completed run). */
   enrich(id: string, body: FindAllEnrichBody, options?: RequestOptions): Promise<FindAllRun> {
-    return this.transport.json({ method: 'POST', path: `/v1/findall/runs/${segment(id)}/enrich`, body, options });
+    return this.transport.json({
+      ...endpoint('post', '/v1/findall/runs/{findall_id}/enrich', { findall_id: id }),
+      body,
+      options,
+    });
   }
 }
 
@@ -173,10 +190,11 @@ export class Crawls extends RunResource<CrawlRunView, ListItem<'CrawlRunRoutes_l
     super(
       transport,
       {
-        run: '/v1/crawl/{id}',
-        cancel: '/v1/crawl/{id}/cancel',
-        history: '/v1/crawl/{id}/history',
-        events: '/v1/crawl/{id}/events',
+        param: 'crawl_id',
+        run: '/v1/crawl/{crawl_id}',
+        cancel: '/v1/crawl/{crawl_id}/cancel',
+        history: '/v1/crawl/{crawl_id}/history',
+        events: '/v1/crawl/{crawl_id}/events',
         list: '/v1/crawl',
       },
       'crawls',
@@ -185,16 +203,16 @@ export class Crawls extends RunResource<CrawlRunView, ListItem<'CrawlRunRoutes_l
 
   /** Starts a crawl (202 at once, `{crawl_id, status}`); follow it with `stream` or `retrieve`. */
   create(body: CrawlBody, options?: RequestOptions): Promise<CrawlCreated> {
-    return this.transport.json({ method: 'POST', path: '/v1/crawl', body, options });
+    return this.transport.json({ ...endpoint('post', '/v1/crawl'), body, options });
   }
 
   /** Takes the pages a crawl with `index: true` added out of its team's search index. */
   removeFromIndex(id: string, options?: RequestOptions): Promise<CrawlIndexRemoved> {
-    return this.transport.json({ method: 'DELETE', path: `/v1/crawl/${segment(id)}/index`, options });
+    return this.transport.json({ ...endpoint('delete', '/v1/crawl/{crawl_id}/index', { crawl_id: id }), options });
   }
 
   /** The run with a page of its pages, in the order read (`limit` 1..100, default 20; `offset`). */
   retrieve(id: string, query: CrawlPagesQuery = {}, options?: RequestOptions): Promise<CrawlRunWithPages> {
-    return this.transport.json({ method: 'GET', path: fill(this.paths.run, id), query, options });
+    return this.transport.json({ method: 'GET', path: this.at(this.paths.run, id), query, options });
   }
 }

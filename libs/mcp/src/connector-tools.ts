@@ -2,27 +2,25 @@
  * The connector tools: search answers {results: [{id, title, url}]}, each id a page's URL, and
  * fetch reads a page by that id.
  */
+import { Type } from '@sinclair/typebox';
 import { RestError } from './rest-backend';
-import { defined, MCP_TOOL_BOUNDS, type Obj, post, readOnly, schema, text, type ToolDefinition } from './tool-kit';
+import { defined, defineTool, MCP_TOOL_BOUNDS, type Obj, outputOf, post, readOnly, schema, text } from './tool-kit';
 
-export const connectorSearch: ToolDefinition = {
+export const connectorSearch = defineTool({
   name: 'search',
   title: 'Search (connector)',
   description:
     'Searches the web for a query and answers {results: [{id, title, url}]}; pass an id to fetch for the page’s text. Charged as POST /v1/search.',
   inputSchema: schema({ query: text(MCP_TOOL_BOUNDS.queryChars, 'The search query') }, ['query']),
-  outputSchema: schema(
-    {
-      results: {
-        type: 'array',
-        items: schema({ id: { type: 'string' }, title: { type: 'string' }, url: { type: 'string' } }, [
-          'id',
-          'title',
-          'url',
-        ]),
+  outputSchema: outputOf(
+    schema(
+      {
+        results: Type.Array(
+          schema({ id: Type.String(), title: Type.String(), url: Type.String() }, ['id', 'title', 'url']),
+        ),
       },
-    },
-    ['results'],
+      ['results'],
+    ),
   ),
   annotations: readOnly,
   async run(args, ctx) {
@@ -34,29 +32,31 @@ export const connectorSearch: ToolDefinition = {
     }));
     return { text: JSON.stringify({ results }), structured: { results } };
   },
-};
+});
 
-export const connectorFetch: ToolDefinition = {
+export const connectorFetch = defineTool({
   name: 'fetch',
   title: 'Fetch (connector)',
   description:
     'Reads a search result by its id (its URL) and answers {id, title, text, url, metadata}. Charged as POST /v1/extract (2 credits).',
   inputSchema: schema({ id: text(MCP_TOOL_BOUNDS.urlChars, 'An id from search (the page’s URL)') }, ['id']),
-  outputSchema: schema(
-    {
-      id: { type: 'string' },
-      title: { type: 'string' },
-      text: { type: 'string' },
-      url: { type: 'string' },
-      metadata: { type: 'object' },
-    },
-    ['id', 'title', 'text', 'url', 'metadata'],
+  outputSchema: outputOf(
+    schema(
+      {
+        id: Type.String(),
+        title: Type.String(),
+        text: Type.String(),
+        url: Type.String(),
+        metadata: Type.Unsafe<Obj>({ type: 'object' }),
+      },
+      ['id', 'title', 'text', 'url', 'metadata'],
+    ),
   ),
   annotations: readOnly,
   async run(args, ctx) {
     const response = await post(ctx, '/v1/extract', { urls: [args.id], format: 'markdown', excerpts: false });
     const row = (response.results as Obj[])[0] ?? {};
-    if (row.error) throw new RestError(422, `${String(args.id)} could not be read: ${String(row.error)}`);
+    if (row.error) throw new RestError(422, `${args.id} could not be read: ${String(row.error)}`);
     const url = String(row.final_url || row.url || args.id);
     const metadata = defined({
       status: row.status,
@@ -67,7 +67,7 @@ export const connectorFetch: ToolDefinition = {
       credits: response.credits,
     });
     const document = {
-      id: String(args.id),
+      id: args.id,
       title: String(row.title || url),
       text: String(row.content ?? ''),
       url,
@@ -75,4 +75,4 @@ export const connectorFetch: ToolDefinition = {
     };
     return { text: JSON.stringify(document), structured: document };
   },
-};
+});

@@ -6,18 +6,23 @@ import {
   ListToolsRequestSchema,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { plainJsonSchema } from '@app/domain';
 import { type RestBackend, RestError } from './rest-backend';
-import { MCP_TOOLS, type ToolDefinition } from './tools';
+import { type AnyTool, MCP_TOOLS } from './tools';
 
 export const MCP_SERVER_INFO = { name: 'web-research', version: '1.0.0' };
 
+/** Each tool's input schema as plain JSON Schema (without TypeBox's markers), as ajv and clients read it. */
+const inputSchemas = new Map<string, Tool['inputSchema']>(
+  MCP_TOOLS.map((tool) => [tool.name, plainJsonSchema(tool.inputSchema) as Tool['inputSchema']]),
+);
 const ajv = new Ajv({ allErrors: false, strict: false });
 const validators = new Map<string, ValidateFunction>(
-  MCP_TOOLS.map((tool) => [tool.name, ajv.compile(tool.inputSchema)]),
+  MCP_TOOLS.map((tool) => [tool.name, ajv.compile(inputSchemas.get(tool.name)!)]),
 );
 
 /** An input error as the field and its bound: `queries: must NOT have more than 5 items`. */
-function inputError(tool: ToolDefinition, error: ErrorObject | undefined): string {
+function inputError(tool: AnyTool, error: ErrorObject | undefined): string {
   if (!error) return `invalid arguments for ${tool.name}`;
   const field = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
   if (error.keyword === 'additionalProperties')
@@ -45,7 +50,7 @@ const listed: Tool[] = MCP_TOOLS.map((tool) => ({
   name: tool.name,
   title: tool.title,
   description: tool.description,
-  inputSchema: tool.inputSchema,
+  inputSchema: inputSchemas.get(tool.name)!,
   ...(tool.outputSchema && { outputSchema: tool.outputSchema }),
   annotations: { title: tool.title, ...tool.annotations },
 }));

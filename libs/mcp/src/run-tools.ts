@@ -2,14 +2,17 @@
  * The tools over runs that take a while: deep_research, task and find_all each start a run and
  * wait for it (reporting progress); get_research, get_task and get_find_all read one later.
  */
-import { DEEP_SEARCH_BOUNDS, TASK_PROCESSORS, TaskRunViewSchema } from '@app/domain';
+import { Type } from '@sinclair/typebox';
+import { DEEP_SEARCH_BOUNDS, FindAllViewSchema, TASK_PROCESSORS, TaskRunViewSchema } from '@app/domain';
 import { waitForRun } from './run-wait';
 import { findAllText, researchText, taskText } from './tool-text';
 import {
   defined,
+  defineTool,
   get,
   id,
   MCP_TOOL_BOUNDS,
+  oneOf,
   outputOf,
   post,
   queriesSchema,
@@ -17,12 +20,12 @@ import {
   schema,
   seg,
   starts,
+  strings,
   text,
-  type ToolDefinition,
   waitSeconds,
 } from './tool-kit';
 
-export const deepResearch: ToolDefinition = {
+export const deepResearch = defineTool({
   name: 'deep_research',
   title: 'Deep research',
   description:
@@ -31,23 +34,21 @@ export const deepResearch: ToolDefinition = {
     {
       prompt: text(MCP_TOOL_BOUNDS.promptChars, 'The research question'),
       queries: { ...queriesSchema, description: `${queriesSchema.description} to start from; default: the prompt` },
-      max_fetches: {
-        type: 'integer',
+      max_fetches: Type.Integer({
         minimum: DEEP_SEARCH_BOUNDS.max_fetches.min,
         maximum: DEEP_SEARCH_BOUNDS.max_fetches.max,
         description: `Pages read at most (default ${DEEP_SEARCH_BOUNDS.max_fetches.default})`,
-      },
+      }),
       wait_seconds: waitSeconds,
     },
     ['prompt'],
   ),
   annotations: starts,
   async run(args, ctx) {
-    const prompt = String(args.prompt);
     const body = defined({
       depth: 'deep',
-      prompt,
-      queries: args.queries ?? [prompt.slice(0, MCP_TOOL_BOUNDS.queryChars)],
+      prompt: args.prompt,
+      queries: args.queries ?? [args.prompt.slice(0, MCP_TOOL_BOUNDS.queryChars)],
       max_fetches: args.max_fetches,
     });
     const started = await post(ctx, '/v1/search', body);
@@ -56,13 +57,13 @@ export const deepResearch: ToolDefinition = {
       ctx,
       `/v1/searches/${runId}/events`,
       `/v1/searches/${runId}`,
-      Number(args.wait_seconds ?? MCP_TOOL_BOUNDS.wait.default),
+      args.wait_seconds ?? MCP_TOOL_BOUNDS.wait.default,
     );
     return { text: researchText(view, ended), structured: view };
   },
-};
+});
 
-export const getResearch: ToolDefinition = {
+export const getResearch = defineTool({
   name: 'get_research',
   title: 'Get a research run',
   description:
@@ -73,9 +74,9 @@ export const getResearch: ToolDefinition = {
     const view = await get(ctx, `/v1/searches/${seg(args.search_id)}`);
     return { text: researchText(view, true), structured: view };
   },
-};
+});
 
-export const task: ToolDefinition = {
+export const task = defineTool({
   name: 'task',
   title: 'Research task',
   description:
@@ -83,17 +84,15 @@ export const task: ToolDefinition = {
   inputSchema: schema(
     {
       task: text(MCP_TOOL_BOUNDS.promptChars, 'What to find out'),
-      output_schema: {
+      output_schema: Type.Unsafe<Record<string, unknown>>({
         type: 'object',
         description:
           'A JSON Schema of the output (at most 3 levels deep), or {type: "json", json_schema} | {type: "text"} | {type: "auto"} (default auto)',
-      },
-      processor: {
-        type: 'string',
-        enum: [...TASK_PROCESSORS],
+      }),
+      processor: oneOf(TASK_PROCESSORS, {
         default: 'core',
         description: 'Budget: base (<=4 steps), core (<=12), ultra (<=30, with a report)',
-      },
+      }),
       wait_seconds: waitSeconds,
     },
     ['task'],
@@ -111,13 +110,13 @@ export const task: ToolDefinition = {
       ctx,
       `/v1/tasks/runs/${runId}/events`,
       `/v1/tasks/${runId}`,
-      Number(args.wait_seconds ?? MCP_TOOL_BOUNDS.wait.default),
+      args.wait_seconds ?? MCP_TOOL_BOUNDS.wait.default,
     );
     return { text: taskText(view, ended), structured: view };
   },
-};
+});
 
-export const getTask: ToolDefinition = {
+export const getTask = defineTool({
   name: 'get_task',
   title: 'Get a task run',
   description:
@@ -129,9 +128,9 @@ export const getTask: ToolDefinition = {
     const view = await get(ctx, `/v1/tasks/${seg(args.task_id)}`);
     return { text: taskText(view, true), structured: view };
   },
-};
+});
 
-export const findAll: ToolDefinition = {
+export const findAll = defineTool({
   name: 'findall',
   title: 'Find all entities',
   description:
@@ -139,17 +138,16 @@ export const findAll: ToolDefinition = {
   inputSchema: schema(
     {
       query: text(MCP_TOOL_BOUNDS.promptChars, 'The entity set, described'),
-      limit: { type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'How many entities at most' },
-      fields: {
-        type: 'array',
+      limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'How many entities at most' }),
+      fields: strings(MCP_TOOL_BOUNDS.fieldChars, {
         maxItems: MCP_TOOL_BOUNDS.fields,
-        items: { type: 'string', minLength: 1, maxLength: MCP_TOOL_BOUNDS.fieldChars },
         description: 'Columns to fill for each entity',
-      },
+      }),
       wait_seconds: waitSeconds,
     },
     ['query'],
   ),
+  outputSchema: outputOf(FindAllViewSchema),
   annotations: starts,
   async run(args, ctx) {
     const started = await post(
@@ -162,21 +160,22 @@ export const findAll: ToolDefinition = {
       ctx,
       `/v1/findall/runs/${runId}/events`,
       `/v1/findall/runs/${runId}`,
-      Number(args.wait_seconds ?? MCP_TOOL_BOUNDS.wait.default),
+      args.wait_seconds ?? MCP_TOOL_BOUNDS.wait.default,
     );
     return { text: findAllText(view, ended), structured: view };
   },
-};
+});
 
-export const getFindAll: ToolDefinition = {
+export const getFindAll = defineTool({
   name: 'get_findall',
   title: 'Get a FindAll run',
   description:
     'The state of a FindAll run started by findall: the entities matched so far. Charged nothing (GET /v1/findall/runs/{findall_id}).',
   inputSchema: schema({ findall_id: id('The findall_id findall answered') }, ['findall_id']),
+  outputSchema: outputOf(FindAllViewSchema),
   annotations: readOnly,
   async run(args, ctx) {
     const view = await get(ctx, `/v1/findall/runs/${seg(args.findall_id)}`);
     return { text: findAllText(view, true), structured: view };
   },
-};
+});

@@ -1,27 +1,54 @@
 /**
  * The tools that answer at once: web_search (POST /v1/search) and extract (POST /v1/extract).
  */
+import { type Static, Type } from '@sinclair/typebox';
 import { DEEP_SEARCH_BOUNDS, FRESHNESS } from '@app/domain';
 import { EXTRACT_FORMATS } from '@app/contracts';
 import { extractText, searchText } from './tool-text';
 import {
   defined,
+  defineTool,
   domains,
   MCP_TOOL_BOUNDS,
   type Obj,
+  oneOf,
   post,
   queriesSchema,
   readOnly,
   schema,
+  strings,
   text,
-  type ToolDefinition,
 } from './tool-kit';
 
+const webSearchInput = schema(
+  {
+    queries: queriesSchema,
+    objective: text(
+      MCP_TOOL_BOUNDS.objectiveChars,
+      'What the results are for: re-ranks the rows and drops off-topic ones',
+    ),
+    depth: oneOf(['instant', 'fast', 'auto'], {
+      default: 'auto',
+      description: 'instant (no enrichment), fast (one results page), auto (recommended)',
+    }),
+    limit: Type.Integer({
+      minimum: DEEP_SEARCH_BOUNDS.limit.min,
+      maximum: DEEP_SEARCH_BOUNDS.limit.max,
+      default: 10,
+      description: 'How many rows',
+    }),
+    include_domains: domains('Only these domains (and their subdomains)'),
+    exclude_domains: domains('Never these domains (and their subdomains)'),
+    freshness: oneOf(FRESHNESS, { description: 'Only pages dated within this window' }),
+  },
+  [],
+  { anyOf: [{ required: ['queries'] }, { required: ['objective'] }] },
+);
+
 /** `web_search`'s arguments as the REST search body: an objective alone is also its query. */
-function searchBody(args: Obj): Obj {
-  const queries = (args.queries as string[] | undefined) ?? [
-    String(args.objective).slice(0, MCP_TOOL_BOUNDS.queryChars),
-  ];
+function searchBody(args: Static<typeof webSearchInput>): Obj {
+  // The schema asks for queries or an objective (its anyOf): without queries, there is an objective.
+  const queries = args.queries ?? [(args.objective ?? '').slice(0, MCP_TOOL_BOUNDS.queryChars)];
   return defined({
     queries,
     objective: args.objective,
@@ -33,67 +60,34 @@ function searchBody(args: Obj): Obj {
   });
 }
 
-export const webSearch: ToolDefinition = {
+export const webSearch = defineTool({
   name: 'web_search',
   title: 'Web search',
   description:
     'Searches the web: 1 to 5 keyword queries (or an objective alone), merged and de-duplicated. Answers ranked rows with title, URL, date and excerpts. With an objective, rows are re-ranked against it and off-topic rows dropped. Charged as POST /v1/search.',
-  inputSchema: schema(
-    {
-      queries: queriesSchema,
-      objective: text(
-        MCP_TOOL_BOUNDS.objectiveChars,
-        'What the results are for: re-ranks the rows and drops off-topic ones',
-      ),
-      depth: {
-        type: 'string',
-        enum: ['instant', 'fast', 'auto'],
-        default: 'auto',
-        description: 'instant (no enrichment), fast (one results page), auto (recommended)',
-      },
-      limit: {
-        type: 'integer',
-        minimum: DEEP_SEARCH_BOUNDS.limit.min,
-        maximum: DEEP_SEARCH_BOUNDS.limit.max,
-        default: 10,
-        description: 'How many rows',
-      },
-      include_domains: domains('Only these domains (and their subdomains)'),
-      exclude_domains: domains('Never these domains (and their subdomains)'),
-      freshness: { type: 'string', enum: [...FRESHNESS], description: 'Only pages dated within this window' },
-    },
-    [],
-    { anyOf: [{ required: ['queries'] }, { required: ['objective'] }] },
-  ),
+  inputSchema: webSearchInput,
   annotations: readOnly,
   async run(args, ctx) {
     const response = await post(ctx, '/v1/search', searchBody(args));
     return { text: searchText(response), structured: response };
   },
-};
+});
 
-export const extract: ToolDefinition = {
+export const extract = defineTool({
   name: 'extract',
   title: 'Extract pages',
   description:
     'Reads 1 to 20 URLs (web pages, PDF, Word) and answers each page’s main content, with excerpts focused on an objective when given. A URL that cannot be read carries its error. Charged as POST /v1/extract (2 credits per page read).',
   inputSchema: schema(
     {
-      urls: {
-        type: 'array',
-        minItems: 1,
-        maxItems: 20,
-        items: { type: 'string', minLength: 1, maxLength: MCP_TOOL_BOUNDS.urlChars },
-        description: '1 to 20 absolute URLs',
-      },
+      urls: strings(MCP_TOOL_BOUNDS.urlChars, { minItems: 1, maxItems: 20, description: '1 to 20 absolute URLs' }),
       objective: text(MCP_TOOL_BOUNDS.objectiveChars, 'Focuses the excerpts on this goal'),
-      format: { type: 'string', enum: [...EXTRACT_FORMATS], default: 'markdown' },
-      max_chars_per_result: {
-        type: 'integer',
+      format: oneOf(EXTRACT_FORMATS, { default: 'markdown' }),
+      max_chars_per_result: Type.Integer({
         minimum: 100,
         maximum: 1_000_000,
         description: 'Cap on each page’s content characters',
-      },
+      }),
     },
     ['urls'],
   ),
@@ -111,4 +105,4 @@ export const extract: ToolDefinition = {
     );
     return { text: extractText(response), structured: response };
   },
-};
+});

@@ -6,12 +6,12 @@ import { connectorFetch, connectorSearch } from './connector-tools';
 import { deepResearch, findAll, getFindAll, getResearch, getTask, task } from './run-tools';
 import { extract, webSearch } from './search-tools';
 import { crawl, getCrawl, map } from './site-tools';
-import type { ToolDefinition } from './tool-kit';
+import type { AnyTool } from './tool-kit';
 
-export { MCP_TOOL_BOUNDS, type ToolDefinition, type ToolOutcome } from './tool-kit';
+export { type AnyTool, MCP_TOOL_BOUNDS, type ToolDefinition, type ToolOutcome } from './tool-kit';
 
 /** Every tool, in the order clients list them. */
-export const MCP_TOOLS: readonly ToolDefinition[] = [
+export const MCP_TOOLS: readonly AnyTool[] = [
   webSearch,
   extract,
   deepResearch,

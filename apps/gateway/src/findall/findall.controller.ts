@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Body, Controller, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ref } from '../openapi/response-schemas';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type FindAllParams, findAllRuns, type FindAllView } from '@app/domain';
+import { type FindAllParams, findAllRuns, type FindAllView, FindAllViewSchema } from '@app/domain';
 import { RequestValidationError } from '@app/platform';
 import { AnswersWithin, waitSecondsOf } from '../http/answer-wait';
 import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
+import { contractRef } from '../openapi/contract-schemas';
 import { RunHttp } from '../runs/run-http';
+
+const findAllRun = contractRef(FindAllViewSchema);
 import { EnrichBody, ExtendBody, FindAllBody, FindAllIdParams } from './findall.dto';
 
 /**
@@ -23,7 +25,7 @@ export class FindAllController {
   @Post('runs')
   @HttpCode(202)
   @ApiOperation({ summary: 'Start a FindAll run: 202 at once (entities [], count 0, credits 0)' })
-  @ApiAcceptedResponse({ schema: ref('FindAllRun') })
+  @ApiAcceptedResponse({ schema: findAllRun })
   async createRun(
     @Auth() auth: AuthContext,
     @Req() req: AuthedRequest,
@@ -35,8 +37,8 @@ export class FindAllController {
   @Post()
   @AnswersWithin(waitSecondsOf)
   @ApiOperation({ summary: 'FindAll: starts a run and waits up to wait_seconds; 200 when it ended, else 202' })
-  @ApiOkResponse({ description: 'The run ended within wait_seconds', schema: ref('FindAllRun') })
-  @ApiAcceptedResponse({ description: 'Still running: poll or stream it', schema: ref('FindAllRun') })
+  @ApiOkResponse({ description: 'The run ended within wait_seconds', schema: findAllRun })
+  @ApiAcceptedResponse({ description: 'Still running: poll or stream it', schema: findAllRun })
   async create(
     @Auth() auth: AuthContext,
     @Req() req: AuthedRequest & FastifyRequest,
@@ -56,7 +58,7 @@ export class FindAllController {
   @Post('runs/:findall_id/extend')
   @HttpCode(200)
   @ApiOperation({ summary: 'Extend a completed FindAll run: more entities, known candidates are not checked again' })
-  @ApiOkResponse({ schema: ref('FindAllRun') })
+  @ApiOkResponse({ schema: findAllRun })
   async extend(
     @Auth() auth: AuthContext,
     @Req() req: AuthedRequest,
@@ -71,7 +73,7 @@ export class FindAllController {
   @Post('runs/:findall_id/enrich')
   @HttpCode(200)
   @ApiOperation({ summary: 'Enrich a completed FindAll run: new fields for every matched entity' })
-  @ApiOkResponse({ schema: ref('FindAllRun') })
+  @ApiOkResponse({ schema: findAllRun })
   async enrich(
     @Auth() auth: AuthContext,
     @Req() req: AuthedRequest,

@@ -1,16 +1,12 @@
 import { getSchemaPath } from '@nestjs/swagger';
 import type { ReferenceObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import {
-  type Candidate,
   type ChatCompletion,
   type ChatSearchResult,
   CRAWL_FORMATS,
   CRAWL_RENDER,
   type CrawlPage,
   type CrawlView,
-  type FindAllSchema,
-  type FindAllStatusObject,
-  type FindAllView,
   type MonitorEvent,
   type MonitorRow,
   type MonitorView,
@@ -19,7 +15,6 @@ import {
   type RunResult,
   type RunUsage,
   type SearchRunListItem,
-  type TaskFieldBasis,
 } from '@app/domain';
 import type { MapLinkDto, MapReply } from '@app/contracts';
 import type { RunHistory } from '../runs/run-http';
@@ -27,7 +22,7 @@ import type { PublicEvent } from '../streams/run-stream';
 
 /**
  * The response bodies of the OpenAPI document that neither a domain schema (contract-schemas.ts)
- * nor a DTO class describes yet: the run views of FindAll, crawl and chat, their parts, lists,
+ * nor a DTO class describes yet: the run views of crawl and chat, their parts, lists,
  * audit histories and recorded events. Each object
  * schema names every property of the type the service returns (`shape<T>`: the compiler checks
  * the names), and the e2e suites validate every answer they get against the document
@@ -62,24 +57,7 @@ function shape<T>(
   };
 }
 
-const CONFIDENCE = ['high', 'medium', 'low'] as const;
-
 const tokens = shape<RunUsage['tokens']>({ input: int, output: int });
-const findallSchema = shape<FindAllSchema>({
-  objective: str,
-  entity_type: str,
-  conditions: arrayOf(
-    shape<FindAllSchema['conditions'][number]>({ name: str, kind: str, value: { oneOf: [str, num] } }),
-  ),
-  generator: shape<FindAllSchema['generator']>({ queries: arrayOf(str) }),
-});
-const findallStatus = shape<FindAllStatusObject>({
-  status: oneOfStrings(['completed', 'cancelled', 'failed']),
-  is_active: { type: 'boolean', enum: [false] },
-  termination_reason: oneOfStrings(['limit_reached', 'candidates_exhausted', 'cancelled', 'error']),
-  metrics: shape<FindAllStatusObject['metrics']>({ generated_candidates: int, matched_candidates: int }),
-});
-const citation = shape<TaskFieldBasis['citations'][number]>({ url: str, title: str, excerpts: arrayOf(str) });
 const crawlPage = shape<
   Pick<CrawlPage, 'url' | 'final_url' | 'title' | 'content' | 'status' | 'depth' | 'error'> & {
     source_url: string | null;
@@ -156,47 +134,6 @@ export const RESPONSE_COMPONENTS: Record<string, SchemaObject> = {
     createdAt: str,
     completedAt: nullable(str),
     resultCount: int,
-  }),
-  FindAllCandidate: shape<Candidate>({
-    candidate_id: str,
-    name: str,
-    url: str,
-    description: str,
-    match_status: oneOfStrings(['pending', 'matched', 'unmatched']),
-    reasons: arrayOf(
-      shape<Candidate['reasons'][number]>({
-        condition: str,
-        holds: bool,
-        evidence_url: nullable(str),
-        excerpt: nullable(str),
-      }),
-    ),
-    output: anyObject,
-    basis: arrayOf(
-      shape<Candidate['basis'][number]>({
-        field: str,
-        citations: arrayOf(citation),
-        reasoning: str,
-        confidence: oneOfStrings(CONFIDENCE),
-      }),
-    ),
-  }),
-  FindAllRun: shape<FindAllView>({
-    findall_id: str,
-    status: { oneOf: [oneOfStrings(['queued', 'running']), findallStatus] },
-    query: str,
-    fields: nullable(arrayOf(str)),
-    output_schema: nullable(anyObject),
-    metadata: shape<FindAllView['metadata']>({ title: str, input: str }),
-    findall_schema: nullable(findallSchema),
-    entities: arrayOf(anyObject),
-    count: int,
-    candidates: nullable(arrayOf(ref('FindAllCandidate'))),
-    credits: num,
-    usage_items: arrayOf(ref('SkuLineItem')),
-    error: nullable(str),
-    createdAt: str,
-    completedAt: nullable(str),
   }),
   CrawlRun: crawlRun,
   CrawlRunWithPages: {

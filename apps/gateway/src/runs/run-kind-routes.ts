@@ -2,6 +2,7 @@ import {
   chatRuns,
   crawlRuns,
   findAllRuns,
+  FindAllViewSchema,
   RUN_STATUSES,
   type RunKind,
   searchRuns,
@@ -96,7 +97,7 @@ export const HTTP_RUN_KINDS: readonly HttpRunKind[] = [
       sse: 'v1/findall/runs/:findall_id/events',
       socket: 'v1/findall/runs/:findall_id/ws',
     },
-    view: 'FindAllRun',
+    view: FindAllViewSchema,
   },
   {
     kind: crawlRuns,

@@ -1,5 +1,6 @@
 import type { DomainEvent } from '../decider';
 import type { LifecycleEvent } from '../run/run.events';
+import { AnyObject, Confidence, Nullable, type Static, StringEnum, Type } from '../schema';
 
 /**
  * Events of a `findall-<id>` stream: an entity discovery run (spec "FindAll run"). The lifecycle
@@ -15,47 +16,62 @@ export interface FindAllParams {
   webhook: string | null;
 }
 
-export type ConditionKind =
-  'keyword' | 'place' | 'year_after' | 'year_before' | 'year_in' | 'count_more' | 'count_less';
+export const CONDITION_KINDS = [
+  'keyword',
+  'place',
+  'year_after',
+  'year_before',
+  'year_in',
+  'count_more',
+  'count_less',
+] as const;
+export type ConditionKind = (typeof CONDITION_KINDS)[number];
 
-export interface FindAllCondition {
-  /** In words, as shown to the caller: "founded after 2015". */
-  name: string;
-  kind: ConditionKind;
-  value: string | number;
-}
+export const FindAllConditionSchema = Type.Object({
+  name: Type.String({ description: 'In words, as shown to the caller: "founded after 2015"' }),
+  kind: StringEnum(CONDITION_KINDS),
+  value: Type.Union([Type.String(), Type.Number()]),
+});
+export type FindAllCondition = Static<typeof FindAllConditionSchema>;
 
-export interface FindAllSchema {
-  objective: string;
-  entity_type: string;
-  conditions: FindAllCondition[];
-  generator: { queries: string[] };
-}
+export const FindAllSchemaSchema = Type.Object({
+  objective: Type.String(),
+  entity_type: Type.String(),
+  conditions: Type.Array(FindAllConditionSchema),
+  generator: Type.Object({ queries: Type.Array(Type.String()) }),
+});
+export type FindAllSchema = Static<typeof FindAllSchemaSchema>;
 
-export interface ConditionReason {
-  condition: string;
-  holds: boolean;
-  evidence_url: string | null;
-  excerpt: string | null;
-}
+export const ConditionReasonSchema = Type.Object({
+  condition: Type.String(),
+  holds: Type.Boolean(),
+  evidence_url: Nullable(Type.String()),
+  excerpt: Nullable(Type.String()),
+});
+export type ConditionReason = Static<typeof ConditionReasonSchema>;
 
-export interface FieldBasisEntry {
-  field: string;
-  citations: { url: string; title: string; excerpts: string[] }[];
-  reasoning: string;
-  confidence: 'high' | 'medium' | 'low';
-}
+export const FieldBasisEntrySchema = Type.Object({
+  field: Type.String(),
+  citations: Type.Array(Type.Object({ url: Type.String(), title: Type.String(), excerpts: Type.Array(Type.String()) })),
+  reasoning: Type.String(),
+  confidence: Confidence,
+});
+export type FieldBasisEntry = Static<typeof FieldBasisEntrySchema>;
 
-export interface Candidate {
-  candidate_id: string;
-  name: string;
-  url: string;
-  description: string;
-  match_status: 'pending' | 'matched' | 'unmatched';
-  reasons: ConditionReason[];
-  output: Record<string, unknown>;
-  basis: FieldBasisEntry[];
-}
+export const CandidateSchema = Type.Object(
+  {
+    candidate_id: Type.String(),
+    name: Type.String(),
+    url: Type.String(),
+    description: Type.String(),
+    match_status: StringEnum(['pending', 'matched', 'unmatched']),
+    reasons: Type.Array(ConditionReasonSchema),
+    output: AnyObject(),
+    basis: Type.Array(FieldBasisEntrySchema),
+  },
+  { $id: 'FindAllCandidate' },
+);
+export type Candidate = Static<typeof CandidateSchema>;
 
 export type TerminationReason = 'limit_reached' | 'candidates_exhausted' | 'cancelled' | 'error';
 

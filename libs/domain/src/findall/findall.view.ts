@@ -1,35 +1,44 @@
-import type { SkuLineItem } from '../charge/charge.events';
+import { SkuLineItemSchema } from '../charge/charge.events';
 import { NotFound } from '../decider';
 import { totalCredits } from '../pricing';
 import { publicStatus, runEndedAt } from '../run/run.decider';
 import type { FindAllState } from './findall.decider';
-import type { Candidate, FindAllSchema, TerminationReason } from './findall.events';
+import { type Candidate, CandidateSchema, FindAllSchemaSchema, type TerminationReason } from './findall.events';
+import { AnyObject, Nullable, type Static, StringEnum, Type } from '../schema';
 
-export interface FindAllStatusObject {
-  status: 'completed' | 'cancelled' | 'failed';
-  is_active: false;
-  termination_reason: TerminationReason;
-  metrics: { generated_candidates: number; matched_candidates: number };
-}
+export const FindAllStatusObjectSchema = Type.Object({
+  status: StringEnum(['completed', 'cancelled', 'failed']),
+  is_active: Type.Literal(false),
+  termination_reason: StringEnum(['limit_reached', 'candidates_exhausted', 'cancelled', 'error']),
+  metrics: Type.Object({ generated_candidates: Type.Integer(), matched_candidates: Type.Integer() }),
+});
+export type FindAllStatusObject = Static<typeof FindAllStatusObjectSchema>;
 
-/** The public FindAll run (spec "FindAll run"; API.md "FindAll shapes"). */
-export interface FindAllView {
-  findall_id: string;
-  status: 'queued' | 'running' | FindAllStatusObject;
-  query: string;
-  fields: string[] | null;
-  output_schema: Record<string, unknown> | null;
-  metadata: { title: string; input: string };
-  findall_schema: FindAllSchema | null;
-  entities: Record<string, unknown>[];
-  count: number;
-  candidates: Candidate[] | null;
-  credits: number;
-  usage_items: SkuLineItem[];
-  error: string | null;
-  createdAt: string;
-  completedAt: string | null;
-}
+/**
+ * The public FindAll run (spec "FindAll run"; API.md "FindAll shapes"): the schema is its one
+ * declaration, served as the OpenAPI document's `FindAllRun` and the MCP FindAll tools' output schema.
+ */
+export const FindAllViewSchema = Type.Object(
+  {
+    findall_id: Type.String(),
+    status: Type.Union([StringEnum(['queued', 'running']), FindAllStatusObjectSchema]),
+    query: Type.String(),
+    fields: Nullable(Type.Array(Type.String())),
+    output_schema: Nullable(AnyObject()),
+    metadata: Type.Object({ title: Type.String(), input: Type.String() }),
+    findall_schema: Nullable(FindAllSchemaSchema),
+    entities: Type.Array(AnyObject()),
+    count: Type.Integer(),
+    candidates: Nullable(Type.Array(CandidateSchema)),
+    credits: Type.Number(),
+    usage_items: Type.Array(SkuLineItemSchema),
+    error: Nullable(Type.String()),
+    createdAt: Type.String(),
+    completedAt: Nullable(Type.String()),
+  },
+  { $id: 'FindAllRun' },
+);
+export type FindAllView = Static<typeof FindAllViewSchema>;
 
 /** An entity row: name, url and each requested field, flat. */
 export const entityRow = (c: Candidate): Record<string, unknown> => ({ name: c.name, url: c.url, ...c.output });
