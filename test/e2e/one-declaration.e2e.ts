@@ -83,7 +83,7 @@ describe('one declaration of a run view (the task run)', () => {
         .find((line) => /^ {8}\w+: \{$/.test(line))
         ?.trim(),
     ).toBe('TaskRun: {');
-  });
+  }, 60_000);
 
   it("is in the MCP task tools' output schema", async () => {
     const client = new Client({ name: 'one-declaration', version: '1.0.0' });
@@ -105,5 +105,5 @@ describe('one declaration of a run view (the task run)', () => {
     } finally {
       await client.close();
     }
-  });
+  }, 60_000);
 });

@@ -120,7 +120,7 @@ describe('checkPdfDecodedSize (a PDF decode bomb refused before PDF.js reads it)
     await refused(byReference);
     // A filter that cannot be resolved is tried as Flate.
     await refused(pdfWithContentStream('/Filter 9 0 R', inflatingTo(300)));
-  });
+  }, 30_000);
 
   it('does not count image filters, nor data that does not decode', async () => {
     await expect(
