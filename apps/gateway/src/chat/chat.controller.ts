@@ -1,10 +1,11 @@
 import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { ref } from '../openapi/response-schemas';
+import { contractRef } from '../openapi/contract-schemas';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CONFIG, type Config } from '@app/config';
 import {
   type ChatCompletion,
+  ChatCompletionSchema,
   chatCompletion,
   type ChatParams,
   chatRuns,
@@ -53,7 +54,7 @@ export class ChatController {
   @ApiProduces('application/json', 'text/event-stream')
   @ApiOkResponse({
     description: 'A chat.completion (JSON), or with stream true chat.completion.chunk server-sent events',
-    schema: ref('ChatCompletion'),
+    schema: contractRef(ChatCompletionSchema),
   })
   async complete(
     @Auth() auth: AuthContext,

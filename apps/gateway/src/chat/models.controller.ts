@@ -1,19 +1,29 @@
 import { Controller, Get, Param } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { PROCESSOR_BUDGETS, TASK_PROCESSORS, type TaskProcessor } from '@app/domain';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { PROCESSOR_BUDGETS, type Static, StringEnum, TASK_PROCESSORS, type TaskProcessor, Type } from '@app/domain';
 import { notFound, StrField } from '@app/platform';
+import { contractRef } from '../openapi/contract-schemas';
 
 /** When the three models were first offered (OpenAI's `created`: Unix seconds). */
 const CREATED = Date.UTC(2026, 0, 1) / 1000;
 
-interface Model {
-  id: TaskProcessor;
-  object: 'model';
-  created: number;
-  owned_by: string;
-  /** Beyond OpenAI's fields: the research budget the model stands for. */
-  research_steps: number;
-}
+/** A model in OpenAI's shape, with the research budget it stands for; the schema is its one declaration. */
+const ModelSchema = Type.Object(
+  {
+    id: StringEnum(TASK_PROCESSORS),
+    object: StringEnum(['model']),
+    created: Type.Integer({ description: 'Unix seconds' }),
+    owned_by: Type.String(),
+    research_steps: Type.Integer({ description: 'Research steps the model may take' }),
+  },
+  { $id: 'ModelDto' },
+);
+type Model = Static<typeof ModelSchema>;
+
+const ModelListSchema = Type.Object(
+  { object: StringEnum(['list']), data: Type.Array(ModelSchema) },
+  { $id: 'ModelListDto' },
+);
 
 const model = (id: TaskProcessor): Model => ({
   id,
@@ -22,20 +32,6 @@ const model = (id: TaskProcessor): Model => ({
   owned_by: 'web-research',
   research_steps: PROCESSOR_BUDGETS[id].steps,
 });
-
-/** A model in the OpenAPI document; `implements` keeps it in step with what is sent. */
-class ModelDto implements Model {
-  @ApiProperty({ enum: TASK_PROCESSORS }) id!: TaskProcessor;
-  @ApiProperty({ enum: ['model'] }) object!: 'model';
-  @ApiProperty({ type: 'integer', description: 'Unix seconds' }) created!: number;
-  @ApiProperty() owned_by!: string;
-  @ApiProperty({ type: 'integer', description: 'Research steps the model may take' }) research_steps!: number;
-}
-
-class ModelListDto {
-  @ApiProperty({ enum: ['list'] }) object!: 'list';
-  @ApiProperty({ type: [ModelDto] }) data!: ModelDto[];
-}
 
 class ModelIdParams {
   @StrField({ minLength: 1, maxLength: 200 }) id!: string;
@@ -51,14 +47,14 @@ class ModelIdParams {
 export class ModelsController {
   @Get()
   @ApiOperation({ summary: 'List models (OpenAI shape): base, core, ultra' })
-  @ApiOkResponse({ type: ModelListDto })
-  list(): { object: 'list'; data: Model[] } {
+  @ApiOkResponse({ schema: contractRef(ModelListSchema) })
+  list(): Static<typeof ModelListSchema> {
     return { object: 'list', data: TASK_PROCESSORS.map(model) };
   }
 
   @Get(':id')
   @ApiOperation({ summary: 'Retrieve a model (OpenAI shape)' })
-  @ApiOkResponse({ type: ModelDto })
+  @ApiOkResponse({ schema: contractRef(ModelSchema) })
   retrieve(@Param() params: ModelIdParams): Model {
     if (!(TASK_PROCESSORS as readonly string[]).includes(params.id))
       throw notFound(`Model ${params.id} not found; models are ${TASK_PROCESSORS.join(', ')}`);

@@ -1,13 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ref } from '../openapi/response-schemas';
+import { contractRef } from '../openapi/contract-schemas';
 import { CONFIG, type Config } from '@app/config';
 import { subjects } from '@app/contracts';
 import {
   crawlPageView,
   type CrawlPageView,
   crawlRuns,
-  type CrawlView,
   teamPagesBound,
   teamPagesDecider,
   teamPagesStream,
@@ -18,6 +17,16 @@ import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context
 import { ServiceCalls } from '../commands/service-calls';
 import { RunHttp } from '../runs/run-http';
 import { CrawlBody, CrawlIdParams, CrawlPagesQuery, MapBody } from './crawl.dto';
+import {
+  type CrawlIndexRemoved,
+  CrawlIndexRemovedSchema,
+  type CrawlRunWithPages,
+  CrawlRunWithPagesSchema,
+  type CrawlStarted,
+  CrawlStartedSchema,
+  type SiteMap,
+  SiteMapSchema,
+} from './crawl.responses';
 
 /**
  * The crawl kind's route file: creating a crawl and its view with a page of its pages (list,
@@ -38,12 +47,8 @@ export class CrawlRoutes {
   @Post('crawl')
   @HttpCode(202)
   @ApiOperation({ summary: 'Start a crawl run: 202 {crawl_id, status}; pages arrive as page.fetched events' })
-  @ApiAcceptedResponse({ schema: ref('CrawlStarted') })
-  async create(
-    @Auth() auth: AuthContext,
-    @Req() req: AuthedRequest,
-    @Body() body: CrawlBody,
-  ): Promise<{ crawl_id: string; status: string }> {
+  @ApiAcceptedResponse({ schema: contractRef(CrawlStartedSchema) })
+  async create(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Body() body: CrawlBody): Promise<CrawlStarted> {
     if (body.index) await this.assertRoomToIndex(auth);
     const id = await this.runs.request(crawlRuns, auth, req.id, {
       url: body.url,
@@ -65,12 +70,12 @@ export class CrawlRoutes {
   @ApiOperation({
     summary: 'Retrieve a crawl run: status, counts and a page of its pages (limit, offset), in the order read',
   })
-  @ApiOkResponse({ schema: ref('CrawlRunWithPages') })
+  @ApiOkResponse({ schema: contractRef(CrawlRunWithPagesSchema) })
   async view(
     @Auth() auth: AuthContext,
     @Param() params: CrawlIdParams,
     @Query() query: CrawlPagesQuery,
-  ): Promise<CrawlView & { pages: CrawlPageView[]; pages_limit: number; pages_offset: number }> {
+  ): Promise<CrawlRunWithPages> {
     const state = await this.runs.owned(crawlRuns, auth, params.crawl_id);
     const view = crawlRuns.view(state);
     // The pages are documents of their own (the run's document keeps counts), in the order read.
@@ -84,12 +89,12 @@ export class CrawlRoutes {
     summary:
       "Remove the crawl's pages from its team's search index (every replica); a crawl that indexed nothing removes 0",
   })
-  @ApiOkResponse({ schema: ref('CrawlIndexRemoved') })
+  @ApiOkResponse({ schema: contractRef(CrawlIndexRemovedSchema) })
   async removeFromIndex(
     @Auth() auth: AuthContext,
     @Req() req: AuthedRequest,
     @Param() params: CrawlIdParams,
-  ): Promise<{ crawl_id: string; removed: number }> {
+  ): Promise<CrawlIndexRemoved> {
     // 404 for another team's crawl, as for every run.
     await this.runs.owned(crawlRuns, auth, params.crawl_id);
     const result = await handleCommand(
@@ -120,8 +125,8 @@ export class CrawlRoutes {
   @Post('map')
   @HttpCode(200)
   @ApiOperation({ summary: "A site's URLs from its sitemaps and links (robots.txt honoured); 1 credit" })
-  @ApiOkResponse({ schema: ref('SiteMap') })
-  async map(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Body() body: MapBody) {
+  @ApiOkResponse({ schema: contractRef(SiteMapSchema) })
+  async map(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Body() body: MapBody): Promise<SiteMap> {
     const { url, links, credits, usage } = await this.calls.send(
       subjects.map,
       {

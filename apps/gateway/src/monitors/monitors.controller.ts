@@ -8,9 +8,16 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { ref, runList } from '../openapi/response-schemas';
 import { type RequestOf, subjects } from '@app/contracts';
-import { type MonitorEvent, monitorStream, monitorView, type MonitorView, shortestCronGapMinutes } from '@app/domain';
+import {
+  type MonitorEvent,
+  MonitorEventSchema,
+  monitorStream,
+  monitorView,
+  type MonitorView,
+  MonitorViewSchema,
+  shortestCronGapMinutes,
+} from '@app/domain';
 import { CONFIG, type Config } from '@app/config';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { ApiError, notFound, RequestValidationError, tooManyRequests, SecretBox } from '@app/platform';
@@ -18,10 +25,16 @@ import { READ_STORE, type ReadStore, monitorEvents, type MonitorDoc, monitors } 
 import { AnswersWithin } from '../http/answer-wait';
 import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
 import { ServiceCalls } from '../commands/service-calls';
-import { RunHttp, type RunHistory } from '../runs/run-http';
+import { RunHttp } from '../runs/run-http';
+import type { RunHistory } from '../runs/run-responses';
 import { LiveStreams } from '../streams/live-streams';
 import type { FastifyRequest } from 'fastify';
+import { contractRef, runList } from '../openapi/contract-schemas';
+import { RunHistorySchema } from '../runs/run-responses';
 import { MonitorBody, MonitorEventsQuery, MonitorIdParams, MonitorListQuery, MonitorPatchBody } from './monitors.dto';
+
+const monitor = contractRef(MonitorViewSchema);
+const monitorEvent = contractRef(MonitorEventSchema);
 
 /** How long POST .../run waits for the run's event. */
 const RUN_WAIT_MS = 60_000;
@@ -61,7 +74,7 @@ export class MonitorsController {
   @Post()
   @HttpCode(201)
   @ApiOperation({ summary: 'Create monitor (it first runs at its next slot; POST .../run runs it now)' })
-  @ApiCreatedResponse({ schema: ref('Monitor') })
+  @ApiCreatedResponse({ schema: monitor })
   async create(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Body() body: MonitorBody): Promise<MonitorView> {
     this.assertInterval(body.cron);
     const watched = this.watched(body);
@@ -100,7 +113,7 @@ export class MonitorsController {
 
   @Get()
   @ApiOperation({ summary: 'List monitors (newest first)' })
-  @ApiOkResponse({ schema: runList('monitors', ref('Monitor')) })
+  @ApiOkResponse({ schema: runList('monitors', monitor) })
   async list(@Auth() auth: AuthContext, @Query() query: MonitorListQuery) {
     const filter = { team_id: auth.team_id, status: query.status ?? { $in: ['active', 'paused'] } };
     const [docs, total] = await Promise.all([
@@ -112,14 +125,14 @@ export class MonitorsController {
 
   @Get(':monitor_id')
   @ApiOperation({ summary: 'Retrieve a monitor' })
-  @ApiOkResponse({ schema: ref('Monitor') })
+  @ApiOkResponse({ schema: monitor })
   view(@Auth() auth: AuthContext, @Param() params: MonitorIdParams): Promise<MonitorView> {
     return this.live(auth, params.monitor_id);
   }
 
   @Patch(':monitor_id')
   @ApiOperation({ summary: 'Update monitor (partial; webhook_secret: null clears it)' })
-  @ApiOkResponse({ schema: ref('Monitor') })
+  @ApiOkResponse({ schema: monitor })
   async update(
     @Auth() auth: AuthContext,
     @Req() req: AuthedRequest,
@@ -216,7 +229,7 @@ export class MonitorsController {
   @Post(':monitor_id/pause')
   @HttpCode(200)
   @ApiOperation({ summary: 'Monitor Pause (idempotent): nextRunAt becomes null' })
-  @ApiOkResponse({ schema: ref('Monitor') })
+  @ApiOkResponse({ schema: monitor })
   async pause(
     @Auth() auth: AuthContext,
     @Req() req: AuthedRequest,
@@ -230,7 +243,7 @@ export class MonitorsController {
   @Post(':monitor_id/resume')
   @HttpCode(200)
   @ApiOperation({ summary: 'Monitor Resume (idempotent): scheduling restarts from now' })
-  @ApiOkResponse({ schema: ref('Monitor') })
+  @ApiOkResponse({ schema: monitor })
   async resume(
     @Auth() auth: AuthContext,
     @Req() req: AuthedRequest,
@@ -245,7 +258,7 @@ export class MonitorsController {
   @AnswersWithin(() => RUN_WAIT_MS)
   @HttpCode(202)
   @ApiOperation({ summary: 'Run monitor now (also when paused): 202 with the monitor event once recorded' })
-  @ApiAcceptedResponse({ schema: ref('MonitorEvent') })
+  @ApiAcceptedResponse({ schema: monitorEvent })
   async run(
     @Auth() auth: AuthContext,
     @Req() req: AuthedRequest & FastifyRequest,
@@ -283,7 +296,7 @@ export class MonitorsController {
 
   @Get(':monitor_id/events')
   @ApiOperation({ summary: 'List monitor events (newest first); readable after a delete' })
-  @ApiOkResponse({ schema: runList('events', ref('MonitorEvent')) })
+  @ApiOkResponse({ schema: runList('events', monitorEvent) })
   async listEvents(@Auth() auth: AuthContext, @Param() params: MonitorIdParams, @Query() query: MonitorEventsQuery) {
     await this.owned(auth, params.monitor_id);
     const filter = { monitor_id: params.monitor_id };
@@ -296,7 +309,7 @@ export class MonitorsController {
 
   @Get(':monitor_id/history')
   @ApiOperation({ summary: 'Every event of the monitor, oldest first (audit); readable after a delete' })
-  @ApiOkResponse({ schema: ref('RunHistory') })
+  @ApiOkResponse({ schema: contractRef(RunHistorySchema) })
   async history(@Auth() auth: AuthContext, @Param() params: MonitorIdParams): Promise<RunHistory> {
     await this.owned(auth, params.monitor_id);
     return this.runs.streamHistory(monitorStream(params.monitor_id));

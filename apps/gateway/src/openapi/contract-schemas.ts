@@ -44,6 +44,18 @@ export function contractRef(schema: TSchema): ReferenceObject {
   return { $ref: `#/components/schemas/${name}` };
 }
 
+/** A run list's body: the items under the kind's key, then the page. */
+export const runList = (key: string, item: SchemaObject | ReferenceObject): SchemaObject => ({
+  type: 'object',
+  required: [key, 'total', 'limit', 'offset'],
+  properties: {
+    [key]: { type: 'array', items: item },
+    total: { type: 'integer' },
+    limit: { type: 'integer' },
+    offset: { type: 'integer' },
+  },
+});
+
 /** Every registered schema and the named parts inside them, as OpenAPI 3.0 components. */
 export function contractComponents(): Record<string, SchemaObject> {
   const components: Record<string, SchemaObject> = {};

@@ -2,7 +2,6 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { contractComponents } from './contract-schemas';
 import { checkResponses } from './response-check';
-import { RESPONSE_COMPONENTS } from './response-schemas';
 
 const validationError = {
   type: 'object',
@@ -43,7 +42,6 @@ export function buildOpenApi(app: NestFastifyApplication): OpenAPIObject {
       },
       ErrorDetail: detailError,
       ...contractComponents(),
-      ...RESPONSE_COMPONENTS,
     },
   };
   for (const [path, item] of Object.entries(document.paths)) {

@@ -19,7 +19,8 @@ import type { AuthContext } from '../auth/auth.context';
 import { ServiceCalls } from '../commands/service-calls';
 import { LiveStreams } from '../streams/live-streams';
 import { openSse } from '../streams/sse-writer';
-import { parseResumeFrom, type PublicEvent, recordedEvents, runStream, sseFrame } from '../streams/run-stream';
+import { parseResumeFrom, recordedEvents, runStream, sseFrame } from '../streams/run-stream';
+import type { RunEventsPage, RunHistory } from './run-responses';
 
 type State<K extends RunKind> = StateOf<K>;
 /** What a kind's request carries (its params as its decider reads them). */
@@ -29,24 +30,6 @@ type ListItemOf<K extends RunKind> = K extends RunKind<never, object, infer Item
 export interface Page {
   limit: number;
   offset: number;
-}
-
-/** What a run's audit history answers (API.md "Audit"). */
-export interface RunHistory {
-  events: {
-    revision: string;
-    position: string;
-    type: string;
-    at: string;
-    data: unknown;
-    metadata: {
-      correlation_id: string | null;
-      causation_id: string | null;
-      request_id: string | null;
-      key_id: string | null;
-    };
-  }[];
-  total: number;
 }
 
 const RETRY_AFTER_S = 1;
@@ -294,12 +277,7 @@ export class RunHttp {
   }
 
   /** The public events recorded so far, oldest first, as a page. */
-  async recorded(
-    kind: RunKind,
-    auth: AuthContext,
-    runId: string,
-    page: Page,
-  ): Promise<{ events: PublicEvent[]; total: number; limit: number; offset: number }> {
+  async recorded(kind: RunKind, auth: AuthContext, runId: string, page: Page): Promise<RunEventsPage> {
     await this.owned(kind, auth, runId);
     const all = await recordedEvents(this.events, kind, streamOf(kind, runId));
     return {

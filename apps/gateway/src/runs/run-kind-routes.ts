@@ -1,11 +1,15 @@
 import {
+  ChatCompletionSchema,
   chatRuns,
   crawlRuns,
+  CrawlViewSchema,
   findAllRuns,
   FindAllViewSchema,
   RUN_STATUSES,
   type RunKind,
+  SearchRunListItemSchema,
   searchRuns,
+  SearchRunViewSchema,
   taskRuns,
   TaskRunViewSchema,
   type TSchema,
@@ -35,16 +39,16 @@ export interface RunRoutes {
 
 /**
  * The gateway's registration of a run kind: the kind (libs/domain, which knows nothing of HTTP),
- * the paths and tag it is served under, and its view's and list item's schemas in the OpenAPI
- * document: a domain schema (libs/domain/src/schema.ts), or the name of a component the document
- * defines otherwise (a DTO class or openapi/response-schemas.ts, for kinds not yet declared so).
+ * the paths and tag it is served under, and its view's and list item's schemas (declared in the
+ * domain, libs/domain/src/schema.ts), served in the OpenAPI document.
  */
 export interface HttpRunKind {
   kind: RunKind;
   routes: RunRoutes;
-  view?: TSchema | string;
+  /** Absent: the view is documented as a plain object (RunView). */
+  view?: TSchema;
   /** Absent: a list item is the view. */
-  listItem?: TSchema | string;
+  listItem?: TSchema;
 }
 
 /** Every run kind of RUN_KINDS as the gateway serves it. */
@@ -61,8 +65,8 @@ export const HTTP_RUN_KINDS: readonly HttpRunKind[] = [
       sse: 'v1/searches/:search_id/events',
       socket: 'v1/searches/:search_id/ws',
     },
-    view: 'SearchRunViewDto',
-    listItem: 'SearchRunListItem',
+    view: SearchRunViewSchema,
+    listItem: SearchRunListItemSchema,
   },
   {
     kind: taskRuns,
@@ -83,7 +87,7 @@ export const HTTP_RUN_KINDS: readonly HttpRunKind[] = [
   {
     kind: chatRuns,
     routes: { tag: 'Chat', param: 'id', view: ['v1/chat/completions/:id'], history: 'v1/chat/completions/:id/history' },
-    view: 'ChatCompletion',
+    view: ChatCompletionSchema,
   },
   {
     kind: findAllRuns,
@@ -112,7 +116,7 @@ export const HTTP_RUN_KINDS: readonly HttpRunKind[] = [
       sse: 'v1/crawl/:crawl_id/events',
       socket: 'v1/crawl/:crawl_id/ws',
     },
-    view: 'CrawlRun',
+    view: CrawlViewSchema,
   },
 ];
 

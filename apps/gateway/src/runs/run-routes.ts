@@ -15,10 +15,10 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from
 import type { FastifyReply } from 'fastify';
 import { EnumField, IntField, StrField } from '@app/platform';
 import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
-import { contractRef } from '../openapi/contract-schemas';
-import { ref, runList } from '../openapi/response-schemas';
+import { contractRef, runList } from '../openapi/contract-schemas';
 import type { HttpRunKind } from './run-kind-routes';
-import { RunHttp, type RunHistory } from './run-http';
+import { RunHttp } from './run-http';
+import { type RunHistory, RunEventsPageSchema, RunHistorySchema, RunViewSchema } from './run-responses';
 
 /** `?last_event_id=`: resume after this event id (or send Last-Event-ID). */
 export class StreamQuery {
@@ -107,7 +107,7 @@ export function runRoutes(registration: HttpRunKind): Type {
   const proto = RunRoutes.prototype;
   // The kind's view and list item in the OpenAPI document: a domain schema, or a component named otherwise.
   const schemaOf = (declared: HttpRunKind['view']) =>
-    declared === undefined ? ref('RunView') : typeof declared === 'string' ? ref(declared) : contractRef(declared);
+    declared === undefined ? contractRef(RunViewSchema) : contractRef(declared);
   const view = schemaOf(registration.view);
   const item = schemaOf(registration.listItem ?? registration.view);
   if (paths.list)
@@ -141,7 +141,7 @@ export function runRoutes(registration: HttpRunKind): Type {
     'history',
     Get(paths.history),
     ApiOperation({ summary: `Every event of the ${noun}, oldest first (audit)` }),
-    ApiOkResponse({ schema: ref('RunHistory') }),
+    ApiOkResponse({ schema: contractRef(RunHistorySchema) }),
   );
   if (paths.recorded)
     route(
@@ -149,7 +149,7 @@ export function runRoutes(registration: HttpRunKind): Type {
       'recorded',
       Get(paths.recorded),
       ApiOperation({ summary: `The ${noun}'s recorded public events, oldest first, as a page` }),
-      ApiOkResponse({ schema: ref('RunEventsPage') }),
+      ApiOkResponse({ schema: contractRef(RunEventsPageSchema) }),
     );
   if (paths.sse)
     route(

@@ -3,11 +3,17 @@ import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { type SearchRequest, subjects } from '@app/contracts';
-import { DEEP_SEARCH_BOUNDS, type DeepSearchParams, searchRuns, type SearchRunView } from '@app/domain';
+import {
+  DEEP_SEARCH_BOUNDS,
+  type DeepSearchParams,
+  searchRuns,
+  type SearchRunView,
+  SearchRunViewSchema,
+} from '@app/domain';
 import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
 import { ServiceCalls } from '../commands/service-calls';
+import { contractRef } from '../openapi/contract-schemas';
 import { RunHttp } from '../runs/run-http';
-import { SearchRunViewDto } from './search-run-view.dto';
 import { SearchBody, SearchResponse } from './search.dto';
 
 /**
@@ -27,7 +33,10 @@ export class SearchController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Search' })
   @ApiOkResponse({ type: SearchResponse, description: 'depth instant, fast or auto' })
-  @ApiAcceptedResponse({ type: SearchRunViewDto, description: 'depth deep: the run, to poll or stream' })
+  @ApiAcceptedResponse({
+    schema: contractRef(SearchRunViewSchema),
+    description: 'depth deep: the run, to poll or stream',
+  })
   async search(
     @Auth() auth: AuthContext,
     @Req() req: AuthedRequest,

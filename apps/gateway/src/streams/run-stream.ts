@@ -1,12 +1,10 @@
 import { type RunKind, TERMINAL_PUBLIC_EVENTS } from '@app/domain';
 import { type EventStore, toDomainEvent } from '@app/eventstore';
 
+import type { PublicEvent } from '../runs/run-responses';
+
 /** One public stream event: `id` is the stored revision, so ids increase (with gaps). */
-export interface PublicEvent {
-  id: string;
-  event: string;
-  data: unknown;
-}
+export type { PublicEvent };
 
 /**
  * A run's public events from the log, after a revision: replay then live from one subscription,

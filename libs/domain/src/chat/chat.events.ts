@@ -1,6 +1,7 @@
 import type { DomainEvent } from '../decider';
 import type { ResearchCommand, ResearchEvent, ResearchProgress } from '../run/research-progress';
 import type { LifecycleEvent } from '../run/run.events';
+import { Nullable, type Static, Type } from '../schema';
 import type { TaskProcessor } from '../task-run/task-run.events';
 
 /**
@@ -29,16 +30,20 @@ export interface ChatParams {
   stream: boolean;
 }
 
-export interface ChatSearchResult {
-  url: string;
-  title: string;
-  snippet: string;
-  excerpts: string[];
-  date: string | null;
-  domain: string;
-  category: string | null;
-  score: number;
-}
+export const ChatSearchResultSchema = Type.Object(
+  {
+    url: Type.String(),
+    title: Type.String(),
+    snippet: Type.String(),
+    excerpts: Type.Array(Type.String()),
+    date: Nullable(Type.String()),
+    domain: Type.String(),
+    category: Nullable(Type.String()),
+    score: Type.Number(),
+  },
+  { $id: 'ChatSearchResult' },
+);
+export type ChatSearchResult = Static<typeof ChatSearchResultSchema>;
 
 export interface ChatAnswer {
   citations: string[];

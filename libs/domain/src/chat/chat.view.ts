@@ -1,32 +1,48 @@
-import type { SkuLineItem } from '../charge/charge.events';
+import { SkuLineItemSchema } from '../charge/charge.events';
 import { NotFound } from '../decider';
 import { totalCredits } from '../pricing';
 import { publicStatus } from '../run/run.decider';
-import type { RunStatus } from '../run/run.events';
+import { RUN_STATUSES } from '../run/run.events';
+import { AnyObject, Nullable, type Static, StringEnum, Type } from '../schema';
 import type { ChatState } from './chat.decider';
-import type { ChatSearchResult } from './chat.events';
+import { ChatSearchResultSchema } from './chat.events';
 
 /** An OpenAI Chat Completions `chat.completion`, with the research beside `choices` (API.md). */
-export interface ChatCompletion {
-  id: string;
-  object: 'chat.completion';
-  created: number;
-  model: string;
-  choices: {
-    index: 0;
-    message: { role: 'assistant'; content: string; refusal: null };
-    finish_reason: 'stop' | 'length';
-    logprobs: null;
-  }[];
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
-  citations: string[];
-  search_results: ChatSearchResult[];
-  credits: number;
-  usage_items: SkuLineItem[];
-  /** Not OpenAI's: the run's status, so a failed or cancelled completion says so. */
-  status: RunStatus;
-  error: string | null;
-}
+export const ChatCompletionSchema = Type.Object(
+  {
+    id: Type.String(),
+    object: StringEnum(['chat.completion']),
+    created: Type.Integer(),
+    model: Type.String(),
+    choices: Type.Array(
+      Type.Object({
+        index: Type.Unsafe<0>(Type.Integer()),
+        message: Type.Object({
+          role: StringEnum(['assistant']),
+          content: Type.String(),
+          refusal: Type.Unsafe<null>(Nullable(Type.String())),
+        }),
+        finish_reason: StringEnum(['stop', 'length']),
+        logprobs: Type.Unsafe<null>(Nullable(AnyObject())),
+      }),
+    ),
+    usage: Type.Object({
+      prompt_tokens: Type.Integer(),
+      completion_tokens: Type.Integer(),
+      total_tokens: Type.Integer(),
+    }),
+    citations: Type.Array(Type.String()),
+    search_results: Type.Array(ChatSearchResultSchema),
+    credits: Type.Number(),
+    usage_items: Type.Array(SkuLineItemSchema),
+    status: StringEnum(RUN_STATUSES, {
+      description: "Not OpenAI's: the run's status, so a failed or cancelled completion says so",
+    }),
+    error: Nullable(Type.String()),
+  },
+  { $id: 'ChatCompletion' },
+);
+export type ChatCompletion = Static<typeof ChatCompletionSchema>;
 
 export const createdSeconds = (iso: string): number => Math.floor(Date.parse(iso) / 1000);
 

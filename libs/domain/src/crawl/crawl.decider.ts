@@ -3,6 +3,7 @@ import { type DomainEvent, Conflict, Invalid } from '../decider';
 import { lineItems, totalCredits } from '../pricing';
 import { type RunCommand, runDecider, type RunKindSpec } from '../run/run.decider';
 import type { RunState } from '../run/run.events';
+import { Nullable, type Static, StringEnum, Type } from '../schema';
 
 /**
  * A crawl run (`crawl-<id>`): a site read breadth-first from one start page. Each page read is a
@@ -25,18 +26,19 @@ export const CRAWL_LIMITS = {
   linksPerPage: 500,
 } as const;
 
-export interface CrawlParams {
-  url: string;
-  limit: number;
-  max_depth: number;
-  include_paths: string[];
-  exclude_paths: string[];
-  include_subdomains: boolean;
-  format: (typeof CRAWL_FORMATS)[number];
-  render: (typeof CRAWL_RENDER)[number];
-  index: boolean;
-  webhook: string | null;
-}
+export const CrawlParamsSchema = Type.Object({
+  url: Type.String(),
+  limit: Type.Integer(),
+  max_depth: Type.Integer(),
+  include_paths: Type.Array(Type.String()),
+  exclude_paths: Type.Array(Type.String()),
+  include_subdomains: Type.Boolean(),
+  format: StringEnum(CRAWL_FORMATS),
+  render: StringEnum(CRAWL_RENDER),
+  index: Type.Boolean(),
+  webhook: Nullable(Type.String()),
+});
+export type CrawlParams = Static<typeof CrawlParamsSchema>;
 
 /** One page of the crawl: read (error null) or given up on (error says why; not charged). */
 export interface CrawlPage {

@@ -1,8 +1,10 @@
-import type { SkuLineItem } from '../charge/charge.events';
+import { SkuLineItemSchema } from '../charge/charge.events';
 import { isEventOf, NotFound } from '../decider';
 import { totalCredits } from '../pricing';
 import { defineRunKind } from '../run/run-kind';
 import { publicStatus, runEndedAt } from '../run/run.decider';
+import { RUN_STATUSES } from '../run/run.events';
+import { Nullable, type Static, StringEnum, Type } from '../schema';
 import { teamStream } from '../team/team.events';
 import {
   boundedPage,
@@ -10,9 +12,8 @@ import {
   crawlRunKind,
   type CrawlPage,
   type CrawlPageRead,
-  type CrawlParams,
+  CrawlParamsSchema,
   type CrawlState,
-  type CrawlTermination,
 } from './crawl.decider';
 
 export const CRAWL_RUNS_COLLECTION = 'crawl_runs';
@@ -20,24 +21,39 @@ export const CRAWL_RUNS_COLLECTION = 'crawl_runs';
 export const CRAWL_PAGES_COLLECTION = 'crawl_pages';
 
 /** A page as the API shows it (its frontier links stay in the log). */
-export type CrawlPageView = Pick<
-  CrawlPage,
-  'url' | 'final_url' | 'title' | 'content' | 'status' | 'depth' | 'error'
-> & { source_url: string | null };
+export const CrawlPageViewSchema = Type.Object(
+  {
+    url: Type.String({ description: "The page's own address: where the fetch ended after redirects" }),
+    source_url: Nullable(Type.String({ description: 'The address asked for, when a redirect led elsewhere' })),
+    final_url: Nullable(Type.String()),
+    title: Nullable(Type.String()),
+    content: Nullable(Type.String()),
+    status: Nullable(Type.Integer()),
+    depth: Type.Integer(),
+    error: Nullable(Type.String()),
+  },
+  { $id: 'CrawlPage' },
+);
+export type CrawlPageView = Static<typeof CrawlPageViewSchema>;
 
 /** The public crawl run without its pages (list items, webhooks, `run.completed`); GET /v1/crawl/{id} adds a page of them. */
-export interface CrawlView extends Omit<CrawlParams, 'webhook'> {
-  crawl_id: string;
-  status: ReturnType<typeof publicStatus>;
-  webhook: string | null;
-  counts: { pages: number; read: number; failed: number };
-  termination: CrawlTermination | 'cancelled' | 'error' | null;
-  credits: number;
-  usage: SkuLineItem[];
-  error: string | null;
-  createdAt: string;
-  completedAt: string | null;
-}
+export const CrawlViewSchema = Type.Composite(
+  [
+    Type.Object({ crawl_id: Type.String(), status: StringEnum(RUN_STATUSES) }),
+    CrawlParamsSchema,
+    Type.Object({
+      counts: Type.Object({ pages: Type.Integer(), read: Type.Integer(), failed: Type.Integer() }),
+      termination: Nullable(StringEnum(['limit_reached', 'frontier_exhausted', 'cancelled', 'error'])),
+      credits: Type.Number(),
+      usage: Type.Array(SkuLineItemSchema),
+      error: Nullable(Type.String()),
+      createdAt: Type.String(),
+      completedAt: Nullable(Type.String()),
+    }),
+  ],
+  { $id: 'CrawlRun' },
+);
+export type CrawlView = Static<typeof CrawlViewSchema>;
 
 export function crawlView(state: CrawlState): CrawlView {
   if (state.status === 'absent') throw new NotFound('crawl run does not exist');

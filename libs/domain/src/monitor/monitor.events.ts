@@ -1,34 +1,36 @@
 import type { DomainEvent } from '../decider';
 import type { CreditsCharged } from '../charge/charge.events';
-import type { RunResult } from '../run/research-progress';
-import type { Cadence } from './monitor.schedule';
+import { AnyObject, Nullable, type Static, StringEnum, Type } from '../schema';
+import { CADENCES } from './monitor.schedule';
 
 /**
  * Events of a `monitor-<id>` stream: a tracked query, its settings, every run (started, then its
  * monitor event), and what happened to each webhook delivery. Nothing is updated in place: the
  * monitor's whole life is its history.
  */
-export type MonitorMode = 'diff' | 'snapshot';
-export type NotifyOn = 'change' | 'match' | 'error';
-export const NOTIFY_ON: readonly NotifyOn[] = ['change', 'match', 'error'];
+export const MONITOR_MODES = ['diff', 'snapshot'] as const;
+export type MonitorMode = (typeof MONITOR_MODES)[number];
+export const NOTIFY_ON = ['change', 'match', 'error'] as const;
+export type NotifyOn = (typeof NOTIFY_ON)[number];
 
-export interface MonitorSettings {
-  /** The tracked query; a page monitor's is its URL (the spec requires a string). */
-  query: string;
-  /** A page monitor watches this page instead of a query; null for a query monitor. */
-  url: string | null;
-  cadence: Cadence;
-  cron: string | null;
-  mode: MonitorMode;
-  filter_prompt: string | null;
-  notify_on: NotifyOn[];
-  webhook: string | null;
-  webhook_max_attempts: number;
-  webhook_backoff_seconds: number;
-  country: string;
-  language: string;
-  metadata: Record<string, unknown>;
-}
+export const MonitorSettingsSchema = Type.Object({
+  query: Type.String({ description: "The tracked query; a page monitor's is its URL" }),
+  url: Nullable(
+    Type.String({ description: 'A page monitor watches this page instead of a query; null for a query monitor' }),
+  ),
+  cadence: StringEnum(CADENCES),
+  cron: Nullable(Type.String()),
+  mode: StringEnum(MONITOR_MODES),
+  filter_prompt: Nullable(Type.String()),
+  notify_on: Type.Array(StringEnum(NOTIFY_ON)),
+  webhook: Nullable(Type.String()),
+  webhook_max_attempts: Type.Integer(),
+  webhook_backoff_seconds: Type.Integer(),
+  country: Type.String(),
+  language: Type.String(),
+  metadata: AnyObject(),
+});
+export type MonitorSettings = Static<typeof MonitorSettingsSchema>;
 
 /** A webhook secret at rest: AES-256-GCM ciphertext under SECRETS_KEY, never the secret. */
 export interface SealedSecret {
@@ -36,35 +38,49 @@ export interface SealedSecret {
 }
 
 /** A result row of a monitor run: a search result's own fields. */
-export type MonitorRow = Pick<RunResult, 'url' | 'title' | 'snippet' | 'date' | 'domain' | 'score'>;
+export const MonitorRowSchema = Type.Object({
+  url: Type.String(),
+  title: Type.String(),
+  snippet: Type.String(),
+  date: Nullable(Type.String()),
+  domain: Type.String(),
+  score: Type.Number(),
+});
+export type MonitorRow = Static<typeof MonitorRowSchema>;
+
+export const PageDiffSchema = Type.Object({
+  added: Type.Array(Type.String()),
+  removed: Type.Array(Type.String()),
+  summary: Type.String(),
+});
+export type PageDiff = Static<typeof PageDiffSchema>;
 
 /** API.md "Monitor events". */
-export interface MonitorEvent {
-  event_id: string;
-  monitor_id: string;
-  ran_at: string;
-  status: 'changed' | 'unchanged' | 'matched' | 'error';
-  mode: MonitorMode;
-  results_count: number;
-  results: MonitorRow[];
-  added: MonitorRow[];
-  removed: MonitorRow[];
-  matched: boolean | null;
-  error: string | null;
-  slots_covered: number;
-  /** Page monitors: the lines of the page's main content (markdown) added and removed since the previous run. */
-  diff?: PageDiff;
-  /** Page monitors: sha256 of the page's main content (markdown). */
-  content_hash?: string;
-  /** Page monitors in snapshot mode: the page's main content (markdown). */
-  content?: string;
-}
-
-export interface PageDiff {
-  added: string[];
-  removed: string[];
-  summary: string;
-}
+export const MonitorEventSchema = Type.Object(
+  {
+    event_id: Type.String(),
+    monitor_id: Type.String(),
+    ran_at: Type.String(),
+    status: StringEnum(['changed', 'unchanged', 'matched', 'error']),
+    mode: StringEnum(MONITOR_MODES),
+    results_count: Type.Integer(),
+    results: Type.Array(MonitorRowSchema),
+    added: Type.Array(MonitorRowSchema),
+    removed: Type.Array(MonitorRowSchema),
+    matched: Nullable(Type.Boolean()),
+    error: Nullable(Type.String()),
+    slots_covered: Type.Integer(),
+    diff: Type.Optional(PageDiffSchema),
+    content_hash: Type.Optional(
+      Type.String({ description: "Page monitors: sha256 of the page's main content (markdown)" }),
+    ),
+    content: Type.Optional(
+      Type.String({ description: "Page monitors in snapshot mode: the page's main content (markdown)" }),
+    ),
+  },
+  { $id: 'MonitorEvent' },
+);
+export type MonitorEvent = Static<typeof MonitorEventSchema>;
 
 export type MonitorCreated = DomainEvent<
   'MonitorCreated',

@@ -5,7 +5,8 @@ import { CronExpressionParser } from 'cron-parser';
  * When a monitor is due (API.md "Monitor"): a 5-field cron expression read in UTC, or the cadence
  * counted from the monitor's creation (hourly, daily, weekly). Pure: time comes in as arguments.
  */
-export type Cadence = 'hourly' | 'daily' | 'weekly';
+export const CADENCES = ['hourly', 'daily', 'weekly'] as const;
+export type Cadence = (typeof CADENCES)[number];
 
 export const CADENCE_MS: Record<Cadence, number> = { hourly: 3_600_000, daily: 86_400_000, weekly: 7 * 86_400_000 };
 

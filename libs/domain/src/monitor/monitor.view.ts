@@ -1,25 +1,37 @@
 import { NotFound } from '../decider';
 import type { MonitorState } from './monitor.decider';
-import type { MonitorSettings } from './monitor.events';
+import { MonitorSettingsSchema } from './monitor.events';
+import { Nullable, type Static, StringEnum, Type } from '../schema';
 import { nextSlot } from './monitor.schedule';
 
 /** The public monitor (spec "Monitor"): the secret itself is never shown, only whether one is set. */
-export interface MonitorView extends Omit<MonitorSettings, 'cron' | 'filter_prompt' | 'webhook'> {
-  id: string;
-  cron: string | null;
-  filter_prompt: string | null;
-  webhook: string | null;
-  webhook_secret_set: boolean;
-  status: 'active' | 'paused';
-  createdAt: string;
-  lastRunAt: string | null;
-  nextRunAt: string | null;
-  runs: number;
-  last_webhook_status: number | null;
-  last_webhook_at: number | null;
-  last_webhook_error: string | null;
-  last_result: { event_id: string; results_count: number; ran_at: string; status: string | null } | null;
-}
+export const MonitorViewSchema = Type.Composite(
+  [
+    Type.Object({ id: Type.String() }),
+    MonitorSettingsSchema,
+    Type.Object({
+      webhook_secret_set: Type.Boolean(),
+      status: StringEnum(['active', 'paused']),
+      createdAt: Type.String(),
+      lastRunAt: Nullable(Type.String()),
+      nextRunAt: Nullable(Type.String()),
+      runs: Type.Integer(),
+      last_webhook_status: Nullable(Type.Integer()),
+      last_webhook_at: Nullable(Type.Number()),
+      last_webhook_error: Nullable(Type.String()),
+      last_result: Nullable(
+        Type.Object({
+          event_id: Type.String(),
+          results_count: Type.Integer(),
+          ran_at: Type.String(),
+          status: Nullable(Type.String()),
+        }),
+      ),
+    }),
+  ],
+  { $id: 'Monitor' },
+);
+export type MonitorView = Static<typeof MonitorViewSchema>;
 
 /** The view of a live monitor; a deleted one is a 404 (its events and history stay readable). */
 export function monitorView(state: MonitorState): MonitorView {

@@ -1,25 +1,29 @@
 import type { SkuLineItem } from '../charge/charge.events';
 import type { DomainEvent } from '../decider';
 import { lineItems } from '../pricing';
-import { Confidence, MapOf, type Static, Type } from '../schema';
+import { Confidence, MapOf, Nullable, type Static, TokenCounts, Type } from '../schema';
 
 /**
  * The research pipeline's progress facts, shared by every kind that runs it (deep search, tasks,
  * chat): plan, SERP pages, page reads, graded findings, merged results. Each `Record*` is
  * idempotent, so a resumed (taken-over) pipeline appends only what is new.
  */
-export interface RunResult {
-  url: string;
-  title: string;
-  snippet: string;
-  date: string | null;
-  domain: string;
-  score: number;
-  /** `advanced_settings.contents` of a deep run: the page's text, highlights and summary. */
-  text?: string;
-  highlights?: string[];
-  summary?: string;
-}
+export const RunResultSchema = Type.Object(
+  {
+    url: Type.String(),
+    title: Type.String(),
+    snippet: Type.String(),
+    date: Nullable(Type.String()),
+    domain: Type.String(),
+    score: Type.Number(),
+    /** `advanced_settings.contents` of a deep run: the page's text, highlights and summary. */
+    text: Type.Optional(Type.String()),
+    highlights: Type.Optional(Type.Array(Type.String())),
+    summary: Type.Optional(Type.String()),
+  },
+  { $id: 'RunResult' },
+);
+export type RunResult = Static<typeof RunResultSchema>;
 
 export const FindingVerdictSchema = Type.Object(
   {
@@ -66,14 +70,18 @@ export const SourceSchema = Type.Object(
 );
 export type Source = Static<typeof SourceSchema>;
 
-export interface RunUsage {
-  planner_calls: number;
-  grader_calls: number;
-  synth_calls: number;
-  search_queries: number;
-  pages_fetched: number;
-  tokens: { input: number; output: number };
-}
+export const RunUsageSchema = Type.Object(
+  {
+    planner_calls: Type.Integer(),
+    grader_calls: Type.Integer(),
+    synth_calls: Type.Integer(),
+    search_queries: Type.Integer(),
+    pages_fetched: Type.Integer(),
+    tokens: TokenCounts,
+  },
+  { $id: 'RunUsage' },
+);
+export type RunUsage = Static<typeof RunUsageSchema>;
 
 /**
  * The plan, and each follow-up round's plan (`round` 2, 3, …): every sub-query so far, the new

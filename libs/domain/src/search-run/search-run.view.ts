@@ -1,47 +1,60 @@
 import { fold, NotFound } from '../decider';
-import type { SkuLineItem } from '../charge/charge.events';
+import { SkuLineItemSchema } from '../charge/charge.events';
 import { totalCredits } from '../pricing';
 import { publicStatus, runEndedAt } from '../run/run.decider';
-import type { RunStatus } from '../run/run.events';
+import { RUN_STATUSES, type RunStatus } from '../run/run.events';
+import { FindingSchema, RunResultSchema, RunUsageSchema, SourceSchema } from '../run/research-progress';
+import { Nullable, type Static, StringEnum, Type } from '../schema';
 import { searchRunDecider, type SearchRunState } from './search-run.decider';
-import type { Finding, RunResult, RunUsage, SearchRunEvent, Source } from './search-run.events';
+import type { SearchRunEvent } from './search-run.events';
 
 export type SearchRunStatus = RunStatus;
 
-/** The public search run (spec "Search run", API.md "Run views"). */
-export interface SearchRunView {
-  search_id: string;
-  status: SearchRunStatus;
-  queries: string[];
-  limit: number;
-  depth: 'deep';
-  country: string;
-  language: string;
-  createdAt: string;
-  completedAt: string | null;
-  credits: number;
-  results: RunResult[];
-  pagesFetched: number;
-  pagesTarget: number;
-  error: string | null;
-  report: string | null;
-  findings: Finding[] | null;
-  sources: Source[] | null;
-  usage: RunUsage | null;
-  prompt: string | null;
-  reranked: boolean;
-  usage_items: SkuLineItem[];
-}
+/**
+ * The public search run (spec "Search run", API.md "Run views"): the schema is its one
+ * declaration. Its OpenAPI component keeps the name the document has always given it.
+ */
+export const SearchRunViewSchema = Type.Object(
+  {
+    search_id: Type.String(),
+    status: StringEnum(RUN_STATUSES),
+    queries: Type.Array(Type.String()),
+    limit: Type.Number(),
+    depth: StringEnum(['deep']),
+    country: Type.String({ default: 'us' }),
+    language: Type.String({ default: 'en' }),
+    createdAt: Type.String(),
+    completedAt: Nullable(Type.String()),
+    credits: Type.Number({ description: 'One per query, on completion' }),
+    results: Type.Array(RunResultSchema),
+    pagesFetched: Type.Number(),
+    pagesTarget: Type.Number(),
+    error: Nullable(Type.String()),
+    report: Nullable(Type.String({ description: 'Markdown with [N] citations' })),
+    findings: Nullable(Type.Array(FindingSchema)),
+    sources: Nullable(Type.Array(SourceSchema)),
+    usage: Nullable(RunUsageSchema),
+    prompt: Nullable(Type.String()),
+    reranked: Type.Boolean(),
+    usage_items: Type.Array(SkuLineItemSchema),
+  },
+  { $id: 'SearchRunViewDto' },
+);
+export type SearchRunView = Static<typeof SearchRunViewSchema>;
 
 /** Spec "Search run list item". */
-export interface SearchRunListItem {
-  id: string;
-  query: string;
-  status: SearchRunStatus;
-  createdAt: string;
-  completedAt: string | null;
-  resultCount: number;
-}
+export const SearchRunListItemSchema = Type.Object(
+  {
+    id: Type.String(),
+    query: Type.String(),
+    status: StringEnum(RUN_STATUSES),
+    createdAt: Type.String(),
+    completedAt: Nullable(Type.String()),
+    resultCount: Type.Integer(),
+  },
+  { $id: 'SearchRunListItem' },
+);
+export type SearchRunListItem = Static<typeof SearchRunListItemSchema>;
 
 const stateOf = (input: SearchRunState | readonly SearchRunEvent[]): SearchRunState =>
   'status' in input ? input : fold(searchRunDecider, input);
