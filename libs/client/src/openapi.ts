@@ -841,7 +841,10 @@ export interface components {
             /** @enum {string} */
             object: "chat.completion";
             search_results: components["schemas"]["ChatSearchResult"][];
-            /** @enum {string} */
+            /**
+             * @description Not OpenAI's: the run's status, so a failed or cancelled completion says so
+             * @enum {string}
+             */
             status: "queued" | "running" | "completed" | "failed" | "cancelled";
             usage: {
                 completion_tokens: number;
@@ -921,6 +924,18 @@ export interface components {
             crawl_id: string;
             removed: number;
         };
+        CrawlPage: {
+            content: string | null;
+            depth: number;
+            error: string | null;
+            final_url: string | null;
+            /** @description The address asked for, when a redirect led elsewhere */
+            source_url: string | null;
+            status: number | null;
+            title: string | null;
+            /** @description The page's own address: where the fetch ended after redirects */
+            url: string;
+        };
         CrawlRun: {
             completedAt: string | null;
             counts: {
@@ -950,19 +965,37 @@ export interface components {
             usage: components["schemas"]["SkuLineItem"][];
             webhook: string | null;
         };
-        CrawlRunWithPages: components["schemas"]["CrawlRun"] & {
-            pages: {
-                content: string | null;
-                depth: number;
-                error: string | null;
-                final_url: string | null;
-                source_url: string | null;
-                status: number | null;
-                title: string | null;
-                url: string;
-            }[];
+        CrawlRunWithPages: {
+            completedAt: string | null;
+            counts: {
+                failed: number;
+                pages: number;
+                read: number;
+            };
+            crawl_id: string;
+            createdAt: string;
+            credits: number;
+            error: string | null;
+            exclude_paths: string[];
+            /** @enum {string} */
+            format: "markdown" | "text" | "html";
+            include_paths: string[];
+            include_subdomains: boolean;
+            index: boolean;
+            limit: number;
+            max_depth: number;
+            pages: components["schemas"]["CrawlPage"][];
             pages_limit: number;
             pages_offset: number;
+            /** @enum {string} */
+            render: "auto" | "always" | "never";
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed" | "cancelled";
+            /** @enum {string|null} */
+            termination: "limit_reached" | "frontier_exhausted" | "cancelled" | "error" | null;
+            url: string;
+            usage: components["schemas"]["SkuLineItem"][];
+            webhook: string | null;
         };
         CrawlStarted: {
             crawl_id: string;
@@ -1227,10 +1260,12 @@ export interface components {
             mode: "diff" | "snapshot";
             nextRunAt: string | null;
             notify_on: ("change" | "match" | "error")[];
+            /** @description The tracked query; a page monitor's is its URL */
             query: string;
             runs: number;
             /** @enum {string} */
             status: "active" | "paused";
+            /** @description A page monitor watches this page instead of a query; null for a query monitor */
             url: string | null;
             webhook: string | null;
             webhook_backoff_seconds: number;
@@ -1306,7 +1341,9 @@ export interface components {
                 title: string;
                 url: string;
             }[];
+            /** @description Page monitors in snapshot mode: the page's main content (markdown) */
             content?: string;
+            /** @description Page monitors: sha256 of the page's main content (markdown) */
             content_hash?: string;
             diff?: {
                 added: string[];
@@ -1380,6 +1417,7 @@ export interface components {
             offset: number;
             total: number;
         };
+        /** @description Every event of the entity's stream, oldest first (audit) */
         RunHistory: {
             events: {
                 at: string;
@@ -1513,7 +1551,7 @@ export interface components {
             /** @enum {string} */
             depth: "deep";
             error: string | null;
-            findings?: components["schemas"]["Finding"][] | null;
+            findings: components["schemas"]["Finding"][] | null;
             /** @default en */
             language: string;
             limit: number;
@@ -1526,10 +1564,10 @@ export interface components {
             reranked: boolean;
             results: components["schemas"]["RunResult"][];
             search_id: string;
-            sources?: components["schemas"]["Source"][] | null;
+            sources: components["schemas"]["Source"][] | null;
             /** @enum {string} */
             status: "queued" | "running" | "completed" | "failed" | "cancelled";
-            usage?: {
+            usage: {
                 grader_calls: number;
                 pages_fetched: number;
                 planner_calls: number;
