@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // `npm test`: installs what it needs (npm packages; Debian's nats-server when root and missing),
 // type-checks, checks the import rules, lints and builds (e2e runs the compiled services as OS processes), then runs the unit,
-// integration and e2e projects two at a time, and once they pass the timing-sensitive `serial`
-// project alone. Extra arguments go to jest (and skip the serial phase).
+// integration and e2e projects two at a time (the MongoDB contract suite against FerretDB, see
+// scripts/ferretdb.js), and once they pass the timing-sensitive `serial` project alone. Extra arguments go to jest (and skip the serial phase).
 'use strict';
 const { execFileSync, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { ensureInstalled, ensureBuilt, root } = require('./ensure-built');
+const { startFerretDb, VERSION: FERRETDB_VERSION } = require('./ferretdb');
 
 /** A Debian package the suites need, installed when missing and root; otherwise `missing` says what to do. */
 function ensureDebianPackage(name, paths, missing) {
@@ -82,16 +83,46 @@ const format = spawnSync(
 if (format.status !== 0) process.exit(format.status ?? 1);
 const jestBin = path.join(root, 'node_modules/jest/bin/jest.js');
 const extra = process.argv.slice(2);
-const jest = spawnSync(
-  process.execPath,
-  [jestBin, '--maxWorkers=2', '--selectProjects', 'unit', 'integration', 'e2e', ...extra],
-  { cwd: root, stdio: 'inherit' },
-);
-if (jest.status !== 0 || extra.length > 0) process.exit(jest.status ?? 1);
-// Timing-sensitive suites alone, once the rest has passed (a whole run only).
-console.error('[test] serial suites…');
-const serial = spawnSync(process.execPath, [jestBin, '--runInBand', '--selectProjects', 'serial'], {
-  cwd: root,
-  stdio: 'inherit',
+
+/**
+ * The MongoDB read store's contract suite runs against FerretDB (a MongoDB wire-protocol server,
+ * built once with Go) unless MONGO_TEST_URL names a server already; without Go it says why it is
+ * skipped. The server lives as long as the jest run.
+ */
+async function mongoForTests() {
+  if (process.env.MONGO_TEST_URL) return { env: {}, stop: () => undefined };
+  const ferret = await startFerretDb();
+  if (!ferret.url) {
+    console.error(`[setup] no FerretDB (${ferret.why}): the MongoDB contract suite is skipped`);
+    return { env: {}, stop: () => undefined };
+  }
+  console.error(`[setup] FerretDB ${FERRETDB_VERSION} at ${ferret.url} for the MongoDB contract suite`);
+  return { env: { MONGO_TEST_URL: ferret.url }, stop: ferret.stop };
+}
+
+async function main() {
+  const mongo = await mongoForTests();
+  let jest;
+  try {
+    jest = spawnSync(
+      process.execPath,
+      [jestBin, '--maxWorkers=2', '--selectProjects', 'unit', 'integration', 'e2e', ...extra],
+      { cwd: root, stdio: 'inherit', env: { ...process.env, ...mongo.env } },
+    );
+  } finally {
+    mongo.stop();
+  }
+  if (jest.status !== 0 || extra.length > 0) process.exit(jest.status ?? 1);
+  // Timing-sensitive suites alone, once the rest has passed (a whole run only).
+  console.error('[test] serial suites…');
+  const serial = spawnSync(process.execPath, [jestBin, '--runInBand', '--selectProjects', 'serial'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  process.exit(serial.status ?? 1);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
 });
-process.exit(serial.status ?? 1);

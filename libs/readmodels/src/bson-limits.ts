@@ -39,3 +39,16 @@ export function bsonProblem(doc: Record<string, unknown>): string | null {
     ? `${bytes} bytes is over MongoDB's ${MAX_DOCUMENT_BYTES}-byte document limit`
     : null;
 }
+
+/**
+ * The document as MongoDB stores it when written with `ignoreUndefined` (as the Mongo read store
+ * writes): a property holding `undefined` is left out, an `undefined` array item becomes null. A
+ * deep copy (the caller keeps its object); what JSON cannot hold but BSON can (a Date) is kept.
+ */
+export function asStored(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((item) => (item === undefined ? null : asStored(item)));
+  if (value === null || typeof value !== 'object' || value instanceof Date) return structuredClone(value);
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = asStored(item);
+  return out;
+}

@@ -2,7 +2,7 @@ import { createReadStream, createWriteStream, promises as fs } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { dirname } from 'node:path';
 import { Query } from 'mingo';
-import { bsonProblem, DocumentRefused } from './bson-limits';
+import { asStored, bsonProblem, DocumentRefused } from './bson-limits';
 import type { Filter, FindOptions, ReadDoc, ReadStore } from './read-store.port';
 
 /** Version of a stored doc as a bigint; a doc without `_version` loses to any write. */
@@ -34,7 +34,8 @@ type SnapshotLine =
 /**
  * In-process read store (the embedded default): documents in Maps, Mongo-style queries by mingo.
  *
- * Copy policy: a write is cloned once (structuredClone, so the caller keeps its object) and
+ * Copy policy: a write is copied once as MongoDB would store it (`asStored`: the caller keeps its
+ * object, a property holding undefined is left out) and
  * deep-frozen; `get`/`find` return the stored frozen object itself. Reads are on the hot path
  * (every authenticated request) and outnumber writes, so we pay the copy on the write side:
  * `get` is one Map lookup with no allocation, whatever the doc size, and a caller that tries to
@@ -114,7 +115,7 @@ export class MemoryReadStore implements ReadStore {
     // What MongoDB would refuse is refused here too (the projector then sets the event aside).
     const problem = bsonProblem(doc);
     if (problem) throw new DocumentRefused(collection, id, problem);
-    const after = deepFreeze({ ...structuredClone(doc), _id: id, _version: version.toString() });
+    const after = deepFreeze({ ...(asStored(doc) as Record<string, unknown>), _id: id, _version: version.toString() });
     docs.set(id, after);
     this.reindex(collection, before, after);
     return true;

@@ -1,22 +1,17 @@
-import {
-  Decimal128,
-  MongoClient,
-  MongoServerError,
-  type Collection,
-  type Db,
-  type Filter as MongoFilter,
-} from 'mongodb';
+import { MongoClient, MongoServerError, type Collection, type Db, type Filter as MongoFilter } from 'mongodb';
 import { bsonProblem, DocumentRefused } from './bson-limits';
 import type { Filter, FindOptions, ReadDoc, ReadStore } from './read-store.port';
 
 /**
  * Stored shape: the projection's fields, `_version` (decimal string, what readers see) and `_v`,
- * the same version as Decimal128. `_v` exists because the guard must order versions numerically
- * inside one atomic server-side filter: the string orders lexicographically ("9" > "10"), a
- * double loses precision past 2^53, and Long is signed 64-bit while ESDB commit positions are
- * unsigned 64-bit; Decimal128 holds 34 exact digits. `_v` is projected away on every read.
+ * the same version as a fixed-width decimal string (zero-padded to VERSION_DIGITS). `_v` exists
+ * because the guard must order versions numerically inside one atomic server-side filter: the
+ * plain string orders lexicographically ("9" > "10"), a double loses precision past 2^53, Long is
+ * signed 64-bit while ESDB commit positions are unsigned 64-bit, and Decimal128 is not served by
+ * every server speaking MongoDB's protocol (FerretDB refuses it); digit strings of one width
+ * order as the numbers do, on any server. `_v` is projected away on every read.
  */
-type MongoDoc = ReadDoc & { _v?: Decimal128 };
+type MongoDoc = ReadDoc & { _v?: string };
 interface CheckpointDoc {
   _id: string;
   position: string;
@@ -31,11 +26,19 @@ const tooLarge = (err: unknown) =>
   (err instanceof MongoServerError && typeof err.code === 'number' && TOO_LARGE.has(err.code)) ||
   (err instanceof Error && /larger than the maximum size/i.test(err.message));
 
-const dec = (version: bigint): Decimal128 => Decimal128.fromString(version.toString());
+/** Digits of `_v`: room for any unsigned 128-bit position (an ESDB commit position is 64-bit). */
+export const VERSION_DIGITS = 40;
+/** The version as `_v`: its digits, zero-padded to one width, so strings order as the numbers do. */
+export function orderedVersion(version: bigint): string {
+  const digits = version.toString();
+  if (version < 0n || digits.length > VERSION_DIGITS)
+    throw new RangeError(`a read-model version must be 0 to ${VERSION_DIGITS} digits; got ${digits}`);
+  return digits.padStart(VERSION_DIGITS, '0');
+}
 /** Matches a stored doc that `version` may overwrite: no numeric version yet, or an older one. */
 const olderThan = (id: string, version: bigint): MongoFilter<MongoDoc> => ({
   _id: id,
-  $or: [{ _v: { $exists: false } }, { _v: { $lt: dec(version) } }],
+  $or: [{ _v: { $exists: false } }, { _v: { $lt: orderedVersion(version) } }],
 });
 
 /** Read store on MongoDB (production, with a separate projector service). */
@@ -51,7 +54,9 @@ export class MongoReadStore implements ReadStore {
 
   /** Connects to `url` (database from the URL path unless `dbName` is given); the store owns the client. */
   static async connect(url: string, dbName?: string): Promise<MongoReadStore> {
-    const client = new MongoClient(url);
+    // ignoreUndefined: a property holding undefined is left out (the driver would store null), as
+    // the memory store and JSON answers leave it out.
+    const client = new MongoClient(url, { ignoreUndefined: true });
     await client.connect();
     return new MongoReadStore(client, dbName);
   }
@@ -70,10 +75,13 @@ export class MongoReadStore implements ReadStore {
     // Refused before it is sent, as the memory store refuses it (the projector sets it aside at once).
     const problem = bsonProblem({ ...fields, _version: version.toString() });
     if (problem) throw new DocumentRefused(collection, id, problem);
-    const replacement = { ...fields, _version: version.toString(), _v: dec(version) };
+    const replacement = { ...fields, _version: version.toString(), _v: orderedVersion(version) };
     for (let attempt = 0; ; attempt++) {
       try {
-        const res = await this.coll(collection).replaceOne(olderThan(id, version), replacement, { upsert: true });
+        const res = await this.coll(collection).replaceOne(olderThan(id, version), replacement, {
+          upsert: true,
+          ignoreUndefined: true,
+        });
         return res.matchedCount + res.upsertedCount > 0;
       } catch (err) {
         if (tooLarge(err)) throw new DocumentRefused(collection, id, (err as Error).message);

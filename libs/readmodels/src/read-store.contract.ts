@@ -82,6 +82,16 @@ export function readStoreContract(name: string, factory: () => ReadStore | Promi
         expect(await store.get(coll, 'k1')).toEqual({ _id: 'k1', _version: '2', a: 3 });
       });
 
+      it('leaves out a property holding undefined (at any depth) and stores an undefined array item as null', async () => {
+        await store.upsert(coll, 'k1', { a: undefined, b: 1, c: { d: undefined, e: 2 }, f: [1, undefined] }, 1n);
+        const stored = (await store.get(coll, 'k1'))!;
+        expect(stored).toEqual({ _id: 'k1', _version: '1', b: 1, c: { e: 2 }, f: [1, null] });
+        expect('a' in stored).toBe(false);
+        expect('d' in (stored.c as object)).toBe(false);
+        expect(await store.count(coll, { a: null })).toBe(1);
+        expect(await store.find(coll, { a: { $exists: true } })).toEqual([]);
+      });
+
       it('ignores _id and _version carried in the doc (the spread of a previous version)', async () => {
         await store.upsert(coll, 'k1', { a: 1 }, 1n);
         const prev = (await store.get(coll, 'k1'))!;
