@@ -52,3 +52,33 @@ export function asStored(value: unknown): unknown {
   for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = asStored(item);
   return out;
 }
+
+/**
+ * A key as a MongoDB-protocol server will store it: one starting with `$` or holding `.` (a JSON
+ * Schema's `$id`, a metadata key "a.b") is refused by FerretDB and by MongoDB before 5.0, and is
+ * ambiguous in queries on every version. Such a key, and one starting with `%`, is written as `%`
+ * then the key with `%`, `.` and `$` percent-encoded, so `decodeKey` gives it back; any other key
+ * is written as it is. (A printable mark: FerretDB cannot read back a key holding a control character.)
+ */
+export function encodeKey(key: string): string {
+  if (!key.startsWith('$') && !key.includes('.') && !key.startsWith('%')) return key;
+  return `%${key.replace(/[%.$]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+}
+
+export function decodeKey(key: string): string {
+  return key.startsWith('%') ? decodeURIComponent(key.slice(1)) : key;
+}
+
+/** A document's keys, at every depth, through `codec` (arrays and Dates kept as they are). */
+export function mapKeys(value: unknown, codec: (key: string) => string): unknown {
+  if (Array.isArray(value)) return value.map((item) => mapKeys(item, codec));
+  if (value === null || typeof value !== 'object' || value instanceof Date || !isPlain(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) out[codec(key)] = mapKeys(item, codec);
+  return out;
+}
+
+const isPlain = (value: object) => {
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+};

@@ -1,5 +1,5 @@
 import { MongoClient, MongoServerError, type Collection, type Db, type Filter as MongoFilter } from 'mongodb';
-import { bsonProblem, DocumentRefused } from './bson-limits';
+import { bsonProblem, decodeKey, DocumentRefused, encodeKey, mapKeys } from './bson-limits';
 import type { Filter, FindOptions, ReadDoc, ReadStore } from './read-store.port';
 
 /**
@@ -41,6 +41,9 @@ const olderThan = (id: string, version: bigint): MongoFilter<MongoDoc> => ({
   $or: [{ _v: { $exists: false } }, { _v: { $lt: orderedVersion(version) } }],
 });
 
+/** A stored document as readers see it: escaped keys given back as written. */
+const asRead = (doc: MongoDoc): ReadDoc => mapKeys(doc, decodeKey) as ReadDoc;
+
 /** Read store on MongoDB (production, with a separate projector service). */
 export class MongoReadStore implements ReadStore {
   private readonly db: Db;
@@ -75,7 +78,9 @@ export class MongoReadStore implements ReadStore {
     // Refused before it is sent, as the memory store refuses it (the projector sets it aside at once).
     const problem = bsonProblem({ ...fields, _version: version.toString() });
     if (problem) throw new DocumentRefused(collection, id, problem);
-    const replacement = { ...fields, _version: version.toString(), _v: orderedVersion(version) };
+    // Keys a server refuses ($id of a JSON Schema, "a.b") are written escaped and read back as given.
+    const stored = mapKeys(fields, encodeKey) as Record<string, unknown>;
+    const replacement = { ...stored, _version: version.toString(), _v: orderedVersion(version) };
     for (let attempt = 0; ; attempt++) {
       try {
         const res = await this.coll(collection).replaceOne(olderThan(id, version), replacement, {
@@ -102,7 +107,8 @@ export class MongoReadStore implements ReadStore {
   }
 
   async get(collection: string, id: string): Promise<ReadDoc | undefined> {
-    return (await this.coll(collection).findOne({ _id: id }, HIDE_V)) ?? undefined;
+    const doc = await this.coll(collection).findOne({ _id: id }, HIDE_V);
+    return doc ? asRead(doc) : undefined;
   }
 
   async find(collection: string, filter: Filter = {}, options: FindOptions = {}): Promise<ReadDoc[]> {
@@ -110,7 +116,7 @@ export class MongoReadStore implements ReadStore {
     if (options.sort) cursor.sort(options.sort);
     if (options.skip) cursor.skip(options.skip);
     if (options.limit) cursor.limit(options.limit);
-    return cursor.toArray();
+    return (await cursor.toArray()).map(asRead);
   }
 
   async count(collection: string, filter: Filter = {}): Promise<number> {

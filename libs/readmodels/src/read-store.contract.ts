@@ -92,6 +92,18 @@ export function readStoreContract(name: string, factory: () => ReadStore | Promi
         expect(await store.find(coll, { a: { $exists: true } })).toEqual([]);
       });
 
+      it("reads back keys a server would refuse as written: a JSON Schema's $id, dotted keys, keys holding the escape mark", async () => {
+        const doc = {
+          output_schema: { $id: 'https://example.test/s', $defs: { 'a.b': { type: 'string' } }, properties: {} },
+          metadata: { 'v1.2': 'x', '%2E': 'y', '%': 'z', 'plain key': 'w', a$b: 'v' },
+          list: [{ $ref: '#/x' }],
+          $top: 1,
+        };
+        await store.upsert(coll, 'k1', doc, 1n);
+        expect(await store.get(coll, 'k1')).toEqual({ _id: 'k1', _version: '1', ...doc });
+        expect(await store.find(coll, { _id: 'k1' })).toEqual([{ _id: 'k1', _version: '1', ...doc }]);
+      });
+
       it('ignores _id and _version carried in the doc (the spread of a previous version)', async () => {
         await store.upsert(coll, 'k1', { a: 1 }, 1n);
         const prev = (await store.get(coll, 'k1'))!;
