@@ -43,11 +43,12 @@ export function bsonProblem(doc: Record<string, unknown>): string | null {
 /**
  * The document as MongoDB stores it when written with `ignoreUndefined` (as the Mongo read store
  * writes): a property holding `undefined` is left out, an `undefined` array item becomes null. A
- * deep copy (the caller keeps its object); what JSON cannot hold but BSON can (a Date) is kept.
+ * deep copy (the caller keeps its object); what is not a plain object (a Date) is cloned whole.
  */
 export function asStored(value: unknown): unknown {
   if (Array.isArray(value)) return value.map((item) => (item === undefined ? null : asStored(item)));
-  if (value === null || typeof value !== 'object' || value instanceof Date) return structuredClone(value);
+  // Anything but a plain object (a Date, a typed array, a Map) is copied as it is, as before.
+  if (value === null || typeof value !== 'object' || !isPlain(value)) return structuredClone(value);
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = asStored(item);
   return out;
