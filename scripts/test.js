@@ -123,7 +123,7 @@ async function main() {
   try {
     contract = spawnSync(
       process.execPath,
-      [jestBin, '--runInBand', '--selectProjects', 'unit', 'libs/readmodels/src/mongo.read-store.spec.ts'],
+      [jestBin, '--runInBand', 'libs/readmodels/src/mongo.read-store.spec.ts', '--selectProjects', 'unit'],
       { cwd: root, stdio: 'inherit', env: { ...process.env, ...mongo.env } },
     );
   } finally {
