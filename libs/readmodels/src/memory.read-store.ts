@@ -167,6 +167,19 @@ export class MemoryReadStore implements ReadStore {
     this.checkpoints.set(name, position);
   }
 
+  async getCheckpoints(names: readonly string[]): Promise<Map<string, bigint>> {
+    const out = new Map<string, bigint>();
+    for (const name of names) {
+      const position = this.checkpoints.get(name);
+      if (position !== undefined) out.set(name, position);
+    }
+    return out;
+  }
+
+  async setCheckpoints(positions: ReadonlyMap<string, bigint>): Promise<void> {
+    for (const [name, position] of positions) this.checkpoints.set(name, position);
+  }
+
   async ping(): Promise<void> {}
 
   async close(): Promise<void> {}

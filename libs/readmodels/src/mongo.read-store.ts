@@ -138,6 +138,24 @@ export class MongoReadStore implements ReadStore {
       .updateOne({ _id: name }, { $set: { position: position.toString() } }, { upsert: true });
   }
 
+  async getCheckpoints(names: readonly string[]): Promise<Map<string, bigint>> {
+    const docs = await this.db
+      .collection<CheckpointDoc>(CHECKPOINTS)
+      .find({ _id: { $in: [...names] } })
+      .toArray();
+    return new Map(docs.map((doc) => [doc._id, BigInt(doc.position)]));
+  }
+
+  async setCheckpoints(positions: ReadonlyMap<string, bigint>): Promise<void> {
+    if (positions.size === 0) return;
+    await this.db.collection<CheckpointDoc>(CHECKPOINTS).bulkWrite(
+      [...positions].map(([name, position]) => ({
+        updateOne: { filter: { _id: name }, update: { $set: { position: position.toString() } }, upsert: true },
+      })),
+      { ordered: false },
+    );
+  }
+
   async ping(): Promise<void> {
     await this.client.db('admin').command({ ping: 1 });
   }

@@ -196,7 +196,7 @@ export class Projector {
         const events = sub[Symbol.asyncIterator]();
         while (!this.stopping) {
           const step = events.next();
-          this.probeWhenIdle(step);
+          this.whenIdle(step);
           const { done, value: event } = await step;
           if (done || this.stopping) break;
           if (event.position <= this._position) continue; // redelivered after a resubscribe
@@ -289,17 +289,21 @@ export class Projector {
     this.unsaved = 0;
     const position = this._position;
     this.flushing = this.flushing.then(async () => {
+      const targets = new Map<string, bigint>();
       for (const h of this.handlers) {
         const target = position > h.from ? position : h.from;
         const saved = this.saved.get(h.checkpoint);
         if (saved === undefined || saved === target) continue; // not loaded (never started) or unchanged
-        try {
-          await this.store.setCheckpoint(h.checkpoint, target);
-          this.saved.set(h.checkpoint, target);
-        } catch (err) {
-          // the next flush retries; a dead store also fails the event loop, which owns the policy
-          this.logger.error(`saving checkpoint ${h.checkpoint} failed: ${String(err)}`);
-        }
+        targets.set(h.checkpoint, target);
+      }
+      if (targets.size === 0) return;
+      try {
+        // one round trip for all of them: readers poll these (a gateway over MongoDB waits on them)
+        await this.store.setCheckpoints(targets);
+        for (const [name, target] of targets) this.saved.set(name, target);
+      } catch (err) {
+        // the next flush retries; a dead store also fails the event loop, which owns the policy
+        this.logger.error(`saving checkpoints ${[...targets.keys()].join(', ')} failed: ${String(err)}`);
       }
     });
     return this.flushing;
@@ -350,15 +354,22 @@ export class Projector {
     return waiter;
   }
 
-  /** The subscription's next event is not ready within this turn: it is idle, probe for waiters. */
-  private probeWhenIdle(step: Promise<unknown>): void {
-    if (!this.filter) return;
+  /**
+   * The subscription's next event is not ready within this turn: it is idle. Saves the checkpoints
+   * now rather than at the flush timer (readers in other processes wait on them: a gateway over
+   * MongoDB answers a command once they pass its position), and probes for waiters.
+   */
+  private whenIdle(step: Promise<unknown>): void {
     let ready = false;
     step.then(
       () => (ready = true),
       () => (ready = true),
     );
-    setImmediate(() => !ready && this.waiters.size && this.probe());
+    setImmediate(() => {
+      if (ready) return;
+      if (this.unsaved > 0) void this.flush();
+      if (this.filter && this.waiters.size) this.probe();
+    });
   }
 
   private fail(err: unknown): void {

@@ -298,6 +298,37 @@ export function readStoreContract(name: string, factory: () => ReadStore | Promi
         expect(await store.getCheckpoint(`${cp}_other`)).toBeUndefined();
       });
 
+      it('are read and written several at a time: the set ones by name, each written as given', async () => {
+        const [a, b, c] = [`${coll}_cp_a`, `${coll}_cp_b`, `${coll}_cp_c`];
+        expect(await store.getCheckpoints([a, b])).toEqual(new Map());
+        await store.setCheckpoints(
+          new Map([
+            [a, 3n],
+            [b, 2n ** 64n + 1n],
+          ]),
+        );
+        await store.setCheckpoints(new Map());
+        expect(await store.getCheckpoints([a, b, c])).toEqual(
+          new Map([
+            [a, 3n],
+            [b, 2n ** 64n + 1n],
+          ]),
+        );
+        await store.setCheckpoints(
+          new Map([
+            [a, -1n],
+            [c, 9n],
+          ]),
+        );
+        expect(await store.getCheckpoint(a)).toBe(-1n);
+        expect(await store.getCheckpoints([c, b])).toEqual(
+          new Map([
+            [c, 9n],
+            [b, 2n ** 64n + 1n],
+          ]),
+        );
+      });
+
       it('survive clearing collections', async () => {
         const cp = `${coll}_cp`;
         await store.setCheckpoint(cp, 5n);

@@ -40,6 +40,10 @@ export interface ReadStore {
   /** Projection checkpoints: last global position applied, per projection name. */
   getCheckpoint(name: string): Promise<bigint | undefined>;
   setCheckpoint(name: string, position: bigint): Promise<void>;
+  /** Several checkpoints in one round trip: those set, by name (an unset one is absent). */
+  getCheckpoints(names: readonly string[]): Promise<Map<string, bigint>>;
+  /** Several checkpoints in one round trip; each is set or not, on its own (no transaction). */
+  setCheckpoints(positions: ReadonlyMap<string, bigint>): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -16,6 +16,9 @@ export interface CommandReply {
 }
 
 const RETRY_AFTER_S = 2;
+/** Read-your-writes over another process's read models: first look again after this, then twice as late, up to POLL_MAX_MS. */
+const POLL_FIRST_MS = 5;
+const POLL_MAX_MS = 80;
 
 /**
  * The gateway's one way to call a service: headers carry the request, team and key ids; a bus
@@ -102,12 +105,15 @@ export class ServiceCalls {
     if (this.projector) return this.projector.waitFor(position, timeoutMs);
     // Read models projected by another process (MongoDB): follow its saved checkpoints.
     const names = platformProjections(this.kinds).map((projection) => checkpointName('projector', projection));
+    // One query per look, looking less often the longer it takes: every waiting request polls, so
+    // a fixed fast poll of each checkpoint would load the store most exactly when it lags.
     const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const checkpoints = await Promise.all(names.map((name) => this.reads.getCheckpoint(name)));
-      if (checkpoints.every((checkpoint) => checkpoint !== undefined && checkpoint >= position)) return true;
-      if (Date.now() >= deadline) return false;
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let pause = POLL_FIRST_MS; ; pause = Math.min(POLL_MAX_MS, pause * 2)) {
+      const checkpoints = await this.reads.getCheckpoints(names);
+      if (names.every((name) => (checkpoints.get(name) ?? -1n) >= position)) return true;
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
     }
   }
 }
