@@ -120,12 +120,23 @@ export class EventTooLargeError extends Error {
   }
 }
 
-/** The bytes an append carries, as EventStoreDB counts them (near enough): data, metadata and type. */
+/**
+ * The bytes one event counts against MAX_APPEND_BYTES, as EventStoreDB counts them for its
+ * MaxAppendSize (`Event.SizeOnDisk`, summed over the append's events): the data and metadata as
+ * sent (UTF-8 JSON; absent metadata is not sent) plus the event type at two bytes per UTF-16 code
+ * unit (a .NET string's length), with no overhead per event. Some older servers count only the
+ * data: the count here is then an upper bound, and an append it allows they allow too.
+ */
+export function eventBytes(data: string, metadata: string | null | undefined, type: string): number {
+  return Buffer.byteLength(data) + (metadata == null ? 0 : Buffer.byteLength(metadata)) + 2 * type.length;
+}
+
+/** The bytes an append counts against MAX_APPEND_BYTES: its events' eventBytes. */
 export function appendBytes(events: readonly NewEvent[]): number {
   let bytes = 0;
   for (const event of events) {
-    bytes += Buffer.byteLength(JSON.stringify(event.data)) + Buffer.byteLength(event.type) + 36;
-    if (event.metadata !== undefined) bytes += Buffer.byteLength(JSON.stringify(event.metadata));
+    const metadata = event.metadata === undefined ? undefined : JSON.stringify(event.metadata);
+    bytes += eventBytes(JSON.stringify(event.data), metadata, event.type);
   }
   return bytes;
 }

@@ -8,6 +8,7 @@ import {
   type AppendResult,
   type ExpectedRevision,
   type NewEvent,
+  eventBytes,
   EventTooLargeError,
   MAX_APPEND_BYTES,
   WrongExpectedRevisionError,
@@ -97,15 +98,7 @@ export class SqliteAppender {
       data: JSON.stringify(event.data),
     }));
     // EventStoreDB's limit, enforced here too (see MAX_APPEND_BYTES).
-    const bytes = encoded.reduce(
-      (sum, e, i) =>
-        sum +
-        Buffer.byteLength(e.data) +
-        (e.metadata === null ? 0 : Buffer.byteLength(e.metadata)) +
-        Buffer.byteLength(events[i]!.type) +
-        36,
-      0,
-    );
+    const bytes = encoded.reduce((sum, e, i) => sum + eventBytes(e.data, e.metadata, events[i]!.type), 0);
     if (bytes > MAX_APPEND_BYTES)
       throw new EventTooLargeError(
         stream,

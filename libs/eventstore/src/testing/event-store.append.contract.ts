@@ -1,6 +1,6 @@
 /** The EventStore contract's appends: expected revisions, idempotent retries, the size limit. */
 import { randomUUID } from 'node:crypto';
-import { EventTooLargeError, type EventStore, WrongExpectedRevisionError } from '../event-store.port';
+import { EventTooLargeError, type EventStore, MAX_APPEND_BYTES, WrongExpectedRevisionError } from '../event-store.port';
 import { type ContractScope, ids } from './event-store.contract-helpers';
 
 /** Registers this part of the contract in the calling describe block (see eventStoreContract). */
@@ -43,6 +43,27 @@ export function appendContract(scope: ContractScope): void {
       const under = event('Big', { text: 'z'.repeat(1000 * 1024) });
       await store.append(stream, [under], 'no_stream');
       expect((await store.readStream(stream)).map((e) => e.id)).toEqual([under.id]);
+    });
+
+    it('counts an append as EventStoreDB does: data and metadata bytes, plus two bytes per UTF-16 unit of the type', async () => {
+      const stream = `${unique('edge')}s`;
+      const type = 'Edge大'; // 5 UTF-16 units (10 bytes counted), 7 bytes in UTF-8
+      const metadata = { schema: 1 };
+      const fixed =
+        Buffer.byteLength(JSON.stringify({ text: '' })) + Buffer.byteLength(JSON.stringify(metadata)) + 2 * type.length;
+      const sized = (bytes: number) => ({
+        id: randomUUID(),
+        type,
+        data: { text: 'x'.repeat(bytes - fixed) },
+        metadata,
+      });
+      await expect(store.append(stream, [sized(MAX_APPEND_BYTES + 1)], 'no_stream')).rejects.toMatchObject({
+        name: 'EventTooLargeError',
+        bytes: MAX_APPEND_BYTES + 1,
+      });
+      const exact = sized(MAX_APPEND_BYTES); // exactly the limit: allowed
+      await store.append(stream, [exact], 'no_stream');
+      expect((await store.readStream(stream)).map((e) => e.id)).toEqual([exact.id]);
     });
 
     it('rejects no_stream on an existing stream and a stale or absent revision, appending nothing', async () => {
