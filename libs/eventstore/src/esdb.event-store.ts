@@ -152,12 +152,8 @@ export class EsdbEventStore implements EventStore {
   async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     // The server refuses it too, with a less telling error: say which append and why.
     const bytes = appendBytes(events);
-    if (bytes > MAX_APPEND_BYTES)
-      throw new EventTooLargeError(
-        stream,
-        bytes,
-        events.map((e) => e.type),
-      );
+    const types = events.map((e) => e.type);
+    if (bytes > MAX_APPEND_BYTES) throw new EventTooLargeError(stream, bytes, types);
     let result: EsdbAppendResult;
     try {
       result = await this.client.appendToStream(
@@ -171,6 +167,11 @@ export class EsdbEventStore implements EventStore {
       if (errorType(error) === ErrorType.WRONG_EXPECTED_VERSION) {
         const actual = (error as { actualVersion?: bigint | 'no_stream' }).actualVersion ?? 'no_stream';
         throw new WrongExpectedRevisionError(stream, expected, actual);
+      }
+      // A server configured with a smaller MaxAppendSize than ours refuses what passed the check above.
+      if (errorType(error) === ErrorType.MAXIMUM_APPEND_SIZE_EXCEEDED) {
+        const limit = (error as { maxAppendSize?: unknown }).maxAppendSize;
+        throw new EventTooLargeError(stream, bytes, types, typeof limit === 'number' ? limit : MAX_APPEND_BYTES);
       }
       throw error;
     }

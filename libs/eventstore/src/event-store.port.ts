@@ -106,15 +106,19 @@ export interface Subscription extends AsyncIterable<RecordedEvent> {
  */
 export const MAX_APPEND_BYTES = 1024 * 1024;
 
-/** An append over MAX_APPEND_BYTES: nothing of it is written. */
+/**
+ * An append over the limit: MAX_APPEND_BYTES, or the server's own when EventStoreDB is configured
+ * with a smaller MaxAppendSize (then `limit` is the server's). Nothing of it is written.
+ */
 export class EventTooLargeError extends Error {
   constructor(
     readonly stream: string,
     readonly bytes: number,
     readonly types: string[],
+    readonly limit: number = MAX_APPEND_BYTES,
   ) {
     super(
-      `append to ${stream} of ${types.join(', ')} is ${bytes} bytes; at most ${MAX_APPEND_BYTES} bytes may be appended at once`,
+      `append to ${stream} of ${types.join(', ')} is ${bytes} bytes; at most ${limit} bytes may be appended at once`,
     );
     this.name = 'EventTooLargeError';
   }
