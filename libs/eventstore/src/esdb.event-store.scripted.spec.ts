@@ -42,3 +42,23 @@ describe('EsdbEventStore over a scripted client', () => {
     expect((refused as EventTooLargeError).bytes).toBeGreaterThan(2000);
   });
 });
+
+describe('EsdbEventStore positions the server did not report', () => {
+  it.each([
+    ['left unset (read by the client as 0)', 'unset'],
+    ['reported as -1 (read by the client as 2^64 - 1)', 'minus-one'],
+  ] as const)('reads a stream event whose position was %s as unknown (-1n)', async (_, positions) => {
+    const { client, store } = scripted();
+    await store.append('s', [event(), event()], 'no_stream');
+    client.streamReadPositions = positions;
+    expect((await store.readStream('s')).map((e) => e.position)).toEqual([-1n, -1n]);
+  });
+
+  it('reports an append whose position neither the result nor a read-back names as unknown (-1n)', async () => {
+    const { client, store } = scripted();
+    client.streamReadPositions = 'unset';
+    client.reportAppendPosition = false;
+    expect((await store.append('s', [event(), event()], 'no_stream')).position).toBe(-1n);
+    expect((await store.append('s', [event()], 1n)).position).toBe(-1n);
+  });
+});

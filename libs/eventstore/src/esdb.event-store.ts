@@ -67,6 +67,17 @@ const fromPosition = (after: bigint | undefined): Position | typeof START =>
 /** System events ($metadata, $>, $stats..., projections' own) are not part of our log. */
 const isSystem = (event: EsdbRecorded): boolean => event.type.startsWith('$');
 
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * A position the server reported, or undefined. The client reads a position field the server left
+ * unset as 0 (proto3 fields have no presence) and the server's "no position" (-1) as 2^64 - 1;
+ * neither names an event: the log opens with the server's own epoch record at 0, and positions are
+ * int64 on the server.
+ */
+const known = (position: bigint | undefined): bigint | undefined =>
+  position !== undefined && position > 0n && position <= INT64_MAX ? position : undefined;
+
 const errorType = (error: unknown): unknown => (error as { type?: unknown } | null)?.type;
 
 const asObject = (value: unknown): Record<string, unknown> | undefined =>
@@ -87,8 +98,8 @@ function toRecorded(resolved: AnyResolved): RecordedEvent | undefined {
     data,
     metadata: (asObject(event.metadata) ?? {}) as EventMetadata,
     revision: event.revision,
-    // Stream reads carry the position only on servers >= 22.6; -1n marks it unknown.
-    position: event.position?.commit ?? resolved.commitPosition ?? -1n,
+    // Stream reads carry the event's position only on servers >= 22.6; -1n marks it unknown.
+    position: known(event.position?.commit) ?? known(resolved.commitPosition) ?? -1n,
     created: event.created.toISOString(),
   };
 }
@@ -175,11 +186,11 @@ export class EsdbEventStore implements EventStore {
       }
       throw error;
     }
-    const reported = result.position?.commit;
+    const reported = known(result.position?.commit);
     // For one event the reported position is the event's own. For a batch, or an idempotent
     // repeat (which may report no position), read the last event back: the port promises the
     // position of the LAST event, and the server reports the transaction's.
-    if (events.length === 1 && reported !== undefined && reported >= 0n) {
+    if (events.length === 1 && reported !== undefined) {
       return { nextExpectedRevision: result.nextExpectedRevision, position: reported };
     }
     const position = await this.positionOf(stream, result.nextExpectedRevision);

@@ -39,7 +39,10 @@ export interface RecordedEvent<Type extends string = string, Data = Record<strin
   metadata: EventMetadata;
   /** 0-based revision within its stream. */
   revision: bigint;
-  /** Global position in the log ($all), strictly increasing in append order. */
+  /**
+   * Global position in the log ($all), strictly increasing in append order; -1n when the store
+   * cannot tell (a stream read from EventStoreDB before 22.6), never a made-up 0n.
+   */
   position: bigint;
   /** ISO-8601 time the store recorded it. */
   created: string;
@@ -56,7 +59,10 @@ export type ExpectedRevision = 'no_stream' | 'any' | bigint;
 export interface AppendResult {
   /** Last revision of the stream after the append. */
   nextExpectedRevision: bigint;
-  /** Global position of the last event appended (or of the already-stored one on a repeat). */
+  /**
+   * Global position of the last event appended (or of the already-stored one on a repeat); -1n
+   * when the store cannot tell.
+   */
   position: bigint;
 }
 
