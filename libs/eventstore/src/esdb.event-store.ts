@@ -37,6 +37,8 @@ import {
   MAX_APPEND_BYTES,
   WrongExpectedRevisionError,
 } from './event-store.port';
+import type { Channel } from '@grpc/grpc-js';
+import { closeChannels, trackChannels } from './esdb.channels';
 import { type EsdbSource, EsdbSubscription } from './esdb.subscription';
 import { activePrefixes, matchesFilter } from './prefix-filter';
 
@@ -141,7 +143,12 @@ export class EsdbEventStore implements EventStore {
   constructor(
     private readonly client: EventStoreDBClient,
     private readonly subscriptionClients: readonly EventStoreDBClient[] = [client],
-  ) {}
+  ) {
+    for (const each of new Set([client, ...subscriptionClients])) trackChannels(each, this.channels);
+  }
+
+  /** The gRPC channels the clients opened, closed by close(). */
+  private readonly channels = new Set<Channel>();
 
   private nextSubscriptionClient = 0;
 
@@ -355,9 +362,11 @@ export class EsdbEventStore implements EventStore {
     await this.readStream('eventstore-ping', { maxCount: 1 });
   }
 
+  /** Ends live subscriptions, cancels the clients' calls, and closes their channels. */
   async close(): Promise<void> {
     await Promise.all([...this.live].map((subscription) => subscription.close()));
     await Promise.all([...new Set([this.client, ...this.subscriptionClients])].map((client) => client.dispose()));
+    closeChannels(this.channels);
   }
 
   private track(
