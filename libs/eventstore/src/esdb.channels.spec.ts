@@ -6,6 +6,7 @@
  */
 import * as http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
+import { distinctChannel } from './esdb.channels';
 import { EsdbEventStore } from './esdb.event-store';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -56,6 +57,19 @@ describe('EsdbEventStore gRPC connections (real client, loopback HTTP/2 server)'
     await server.close();
   });
 
+  it('opens a connection for the appending client and one for each subscription client, with tls=false', async () => {
+    const store = EsdbEventStore.connect(server.url, 2);
+    try {
+      const subscriptions = await useEveryClient(store, 2);
+      await server.until(() => server.opened() >= 3, 5_000);
+      await sleep(100); // a fourth would show by now
+      expect(server.opened()).toBe(3);
+      await Promise.all(subscriptions.map((subscription) => subscription.close()));
+    } finally {
+      await store.close();
+    }
+  }, 15_000);
+
   it('close() closes the connections its clients opened, not only their calls', async () => {
     const store = EsdbEventStore.connect(server.url, 2);
     const subscriptions = await useEveryClient(store, 2);
@@ -66,4 +80,38 @@ describe('EsdbEventStore gRPC connections (real client, loopback HTTP/2 server)'
     await server.until(() => server.open() === 0, 5_000);
     expect(server.open()).toBe(0);
   }, 15_000);
+});
+
+describe('distinctChannel', () => {
+  // The client's own parser: what each client is built with.
+  const { parseConnectionString } = require('@eventstore/db-client/dist/Client/parseConnectionString');
+  const keepalive = (connectionString: string) => {
+    const { keepAliveTimeout, keepAliveInterval } = parseConnectionString(connectionString);
+    return { keepAliveTimeout, keepAliveInterval };
+  };
+
+  it('leaves the first client as configured and moves the keepalive timeout of the others by their index', () => {
+    expect(distinctChannel('esdb://db:2113?tls=false', 0)).toBe('esdb://db:2113?tls=false');
+    expect(keepalive(distinctChannel('esdb://db:2113?tls=false', 1))).toEqual({ keepAliveTimeout: 10_001 });
+    expect(keepalive(distinctChannel('esdb://db:2113', 2))).toEqual({ keepAliveTimeout: 10_002 });
+    // A configured timeout (keys matched as the client matches them) is kept, plus the index.
+    expect(keepalive(distinctChannel('esdb://db:2113?tls=false&keep_alive_timeout=20000', 1))).toEqual({
+      keepAliveTimeout: 20_001,
+    });
+  });
+
+  it('with the ack timeout disabled, moves the ping interval instead; with pings disabled, any timeout will do', () => {
+    expect(keepalive(distinctChannel('esdb://db:2113?keepAliveTimeout=-1', 1))).toEqual({
+      keepAliveTimeout: -1,
+      keepAliveInterval: 10_001,
+    });
+    expect(keepalive(distinctChannel('esdb://db:2113?keepAliveTimeout=-1&keepAliveInterval=30000', 2))).toEqual({
+      keepAliveTimeout: -1,
+      keepAliveInterval: 30_002,
+    });
+    expect(keepalive(distinctChannel('esdb://db:2113?keepAliveTimeout=-1&keepAliveInterval=-1', 1))).toEqual({
+      keepAliveTimeout: 10_001,
+      keepAliveInterval: -1,
+    });
+  });
 });

@@ -38,7 +38,7 @@ import {
   WrongExpectedRevisionError,
 } from './event-store.port';
 import type { Channel } from '@grpc/grpc-js';
-import { closeChannels, trackChannels } from './esdb.channels';
+import { closeChannels, distinctChannel, trackChannels } from './esdb.channels';
 import { type EsdbSource, EsdbSubscription } from './esdb.subscription';
 import { activePrefixes, matchesFilter } from './prefix-filter';
 
@@ -152,12 +152,15 @@ export class EsdbEventStore implements EventStore {
 
   private nextSubscriptionClient = 0;
 
-  /** `esdb://…` or `esdb+discover://…` connection string (credentials, tls, node preference…). */
+  /**
+   * `esdb://…` or `esdb+discover://…` connection string (credentials, tls, node preference…).
+   * Each client gets a connection of its own, with or without TLS (see distinctChannel).
+   */
   static connect(connectionString: string, subscriptionChannels = 2): EsdbEventStore {
-    const subscribers = Array.from({ length: Math.max(1, subscriptionChannels) }, () =>
-      EventStoreDBClient.connectionString(connectionString),
+    const clients = Array.from({ length: Math.max(1, subscriptionChannels) + 1 }, (_, index) =>
+      EventStoreDBClient.connectionString(distinctChannel(connectionString, index)),
     );
-    return new EsdbEventStore(EventStoreDBClient.connectionString(connectionString), subscribers);
+    return new EsdbEventStore(clients[0]!, clients.slice(1));
   }
 
   /** The channel for the next live subscription. */
