@@ -62,3 +62,71 @@ describe('EsdbEventStore positions the server did not report', () => {
     expect((await store.append('s', [event()], 1n)).position).toBe(-1n);
   });
 });
+
+describe('EsdbEventStore filtered reads of $all', () => {
+  /** 3 matches, 40 others, 10 matches, 5 others: the head is an event that does not match. */
+  function sparseLog(client: ScriptedEsdbClient) {
+    const early = Array.from({ length: 3 }, () => client.add('want-a'));
+    for (let i = 0; i < 40; i++) client.add('noise');
+    const late = Array.from({ length: 10 }, () => client.add('want-b'));
+    for (let i = 0; i < 5; i++) client.add('noise');
+    return { early, late, head: client.log[client.log.length - 1]!.position.commit };
+  }
+  const wanted = { streamPrefixes: ['want-'] };
+
+  it('fills the page when the server goes quiet before the head: the rest is read on, filtered here', async () => {
+    const client = new ScriptedEsdbClient();
+    const store = new EsdbEventStore(client.asClient(), [client.asClient()], { filteredReadIdleMs: 50 });
+    const { early, late } = sparseLog(client);
+    // A server before 23.10 sends the early matches, then nothing: no checkpoint, no caughtUp.
+    client.subscriptionScript = { deliverUpTo: early[2]!.position.commit, then: 'quiet' };
+    const page = await store.readAll({ filter: wanted, maxCount: 5 });
+    expect(page.map((e) => e.id)).toEqual([...early, ...late.slice(0, 2)].map((e) => e.id));
+    // Read on only as far as the page needed: the head (1), then from the last event the server
+    // sent (1, reads are inclusive) past 40 others to the 2nd late match (2); one more in flight at most.
+    expect(client.streamed).toBeLessThanOrEqual(45);
+
+    const everything = await store.readAll({ filter: wanted });
+    expect(everything.map((e) => e.id)).toEqual([...early, ...late].map((e) => e.id));
+    expect(client.subscriptions.every((s) => s.cancelled)).toBe(true);
+  });
+
+  it.each(['checkpoint', 'caughtUp'] as const)(
+    'ends at once when the server reports the head (%s), without waiting for silence',
+    async (then) => {
+      const client = new ScriptedEsdbClient();
+      // An idle wait would outlast the test.
+      const store = new EsdbEventStore(client.asClient(), [client.asClient()], { filteredReadIdleMs: 60_000 });
+      const { early, late } = sparseLog(client);
+      client.subscriptionScript = { then };
+      const page = await store.readAll({ filter: wanted, maxCount: 100 });
+      expect(page.map((e) => e.id)).toEqual([...early, ...late].map((e) => e.id));
+      expect(client.streamed).toBeLessThan(5); // the head read only: nothing was scanned here
+    },
+    5_000,
+  );
+
+  it('waits for a silent server far less than the 2 s it used to (by default)', async () => {
+    const { client, store } = scripted();
+    const { early, late } = sparseLog(client);
+    client.subscriptionScript = { deliverUpTo: early[2]!.position.commit, then: 'quiet' };
+    const started = Date.now();
+    const page = await store.readAll({ filter: wanted, maxCount: 4 });
+    expect(Date.now() - started).toBeLessThan(1_500); // FILTERED_READ_IDLE_MS (500) and the scan
+    expect(page.map((e) => e.id)).toEqual([...early, late[0]!].map((e) => e.id));
+  });
+
+  it('ends at once on an event at the head, and on a full page', async () => {
+    const client = new ScriptedEsdbClient();
+    const store = new EsdbEventStore(client.asClient(), [client.asClient()], { filteredReadIdleMs: 60_000 });
+    const { early, late } = sparseLog(client);
+    const last = client.add('want-c');
+    client.subscriptionScript = { then: 'quiet' };
+    const all = await store.readAll({ filter: wanted });
+    expect(all.map((e) => e.id)).toEqual([...early, ...late, last].map((e) => e.id));
+    expect((await store.readAll({ filter: wanted, maxCount: 2 })).map((e) => e.id)).toEqual(
+      early.slice(0, 2).map((e) => e.id),
+    );
+    expect(await store.readAll({ filter: wanted, after: last.position.commit })).toEqual([]);
+  }, 5_000);
+});

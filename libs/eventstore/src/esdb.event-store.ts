@@ -31,18 +31,10 @@ import {
   WrongExpectedRevisionError,
 } from './event-store.port';
 import { closeChannels, distinctChannel, trackChannels } from './esdb.channels';
+import { headPosition, readAllFiltered, scanAll } from './esdb.all-reads';
 import { type EsdbSource, EsdbSubscription } from './esdb.subscription';
-import {
-  allEvent,
-  type AnyResolved,
-  fromPosition,
-  isSystem,
-  known,
-  serverFilter,
-  toRecorded,
-  UNBOUNDED,
-} from './esdb.resolved';
-import { activePrefixes, matchesFilter } from './prefix-filter';
+import { allEvent, type AnyResolved, fromPosition, known, serverFilter, toRecorded, UNBOUNDED } from './esdb.resolved';
+import { activePrefixes } from './prefix-filter';
 
 /** maxCount for the client: undefined (or Infinity) reads everything. */
 const countOf = (maxCount: number | undefined): number =>
@@ -53,8 +45,10 @@ const toEsdbExpected = (expected: ExpectedRevision): AppendExpectedRevision =>
 
 const errorType = (error: unknown): unknown => (error as { type?: unknown } | null)?.type;
 
-/** How long a filtered read waits for a server that does not say it caught up (see readAllFiltered). */
-const FILTERED_READ_IDLE_MS = 2_000;
+export interface EsdbEventStoreOptions {
+  /** How long a filtered read of $all waits for a silent server (default FILTERED_READ_IDLE_MS). */
+  filteredReadIdleMs?: number;
+}
 
 /** The event log on EventStoreDB through the official gRPC client. */
 export class EsdbEventStore implements EventStore {
@@ -68,6 +62,7 @@ export class EsdbEventStore implements EventStore {
   constructor(
     private readonly client: EventStoreDBClient,
     private readonly subscriptionClients: readonly EventStoreDBClient[] = [client],
+    private readonly options: EsdbEventStoreOptions = {},
   ) {
     for (const each of new Set([client, ...subscriptionClients])) trackChannels(each, this.channels);
   }
@@ -81,11 +76,11 @@ export class EsdbEventStore implements EventStore {
    * `esdb://…` or `esdb+discover://…` connection string (credentials, tls, node preference…).
    * Each client gets a connection of its own, with or without TLS (see distinctChannel).
    */
-  static connect(connectionString: string, subscriptionChannels = 2): EsdbEventStore {
+  static connect(connectionString: string, subscriptionChannels = 2, options?: EsdbEventStoreOptions): EsdbEventStore {
     const clients = Array.from({ length: Math.max(1, subscriptionChannels) + 1 }, (_, index) =>
       EventStoreDBClient.connectionString(distinctChannel(connectionString, index)),
     );
-    return new EsdbEventStore(clients[0]!, clients.slice(1));
+    return new EsdbEventStore(clients[0]!, clients.slice(1), options);
   }
 
   /** The channel for the next live subscription. */
@@ -164,102 +159,24 @@ export class EsdbEventStore implements EventStore {
   }
 
   /**
-   * The client's readAll has no server-side filter, so filters (and the system-event exclusion)
-   * apply here while streaming, and the read is cancelled once `maxCount` events passed. The
-   * read from {p, p} includes the event at p itself (reads are inclusive): it is skipped.
+   * An unfiltered read streams $all and drops system events here; a filtered one is filtered by
+   * the server (see readAllFiltered): $all is not streamed to this process to be sifted here
+   * (startup scans and key rotation grew with the log).
    */
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const maxCount = countOf(options.maxCount);
     if (maxCount === 0) return [];
-    // A filtered read is filtered by the server: $all is not streamed to this process to be
-    // sifted here (startup scans and key rotation grew with the log). The v6 client has no filtered
-    // read, so it is a filtered catch-up subscription, stopped at the head read first.
-    if (activePrefixes(options.filter?.streamPrefixes) || activePrefixes(options.filter?.eventTypePrefixes))
-      return this.readAllFiltered(options, maxCount);
-    const read = this.client.readAll({
-      fromPosition: fromPosition(options.after),
-      direction: FORWARDS,
-      maxCount: UNBOUNDED,
-    });
     const out: RecordedEvent[] = [];
-    for await (const resolved of read) {
-      const event = allEvent(resolved, options.after, options.filter);
-      if (!event) continue;
-      out.push(event);
-      if (out.length >= maxCount) {
-        await read.cancel();
-        break;
-      }
+    if (!activePrefixes(options.filter?.streamPrefixes) && !activePrefixes(options.filter?.eventTypePrefixes)) {
+      await scanAll(this.client, options.after, options.filter, maxCount, out);
+      return out;
     }
-    return out;
-  }
-
-  /**
-   * A server-filtered read of $all: a filtered subscription from `after`, ended at the head
-   * position read first (by an event at or past it, a checkpoint the server reports past it, or
-   * its catch-up), or at `maxCount` events. A server too old to say it caught up goes quiet at the
-   * live point instead: after FILTERED_READ_IDLE_MS of silence the rest up to the head is read
-   * the unfiltered way, from the last position the server reported, so nothing is missed.
-   */
-  private async readAllFiltered(options: ReadAllOptions, maxCount: number): Promise<RecordedEvent[]> {
     const head = await this.headPosition();
-    if (head < 0n || (options.after !== undefined && options.after >= head)) return [];
-    const out: RecordedEvent[] = [];
-    let reached = options.after;
-    let finished = false;
-    let idle = false;
-    const subscription = this.subscriber().subscribeToAll({
-      fromPosition: fromPosition(options.after),
-      filter: {
-        ...serverFilter(options.filter),
-        checkpointInterval: 1,
-        checkpointReached: (_sub, position) => {
-          if (reached === undefined || position.commit > reached) reached = position.commit;
-          quiet.refresh();
-          if (position.commit >= head) stop();
-        },
-      },
-    });
-    const stop = () => {
-      if (finished) return;
-      finished = true;
-      void subscription.unsubscribe().catch(() => undefined);
-    };
-    const quiet = setTimeout(() => ((idle = true), stop()), FILTERED_READ_IDLE_MS);
-    subscription.once('caughtUp', stop);
-    try {
-      for await (const resolved of subscription) {
-        quiet.refresh();
-        const position = resolved.event?.position.commit;
-        if (position !== undefined && (reached === undefined || position > reached)) reached = position;
-        const event = allEvent(resolved, options.after, options.filter);
-        if (event) out.push(event);
-        if (out.length >= maxCount || (position !== undefined && position >= head)) break;
-      }
-    } finally {
-      clearTimeout(quiet);
-      stop();
-    }
-    if (idle && out.length < maxCount && (reached === undefined || reached < head)) {
-      const rest = await this.readAll({ after: reached, maxCount: maxCount - out.length });
-      for (const event of rest) {
-        if (event.position > head) break;
-        if (matchesFilter(options.filter, event.stream, event.type)) out.push(event);
-      }
-    }
-    return out;
+    return readAllFiltered(this.client, this.subscriber(), options, maxCount, head, this.options.filteredReadIdleMs);
   }
 
-  /** The last non-system event's position: a fresh server already holds system events. */
-  async headPosition(): Promise<bigint> {
-    const read = this.client.readAll({ fromPosition: END, direction: BACKWARDS, maxCount: UNBOUNDED });
-    for await (const resolved of read) {
-      if (resolved.event && !isSystem(resolved.event)) {
-        await read.cancel();
-        return resolved.event.position.commit;
-      }
-    }
-    return -1n;
+  headPosition(): Promise<bigint> {
+    return headPosition(this.client);
   }
 
   /** Subscription revisions are exclusive on the server ("events after"), as in the port. */
