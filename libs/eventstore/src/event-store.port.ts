@@ -22,7 +22,18 @@ export interface EventMetadata {
   [key: string]: unknown;
 }
 
-/** An event to append. `id` is a uuid; appending an id that is already stored is a no-op. */
+/**
+ * An event to append. `id` is a uuid. Ids make a retried append safe, as EventStoreDB does it:
+ * - an append of the same ids at the same expected revision as the attempt that stored them (a
+ *   bigint, or `'no_stream'` again) is a no-op answered with that attempt's result, however far
+ *   the stream moved on since; if only its first events match what is stored there, it is refused
+ *   with WrongExpectedRevisionError and nothing is written;
+ * - the same ids at the stream's current revision are new events, written again: ids are not
+ *   unique in the log (nor across streams);
+ * - with `'any'` a repeat may be answered as a no-op (EventStoreDB recognises one only while its
+ *   bounded cache of recent ids holds them; the embedded store always does): never rely on it.
+ * So a caller that retries an append must retry it with the expected revision it first used.
+ */
 export interface NewEvent<Type extends string = string, Data = Record<string, unknown>> {
   id: string;
   type: Type;
@@ -57,11 +68,11 @@ export interface RecordedEvent<Type extends string = string, Data = Record<strin
 export type ExpectedRevision = 'no_stream' | 'any' | bigint;
 
 export interface AppendResult {
-  /** Last revision of the stream after the append. */
+  /** Last revision of the stream after the append (on a retry, after the first attempt). */
   nextExpectedRevision: bigint;
   /**
-   * Global position of the last event appended (or of the already-stored one on a repeat); -1n
-   * when the store cannot tell.
+   * Global position of the last event appended (on a retry, of the last one the first attempt
+   * stored); -1n when the store cannot tell.
    */
   position: bigint;
 }
