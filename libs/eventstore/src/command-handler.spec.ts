@@ -211,13 +211,23 @@ describe('handleCommand', () => {
     expect(stats).toEqual({ reads: 1, appends: 0, conflicts: 0 });
   });
 
-  it('with deterministic event ids, a repeated command appends nothing new', async () => {
+  it('with deterministic event ids, a redelivered expectNew command appends nothing new', async () => {
     const id = randomUUID();
-    const first = await handleCommand(store, 'counter-1', counter, { type: 'Increment', by: 3 }, { eventId: () => id });
-    const again = await handleCommand(store, 'counter-1', counter, { type: 'Increment', by: 3 }, { eventId: () => id });
+    const options = { eventId: () => id, expectNew: true };
+    const first = await handleCommand(store, 'counter-1', counter, { type: 'Increment', by: 3 }, options);
+    const again = await handleCommand(store, 'counter-1', counter, { type: 'Increment', by: 3 }, options);
     expect((await store.readStream('counter-1')).map((e) => e.id)).toEqual([id]);
     expect(again.nextExpectedRevision).toBe(0n);
     expect(again.position).toBe(first.position);
-    expect(again.state).toEqual({ count: 3 }); // the stream as it stands, not counted twice
+    expect(again.state).toEqual({ count: 3 }); // not counted twice
+  });
+
+  it('with deterministic event ids, a command decided again at the current revision is appended again', async () => {
+    // The store answers retries of an append, not repeated commands (as EventStoreDB does).
+    const id = randomUUID();
+    await handleCommand(store, 'counter-1', counter, { type: 'Increment', by: 3 }, { eventId: () => id });
+    const again = await handleCommand(store, 'counter-1', counter, { type: 'Increment', by: 3 }, { eventId: () => id });
+    expect((await store.readStream('counter-1')).map((e) => e.id)).toEqual([id, id]);
+    expect(again.state).toEqual({ count: 6 });
   });
 });

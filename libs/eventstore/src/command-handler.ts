@@ -30,8 +30,11 @@ export interface HandleCommandOptions<Event> {
   /** Carried by every appended event; `at` defaults to the decision time. */
   metadata?: EventMetadata;
   /**
-   * Deterministic event ids (e.g. derived from a request id): a repeated request then appends
-   * nothing new, since the store treats stored ids as a no-op. Default: random uuids.
+   * Deterministic event ids (e.g. derived from a request id). The store answers a retried append
+   * (the same ids at the same expected revision) with its first result, so a redelivered
+   * `expectNew` command, whose first try appends with no_stream, appends nothing new. A repeat
+   * decided on the stream as it stands appends at its current revision, where the store writes the
+   * same ids again: the decider must see in the state that the request was served. Default: random uuids.
    */
   eventId?: (event: Event, index: number) => string;
   /** Tries in all when the stream moved underneath (WrongExpectedRevisionError). Default 5. */
@@ -140,7 +143,7 @@ export async function handleCommand<Command, Event extends { type: string; data:
 
     const metadata: EventMetadata = { ...options.metadata, at: options.metadata?.at ?? now };
     const events: NewEvent[] = decided.map((event, index) => ({
-      // Time-ordered: the log's unique index on event ids takes them at its right edge.
+      // Time-ordered: the log's index on event ids takes them at its right edge.
       id: options.eventId?.(event, index) ?? timeOrderedId(),
       type: event.type,
       data: event.data as Record<string, unknown>,
@@ -149,8 +152,9 @@ export async function handleCommand<Command, Event extends { type: string; data:
     try {
       const result = await store.append(stream, events, current ?? 'no_stream');
       const last = events.length - 1;
-      // Deterministic ids already stored (a repeated request): the store appended nothing, so
-      // the state is the stream's as it stands, not `state` plus the decided events again.
+      // A retry answered with the first attempt's result names the revisions a new append would
+      // have. Should a store report others (nothing of ours appended there), fold the stream as
+      // it stands rather than `state` plus the decided events.
       const repeated = result.nextExpectedRevision !== (current ?? -1n) + BigInt(events.length);
       const stateAfter = repeated
         ? (await aggregateStream(store, stream, decider, { upcasters })).state

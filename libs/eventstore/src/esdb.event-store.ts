@@ -7,22 +7,15 @@ import {
   END,
   ErrorType,
   EventStoreDBClient,
-  eventTypeFilter,
-  excludeSystemEvents,
-  type Filter,
   FORWARDS,
   jsonEvent,
   type JSONType,
   NO_STREAM,
-  type Position,
-  type ResolvedEvent,
   START,
-  streamNameFilter,
 } from '@eventstore/db-client';
+import type { Channel } from '@grpc/grpc-js';
 import {
-  type AllFilter,
   type AppendResult,
-  type EventMetadata,
   type EventStore,
   type ExpectedRevision,
   type NewEvent,
@@ -37,21 +30,11 @@ import {
   MAX_APPEND_BYTES,
   WrongExpectedRevisionError,
 } from './event-store.port';
+import { closeChannels, distinctChannel, trackChannels } from './esdb.channels';
+import { headPosition, readAllFiltered, scanAll } from './esdb.all-reads';
 import { type EsdbSource, EsdbSubscription } from './esdb.subscription';
-import { activePrefixes, matchesFilter } from './prefix-filter';
-
-/**
- * Positions: EventStoreDB positions are {commit, prepare}. For events appended through gRPC
- * (implicit transactions, the only kind this adapter writes) the server reports both equal to
- * the event's log position, unique per event and increasing in $all order; the port's bigint
- * position is that commit position, and {commit: p, prepare: p} rebuilds the full position.
- * Events from legacy explicit TCP transactions share a commit position: not supported.
- */
-
-type AnyResolved = ResolvedEvent | AllStreamResolvedEvent;
-type EsdbRecorded = NonNullable<AnyResolved['event']>;
-
-const UNBOUNDED = Number.MAX_SAFE_INTEGER;
+import { allEvent, type AnyResolved, fromPosition, known, serverFilter, toRecorded, UNBOUNDED } from './esdb.resolved';
+import { activePrefixes } from './prefix-filter';
 
 /** maxCount for the client: undefined (or Infinity) reads everything. */
 const countOf = (maxCount: number | undefined): number =>
@@ -60,63 +43,12 @@ const countOf = (maxCount: number | undefined): number =>
 const toEsdbExpected = (expected: ExpectedRevision): AppendExpectedRevision =>
   expected === 'no_stream' ? NO_STREAM : expected === 'any' ? ANY : expected;
 
-/** Read/subscribe from START, or from the full position of the event at commit position `after`. */
-const fromPosition = (after: bigint | undefined): Position | typeof START =>
-  after === undefined || after < 0n ? START : { commit: after, prepare: after };
-
-/** System events ($metadata, $>, $stats..., projections' own) are not part of our log. */
-const isSystem = (event: EsdbRecorded): boolean => event.type.startsWith('$');
-
 const errorType = (error: unknown): unknown => (error as { type?: unknown } | null)?.type;
 
-const asObject = (value: unknown): Record<string, unknown> | undefined =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array)
-    ? (value as Record<string, unknown>)
-    : undefined;
-
-function toRecorded(resolved: AnyResolved): RecordedEvent | undefined {
-  const event = resolved.event;
-  if (!event) return undefined; // a link to a deleted event
-  const data = event.isJson
-    ? (asObject(event.data) ?? { value: event.data })
-    : { binary: Buffer.from(event.data as Uint8Array).toString('base64') }; // not written by this adapter
-  return {
-    id: event.id,
-    stream: event.streamId,
-    type: event.type,
-    data,
-    metadata: (asObject(event.metadata) ?? {}) as EventMetadata,
-    revision: event.revision,
-    // Stream reads carry the position only on servers >= 22.6; -1n marks it unknown.
-    position: event.position?.commit ?? resolved.commitPosition ?? -1n,
-    created: event.created.toISOString(),
-  };
+export interface EsdbEventStoreOptions {
+  /** How long a filtered read of $all waits for a silent server (default FILTERED_READ_IDLE_MS). */
+  filteredReadIdleMs?: number;
 }
-
-/** An $all event passes: not a system event, strictly after `after`, and matching the filter. */
-function allEvent(resolved: AllStreamResolvedEvent, after: bigint | undefined, filter: AllFilter | undefined) {
-  const event = resolved.event;
-  if (!event || isSystem(event)) return undefined;
-  if (after !== undefined && event.position.commit <= after) return undefined;
-  if (!matchesFilter(filter, event.streamId, event.type)) return undefined;
-  return toRecorded(resolved);
-}
-
-/**
- * The server filters on ONE dimension (stream name OR event type); the other dimension and the
- * system-event exclusion are re-checked on the client, which is also a guard if the server ever
- * sends more than asked.
- */
-function serverFilter(filter: AllFilter | undefined): Filter {
-  const streams = activePrefixes(filter?.streamPrefixes);
-  if (streams) return streamNameFilter({ prefixes: [...streams] });
-  const types = activePrefixes(filter?.eventTypePrefixes);
-  if (types) return eventTypeFilter({ prefixes: [...types] });
-  return excludeSystemEvents();
-}
-
-/** How long a filtered read waits for a server that does not say it caught up (see readAllFiltered). */
-const FILTERED_READ_IDLE_MS = 2_000;
 
 /** The event log on EventStoreDB through the official gRPC client. */
 export class EsdbEventStore implements EventStore {
@@ -130,16 +62,25 @@ export class EsdbEventStore implements EventStore {
   constructor(
     private readonly client: EventStoreDBClient,
     private readonly subscriptionClients: readonly EventStoreDBClient[] = [client],
-  ) {}
+    private readonly options: EsdbEventStoreOptions = {},
+  ) {
+    for (const each of new Set([client, ...subscriptionClients])) trackChannels(each, this.channels);
+  }
+
+  /** The gRPC channels the clients opened, closed by close(). */
+  private readonly channels = new Set<Channel>();
 
   private nextSubscriptionClient = 0;
 
-  /** `esdb://…` or `esdb+discover://…` connection string (credentials, tls, node preference…). */
-  static connect(connectionString: string, subscriptionChannels = 2): EsdbEventStore {
-    const subscribers = Array.from({ length: Math.max(1, subscriptionChannels) }, () =>
-      EventStoreDBClient.connectionString(connectionString),
+  /**
+   * `esdb://…` or `esdb+discover://…` connection string (credentials, tls, node preference…).
+   * Each client gets a connection of its own, with or without TLS (see distinctChannel).
+   */
+  static connect(connectionString: string, subscriptionChannels = 2, options?: EsdbEventStoreOptions): EsdbEventStore {
+    const clients = Array.from({ length: Math.max(1, subscriptionChannels) + 1 }, (_, index) =>
+      EventStoreDBClient.connectionString(distinctChannel(connectionString, index)),
     );
-    return new EsdbEventStore(EventStoreDBClient.connectionString(connectionString), subscribers);
+    return new EsdbEventStore(clients[0]!, clients.slice(1), options);
   }
 
   /** The channel for the next live subscription. */
@@ -152,12 +93,8 @@ export class EsdbEventStore implements EventStore {
   async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     // The server refuses it too, with a less telling error: say which append and why.
     const bytes = appendBytes(events);
-    if (bytes > MAX_APPEND_BYTES)
-      throw new EventTooLargeError(
-        stream,
-        bytes,
-        events.map((e) => e.type),
-      );
+    const types = events.map((e) => e.type);
+    if (bytes > MAX_APPEND_BYTES) throw new EventTooLargeError(stream, bytes, types);
     let result: EsdbAppendResult;
     try {
       result = await this.client.appendToStream(
@@ -172,13 +109,18 @@ export class EsdbEventStore implements EventStore {
         const actual = (error as { actualVersion?: bigint | 'no_stream' }).actualVersion ?? 'no_stream';
         throw new WrongExpectedRevisionError(stream, expected, actual);
       }
+      // A server configured with a smaller MaxAppendSize than ours refuses what passed the check above.
+      if (errorType(error) === ErrorType.MAXIMUM_APPEND_SIZE_EXCEEDED) {
+        const limit = (error as { maxAppendSize?: unknown }).maxAppendSize;
+        throw new EventTooLargeError(stream, bytes, types, typeof limit === 'number' ? limit : MAX_APPEND_BYTES);
+      }
       throw error;
     }
-    const reported = result.position?.commit;
+    const reported = known(result.position?.commit);
     // For one event the reported position is the event's own. For a batch, or an idempotent
     // repeat (which may report no position), read the last event back: the port promises the
     // position of the LAST event, and the server reports the transaction's.
-    if (events.length === 1 && reported !== undefined && reported >= 0n) {
+    if (events.length === 1 && reported !== undefined) {
       return { nextExpectedRevision: result.nextExpectedRevision, position: reported };
     }
     const position = await this.positionOf(stream, result.nextExpectedRevision);
@@ -217,102 +159,24 @@ export class EsdbEventStore implements EventStore {
   }
 
   /**
-   * The client's readAll has no server-side filter, so filters (and the system-event exclusion)
-   * apply here while streaming, and the read is cancelled once `maxCount` events passed. The
-   * read from {p, p} includes the event at p itself (reads are inclusive): it is skipped.
+   * An unfiltered read streams $all and drops system events here; a filtered one is filtered by
+   * the server (see readAllFiltered): $all is not streamed to this process to be sifted here
+   * (startup scans and key rotation grew with the log).
    */
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const maxCount = countOf(options.maxCount);
     if (maxCount === 0) return [];
-    // A filtered read is filtered by the server: $all is not streamed to this process to be
-    // sifted here (startup scans and key rotation grew with the log). The v6 client has no filtered
-    // read, so it is a filtered catch-up subscription, stopped at the head read first.
-    if (activePrefixes(options.filter?.streamPrefixes) || activePrefixes(options.filter?.eventTypePrefixes))
-      return this.readAllFiltered(options, maxCount);
-    const read = this.client.readAll({
-      fromPosition: fromPosition(options.after),
-      direction: FORWARDS,
-      maxCount: UNBOUNDED,
-    });
     const out: RecordedEvent[] = [];
-    for await (const resolved of read) {
-      const event = allEvent(resolved, options.after, options.filter);
-      if (!event) continue;
-      out.push(event);
-      if (out.length >= maxCount) {
-        await read.cancel();
-        break;
-      }
+    if (!activePrefixes(options.filter?.streamPrefixes) && !activePrefixes(options.filter?.eventTypePrefixes)) {
+      await scanAll(this.client, options.after, options.filter, maxCount, out);
+      return out;
     }
-    return out;
-  }
-
-  /**
-   * A server-filtered read of $all: a filtered subscription from `after`, ended at the head
-   * position read first (by an event at or past it, a checkpoint the server reports past it, or
-   * its catch-up), or at `maxCount` events. A server too old to say it caught up goes quiet at the
-   * live point instead: after FILTERED_READ_IDLE_MS of silence the rest up to the head is read
-   * the unfiltered way, from the last position the server reported, so nothing is missed.
-   */
-  private async readAllFiltered(options: ReadAllOptions, maxCount: number): Promise<RecordedEvent[]> {
     const head = await this.headPosition();
-    if (head < 0n || (options.after !== undefined && options.after >= head)) return [];
-    const out: RecordedEvent[] = [];
-    let reached = options.after;
-    let finished = false;
-    let idle = false;
-    const subscription = this.subscriber().subscribeToAll({
-      fromPosition: fromPosition(options.after),
-      filter: {
-        ...serverFilter(options.filter),
-        checkpointInterval: 1,
-        checkpointReached: (_sub, position) => {
-          if (reached === undefined || position.commit > reached) reached = position.commit;
-          quiet.refresh();
-          if (position.commit >= head) stop();
-        },
-      },
-    });
-    const stop = () => {
-      if (finished) return;
-      finished = true;
-      void subscription.unsubscribe().catch(() => undefined);
-    };
-    const quiet = setTimeout(() => ((idle = true), stop()), FILTERED_READ_IDLE_MS);
-    subscription.once('caughtUp', stop);
-    try {
-      for await (const resolved of subscription) {
-        quiet.refresh();
-        const position = resolved.event?.position.commit;
-        if (position !== undefined && (reached === undefined || position > reached)) reached = position;
-        const event = allEvent(resolved, options.after, options.filter);
-        if (event) out.push(event);
-        if (out.length >= maxCount || (position !== undefined && position >= head)) break;
-      }
-    } finally {
-      clearTimeout(quiet);
-      stop();
-    }
-    if (idle && out.length < maxCount && (reached === undefined || reached < head)) {
-      const rest = await this.readAll({ after: reached, maxCount: maxCount - out.length });
-      for (const event of rest) {
-        if (event.position > head) break;
-        if (matchesFilter(options.filter, event.stream, event.type)) out.push(event);
-      }
-    }
-    return out;
+    return readAllFiltered(this.client, this.subscriber(), options, maxCount, head, this.options.filteredReadIdleMs);
   }
 
-  /** The last non-system event's position: a fresh server already holds system events. */
-  async headPosition(): Promise<bigint> {
-    const read = this.client.readAll({ fromPosition: END, direction: BACKWARDS, maxCount: UNBOUNDED });
-    for await (const resolved of read) {
-      if (resolved.event && !isSystem(resolved.event)) {
-        await read.cancel();
-        return resolved.event.position.commit;
-      }
-    }
-    return -1n;
+  headPosition(): Promise<bigint> {
+    return headPosition(this.client);
   }
 
   /** Subscription revisions are exclusive on the server ("events after"), as in the port. */
@@ -343,9 +207,11 @@ export class EsdbEventStore implements EventStore {
     await this.readStream('eventstore-ping', { maxCount: 1 });
   }
 
+  /** Ends live subscriptions, cancels the clients' calls, and closes their channels. */
   async close(): Promise<void> {
     await Promise.all([...this.live].map((subscription) => subscription.close()));
     await Promise.all([...new Set([this.client, ...this.subscriptionClients])].map((client) => client.dispose()));
+    closeChannels(this.channels);
   }
 
   private track(

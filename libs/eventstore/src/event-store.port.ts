@@ -22,7 +22,18 @@ export interface EventMetadata {
   [key: string]: unknown;
 }
 
-/** An event to append. `id` is a uuid; appending an id that is already stored is a no-op. */
+/**
+ * An event to append. `id` is a uuid. Ids make a retried append safe, as EventStoreDB does it:
+ * - an append of the same ids at the same expected revision as the attempt that stored them (a
+ *   bigint, or `'no_stream'` again) is a no-op answered with that attempt's result, however far
+ *   the stream moved on since; if only its first events match what is stored there, it is refused
+ *   with WrongExpectedRevisionError and nothing is written;
+ * - the same ids at the stream's current revision are new events, written again: ids are not
+ *   unique in the log (nor across streams);
+ * - with `'any'` a repeat may be answered as a no-op (EventStoreDB recognises one only while its
+ *   bounded cache of recent ids holds them; the embedded store always does): never rely on it.
+ * So a caller that retries an append must retry it with the expected revision it first used.
+ */
 export interface NewEvent<Type extends string = string, Data = Record<string, unknown>> {
   id: string;
   type: Type;
@@ -39,7 +50,10 @@ export interface RecordedEvent<Type extends string = string, Data = Record<strin
   metadata: EventMetadata;
   /** 0-based revision within its stream. */
   revision: bigint;
-  /** Global position in the log ($all), strictly increasing in append order. */
+  /**
+   * Global position in the log ($all), strictly increasing in append order; -1n when the store
+   * cannot tell (a stream read from EventStoreDB before 22.6), never a made-up 0n.
+   */
   position: bigint;
   /** ISO-8601 time the store recorded it. */
   created: string;
@@ -54,9 +68,12 @@ export interface RecordedEvent<Type extends string = string, Data = Record<strin
 export type ExpectedRevision = 'no_stream' | 'any' | bigint;
 
 export interface AppendResult {
-  /** Last revision of the stream after the append. */
+  /** Last revision of the stream after the append (on a retry, after the first attempt). */
   nextExpectedRevision: bigint;
-  /** Global position of the last event appended (or of the already-stored one on a repeat). */
+  /**
+   * Global position of the last event appended (on a retry, of the last one the first attempt
+   * stored); -1n when the store cannot tell.
+   */
   position: bigint;
 }
 
@@ -106,26 +123,41 @@ export interface Subscription extends AsyncIterable<RecordedEvent> {
  */
 export const MAX_APPEND_BYTES = 1024 * 1024;
 
-/** An append over MAX_APPEND_BYTES: nothing of it is written. */
+/**
+ * An append over the limit: MAX_APPEND_BYTES, or the server's own when EventStoreDB is configured
+ * with a smaller MaxAppendSize (then `limit` is the server's). Nothing of it is written.
+ */
 export class EventTooLargeError extends Error {
   constructor(
     readonly stream: string,
     readonly bytes: number,
     readonly types: string[],
+    readonly limit: number = MAX_APPEND_BYTES,
   ) {
     super(
-      `append to ${stream} of ${types.join(', ')} is ${bytes} bytes; at most ${MAX_APPEND_BYTES} bytes may be appended at once`,
+      `append to ${stream} of ${types.join(', ')} is ${bytes} bytes; at most ${limit} bytes may be appended at once`,
     );
     this.name = 'EventTooLargeError';
   }
 }
 
-/** The bytes an append carries, as EventStoreDB counts them (near enough): data, metadata and type. */
+/**
+ * The bytes one event counts against MAX_APPEND_BYTES, as EventStoreDB counts them for its
+ * MaxAppendSize (`Event.SizeOnDisk`, summed over the append's events): the data and metadata as
+ * sent (UTF-8 JSON; absent metadata is not sent) plus the event type at two bytes per UTF-16 code
+ * unit (a .NET string's length), with no overhead per event. Some older servers count only the
+ * data: the count here is then an upper bound, and an append it allows they allow too.
+ */
+export function eventBytes(data: string, metadata: string | null | undefined, type: string): number {
+  return Buffer.byteLength(data) + (metadata == null ? 0 : Buffer.byteLength(metadata)) + 2 * type.length;
+}
+
+/** The bytes an append counts against MAX_APPEND_BYTES: its events' eventBytes. */
 export function appendBytes(events: readonly NewEvent[]): number {
   let bytes = 0;
   for (const event of events) {
-    bytes += Buffer.byteLength(JSON.stringify(event.data)) + Buffer.byteLength(event.type) + 36;
-    if (event.metadata !== undefined) bytes += Buffer.byteLength(JSON.stringify(event.metadata));
+    const metadata = event.metadata === undefined ? undefined : JSON.stringify(event.metadata);
+    bytes += eventBytes(JSON.stringify(event.data), metadata, event.type);
   }
   return bytes;
 }

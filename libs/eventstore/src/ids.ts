@@ -7,7 +7,7 @@ const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'
 
 /**
  * A UUID version 7 (RFC 9562): 48 bits of Unix milliseconds, then random bits. Ids made close in
- * time sort close together, so a B-tree keyed by them (the event log's unique event ids, a charge
+ * time sort close together, so a B-tree keyed by them (the event log's index of event ids, a charge
  * stream's name) takes each insert at its right edge, in pages already cached, instead of at a
  * random leaf: measured 30% cheaper appends than random (version 4) UUIDs on a growing log.
  */

@@ -1,6 +1,6 @@
 /** The EventStore contract's appends: expected revisions, idempotent retries, the size limit. */
 import { randomUUID } from 'node:crypto';
-import { EventTooLargeError, type EventStore, WrongExpectedRevisionError } from '../event-store.port';
+import { EventTooLargeError, type EventStore, MAX_APPEND_BYTES, WrongExpectedRevisionError } from '../event-store.port';
 import { type ContractScope, ids } from './event-store.contract-helpers';
 
 /** Registers this part of the contract in the calling describe block (see eventStoreContract). */
@@ -45,6 +45,27 @@ export function appendContract(scope: ContractScope): void {
       expect((await store.readStream(stream)).map((e) => e.id)).toEqual([under.id]);
     });
 
+    it('counts an append as EventStoreDB does: data and metadata bytes, plus two bytes per UTF-16 unit of the type', async () => {
+      const stream = `${unique('edge')}s`;
+      const type = 'Edge大'; // 5 UTF-16 units (10 bytes counted), 7 bytes in UTF-8
+      const metadata = { schema: 1 };
+      const fixed =
+        Buffer.byteLength(JSON.stringify({ text: '' })) + Buffer.byteLength(JSON.stringify(metadata)) + 2 * type.length;
+      const sized = (bytes: number) => ({
+        id: randomUUID(),
+        type,
+        data: { text: 'x'.repeat(bytes - fixed) },
+        metadata,
+      });
+      await expect(store.append(stream, [sized(MAX_APPEND_BYTES + 1)], 'no_stream')).rejects.toMatchObject({
+        name: 'EventTooLargeError',
+        bytes: MAX_APPEND_BYTES + 1,
+      });
+      const exact = sized(MAX_APPEND_BYTES); // exactly the limit: allowed
+      await store.append(stream, [exact], 'no_stream');
+      expect((await store.readStream(stream)).map((e) => e.id)).toEqual([exact.id]);
+    });
+
     it('rejects no_stream on an existing stream and a stale or absent revision, appending nothing', async () => {
       const stream = `${unique('conflict')}s`;
       const absent = `${unique('absent')}s`;
@@ -78,24 +99,58 @@ export function appendContract(scope: ContractScope): void {
       expect((await store.readStream(stream)).map((e) => e.revision)).toEqual([0n, 1n, 2n]);
     });
 
-    it('treats a repeated append of stored event ids as a no-op returning the stored result', async () => {
+    it('answers a retry at the first attempt’s expected revision with its result, also after the stream moved on', async () => {
       const prefix = unique('idem');
       const stream = `${prefix}s`;
       const head = await store.headPosition();
       const batch = [event(), event()];
       const first = await store.append(stream, batch, 'no_stream');
-      const again = await store.append(stream, batch, 'no_stream');
-      expect(again).toEqual(first);
+      expect(await store.append(stream, batch, 'no_stream')).toEqual(first);
 
       const single = event();
       const once = await store.append(stream, [single], 1n);
-      const twice = await store.append(stream, [single], 1n);
-      expect(twice).toEqual(once);
       expect(once.nextExpectedRevision).toBe(2n);
+      expect(await store.append(stream, [single], 1n)).toEqual(once);
 
-      const expected = ids([...batch, single]);
+      // The stream moves on; the retries still name what their first attempts stored.
+      const later = event();
+      await store.append(stream, [later], 2n);
+      expect(await store.append(stream, batch, 'no_stream')).toEqual(first);
+      expect(await store.append(stream, [single], 1n)).toEqual(once);
+
+      const expected = ids([...batch, single, later]);
       expect(ids(await store.readStream(stream))).toEqual(expected);
       expect(ids(await store.readAll({ after: head, filter: { streamPrefixes: [prefix] } }))).toEqual(expected);
+    });
+
+    it('refuses a retry that only partly matches what is stored at its revision, writing nothing', async () => {
+      const stream = `${unique('partial')}s`;
+      const stored = [event(), event()];
+      await store.append(stream, stored, 'no_stream');
+      const longer = [...stored, event()];
+      await expect(store.append(stream, longer, 'no_stream')).rejects.toMatchObject({
+        name: 'WrongExpectedRevisionError',
+        expected: 'no_stream',
+        actual: 1n,
+      });
+      await expect(store.append(stream, [stored[0], event()], 'no_stream')).rejects.toBeInstanceOf(
+        WrongExpectedRevisionError,
+      );
+      expect(ids(await store.readStream(stream))).toEqual(ids(stored));
+    });
+
+    it('writes the same ids again when they are appended at the current revision: ids are not unique', async () => {
+      const stream = `${unique('again')}s`;
+      const repeated = event();
+      const first = await store.append(stream, [repeated], 'no_stream');
+      const again = await store.append(stream, [repeated], 0n);
+      expect(again.nextExpectedRevision).toBe(1n);
+      expect(again.position).toBeGreaterThan(first.position);
+      const read = await store.readStream(stream);
+      expect(read.map((e) => [e.id, e.revision, e.position])).toEqual([
+        [repeated.id, 0n, first.position],
+        [repeated.id, 1n, again.position],
+      ]);
     });
   });
 }
