@@ -56,6 +56,33 @@ export function readStoreContract(name: string, factory: () => ReadStore | Promi
         expect(await store.get(coll, 'refused')).toMatchObject({ ok: 1, _version: '1' });
       });
 
+      it("refuses a document nested deeper than 100 levels (MongoDB's limit; arrays count) and keeps the previous version", async () => {
+        // The document itself is level 1; each object (or, `withArrays`, every other level an array
+        // of one object: FerretDB stores no array directly in an array) is one level more.
+        const nested = (levels: number, withArrays = false) => {
+          let value: unknown = { leaf: levels };
+          for (let level = levels - 1; level >= 1; level--)
+            value = withArrays && level % 2 === 0 ? [value] : { n: value };
+          return value as Record<string, unknown>;
+        };
+        expect(await store.upsert(coll, 'deep', nested(100), 1n)).toBe(true);
+        expect(await store.get(coll, 'deep')).toEqual({ _id: 'deep', _version: '1', ...nested(100) });
+        await expect(store.upsert(coll, 'deep', nested(101), 2n)).rejects.toMatchObject({
+          name: 'DocumentRefused',
+          message: expect.stringMatching(/nested over 100 levels/),
+        });
+        await expect(store.upsert(coll, 'deep', nested(101, true), 3n)).rejects.toMatchObject({
+          name: 'DocumentRefused',
+        });
+        // Far past any stack: refused, not overflowed.
+        await expect(store.upsert(coll, 'deep', nested(100_000), 4n)).rejects.toMatchObject({
+          name: 'DocumentRefused',
+        });
+        expect(await store.get(coll, 'deep')).toEqual({ _id: 'deep', _version: '1', ...nested(100) });
+        expect(await store.upsert(coll, 'deep', nested(100, true), 5n)).toBe(true);
+        expect(await store.get(coll, 'deep')).toEqual({ _id: 'deep', _version: '5', ...nested(100, true) });
+      });
+
       it('returns undefined for an absent id or collection', async () => {
         expect(await store.get(coll, 'missing')).toBeUndefined();
         expect(await store.get(`${coll}_none`, 'missing')).toBeUndefined();
