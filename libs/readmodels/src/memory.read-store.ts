@@ -1,8 +1,8 @@
 import { createReadStream, createWriteStream, promises as fs } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { dirname } from 'node:path';
-import { Query } from 'mingo';
 import { asStored, bsonProblem, DocumentRefused } from './bson-limits';
+import { mongoQuery } from './mongo-filter';
 import type { Filter, FindOptions, ReadDoc, ReadStore } from './read-store.port';
 
 /** Version of a stored doc as a bigint; a doc without `_version` loses to any write. */
@@ -32,7 +32,8 @@ type SnapshotLine =
   | { end: number };
 
 /**
- * In-process read store (the embedded default): documents in Maps, Mongo-style queries by mingo.
+ * In-process read store (the embedded default): documents in Maps, Mongo-style queries by mingo
+ * (through `mongoQuery`, which rewrites the conditions mingo would answer unlike MongoDB).
  *
  * Copy policy: a write is copied once as MongoDB would store it (`asStored`: the caller keeps its
  * object, a property holding undefined is left out) and
@@ -136,7 +137,7 @@ export class MemoryReadStore implements ReadStore {
   async find(collection: string, filter: Filter = {}, options: FindOptions = {}): Promise<ReadDoc[]> {
     const docs = this.docs(collection);
     if (!docs) return [];
-    let cursor = new Query(filter).find<ReadDoc>([...this.candidates(collection, docs, filter)]);
+    let cursor = mongoQuery(filter).find<ReadDoc>([...this.candidates(collection, docs, filter)]);
     // Mongo applies sort, then skip, then limit whatever the call order; so does mingo's cursor.
     if (options.sort) cursor = cursor.sort(options.sort);
     if (options.skip) cursor = cursor.skip(options.skip);
@@ -148,7 +149,7 @@ export class MemoryReadStore implements ReadStore {
     const docs = this.docs(collection);
     if (!docs) return 0;
     if (Object.keys(filter).length === 0) return docs.size;
-    const query = new Query(filter);
+    const query = mongoQuery(filter);
     let n = 0;
     for (const doc of this.candidates(collection, docs, filter)) if (query.test(doc)) n++;
     return n;

@@ -1,10 +1,17 @@
 import type { ReadDoc, ReadStore } from './read-store.port';
+import { queryContract, type ContractOptions } from './read-store.query.contract';
+
+export type { ContractOptions, ServerGap } from './read-store.query.contract';
 
 /**
  * The contract every ReadStore adapter passes. Collection and checkpoint names are unique per
  * test so the suite can run against a shared server without cleanup between tests.
  */
-export function readStoreContract(name: string, factory: () => ReadStore | Promise<ReadStore>): void {
+export function readStoreContract(
+  name: string,
+  factory: () => ReadStore | Promise<ReadStore>,
+  options: ContractOptions = {},
+): void {
   describe(`ReadStore contract: ${name}`, () => {
     let store: ReadStore;
     let coll: string;
@@ -311,6 +318,8 @@ export function readStoreContract(name: string, factory: () => ReadStore | Promi
         expect(await store.count(coll, { group: 'other' })).toBe(2);
       });
     });
+
+    queryContract(name, () => ({ store, coll }), options);
 
     describe('checkpoints', () => {
       it('are undefined until set, then read back exactly, and may move backwards (rebuild)', async () => {
