@@ -91,3 +91,7 @@ const isPlain = (value: object) => {
   const proto = Object.getPrototypeOf(value) as unknown;
   return proto === Object.prototype || proto === null;
 };
+
+/** A plain object: what MongoDB stores as a sub-document (not an array, a Date or another class's instance). */
+export const isDocument = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) && isPlain(value);

@@ -3,6 +3,7 @@ import { createInterface } from 'node:readline';
 import { dirname } from 'node:path';
 import { asStored, bsonProblem, DocumentRefused } from './bson-limits';
 import { mongoQuery } from './mongo-filter';
+import { sortDocs } from './mongo-order';
 import type { Filter, FindOptions, ReadDoc, ReadStore } from './read-store.port';
 
 /** Version of a stored doc as a bigint; a doc without `_version` loses to any write. */
@@ -137,9 +138,16 @@ export class MemoryReadStore implements ReadStore {
   async find(collection: string, filter: Filter = {}, options: FindOptions = {}): Promise<ReadDoc[]> {
     const docs = this.docs(collection);
     if (!docs) return [];
-    let cursor = mongoQuery(filter).find<ReadDoc>([...this.candidates(collection, docs, filter)]);
-    // Mongo applies sort, then skip, then limit whatever the call order; so does mingo's cursor.
-    if (options.sort) cursor = cursor.sort(options.sort);
+    const query = mongoQuery(filter);
+    const candidates = [...this.candidates(collection, docs, filter)];
+    // Mongo applies sort, then skip, then limit whatever the call order. Sorted as MongoDB sorts
+    // (mingo orders arrays otherwise); unsorted, mingo's lazy cursor stops at the limit.
+    if (options.sort) {
+      const skip = options.skip ?? 0;
+      const found = candidates.filter((doc) => query.test(doc));
+      return sortDocs(found, options.sort).slice(skip, options.limit ? skip + options.limit : undefined);
+    }
+    let cursor = query.find<ReadDoc>(candidates);
     if (options.skip) cursor = cursor.skip(options.skip);
     if (options.limit) cursor = cursor.limit(options.limit);
     return cursor.all();

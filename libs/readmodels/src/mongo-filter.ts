@@ -1,4 +1,5 @@
 import { Context, Query } from 'mingo';
+import { isDocument } from './bson-limits';
 import type { Filter } from './read-store.port';
 
 /**
@@ -42,12 +43,6 @@ const context = Context.init({
     },
   },
 });
-
-const isDocument = (value: unknown): value is Record<string, unknown> => {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
-};
 
 /** `{$gt: 1, $lt: 5}`, as opposed to a document to compare with (`{a: 1}`, `{}`). */
 const isOperators = (value: unknown): value is Record<string, unknown> =>

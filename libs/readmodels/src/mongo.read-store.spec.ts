@@ -12,6 +12,8 @@ const url = process.env.MONGO_TEST_URL;
 const FERRETDB_GAPS: Record<ServerGap, string> = {
   'dotted-null-in-arrays':
     "FerretDB 1.x matches {'items.sku': null} on an array of scalars or an empty array, and not on an array whose sub-document lacks sku; MongoDB does the reverse",
+  'sort-through-arrays':
+    "FerretDB 1.x sorts every document whose path runs through an array of sub-documents ({'items.n': 1}) as if the path were missing; MongoDB sorts it by the smallest (largest, descending) value the path reaches",
 };
 
 /** The FerretDB version the server reports (buildInfo.ferretdbVersion), or undefined for MongoDB itself. */

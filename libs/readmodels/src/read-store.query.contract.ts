@@ -1,10 +1,11 @@
-import type { Filter, ReadStore } from './read-store.port';
+import type { Filter, ReadStore, Sort } from './read-store.port';
 
 /**
  * A MongoDB behaviour a server speaking its protocol is known to lack, named for the contract
- * cases that check it: `dotted-null-in-arrays`, null through an array of sub-documents.
+ * cases that check it: `dotted-null-in-arrays`, null through an array of sub-documents;
+ * `sort-through-arrays`, sorting on a dotted path through an array of sub-documents.
  */
-export type ServerGap = 'dotted-null-in-arrays';
+export type ServerGap = 'dotted-null-in-arrays' | 'sort-through-arrays';
 
 export interface ContractOptions {
   /** Why the store's server answers `gap` unlike MongoDB (the cases checking it are then skipped), or undefined. */
@@ -12,9 +13,10 @@ export interface ContractOptions {
 }
 
 /**
- * Finds and counts answered as MongoDB answers them, where a store could easily differ: null
- * against a missing field, array fields matched by element. The expectations are MongoDB's
- * (its manual, and jstests/core/null_query_semantics.js in its repository), not any adapter's.
+ * Finds, counts and sorts answered as MongoDB answers them, where a store could easily differ:
+ * null against a missing field, array fields matched and sorted by element, values of several
+ * types in one order. The expectations are MongoDB's (its manual, and
+ * jstests/core/null_query_semantics.js in its repository), not any adapter's.
  */
 export function queryContract(
   name: string,
@@ -32,6 +34,11 @@ export function queryContract(
     const found = (await store.find(coll, filter)).map((doc) => doc._id).sort();
     expect(await store.count(coll, filter)).toBe(found.length);
     return found;
+  }
+  /** The ids of every doc, in the order `sort` gives. */
+  async function order(sort: Sort, page: { skip?: number; limit?: number } = {}): Promise<string[]> {
+    const { store, coll } = current();
+    return (await store.find(coll, {}, { sort, ...page })).map((doc) => doc._id);
   }
   /** Whether this store's server is known to answer `gap` unlike MongoDB (said on stderr, then the case returns). */
   async function lacks(gap: ServerGap): Promise<boolean> {
@@ -144,6 +151,86 @@ export function queryContract(
       expect(await ids({ 'items.sku': { $in: [null, 'x'] } })).toEqual(nullish);
       expect(await ids({ 'items.sku': { $ne: null } })).toEqual(['all-set', 'empty', 'scalars']);
       expect(await ids({ 'items.sku': { $nin: [null] } })).toEqual(['all-set', 'empty', 'scalars']);
+    });
+  });
+  describe('sorting, as MongoDB sorts', () => {
+    it('sorts missing and null as one value, before any other ascending and after descending; an empty array before both', async () => {
+      await seed([
+        { _id: 'one', f: 1 },
+        { _id: 'null', f: null },
+        { _id: 'missing' },
+        { _id: 'text', f: 'a' },
+        { _id: 'empty', f: [] },
+      ]);
+      expect(await order({ f: 1, _id: 1 })).toEqual(['empty', 'missing', 'null', 'one', 'text']);
+      expect(await order({ f: 1, _id: -1 })).toEqual(['empty', 'null', 'missing', 'one', 'text']);
+      expect(await order({ f: -1, _id: 1 })).toEqual(['text', 'one', 'missing', 'null', 'empty']);
+    });
+
+    it('sorts an array field by its smallest element ascending and its largest descending', async () => {
+      await seed([
+        { _id: 'p', n: [1, 9] },
+        { _id: 'q', n: [4] },
+        { _id: 'r', n: 6 },
+        { _id: 's', n: [0, 3] },
+        { _id: 't', n: [6, 2] },
+        { _id: 'u', n: [2, 1] },
+        { _id: 'v', n: ['x', 0] },
+      ]);
+      // Smallest: s 0, v 0, p 1, u 1, t 2, q 4, r 6 (equal keys by _id, not by the rest of the array).
+      expect(await order({ n: 1, _id: 1 })).toEqual(['s', 'v', 'p', 'u', 't', 'q', 'r']);
+      // Largest: v 'x' (a string is above every number), p 9, r 6, t 6, q 4, s 3, u 2.
+      expect(await order({ n: -1, _id: 1 })).toEqual(['v', 'p', 'r', 't', 'q', 's', 'u']);
+      expect(await order({ n: -1, _id: 1 }, { skip: 1, limit: 2 })).toEqual(['p', 'r']);
+    });
+
+    it('orders types as MongoDB does (null, numbers, strings, objects, booleans); strings by code point, objects field by field', async () => {
+      await seed([
+        { _id: 'true', v: true },
+        { _id: 'object {a:"x"}', v: { a: 'x' } },
+        { _id: 'object {b:0}', v: { b: 0 } },
+        { _id: 'object {a:2}', v: { a: 2 } },
+        { _id: 'object {a:1,b:1}', v: { a: 1, b: 1 } },
+        { _id: 'string U+1F600', v: '\u{1F600}' },
+        { _id: 'string U+FFFD', v: '\uFFFD' },
+        { _id: 'string b', v: 'b' },
+        { _id: 'string 10', v: '10' },
+        { _id: 'number 10', v: 10 },
+        { _id: 'number 2', v: 2 },
+        { _id: 'false', v: false },
+        { _id: 'null', v: null },
+      ]);
+      const ascending = [
+        'null',
+        'number 2',
+        'number 10',
+        'string 10',
+        'string b',
+        // UTF-8 byte order: U+FFFD before U+1F600 (JavaScript's < puts the surrogate pair first).
+        'string U+FFFD',
+        'string U+1F600',
+        // The first fields' values' types, then their names, then their values; a prefix first.
+        'object {a:1,b:1}',
+        'object {a:2}',
+        'object {b:0}',
+        'object {a:"x"}',
+        'false',
+        'true',
+      ];
+      expect(await order({ v: 1 })).toEqual(ascending);
+      expect(await order({ v: -1 })).toEqual([...ascending].reverse());
+    });
+
+    it('sorts on a dotted path through an array of sub-documents by the smallest value it reaches ascending, the largest descending', async () => {
+      if (await lacks('sort-through-arrays')) return;
+      await seed([
+        { _id: 'i1', items: [{ n: 4 }, { n: 0 }] },
+        { _id: 'i2', items: [{ n: 2 }] },
+        { _id: 'i3', items: [{ n: 1 }, { n: 3 }] },
+        { _id: 'i4' },
+      ]);
+      expect(await order({ 'items.n': 1, _id: 1 })).toEqual(['i4', 'i1', 'i3', 'i2']);
+      expect(await order({ 'items.n': -1, _id: 1 })).toEqual(['i1', 'i3', 'i2', 'i4']);
     });
   });
 }
