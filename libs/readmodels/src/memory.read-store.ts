@@ -20,6 +20,18 @@ function deepFreeze<T>(value: T): T {
 /** The ids holding one value of an indexed field: one id, or several. */
 type IndexEntry = string | Set<string>;
 
+/** What an equality index looks up: a string, number or boolean (null and documents are found by a scan). */
+const isIndexable = (value: unknown): value is string | number | boolean =>
+  typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+
+/**
+ * The keys a doc's value is indexed under: the value itself, or each element of an array, which
+ * `{field: element}` matches in MongoDB. A null, missing or document value is under none: an
+ * equality the index answers never matches it.
+ */
+const indexKeys = (value: unknown): unknown[] =>
+  isIndexable(value) ? [value] : Array.isArray(value) ? value.filter(isIndexable) : [];
+
 /**
  * A snapshot is JSON lines, written and read one document at a time (one JSON string of every
  * document would pass V8's string limit, about 512 MB, and then no snapshot could be written):
@@ -53,16 +65,20 @@ export class MemoryReadStore implements ReadStore {
    */
   private readonly indexes = new Map<string, Map<string, Map<unknown, IndexEntry>>>();
 
-  /** A compound index is kept on its first field: the equality that narrows a find; mingo sorts the few docs it leaves. */
+  /**
+   * A compound index is kept on its first field: the equality that narrows a find; the few docs it
+   * leaves are sorted. A nested field ('meta.day') is not indexed here: a find on it scans.
+   */
   async ensureIndex(collection: string, indexed: string | readonly string[]): Promise<void> {
     const field = typeof indexed === 'string' ? indexed : indexed[0];
-    if (field === undefined) return;
+    if (field === undefined || field.includes('.')) return;
     let fields = this.indexes.get(collection);
     if (!fields) this.indexes.set(collection, (fields = new Map()));
     if (fields.has(field)) return;
     const index = new Map<unknown, IndexEntry>();
     fields.set(field, index);
-    for (const doc of this.collections.get(collection)?.values() ?? []) this.indexAdd(index, doc[field], doc._id);
+    for (const doc of this.collections.get(collection)?.values() ?? [])
+      for (const key of indexKeys(doc[field])) this.indexAdd(index, key, doc._id);
   }
 
   private indexAdd(index: Map<unknown, IndexEntry>, value: unknown, id: string): void {
@@ -90,18 +106,18 @@ export class MemoryReadStore implements ReadStore {
     if (!fields) return;
     for (const [field, index] of fields) {
       if (before && before[field] === after?.[field]) continue;
-      if (before) this.indexDelete(index, before[field], before._id);
-      if (after) this.indexAdd(index, after[field], after._id);
+      if (before) for (const key of indexKeys(before[field])) this.indexDelete(index, key, before._id);
+      if (after) for (const key of indexKeys(after[field])) this.indexAdd(index, key, after._id);
     }
   }
 
-  /** The docs an indexed equality in the filter allows, or every doc. */
+  /** The docs an indexed equality in the filter (to a string, number or boolean) allows, or every doc. */
   private candidates(collection: string, docs: Map<string, ReadDoc>, filter: Filter): Iterable<ReadDoc> {
     const fields = this.indexes.get(collection);
     if (fields) {
       for (const [field, index] of fields) {
         const wanted = filter[field];
-        if (wanted === undefined || (wanted !== null && typeof wanted === 'object')) continue;
+        if (!isIndexable(wanted)) continue;
         const ids = index.get(wanted);
         if (ids === undefined) return [];
         return typeof ids === 'string' ? [docs.get(ids)!] : [...ids].map((id) => docs.get(id)!);

@@ -290,6 +290,29 @@ export function readStoreContract(
         expect(strip(await store.find(coll, { group: 'x' }))).toEqual(['g']);
       });
 
+      it('answers null, an array element and a nested field on an indexed field as MongoDB does', async () => {
+        for (const field of ['f', 'tags', 'meta.day']) await store.ensureIndex(coll, field);
+        const ids = async (filter: Record<string, unknown>) =>
+          strip(await store.find(coll, filter, { sort: { _id: 1 } }));
+        await store.upsert(coll, 'a', { f: 'x', tags: ['red', 'blue'], meta: { day: 'mon' } }, 0n);
+        await store.upsert(coll, 'b', { f: null, tags: 'red', meta: { day: 'tue' } }, 0n);
+        await store.upsert(coll, 'c', { tags: [] }, 0n);
+        await store.upsert(coll, 'd', { f: ['x', null], tags: ['blue', 'blue'] }, 0n);
+        expect(await ids({ f: null })).toEqual(['b', 'c', 'd']);
+        expect(await store.count(coll, { f: null })).toBe(3);
+        expect(await ids({ f: 'x' })).toEqual(['a', 'd']);
+        expect(await ids({ tags: 'red' })).toEqual(['a', 'b']);
+        expect(await ids({ tags: 'blue' })).toEqual(['a', 'd']);
+        expect(await ids({ 'meta.day': 'tue' })).toEqual(['b']);
+        expect(await store.upsert(coll, 'd', { f: 'y', tags: ['green'] }, 1n)).toBe(true);
+        expect(await store.delete(coll, 'b', 1n)).toBe(true);
+        expect(await ids({ tags: 'blue' })).toEqual(['a']);
+        expect(await ids({ tags: 'red' })).toEqual(['a']);
+        expect(await ids({ tags: 'green' })).toEqual(['d']);
+        expect(await ids({ f: 'x' })).toEqual(['a']);
+        expect(await ids({ f: null })).toEqual(['c']);
+      });
+
       it('a compound index (equality, then the order) pages one group in order', async () => {
         await store.ensureIndex(coll, ['group', 'n']);
         for (let n = 0; n < 30; n++)
