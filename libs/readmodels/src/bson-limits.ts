@@ -2,6 +2,12 @@ import { BSON } from 'mongodb';
 
 /** MongoDB's largest document (BSON bytes). */
 export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
+/**
+ * MongoDB's documented nesting limit: the document itself is level 1, each object or array in it one
+ * level more. (The server's own check is looser, 180 levels by default, and FerretDB 1.x has none:
+ * both adapters refuse past 100 before writing, so a document is stored on every server or on none.)
+ */
+export const MAX_NESTING_LEVELS = 100;
 
 /**
  * What MongoDB refuses to store. Permanent: the same event yields the same document, so writing it
@@ -20,18 +26,20 @@ export const isDocumentRefused = (error: unknown): boolean =>
 
 /**
  * Why MongoDB would refuse this document, or null: a key holding a NUL byte (BSON cannot encode
- * it), or a document over 16 MiB. The in-memory read store applies the same check, so what
- * production would refuse fails in every test too.
+ * it), nesting deeper than 100 levels, or a document over 16 MiB. The in-memory read store applies
+ * the same check, so what production would refuse fails in every test too. The walk is iterative
+ * and stops at the first problem, so a document nested past any stack is refused, not overflowed.
  */
 export function bsonProblem(doc: Record<string, unknown>): string | null {
-  const stack: unknown[] = [doc];
+  const stack: [node: object, level: number][] = [[doc, 1]];
   while (stack.length > 0) {
-    const node = stack.pop();
-    if (!node || typeof node !== 'object') continue;
+    const [node, level] = stack.pop()!;
+    if (level > MAX_NESTING_LEVELS)
+      return `it is nested over ${MAX_NESTING_LEVELS} levels deep, MongoDB's nesting limit`;
     const list = Array.isArray(node);
     for (const [key, value] of Object.entries(node)) {
       if (!list && key.includes('\u0000')) return `the key ${JSON.stringify(key)} holds a NUL byte`;
-      if (value && typeof value === 'object' && !(value instanceof Date)) stack.push(value);
+      if (value && typeof value === 'object' && !(value instanceof Date)) stack.push([value as object, level + 1]);
     }
   }
   const bytes = BSON.calculateObjectSize(doc);
@@ -83,3 +91,7 @@ const isPlain = (value: object) => {
   const proto = Object.getPrototypeOf(value) as unknown;
   return proto === Object.prototype || proto === null;
 };
+
+/** A plain object: what MongoDB stores as a sub-document (not an array, a Date or another class's instance). */
+export const isDocument = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) && isPlain(value);

@@ -1,8 +1,9 @@
 import { createReadStream, createWriteStream, promises as fs } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { dirname } from 'node:path';
-import { Query } from 'mingo';
 import { asStored, bsonProblem, DocumentRefused } from './bson-limits';
+import { mongoQuery } from './mongo-filter';
+import { sortDocs } from './mongo-order';
 import type { Filter, FindOptions, ReadDoc, ReadStore } from './read-store.port';
 
 /** Version of a stored doc as a bigint; a doc without `_version` loses to any write. */
@@ -19,6 +20,18 @@ function deepFreeze<T>(value: T): T {
 /** The ids holding one value of an indexed field: one id, or several. */
 type IndexEntry = string | Set<string>;
 
+/** What an equality index looks up: a string, number or boolean (null and documents are found by a scan). */
+const isIndexable = (value: unknown): value is string | number | boolean =>
+  typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+
+/**
+ * The keys a doc's value is indexed under: the value itself, or each element of an array, which
+ * `{field: element}` matches in MongoDB. A null, missing or document value is under none: an
+ * equality the index answers never matches it.
+ */
+const indexKeys = (value: unknown): unknown[] =>
+  isIndexable(value) ? [value] : Array.isArray(value) ? value.filter(isIndexable) : [];
+
 /**
  * A snapshot is JSON lines, written and read one document at a time (one JSON string of every
  * document would pass V8's string limit, about 512 MB, and then no snapshot could be written):
@@ -32,7 +45,8 @@ type SnapshotLine =
   | { end: number };
 
 /**
- * In-process read store (the embedded default): documents in Maps, Mongo-style queries by mingo.
+ * In-process read store (the embedded default): documents in Maps, Mongo-style queries by mingo
+ * (through `mongoQuery`, which rewrites the conditions mingo would answer unlike MongoDB).
  *
  * Copy policy: a write is copied once as MongoDB would store it (`asStored`: the caller keeps its
  * object, a property holding undefined is left out) and
@@ -51,16 +65,20 @@ export class MemoryReadStore implements ReadStore {
    */
   private readonly indexes = new Map<string, Map<string, Map<unknown, IndexEntry>>>();
 
-  /** A compound index is kept on its first field: the equality that narrows a find; mingo sorts the few docs it leaves. */
+  /**
+   * A compound index is kept on its first field: the equality that narrows a find; the few docs it
+   * leaves are sorted. A nested field ('meta.day') is not indexed here: a find on it scans.
+   */
   async ensureIndex(collection: string, indexed: string | readonly string[]): Promise<void> {
     const field = typeof indexed === 'string' ? indexed : indexed[0];
-    if (field === undefined) return;
+    if (field === undefined || field.includes('.')) return;
     let fields = this.indexes.get(collection);
     if (!fields) this.indexes.set(collection, (fields = new Map()));
     if (fields.has(field)) return;
     const index = new Map<unknown, IndexEntry>();
     fields.set(field, index);
-    for (const doc of this.collections.get(collection)?.values() ?? []) this.indexAdd(index, doc[field], doc._id);
+    for (const doc of this.collections.get(collection)?.values() ?? [])
+      for (const key of indexKeys(doc[field])) this.indexAdd(index, key, doc._id);
   }
 
   private indexAdd(index: Map<unknown, IndexEntry>, value: unknown, id: string): void {
@@ -88,18 +106,18 @@ export class MemoryReadStore implements ReadStore {
     if (!fields) return;
     for (const [field, index] of fields) {
       if (before && before[field] === after?.[field]) continue;
-      if (before) this.indexDelete(index, before[field], before._id);
-      if (after) this.indexAdd(index, after[field], after._id);
+      if (before) for (const key of indexKeys(before[field])) this.indexDelete(index, key, before._id);
+      if (after) for (const key of indexKeys(after[field])) this.indexAdd(index, key, after._id);
     }
   }
 
-  /** The docs an indexed equality in the filter allows, or every doc. */
+  /** The docs an indexed equality in the filter (to a string, number or boolean) allows, or every doc. */
   private candidates(collection: string, docs: Map<string, ReadDoc>, filter: Filter): Iterable<ReadDoc> {
     const fields = this.indexes.get(collection);
     if (fields) {
       for (const [field, index] of fields) {
         const wanted = filter[field];
-        if (wanted === undefined || (wanted !== null && typeof wanted === 'object')) continue;
+        if (!isIndexable(wanted)) continue;
         const ids = index.get(wanted);
         if (ids === undefined) return [];
         return typeof ids === 'string' ? [docs.get(ids)!] : [...ids].map((id) => docs.get(id)!);
@@ -136,9 +154,16 @@ export class MemoryReadStore implements ReadStore {
   async find(collection: string, filter: Filter = {}, options: FindOptions = {}): Promise<ReadDoc[]> {
     const docs = this.docs(collection);
     if (!docs) return [];
-    let cursor = new Query(filter).find<ReadDoc>([...this.candidates(collection, docs, filter)]);
-    // Mongo applies sort, then skip, then limit whatever the call order; so does mingo's cursor.
-    if (options.sort) cursor = cursor.sort(options.sort);
+    const query = mongoQuery(filter);
+    const candidates = [...this.candidates(collection, docs, filter)];
+    // Mongo applies sort, then skip, then limit whatever the call order. Sorted as MongoDB sorts
+    // (mingo orders arrays otherwise); unsorted, mingo's lazy cursor stops at the limit.
+    if (options.sort) {
+      const skip = options.skip ?? 0;
+      const found = candidates.filter((doc) => query.test(doc));
+      return sortDocs(found, options.sort).slice(skip, options.limit ? skip + options.limit : undefined);
+    }
+    let cursor = query.find<ReadDoc>(candidates);
     if (options.skip) cursor = cursor.skip(options.skip);
     if (options.limit) cursor = cursor.limit(options.limit);
     return cursor.all();
@@ -148,7 +173,7 @@ export class MemoryReadStore implements ReadStore {
     const docs = this.docs(collection);
     if (!docs) return 0;
     if (Object.keys(filter).length === 0) return docs.size;
-    const query = new Query(filter);
+    const query = mongoQuery(filter);
     let n = 0;
     for (const doc of this.candidates(collection, docs, filter)) if (query.test(doc)) n++;
     return n;

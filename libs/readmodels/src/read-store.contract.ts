@@ -1,10 +1,17 @@
 import type { ReadDoc, ReadStore } from './read-store.port';
+import { queryContract, type ContractOptions } from './read-store.query.contract';
+
+export type { ContractOptions, ServerGap } from './read-store.query.contract';
 
 /**
  * The contract every ReadStore adapter passes. Collection and checkpoint names are unique per
  * test so the suite can run against a shared server without cleanup between tests.
  */
-export function readStoreContract(name: string, factory: () => ReadStore | Promise<ReadStore>): void {
+export function readStoreContract(
+  name: string,
+  factory: () => ReadStore | Promise<ReadStore>,
+  options: ContractOptions = {},
+): void {
   describe(`ReadStore contract: ${name}`, () => {
     let store: ReadStore;
     let coll: string;
@@ -54,6 +61,33 @@ export function readStoreContract(name: string, factory: () => ReadStore | Promi
           name: 'DocumentRefused',
         });
         expect(await store.get(coll, 'refused')).toMatchObject({ ok: 1, _version: '1' });
+      });
+
+      it("refuses a document nested deeper than 100 levels (MongoDB's limit; arrays count) and keeps the previous version", async () => {
+        // The document itself is level 1; each object (or, `withArrays`, every other level an array
+        // of one object: FerretDB stores no array directly in an array) is one level more.
+        const nested = (levels: number, withArrays = false) => {
+          let value: unknown = { leaf: levels };
+          for (let level = levels - 1; level >= 1; level--)
+            value = withArrays && level % 2 === 0 ? [value] : { n: value };
+          return value as Record<string, unknown>;
+        };
+        expect(await store.upsert(coll, 'deep', nested(100), 1n)).toBe(true);
+        expect(await store.get(coll, 'deep')).toEqual({ _id: 'deep', _version: '1', ...nested(100) });
+        await expect(store.upsert(coll, 'deep', nested(101), 2n)).rejects.toMatchObject({
+          name: 'DocumentRefused',
+          message: expect.stringMatching(/nested over 100 levels/),
+        });
+        await expect(store.upsert(coll, 'deep', nested(101, true), 3n)).rejects.toMatchObject({
+          name: 'DocumentRefused',
+        });
+        // Far past any stack: refused, not overflowed.
+        await expect(store.upsert(coll, 'deep', nested(100_000), 4n)).rejects.toMatchObject({
+          name: 'DocumentRefused',
+        });
+        expect(await store.get(coll, 'deep')).toEqual({ _id: 'deep', _version: '1', ...nested(100) });
+        expect(await store.upsert(coll, 'deep', nested(100, true), 5n)).toBe(true);
+        expect(await store.get(coll, 'deep')).toEqual({ _id: 'deep', _version: '5', ...nested(100, true) });
       });
 
       it('returns undefined for an absent id or collection', async () => {
@@ -256,6 +290,29 @@ export function readStoreContract(name: string, factory: () => ReadStore | Promi
         expect(strip(await store.find(coll, { group: 'x' }))).toEqual(['g']);
       });
 
+      it('answers null, an array element and a nested field on an indexed field as MongoDB does', async () => {
+        for (const field of ['f', 'tags', 'meta.day']) await store.ensureIndex(coll, field);
+        const ids = async (filter: Record<string, unknown>) =>
+          strip(await store.find(coll, filter, { sort: { _id: 1 } }));
+        await store.upsert(coll, 'a', { f: 'x', tags: ['red', 'blue'], meta: { day: 'mon' } }, 0n);
+        await store.upsert(coll, 'b', { f: null, tags: 'red', meta: { day: 'tue' } }, 0n);
+        await store.upsert(coll, 'c', { tags: [] }, 0n);
+        await store.upsert(coll, 'd', { f: ['x', null], tags: ['blue', 'blue'] }, 0n);
+        expect(await ids({ f: null })).toEqual(['b', 'c', 'd']);
+        expect(await store.count(coll, { f: null })).toBe(3);
+        expect(await ids({ f: 'x' })).toEqual(['a', 'd']);
+        expect(await ids({ tags: 'red' })).toEqual(['a', 'b']);
+        expect(await ids({ tags: 'blue' })).toEqual(['a', 'd']);
+        expect(await ids({ 'meta.day': 'tue' })).toEqual(['b']);
+        expect(await store.upsert(coll, 'd', { f: 'y', tags: ['green'] }, 1n)).toBe(true);
+        expect(await store.delete(coll, 'b', 1n)).toBe(true);
+        expect(await ids({ tags: 'blue' })).toEqual(['a']);
+        expect(await ids({ tags: 'red' })).toEqual(['a']);
+        expect(await ids({ tags: 'green' })).toEqual(['d']);
+        expect(await ids({ f: 'x' })).toEqual(['a']);
+        expect(await ids({ f: null })).toEqual(['c']);
+      });
+
       it('a compound index (equality, then the order) pages one group in order', async () => {
         await store.ensureIndex(coll, ['group', 'n']);
         for (let n = 0; n < 30; n++)
@@ -284,6 +341,8 @@ export function readStoreContract(name: string, factory: () => ReadStore | Promi
         expect(await store.count(coll, { group: 'other' })).toBe(2);
       });
     });
+
+    queryContract(name, () => ({ store, coll }), options);
 
     describe('checkpoints', () => {
       it('are undefined until set, then read back exactly, and may move backwards (rebuild)', async () => {
