@@ -94,6 +94,8 @@ async function startFerretDb() {
       `--sqlite-url=file:${dir}/`,
       `--listen-addr=127.0.0.1:${port}`,
       '--telemetry=disable',
+      // its debug HTTP listener defaults to 127.0.0.1:8088: any free port, so two can run
+      '--debug-addr=127.0.0.1:0',
       `--state-dir=${dir}`,
       '--log-level=warn',
     ],
