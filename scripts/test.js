@@ -2,13 +2,14 @@
 // `npm test`: installs what it needs (npm packages; Debian's nats-server when root and missing),
 // type-checks, checks the import rules, lints and builds (e2e runs the compiled services as OS processes), then runs the unit,
 // integration and e2e projects two at a time, once they pass the timing-sensitive `serial` project
-// alone, then the MongoDB contract suite against FerretDB (scripts/ferretdb.js). Extra arguments go to jest (and skip the serial phase).
+// alone, then the MongoDB contract suite and the cluster's black-box suite against FerretDB
+// (scripts/ferretdb.js). Extra arguments go to jest (and skip the serial phase).
 'use strict';
 const { execFileSync, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { ensureInstalled, ensureBuilt, root } = require('./ensure-built');
-const { startFerretDb, VERSION: FERRETDB_VERSION } = require('./ferretdb');
+const { ferretDbBinary, startFerretDb, VERSION: FERRETDB_VERSION } = require('./ferretdb');
 
 /** A Debian package the suites need, installed when missing and root; otherwise `missing` says what to do. */
 function ensureDebianPackage(name, paths, missing) {
@@ -100,10 +101,24 @@ async function mongoForTests() {
   return { env: { MONGO_TEST_URL: ferret.url }, stop: ferret.stop };
 }
 
+const MONGO_SPEC = 'libs/readmodels/src/mongo.read-store.spec.ts';
+
 async function main() {
+  // A whole run with FerretDB at hand runs the MongoDB suite in the last phase only; otherwise it
+  // runs here and says why it is skipped.
+  const mongoLater = extra.length === 0 && !process.env.MONGO_TEST_URL && Boolean(ferretDbBinary().bin);
   const jest = spawnSync(
     process.execPath,
-    [jestBin, '--maxWorkers=2', '--selectProjects', 'unit', 'integration', 'e2e', ...extra],
+    [
+      jestBin,
+      '--maxWorkers=2',
+      '--selectProjects',
+      'unit',
+      'integration',
+      'e2e',
+      ...(mongoLater ? ['--testPathIgnorePatterns', '/node_modules/', MONGO_SPEC] : []),
+      ...extra,
+    ],
     { cwd: root, stdio: 'inherit' },
   );
   if (jest.status !== 0 || extra.length > 0) process.exit(jest.status ?? 1);
@@ -118,18 +133,26 @@ async function main() {
   // which is no load to put beside the e2e suites' time budgets.
   const mongo = await mongoForTests();
   if (!mongo.env.MONGO_TEST_URL) process.exit(0);
-  console.error('[test] the MongoDB read store against FerretDB…');
-  let contract;
+  console.error('[test] the MongoDB read store, and a cluster on it, against FerretDB…');
+  const onMongo = (args, env) =>
+    spawnSync(process.execPath, [jestBin, '--runInBand', ...args], {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, ...env },
+    });
+  let status;
   try {
-    contract = spawnSync(
-      process.execPath,
-      [jestBin, '--runInBand', 'libs/readmodels/src/mongo.read-store.spec.ts', '--selectProjects', 'unit'],
-      { cwd: root, stdio: 'inherit', env: { ...process.env, ...mongo.env } },
-    );
+    status = onMongo([MONGO_SPEC, '--selectProjects', 'unit'], mongo.env).status;
+    // The cluster's black-box suite with its read models in MongoDB: the projector service
+    // writes them, every gateway reads them (its supervision case runs in the e2e phase).
+    if (status === 0)
+      status = onMongo(['test/e2e/cluster.e2e.ts', '--selectProjects', 'e2e', '-t', '^cluster (?!supervision)'], {
+        MONGO_URL: `${mongo.env.MONGO_TEST_URL}webresearch`,
+      }).status;
   } finally {
     mongo.stop();
   }
-  process.exit(contract.status ?? 1);
+  process.exit(status ?? 1);
 }
 
 main().catch((error) => {

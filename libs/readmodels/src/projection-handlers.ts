@@ -67,10 +67,18 @@ export async function applyEvent(store: ReadStore, handlers: Iterable<Handler>, 
   if (failures.length > 0) throw new ProjectionFailed(event, failures);
 }
 
+/** The handler's projection reads this event (and had not applied it before this run). */
+export const reads = (h: Handler, event: RecordedEvent): boolean =>
+  event.position > h.from && h.types.has(event.type) && matchesFilter(h.projection.filter, event);
+
+/** The version a projection's documents get from this event. */
+export const versionOf = (p: Projection, event: RecordedEvent): bigint =>
+  p.versionBy === 'revision' ? event.revision : event.position;
+
 async function applyOne(store: ReadStore, h: Handler, event: RecordedEvent): Promise<void> {
   const p = h.projection;
-  if (event.position <= h.from || !h.types.has(event.type) || !matchesFilter(p.filter, event)) return;
-  const version = p.versionBy === 'revision' ? event.revision : event.position;
+  if (!reads(h, event)) return;
+  const version = versionOf(p, event);
   for (const id of new Set(p.ids(event))) {
     const doc = await store.get(p.collection, id);
     if (doc?._version !== undefined && BigInt(doc._version) >= version) continue; // already applied

@@ -12,6 +12,11 @@ export interface ProjectorOptions {
   batch?: number;
   /** ...or this long after the first unsaved one, whichever comes first. */
   flushMs?: number;
+  /**
+   * Up to this many events the subscription already holds are applied together: each document
+   * read once and written once, at its last version (default 200; 1 writes per event).
+   */
+  writeBatch?: number;
   /** Consecutive failures (projection, read store or subscription) tolerated before stopping. */
   retries?: number;
   /** Backoff before the first retry; doubles on each further one. */

@@ -1,6 +1,7 @@
 import type { RecordedEvent } from '../../eventstore/src/event-store.port';
 import { openSqliteEventStore } from '../../eventstore/src/sqlite.event-store';
 import { checkpointName, type Projection } from './projection';
+import { MemoryReadStore } from './memory.read-store';
 import { Projector } from './projector';
 import {
   daily,
@@ -223,6 +224,54 @@ describe('Projector', () => {
       expect(await store.getCheckpoint(checkpointName('projector', daily))).toBe(last);
     });
   });
+  describe('events applied together', () => {
+    const counted = () => {
+      const reads = new MemoryReadStore();
+      const writes: string[] = [];
+      const upsert = reads.upsert.bind(reads);
+      reads.upsert = (collection, id, doc, version) => (
+        writes.push(`${collection}/${id}`),
+        upsert(collection, id, doc, version)
+      );
+      return { reads, writes };
+    };
+
+    it('write each document once per batch, and leave the same documents as one event at a time', async () => {
+      for (let i = 0; i < 30; i++) await place(`o${i}`, i, 'd1');
+      let last = -1n;
+      for (let i = 0; i < 30; i += 3) last = await pay(`o${i}`);
+      const together = counted();
+      const alone = counted();
+      const a = projector([orders, daily], {}, together.reads);
+      const b = projector([orders, daily], { writeBatch: 1 }, alone.reads);
+      await Promise.all([a.start(), b.start()]);
+      await Promise.all([a.caughtUp(), b.caughtUp()]);
+      expect(a.position).toBe(last);
+      for (const collection of ['orders', 'daily'])
+        expect(await together.reads.find(collection, {}, { sort: { _id: 1 } })).toEqual(
+          await alone.reads.find(collection, {}, { sort: { _id: 1 } }),
+        );
+      expect(alone.writes.filter((w) => w === 'daily/d1')).toHaveLength(30);
+      // 40 events, read in pages: the day's total is written a few times, not once per order
+      expect(together.writes.filter((w) => w === 'daily/d1').length).toBeLessThanOrEqual(3);
+      expect(together.writes.length).toBeLessThan(alone.writes.length / 2);
+    });
+
+    it('a batch that fails is applied again one event at a time: nothing lost, nothing twice', async () => {
+      for (let i = 0; i < 10; i++) await place(`f${i}`, 1, 'd1');
+      const flaky = new MemoryReadStore();
+      const upsert = flaky.upsert.bind(flaky);
+      let calls = 0;
+      flaky.upsert = (collection, id, doc, version) =>
+        ++calls === 2 ? Promise.reject(new Error('store blip')) : upsert(collection, id, doc, version);
+      const p = projector([orders, daily], {}, flaky);
+      await p.start();
+      await p.caughtUp();
+      expect(await flaky.get('daily', 'd1')).toMatchObject({ orders: 10 });
+      expect(await flaky.find('orders')).toHaveLength(10);
+    });
+  });
+
   it('refuses two projections writing one collection', () => {
     expect(() => new Projector(es, store, [daily, { ...daily, name: 'other' }], { logger: silent })).toThrow(
       /both write collection daily/,

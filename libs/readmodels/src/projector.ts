@@ -4,12 +4,17 @@ import { isDocumentRefused } from './bson-limits';
 import { DEAD_LETTERS, type DeadLetter, deadLetter, deadLetterId } from './dead-letters';
 import type { Projection } from './projection';
 import { applyEvent, type Handler, handlersFor, ProjectionFailed, unionFilter } from './projection-handlers';
+import { applyBatch } from './projection-batch';
 import { PositionWaiters, type Waiter } from './position-waiters';
 import type { ReadStore } from './read-store.port';
 import { deferred } from './deferred';
 import type { ProjectorOptions, ProjectorStatus } from './projector-options';
 
 export type { ProjectorOptions, ProjectorStatus } from './projector-options';
+
+/** The step if it is settled within this turn of the event loop, else undefined (it stays pending). */
+const readyNow = <T>(step: Promise<T>): Promise<T | undefined> =>
+  Promise.race([step, new Promise<undefined>((resolve) => setImmediate(resolve, undefined))]);
 
 /**
  * Follows the log from the projections' checkpoints and keeps their read models up to date.
@@ -32,6 +37,7 @@ export class Projector {
   private readonly filter: AllFilter | undefined;
   private readonly prefix: string;
   private readonly batch: number;
+  private readonly writeBatch: number;
   private readonly flushMs: number;
   private readonly retries: number;
   private readonly retryDelayMs: number;
@@ -72,6 +78,7 @@ export class Projector {
   ) {
     this.prefix = options.checkpointName ?? 'projector';
     this.batch = options.batch ?? 500;
+    this.writeBatch = Math.max(1, options.writeBatch ?? 200);
     this.flushMs = options.flushMs ?? 200;
     this.retries = options.retries ?? 3;
     this.retryDelayMs = options.retryDelayMs ?? 500;
@@ -194,33 +201,30 @@ export class Projector {
           filter: this.filter,
         });
         const events = sub[Symbol.asyncIterator]();
+        let step = events.next();
         while (!this.stopping) {
-          const step = events.next();
           this.whenIdle(step);
-          const { done, value: event } = await step;
+          const { done, value: first } = await step;
           if (done || this.stopping) break;
-          if (event.position <= this._position) continue; // redelivered after a resubscribe
-          // in order and filtered alike: nothing we read lies between the last event and this one
-          this.waiters.raise(event.position - 1n);
-          try {
-            await applyEvent(this.store, this.handlersFor(event), event);
-          } catch (err) {
-            if (!(err instanceof ProjectionFailed)) throw err;
-            // A refused document is set aside now; the other failures are retried.
-            const refused = err.failures.filter((f) => isDocumentRefused(f.error));
-            await this.writeDeadLetters(event, refused);
-            const transient = refused.length ? err.failures.filter((f) => !isDocumentRefused(f.error)) : err.failures;
-            if (transient.length > 0) {
-              const failed = transient === err.failures ? err : new ProjectionFailed(event, transient);
-              // Tried `retries` times already: set it aside where it cannot be written.
-              const tries = event.position === this.failing?.position ? this.failing.tries + 1 : 1;
-              this.failing = { position: event.position, tries };
-              if (tries <= this.retries) throw failed;
-              await this.setAside(failed);
-            }
+          step = events.next();
+          // and what the subscription holds already, without waiting for more: written together
+          const batch = [first];
+          while (batch.length < this.writeBatch) {
+            const ready = await readyNow(step);
+            if (!ready || ready.done) break;
+            batch.push(ready.value);
+            step = events.next();
           }
-          failures = 0;
-          this.advance(event.position);
+          const fresh = batch.filter((event) => event.position > this._position); // redelivered after a resubscribe
+          if (fresh.length === 0) continue;
+          // in order and filtered alike: nothing we read lies between the last event and these
+          this.waiters.raise(fresh[0]!.position - 1n);
+          const batched = fresh.length > 1 && (await this.applyTogether(fresh));
+          for (const event of fresh) {
+            if (!batched) await this.applyAlone(event);
+            failures = 0;
+            this.advance(event.position);
+          }
         }
       } catch (err) {
         error = err;
@@ -234,6 +238,47 @@ export class Projector {
         `projector failed at position ${this._position} (attempt ${failures}/${this.retries}), retrying: ${String(error)}`,
       );
       await this.sleep(this.retryDelayMs * 2 ** (failures - 1));
+    }
+  }
+
+  /**
+   * Several events at once, each document read once and written once (applyBatch): true when all
+   * applied. Not while an event of them is being retried or was set aside by some projections, and
+   * false on any failure: the caller then applies them one by one, where the error policy lives
+   * (what was written here is skipped there by the version guard).
+   */
+  private async applyTogether(events: RecordedEvent[]): Promise<boolean> {
+    const first = events[0]!.position;
+    const last = events[events.length - 1]!.position;
+    const within = (position: bigint | undefined) => position !== undefined && position >= first && position <= last;
+    if (within(this.failing?.position) || within(this.aside?.position)) return false;
+    try {
+      await applyBatch(this.store, this.handlers, events);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** One event to every projection that reads it, with the error policy (see the class comment). */
+  private async applyAlone(event: RecordedEvent): Promise<void> {
+    this.waiters.raise(event.position - 1n);
+    try {
+      await applyEvent(this.store, this.handlersFor(event), event);
+    } catch (err) {
+      if (!(err instanceof ProjectionFailed)) throw err;
+      // A refused document is set aside now; the other failures are retried.
+      const refused = err.failures.filter((f) => isDocumentRefused(f.error));
+      await this.writeDeadLetters(event, refused);
+      const transient = refused.length ? err.failures.filter((f) => !isDocumentRefused(f.error)) : err.failures;
+      if (transient.length > 0) {
+        const failed = transient === err.failures ? err : new ProjectionFailed(event, transient);
+        // Tried `retries` times already: set it aside where it cannot be written.
+        const tries = event.position === this.failing?.position ? this.failing.tries + 1 : 1;
+        this.failing = { position: event.position, tries };
+        if (tries <= this.retries) throw failed;
+        await this.setAside(failed);
+      }
     }
   }
 

@@ -85,7 +85,9 @@ describe('Projector', () => {
       await place('r', 1, 'd1');
       const { position: unread } = await es.append('audit-1', [ev('Audited')], 'no_stream');
       await place('y', 1, 'd1');
-      const p = projector([orders], {}, gated);
+      // One event at a time: applied together (the default), r and y are one batch and the
+      // waiter is answered when both are written, a few milliseconds later, not with y held.
+      const p = projector([orders], { writeBatch: 1 }, gated);
       await p.start();
       const waiting = p.waitFor(unread, 5000);
       gates.get('r')!.release(); // y stays held: only its delivery can prove nothing is pending before it
