@@ -12,6 +12,7 @@ import { openEventStore } from '@app/eventstore';
 import { loadConfigOrExit } from '@app/platform/core/boot';
 import { SecretBox } from '@app/platform/secrets';
 import { bootstrapDemoTeam } from '@app/platform/teams/team-admin';
+import { type NatsNode, natsNodeConfig } from './nats-cluster-config';
 
 const SERVICES = [
   'projector',
@@ -42,29 +43,59 @@ const answers = (host: string, port: number, ms = 500) =>
     socket.once('error', () => done(false));
   });
 
-async function ensureNats(natsUrl: string, dataDir: string): Promise<ChildProcess | undefined> {
-  const url = new URL(natsUrl);
-  const host = url.hostname || '127.0.0.1';
-  const port = Number(url.port || 4222);
-  if (await answers(host, port)) return undefined;
-  const binary = NATS_BINARIES.find((candidate) => fs.existsSync(candidate));
-  if (!binary) throw new Error(`no NATS server answers at ${natsUrl} and nats-server is not installed`);
-  const storeDir = path.join(dataDir, 'nats');
-  fs.mkdirSync(storeDir, { recursive: true });
-  // Its own process group: Ctrl-C reaches the services first, and they drain while NATS is still up.
-  const child = spawn(binary, ['-a', host, '-p', String(port), '-js', '-sd', storeDir], {
-    stdio: 'ignore',
-    detached: true,
-  });
+/** Starts one nats-server with `args`, in its own process group (Ctrl-C reaches the services first, and they drain while NATS is still up). */
+async function startNatsServer(binary: string, args: string[], host: string, port: number): Promise<ChildProcess> {
+  const child = spawn(binary, args, { stdio: 'ignore', detached: true });
   for (let i = 0; i < 100; i++) {
-    if (await answers(host, port)) {
-      say('started nats-server', { url: natsUrl, pid: child.pid });
-      return child;
-    }
+    if (await answers(host, port)) return child;
     await new Promise((r) => setTimeout(r, 100));
   }
   child.kill('SIGKILL');
-  throw new Error(`nats-server did not start at ${natsUrl}`);
+  throw new Error(`nats-server did not start at ${host}:${port}`);
+}
+
+/**
+ * NATS for the services: what answers at NATS_URL already, else one local nats-server, or with
+ * NATS_CLUSTER=3 (or more) a cluster of that many nodes with JetStream (client ports from NATS_URL's
+ * port up, route ports 2000 above them; the services are given every node and NATS_REPLICAS=3).
+ */
+async function ensureNats(
+  servers: string[],
+  dataDir: string,
+  clusterSize: number,
+): Promise<{ children: ChildProcess[]; servers: string[] }> {
+  const first = new URL(servers[0]!);
+  const host = first.hostname || '127.0.0.1';
+  const base = Number(first.port || 4222);
+  const nodes: NatsNode[] =
+    clusterSize > 1
+      ? Array.from({ length: clusterSize }, (_, i) => ({
+          name: `n${i + 1}`,
+          host,
+          port: base + i,
+          routePort: base + 2000 + i,
+        }))
+      : [{ name: 'n1', host, port: base, routePort: 0 }];
+  const urls = clusterSize > 1 ? nodes.map((n) => `nats://${n.host}:${n.port}`) : servers;
+  if (await answers(host, base)) return { children: [], servers: urls };
+  const binary = NATS_BINARIES.find((candidate) => fs.existsSync(candidate));
+  if (!binary) throw new Error(`no NATS server answers at ${servers.join(',')} and nats-server is not installed`);
+  const storeDir = path.join(dataDir, 'nats');
+  fs.mkdirSync(storeDir, { recursive: true });
+  if (clusterSize <= 1) {
+    const child = await startNatsServer(binary, ['-a', host, '-p', String(base), '-js', '-sd', storeDir], host, base);
+    say('started nats-server', { url: urls[0], pid: child.pid });
+    return { children: [child], servers: urls };
+  }
+  const children = await Promise.all(
+    nodes.map((node) => {
+      const file = path.join(storeDir, `${node.name}.conf`);
+      fs.writeFileSync(file, natsNodeConfig(node, nodes, path.join(storeDir, node.name)));
+      return startNatsServer(binary, ['-c', file], node.host, node.port);
+    }),
+  );
+  say('started a NATS cluster', { nodes: urls, pids: children.map((c) => c.pid) });
+  return { children, servers: urls };
 }
 
 /**
@@ -99,14 +130,27 @@ async function main() {
     process.stderr.write(`invalid configuration: ${(error as Error).message}\n`);
     process.exit(1);
   }
-  const nats = await ensureNats(config.natsUrl, config.dataDir);
+  const clusterSize = Number(process.env.NATS_CLUSTER ?? 1);
+  if (!Number.isInteger(clusterSize) || clusterSize < 1 || clusterSize === 2 || clusterSize > 7) {
+    process.stderr.write(
+      `invalid configuration: NATS_CLUSTER must be 1, or 3 to 7 nodes, got ${process.env.NATS_CLUSTER}\n`,
+    );
+    process.exit(1);
+  }
+  const nats = await ensureNats(config.natsServers, config.dataDir, clusterSize);
   const store = await openEventStore(config.eventstoreUrl);
   await bootstrapDemoTeam(store, SecretBox.load(config.secretsKey, config.dataDir), (line) =>
     process.stdout.write(line + '\n'),
   );
   await store.close();
 
-  const env = { ...process.env, BUS: 'nats', NATS_URL: config.natsUrl, DATA_DIR: config.dataDir };
+  const env = {
+    ...process.env,
+    BUS: 'nats',
+    NATS_URL: nats.servers.join(','),
+    ...(clusterSize >= 3 && !process.env.NATS_REPLICAS && { NATS_REPLICAS: '3' }),
+    DATA_DIR: config.dataDir,
+  };
   const children = new Map<string, ChildProcess>();
   const restarts = new Map<string, number>();
   let stopping = false;
@@ -138,7 +182,7 @@ async function main() {
     services: SERVICES,
     replicas: Object.fromEntries(replicas),
     port: config.port,
-    nats: config.natsUrl,
+    nats: nats.servers,
   });
 
   const stop = async (signal: NodeJS.Signals) => {
@@ -150,7 +194,7 @@ async function main() {
     const timer = setTimeout(() => [...children.values()].forEach((child) => child.kill('SIGKILL')), 10_000);
     await Promise.all(exits);
     clearTimeout(timer);
-    nats?.kill('SIGTERM');
+    nats.children.forEach((child) => child.kill('SIGTERM'));
     say('stopped');
     process.exit(0);
   };

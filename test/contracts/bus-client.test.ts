@@ -85,11 +85,11 @@ describe.each(['inprocess', 'nats'] as const)('BusClient semantics over %s', (tr
   let bus: BusClient;
 
   beforeAll(async () => {
-    const config: BusTransportConfig = { bus: transport, natsUrl: nats.url };
+    const config: BusTransportConfig = { bus: transport, natsServers: nats.url };
     apps = await Promise.all(
       ['one', 'two'].map((n) => startService(config, 'qtest', [workerModule(`${transport}-${n}`)])),
     );
-    bus = new BusClient({ transport, natsUrl: nats.url, timeoutMs: 3000 });
+    bus = new BusClient({ transport, natsServers: nats.url, timeoutMs: 3000 });
   });
   afterAll(async () => {
     await bus?.onApplicationShutdown();
@@ -238,11 +238,11 @@ describe('a large reply the store cannot hold', () => {
   beforeAll(async () => {
     // A bucket of its own, smaller than the reply.
     app = await startService(
-      { bus: 'nats', natsUrl: nats.url, largePayloads: { bucket: 'bus-test-small', maxBytes: 1_500_000 } },
+      { bus: 'nats', natsServers: nats.url, largePayloads: { bucket: 'bus-test-small', maxBytes: 1_500_000 } },
       'qsmall',
       [workerModule('small')],
     );
-    bus = new BusClient({ transport: 'nats', natsUrl: nats.url, timeoutMs: 3000 });
+    bus = new BusClient({ transport: 'nats', natsServers: nats.url, timeoutMs: 3000 });
   });
   afterAll(async () => {
     await bus?.onApplicationShutdown();
@@ -268,10 +268,10 @@ describe('a large request from a client with bounds of its own', () => {
   let app: INestMicroservice;
   let bus: BusClient;
   beforeAll(async () => {
-    app = await startService({ bus: 'nats', natsUrl: nats.url }, 'qbounds', [workerModule('bounds')]);
+    app = await startService({ bus: 'nats', natsServers: nats.url }, 'qbounds', [workerModule('bounds')]);
     bus = new BusClient({
       transport: 'nats',
-      natsUrl: nats.url,
+      natsServers: nats.url,
       timeoutMs: 3000,
       largePayloads: { bucket: 'bus-test-client', maxBytes: 8_000_000, ttlMs: 60_000 },
     });
@@ -303,8 +303,8 @@ describe('NATS restart', () => {
   let bus: BusClient;
   beforeAll(async () => {
     own = await startNatsServer();
-    app = await startService({ bus: 'nats', natsUrl: own.url }, 'search', [HealthHandlerModule.for('search')]);
-    bus = new BusClient({ transport: 'nats', natsUrl: own.url, timeoutMs: 300 });
+    app = await startService({ bus: 'nats', natsServers: own.url }, 'search', [HealthHandlerModule.for('search')]);
+    bus = new BusClient({ transport: 'nats', natsServers: own.url, timeoutMs: 300 });
   });
   afterAll(async () => {
     await bus?.onApplicationShutdown();

@@ -23,12 +23,16 @@ export async function startService(
   @Module({
     imports: [
       CoreModule.forRoot(loadConfig({ DATA_DIR, RATE_LIMIT_RPS: '0', MAX_CONCURRENT_RUNS_PER_TEAM: '1000' })),
-      BusModule.forRoot({ transport: config.bus, natsUrl: config.natsUrl, service, timeoutMs: 3000 }),
+      BusModule.forRoot({ transport: config.bus, natsServers: config.natsServers, service, timeoutMs: 3000 }),
       ...modules,
     ],
   })
   class ServiceApp {}
-  const app = await NestFactory.createMicroservice(ServiceApp, { ...microserviceOptions(config, service), ...quiet });
+  // A test's stalled handler ('never answers') would hold close() for the whole drain: 1 s here.
+  const app = await NestFactory.createMicroservice(ServiceApp, {
+    ...microserviceOptions({ busDrainMs: 1_000, ...config }, service),
+    ...quiet,
+  });
   await app.listen();
   return app;
 }

@@ -180,9 +180,9 @@ describe.each(['inprocess', 'nats'] as const)('live handlers over %s', (transpor
   let bus: BusClient;
 
   beforeAll(async () => {
-    config = { bus: transport, natsUrl: nats.url };
+    config = { bus: transport, natsServers: nats.url };
     apps = await Promise.all(SERVICES.map((service) => startService(config, service, SERVICE_HANDLERS[service])));
-    bus = new BusClient({ transport, natsUrl: nats.url, service: 'contract-test', timeoutMs: 3000 });
+    bus = new BusClient({ transport, natsServers: nats.url, service: 'contract-test', timeoutMs: 3000 });
   });
   afterAll(async () => {
     await bus?.onApplicationShutdown();
@@ -221,7 +221,7 @@ describe('standalone mode: one process, one app with every service module', () =
   let bus: BusClient;
   beforeAll(async () => {
     app = await startService(
-      { bus: 'inprocess', natsUrl: '' },
+      { bus: 'inprocess', natsServers: '' },
       'standalone',
       SERVICES.flatMap((service) => SERVICE_HANDLERS[service]),
     );

@@ -116,11 +116,41 @@ suite('Kubernetes manifests', () => {
       expect(sets.map((s) => s.metadata.name).sort()).toEqual(['eventstore', 'mongodb', 'nats']);
       for (const s of sets) expect(s.spec.volumeClaimTemplates[0].spec.resources.requests.storage).toMatch(/Gi$/);
       const config = one(overlay, 'ConfigMap', 'web-research-config').data!;
-      expect(config.NATS_URL).toBe('nats://nats:4222');
+      expect(config.NATS_URL.split(',')).toHaveLength(3);
       expect(config.EVENTSTORE_URL).toMatch(/^esdb:\/\/eventstore:2113/);
       expect(config.MONGO_URL).toMatch(/^mongodb:\/\/mongodb:27017\//);
       for (const name of ['nats', 'eventstore', 'mongodb'])
         expect(one(overlay, 'Service', name).spec.type).toBeUndefined();
+    },
+  );
+
+  it.each(['dev', 'prod'])(
+    '%s: NATS is a cluster of three with JetStream: every node routes to every pod of the headless Service, the services are given every node and keep the bucket on three',
+    (overlay) => {
+      const nats = one(overlay, 'StatefulSet', 'nats');
+      expect(nats.spec).toMatchObject({ replicas: 3, serviceName: 'nats-cluster', podManagementPolicy: 'Parallel' });
+      const headless = one(overlay, 'Service', 'nats-cluster');
+      expect(headless.spec.clusterIP).toBe('None');
+      expect(headless.spec.ports).toContainEqual(expect.objectContaining({ port: 6222 }));
+      const conf = one(overlay, 'ConfigMap', 'nats-config').data!['nats.conf']!;
+      const pods = [0, 1, 2].map((i) => `nats-${i}.nats-cluster`);
+      for (const pod of pods) expect(conf).toContain(`nats-route://${pod}:6222`);
+      expect(conf).toMatch(/jetstream \{ store_dir: \/data \}/);
+      expect(conf).toMatch(/server_name: \$POD_NAME/);
+      const container = nats.spec.template.spec.containers[0];
+      expect(container.env).toContainEqual({
+        name: 'POD_NAME',
+        valueFrom: { fieldRef: { fieldPath: 'metadata.name' } },
+      });
+      const config = one(overlay, 'ConfigMap', 'web-research-config').data!;
+      expect(config.NATS_URL.split(',')).toEqual(pods.map((pod) => `nats://${pod}:4222`));
+      expect(config.NATS_REPLICAS).toBe('3');
+      expect(one(overlay, 'PodDisruptionBudget', 'nats').spec.maxUnavailable).toBe(1);
+      // The nodes reach each other's route port, and only they do.
+      const routes = one(overlay, 'NetworkPolicy', 'nats-routes').spec;
+      expect(routes.ingress).toEqual([
+        { from: [{ podSelector: { matchLabels: { app: 'nats' } } }], ports: [{ protocol: 'TCP', port: 6222 }] },
+      ]);
     },
   );
 

@@ -10,10 +10,14 @@ import { bearer, type RunningService, startService } from '../support/service-pr
 import { startSlowSearxng, searxngEnv } from '../support/slow-searxng';
 
 /**
- * `npm run test:faults`: the cluster under a steady mixed load (deep runs with webhooks, task
+ * `npm run test:faults`: the cluster, its bus a NATS cluster of three nodes with JetStream (the
+ * large-payload bucket on all three), under a steady mixed load (deep runs with webhooks, task
  * runs, synchronous searches and extracts) while faults are injected one after another:
  *  - `kill -9` of each service process mid-work (the supervisor starts it again, as Kubernetes would);
- *  - NATS stopped for two seconds and started again mid-run;
+ *  - `kill -9` of each NATS node in turn: the cluster must answer again with the node still down
+ *    (every service and the gateway move to a live node on their own), then the node restarts;
+ *  - one NATS node paused (SIGSTOP) for 20 s: it holds its connections and answers nothing;
+ *  - the whole bus stopped for two seconds and started again mid-run;
  *  - a bus request delivered twice (the same charged search call sent again on NATS).
  * Then the load stops and every promise is checked against the event log itself:
  *  - every run ends (completed, failed with a reason, or cancelled) and its view says so;
@@ -52,6 +56,9 @@ suite('faults under load (cluster)', () => {
   const runs: Array<{ kind: 'search' | 'task'; id: string }> = [];
   const failures: string[] = [];
   let requests = 0;
+  /** When each request was answered 2xx (ms since the epoch): what the load got through during a bus fault. */
+  const oks: number[] = [];
+  const busFaults: string[] = [];
   let faults = 0;
   let fetchingKills = 0;
   let hook = '';
@@ -74,13 +81,17 @@ suite('faults under load (cluster)', () => {
     });
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
     const hookPort = (receiver.address() as AddressInfo).port;
-    svc = await startService('cluster', {
-      ...searxngEnv(searxng, web, [`127.0.0.1:${hookPort}`]),
-      RUN_LEASE_SECONDS: '3',
-      WEBHOOK_BACKOFF_SECONDS: '1',
-      WEBHOOK_MAX_ATTEMPTS: '10',
-      MAX_CONCURRENT_RUNS_PER_TEAM: '50',
-    });
+    svc = await startService(
+      'cluster',
+      {
+        ...searxngEnv(searxng, web, [`127.0.0.1:${hookPort}`]),
+        RUN_LEASE_SECONDS: '3',
+        WEBHOOK_BACKOFF_SECONDS: '1',
+        WEBHOOK_MAX_ATTEMPTS: '10',
+        MAX_CONCURRENT_RUNS_PER_TEAM: '50',
+      },
+      { natsNodes: 3 },
+    );
     hook = `http://127.0.0.1:${hookPort}/hooks`;
   });
   afterAll(async () => {
@@ -101,6 +112,7 @@ suite('faults under load (cluster)', () => {
         signal: AbortSignal.timeout(30_000),
       });
       const json = (await response.json().catch(() => ({}))) as Record<string, any>;
+      if (response.status < 300) oks.push(Date.now());
       if (response.status >= 500 && response.status !== 503)
         failures.push(`${route}: ${response.status} ${JSON.stringify(json).slice(0, 200)}`);
       return { status: response.status, json };
@@ -173,7 +185,39 @@ suite('faults under load (cluster)', () => {
       await sleep(1_500);
     }
 
-    // NATS down for two seconds mid-run, then up again on the same port.
+    // Each NATS node killed in turn: the cluster answers again while it is still down, then it restarts.
+    const nats = svc.natsCluster!;
+    const answered = (since: number) => oks.filter((t) => t > since).length;
+    for (let node = 0; node < nats.urls.length; node++) {
+      await nats.kill(node);
+      faults++;
+      const down = Date.now();
+      await ready();
+      await sleep(3_000);
+      busFaults.push(
+        `node ${node + 1} killed: ready after ${Date.now() - down - 3_000} ms, ${answered(down)} requests answered while down`,
+      );
+      expect(answered(down)).toBeGreaterThan(0);
+      await nats.start(node);
+      await nats.jetStreamReady(node);
+      await ready();
+      await sleep(1_500);
+    }
+    // One node stalled for 20 s (SIGSTOP): clients' pings go unanswered and they leave it.
+    nats.pause(1);
+    faults++;
+    const paused = Date.now();
+    await sleep(20_000);
+    const whilePaused = answered(paused + 10_000);
+    nats.resume(1);
+    busFaults.push(
+      `node 2 paused 20 s: ${answered(paused)} requests answered meanwhile, ${whilePaused} in its last 10 s`,
+    );
+    expect(whilePaused).toBeGreaterThan(0);
+    await ready();
+    await sleep(2_000);
+
+    // The whole bus down for two seconds mid-run, then up again on the same ports.
     await svc.restartBus(2_000);
     faults++;
     await ready();
@@ -296,6 +340,7 @@ suite('faults under load (cluster)', () => {
     }
     db.close();
     expect(failures).toEqual([]);
+    console.log(`[faults] the bus: ${busFaults.join('; ')}`);
     console.log(
       `[faults] ${faults} faults injected, ${requests} requests, ${runs.length} runs (all ended), ${perCharge.length} synchronous charges (each once), ${deliveries.length} webhook deliveries (one id each), pages fetched twice: ${twice} (kills of fetching processes: ${fetchingKills}); violations 0`,
     );

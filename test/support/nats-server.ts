@@ -20,7 +20,7 @@ export interface NatsServerHandle {
 const HOST = '127.0.0.1';
 const READY_TIMEOUT_MS = 10_000;
 
-function findBinary(): string {
+export function findNatsBinary(): string {
   const candidates = [
     process.env.NATS_SERVER_BIN,
     ...(process.env.PATH ?? '').split(path.delimiter).map((dir) => dir && path.join(dir, 'nats-server')),
@@ -44,7 +44,7 @@ function findBinary(): string {
 }
 
 /** Resolves once the server sends its INFO line, i.e. it accepts client connections. */
-function probe(port: number): Promise<boolean> {
+export function probeNats(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect(port, HOST);
     const done = (ok: boolean) => {
@@ -70,14 +70,14 @@ async function spawnServer(bin: string, port: number, storeDir: string): Promise
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (exited) throw new Error(`nats-server exited before accepting connections on port ${port}:\n${stderr}`);
-    if (await probe(port)) return child;
+    if (await probeNats(port)) return child;
     await new Promise((r) => setTimeout(r, 25));
   }
   child.kill('SIGKILL');
   throw new Error(`nats-server did not accept connections on port ${port} within ${READY_TIMEOUT_MS} ms:\n${stderr}`);
 }
 
-function kill(child: ChildProcess): Promise<void> {
+export function stopNats(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     // SIGKILL only if a clean shutdown stalls, so a broken server can't hang the test run.
@@ -91,7 +91,7 @@ function kill(child: ChildProcess): Promise<void> {
 }
 
 export async function startNatsServer(): Promise<NatsServerHandle> {
-  const bin = findBinary();
+  const bin = findNatsBinary();
   const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nats-test-'));
   let port = 0;
   let child: ChildProcess | undefined;
@@ -112,11 +112,11 @@ export async function startNatsServer(): Promise<NatsServerHandle> {
     url: `nats://${HOST}:${port}`,
     port,
     async stop() {
-      await kill(current);
+      await stopNats(current);
       fs.rmSync(storeDir, { recursive: true, force: true });
     },
     async restart(downMs = 0) {
-      await kill(current);
+      await stopNats(current);
       if (downMs > 0) await new Promise((r) => setTimeout(r, downMs));
       current = await spawnServer(bin, port, storeDir);
     },

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { freePort } from './free-port';
+import { type NatsClusterHandle, startNatsCluster } from './nats-cluster';
 import { startNatsServer, type NatsServerHandle } from './nats-server';
 
 /**
@@ -43,6 +44,8 @@ export interface RunningService {
   gatewayPids(): Map<number, number>;
   /** Cluster mode: stops NATS and starts it again on the same port and store after `downMs`. */
   restartBus(downMs?: number): Promise<void>;
+  /** Cluster mode with `natsNodes` (3 or more): the NATS cluster, to kill, restart or pause its nodes. */
+  natsCluster?: NatsClusterHandle;
   stop(): Promise<void>;
 }
 
@@ -97,6 +100,11 @@ export interface StartOptions {
   key?: string;
   /** How long boot may take to answer /readyz; default 30 s (a benchmark on a huge log needs longer). */
   readyTimeoutMs?: number;
+  /**
+   * Cluster mode: NATS as a cluster of this many nodes (3 or more) with JetStream, its buckets
+   * replicated three times (NATS_REPLICAS), instead of one nats-server.
+   */
+  natsNodes?: number;
 }
 
 export async function startService(
@@ -131,8 +139,9 @@ export async function startService(
   delete env.MONGO_URL;
   if (mode === 'cluster') Object.assign(env, productionStorage());
   if (mode === 'cluster') {
-    nats = await startNatsServer();
+    nats = options.natsNodes ? await startNatsCluster(options.natsNodes) : await startNatsServer();
     env.NATS_URL = nats.url;
+    if (options.natsNodes) env.NATS_REPLICAS = '3';
     env.BUS = 'nats';
   }
   const logFile = path.join(dataDir, `${mode}.log`);
@@ -237,6 +246,7 @@ export async function startService(
           .filter((entry) => entry.port !== undefined)
           .map((entry) => [entry.port!, entry.pid]),
       ),
+    natsCluster: options.natsNodes ? (nats as NatsClusterHandle) : undefined,
     restartBus: async (downMs?: number) => {
       if (!nats) throw new Error('restartBus: standalone mode has no NATS');
       await nats.restart(downMs);

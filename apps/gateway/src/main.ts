@@ -16,7 +16,7 @@ const logger = jsonLogger('gateway', config);
     CoreModule.forRoot(config),
     BusModule.forRoot({
       transport: config.bus,
-      natsUrl: config.natsUrl,
+      natsServers: config.natsServers,
       service: 'gateway',
       timeoutMs: config.busTimeoutMs,
       largePayloads: config.largePayloads,

@@ -18,8 +18,8 @@ import { BusPayloadError, isBusErrorReply } from './wire';
 
 export interface BusModuleOptions {
   transport: 'inprocess' | 'nats';
-  /** Required when transport is 'nats'. */
-  natsUrl?: string;
+  /** Required when transport is 'nats': one server URL, or every node of a cluster. */
+  natsServers?: string | string[];
   /** Names the NATS connection (`<service>:client`), visible in the server's connz monitoring. */
   service?: string;
   /** Default timeout of request() and emit(); Config.busTimeoutMs in the apps. Default 10,000. */
@@ -47,6 +47,11 @@ export const NATS_CONNECTION_DEFAULTS = {
   waitOnFirstConnect: true,
   maxReconnectAttempts: -1,
   reconnectTimeWait: 500,
+  // A server that stalls (a paused or overloaded node) holds its connections open: ping it every
+  // 3 s and leave it for another node of the cluster after two unanswered pings, not after the
+  // client's default of two minutes.
+  pingInterval: 3_000,
+  maxPingOut: 2,
 } as const;
 
 const NATS_UNAVAILABLE = new Set([
@@ -66,11 +71,11 @@ export class BusClient implements OnModuleInit, OnApplicationShutdown {
   constructor(@Inject(BUS_OPTIONS) private readonly options: BusModuleOptions) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_BUS_TIMEOUT_MS;
     if (options.transport === 'nats') {
-      if (!options.natsUrl) throw new Error('BusModule: natsUrl is required when transport is "nats"');
+      if (!options.natsServers?.length) throw new Error('BusModule: natsServers is required when transport is "nats"');
       this.proxy = ClientProxyFactory.create({
         transport: Transport.NATS,
         options: {
-          servers: options.natsUrl,
+          servers: options.natsServers,
           name: options.service && `${options.service}:client`,
           ...NATS_CONNECTION_DEFAULTS,
         },

@@ -31,7 +31,7 @@ import { InProcessContext } from './inprocess.transport';
 import { FAN_OUT, microserviceOptions } from './microservice-options';
 import { BusPayloadError } from './wire';
 
-const IN_PROCESS = { bus: 'inprocess', natsUrl: '' } as const;
+const IN_PROCESS = { bus: 'inprocess', natsServers: '' } as const;
 
 class CountDto {
   @IsInt()

@@ -18,12 +18,15 @@ export interface LargePayloadOptions {
   maxBytes?: number;
   /** How long an unread payload is kept. */
   ttlMs?: number;
+  /** Nodes of a NATS cluster that keep the bucket (3 on a cluster of three: one node down loses nothing). */
+  replicas?: number;
 }
 
 export const LARGE_PAYLOAD_DEFAULTS: Required<LargePayloadOptions> = {
   bucket: 'bus-large-payloads',
   maxBytes: 1024 * 1024 * 1024,
   ttlMs: 5 * 60_000,
+  replicas: 1,
 };
 
 /** What travels in the payload's place; `part`: the stored bytes are a reply packet, the value its `response`. */
@@ -62,6 +65,7 @@ function bucket(nc: NatsConnection, name: string, options: Required<LargePayload
       storage: StorageType.File,
       ttl: nanos(options.ttlMs),
       max_bytes: options.maxBytes,
+      replicas: options.replicas,
       description: 'bus payloads larger than a NATS message',
     });
     // A failed attempt (JetStream not up yet) is not remembered: the next large payload tries again.
@@ -70,6 +74,9 @@ function bucket(nc: NatsConnection, name: string, options: Required<LargePayload
   }
   return handle;
 }
+
+/** A payload not found is looked for again after 25, 50, … up to this many ms (under 0.8 s in all). */
+const MISSING_RETRY_MAX_MS = 400;
 
 /** Stores serialized bytes (JSON); the reference to send in their place. */
 export async function storeLargePayload(
@@ -91,7 +98,13 @@ export async function storeLargePayload(
 export async function loadLargePayload(nc: NatsConnection, ref: LargePayloadRef): Promise<{ value: unknown } | null> {
   const { bucket: from, name, part } = ref.$bus_large_payload;
   const os = await bucket(nc, from, LARGE_PAYLOAD_DEFAULTS);
-  const blob = await os.getBlob(name);
+  let blob = await os.getBlob(name);
+  // A replicated bucket answers reads from any of its nodes (nats.js makes object stores with
+  // allow_direct), and one a moment behind the write does not have it yet: ask again, briefly.
+  for (let wait = 25; !blob && wait <= MISSING_RETRY_MAX_MS; wait *= 2) {
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    blob = await os.getBlob(name);
+  }
   if (!blob) return null;
   // Read once: the copy is no longer needed (the bucket's TTL removes it should this fail).
   void os.delete(name).catch(() => undefined);

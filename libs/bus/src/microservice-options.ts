@@ -6,7 +6,7 @@ import {
   type NatsOptions,
   ServerNats,
 } from '@nestjs/microservices';
-import type { Msg, NatsConnection } from 'nats';
+import type { Msg, NatsConnection, Subscription } from 'nats';
 import { NATS_CONNECTION_DEFAULTS } from './bus-client';
 import { InProcessServer } from './inprocess.transport';
 import {
@@ -21,10 +21,16 @@ import { SafeNatsRecordSerializer } from './wire';
 /** The part of Config (libs/config) the bus needs; structural so tests can pass a literal. */
 export interface BusTransportConfig {
   bus: 'inprocess' | 'nats';
-  natsUrl: string;
+  /** One server URL, or every node of a cluster (Config.natsServers). */
+  natsServers: string | string[];
   /** Where payloads larger than a NATS message go (large-payloads.ts; its defaults when absent). */
   largePayloads?: LargePayloadOptions;
+  /** How long a closing service waits for the messages it took to be answered (NatsServer.close); 20 s when absent. */
+  busDrainMs?: number;
 }
+
+/** How long a closing service waits for the messages it took to be answered. */
+const DRAIN_MS = 20_000;
 
 /**
  * Nest's NATS server with handlers found by their subject directly: subjects are plain strings,
@@ -34,9 +40,12 @@ export interface BusTransportConfig {
 export class NatsServer extends ServerNats {
   private readonly log = new Logger('NatsServer');
 
+  private readonly inFlight = new Set<Promise<unknown>>();
+
   constructor(
     options: NonNullable<NatsOptions['options']>,
     private readonly largePayloads: LargePayloadOptions = {},
+    private readonly drainMs = DRAIN_MS,
   ) {
     super(options);
     // A request or event too large for a message arrives as a reference (BusClient): its payload
@@ -60,7 +69,46 @@ export class NatsServer extends ServerNats {
    * A message whose large payload cannot be read back is answered as a 502 saying so (a request),
    * or logged and dropped (an event), never an unhandled rejection.
    */
-  override async handleMessage(channel: string, natsMsg: Msg): Promise<unknown> {
+  override handleMessage(channel: string, natsMsg: Msg): Promise<unknown> {
+    const work = this.handleTracked(channel, natsMsg);
+    this.inFlight.add(work);
+    void work.finally(() => this.inFlight.delete(work));
+    return work;
+  }
+
+  /**
+   * A drain, so that a replica restarted in turn fails no request: the subscriptions are drained
+   * (no new message is taken; those the server sent already are still handled, and the queue
+   * group's other members get the rest), the messages taken are answered, then the connection
+   * closes. Bounded by `drainMs`: a handler that never ends does not hold the process.
+   */
+  override async close(): Promise<void> {
+    const nc = this.unwrapOrUndefined();
+    if (nc && !nc.isClosed()) {
+      const deadline = Date.now() + this.drainMs;
+      const subscriptions = (this as unknown as { subscriptions: Subscription[] }).subscriptions;
+      await Promise.all(subscriptions.map((sub) => sub.drain().catch(() => undefined)));
+      while (this.inFlight.size > 0 && Date.now() < deadline) {
+        const left = deadline - Date.now();
+        await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((r) => setTimeout(r, left).unref())]);
+      }
+      if (this.inFlight.size > 0) this.log.warn(`closing with ${this.inFlight.size} message(s) still being handled`);
+      // Replies go out on the next tick (Nest's publisher): let them, and let them reach the server.
+      await new Promise((resolve) => setImmediate(resolve));
+      await nc.flush().catch(() => undefined);
+    }
+    await super.close();
+  }
+
+  private unwrapOrUndefined(): NatsConnection | undefined {
+    try {
+      return this.unwrap<NatsConnection>();
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async handleTracked(channel: string, natsMsg: Msg): Promise<unknown> {
     try {
       return await super.handleMessage(channel, natsMsg as never);
     } catch (err) {
@@ -130,13 +178,13 @@ export class NatsServer extends ServerNats {
 export function microserviceOptions(config: BusTransportConfig, serviceName: string): MicroserviceOptions {
   if (config.bus === 'nats') {
     const options: NonNullable<NatsOptions['options']> = {
-      servers: config.natsUrl,
+      servers: config.natsServers,
       queue: serviceName,
       name: serviceName,
       serializer: new SafeNatsRecordSerializer(),
       ...NATS_CONNECTION_DEFAULTS,
     };
-    return { strategy: new NatsServer(options, config.largePayloads) };
+    return { strategy: new NatsServer(options, config.largePayloads, config.busDrainMs) };
   }
   return { strategy: new InProcessServer({ queue: serviceName }) };
 }

@@ -70,3 +70,18 @@ describe('loadConfig: RENDER_QUEUE_MAX', () => {
     expect(() => loadConfig({ RENDER_QUEUE_MAX: '-1' })).toThrow(/RENDER_QUEUE_MAX/);
   });
 });
+
+describe('loadConfig: NATS_URL and NATS_REPLICAS', () => {
+  it('takes one server or every node of a cluster, each checked, and keeps the bucket on one node unless told', () => {
+    expect(loadConfig({}).natsServers).toEqual(['nats://127.0.0.1:4222']);
+    expect(loadConfig({ NATS_URL: 'nats://a:4222, nats://b:4222,nats://c:4222' }).natsServers).toEqual([
+      'nats://a:4222',
+      'nats://b:4222',
+      'nats://c:4222',
+    ]);
+    expect(() => loadConfig({ NATS_URL: 'nats://a:4222,http://b:4222' })).toThrow(/NATS_URL.*schemes/);
+    expect(loadConfig({}).largePayloads.replicas).toBe(1);
+    expect(loadConfig({ NATS_REPLICAS: '3' }).largePayloads.replicas).toBe(3);
+    expect(() => loadConfig({ NATS_REPLICAS: '6' })).toThrow(/NATS_REPLICAS.*5/);
+  });
+});

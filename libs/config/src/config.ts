@@ -28,7 +28,8 @@ export interface Config {
   eventstoreUrl: string;
   mongoUrl: string | undefined;
   bus: 'inprocess' | 'nats';
-  natsUrl: string;
+  /** `NATS_URL`: one server, or every node of a cluster comma-separated (clients move to a live one). */
+  natsServers: string[];
   searchProvider: 'local' | 'searxng' | 'brave';
   searxngUrl: string | undefined;
   /** SearXNG instances rate-limit: requests in flight and per second (0 = no rate limit). */
@@ -60,8 +61,17 @@ export interface Config {
   logFormat: 'json' | 'pretty' | 'auto';
   /** Bus request timeout; a timeout becomes HTTP 503 with Retry-After. */
   busTimeoutMs: number;
-  /** Payloads larger than a NATS message go through a JetStream object store of at most maxBytes, unread ones kept ttlMs (libs/bus large-payloads.ts). */
-  largePayloads: { maxBytes: number; ttlMs: number };
+  /**
+   * `SHUTDOWN_DRAIN_SECONDS`: a stopping service takes no new bus message and answers those it
+   * took for up to this long before it closes (a replica restarted in turn fails no request).
+   */
+  busDrainMs: number;
+  /**
+   * Payloads larger than a NATS message go through a JetStream object store of at most maxBytes,
+   * unread ones kept ttlMs, its bucket kept on `replicas` nodes (`NATS_REPLICAS`: 3 on a cluster of
+   * three, so one node down loses nothing) (libs/bus large-payloads.ts).
+   */
+  largePayloads: { maxBytes: number; ttlMs: number; replicas: number };
   /** How long a POST waits for the read model to pass its append position. */
   readYourWritesMs: number;
   /** SSE keep-alive comment / WebSocket ping interval. */
@@ -179,6 +189,13 @@ const url = (env: Env, name: string, schemes: string[]): string | undefined => {
   return raw;
 };
 
+/** A comma-separated list of URLs (a cluster's nodes), each checked as `url` checks one. */
+const urls = (env: Env, name: string, schemes: string[]): string[] | undefined => {
+  const items = list(env, name);
+  if (items.length === 0) return undefined;
+  return items.map((item) => url({ [name]: item }, name, schemes)!);
+};
+
 const list = (env: Env, name: string): string[] =>
   (read(env, name) ?? '')
     .split(',')
@@ -241,7 +258,7 @@ export function loadConfig(env: Env = process.env): Config {
     eventstoreUrl,
     mongoUrl: url(env, 'MONGO_URL', ['mongodb', 'mongodb+srv']),
     bus: oneOf(env, 'BUS', 'inprocess', ['inprocess', 'nats'] as const),
-    natsUrl: url(env, 'NATS_URL', ['nats', 'tls', 'ws', 'wss']) ?? 'nats://127.0.0.1:4222',
+    natsServers: urls(env, 'NATS_URL', ['nats', 'tls', 'ws', 'wss']) ?? ['nats://127.0.0.1:4222'],
     searchProvider,
     searxngUrl,
     searxngMaxConcurrent: int(env, 'SEARXNG_MAX_CONCURRENT', 4, 1, 1000),
@@ -267,9 +284,11 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
     logFormat: oneOf(env, 'LOG_FORMAT', 'auto', ['json', 'pretty', 'auto'] as const),
     busTimeoutMs: int(env, 'BUS_TIMEOUT_MS', 10_000, 10, 600_000),
+    busDrainMs: int(env, 'SHUTDOWN_DRAIN_SECONDS', 20, 0, 600) * 1000,
     largePayloads: {
       maxBytes: int(env, 'BUS_LARGE_PAYLOAD_MAX_MB', 1024, 1, 1_048_576) * 1024 * 1024,
       ttlMs: int(env, 'BUS_LARGE_PAYLOAD_TTL_SECONDS', 300, 10, 86_400) * 1000,
+      replicas: int(env, 'NATS_REPLICAS', 1, 1, 5),
     },
     headersTimeoutMs,
     requestReadTimeoutMs,

@@ -23,7 +23,7 @@ export function runService(
       CoreModule.forRoot(config),
       BusModule.forRoot({
         transport: config.bus,
-        natsUrl: config.natsUrl,
+        natsServers: config.natsServers,
         service: name,
         timeoutMs: config.busTimeoutMs,
         largePayloads: config.largePayloads,
