@@ -58,6 +58,8 @@ suite('faults under load (cluster)', () => {
   let requests = 0;
   /** When each request was answered 2xx (ms since the epoch): what the load got through during a bus fault. */
   const oks: number[] = [];
+  /** Every answer (or 0 for none) and when, to say what a failing window saw. */
+  const answers: Array<{ at: number; route: string; status: number }> = [];
   const busFaults: string[] = [];
   let faults = 0;
   let fetchingKills = 0;
@@ -94,7 +96,10 @@ suite('faults under load (cluster)', () => {
     );
     hook = `http://127.0.0.1:${hookPort}/hooks`;
   });
+  // A failed case leaves its load running: it ends here, before the cluster stops.
+  let ending = false;
   afterAll(async () => {
+    ending = true;
     await svc?.stop();
     await new Promise((r) => receiver?.close(r));
     await searxng?.close();
@@ -113,6 +118,7 @@ suite('faults under load (cluster)', () => {
       });
       const json = (await response.json().catch(() => ({}))) as Record<string, any>;
       if (response.status < 300) oks.push(Date.now());
+      answers.push({ at: Date.now(), route, status: response.status });
       if (response.status >= 500 && response.status !== 503)
         failures.push(`${route}: ${response.status} ${JSON.stringify(json).slice(0, 200)}`);
       return { status: response.status, json };
@@ -167,7 +173,7 @@ suite('faults under load (cluster)', () => {
 
   it('keeps every promise through kill -9 of each service, a NATS restart and a doubled bus delivery', async () => {
     let stopped = false;
-    const load = Promise.all([0, 1, 2].map((n) => client(n, () => stopped)));
+    const load = Promise.all([0, 1, 2].map((n) => client(n, () => stopped || ending)));
     await sleep(3_000);
 
     // kill -9 of each service in turn, mid-work; the next only once the cluster is ready again.
@@ -203,16 +209,31 @@ suite('faults under load (cluster)', () => {
       await ready();
       await sleep(1_500);
     }
-    // One node stalled for 20 s (SIGSTOP): clients' pings go unanswered and they leave it.
-    nats.pause(1);
+    // The node holding the most connections stalled for 20 s (SIGSTOP): it keeps them open and
+    // answers nothing; every client on it must notice (unanswered pings) and move to a live node.
+    const held = await Promise.all(nats.urls.map((_, node) => nats.connections(node)));
+    const stalled = held.reduce((best, names, node) => (names.length > held[best]!.length ? node : best), 0);
+    const onStalled = held[stalled]!.filter(Boolean);
+    nats.pause(stalled);
     faults++;
     const paused = Date.now();
-    await sleep(20_000);
+    await sleep(15_000);
+    const elsewhere = new Set<string>();
+    for (let node = 0; node < nats.urls.length; node++)
+      if (node !== stalled) for (const name of await nats.connections(node)) elsewhere.add(name);
+    await sleep(5_000);
     const whilePaused = answered(paused + 10_000);
-    nats.resume(1);
+    nats.resume(stalled);
+    const moved = onStalled.filter((name) => elsewhere.has(name));
+    const seen = answers
+      .filter((a) => a.at > paused)
+      .map((a) => `${Math.round((a.at - paused) / 100) / 10}s ${a.route} ${a.status}`);
+    console.log(`[faults] on node ${stalled + 1}: ${onStalled.join(', ')}; answers while paused: ${seen.join('; ')}`);
     busFaults.push(
-      `node 2 paused 20 s: ${answered(paused)} requests answered meanwhile, ${whilePaused} in its last 10 s`,
+      `node ${stalled + 1} paused 20 s: ${moved.length} of its ${onStalled.length} client connections on other nodes within 15 s, ${answered(paused)} requests answered meanwhile, ${whilePaused} in its last 10 s`,
     );
+    expect(onStalled.length).toBeGreaterThan(0);
+    expect(moved).toEqual(onStalled);
     expect(whilePaused).toBeGreaterThan(0);
     await ready();
     await sleep(2_000);

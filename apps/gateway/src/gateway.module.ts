@@ -7,6 +7,7 @@ import { RUN_KINDS, type RunKind } from '@app/domain';
 import { RunHttp } from './runs/run-http';
 import { HTTP_RUN_KIND_LIST, HTTP_RUN_KINDS, type HttpRunKind, httpRunKinds } from './runs/run-kind-routes';
 import { runRoutes } from './runs/run-routes';
+import { GatewayDrain } from './streams/drain';
 import { LiveStreams } from './streams/live-streams';
 import { ExtractController } from './extract/extract.controller';
 import { SearchController } from './search/search.controller';
@@ -52,6 +53,7 @@ const CONTROLLERS = [
     RateLimiter,
     RunHttp,
     LiveStreams,
+    GatewayDrain,
     ServiceCalls,
   ],
   exports: [ServiceCalls, ApiKeyAuthenticator, RunHttp],

@@ -67,6 +67,11 @@ export interface Config {
    */
   busDrainMs: number;
   /**
+   * `SHUTDOWN_DELAY_SECONDS`: a stopping gateway says it is not ready this long before it ends its
+   * live streams and closes (a load balancer's time to stop sending it requests); 0 by default.
+   */
+  shutdownDelayMs: number;
+  /**
    * Payloads larger than a NATS message go through a JetStream object store of at most maxBytes,
    * unread ones kept ttlMs, its bucket kept on `replicas` nodes (`NATS_REPLICAS`: 3 on a cluster of
    * three, so one node down loses nothing) (libs/bus large-payloads.ts).
@@ -285,6 +290,7 @@ export function loadConfig(env: Env = process.env): Config {
     logFormat: oneOf(env, 'LOG_FORMAT', 'auto', ['json', 'pretty', 'auto'] as const),
     busTimeoutMs: int(env, 'BUS_TIMEOUT_MS', 10_000, 10, 600_000),
     busDrainMs: int(env, 'SHUTDOWN_DRAIN_SECONDS', 20, 0, 600) * 1000,
+    shutdownDelayMs: int(env, 'SHUTDOWN_DELAY_SECONDS', 0, 0, 600) * 1000,
     largePayloads: {
       maxBytes: int(env, 'BUS_LARGE_PAYLOAD_MAX_MB', 1024, 1, 1_048_576) * 1024 * 1024,
       ttlMs: int(env, 'BUS_LARGE_PAYLOAD_TTL_SECONDS', 300, 10, 86_400) * 1000,

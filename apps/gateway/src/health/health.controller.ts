@@ -7,6 +7,7 @@ import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { Projector, READ_STORE, type ReadStore } from '@app/readmodels';
 import { Public } from '../auth/auth.context';
 import { HttpMetrics } from '../http/metrics';
+import { GatewayDrain } from '../streams/drain';
 
 type Check = { ok: boolean; ms: number; error?: string };
 
@@ -35,6 +36,7 @@ export class HealthController {
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly bus: BusClient,
     private readonly metrics: HttpMetrics,
+    private readonly drain: GatewayDrain,
     @Optional() private readonly projector?: Projector,
   ) {}
 
@@ -48,6 +50,11 @@ export class HealthController {
 
   @Get('readyz')
   async readyz(@Res({ passthrough: true }) reply: FastifyReply) {
+    if (this.drain.draining) {
+      // Stopping: the balancer is to send new requests elsewhere (those in flight are answered).
+      reply.status(503).header('Retry-After', '5');
+      return { status: 'draining', checks: {} };
+    }
     const now = Date.now();
     if (!this.lastCheck || now - this.lastCheck.at >= READY_CACHE_MS)
       this.lastCheck = { at: now, result: this.check() };

@@ -17,6 +17,7 @@ import {
 import { RUN_KIND_LIST } from '@app/runs';
 import type { AuthContext } from '../auth/auth.context';
 import { ServiceCalls } from '../commands/service-calls';
+import { GatewayDrain } from '../streams/drain';
 import { LiveStreams } from '../streams/live-streams';
 import { openSse } from '../streams/sse-writer';
 import { parseResumeFrom, recordedEvents, runStream, sseFrame } from '../streams/run-stream';
@@ -47,6 +48,7 @@ export class RunHttp {
     @Inject(CONFIG) private readonly config: Config,
     private readonly calls: ServiceCalls,
     private readonly live: LiveStreams,
+    private readonly drain: GatewayDrain,
     @Inject(RUN_KIND_LIST) private readonly kinds: readonly RunKind[],
   ) {}
 
@@ -313,7 +315,9 @@ export class RunHttp {
     const release = this.live.take(auth.key_id);
     const sse = openSse(reply, requestId, this.config.streamKeepAliveSeconds);
     try {
-      for await (const event of runStream(this.events, kind, streamOf(kind, runId), after, sse.gone))
+      // Ended when the client leaves, or when this replica drains (the client resumes on another).
+      const until = AbortSignal.any([sse.gone, this.drain.streamsEnd]);
+      for await (const event of runStream(this.events, kind, streamOf(kind, runId), after, until))
         await sse.write(sseFrame(event));
     } finally {
       release();

@@ -13,6 +13,7 @@ import { requestIdFor } from '../http/request-id';
 import { RunHttp } from '../runs/run-http';
 import { HTTP_RUN_KIND_LIST, type HttpRunKind } from '../runs/run-kind-routes';
 import { type RunSocketRoute, runSocketRoutes } from '../runs/run-socket-routes';
+import { GatewayDrain } from './drain';
 import { LiveStreams, type Release } from './live-streams';
 import { parseResumeFrom, runStream } from './run-stream';
 
@@ -59,6 +60,7 @@ export function mountRunSockets(
   // A client only ever sends `{"resume_from"}`: a larger message closes the socket with 1009.
   const wss = new WebSocketServer({ noServer: true, maxPayload: config.wsMaxMessageBytes });
   const live = app.get(LiveStreams);
+  const drain = app.get(GatewayDrain);
   const authenticator = app.get(ApiKeyAuthenticator);
   const limiter = app.get(RateLimiter);
   const runs = app.get(RunHttp);
@@ -121,6 +123,12 @@ export function mountRunSockets(
   async function serve(ws: WebSocket, kind: RunKind, runId: string, query: URLSearchParams): Promise<void> {
     const aborted = new AbortController();
     ws.on('close', () => aborted.abort());
+    // This replica drains: 1012 (service restart) tells the client to come back, through the
+    // balancer, to another replica and resume from the last event it got.
+    const restart = () => ws.close(1012, 'service restart: resume on another replica');
+    if (drain.streamsEnd.aborted) return restart();
+    drain.streamsEnd.addEventListener('abort', restart, { once: true });
+    ws.once('close', () => drain.streamsEnd.removeEventListener('abort', restart));
     // A protocol error (a frame over the size, bad UTF-8, a bad opcode) closes the socket with its
     // code; unheard, the 'error' event would stop the process.
     ws.on('error', (error: Error & { code?: string }) =>
