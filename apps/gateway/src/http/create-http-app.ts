@@ -15,6 +15,7 @@ import type { AuthedRequest } from '../auth/auth.context';
 import { installEarlyKeyCheck } from '../auth/early-key-check';
 import { registerConsole } from '../console/console.routes';
 import { installIdempotency } from './idempotency';
+import { GatewayDrain } from '../streams/drain';
 import { HttpMetrics } from './metrics';
 import { requestIdFor } from './request-id';
 
@@ -69,8 +70,12 @@ export async function createHttpApp(
   app.useGlobalPipes(new PydanticValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter());
 
+  const drain = app.get(GatewayDrain);
   fastify.addHook('onSend', async (request, reply, payload) => {
     reply.header('X-Request-Id', request.id);
+    // Draining: the connection closes after this answer, or it would be kept alive (Fastify's
+    // keep-alive timeout is 72 s) and hold the closing server open.
+    if (drain.draining) reply.header('Connection', 'close');
     return payload;
   });
   installEarlyKeyCheck(fastify, app.get(ApiKeyAuthenticator));

@@ -321,7 +321,7 @@ export class RunHttp {
         await sse.write(sseFrame(event));
     } finally {
       release();
-      sse.end();
+      sse.end(this.drain.streamsEnd.aborted);
     }
   }
 }

@@ -6,8 +6,11 @@ export interface SseWriter {
   readonly gone: AbortSignal;
   /** Writes raw frame text; when the socket's buffer is full, waits until the client has read it (or left). */
   write(text: string): Promise<void>;
-  /** Stops the keep-alive and ends the answer (once). */
-  end(): void;
+  /**
+   * Stops the keep-alive and ends the answer (once); `closeConnection` also ends the connection
+   * (a draining replica: a kept-alive connection would hold its HTTP server open).
+   */
+  end(closeConnection?: boolean): void;
 }
 
 /**
@@ -41,11 +44,11 @@ export function openSse(
       if (ended || gone.signal.aborted) return;
       if (!raw.write(text)) await new Promise((resolve) => (raw.once('drain', resolve), raw.once('close', resolve)));
     },
-    end(): void {
+    end(closeConnection = false): void {
       if (ended) return;
       ended = true;
       clearInterval(keepAlive);
-      raw.end();
+      raw.end(() => closeConnection && raw.socket?.end());
     },
   };
 }
