@@ -112,7 +112,7 @@ describe('rolling restart under load (cluster, two replicas of everything)', () 
   beforeAll(async () => {
     web = await startFixtureWeb();
     // Slow enough that a deep run is still streaming when its gateway stops.
-    searxng = await startSlowSearxng(web, 1_500);
+    searxng = await startSlowSearxng(web, 2_500);
     svc = await startService('cluster', {
       ...searxngEnv(searxng, web, []),
       REPLICAS,
@@ -176,14 +176,25 @@ describe('rolling restart under load (cluster, two replicas of everything)', () 
     }
   }
 
-  /** Follows a run over SSE through the balancer: every frame, and how many times it connected. */
-  function follow(runId: string): Promise<{ frames: Array<{ id: string; event: string }>; connections: number }> {
+  /**
+   * Follows a run over SSE: first on the gateway at `port` (as if the balancer had sent it there),
+   * then, each time the stream ends before the run did, back through the balancer with
+   * Last-Event-ID. Every frame, how many times it connected, and when it ended.
+   */
+  function follow(
+    runId: string,
+    port: number,
+  ): Promise<{ frames: Array<{ id: string; event: string }>; connections: number; endedAt: number }> {
     return new Promise((resolve, reject) => {
       const frames: Array<{ id: string; event: string }> = [];
       let connections = 0;
-      const source = new EventSource(`${balancer.url}/v1/searches/${runId}/events`, {
+      const path = `/v1/searches/${runId}/events`;
+      const source = new EventSource(`${balancer.url}${path}`, {
         fetch: (input, init) =>
-          fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...bearer(svc.demoKey) } }),
+          fetch(connections === 0 ? `http://127.0.0.1:${port}${path}` : input, {
+            ...init,
+            headers: { ...(init?.headers as Record<string, string>), ...bearer(svc.demoKey) },
+          }),
       });
       source.onopen = () => connections++;
       const timer = setTimeout(() => (source.close(), reject(new Error(`run ${runId}: no end within 120 s`))), 120_000);
@@ -193,7 +204,7 @@ describe('rolling restart under load (cluster, two replicas of everything)', () 
           if (TERMINAL.has(name)) {
             clearTimeout(timer);
             source.close();
-            resolve({ frames, connections });
+            resolve({ frames, connections, endedAt: Date.now() });
           }
         });
     });
@@ -225,18 +236,22 @@ describe('rolling restart under load (cluster, two replicas of everything)', () 
     }
 
     // Each gateway in turn, with runs being followed over SSE through the balancer.
-    const followed: Array<Promise<Awaited<ReturnType<typeof follow>>>> = [];
-    for (const gateway of [...svc.gatewayPids().values()]) {
-      for (let i = 0; i < 4; i++) {
+    const followed: Array<{ stopped: number; stream: Promise<Awaited<ReturnType<typeof follow>>> }> = [];
+    for (const [port, gateway] of [...svc.gatewayPids()]) {
+      const mine: Array<Promise<Awaited<ReturnType<typeof follow>>>> = [];
+      for (let i = 0; i < 3; i++) {
         const id = await deepRun();
-        if (id) followed.push(follow(id));
+        if (id) mine.push(follow(id, port));
       }
-      await sleep(500);
+      const stopped = Date.now();
+      followed.push(...mine.map((stream) => ({ stopped, stream })));
       await restartOne('gateway', gateway);
     }
     stopped = true;
     await load;
-    const streams = await Promise.all(followed);
+    const streams = await Promise.all(followed.map((f) => f.stream));
+    // A stream still open when its gateway's live streams ended (SHUTDOWN_DELAY_SECONDS after the stop) came back.
+    const open = streams.filter((s, i) => s.endedAt > followed[i]!.stopped + 1_000);
 
     const failed = outcomes.filter((o) => o.status === 0 || o.status >= 500);
     expect(failed).toEqual([]);
@@ -248,7 +263,8 @@ describe('rolling restart under load (cluster, two replicas of everything)', () 
       expect(TERMINAL.has(frames[frames.length - 1]!.event)).toBe(true);
     }
     const resumed = streams.filter((s) => s.connections > 1).length;
-    expect(resumed).toBeGreaterThan(0);
+    expect(open.length).toBeGreaterThan(0);
+    expect(open.filter((s) => s.connections < 2)).toEqual([]);
 
     // Every run the API accepted ends.
     for (const id of runs) {
@@ -266,7 +282,7 @@ describe('rolling restart under load (cluster, two replicas of everything)', () 
       });
     }
     console.log(
-      `[rolling] ${restarted.length} services x 2 replicas and 2 gateways restarted in turn; ${outcomes.length} requests, failed 0; ${streams.length} SSE streams followed, ${resumed} resumed on the other gateway with Last-Event-ID, each event once and in order; ${runs.length} runs, all ended`,
+      `[rolling] ${restarted.length} services x 2 replicas and 2 gateways restarted in turn; ${outcomes.length} requests, failed 0; ${streams.length} SSE streams followed on the gateway then stopped, ${open.length} still open at its stop, ${resumed} resumed on the other gateway with Last-Event-ID, each event once and in order; ${runs.length} runs, all ended`,
     );
   });
 });
