@@ -99,7 +99,8 @@ export const FINDALL_ROUTES: RunKindRoutes = {
   webhookType: 'findall_run',
 };
 
-const PUBLIC_NAMES = [
+/** The public event names a run's SSE stream carries (shared with the fault suites that follow runs). */
+export const PUBLIC_NAMES = [
   'run.queued',
   'run.started',
   'plan.created',
@@ -112,7 +113,7 @@ const PUBLIC_NAMES = [
   'run.failed',
   'run.cancelled',
 ];
-const TERMINAL = new Set(['run.completed', 'run.failed', 'run.cancelled']);
+export const TERMINAL = new Set(['run.completed', 'run.failed', 'run.cancelled']);
 /** A run's status as a word (a FindAll run's is an object once it ended). */
 const statusOf = (view: View): string =>
   typeof view.status === 'string' ? view.status : (view.status as { status: string }).status;

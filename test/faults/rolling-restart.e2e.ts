@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { EventSource } from 'eventsource';
 import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
 import type { ReplayServer } from '../support/replay-server';
+import { PUBLIC_NAMES, TERMINAL } from '../e2e/runs.blackbox';
 import { bearer, type RunningService, startService } from '../support/service-process';
 import { startSlowSearxng, searxngEnv } from '../support/slow-searxng';
 
@@ -22,19 +23,6 @@ jest.setTimeout(600_000);
 
 const SERVICES = ['search', 'research', 'extraction', 'findall', 'webhooks', 'monitors'];
 const REPLICAS = [...SERVICES, 'gateway'].map((service) => `${service}=2`).join(',');
-const TERMINAL = new Set(['run.completed', 'run.failed', 'run.cancelled']);
-const EVENTS = [
-  'run.queued',
-  'run.started',
-  'plan.created',
-  'serp.page',
-  'page.fetched',
-  'finding.graded',
-  'results.updated',
-  'run.completed',
-  'run.failed',
-  'run.cancelled',
-];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const alive = (pid: number) => {
   try {
@@ -198,7 +186,7 @@ describe('rolling restart under load (cluster, two replicas of everything)', () 
       });
       source.onopen = () => connections++;
       const timer = setTimeout(() => (source.close(), reject(new Error(`run ${runId}: no end within 120 s`))), 120_000);
-      for (const name of EVENTS)
+      for (const name of PUBLIC_NAMES)
         source.addEventListener(name, (message) => {
           frames.push({ id: message.lastEventId, event: name });
           if (TERMINAL.has(name)) {
