@@ -176,16 +176,35 @@ describe('rolling restart under load (cluster, two replicas of everything)', () 
     return new Promise((resolve, reject) => {
       const frames: Array<{ id: string; event: string }> = [];
       let connections = 0;
+      let requests = 0;
       const path = `/v1/searches/${runId}/events`;
+      // The first request goes to the gateway at `port`, every later one through the balancer.
       const source = new EventSource(`${balancer.url}${path}`, {
         fetch: (input, init) =>
-          fetch(connections === 0 ? `http://127.0.0.1:${port}${path}` : input, {
+          fetch(requests++ === 0 ? `http://127.0.0.1:${port}${path}` : input, {
             ...init,
             headers: { ...(init?.headers as Record<string, string>), ...bearer(svc.demoKey) },
           }),
       });
+      const errors: string[] = [];
       source.onopen = () => connections++;
-      const timer = setTimeout(() => (source.close(), reject(new Error(`run ${runId}: no end within 120 s`))), 120_000);
+      source.onerror = (event) =>
+        void errors.push(`${Date.now()}: ${(event as { code?: number }).code ?? ''} ${(event as { message?: string }).message ?? ''} state ${source.readyState}`);
+      // On a timeout, everything needed to tell a run that did not end from a stream that lost it.
+      const timer = setTimeout(() => {
+        source.close();
+        const last = frames[frames.length - 1];
+        void fetch(`${balancer.url}/v1/searches/${runId}`, { headers: bearer(svc.demoKey) })
+          .then((r) => r.json() as Promise<{ status?: string }>)
+          .catch((error: Error) => ({ status: `unknown (${error.message})` }))
+          .then((view) =>
+            reject(
+              new Error(
+                `run ${runId} (status now ${view.status}): no end on its stream within 120 s (${connections} connections, ${frames.length} frames, last ${last?.event ?? 'none'} ${last?.id ?? ''}; errors: ${errors.join('; ') || 'none'})`,
+              ),
+            ),
+          );
+      }, 120_000);
       for (const name of PUBLIC_NAMES)
         source.addEventListener(name, (message) => {
           frames.push({ id: message.lastEventId, event: name });

@@ -15,6 +15,7 @@ import { READ_STORE, type ReadStore } from '@app/readmodels';
 import { GatewayModule } from '../../../apps/gateway/src/gateway.module';
 import { createHttpApp } from '../../../apps/gateway/src/http/create-http-app';
 import { runBusHandler } from '@app/runs';
+import { searchRuns } from '@app/domain';
 
 /**
  * A run is requested (its event is in the log) but the read model has not caught up when the
@@ -96,5 +97,87 @@ describe('a run whose read model lags behind its request', () => {
       await new Promise((r) => setTimeout(r, 20));
     }
     expect(list.searches).toHaveLength(1);
+  });
+
+  /**
+   * Behind a load balancer a client's create can reach one gateway and its next call another,
+   * whose read model has not applied the run yet. That replica must find the run in the log and
+   * wait for its read model, not answer 404 for a run the API has just accepted (an SSE client
+   * given a 404 gives up for good).
+   */
+  describe('a run recorded through another replica, not yet in this one\'s read model', () => {
+    const auth = (k: string) => ({ Authorization: `Bearer ${k}` });
+    let other: string;
+    beforeAll(async () => {
+      other = (await new TeamAdmin(app.get<EventStore>(EVENT_STORE), app.get(SecretBox)).createKey('other-team')).key;
+      for (let i = 0; i < 200 && (await fetch(`${base}/v1/usage`, { headers: auth(other) })).status !== 200; i++)
+        await new Promise((r) => setTimeout(r, 10));
+    });
+
+    /** A run whose created event is in the log while the read model's writes stall until `release`. */
+    async function stalledRun() {
+      const reads = app.get<ReadStore>(READ_STORE);
+      const events = app.get<EventStore>(EVENT_STORE);
+      const upsert = reads.upsert.bind(reads);
+      let release!: () => void;
+      const stalled = new Promise<void>((resolve) => (release = resolve));
+      reads.upsert = async (...args) => {
+        await stalled;
+        return upsert(...args);
+      };
+      const head = await events.headPosition();
+      const created = await fetch(`${base}/v1/search`, {
+        method: 'POST',
+        headers: { ...auth(key), 'Content-Type': 'application/json' },
+        body: JSON.stringify({ depth: 'deep', queries: ['another replica'] }),
+      });
+      expect(created.status).toBe(503);
+      const recorded = await events.readAll({ after: head });
+      const stream = recorded.find((event) => event.stream.startsWith(searchRuns.streamPrefix))!.stream;
+      return {
+        id: stream.slice(searchRuns.streamPrefix.length),
+        release: () => {
+          reads.upsert = upsert;
+          release();
+        },
+      };
+    }
+
+    it('waits for the read model: the view and the event stream answer 200, not 404', async () => {
+      const run = await stalledRun();
+      try {
+        const view = fetch(`${base}/v1/searches/${run.id}`, { headers: auth(key) });
+        const stream = fetch(`${base}/v1/searches/${run.id}/events`, { headers: auth(key) });
+        setTimeout(run.release, 30);
+        const answered = await view;
+        expect(answered.status).toBe(200);
+        expect(await answered.json()).toMatchObject({ search_id: run.id });
+        const events = await stream;
+        expect(events.status).toBe(200);
+        expect(events.headers.get('content-type')).toContain('text/event-stream');
+        await events.body?.cancel();
+      } finally {
+        run.release();
+      }
+    });
+
+    it('a read model that stays behind gives 503 with Retry-After; another team still gets 404 at once', async () => {
+      const run = await stalledRun();
+      try {
+        const started = Date.now();
+        const theirs = await fetch(`${base}/v1/searches/${run.id}`, { headers: auth(other) });
+        expect(theirs.status).toBe(404);
+        expect(Date.now() - started).toBeLessThan(100);
+        const lagging = await fetch(`${base}/v1/searches/${run.id}`, { headers: auth(key) });
+        expect(lagging.status).toBe(503);
+        expect(Number(lagging.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+        const absent = await fetch(`${base}/v1/searches/search_00000000-0000-4000-8000-000000000000`, {
+          headers: auth(key),
+        });
+        expect(absent.status).toBe(404);
+      } finally {
+        run.release();
+      }
+    });
   });
 });

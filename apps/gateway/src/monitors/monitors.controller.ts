@@ -10,6 +10,7 @@ import {
 } from '@nestjs/swagger';
 import { type RequestOf, subjects } from '@app/contracts';
 import {
+  monitorDecider,
   type MonitorEvent,
   MonitorEventSchema,
   monitorStream,
@@ -315,16 +316,23 @@ export class MonitorsController {
     return this.runs.streamHistory(monitorStream(params.monitor_id));
   }
 
+  /** The read model's document, waiting for it when the monitor was created through another replica a moment ago. */
+  private async read(auth: AuthContext, monitorId: string): Promise<MonitorDoc | undefined> {
+    const doc = await monitors.get(this.reads, monitorId);
+    if (doc || !(await this.runs.recordedElsewhere(monitorStream(monitorId), monitorDecider, auth))) return doc;
+    return monitors.get(this.reads, monitorId);
+  }
+
   /** The monitor's document, deleted or not; 404 for another team's. */
   private async owned(auth: AuthContext, monitorId: string): Promise<MonitorDoc> {
-    const doc = await monitors.get(this.reads, monitorId);
+    const doc = await this.read(auth, monitorId);
     if (!doc || doc.team_id !== auth.team_id) throw notFound(`Monitor ${monitorId} not found`);
     return doc;
   }
 
   /** A live monitor's view; 404 once deleted. After a write the read model may lag: 503 rather than a stale answer. */
   private async live(auth: AuthContext, monitorId: string, afterWrite = false): Promise<MonitorView> {
-    const doc = await monitors.get(this.reads, monitorId);
+    const doc = await this.read(auth, monitorId);
     if ((!doc || doc.team_id !== auth.team_id) && afterWrite)
       throw new ApiError(503, `Monitor ${monitorId} was recorded but is not readable yet; retry shortly`, {
         'Retry-After': '1',

@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { CONFIG, type Config } from '@app/config';
 import { type ReopenRunRequest, type RunCommandReply, runSubjects, type RunServiceName } from '@app/contracts';
 import { type DomainEvent, type RunKind, runEnds, type StateOf, streamOf, type ViewOf } from '@app/domain';
-import { aggregateStream, EVENT_STORE, type EventStore } from '@app/eventstore';
+import { aggregateStream, EVENT_STORE, type EventStore, type FoldDecider, foldEvents } from '@app/eventstore';
 import { notFound, RequestValidationError, serviceUnavailable, tooManyRequests } from '@app/platform';
 import {
   READ_STORE,
@@ -127,9 +127,32 @@ export class RunHttp {
   async owned<K extends RunKind>(kind: K, auth: AuthContext, runId: string): Promise<State<K>> {
     const collection = runCollection(kind);
     if (!collection) return this.fromLog(kind, auth, runId);
-    const doc = await collection.get(this.reads, runId);
+    let doc = await collection.get(this.reads, runId);
+    if (!doc && (await this.recordedElsewhere(streamOf(kind, runId), kind.decider, auth)))
+      doc = await collection.get(this.reads, runId);
     if (!doc || doc.team_id !== auth.team_id) throw notFound(`${kind.noun} ${runId} not found`);
     return doc.state;
+  }
+
+  /**
+   * For a document this replica's read models lack: whether the log has its stream, for the
+   * caller's team. The run (or monitor) was recorded a moment ago through another replica (a
+   * client's create went to one gateway, its next call to another), so this waits, bounded, until
+   * the read models have applied the stream's first event; a 503 to retry when they lag further.
+   * Another team's stream, or none, is false at once: a 404 as before.
+   */
+  async recordedElsewhere<State extends { status: string; team_id?: string }>(
+    stream: string,
+    decider: FoldDecider<DomainEvent, State>,
+    auth: AuthContext,
+  ): Promise<boolean> {
+    const first = await this.events.readStream(stream, { maxCount: 1 });
+    if (first.length === 0) return false;
+    const state = foldEvents(decider, first);
+    if (state.status === 'absent' || state.team_id !== auth.team_id) return false;
+    if (!(await this.calls.readYourWrites(first[0]!.position)))
+      throw serviceUnavailable(RETRY_AFTER_S, `${stream} was recorded but is not readable here yet; retry shortly`);
+    return true;
   }
 
   /**
