@@ -189,7 +189,9 @@ describe('rolling restart under load (cluster, two replicas of everything)', () 
       const errors: string[] = [];
       source.onopen = () => connections++;
       source.onerror = (event) =>
-        void errors.push(`${Date.now()}: ${(event as { code?: number }).code ?? ''} ${(event as { message?: string }).message ?? ''} state ${source.readyState}`);
+        void errors.push(
+          `${Date.now()}: ${(event as { code?: number }).code ?? ''} ${(event as { message?: string }).message ?? ''} state ${source.readyState}`,
+        );
       // On a timeout, everything needed to tell a run that did not end from a stream that lost it.
       const timer = setTimeout(() => {
         source.close();

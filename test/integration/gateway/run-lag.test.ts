@@ -105,7 +105,7 @@ describe('a run whose read model lags behind its request', () => {
    * wait for its read model, not answer 404 for a run the API has just accepted (an SSE client
    * given a 404 gives up for good).
    */
-  describe('a run recorded through another replica, not yet in this one\'s read model', () => {
+  describe("a run recorded through another replica, not yet in this one's read model", () => {
     const auth = (k: string) => ({ Authorization: `Bearer ${k}` });
     let other: string;
     beforeAll(async () => {
