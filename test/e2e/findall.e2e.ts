@@ -142,6 +142,60 @@ describe('FindAll over HTTP (standalone, a startup registry of 44 companies over
     expect(again.status).toBe(422);
   });
 
+  it('exclude_list: excluded entities (by URL or by name) are never checked, returned or charged, and an extend keeps the list', async () => {
+    const gold = registryGold.headquarteredIn('Berlin');
+    const first = await findAll({ query: 'companies headquartered in Berlin', fields: ['founded_year'], limit: 100 });
+    expect(first.entities.map((e) => e.name).sort()).toEqual(gold);
+    // One passed as the entity row it is (with its fields), one by URL, two by name written
+    // another way (the legal suffix and case differ) or as it is.
+    const [a, b, c, d] = first.entities;
+    expect(a!.founded_year).toEqual(expect.any(Number));
+    const exclude_list = [
+      a!,
+      { url: b!.url, name: null },
+      { name: `${c!.name.toUpperCase()} GmbH` },
+      { name: d!.name },
+    ];
+    const excluded = new Set([a!.name, b!.name, c!.name, d!.name]);
+    const second = await findAll({ query: 'companies headquartered in Berlin', limit: 2, exclude_list });
+    expect(second.status).toMatchObject({ status: 'completed', termination_reason: 'limit_reached' });
+    const extended = await fetch(`${svc.baseUrl}/v1/findall/runs/${second.findall_id}/extend`, {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify({ additional_limit: 98 }),
+    });
+    expect(extended.status).toBe(200);
+    let view: View = await json(extended);
+    for (let i = 0; i < 400 && typeof view.status === 'string'; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      view = await json(await fetch(`${svc.baseUrl}/v1/findall/runs/${second.findall_id}`, { headers: headers() }));
+    }
+    expect(view.entities.map((e) => e.name).sort()).toEqual(gold.filter((name) => !excluded.has(name)));
+    // Never a candidate (so never checked), and only the matches returned are charged.
+    for (const candidate of view.candidates!) expect(excluded.has(candidate.name)).toBe(false);
+    const found = (await history(second.findall_id)).filter((e) => e.type === 'FindAllCandidateFound').length;
+    expect(found).toBe(view.candidates!.length);
+    expect(view.usage_items.find((i) => i.sku === 'sku_findall_match')!.quantity).toBe(gold.length - 4);
+
+    // Bad lists are refused with the field, and make no run.
+    for (const [list, loc, msg] of [
+      [[{ url: a!.url }, {}], ['body', 'exclude_list', 1], /a name or a url/],
+      [[{ name: null, url: null }], ['body', 'exclude_list', 0], /a name or a url/],
+      [Array.from({ length: 1_001 }, (_, i) => ({ name: `n${i}` })), ['body', 'exclude_list'], /1000/],
+      [[{ url: 'not a url' }], ['body', 'exclude_list', 0, 'url'], /URL/i],
+    ] as const) {
+      const refused = await fetch(`${svc.baseUrl}/v1/findall/runs`, {
+        method: 'POST',
+        headers: headers(),
+        body: JSON.stringify({ query: 'companies headquartered in Berlin', exclude_list: list }),
+      });
+      expect(refused.status).toBe(422);
+      const [detail] = (await json(refused)).detail as { loc: unknown[]; msg: string }[];
+      expect(detail!.loc).toEqual(loc);
+      expect(detail!.msg).toMatch(msg);
+    }
+  });
+
   it('refuses extend and enrich on a run that is not completed, and bad bodies with the field', async () => {
     const bad = await fetch(`${svc.baseUrl}/v1/findall/runs`, {
       method: 'POST',

@@ -179,6 +179,18 @@ describe('MCP server (standalone, fixture web)', () => {
         arguments: { findall_id: view.findall_id },
       })) as CallToolResult;
       expect((again.structuredContent as Obj).entities).toEqual(view.entities);
+      // A second call told to leave out what the first found returns none of it.
+      const next = (await client.callTool(
+        {
+          name: 'findall',
+          arguments: { query: 'robotics companies', limit: 5, wait_seconds: 120, exclude_list: view.entities },
+        },
+        undefined,
+        { timeout: 150_000 },
+      )) as CallToolResult;
+      expect(next.isError).toBeFalsy();
+      const urls = new Set(view.entities.map((e: Obj) => e.url));
+      for (const entity of (next.structuredContent as Obj).entities) expect(urls.has(entity.url)).toBe(false);
     });
 
     it('task fills a JSON schema with what the pages state, citing them', async () => {

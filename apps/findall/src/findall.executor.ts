@@ -99,8 +99,17 @@ export class FindAllExecutor implements RunExecutor<typeof findAllRuns> {
 
     const limit = findAllLimit(state.params, state.progress);
     let matched = state.progress.candidates.filter((c) => c.match_status === 'matched').length;
-    const known = new Set(state.progress.candidates.map((c) => normalizeUrl(c.url)));
-    const names = new Set(state.progress.candidates.map((c) => entityKey(c.name)));
+    // Candidates already found, and the entities the caller excluded: neither is added (so an
+    // excluded one is never checked, returned or charged), in this execution and after an extend.
+    const exclude = state.params.exclude_list ?? [];
+    const known = new Set([
+      ...state.progress.candidates.map((c) => normalizeUrl(c.url)),
+      ...exclude.flatMap((e) => (e.url ? [normalizeUrl(e.url)] : [])),
+    ]);
+    const names = new Set([
+      ...state.progress.candidates.map((c) => entityKey(c.name)),
+      ...exclude.flatMap((e) => (e.name ? [entityKey(e.name)] : [])).filter(Boolean),
+    ]);
     const pending: Candidate[] = state.progress.candidates.filter((c) => c.match_status === 'pending');
 
     /** Checks pending candidates in the order found; true once the limit is reached. */

@@ -1077,6 +1077,8 @@ export interface components {
             url: string;
         };
         FindAllBody: {
+            /** @description Entities never checked, returned or charged (each gives a name or a url); an extend keeps the list */
+            exclude_list?: components["schemas"]["FindAllExclusionBody"][] | null;
             /** @description Column names for each entity row */
             fields?: string[] | null;
             /** @default 20 */
@@ -1125,6 +1127,15 @@ export interface components {
                 holds: boolean;
             }[];
             url: string;
+        };
+        FindAllExclusionBody: {
+            /** @description Matched by normalised name */
+            name?: string | null;
+            /**
+             * Format: uri
+             * @description Matched by normalised URL
+             */
+            url?: string | null;
         };
         FindAllRun: {
             candidates: components["schemas"]["FindAllCandidate"][] | null;

@@ -3,7 +3,13 @@
  * wait for it (reporting progress); get_research, get_task and get_find_all read one later.
  */
 import { Type } from '@sinclair/typebox';
-import { DEEP_SEARCH_BOUNDS, FindAllViewSchema, TASK_PROCESSORS, TaskRunViewSchema } from '@app/domain';
+import {
+  DEEP_SEARCH_BOUNDS,
+  FINDALL_EXCLUDE_MAX,
+  FindAllViewSchema,
+  TASK_PROCESSORS,
+  TaskRunViewSchema,
+} from '@app/domain';
 import { waitForRun } from './run-wait';
 import { findAllText, researchText, taskText } from './tool-text';
 import {
@@ -143,6 +149,16 @@ export const findAll = defineTool({
         maxItems: MCP_TOOL_BOUNDS.fields,
         description: 'Columns to fill for each entity',
       }),
+      exclude_list: Type.Array(
+        Type.Object({
+          name: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+          url: Type.Optional(Type.String({ minLength: 1, maxLength: 2083 })),
+        }),
+        {
+          maxItems: FINDALL_EXCLUDE_MAX,
+          description: "Entities not to return, each by name or URL (a previous run's matches, say)",
+        },
+      ),
       wait_seconds: waitSeconds,
     },
     ['query'],
@@ -153,7 +169,7 @@ export const findAll = defineTool({
     const started = await post(
       ctx,
       '/v1/findall/runs',
-      defined({ query: args.query, limit: args.limit, fields: args.fields }),
+      defined({ query: args.query, limit: args.limit, fields: args.fields, exclude_list: args.exclude_list }),
     );
     const runId = seg(started.findall_id);
     const { view, ended } = await waitForRun(

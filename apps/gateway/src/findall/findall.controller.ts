@@ -94,12 +94,24 @@ export class FindAllController {
   }
 
   private async start(auth: AuthContext, requestId: string, body: FindAllBody): Promise<string> {
+    const exclude = (body.exclude_list ?? []).map((entry) => ({ name: entry.name ?? null, url: entry.url ?? null }));
+    const empty = exclude.findIndex((entry) => !entry.name && !entry.url);
+    if (empty >= 0)
+      throw new RequestValidationError([
+        {
+          type: 'value_error',
+          loc: ['body', 'exclude_list', empty],
+          msg: 'Value error, an exclude_list entry gives a name or a url',
+          input: body.exclude_list![empty],
+        },
+      ]);
     const params: FindAllParams = {
       query: body.query,
       fields: body.fields ?? null,
       output_schema: body.output_schema ?? null,
       limit: body.limit,
       webhook: body.webhook ?? null,
+      ...(exclude.length > 0 && { exclude_list: exclude }),
     };
     return this.runs.request(findAllRuns, auth, requestId, params);
   }

@@ -1,4 +1,5 @@
-import { fail, IntField, ok, type Parser, PyField, StrField, StrListField, UrlField } from '@app/platform';
+import { FINDALL_EXCLUDE_MAX } from '@app/domain';
+import { fail, IntField, NestedField, ok, type Parser, PyField, StrField, StrListField, UrlField } from '@app/platform';
 import { outputSchemaParser } from '../tasks/tasks.dto';
 
 /** `output_schema` of a FindAll run: a JSON Schema for entity objects (the tasks' rules: valid, at most 3 levels, 25,000 characters). */
@@ -30,6 +31,13 @@ const entitySchemaParser = (): Parser => {
   };
 };
 
+/** One entity a FindAll run must not return: its name, its URL, or both (either matches). */
+export class FindAllExclusionBody {
+  @StrField({ optional: true, nullable: true, minLength: 1, maxLength: 500, description: 'Matched by normalised name' })
+  name?: string | null;
+  @UrlField({ optional: true, nullable: true, description: 'Matched by normalised URL' }) url?: string | null;
+}
+
 export class FindAllBody {
   @StrField({ minLength: 1, pattern: '\\S', description: 'Description of the entity set (not blank)' }) query!: string;
   @StrListField({ optional: true, nullable: true, itemMinLength: 1, description: 'Column names for each entity row' })
@@ -42,6 +50,14 @@ export class FindAllBody {
   output_schema?: Record<string, unknown> | null;
   @IntField({ ge: 1, le: 100, default: 20 }) limit!: number;
   @UrlField({ optional: true, nullable: true, description: 'The finished run is POSTed here' }) webhook?: string | null;
+  @NestedField(FindAllExclusionBody, {
+    list: true,
+    optional: true,
+    nullable: true,
+    maxItems: FINDALL_EXCLUDE_MAX,
+    description: 'Entities never checked, returned or charged (each gives a name or a url); an extend keeps the list',
+  })
+  exclude_list?: FindAllExclusionBody[] | null;
   @IntField({ ge: 1, le: 300, default: 30, description: 'POST /v1/findall only: how long to wait for the run to end' })
   wait_seconds!: number;
 }

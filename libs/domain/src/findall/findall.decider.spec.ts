@@ -194,3 +194,50 @@ describe('FindAll decider', () => {
     expect(view.count).toBe(1);
   });
 });
+
+describe('FindAll exclude_list', () => {
+  const request = (exclude_list: FindAllParams['exclude_list']): FindAllCommand => ({
+    type: 'RequestRun',
+    run_id: 'f1',
+    team_id: 'acme',
+    key_id: 'k1',
+    request_id: 'r1',
+    params: { ...params, exclude_list },
+  });
+  it('keeps the list with the request, so an extend reads it too', () =>
+    spec([])
+      .when(
+        request([
+          { name: 'Kessa Robotics', url: null },
+          { name: null, url: 'https://kessa.test/' },
+        ]),
+      )
+      .then([
+        {
+          ...requested,
+          data: {
+            ...(requested.data as object),
+            params: {
+              ...params,
+              exclude_list: [
+                { name: 'Kessa Robotics', url: null },
+                { name: null, url: 'https://kessa.test/' },
+              ],
+            },
+          },
+        } as FindAllEvent,
+      ]));
+  it('refuses an entry with neither a name nor a url, naming it', () =>
+    spec([])
+      .when(
+        request([
+          { name: 'A', url: null },
+          { name: ' ', url: null },
+        ]),
+      )
+      .thenThrows({ refusal: 'invalid', message: /exclude_list\[1\] must give a name or a url/ }));
+  it('refuses more than 1,000 entries, naming the bound', () =>
+    spec([])
+      .when(request(Array.from({ length: 1_001 }, (_, i) => ({ name: `n${i}`, url: null }))))
+      .thenThrows({ refusal: 'invalid', message: /at most 1000 entries, got 1001/ }));
+});

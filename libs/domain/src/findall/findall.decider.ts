@@ -12,7 +12,7 @@ import type {
   FindAllProgressEvent,
   FindAllSchema,
 } from './findall.events';
-import { FINDALL_PROGRESS_TYPES } from './findall.events';
+import { FINDALL_EXCLUDE_MAX, FINDALL_PROGRESS_TYPES } from './findall.events';
 
 export interface FindAllProgress {
   schema: FindAllSchema | null;
@@ -90,6 +90,12 @@ export const findAllRunKind: RunKindSpec<
     if (!params.query?.trim()) throw new Invalid('query must be at least 1 character');
     if (!Number.isInteger(params.limit) || params.limit < 1 || params.limit > 100)
       throw new Invalid('limit must be 1 to 100');
+    const exclude = params.exclude_list ?? [];
+    if (exclude.length > FINDALL_EXCLUDE_MAX)
+      throw new Invalid(`exclude_list holds at most ${FINDALL_EXCLUDE_MAX} entries, got ${exclude.length}`);
+    exclude.forEach((entry, i) => {
+      if (!entry.name?.trim() && !entry.url?.trim()) throw new Invalid(`exclude_list[${i}] must give a name or a url`);
+    });
   },
   progressEventTypes: FINDALL_PROGRESS_TYPES as readonly FindAllDecided['type'][],
   progress: {

@@ -14,7 +14,22 @@ export interface FindAllParams {
   output_schema: Record<string, unknown> | null;
   limit: number;
   webhook: string | null;
+  /**
+   * Entities the run must not return (API.md "FindAll preview and exclusions"): a candidate whose
+   * normalised URL or name matches an entry is never checked, returned or charged; an extend keeps
+   * the list. Absent in runs requested before it existed.
+   */
+  exclude_list?: FindAllExclusion[];
 }
+
+/** One entity to leave out of a FindAll run: by name, by URL, or both (either matches). */
+export interface FindAllExclusion {
+  name: string | null;
+  url: string | null;
+}
+
+/** At most this many entries in a FindAll run's exclude_list. */
+export const FINDALL_EXCLUDE_MAX = 1_000;
 
 export const CONDITION_KINDS = [
   'keyword',
