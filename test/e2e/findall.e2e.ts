@@ -196,6 +196,47 @@ describe('FindAll over HTTP (standalone, a startup registry of 44 companies over
     }
   });
 
+  it('generator "preview": checks at most 10 candidates, fills no field, charges only queries and matches, its matches among the full run\'s; no extend', async () => {
+    const gold = registryGold.headquarteredIn('Berlin');
+    const preview = await findAll({
+      query: 'companies headquartered in Berlin',
+      fields: ['founded_year'],
+      limit: 100,
+      generator: 'preview',
+    });
+    expect(preview.status).toMatchObject({ status: 'completed' });
+    expect(preview.candidates!.length).toBeLessThanOrEqual(10);
+    expect(preview.candidates!.length).toBeGreaterThan(0);
+    expect(preview.count).toBeGreaterThan(0);
+    for (const entity of preview.entities) {
+      expect(gold).toContain(entity.name);
+      expect(entity.founded_year).toBeUndefined();
+    }
+    expect(preview.usage_items.map((i) => i.sku).sort()).toEqual(['sku_findall_match', 'sku_findall_query']);
+    expect(preview.usage_items.find((i) => i.sku === 'sku_findall_query')!.quantity).toBe(1);
+    const checked = (await history(preview.findall_id)).filter((e) => e.type === 'FindAllCandidateChecked');
+    expect(checked.length).toBe(preview.candidates!.length);
+    for (const [route, body] of [
+      ['extend', { additional_limit: 5 }],
+      ['enrich', { fields: ['city'] }],
+    ] as const) {
+      const refused = await fetch(`${svc.baseUrl}/v1/findall/runs/${preview.findall_id}/${route}`, {
+        method: 'POST',
+        headers: headers(),
+        body: JSON.stringify(body),
+      });
+      expect(refused.status).toBe(409);
+      expect((await json(refused)).detail).toMatch(/preview run cannot be extended or enriched/);
+    }
+    const unknown = await fetch(`${svc.baseUrl}/v1/findall/runs`, {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify({ query: 'companies headquartered in Berlin', generator: 'pro' }),
+    });
+    expect(unknown.status).toBe(422);
+    expect(((await json(unknown)).detail as { loc: string[] }[])[0]!.loc).toEqual(['body', 'generator']);
+  });
+
   it('refuses extend and enrich on a run that is not completed, and bad bodies with the field', async () => {
     const bad = await fetch(`${svc.baseUrl}/v1/findall/runs`, {
       method: 'POST',

@@ -3,6 +3,7 @@ import {
   type Candidate,
   type FieldBasisEntry,
   findAllLimit,
+  FINDALL_PREVIEW_CANDIDATES,
   findAllRuns,
   type FindAllSchema,
   type FindAllState,
@@ -68,7 +69,9 @@ export class FindAllExecutor implements RunExecutor<typeof findAllRuns> {
     const pages = new Map<string, EntityPage>();
     const schema: FindAllSchema = state.progress.schema ?? deriveFindAllSchema(state.params.query);
     if (!state.progress.schema) await run.record({ type: 'RecordSchema', schema });
-    const fieldSchema = entitySchema(state.params.fields, state.params.output_schema);
+    // A preview fills no field: it shows which candidates match, quickly.
+    const preview = state.params.generator === 'preview';
+    const fieldSchema = preview ? null : entitySchema(state.params.fields, state.params.output_schema);
 
     // Enrichment asked for after completion: fill the new fields of every matched entity.
     for (const enrichment of state.progress.enrichments) {
@@ -111,8 +114,12 @@ export class FindAllExecutor implements RunExecutor<typeof findAllRuns> {
       ...exclude.flatMap((e) => (e.name ? [entityKey(e.name)] : [])).filter(Boolean),
     ]);
     const pending: Candidate[] = state.progress.candidates.filter((c) => c.match_status === 'pending');
+    let found = state.progress.candidates.length;
+    /** A preview stops generating once it knows its candidates, and ends once they are checked. */
+    const enough = () => preview && found >= FINDALL_PREVIEW_CANDIDATES;
+    const done = () => matched >= limit || (enough() && pending.length === 0);
 
-    /** Checks pending candidates in the order found; true once the limit is reached. */
+    /** Checks pending candidates in the order found; true once the limit is reached (or a preview's candidates are checked). */
     const checkPending = async (): Promise<boolean> => {
       while (pending.length > 0) {
         if (matched >= limit) return true;
@@ -149,13 +156,14 @@ export class FindAllExecutor implements RunExecutor<typeof findAllRuns> {
           if (ok) matched++;
         }
       }
-      return matched >= limit;
+      return done();
     };
 
     const add = async (name: string, url: string, description: string) => {
       const key = normalizeUrl(url);
       const nameKey = entityKey(name);
-      if (known.has(key) || (nameKey && names.has(nameKey))) return;
+      if (known.has(key) || (nameKey && names.has(nameKey)) || enough()) return;
+      found++;
       known.add(key);
       if (nameKey) names.add(nameKey);
       const candidate = { candidate_id: candidateId(url), name, url, description };
@@ -165,7 +173,7 @@ export class FindAllExecutor implements RunExecutor<typeof findAllRuns> {
 
     // List pages read so far, in earlier executions and in this one: each is read once.
     const listsRead = new Set(state.progress.list_pages);
-    if (await checkPending()) return this.stop(run, matched >= limit);
+    if (await checkPending()) return this.stop(run, done());
     for (const query of schema.generator.queries) {
       if (run.stopped()) return;
       if (state.progress.queries.includes(query)) continue;
@@ -185,14 +193,23 @@ export class FindAllExecutor implements RunExecutor<typeof findAllRuns> {
       // no links, so it is taken as an entity page, not a list.
       for (const hit of hits)
         if (hit.content) pages.set(normalizeUrl(hit.url), { url: hit.url, title: hit.title, text: hit.content });
-      const markdown = await this.read(
-        run,
-        hits.filter((h) => !h.content).map((h) => h.url),
-        new Map(),
-        'markdown',
-      );
-      for (const hit of hits) {
+      // The hits are read a batch at a time as they are reached: a preview stops reading once it
+      // knows its candidates.
+      const markdown = new Map<string, EntityPage>();
+      const attempted = new Set<string>();
+      const readFrom = async (at: number) => {
+        const batch = hits
+          .slice(at)
+          .filter((h) => !h.content && !attempted.has(normalizeUrl(h.url)))
+          .slice(0, READ_BATCH)
+          .map((h) => h.url);
+        for (const url of batch) attempted.add(normalizeUrl(url));
+        await this.read(run, batch, markdown, 'markdown');
+      };
+      for (const [at, hit] of hits.entries()) {
         if (run.stopped()) return;
+        if (enough()) break;
+        if (!hit.content && !attempted.has(normalizeUrl(hit.url))) await readFrom(at);
         let doc = markdown.get(normalizeUrl(hit.url)) ?? pages.get(normalizeUrl(hit.url));
         const { rows } = doc && !hit.content ? listRows(doc.text) : { rows: [] };
         if (rows.length === 0) {
@@ -207,16 +224,16 @@ export class FindAllExecutor implements RunExecutor<typeof findAllRuns> {
           listsRead.add(normalizeUrl(listUrl));
           await run.record({ type: 'RecordListPage', url: normalizeUrl(listUrl), rows: listed.rows.length });
           for (const row of listed.rows) await add(row.name, row.url, row.description);
-          listUrl = listed.next && !listsRead.has(normalizeUrl(listed.next)) ? listed.next : null;
+          listUrl = listed.next && !listsRead.has(normalizeUrl(listed.next)) && !enough() ? listed.next : null;
           doc = listUrl
             ? (await this.read(run, [listUrl], new Map(), 'markdown')).get(normalizeUrl(listUrl))
             : undefined;
         }
-        if (await checkPending()) return this.stop(run, matched >= limit);
+        if (await checkPending()) return this.stop(run, done());
       }
-      if (await checkPending()) return this.stop(run, matched >= limit);
+      if (await checkPending()) return this.stop(run, done());
     }
-    if (await checkPending()) return this.stop(run, matched >= limit);
+    if (await checkPending()) return this.stop(run, done());
     await this.stop(run, false);
   }
 

@@ -1081,6 +1081,12 @@ export interface components {
             exclude_list?: components["schemas"]["FindAllExclusionBody"][] | null;
             /** @description Column names for each entity row */
             fields?: string[] | null;
+            /**
+             * @description preview: a quick look, 10 candidates checked, no field filled, only query and match SKUs charged; base: the full run
+             * @default base
+             * @enum {string}
+             */
+            generator?: "base" | "preview";
             /** @default 20 */
             limit?: number;
             /** @description JSON Schema each entity must conform to; wins over fields */

@@ -112,6 +112,7 @@ export class FindAllController {
       limit: body.limit,
       webhook: body.webhook ?? null,
       ...(exclude.length > 0 && { exclude_list: exclude }),
+      ...(body.generator === 'preview' && { generator: 'preview' as const }),
     };
     return this.runs.request(findAllRuns, auth, requestId, params);
   }

@@ -1,5 +1,16 @@
-import { FINDALL_EXCLUDE_MAX } from '@app/domain';
-import { fail, IntField, NestedField, ok, type Parser, PyField, StrField, StrListField, UrlField } from '@app/platform';
+import { FINDALL_EXCLUDE_MAX, FINDALL_GENERATORS, FINDALL_PREVIEW_CANDIDATES } from '@app/domain';
+import {
+  EnumField,
+  fail,
+  IntField,
+  NestedField,
+  ok,
+  type Parser,
+  PyField,
+  StrField,
+  StrListField,
+  UrlField,
+} from '@app/platform';
 import { outputSchemaParser } from '../tasks/tasks.dto';
 
 /** `output_schema` of a FindAll run: a JSON Schema for entity objects (the tasks' rules: valid, at most 3 levels, 25,000 characters). */
@@ -58,6 +69,11 @@ export class FindAllBody {
     description: 'Entities never checked, returned or charged (each gives a name or a url); an extend keeps the list',
   })
   exclude_list?: FindAllExclusionBody[] | null;
+  @EnumField(FINDALL_GENERATORS, {
+    default: 'base',
+    description: `preview: a quick look, ${FINDALL_PREVIEW_CANDIDATES} candidates checked, no field filled, only query and match SKUs charged; base: the full run`,
+  })
+  generator!: (typeof FINDALL_GENERATORS)[number];
   @IntField({ ge: 1, le: 300, default: 30, description: 'POST /v1/findall only: how long to wait for the run to end' })
   wait_seconds!: number;
 }

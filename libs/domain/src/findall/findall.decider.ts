@@ -229,7 +229,9 @@ export const findAllRunKind: RunKindSpec<
       if (!run.progress.termination) throw new Conflict('the run has not finished its work');
       return [];
     },
-    validateReopen(detail) {
+    validateReopen(detail, _progress, params) {
+      if (params.generator === 'preview')
+        throw new Conflict('a preview run cannot be extended or enriched: start a run with generator "base"');
       if (detail.additional_limit !== undefined) {
         const n = detail.additional_limit;
         if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 100)

@@ -20,7 +20,18 @@ export interface FindAllParams {
    * the list. Absent in runs requested before it existed.
    */
   exclude_list?: FindAllExclusion[];
+  /**
+   * `preview`: a quick, cheap look at what a full run would find: candidates generated until
+   * FINDALL_PREVIEW_CANDIDATES are known, their conditions checked, no field filled; only query
+   * and match SKUs charged; it cannot be extended or enriched. Absent: a full run (`base`).
+   */
+  generator?: 'preview';
 }
+
+/** The generators of a FindAll run: `base` (the full run) and `preview`. */
+export const FINDALL_GENERATORS = ['base', 'preview'] as const;
+/** Candidates a preview run generates and checks at most. */
+export const FINDALL_PREVIEW_CANDIDATES = 10;
 
 /** One entity to leave out of a FindAll run: by name, by URL, or both (either matches). */
 export interface FindAllExclusion {

@@ -31,8 +31,8 @@ export interface RunProgressSpec<
   evolve(progress: Progress, event: Event): Progress;
   /** What the completed run is charged; throws Conflict while it cannot complete yet. */
   charge(run: RunningRun<Params, Progress>): SkuLineItem[];
-  /** Kinds whose completed runs take more work: checks the request (throws 422/409) ... */
-  validateReopen?(detail: Record<string, unknown>, progress: Progress): void;
+  /** Kinds whose completed runs take more work: checks the request against the run (throws 422/409) ... */
+  validateReopen?(detail: Record<string, unknown>, progress: Progress, params: Params): void;
   /** ... and folds it into the progress when the run is reopened. */
   reopened?(progress: Progress, detail: Record<string, unknown>): Progress;
 }
@@ -223,7 +223,7 @@ export function runDecider<
     if (!kind.progress.reopened) throw new Conflict(`a ${kind.noun} cannot be given more work`);
     if (run.status !== 'completed')
       throw new Conflict(`only a completed run can be given more work; this one is ${publicStatus(run)}`);
-    kind.progress.validateReopen?.(command.detail, run.progress);
+    kind.progress.validateReopen?.(command.detail, run.progress, run.params);
     return [
       event('reopened', { team_id: run.team_id, reason: command.reason, detail: command.detail, reopened_at: now }),
     ];
