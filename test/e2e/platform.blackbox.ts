@@ -198,6 +198,16 @@ export function platformSuite(ctx: E2eContext): void {
       const usage = await svc.keys('frobnicate');
       expect(usage.code).toBe(2);
       expect(usage.stderr).toContain('usage:');
+      // A flag the command does not take is refused, named, and nothing is made.
+      const before = (await svc.keys('list', '--team', 'acme')).stdout;
+      const unknownFlag = await svc.keys('create', '--team', 'acme', '--max-credits', '50');
+      expect(unknownFlag.code).toBe(2);
+      expect(unknownFlag.stdout).toBe('');
+      expect(unknownFlag.stderr).toContain('keys create does not take --max-credits (it takes --team, --name)');
+      expect((await svc.keys('list', '--team', 'acme')).stdout).toBe(before);
+      const onRevoke = await svc.keys('revoke', 'AAAAAAAAAAAA', '--team', 'acme');
+      expect(onRevoke.code).toBe(2);
+      expect(onRevoke.stderr).toContain('keys revoke does not take --team (it takes no flag)');
     });
 
     it('echoes a safe X-Request-Id and replaces an unsafe one', async () => {

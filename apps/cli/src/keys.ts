@@ -7,6 +7,8 @@
  *   keys revoke <key id>
  *   keys rotate <key id> [--overlap 1h]          prints only the new key
  *   keys webhook-secret --team <team>            prints only the new whsec_ secret
+ *
+ * A flag the command does not take is refused, named, before anything is opened or changed.
  */
 import { durationSeconds, loadConfig } from '@app/config';
 import { openEventStore } from '@app/eventstore';
@@ -54,8 +56,28 @@ const onlyPositional = (positional: string[], what: string): string => {
   return positional[0];
 };
 
+/** The flags each command takes: any other is refused, naming it, before anything is opened or changed. */
+const FLAGS: Record<string, readonly string[]> = {
+  create: ['team', 'name'],
+  list: ['team'],
+  revoke: [],
+  rotate: ['overlap'],
+  'webhook-secret': ['team'],
+};
+
+function checkFlags(command: string, flags: Map<string, string>): void {
+  const allowed = FLAGS[command];
+  if (!allowed) throw new UsageError(command ? `unknown command "${command}"` : 'a command is required');
+  for (const flag of flags.keys())
+    if (!allowed.includes(flag))
+      throw new UsageError(
+        `keys ${command} does not take --${flag}${allowed.length ? ` (it takes ${allowed.map((f) => `--${f}`).join(', ')})` : ' (it takes no flag)'}`,
+      );
+}
+
 async function main(argv: string[]): Promise<number> {
   const { command, positional, flags } = parseArgs(argv);
+  checkFlags(command, flags);
   const config = loadConfig();
   const store = await openEventStore(config.eventstoreUrl);
   const admin = new TeamAdmin(store, SecretBox.load(config.secretsKey, config.dataDir));
