@@ -98,7 +98,7 @@ async function mongoForTests() {
     return { env: {}, stop: () => undefined };
   }
   console.error(`[setup] FerretDB ${FERRETDB_VERSION} at ${ferret.url} for the MongoDB contract suite`);
-  return { env: { MONGO_TEST_URL: ferret.url }, stop: ferret.stop };
+  return { env: { MONGO_TEST_URL: ferret.url, MONGO_TEST_SERVER: `ferretdb ${FERRETDB_VERSION}` }, stop: ferret.stop };
 }
 
 const MONGO_SPEC = 'libs/readmodels/src/mongo.read-store.spec.ts';
