@@ -10,6 +10,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { ensureInstalled, ensureBuilt, root } = require('./ensure-built');
 const { ferretDbBinary, startFerretDb, VERSION: FERRETDB_VERSION } = require('./ferretdb');
+const { natsServerBinary, VERSION: NATS_VERSION } = require('./nats-server');
 
 /** A Debian package the suites need, installed when missing and root; otherwise `missing` says what to do. */
 function ensureDebianPackage(name, paths, missing) {
@@ -45,6 +46,12 @@ const ensureChromium = () =>
 
 ensureInstalled();
 ensureNatsServer();
+// The release line production runs, built with Go once; Debian's older one otherwise.
+{
+  const nats = natsServerBinary();
+  if (nats.bin) process.env.NATS_SERVER_BIN = nats.bin;
+  else console.error(`[setup] no nats-server ${NATS_VERSION} (${nats.why}): the suites use the installed one`);
+}
 ensureChromium();
 ensureBuilt();
 console.error('[test] type-checking tests…');

@@ -20,9 +20,14 @@ export interface NatsServerHandle {
 const HOST = '127.0.0.1';
 const READY_TIMEOUT_MS = 10_000;
 
+/**
+ * The nats-server the suites start: NATS_SERVER_BIN, else the one scripts/nats-server.js built (the
+ * release line production runs; `npm test` builds it), else an installed one (Debian's).
+ */
 export function findNatsBinary(): string {
   const candidates = [
     process.env.NATS_SERVER_BIN,
+    ...builtNatsServers(),
     ...(process.env.PATH ?? '').split(path.delimiter).map((dir) => dir && path.join(dir, 'nats-server')),
     '/usr/sbin/nats-server',
     '/usr/bin/nats-server',
@@ -41,6 +46,27 @@ export function findNatsBinary(): string {
     'nats-server binary not found (looked at $NATS_SERVER_BIN, $PATH, /usr/sbin, /usr/bin, /usr/local/bin). ' +
       'Install the Debian package: `apt-get install nats-server` (the CI script installs it).',
   );
+}
+
+/** Binaries scripts/nats-server.js left in its cache, the newest version first. */
+function builtNatsServers(): string[] {
+  const cache = path.join(os.homedir(), '.cache', 'web-research');
+  const version = (dir: string) => dir.replace('nats-server-v', '').split('.').map(Number);
+  const newer = (a: string, b: string) => {
+    const [x, y] = [version(a), version(b)];
+    for (let i = 0; i < Math.max(x.length, y.length); i++)
+      if ((x[i] ?? 0) !== (y[i] ?? 0)) return (y[i] ?? 0) - (x[i] ?? 0);
+    return 0;
+  };
+  try {
+    return fs
+      .readdirSync(cache)
+      .filter((dir) => /^nats-server-v\d+\.\d+\.\d+$/.test(dir))
+      .sort(newer)
+      .map((dir) => path.join(cache, dir, 'nats-server'));
+  } catch {
+    return [];
+  }
 }
 
 /** Resolves once the server sends its INFO line, i.e. it accepts client connections. */

@@ -14,7 +14,11 @@ import {
   loadLargePayload,
   storeLargePayload,
 } from './large-payloads';
+import { correctNatsTransport } from './nats-stalled-node';
 import { BusPayloadError, isBusErrorReply } from './wire';
+
+// Before any connection: the NATS transport's handling of a stalled node, corrected (see there).
+correctNatsTransport();
 
 export interface BusModuleOptions {
   transport: 'inprocess' | 'nats';
@@ -52,6 +56,10 @@ export const NATS_CONNECTION_DEFAULTS = {
   // 6 s), not after the client's default of four minutes.
   pingInterval: 2_000,
   maxPingOut: 2,
+  // Each attempt to reach a node gives up after 2 s: a stalled node accepts the TCP connection
+  // (its kernel does) and never sends INFO, and the client's default of 20 s per attempt held a
+  // reconnect on it that long while live nodes were there.
+  timeout: 2_000,
 } as const;
 
 const NATS_UNAVAILABLE = new Set([
