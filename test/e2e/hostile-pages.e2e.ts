@@ -122,7 +122,8 @@ describe('hostile pages through /v1/extract', () => {
     });
     try {
       const big = pages.findIndex((p) => p.name === 'a 4 MB line of words');
-      const small = pages.findIndex((p) => p.name === 'comment run as text/html');
+      // A page of 280 bytes: whatever the machine's load, it is read well within 0.1 s.
+      const small = pages.findIndex((p) => p.name === 'comment run as text/plain');
       // A fresh service's first pages are its slowest (its threads' code is still cold): two calls
       // at once warm both threads first, so the small page's 0.1 s is its own, not a cold start.
       const extractStrict = (urls: string[]) =>
@@ -144,7 +145,7 @@ describe('hostile pages through /v1/extract', () => {
       };
       expect(body.results[0]!.error).toMatch(/took longer than 0\.1 s to extract/);
       expect(body.results[1]!.error).toBeNull();
-      expect(body.results[1]!.content).toContain('after the comments');
+      expect(body.results[1]!.content).toContain('<!---->');
       expect(body.credits).toBe(2);
     } finally {
       await strict.stop();
