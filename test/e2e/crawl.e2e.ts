@@ -257,4 +257,17 @@ describe('site map and crawl runs (standalone)', () => {
     const tooMany = await call('POST', '/v1/crawl', { url: `${site.origin}/`, limit: 1001 });
     expect(tooMany.status).toBe(422);
   });
+
+  it('max_credits: a crawl whose next page would pass its budget ends completed, budget_exhausted, never charged past it', async () => {
+    // Two credits a page: a budget of 5 pays for two pages, not a third.
+    const spent = await finished(
+      (await json(await call('POST', '/v1/crawl', { url: `${site.origin}/`, limit: 10, max_credits: 5 }))).crawl_id,
+    );
+    expect(spent).toMatchObject({ status: 'completed', termination: 'budget_exhausted', max_credits: 5 });
+    expect(spent.credits).toBe(4);
+    expect(spent.counts.read).toBe(2);
+    const bad = await call('POST', '/v1/crawl', { url: `${site.origin}/`, max_credits: 0 });
+    expect(bad.status).toBe(422);
+    expect((await json(bad)).detail[0].loc).toEqual(['body', 'max_credits']);
+  });
 });

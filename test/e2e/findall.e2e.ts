@@ -142,6 +142,32 @@ describe('FindAll over HTTP (standalone, a startup registry of 44 companies over
     expect(again.status).toBe(422);
   });
 
+  it("match_limit (Parallel's name for limit) stops the run once that many match; given beside a different limit it is a 422 on match_limit and nothing is created", async () => {
+    const run = await findAll({ query: 'robotics companies founded after 2015', match_limit: 2 });
+    expect(run.status).toMatchObject({ status: 'completed', termination_reason: 'limit_reached' });
+    expect(run.count).toBe(2);
+    const same = await findAll({ query: 'robotics companies founded after 2015', match_limit: 1, limit: 1 });
+    expect(same.count).toBe(1);
+    const before = await json(await fetch(`${svc.baseUrl}/v1/findall/runs?limit=100`, { headers: headers() }));
+    for (const [body, bound] of [
+      [{ match_limit: 2, limit: 3 }, /match_limit and limit name the same bound/],
+      [{ match_limit: 0 }, /greater than or equal to 1/],
+      [{ match_limit: 101 }, /less than or equal to 100/],
+    ] as const) {
+      const refused = await fetch(`${svc.baseUrl}/v1/findall/runs`, {
+        method: 'POST',
+        headers: headers(),
+        body: JSON.stringify({ query: 'robotics companies founded after 2015', ...body }),
+      });
+      expect(refused.status).toBe(422);
+      const detail = (await json(refused)).detail as Array<{ loc: unknown[]; msg: string }>;
+      expect(detail[0]!.loc).toEqual(['body', 'match_limit']);
+      expect(detail[0]!.msg).toMatch(bound);
+    }
+    const after = await json(await fetch(`${svc.baseUrl}/v1/findall/runs?limit=100`, { headers: headers() }));
+    expect(after.total).toBe(before.total);
+  });
+
   it('exclude_list: excluded entities (by URL or by name) are never checked, returned or charged, and an extend keeps the list', async () => {
     const gold = registryGold.headquarteredIn('Berlin');
     const first = await findAll({ query: 'companies headquartered in Berlin', fields: ['founded_year'], limit: 100 });

@@ -193,6 +193,24 @@ describe('MCP server (standalone, fixture web)', () => {
       for (const entity of (next.structuredContent as Obj).entities) expect(urls.has(entity.url)).toBe(false);
     });
 
+    it('findall with generator "preview" checks a few candidates and fills no field, charging no enrichment', async () => {
+      const result = (await client.callTool(
+        {
+          name: 'findall',
+          arguments: { query: 'robotics companies', fields: ['city'], generator: 'preview', wait_seconds: 120 },
+        },
+        undefined,
+        { timeout: 150_000 },
+      )) as CallToolResult;
+      expect(result.isError).toBeFalsy();
+      const view = result.structuredContent as Obj;
+      expect(view.status).toMatchObject({ status: 'completed' });
+      expect(view.candidates.length).toBeGreaterThan(0);
+      expect(view.candidates.length).toBeLessThanOrEqual(10);
+      for (const entity of view.entities) expect(entity.city).toBeUndefined();
+      expect(view.usage_items.map((i: Obj) => i.sku)).not.toContain('sku_findall_enrich');
+    });
+
     it('task fills a JSON schema with what the pages state, citing them', async () => {
       const result = (await client.callTool(
         {

@@ -1,4 +1,5 @@
 import {
+  queriesWithinBudget,
   type RecordedCommand,
   type RunResult,
   type DeepSearchParams,
@@ -119,10 +120,12 @@ export class SearchRunExecutor implements RunExecutor<typeof searchRuns> {
       signal: run.signal,
       teamId: run.state.team_id,
     });
+    // With a budget, only the queries it pays for (the completion charge is cut to it all the same).
+    const queries = queriesWithinBudget(params);
     const outcome = await runResearch(
       {
-        prompt: params.prompt ?? params.queries.join('; '),
-        queries: params.queries,
+        prompt: params.prompt ?? queries.join('; '),
+        queries,
         objective: params.objective,
         maxSubqueries: params.max_subqueries,
         maxFetches: params.max_fetches,

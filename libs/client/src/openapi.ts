@@ -898,6 +898,8 @@ export interface components {
              * @default 100
              */
             limit?: number;
+            /** @description The run's budget in credits: it never charges past it, and a run whose next step would pass it ends completed with termination_reason "budget_exhausted" and what it has */
+            max_credits?: number | null;
             /**
              * @description Link hops from the start page
              * @default 3
@@ -954,13 +956,14 @@ export interface components {
             include_subdomains: boolean;
             index: boolean;
             limit: number;
+            max_credits?: number | null;
             max_depth: number;
             /** @enum {string} */
             render: "auto" | "always" | "never";
             /** @enum {string} */
             status: "queued" | "running" | "completed" | "failed" | "cancelled";
             /** @enum {string|null} */
-            termination: "limit_reached" | "frontier_exhausted" | "cancelled" | "error" | null;
+            termination: "limit_reached" | "frontier_exhausted" | "budget_exhausted" | "cancelled" | "error" | null;
             url: string;
             usage: components["schemas"]["SkuLineItem"][];
             webhook: string | null;
@@ -983,6 +986,7 @@ export interface components {
             include_subdomains: boolean;
             index: boolean;
             limit: number;
+            max_credits?: number | null;
             max_depth: number;
             pages: components["schemas"]["CrawlPage"][];
             pages_limit: number;
@@ -992,7 +996,7 @@ export interface components {
             /** @enum {string} */
             status: "queued" | "running" | "completed" | "failed" | "cancelled";
             /** @enum {string|null} */
-            termination: "limit_reached" | "frontier_exhausted" | "cancelled" | "error" | null;
+            termination: "limit_reached" | "frontier_exhausted" | "budget_exhausted" | "cancelled" | "error" | null;
             url: string;
             usage: components["schemas"]["SkuLineItem"][];
             webhook: string | null;
@@ -1087,8 +1091,15 @@ export interface components {
              * @enum {string}
              */
             generator?: "base" | "preview";
-            /** @default 20 */
+            /**
+             * @description The run ends once this many entities match
+             * @default 20
+             */
             limit?: number;
+            /** @description limit under Parallel's name (the run ends once this many entities match, termination_reason limit_reached): give one of the two */
+            match_limit?: number | null;
+            /** @description The run's budget in credits: it never charges past it, and a run whose next step would pass it ends completed with termination_reason "budget_exhausted" and what it has */
+            max_credits?: number | null;
             /** @description JSON Schema each entity must conform to; wins over fields */
             output_schema?: {
                 [key: string]: unknown;
@@ -1187,7 +1198,7 @@ export interface components {
                 /** @enum {string} */
                 status: "completed" | "cancelled" | "failed";
                 /** @enum {string} */
-                termination_reason: "limit_reached" | "candidates_exhausted" | "cancelled" | "error";
+                termination_reason: "limit_reached" | "candidates_exhausted" | "budget_exhausted" | "cancelled" | "error";
             };
             usage_items: components["schemas"]["SkuLineItem"][];
         };
@@ -1485,6 +1496,8 @@ export interface components {
             limit?: number;
             /** @description Alias of country; country wins */
             location?: string | null;
+            /** @description deep only. The run's budget in credits: it never charges past it, and a run whose next step would pass it ends completed with termination_reason "budget_exhausted" and what it has */
+            max_credits?: number | null;
             /** @description Cap on the excerpt characters across all results */
             max_excerpt_chars?: number | null;
             /** @description deep only; default 18 */
@@ -1584,6 +1597,11 @@ export interface components {
             sources: components["schemas"]["Source"][] | null;
             /** @enum {string} */
             status: "queued" | "running" | "completed" | "failed" | "cancelled";
+            /**
+             * @description budget_exhausted: the run stopped at its max_credits with what it had; null otherwise
+             * @enum {string|null}
+             */
+            termination_reason: "budget_exhausted" | null;
             usage: {
                 grader_calls: number;
                 pages_fetched: number;
@@ -1656,6 +1674,8 @@ export interface components {
             include_domains?: string[] | null;
         };
         TaskBody: {
+            /** @description The run's budget in credits: it never charges past it, and a run whose next step would pass it ends completed with termination_reason "budget_exhausted" and what it has */
+            max_credits?: number | null;
             /** @description Echoed back */
             metadata?: {
                 [key: string]: string;
@@ -1728,6 +1748,11 @@ export interface components {
             status: "queued" | "running" | "completed" | "failed" | "cancelled";
             task: string;
             task_id: string;
+            /**
+             * @description budget_exhausted: the run stopped at its max_credits with what it had; null otherwise
+             * @enum {string|null}
+             */
+            termination_reason: "budget_exhausted" | null;
             usage: {
                 grader_calls: number;
                 pages_fetched: number;

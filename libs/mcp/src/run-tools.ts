@@ -6,7 +6,9 @@ import { Type } from '@sinclair/typebox';
 import {
   DEEP_SEARCH_BOUNDS,
   FINDALL_EXCLUDE_MAX,
+  FINDALL_PREVIEW_CANDIDATES,
   FindAllViewSchema,
+  MAX_RUN_CREDITS,
   TASK_PROCESSORS,
   TaskRunViewSchema,
 } from '@app/domain';
@@ -31,6 +33,14 @@ import {
   waitSeconds,
 } from './tool-kit';
 
+/** `max_credits` of the tools that start a run (API.md "Budgets"). */
+const maxCredits = Type.Integer({
+  minimum: 1,
+  maximum: MAX_RUN_CREDITS,
+  description:
+    'The run never charges more credits than this; it stops with what it has (termination_reason budget_exhausted)',
+});
+
 export const deepResearch = defineTool({
   name: 'deep_research',
   title: 'Deep research',
@@ -45,6 +55,7 @@ export const deepResearch = defineTool({
         maximum: DEEP_SEARCH_BOUNDS.max_fetches.max,
         description: `Pages read at most (default ${DEEP_SEARCH_BOUNDS.max_fetches.default})`,
       }),
+      max_credits: maxCredits,
       wait_seconds: waitSeconds,
     },
     ['prompt'],
@@ -56,6 +67,7 @@ export const deepResearch = defineTool({
       prompt: args.prompt,
       queries: args.queries ?? [args.prompt.slice(0, MCP_TOOL_BOUNDS.queryChars)],
       max_fetches: args.max_fetches,
+      max_credits: args.max_credits,
     });
     const started = await post(ctx, '/v1/search', body);
     const runId = seg(started.search_id);
@@ -99,6 +111,7 @@ export const task = defineTool({
         default: 'core',
         description: 'Budget: base (<=4 steps), core (<=12), ultra (<=30, with a report)',
       }),
+      max_credits: maxCredits,
       wait_seconds: waitSeconds,
     },
     ['task'],
@@ -109,7 +122,12 @@ export const task = defineTool({
     const started = await post(
       ctx,
       '/v1/tasks/runs',
-      defined({ task: args.task, output_schema: args.output_schema, processor: args.processor }),
+      defined({
+        task: args.task,
+        output_schema: args.output_schema,
+        processor: args.processor,
+        max_credits: args.max_credits,
+      }),
     );
     const runId = seg(started.task_id);
     const { view, ended } = await waitForRun(
@@ -159,6 +177,11 @@ export const findAll = defineTool({
           description: "Entities not to return, each by name or URL (a previous run's matches, say)",
         },
       ),
+      max_credits: maxCredits,
+      generator: Type.Union([Type.Literal('base'), Type.Literal('preview')], {
+        default: 'base',
+        description: `preview: a quick, cheap look (${FINDALL_PREVIEW_CANDIDATES} candidates checked, no field filled) to check the description before a full run`,
+      }),
       wait_seconds: waitSeconds,
     },
     ['query'],
@@ -169,7 +192,14 @@ export const findAll = defineTool({
     const started = await post(
       ctx,
       '/v1/findall/runs',
-      defined({ query: args.query, limit: args.limit, fields: args.fields, exclude_list: args.exclude_list }),
+      defined({
+        query: args.query,
+        limit: args.limit,
+        fields: args.fields,
+        exclude_list: args.exclude_list,
+        generator: args.generator,
+        max_credits: args.max_credits,
+      }),
     );
     const runId = seg(started.findall_id);
     const { view, ended } = await waitForRun(

@@ -1,5 +1,12 @@
 import { Logger } from '@nestjs/common';
-import { DomainError, type RecordedCommand, type RunKind, type StateOf, streamOf } from '@app/domain';
+import {
+  DomainError,
+  isBudgetExhausted,
+  type RecordedCommand,
+  type RunKind,
+  type StateOf,
+  streamOf,
+} from '@app/domain';
 import { type EventStore, handleCommand } from '@app/eventstore';
 import { type RunInfo, RunRegistry } from './run-registry';
 import { planTick } from './scheduling';
@@ -307,6 +314,17 @@ export class RunWorker {
           err: errorText(error),
         });
         await this.finish(active);
+        return;
+      }
+      if (isBudgetExhausted(error)) {
+        // A step would have passed the run's budget: it ends with what it has.
+        this.logger.log({
+          msg: 'run budget exhausted',
+          kind: run.kind.name,
+          run_id: run.run_id,
+          err: errorText(error),
+        });
+        await this.command(run, { type: 'CompleteRun', worker_id, termination_reason: 'budget_exhausted' });
         return;
       }
       const reason = errorText(error);

@@ -14,6 +14,7 @@ import {
   strParser,
   UrlField,
 } from '@app/platform';
+import { MaxCreditsField } from '../runs/max-credits.field';
 
 /** A path pattern: a string RE2 compiles (linear-time matching: no pattern can stall the crawl). */
 const patternParser = (): Parser => {
@@ -76,6 +77,8 @@ export class CrawlBody {
     description: 'The finished run is POSTed here (crawl_run.completed|failed|cancelled)',
   })
   webhook?: string | null;
+  @MaxCreditsField()
+  max_credits?: number | null;
 }
 
 export class CrawlIdParams {

@@ -27,6 +27,7 @@ import {
   type SiteMap,
   SiteMapSchema,
 } from './crawl.responses';
+import { maxCreditsParam } from '../runs/max-credits.field';
 
 /**
  * The crawl kind's route file: creating a crawl and its view with a page of its pages (list,
@@ -61,6 +62,7 @@ export class CrawlRoutes {
       render: body.render,
       index: body.index,
       webhook: body.webhook ?? null,
+      ...maxCreditsParam(body),
     });
     const view = await this.runs.viewAsRequested(crawlRuns, auth, id);
     return { crawl_id: view.crawl_id, status: view.status };

@@ -11,6 +11,7 @@ import { RunHttp } from '../runs/run-http';
 
 const findAllRun = contractRef(FindAllViewSchema);
 import { EnrichBody, ExtendBody, FindAllBody, FindAllIdParams } from './findall.dto';
+import { maxCreditsParam } from '../runs/max-credits.field';
 
 /**
  * FindAll runs (spec "FindAll run"; API.md routes): creation, extend and enrich. List, view,
@@ -28,10 +29,10 @@ export class FindAllController {
   @ApiAcceptedResponse({ schema: findAllRun })
   async createRun(
     @Auth() auth: AuthContext,
-    @Req() req: AuthedRequest,
+    @Req() req: AuthedRequest & FastifyRequest,
     @Body() body: FindAllBody,
   ): Promise<FindAllView> {
-    return this.runs.viewAsRequested(findAllRuns, auth, await this.start(auth, req.id, body));
+    return this.runs.viewAsRequested(findAllRuns, auth, await this.start(auth, req, body));
   }
 
   @Post()
@@ -48,7 +49,7 @@ export class FindAllController {
     return this.runs.viewWhenEnded(
       findAllRuns,
       auth,
-      await this.start(auth, req.id, body),
+      await this.start(auth, req, body),
       body.wait_seconds * 1000,
       req,
       reply,
@@ -93,7 +94,7 @@ export class FindAllController {
     return this.runs.reopen(findAllRuns, auth, req.id, params.findall_id, 'enrich', detail);
   }
 
-  private async start(auth: AuthContext, requestId: string, body: FindAllBody): Promise<string> {
+  private async start(auth: AuthContext, req: AuthedRequest & FastifyRequest, body: FindAllBody): Promise<string> {
     const exclude = (body.exclude_list ?? []).map((entry) => ({ name: entry.name ?? null, url: entry.url ?? null }));
     const empty = exclude.findIndex((entry) => !entry.name && !entry.url);
     if (empty >= 0)
@@ -109,11 +110,32 @@ export class FindAllController {
       query: body.query,
       fields: body.fields ?? null,
       output_schema: body.output_schema ?? null,
-      limit: body.limit,
+      limit: matchLimit(body, req.body),
       webhook: body.webhook ?? null,
+      ...maxCreditsParam(body),
       ...(exclude.length > 0 && { exclude_list: exclude }),
       ...(body.generator === 'preview' && { generator: 'preview' as const }),
     };
-    return this.runs.request(findAllRuns, auth, requestId, params);
+    return this.runs.request(findAllRuns, auth, req.id, params);
   }
+}
+
+/**
+ * How many matches end the run: `match_limit` (Parallel's name) or `limit` (the spec's), the same
+ * bound; both given with different values is a 422 on match_limit (the default of `limit` is not a
+ * value given).
+ */
+function matchLimit(body: FindAllBody, raw: unknown): number {
+  if (body.match_limit === undefined || body.match_limit === null) return body.limit;
+  const limitGiven = typeof raw === 'object' && raw !== null && (raw as { limit?: unknown }).limit !== undefined;
+  if (limitGiven && body.limit !== body.match_limit)
+    throw new RequestValidationError([
+      {
+        type: 'value_error',
+        loc: ['body', 'match_limit'],
+        msg: `Value error, match_limit and limit name the same bound: give one (limit is ${body.limit}, match_limit ${body.match_limit})`,
+        input: body.match_limit,
+      },
+    ]);
+  return body.match_limit;
 }

@@ -12,6 +12,7 @@ import {
   UrlField,
 } from '@app/platform';
 import { outputSchemaParser } from '../tasks/tasks.dto';
+import { MaxCreditsField } from '../runs/max-credits.field';
 
 /** `output_schema` of a FindAll run: a JSON Schema for entity objects (the tasks' rules: valid, at most 3 levels, 25,000 characters). */
 const entitySchemaParser = (): Parser => {
@@ -59,7 +60,16 @@ export class FindAllBody {
     { type: 'object', additionalProperties: true },
   )
   output_schema?: Record<string, unknown> | null;
-  @IntField({ ge: 1, le: 100, default: 20 }) limit!: number;
+  @IntField({ ge: 1, le: 100, default: 20, description: 'The run ends once this many entities match' }) limit!: number;
+  @IntField({
+    ge: 1,
+    le: 100,
+    optional: true,
+    nullable: true,
+    description:
+      "limit under Parallel's name (the run ends once this many entities match, termination_reason limit_reached): give one of the two",
+  })
+  match_limit?: number | null;
   @UrlField({ optional: true, nullable: true, description: 'The finished run is POSTed here' }) webhook?: string | null;
   @NestedField(FindAllExclusionBody, {
     list: true,
@@ -69,6 +79,8 @@ export class FindAllBody {
     description: 'Entities never checked, returned or charged (each gives a name or a url); an extend keeps the list',
   })
   exclude_list?: FindAllExclusionBody[] | null;
+  @MaxCreditsField()
+  max_credits?: number | null;
   @EnumField(FINDALL_GENERATORS, {
     default: 'base',
     description: `preview: a quick look, ${FINDALL_PREVIEW_CANDIDATES} candidates checked, no field filled, only query and match SKUs charged; base: the full run`,

@@ -15,6 +15,7 @@ import { ServiceCalls } from '../commands/service-calls';
 import { contractRef } from '../openapi/contract-schemas';
 import { RunHttp } from '../runs/run-http';
 import { SearchBody, SearchResponse } from './search.dto';
+import { maxCreditsParam } from '../runs/max-credits.field';
 
 /**
  * POST /v1/search: depths instant, fast and auto answered by the search service; depth deep
@@ -86,6 +87,7 @@ export class SearchController {
       exclude_domains: body.exclude_domains ?? null,
       max_excerpt_chars: body.max_excerpt_chars ?? null,
       advanced_settings: body.advanced_settings ?? null,
+      ...maxCreditsParam(body),
     };
     return this.runs.viewAfterWrite(searchRuns, auth, await this.runs.request(searchRuns, auth, requestId, params));
   }

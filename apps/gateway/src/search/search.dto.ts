@@ -12,6 +12,7 @@ import {
   UrlField,
 } from '@app/platform';
 import { SkuUsageLine } from '../extract/extract.dto';
+import { MaxCreditsField } from '../runs/max-credits.field';
 
 export const DEPTHS = ['instant', 'fast', 'auto', 'deep'] as const;
 export const MODES = ['basic', 'advanced'] as const;
@@ -128,6 +129,8 @@ export class SearchBody {
     description: `deep only; default ${BOUNDS.max_fetches.default}`,
   })
   max_fetches?: number | null;
+  @MaxCreditsField('deep only. ')
+  max_credits?: number | null;
 }
 
 export class SearchResultRowView {

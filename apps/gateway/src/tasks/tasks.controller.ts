@@ -8,6 +8,7 @@ import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context
 import { RunHttp } from '../runs/run-http';
 import { contractRef } from '../openapi/contract-schemas';
 import { TaskBody } from './tasks.dto';
+import { maxCreditsParam } from '../runs/max-credits.field';
 
 const taskRun = contractRef(TaskRunViewSchema);
 
@@ -65,6 +66,7 @@ export class TasksController {
       output_schema: body.output_schema ?? { type: 'auto' },
       metadata: body.metadata ?? null,
       webhook: body.webhook ?? null,
+      ...maxCreditsParam(body),
     };
     return this.runs.request(taskRuns, auth, requestId, params);
   }

@@ -12,6 +12,7 @@ import {
   UrlField,
 } from '@app/platform';
 import { schemaDepth, schemaProblem } from '@app/language';
+import { MaxCreditsField } from '../runs/max-credits.field';
 
 export const PROCESSORS = TASK_PROCESSORS;
 /** API.md "Task create body": how deep and how long an output schema may be. */
@@ -97,6 +98,8 @@ export class TaskBody {
     description: 'The finished run is POSTed here (task_run.completed|failed|cancelled)',
   })
   webhook?: string | null;
+  @MaxCreditsField()
+  max_credits?: number | null;
   @IntField({ ge: 1, le: 300, default: 30, description: 'POST /v1/tasks only: how long to wait for the run to end' })
   wait_seconds!: number;
 }

@@ -37,6 +37,8 @@ export const CrawlParamsSchema = Type.Object({
   render: StringEnum(CRAWL_RENDER),
   index: Type.Boolean(),
   webhook: Nullable(Type.String()),
+  /** The run's own budget in credits (API.md "Budgets"): it never charges past it; absent or null: none. */
+  max_credits: Type.Optional(Nullable(Type.Integer())),
 });
 export type CrawlParams = Static<typeof CrawlParamsSchema>;
 
@@ -128,6 +130,7 @@ export const crawlRunKind: RunKindSpec<
   prefix: 'CrawlRun',
   idKey: 'crawl_id',
   noun: 'crawl run',
+  maxCredits: (params) => params.max_credits,
   validate(params) {
     if (typeof params.url !== 'string' || !/^https?:\/\//i.test(params.url))
       throw new Invalid('url must be an http(s) URL');

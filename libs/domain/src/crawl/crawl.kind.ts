@@ -3,6 +3,7 @@ import { isEventOf, NotFound } from '../decider';
 import { totalCredits } from '../pricing';
 import { defineRunKind } from '../run/run-kind';
 import { publicStatus, runEndedAt } from '../run/run.decider';
+import { terminationOf } from '../run/run-budget';
 import { RUN_STATUSES } from '../run/run.events';
 import { Nullable, type Static, StringEnum, Type } from '../schema';
 import { teamStream } from '../team/team.events';
@@ -43,7 +44,9 @@ export const CrawlViewSchema = Type.Composite(
     CrawlParamsSchema,
     Type.Object({
       counts: Type.Object({ pages: Type.Integer(), read: Type.Integer(), failed: Type.Integer() }),
-      termination: Nullable(StringEnum(['limit_reached', 'frontier_exhausted', 'cancelled', 'error'])),
+      termination: Nullable(
+        StringEnum(['limit_reached', 'frontier_exhausted', 'budget_exhausted', 'cancelled', 'error']),
+      ),
       credits: Type.Number(),
       usage: Type.Array(SkuLineItemSchema),
       error: Nullable(Type.String()),
@@ -64,7 +67,12 @@ export function crawlView(state: CrawlState): CrawlView {
     status,
     ...params,
     counts: { ...progress.counts },
-    termination: status === 'cancelled' ? 'cancelled' : status === 'failed' ? 'error' : progress.termination,
+    termination:
+      status === 'cancelled'
+        ? 'cancelled'
+        : status === 'failed'
+          ? 'error'
+          : (terminationOf(state) ?? progress.termination),
     credits: totalCredits(state.charged),
     usage: state.charged,
     error: state.status === 'failed' ? state.error : null,

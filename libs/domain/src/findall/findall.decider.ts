@@ -86,6 +86,7 @@ export const findAllRunKind: RunKindSpec<
   prefix: 'FindAllRun',
   idKey: 'findall_id',
   noun: 'FindAll run',
+  maxCredits: (params) => params.max_credits,
   validate(params) {
     if (!params.query?.trim()) throw new Invalid('query must be at least 1 character');
     if (!Number.isInteger(params.limit) || params.limit < 1 || params.limit > 100)

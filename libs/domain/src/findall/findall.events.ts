@@ -26,6 +26,8 @@ export interface FindAllParams {
    * and match SKUs charged; it cannot be extended or enriched. Absent: a full run (`base`).
    */
   generator?: 'preview';
+  /** The run's own budget in credits (API.md "Budgets"): it never charges past it; absent or null: none. */
+  max_credits?: number | null;
 }
 
 /** The generators of a FindAll run: `base` (the full run) and `preview`. */
@@ -99,7 +101,7 @@ export const CandidateSchema = Type.Object(
 );
 export type Candidate = Static<typeof CandidateSchema>;
 
-export type TerminationReason = 'limit_reached' | 'candidates_exhausted' | 'cancelled' | 'error';
+export type TerminationReason = 'limit_reached' | 'candidates_exhausted' | 'budget_exhausted' | 'cancelled' | 'error';
 
 export type FindAllSchemaDerived = DomainEvent<'FindAllSchemaDerived', { schema: FindAllSchema }>;
 export type FindAllQueryGenerated = DomainEvent<'FindAllQueryGenerated', { query: string }>;

@@ -9,7 +9,7 @@ import { AnyObject, Nullable, type Static, StringEnum, Type } from '../schema';
 export const FindAllStatusObjectSchema = Type.Object({
   status: StringEnum(['completed', 'cancelled', 'failed']),
   is_active: Type.Literal(false),
-  termination_reason: StringEnum(['limit_reached', 'candidates_exhausted', 'cancelled', 'error']),
+  termination_reason: StringEnum(['limit_reached', 'candidates_exhausted', 'budget_exhausted', 'cancelled', 'error']),
   metrics: Type.Object({ generated_candidates: Type.Integer(), matched_candidates: Type.Integer() }),
 });
 export type FindAllStatusObject = Static<typeof FindAllStatusObjectSchema>;
@@ -55,7 +55,9 @@ export function findAllView(state: FindAllState): FindAllView {
       ? 'cancelled'
       : shown === 'failed'
         ? 'error'
-        : (progress.termination ?? 'candidates_exhausted');
+        : state.status === 'completed' && state.termination_reason
+          ? state.termination_reason
+          : (progress.termination ?? 'candidates_exhausted');
   return {
     findall_id: state.run_id,
     status: ended

@@ -2,3 +2,4 @@ export * from './run.events';
 export * from './run.decider';
 export * from './run-kind';
 export * from './research-progress';
+export * from './run-budget';

@@ -1,6 +1,15 @@
 import type { SkuLineItem } from '../charge/charge.events';
-import { type DecideContext, type Decider, type DomainEvent, Conflict, Invalid, NotFound } from '../decider';
+import {
+  BudgetExhausted,
+  type DecideContext,
+  type Decider,
+  type DomainEvent,
+  Conflict,
+  Invalid,
+  NotFound,
+} from '../decider';
 import { totalCredits } from '../pricing';
+import { chargeWithin, MAX_RUN_CREDITS } from './run-budget';
 import {
   type ExistingRun,
   LIFECYCLE_COMMANDS,
@@ -53,6 +62,11 @@ export interface RunKindSpec<
   noun: string;
   /** Invariants the run relies on; throws Invalid (the gateway reports field errors first). */
   validate(params: Params): void;
+  /**
+   * The run's own budget (`max_credits`), for kinds that take one: no decision appends a charge
+   * past it (a progress step is refused with BudgetExhausted, the completion charge is cut to it).
+   */
+  maxCredits?(params: Params): number | null | undefined;
   progress: RunProgressSpec<Params, Progress, Command, Event>;
   /** Every stored event type of the kind's progress (projection and stream filters). */
   progressEventTypes: readonly Event['type'][];
@@ -135,6 +149,13 @@ export function runDecider<
       throw new Conflict(`stream holds ${kind.noun} ${state.run_id}, not ${command.run_id}`);
     }
     kind.validate(command.params);
+    const budget = kind.maxCredits?.(command.params);
+    if (
+      budget !== undefined &&
+      budget !== null &&
+      (!Number.isInteger(budget) || budget < 1 || budget > MAX_RUN_CREDITS)
+    )
+      throw new Invalid(`max_credits must be 1 to ${MAX_RUN_CREDITS}`);
     const { run_id, team_id, key_id, request_id, params } = command;
     return [
       event('requested', { ...idField(kind.idKey, run_id), team_id, key_id, request_id, params, requested_at: now }),
@@ -205,7 +226,9 @@ export function runDecider<
   const complete = (command: Cmd<Params, 'CompleteRun'>, state: State, { now }: DecideContext): Ev[] => {
     if (state.status === 'completed') return [];
     const run = mustHold(state, command.worker_id);
-    const items = kind.progress.charge(run);
+    // Stopped on its budget, the kind's work may be unfinished: it is charged what it owes so far.
+    const owed = command.termination_reason === 'budget_exhausted' ? owedSoFar(run) : kind.progress.charge(run);
+    const { items, cut } = chargeWithin(owed, room(run));
     const charged =
       items.length > 0
         ? [
@@ -215,7 +238,36 @@ export function runDecider<
             },
           ]
         : [];
-    return [...charged, event('completed', { completed_at: now })];
+    const termination_reason = command.termination_reason ?? (cut ? 'budget_exhausted' : undefined);
+    return [...charged, event('completed', { completed_at: now, ...(termination_reason && { termination_reason }) })];
+  };
+
+  const owedSoFar = (run: Running): SkuLineItem[] => {
+    try {
+      return kind.progress.charge(run);
+    } catch (error) {
+      if (error instanceof Conflict) return [];
+      throw error;
+    }
+  };
+
+  /** Credits the run may still be charged: its budget less what it was charged (Infinity: no budget). */
+  const room = (run: Existing): number => {
+    const budget = kind.maxCredits?.(run.params);
+    return budget === undefined || budget === null ? Infinity : budget - totalCredits(run.charged);
+  };
+
+  /** A lease holder's progress step; refused whole when its charges would pass the run's budget. */
+  const progress = (command: Command, state: State, context: DecideContext): Ev[] => {
+    const run = mustHold(state, command.worker_id);
+    const events = kind.progress.decide(command, run, context);
+    const credits = events.reduce((sum, e) => sum + (isCharge(e) ? e.data.credits : 0), 0);
+    const left = room(run);
+    if (credits > left)
+      throw new BudgetExhausted(
+        `this step costs ${credits} credits and the run's budget has ${left} left (max_credits ${kind.maxCredits?.(run.params)})`,
+      );
+    return events;
   };
 
   const reopen = (command: Cmd<Params, 'ReopenRun'>, state: State, { now }: DecideContext): Ev[] => {
@@ -276,8 +328,16 @@ export function runDecider<
       return open && state.cancel_requested_at === null
         ? { ...state, cancel_requested_at: stored.data.requested_at }
         : state;
-    if (is(stored, 'completed'))
-      return open ? { ...strip(state), status: 'completed', completed_at: stored.data.completed_at } : state;
+    if (is(stored, 'completed')) {
+      if (!open) return state;
+      const { termination_reason } = stored.data;
+      return {
+        ...strip(state),
+        status: 'completed',
+        completed_at: stored.data.completed_at,
+        ...(termination_reason && { termination_reason }),
+      };
+    }
     if (is(stored, 'failed'))
       return open
         ? { ...strip(state), status: 'failed', error: stored.data.error, failed_at: stored.data.failed_at }
@@ -286,7 +346,7 @@ export function runDecider<
       return open ? { ...strip(state), status: 'cancelled', cancelled_at: stored.data.cancelled_at } : state;
     if (is(stored, 'reopened')) {
       if (state.status !== 'completed') return state;
-      const { status: _s, completed_at: _c, ...record } = state;
+      const { status: _s, completed_at: _c, termination_reason: _t, ...record } = state;
       const progress = kind.progress.reopened
         ? kind.progress.reopened(state.progress, stored.data.detail ?? {})
         : state.progress;
@@ -301,8 +361,7 @@ export function runDecider<
   return {
     initialState: { status: 'absent' },
     decide(command, state, context) {
-      if (!isLifecycleCommand(command))
-        return kind.progress.decide(command, mustHold(state, command.worker_id), context);
+      if (!isLifecycleCommand(command)) return progress(command, state, context);
       const lifecycle = command;
       switch (lifecycle.type) {
         case 'RequestRun':

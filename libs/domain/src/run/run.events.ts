@@ -53,8 +53,12 @@ export interface RunFailedData {
   error: string;
   failed_at: string;
 }
+/** Why a completed run stopped before its work was done (absent: it was done). */
+export type RunTermination = 'budget_exhausted';
 export interface RunCompletedData {
   completed_at: string;
+  /** `budget_exhausted`: its next step, or its whole charge, would have passed `max_credits`. */
+  termination_reason?: RunTermination;
 }
 /** A completed run given more work (FindAll extend, enrich): queued again, its progress kept. */
 export interface RunReopenedData {
@@ -145,7 +149,8 @@ export type LifecycleCommand<Params> =
   | { type: 'ConfirmCancelled'; worker_id?: string }
   /** No worker_id: the system (lease recovery) fails it. */
   | { type: 'FailRun'; worker_id?: string; error: string }
-  | { type: 'CompleteRun'; worker_id: string }
+  /** `budget_exhausted`: the worker stopped because a step would pass the run's budget. */
+  | { type: 'CompleteRun'; worker_id: string; termination_reason?: RunTermination }
   /** Only a completed run; `reason` says what the new work is. */
   | { type: 'ReopenRun'; reason: string; detail: Record<string, unknown> };
 
@@ -181,7 +186,7 @@ export type RunState<Params, Progress> =
   | (RunRecord<Params, Progress> & { status: 'queued' })
   /** `worker_id` null: handed back (released); anyone may take it over. */
   | (RunRecord<Params, Progress> & { status: 'running'; worker_id: string | null; lease_until: string })
-  | (RunRecord<Params, Progress> & { status: 'completed'; completed_at: string })
+  | (RunRecord<Params, Progress> & { status: 'completed'; completed_at: string; termination_reason?: RunTermination })
   | (RunRecord<Params, Progress> & { status: 'failed'; error: string; failed_at: string })
   | (RunRecord<Params, Progress> & { status: 'cancelled'; cancelled_at: string });
 

@@ -24,6 +24,13 @@ export const deepSearchItems = (params: Pick<DeepSearchParams, 'queries'>): SkuL
   lineItem('sku_deep_search', params.queries.length),
 ];
 
+/**
+ * The queries a deep run researches: all of them, or with a budget the first `max_credits` (a
+ * query costs a credit); the rest are left out and the run ends `budget_exhausted`.
+ */
+export const queriesWithinBudget = (params: Pick<DeepSearchParams, 'queries' | 'max_credits'>): string[] =>
+  params.max_credits ? params.queries.slice(0, params.max_credits) : params.queries;
+
 const LIMITS: [keyof DeepSearchParams, (p: DeepSearchParams) => number, number, number][] = [
   ['queries', (p) => p.queries.length, BOUNDS.queries.min, BOUNDS.queries.max],
   ['limit', (p) => p.limit, BOUNDS.limit.min, BOUNDS.limit.max],
@@ -43,6 +50,7 @@ export const searchRunKind: RunKindSpec<
   idKey: 'search_id',
   noun: 'search run',
   // Invariants the run relies on (credits are one per query); the gateway reports field errors.
+  maxCredits: (params) => params.max_credits,
   validate(params) {
     for (const [field, measure, min, max] of LIMITS) {
       const value = measure(params);

@@ -33,6 +33,8 @@ export interface DeepSearchParams {
   exclude_domains?: string[] | null;
   max_excerpt_chars?: number | null;
   advanced_settings?: DeepAdvancedSettings | null;
+  /** The run's own budget in credits (API.md "Budgets"): it never charges past it; absent or null: none. */
+  max_credits?: number | null;
 }
 
 export interface DeepAdvancedSettings {

@@ -49,6 +49,7 @@ describe('search run view', () => {
       results: [],
       pagesFetched: 0,
       pagesTarget: 1,
+      termination_reason: null,
       error: null,
       report: null,
       findings: null,

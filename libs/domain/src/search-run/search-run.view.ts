@@ -2,6 +2,7 @@ import { fold, NotFound } from '../decider';
 import { SkuLineItemSchema } from '../charge/charge.events';
 import { totalCredits } from '../pricing';
 import { publicStatus, runEndedAt } from '../run/run.decider';
+import { terminationOf } from '../run/run-budget';
 import { RUN_STATUSES, type RunStatus } from '../run/run.events';
 import { FindingSchema, RunResultSchema, RunUsageSchema, SourceSchema } from '../run/research-progress';
 import { Nullable, type Static, StringEnum, Type } from '../schema';
@@ -29,6 +30,11 @@ export const SearchRunViewSchema = Type.Object(
     results: Type.Array(RunResultSchema),
     pagesFetched: Type.Number(),
     pagesTarget: Type.Number(),
+    termination_reason: Nullable(
+      StringEnum(['budget_exhausted'], {
+        description: 'budget_exhausted: the run stopped at its max_credits with what it had; null otherwise',
+      }),
+    ),
     error: Nullable(Type.String()),
     report: Nullable(Type.String({ description: 'Markdown with [N] citations' })),
     findings: Nullable(Type.Array(FindingSchema)),
@@ -85,6 +91,7 @@ export const searchRunView = (input: SearchRunState | readonly SearchRunEvent[])
     results: progress.results,
     pagesFetched: progress.serp_pages.length,
     pagesTarget: progress.plan?.pages_target ?? 1,
+    termination_reason: terminationOf(state),
     error: state.status === 'failed' ? state.error : null,
     report: completed && report ? report.report : null,
     findings: completed && report ? report.findings : null,

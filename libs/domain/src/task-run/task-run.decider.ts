@@ -31,6 +31,7 @@ export const taskRunKind: RunKindSpec<
   idKey: 'task_id',
   noun: 'task run',
   // Invariants the run relies on; the gateway reports field errors (with their bounds) first.
+  maxCredits: (params) => params.max_credits,
   validate(params) {
     if (typeof params.task !== 'string' || params.task.trim().length === 0)
       throw new Invalid('task must be at least 1 character');

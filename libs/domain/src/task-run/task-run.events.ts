@@ -20,6 +20,8 @@ export interface TaskParams {
   output_schema: TaskOutputSpec;
   metadata: Record<string, string> | null;
   webhook: string | null;
+  /** The run's own budget in credits (API.md "Budgets"): it never charges past it; absent or null: none. */
+  max_credits?: number | null;
 }
 
 /**

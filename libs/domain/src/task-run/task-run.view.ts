@@ -3,6 +3,7 @@ import { fold, NotFound } from '../decider';
 import { totalCredits } from '../pricing';
 import { FindingSchema, SourceSchema } from '../run/research-progress';
 import { publicStatus, runEndedAt } from '../run/run.decider';
+import { terminationOf } from '../run/run-budget';
 import { RUN_STATUSES } from '../run/run.events';
 import { AnyObject, MapOf, Nullable, type Static, StringEnum, Type } from '../schema';
 import { taskRunDecider, type TaskRunState } from './task-run.decider';
@@ -40,6 +41,11 @@ export const TaskRunViewSchema = Type.Object(
     sources: Type.Array(Type.String()),
     read: Type.Array(Type.String()),
     considered: Type.Array(Type.String()),
+    termination_reason: Nullable(
+      StringEnum(['budget_exhausted'], {
+        description: 'budget_exhausted: the run stopped at its max_credits with what it had; null otherwise',
+      }),
+    ),
     error: Nullable(Type.String()),
     createdAt: Type.String(),
     completedAt: Nullable(Type.String()),
@@ -89,6 +95,7 @@ export const taskRunView = (input: TaskRunState | readonly TaskRunEvent[]): Task
     sources: done?.sources ?? [],
     read: done?.read ?? [],
     considered: done?.considered ?? [],
+    termination_reason: terminationOf(state),
     error: state.status === 'failed' ? state.error : null,
     createdAt: state.requested_at,
     completedAt: runEndedAt(state),
