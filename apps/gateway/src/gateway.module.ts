@@ -23,6 +23,7 @@ import { IdempotencyGuard } from './http/idempotency';
 import { HttpMetrics } from './http/metrics';
 import { UsageController } from './usage/usage.controller';
 import { McpController } from './mcp/mcp.controller';
+import { FollowUps } from './runs/follow-ups';
 
 /** The route files: the platform's, each run kind's creation and own verbs, and the MCP server. */
 const CONTROLLERS = [
@@ -52,6 +53,7 @@ const CONTROLLERS = [
     ApiKeyAuthenticator,
     RateLimiter,
     RunHttp,
+    FollowUps,
     LiveStreams,
     GatewayDrain,
     ServiceCalls,

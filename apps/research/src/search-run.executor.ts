@@ -12,6 +12,7 @@ import { normalizeUrl } from '@app/urls';
 import { type RunContext, type RunExecutor, RunExecutorOf } from '@app/runs';
 import { recordedProgress } from './research-progress';
 import { type PageFilters, ResearchPortsFactory } from './research-ports';
+import { followUpQuestion } from './follow-up-question';
 
 const HIGHLIGHT_CHARS = 1_000;
 const SUMMARY_CHARS = 400;
@@ -113,7 +114,13 @@ export class SearchRunExecutor implements RunExecutor<typeof searchRuns> {
 
   async execute(run: RunContext<SearchRunState, RecordedCommand<typeof searchRuns>>): Promise<void> {
     if (run.state.status === 'absent') throw new Error(`search run ${run.runId} has no request`);
-    const params = run.state.params;
+    // A follow-up researches its queries with the words that refer back named.
+    const asked = run.state.params;
+    const params = {
+      ...asked,
+      queries: asked.queries.map((query) => followUpQuestion(query, asked.follows)),
+      prompt: asked.prompt === null ? null : followUpQuestion(asked.prompt, asked.follows),
+    };
     const ports = this.ports.for({
       objective: params.objective,
       filters: deepFilters(params),

@@ -14,6 +14,7 @@ import { citedIndexes, runResearch } from '@app/research';
 import { type RunContext, type RunExecutor, RunExecutorOf } from '@app/runs';
 import { documentsOf, recordedProgress, stepsTaken } from './research-progress';
 import { ResearchPortsFactory } from './research-ports';
+import { followUpQuestion } from './follow-up-question';
 
 /** Search queries of a task: the task itself, then one per output field (its description, or its name). */
 export function taskQueries(params: TaskParams, max: number): string[] {
@@ -143,7 +144,9 @@ export class TaskRunExecutor implements RunExecutor<typeof taskRuns> {
 
   async execute(run: RunContext<TaskRunState, RecordedCommand<typeof taskRuns>>): Promise<void> {
     if (run.state.status === 'absent') throw new Error(`task run ${run.runId} has no request`);
-    const params = run.state.params;
+    // A follow-up researches its question with the words that refer back named.
+    const asked = run.state.params;
+    const params = { ...asked, task: followUpQuestion(asked.task, asked.follows) };
     const budget = PROCESSOR_BUDGETS[params.processor];
     const json = params.output_schema.type === 'json' ? params.output_schema.json_schema : null;
     const ports = this.ports.for({ objective: params.task, signal: run.signal, teamId: run.state.team_id });

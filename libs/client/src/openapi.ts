@@ -1511,6 +1511,8 @@ export interface components {
             mode?: "basic" | "advanced" | null;
             /** @description Re-ranks by relevance to this goal and drops off-topic rows */
             objective?: string | null;
+            /** @description The interaction_id of a completed task run, deep search or chat completion of your team: this run starts from its question, its answer and the pages it read (words that refer back, like 'it' or 'its', name its subject) */
+            previous_interaction_id?: string | null;
             /** @description deep only: the research question */
             prompt?: string | null;
             /** @description 1 to 5 keyword queries; results merged and de-duplicated */
@@ -1582,11 +1584,15 @@ export interface components {
             depth: "deep";
             error: string | null;
             findings: components["schemas"]["Finding"][] | null;
+            /** @description Pass it as previous_interaction_id to a task or deep search that follows this one */
+            interaction_id: string;
             /** @default en */
             language: string;
             limit: number;
             pagesFetched: number;
             pagesTarget: number;
+            /** @description The interaction this run followed */
+            previous_interaction_id: string | null;
             prompt: string | null;
             queries: string[];
             /** @description Markdown with [N] citations */
@@ -1684,6 +1690,8 @@ export interface components {
             output_schema?: {
                 [key: string]: unknown;
             } | null;
+            /** @description The interaction_id of a completed task run, deep search or chat completion of your team: this run starts from its question, its answer and the pages it read (words that refer back, like 'it' or 'its', name its subject) */
+            previous_interaction_id?: string | null;
             /**
              * @description Budget: base (<=4 steps), core (<=12), ultra (<=30, research tier)
              * @default core
@@ -1726,6 +1734,8 @@ export interface components {
             error: string | null;
             fields: string[];
             findings: components["schemas"]["Finding"][] | null;
+            /** @description Pass it as previous_interaction_id to a task or deep search that follows this one */
+            interaction_id: string;
             metadata: {
                 [key: string]: string;
             } | null;
@@ -1736,6 +1746,8 @@ export interface components {
             output_schema: {
                 [key: string]: unknown;
             };
+            /** @description The interaction this run followed */
+            previous_interaction_id: string | null;
             /** @enum {string} */
             processor: "base" | "core" | "ultra";
             query: string;

@@ -17,3 +17,4 @@ export * from './crawl';
 export * from './team-pages';
 export * from './freshness';
 export * from './schema';
+export * from './follow-up';

@@ -33,6 +33,14 @@ import {
   waitSeconds,
 } from './tool-kit';
 
+/** `previous_interaction_id` of the tools that start a task or deep research (API.md "Follow-ups"). */
+const previousInteraction = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  description:
+    "The interaction_id of an earlier completed task or research of yours: this one starts from it ('it', 'its' name its subject; its pages are reused)",
+});
+
 /** `max_credits` of the tools that start a run (API.md "Budgets"). */
 const maxCredits = Type.Integer({
   minimum: 1,
@@ -56,6 +64,7 @@ export const deepResearch = defineTool({
         description: `Pages read at most (default ${DEEP_SEARCH_BOUNDS.max_fetches.default})`,
       }),
       max_credits: maxCredits,
+      previous_interaction_id: previousInteraction,
       wait_seconds: waitSeconds,
     },
     ['prompt'],
@@ -68,6 +77,7 @@ export const deepResearch = defineTool({
       queries: args.queries ?? [args.prompt.slice(0, MCP_TOOL_BOUNDS.queryChars)],
       max_fetches: args.max_fetches,
       max_credits: args.max_credits,
+      previous_interaction_id: args.previous_interaction_id,
     });
     const started = await post(ctx, '/v1/search', body);
     const runId = seg(started.search_id);
@@ -112,6 +122,7 @@ export const task = defineTool({
         description: 'Budget: base (<=4 steps), core (<=12), ultra (<=30, with a report)',
       }),
       max_credits: maxCredits,
+      previous_interaction_id: previousInteraction,
       wait_seconds: waitSeconds,
     },
     ['task'],
@@ -127,6 +138,7 @@ export const task = defineTool({
         output_schema: args.output_schema,
         processor: args.processor,
         max_credits: args.max_credits,
+        previous_interaction_id: args.previous_interaction_id,
       }),
     );
     const runId = seg(started.task_id);

@@ -16,6 +16,7 @@ import { contractRef } from '../openapi/contract-schemas';
 import { RunHttp } from '../runs/run-http';
 import { SearchBody, SearchResponse } from './search.dto';
 import { maxCreditsParam } from '../runs/max-credits.field';
+import { FollowUps } from '../runs/follow-ups';
 
 /**
  * POST /v1/search: depths instant, fast and auto answered by the search service; depth deep
@@ -28,6 +29,7 @@ export class SearchController {
   constructor(
     private readonly calls: ServiceCalls,
     private readonly runs: RunHttp,
+    private readonly followUps: FollowUps,
   ) {}
 
   @Post()
@@ -88,6 +90,9 @@ export class SearchController {
       max_excerpt_chars: body.max_excerpt_chars ?? null,
       advanced_settings: body.advanced_settings ?? null,
       ...maxCreditsParam(body),
+      ...(body.previous_interaction_id && {
+        follows: await this.followUps.contextFor(auth, body.previous_interaction_id),
+      }),
     };
     return this.runs.viewAfterWrite(searchRuns, auth, await this.runs.request(searchRuns, auth, requestId, params));
   }

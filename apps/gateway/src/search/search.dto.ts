@@ -13,6 +13,7 @@ import {
 } from '@app/platform';
 import { SkuUsageLine } from '../extract/extract.dto';
 import { MaxCreditsField } from '../runs/max-credits.field';
+import { PreviousInteractionField } from '../runs/follow-ups';
 
 export const DEPTHS = ['instant', 'fast', 'auto', 'deep'] as const;
 export const MODES = ['basic', 'advanced'] as const;
@@ -131,6 +132,8 @@ export class SearchBody {
   max_fetches?: number | null;
   @MaxCreditsField('deep only. ')
   max_credits?: number | null;
+  @PreviousInteractionField()
+  previous_interaction_id?: string | null;
 }
 
 export class SearchResultRowView {

@@ -9,6 +9,7 @@ import { RunHttp } from '../runs/run-http';
 import { contractRef } from '../openapi/contract-schemas';
 import { TaskBody } from './tasks.dto';
 import { maxCreditsParam } from '../runs/max-credits.field';
+import { FollowUps } from '../runs/follow-ups';
 
 const taskRun = contractRef(TaskRunViewSchema);
 
@@ -20,7 +21,10 @@ const taskRun = contractRef(TaskRunViewSchema);
 @ApiBearerAuth()
 @Controller('v1/tasks')
 export class TasksController {
-  constructor(private readonly runs: RunHttp) {}
+  constructor(
+    private readonly runs: RunHttp,
+    private readonly followUps: FollowUps,
+  ) {}
 
   @Post('runs')
   @HttpCode(202)
@@ -67,6 +71,9 @@ export class TasksController {
       metadata: body.metadata ?? null,
       webhook: body.webhook ?? null,
       ...maxCreditsParam(body),
+      ...(body.previous_interaction_id && {
+        follows: await this.followUps.contextFor(auth, body.previous_interaction_id),
+      }),
     };
     return this.runs.request(taskRuns, auth, requestId, params);
   }

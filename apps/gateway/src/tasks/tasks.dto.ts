@@ -13,6 +13,7 @@ import {
 } from '@app/platform';
 import { schemaDepth, schemaProblem } from '@app/language';
 import { MaxCreditsField } from '../runs/max-credits.field';
+import { PreviousInteractionField } from '../runs/follow-ups';
 
 export const PROCESSORS = TASK_PROCESSORS;
 /** API.md "Task create body": how deep and how long an output schema may be. */
@@ -100,6 +101,8 @@ export class TaskBody {
   webhook?: string | null;
   @MaxCreditsField()
   max_credits?: number | null;
+  @PreviousInteractionField()
+  previous_interaction_id?: string | null;
   @IntField({ ge: 1, le: 300, default: 30, description: 'POST /v1/tasks only: how long to wait for the run to end' })
   wait_seconds!: number;
 }

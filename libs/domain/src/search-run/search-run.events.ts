@@ -8,6 +8,7 @@ import type {
   Source,
 } from '../run/research-progress';
 import type { LifecycleEvent } from '../run/run.events';
+import type { FollowUpContext } from '../run/follow-up-context';
 
 export type { Finding, RunResult, RunUsage, Source } from '../run/research-progress';
 
@@ -35,6 +36,8 @@ export interface DeepSearchParams {
   advanced_settings?: DeepAdvancedSettings | null;
   /** The run's own budget in credits (API.md "Budgets"): it never charges past it; absent or null: none. */
   max_credits?: number | null;
+  /** The interaction this run follows (API.md "Follow-ups"), as the gateway found it; absent: none. */
+  follows?: FollowUpContext | null;
 }
 
 export interface DeepAdvancedSettings {

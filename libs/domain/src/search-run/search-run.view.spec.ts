@@ -38,6 +38,8 @@ describe('search run view', () => {
     expect(view(QUEUED)).toEqual({
       search_id: 's1',
       status: 'queued',
+      interaction_id: 's1',
+      previous_interaction_id: null,
       queries: ['solar storage', 'grid batteries'],
       limit: 10,
       depth: 'deep',

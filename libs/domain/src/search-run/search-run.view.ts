@@ -19,6 +19,10 @@ export const SearchRunViewSchema = Type.Object(
   {
     search_id: Type.String(),
     status: StringEnum(RUN_STATUSES),
+    interaction_id: Type.String({
+      description: 'Pass it as previous_interaction_id to a task or deep search that follows this one',
+    }),
+    previous_interaction_id: Nullable(Type.String({ description: 'The interaction this run followed' })),
     queries: Type.Array(Type.String()),
     limit: Type.Number(),
     depth: StringEnum(['deep']),
@@ -80,6 +84,8 @@ export const searchRunView = (input: SearchRunState | readonly SearchRunEvent[])
   return {
     search_id: state.run_id,
     status: publicStatus(state),
+    interaction_id: state.run_id,
+    previous_interaction_id: params.follows?.interaction_id ?? null,
     queries: params.queries,
     limit: params.limit,
     depth: 'deep',

@@ -2,6 +2,7 @@ import type { DomainEvent } from '../decider';
 import type { Finding, ResearchCommand, ResearchEvent, ResearchProgress, Source } from '../run/research-progress';
 import type { LifecycleEvent } from '../run/run.events';
 import { Confidence, Nullable, type Static, TokenCounts, Type } from '../schema';
+import type { FollowUpContext } from '../run/follow-up-context';
 
 /**
  * Events of a `task-<id>` stream: a task run (spec "Task run"). The lifecycle is the shared one
@@ -22,6 +23,8 @@ export interface TaskParams {
   webhook: string | null;
   /** The run's own budget in credits (API.md "Budgets"): it never charges past it; absent or null: none. */
   max_credits?: number | null;
+  /** The interaction this run follows (API.md "Follow-ups"), as the gateway found it; absent: none. */
+  follows?: FollowUpContext | null;
 }
 
 /**
