@@ -120,7 +120,7 @@ async function startFerretDb() {
   };
 }
 
-module.exports = { startFerretDb, ferretDbBinary, VERSION };
+module.exports = { startFerretDb, ferretDbBinary, hasGo, VERSION };
 
 // `node scripts/ferretdb.js`: starts one and prints its URL until interrupted (for running the suites by hand).
 if (require.main === module) {

@@ -10,21 +10,13 @@ const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { hasGo } = require('./ferretdb');
 
 const VERSION = 'v2.10.29';
 const MODULE = 'github.com/nats-io/nats-server/v2';
 /** test/support/nats-server.ts looks for `nats-server-v*` here too. */
 const CACHE_ROOT = path.join(os.homedir(), '.cache', 'web-research');
 const CACHE = path.join(CACHE_ROOT, `nats-server-${VERSION}`);
-
-const hasGo = () => {
-  try {
-    execFileSync('go', ['version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** The nats-server binary (NATS_SERVER_BIN, or built once into the cache), or why there is none. */
 function natsServerBinary() {

@@ -3,19 +3,13 @@
  * created with previous_interaction_id starts from that interaction: words that refer back name
  * its subject, and the pages it read are not fetched again while fresh.
  */
-import { bearer } from '../support/service-process';
-import { json, useService } from './harness';
+import { apiCall, json, useService } from './harness';
 
 jest.setTimeout(120_000);
 
 describe('follow-ups (standalone)', () => {
   const ctx = useService('standalone');
-  const call = (method: string, route: string, body?: unknown) =>
-    fetch(`${ctx.svc.baseUrl}${route}`, {
-      method,
-      headers: { ...bearer(ctx.svc.demoKey), 'Content-Type': 'application/json' },
-      ...(body !== undefined && { body: JSON.stringify(body) }),
-    });
+  const call = apiCall(ctx);
   const task = async (body: Record<string, unknown>) => {
     const response = await call('POST', '/v1/tasks', { wait_seconds: 90, ...body });
     expect(response.status).toBe(200);

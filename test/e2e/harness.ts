@@ -3,7 +3,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { type FixtureWeb, fixtureSeeds, startFixtureWeb } from '../support/fixture-web';
-import { type Mode, type RunningService, startService } from '../support/service-process';
+import { bearer, type Mode, type RunningService, startService } from '../support/service-process';
 
 /**
  * One running service (a mode) and the fixture web it may fetch, shared by the black-box suites
@@ -20,6 +20,16 @@ export interface E2eContext {
 }
 
 export const json = (response: Response): Promise<any> => response.json();
+
+/** A call to the service as its demo key: `call('POST', '/v1/tasks', body)`. */
+export const apiCall =
+  (ctx: E2eContext) =>
+  (method: string, route: string, body?: unknown): Promise<Response> =>
+    fetch(`${ctx.svc.baseUrl}${route}`, {
+      method,
+      headers: { ...bearer(ctx.svc.demoKey), 'Content-Type': 'application/json' },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
 
 export function useService(mode: Mode, env: Record<string, string> = {}): E2eContext {
   const ctx = { secrets: [] as string[], hooks: [] } as unknown as E2eContext;

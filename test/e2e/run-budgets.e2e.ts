@@ -3,8 +3,7 @@
  * would pass it ends `completed` with `termination_reason: "budget_exhausted"` and what it has, and
  * is never charged past it; the log's charges say the same. Crawl's case is in crawl.e2e.ts.
  */
-import { bearer } from '../support/service-process';
-import { json, useService } from './harness';
+import { apiCall, json, useService } from './harness';
 
 jest.setTimeout(120_000);
 
@@ -12,12 +11,7 @@ type Item = { sku: string; quantity: number; credits: number };
 
 describe('run budgets (standalone)', () => {
   const ctx = useService('standalone');
-  const call = (method: string, route: string, body?: unknown) =>
-    fetch(`${ctx.svc.baseUrl}${route}`, {
-      method,
-      headers: { ...bearer(ctx.svc.demoKey), 'Content-Type': 'application/json' },
-      ...(body !== undefined && { body: JSON.stringify(body) }),
-    });
+  const call = apiCall(ctx);
   const ended = async (route: string) => {
     for (let i = 0; i < 1200; i++) {
       const view = await json(await call('GET', route));
