@@ -74,13 +74,20 @@ describe('follow-ups (standalone)', () => {
     expect(view.previous_interaction_id).toBe(first.interaction_id);
   });
 
-  it('an unknown interaction is a 404 naming previous_interaction_id, and nothing is created', async () => {
+  it('an unknown interaction is a 404 naming previous_interaction_id, one past its bound a 422, and nothing is created', async () => {
     const before = (await json(await call('GET', '/v1/tasks?limit=100'))).total;
     for (const id of ['task_00000000-0000-4000-8000-000000000000', 'search_nothing', 'nonsense']) {
       const refused = await call('POST', '/v1/tasks/runs', { task: 'Where is it?', previous_interaction_id: id });
       expect(refused.status).toBe(404);
       expect((await json(refused)).detail).toMatch(/previous_interaction_id/);
     }
+    // An id past its bound (200 characters) is a 422 naming the field, not a lookup.
+    const huge = await call('POST', '/v1/tasks/runs', {
+      task: 'Where is it?',
+      previous_interaction_id: 'x'.repeat(100_000),
+    });
+    expect(huge.status).toBe(422);
+    expect((await json(huge)).detail[0].loc).toEqual(['body', 'previous_interaction_id']);
     expect((await json(await call('GET', '/v1/tasks?limit=100'))).total).toBe(before);
   });
 });

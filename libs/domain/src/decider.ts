@@ -59,12 +59,7 @@ export class Conflict extends DomainError {
  * A run's step refused because its charges would pass the run's own budget (`max_credits`): the
  * run ends with what it has (the run worker completes it, `termination_reason: "budget_exhausted"`).
  */
-export class BudgetExhausted extends Conflict {
-  readonly budgetExhausted = true;
-}
-
-export const isBudgetExhausted = (error: unknown): error is BudgetExhausted =>
-  error instanceof BudgetExhausted || (error as { budgetExhausted?: unknown } | null)?.budgetExhausted === true;
+export class BudgetExhausted extends Conflict {}
 
 /** The command breaks an invariant of its fields. */
 export class Invalid extends DomainError {

@@ -1,12 +1,5 @@
 import { Logger } from '@nestjs/common';
-import {
-  DomainError,
-  isBudgetExhausted,
-  type RecordedCommand,
-  type RunKind,
-  type StateOf,
-  streamOf,
-} from '@app/domain';
+import { BudgetExhausted, DomainError, type RecordedCommand, type RunKind, type StateOf, streamOf } from '@app/domain';
 import { type EventStore, handleCommand } from '@app/eventstore';
 import { type RunInfo, RunRegistry } from './run-registry';
 import { planTick } from './scheduling';
@@ -316,7 +309,7 @@ export class RunWorker {
         await this.finish(active);
         return;
       }
-      if (isBudgetExhausted(error)) {
+      if (error instanceof BudgetExhausted) {
         // A step would have passed the run's budget: it ends with what it has.
         this.logger.log({
           msg: 'run budget exhausted',
@@ -324,7 +317,9 @@ export class RunWorker {
           run_id: run.run_id,
           err: errorText(error),
         });
-        await this.command(run, { type: 'CompleteRun', worker_id, termination_reason: 'budget_exhausted' });
+        await this.command(run, { type: 'CompleteRun', worker_id, termination_reason: 'budget_exhausted' }).catch(
+          (failure) => this.refused(run, 'complete on its budget', failure),
+        );
         return;
       }
       const reason = errorText(error);
