@@ -200,10 +200,12 @@ export function platformSuite(ctx: E2eContext): void {
       expect(usage.stderr).toContain('usage:');
       // A flag the command does not take is refused, named, and nothing is made.
       const before = (await svc.keys('list', '--team', 'acme')).stdout;
-      const unknownFlag = await svc.keys('create', '--team', 'acme', '--max-credits', '50');
+      const unknownFlag = await svc.keys('create', '--team', 'acme', '--max-spend', '50');
       expect(unknownFlag.code).toBe(2);
       expect(unknownFlag.stdout).toBe('');
-      expect(unknownFlag.stderr).toContain('keys create does not take --max-credits (it takes --team, --name)');
+      expect(unknownFlag.stderr).toContain(
+        'keys create does not take --max-spend (it takes --team, --name, --max-credits, --per)',
+      );
       expect((await svc.keys('list', '--team', 'acme')).stdout).toBe(before);
       const onRevoke = await svc.keys('revoke', 'AAAAAAAAAAAA', '--team', 'acme');
       expect(onRevoke.code).toBe(2);

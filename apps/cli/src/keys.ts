@@ -2,8 +2,9 @@
  * Keys CLI (API.md "Keys CLI"), the only way keys are made. Usable while the service runs: it
  * appends to the same event log, and the gateway's read model follows the log live.
  *
- *   keys create --team <team> [--name <label>]   prints only the key
- *   keys list --team <team>                      <key id> <active|revoked|expiring> <created> <name>
+ *   keys create --team <team> [--name <label>] [--max-credits N --per day|month|total]   prints only the key
+ *   keys update <key id> --max-credits N|none [--per day|month|total]
+ *   keys list --team <team>      <key id> <active|revoked|expiring> <created> <name>[ budget=N/per spent=N resets=<time|never>]
  *   keys revoke <key id>
  *   keys rotate <key id> [--overlap 1h]          prints only the new key
  *   keys webhook-secret --team <team>            prints only the new whsec_ secret
@@ -12,10 +13,11 @@
  */
 import { durationSeconds, loadConfig } from '@app/config';
 import { openEventStore } from '@app/eventstore';
-import { DomainError } from '@app/domain';
+import { type BudgetPeriod, DomainError, isBudgetPeriod, keyBudgetProblem } from '@app/domain';
 import { SecretBox, TeamAdmin } from '@app/platform';
 
-const USAGE = `usage: keys create --team <team> [--name <label>]
+const USAGE = `usage: keys create --team <team> [--name <label>] [--max-credits <N> --per <day|month|total>]
+       keys update <key id> --max-credits <N|none> [--per <day|month|total>]
        keys list --team <team>
        keys revoke <key id>
        keys rotate <key id> [--overlap <duration, e.g. 90s, 30m, 1h, 7d>]
@@ -58,7 +60,8 @@ const onlyPositional = (positional: string[], what: string): string => {
 
 /** The flags each command takes: any other is refused, naming it, before anything is opened or changed. */
 const FLAGS: Record<string, readonly string[]> = {
-  create: ['team', 'name'],
+  create: ['team', 'name', 'max-credits', 'per'],
+  update: ['max-credits', 'per'],
   list: ['team'],
   revoke: [],
   rotate: ['overlap'],
@@ -75,9 +78,39 @@ function checkFlags(command: string, flags: Map<string, string>): void {
       );
 }
 
+/**
+ * The budget the flags ask for: undefined when none is named, null for `--max-credits none`
+ * (update: remove it). `--per` is required with a number (a limit means nothing without its period).
+ */
+export function budgetFlags(
+  flags: Map<string, string>,
+  current?: BudgetPeriod,
+): { max_credits: number; per: BudgetPeriod } | null | undefined {
+  const max = flags.get('max-credits');
+  const per = flags.get('per') ?? current;
+  if (max === undefined) {
+    if (flags.has('per')) throw new UsageError('--per needs --max-credits');
+    return undefined;
+  }
+  if (max === 'none') {
+    if (flags.has('per')) throw new UsageError('--max-credits none takes no --per');
+    return null;
+  }
+  if (!/^\d+$/.test(max)) throw new UsageError(`--max-credits must be a whole number or none, got "${max}"`);
+  if (per === undefined) throw new UsageError('--max-credits needs --per day, month or total');
+  if (!isBudgetPeriod(per)) throw new UsageError(`--per must be day, month or total, got "${per}"`);
+  const problem = keyBudgetProblem(Number(max), per);
+  if (problem) throw new UsageError(`--${problem}`);
+  return { max_credits: Number(max), per };
+}
+
 async function main(argv: string[]): Promise<number> {
   const { command, positional, flags } = parseArgs(argv);
   checkFlags(command, flags);
+  // Checked before anything is opened: a bad budget changes nothing.
+  const budget = command === 'create' || command === 'update' ? budgetFlags(flags) : undefined;
+  if (command === 'create' && budget === null) throw new UsageError('keys create takes --max-credits as a number');
+  if (command === 'update' && budget === undefined) throw new UsageError('keys update needs --max-credits');
   const config = loadConfig();
   const store = await openEventStore(config.eventstoreUrl);
   const admin = new TeamAdmin(store, SecretBox.load(config.secretsKey, config.dataDir));
@@ -85,11 +118,17 @@ async function main(argv: string[]): Promise<number> {
   try {
     switch (command) {
       case 'create':
-        out((await admin.createKey(required(flags, 'team'), flags.get('name') ?? '')).key);
+        out((await admin.createKey(required(flags, 'team'), flags.get('name') ?? '', budget ?? undefined)).key);
+        return 0;
+      case 'update':
+        await admin.setKeyBudget(onlyPositional(positional, 'key id'), budget ?? null);
         return 0;
       case 'list':
         for (const key of await admin.listKeys(required(flags, 'team'))) {
-          out(`${key.key_id} ${key.status} ${key.created_at} ${key.name}`.trimEnd());
+          const spending = key.budget
+            ? ` budget=${key.budget.max_credits}/${key.budget.per} spent=${key.budget.spent} resets=${key.budget.resets_at ?? 'never'}`
+            : '';
+          out(`${key.key_id} ${key.status} ${key.created_at} ${key.name}`.trimEnd() + spending);
         }
         return 0;
       case 'revoke':

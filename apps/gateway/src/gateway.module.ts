@@ -19,6 +19,7 @@ import { FindAllController } from './findall/findall.controller';
 import { CrawlRoutes } from './crawl/crawl.routes';
 import { HealthController } from './health/health.controller';
 import { ServiceCalls } from './commands/service-calls';
+import { KeyBudgetCheck } from './auth/key-budget-check';
 import { IdempotencyGuard } from './http/idempotency';
 import { HttpMetrics } from './http/metrics';
 import { UsageController } from './usage/usage.controller';
@@ -57,6 +58,7 @@ const CONTROLLERS = [
     LiveStreams,
     GatewayDrain,
     ServiceCalls,
+    KeyBudgetCheck,
   ],
   exports: [ServiceCalls, ApiKeyAuthenticator, RunHttp],
 })

@@ -41,10 +41,10 @@ export class BusReplyError extends Error {
 
 /**
  * The HTTP status of API.md for each refusal a domain names (libs/domain's NotFound, Conflict,
- * Invalid). The domain knows nothing of HTTP; this table is where its refusals become statuses, at
+ * Invalid, PaymentRequired). The domain knows nothing of HTTP; this table is where its refusals become statuses, at
  * the bus's reply and in the gateway's exception filter alike.
  */
-export const REFUSAL_STATUS = { not_found: 404, conflict: 409, invalid: 422 } as const;
+export const REFUSAL_STATUS = { not_found: 404, conflict: 409, invalid: 422, payment_required: 402 } as const;
 export type RefusalName = keyof typeof REFUSAL_STATUS;
 
 /** The status of a domain refusal (duck-typed `{refusal, message}`, so libs/bus needn't depend on libs/domain), or null. */

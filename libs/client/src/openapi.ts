@@ -1850,6 +1850,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The key's credit budget is spent: `detail` names the budget, what was spent and when it resets */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -2080,6 +2089,15 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The key's credit budget is spent: `detail` names the budget, what was spent and when it resets */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2558,6 +2576,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The key's credit budget is spent: `detail` names the budget, what was spent and when it resets */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -2620,6 +2647,15 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The key's credit budget is spent: `detail` names the budget, what was spent and when it resets */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2742,6 +2778,15 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The key's credit budget is spent: `detail` names the budget, what was spent and when it resets */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2924,6 +2969,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The key's credit budget is spent: `detail` names the budget, what was spent and when it resets */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -3046,6 +3100,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The key's credit budget is spent: `detail` names the budget, what was spent and when it resets */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -3155,6 +3218,15 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The key's credit budget is spent: `detail` names the budget, what was spent and when it resets */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3390,6 +3462,15 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The key's credit budget is spent: `detail` names the budget, what was spent and when it resets */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3750,6 +3831,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The key's credit budget is spent: `detail` names the budget, what was spent and when it resets */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -3807,6 +3897,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The key's credit budget is spent: `detail` names the budget, what was spent and when it resets */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -3857,6 +3956,15 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The key's credit budget is spent: `detail` names the budget, what was spent and when it resets */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3926,6 +4034,15 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The key's credit budget is spent: `detail` names the budget, what was spent and when it resets */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4361,6 +4478,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The key's credit budget is spent: `detail` names the budget, what was spent and when it resets */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -4644,6 +4770,15 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The key's credit budget is spent: `detail` names the budget, what was spent and when it resets */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -33,7 +33,7 @@ export interface Decider<Command, Event extends DomainEvent, State> {
 }
 
 /** What a refusal says of the command: what it names does not exist, it conflicts with the state, or it is invalid. */
-export type Refusal = 'not_found' | 'conflict' | 'invalid';
+export type Refusal = 'not_found' | 'conflict' | 'invalid' | 'payment_required';
 
 /**
  * A refusal the caller can act on. The domain names the refusal; the platform library maps it to

@@ -3,6 +3,7 @@ export * from './team/team.events';
 export * from './team/team.decider';
 export * from './charge/charge.events';
 export * from './charge/charge.decider';
+export * from './key-budget/key-budget';
 export * from './idempotency/idempotency.decider';
 export * from './search-run';
 export * from './webhook-delivery';

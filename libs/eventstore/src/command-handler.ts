@@ -50,6 +50,17 @@ export interface HandleCommandOptions<Event> {
    * array on every call: a stream's cached fold is used only by commands with the upcasters it was folded with.
    */
   upcasters?: Upcasters;
+  /**
+   * Called with what was decided, before it is appended at `expected` (a reservation elsewhere,
+   * such as a key's budget): may refuse by throwing, which appends nothing. What it returns is
+   * called when the append then fails (the stream moved, the store refused), before the command
+   * decides again or throws.
+   */
+  beforeAppend?: (
+    decided: readonly Event[],
+    state: unknown,
+    expected: bigint | undefined,
+  ) => Promise<(() => Promise<void>) | undefined>;
 }
 
 /** An event as appended by the handler (its own position is only known for the last one). */
@@ -149,8 +160,12 @@ export async function handleCommand<Command, Event extends { type: string; data:
       data: event.data as Record<string, unknown>,
       metadata,
     }));
+    const undo = await options.beforeAppend?.(decided, state, current);
     try {
-      const result = await store.append(stream, events, current ?? 'no_stream');
+      const result = await store.append(stream, events, current ?? 'no_stream').catch(async (error: unknown) => {
+        await undo?.().catch(() => undefined);
+        throw error;
+      });
       const last = events.length - 1;
       // A retry answered with the first attempt's result names the revisions a new append would
       // have. Should a store report others (nothing of ours appended there), fold the stream as

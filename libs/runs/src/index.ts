@@ -5,3 +5,4 @@ export * from './run-kinds.token';
 export * from './run-bus.handler';
 export * from './service-run-worker';
 export * from './scheduling';
+export * from './key-budget-spend';

@@ -15,6 +15,8 @@ export interface RunInfo {
   stream: string;
   run_id: string;
   team_id: string;
+  /** The key that asked for it: its steps are charged against that key's budget. */
+  key_id: string;
   status: 'queued' | 'running';
   /** Global position of its request (or its reopening): queued runs start in this order. */
   requested_at: bigint;
@@ -115,6 +117,7 @@ export class RunRegistry {
       stream: event.stream,
       run_id: state.run_id,
       team_id: state.team_id,
+      key_id: state.key_id,
       status: state.status,
       // A reopened run queues again behind what was requested before it.
       requested_at:

@@ -2,9 +2,18 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import {
+  budgetPeriod,
+  keyBudgetDecider,
+  keyBudgetStream,
+  type TeamCommand,
+  teamDecider,
+  teamStream,
+} from '@app/domain';
 import { lifecycleNames, streamOf } from '@app/domain/run';
 import { searchRuns } from '@app/domain/search-run';
-import { SqliteEventStore } from '@app/eventstore';
+import { aggregateStream, handleCommand, SqliteEventStore } from '@app/eventstore';
+import { params, record } from '../../domain/src/testing/search-run.fixtures';
 import { type RunExecutor, RunWorker } from './run-worker';
 
 describe('RunWorker takeover across replicas whose clocks disagree', () => {
@@ -61,6 +70,80 @@ describe('RunWorker takeover across replicas whose clocks disagree', () => {
     } finally {
       await ahead.stop();
       await a.stop();
+      await store.close();
+    }
+  });
+});
+
+describe('RunWorker and the key budget', () => {
+  it("charges runs against their key's budget on the log: two runs of 2 credits on a budget of 3 are charged 3, the second ends budget_exhausted", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wr-worker-budget-'));
+    const store = new SqliteEventStore(path.join(dir, 'events.db'));
+    const team = (command: TeamCommand) => handleCommand(store, teamStream('acme'), teamDecider, command);
+    await team({ type: 'CreateTeam', team_id: 'acme', name: 'acme' });
+    await team({ type: 'IssueApiKey', key_id: 'k', key_hash: 'h', name: '' });
+    await team({ type: 'SetKeyBudget', key_id: 'k', budget: { max_credits: 3, per: 'day' } });
+    // Each run writes its report and ends: a deep run of two queries is charged 2 on completion.
+    const executor: RunExecutor = {
+      kind: searchRuns,
+      execute: async (run) => {
+        await run.record(record('RecordReport', run.workerId) as never);
+      },
+    };
+    const worker = new RunWorker(store, [searchRuns], [executor], {
+      workerId: 'w',
+      leaseSeconds: 5,
+      maxConcurrentRunsPerTeam: 1,
+      tickMs: 20,
+      drainMs: 100,
+    });
+    const names = lifecycleNames(searchRuns.prefix);
+    const request = (id: string) =>
+      store.append(
+        streamOf(searchRuns, id),
+        [
+          {
+            id: randomUUID(),
+            type: names.requested,
+            data: {
+              search_id: id,
+              team_id: 'acme',
+              key_id: 'k',
+              request_id: id,
+              params: { ...params, queries: ['a', 'b'] },
+              requested_at: new Date().toISOString(),
+            },
+          },
+        ],
+        'no_stream',
+      );
+    try {
+      await worker.start();
+      await request('search_b1');
+      await request('search_b2');
+      const ended = async (id: string) => {
+        for (let i = 0; i < 250; i++) {
+          const events = await store.readStream(streamOf(searchRuns, id));
+          const end = events.find((e) => e.type === names.completed || e.type === names.failed);
+          if (end) return { end, events };
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        throw new Error(`${id} did not end`);
+      };
+      const runs = [await ended('search_b1'), await ended('search_b2')];
+      const credits = runs.map(({ events }) =>
+        events.filter((e) => e.type === 'CreditsCharged').reduce((sum, e) => sum + Number(e.data.credits), 0),
+      );
+      expect(runs.map(({ end }) => end.type)).toEqual([names.completed, names.completed]);
+      expect(credits).toEqual([2, 1]);
+      expect(runs.map(({ end }) => (end.data as { termination_reason?: string }).termination_reason)).toEqual([
+        undefined,
+        'budget_exhausted',
+      ]);
+      const budget = keyBudgetStream('acme', 'k', budgetPeriod('day', new Date()).id);
+      expect((await aggregateStream(store, budget, keyBudgetDecider)).state.spent).toBe(3);
+    } finally {
+      await worker.stop();
       await store.close();
     }
   });

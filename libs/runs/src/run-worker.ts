@@ -1,6 +1,19 @@
 import { Logger } from '@nestjs/common';
-import { BudgetExhausted, DomainError, type RecordedCommand, type RunKind, type StateOf, streamOf } from '@app/domain';
-import { type EventStore, handleCommand } from '@app/eventstore';
+import {
+  BudgetExhausted,
+  budgetPeriod,
+  DomainError,
+  isCharge,
+  keyBudgetDecider,
+  keyBudgetStream,
+  PaymentRequired,
+  type RecordedCommand,
+  type RunKind,
+  type StateOf,
+  streamOf,
+} from '@app/domain';
+import { aggregateStream, type EventStore, handleCommand } from '@app/eventstore';
+import { keyBudgetOf, spendKeyBudget } from './key-budget-spend';
 import { type RunInfo, RunRegistry } from './run-registry';
 import { planTick } from './scheduling';
 
@@ -248,10 +261,80 @@ export class RunWorker {
   }
 
   private command(run: RunInfo, command: KindCommand) {
+    const now = () => new Date(this.wallClock()).toISOString();
     return handleCommand(this.store, streamOf(run.kind, run.run_id), run.kind.decider, command, {
-      now: () => new Date(this.wallClock()).toISOString(),
+      now,
       metadata: { correlation_id: run.run_id, causation_id: this.workerId },
+      beforeAppend: (decided, state, expected) => this.spendKeyBudget(run, decided, state, expected, now()),
     });
+  }
+
+  /**
+   * A step's charges counted against its key's budget before they are appended (the charge id is
+   * the run and the revision they go to, so a retry counts once): a step the key cannot pay for is
+   * refused like one past the run's own budget, and the run ends with what it has.
+   */
+  private async spendKeyBudget(
+    run: RunInfo,
+    decided: readonly { type: string; data: unknown }[],
+    state: unknown,
+    expected: bigint | undefined,
+    now: string,
+  ): Promise<(() => Promise<void>) | undefined> {
+    const credits = decided.reduce(
+      (sum, event) =>
+        sum + (isCharge(event as Parameters<typeof isCharge>[0]) ? (event.data as { credits: number }).credits : 0),
+      0,
+    );
+    if (credits === 0) return undefined;
+    const { team_id, key_id } = state as { team_id: string; key_id: string };
+    const budget = await keyBudgetOf(this.store, team_id, key_id);
+    if (!budget) return undefined;
+    const charge_id = `${run.run_id}-${String((expected ?? -1n) + 1n)}`;
+    try {
+      const spent = await spendKeyBudget(
+        this.store,
+        { team_id, key_id, request_id: run.run_id, charge_id, budget },
+        credits,
+        now,
+      );
+      return spent?.release;
+    } catch (error) {
+      if (error instanceof PaymentRequired) throw new BudgetExhausted(error.message);
+      throw error;
+    }
+  }
+
+  /** Credits the run's key may still spend in its period (undefined: the key has no budget). */
+  private async keyRoom(run: RunInfo): Promise<number | undefined> {
+    const budget = await keyBudgetOf(this.store, run.team_id, run.key_id);
+    if (!budget) return undefined;
+    const period = budgetPeriod(budget.per, new Date(this.wallClock()));
+    const stream = keyBudgetStream(run.team_id, budget.budget_id, period.id);
+    return budget.max_credits - (await aggregateStream(this.store, stream, keyBudgetDecider)).state.spent;
+  }
+
+  /**
+   * Completes a run, its charge cut to what its key may still spend: another call of the same key
+   * can spend it meanwhile, so a completion refused for the key's budget reads it again (at worst
+   * the run is charged nothing more and ends `budget_exhausted`).
+   */
+  private async complete(run: RunInfo, termination_reason?: 'budget_exhausted'): Promise<void> {
+    const worker_id = this.workerId;
+    for (let attempt = 1; ; attempt++) {
+      const credit_limit = await this.keyRoom(run);
+      try {
+        await this.command(run, {
+          type: 'CompleteRun',
+          worker_id,
+          ...(termination_reason && { termination_reason }),
+          ...(credit_limit !== undefined && { credit_limit }),
+        });
+        return;
+      } catch (error) {
+        if (!(error instanceof BudgetExhausted) || attempt >= 5) throw error;
+      }
+    }
   }
 
   private async release(run: RunInfo): Promise<void> {
@@ -317,8 +400,8 @@ export class RunWorker {
           run_id: run.run_id,
           err: errorText(error),
         });
-        await this.command(run, { type: 'CompleteRun', worker_id, termination_reason: 'budget_exhausted' }).catch(
-          (failure) => this.refused(run, 'complete on its budget', failure),
+        await this.complete(run, 'budget_exhausted').catch((failure) =>
+          this.refused(run, 'complete on its budget', failure),
         );
         return;
       }
@@ -336,7 +419,7 @@ export class RunWorker {
     const worker_id = this.workerId;
     switch (active.stop) {
       case null:
-        await this.command(run, { type: 'CompleteRun', worker_id });
+        await this.complete(run);
         this.logger.log({ msg: 'run completed', kind: run.kind.name, run_id: run.run_id });
         return;
       case 'cancel':

@@ -12,6 +12,7 @@ const run = (id: string, over: Partial<RunInfo> = {}): RunInfo => ({
   stream: `search-${id}`,
   run_id: id,
   team_id: 'acme',
+  key_id: 'key',
   status: 'queued',
   requested_at: ++position,
   worker_id: null,

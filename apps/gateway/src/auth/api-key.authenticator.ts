@@ -25,6 +25,6 @@ export class ApiKeyAuthenticator {
     if (!doc || !apiKeyMatches(token, doc.key_hash)) throw unauthorized('Invalid API key');
     if (doc.revoked_at) throw unauthorized('API key has been revoked');
     if (doc.expires_at && Date.parse(doc.expires_at) <= Date.now()) throw unauthorized('API key has expired');
-    return { team_id: doc.team_id, key_id: doc.key_id };
+    return { team_id: doc.team_id, key_id: doc.key_id, ...(doc.budget && { budget: doc.budget }) };
   }
 }

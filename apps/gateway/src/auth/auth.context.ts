@@ -1,9 +1,12 @@
 import { createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
+import type { KeyBudget } from '@app/domain';
 
 /** Who is calling: set on the request by the API key guard. */
 export interface AuthContext {
   team_id: string;
   key_id: string;
+  /** The key's spending limit, when it has one (every charge of its calls and runs counts against it). */
+  budget?: KeyBudget;
 }
 
 export type AuthedRequest = { auth?: AuthContext; id: string };

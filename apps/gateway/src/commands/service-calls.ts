@@ -2,12 +2,13 @@ import { timeOrderedId } from '@app/eventstore';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { BusClient, BusReplyError, BusTimeoutError } from '@app/bus';
 import { CONFIG, type Config } from '@app/config';
-import type { ReplyOf, RequestOf, Subject } from '@app/contracts';
+import { type ReplyOf, type RequestOf, type Subject, subjects } from '@app/contracts';
 import type { RunKind } from '@app/domain';
 import { RUN_KIND_LIST } from '@app/runs';
 import { Projector, READ_STORE, type ReadStore, platformProjections, checkpointName } from '@app/readmodels';
-import { ApiError, RequestValidationError, serviceUnavailable } from '@app/platform';
+import { ApiError, encodeKeyBudget, RequestValidationError, serviceUnavailable } from '@app/platform';
 import type { AuthContext } from '../auth/auth.context';
+import { KeyBudgetCheck } from '../auth/key-budget-check';
 
 /** What a command handler replies with: its result and the log position of what it appended. */
 export interface CommandReply {
@@ -16,6 +17,7 @@ export interface CommandReply {
 }
 
 const RETRY_AFTER_S = 2;
+const CHARGING = new Set<string>([subjects.search, subjects.extract, subjects.map, subjects.runMonitor]);
 /** Read-your-writes over another process's read models: first look again after this, then twice as late, up to POLL_MAX_MS. */
 const POLL_FIRST_MS = 5;
 const POLL_MAX_MS = 80;
@@ -33,8 +35,14 @@ export class ServiceCalls {
     @Inject(CONFIG) private readonly config: Config,
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(RUN_KIND_LIST) private readonly kinds: readonly RunKind[],
+    private readonly budgets: KeyBudgetCheck,
     @Optional() private readonly projector?: Projector,
   ) {}
+
+  /** Subjects whose calls charge (a sync call, a run started or given more work): refused once the key's budget is spent. */
+  private charges(subject: string): boolean {
+    return CHARGING.has(subject) || /\.runs\.(start|reopen)$/.test(subject);
+  }
 
   async call<Rep>(
     subject: string,
@@ -43,6 +51,7 @@ export class ServiceCalls {
     requestId: string,
     timeoutMs?: number,
   ): Promise<Rep> {
+    if (this.charges(subject)) await this.budgets.assertRoom(auth);
     try {
       return await this.bus.request<unknown, Rep>(subject, payload, {
         ...(timeoutMs !== undefined && { timeoutMs }),
@@ -53,6 +62,7 @@ export class ServiceCalls {
           team_id: auth.team_id,
           key_id: auth.key_id,
           charge_id: timeOrderedId(),
+          ...(auth.budget && { key_budget: encodeKeyBudget(auth.budget) }),
         },
       });
     } catch (error) {

@@ -46,9 +46,15 @@ export function buildOpenApi(app: NestFastifyApplication): OpenAPIObject {
   };
   for (const [path, item] of Object.entries(document.paths)) {
     if (!path.startsWith('/v1/')) continue;
-    for (const operation of Object.values(item)) {
+    for (const [method, operation] of Object.entries(item)) {
       if (typeof operation !== 'object' || operation === null || !('responses' in operation)) continue;
       const responses = operation.responses as Record<string, unknown>;
+      // What can charge (a POST that does work; not a cancel) can be refused for the key's budget.
+      if (method === 'post' && !/\/cancel$/.test(path))
+        responses['402'] ??= {
+          description: "The key's credit budget is spent: `detail` names the budget, what was spent and when it resets",
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorDetail' } } },
+        };
       responses['401'] ??= {
         description: 'Missing, malformed, unknown or revoked API key',
         content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorDetail' } } },

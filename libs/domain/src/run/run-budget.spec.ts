@@ -70,6 +70,31 @@ describe('a run budget (max_credits)', () => {
         ]);
     });
 
+    it('is cut to what its key may still spend (credit_limit), the smaller of the two budgets', () => {
+      spec([budgeted(null), started, reported])
+        .when({ type: 'CompleteRun', worker_id: 'w1', credit_limit: 2 })
+        .then([
+          {
+            type: 'CreditsCharged',
+            data: { team_id: 'acme', request_id: 's1', items: [lineItem('sku_deep_search', 2)], credits: 2, at: T0 },
+          },
+          { type: 'SearchRunCompleted', data: { completed_at: T0, termination_reason: 'budget_exhausted' } },
+        ]);
+      spec([budgeted(1), started, reported])
+        .when({ type: 'CompleteRun', worker_id: 'w1', credit_limit: 4 })
+        .then([
+          {
+            type: 'CreditsCharged',
+            data: { team_id: 'acme', request_id: 's1', items: [lineItem('sku_deep_search', 1)], credits: 1, at: T0 },
+          },
+          { type: 'SearchRunCompleted', data: { completed_at: T0, termination_reason: 'budget_exhausted' } },
+        ]);
+      // nothing left: charged nothing more, and still completed
+      spec([budgeted(null), started, reported])
+        .when({ type: 'CompleteRun', worker_id: 'w1', credit_limit: 0 })
+        .then([{ type: 'SearchRunCompleted', data: { completed_at: T0, termination_reason: 'budget_exhausted' } }]);
+    });
+
     it('refuses a budget that is not a whole number of credits from 1 to 1,000,000', () => {
       for (const max_credits of [0, -1, 1.5, 1_000_001])
         spec([])

@@ -228,7 +228,7 @@ export function runDecider<
     const run = mustHold(state, command.worker_id);
     // Stopped on its budget, the kind's work may be unfinished: it is charged what it owes so far.
     const owed = command.termination_reason === 'budget_exhausted' ? owedSoFar(run) : kind.progress.charge(run);
-    const { items, cut } = chargeWithin(owed, room(run));
+    const { items, cut } = chargeWithin(owed, Math.min(room(run), Math.max(0, command.credit_limit ?? Infinity)));
     const charged =
       items.length > 0
         ? [

@@ -150,7 +150,13 @@ export type LifecycleCommand<Params> =
   /** No worker_id: the system (lease recovery) fails it. */
   | { type: 'FailRun'; worker_id?: string; error: string }
   /** `budget_exhausted`: the worker stopped because a step would pass the run's budget. */
-  | { type: 'CompleteRun'; worker_id: string; termination_reason?: RunTermination }
+  | {
+      type: 'CompleteRun';
+      worker_id: string;
+      termination_reason?: RunTermination;
+      /** The most its key's budget lets it be charged now (its worker read it): the charge is cut to it. */
+      credit_limit?: number;
+    }
   /** Only a completed run; `reason` says what the new work is. */
   | { type: 'ReopenRun'; reason: string; detail: Record<string, unknown> };
 

@@ -108,4 +108,45 @@ describe('team decider', () => {
       expect(teamDecider.evolve(teamDecider.initialState, issued)).toEqual({ status: 'absent' });
     });
   });
+  describe('key budgets', () => {
+    const budgetSet = (
+      key_id: string,
+      max_credits: number,
+      per: 'day' | 'month' | 'total',
+      budget_id = 'k1',
+    ): TeamEvent => ({
+      type: 'ApiKeyBudgetSet',
+      data: { key_id, budget: { max_credits, per, budget_id }, set_at: NOW },
+    });
+    it('sets a budget counted against the key itself', () =>
+      spec([created, issued])
+        .when({ type: 'SetKeyBudget', key_id: 'k1', budget: { max_credits: 50, per: 'day' } })
+        .then([budgetSet('k1', 50, 'day')]));
+    it('setting the same budget again decides nothing; changing it keeps what it counts against', () => {
+      spec([created, issued, budgetSet('k1', 50, 'day')])
+        .when({ type: 'SetKeyBudget', key_id: 'k1', budget: { max_credits: 50, per: 'day' } })
+        .then([]);
+      spec([created, issued, budgetSet('k1', 50, 'day')])
+        .when({ type: 'SetKeyBudget', key_id: 'k1', budget: { max_credits: 80, per: 'month' } })
+        .then([budgetSet('k1', 80, 'month')]);
+    });
+    it('removes a budget, and removing none decides nothing', () => {
+      spec([created, issued, budgetSet('k1', 50, 'day')])
+        .when({ type: 'SetKeyBudget', key_id: 'k1', budget: null })
+        .then([{ type: 'ApiKeyBudgetSet', data: { key_id: 'k1', budget: null, set_at: NOW } }]);
+      spec([created, issued]).when({ type: 'SetKeyBudget', key_id: 'k1', budget: null }).then([]);
+    });
+    it('refuses a budget out of bounds, naming it, and one for a key that does not exist', () => {
+      spec([created, issued])
+        .when({ type: 'SetKeyBudget', key_id: 'k1', budget: { max_credits: -5, per: 'day' } })
+        .thenThrows({ refusal: 'invalid' });
+      spec([created, issued])
+        .when({ type: 'SetKeyBudget', key_id: 'nope', budget: { max_credits: 5, per: 'day' } })
+        .thenThrows({ refusal: 'not_found' });
+    });
+    it("a rotation gives the new key the old key's budget, counted against the same budget id", () =>
+      spec([created, issued, budgetSet('k1', 50, 'day')])
+        .when({ type: 'RotateApiKey', key_id: 'k1', new_key_id: 'k2', new_key_hash: 'h2', overlap_seconds: 60 })
+        .then([expect.objectContaining({ type: 'ApiKeyRotated' }) as TeamEvent, budgetSet('k2', 50, 'day', 'k1')]));
+  });
 });

@@ -1,4 +1,5 @@
 import { type DecideContext, type Decider, Conflict, Invalid, NotFound } from '../decider';
+import { type BudgetPeriod, type KeyBudget, keyBudgetProblem } from '../key-budget/key-budget';
 import type { TeamEvent } from './team.events';
 
 export type KeyState = {
@@ -8,6 +9,7 @@ export type KeyState = {
   /** Set when rotated: valid until then. */
   expires_at?: string;
   revoked: boolean;
+  budget?: KeyBudget;
 };
 
 export type TeamState =
@@ -31,6 +33,8 @@ export type TeamCommand =
       overlap_seconds: number;
     }
   | { type: 'RevokeApiKey'; key_id: string }
+  /** null: the key spends without a limit. */
+  | { type: 'SetKeyBudget'; key_id: string; budget: { max_credits: number; per: BudgetPeriod } | null }
   | { type: 'SetWebhookSecret'; secret_ciphertext: string; overlap_seconds: number };
 
 export const TEAM_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -89,6 +93,10 @@ const rotateApiKey = (
     throw new Conflict(`key ${command.key_id} has expired`);
   }
   const expires = new Date(Date.parse(now) + command.overlap_seconds * 1000).toISOString();
+  // The new key counts against the same budget: rotating a key does not reset what it spent.
+  const budget: TeamEvent[] = key.budget
+    ? [{ type: 'ApiKeyBudgetSet', data: { key_id: command.new_key_id, budget: key.budget, set_at: now } }]
+    : [];
   return [
     {
       type: 'ApiKeyRotated',
@@ -101,7 +109,29 @@ const rotateApiKey = (
         old_key_expires_at: key.expires_at !== undefined && key.expires_at < expires ? key.expires_at : expires,
       },
     },
+    ...budget,
   ];
+};
+
+const setKeyBudget = (
+  command: Extract<TeamCommand, { type: 'SetKeyBudget' }>,
+  state: TeamState,
+  { now }: DecideContext,
+): TeamEvent[] => {
+  const key = activeKey(state, command.key_id);
+  if (key.revoked) throw new Conflict(`key ${command.key_id} is revoked`);
+  if (command.budget === null) {
+    return key.budget ? [{ type: 'ApiKeyBudgetSet', data: { key_id: command.key_id, budget: null, set_at: now } }] : [];
+  }
+  const problem = keyBudgetProblem(command.budget.max_credits, command.budget.per);
+  if (problem) throw new Invalid(problem);
+  const budget: KeyBudget = {
+    max_credits: command.budget.max_credits,
+    per: command.budget.per,
+    budget_id: key.budget?.budget_id ?? command.key_id,
+  };
+  if (key.budget?.max_credits === budget.max_credits && key.budget.per === budget.per) return [];
+  return [{ type: 'ApiKeyBudgetSet', data: { key_id: command.key_id, budget, set_at: now } }];
 };
 
 const revokeApiKey = (
@@ -169,6 +199,13 @@ const evolve = (state: TeamState, event: TeamEvent): TeamState => {
       const key = state.keys[event.data.key_id];
       return key ? { ...state, keys: { ...state.keys, [event.data.key_id]: { ...key, revoked: true } } } : state;
     }
+    case 'ApiKeyBudgetSet': {
+      const key = state.keys[event.data.key_id];
+      if (!key) return state;
+      const { budget: _previous, ...rest } = key;
+      const next = event.data.budget ? { ...rest, budget: event.data.budget } : rest;
+      return { ...state, keys: { ...state.keys, [event.data.key_id]: next } };
+    }
     case 'WebhookSecretSet':
       return {
         ...state,
@@ -197,6 +234,8 @@ export const teamDecider: Decider<TeamCommand, TeamEvent, TeamState> = {
         return rotateApiKey(command, state, context);
       case 'RevokeApiKey':
         return revokeApiKey(command, state, context);
+      case 'SetKeyBudget':
+        return setKeyBudget(command, state, context);
       case 'SetWebhookSecret':
         return setWebhookSecret(command, state, context);
       default: {

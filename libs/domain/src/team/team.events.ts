@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../decider';
+import type { KeyBudget } from '../key-budget/key-budget';
 
 /** Events of a `team-<id>` stream. Key hashes are SHA-256 hex; webhook secrets are AES-256-GCM ciphertext. */
 export type TeamCreated = DomainEvent<'TeamCreated', { team_id: string; name: string }>;
@@ -19,6 +20,11 @@ export type ApiKeyRotated = DomainEvent<
   }
 >;
 export type ApiKeyRevoked = DomainEvent<'ApiKeyRevoked', { key_id: string; revoked_at: string }>;
+/** A key's budget set, changed (a rotation gives the new key the old one's) or removed (null). */
+export type ApiKeyBudgetSet = DomainEvent<
+  'ApiKeyBudgetSet',
+  { key_id: string; budget: KeyBudget | null; set_at: string }
+>;
 export type WebhookSecretSet = DomainEvent<
   'WebhookSecretSet',
   {
@@ -29,6 +35,6 @@ export type WebhookSecretSet = DomainEvent<
   }
 >;
 
-export type TeamEvent = TeamCreated | ApiKeyIssued | ApiKeyRotated | ApiKeyRevoked | WebhookSecretSet;
+export type TeamEvent = TeamCreated | ApiKeyIssued | ApiKeyRotated | ApiKeyRevoked | ApiKeyBudgetSet | WebhookSecretSet;
 
 export const teamStream = (teamId: string): string => `team-${teamId}`;

@@ -30,6 +30,7 @@ export class FaultyEventStore implements EventStore {
   private readonly live = new Set<{ drop: (error: Error) => void }>();
   private failingAppends = 0;
   private appendError: () => Error = () => new Error('append failed (fault injected)');
+  private failingStreams: (stream: string) => boolean = () => true;
   subscriptionsOpened = 0;
 
   constructor(readonly inner: EventStore) {}
@@ -41,10 +42,11 @@ export class FaultyEventStore implements EventStore {
     return count;
   }
 
-  /** The next `count` appends fail with `error` (nothing is written). */
-  failAppends(count: number, error?: () => Error): void {
+  /** The next `count` appends (to the streams `where` picks: any by default) fail with `error`; nothing is written. */
+  failAppends(count: number, error?: () => Error, where: (stream: string) => boolean = () => true): void {
     this.failingAppends = count;
     if (error) this.appendError = error;
+    this.failingStreams = where;
   }
 
   get openSubscriptions(): number {
@@ -52,7 +54,7 @@ export class FaultyEventStore implements EventStore {
   }
 
   async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    if (this.failingAppends > 0) {
+    if (this.failingAppends > 0 && this.failingStreams(stream)) {
       this.failingAppends--;
       throw this.appendError();
     }

@@ -1,5 +1,14 @@
 import { aggregateStream, type EventStore, handleCommand } from '@app/eventstore';
-import { type TeamCommand, teamDecider, type TeamState, teamStream } from '@app/domain';
+import {
+  type BudgetPeriod,
+  budgetPeriod,
+  keyBudgetDecider,
+  keyBudgetStream,
+  type TeamCommand,
+  teamDecider,
+  type TeamState,
+  teamStream,
+} from '@app/domain';
 import { NotFound } from '@app/domain';
 import { generateApiKey, generateWebhookSecret, SecretBox } from '../secrets';
 
@@ -14,6 +23,8 @@ export interface KeyListing {
   status: 'active' | 'revoked' | 'expiring';
   created_at: string;
   name: string;
+  /** Its budget and what it spent in the current period (resets_at null: a total budget). */
+  budget?: { max_credits: number; per: BudgetPeriod; spent: number; resets_at: string | null };
 }
 
 export class TeamAdmin {
@@ -40,17 +51,27 @@ export class TeamAdmin {
     return { created: true, webhookSecret: await this.newWebhookSecret(teamId) };
   }
 
-  async createKey(teamId: string, name = ''): Promise<{ key: string; keyId: string; webhookSecret?: string }> {
+  async createKey(
+    teamId: string,
+    name = '',
+    budget?: { max_credits: number; per: BudgetPeriod },
+  ): Promise<{ key: string; keyId: string; webhookSecret?: string }> {
     const team = await this.ensureTeam(teamId);
     const { key, keyId, hash } = generateApiKey();
     await this.run(teamId, { type: 'IssueApiKey', key_id: keyId, key_hash: hash, name });
+    if (budget) await this.run(teamId, { type: 'SetKeyBudget', key_id: keyId, budget });
     return { key, keyId, webhookSecret: team.webhookSecret };
+  }
+
+  /** Sets, changes or (null) removes a key's budget; what it spent in the period is kept. */
+  async setKeyBudget(keyId: string, budget: { max_credits: number; per: BudgetPeriod } | null): Promise<void> {
+    await this.run(await this.teamOfKey(keyId), { type: 'SetKeyBudget', key_id: keyId, budget });
   }
 
   async listKeys(teamId: string, now = new Date()): Promise<KeyListing[]> {
     const state = await this.state(teamId);
     if (state.status === 'absent') throw new NotFound(`team ${teamId} does not exist`);
-    return Object.entries(state.keys)
+    const listed = Object.entries(state.keys)
       .map(([key_id, key]) => ({
         key_id,
         status:
@@ -61,8 +82,21 @@ export class TeamAdmin {
               : ('active' as const),
         created_at: key.created_at,
         name: key.name,
+        budget: key.budget,
       }))
       .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.key_id.localeCompare(b.key_id));
+    return Promise.all(
+      listed.map(async ({ budget, ...key }): Promise<KeyListing> => {
+        if (!budget) return key;
+        const period = budgetPeriod(budget.per, now);
+        const stream = keyBudgetStream(teamId, budget.budget_id, period.id);
+        const { spent } = (await aggregateStream(this.store, stream, keyBudgetDecider)).state;
+        return {
+          ...key,
+          budget: { max_credits: budget.max_credits, per: budget.per, spent, resets_at: period.resets_at },
+        };
+      }),
+    );
   }
 
   /** The team that owns a key id, found by scanning team streams' key events. */

@@ -1,3 +1,4 @@
+import type { KeyBudget } from '@app/domain';
 import type { RecordedEvent } from '@app/eventstore';
 import type { Projection } from '../projection';
 
@@ -13,6 +14,8 @@ export interface ApiKeyDoc {
   /** Set when the key was rotated: it works until then. */
   expires_at: string | null;
   revoked_at: string | null;
+  /** The key's spending limit (keys CLI --max-credits --per); absent: none. */
+  budget?: KeyBudget | null;
 }
 
 const teamOf = (event: RecordedEvent): string => event.stream.slice('team-'.length);
@@ -29,8 +32,8 @@ const issued = (event: RecordedEvent, keyId: string, hash: string, name: string,
 
 export const apiKeysProjection: Projection = {
   name: 'api_keys',
-  version: 1,
-  eventTypes: ['ApiKeyIssued', 'ApiKeyRotated', 'ApiKeyRevoked'],
+  version: 2,
+  eventTypes: ['ApiKeyIssued', 'ApiKeyRotated', 'ApiKeyRevoked', 'ApiKeyBudgetSet'],
   filter: { streamPrefixes: ['team-'] },
   collection: API_KEYS,
   versionBy: 'revision',
@@ -49,6 +52,8 @@ export const apiKeysProjection: Projection = {
         return doc ? { ...doc, expires_at: data.old_key_expires_at } : doc;
       case 'ApiKeyRevoked':
         return doc ? { ...doc, revoked_at: data.revoked_at } : doc;
+      case 'ApiKeyBudgetSet':
+        return doc ? { ...doc, budget: (event.data as { budget: KeyBudget | null }).budget } : doc;
       default:
         return doc;
     }
