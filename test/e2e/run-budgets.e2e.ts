@@ -79,6 +79,32 @@ describe('run budgets (standalone)', () => {
     expect(await loggedCredits(`/v1/tasks/${id}`)).toBe(view.credits);
   });
 
+  it('a chat completion takes max_credits: charged at most its budget, and it shows its interaction_id', async () => {
+    const ask = (max_credits?: number) =>
+      call('POST', '/v1/chat/completions', {
+        model: 'core',
+        messages: [{ role: 'user', content: 'Where is the company that makes sodium-ion batteries headquartered?' }],
+        ...(max_credits !== undefined && { max_credits }),
+      });
+    const free = await ask();
+    expect(free.status).toBe(200);
+    const unbounded = await json(free);
+    expect(unbounded.interaction_id).toBe(unbounded.id);
+    expect(unbounded.termination_reason).toBeNull();
+    const steps = unbounded.usage_items.find((i: Item) => i.sku === 'sku_chat_step').quantity;
+    expect(steps).toBeGreaterThan(1);
+    const capped = await json(await ask(1));
+    expect(capped).toMatchObject({ status: 'completed', credits: 1, termination_reason: 'budget_exhausted' });
+    expect(capped.usage_items).toEqual([{ sku: 'sku_chat_step', quantity: 1, credits: 1 }]);
+    const refused = await call('POST', '/v1/chat/completions', {
+      model: 'core',
+      messages: [{ role: 'user', content: 'x' }],
+      max_credits: 0,
+    });
+    expect(refused.status).toBe(422);
+    expect((await json(refused)).detail[0].loc).toEqual(['body', 'max_credits']);
+  });
+
   it('max_credits that is not a whole number from 1 to 1,000,000 is a 422 naming it, and nothing is created', async () => {
     const before = (await json(await call('GET', '/v1/searches?limit=100'))).total;
     for (const [route, body] of [

@@ -793,6 +793,8 @@ export interface components {
         ChatBody: {
             /** @description Newer clients’ name for max_tokens */
             max_completion_tokens?: number | null;
+            /** @description Not OpenAI's. The run's budget in credits: it never charges past it, and a run whose next step would pass it ends completed with termination_reason "budget_exhausted" and what it has */
+            max_credits?: number | null;
             /** @description Cap on the answer (about 4 characters a token); finish_reason is then length */
             max_tokens?: number | null;
             messages: {
@@ -837,6 +839,8 @@ export interface components {
             credits: number;
             error: string | null;
             id: string;
+            /** @description Not OpenAI's: the id a task or deep run's previous_interaction_id names to follow this completion (its id) */
+            interaction_id: string;
             model: string;
             /** @enum {string} */
             object: "chat.completion";
@@ -846,6 +850,11 @@ export interface components {
              * @enum {string}
              */
             status: "queued" | "running" | "completed" | "failed" | "cancelled";
+            /**
+             * @description Not OpenAI's: budget_exhausted when its max_credits or its key's budget stopped it (charged only what was left); null otherwise
+             * @enum {string|null}
+             */
+            termination_reason: "budget_exhausted" | null;
             usage: {
                 completion_tokens: number;
                 prompt_tokens: number;

@@ -1,3 +1,4 @@
+import { maxCreditsParam } from '../runs/max-credits.field';
 import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { contractRef } from '../openapi/contract-schemas';
@@ -70,6 +71,7 @@ export class ChatController {
       temperature: body.temperature ?? null,
       response_format: body.response_format ?? { type: 'text' },
       stream: body.stream,
+      ...maxCreditsParam(body),
     };
     // The answer is awaited or streamed: a live stream of the key's, taken before anything starts.
     const release = this.live.take(auth.key_id);

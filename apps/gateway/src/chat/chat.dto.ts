@@ -1,3 +1,4 @@
+import { MaxCreditsField } from '../runs/max-credits.field';
 import type { ChatMessage, ChatResponseFormat } from '@app/domain';
 import {
   BoolField,
@@ -172,4 +173,6 @@ export class ChatBody {
   temperature?: number | null;
   @PyField(responseFormatParser(), { optional: true, nullable: true }, { type: 'object', additionalProperties: true })
   response_format?: ChatResponseFormat | null;
+  @MaxCreditsField("Not OpenAI's. ")
+  max_credits?: number | null;
 }

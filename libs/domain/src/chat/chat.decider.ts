@@ -29,6 +29,7 @@ export const chatRunKind: RunKindSpec<
       throw new Invalid('messages must hold a user message');
     if (!(params.budget in PROCESSOR_BUDGETS)) throw new Invalid('budget must be base, core or ultra');
   },
+  maxCredits: (params) => params.max_credits,
   progressEventTypes: [...RESEARCH_EVENT_TYPES, 'ChatAnswerChunk', 'ChatAnswered'],
   progress: {
     initial: { ...initialResearch, chunks: [], answer: null },

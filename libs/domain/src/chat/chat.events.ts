@@ -28,6 +28,8 @@ export interface ChatParams {
   temperature: number | null;
   response_format: ChatResponseFormat;
   stream: boolean;
+  /** The completion's budget in credits (API.md "Budgets"); absent or null: none. */
+  max_credits?: number | null;
 }
 
 export const ChatSearchResultSchema = Type.Object(

@@ -1,6 +1,7 @@
 import { SkuLineItemSchema } from '../charge/charge.events';
 import { NotFound } from '../decider';
 import { totalCredits } from '../pricing';
+import { terminationOf } from '../run/run-budget';
 import { publicStatus } from '../run/run.decider';
 import { RUN_STATUSES } from '../run/run.events';
 import { AnyObject, Nullable, type Static, StringEnum, Type } from '../schema';
@@ -11,6 +12,10 @@ import { ChatSearchResultSchema } from './chat.events';
 export const ChatCompletionSchema = Type.Object(
   {
     id: Type.String(),
+    interaction_id: Type.String({
+      description:
+        "Not OpenAI's: the id a task or deep run's previous_interaction_id names to follow this completion (its id)",
+    }),
     object: StringEnum(['chat.completion']),
     created: Type.Integer(),
     model: Type.String(),
@@ -39,6 +44,12 @@ export const ChatCompletionSchema = Type.Object(
       description: "Not OpenAI's: the run's status, so a failed or cancelled completion says so",
     }),
     error: Nullable(Type.String()),
+    termination_reason: Nullable(
+      StringEnum(['budget_exhausted'], {
+        description:
+          "Not OpenAI's: budget_exhausted when its max_credits or its key's budget stopped it (charged only what was left); null otherwise",
+      }),
+    ),
   },
   { $id: 'ChatCompletion' },
 );
@@ -54,6 +65,7 @@ export function chatCompletion(state: ChatState): ChatCompletion {
   const completion = answer?.completion_tokens ?? 0;
   return {
     id: state.run_id,
+    interaction_id: state.run_id,
     object: 'chat.completion',
     created: createdSeconds(state.requested_at),
     model: state.params.model,
@@ -72,5 +84,6 @@ export function chatCompletion(state: ChatState): ChatCompletion {
     usage_items: state.charged,
     status: publicStatus(state),
     error: state.status === 'failed' ? state.error : null,
+    termination_reason: terminationOf(state),
   };
 }
