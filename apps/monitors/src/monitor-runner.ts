@@ -21,6 +21,28 @@ const PAGE_CHARS = 100_000;
  * filter_prompt holds, compare with the previous run. A search or filter that fails is an event
  * with status `error` and the reason, never a silent gap.
  */
+/** A run that could not search or read (or was refused for its key's budget): status `error` and why. */
+export const failedRun = (
+  monitor: MonitorRecord,
+  eventId: string,
+  slotsCovered: number,
+  ranAt: string,
+  error: string,
+): MonitorEvent => ({
+  event_id: eventId,
+  monitor_id: monitor.monitor_id,
+  ran_at: ranAt,
+  status: 'error',
+  mode: monitor.settings.mode,
+  results_count: 0,
+  results: [],
+  added: [],
+  removed: [],
+  matched: null,
+  error,
+  slots_covered: slotsCovered,
+});
+
 @Injectable()
 export class MonitorRunner {
   constructor(
@@ -36,20 +58,7 @@ export class MonitorRunner {
     ranAt: string,
   ): Promise<{ event: MonitorEvent; renders: number }> {
     const { settings } = monitor;
-    const failed = (error: string): MonitorEvent => ({
-      event_id: eventId,
-      monitor_id: monitor.monitor_id,
-      ran_at: ranAt,
-      status: 'error',
-      mode: settings.mode,
-      results_count: 0,
-      results: [],
-      added: [],
-      removed: [],
-      matched: null,
-      error,
-      slots_covered: slotsCovered,
-    });
+    const failed = (error: string) => failedRun(monitor, eventId, slotsCovered, ranAt, error);
     if (settings.url) return this.runPage(monitor, settings.url, eventId, slotsCovered, ranAt, failed);
     return { event: await this.runQuery(monitor, eventId, slotsCovered, ranAt, failed), renders: 0 };
   }

@@ -4,8 +4,16 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { loadConfig } from '@app/config';
+import {
+  budgetPeriod,
+  keyBudgetDecider,
+  keyBudgetStream,
+  type TeamCommand,
+  teamDecider,
+  teamStream,
+} from '@app/domain';
 import { monitorStream } from '@app/domain/monitor';
-import { SqliteEventStore } from '@app/eventstore';
+import { aggregateStream, handleCommand, SqliteEventStore } from '@app/eventstore';
 import { FaultyEventStore } from '../../../libs/eventstore/src/testing/faulty-event-store';
 import { MonitorClock } from './monitor-clock';
 import type { MonitorRunner } from './monitor-runner';
@@ -128,6 +136,103 @@ describe('MonitorScheduler: scheduled runs of a team at once', () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(given.filter((id) => id.startsWith('mon_a'))).toHaveLength(2);
       expect(given.filter((id) => id.startsWith('mon_b'))).toHaveLength(1);
+    } finally {
+      await scheduler.beforeApplicationShutdown();
+      await store.close();
+    }
+  });
+});
+
+describe("MonitorScheduler and its creator key's budget", () => {
+  it('charges scheduled runs against the key that made the monitor: past its budget a run does no work and is an error event saying so', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wr-scheduler-budget-'));
+    const store = new SqliteEventStore(path.join(dir, 'events.db'));
+    const config = loadConfig({ DATA_DIR: dir, MONITOR_TICK_MS: '3600000' });
+    const team = (command: TeamCommand) => handleCommand(store, teamStream('acme'), teamDecider, command);
+    await team({ type: 'CreateTeam', team_id: 'acme', name: 'acme' });
+    await team({ type: 'IssueApiKey', key_id: 'k', key_hash: 'h', name: '' });
+    await team({ type: 'SetKeyBudget', key_id: 'k', budget: { max_credits: 1, per: 'day' } });
+    const searched: string[] = [];
+    const runner = {
+      run: async (monitor: { monitor_id: string }, event_id: string, slots_covered: number, ran_at: string) => {
+        searched.push(monitor.monitor_id);
+        const event = {
+          event_id,
+          monitor_id: monitor.monitor_id,
+          ran_at,
+          status: 'changed',
+          mode: 'diff',
+          results_count: 0,
+          results: [],
+          added: [],
+          removed: [],
+          matched: null,
+          error: null,
+          slots_covered,
+        };
+        return { event, renders: 0 };
+      },
+    } as unknown as MonitorRunner;
+    const scheduler = new MonitorScheduler(store, config, new MonitorClock(config), runner, new SchedulerRegistry());
+    const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000).toISOString();
+    const create = (id: string) =>
+      store.append(
+        monitorStream(id),
+        [
+          {
+            id: randomUUID(),
+            type: 'MonitorCreated',
+            data: {
+              monitor_id: id,
+              team_id: 'acme',
+              key_id: 'k',
+              request_id: 'r',
+              settings: {
+                query: 'q',
+                cadence: 'hourly',
+                cron: null,
+                mode: 'diff',
+                filter_prompt: null,
+                notify_on: ['change'],
+                webhook: null,
+                webhook_max_attempts: 3,
+                webhook_backoff_seconds: 30,
+                country: 'us',
+                language: 'en',
+                metadata: {},
+              },
+              status: 'active',
+              webhook_secret: null,
+              created_at: twoHoursAgo,
+            },
+          },
+        ],
+        'no_stream',
+      );
+    await create('mon_1');
+    await create('mon_2');
+    const recorded = async () => {
+      const events = [
+        ...(await store.readStream(monitorStream('mon_1'))),
+        ...(await store.readStream(monitorStream('mon_2'))),
+      ];
+      return events.filter((e) => e.type === 'MonitorEventRecorded' || e.type === 'CreditsCharged');
+    };
+    try {
+      await scheduler.onApplicationBootstrap();
+      for (let i = 0; i < 300 && (await recorded()).filter((e) => e.type === 'MonitorEventRecorded').length < 2; i++)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      const events = await recorded();
+      const runs = events
+        .filter((e) => e.type === 'MonitorEventRecorded')
+        .map((e) => (e.data as { event: { status: string; error: string | null } }).event);
+      expect(runs.map((r) => r.status).sort()).toEqual(['changed', 'error']);
+      expect(runs.find((r) => r.status === 'error')?.error).toMatch(
+        /^this key's budget of 1 credits per day has 0 left: 1 spent; it resets at /,
+      );
+      expect(events.filter((e) => e.type === 'CreditsCharged').map((e) => Number(e.data.credits))).toEqual([1]);
+      const budget = keyBudgetStream('acme', 'k', budgetPeriod('day', new Date()).id);
+      expect((await aggregateStream(store, budget, keyBudgetDecider)).state.spent).toBe(1);
     } finally {
       await scheduler.beforeApplicationShutdown();
       await store.close();

@@ -16,6 +16,8 @@ import {
   type MonitorState,
   monitorStream,
   nextSlot,
+  describeBudget,
+  PaymentRequired,
 } from '@app/domain';
 import {
   aggregateStream,
@@ -28,7 +30,8 @@ import {
   toDomainEvent,
 } from '@app/eventstore';
 import { MonitorClock } from './monitor-clock';
-import { MonitorRunner } from './monitor-runner';
+import { chargesWithinKeyBudget, keyRoom } from '@app/runs';
+import { failedRun, MonitorRunner } from './monitor-runner';
 
 const TICK = 'monitor-due-check';
 
@@ -183,6 +186,8 @@ export class MonitorScheduler implements OnApplicationBootstrap, BeforeApplicati
     command: MonitorCommand,
     now = this.clock.now(),
     caller: Record<string, string | undefined> = {},
+    /** Whose key's budget what it charges counts against (a run's record). */
+    payer?: { id: string; team_id: string; key_id: string },
   ) {
     const metadata = {
       correlation_id: monitorId,
@@ -191,7 +196,11 @@ export class MonitorScheduler implements OnApplicationBootstrap, BeforeApplicati
       key_id: caller.key_id,
       request_id: caller.request_id,
     };
-    return handleCommand(this.store, monitorStream(monitorId), monitorDecider, command, { now, metadata });
+    return handleCommand(this.store, monitorStream(monitorId), monitorDecider, command, {
+      now,
+      metadata,
+      ...(payer && { beforeAppend: chargesWithinKeyBudget(this.store, payer, () => now) }),
+    });
   }
 
   /** Runs a started run of this worker and records its event (once, whoever asks). */
@@ -208,13 +217,34 @@ export class MonitorScheduler implements OnApplicationBootstrap, BeforeApplicati
           state.running.worker_id !== this.workerId
         )
           return;
-        const { event, renders } = await this.runner.run(state, eventId, state.running.slots_covered, this.clock.now());
-        await this.command(monitorId, {
-          type: 'RecordMonitorEvent',
-          worker_id: this.workerId,
-          event,
-          ...(renders > 0 && { renders }),
-        });
+        const slots = state.running.slots_covered;
+        const ranAt = this.clock.now();
+        // The key that made the monitor pays for its runs: once its budget is spent, a run does no
+        // work and is an error event saying so (charged nothing).
+        const refused = (detail: string) => ({ event: failedRun(state, eventId, slots, ranAt, detail), renders: 0 });
+        const left = await keyRoom(this.store, state.team_id, state.key_id, ranAt);
+        const outcome =
+          left && left.room < 1
+            ? refused(describeBudget(left.budget, left.spent, ranAt))
+            : await this.runner.run(state, eventId, slots, ranAt);
+        const record = ({ event, renders }: typeof outcome) =>
+          this.command(
+            monitorId,
+            { type: 'RecordMonitorEvent', worker_id: this.workerId, event, ...(renders > 0 && { renders }) },
+            undefined,
+            {},
+            { id: monitorId, team_id: state.team_id, key_id: state.key_id },
+          );
+        const { event } = await record(outcome).then(
+          () => outcome,
+          async (error: unknown) => {
+            // Another call of the key spent what was left meanwhile: the run is recorded refused.
+            if (!(error instanceof PaymentRequired)) throw error;
+            const instead = refused(error.message);
+            await record(instead);
+            return instead;
+          },
+        );
         this.logger.log({
           msg: 'monitor ran',
           monitor_id: monitorId,

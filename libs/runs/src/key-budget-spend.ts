@@ -58,3 +58,47 @@ export async function spendKeyBudget(
     },
   };
 }
+
+/** What a key may still spend in the period `at` falls in, with its budget; undefined: it has no budget. */
+export async function keyRoom(
+  store: EventStore,
+  teamId: string,
+  keyId: string,
+  at: string,
+): Promise<{ room: number; spent: number; budget: KeyBudget } | undefined> {
+  const budget = await keyBudgetOf(store, teamId, keyId);
+  if (!budget) return undefined;
+  const stream = keyBudgetStream(teamId, budget.budget_id, budgetPeriod(budget.per, at).id);
+  const { spent } = (await aggregateStream(store, stream, keyBudgetDecider)).state;
+  return { room: budget.max_credits - spent, spent, budget };
+}
+
+/**
+ * handleCommand's `beforeAppend` for a stream that charges as it goes (a run's, a monitor's): the
+ * credits of what was decided are counted against its key's budget before they are appended, as
+ * charge `<id>-<revision they go to>` (a retry counts once; an append that fails gives them back).
+ * A step the key cannot pay for throws PaymentRequired and appends nothing.
+ */
+export const chargesWithinKeyBudget =
+  (store: EventStore, owner: { id: string; team_id: string; key_id: string }, now: () => string) =>
+  async (
+    decided: readonly { type: string; data: unknown }[],
+    _state: unknown,
+    expected: bigint | undefined,
+  ): Promise<(() => Promise<void>) | undefined> => {
+    const credits = decided
+      .filter((event) => event.type === 'CreditsCharged')
+      .reduce((sum, event) => sum + (event.data as { credits: number }).credits, 0);
+    if (credits === 0) return undefined;
+    const budget = await keyBudgetOf(store, owner.team_id, owner.key_id);
+    if (!budget) return undefined;
+    const charge_id = `${owner.id}-${String((expected ?? -1n) + 1n)}`;
+    const { team_id, key_id } = owner;
+    const spent = await spendKeyBudget(
+      store,
+      { team_id, key_id, request_id: owner.id, charge_id, budget },
+      credits,
+      now(),
+    );
+    return spent?.release;
+  };

@@ -1,19 +1,15 @@
 import { Logger } from '@nestjs/common';
 import {
   BudgetExhausted,
-  budgetPeriod,
   DomainError,
-  isCharge,
-  keyBudgetDecider,
-  keyBudgetStream,
   PaymentRequired,
   type RecordedCommand,
   type RunKind,
   type StateOf,
   streamOf,
 } from '@app/domain';
-import { aggregateStream, type EventStore, handleCommand } from '@app/eventstore';
-import { keyBudgetOf, spendKeyBudget } from './key-budget-spend';
+import { type EventStore, handleCommand } from '@app/eventstore';
+import { chargesWithinKeyBudget, keyRoom } from './key-budget-spend';
 import { type RunInfo, RunRegistry } from './run-registry';
 import { planTick } from './scheduling';
 
@@ -262,56 +258,28 @@ export class RunWorker {
 
   private command(run: RunInfo, command: KindCommand) {
     const now = () => new Date(this.wallClock()).toISOString();
+    const spendCharges = chargesWithinKeyBudget(
+      this.store,
+      { id: run.run_id, team_id: run.team_id, key_id: run.key_id },
+      now,
+    );
     return handleCommand(this.store, streamOf(run.kind, run.run_id), run.kind.decider, command, {
       now,
       metadata: { correlation_id: run.run_id, causation_id: this.workerId },
-      beforeAppend: (decided, state, expected) => this.spendKeyBudget(run, decided, state, expected, now()),
+      // A step its key cannot pay for is refused like one past the run's own budget: the run ends with what it has.
+      beforeAppend: async (decided, state, expected) => {
+        try {
+          return await spendCharges(decided, state, expected);
+        } catch (error) {
+          throw error instanceof PaymentRequired ? new BudgetExhausted(error.message) : error;
+        }
+      },
     });
-  }
-
-  /**
-   * A step's charges counted against its key's budget before they are appended (the charge id is
-   * the run and the revision they go to, so a retry counts once): a step the key cannot pay for is
-   * refused like one past the run's own budget, and the run ends with what it has.
-   */
-  private async spendKeyBudget(
-    run: RunInfo,
-    decided: readonly { type: string; data: unknown }[],
-    state: unknown,
-    expected: bigint | undefined,
-    now: string,
-  ): Promise<(() => Promise<void>) | undefined> {
-    const credits = decided.reduce(
-      (sum, event) =>
-        sum + (isCharge(event as Parameters<typeof isCharge>[0]) ? (event.data as { credits: number }).credits : 0),
-      0,
-    );
-    if (credits === 0) return undefined;
-    const { team_id, key_id } = state as { team_id: string; key_id: string };
-    const budget = await keyBudgetOf(this.store, team_id, key_id);
-    if (!budget) return undefined;
-    const charge_id = `${run.run_id}-${String((expected ?? -1n) + 1n)}`;
-    try {
-      const spent = await spendKeyBudget(
-        this.store,
-        { team_id, key_id, request_id: run.run_id, charge_id, budget },
-        credits,
-        now,
-      );
-      return spent?.release;
-    } catch (error) {
-      if (error instanceof PaymentRequired) throw new BudgetExhausted(error.message);
-      throw error;
-    }
   }
 
   /** Credits the run's key may still spend in its period (undefined: the key has no budget). */
   private async keyRoom(run: RunInfo): Promise<number | undefined> {
-    const budget = await keyBudgetOf(this.store, run.team_id, run.key_id);
-    if (!budget) return undefined;
-    const period = budgetPeriod(budget.per, new Date(this.wallClock()));
-    const stream = keyBudgetStream(run.team_id, budget.budget_id, period.id);
-    return budget.max_credits - (await aggregateStream(this.store, stream, keyBudgetDecider)).state.spent;
+    return (await keyRoom(this.store, run.team_id, run.key_id, new Date(this.wallClock()).toISOString()))?.room;
   }
 
   /**
