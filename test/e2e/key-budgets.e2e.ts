@@ -139,6 +139,21 @@ describe('key budgets (cluster, two gateways)', () => {
     expect(past.status).toBe(402);
     expect((await json(past)).detail).toMatch(BUDGET_DETAIL);
     expect((await send(b, key, 'GET', '/v1/usage')).status).toBe(200);
+    // An agent on the MCP server meets the same refusal as a tool error with the sentence.
+    const tool = await fetch(`${b}/mcp`, {
+      method: 'POST',
+      headers: { ...bearer(key), 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'web_search', arguments: { queries: ['library renovation'] } },
+      }),
+    });
+    expect(tool.status).toBe(200);
+    const text = await tool.text();
+    expect(text).toContain('"isError":true');
+    expect(text).toMatch(/402: this key's budget of 50 credits per day has 0 left: 50 spent; it resets at /);
     console.log(
       `[key-budgets] 20 clients, ${statuses.length} calls: ${statuses.filter((s) => s === 200).length} answered, ` +
         `${runs.length} task runs, ${refusals.length} refused 402; spent ${spent} of 50 (keys list = usage read model)`,
