@@ -69,6 +69,38 @@ describe('chargeRequest with a key budget', () => {
     }
   });
 
+  it('20 calls at once from two writers whose appends fail on cue: what is charged is what the budget counts, never past it', async () => {
+    const file = path.join(dir, 'events.sqlite');
+    const inner = [new SqliteEventStore(file), new SqliteEventStore(file)];
+    const [a, b] = inner.map((store) => new FaultyEventStore(store));
+    try {
+      // Each writer's next two charge appends fail, and then its next budget append.
+      a!.failAppends(2, undefined, (stream) => stream.startsWith('charge-'));
+      b!.failAppends(2, undefined, (stream) => stream.startsWith('charge-'));
+      const first = await Promise.allSettled(
+        Array.from({ length: 20 }, (_, i) => chargeRequest(i % 2 ? a! : b!, call(i), items)),
+      );
+      a!.failAppends(1, undefined, (stream) => stream.startsWith('budget-'));
+      b!.failAppends(1, undefined, (stream) => stream.startsWith('budget-'));
+      // The calls that failed are retried by their clients (same charge ids), with the rest.
+      const failed = first.flatMap((r, i) =>
+        r.status === 'rejected' && !(r.reason instanceof PaymentRequired) ? [i] : [],
+      );
+      expect(failed.length).toBe(4);
+      const retried = await Promise.allSettled(failed.map((i) => chargeRequest(i % 2 ? a! : b!, call(i), items)));
+      const all = [...first, ...retried];
+      for (const r of all)
+        if (r.status === 'rejected')
+          expect(r.reason instanceof PaymentRequired || /fault injected/.test(String(r.reason))).toBe(true);
+      const { charged, spent } = await onTheLog(inner[0]!);
+      expect(charged).toBe(spent);
+      expect(spent).toBeLessThanOrEqual(50);
+      expect(spent).toBe(48); // 16 calls of 3 fit; the faults cost nothing
+    } finally {
+      inner.forEach((store) => store.close());
+    }
+  });
+
   it('a call delivered twice is counted and charged once', async () => {
     const store = new SqliteEventStore(path.join(dir, 'events.sqlite'));
     try {
