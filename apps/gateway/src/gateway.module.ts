@@ -12,6 +12,8 @@ import { LiveStreams } from './streams/live-streams';
 import { ExtractController } from './extract/extract.controller';
 import { SearchController } from './search/search.controller';
 import { TasksController } from './tasks/tasks.controller';
+import { TaskGroupsController } from './tasks/task-groups.controller';
+import { TaskGroups } from './tasks/task-groups';
 import { ChatController } from './chat/chat.controller';
 import { ModelsController } from './chat/models.controller';
 import { MonitorsController } from './monitors/monitors.controller';
@@ -31,6 +33,7 @@ const CONTROLLERS = [
   HealthController,
   UsageController,
   SearchController,
+  TaskGroupsController,
   TasksController,
   ChatController,
   ModelsController,
@@ -59,6 +62,7 @@ const CONTROLLERS = [
     GatewayDrain,
     ServiceCalls,
     KeyBudgetCheck,
+    TaskGroups,
   ],
   exports: [ServiceCalls, ApiKeyAuthenticator, RunHttp],
 })

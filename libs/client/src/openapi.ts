@@ -689,6 +689,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tasks/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's task groups, newest first */
+        get: operations["TaskGroupsController_list"];
+        put?: never;
+        /** Create a task group */
+        post: operations["TaskGroupsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tasks/groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A task group and its runs counted by status */
+        get: operations["TaskGroupsController_view"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tasks/groups/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel the group: its queued and running runs are cancelled, its ended ones kept */
+        post: operations["TaskGroupsController_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tasks/groups/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The group's runs in the order they were added, a page after the cursor */
+        get: operations["TaskGroupsController_listRuns"];
+        put?: never;
+        /** Add 1 to 1,000 task runs to the group; a bad input is a 422 naming its index, and none is added */
+        post: operations["TaskGroupsController_addRuns"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tasks/runs": {
         parameters: {
             query?: never;
@@ -1733,6 +1803,73 @@ export interface components {
             field: string;
             reasoning: string;
         };
+        TaskGroup: {
+            cancelled: boolean;
+            created_at: string;
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            status: components["schemas"]["TaskGroupStatus"];
+            taskgroup_id: string;
+        };
+        TaskGroupCreateBody: {
+            /** @description Echoed back (string, number or boolean values) */
+            metadata?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        TaskGroupInputBody: {
+            /** @description The task: text, or an object whose JSON is the task */
+            input: string | {
+                [key: string]: unknown;
+            };
+            /** @description Echoed back on the run */
+            metadata?: {
+                [key: string]: string;
+            } | null;
+            /** @description This run only; else default_task_spec.output_schema */
+            output_schema?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description This run only; else default_task_spec.processor, else core
+             * @enum {string}
+             */
+            processor?: "base" | "core" | "ultra";
+        };
+        TaskGroupRun: {
+            created_at: string;
+            /** @description include_input=true: the task as given */
+            input?: string;
+            metadata: {
+                [key: string]: string;
+            } | null;
+            /** @description include_output=true: the run's output (null until it has one) */
+            output?: unknown;
+            run_id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed" | "cancelled";
+        };
+        TaskGroupRunsBody: {
+            /** @description Each input's processor and output_schema unless it gives its own */
+            default_task_spec?: components["schemas"]["TaskSpecBody"] | null;
+            /** @description 1 to 1000 runs; a bad one is a 422 naming its index, and then none is added */
+            inputs: components["schemas"]["TaskGroupInputBody"][];
+        };
+        TaskGroupStatus: {
+            /** @description true while any of its runs is queued or running */
+            is_active: boolean;
+            modified_at: string;
+            num_task_runs: number;
+            status_message: string | null;
+            task_run_status_counts: {
+                cancelled: number;
+                completed: number;
+                failed: number;
+                queued: number;
+                running: number;
+            };
+        };
         TaskRun: {
             answer: string;
             basis: components["schemas"]["TaskFieldBasis"][];
@@ -1792,6 +1929,17 @@ export interface components {
                 tool_calls: number;
             } | null;
             usage_items: components["schemas"]["SkuLineItem"][];
+        };
+        TaskSpecBody: {
+            /** @description {type: json, json_schema} | {type: text} | {type: auto} | a JSON Schema */
+            output_schema?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description base, core or ultra (default core)
+             * @enum {string}
+             */
+            processor?: "base" | "core" | "ultra";
         };
         UsageDay: {
             credits: number;
@@ -4720,6 +4868,396 @@ export interface operations {
             };
             /** @description Missing, malformed, unknown or revoked API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    TaskGroupsController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items?: components["schemas"]["TaskGroup"][];
+                        total?: number;
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    TaskGroupsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskGroupCreateBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskGroup"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The key's credit budget is spent: `detail` names the budget, what was spent and when it resets */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    TaskGroupsController_view: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description tgrp_ and 32 hex digits */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskGroup"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    TaskGroupsController_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description tgrp_ and 32 hex digits */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskGroup"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    TaskGroupsController_listRuns: {
+        parameters: {
+            query?: {
+                /** @description The next_cursor of the previous page */
+                after?: string;
+                /** @description Each run's input (its task) */
+                include_input?: boolean;
+                /** @description Each run's output, once it has one */
+                include_output?: boolean;
+                limit?: number;
+                status?: "queued" | "running" | "completed" | "failed" | "cancelled";
+            };
+            header?: never;
+            path: {
+                /** @description tgrp_ and 32 hex digits */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description after= for the next page; null on the last */
+                        next_cursor: string | null;
+                        runs: components["schemas"]["TaskGroupRun"][];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    TaskGroupsController_addRuns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description tgrp_ and 32 hex digits */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskGroupRunsBody"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        run_ids?: string[];
+                        status?: components["schemas"]["TaskGroupStatus"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The key's credit budget is spent: `detail` names the budget, what was spent and when it resets */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -19,3 +19,4 @@ export * from './team-pages';
 export * from './freshness';
 export * from './schema';
 export * from './follow-up';
+export * from './task-group/task-group';

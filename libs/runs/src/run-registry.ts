@@ -17,6 +17,8 @@ export interface RunInfo {
   team_id: string;
   /** The key that asked for it: its steps are charged against that key's budget. */
   key_id: string;
+  /** A task group's run: it waits behind the runs asked for one by one (libs/runs/src/scheduling.ts). */
+  in_group?: boolean;
   status: 'queued' | 'running';
   /** Global position of its request (or its reopening): queued runs start in this order. */
   requested_at: bigint;
@@ -118,6 +120,7 @@ export class RunRegistry {
       run_id: state.run_id,
       team_id: state.team_id,
       key_id: state.key_id,
+      ...((state.params as { taskgroup_id?: string }).taskgroup_id !== undefined && { in_group: true }),
       status: state.status,
       // A reopened run queues again behind what was requested before it.
       requested_at:

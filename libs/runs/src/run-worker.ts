@@ -13,6 +13,13 @@ import { chargesWithinKeyBudget, keyRoom } from './key-budget-spend';
 import { type RunInfo, RunRegistry } from './run-registry';
 import { planTick } from './scheduling';
 
+/**
+ * Lets the event loop's waiting I/O (requests, replies) in before a run's next step. A run that
+ * works from caches (pages, answers) and an in-process bus awaits only promises that are already
+ * settled: without this, a burst of such runs (a task group's) holds every request until it ends.
+ */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Why a run's work stops before its end: a cancel, a lost lease, or this process draining. */
 /** A command of a run kind: the shared lifecycle's, or a progress fact its executor records. */
 type KindCommand = Parameters<RunKind['decider']['decide']>[0];
@@ -335,9 +342,11 @@ export class RunWorker {
       workerId: worker_id,
       resumed,
       record: async (command) => {
+        await yieldToEventLoop();
         await this.command(run, { ...command, worker_id });
       },
       recordFacts: async (command) => {
+        await yieldToEventLoop();
         const result = await this.command(run, { ...command, worker_id });
         return { events: result.events.map((event) => ({ type: event.type, revision: event.revision })) };
       },

@@ -56,6 +56,19 @@ describe('planTick: the run worker scheduling decision', () => {
       ]);
   });
 
+  it("starts a team's single runs before its task groups' runs asked for earlier, and other teams' alike", () => {
+    const grouped = Array.from({ length: 5 }, (_, i) => run(`g${i}`, { in_group: true }));
+    const single = run('single');
+    const other = run('other', { team_id: 'beta' });
+    given([...grouped, single, other])
+      .when()
+      .then([
+        ['start', 'single'],
+        ['start', 'other'],
+        ['start', 'g0'],
+      ]);
+  });
+
   it('holds a team to its concurrent runs, counting the ones running elsewhere, and lets other teams through', () => {
     given([
       run('held', { status: 'running', worker_id: 'w2', lease_until: NOW + LEASE_MS, seen_at: 1_000 + 2 * LEASE_MS }),

@@ -26,7 +26,9 @@ export interface SchedulingInput {
  * 1. runs whose lease lapsed (by the wall clock) and whose holder has been silent for a whole
  *    lease by this process's own clock (replicas' wall clocks may disagree): a cancelled one is
  *    confirmed, any other is resumed here while this worker has room;
- * 2. queued runs in request order, while this worker has room and their team holds fewer than
+ * 2. queued runs in request order, runs asked for one by one before a task group's (so a group
+ *    of thousands delays a single run, of its team or another, by no more than the runs already
+ *    started), while this worker has room and their team holds fewer than
  *    `maxConcurrentRunsPerTeam` running runs of any kind.
  * The worker carries the actions out in order; a start another replica won changes nothing here.
  */
@@ -53,7 +55,11 @@ export function planTick(input: SchedulingInput): TickAction[] {
     if (run.status === 'running') runningPerTeam.set(run.team_id, (runningPerTeam.get(run.team_id) ?? 0) + 1);
   const queued = input.runs
     .filter((run) => run.status === 'queued' && input.works(run.kind))
-    .sort((a, b) => (a.requested_at < b.requested_at ? -1 : a.requested_at > b.requested_at ? 1 : 0));
+    .sort(
+      (a, b) =>
+        Number(a.in_group ?? false) - Number(b.in_group ?? false) ||
+        (a.requested_at < b.requested_at ? -1 : a.requested_at > b.requested_at ? 1 : 0),
+    );
   for (const run of queued) {
     if (taken >= input.maxLocalRuns) break;
     const running = runningPerTeam.get(run.team_id) ?? 0;

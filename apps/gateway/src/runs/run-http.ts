@@ -2,7 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { CONFIG, type Config } from '@app/config';
-import { type ReopenRunRequest, type RunCommandReply, runSubjects, type RunServiceName } from '@app/contracts';
+import {
+  type ReopenRunRequest,
+  type RunCommandReply,
+  runSubjects,
+  type RunServiceName,
+  type StartRunReply,
+} from '@app/contracts';
 import { type DomainEvent, type RunKind, runEnds, type StateOf, streamOf, type ViewOf } from '@app/domain';
 import { aggregateStream, EVENT_STORE, type EventStore, type FoldDecider, foldEvents } from '@app/eventstore';
 import { notFound, RequestValidationError, serviceUnavailable, tooManyRequests } from '@app/platform';
@@ -62,7 +68,10 @@ export class RunHttp {
     // Kinds that wait in the queue (chat completions hold a live stream instead) and keep a read model.
     const collections = this.kinds.filter((kind) => kind.queued).flatMap((kind) => runCollection(kind) ?? []);
     const counts = await Promise.all(
-      collections.map((collection) => collection.count(this.reads, { team_id: auth.team_id, status: 'queued' })),
+      // A task group's runs wait in their group, not in the team's queue (API.md "Task groups").
+      collections.map((collection) =>
+        collection.count(this.reads, { team_id: auth.team_id, status: 'queued', group_id: null }),
+      ),
     );
     const queued = counts.reduce((a, b) => a + b, 0);
     if (queued >= max) {
@@ -85,13 +94,43 @@ export class RunHttp {
     params: RunParams<K>,
   ): Promise<string> {
     if (kind.queued) await this.assertRoomToQueue(auth);
-    const { id } = await this.calls.send(
+    const { id, position } = await this.requestUnread(kind, auth, requestId, params);
+    await this.calls.readYourWrites(position);
+    return id;
+  }
+
+  /**
+   * Requests a run without waiting for the read models to show it: its id and the log position
+   * to wait for (a task group makes hundreds and waits once, for the last). It waits in its group
+   * rather than in the team's queue (the group counts its own against MAX_GROUP_RUNS_QUEUED_PER_TEAM).
+   */
+  async requestUnread<K extends RunKind>(
+    kind: K,
+    auth: AuthContext,
+    requestId: string,
+    params: RunParams<K>,
+  ): Promise<{ id: string; position: bigint }> {
+    const reply = await this.calls.call<StartRunReply>(
       this.subjects(kind).start,
       { kind: kind.name, params: params as Record<string, unknown> },
       auth,
       requestId,
     );
-    return id;
+    return { id: reply.id, position: BigInt(reply.position) };
+  }
+
+  /**
+   * Cancels a run the caller was found to own, without waiting for the read models: the position
+   * of what the cancel recorded, if anything (a task group cancels hundreds and waits once).
+   */
+  async cancelUnread(kind: RunKind, auth: AuthContext, requestId: string, runId: string): Promise<bigint> {
+    const reply = await this.calls.call<RunCommandReply>(
+      this.subjects(kind).cancel,
+      { kind: kind.name, id: runId },
+      auth,
+      requestId,
+    );
+    return BigInt(reply.position ?? -1);
   }
 
   /** Cancels a run of the caller's team (404 for another team's) and answers its view after the cancel. */

@@ -25,6 +25,9 @@ export interface TaskParams {
   max_credits?: number | null;
   /** The interaction this run follows (API.md "Follow-ups"), as the gateway found it; absent: none. */
   follows?: FollowUpContext | null;
+  /** The task group it belongs to (API.md "Task groups"), and its number there (the order added). */
+  taskgroup_id?: string;
+  taskgroup_seq?: number;
 }
 
 /**

@@ -14,7 +14,7 @@ export const taskRuns = defineRunKind(taskRunKind, {
   noun: 'Task run',
   service: 'research',
   view: taskRunView,
-  readModel: { collection: TASK_RUNS_COLLECTION, version: 1, listItem: taskRunView },
+  readModel: { collection: TASK_RUNS_COLLECTION, version: 2, listItem: taskRunView },
   webhook: { type: 'task_run', url: (state) => state.params.webhook, signer: (state) => teamStream(state.team_id) },
   queued: true,
   queuedFields: (state) => ({ task: state.params.task, processor: state.params.processor }),

@@ -14,6 +14,9 @@ export type RunDoc<State = unknown> = {
   /** The public status (a run whose cancel was requested reads cancelled). */
   status: string;
   state: State;
+  /** A task group's run: its group and its number there (API.md "Task groups"); null otherwise. */
+  group_id: string | null;
+  group_seq?: number;
 };
 
 /** One item of a run kept in its own document (RunItems): the run's id, its order, and the kind's item fields. */
@@ -46,7 +49,7 @@ export function runProjection<K extends RunKind>(
     filter: { streamPrefixes: [kind.streamPrefix] },
     collection: kind.readModel.collection,
     versionBy: 'revision',
-    indexes: ['team_id', 'status'],
+    indexes: ['team_id', 'status', 'group_id'],
     ids: (event) => [event.stream.slice(kind.streamPrefix.length)],
     apply(doc, event) {
       const previous = (doc as RunDoc<StateOf<K>> | undefined)?.state ?? kind.decider.initialState;
@@ -56,11 +59,14 @@ export function runProjection<K extends RunKind>(
       const state = stored(evolved);
       if (state.status === 'absent') return doc;
       // The public status from the state itself: the whole view is not built on every event.
+      const group = state.params as { taskgroup_id?: string; taskgroup_seq?: number };
       const next: RunDoc = {
         team_id: state.team_id,
         created_at: state.requested_at,
         status: publicStatus(state),
         state,
+        group_id: group.taskgroup_id ?? null,
+        ...(group.taskgroup_seq !== undefined && { group_seq: group.taskgroup_seq }),
       };
       return { ...next };
     },

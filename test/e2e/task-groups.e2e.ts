@@ -1,0 +1,163 @@
+/**
+ * Task groups (API.md "Task groups") on the standalone service: a group made, runs added to it
+ * (a bad input is a 422 naming its index and adds nothing), every run ending once, its counts,
+ * its runs paged in the order added, a cancel; its runs wait in the group, not in the team's queue
+ * (more than MAX_QUEUED_RUNS_PER_TEAM of them do not stop a single run being made), and the worker
+ * starts the team's single run before group runs queued earlier.
+ */
+import { bearer } from '../support/service-process';
+import { apiCall, json, useService } from './harness';
+
+jest.setTimeout(240_000);
+
+const QUESTIONS = [
+  'Where is Acme Robotics headquartered?',
+  'Who founded Acme Robotics?',
+  'When was Acme Robotics founded?',
+  'What does Acme Robotics make?',
+];
+
+describe('task groups (standalone)', () => {
+  // Two runs of a team at a time: a group's runs wait long enough to be seen waiting and cancelled.
+  const ctx = useService('standalone', { MAX_QUEUED_RUNS_PER_TEAM: '10', MAX_CONCURRENT_RUNS_PER_TEAM: '2' });
+  const call = apiCall(ctx);
+  const group = async (id: string) => json(await call('GET', `/v1/tasks/groups/${id}`));
+  const untilIdle = async (id: string) => {
+    for (let i = 0; i < 2400; i++) {
+      const view = await group(id);
+      if (!view.status.is_active) return view;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`group ${id} stayed active`);
+  };
+  /** The positions of a run's lifecycle events in the log, from its history. */
+  const positions = async (runId: string) => {
+    const history = await json(await call('GET', `/v1/tasks/${runId}/history`));
+    const at = (suffix: string) => history.events.find((e: { type: string }) => e.type.endsWith(suffix))?.position;
+    return { requested: BigInt(at('Requested')), started: at('Started') && BigInt(at('Started')) };
+  };
+
+  it('runs a group: a bad input adds nothing, every run ends once, counts and pages are right, a single run is not queued behind it', async () => {
+    const made = await call('POST', '/v1/tasks/groups', { metadata: { batch: 'first', size: 24 } });
+    expect(made.status).toBe(200);
+    const created = await json(made);
+    expect(created).toMatchObject({
+      taskgroup_id: expect.stringMatching(/^tgrp_[0-9a-f]{32}$/),
+      metadata: { batch: 'first', size: 24 },
+      status: { num_task_runs: 0, is_active: false, status_message: null },
+    });
+    const id = created.taskgroup_id;
+
+    const bad = await call('POST', `/v1/tasks/groups/${id}/runs`, {
+      inputs: [{ input: 'fine' }, { input: 'also fine', processor: 'turbo' }, { input: '' }],
+    });
+    expect(bad.status).toBe(422);
+    const locs = (await json(bad)).detail.map((d: { loc: unknown[] }) => d.loc);
+    expect(locs).toEqual(
+      expect.arrayContaining([
+        ['body', 'inputs', 1, 'processor'],
+        ['body', 'inputs', 2, 'input'],
+      ]),
+    );
+    expect((await group(id)).status.num_task_runs).toBe(0);
+
+    const inputs = Array.from({ length: 24 }, (_, i) => ({
+      input: QUESTIONS[i % QUESTIONS.length],
+      metadata: { row: String(i) },
+    }));
+    const added = await call('POST', `/v1/tasks/groups/${id}/runs`, {
+      inputs,
+      default_task_spec: { processor: 'base' },
+    });
+    expect(added.status).toBe(202);
+    const { run_ids } = await json(added);
+    expect(run_ids).toHaveLength(24);
+    expect(new Set(run_ids).size).toBe(24);
+
+    // 24 group runs wait, more than MAX_QUEUED_RUNS_PER_TEAM (10): a single run is still taken,
+    // and started before the group runs queued ahead of it (no more than a tick's worth of them).
+    const single = await call('POST', '/v1/tasks/runs', { task: QUESTIONS[0], processor: 'base' });
+    expect(single.status).toBe(202);
+    const singleId = (await json(single)).run_id;
+
+    const done = await untilIdle(id);
+    expect(done.status.num_task_runs).toBe(24);
+    expect(done.status.task_run_status_counts).toMatchObject({ queued: 0, running: 0, cancelled: 0 });
+    expect(done.status.task_run_status_counts.completed + done.status.task_run_status_counts.failed).toBe(24);
+
+    const alone = await positions(singleId);
+    let startedBetween = 0;
+    for (const runId of run_ids) {
+      const { started } = await positions(runId);
+      if (started !== undefined && started > alone.requested && started < alone.started) startedBetween++;
+    }
+    // MAX_CONCURRENT_RUNS_PER_TEAM (2): at most one tick's starts that had not seen the single run yet
+    expect(startedBetween).toBeLessThanOrEqual(2);
+
+    // Paged in the order added, each run once, with its input when asked.
+    const seen: { run_id: string; input: string; metadata: Record<string, string> }[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = `limit=15&include_input=true${cursor ? `&after=${cursor}` : ''}`;
+      const page = await json(await call('GET', `/v1/tasks/groups/${id}/runs?${query}`));
+      seen.push(...page.runs);
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(seen.map((r) => r.run_id)).toEqual(run_ids);
+    expect(seen.map((r) => r.input)).toEqual(inputs.map((i) => i.input));
+    expect(seen.map((r) => r.metadata.row)).toEqual(inputs.map((_, i) => String(i)));
+    const completed = await json(
+      await call('GET', `/v1/tasks/groups/${id}/runs?status=completed&include_output=true&limit=1000`),
+    );
+    expect(completed.runs.length).toBe(done.status.task_run_status_counts.completed);
+    for (const run of completed.runs) expect(run.output).toBeDefined();
+  });
+
+  it('cancels a group: its waiting runs are cancelled, ended ones kept, and it takes no more', async () => {
+    const id = (await json(await call('POST', '/v1/tasks/groups', {}))).taskgroup_id;
+    const added = await call('POST', `/v1/tasks/groups/${id}/runs`, {
+      // More than the two a team runs at once can finish before the cancel arrives.
+      inputs: Array.from({ length: 200 }, (_, i) => ({
+        input: `${QUESTIONS[i % QUESTIONS.length]} (${i})`,
+        processor: 'base',
+      })),
+    });
+    expect(added.status).toBe(202);
+    // The service answers while the group's runs work (a run working from caches yields between
+    // its steps): the group is seen still waiting, not after its last run.
+    expect((await group(id)).status.is_active).toBe(true);
+    const cancelled = await fetch(`${ctx.svc.baseUrl}/v1/tasks/groups/${id}/cancel`, {
+      method: 'POST',
+      headers: bearer(ctx.svc.demoKey),
+    });
+    expect(cancelled.status).toBe(200);
+    const view = await untilIdle(id);
+    expect(view).toMatchObject({ cancelled: true, status: { status_message: 'cancelled', num_task_runs: 200 } });
+    const counts = view.status.task_run_status_counts;
+    expect(counts.cancelled).toBeGreaterThan(0);
+    expect(counts.cancelled + counts.completed + counts.failed).toBe(200);
+    const more = await call('POST', `/v1/tasks/groups/${id}/runs`, { inputs: [{ input: 'one more' }] });
+    expect(more.status).toBe(409);
+    expect((await group(id)).status.num_task_runs).toBe(200);
+
+    const listed = await json(await call('GET', '/v1/tasks/groups?limit=100'));
+    expect(listed.items.map((g: { taskgroup_id: string }) => g.taskgroup_id)).toContain(id);
+    expect(listed.total).toBeGreaterThanOrEqual(1);
+  });
+
+  it("another team's group is a 404, and a malformed id a 422 naming it", async () => {
+    const id = (await json(await call('POST', '/v1/tasks/groups', {}))).taskgroup_id;
+    const made = await ctx.svc.keys('create', '--team', 'other-team');
+    const other = made.stdout.trim();
+    ctx.secrets.push(other);
+    let status = 0;
+    for (let i = 0; i < 100 && status !== 404; i++) {
+      status = (await fetch(`${ctx.svc.baseUrl}/v1/tasks/groups/${id}`, { headers: bearer(other) })).status;
+      if (status !== 404) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(status).toBe(404);
+    const malformed = await call('GET', '/v1/tasks/groups/not-a-group');
+    expect(malformed.status).toBe(422);
+    expect((await json(malformed)).detail[0].loc).toEqual(['path', 'id']);
+  });
+});
