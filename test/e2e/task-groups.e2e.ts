@@ -5,6 +5,7 @@
  * (more than MAX_QUEUED_RUNS_PER_TEAM of them do not stop a single run being made), and the worker
  * starts the team's single run before group runs queued earlier.
  */
+import { Webhook } from 'standardwebhooks';
 import { bearer } from '../support/service-process';
 import { apiCall, json, useService } from './harness';
 
@@ -111,6 +112,109 @@ describe('task groups (standalone)', () => {
     );
     expect(completed.runs.length).toBe(done.status.task_run_status_counts.completed);
     for (const run of completed.runs) expect(run.output).toBeDefined();
+  });
+
+  /**
+   * Reads the group's event stream until `cut` task_run.state events came (then drops it), or
+   * until the service ends it: the frames read, in order.
+   */
+  const readEvents = async (id: string, lastEventId: string | undefined, cut: number, query = '') => {
+    const abort = new AbortController();
+    const response = await fetch(`${ctx.svc.baseUrl}/v1/tasks/groups/${id}/events${query}`, {
+      headers: { ...bearer(ctx.svc.demoKey), ...(lastEventId && { 'Last-Event-ID': lastEventId }) },
+      signal: abort.signal,
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const frames: { id?: string; event: string; data: any }[] = [];
+    const decoder = new TextDecoder();
+    let text = '';
+    let runs = 0;
+    try {
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        text += decoder.decode(chunk, { stream: true });
+        let end: number;
+        while ((end = text.indexOf('\n\n')) >= 0) {
+          const frame = text.slice(0, end);
+          text = text.slice(end + 2);
+          const field = (name: string) =>
+            frame
+              .split('\n')
+              .find((line) => line.startsWith(`${name}:`))
+              ?.slice(name.length + 1)
+              .trim();
+          const event = field('event');
+          if (!event) continue; // a comment: connected, keep-alive
+          frames.push({ id: field('id'), event, data: JSON.parse(field('data')!) });
+          if (event === 'task_run.state' && ++runs >= cut) {
+            abort.abort();
+            return frames;
+          }
+        }
+      }
+    } catch (error) {
+      if (!abort.signal.aborted) throw error;
+    }
+    return frames;
+  };
+
+  it('streams a group: cut and resumed with Last-Event-ID three times, each run end arrives once; task_group.completed is signed and sent once', async () => {
+    const hook = `http://127.0.0.1:${ctx.hookPort}/hooks/task_group`;
+    const id = (await json(await call('POST', '/v1/tasks/groups', { metadata: { batch: 'streamed' }, webhook: hook })))
+      .taskgroup_id;
+    const inputs = Array.from({ length: 30 }, (_, i) => ({ input: `${QUESTIONS[i % QUESTIONS.length]} [${i}]` }));
+    const added = await call('POST', `/v1/tasks/groups/${id}/runs`, {
+      inputs,
+      default_task_spec: { processor: 'base' },
+    });
+    expect(added.status).toBe(202);
+    const { run_ids } = await json(added);
+
+    const ends: { id?: string; event: string; data: any }[] = [];
+    let last: string | undefined;
+    let frames: { id?: string; event: string; data: any }[] = [];
+    for (let round = 0; round < 4; round++) {
+      // Three cuts after 6 ends each, then read to the stream's end.
+      frames = await readEvents(id, last, round < 3 ? 6 : Infinity, '?include_input=true&include_output=true');
+      expect(frames[0]!.event).toBe('task_group_status');
+      const runEnds = frames.filter((f) => f.event === 'task_run.state');
+      ends.push(...runEnds);
+      last = runEnds[runEnds.length - 1]?.id ?? last;
+    }
+    const ended = ends.map((f) => f.data.run.run_id);
+    expect(ended.length).toBe(30);
+    expect(new Set(ended)).toEqual(new Set(run_ids));
+    // Ids increase across the cuts: each resumed stream went on after the last id read.
+    const ids = ends.map((f) => BigInt(f.id!));
+    expect(ids.every((v, i) => i === 0 || v > ids[i - 1]!)).toBe(true);
+    for (const end of ends) {
+      expect(['completed', 'failed']).toContain(end.data.run.status);
+      expect(end.data.input).toBe(inputs[run_ids.indexOf(end.data.run.run_id)]!.input);
+      if (end.data.run.status === 'completed') expect(end.data.output).toBeTruthy();
+    }
+    // The stream ended by itself, with the group's status last.
+    expect(frames[frames.length - 1]!.event).toBe('task_group_status');
+
+    // The completion webhook: after two refused attempts, delivered once, signed with the team's secret.
+    const mine = () => ctx.hooks.filter((h) => JSON.parse(h.body).data?.taskgroup_id === id);
+    const deadline = Date.now() + 30_000;
+    while (!mine().some((h) => h.status < 300) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const attempts = mine();
+    expect(attempts.map((h) => h.status)).toEqual([500, 500, 204]);
+    expect(new Set(attempts.map((h) => h.headers['webhook-id'])).size).toBe(1);
+    const verified = new Webhook(ctx.svc.demoWebhookSecret).verify(
+      attempts[2]!.body,
+      attempts[2]!.headers as Record<string, string>,
+    ) as { type: string; data: any };
+    expect(verified.type).toBe('task_group.completed');
+    expect(verified.data).toMatchObject({
+      taskgroup_id: id,
+      metadata: { batch: 'streamed' },
+      status: { num_task_runs: 30, is_active: false, task_run_status_counts: { queued: 0, running: 0, cancelled: 0 } },
+    });
+    const counts = verified.data.status.task_run_status_counts;
+    expect(counts.completed + counts.failed).toBe(30);
+    expect(counts.completed).toBe(ends.filter((f) => f.data.run.status === 'completed').length);
   });
 
   it('cancels a group: its waiting runs are cancelled, ended ones kept, and it takes no more', async () => {

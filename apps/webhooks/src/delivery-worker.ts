@@ -7,6 +7,8 @@ import {
   Optional,
 } from '@nestjs/common';
 import {
+  TASK_GROUP_ENDS_PREFIX,
+  taskRuns,
   WEBHOOK_STREAM_PREFIX,
   webhookDeliveryDecider,
   type WebhookDeliveryState,
@@ -28,7 +30,8 @@ import { SecretBox } from '@app/platform';
 import { READ_STORE, type ReadStore } from '@app/readmodels';
 import { RUN_KIND_LIST } from '@app/runs';
 import { monitorWebhookDelivery } from './monitor-webhooks';
-import { runEndFilter, runWebhookDelivery } from './run-webhooks';
+import { type RequestDelivery, runEndFilter, runWebhookDelivery } from './run-webhooks';
+import { recordGroupRunEnd, taskGroupEndFilter, taskGroupWebhookDelivery } from './task-group-ends';
 import { deliverySecrets } from './team-secrets';
 import { type AttemptOutcome, WebhookSender } from './webhook-sender';
 import { outcomeCommand } from './attempt-outcome';
@@ -103,7 +106,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     if (this.followers.length > 0) throw new Error('delivery worker already started');
     const checkpoint = await this.reads.getCheckpoint(this.options.checkpointName);
     this.followers = [
-      this.follow(runEndFilter(this.kinds), checkpoint, (event) => this.onRunEnded(event)),
+      this.follow(this.endFilter(), checkpoint, (event) => this.onRunEnded(event)),
       this.follow({ streamPrefixes: [WEBHOOK_STREAM_PREFIX] }, undefined, async (event) => this.onDeliveryEvent(event)),
     ];
     this.logger.log({
@@ -166,24 +169,38 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     });
   }
 
+  /** Run ends of every kind and monitors' events; with task runs, their groups' completions. */
+  private endFilter(): AllFilter {
+    const runs = runEndFilter(this.kinds);
+    if (!this.kinds.includes(taskRuns)) return runs;
+    return {
+      streamPrefixes: [...new Set([...runs.streamPrefixes, ...taskGroupEndFilter.streamPrefixes])],
+      eventTypePrefixes: [...new Set([...runs.eventTypePrefixes, ...taskGroupEndFilter.eventTypePrefixes])],
+    };
+  }
+
   private async onRunEnded(end: RecordedEvent): Promise<void> {
+    const policy = { max_attempts: this.options.maxAttempts, backoff_seconds: this.options.backoffSeconds };
+    if (end.stream.startsWith(TASK_GROUP_ENDS_PREFIX)) {
+      await this.requestDelivery(await taskGroupWebhookDelivery(this.events, end, policy), end);
+      return;
+    }
     const run = await this.events.readStream(end.stream);
+    // A task group's run: its end is recorded on the group's (which then completes after its last).
+    if (this.kinds.includes(taskRuns)) await recordGroupRunEnd(this.events, end, run[0]);
     let request: ReturnType<typeof runWebhookDelivery>;
     try {
-      request =
-        monitorWebhookDelivery(run, end) ??
-        runWebhookDelivery(
-          run,
-          end,
-          { max_attempts: this.options.maxAttempts, backoff_seconds: this.options.backoffSeconds },
-          this.kinds,
-        );
+      request = monitorWebhookDelivery(run, end) ?? runWebhookDelivery(run, end, policy, this.kinds);
     } catch (error) {
       // A stream that does not fold into a run can never announce one: skipping beats blocking every webhook behind it.
       this.logger.error({ msg: 'cannot build the run webhook; skipped', stream: end.stream, error: String(error) });
     }
+    await this.requestDelivery(request && withPayloadByReference(request, end), end);
+  }
+
+  /** Appends a delivery's request (nothing if its stream exists), then moves the follower's checkpoint past `end`. */
+  private async requestDelivery(request: RequestDelivery | undefined, end: RecordedEvent): Promise<void> {
     if (request) {
-      request = withPayloadByReference(request, end);
       await handleCommand(
         this.events,
         webhookDeliveryStream(request.delivery.delivery_id),

@@ -741,6 +741,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tasks/groups/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The group's events: server-sent events (task_group_status, and task_run.state as each run ends), resumable with Last-Event-ID */
+        get: operations["TaskGroupsController_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tasks/groups/{id}/runs": {
         parameters: {
             query?: never;
@@ -1817,6 +1834,11 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             } | null;
+            /**
+             * Format: uri
+             * @description POSTed task_group.completed (the group view) when every run it holds has ended
+             */
+            webhook?: string | null;
         };
         TaskGroupInputBody: {
             /** @description The task: text, or an object whose JSON is the task */
@@ -5109,6 +5131,72 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TaskGroup"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Any other refusal: not found, conflict, too large, unavailable (see Retry-After)… */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    TaskGroupsController_events: {
+        parameters: {
+            query?: {
+                /** @description Each ended run's input (its task) */
+                include_input?: boolean;
+                /** @description Each ended run's output */
+                include_output?: boolean;
+                /** @description Resume after this event id (or send Last-Event-ID) */
+                last_event_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description tgrp_ and 32 hex digits */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-sent events: `event: task_group_status` (the group's status, no id) at once, at most every second and at the end; `event: task_run.state` with `id:` (resume after it) and `data: {type, run: {run_id, status, is_active, created_at, modified_at, metadata, error}, input?, output?}` once per run that ends. Open while a run of the group has not ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
                 };
             };
             /** @description Missing, malformed, unknown or revoked API key */

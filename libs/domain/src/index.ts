@@ -20,3 +20,4 @@ export * from './freshness';
 export * from './schema';
 export * from './follow-up';
 export * from './task-group/task-group';
+export * from './task-group/task-group-ends';

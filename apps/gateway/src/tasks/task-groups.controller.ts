@@ -1,11 +1,18 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
 import { TaskGroupRunSchema, TaskGroupStatusSchema, TaskGroupViewSchema, type TaskGroupView } from '@app/domain';
 import { StrField } from '@app/platform';
 import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
 import { contractRef } from '../openapi/contract-schemas';
 import { type TaskGroupRunItem, TaskGroups } from './task-groups';
-import { TaskGroupCreateBody, TaskGroupListQuery, TaskGroupRunsBody, TaskGroupRunsQuery } from './task-groups.dto';
+import {
+  TaskGroupCreateBody,
+  TaskGroupEventsQuery,
+  TaskGroupListQuery,
+  TaskGroupRunsBody,
+  TaskGroupRunsQuery,
+} from './task-groups.dto';
 
 const group = contractRef(TaskGroupViewSchema);
 
@@ -90,6 +97,28 @@ export class TaskGroupsController {
     @Query() query: TaskGroupRunsQuery,
   ): Promise<{ runs: TaskGroupRunItem[]; next_cursor: string | null }> {
     return this.groups.listRuns(auth, params.id, query);
+  }
+
+  @Get(':id/events')
+  @ApiOperation({
+    summary:
+      "The group's events: server-sent events (task_group_status, and task_run.state as each run ends), resumable with Last-Event-ID",
+  })
+  @ApiProduces('text/event-stream')
+  @ApiOkResponse({
+    description:
+      "Server-sent events: `event: task_group_status` (the group's status, no id) at once, at most every second and at the end; `event: task_run.state` with `id:` (resume after it) and `data: {type, run: {run_id, status, is_active, created_at, modified_at, metadata, error}, input?, output?}` once per run that ends. Open while a run of the group has not ended.",
+    content: { 'text/event-stream': { schema: { type: 'string' } } },
+  })
+  events(
+    @Auth() auth: AuthContext,
+    @Req() req: AuthedRequest,
+    @Param() params: TaskGroupParams,
+    @Query() query: TaskGroupEventsQuery,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    return this.groups.sse(auth, params.id, req.id, lastEventId ?? query.last_event_id, query, reply);
   }
 
   @Post(':id/cancel')

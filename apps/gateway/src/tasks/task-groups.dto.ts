@@ -10,6 +10,7 @@ import {
   type Parser,
   PyField,
   StrField,
+  UrlField,
 } from '@app/platform';
 import { outputSchemaParser, PROCESSORS, stringMapParser } from './tasks.dto';
 
@@ -44,6 +45,12 @@ export class TaskGroupCreateBody {
     { type: 'object', additionalProperties: true },
   )
   metadata?: Record<string, string | number | boolean> | null;
+  @UrlField({
+    optional: true,
+    nullable: true,
+    description: 'POSTed task_group.completed (the group view) when every run it holds has ended',
+  })
+  webhook?: string | null;
 }
 
 export class TaskSpecBody {
@@ -118,4 +125,18 @@ export class TaskGroupListQuery {
   limit!: number;
   @IntField({ ge: 0, default: 0 })
   offset!: number;
+}
+
+/** `GET /v1/tasks/groups/{id}/events`: where to resume, and what each run's end carries. */
+export class TaskGroupEventsQuery {
+  @StrField({
+    optional: true,
+    pattern: '^\\d{1,19}$',
+    description: 'Resume after this event id (or send Last-Event-ID)',
+  })
+  last_event_id?: string;
+  @BoolField({ default: false, description: "Each ended run's input (its task)" })
+  include_input!: boolean;
+  @BoolField({ default: false, description: "Each ended run's output" })
+  include_output!: boolean;
 }

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { CONFIG, type Config } from '@app/config';
 import {
   MAX_GROUP_RUNS_QUEUED_PER_TEAM,
   TASK_GROUP_ID_PREFIX,
@@ -10,6 +12,10 @@ import {
   type TaskParams,
   type TaskRunStatusCounts,
   taskGroupDecider,
+  taskGroupEndsDecider,
+  type TaskGroupEndsEvent,
+  taskGroupEndsStream,
+  type TaskGroupRunEnded,
   taskGroupStream,
   taskGroupView,
   Invalid,
@@ -17,13 +23,25 @@ import {
   taskRuns,
   type TaskRunState,
 } from '@app/domain';
-import { aggregateStream, EVENT_STORE, type EventStore, handleCommand } from '@app/eventstore';
+import { aggregateStream, EVENT_STORE, type EventStore, handleCommand, toDomainEvent } from '@app/eventstore';
 import { conflict, notFound, RequestValidationError, tooManyRequests } from '@app/platform';
 import { READ_STORE, type ReadStore, runCollection, TASK_GROUPS, type TaskGroupDoc, Collection } from '@app/readmodels';
 import type { AuthContext } from '../auth/auth.context';
 import { ServiceCalls } from '../commands/service-calls';
 import { RunHttp } from '../runs/run-http';
-import type { TaskGroupCreateBody, TaskGroupRunsBody, TaskGroupRunsQuery } from './task-groups.dto';
+import { GatewayDrain } from '../streams/drain';
+import { LiveStreams } from '../streams/live-streams';
+import { parseResumeFrom } from '../streams/run-stream';
+import { openSse } from '../streams/sse-writer';
+import type {
+  TaskGroupCreateBody,
+  TaskGroupEventsQuery,
+  TaskGroupRunsBody,
+  TaskGroupRunsQuery,
+} from './task-groups.dto';
+
+/** A group stream's status events come at most this often while its runs end (and once more at its end). */
+const STATUS_EVERY_MS = 1_000;
 
 /** Runs created at once while a request adds its inputs (each is one append on its own stream). */
 const CREATE_CONCURRENCY = 8;
@@ -61,6 +79,9 @@ export class TaskGroups {
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly calls: ServiceCalls,
     private readonly runs: RunHttp,
+    @Inject(CONFIG) private readonly config: Config,
+    private readonly live: LiveStreams,
+    private readonly drain: GatewayDrain,
   ) {}
 
   private async owned(auth: AuthContext, id: string): Promise<Exclude<TaskGroupState, { status: 'absent' }>> {
@@ -94,6 +115,7 @@ export class TaskGroups {
         team_id: auth.team_id,
         key_id: auth.key_id,
         metadata: body.metadata ?? null,
+        webhook: body.webhook ?? null,
       },
       {
         expectNew: true,
@@ -241,5 +263,102 @@ export class TaskGroups {
     );
     await this.calls.readYourWrites(positions.reduce((max, p) => (p > max ? p : max), -1n));
     return this.view(auth, id);
+  }
+
+  /**
+   * The group's server-sent events: a `task_group_status` event at once, then one `task_run.state`
+   * event per run that ends, in the order the ends were recorded (the group's ends stream; its
+   * revision is the event id, so a client resuming with Last-Event-ID gets each end exactly once),
+   * with a `task_group_status` event at most every second and at the end. Open while the group
+   * holds a run whose end is not yet recorded.
+   */
+  async sse(
+    auth: AuthContext,
+    id: string,
+    requestId: string,
+    lastEventId: string | undefined,
+    query: TaskGroupEventsQuery,
+    reply: FastifyReply,
+  ): Promise<void> {
+    await this.owned(auth, id);
+    const after = parseResumeFrom(lastEventId);
+    if (after === 'invalid')
+      throw new RequestValidationError([
+        {
+          type: 'string_pattern_mismatch',
+          loc: ['header', 'last-event-id'],
+          msg: "String should match pattern '^\\d{1,19}$'",
+          input: lastEventId,
+          ctx: { pattern: '^\\d{1,19}$' },
+        },
+      ]);
+    const release = this.live.take(auth.key_id);
+    const sse = openSse(reply, requestId, this.config.streamKeepAliveSeconds);
+    const until = AbortSignal.any([sse.gone, this.drain.streamsEnd]);
+    const subscription = this.events.subscribeToStream(taskGroupEndsStream(id));
+    const onAbort = () => void subscription.close();
+    until.addEventListener('abort', onAbort, { once: true });
+    const status = async () => {
+      const view = await this.view(auth, id);
+      await sse.write(
+        `event: task_group_status\ndata: ${JSON.stringify({ type: 'task_group_status', status: view.status })}\n\n`,
+      );
+    };
+    try {
+      await status();
+      // The ends after `after` (all without one), then live ones, until every run the group holds
+      // has its end recorded (runs added meanwhile are counted when that seems so).
+      let held = (await this.owned(auth, id)).num_task_runs;
+      if (held === 0) return;
+      let ends = taskGroupEndsDecider.initialState;
+      let statusAt = Date.now();
+      for await (const event of subscription) {
+        ends = taskGroupEndsDecider.evolve(ends, toDomainEvent(event) as TaskGroupEndsEvent);
+        if (event.type === 'TaskGroupRunEnded' && (after === undefined || event.revision > after)) {
+          const ended = event.data as TaskGroupRunEnded['data'];
+          const data = await this.runState(ended, query);
+          await sse.write(`id: ${event.revision}\nevent: task_run.state\ndata: ${JSON.stringify(data)}\n\n`);
+          if (Date.now() - statusAt >= STATUS_EVERY_MS) {
+            statusAt = Date.now();
+            await status();
+          }
+        }
+        if (until.aborted) return;
+        if (ends.ended_count >= held) {
+          held = (await this.owned(auth, id)).num_task_runs;
+          if (ends.ended_count >= held) {
+            await status();
+            return;
+          }
+        }
+      }
+    } finally {
+      until.removeEventListener('abort', onAbort);
+      await subscription.close();
+      release();
+      sse.end(this.drain.streamsEnd.aborted);
+    }
+  }
+
+  /** A `task_run.state` event's data: the run as it ended, its input and output when asked. */
+  private async runState(ended: TaskGroupRunEnded['data'], query: TaskGroupEventsQuery) {
+    const { state } = await aggregateStream(this.events, `${taskRuns.streamPrefix}${ended.run_id}`, taskRuns.decider);
+    if (state.status === 'absent')
+      return { type: 'task_run.state', run: { run_id: ended.run_id, status: ended.status } };
+    const view = taskRuns.view(state);
+    return {
+      type: 'task_run.state',
+      run: {
+        run_id: ended.run_id,
+        status: ended.status,
+        is_active: false,
+        created_at: state.requested_at,
+        modified_at: ended.ended_at,
+        metadata: state.params.metadata,
+        error: view.error ?? null,
+      },
+      ...(query.include_input && { input: state.params.task }),
+      ...(query.include_output && { output: view.output }),
+    };
   }
 }

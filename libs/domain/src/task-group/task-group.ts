@@ -17,7 +17,15 @@ export type GroupMetadata = Record<string, string | number | boolean>;
 
 export type TaskGroupCreated = DomainEvent<
   'TaskGroupCreated',
-  { taskgroup_id: string; team_id: string; key_id: string; metadata: GroupMetadata | null; created_at: string }
+  {
+    taskgroup_id: string;
+    team_id: string;
+    key_id: string;
+    metadata: GroupMetadata | null;
+    /** Where `task_group.completed` is POSTed when its runs have all ended (absent: none). */
+    webhook?: string | null;
+    created_at: string;
+  }
 >;
 /** One request's runs, numbered from `first_seq` in the order given (each run names its number). */
 export type TaskGroupRunsAdded = DomainEvent<
@@ -39,6 +47,7 @@ export type TaskGroupState =
       team_id: string;
       key_id: string;
       metadata: GroupMetadata | null;
+      webhook: string | null;
       created_at: string;
       /** The latest change of the group's own (creation, runs added, cancel). */
       modified_at: string;
@@ -47,7 +56,14 @@ export type TaskGroupState =
     };
 
 export type TaskGroupCommand =
-  | { type: 'CreateTaskGroup'; taskgroup_id: string; team_id: string; key_id: string; metadata: GroupMetadata | null }
+  | {
+      type: 'CreateTaskGroup';
+      taskgroup_id: string;
+      team_id: string;
+      key_id: string;
+      metadata: GroupMetadata | null;
+      webhook: string | null;
+    }
   | { type: 'RecordRunsAdded'; count: number }
   | { type: 'CancelTaskGroup' };
 
@@ -70,6 +86,7 @@ export const taskGroupDecider: Decider<TaskGroupCommand, TaskGroupEvent, TaskGro
               team_id: command.team_id,
               key_id: command.key_id,
               metadata: command.metadata,
+              ...(command.webhook && { webhook: command.webhook }),
               created_at: now,
             },
           },
@@ -98,6 +115,7 @@ export const taskGroupDecider: Decider<TaskGroupCommand, TaskGroupEvent, TaskGro
         ? {
             status: 'active',
             ...event.data,
+            webhook: event.data.webhook ?? null,
             modified_at: event.data.created_at,
             num_task_runs: 0,
           }
