@@ -313,9 +313,44 @@ describeBrowser('console (Chromium)', () => {
     expect((await texts('[data-testid="usage-table"]')).join(' ')).toMatch(/sku_/);
   });
 
+  it("follows a task group's progress to its end, and lists its runs with their outputs", async () => {
+    const call = async (method: string, route: string, body?: unknown) => {
+      const response = await fetch(`${svc.baseUrl}${route}`, {
+        method,
+        headers: { Authorization: `Bearer ${svc.demoKey}`, 'Content-Type': 'application/json' },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      });
+      return response.json();
+    };
+    const { taskgroup_id: id } = await call('POST', '/v1/tasks/groups', { metadata: { source: 'console' } });
+    const inputs = [
+      'Where is Acme Robotics headquartered?',
+      'Who founded Acme Robotics?',
+      'What does Acme Robotics make?',
+    ];
+    await call('POST', `/v1/tasks/groups/${id}/runs`, {
+      inputs: inputs.map((input) => ({ input })),
+      default_task_spec: { processor: 'base' },
+    });
+    await page.goto(`${svc.baseUrl}/#/groups`);
+    await page.waitForSelector(`[data-testid="group-row"][data-id="${id}"]`);
+    await page.click(`[data-testid="group-row"][data-id="${id}"] a`);
+    // The page reads the group again while it is active: it ends showing every run ended.
+    await page.waitForFunction(
+      () => {
+        const count = (key: string) =>
+          Number((document.querySelector(`[data-testid="count-${key}"]`)?.textContent ?? '').replace(/\D+/g, ''));
+        return count('completed') + count('failed') === 3 && count('queued') + count('running') === 0;
+      },
+      { timeout: 60_000 },
+    );
+    const rows = await texts('[data-testid="group-run"] .run-link');
+    expect(rows).toEqual(inputs);
+  });
+
   it('fits a phone screen', async () => {
     await page.setViewport({ width: 375, height: 800 });
-    for (const route of ['#/search', '#/deep', '#/runs', '#/task', '#/usage']) {
+    for (const route of ['#/search', '#/deep', '#/runs', '#/task', '#/groups', '#/usage']) {
       await page.goto(`${svc.baseUrl}/${route}`);
       await page.waitForSelector('[data-testid="nav-search"]');
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(376);

@@ -17,6 +17,8 @@ export const TOOLS = [
   'get_research',
   'task',
   'get_task',
+  'task_group',
+  'get_task_group',
   'findall',
   'get_findall',
   'map',

@@ -241,6 +241,41 @@ describe('MCP server (standalone, fixture web)', () => {
       expect((fetched.structuredContent as Obj).output).toEqual(view.output);
     });
 
+    it('task_group runs one task per input; get_task_group shows its progress and each output', async () => {
+      const made = (await client.callTool({
+        name: 'task_group',
+        arguments: {
+          inputs: ['Where is Acme Robotics headquartered?', 'Who founded Acme Robotics?'],
+          processor: 'base',
+          metadata: { via: 'mcp' },
+        },
+      })) as CallToolResult;
+      expect(made.isError).toBeFalsy();
+      const group = made.structuredContent as Obj;
+      expect(group.taskgroup_id).toMatch(/^tgrp_/);
+      expect(group.run_ids).toHaveLength(2);
+      expect(textOf(made)).toContain(`get_task_group with taskgroup_id "${group.taskgroup_id}"`);
+      let view: Obj = group;
+      let result: CallToolResult | undefined;
+      for (let i = 0; i < 600 && view.status.is_active !== false; i++) {
+        if (i) await new Promise((r) => setTimeout(r, 100));
+        result = (await client.callTool({
+          name: 'get_task_group',
+          arguments: { taskgroup_id: group.taskgroup_id },
+        })) as CallToolResult;
+        view = result.structuredContent as Obj;
+      }
+      expect(view.status).toMatchObject({ num_task_runs: 2, is_active: false });
+      expect(view.runs.map((run: Obj) => run.run_id)).toEqual(group.run_ids);
+      const text = textOf(result!);
+      for (const run of view.runs) {
+        expect(text).toContain(run.run_id);
+        if (run.status === 'completed') expect(run.output).toBeTruthy();
+      }
+      const bad = (await client.callTool({ name: 'task_group', arguments: { inputs: [] } })) as CallToolResult;
+      expect(bad.isError).toBe(true);
+    });
+
     it('search then fetch answer the ChatGPT connector shapes, as JSON text and structuredContent', async () => {
       const found = (await reader.callTool({
         name: 'search',

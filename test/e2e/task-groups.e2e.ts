@@ -5,11 +5,16 @@
  * (more than MAX_QUEUED_RUNS_PER_TEAM of them do not stop a single run being made), and the worker
  * starts the team's single run before group runs queued earlier.
  */
+import * as path from 'node:path';
 import { Webhook } from 'standardwebhooks';
+import type * as Client from '../../libs/client/src';
 import { bearer } from '../support/service-process';
 import { apiCall, json, useService } from './harness';
 
 jest.setTimeout(240_000);
+
+/** The built client, as a user's program loads it. */
+const { WebResearch } = require(path.resolve(__dirname, '..', '..', 'dist', 'libs', 'client')) as typeof Client;
 
 const QUESTIONS = [
   'Where is Acme Robotics headquartered?',
@@ -215,6 +220,35 @@ describe('task groups (standalone)', () => {
     const counts = verified.data.status.task_run_status_counts;
     expect(counts.completed + counts.failed).toBe(30);
     expect(counts.completed).toBe(ends.filter((f) => f.data.run.status === 'completed').length);
+  });
+
+  it('the typed client makes a group, follows its stream to the end and pages its runs', async () => {
+    const client = new WebResearch({ baseURL: ctx.svc.baseUrl, apiKey: ctx.svc.demoKey, maxRetries: 8 });
+    const group = await client.taskGroups.create({ metadata: { via: 'client' } });
+    const inputs = QUESTIONS.map((input) => ({ input }));
+    const added = await client.taskGroups.addRuns(group.taskgroup_id, {
+      inputs,
+      default_task_spec: { processor: 'base' },
+    });
+    expect(added.run_ids).toHaveLength(QUESTIONS.length);
+    const events: Client.GroupEvent[] = [];
+    for await (const event of client.taskGroups.stream(group.taskgroup_id, { include_output: true }))
+      events.push(event);
+    const ends = events.filter((e) => e.event === 'task_run.state');
+    expect(new Set(ends.map((e) => (e.data as { run: { run_id: string } }).run.run_id))).toEqual(
+      new Set(added.run_ids),
+    );
+    const last = events[events.length - 1]!;
+    expect(last).toMatchObject({
+      event: 'task_group_status',
+      data: { status: { is_active: false, num_task_runs: 4 } },
+    });
+    const runs: Client.TaskGroupRun[] = [];
+    for await (const run of client.taskGroups.runs(group.taskgroup_id, { include_input: true, limit: 3 }))
+      runs.push(run);
+    expect(runs.map((run) => run.input)).toEqual(QUESTIONS);
+    const listed = await client.taskGroups.list({ limit: 100 });
+    expect(listed.items.map((g) => g.taskgroup_id)).toContain(group.taskgroup_id);
   });
 
   it('cancels a group: its waiting runs are cancelled, ended ones kept, and it takes no more', async () => {

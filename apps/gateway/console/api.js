@@ -67,3 +67,20 @@ export async function api(method, path, { body, signal, query } = {}) {
   const data = response.status === 204 ? null : await response.json();
   return { status: response.status, data };
 }
+
+const RUN_ENDS = new Set(['completed', 'failed', 'cancelled']);
+
+/**
+ * A run's view once it shows the run ended: read again (every 200 ms, up to `tries` times) while
+ * it does not, since the view is served from a read model that may apply the run's last event a
+ * moment after its stream delivered it. The last view read when it never does.
+ */
+export async function viewOnceEnded(path, { signal, query, tries = 50 } = {}) {
+  let view;
+  for (let i = 0; i < tries; i++) {
+    view = (await api('GET', path, { signal, query })).data;
+    if (RUN_ENDS.has(view.status) || signal?.aborted) return view;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return view;
+}

@@ -3,6 +3,7 @@ import { showAuthError } from '/console/errors.js';
 import { getKey, hasKey, onKeyChange, setKey } from '/console/key.js';
 import * as crawl from '/console/pages/crawl.js';
 import * as deep from '/console/pages/deep.js';
+import * as groups from '/console/pages/groups.js';
 import * as runs from '/console/pages/runs.js';
 import * as search from '/console/pages/search.js';
 import * as task from '/console/pages/task.js';
@@ -10,7 +11,7 @@ import * as usage from '/console/pages/usage.js';
 
 /**
  * Hash routes: #/search (default), #/deep, #/deep/<id>, #/runs, #/runs/<kind>/<id>, #/task, #/crawl,
- * #/crawl/<id>, #/usage.
+ * #/crawl/<id>, #/groups, #/groups/<id>, #/usage.
  * `loads` says whether the page reads the API as soon as it opens (then it waits for a key, and
  * opens again when one is saved); forms keep what was typed when a key is saved.
  */
@@ -20,6 +21,7 @@ const ROUTES = {
   runs: { page: runs, loads: () => true },
   task: { page: task, loads: () => false },
   crawl: { page: crawl, loads: (params) => Boolean(params[0]) },
+  groups: { page: groups, loads: () => true },
   usage: { page: usage, loads: () => true },
 };
 

@@ -1,6 +1,7 @@
 import { ChatCompletions } from './chat';
 import { Monitors } from './monitors';
 import { Crawls, FindAll, Searches, Tasks } from './runs';
+import { TaskGroups } from './task-groups';
 import { endpoint } from './endpoints';
 import { type ClientOptions, type RequestOptions, Transport } from './transport';
 import type {
@@ -26,6 +27,8 @@ import type {
 export class WebResearch {
   readonly searches: Searches;
   readonly tasks: Tasks;
+  /** Task groups: `client.taskGroups.create()`, `.addRuns(id, {inputs})`, `.stream(id)`, `.runs(id)`. */
+  readonly taskGroups: TaskGroups;
   readonly findall: FindAll;
   readonly crawl: Crawls;
   readonly monitors: Monitors;
@@ -40,6 +43,7 @@ export class WebResearch {
     this.transport = new Transport(options);
     this.searches = new Searches(this.transport);
     this.tasks = new Tasks(this.transport);
+    this.taskGroups = new TaskGroups(this.transport);
     this.findall = new FindAll(this.transport);
     this.crawl = new Crawls(this.transport);
     this.monitors = new Monitors(this.transport);

@@ -17,6 +17,7 @@ export {
 } from './errors';
 export { type Page, PagePromise } from './pagination';
 export type { ClientOptions, RequestOptions } from './transport';
-export { type RunEvent, type StreamOptions, TERMINAL_EVENTS } from './run-stream';
+export { type GroupEvent, type RunEvent, type StreamOptions, TERMINAL_EVENTS } from './run-stream';
+export type { TaskGroupEventsQuery, TaskGroupRunsQuery } from './task-groups';
 export type * from './types';
 export type { components, operations, paths } from './openapi';

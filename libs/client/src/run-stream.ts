@@ -9,6 +9,13 @@ export interface RunEvent<T = unknown> {
   data: T;
 }
 
+/** One event of a task group's stream: a run's end has an `id` (resume after it); a status has none. */
+export interface GroupEvent<T = unknown> {
+  id?: string;
+  event: string;
+  data: T;
+}
+
 export interface StreamOptions extends Pick<RequestOptions, 'signal' | 'headers' | 'maxRetries' | 'timeout'> {
   /** Start after this event id (a stream read before); default: from the run's first event. */
   lastEventId?: string;
@@ -31,11 +38,45 @@ const isAfter = (a: string, b: string | undefined): boolean =>
  * again with `Last-Event-ID` set to the last event received, so the service resumes after it; an
  * event seen before is skipped should it come again. An error answer (404, 401) is thrown as it is.
  */
-export async function* followRun(
+export function followRun(transport: Transport, path: string, options: StreamOptions = {}): AsyncGenerator<RunEvent> {
+  return follow(
+    transport,
+    path,
+    options,
+    (event) => TERMINAL_EVENTS.has(event.event),
+    false,
+  ) as AsyncGenerator<RunEvent>;
+}
+
+/**
+ * A task group's server-sent events from `path` (`task_group_status` and `task_run.state`), each
+ * run's end once, to the status that says the group is no longer active. A dropped connection is
+ * opened again after the last run end received, as `followRun` does; statuses (no id) are passed
+ * on as they come.
+ */
+export function followGroup(
   transport: Transport,
   path: string,
   options: StreamOptions = {},
-): AsyncGenerator<RunEvent> {
+): AsyncGenerator<GroupEvent> {
+  return follow(
+    transport,
+    path,
+    options,
+    (event) =>
+      event.event === 'task_group_status' &&
+      (event.data as { status?: { is_active?: boolean } } | null)?.status?.is_active === false,
+    true,
+  );
+}
+
+async function* follow(
+  transport: Transport,
+  path: string,
+  options: StreamOptions,
+  terminal: (event: GroupEvent) => boolean,
+  passUnidentified: boolean,
+): AsyncGenerator<GroupEvent> {
   let last = options.lastEventId;
   const maxReconnects = options.maxReconnects ?? 5;
   const idleMs = options.idleTimeout ?? 60_000;
@@ -52,11 +93,20 @@ export async function* followRun(
       });
       try {
         for await (const frame of readSse(opened.response.body!, { idleMs, onIdle: opened.abort })) {
-          if (frame.id === undefined || !isAfter(frame.id, last)) continue;
-          last = frame.id;
-          failures = 0;
-          yield { id: frame.id, event: frame.event, data: parseData(frame.data) };
-          if (TERMINAL_EVENTS.has(frame.event)) return;
+          if (frame.id === undefined) {
+            if (!passUnidentified) continue;
+          } else {
+            if (!isAfter(frame.id, last)) continue;
+            last = frame.id;
+            failures = 0;
+          }
+          const event = {
+            ...(frame.id !== undefined && { id: frame.id }),
+            event: frame.event,
+            data: parseData(frame.data),
+          };
+          yield event;
+          if (terminal(event)) return;
         }
       } finally {
         opened.abort();

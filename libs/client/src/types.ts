@@ -71,6 +71,8 @@ export interface CrawlPageFetched extends Omit<CrawlPage, 'content'> {
   pages: number;
 }
 export type FindAllRun = Schemas['FindAllRun'];
+export type TaskGroup = Schemas['TaskGroup'];
+export type TaskGroupRun = Schemas['TaskGroupRun'];
 export type FindAllCandidate = Schemas['FindAllCandidate'];
 export type Monitor = Schemas['Monitor'];
 export type MonitorEvent = Schemas['MonitorEvent'];

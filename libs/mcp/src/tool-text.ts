@@ -154,3 +154,28 @@ export function crawlText(view: Obj, ended: boolean): string {
     : `Crawl of ${str(view.url)} ${str(view.status)}${view.error ? `: ${str(view.error)}` : ''}: ${total} pages (${str(counts.read ?? 0)} read, ${str(counts.failed ?? 0)} failed).`;
   return `${head}\n\n${list || '(no pages yet)'}${next}\n\ncrawl_id: ${id} · credits: ${str(view.credits)}`;
 }
+
+/** A group's progress: its runs counted by status, and whether any still waits or runs. */
+const groupProgress = (view: Obj): string => {
+  const status = (view.status ?? {}) as Obj;
+  const counts = (status.task_run_status_counts ?? {}) as Obj;
+  const parts = ['queued', 'running', 'completed', 'failed', 'cancelled'].map(
+    (key) => `${key} ${str(counts[key] ?? 0)}`,
+  );
+  return `${str(status.num_task_runs)} runs (${parts.join(', ')}); ${status.is_active ? 'active' : 'not active'}${status.status_message ? ` (${str(status.status_message)})` : ''}`;
+};
+
+export function taskGroupText(view: Obj): string {
+  const id = str(view.taskgroup_id);
+  return `Task group ${id}: ${groupProgress(view)}.\n\nCall get_task_group with taskgroup_id "${id}" for its progress and its runs' outputs.`;
+}
+
+export function taskGroupRunsText(view: Obj): string {
+  const id = str(view.taskgroup_id);
+  const lines = rows(view.runs).map((run) => {
+    const output = run.output === undefined || run.output === null ? '' : ` → ${clip(str(run.output), 500)}`;
+    return `- ${str(run.run_id)} [${str(run.status)}] ${clip(str(run.input), 200)}${output}`;
+  });
+  const more = view.next_cursor ? `\n\nMore: call get_task_group with after "${str(view.next_cursor)}".` : '';
+  return `Task group ${id}: ${groupProgress(view)}.\n\n${lines.join('\n') || '(no runs on this page)'}${more}`;
+}

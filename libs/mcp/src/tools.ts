@@ -3,6 +3,7 @@
  * (search-tools.ts, run-tools.ts, site-tools.ts, connector-tools.ts) from the pieces in tool-kit.ts.
  */
 import { connectorFetch, connectorSearch } from './connector-tools';
+import { getTaskGroup, taskGroup } from './group-tools';
 import { deepResearch, findAll, getFindAll, getResearch, getTask, task } from './run-tools';
 import { extract, webSearch } from './search-tools';
 import { crawl, getCrawl, map } from './site-tools';
@@ -18,6 +19,8 @@ export const MCP_TOOLS: readonly AnyTool[] = [
   getResearch,
   task,
   getTask,
+  taskGroup,
+  getTaskGroup,
   findAll,
   getFindAll,
   map,

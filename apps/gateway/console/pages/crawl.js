@@ -1,4 +1,4 @@
-import { api } from '/console/api.js';
+import { api, viewOnceEnded } from '/console/api.js';
 import { curlBlock, curlCommand } from '/console/curl.js';
 import { commaList, externalLink, h, mount, plural, statusBadge } from '/console/dom.js';
 import { clearErrors, showError } from '/console/errors.js';
@@ -160,7 +160,8 @@ function watch(root, id, signal) {
         },
         isEnded: async () => ENDED.has((await load()).status),
       });
-      if (!signal.aborted) await load();
+      // The stream ended with the run: its view once the read model shows that too.
+      if (!signal.aborted) show(await viewOnceEnded(path, { signal, query: { limit: 100 } }));
     } catch (error) {
       if (!signal.aborted) showError(error, { general });
     }

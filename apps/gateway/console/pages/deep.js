@@ -1,4 +1,4 @@
-import { api } from '/console/api.js';
+import { api, viewOnceEnded } from '/console/api.js';
 import { externalLink, h, jsonDetails, lines, mount, plural } from '/console/dom.js';
 import { clearErrors, errorElement, showError } from '/console/errors.js';
 import { busy, field } from '/console/form.js';
@@ -190,7 +190,9 @@ function followRun(root, id, signal) {
   const finish = async (terminal) => {
     let view = terminal?.event === 'run.completed' ? terminal.data : null;
     try {
-      view = (await api('GET', path, { signal })).data;
+      const read = await viewOnceEnded(path, { signal });
+      // The read model may still lag the stream's terminal event: the event's own view then.
+      if (!view || ENDED_STATUSES.has(read.status)) view = read;
     } catch (error) {
       if (!view) return showError(error, { scope: general, general });
     }

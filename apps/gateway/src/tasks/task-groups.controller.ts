@@ -46,10 +46,19 @@ export class TaskGroupsController {
   @Get()
   @ApiOperation({ summary: "The team's task groups, newest first" })
   @ApiOkResponse({
-    schema: { type: 'object', properties: { items: { type: 'array', items: group }, total: { type: 'integer' } } },
+    schema: {
+      type: 'object',
+      required: ['items', 'total', 'limit', 'offset'],
+      properties: {
+        items: { type: 'array', items: group },
+        total: { type: 'integer' },
+        limit: { type: 'integer' },
+        offset: { type: 'integer' },
+      },
+    },
   })
-  list(@Auth() auth: AuthContext, @Query() query: TaskGroupListQuery) {
-    return this.groups.list(auth, query.limit, query.offset);
+  async list(@Auth() auth: AuthContext, @Query() query: TaskGroupListQuery) {
+    return { ...(await this.groups.list(auth, query.limit, query.offset)), limit: query.limit, offset: query.offset };
   }
 
   @Get(':id')

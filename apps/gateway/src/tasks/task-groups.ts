@@ -298,18 +298,22 @@ export class TaskGroups {
     const subscription = this.events.subscribeToStream(taskGroupEndsStream(id));
     const onAbort = () => void subscription.close();
     until.addEventListener('abort', onAbort, { once: true });
-    const status = async () => {
+    // In the stream, a group is active until its last end was sent: the final status says it is
+    // not (the client's cue to stop), with the read models caught up to that end.
+    const status = async (final: bigint | 'final' | undefined = undefined) => {
+      if (typeof final === 'bigint') await this.calls.readYourWrites(final);
       const view = await this.view(auth, id);
+      view.status.is_active = final === undefined;
       await sse.write(
         `event: task_group_status\ndata: ${JSON.stringify({ type: 'task_group_status', status: view.status })}\n\n`,
       );
     };
     try {
-      await status();
       // The ends after `after` (all without one), then live ones, until every run the group holds
       // has its end recorded (runs added meanwhile are counted when that seems so).
       let held = (await this.owned(auth, id)).num_task_runs;
-      if (held === 0) return;
+      if (held === 0) return await status('final');
+      await status();
       let ends = taskGroupEndsDecider.initialState;
       let statusAt = Date.now();
       for await (const event of subscription) {
@@ -326,10 +330,7 @@ export class TaskGroups {
         if (until.aborted) return;
         if (ends.ended_count >= held) {
           held = (await this.owned(auth, id)).num_task_runs;
-          if (ends.ended_count >= held) {
-            await status();
-            return;
-          }
+          if (ends.ended_count >= held) return await status(event.position);
         }
       }
     } finally {
