@@ -10,7 +10,7 @@
  *  - the group's status read every 200 ms while it runs: its counts add up to its runs and what
  *    has ended never goes back (violations counted);
  *  - fairness: another team's single task run and the group's team's single run, each timed
- *    alone (p50 of 3, after a warm-up) and while the group runs (p50 of 3): at most twice.
+ *    alone (p50 of 3, after a warm-up) and while the group runs (p50 of 3, one at a time): at most twice.
  * Cluster mode (`--cluster`, or BENCH_GROUPS_CLUSTER=1): the same group with two research
  * replicas, one killed with kill -9 when a fifth of the runs ended: every run one terminal event,
  * at most one charge, the group's ends recorded once each, one completion, inactive at the end.
@@ -30,9 +30,10 @@ const QUESTIONS = [
   'Where is the HelioGrid battery plant?',
   'What is tinyrank?',
 ];
-const RUNS = 2_000;
-const PER_POST = 500;
-const CUTS = [300, 900, 1_500];
+/** BENCH_GROUP_RUNS (a multiple of 4) for a quicker look; the figures in the note are at 2,000. */
+const RUNS = Number(process.env.BENCH_GROUP_RUNS ?? 2_000);
+const PER_POST = RUNS / 4;
+const CUTS = [0.15, 0.45, 0.75].map((share) => Math.round(RUNS * share));
 
 type Obj = Record<string, any>;
 
@@ -47,12 +48,21 @@ const call = async (svc: RunningService, key: string, method: string, route: str
   return JSON.parse(text) as Obj;
 };
 
+/** In-log times of the single runs measured while the group runs: from their request to their end event. */
+const inLog: number[] = [];
+
 /** A single task run to its end (POST /v1/tasks waits): its time in ms. */
-async function single(svc: RunningService, key: string, task: string): Promise<number> {
+async function single(svc: RunningService, key: string, task: string, during = false): Promise<number> {
   const started = performance.now();
   const view = await call(svc, key, 'POST', '/v1/tasks', { task, processor: 'base', wait_seconds: 300 });
   if (view.status !== 'completed' && view.status !== 'failed') throw new Error(`single run ended ${view.status}`);
-  return performance.now() - started;
+  const ms = performance.now() - started;
+  if (during) {
+    const history = await call(svc, key, 'GET', `/v1/tasks/${view.task_id}/history`);
+    const at = (events: Obj[]) => Date.parse(events[0]!.at);
+    inLog.push(at(history.events.slice(-1)) - at(history.events));
+  }
+  return ms;
 }
 
 const p50 = (values: number[]) =>
@@ -82,8 +92,9 @@ async function follow(
   let text = '';
   let last = after;
   let count = 0;
+  let wasCut = false;
   try {
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    reading: for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
       text += decoder.decode(chunk, { stream: true });
       let end: number;
       while ((end = text.indexOf('\n\n')) >= 0) {
@@ -98,15 +109,17 @@ async function follow(
         last = field('id')!;
         onEnd(last, (JSON.parse(field('data')!) as { run: { run_id: string } }).run.run_id);
         if (++count >= cut) {
+          // Cut here (the body's iterator may throw as it closes: the cut is remembered, not returned from inside).
+          wasCut = true;
           abort.abort();
-          return { last, ended: false };
+          break reading;
         }
       }
     }
   } catch (error) {
     if (!abort.signal.aborted) throw error;
   }
-  return { last, ended: true };
+  return { last, ended: !wasCut };
 }
 
 async function standalone(rows: Row[], notes: string[]): Promise<void> {
@@ -133,18 +146,20 @@ async function standalone(rows: Row[], notes: string[]): Promise<void> {
     const started = performance.now();
     let firstResult = 0;
     const delivered = new Map<string, number>();
-    const streamed = (async () => {
-      let last: string | undefined;
-      for (let round = 0; ; round++) {
-        const cut = round < CUTS.length ? CUTS[round]! - (round ? CUTS[round - 1]! : 0) : Infinity;
-        const result = await follow(svc, id, last, cut, (_eventId, runId) => {
-          firstResult ||= performance.now() - started;
-          delivered.set(runId, (delivered.get(runId) ?? 0) + 1);
-        });
-        last = result.last;
-        if (result.ended) return round;
-      }
-    })();
+    let streamed: Promise<number> = Promise.resolve(0);
+    const openStream = () =>
+      (streamed = (async () => {
+        let last: string | undefined;
+        for (let round = 0; ; round++) {
+          const cut = round < CUTS.length ? CUTS[round]! - (round ? CUTS[round - 1]! : 0) : Infinity;
+          const result = await follow(svc, id, last, cut, (_eventId, runId) => {
+            firstResult ||= performance.now() - started;
+            delivered.set(runId, (delivered.get(runId) ?? 0) + 1);
+          });
+          last = result.last;
+          if (result.ended) return round;
+        }
+      })());
 
     const postTimes: number[] = [];
     const runIds: string[] = [];
@@ -160,6 +175,8 @@ async function standalone(rows: Row[], notes: string[]): Promise<void> {
       });
       postTimes.push(performance.now() - t);
       runIds.push(...(added.run_ids as string[]));
+      // The stream is open while the group holds a run not yet ended: opened once it holds some.
+      if (part === 0) openStream();
     }
 
     // Status reads while it runs, and the single runs once the group is under way.
@@ -169,13 +186,10 @@ async function standalone(rows: Row[], notes: string[]): Promise<void> {
     let view = await call(svc, svc.demoKey, 'GET', `/v1/tasks/groups/${id}`);
     const during = { other: [] as number[], same: [] as number[] };
     const fairness = (async () => {
+      // One at a time, as they were timed alone.
       for (let i = 0; i < 3; i++) {
-        const [o, s] = await Promise.all([
-          single(svc, other, `${QUESTIONS[0]} (during ${i})`),
-          single(svc, svc.demoKey, `${QUESTIONS[1]} (during ${i})`),
-        ]);
-        during.other.push(o);
-        during.same.push(s);
+        during.other.push(await single(svc, other, `${QUESTIONS[0]} (during ${i})`, true));
+        during.same.push(await single(svc, svc.demoKey, `${QUESTIONS[1]} (during ${i})`, true));
       }
     })();
     let fairnessDoneWhileActive = false;
@@ -237,6 +251,12 @@ async function standalone(rows: Row[], notes: string[]): Promise<void> {
       unit: 'x',
       ...atMost(ratio(during.same, aloneSame), 2),
       note: `p50 ${p50(during.same).toFixed(0)} ms during, ${p50(aloneSame).toFixed(0)} ms alone`,
+    });
+    rows.push({
+      metric: 'fairness: single runs during the group, in the log',
+      value: p50(inLog),
+      unit: 'ms',
+      note: 'p50 from their request event to their end event (the rest of their time is admission and the read models)',
     });
     if (!fairnessDoneWhileActive)
       notes.push('the single runs measured "during" ended after the group: the fairness rows do not hold');

@@ -6,3 +6,4 @@ export * from './run-bus.handler';
 export * from './service-run-worker';
 export * from './scheduling';
 export * from './key-budget-spend';
+export * from './foreground';

@@ -11,6 +11,7 @@ import {
 import { type EventStore, handleCommand } from '@app/eventstore';
 import { chargesWithinKeyBudget, keyRoom } from './key-budget-spend';
 import { type RunInfo, RunRegistry } from './run-registry';
+import { foreground } from './foreground';
 import { planTick } from './scheduling';
 
 /**
@@ -19,6 +20,9 @@ import { planTick } from './scheduling';
  * settled: without this, a burst of such runs (a task group's) holds every request until it ends.
  */
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The longest a task group's run waits before a step while foreground work is held (foreground.ts). */
+const BACKGROUND_WAIT_MS = 1_000;
 
 /** Why a run's work stops before its end: a cancel, a lost lease, or this process draining. */
 /** A command of a run kind: the shared lifecycle's, or a progress fact its executor records. */
@@ -154,6 +158,7 @@ export class RunWorker {
     if (this.stopping) return;
     this.stopping = true;
     clearInterval(this.timer);
+    this.queuedHold?.();
     const running = [...this.active.values()];
     for (const active of running) this.halt(active, 'shutdown');
     const drained = Promise.allSettled(running.map((active) => active.done));
@@ -183,7 +188,18 @@ export class RunWorker {
       .finally(() => (this.ticking = false));
   }
 
+  /** Held while a run asked for one by one waits in this worker's queue (released once none does). */
+  private queuedHold: (() => void) | undefined;
+
   private async tick(): Promise<void> {
+    const waiting = [...this.registry.runs.values()].some(
+      (run) => run.status === 'queued' && !run.in_group && this.executors.has(run.kind),
+    );
+    if (waiting && !this.queuedHold) this.queuedHold = foreground.hold();
+    else if (!waiting && this.queuedHold) {
+      this.queuedHold();
+      this.queuedHold = undefined;
+    }
     const actions = planTick({
       runs: [...this.registry.runs.values()],
       now: this.wallClock(),
@@ -236,7 +252,10 @@ export class RunWorker {
     };
     this.active.set(run.stream, active);
     if (run.cancel_requested) this.halt(active, 'cancel');
+    // A run asked for one by one is foreground work: group runs step aside while it works.
+    const release = run.in_group ? undefined : foreground.hold();
     active.done = this.execute(active, state, takeover).finally(() => {
+      release?.();
       clearInterval(active.heartbeat);
       this.active.delete(run.stream);
       this.kick();
@@ -332,6 +351,16 @@ export class RunWorker {
     });
   }
 
+  /**
+   * Before a run's step: the event loop's waiting I/O goes first; a task group's run also waits
+   * while foreground work is held (up to BACKGROUND_WAIT_MS), so requests and single runs are not
+   * slowed by a group of thousands working from caches.
+   */
+  private async beforeStep(run: RunInfo): Promise<void> {
+    if (run.in_group) await foreground.idle(BACKGROUND_WAIT_MS);
+    await yieldToEventLoop();
+  }
+
   private async execute(active: Active, state: unknown, resumed: boolean): Promise<void> {
     const run = active.info;
     const executor = this.executors.get(run.kind)!;
@@ -342,11 +371,11 @@ export class RunWorker {
       workerId: worker_id,
       resumed,
       record: async (command) => {
-        await yieldToEventLoop();
+        await this.beforeStep(run);
         await this.command(run, { ...command, worker_id });
       },
       recordFacts: async (command) => {
-        await yieldToEventLoop();
+        await this.beforeStep(run);
         const result = await this.command(run, { ...command, worker_id });
         return { events: result.events.map((event) => ({ type: event.type, revision: event.revision })) };
       },

@@ -69,6 +69,31 @@ describe('planTick: the run worker scheduling decision', () => {
       ]);
   });
 
+  it("leaves one of a team's slots, and one of the worker's, to runs asked for one by one", () => {
+    const grouped = Array.from({ length: 6 }, (_, i) => run(`t${i}`, { in_group: true }));
+    given(grouped)
+      .when({ maxConcurrentRunsPerTeam: 4 })
+      .then([
+        ['start', 't0'],
+        ['start', 't1'],
+        ['start', 't2'],
+      ]);
+    // Three group runs at work here: the team's single run still starts (its fourth slot).
+    const working = grouped.slice(0, 3).map((r) => ({ ...r, status: 'running' as const, lease_until: NOW + LEASE_MS }));
+    const single = run('s');
+    given([...working, ...grouped.slice(3), single])
+      .when({ maxConcurrentRunsPerTeam: 4, active: new Set(working.map((r) => r.stream)) })
+      .then([['start', 's']]);
+    // Two teams' groups on a worker of 3 runs: 2 group runs, one slot left for another team's run.
+    const beta = Array.from({ length: 3 }, (_, i) => run(`b${i}`, { in_group: true, team_id: 'beta' }));
+    given([...grouped.slice(0, 2), ...beta])
+      .when({ maxConcurrentRunsPerTeam: 4, maxLocalRuns: 3 })
+      .then([
+        ['start', 't0'],
+        ['start', 't1'],
+      ]);
+  });
+
   it('holds a team to its concurrent runs, counting the ones running elsewhere, and lets other teams through', () => {
     given([
       run('held', { status: 'running', worker_id: 'w2', lease_until: NOW + LEASE_MS, seen_at: 1_000 + 2 * LEASE_MS }),

@@ -29,7 +29,8 @@ export interface SchedulingInput {
  * 2. queued runs in request order, runs asked for one by one before a task group's (so a group
  *    of thousands delays a single run, of its team or another, by no more than the runs already
  *    started), while this worker has room and their team holds fewer than
- *    `maxConcurrentRunsPerTeam` running runs of any kind.
+ *    `maxConcurrentRunsPerTeam` running runs of any kind; a team's group runs take at most all
+ *    but one of its slots, and all but one of this worker's, so a single run finds one free.
  * The worker carries the actions out in order; a start another replica won changes nothing here.
  */
 export function planTick(input: SchedulingInput): TickAction[] {
@@ -51,8 +52,18 @@ export function planTick(input: SchedulingInput): TickAction[] {
     }
   }
   const runningPerTeam = new Map<string, number>();
-  for (const run of input.runs)
-    if (run.status === 'running') runningPerTeam.set(run.team_id, (runningPerTeam.get(run.team_id) ?? 0) + 1);
+  const groupRunsPerTeam = new Map<string, number>();
+  let localGroupRuns = 0;
+  for (const run of input.runs) {
+    if (run.status !== 'running') continue;
+    runningPerTeam.set(run.team_id, (runningPerTeam.get(run.team_id) ?? 0) + 1);
+    if (!run.in_group) continue;
+    groupRunsPerTeam.set(run.team_id, (groupRunsPerTeam.get(run.team_id) ?? 0) + 1);
+    if (input.active.has(run.stream)) localGroupRuns++;
+  }
+  // A team's group runs leave one of its slots, and this worker's, to runs asked for one by one.
+  const groupTeamCap = Math.max(1, input.maxConcurrentRunsPerTeam - 1);
+  const groupLocalCap = Math.max(1, input.maxLocalRuns - 1);
   const queued = input.runs
     .filter((run) => run.status === 'queued' && input.works(run.kind))
     .sort(
@@ -64,6 +75,12 @@ export function planTick(input: SchedulingInput): TickAction[] {
     if (taken >= input.maxLocalRuns) break;
     const running = runningPerTeam.get(run.team_id) ?? 0;
     if (running >= input.maxConcurrentRunsPerTeam) continue;
+    if (run.in_group) {
+      const groupRuns = groupRunsPerTeam.get(run.team_id) ?? 0;
+      if (groupRuns >= groupTeamCap || localGroupRuns >= groupLocalCap) continue;
+      groupRunsPerTeam.set(run.team_id, groupRuns + 1);
+      localGroupRuns++;
+    }
     actions.push({ type: 'start', run });
     runningPerTeam.set(run.team_id, running + 1);
     taken++;

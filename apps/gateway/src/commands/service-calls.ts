@@ -4,7 +4,7 @@ import { BusClient, BusReplyError, BusTimeoutError } from '@app/bus';
 import { CONFIG, type Config } from '@app/config';
 import { type ReplyOf, type RequestOf, type Subject, subjects } from '@app/contracts';
 import type { RunKind } from '@app/domain';
-import { RUN_KIND_LIST } from '@app/runs';
+import { foreground, RUN_KIND_LIST } from '@app/runs';
 import { Projector, READ_STORE, type ReadStore, platformProjections, checkpointName } from '@app/readmodels';
 import { ApiError, encodeKeyBudget, RequestValidationError, serviceUnavailable } from '@app/platform';
 import type { AuthContext } from '../auth/auth.context';
@@ -111,6 +111,16 @@ export class ServiceCalls {
 
   /** True once every read model has applied `position`; false when the bounded wait ran out. */
   async readYourWrites(position: bigint): Promise<boolean> {
+    // A request waits on the read models: task group runs in this process step aside meanwhile.
+    const release = foreground.hold();
+    try {
+      return await this.waitForReadModels(position);
+    } finally {
+      release();
+    }
+  }
+
+  private async waitForReadModels(position: bigint): Promise<boolean> {
     const timeoutMs = this.config.readYourWritesMs;
     if (this.projector) return this.projector.waitFor(position, timeoutMs);
     // Read models projected by another process (MongoDB): follow its saved checkpoints.
