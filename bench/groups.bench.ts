@@ -10,7 +10,7 @@
  *  - the group's status read every 200 ms while it runs: its counts add up to its runs and what
  *    has ended never goes back (violations counted);
  *  - fairness: another team's single task run and the group's team's single run, each timed
- *    alone (p50 of 3, after a warm-up) and while the group runs (p50 of 3, one at a time): at most twice.
+ *    alone (p50 of 7, after a warm-up) and while the group runs (p50 of 7, one at a time): at most twice.
  * Cluster mode (`--cluster`, or BENCH_GROUPS_CLUSTER=1): the same group with two research
  * replicas, one killed with kill -9 when a fifth of the runs ended: every run one terminal event,
  * at most one charge, the group's ends recorded once each, one completion, inactive at the end.
@@ -33,6 +33,8 @@ const QUESTIONS = [
 /** BENCH_GROUP_RUNS (a multiple of 4) for a quicker look; the figures in the note are at 2,000. */
 const RUNS = Number(process.env.BENCH_GROUP_RUNS ?? 2_000);
 const PER_POST = RUNS / 4;
+/** Single runs timed alone and during the group, each. */
+const SAMPLES = 7;
 const CUTS = [0.15, 0.45, 0.75].map((share) => Math.round(RUNS * share));
 
 type Obj = Record<string, any>;
@@ -136,7 +138,7 @@ async function standalone(rows: Row[], notes: string[]): Promise<void> {
     for (const q of QUESTIONS) await single(svc, svc.demoKey, q);
     const aloneOther: number[] = [];
     const aloneSame: number[] = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < SAMPLES; i++) {
       aloneOther.push(await single(svc, other, `${QUESTIONS[0]} (alone ${i})`));
       aloneSame.push(await single(svc, svc.demoKey, `${QUESTIONS[1]} (alone ${i})`));
     }
@@ -187,7 +189,7 @@ async function standalone(rows: Row[], notes: string[]): Promise<void> {
     const during = { other: [] as number[], same: [] as number[] };
     const fairness = (async () => {
       // One at a time, as they were timed alone.
-      for (let i = 0; i < 3; i++) {
+      for (let i = 0; i < SAMPLES; i++) {
         during.other.push(await single(svc, other, `${QUESTIONS[0]} (during ${i})`, true));
         during.same.push(await single(svc, svc.demoKey, `${QUESTIONS[1]} (during ${i})`, true));
       }
@@ -272,7 +274,7 @@ async function cluster(rows: Row[]): Promise<void> {
     RATE_LIMIT_RPS: '0',
     FETCH_ALLOW_HOSTS: web.allowHosts.join(','),
     LOCAL_INDEX_SEEDS: fixtureSeeds(web),
-    LOG_LEVEL: 'warn',
+    // Info logs kept: the replicas' pids are read from their "listening" lines.
     REPLICAS: 'research=2',
   });
   try {
@@ -295,7 +297,8 @@ async function cluster(rows: Row[]): Promise<void> {
       await new Promise((r) => setTimeout(r, 200));
       view = await call(svc, svc.demoKey, 'GET', `/v1/tasks/groups/${id}`);
     }
-    const victim = svc.servicePidHistory('research')[0]!;
+    const victim = svc.servicePidHistory('research')[0];
+    if (victim === undefined) throw new Error('no research replica pid in the logs');
     process.kill(victim, 'SIGKILL');
     const endedAtKill = ended(view);
     while (view.status.is_active) {

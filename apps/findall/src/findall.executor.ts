@@ -123,12 +123,15 @@ export class FindAllExecutor implements RunExecutor<typeof findAllRuns> {
     const checkPending = async (): Promise<boolean> => {
       while (pending.length > 0) {
         if (matched >= limit) return true;
-        const batch = pending.splice(0, READ_BATCH);
+        // A preview reads its few candidates in one go: it is meant to answer in seconds.
+        const size = preview ? FINDALL_PREVIEW_CANDIDATES : READ_BATCH;
+        const batch = pending.splice(0, size);
         await this.read(
           run,
           batch.map((c) => c.url),
           pages,
           'text',
+          size,
         );
         for (const candidate of batch) {
           if (run.stopped()) return true;
@@ -254,14 +257,15 @@ export class FindAllExecutor implements RunExecutor<typeof findAllRuns> {
     urls: string[],
     into: Map<string, EntityPage>,
     format: 'text' | 'markdown',
+    batch = READ_BATCH,
   ): Promise<Map<string, EntityPage>> {
     const missing = [...new Set(urls)].filter((u) => !into.has(normalizeUrl(u)));
-    for (let at = 0; at < missing.length; at += READ_BATCH) {
+    for (let at = 0; at < missing.length; at += batch) {
       const reply = await callBus(
         this.bus,
         subjects.read,
         {
-          urls: missing.slice(at, at + READ_BATCH),
+          urls: missing.slice(at, at + batch),
           objective: null,
           format,
           full_content: true,

@@ -14,6 +14,7 @@ import { ApiKeyAuthenticator } from '../auth/api-key.authenticator';
 import type { AuthedRequest } from '../auth/auth.context';
 import { installEarlyKeyCheck } from '../auth/early-key-check';
 import { registerConsole } from '../console/console.routes';
+import { installForegroundRequests } from './foreground-requests';
 import { installIdempotency } from './idempotency';
 import { GatewayDrain } from '../streams/drain';
 import { HttpMetrics } from './metrics';
@@ -78,6 +79,7 @@ export async function createHttpApp(
     if (drain.draining) reply.header('Connection', 'close');
     return payload;
   });
+  installForegroundRequests(fastify);
   installEarlyKeyCheck(fastify, app.get(ApiKeyAuthenticator));
   installIdempotency(fastify, app.get<EventStore>(EVENT_STORE), config.idempotencyMaxBodyBytes);
   fastify.addHook('onResponse', async (request, reply) => {
