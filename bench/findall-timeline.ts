@@ -18,7 +18,7 @@ async function timeline(query: string, body: Record<string, unknown>): Promise<v
     await fetch(`${slow.svc.baseUrl}/v1/extract`, {
       method: 'POST',
       headers: auth,
-      body: JSON.stringify({ urls: [`${origin}/not-a-registry-page`] }),
+      body: JSON.stringify({ urls: [`${origin}/about`] }),
     }).then((r) => r.text());
     const started = Date.now();
     const response = await fetch(`${slow.svc.baseUrl}/v1/findall`, {

@@ -113,13 +113,14 @@ async function main(): Promise<void> {
       env: { RATE_LIMIT_RPS: '0', LOG_LEVEL: 'warn' },
     });
     try {
-      // As a service that has run before: its code loaded, the site's robots.txt read (no registry page cached).
+      // As a service that has run before: its code loaded and its extraction workers started (the site's
+      // about page read, which no run reads), the site's robots.txt read; no registry page cached.
       const origin = new URL(slow.web.urls()[0]!).origin;
       const auth = { Authorization: `Bearer ${slow.svc.demoKey}`, 'Content-Type': 'application/json' };
       await fetch(`${slow.svc.baseUrl}/v1/extract`, {
         method: 'POST',
         headers: auth,
-        body: JSON.stringify({ urls: [`${origin}/not-a-registry-page`] }),
+        body: JSON.stringify({ urls: [`${origin}/about`] }),
       }).then((r) => r.text());
       const started = performance.now();
       const response = await fetch(`${slow.svc.baseUrl}/v1/findall`, {

@@ -137,6 +137,15 @@ export function writeRegistrySite(): string {
       'https://startups.example.test/',
     ),
   );
+  // Linked from nowhere: a page a bench reads to warm a service up without caching a registry page.
+  fs.writeFileSync(
+    path.join(site, 'about.html'),
+    page(
+      'About the registry',
+      '<h1>About the registry</h1><p>The registry is kept by volunteers, who check each company profile once a year against the public trade register.</p>',
+      'https://startups.example.test/about',
+    ),
+  );
   REGISTRY.forEach((c, i) => {
     const body = `<h1>${c.name}</h1><p>${phrasing(c, i)}</p><p>${blurb(c)}</p>`;
     fs.writeFileSync(
