@@ -4,6 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
 import type { ReplayServer } from '../support/replay-server';
 import { bearer, type RunningService, startService } from '../support/service-process';
+import { TOOLS } from './mcp-clients';
 import { searxngEnv, startSlowSearxng } from '../support/slow-searxng';
 
 jest.setTimeout(120_000);
@@ -61,7 +62,7 @@ describe('MCP across gateway replicas (cluster, REPLICAS=gateway=2)', () => {
       }),
     );
     try {
-      expect((await client.listTools()).tools.length).toBe(13);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(TOOLS);
       const stages: string[] = [];
       const result = (await client.callTool(
         {

@@ -34,7 +34,12 @@ export function createSearchProvider(config: Config, bus: BusClient, workers?: E
         refreshMs: config.localIndexRefreshMs,
         // Replicas sharing a data dir (`start:cluster`) each keep their own copy of the index.
         indexName: config.replica?.includes('#') ? config.replica : undefined,
-        onUpdate: (report) => new Logger('LocalIndex').log({ msg: 'local index updated', ...report }),
+        // A page left out (its reading failed twice) is a warning: it stays out until the next refresh.
+        onUpdate: (report) =>
+          new Logger('LocalIndex')[report.errors.length > 0 ? 'warn' : 'log']({
+            msg: 'local index updated',
+            ...report,
+          }),
       });
   }
 }

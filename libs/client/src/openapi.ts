@@ -4944,8 +4944,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items?: components["schemas"]["TaskGroup"][];
-                        total?: number;
+                        items: components["schemas"]["TaskGroup"][];
+                        limit: number;
+                        offset: number;
+                        total: number;
                     };
                 };
             };

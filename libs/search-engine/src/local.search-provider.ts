@@ -64,7 +64,8 @@ export interface RefreshReport {
 }
 
 export interface UpdateReport {
-  kind: 'folder' | 'refresh';
+  /** A folder sync, a refresh of every seed, or the first crawl of seeds not yet in the index (at boot). */
+  kind: 'folder' | 'refresh' | 'seeds';
   /** Pages added or replaced, and removed. */
   indexed: number;
   removed: number;
@@ -253,7 +254,17 @@ export class LocalSearchProvider implements SearchProvider {
     // A page two seeds shared (a www. twin) is recorded under one of them: when a seed goes, the
     // remaining ones are crawled again so none of their pages goes with it.
     const missing = dropped > 0 ? this.seeds : this.seeds.filter((seed) => !this.crawledSeeds.has(seed));
-    if (missing.length > 0) await this.crawlSeeds(missing, false);
+    if (missing.length > 0) {
+      const started = performance.now();
+      const report = await this.crawlSeeds(missing, false);
+      this.options.onUpdate?.({
+        kind: 'seeds',
+        indexed: report.crawled,
+        removed: report.removed,
+        errors: report.errors,
+        ms: Math.round(performance.now() - started),
+      });
+    }
     this.saveMeta();
     if (this.closed) return;
     // Searches run on a thread of their own, which follows every write made here from now on. A
@@ -354,6 +365,7 @@ export class LocalSearchProvider implements SearchProvider {
             source: seed!,
             canonical: 'same-site',
           })),
+          report.errors,
         );
         if (docs.length === 0) {
           // A seed that is down keeps what it had: better stale pages than none.
@@ -375,10 +387,21 @@ export class LocalSearchProvider implements SearchProvider {
     return report;
   }
 
-  private async toDocuments(pages: RawPage[]): Promise<IndexedDocument[]> {
+  /**
+   * The pages' documents. A page whose reading fails (a PDF's thread past its deadline on a busy
+   * machine, say) is tried once more, then left out with the reason in the report's errors: a
+   * seed is crawled once per refresh, so a page dropped without a word would stay out of the index.
+   */
+  private async toDocuments(pages: RawPage[], errors: string[]): Promise<IndexedDocument[]> {
     const docs: IndexedDocument[] = [];
+    const extract = this.options.extractCrawled ?? this.extract;
     for (const page of pages) {
-      const doc = await toIndexedDocument(page, this.options.extractCrawled ?? this.extract).catch(() => null);
+      const doc = await toIndexedDocument(page, extract)
+        .catch(() => toIndexedDocument(page, extract))
+        .catch((error: unknown) => {
+          errors.push(`${page.url} not indexed: ${error instanceof Error ? error.message : String(error)}`);
+          return null;
+        });
       if (doc) docs.push(doc);
     }
     return docs;

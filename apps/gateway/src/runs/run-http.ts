@@ -11,7 +11,7 @@ import {
 } from '@app/contracts';
 import { type DomainEvent, type RunKind, runEnds, type StateOf, streamOf, type ViewOf } from '@app/domain';
 import { aggregateStream, EVENT_STORE, type EventStore, type FoldDecider, foldEvents } from '@app/eventstore';
-import { notFound, RequestValidationError, serviceUnavailable, tooManyRequests } from '@app/platform';
+import { notFound, serviceUnavailable, tooManyRequests } from '@app/platform';
 import {
   READ_STORE,
   type ReadStore,
@@ -26,7 +26,7 @@ import { ServiceCalls } from '../commands/service-calls';
 import { GatewayDrain } from '../streams/drain';
 import { LiveStreams } from '../streams/live-streams';
 import { openSse } from '../streams/sse-writer';
-import { parseResumeFrom, recordedEvents, runStream, sseFrame } from '../streams/run-stream';
+import { recordedEvents, resumeAfter, runStream, sseFrame } from '../streams/run-stream';
 import type { RunEventsPage, RunHistory } from './run-responses';
 
 type State<K extends RunKind> = StateOf<K>;
@@ -362,18 +362,7 @@ export class RunHttp {
     reply: FastifyReply,
   ): Promise<void> {
     await this.owned(kind, auth, runId);
-    const after = parseResumeFrom(lastEventId);
-    if (after === 'invalid') {
-      throw new RequestValidationError([
-        {
-          type: 'string_pattern_mismatch',
-          loc: ['header', 'last-event-id'],
-          msg: "String should match pattern '^\\d{1,19}$'",
-          input: lastEventId,
-          ctx: { pattern: '^\\d{1,19}$' },
-        },
-      ]);
-    }
+    const after = resumeAfter(lastEventId);
     const release = this.live.take(auth.key_id);
     const sse = openSse(reply, requestId, this.config.streamKeepAliveSeconds);
     try {

@@ -1,5 +1,6 @@
 import { type RunKind, TERMINAL_PUBLIC_EVENTS } from '@app/domain';
 import { type EventStore, toDomainEvent } from '@app/eventstore';
+import { RequestValidationError } from '@app/platform';
 
 import type { PublicEvent } from '../runs/run-responses';
 
@@ -56,6 +57,21 @@ export function parseResumeFrom(value: unknown): bigint | undefined | 'invalid' 
   if (value === undefined || value === null || value === '') return undefined;
   const text = String(value).trim();
   return /^\d{1,19}$/.test(text) ? BigInt(text) : 'invalid';
+}
+
+/** A stream request's `Last-Event-ID` (header or `?last_event_id=`): a revision, undefined, or a 422 naming the header. */
+export function resumeAfter(lastEventId: string | undefined): bigint | undefined {
+  const after = parseResumeFrom(lastEventId);
+  if (after !== 'invalid') return after;
+  throw new RequestValidationError([
+    {
+      type: 'string_pattern_mismatch',
+      loc: ['header', 'last-event-id'],
+      msg: "String should match pattern '^\\d{1,19}$'",
+      input: lastEventId,
+      ctx: { pattern: '^\\d{1,19}$' },
+    },
+  ]);
 }
 
 export const sseFrame = (event: PublicEvent): string =>

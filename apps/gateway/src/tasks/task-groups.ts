@@ -31,7 +31,7 @@ import { ServiceCalls } from '../commands/service-calls';
 import { RunHttp } from '../runs/run-http';
 import { GatewayDrain } from '../streams/drain';
 import { LiveStreams } from '../streams/live-streams';
-import { parseResumeFrom } from '../streams/run-stream';
+import { resumeAfter } from '../streams/run-stream';
 import { openSse } from '../streams/sse-writer';
 import type {
   TaskGroupCreateBody,
@@ -281,17 +281,7 @@ export class TaskGroups {
     reply: FastifyReply,
   ): Promise<void> {
     await this.owned(auth, id);
-    const after = parseResumeFrom(lastEventId);
-    if (after === 'invalid')
-      throw new RequestValidationError([
-        {
-          type: 'string_pattern_mismatch',
-          loc: ['header', 'last-event-id'],
-          msg: "String should match pattern '^\\d{1,19}$'",
-          input: lastEventId,
-          ctx: { pattern: '^\\d{1,19}$' },
-        },
-      ]);
+    const after = resumeAfter(lastEventId);
     const release = this.live.take(auth.key_id);
     const sse = openSse(reply, requestId, this.config.streamKeepAliveSeconds);
     const until = AbortSignal.any([sse.gone, this.drain.streamsEnd]);
