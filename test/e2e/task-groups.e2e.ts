@@ -283,6 +283,45 @@ describe('task groups (standalone)', () => {
     expect(listed.total).toBeGreaterThanOrEqual(1);
   });
 
+  it('refuses the worst inputs with the field and the bound, adds nothing, and answers after', async () => {
+    const id = (await json(await call('POST', '/v1/tasks/groups', {}))).taskgroup_id;
+    const refused = async (route: string, body: unknown, status: number) => {
+      const response = await call('POST', route, body);
+      expect(response.status).toBe(status);
+      return status === 422 ? ((await json(response)).detail as { loc: unknown[] }[]).map((d) => d.loc) : [];
+    };
+    // One input over the 1,000 a request may add.
+    expect(
+      await refused(
+        `/v1/tasks/groups/${id}/runs`,
+        { inputs: Array.from({ length: 1_001 }, (_, i) => ({ input: `q${i}` })) },
+        422,
+      ),
+    ).toEqual([['body', 'inputs']]);
+    // An input over 20,000 characters, named by its index.
+    expect(
+      await refused(`/v1/tasks/groups/${id}/runs`, { inputs: [{ input: 'ok' }, { input: 'x'.repeat(20_001) }] }, 422),
+    ).toEqual([['body', 'inputs', 1, 'input']]);
+    // A body over MAX_BODY_BYTES (1 MiB) is refused before it is read whole.
+    await refused(`/v1/tasks/groups/${id}/runs`, { inputs: [{ input: 'y'.repeat(2 * 1024 * 1024) }] }, 413);
+    // Group metadata nested where a value must be a string, number or boolean.
+    let nested: unknown = 'deep';
+    for (let i = 0; i < 200; i++) nested = { inner: nested };
+    expect((await refused('/v1/tasks/groups', { metadata: { a: nested } }, 422))[0]).toEqual(['body', 'metadata', 'a']);
+    // A stream resumed after an id that is not one.
+    const badResume = await fetch(`${ctx.svc.baseUrl}/v1/tasks/groups/${id}/events`, {
+      headers: { ...bearer(ctx.svc.demoKey), 'Last-Event-ID': '12; DROP' },
+    });
+    expect(badResume.status).toBe(422);
+    expect((await json(badResume)).detail[0].loc).toEqual(['header', 'last-event-id']);
+    // Nothing was added, and the group still answers.
+    expect((await group(id)).status.num_task_runs).toBe(0);
+    expect(
+      (await call('POST', `/v1/tasks/groups/${id}/runs`, { inputs: [{ input: QUESTIONS[0], processor: 'base' }] }))
+        .status,
+    ).toBe(202);
+  });
+
   it("another team's group is a 404, and a malformed id a 422 naming it", async () => {
     const id = (await json(await call('POST', '/v1/tasks/groups', {}))).taskgroup_id;
     const made = await ctx.svc.keys('create', '--team', 'other-team');

@@ -12,7 +12,7 @@ import {
   StrField,
   UrlField,
 } from '@app/platform';
-import { outputSchemaParser, PROCESSORS, stringMapParser } from './tasks.dto';
+import { OutputSchemaField, PROCESSORS, StringMapField } from './tasks.dto';
 
 /** The longest input a group's run takes (as text; an object input is its JSON). */
 export const MAX_GROUP_INPUT_CHARS = 20_000;
@@ -56,15 +56,7 @@ export class TaskGroupCreateBody {
 export class TaskSpecBody {
   @EnumField(PROCESSORS, { optional: true, description: 'base, core or ultra (default core)' })
   processor?: (typeof PROCESSORS)[number];
-  @PyField(
-    outputSchemaParser(),
-    {
-      optional: true,
-      nullable: true,
-      description: '{type: json, json_schema} | {type: text} | {type: auto} | a JSON Schema',
-    },
-    { type: 'object', additionalProperties: true },
-  )
+  @OutputSchemaField('{type: json, json_schema} | {type: text} | {type: auto} | a JSON Schema')
   output_schema?: TaskOutputSpec | null;
 }
 
@@ -77,17 +69,9 @@ export class TaskGroupInputBody {
   input!: string;
   @EnumField(PROCESSORS, { optional: true, description: 'This run only; else default_task_spec.processor, else core' })
   processor?: (typeof PROCESSORS)[number];
-  @PyField(
-    outputSchemaParser(),
-    { optional: true, nullable: true, description: 'This run only; else default_task_spec.output_schema' },
-    { type: 'object', additionalProperties: true },
-  )
+  @OutputSchemaField('This run only; else default_task_spec.output_schema')
   output_schema?: TaskOutputSpec | null;
-  @PyField(
-    stringMapParser(),
-    { optional: true, nullable: true, description: 'Echoed back on the run' },
-    { type: 'object', additionalProperties: { type: 'string' } },
-  )
+  @StringMapField('Echoed back on the run')
   metadata?: Record<string, string> | null;
 }
 

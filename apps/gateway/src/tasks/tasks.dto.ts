@@ -64,6 +64,22 @@ export const stringMapParser = (): Parser =>
     return errors.length ? { ok: false, errors } : ok({ ...input });
   });
 
+/** An optional `output_schema` field (a task's, a group input's, a group's default): one declaration of its parser and schema. */
+export const OutputSchemaField = (description: string) =>
+  PyField(
+    outputSchemaParser(),
+    { optional: true, nullable: true, description },
+    { type: 'object', additionalProperties: true },
+  );
+
+/** An optional string-to-string `metadata` field, echoed back. */
+export const StringMapField = (description: string) =>
+  PyField(
+    stringMapParser(),
+    { optional: true, nullable: true, description },
+    { type: 'object', additionalProperties: { type: 'string' } },
+  );
+
 export class TaskBody {
   @StrField({ optional: true, minLength: 1, description: 'The objective (alias `query`)' })
   task?: string;
@@ -74,24 +90,9 @@ export class TaskBody {
     description: 'Budget: base (<=4 steps), core (<=12), ultra (<=30, research tier)',
   })
   processor!: (typeof PROCESSORS)[number];
-  @PyField(
-    outputSchemaParser(),
-    {
-      optional: true,
-      nullable: true,
-      description: '{type: json, json_schema} | {type: text} | {type: auto} | a JSON Schema',
-    },
-    {
-      type: 'object',
-      additionalProperties: true,
-    },
-  )
+  @OutputSchemaField('{type: json, json_schema} | {type: text} | {type: auto} | a JSON Schema')
   output_schema?: TaskOutputSpec | null;
-  @PyField(
-    stringMapParser(),
-    { optional: true, nullable: true, description: 'Echoed back' },
-    { type: 'object', additionalProperties: { type: 'string' } },
-  )
+  @StringMapField('Echoed back')
   metadata?: Record<string, string> | null;
   @UrlField({
     optional: true,
