@@ -79,6 +79,36 @@ export const REGISTRY: RegistryCompany[] = [
   C('oder-optics', 'Oder Optics', 'robotics', 'Frankfurt (Oder)', 2017, 23),
 ];
 
+/**
+ * A registry the size real FindAll queries reach (hundreds of candidates): the companies above and
+ * `n - REGISTRY.length` more, made up from the same parts (a place word and a trade word) with
+ * industry, city, year and head count drawn from a seeded generator, so every run of a bench sees
+ * the same registry and its gold sets come from this table.
+ */
+export function largeRegistry(n: number): RegistryCompany[] {
+  const places = ['Ahorn', 'Birken', 'Dachs', 'Eichen', 'Falken', 'Ginster', 'Holunder', 'Igel', 'Kranich', 'Linden'];
+  const trades = ['Werk', 'Bau', 'Feld', 'Haus', 'Hof', 'Quelle', 'Brunnen', 'Garten', 'Turm', 'Steg', 'Tor', 'Markt'];
+  const industries: RegistryCompany['industry'][] = ['robotics', 'energy storage', 'software', 'biotech', 'logistics'];
+  const cities = [...new Set(REGISTRY.map((c) => c.city))];
+  let seed = 42;
+  const next = (m: number) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return (seed >>> 8) % m;
+  };
+  const out = [...REGISTRY];
+  for (let i = 0; out.length < n; i++) {
+    const place = places[i % places.length]!;
+    const trade = trades[Math.floor(i / places.length) % trades.length]!;
+    const round = Math.floor(i / (places.length * trades.length));
+    const name = `${place}${trade.toLowerCase()}${round ? ` ${round + 1}` : ''}`;
+    const slug = name.toLowerCase().replace(/\s+/g, '-');
+    out.push(
+      C(slug, name, industries[next(industries.length)]!, cities[next(cities.length)]!, 2008 + next(15), 5 + next(600)),
+    );
+  }
+  return out;
+}
+
 /** Rows per directory page; the directory lists every company once, plus one twin (another name form). */
 const PER_PAGE = 12;
 const TWIN = { slug: 'kraftwerk-robotics', name: 'Kraftwerk Robotics GmbH' };
@@ -107,14 +137,14 @@ const page = (title: string, body: string, canonical: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title><link rel="canonical" href="${canonical}"></head><body><main>${body}</main></body></html>\n`;
 
 /** Writes the registry site into a fresh folder (one host: startups.example.test). */
-export function writeRegistrySite(): string {
+export function writeRegistrySite(companies: RegistryCompany[] = REGISTRY): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'wr-registry-'));
   const site = path.join(root, 'startups.example.test');
   fs.mkdirSync(path.join(site, 'directory'), { recursive: true });
   fs.mkdirSync(path.join(site, 'companies'), { recursive: true });
   const rows = [
-    ...REGISTRY.map((c) => ({ slug: c.slug, name: c.name, c })),
-    { ...TWIN, c: REGISTRY.find((c) => c.slug === TWIN.slug)! },
+    ...companies.map((c) => ({ slug: c.slug, name: c.name, c })),
+    { ...TWIN, c: companies.find((c) => c.slug === TWIN.slug)! },
   ];
   const pages = Math.ceil(rows.length / PER_PAGE);
   for (let p = 1; p <= pages; p++) {
@@ -146,7 +176,7 @@ export function writeRegistrySite(): string {
       'https://startups.example.test/about',
     ),
   );
-  REGISTRY.forEach((c, i) => {
+  companies.forEach((c, i) => {
     const body = `<h1>${c.name}</h1><p>${phrasing(c, i)}</p><p>${blurb(c)}</p>`;
     fs.writeFileSync(
       path.join(site, 'companies', `${c.slug}.html`),
@@ -156,8 +186,10 @@ export function writeRegistrySite(): string {
   return root;
 }
 
-export async function startRegistryWeb(options: { delayMs?: number } = {}): Promise<FixtureWeb> {
-  return startFixtureWeb(writeRegistrySite(), options);
+export async function startRegistryWeb(
+  options: { delayMs?: number; companies?: RegistryCompany[] } = {},
+): Promise<FixtureWeb> {
+  return startFixtureWeb(writeRegistrySite(options.companies), { delayMs: options.delayMs });
 }
 
 /** Gold sets, computed from the same table as the pages. */
@@ -212,9 +244,9 @@ export async function registrySearch(web: FixtureWeb): Promise<ReplayServer> {
 /** The registry web, its search stand-in, and the service searching it (stopped together). */
 export async function startRegistryService(
   mode: Mode,
-  options: { delayMs?: number; env?: Record<string, string> } = {},
+  options: { delayMs?: number; env?: Record<string, string>; companies?: RegistryCompany[] } = {},
 ): Promise<{ web: FixtureWeb; svc: RunningService; stop(): Promise<void> }> {
-  const web = await startRegistryWeb({ delayMs: options.delayMs });
+  const web = await startRegistryWeb({ delayMs: options.delayMs, companies: options.companies });
   const search = await registrySearch(web);
   const svc = await startService(mode, {
     SEARCH_PROVIDER: 'searxng',

@@ -18,8 +18,13 @@ import { checkCondition, deriveFindAllSchema, type EntityPage, entityKey, entity
 import { normalizeUrl } from '@app/urls';
 import { type RunContext, type RunExecutor, RunExecutorOf } from '@app/runs';
 
-/** Pages read per call to the extraction service. */
-const READ_BATCH = 5;
+/**
+ * Pages read per call to the extraction service: two rounds of the fetcher's default per-host
+ * concurrency (4), so candidates listed on one site are read without a round half empty (5 took
+ * two rounds for five pages), while a run still records its checks, and stops at its limit, every
+ * few pages.
+ */
+const READ_BATCH = 8;
 /** A "next page" chain is followed at most this far (a loop guard, not a budget). */
 const MAX_LIST_PAGES = 50;
 
