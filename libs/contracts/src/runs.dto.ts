@@ -1,4 +1,4 @@
-import { IsObject, IsOptional, IsString } from 'class-validator';
+import { IsObject, IsOptional, IsString, Matches } from 'class-validator';
 
 /**
  * `<service>.runs.start`: request a run of one of the service's kinds (named by `kind`, as the
@@ -7,6 +7,11 @@ import { IsObject, IsOptional, IsString } from 'class-validator';
 export class StartRunRequest {
   @IsString() kind!: string;
   @IsObject() params!: Record<string, unknown>;
+  /**
+   * The run's id, chosen by the caller (the kind's prefix and a UUID): a request repeated with the
+   * same id finds the run made the first time. Absent: a new id.
+   */
+  @IsOptional() @Matches(/^[a-z]+[_-][0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/) id?: string;
 }
 
 export class StartRunReply {

@@ -45,7 +45,9 @@ export function runBusHandler(service: RunServiceName): Type {
     @MessagePattern(subjects.start)
     async start(@Payload() request: StartRunRequest, @Ctx() ctx: BaseRpcContext): Promise<StartRunReply> {
       const kind = this.kindOf(request.kind);
-      const id = `${kind.idPrefix}${randomUUID()}`;
+      if (request.id !== undefined && !request.id.startsWith(kind.idPrefix))
+        throw new Invalid(`id must start with ${kind.idPrefix}; got ${JSON.stringify(request.id)}`);
+      const id = request.id ?? `${kind.idPrefix}${randomUUID()}`;
       const { position } = await requestRun(this.store, kind, id, request.params, busHeaders(ctx));
       return { id, position };
     }

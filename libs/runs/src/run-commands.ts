@@ -33,10 +33,14 @@ export async function requestRun(
     request_id: caller.request_id,
     params,
   };
-  const result = await handleCommand(store, streamOf(kind, runId), kind.decider, command, {
+  const stream = streamOf(kind, runId);
+  const result = await handleCommand(store, stream, kind.decider, command, {
     metadata: metadataOf(caller, runId),
   });
-  return { position: String(result.position) };
+  if (result.position !== undefined) return { position: String(result.position) };
+  // Requested before (the same id again): where its request is in the log.
+  const [first] = await store.readStream(stream, { maxCount: 1 });
+  return { position: String(first?.position ?? -1n) };
 }
 
 /**

@@ -26,6 +26,8 @@ const canonical = (value: unknown): string =>
 /** A claimed key on its request, until the answer is recorded or the key released. */
 interface Claim {
   stream: string;
+  /** The request's method, URL and body, hashed: what the key was claimed for. */
+  fingerprint: string;
   requestId: string;
   metadata: Record<string, string>;
   settled: boolean;
@@ -109,9 +111,19 @@ export class IdempotencyGuard implements CanActivate {
       }
       throw new StoredAnswer(response.status, response.body, { 'Idempotent-Replayed': 'true' });
     }
-    request.idempotency = { stream, requestId, metadata, settled: false };
+    request.idempotency = { stream, fingerprint, requestId, metadata, settled: false };
     return true;
   }
+}
+
+/**
+ * A name for the request that is the same on every retry of it (its Idempotency-Key and body,
+ * hashed), or undefined for a request sent without a key: what work the handler records under
+ * it can be found again when a retry runs after the first attempt was cut off.
+ */
+export function idempotentRequestOf(request: object): string | undefined {
+  const claim = (request as { idempotency?: Claim }).idempotency;
+  return claim ? sha256(`${claim.stream}\n${claim.fingerprint}`).slice(0, 40) : undefined;
 }
 
 /**

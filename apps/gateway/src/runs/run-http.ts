@@ -101,7 +101,8 @@ export class RunHttp {
 
   /**
    * Requests a run without waiting for the read models to show it: its id and the log position
-   * to wait for (a task group makes hundreds and waits once, for the last). It waits in its group
+   * to wait for (a task group makes hundreds and waits once, for the last). `id`, when given, is
+   * the run's (a run of that id there already is found, not made again). It waits in its group
    * rather than in the team's queue (the group counts its own against MAX_GROUP_RUNS_QUEUED_PER_TEAM).
    */
   async requestUnread<K extends RunKind>(
@@ -109,10 +110,11 @@ export class RunHttp {
     auth: AuthContext,
     requestId: string,
     params: RunParams<K>,
+    id?: string,
   ): Promise<{ id: string; position: bigint }> {
     const reply = await this.calls.call<StartRunReply>(
       this.subjects(kind).start,
-      { kind: kind.name, params: params as Record<string, unknown> },
+      { kind: kind.name, params: params as Record<string, unknown>, ...(id !== undefined && { id }) },
       auth,
       requestId,
     );

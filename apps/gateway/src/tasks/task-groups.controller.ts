@@ -4,6 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { TaskGroupRunSchema, TaskGroupStatusSchema, TaskGroupViewSchema, type TaskGroupView } from '@app/domain';
 import { StrField } from '@app/platform';
 import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
+import { idempotentRequestOf } from '../http/idempotency';
 import { contractRef } from '../openapi/contract-schemas';
 import { type TaskGroupRunItem, TaskGroups } from './task-groups';
 import {
@@ -85,7 +86,7 @@ export class TaskGroupsController {
     @Param() params: TaskGroupParams,
     @Body() body: TaskGroupRunsBody,
   ) {
-    return this.groups.addRuns(auth, req.id, params.id, body);
+    return this.groups.addRuns(auth, req.id, params.id, body, idempotentRequestOf(req));
   }
 
   @Get(':id/runs')

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { CONFIG, type Config } from '@app/config';
@@ -42,6 +42,17 @@ import type {
 
 /** A group stream's status events come at most this often while its runs end (and once more at its end). */
 const STATUS_EVERY_MS = 1_000;
+
+/**
+ * The id of a group's run by its number: one number always gives one id, so a request made
+ * again with the same numbers finds the runs its first attempt made. UUID-shaped (version 8,
+ * RFC 9562's custom kind) like every run id.
+ */
+export function groupRunId(idPrefix: string, taskgroupId: string, seq: number): string {
+  const hex = createHash('sha256').update(`${taskgroupId}:${seq}`).digest('hex');
+  const variant = ((parseInt(hex[16]!, 16) & 3) | 8).toString(16);
+  return `${idPrefix}${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
 
 /** Runs created at once while a request adds its inputs (each is one append on its own stream). */
 const CREATE_CONCURRENCY = 8;
@@ -128,13 +139,17 @@ export class TaskGroups {
 
   /**
    * Adds a request's runs: the group takes them (numbered after its earlier ones, refused once it
-   * is cancelled), then each is created as a task run naming the group and its number.
+   * is cancelled), then each is created as a task run naming the group and its number, with the
+   * id that number gives. A request cut off between the two (the gateway stopped) leaves numbers
+   * without runs; sent again with its Idempotency-Key (`batch`), it is given the same numbers and
+   * makes the runs that are missing, and the ones there already are found, not made twice.
    */
   async addRuns(
     auth: AuthContext,
     requestId: string,
     id: string,
     body: TaskGroupRunsBody,
+    batch?: string,
   ): Promise<{ run_ids: string[]; status: TaskGroupView['status'] }> {
     const group = await this.owned(auth, id);
     if (group.status === 'cancelled') throw conflict(`task group ${id} was cancelled: it takes no more runs`);
@@ -180,12 +195,21 @@ export class TaskGroups {
       this.events,
       taskGroupStream(id),
       taskGroupDecider,
-      { type: 'RecordRunsAdded', count: body.inputs.length },
+      { type: 'RecordRunsAdded', count: body.inputs.length, ...(batch !== undefined && { batch }) },
       { metadata: { team_id: auth.team_id, key_id: auth.key_id, request_id: requestId, correlation_id: id } },
     );
-    const first = (added.events[0]?.data as { first_seq: number } | undefined)?.first_seq ?? group.num_task_runs;
+    const first =
+      (added.events[0]?.data as { first_seq: number } | undefined)?.first_seq ??
+      (added.state.status !== 'absent' && batch !== undefined ? added.state.batches[batch]?.first_seq : undefined);
+    if (first === undefined) throw new Error(`task group ${id} recorded no numbers for ${body.inputs.length} runs`);
     const created = await inTurns(inputs, CREATE_CONCURRENCY, (params, i) =>
-      this.runs.requestUnread(taskRuns, auth, requestId, { ...params, taskgroup_id: id, taskgroup_seq: first + i }),
+      this.runs.requestUnread(
+        taskRuns,
+        auth,
+        requestId,
+        { ...params, taskgroup_id: id, taskgroup_seq: first + i },
+        groupRunId(taskRuns.idPrefix, id, first + i),
+      ),
     );
     // One wait for the read models, for the last of them: the counts then hold every run added.
     await this.calls.readYourWrites(created.reduce((max, run) => (run.position > max ? run.position : max), -1n));

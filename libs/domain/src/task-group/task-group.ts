@@ -27,10 +27,14 @@ export type TaskGroupCreated = DomainEvent<
     created_at: string;
   }
 >;
-/** One request's runs, numbered from `first_seq` in the order given (each run names its number). */
+/**
+ * One request's runs, numbered from `first_seq` in the order given (each run names its number).
+ * `batch` names a request sent with an Idempotency-Key (its key and body, hashed): the same request
+ * again (a retry after the first was cut off) is given the same numbers, so it makes the same runs.
+ */
 export type TaskGroupRunsAdded = DomainEvent<
   'TaskGroupRunsAdded',
-  { first_seq: number; count: number; added_at: string }
+  { first_seq: number; count: number; added_at: string; batch?: string }
 >;
 export type TaskGroupCancelled = DomainEvent<'TaskGroupCancelled', { cancelled_at: string }>;
 export type TaskGroupEvent = TaskGroupCreated | TaskGroupRunsAdded | TaskGroupCancelled;
@@ -53,6 +57,8 @@ export type TaskGroupState =
       modified_at: string;
       /** Runs its requests added (numbered 0 to this - 1). */
       num_task_runs: number;
+      /** The first number of each named request's runs, by its `batch`. */
+      batches: Record<string, { first_seq: number; count: number }>;
     };
 
 export type TaskGroupCommand =
@@ -64,7 +70,7 @@ export type TaskGroupCommand =
       metadata: GroupMetadata | null;
       webhook: string | null;
     }
-  | { type: 'RecordRunsAdded'; count: number }
+  | { type: 'RecordRunsAdded'; count: number; batch?: string }
   | { type: 'CancelTaskGroup' };
 
 const exists = (state: TaskGroupState) => {
@@ -96,10 +102,21 @@ export const taskGroupDecider: Decider<TaskGroupCommand, TaskGroupEvent, TaskGro
         if (group.status === 'cancelled') throw new Conflict('the task group was cancelled: it takes no more runs');
         if (!Number.isInteger(command.count) || command.count < 1 || command.count > MAX_GROUP_INPUTS)
           throw new Invalid(`a request adds 1 to ${MAX_GROUP_INPUTS} runs`);
+        const earlier = command.batch === undefined ? undefined : group.batches[command.batch];
+        if (earlier) {
+          if (earlier.count !== command.count)
+            throw new Conflict(`request ${command.batch} added ${earlier.count} runs, not ${command.count}`);
+          return [];
+        }
         return [
           {
             type: 'TaskGroupRunsAdded',
-            data: { first_seq: group.num_task_runs, count: command.count, added_at: now },
+            data: {
+              first_seq: group.num_task_runs,
+              count: command.count,
+              added_at: now,
+              ...(command.batch !== undefined && { batch: command.batch }),
+            },
           },
         ];
       }
@@ -118,6 +135,7 @@ export const taskGroupDecider: Decider<TaskGroupCommand, TaskGroupEvent, TaskGro
             webhook: event.data.webhook ?? null,
             modified_at: event.data.created_at,
             num_task_runs: 0,
+            batches: {},
           }
         : state;
     if (state.status === 'absent') return state;
@@ -126,6 +144,12 @@ export const taskGroupDecider: Decider<TaskGroupCommand, TaskGroupEvent, TaskGro
         ...state,
         num_task_runs: state.num_task_runs + event.data.count,
         modified_at: event.data.added_at,
+        ...(event.data.batch !== undefined && {
+          batches: {
+            ...state.batches,
+            [event.data.batch]: { first_seq: event.data.first_seq, count: event.data.count },
+          },
+        }),
       };
     return { ...state, status: 'cancelled', modified_at: event.data.cancelled_at };
   },
