@@ -175,4 +175,27 @@ describe('LocalIndex', () => {
       }
     });
   });
+  it('takes a write that touches more words than a function call takes arguments', () => {
+    // A merge of large segments touches millions of words; one call spread over them overflowed the stack.
+    const word = (i: number) => {
+      let w = '';
+      for (let n = i + 26 ** 3; n > 0; n = Math.floor(n / 26)) w += String.fromCharCode(97 + (n % 26));
+      return w;
+    };
+    // A page is analysed for its first 20,000 words: twelve pages of 20,000 words of their own.
+    const pages = Array.from({ length: 12 }, (_, p) =>
+      doc(`https://many.example/words-${p}`, {
+        title: `Words ${p}`,
+        text: Array.from({ length: 20_000 }, (_, i) => word(p * 20_000 + i)).join(' '),
+      }),
+    );
+    const index = new LocalIndex({ now: () => NOW });
+    let touched = 0;
+    index.onChange = (change) => (touched += change.touched.length);
+    index.apply(pages, []);
+    expect(touched).toBeGreaterThanOrEqual(200_000);
+    expect(index.search({ query: word(7 * 20_000 + 123), limit: 10 }).hits.map((h) => h.url)).toEqual([
+      'https://many.example/words-7',
+    ]);
+  });
 });

@@ -284,14 +284,24 @@ export class LocalIndex {
     this.refreshCaches(touched);
     this.storage.maintain(this.pages, (merged) => {
       for (const term of merged) this.postings.evict(term);
-      this.change?.touched.push(...merged);
+      this.told(merged);
     });
+  }
+
+  /**
+   * Adds words to the change a reader follows, one at a time: a merge of large segments touches
+   * millions, more than one call may pass as arguments (`push(...words)` overflowed the stack
+   * at 880,000 pages).
+   */
+  private told(words: Iterable<string>): void {
+    const change = this.change;
+    if (change) for (const word of words) change.touched.push(word);
   }
 
   private refreshCaches(touched: Set<string>): void {
     this.generation++;
     for (const term of touched) this.postings.evict(term);
-    this.change?.touched.push(...touched);
+    this.told(touched);
     this.vocabulary.forget();
     this.postings.rebase(this.pages.basis());
   }
