@@ -47,6 +47,46 @@ describe('LocalIndex', () => {
       reopened.close();
     });
 
+    it('keeps its page table beside the file: a boot reads it when it is of the stored pages, else the rows', async () => {
+      const file = path.join(dir, 'index.db');
+      const snapshot = `${file}.pages`;
+      const queries = ['sodium battery', 'heliogrid', 'rye bread', 'bike lanes', 'site:bakers.example rye'];
+      const index = new LocalIndex({ file, now: () => NOW });
+      for (const d of DOCS) index.upsert(d);
+      index.remove('https://papers.example/abs/sodium');
+      const answers = queries.map((query) => index.search({ query }));
+      const heliogrid = urls(index, { query: 'heliogrid' });
+      index.close();
+      const kept = await fs.readFile(snapshot);
+
+      // From the snapshot: the same table as the rows give (the same answers, to the score).
+      const reopened = new LocalIndex({ file, now: () => NOW });
+      expect(reopened.size).toBe(DOCS.length - 1);
+      expect(queries.map((query) => reopened.search({ query }))).toEqual(answers);
+      // Ids go on from where they were: a page added now is found, and no id is handed out twice.
+      reopened.upsert(
+        doc('https://new.example/page', { title: 'Quokka census', text: 'Quokkas counted on the island.' }),
+      );
+      expect(urls(reopened, { query: 'quokka' })).toEqual(['https://new.example/page']);
+      expect(urls(reopened, { query: 'heliogrid' })).toEqual(heliogrid);
+      reopened.close();
+
+      // A snapshot of an earlier version (the pages written after it, then the service killed) is not used.
+      await fs.writeFile(snapshot, kept);
+      const afterCrash = new LocalIndex({ file, now: () => NOW });
+      expect(afterCrash.size).toBe(DOCS.length);
+      expect(urls(afterCrash, { query: 'quokka' })).toEqual(['https://new.example/page']);
+      afterCrash.close();
+
+      // Nor one cut short: the rows are read.
+      const whole = await fs.readFile(snapshot);
+      await fs.writeFile(snapshot, whole.subarray(0, whole.length - 100));
+      const cut = new LocalIndex({ file, now: () => NOW });
+      expect(cut.size).toBe(DOCS.length);
+      expect(urls(cut, { query: 'quokka' })).toEqual(['https://new.example/page']);
+      cut.close();
+    });
+
     it('adds, replaces and removes pages in place, merging segments as they pile up', () => {
       const index = new LocalIndex({ file: path.join(dir, 'index.db'), now: () => NOW });
       for (let i = 0; i < 40; i++)

@@ -4,6 +4,7 @@ import { compileFilter } from './filters';
 import type { ImpactList } from './impact-list';
 import { changesSomething, emptyChange, type IndexChange } from './index-change';
 import { clustered } from './minhash-order';
+import { readPageSnapshot, writePageSnapshot } from './page-snapshot';
 import { PageTable } from './page-table';
 import { PostingsCache } from './postings-cache';
 import { evaluate, type Retrieval, type StoredPage } from './query-evaluation';
@@ -92,9 +93,23 @@ export class LocalIndex {
           ]),
         ),
     };
-    this.nextId = this.storage.loadPages(this.pages);
+    this.snapshotFile = options.file ? `${options.file}.pages` : null;
+    this.pagesVersion = this.storage.pagesVersion();
+    const fromSnapshot = this.snapshotFile ? readPageSnapshot(this.snapshotFile, this.pages, this.pagesVersion) : null;
+    if (fromSnapshot !== null) {
+      this.nextId = fromSnapshot;
+      this.snapshotVersion = this.pagesVersion;
+    } else this.nextId = this.storage.loadPages(this.pages);
+    this.readonly = options.readonly ?? false;
     this.postings.reset(this.pages.basis());
   }
+
+  /** Where the page table is kept between boots (none for an index in memory). */
+  private readonly snapshotFile: string | null;
+  private readonly readonly: boolean;
+  /** The pages version of the stored pages, and of the snapshot on disk (-1: none of this index). */
+  private pagesVersion: number;
+  private snapshotVersion = -1;
 
   /** Counts the index's writes: a result computed before the last one may be stale. */
   generation = 0;
@@ -175,6 +190,7 @@ export class LocalIndex {
       }
       for (const page of clustered([...last.values()])) this.insert(page.doc, page.analysed, segment);
       this.storage.writeSegment(segment);
+      this.pagesVersion = this.storage.bumpPagesVersion();
       alongside?.();
     })();
     this.afterWrite(new Set(segment.terms.keys()));
@@ -221,8 +237,25 @@ export class LocalIndex {
     };
   }
 
+  /**
+   * Closes the index, keeping the page table beside it for the next boot when pages changed since
+   * the snapshot (a writer's; a reader's table is the writer's).
+   */
   close(): void {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    if (!this.readonly) this.keepPages();
+    this.db.close();
+  }
+
+  /** Writes the page table's snapshot if the stored pages moved past it (a failure leaves the rows to read). */
+  keepPages(): void {
+    if (!this.snapshotFile || this.readonly || this.snapshotVersion === this.pagesVersion) return;
+    try {
+      writePageSnapshot(this.snapshotFile, this.pages, this.pagesVersion, this.nextId);
+      this.snapshotVersion = this.pagesVersion;
+    } catch {
+      // A full disk or a read-only folder: the next boot reads the rows.
+    }
   }
 
   search(query: SearchQuery): SearchPage {

@@ -102,7 +102,7 @@ describe('LocalSearchProvider', () => {
     await first.close();
     expect(
       (await fs.readdir(path.join(dataDir, 'index'))).filter((f) => !f.endsWith('-wal') && !f.endsWith('-shm')),
-    ).toEqual(['local-index.db']);
+    ).toEqual(['local-index.db', 'local-index.db.pages']);
     const extract = jest.fn(extractDocument);
     const again = provider({ extract });
     expect(await urls(again, 'swing bridge')).toEqual(['https://news.river.example/bridge']);

@@ -270,6 +270,8 @@ export class LocalSearchProvider implements SearchProvider {
     // Searches run on a thread of their own, which follows every write made here from now on. A
     // test clock cannot cross threads: with one, searches stay here.
     if (this.options.searchThread !== false && !this.options.now) {
+      // The search thread reads the page table kept beside the index, as it stands now.
+      index.keepPages();
       this.searcher = IndexSearcher.start(path.join(this.storeDir, INDEX_FILE), this.options.cacheBytes);
       if (this.searcher) index.onChange = (change) => this.searcher?.follow(change);
     }

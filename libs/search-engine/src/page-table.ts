@@ -12,6 +12,32 @@ export interface CollectionBasis {
   avgText: number;
 }
 
+/** The table's arrays, by name, in the order a snapshot (page-snapshot.ts) holds them. */
+export const ARRAYS = [
+  'live',
+  'prior',
+  'titleLen',
+  'textLen',
+  'day',
+  'category',
+  'language',
+  'domain',
+  'home',
+  'names',
+] as const;
+
+/** What the table holds beside its arrays. */
+export interface PageTableState {
+  documents: number;
+  sumTitle: number;
+  sumText: number;
+  domains: string[];
+  languages: string[];
+  languagePages: number[];
+  domainsVersion: number;
+  homesVersion: number;
+}
+
 /**
  * Per-page facts searches need without reading the page: by page id, grown as ids are handed out,
  * with the collection's counts and the dictionaries of domains and languages the ids point into.
@@ -91,6 +117,41 @@ export class PageTable {
     this.sumTitle -= this.titleLen[id];
     this.sumText -= this.textLen[id];
     if (this.home[id]) this.homesVersion++;
+  }
+
+  /** What a snapshot keeps beside the arrays. */
+  state(): PageTableState {
+    return {
+      documents: this.documents,
+      sumTitle: this.sumTitle,
+      sumText: this.sumText,
+      domains: this.domains,
+      languages: this.languages,
+      languagePages: this.languagePages,
+      domainsVersion: this.domainsVersion,
+      homesVersion: this.homesVersion,
+    };
+  }
+
+  /** Takes a snapshot's arrays and state (an empty table: the index's constructor, before any page). */
+  restore(state: PageTableState, arrays: Pick<PageTable, (typeof ARRAYS)[number]>): void {
+    for (const name of ARRAYS) (this as Record<(typeof ARRAYS)[number], unknown>)[name] = arrays[name];
+    this.documents = state.documents;
+    this.sumTitle = state.sumTitle;
+    this.sumText = state.sumText;
+    this.domains.length = 0;
+    this.domainIds.clear();
+    // Entry 0 is no domain's (nor language's) id, as in a new table.
+    state.domains.forEach((domain, id) => (this.domains.push(domain), id > 0 && this.domainIds.set(domain, id)));
+    this.languages.length = 0;
+    this.languageIds.clear();
+    state.languages.forEach(
+      (language, id) => (this.languages.push(language), id > 0 && this.languageIds.set(language, id)),
+    );
+    this.languagePages.length = 0;
+    this.languagePages.push(...state.languagePages);
+    this.domainsVersion = state.domainsVersion;
+    this.homesVersion = state.homesVersion;
   }
 
   isLive(id: number): boolean {

@@ -155,6 +155,19 @@ export class IndexStorage {
     };
   }
 
+  /** How many writes of pages the index has had (a page table snapshot names the one it was taken at). */
+  pagesVersion(): number {
+    const value = this.statements.getMeta.pluck().get('pages_version') as string | undefined;
+    return value === undefined ? 0 : Number(JSON.parse(value));
+  }
+
+  /** Counts a write of pages, inside its transaction: the new version. */
+  bumpPagesVersion(): number {
+    const next = this.pagesVersion() + 1;
+    this.statements.setMeta.run('pages_version', JSON.stringify(next));
+    return next;
+  }
+
   /** Every stored page into the table; the next page id (ids are never reused). */
   loadPages(pages: PageTable): number {
     const rows = this.db.prepare(`SELECT ${PAGE_COLUMNS} FROM docs`).raw().iterate() as IterableIterator<PageRow>;
