@@ -103,51 +103,56 @@ const LIST_SLICE = 500;
 
 const skipped = (name: string) => name.startsWith('.') || name === 'node_modules';
 
+type EntryKind = 'file' | 'directory' | 'other';
+const kindOf = (entry: fsSync.Dirent | fsSync.Stats): EntryKind =>
+  entry.isDirectory() ? 'directory' : entry.isFile() ? 'file' : 'other';
+
 /**
- * The folder's page files with their size and modification time, in path order; with `only`,
- * just those relative paths (a named folder among them is listed whole). Symbolic links are
- * neither files nor folders here: a link loop cannot trap the walk.
+ * Walks the page files under `root`, each folder's entries in name order, giving each file to
+ * `visit`. Synchronous calls in slices, yielding to the event loop between them: a promise per
+ * stat costs several times the stat itself, and a folder of a million pages is walked at boot.
+ * Symbolic links are neither files nor folders here: a link loop cannot trap the walk.
  */
-export async function listFiles(dir: string, only?: string[]): Promise<FolderFile[]> {
-  const root = path.resolve(dir);
-  const files: FolderFile[] = [];
-  // Synchronous calls in slices, yielding between them: a promise per stat costs several times
-  // the stat itself, and a folder of 100,000 pages is listed at every boot.
+function walker(root: string, visit: (file: FolderFile) => void) {
   let sinceYield = 0;
-  const breathe = async () => {
-    if (++sinceYield < LIST_SLICE) return;
-    sinceYield = 0;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  };
-  const consider = async (absolute: string, name: string, kind: 'file' | 'directory' | 'other') => {
-    if (skipped(name)) return;
-    if (kind === 'directory') await walk(absolute);
-    else if (kind === 'file' && EXTENSIONS[path.extname(name).toLowerCase()]) {
-      await breathe();
-      let stat: fsSync.Stats | undefined;
-      try {
-        stat = fsSync.statSync(absolute);
-      } catch {
-        stat = undefined; // gone meanwhile
-      }
-      if (stat && stat.size <= (isDocument(name) ? MAX_DOCUMENT_BYTES : MAX_FILE_BYTES))
-        files.push({ absolute, relative: path.relative(root, absolute), size: stat.size, mtimeMs: stat.mtimeMs });
-    }
-  };
   const walk = async (folder: string): Promise<void> => {
     let entries: fsSync.Dirent[];
     try {
       entries = fsSync.readdirSync(folder, { withFileTypes: true });
     } catch {
-      entries = []; // gone meanwhile, or unreadable
+      return; // gone meanwhile, or unreadable
     }
-    for (const entry of entries)
-      await consider(
-        path.join(folder, entry.name),
-        entry.name,
-        entry.isDirectory() ? 'directory' : entry.isFile() ? 'file' : 'other',
-      );
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) await consider(path.join(folder, entry.name), entry.name, kindOf(entry));
   };
+  const consider = async (absolute: string, name: string, kind: EntryKind): Promise<void> => {
+    if (skipped(name)) return;
+    if (kind === 'directory') return walk(absolute);
+    if (kind !== 'file' || !EXTENSIONS[path.extname(name).toLowerCase()]) return;
+    if (++sinceYield >= LIST_SLICE) {
+      sinceYield = 0;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    let stat: fsSync.Stats;
+    try {
+      stat = fsSync.statSync(absolute);
+    } catch {
+      return; // gone meanwhile
+    }
+    if (stat.size <= (isDocument(name) ? MAX_DOCUMENT_BYTES : MAX_FILE_BYTES))
+      visit({ absolute, relative: path.relative(root, absolute), size: stat.size, mtimeMs: stat.mtimeMs });
+  };
+  return { walk, consider };
+}
+
+/**
+ * The folder's page files with their size and modification time, in path order; with `only`,
+ * just those relative paths (a named folder among them is listed whole).
+ */
+export async function listFiles(dir: string, only?: string[]): Promise<FolderFile[]> {
+  const root = path.resolve(dir);
+  const files = new Map<string, FolderFile>();
+  const { walk, consider } = walker(root, (file) => files.set(file.relative, file));
   if (only) {
     for (const relative of new Set(only)) {
       const absolute = path.resolve(root, relative);
@@ -155,16 +160,33 @@ export async function listFiles(dir: string, only?: string[]): Promise<FolderFil
       if (absolute !== root && !absolute.startsWith(root + path.sep)) continue;
       if (path.relative(root, absolute).split(path.sep).some(skipped)) continue;
       const stat = await fs.lstat(absolute).catch(() => null);
-      if (stat)
-        await consider(
-          absolute,
-          path.basename(absolute),
-          stat.isDirectory() ? 'directory' : stat.isFile() ? 'file' : 'other',
-        );
+      if (stat) await consider(absolute, path.basename(absolute), kindOf(stat));
     }
   } else await walk(root);
-  const unique = new Map(files.map((f) => [f.relative, f]));
-  return [...unique.values()].sort((a, b) => (a.relative < b.relative ? -1 : a.relative > b.relative ? 1 : 0));
+  return [...files.values()].sort((a, b) => (a.relative < b.relative ? -1 : a.relative > b.relative ? 1 : 0));
+}
+
+/** Visits every page file of the folder (see `listFiles`) without holding the listing. */
+export async function walkFiles(dir: string, visit: (file: FolderFile) => void): Promise<void> {
+  const root = path.resolve(dir);
+  await walker(root, visit).walk(root);
+}
+
+/** The page file at `relative` as the listing would give it, or null where the listing would not (gone, hidden, too large, a link). */
+export function listedFile(dir: string, relative: string): Omit<FolderFile, 'absolute'> | null {
+  const root = path.resolve(dir);
+  const absolute = path.resolve(root, relative);
+  if (!absolute.startsWith(root + path.sep)) return null;
+  if (path.relative(root, absolute).split(path.sep).some(skipped)) return null;
+  if (!EXTENSIONS[path.extname(absolute).toLowerCase()]) return null;
+  let stat: fsSync.Stats;
+  try {
+    stat = fsSync.lstatSync(absolute);
+  } catch {
+    return null;
+  }
+  if (!stat.isFile() || stat.size > (isDocument(relative) ? MAX_DOCUMENT_BYTES : MAX_FILE_BYTES)) return null;
+  return { relative: path.relative(root, absolute), size: stat.size, mtimeMs: stat.mtimeMs };
 }
 
 /**

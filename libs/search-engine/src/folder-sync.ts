@@ -6,12 +6,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ExtractionPool, prepareFile } from './extraction-pool';
-import { listFiles } from './folder-source';
+import { listedFile, listFiles, walkFiles } from './folder-source';
 import type { LocalIndex } from './local-index';
 import type { Extractor } from './to-document';
 
 /** The source name of the folder's pages (a seed's pages carry the seed). */
 export const FOLDER_SOURCE = 'folder';
+/** Recorded files read per slice when looking for those gone from the folder. */
+const GONE_SLICE = 2_000;
 /** Files read and extracted per batch of a folder sync (one message to a worker). */
 const SYNC_BATCH = 100;
 /** Batches being extracted while one is written. */
@@ -57,23 +59,7 @@ export async function syncFolder(
     if (source.required) throw new Error(`LOCAL_INDEX_DIR ${folder} does not exist`);
     return { indexed: 0, removed: 0 };
   }
-  type FileRow = { path: string; size: number; mtime: number; url: string | null };
-  const recorded = new Map<string, FileRow>();
-  // A path a watch event names may be a folder (a deleted one among them): its files are looked at too.
-  const under = index.db.prepare('SELECT path, size, mtime, url FROM files WHERE path = ? OR (path > ? AND path < ?)');
-  const rowsOf = only
-    ? only.flatMap(
-        (p) => under.all(p, `${p}${path.sep}`, `${p}${String.fromCharCode(path.sep.charCodeAt(0) + 1)}`) as FileRow[],
-      )
-    : (index.db.prepare('SELECT path, size, mtime, url FROM files').all() as FileRow[]);
-  for (const row of rowsOf) recorded.set(row.path, row);
-  const present = await listFiles(folder, only);
-  const changed = present.filter((f) => {
-    const row = recorded.get(f.relative);
-    return !row || row.size !== f.size || row.mtime !== f.mtimeMs;
-  });
-  const seen = new Set(present.map((f) => f.relative));
-  const gone = [...recorded.values()].filter((row) => !seen.has(row.path));
+  const { changed, recorded, gone } = only ? await compareSome(index, folder, only) : await compareAll(index, folder);
   if (changed.length === 0 && gone.length === 0) return { indexed: 0, removed: 0 };
 
   const upsertFile = index.db.prepare(
@@ -127,4 +113,65 @@ export async function syncFolder(
   }
   writer.flush();
   return { indexed, removed };
+}
+
+type FileRow = { path: string; size: number; mtime: number; url: string | null };
+/** A file of the folder to read again: its path, size and modification time. */
+type ChangedFile = { relative: string; size: number; mtimeMs: number };
+/** How the folder differs from what the index recorded: files to read, their old rows, rows whose file is gone. */
+interface Comparison {
+  changed: ChangedFile[];
+  recorded: Map<string, FileRow>;
+  gone: FileRow[];
+}
+
+/** The paths a watch event named (a folder among them, a deleted one too, is looked at whole) against their rows. */
+async function compareSome(index: LocalIndex, folder: string, only: string[]): Promise<Comparison> {
+  const recorded = new Map<string, FileRow>();
+  const under = index.db.prepare('SELECT path, size, mtime, url FROM files WHERE path = ? OR (path > ? AND path < ?)');
+  for (const p of only)
+    for (const row of under.all(p, `${p}${path.sep}`, `${p}${String.fromCharCode(path.sep.charCodeAt(0) + 1)}`) as FileRow[])
+      recorded.set(row.path, row);
+  const present = await listFiles(folder, only);
+  const changed = present.filter((f) => {
+    const row = recorded.get(f.relative);
+    return !row || row.size !== f.size || row.mtime !== f.mtimeMs;
+  });
+  const seen = new Set(present.map((f) => f.relative));
+  return { changed, recorded, gone: [...recorded.values()].filter((row) => !seen.has(row.path)) };
+}
+
+/**
+ * The whole folder against the files table, file by file: neither the listing nor the table is
+ * held whole (a boot over a million recorded files reads a row per file as it walks). Only when
+ * the table holds more rows than the walk matched are its rows read, in slices, for those whose
+ * file the listing no longer gives.
+ */
+async function compareAll(index: LocalIndex, folder: string): Promise<Comparison> {
+  const lookup = index.db.prepare('SELECT path, size, mtime, url FROM files WHERE path = ?');
+  const changed: ChangedFile[] = [];
+  const recorded = new Map<string, FileRow>();
+  let matched = 0;
+  await walkFiles(folder, (file) => {
+    const row = lookup.get(file.relative) as FileRow | undefined;
+    if (row) {
+      matched++;
+      if (row.size === file.size && row.mtime === file.mtimeMs) return;
+      recorded.set(row.path, row);
+    }
+    changed.push({ relative: file.relative, size: file.size, mtimeMs: file.mtimeMs });
+  });
+  const gone: FileRow[] = [];
+  const rows = index.db.prepare('SELECT COUNT(*) FROM files').pluck().get() as number;
+  if (rows > matched) {
+    const slice = index.db.prepare('SELECT path, size, mtime, url FROM files WHERE path > ? ORDER BY path LIMIT ?');
+    for (let after = ''; ; ) {
+      const batch = slice.all(after, GONE_SLICE) as FileRow[];
+      for (const row of batch) if (!listedFile(folder, row.path)) gone.push(row);
+      if (batch.length < GONE_SLICE) break;
+      after = batch[batch.length - 1].path;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+  return { changed, recorded, gone };
 }

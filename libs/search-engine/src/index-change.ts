@@ -11,10 +11,15 @@ export interface IndexChange {
   added: number[];
   dropped: number[];
   touched: string[];
+  /** So many words were touched (a merge of large segments) that every one is to be read again: cheaper to say than to list. */
+  touchedAll?: boolean;
 }
 
 export const emptyChange = (): IndexChange => ({ added: [], dropped: [], touched: [] });
 
+/** A write touching more words than this tells a reader to read every word again rather than listing them. */
+export const MAX_TOLD_WORDS = 20_000;
+
 /** Whether a reader has anything to follow. */
 export const changesSomething = (change: IndexChange): boolean =>
-  change.added.length > 0 || change.dropped.length > 0 || change.touched.length > 0;
+  change.added.length > 0 || change.dropped.length > 0 || change.touched.length > 0 || change.touchedAll === true;

@@ -1,3 +1,7 @@
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { IndexChange } from './index-change';
 import { LocalIndex } from './local-index';
 import { build, DOCS, doc, NOW, urls } from './testing/local-index-fixtures';
 
@@ -175,8 +179,9 @@ describe('LocalIndex', () => {
       }
     });
   });
-  it('takes a write that touches more words than a function call takes arguments', () => {
-    // A merge of large segments touches millions of words; one call spread over them overflowed the stack.
+  it('tells a reader that a write touching more words than are worth listing touched them all, and the reader answers as the writer does', async () => {
+    // A merge of large segments touches millions of words: listed, they overflowed the stack
+    // (one call spread over them) and crossed to the search thread for nothing.
     const word = (i: number) => {
       let w = '';
       for (let n = i + 26 ** 3; n > 0; n = Math.floor(n / 26)) w += String.fromCharCode(97 + (n % 26));
@@ -189,13 +194,32 @@ describe('LocalIndex', () => {
         text: Array.from({ length: 20_000 }, (_, i) => word(p * 20_000 + i)).join(' '),
       }),
     );
-    const index = new LocalIndex({ now: () => NOW });
-    let touched = 0;
-    index.onChange = (change) => (touched += change.touched.length);
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'told-'));
+    const file = path.join(dir, 'index.db');
+    const index = new LocalIndex({ file, now: () => NOW });
+    index.apply([doc('https://many.example/first', { text: `${word(7 * 20_000 + 123)} once` })], []);
+    const reader = new LocalIndex({ file, now: () => NOW, readonly: true });
+    const query = { query: word(7 * 20_000 + 123), limit: 10 };
+    expect(reader.search(query).hits.map((h) => h.url)).toEqual(['https://many.example/first']);
+    const changes: IndexChange[] = [];
+    index.onChange = (change) => {
+      changes.push(change);
+      reader.applyChange(change);
+    };
     index.apply(pages, []);
-    expect(touched).toBeGreaterThanOrEqual(200_000);
-    expect(index.search({ query: word(7 * 20_000 + 123), limit: 10 }).hits.map((h) => h.url)).toEqual([
-      'https://many.example/words-7',
-    ]);
+    expect(changes).toHaveLength(1);
+    expect(changes[0].touchedAll).toBe(true);
+    expect(changes[0].touched).toEqual([]);
+    const expected = ['https://many.example/words-7', 'https://many.example/first'];
+    expect(index.search(query).hits.map((h) => h.url).sort()).toEqual(expected.sort());
+    expect(reader.search(query)).toEqual(index.search(query));
+    // A small write still names its words.
+    index.onChange = (change) => changes.push(change);
+    index.apply([doc('https://many.example/small', { text: 'quiet harbour' })], []);
+    expect(changes[1].touchedAll).toBeUndefined();
+    expect(changes[1].touched).toEqual(expect.arrayContaining(['quiet', 'harbour']));
+    reader.close();
+    index.close();
+    await fs.rm(dir, { recursive: true, force: true });
   });
 });

@@ -2,7 +2,7 @@ import type { SearchPage, SearchQuery } from '@app/providers';
 import { analyse, type Analysed, type IndexedDocument, type PreparedDocument } from './document';
 import { compileFilter } from './filters';
 import type { ImpactList } from './impact-list';
-import { changesSomething, emptyChange, type IndexChange } from './index-change';
+import { changesSomething, emptyChange, type IndexChange, MAX_TOLD_WORDS } from './index-change';
 import { clustered } from './minhash-order';
 import { readPageSnapshot, writePageSnapshot } from './page-snapshot';
 import { PageTable } from './page-table';
@@ -276,7 +276,7 @@ export class LocalIndex {
         this.nextId = Math.max(this.nextId, id + 1);
       }
     }
-    this.refreshCaches(new Set(change.touched));
+    this.refreshCaches(new Set(change.touched), change.touchedAll === true);
   }
 
   /** Drops a page from the table (its postings die with it). */
@@ -316,24 +316,35 @@ export class LocalIndex {
   private afterWrite(touched: Set<string>): void {
     this.refreshCaches(touched);
     this.storage.maintain(this.pages, (merged) => {
-      for (const term of merged) this.postings.evict(term);
+      this.forgetWords(merged);
       this.told(merged);
     });
   }
 
   /**
-   * Adds words to the change a reader follows, one at a time: a merge of large segments touches
-   * millions, more than one call may pass as arguments (`push(...words)` overflowed the stack
-   * at 880,000 pages).
+   * Adds words to the change a reader follows, one at a time (`push(...words)` overflowed the
+   * stack at 880,000 pages); past MAX_TOLD_WORDS, the change says every word was touched instead:
+   * a merge of large segments touches millions, which would cross to the reader's thread for nothing.
    */
-  private told(words: Iterable<string>): void {
+  private told(words: Set<string>): void {
     const change = this.change;
-    if (change) for (const word of words) change.touched.push(word);
+    if (!change || change.touchedAll) return;
+    if (change.touched.length + words.size > MAX_TOLD_WORDS) {
+      change.touchedAll = true;
+      change.touched = [];
+    } else for (const word of words) change.touched.push(word);
   }
 
-  private refreshCaches(touched: Set<string>): void {
+  /** The cached postings of these words go (all of them, past MAX_TOLD_WORDS, as a reader does). */
+  private forgetWords(words: Set<string>): void {
+    if (words.size > MAX_TOLD_WORDS) this.postings.clear();
+    else for (const term of words) this.postings.evict(term);
+  }
+
+  private refreshCaches(touched: Set<string>, all = false): void {
     this.generation++;
-    for (const term of touched) this.postings.evict(term);
+    if (all) this.postings.clear();
+    else this.forgetWords(touched);
     this.told(touched);
     this.vocabulary.forget();
     this.postings.rebase(this.pages.basis());

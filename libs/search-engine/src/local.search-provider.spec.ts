@@ -132,6 +132,39 @@ describe('LocalSearchProvider', () => {
     expect(extract).toHaveBeenCalledTimes(1);
   });
 
+  it('at boot, compares a folder of folders file by file: an edited page is read again, one grown past the size bound and one behind a hidden name are gone', async () => {
+    await fs.mkdir(path.join(pagesDir, 'news', 'old'), { recursive: true });
+    const kept = 'The harbour museum opens a hall of ship models.';
+    await fs.writeFile(
+      path.join(pagesDir, 'news', 'old', 'museum.html'),
+      page('https://news.river.example/museum', 'Museum hall', kept),
+    );
+    await fs.writeFile(
+      path.join(pagesDir, 'news', 'market.html'),
+      page('https://news.river.example/market', 'Night market', 'A night market fills the quay on Fridays.'),
+    );
+    const first = provider();
+    await first.ready();
+    expect(await urls(first, 'night market')).toEqual(['https://news.river.example/market']);
+    await first.close();
+    await fs.writeFile(
+      path.join(pagesDir, 'news', 'old', 'museum.html'),
+      page('https://news.river.example/museum', 'Museum hall', 'The harbour museum now shows lighthouse lenses.'),
+    );
+    // Past the 5 MB a page file may weigh: the listing leaves it out, so its page goes.
+    await fs.writeFile(path.join(pagesDir, 'ferry.html'), 'x'.repeat(5 * 1024 * 1024 + 1));
+    await fs.rename(path.join(pagesDir, 'news', 'market.html'), path.join(pagesDir, 'news', '.market.html'));
+    const extract = jest.fn(extractDocument);
+    const again = provider({ extract });
+    await again.settled();
+    expect(await urls(again, 'lighthouse lenses')).toEqual(['https://news.river.example/museum']);
+    expect(await urls(again, 'ship models')).toEqual([]);
+    expect(await urls(again, 'battery ferry')).toEqual([]);
+    expect(await urls(again, 'night market')).toEqual([]);
+    expect(await urls(again, 'swing bridge')).toEqual(['https://news.river.example/bridge']);
+    expect(extract).toHaveBeenCalledTimes(1);
+  });
+
   it('refresh re-reads the folder: an edited page replaces its old document', async () => {
     const p = provider();
     await p.ready();

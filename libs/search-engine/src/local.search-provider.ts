@@ -237,15 +237,12 @@ export class LocalSearchProvider implements SearchProvider {
     }));
     recordFiles(index);
     const meta = index.meta<SourcesMeta>('sources');
-    if (!meta || (meta.folder ?? null) !== (this.folder ?? null)) {
+    const stored = !!meta && (meta.folder ?? null) === (this.folder ?? null);
+    if (!stored) {
       // A new index, or another folder (its files are not the ones recorded): read it before answering.
       this.removeWhere(FOLDER_SOURCE);
       forgetFiles(index);
       await this.syncFolder();
-    } else {
-      // The stored index answers at once; what changed in the folder while the service was down
-      // is read in the background, as a watched change would be.
-      this.onFolderChange('all');
     }
     this.crawledSeeds = new Set((meta?.seeds ?? []).filter((seed) => this.seeds.includes(seed)));
     let dropped = 0;
@@ -275,6 +272,9 @@ export class LocalSearchProvider implements SearchProvider {
       this.searcher = IndexSearcher.start(path.join(this.storeDir, INDEX_FILE), this.options.cacheBytes);
       if (this.searcher) index.onChange = (change) => this.searcher?.follow(change);
     }
+    // The stored index answers at once; what changed in the folder while the service was down is
+    // read in the background once searches are served, as a watched change would be.
+    if (stored) this.onFolderChange('all');
     if (this.folder && this.options.watch !== false) {
       this.watcher = new FolderWatcher(this.folder, (changed) => this.onFolderChange(changed));
       this.watcher.start();

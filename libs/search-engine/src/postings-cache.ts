@@ -59,6 +59,12 @@ export class PostingsCache {
     }
   }
 
+  /** Forgets every term (a merge rewrote more of them than are worth naming). */
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+
   evict(term: string): void {
     const cached = this.entries.get(term);
     if (!cached) return;

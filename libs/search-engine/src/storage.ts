@@ -14,8 +14,14 @@ import type { PageFacts, PageTable } from './page-table';
 // Bump when the stored shape or the analysis changes: an index of another format is rebuilt.
 // 3: the SQLite segment store (2 and before were minisearch JSON files).
 const FORMAT = 3;
-/** More segments than this and the two smallest neighbours are merged. */
-const MAX_SEGMENTS = 10;
+/** This many neighbouring segments of about the same size are merged into one. */
+const MERGE_FACTOR = 10;
+/** Segments "of about the same size": the largest of the run at most this many times the smallest. */
+const SAME_SIZE = 3;
+/** More segments than this (pages added one by one make segments of every size) and the two smallest neighbours are merged. */
+const MAX_SEGMENTS = 30;
+/** Rows of one segment read at a time while merging. */
+const MERGE_SLICE = 256;
 /** A segment whose pages are more than this share replaced or removed is rewritten without them. */
 const MAX_DEAD_SHARE = 0.3;
 
@@ -222,99 +228,191 @@ export class IndexStorage {
   }
 
   /**
-   * Merges neighbouring small segments past MAX_SEGMENTS, and rewrites a segment that is mostly
-   * dead pages. `merged` is told the terms each merge rewrote.
+   * Merges segments as they pile up, and rewrites a segment that is mostly dead pages. Merges are
+   * tiered, as in Lucene's log merge policy: MERGE_FACTOR neighbours of about the same size become
+   * one, so a page's postings are rewritten about once per tenfold growth of the index (not at
+   * every write past a fixed count). `merged` is told the terms each merge rewrote.
    */
   maintain(pages: PageTable, merged: (touched: Set<string>) => void): void {
     for (;;) {
-      const segments = this.statements.segments.all() as Array<{
-        id: number;
-        min_doc: number;
-        max_doc: number;
-        docs: number;
-        postings: number;
-      }>;
+      const segments = this.statements.segments.all() as SegmentRow[];
       const dead = segments.find((s) => s.docs > 0 && 1 - pages.liveIn(s.min_doc, s.max_doc) / s.docs > MAX_DEAD_SHARE);
       if (dead) {
-        merged(this.merge([dead.id], pages.live));
+        merged(this.merge([dead.id], pages));
         continue;
       }
-      if (segments.length <= MAX_SEGMENTS) return;
-      let best = 0;
-      for (let i = 1; i + 1 < segments.length; i++) {
-        if (segments[i].postings + segments[i + 1].postings < segments[best].postings + segments[best + 1].postings)
-          best = i;
-      }
-      merged(this.merge([segments[best].id, segments[best + 1].id], pages.live));
+      const run = mergeable(segments);
+      if (!run) return;
+      merged(this.merge(run, pages));
     }
   }
 
-  /** Rewrites the segments (neighbours, in id order) as one, keeping only live pages' postings. */
-  private merge(ids: number[], live: Uint8Array): Set<string> {
-    const placeholders = ids.map(() => '?').join(', ');
+  /**
+   * Rewrites the segments (neighbours, in id order) as one under the first one's id, keeping only
+   * live pages' postings. Each segment is read in term order a slice at a time and the terms are
+   * merged as they come (a k-way merge), each written as soon as it is whole: the merge holds a
+   * slice per segment, never the segments themselves.
+   */
+  private merge(ids: number[], pages: PageTable): Set<string> {
+    const live = pages.live;
     const touched = new Set<string>();
+    const target = ids[0];
+    const slice = this.db.prepare(
+      'SELECT term, data FROM postings WHERE segment = ? AND term > ? ORDER BY term LIMIT ?',
+    );
+    const upsert = this.db.prepare(
+      'INSERT INTO postings (term, segment, df_title, df_text, data) VALUES (?, ?, ?, ?, ?) ON CONFLICT (term, segment) DO UPDATE SET df_title = excluded.df_title, df_text = excluded.df_text, data = excluded.data',
+    );
+    const drop = this.db.prepare('DELETE FROM postings WHERE term = ? AND segment = ?');
     this.db.transaction(() => {
-      const rows = this.db
-        .prepare(`SELECT term, segment, data FROM postings WHERE segment IN (${placeholders}) ORDER BY term, segment`)
-        .iterate(...ids) as IterableIterator<{
-        term: string;
-        segment: number;
-        data: Buffer;
-      }>;
-      const target = ids[0];
-      const kept: Array<[string, Buffer, number, number]> = [];
-      let current: string | null = null;
-      let docs: number[] = [];
-      let title: number[] = [];
-      let text: number[] = [];
-      const close = () => {
-        if (current !== null && docs.length > 0) {
-          kept.push([
-            current,
-            encodePostings(docs, title, text),
-            title.filter((t) => t > 0).length,
-            text.filter((t) => t > 0).length,
-          ]);
-        }
-        docs = [];
-        title = [];
-        text = [];
-      };
+      const cursors = ids.map((segment) => new SegmentCursor(slice, segment));
       let postings = 0;
       let min = Infinity;
       let max = 0;
-      const pages = new Set<number>();
-      for (const row of rows) {
-        if (row.term !== current) {
-          close();
-          current = row.term;
+      for (;;) {
+        let term: string | null = null;
+        for (const cursor of cursors) {
+          const head = cursor.head();
+          if (head !== null && (term === null || compareCodePoints(head.term, term) < 0)) term = head.term;
         }
-        touched.add(row.term);
-        const decoded = decodePostings(row.data);
-        for (let i = 0; i < decoded.docs.length; i++) {
-          const id = decoded.docs[i];
-          if (!live[id]) continue;
-          docs.push(id);
-          title.push(decoded.title[i]);
-          text.push(decoded.text[i]);
-          postings++;
-          pages.add(id);
-          if (id < min) min = id;
-          if (id > max) max = id;
+        if (term === null) break;
+        touched.add(term);
+        const parts: Buffer[] = [];
+        for (const cursor of cursors) {
+          const head = cursor.head();
+          if (head === null || head.term !== term) continue;
+          parts.push(head.data);
+          cursor.next();
+          if (cursor.segment !== target) drop.run(term, cursor.segment);
         }
+        const merged = keepLive(parts, live);
+        if (merged.n === 0) {
+          drop.run(term, target);
+          continue;
+        }
+        upsert.run(term, target, merged.dfTitle, merged.dfText, merged.data);
+        postings += merged.n;
+        if (merged.min < min) min = merged.min;
+        if (merged.max > max) max = merged.max;
       }
-      close();
-      this.db.prepare(`DELETE FROM postings WHERE segment IN (${placeholders})`).run(...ids);
-      this.db.prepare(`DELETE FROM segments WHERE id IN (${placeholders})`).run(...ids);
-      if (kept.length === 0) return;
-      this.db
-        .prepare('INSERT INTO segments (id, min_doc, max_doc, docs, postings) VALUES (?, ?, ?, ?, ?)')
-        .run(target, min, max, pages.size, postings);
-      for (const [term, data, dfTitle, dfText] of kept)
-        this.statements.insertPostings.run(term, target, dfTitle, dfText, data);
+      const others = ids.slice(1);
+      if (others.length > 0)
+        this.db.prepare(`DELETE FROM segments WHERE id IN (${others.map(() => '?').join(', ')})`).run(...others);
+      if (postings === 0) this.db.prepare('DELETE FROM segments WHERE id = ?').run(target);
+      else
+        this.db
+          .prepare('UPDATE segments SET min_doc = ?, max_doc = ?, docs = ?, postings = ? WHERE id = ?')
+          .run(min, max, pages.liveIn(min, max), postings, target);
     })();
     return touched;
   }
+}
+
+interface SegmentRow {
+  id: number;
+  min_doc: number;
+  max_doc: number;
+  docs: number;
+  postings: number;
+}
+
+/**
+ * The segments to merge next, or null: the newest run of MERGE_FACTOR neighbours of about the same
+ * size; past MAX_SEGMENTS, the two smallest neighbours.
+ */
+export function mergeable(segments: ReadonlyArray<Pick<SegmentRow, 'id' | 'postings'>>): number[] | null {
+  for (let end = segments.length; end >= MERGE_FACTOR; end--) {
+    const run = segments.slice(end - MERGE_FACTOR, end);
+    const sizes = run.map((s) => Math.max(1, s.postings));
+    if (Math.max(...sizes) <= SAME_SIZE * Math.min(...sizes)) return run.map((s) => s.id);
+  }
+  if (segments.length <= MAX_SEGMENTS) return null;
+  let best = 0;
+  for (let i = 1; i + 1 < segments.length; i++) {
+    if (segments[i].postings + segments[i + 1].postings < segments[best].postings + segments[best + 1].postings)
+      best = i;
+  }
+  return [segments[best].id, segments[best + 1].id];
+}
+
+/**
+ * Orders strings as SQLite's BINARY collation does (UTF-8 bytes, that is code points): a
+ * surrogate pair (a code point past U+FFFF) sorts after every other UTF-16 unit, where plain
+ * string comparison would put it before U+E000..U+FFFF.
+ */
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800) x += x < 0xe000 ? 0x2000 : -0x800;
+    if (y >= 0xd800) y += y < 0xe000 ? 0x2000 : -0x800;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+/** One segment's postings rows in term order, read a slice at a time. */
+class SegmentCursor {
+  private rows: Array<{ term: string; data: Buffer }> = [];
+  private at = 0;
+  private done = false;
+  private after = '';
+
+  constructor(
+    private readonly slice: Database.Statement,
+    readonly segment: number,
+  ) {}
+
+  head(): { term: string; data: Buffer } | null {
+    if (this.at < this.rows.length) return this.rows[this.at];
+    if (this.done) return null;
+    this.rows = this.slice.all(this.segment, this.after, MERGE_SLICE) as Array<{ term: string; data: Buffer }>;
+    this.at = 0;
+    if (this.rows.length < MERGE_SLICE) this.done = true;
+    if (this.rows.length === 0) return null;
+    this.after = this.rows[this.rows.length - 1].term;
+    return this.rows[0];
+  }
+
+  next(): void {
+    this.at++;
+  }
+}
+
+/** Postings blobs of one term (segments in id order) as one, live pages only, with its counts. */
+function keepLive(
+  parts: Buffer[],
+  live: Uint8Array,
+): { data: Buffer; n: number; dfTitle: number; dfText: number; min: number; max: number } {
+  const decoded = parts.map(decodePostings);
+  let n = 0;
+  for (const d of decoded) for (let i = 0; i < d.docs.length; i++) if (live[d.docs[i]]) n++;
+  const data = Buffer.allocUnsafe(n * 6);
+  let k = 0;
+  let dfTitle = 0;
+  let dfText = 0;
+  for (const d of decoded) {
+    for (let i = 0; i < d.docs.length; i++) {
+      const id = d.docs[i];
+      if (!live[id]) continue;
+      data.writeUInt32LE(id, k * 4);
+      data[n * 4 + k] = d.title[i];
+      data[n * 5 + k] = d.text[i];
+      if (d.title[i] > 0) dfTitle++;
+      if (d.text[i] > 0) dfText++;
+      k++;
+    }
+  }
+  return {
+    data,
+    n,
+    dfTitle,
+    dfText,
+    min: n > 0 ? data.readUInt32LE(0) : Infinity,
+    max: n > 0 ? data.readUInt32LE((n - 1) * 4) : 0,
+  };
 }
 
 /** Sets a stored page row in the table. */
