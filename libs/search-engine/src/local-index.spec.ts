@@ -179,6 +179,30 @@ describe('LocalIndex', () => {
       }
     });
   });
+  it('never answers with a page removed or replaced since its words were last searched (their postings still cached)', () => {
+    const index = new LocalIndex({ now: () => NOW });
+    // Enough pages that one removal leaves the collection's statistics (and so the cache) as they were.
+    const filler = Array.from({ length: 200 }, (_, i) => doc(`https://filler.example/${i}`, { text: `filler words ${i}` }));
+    index.apply(
+      [
+        doc('https://coast.example/island', { text: 'quokka island ferry' }),
+        doc('https://coast.example/beach', { text: 'quokka beach walk' }),
+        ...filler,
+      ],
+      [],
+    );
+    const found = (query: string) => index.search({ query, limit: 10 }).hits.map((h) => h.url);
+    expect(found('quokka').sort()).toEqual(['https://coast.example/beach', 'https://coast.example/island']);
+    expect(found('ferry')).toEqual(['https://coast.example/island']);
+    index.remove('https://coast.example/island');
+    expect(found('quokka')).toEqual(['https://coast.example/beach']);
+    // Replaced by a version without those words: the old one's postings of them are dead.
+    index.upsert(doc('https://coast.example/beach', { text: 'a rocky cove' }));
+    expect(found('quokka')).toEqual([]);
+    expect(found('ferry')).toEqual([]);
+    expect(found('cove')).toEqual(['https://coast.example/beach']);
+  });
+
   it('tells a reader that a write touching more words than are worth listing touched them all, and the reader answers as the writer does', async () => {
     // A merge of large segments touches millions of words: listed, they overflowed the stack
     // (one call spread over them) and crossed to the search thread for nothing.

@@ -38,7 +38,11 @@ export interface Retrieval {
 export function evaluate(query: SearchQuery, r: Retrieval): SearchPage {
   const limit = Math.max(1, Math.min(100, Math.floor(query.limit ?? 10)));
   const page = Math.max(1, Math.floor(query.page ?? 1));
-  const admit = r.filter(query);
+  // A page dropped since a word's postings were cached is still in them (until they are read
+  // again): it is never a result.
+  const filter = r.filter(query);
+  const live = r.pages.live;
+  const admit = (doc: number) => live[doc] === 1 && (!filter || filter(doc));
   const queryTerms = [...new Set(terms(query.query))];
   const lists: ImpactList[] = [];
   const matchedTerms: string[] = [];
