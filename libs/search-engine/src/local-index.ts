@@ -179,6 +179,7 @@ export class LocalIndex {
     let removed = 0;
     const segment = new SegmentBuilder();
     this.change = emptyChange();
+    const version = this.pagesVersion + 1;
     this.db.transaction(() => {
       for (const url of removals) if (this.drop(url)) removed++;
       // The last copy of a URL in the batch wins, as it would added one by one.
@@ -190,9 +191,10 @@ export class LocalIndex {
       }
       for (const page of clustered([...last.values()])) this.insert(page.doc, page.analysed, segment);
       this.storage.writeSegment(segment);
-      this.pagesVersion = this.storage.bumpPagesVersion();
+      this.storage.setPagesVersion(version);
       alongside?.();
     })();
+    this.pagesVersion = version;
     this.afterWrite(new Set(segment.terms.keys()));
     const change = this.change;
     this.change = null;

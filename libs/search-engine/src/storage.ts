@@ -167,11 +167,9 @@ export class IndexStorage {
     return value === undefined ? 0 : Number(JSON.parse(value));
   }
 
-  /** Counts a write of pages, inside its transaction: the new version. */
-  bumpPagesVersion(): number {
-    const next = this.pagesVersion() + 1;
-    this.statements.setMeta.run('pages_version', JSON.stringify(next));
-    return next;
+  /** Records a write of pages, inside its transaction (the writer keeps the count it loaded). */
+  setPagesVersion(version: number): void {
+    this.statements.setMeta.run('pages_version', JSON.stringify(version));
   }
 
   /** Every stored page into the table; the next page id (ids are never reused). */
