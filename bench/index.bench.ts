@@ -185,7 +185,10 @@ function runFts5(dataDir: string, pagesDir: string): Promise<PeerFigures | { ok:
       try {
         resolve({ ok: true, ...(JSON.parse(out.trim().split('\n').pop() ?? '') as Omit<PeerFigures, 'ok'>) });
       } catch {
-        resolve({ ok: false, error: `exit ${code ?? signal}: ${err.trim().split('\n').slice(-2).join(' ').slice(0, 200)}` });
+        resolve({
+          ok: false,
+          error: `exit ${code ?? signal}: ${err.trim().split('\n').slice(-2).join(' ').slice(0, 200)}`,
+        });
       }
     });
   });
@@ -456,7 +459,9 @@ async function main(): Promise<void> {
 
 /** This checkout's figures at the largest size against those at the smallest, beside the targets. */
 function scaling(rows: Array<Record<string, unknown>>): string[] {
-  const ours = rows.filter((r) => r.build === 'after (this checkout, sqlite)' && r.build_ok) as Array<Record<string, any>>;
+  const ours = rows.filter((r) => r.build === 'after (this checkout, sqlite)' && r.build_ok) as Array<
+    Record<string, any>
+  >;
   if (ours.length < 2) return [];
   const small = ours.reduce((a, b) => (b.size < a.size ? b : a));
   const large = ours.reduce((a, b) => (b.size > a.size ? b : a));

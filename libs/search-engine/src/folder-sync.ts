@@ -130,7 +130,11 @@ async function compareSome(index: LocalIndex, folder: string, only: string[]): P
   const recorded = new Map<string, FileRow>();
   const under = index.db.prepare('SELECT path, size, mtime, url FROM files WHERE path = ? OR (path > ? AND path < ?)');
   for (const p of only)
-    for (const row of under.all(p, `${p}${path.sep}`, `${p}${String.fromCharCode(path.sep.charCodeAt(0) + 1)}`) as FileRow[])
+    for (const row of under.all(
+      p,
+      `${p}${path.sep}`,
+      `${p}${String.fromCharCode(path.sep.charCodeAt(0) + 1)}`,
+    ) as FileRow[])
       recorded.set(row.path, row);
   const present = await listFiles(folder, only);
   const changed = present.filter((f) => {
@@ -165,7 +169,7 @@ async function compareAll(index: LocalIndex, folder: string): Promise<Comparison
   const rows = index.db.prepare('SELECT COUNT(*) FROM files').pluck().get() as number;
   if (rows > matched) {
     const slice = index.db.prepare('SELECT path, size, mtime, url FROM files WHERE path > ? ORDER BY path LIMIT ?');
-    for (let after = ''; ; ) {
+    for (let after = ''; ;) {
       const batch = slice.all(after, GONE_SLICE) as FileRow[];
       for (const row of batch) if (!listedFile(folder, row.path)) gone.push(row);
       if (batch.length < GONE_SLICE) break;

@@ -182,7 +182,9 @@ describe('LocalIndex', () => {
   it('never answers with a page removed or replaced since its words were last searched (their postings still cached)', () => {
     const index = new LocalIndex({ now: () => NOW });
     // Enough pages that one removal leaves the collection's statistics (and so the cache) as they were.
-    const filler = Array.from({ length: 200 }, (_, i) => doc(`https://filler.example/${i}`, { text: `filler words ${i}` }));
+    const filler = Array.from({ length: 200 }, (_, i) =>
+      doc(`https://filler.example/${i}`, { text: `filler words ${i}` }),
+    );
     index.apply(
       [
         doc('https://coast.example/island', { text: 'quokka island ferry' }),
@@ -235,7 +237,12 @@ describe('LocalIndex', () => {
     expect(changes[0].touchedAll).toBe(true);
     expect(changes[0].touched).toEqual([]);
     const expected = ['https://many.example/words-7', 'https://many.example/first'];
-    expect(index.search(query).hits.map((h) => h.url).sort()).toEqual(expected.sort());
+    expect(
+      index
+        .search(query)
+        .hits.map((h) => h.url)
+        .sort(),
+    ).toEqual(expected.sort());
     expect(reader.search(query)).toEqual(index.search(query));
     // A small write still names its words.
     index.onChange = (change) => changes.push(change);

@@ -72,7 +72,15 @@ describe('segment merges', () => {
     const single = new LocalIndex({ now: () => NOW });
     single.apply(pages, []);
     expect(batched.stats().postings).toBe(single.stats().postings);
-    for (const query of ['tram depot', 'night bus', 'ferry pier cable', 'word7', 'depot 93', 'kx\uf900y', 'kx\u{20000}y']) {
+    for (const query of [
+      'tram depot',
+      'night bus',
+      'ferry pier cable',
+      'word7',
+      'depot 93',
+      'kx\uf900y',
+      'kx\u{20000}y',
+    ]) {
       const a = single.search({ query, limit: 50 }).hits.map((h) => [h.url, h.score.toFixed(6)]);
       expect(a.length).toBeGreaterThan(0);
       const b = batched.search({ query, limit: 50 }).hits.map((h) => [h.url, h.score.toFixed(6)]);
@@ -89,7 +97,13 @@ describe('segment merges', () => {
     const astral = 'a\u{1f600}';
     const late = 'a\uffe1';
     for (let id = 1; id <= 10; id++) {
-      pages.set(id, { url: `https://s.example/${id}`, date: null, category: null, language: null, domain: 's.example' }, 1, 2, 0);
+      pages.set(
+        id,
+        { url: `https://s.example/${id}`, date: null, category: null, language: null, domain: 's.example' },
+        1,
+        2,
+        0,
+      );
       const segment = new SegmentBuilder();
       const textTf = new Map([[astral, 1]]);
       if (id % 2) textTf.set(late, 1);

@@ -1,14 +1,7 @@
 import { fold } from '../decider';
-import { testContext } from '../testing/given-when-then';
-import {
-  hasEnded,
-  type TaskGroupEndsCommand,
-  taskGroupEndsDecider,
-  type TaskGroupEndsEvent,
-  type TaskGroupEndsState,
-} from './task-group-ends';
+import { record as recordAll } from '../testing/given-when-then';
+import { hasEnded, type TaskGroupEndsCommand, taskGroupEndsDecider } from './task-group-ends';
 
-const ctx = testContext();
 const end = (seq: number, num_task_runs: number, status: 'completed' | 'failed' | 'cancelled' = 'completed') =>
   ({
     type: 'RecordGroupRunEnded',
@@ -19,17 +12,7 @@ const end = (seq: number, num_task_runs: number, status: 'completed' | 'failed' 
     num_task_runs,
   }) satisfies TaskGroupEndsCommand;
 
-/** Decides each command on the state so far and folds what it decided: the stream's events. */
-function record(commands: TaskGroupEndsCommand[]): { events: TaskGroupEndsEvent[]; state: TaskGroupEndsState } {
-  const events: TaskGroupEndsEvent[] = [];
-  let state = taskGroupEndsDecider.initialState;
-  for (const command of commands) {
-    const decided = taskGroupEndsDecider.decide(command, state, ctx);
-    events.push(...decided);
-    state = decided.reduce(taskGroupEndsDecider.evolve, state);
-  }
-  return { events, state };
-}
+const record = (commands: TaskGroupEndsCommand[]) => recordAll(taskGroupEndsDecider, commands);
 
 describe('task group ends', () => {
   it('records each run end once and completes the group with its last, counted by how each ended', () => {

@@ -1,8 +1,9 @@
 import { Conflict } from '../decider';
-import { testContext } from '../testing/given-when-then';
-import { type TaskGroupCommand, taskGroupDecider, type TaskGroupEvent, type TaskGroupState } from './task-group';
+import { record as recordAll, testContext } from '../testing/given-when-then';
 
 const ctx = testContext();
+import { type TaskGroupCommand, taskGroupDecider } from './task-group';
+
 const create: TaskGroupCommand = {
   type: 'CreateTaskGroup',
   taskgroup_id: 'tgrp_1',
@@ -12,17 +13,7 @@ const create: TaskGroupCommand = {
   webhook: null,
 };
 
-/** Decides each command on the state so far and folds what it decided: the stream's events. */
-function record(commands: TaskGroupCommand[]): { events: TaskGroupEvent[]; state: TaskGroupState } {
-  const events: TaskGroupEvent[] = [];
-  let state = taskGroupDecider.initialState;
-  for (const command of commands) {
-    const decided = taskGroupDecider.decide(command, state, ctx);
-    events.push(...decided);
-    state = decided.reduce(taskGroupDecider.evolve, state);
-  }
-  return { events, state };
-}
+const record = (commands: TaskGroupCommand[]) => recordAll(taskGroupDecider, commands);
 
 describe('task group runs added', () => {
   it('numbers each request after the ones before', () => {

@@ -33,3 +33,22 @@ export function specFor<Command, Event extends DomainEvent, State>(
     },
   });
 }
+
+/**
+ * Decides each command on the state so far and folds what it decided, as a stream would record
+ * them one after another: the events and the state they leave.
+ */
+export function record<Command, Event extends DomainEvent, State>(
+  decider: Decider<Command, Event, State>,
+  commands: Command[],
+  context: DecideContext = testContext(),
+): { events: Event[]; state: State } {
+  const events: Event[] = [];
+  let state = decider.initialState;
+  for (const command of commands) {
+    const decided = decider.decide(command, state, context);
+    events.push(...decided);
+    state = decided.reduce(decider.evolve, state);
+  }
+  return { events, state };
+}
