@@ -22,6 +22,16 @@ export interface ImpactList {
   weight?: number;
   /** Positions of the list's best postings, best first (ties: the earlier position), at most `SEEDS`. */
   best: Uint32Array;
+  /**
+   * Computes the impact at a position, for a list built from a word's kept block bounds: only the
+   * postings a query reads are computed (then `impacts` is empty). Absent: every impact is in `impacts`.
+   */
+  impactOf?: (p: number) => number;
+}
+
+/** The impact at position `p`. */
+export function impactAt(list: ImpactList, p: number): number {
+  return list.impactOf === undefined ? list.impacts[p] : list.impactOf(p);
 }
 
 export interface Scored {
@@ -96,7 +106,7 @@ export function scoreOf(lists: ImpactList[], doc: number): number {
   let score = 0;
   for (const list of lists) {
     const p = seek(list.docs, 0, doc);
-    if (p < list.docs.length && list.docs[p] === doc) score += list.impacts[p] * (list.weight ?? 1);
+    if (p < list.docs.length && list.docs[p] === doc) score += impactAt(list, p) * (list.weight ?? 1);
   }
   return score;
 }

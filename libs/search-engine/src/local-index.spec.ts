@@ -179,6 +179,40 @@ describe('LocalIndex', () => {
       }
     });
   });
+  it('a word whose list was evicted is read again computing only the postings a query reads, and answers exactly as a whole list does', () => {
+    const topics = ['harbour ferry', 'tram depot', 'cable car', 'night market', 'river barge'];
+    const pages = Array.from({ length: 3000 }, (_, i) =>
+      doc(`https://pages.example/${i}`, {
+        title: `Page ${i} ${topics[i % 5]}`,
+        // Common words in every page, more often in the first pages (as a topic's pages cluster), and rarer ones.
+        text: `${'city '.repeat(i < 300 ? 2 + (i % 3) : 1)}transport notes ${topics[(i * 7) % 5]} ${i % 13 ? '' : 'lighthouse keeper'} ${'filler '.repeat(i % 9)} code${i % 97}`,
+      }),
+    );
+    // 100 KB: a common word's whole list does not stay, its bounds (a 64th of it) do.
+    const small = new LocalIndex({ now: () => NOW, cacheBytes: 100_000 });
+    const large = new LocalIndex({ now: () => NOW });
+    small.apply(pages, []);
+    large.apply(pages, []);
+    const queries = [
+      'city transport',
+      'city lighthouse',
+      'ferry city notes',
+      'code42 city',
+      'tram depot city transport',
+    ];
+    const scored = (index: LocalIndex, query: string) =>
+      index.search({ query, limit: 10 }).hits.map((h) => [h.url, h.score.toFixed(6)]);
+    for (const query of queries) expect(scored(small, query)).toEqual(scored(large, query));
+    // Again: the lists went, their bounds stayed, and the lists are rebuilt from them.
+    for (const query of queries) expect(scored(small, query)).toEqual(scored(large, query));
+    const stats = small.stats();
+    expect(stats.boundedTerms).toBeGreaterThan(stats.cachedTerms);
+    expect(stats.lazyLists).toBeGreaterThan(0);
+    // Pages alike in every word leave little to skip here; at a million pages most is (bench:index).
+    expect(stats.lazyPostings.computed).toBeLessThan(stats.lazyPostings.total * 0.6);
+    expect(large.stats().lazyLists).toBe(0);
+  });
+
   it('never answers with a page removed or replaced since its words were last searched (their postings still cached)', () => {
     const index = new LocalIndex({ now: () => NOW });
     // Enough pages that one removal leaves the collection's statistics (and so the cache) as they were.

@@ -32,9 +32,14 @@ export interface IndexStats {
   documents: number;
   segments: number;
   postings: number;
-  /** Terms whose postings are decoded in memory, and their bytes. */
+  /** Terms whose postings are decoded in memory, and their bytes (block bounds kept included). */
   cachedTerms: number;
   cachedBytes: number;
+  /** Terms whose block bounds are kept (their lists are then computed only where a query reads). */
+  boundedTerms: number;
+  /** Lists built from kept bounds since the index was opened, their postings, and the impacts computed of them. */
+  lazyLists: number;
+  lazyPostings: { computed: number; total: number };
 }
 
 /**
@@ -154,6 +159,9 @@ export class LocalIndex {
       postings: segments.p,
       cachedTerms: this.postings.size,
       cachedBytes: this.postings.cachedBytes,
+      boundedTerms: this.postings.boundedTerms,
+      lazyLists: this.postings.lazy.lists,
+      lazyPostings: { computed: this.postings.lazy.computed, total: this.postings.lazy.postings },
     };
   }
 

@@ -19,14 +19,35 @@ interface CachedTerm {
   bytes: number;
 }
 
+/** What a term's list keeps once the list itself is evicted: enough to bound its blocks without computing them. */
+interface KeptBounds {
+  postings: number;
+  blockMax: Float32Array;
+  max: number;
+  best: Uint32Array;
+  bytes: number;
+}
+
+const NO_IMPACTS = new Float32Array(0);
+
+/** The share of the cache's bytes given to kept block bounds (a word's costs 1/64 of its list's). */
+const BOUNDS_SHARE = 0.25;
+
 /**
- * Terms' live postings, decoded, with each posting's score contribution (its impact), kept in a
+ * Terms' postings, decoded, with each posting's score contribution (its impact), kept in a
  * bounded cache, least recently used first out. Impacts depend on the collection's statistics:
  * they are kept while those drift little, and all recomputed once they drift more.
+ *
+ * A list is computed whole the first time its word is asked for; its block maxima and best
+ * postings (a 64th of its size) are kept apart, in their own bounded share. Once the list is
+ * evicted, the next query of that word decodes its postings and computes the impacts of only the
+ * postings it reads: block-max skipping leaves most of a common word's postings unread.
  */
 export class PostingsCache {
   private readonly entries = new Map<string, CachedTerm>();
+  private readonly bounds = new Map<string, KeptBounds>();
   private bytes = 0;
+  private boundsBytes = 0;
   /** Collection statistics the cached impacts were computed with. */
   private basis: CollectionBasis = { documents: 0, avgTitle: 0, avgText: 0 };
 
@@ -37,8 +58,15 @@ export class PostingsCache {
   }
 
   get cachedBytes(): number {
-    return this.bytes;
+    return this.bytes + this.boundsBytes;
   }
+
+  get boundedTerms(): number {
+    return this.bounds.size;
+  }
+
+  /** Lists built from kept bounds, their postings, and the impacts queries computed of them. */
+  readonly lazy = { lists: 0, postings: 0, computed: 0 };
 
   /** Starts over from the collection as it now is (after loading the page table). */
   reset(basis: CollectionBasis): void {
@@ -53,8 +81,7 @@ export class PostingsCache {
       drift(basis.avgTitle, this.basis.avgTitle) ||
       drift(basis.avgText, this.basis.avgText)
     ) {
-      this.entries.clear();
-      this.bytes = 0;
+      this.clear();
       this.basis = basis;
     }
   }
@@ -62,17 +89,29 @@ export class PostingsCache {
   /** Forgets every term (a merge rewrote more of them than are worth naming). */
   clear(): void {
     this.entries.clear();
+    this.bounds.clear();
     this.bytes = 0;
+    this.boundsBytes = 0;
   }
 
   evict(term: string): void {
     const cached = this.entries.get(term);
-    if (!cached) return;
-    this.entries.delete(term);
-    this.bytes -= cached.bytes;
+    if (cached) {
+      this.entries.delete(term);
+      this.bytes -= cached.bytes;
+    }
+    const kept = this.bounds.get(term);
+    if (kept) {
+      this.bounds.delete(term);
+      this.boundsBytes -= kept.bytes;
+    }
   }
 
-  /** The term's live postings with each one's contribution (BM25 over title and text, times the page's prior); null when no page has it. */
+  /**
+   * The term's postings with each one's contribution (BM25 over title and text, times the page's
+   * prior); null when no page has it. A page removed since its segment was written is still there
+   * until the segment is merged: the caller never admits a page that is not live.
+   */
   list(term: string, rowsOf: (term: string) => TermRow[], p: PageTable): ImpactList | null {
     const cached = this.entries.get(term);
     if (cached) {
@@ -82,45 +121,88 @@ export class PostingsCache {
       return cached.list;
     }
     const rows = rowsOf(term);
-    let list: ImpactList | null = null;
-    if (rows.length > 0) {
-      const { documents, avgTitle, avgText } = this.basis;
-      let dfTitle = 0;
-      let dfText = 0;
-      let total = 0;
-      for (const row of rows) {
-        dfTitle += row.df_title;
-        dfText += row.df_text;
-        total += row.data.length / 6;
-      }
-      const idfTitle = TITLE_BOOST * bm25Idf(documents, dfTitle);
-      const idfText = bm25Idf(documents, dfText);
-      const docs = new Uint32Array(total);
-      const impacts = new Float32Array(total);
-      let n = 0;
-      for (const row of rows) {
-        const decoded = decodePostings(row.data);
-        for (let i = 0; i < decoded.docs.length; i++) {
-          const id = decoded.docs[i];
-          if (!p.live[id]) continue;
-          const impact =
-            idfTitle * bm25Weight(decoded.title[i], p.titleLen[id], avgTitle, INDEX_BM25) +
-            idfText * bm25Weight(decoded.text[i], p.textLen[id], avgText, INDEX_BM25);
-          docs[n] = id;
-          impacts[n] = impact * p.prior[id];
-          n++;
-        }
-      }
-      if (n > 0) list = impactList(n === total ? docs : docs.slice(0, n), n === total ? impacts : impacts.slice(0, n));
-    }
-    const bytes = 64 + term.length * 2 + (list ? list.docs.length * 8 + list.blockMax.length * 4 : 0);
+    const list = rows.length > 0 ? this.build(term, rows, p) : null;
+    const bytes =
+      64 + term.length * 2 + (list ? list.docs.length * (list.impactOf ? 6 : 8) + list.blockMax.length * 4 : 0);
     this.entries.set(term, { list, bytes });
     this.bytes += bytes;
-    while (this.bytes > this.limit && this.entries.size > 1) {
+    while (this.bytes > this.limit * (1 - BOUNDS_SHARE) && this.entries.size > 1) {
       const [oldest, entry] = this.entries.entries().next().value as [string, CachedTerm];
       this.entries.delete(oldest);
       this.bytes -= entry.bytes;
     }
     return list;
+  }
+
+  private build(term: string, rows: TermRow[], p: PageTable): ImpactList {
+    const { documents, avgTitle, avgText } = this.basis;
+    let dfTitle = 0;
+    let dfText = 0;
+    let total = 0;
+    for (const row of rows) {
+      dfTitle += row.df_title;
+      dfText += row.df_text;
+      total += row.data.length / 6;
+    }
+    const idfTitle = TITLE_BOOST * bm25Idf(documents, dfTitle);
+    const idfText = bm25Idf(documents, dfText);
+    // Rows in segment order: ids ascend across them.
+    const docs = new Uint32Array(total);
+    const title = new Uint8Array(total);
+    const text = new Uint8Array(total);
+    let at = 0;
+    for (const row of rows) {
+      const decoded = decodePostings(row.data);
+      docs.set(decoded.docs, at);
+      title.set(decoded.title, at);
+      text.set(decoded.text, at);
+      at += decoded.docs.length;
+    }
+    const impactOf = (i: number) => {
+      const id = docs[i];
+      return (
+        (idfTitle * bm25Weight(title[i], p.titleLen[id], avgTitle, INDEX_BM25) +
+          idfText * bm25Weight(text[i], p.textLen[id], avgText, INDEX_BM25)) *
+        p.prior[id]
+      );
+    };
+    const kept = this.bounds.get(term);
+    if (kept && kept.postings === total) {
+      // Most recently used last, as for lists.
+      this.bounds.delete(term);
+      this.bounds.set(term, kept);
+      this.lazy.lists++;
+      this.lazy.postings += total;
+      return {
+        docs,
+        impacts: NO_IMPACTS,
+        blockMax: kept.blockMax,
+        max: kept.max,
+        best: kept.best,
+        impactOf: (i) => {
+          this.lazy.computed++;
+          return impactOf(i);
+        },
+      };
+    }
+    const impacts = new Float32Array(total);
+    for (let i = 0; i < total; i++) impacts[i] = impactOf(i);
+    const list = impactList(docs, impacts);
+    this.keep(term, { postings: total, blockMax: list.blockMax, max: list.max, best: list.best, bytes: 0 });
+    return list;
+  }
+
+  private keep(term: string, kept: KeptBounds): void {
+    const old = this.bounds.get(term);
+    if (old) this.boundsBytes -= old.bytes;
+    kept.bytes = 64 + term.length * 2 + kept.blockMax.length * 4 + kept.best.length * 4;
+    this.bounds.delete(term);
+    this.bounds.set(term, kept);
+    this.boundsBytes += kept.bytes;
+    while (this.boundsBytes > this.limit * BOUNDS_SHARE && this.bounds.size > 1) {
+      const [oldest, entry] = this.bounds.entries().next().value as [string, KeptBounds];
+      this.bounds.delete(oldest);
+      this.boundsBytes -= entry.bytes;
+    }
   }
 }

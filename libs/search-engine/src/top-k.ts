@@ -19,7 +19,7 @@
  * first posting on (threshold estimation).
  */
 
-import { BLOCK, type ImpactList, type Scored, seek } from './impact-list';
+import { BLOCK, type ImpactList, impactAt, type Scored, seek } from './impact-list';
 import { TopHeap } from './top-heap';
 
 /** Up to this many lists, the probed-only set is chosen among all subsets (2^n sums). */
@@ -67,7 +67,7 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
       for (let j = 0; j < n; j++) {
         const other = ls[j].docs;
         const p = j === i ? best[s] : seek(other, 0, doc);
-        if (p < other.length && other[p] === doc) score += ls[j].impacts[p] * weight[j];
+        if (p < other.length && other[p] === doc) score += impactAt(ls[j], p) * weight[j];
       }
       scored++;
       heap.offer(doc, score);
@@ -220,7 +220,7 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
       const list = ls[i];
       const p = pos[i];
       if (p < list.docs.length && list.docs[p] === doc) {
-        score += list.impacts[p] * weight[i];
+        score += impactAt(list, p) * weight[i];
         pos[i] = p + 1;
       }
     }
@@ -237,7 +237,7 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
       const list = ls[i];
       const p = seek(list.docs, pos[i], doc);
       pos[i] = p;
-      if (p < list.docs.length && list.docs[p] === doc) score += list.impacts[p] * weight[i];
+      if (p < list.docs.length && list.docs[p] === doc) score += impactAt(list, p) * weight[i];
     }
     if (!alive) continue;
     // A seed is in the heap already (or was pushed out of it by better ones).
