@@ -146,18 +146,9 @@ export class PostingsCache {
     }
     const idfTitle = TITLE_BOOST * bm25Idf(documents, dfTitle);
     const idfText = bm25Idf(documents, dfText);
-    // Rows in segment order: ids ascend across them.
-    const docs = new Uint32Array(total);
-    const title = new Uint8Array(total);
-    const text = new Uint8Array(total);
-    let at = 0;
-    for (const row of rows) {
-      const decoded = decodePostings(row.data);
-      docs.set(decoded.docs, at);
-      title.set(decoded.title, at);
-      text.set(decoded.text, at);
-      at += decoded.docs.length;
-    }
+    // One row (one segment, as after a merge) is read in place; several are joined in segment
+    // order, in which ids ascend.
+    const { docs, title, text } = rows.length === 1 ? decodePostings(rows[0].data) : joined(rows, total);
     const impactOf = (i: number) => {
       const id = docs[i];
       return (
@@ -205,4 +196,20 @@ export class PostingsCache {
       this.boundsBytes -= entry.bytes;
     }
   }
+}
+
+/** Postings rows of one word (segments in order) as one list. */
+function joined(rows: TermRow[], total: number): { docs: Uint32Array; title: Uint8Array; text: Uint8Array } {
+  const docs = new Uint32Array(total);
+  const title = new Uint8Array(total);
+  const text = new Uint8Array(total);
+  let at = 0;
+  for (const row of rows) {
+    const decoded = decodePostings(row.data);
+    docs.set(decoded.docs, at);
+    title.set(decoded.title, at);
+    text.set(decoded.text, at);
+    at += decoded.docs.length;
+  }
+  return { docs, title, text };
 }
