@@ -6,12 +6,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ExtractionPool, prepareFile } from './extraction-pool';
-import { listedFile, listFiles, walkFiles } from './folder-source';
+import { type FolderFile, listedFile, listFiles, walkFiles } from './folder-source';
 import type { LocalIndex } from './local-index';
 import type { Extractor } from './to-document';
 
 /** The source name of the folder's pages (a seed's pages carry the seed). */
 export const FOLDER_SOURCE = 'folder';
+/** Files of the folder looked up in the files table at a time. */
+const LOOKUP_BATCH = 500;
 /** Recorded files read per slice when looking for those gone from the folder. */
 const GONE_SLICE = 2_000;
 /** Files read and extracted per batch of a folder sync (one message to a worker). */
@@ -152,19 +154,34 @@ async function compareSome(index: LocalIndex, folder: string, only: string[]): P
  * file the listing no longer gives.
  */
 async function compareAll(index: LocalIndex, folder: string): Promise<Comparison> {
-  const lookup = index.db.prepare('SELECT path, size, mtime, url FROM files WHERE path = ?');
+  // Rows are looked up a batch of files at a time (one statement for all of them).
+  const lookup = index.db.prepare(
+    'SELECT path, size, mtime, url FROM files WHERE path IN (SELECT value FROM json_each(?))',
+  );
   const changed: ChangedFile[] = [];
   const recorded = new Map<string, FileRow>();
   let matched = 0;
-  await walkFiles(folder, (file) => {
-    const row = lookup.get(file.relative) as FileRow | undefined;
-    if (row) {
-      matched++;
-      if (row.size === file.size && row.mtime === file.mtimeMs) return;
-      recorded.set(row.path, row);
+  let batch: FolderFile[] = [];
+  const compare = () => {
+    const rows = new Map(
+      (lookup.all(JSON.stringify(batch.map((file) => file.relative))) as FileRow[]).map((row) => [row.path, row]),
+    );
+    for (const file of batch) {
+      const row = rows.get(file.relative);
+      if (row) {
+        matched++;
+        if (row.size === file.size && row.mtime === file.mtimeMs) continue;
+        recorded.set(row.path, row);
+      }
+      changed.push({ relative: file.relative, size: file.size, mtimeMs: file.mtimeMs });
     }
-    changed.push({ relative: file.relative, size: file.size, mtimeMs: file.mtimeMs });
+    batch = [];
+  };
+  await walkFiles(folder, (file) => {
+    batch.push(file);
+    if (batch.length >= LOOKUP_BATCH) compare();
   });
+  if (batch.length > 0) compare();
   const gone: FileRow[] = [];
   const rows = index.db.prepare('SELECT COUNT(*) FROM files').pluck().get() as number;
   if (rows > matched) {
