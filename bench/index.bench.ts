@@ -198,7 +198,8 @@ function runBuild(build: Build, dataDir: string, pagesDir: string): Promise<Buil
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      ['--max-old-space-size=16384', __filename, '--build-child', build.dist, dataDir, pagesDir],
+      // The service's own heap settings (node's defaults), so the build's RSS is what `npm start` would reach.
+      [__filename, '--build-child', build.dist, dataDir, pagesDir],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';
