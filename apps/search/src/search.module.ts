@@ -32,6 +32,7 @@ export function createSearchProvider(config: Config, bus: BusClient, workers?: E
         fetcher: config.localIndexSeeds.length ? new BusPageFetcher(bus) : undefined,
         extractCrawled: workers && ((body, options) => workers.extract(body, options)),
         refreshMs: config.localIndexRefreshMs,
+        cacheBytes: config.localIndexCacheBytes,
         // Replicas sharing a data dir (`start:cluster`) each keep their own copy of the index.
         indexName: config.replica?.includes('#') ? config.replica : undefined,
         // A page left out (its reading failed twice) is a warning: it stays out until the next refresh.

@@ -41,6 +41,8 @@ export interface Config {
   localIndexSeeds: string[];
   /** `LOCAL_INDEX_REFRESH`: how often the seeds are crawled again (and the folder listed whole), in ms; undefined = never. */
   localIndexRefreshMs: number | undefined;
+  /** Bytes of decoded postings (and kept block bounds) the local index's search thread keeps. */
+  localIndexCacheBytes: number;
   /** `REPLICA` (set by the cluster supervisor, e.g. `search#2`): names this process's own copy of the local index. */
   replica: string | undefined;
   llmProvider: 'extractive' | 'openai';
@@ -272,6 +274,7 @@ export function loadConfig(env: Env = process.env): Config {
     localIndexDir: read(env, 'LOCAL_INDEX_DIR'),
     localIndexSeeds: seeds(env, 'LOCAL_INDEX_SEEDS'),
     localIndexRefreshMs: duration(env, 'LOCAL_INDEX_REFRESH', 10, 30 * 86_400),
+    localIndexCacheBytes: int(env, 'LOCAL_INDEX_CACHE_MB', 256, 8, 65_536) * 2 ** 20,
     replica: read(env, 'REPLICA'),
     llmProvider,
     openaiBaseUrl,
