@@ -44,6 +44,18 @@ describe('mergeable (tiered merges)', () => {
   });
 });
 
+describe('IndexStorage', () => {
+  it("reads a word's postings by a seek per segment in page order, never by scanning or sorting the postings", () => {
+    const storage = new IndexStorage({});
+    const plan = (sql: string, ...args: unknown[]) =>
+      (storage.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as Array<{ detail: string }>).map((r) => r.detail);
+    const rows = plan(storage.statements.termRows.source, 'word');
+    expect(rows.some((d) => /SEARCH p USING PRIMARY KEY \(segment=\? AND term=\?\)/.test(d))).toBe(true);
+    expect(rows.filter((d) => /SCAN p|TEMP B-TREE/.test(d))).toEqual([]);
+    storage.db.close();
+  });
+});
+
 describe('compareCodePoints', () => {
   it("orders as SQLite's BINARY collation (UTF-8 bytes) does, a supplementary character after U+E000..U+FFFF", () => {
     const words = ['b', 'a', 'ab', '\uffe1', '\u{1f600}x', 'é', 'z', '\ue000', '', '\u{10000}'];

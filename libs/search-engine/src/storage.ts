@@ -13,7 +13,9 @@ import type { PageFacts, PageTable } from './page-table';
 
 // Bump when the stored shape or the analysis changes: an index of another format is rebuilt.
 // 3: the SQLite segment store (2 and before were minisearch JSON files).
-const FORMAT = 3;
+// 4: postings keyed by segment, then term (a segment is written and merged as one run of the
+//    table, not scattered through it), and the words in a table of their own.
+const FORMAT = 4;
 /** This many neighbouring segments of about the same size are merged into one. */
 const MERGE_FACTOR = 10;
 /** Segments "of about the same size": the largest of the run at most this many times the smallest. */
@@ -122,10 +124,11 @@ export class IndexStorage {
         title_len INTEGER NOT NULL, text_len INTEGER NOT NULL, names INTEGER NOT NULL);
       CREATE INDEX IF NOT EXISTS docs_source ON docs (source);
       CREATE TABLE IF NOT EXISTS segments (id INTEGER PRIMARY KEY, min_doc INTEGER NOT NULL, max_doc INTEGER NOT NULL, docs INTEGER NOT NULL, postings INTEGER NOT NULL);
+      CREATE INDEX IF NOT EXISTS segments_order ON segments (min_doc);
       CREATE TABLE IF NOT EXISTS postings (
-        term TEXT NOT NULL, segment INTEGER NOT NULL, df_title INTEGER NOT NULL, df_text INTEGER NOT NULL, data BLOB NOT NULL,
-        PRIMARY KEY (term, segment)) WITHOUT ROWID;
-      CREATE INDEX IF NOT EXISTS postings_segment ON postings (segment);
+        segment INTEGER NOT NULL, term TEXT NOT NULL, df_title INTEGER NOT NULL, df_text INTEGER NOT NULL, data BLOB NOT NULL,
+        PRIMARY KEY (segment, term)) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS terms (term TEXT PRIMARY KEY) WITHOUT ROWID;
     `);
     this.db.pragma(`user_version = ${FORMAT}`);
   }
@@ -151,9 +154,15 @@ export class IndexStorage {
       insertPostings: db.prepare(
         'INSERT INTO postings (term, segment, df_title, df_text, data) VALUES (?, ?, ?, ?, ?)',
       ),
-      termRows: db.prepare('SELECT segment, df_title, df_text, data FROM postings WHERE term = ? ORDER BY segment'),
+      insertTerms: db.prepare('INSERT OR IGNORE INTO terms (term) SELECT value FROM json_each(?)'),
+      // A seek per segment (at most MAX_SEGMENTS), in the order of their pages (CROSS JOIN: the
+      // segments drive, whatever the planner would guess without statistics).
+      termRows: db.prepare(
+        'SELECT p.segment, p.df_title, p.df_text, p.data FROM segments s CROSS JOIN postings p ON p.segment = s.id AND p.term = ? ORDER BY s.min_doc',
+      ),
       insertSegment: db.prepare('INSERT INTO segments (min_doc, max_doc, docs, postings) VALUES (?, ?, ?, ?)'),
-      segments: db.prepare('SELECT id, min_doc, max_doc, docs, postings FROM segments ORDER BY id'),
+      // Segments hold neighbouring ranges of page ids; a merged one takes a new id.
+      segments: db.prepare('SELECT id, min_doc, max_doc, docs, postings FROM segments ORDER BY min_doc'),
       getMeta: db.prepare('SELECT value FROM meta WHERE key = ?'),
       setMeta: db.prepare(
         'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
@@ -200,9 +209,9 @@ export class IndexStorage {
       : { n: 0, p: 0 };
   }
 
-  /** Every indexed term. */
+  /** Every word indexed (one whose pages are all gone may remain until the index is rebuilt). */
   terms(): IterableIterator<string> {
-    return this.db.prepare('SELECT DISTINCT term FROM postings').pluck().iterate() as IterableIterator<string>;
+    return this.db.prepare('SELECT term FROM terms').pluck().iterate() as IterableIterator<string>;
   }
 
   termRows(term: string): TermRow[] {
@@ -214,7 +223,10 @@ export class IndexStorage {
     const id = Number(
       this.statements.insertSegment.run(segment.min, segment.max, segment.docs, segment.postings).lastInsertRowid,
     );
-    for (const [term, list] of segment.terms) {
+    // In word order: the segment's rows are appended to the table as one run.
+    const words = [...segment.terms.keys()].sort();
+    for (const term of words) {
+      const list = segment.terms.get(term)!;
       let dfTitle = 0;
       let dfText = 0;
       for (let i = 0; i < list.docs.length; i++) {
@@ -223,6 +235,7 @@ export class IndexStorage {
       }
       this.statements.insertPostings.run(term, id, dfTitle, dfText, encodePostings(list.docs, list.title, list.text));
     }
+    this.statements.insertTerms.run(JSON.stringify(words));
   }
 
   /**
@@ -246,23 +259,20 @@ export class IndexStorage {
   }
 
   /**
-   * Rewrites the segments (neighbours, in id order) as one under the first one's id, keeping only
-   * live pages' postings. Each segment is read in term order a slice at a time and the terms are
-   * merged as they come (a k-way merge), each written as soon as it is whole: the merge holds a
-   * slice per segment, never the segments themselves.
+   * Rewrites the segments (neighbours, in page order) as one new segment, keeping only live
+   * pages' postings. Each segment is read in word order a slice at a time and the words are merged
+   * as they come (a k-way merge), each written as soon as it is whole, in word order, so the new
+   * segment is appended to the table as one run: the merge holds a slice per segment, never the
+   * segments themselves.
    */
   private merge(ids: number[], pages: PageTable): Set<string> {
     const live = pages.live;
     const touched = new Set<string>();
-    const target = ids[0];
     const slice = this.db.prepare(
       'SELECT term, data FROM postings WHERE segment = ? AND term > ? ORDER BY term LIMIT ?',
     );
-    const upsert = this.db.prepare(
-      'INSERT INTO postings (term, segment, df_title, df_text, data) VALUES (?, ?, ?, ?, ?) ON CONFLICT (term, segment) DO UPDATE SET df_title = excluded.df_title, df_text = excluded.df_text, data = excluded.data',
-    );
-    const drop = this.db.prepare('DELETE FROM postings WHERE term = ? AND segment = ?');
     this.db.transaction(() => {
+      const target = Number(this.statements.insertSegment.run(0, 0, 0, 0).lastInsertRowid);
       const cursors = ids.map((segment) => new SegmentCursor(slice, segment));
       let postings = 0;
       let min = Infinity;
@@ -281,22 +291,21 @@ export class IndexStorage {
           if (head === null || head.term !== term) continue;
           parts.push(head.data);
           cursor.next();
-          if (cursor.segment !== target) drop.run(term, cursor.segment);
         }
         const merged = keepLive(parts, live);
-        if (merged.n === 0) {
-          drop.run(term, target);
-          continue;
-        }
-        upsert.run(term, target, merged.dfTitle, merged.dfText, merged.data);
+        if (merged.n === 0) continue;
+        this.statements.insertPostings.run(term, target, merged.dfTitle, merged.dfText, merged.data);
         postings += merged.n;
         if (merged.min < min) min = merged.min;
         if (merged.max > max) max = merged.max;
       }
-      const others = ids.slice(1);
-      if (others.length > 0)
-        this.db.prepare(`DELETE FROM segments WHERE id IN (${others.map(() => '?').join(', ')})`).run(...others);
-      if (postings === 0) this.db.prepare('DELETE FROM segments WHERE id = ?').run(target);
+      const removeRows = this.db.prepare('DELETE FROM postings WHERE segment = ?');
+      const removeSegment = this.db.prepare('DELETE FROM segments WHERE id = ?');
+      for (const id of ids) {
+        removeRows.run(id);
+        removeSegment.run(id);
+      }
+      if (postings === 0) removeSegment.run(target);
       else
         this.db
           .prepare('UPDATE segments SET min_doc = ?, max_doc = ?, docs = ?, postings = ? WHERE id = ?')
