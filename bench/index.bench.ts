@@ -173,11 +173,10 @@ function fts5Child(dataDir: string, pagesDir: string): void {
   );
 }
 
-function runFts5(dataDir: string, pagesDir: string): Promise<PeerFigures | { ok: false; error: string }> {
+/** Runs this file as a child with `args` for at most BUILD_LIMIT_MS: its last line of output (JSON), or why there is none. */
+function runChild(args: string[]): Promise<{ line: string } | { error: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [__filename, '--fts5-child', dataDir, pagesDir], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(process.execPath, [__filename, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
@@ -185,46 +184,30 @@ function runFts5(dataDir: string, pagesDir: string): Promise<PeerFigures | { ok:
     const timer = setTimeout(() => child.kill('SIGKILL'), BUILD_LIMIT_MS);
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
-      try {
-        resolve({ ok: true, ...(JSON.parse(out.trim().split('\n').pop() ?? '') as Omit<PeerFigures, 'ok'>) });
-      } catch {
+      if (code === 0) resolve({ line: out.trim().split('\n').pop() ?? '' });
+      else
         resolve({
-          ok: false,
-          error: `exit ${code ?? signal}: ${err.trim().split('\n').slice(-2).join(' ').slice(0, 200)}`,
+          error:
+            signal === 'SIGKILL'
+              ? `stopped after ${BUILD_LIMIT_MS / 60_000} min`
+              : `exit ${code ?? signal}: ${err.trim().split('\n').slice(-2).join(' ').slice(0, 200)}`,
         });
-      }
     });
   });
 }
 
-function runBuild(build: Build, dataDir: string, pagesDir: string): Promise<BuildFigures> {
-  return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      // The service's own heap settings (node's defaults), so the build's RSS is what `npm start` would reach.
-      [__filename, '--build-child', build.dist, dataDir, pagesDir],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), BUILD_LIMIT_MS);
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      const line = out.trim().split('\n').pop() ?? '';
-      try {
-        const figures = JSON.parse(line) as { ms: number; documents: number; rssPeakMb: number };
-        resolve({ ok: true, ...figures, diskMb: du(path.join(dataDir, 'index')) / 2 ** 20 });
-      } catch {
-        const why =
-          signal === 'SIGKILL'
-            ? `stopped after ${BUILD_LIMIT_MS / 60_000} min`
-            : `exit ${code ?? signal}: ${err.trim().split('\n').slice(-2).join(' ').slice(0, 200)}`;
-        resolve({ ok: false, ms: NaN, documents: 0, rssPeakMb: NaN, diskMb: NaN, error: why });
-      }
-    });
-  });
+async function runFts5(dataDir: string, pagesDir: string): Promise<PeerFigures | { ok: false; error: string }> {
+  const result = await runChild(['--fts5-child', dataDir, pagesDir]);
+  if ('error' in result) return { ok: false, error: result.error };
+  return { ok: true, ...(JSON.parse(result.line) as Omit<PeerFigures, 'ok'>) };
+}
+
+async function runBuild(build: Build, dataDir: string, pagesDir: string): Promise<BuildFigures> {
+  // The service's own heap settings (node's defaults), so the build's RSS is what `npm start` would reach.
+  const result = await runChild(['--build-child', build.dist, dataDir, pagesDir]);
+  if ('error' in result) return { ok: false, ms: NaN, documents: 0, rssPeakMb: NaN, diskMb: NaN, error: result.error };
+  const figures = JSON.parse(result.line) as { ms: number; documents: number; rssPeakMb: number };
+  return { ok: true, ...figures, diskMb: du(path.join(dataDir, 'index')) / 2 ** 20 };
 }
 
 const rssOf = (pid: number): number => {
