@@ -26,6 +26,8 @@ const EXTENSIONS: Record<string, string> = {
 const MAX_FILE_BYTES = 5 * 1024 * 1024;
 const MAX_DOCUMENT_BYTES = 32 * 1024 * 1024;
 const isDocument = (relative: string) => /\.(pdf|docx)$/i.test(relative);
+/** Whether a file of this name and size is within what the index reads. */
+const withinBound = (name: string, size: number) => size <= (isDocument(name) ? MAX_DOCUMENT_BYTES : MAX_FILE_BYTES);
 
 export interface FolderFile {
   absolute: string;
@@ -139,7 +141,7 @@ function walker(root: string, visit: (file: FolderFile) => void) {
     } catch {
       return; // gone meanwhile
     }
-    if (stat.size <= (isDocument(name) ? MAX_DOCUMENT_BYTES : MAX_FILE_BYTES))
+    if (withinBound(name, stat.size))
       visit({ absolute, relative: path.relative(root, absolute), size: stat.size, mtimeMs: stat.mtimeMs });
   };
   return { walk, consider };
@@ -185,7 +187,7 @@ export function listedFile(dir: string, relative: string): Omit<FolderFile, 'abs
   } catch {
     return null;
   }
-  if (!stat.isFile() || stat.size > (isDocument(relative) ? MAX_DOCUMENT_BYTES : MAX_FILE_BYTES)) return null;
+  if (!stat.isFile() || !withinBound(relative, stat.size)) return null;
   return { relative: path.relative(root, absolute), size: stat.size, mtimeMs: stat.mtimeMs };
 }
 

@@ -187,10 +187,10 @@ async function compareAll(index: LocalIndex, folder: string): Promise<Comparison
   if (rows > matched) {
     const slice = index.db.prepare('SELECT path, size, mtime, url FROM files WHERE path > ? ORDER BY path LIMIT ?');
     for (let after = ''; ;) {
-      const batch = slice.all(after, GONE_SLICE) as FileRow[];
-      for (const row of batch) if (!listedFile(folder, row.path)) gone.push(row);
-      if (batch.length < GONE_SLICE) break;
-      after = batch[batch.length - 1].path;
+      const rowsRead = slice.all(after, GONE_SLICE) as FileRow[];
+      for (const row of rowsRead) if (!listedFile(folder, row.path)) gone.push(row);
+      if (rowsRead.length < GONE_SLICE) break;
+      after = rowsRead[rowsRead.length - 1].path;
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }

@@ -19,6 +19,51 @@ interface CachedTerm {
   bytes: number;
 }
 
+/** Entries by word, least recently used first out once their bytes pass a limit. */
+class ByteBoundedLru<V extends { bytes: number }> {
+  private readonly entries = new Map<string, V>();
+  bytes = 0;
+
+  constructor(private readonly limit: () => number) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The entry, made the most recently used (Map keeps insertion order: eviction takes the first). */
+  get(key: string): V | undefined {
+    const value = this.entries.get(key);
+    if (value !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: string, value: V): void {
+    this.delete(key);
+    this.entries.set(key, value);
+    this.bytes += value.bytes;
+    while (this.bytes > this.limit() && this.entries.size > 1) {
+      const [oldest, entry] = this.entries.entries().next().value as [string, V];
+      this.entries.delete(oldest);
+      this.bytes -= entry.bytes;
+    }
+  }
+
+  delete(key: string): void {
+    const value = this.entries.get(key);
+    if (value === undefined) return;
+    this.entries.delete(key);
+    this.bytes -= value.bytes;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+}
+
 /** What a term's list keeps once the list itself is evicted: enough to bound its blocks without computing them. */
 interface KeptBounds {
   postings: number;
@@ -44,10 +89,8 @@ const BOUNDS_SHARE = 0.25;
  * postings it reads: block-max skipping leaves most of a common word's postings unread.
  */
 export class PostingsCache {
-  private readonly entries = new Map<string, CachedTerm>();
-  private readonly bounds = new Map<string, KeptBounds>();
-  private bytes = 0;
-  private boundsBytes = 0;
+  private readonly entries = new ByteBoundedLru<CachedTerm>(() => this.limit * (1 - BOUNDS_SHARE));
+  private readonly bounds = new ByteBoundedLru<KeptBounds>(() => this.limit * BOUNDS_SHARE);
   /** Collection statistics the cached impacts were computed with. */
   private basis: CollectionBasis = { documents: 0, avgTitle: 0, avgText: 0 };
 
@@ -58,7 +101,7 @@ export class PostingsCache {
   }
 
   get cachedBytes(): number {
-    return this.bytes + this.boundsBytes;
+    return this.entries.bytes + this.bounds.bytes;
   }
 
   get boundedTerms(): number {
@@ -90,21 +133,11 @@ export class PostingsCache {
   clear(): void {
     this.entries.clear();
     this.bounds.clear();
-    this.bytes = 0;
-    this.boundsBytes = 0;
   }
 
   evict(term: string): void {
-    const cached = this.entries.get(term);
-    if (cached) {
-      this.entries.delete(term);
-      this.bytes -= cached.bytes;
-    }
-    const kept = this.bounds.get(term);
-    if (kept) {
-      this.bounds.delete(term);
-      this.boundsBytes -= kept.bytes;
-    }
+    this.entries.delete(term);
+    this.bounds.delete(term);
   }
 
   /**
@@ -114,23 +147,12 @@ export class PostingsCache {
    */
   list(term: string, rowsOf: (term: string) => TermRow[], p: PageTable): ImpactList | null {
     const cached = this.entries.get(term);
-    if (cached) {
-      // Most recently used last: Map keeps insertion order, so eviction takes the first.
-      this.entries.delete(term);
-      this.entries.set(term, cached);
-      return cached.list;
-    }
+    if (cached) return cached.list;
     const rows = rowsOf(term);
     const list = rows.length > 0 ? this.build(term, rows, p) : null;
     const bytes =
       64 + term.length * 2 + (list ? list.docs.length * (list.impactOf ? 6 : 8) + list.blockMax.length * 4 : 0);
     this.entries.set(term, { list, bytes });
-    this.bytes += bytes;
-    while (this.bytes > this.limit * (1 - BOUNDS_SHARE) && this.entries.size > 1) {
-      const [oldest, entry] = this.entries.entries().next().value as [string, CachedTerm];
-      this.entries.delete(oldest);
-      this.bytes -= entry.bytes;
-    }
     return list;
   }
 
@@ -159,9 +181,6 @@ export class PostingsCache {
     };
     const kept = this.bounds.get(term);
     if (kept && kept.postings === total) {
-      // Most recently used last, as for lists.
-      this.bounds.delete(term);
-      this.bounds.set(term, kept);
       this.lazy.lists++;
       this.lazy.postings += total;
       return {
@@ -179,22 +198,9 @@ export class PostingsCache {
     const impacts = new Float32Array(total);
     for (let i = 0; i < total; i++) impacts[i] = impactOf(i);
     const list = impactList(docs, impacts);
-    this.keep(term, { postings: total, blockMax: list.blockMax, max: list.max, best: list.best, bytes: 0 });
+    const bytes = 64 + term.length * 2 + list.blockMax.length * 4 + list.best.length * 4;
+    this.bounds.set(term, { postings: total, blockMax: list.blockMax, max: list.max, best: list.best, bytes });
     return list;
-  }
-
-  private keep(term: string, kept: KeptBounds): void {
-    const old = this.bounds.get(term);
-    if (old) this.boundsBytes -= old.bytes;
-    kept.bytes = 64 + term.length * 2 + kept.blockMax.length * 4 + kept.best.length * 4;
-    this.bounds.delete(term);
-    this.bounds.set(term, kept);
-    this.boundsBytes += kept.bytes;
-    while (this.boundsBytes > this.limit * BOUNDS_SHARE && this.bounds.size > 1) {
-      const [oldest, entry] = this.bounds.entries().next().value as [string, KeptBounds];
-      this.bounds.delete(oldest);
-      this.boundsBytes -= entry.bytes;
-    }
   }
 }
 

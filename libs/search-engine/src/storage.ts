@@ -163,6 +163,10 @@ export class IndexStorage {
       insertSegment: db.prepare('INSERT INTO segments (min_doc, max_doc, docs, postings) VALUES (?, ?, ?, ?)'),
       // Segments hold neighbouring ranges of page ids; a merged one takes a new id.
       segments: db.prepare('SELECT id, min_doc, max_doc, docs, postings FROM segments ORDER BY min_doc'),
+      segmentSlice: db.prepare('SELECT term, data FROM postings WHERE segment = ? AND term > ? ORDER BY term LIMIT ?'),
+      deleteSegmentRows: db.prepare('DELETE FROM postings WHERE segment = ?'),
+      deleteSegment: db.prepare('DELETE FROM segments WHERE id = ?'),
+      updateSegment: db.prepare('UPDATE segments SET min_doc = ?, max_doc = ?, docs = ?, postings = ? WHERE id = ?'),
       getMeta: db.prepare('SELECT value FROM meta WHERE key = ?'),
       setMeta: db.prepare(
         'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
@@ -268,12 +272,10 @@ export class IndexStorage {
   private merge(ids: number[], pages: PageTable): Set<string> {
     const live = pages.live;
     const touched = new Set<string>();
-    const slice = this.db.prepare(
-      'SELECT term, data FROM postings WHERE segment = ? AND term > ? ORDER BY term LIMIT ?',
-    );
+    const { segmentSlice, deleteSegmentRows, deleteSegment, updateSegment } = this.statements;
     this.db.transaction(() => {
       const target = Number(this.statements.insertSegment.run(0, 0, 0, 0).lastInsertRowid);
-      const cursors = ids.map((segment) => new SegmentCursor(slice, segment));
+      const cursors = ids.map((segment) => new SegmentCursor(segmentSlice, segment));
       let postings = 0;
       let min = Infinity;
       let max = 0;
@@ -299,17 +301,12 @@ export class IndexStorage {
         if (merged.min < min) min = merged.min;
         if (merged.max > max) max = merged.max;
       }
-      const removeRows = this.db.prepare('DELETE FROM postings WHERE segment = ?');
-      const removeSegment = this.db.prepare('DELETE FROM segments WHERE id = ?');
       for (const id of ids) {
-        removeRows.run(id);
-        removeSegment.run(id);
+        deleteSegmentRows.run(id);
+        deleteSegment.run(id);
       }
-      if (postings === 0) removeSegment.run(target);
-      else
-        this.db
-          .prepare('UPDATE segments SET min_doc = ?, max_doc = ?, docs = ?, postings = ? WHERE id = ?')
-          .run(min, max, pages.liveIn(min, max), postings, target);
+      if (postings === 0) deleteSegment.run(target);
+      else updateSegment.run(min, max, pages.liveIn(min, max), postings, target);
     })();
     return touched;
   }
