@@ -1,4 +1,4 @@
-import { type Bm25Parameters, bm25Idf, bm25Weight } from '@app/text';
+import { type Bm25Parameters, bm25Idf } from '@app/text';
 import { impactList, type ImpactList } from './impact-list';
 import type { CollectionBasis, PageTable } from './page-table';
 import { decodePostings, type TermRow } from './storage';
@@ -111,9 +111,18 @@ export class PostingsCache {
   /** Lists built from kept bounds, their postings, and the impacts queries computed of them. */
   readonly lazy = { lists: 0, postings: 0, computed: 0 };
 
+  /**
+   * BM25's length normalisation of each page's title and text under `basis` (k1 (1 - b + b len /
+   * average)), by page id, for the ids below `upTo`: a posting's impact is then two divisions
+   * and a product. Ids are never reused, so a page's entry holds until the basis changes.
+   */
+  private norms = { title: new Float64Array(0), text: new Float64Array(0), upTo: 0 };
+
   /** Starts over from the collection as it now is (after loading the page table). */
   reset(basis: CollectionBasis): void {
     this.basis = basis;
+    // New arrays: a list built under the old basis keeps reading its own.
+    this.norms = { title: new Float64Array(0), text: new Float64Array(0), upTo: 0 };
   }
 
   /** After a write: every impact is recomputed when the collection has drifted too far. */
@@ -125,7 +134,7 @@ export class PostingsCache {
       drift(basis.avgText, this.basis.avgText)
     ) {
       this.clear();
-      this.basis = basis;
+      this.reset(basis);
     }
   }
 
@@ -156,8 +165,33 @@ export class PostingsCache {
     return list;
   }
 
+  /** The norms of every page id below `end` (computed for those not yet). */
+  private normsTo(p: PageTable, end: number): { title: Float64Array; text: Float64Array } {
+    const norms = this.norms;
+    if (end > norms.title.length) {
+      const size = Math.max(end, norms.title.length * 2, 1024);
+      const grow = (from: Float64Array) => {
+        const next = new Float64Array(size);
+        next.set(from.subarray(0, norms.upTo));
+        return next;
+      };
+      norms.title = grow(norms.title);
+      norms.text = grow(norms.text);
+    }
+    if (end > norms.upTo) {
+      const { k1, b } = INDEX_BM25;
+      const { avgTitle, avgText } = this.basis;
+      for (let id = norms.upTo; id < end; id++) {
+        norms.title[id] = k1 * (1 - b + (b * p.titleLen[id]) / avgTitle);
+        norms.text[id] = k1 * (1 - b + (b * p.textLen[id]) / avgText);
+      }
+      norms.upTo = end;
+    }
+    return norms;
+  }
+
   private build(term: string, rows: TermRow[], p: PageTable): ImpactList {
-    const { documents, avgTitle, avgText } = this.basis;
+    const { documents } = this.basis;
     let dfTitle = 0;
     let dfText = 0;
     let total = 0;
@@ -171,11 +205,16 @@ export class PostingsCache {
     // One row (one segment, as after a merge) is read in place; several are joined in segment
     // order, in which ids ascend.
     const { docs, title, text } = rows.length === 1 ? decodePostings(rows[0].data) : joined(rows, total);
+    const { title: titleNorm, text: textNorm } = this.normsTo(p, total > 0 ? docs[total - 1] + 1 : 0);
+    const { k1, delta } = INDEX_BM25;
+    // bm25Weight of each field, with the page's normalisation read rather than computed.
     const impactOf = (i: number) => {
       const id = docs[i];
+      const inTitle = title[i];
+      const inText = text[i];
       return (
-        (idfTitle * bm25Weight(title[i], p.titleLen[id], avgTitle, INDEX_BM25) +
-          idfText * bm25Weight(text[i], p.textLen[id], avgText, INDEX_BM25)) *
+        ((inTitle > 0 ? idfTitle * (delta + (inTitle * (k1 + 1)) / (inTitle + titleNorm[id])) : 0) +
+          (inText > 0 ? idfText * (delta + (inText * (k1 + 1)) / (inText + textNorm[id])) : 0)) *
         p.prior[id]
       );
     };

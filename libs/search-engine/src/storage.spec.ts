@@ -54,6 +54,15 @@ describe('IndexStorage', () => {
     expect(rows.filter((d) => /SCAN p|TEMP B-TREE/.test(d))).toEqual([]);
     storage.db.close();
   });
+
+  it('reads titles from the narrow index of ids and titles, not the pages’ whole rows', () => {
+    const storage = new IndexStorage({});
+    const rows = storage.db.prepare(`EXPLAIN QUERY PLAN ${storage.statements.titlesOf.source}`).all('[1, 2]') as Array<{
+      detail: string;
+    }>;
+    expect(rows.some((r) => /SEARCH docs USING COVERING INDEX docs_titles \(id=\?\)/.test(r.detail))).toBe(true);
+    storage.db.close();
+  });
 });
 
 describe('compareCodePoints', () => {

@@ -123,6 +123,8 @@ export class IndexStorage {
         title TEXT NOT NULL, text TEXT NOT NULL, description TEXT, date TEXT, category TEXT, language TEXT, domain TEXT NOT NULL,
         title_len INTEGER NOT NULL, text_len INTEGER NOT NULL, names INTEGER NOT NULL);
       CREATE INDEX IF NOT EXISTS docs_source ON docs (source);
+      -- The ranking reads some thirty titles per query: from this narrow index rather than the wide rows.
+      CREATE INDEX IF NOT EXISTS docs_titles ON docs (id, title);
       CREATE TABLE IF NOT EXISTS segments (id INTEGER PRIMARY KEY, min_doc INTEGER NOT NULL, max_doc INTEGER NOT NULL, docs INTEGER NOT NULL, postings INTEGER NOT NULL);
       CREATE INDEX IF NOT EXISTS segments_order ON segments (min_doc);
       CREATE TABLE IF NOT EXISTS postings (
@@ -143,7 +145,9 @@ export class IndexStorage {
         'SELECT id, url, title, text, description, date, category, language FROM docs WHERE id IN (SELECT value FROM json_each(?))',
       ),
       textOf: db.prepare('SELECT title, text FROM docs WHERE id = ?'),
-      titlesOf: db.prepare('SELECT id, title FROM docs WHERE id IN (SELECT value FROM json_each(?))'),
+      titlesOf: db.prepare(
+        'SELECT id, title FROM docs INDEXED BY docs_titles WHERE id IN (SELECT value FROM json_each(?))',
+      ),
       idOf: db.prepare('SELECT id FROM docs WHERE url = ?').pluck(),
       urlsOfSource: db.prepare('SELECT url FROM docs WHERE source = ?'),
       sources: db.prepare('SELECT DISTINCT source FROM docs'),
