@@ -19,14 +19,14 @@
  * first posting on (threshold estimation).
  */
 
-import { BLOCK, type ImpactList, impactAt, type Scored, seek } from './impact-list';
+import { BLOCK, type ImpactList, type Scored, seek } from './impact-list';
 import { TopHeap } from './top-heap';
 
 /** Up to this many lists, the probed-only set is chosen among all subsets (2^n sums). */
 const MAX_SUBSET_LISTS = 8;
 
 export interface TopKStats {
-  /** Documents whose score was (at least partly) summed. */
+  /** Documents whose score, partly summed, could still win (those passed over on their bound are not counted). */
   scored: number;
   /** Blocks stepped over without reading their postings. */
   skippedBlocks: number;
@@ -47,6 +47,17 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
     weight[i] = ls[i].weight ?? 1;
     bound[i] = ls[i].max * weight[i];
   }
+  // Each list's arrays, read in the loops below from arrays of one kind each: the lists themselves
+  // come in several shapes (computed where read, loosely matched), which slows every property read.
+  const docsOf = ls.map((l) => l.docs);
+  const sizeOf = Int32Array.from(docsOf, (docs) => docs.length);
+  const blockMaxOf = ls.map((l) => l.blockMax);
+  const impactsOf = ls.map((l) => l.impacts);
+  const computeOf = ls.map((l) => l.impactOf ?? null);
+  const impact = (i: number, p: number): number => {
+    const compute = computeOf[i];
+    return compute === null ? impactsOf[i][p] : compute(p);
+  };
   const pos = new Int32Array(n);
   const heap = new TopHeap(k);
   let scored = 0;
@@ -65,9 +76,9 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
       if (admit && !admit(doc)) continue;
       let score = 0;
       for (let j = 0; j < n; j++) {
-        const other = ls[j].docs;
+        const other = docsOf[j];
         const p = j === i ? best[s] : seek(other, 0, doc);
-        if (p < other.length && other[p] === doc) score += impactAt(ls[j], p) * weight[j];
+        if (p < other.length && other[p] === doc) score += impact(j, p) * weight[j];
       }
       scored++;
       heap.offer(doc, score);
@@ -81,14 +92,14 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
   // A list of one block or less (a rare word, a misspelt word's neighbour) is always walked: it
   // brings a handful of candidates, and probed it would count its whole bound against every one.
   const long: number[] = [];
-  for (let i = 0; i < n; i++) if (ls[i].docs.length > BLOCK) long.push(i);
+  for (let i = 0; i < n; i++) if (sizeOf[i] > BLOCK) long.push(i);
   const subsets = long.length <= MAX_SUBSET_LISTS ? 1 << long.length : 0;
   const sum = new Float64Array(subsets);
   const postings = new Float64Array(subsets);
   for (let mask = 1; mask < subsets; mask++) {
     const low = long[31 - Math.clz32(mask & -mask)];
     sum[mask] = sum[mask & (mask - 1)] + bound[low];
-    postings[mask] = postings[mask & (mask - 1)] + ls[low].docs.length;
+    postings[mask] = postings[mask & (mask - 1)] + sizeOf[low];
   }
   const driving = new Int32Array(n);
   let drivers = 0;
@@ -141,7 +152,7 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
       else {
         driving[drivers++] = i;
         // A list that starts driving resumes at the frontier: what lies before it is settled.
-        if (choices > 0 && isProbed[i]) pos[i] = seek(ls[i].docs, pos[i], frontier);
+        if (choices > 0 && isProbed[i]) pos[i] = seek(docsOf[i], pos[i], frontier);
       }
     }
     isProbed.set(next);
@@ -159,24 +170,27 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
     if (drivers === 1) {
       // One driving list: step over blocks whose best posting plus everything else cannot win.
       const d = driving[0];
-      const list = ls[d];
+      const blockMax = blockMaxOf[d];
       let p = pos[d];
-      const size = list.docs.length;
+      const size = sizeOf[d];
       while (p < size) {
         const block = (p / BLOCK) | 0;
-        if (list.blockMax[block] * weight[d] + below >= threshold) break;
+        if (blockMax[block] * weight[d] + below >= threshold) break;
         p = (block + 1) * BLOCK;
         skippedBlocks++;
       }
       pos[d] = p;
       if (p >= size) break;
-      doc = list.docs[p];
+      doc = docsOf[d][p];
     } else {
       doc = 0xffffffff;
       for (let d = 0; d < drivers; d++) {
         const i = driving[d];
         const p = pos[i];
-        if (p < ls[i].docs.length && ls[i].docs[p] < doc) doc = ls[i].docs[p];
+        if (p < sizeOf[i]) {
+          const next = docsOf[i][p];
+          if (next < doc) doc = next;
+        }
       }
       if (doc === 0xffffffff) break;
       if (threshold > -Infinity) {
@@ -189,23 +203,21 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
           rangeEnd = 0xffffffff;
           for (let d = 0; d < drivers; d++) {
             const i = driving[d];
-            const list = ls[i];
             const p = pos[i];
-            if (p >= list.docs.length) continue;
-            const last = list.docs[Math.min(list.docs.length, (((p / BLOCK) | 0) + 1) * BLOCK) - 1];
+            if (p >= sizeOf[i]) continue;
+            const last = docsOf[i][Math.min(sizeOf[i], (((p / BLOCK) | 0) + 1) * BLOCK) - 1];
             if (last + 1 < rangeEnd) rangeEnd = last + 1;
           }
           // A list whose next document lies beyond the range adds nothing in it (a rare word's
           // posting far ahead does not hold the bound up).
           for (let d = 0; d < drivers; d++) {
             const i = driving[d];
-            const list = ls[i];
             const p = pos[i];
-            if (p < list.docs.length && list.docs[p] < rangeEnd) rangeUb += list.blockMax[(p / BLOCK) | 0] * weight[i];
+            if (p < sizeOf[i] && docsOf[i][p] < rangeEnd) rangeUb += blockMaxOf[i][(p / BLOCK) | 0] * weight[i];
           }
         }
         if (rangeUb < threshold) {
-          for (let d = 0; d < drivers; d++) pos[driving[d]] = seek(ls[driving[d]].docs, pos[driving[d]], rangeEnd);
+          for (let d = 0; d < drivers; d++) pos[driving[d]] = seek(docsOf[driving[d]], pos[driving[d]], rangeEnd);
           frontier = rangeEnd;
           skippedBlocks++;
           continue;
@@ -217,13 +229,14 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
     let score = 0;
     for (let d = 0; d < drivers; d++) {
       const i = driving[d];
-      const list = ls[i];
       const p = pos[i];
-      if (p < list.docs.length && list.docs[p] === doc) {
-        score += impactAt(list, p) * weight[i];
+      if (p < sizeOf[i] && docsOf[i][p] === doc) {
+        score += impact(i, p) * weight[i];
         pos[i] = p + 1;
       }
     }
+    // What cannot win is passed over before the (dearer) filter is asked about it.
+    if (score + below < threshold) continue;
     if (admit && !admit(doc)) continue;
     scored++;
     // Probed lists, largest bound first, only while the document can still win.
@@ -234,10 +247,9 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
         break;
       }
       const i = probed[j];
-      const list = ls[i];
-      const p = seek(list.docs, pos[i], doc);
+      const p = seek(docsOf[i], pos[i], doc);
       pos[i] = p;
-      if (p < list.docs.length && list.docs[p] === doc) score += impactAt(list, p) * weight[i];
+      if (p < sizeOf[i] && docsOf[i][p] === doc) score += impact(i, p) * weight[i];
     }
     if (!alive) continue;
     // A seed is in the heap already (or was pushed out of it by better ones).
