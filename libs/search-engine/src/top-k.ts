@@ -169,15 +169,27 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
     let doc: number;
     if (drivers === 1) {
       // One driving list: step over blocks whose best posting plus everything else cannot win.
+      // Within a block that may hold a winner, postings that cannot win are passed over in a
+      // tight loop (the same test the scoring below makes: the impact plus all the probed lists
+      // can add, under the threshold).
       const d = driving[0];
       const blockMax = blockMaxOf[d];
+      const w = weight[d];
+      const impacts = impactsOf[d];
+      const compute = computeOf[d];
       let p = pos[d];
       const size = sizeOf[d];
       while (p < size) {
         const block = (p / BLOCK) | 0;
-        if (blockMax[block] * weight[d] + below >= threshold) break;
-        p = (block + 1) * BLOCK;
-        skippedBlocks++;
+        const end = Math.min(size, (block + 1) * BLOCK);
+        if (blockMax[block] * w + below < threshold) {
+          p = end;
+          skippedBlocks++;
+          continue;
+        }
+        if (compute === null) while (p < end && impacts[p] * w + below < threshold) p++;
+        else while (p < end && compute(p) * w + below < threshold) p++;
+        if (p < end) break;
       }
       pos[d] = p;
       if (p >= size) break;
