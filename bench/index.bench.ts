@@ -12,6 +12,8 @@
  *  - uncached instant search, every query distinct (so nothing comes from a cache): p50/p99 at 1
  *    connection and req/s at 50 connections (autocannon, INDEX_BENCH_SECONDS each, default 10);
  *  - the service process's RSS after that load;
+ *  - the engine alone: the same distinct queries against the built index in the build's process
+ *    (no HTTP, as the FTS5 peer is measured), so the two engines compare like for like;
  *  - relevance: MRR@10 of the quality fixture's 70 searches (bench/fixtures/quality), each build
  *    serving that fixture's pages.
  * The FTS5 peer (a child process): one FTS5 table (title, text; unicode61) in a file, filled in one
@@ -41,6 +43,7 @@ const SIZES = (process.env.INDEX_BENCH_SIZES ?? '100000,1000000').split(',').map
 const SECONDS = Number(process.env.INDEX_BENCH_SECONDS ?? 10);
 const WORK = path.join(os.tmpdir(), 'wr-index-bench');
 const PEER = 'SQLite FTS5 (peer, in-process)';
+const ENGINE_ALONE = 'engine alone (in-process, no HTTP)';
 const QUALITY = path.join(ROOT, 'bench', 'fixtures', 'quality');
 /** A build that takes longer than this is stopped and reported as such. */
 const BUILD_LIMIT_MS = Number(process.env.INDEX_BENCH_BUILD_LIMIT_MS ?? 40 * 60_000);
@@ -52,6 +55,8 @@ interface BuildFigures {
   rssPeakMb: number;
   diskMb: number;
   error?: string;
+  /** The engine alone on the built index, in the build's process (see `engineAlone`). */
+  engine?: { p50: number; p99: number; rps1: number } | null;
 }
 
 interface ServiceFigures {
@@ -105,7 +110,38 @@ async function buildChild(dist: string, dataDir: string, pagesDir: string): Prom
   await provider.close();
   clearInterval(sample);
   peak = Math.max(peak, process.memoryUsage().rss);
-  process.stdout.write(JSON.stringify({ ms, documents, rssPeakMb: peak / 2 ** 20 }) + '\n');
+  const engine = engineAlone(dist, path.join(dataDir, 'index', 'local-index.db'));
+  process.stdout.write(JSON.stringify({ ms, documents, rssPeakMb: peak / 2 ** 20, engine }) + '\n');
+}
+
+/**
+ * The engine alone on the index just built, as the FTS5 peer is measured: opened read-only in this
+ * process (its default cache), 200 queries to warm the code, then the distinct queries one after
+ * another for SECONDS, no HTTP. Null for a build whose engine is elsewhere (an old baseline).
+ */
+function engineAlone(dist: string, file: string): { p50: number; p99: number; rps1: number } | null {
+  const module = path.join(dist, 'libs', 'search-engine', 'src', 'local-index.js');
+  if (!fs.existsSync(module) || !fs.existsSync(file)) return null;
+  const { LocalIndex } = require(module);
+  const index = new LocalIndex({ file, readonly: true });
+  const queries = distinctQueries(60_000);
+  // Warm-up queries from the end of the list, which the measurement does not reach.
+  for (let i = 0; i < 200; i++) index.search({ query: queries[queries.length - 1 - i], limit: 10 });
+  const latencies: number[] = [];
+  const until = performance.now() + SECONDS * 1000;
+  for (let i = 0; performance.now() < until && i < queries.length - 200; i++) {
+    const t = performance.now();
+    index.search({ query: queries[i], limit: 10 });
+    latencies.push(performance.now() - t);
+  }
+  index.close();
+  latencies.sort((a, b) => a - b);
+  const total = latencies.reduce((a, b) => a + b, 0);
+  return {
+    p50: latencies[Math.floor(latencies.length / 2)],
+    p99: latencies[Math.floor(latencies.length * 0.99)],
+    rps1: latencies.length / (total / 1000),
+  };
 }
 
 interface PeerFigures extends BuildFigures {
@@ -211,8 +247,8 @@ async function runBuild(build: Build, dataDir: string, pagesDir: string): Promis
   // The service's own heap settings (node's defaults), so the build's RSS is what `npm start` would reach.
   const result = await runChild(['--build-child', build.dist, dataDir, pagesDir]);
   if ('error' in result) return { ok: false, ms: NaN, documents: 0, rssPeakMb: NaN, diskMb: NaN, error: result.error };
-  const figures = JSON.parse(result.line) as { ms: number; documents: number; rssPeakMb: number };
-  return { ok: true, ...figures, diskMb: du(path.join(dataDir, 'index')) / 2 ** 20 };
+  const figures = JSON.parse(result.line) as BuildFigures;
+  return { ...figures, ok: true, diskMb: du(path.join(dataDir, 'index')) / 2 ** 20 };
 }
 
 /** CPU time the process has used (all its threads), in ms. */
@@ -395,17 +431,20 @@ async function main(): Promise<void> {
           });
         }
         const r = relevanceOf.get(build.label)!;
+        const { engine, ...buildFigures } = built;
         rows.push({
           size,
           build: build.label,
           build_ok: built.ok,
           build_error: built.error,
-          ...built,
+          ...buildFigures,
           ...(service ?? {}),
           service_error: serviceError,
           mrr: r,
         });
         process.stderr.write(`[index] ${JSON.stringify(rows[rows.length - 1])}\n`);
+        if (engine)
+          rows.push({ size, build: `${build.label}: ${ENGINE_ALONE}`, build_ok: true, ...engine, peer: true });
       } finally {
         fs.rmSync(dataDir, { recursive: true, force: true });
       }
