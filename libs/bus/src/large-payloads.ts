@@ -86,6 +86,11 @@ export async function storeLargePayload(
   part?: 'response',
 ): Promise<LargePayloadRef> {
   const settings = { ...LARGE_PAYLOAD_DEFAULTS, ...options };
+  // Refused before a chunk is written: a put that fails midway leaves chunks the client library's
+  // clean-up can miss (it purges while later chunks are still on their way), and they would fill
+  // the bucket for every payload after it until they expire.
+  if (bytes.length > settings.maxBytes)
+    throw new Error(`larger than the whole bucket "${settings.bucket}" (${settings.maxBytes} bytes)`);
   const name = randomUUID();
   await (await bucket(nc, settings.bucket, settings)).putBlob({ name }, bytes);
   return { $bus_large_payload: { bucket: settings.bucket, name, bytes: bytes.length, ...(part && { part }) } };

@@ -83,7 +83,10 @@ describe('PostingsCache', () => {
       }
       return list;
     };
-    expect(check(300).impactOf).toBeUndefined();
+    const whole = check(300);
+    expect(whole.impactOf).toBeUndefined();
+    // A whole list holds its ids and impacts, not the row's blob they were read from.
+    expect(whole.docs.buffer.byteLength).toBe(whole.docs.byteLength);
     cache.list('word1', rowsOf, pages);
     expect(check(300).impactOf).toBeDefined();
     // Four pages more: within the drift the cache keeps impacts through, so still under the first basis.

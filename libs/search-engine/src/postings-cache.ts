@@ -236,7 +236,9 @@ export class PostingsCache {
     }
     const impacts = new Float32Array(total);
     for (let i = 0; i < total; i++) impacts[i] = impactOf(i);
-    const list = impactList(docs, impacts);
+    // Ids read in place are a view of the row's blob, which also holds the term counts: a whole
+    // list keeps a copy of its ids alone, so it holds the 8 bytes a posting the cache counts.
+    const list = impactList(docs.byteLength === docs.buffer.byteLength ? docs : docs.slice(), impacts);
     const bytes = 64 + term.length * 2 + list.blockMax.length * 4 + list.best.length * 4;
     this.bounds.set(term, { postings: total, blockMax: list.blockMax, max: list.max, best: list.best, bytes });
     return list;

@@ -167,12 +167,14 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
     if (drivers === 0) break;
 
     let doc: number;
+    let score = 0;
     if (drivers === 1) {
       // One driving list: step over blocks whose best posting plus everything else cannot win.
       // Within a block that may hold a winner, postings that cannot win are passed over in a
       // tight loop (the same test the scoring below makes: the impact plus all the probed lists
       // can add, under the threshold).
       const d = driving[0];
+      let value = 0;
       const blockMax = blockMaxOf[d];
       const w = weight[d];
       const impacts = impactsOf[d];
@@ -187,13 +189,22 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
           skippedBlocks++;
           continue;
         }
-        if (compute === null) while (p < end && impacts[p] * w + below < threshold) p++;
-        else while (p < end && compute(p) * w + below < threshold) p++;
+        if (compute === null) {
+          while (p < end && impacts[p] * w + below < threshold) p++;
+          if (p < end) value = impacts[p];
+        } else {
+          // Each impact computed once: the one that stops the scan is the one scored below.
+          for (; p < end; p++) {
+            value = compute(p);
+            if (value * w + below >= threshold) break;
+          }
+        }
         if (p < end) break;
       }
-      pos[d] = p;
       if (p >= size) break;
       doc = docsOf[d][p];
+      score = value * w;
+      pos[d] = p + 1;
     } else {
       doc = 0xffffffff;
       for (let d = 0; d < drivers; d++) {
@@ -235,18 +246,16 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
           continue;
         }
       }
-    }
-    frontier = doc + 1;
-
-    let score = 0;
-    for (let d = 0; d < drivers; d++) {
-      const i = driving[d];
-      const p = pos[i];
-      if (p < sizeOf[i] && docsOf[i][p] === doc) {
-        score += impact(i, p) * weight[i];
-        pos[i] = p + 1;
+      for (let d = 0; d < drivers; d++) {
+        const i = driving[d];
+        const p = pos[i];
+        if (p < sizeOf[i] && docsOf[i][p] === doc) {
+          score += impact(i, p) * weight[i];
+          pos[i] = p + 1;
+        }
       }
     }
+    frontier = doc + 1;
     // What cannot win is passed over before the (dearer) filter is asked about it.
     if (score + below < threshold) continue;
     if (admit && !admit(doc)) continue;
