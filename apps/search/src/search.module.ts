@@ -41,6 +41,14 @@ export function createSearchProvider(config: Config, bus: BusClient, workers?: E
             msg: 'local index updated',
             ...report,
           }),
+        // The search thread died: said once each time, with whether another took its place.
+        onSearchThread: (report) =>
+          new Logger('LocalIndex')[report.restarted ? 'warn' : 'error']({
+            msg: report.restarted
+              ? 'the search thread died; another was started'
+              : 'the search thread died too often; searches now run on the main thread',
+            ...report,
+          }),
       });
   }
 }

@@ -21,8 +21,12 @@ export class IndexSearcher {
   private readonly pending = new Map<number, { resolve: (page: SearchPage) => void; reject: (error: Error) => void }>();
   private next = 0;
   private failed: Error | null = null;
+  private closing = false;
 
-  private constructor(private readonly worker: Worker) {
+  private constructor(
+    private readonly worker: Worker,
+    onLost?: (error: Error) => void,
+  ) {
     worker.unref();
     worker.on('message', (reply: Reply) => {
       const waiting = this.pending.get(reply.id);
@@ -37,11 +41,19 @@ export class IndexSearcher {
       this.pending.clear();
     };
     worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`the index worker exited (${code})`)));
+    // Once the thread is gone (an error is followed by its exit), the owner hears it once, unless it closed it.
+    worker.on('exit', (code) => {
+      const error = this.failed ?? new Error(`the index worker exited (${code})`);
+      fail(error);
+      if (!this.closing) onLost?.(error);
+    });
   }
 
-  /** A searcher over `file`, or null where there is no compiled worker script (the caller searches in-thread). */
-  static start(file: string, cacheBytes?: number): IndexSearcher | null {
+  /**
+   * A searcher over `file`, or null where there is no compiled worker script (the caller searches
+   * in-thread). `onLost` is called once if the thread dies (not when closed).
+   */
+  static start(file: string, cacheBytes?: number, onLost?: (error: Error) => void): IndexSearcher | null {
     if (!fs.existsSync(WORKER_SCRIPT)) return null;
     // What a search allocates dies with it: a small young generation is collected as often at
     // little cost, and keeps 24 MB of the default's semi-spaces out of the process.
@@ -50,6 +62,7 @@ export class IndexSearcher {
         workerData: { file, cacheBytes },
         resourceLimits: { maxYoungGenerationSizeMb: SEARCH_YOUNG_GENERATION_MB },
       }),
+      onLost,
     );
   }
 
@@ -74,6 +87,7 @@ export class IndexSearcher {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     this.failed ??= new Error('the index worker is closed');
     await this.worker.terminate();
   }

@@ -3,6 +3,8 @@ export {
   LocalSearchProvider,
   type LocalSearchProviderOptions,
   type RefreshReport,
+  SEARCH_THREAD_RESTARTS,
+  type SearchThreadReport,
   type UpdateReport,
 } from './local.search-provider';
 export type { Extractor } from './to-document';

@@ -51,7 +51,22 @@ export interface LocalSearchProviderOptions {
   searchThread?: boolean;
   /** Told about what a background refresh or folder change did. */
   onUpdate?: (report: UpdateReport) => void;
+  /** Told when the search thread died, and whether another was started (else searches run in the provider's thread). */
+  onSearchThread?: (report: SearchThreadReport) => void;
 }
+
+export interface SearchThreadReport {
+  /** Why the thread ended, as its error or exit says. */
+  error: string;
+  /** Whether a new search thread was started in its place. */
+  restarted: boolean;
+  /** Threads started in its place within the last SEARCH_THREAD_WINDOW_MS, this one included. */
+  restarts: number;
+}
+
+/** A search thread that dies is started again at most this many times within SEARCH_THREAD_WINDOW_MS; after that, searches stay in the provider's thread. */
+export const SEARCH_THREAD_RESTARTS = 3;
+export const SEARCH_THREAD_WINDOW_MS = 10 * 60_000;
 
 export interface RefreshReport {
   documents: number;
@@ -131,6 +146,8 @@ export class LocalSearchProvider implements SearchProvider {
   private searcher?: IndexSearcher | null;
   private timer?: NodeJS.Timeout;
   private closed = false;
+  /** When search threads were started in place of one that died (the last SEARCH_THREAD_WINDOW_MS). */
+  private restarts: number[] = [];
 
   constructor(private readonly options: LocalSearchProviderOptions) {
     this.seeds = [...new Set(options.seeds ?? [])];
@@ -176,15 +193,33 @@ export class LocalSearchProvider implements SearchProvider {
       );
     });
     // On the search thread when there is one; in this thread otherwise, or once it has died.
-    const page = this.searcher?.alive
-      ? await this.searcher.search(query).catch((error: unknown) => {
-          if (this.searcher?.alive || this.closed) throw error;
+    // A search the thread was given when it died is answered here (a thread started in its place takes the next ones).
+    const searcher = this.searcher;
+    const page = searcher?.alive
+      ? await searcher.search(query).catch((error: unknown) => {
+          if (searcher.alive || this.closed) throw error;
           return this.index!.search(query);
         })
       : this.index!.search(query);
     if (this.index!.size === 0)
       page.warnings.push('the local index has no pages: set LOCAL_INDEX_DIR or LOCAL_INDEX_SEEDS');
     return page;
+  }
+
+  /** Starts the search thread over the index as it stands now; one that dies is started again (SEARCH_THREAD_RESTARTS). */
+  private startSearchThread(index: LocalIndex): void {
+    // The search thread reads the page table kept beside the index, as it stands now.
+    index.keepPages();
+    this.searcher = IndexSearcher.start(path.join(this.storeDir, INDEX_FILE), this.options.cacheBytes, (error) => {
+      if (this.closed) return;
+      const now = Date.now();
+      this.restarts = this.restarts.filter((at) => now - at < SEARCH_THREAD_WINDOW_MS);
+      const restarted = this.restarts.length < SEARCH_THREAD_RESTARTS;
+      if (restarted) this.restarts.push(now);
+      this.options.onSearchThread?.({ error: error.message, restarted, restarts: this.restarts.length });
+      if (restarted) this.startSearchThread(index);
+    });
+    index.onChange = this.searcher ? (change) => this.searcher?.follow(change) : undefined;
   }
 
   /** Re-reads what changed in the folder and re-crawls every seed (bypassing the fetch cache); a re-crawled page replaces its old document. */
@@ -267,10 +302,7 @@ export class LocalSearchProvider implements SearchProvider {
     // Searches run on a thread of their own, which follows every write made here from now on. A
     // test clock cannot cross threads: with one, searches stay here.
     if (this.options.searchThread !== false && !this.options.now) {
-      // The search thread reads the page table kept beside the index, as it stands now.
-      index.keepPages();
-      this.searcher = IndexSearcher.start(path.join(this.storeDir, INDEX_FILE), this.options.cacheBytes);
-      if (this.searcher) index.onChange = (change) => this.searcher?.follow(change);
+      this.startSearchThread(index);
     }
     // The stored index answers at once; what changed in the folder while the service was down is
     // read in the background once searches are served, as a watched change would be.
