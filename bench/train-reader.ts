@@ -38,7 +38,7 @@ import { FEATURE_NAMES } from '../libs/language/src/research/answer/features';
 import { loadWeights, probabilityOf, type ReaderWeights } from '../libs/language/src/research/answer/answer-model';
 import {
   ALL_CANDIDATE_FEATURES,
-  type CandidateFeature,
+  HAND_SET,
   loadCandidateWeights,
   useCandidateWeights,
 } from '../libs/language/src/research/question/candidate-model';
@@ -53,7 +53,7 @@ import { loadSets, scoreValue, SETTINGS, SEARCH_PAGES, BRIDGE_PAGES } from './re
 const FOLDS = 5;
 const WEIGHTS_FILE = path.join(ROOT, 'libs', 'language', 'src', 'research', 'answer', 'reader-weights.json');
 const CANDIDATE_FILE = path.join(ROOT, 'libs', 'language', 'src', 'research', 'question', 'candidate-weights.json');
-const HAND_WEIGHTS = Object.fromEntries(ALL_CANDIDATE_FEATURES.map((f) => [f, 1])) as Record<CandidateFeature, number>;
+const HAND_WEIGHTS = HAND_SET;
 
 async function main(): Promise<void> {
   const sets = loadSets();
@@ -121,9 +121,9 @@ async function main(): Promise<void> {
     version: 1,
     source: keepFitted
       ? `fitted by train:reader (conditional logit on ${groups.length} tune questions' candidates); tune mean F1 before judging ${fittedF1.toFixed(4)}, hand-set ${handF1.toFixed(4)}`
-      : `hand-set: every factor as the rules wrote it (weight 1 each); the fitted weights scored tune mean F1 ${fittedF1.toFixed(4)}, not above the hand-set ${handF1.toFixed(4)}`,
+      : `hand-set: every factor as the rules wrote it (weight 1 each, the learned-only features 0); the fitted weights scored tune mean F1 ${fittedF1.toFixed(4)}, not above the hand-set ${handF1.toFixed(4)}`,
     features: [...ALL_CANDIDATE_FEATURES],
-    weights: ALL_CANDIDATE_FEATURES.map((f) => (keepFitted ? fittedCandidates.weights[f] : 1)),
+    weights: ALL_CANDIDATE_FEATURES.map((f) => (keepFitted ? fittedCandidates.weights[f] : HAND_SET[f])),
   };
   for (const index of indexes) index.close();
   const learn = rows.filter((r) => r.q.part === 'tune' && r.features !== null);

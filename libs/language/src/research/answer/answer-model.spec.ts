@@ -135,6 +135,35 @@ describe('judging an answer', () => {
     expect(stated.sentence_cover).toBeGreaterThan(lacking.sentence_cover);
   });
 
+  it('a sentence stating the opposite of a word of the question weighs as such (antonym_clash)', () => {
+    const analysis = analyse('In what year did Corvane Biolabs increase its staff?');
+    const base = { question: analysis, value: '2014', rule: 'medium' as const, passages };
+    const opposite = answerFeatures({
+      ...base,
+      evidence: [{ source: 1, quote: 'Corvane Biolabs decreased its staff in 2014.' }],
+    });
+    const same = answerFeatures({
+      ...base,
+      evidence: [{ source: 1, quote: 'Corvane Biolabs increased its staff in 2014.' }],
+    });
+    expect(opposite.antonym_clash).toBe(1);
+    expect(same.antonym_clash).toBe(0);
+    // Read from the question once, with its analysis: "lose" and its opposites (keep, win).
+    const lose = analyse('When did Corvane Biolabs lose its licence?').opposed.find((o) => o.stem === 'lose');
+    expect(lose?.opposites).toEqual(expect.arrayContaining(['keep', 'win']));
+  });
+
+  it("weighs the value's share of the candidate model among the question's candidates (candidate_share)", () => {
+    const analysis = analyse(question);
+    const base = { question: analysis, rule: 'medium' as const, passages };
+    const evidence = [{ source: 1, quote: passages[0]!.text.split('. ')[0]! }];
+    const top = answerFeatures({ ...base, value: 'Mara Ellison', evidence }).candidate_share;
+    expect(top).toBeGreaterThan(0.5);
+    expect(top).toBeLessThanOrEqual(1);
+    expect(answerFeatures({ ...base, value: 'Tallinn', evidence }).candidate_share).toBeLessThan(top);
+    expect(answerFeatures({ ...base, value: 'nobody named here', evidence }).candidate_share).toBe(0);
+  });
+
   it('says what is missing in words', () => {
     expect(missingAnswer('person', 'Who founded Corvane Biolabs?')).toBe(
       'the pages read name no person who founded Corvane Biolabs',

@@ -12,6 +12,7 @@ import type { QuestionAnalysis } from '../question/analysis';
 import { NEGATION } from '../question/relation';
 import type { ShortKind } from '../question/short-question';
 import { keyOf, subjectOf } from '../question/names';
+import { candidateShare } from '../question/ranked';
 
 export const KINDS: ShortKind[] = [
   'person',
@@ -74,6 +75,14 @@ export const FEATURES = {
     low: 'question and sentence agree in negation',
   },
   value_words: { high: 'the value is a long phrase', low: 'the value is a short phrase' },
+  antonym_clash: {
+    high: 'its sentence states the opposite of a word of the question',
+    low: "its sentence states no opposite of the question's words",
+  },
+  candidate_share: {
+    high: 'the candidate model prefers it clearly to the other candidates',
+    low: 'the candidate model finds other candidates about as likely',
+  },
   rule_high: { high: 'the candidate rules were sure of it', low: 'the candidate rules were not sure of it' },
   rule_medium: {
     high: 'the candidate rules found it clearly ahead',
@@ -229,6 +238,13 @@ export function answerFeatures(input: AnswerInput): Features {
   features.source_rank = 1 / (1 + rank);
   features.subject_named = subject.length >= 3 && questionKey.includes(` ${subject} `) ? 1 : 0;
   features.negation_mismatch = analysis.negated !== NEGATION.test(quote) ? 1 : 0;
+  // "lose" asked, "gained" stated: the sentence says another thing than the question asks.
+  features.antonym_clash = analysis.opposed.some(
+    (o) => !sentenceTerms.has(o.stem) && o.opposites.some((x) => sentenceTerms.has(x)),
+  )
+    ? 1
+    : 0;
+  features.candidate_share = candidateShare(analysis, passages, value);
   features.value_words = Math.min(6, value.split(/\s+/).filter(Boolean).length) / 6;
   features.rule_high = input.rule === 'high' ? 1 : 0;
   features.rule_medium = input.rule === 'medium' ? 1 : 0;

@@ -9,6 +9,7 @@ import { affiliation } from './affiliation';
 import { type CandidateCues, candidateCues, countedNoun } from './candidates/cues';
 import { asksLife, type LifeEnd } from './lifespan';
 import { initialsOf, numberedNames } from './names';
+import { type Opposed, oppositesOf } from './opposites';
 import { analyseQuestion, type QuestionShape } from './question-shape';
 import { NEGATION, questionNames, relationStems } from './relation';
 import { askingPart, readShortQuestion, type ShortQuestion } from './short-question';
@@ -42,6 +43,8 @@ export interface QuestionAnalysis {
   relation: string[];
   /** The short reading's line is negated ("not", "never"). */
   negated: boolean;
+  /** The short reading's words that have an opposite (WordNet), with their opposites, stemmed (empty without a short reading). */
+  opposed: Opposed[];
 }
 
 /** Analyses made since the module was loaded: a test counts them (see analysesSince). */
@@ -74,5 +77,6 @@ export function analyse(question: string): QuestionAnalysis {
     names: short ? questionNames(line) : [],
     relation: short ? relationStems(line) : [],
     negated: NEGATION.test(line),
+    opposed: short ? oppositesOf(line) : [],
   };
 }

@@ -10,7 +10,8 @@ import { analyse, type QuestionAnalysis } from './analysis';
 import { candidatesIn } from './candidates';
 import { choose } from './choice';
 import { CAPITALISED_RUN, keyOf, titleName } from './names';
-import { newToQuestion, scoredCandidates } from './scoring';
+import { rankedCandidates } from './ranked';
+import { newToQuestion } from './scoring';
 import type { Sentence } from './sentences';
 import type { ShortAnswer } from './short-question';
 import { yesNo } from './yes-no';
@@ -23,9 +24,10 @@ export function shortAnswer(question: string | QuestionAnalysis, passages: Resea
   if (q.kind === 'choice') return choose(q, passages);
   if (q.kind === 'yesno') return yesNo(q, passages);
   const terms = new Set(q.terms);
-  const ranked = scoredCandidates(a, passages);
+  const ranked = rankedCandidates(a, passages);
   const top = ranked[0];
-  if (!top || top.best < 0.2) return null;
+  // Enough of the question said, as the rules weigh it (the learned features only order the candidates).
+  if (!top || top.support < 0.2) return null;
   const second = ranked[1]?.score ?? 0;
   const sources = new Set(top.hits.map((h) => h.source));
   const first = [...top.hits].sort((a, b) => b.overlap - a.overlap)[0]!;
@@ -36,7 +38,7 @@ export function shortAnswer(question: string | QuestionAnalysis, passages: Resea
   // "Which team": sure only of a name compromise reads as an organisation's (or the pages call the noun asked).
   const named = (q.kind === 'person' && top.person) || q.kind === 'place' || (q.kind === 'organisation' && top.fit > 1);
   const confidence =
-    named && clear && sources.size >= 2 && top.best >= 0.4 ? 'high' : clear || sources.size >= 2 ? 'medium' : 'low';
+    named && clear && sources.size >= 2 && top.support >= 0.4 ? 'high' : clear || sources.size >= 2 ? 'medium' : 'low';
   const agreeing = top.hits.filter((h) => h.source !== first.source).map((h) => ({ source: h.source, quote: h.text }));
   const several = listed(a, top.value, first.text, terms);
   const value = q.kind === 'place' && several === top.value ? withRegion(top.value, first.text, terms) : several;

@@ -1,7 +1,15 @@
 import committed from './candidate-weights.json';
 import lexicon from '../../lexicon/answer-words.json';
 import { analyse } from './analysis';
-import { ALL_CANDIDATE_FEATURES, candidateWeights, loadCandidateWeights, weighed } from './candidate-model';
+import {
+  ALL_CANDIDATE_FEATURES,
+  candidateWeights,
+  HAND_SET,
+  LEARNED_ONLY,
+  loadCandidateWeights,
+  weighed,
+} from './candidate-model';
+import { rankedCandidates } from './ranked';
 import { shortAnswer } from './best-answer';
 import { scoredCandidates } from './scoring';
 
@@ -45,6 +53,23 @@ describe('the candidate model', () => {
     }
     expect(ranked[0]!.value).toBe('Mara Ellison');
     expect(shortAnswer('Who founded Corvane Biolabs?', passages)?.value).toBe('Mara Ellison');
+  });
+
+  it("learns only the features the rules never weighed: the rules' factors keep their hand-set weight", () => {
+    const w = loadCandidateWeights();
+    for (const f of ALL_CANDIDATE_FEATURES) {
+      expect(HAND_SET[f]).toBe(LEARNED_ONLY.has(f) ? 0 : 1);
+      if (!LEARNED_ONLY.has(f)) expect(w[f]).toBe(1);
+    }
+    expect(LEARNED_ONLY.size).toBeGreaterThan(0);
+  });
+
+  it('scores the candidates of one question over the same pages once', () => {
+    const analysis = analyse('Who founded Corvane Biolabs?');
+    const first = rankedCandidates(analysis, passages);
+    expect(rankedCandidates(analysis, [...passages])).toBe(first);
+    expect(rankedCandidates(analysis, passages.slice(0, 1))).not.toBe(first);
+    expect(rankedCandidates(analyse('Who founded Corvane Biolabs?'), passages)).not.toBe(first);
   });
 
   it('with every weight 1, a score is the product of its factors', () => {

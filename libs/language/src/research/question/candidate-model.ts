@@ -11,7 +11,10 @@
  *  - proximity: how near the question's words stand to the candidate (0.5 to 1.5);
  *  - kind_fit: the candidate is a name of the kind asked (compromise), or of another;
  *  - noun_fit: the pages describe it as the noun the question asks for;
- *  - commonness: a noun phrase every page repeats loses (a thing asked for only).
+ *  - commonness: a noun phrase every page repeats loses (a thing asked for only);
+ *  - phrase_shape, asked_head, left_terms, right_terms, same_clause, capitalised, value_length:
+ *    its own words and the words beside it (candidates/shape.ts), learned only: the rules as
+ *    written weigh them 0.
  * Of the candidate:
  *  - agreement: further sources stating it, as much as their sentences are about the question;
  *  - own_page: its own page says what the question says of it;
@@ -19,6 +22,7 @@
  *  - links_named: the pages of two things the question names both state it.
  */
 import committed from './candidate-weights.json';
+import { SHAPE_FEATURES, type ShapeFeature } from './candidates/shape';
 
 export const SENTENCE_FEATURES = [
   'overlap',
@@ -28,6 +32,7 @@ export const SENTENCE_FEATURES = [
   'kind_fit',
   'noun_fit',
   'commonness',
+  ...SHAPE_FEATURES,
 ] as const;
 export const CANDIDATE_FEATURES = ['agreement', 'own_page', 'not_shared', 'links_named'] as const;
 export const ALL_CANDIDATE_FEATURES = [...SENTENCE_FEATURES, ...CANDIDATE_FEATURES] as const;
@@ -55,6 +60,15 @@ export function loadCandidateWeights(raw: unknown = committed): Record<Candidate
     throw new Error(`candidate weights must hold ${names.length} numbers`);
   return Object.fromEntries(names.map((n, i) => [n, w.weights[i]!])) as Record<CandidateFeature, number>;
 }
+
+/** Features the rules as written never weighed: their hand-set weight is 0, every other factor's 1. */
+export const LEARNED_ONLY: ReadonlySet<CandidateFeature> = new Set<CandidateFeature>(
+  SHAPE_FEATURES as readonly ShapeFeature[],
+);
+/** The weights of the rules as written: every factor 1, the learned-only features 0. */
+export const HAND_SET = Object.fromEntries(
+  ALL_CANDIDATE_FEATURES.map((f) => [f, LEARNED_ONLY.has(f) ? 0 : 1]),
+) as Record<CandidateFeature, number>;
 
 let loaded: Record<CandidateFeature, number> | undefined;
 export const candidateWeights = () => (loaded ??= loadCandidateWeights());

@@ -9,12 +9,14 @@ import type { QuestionAnalysis } from './analysis';
 import { candidatesIn } from './candidates';
 import { NOT_OF_KIND, NOUN_FIT } from './candidates/fit';
 import { numberNamed } from './candidates/numbers';
+import { sentenceShape } from './candidates/shape';
 import { describedAs, describedAsPerson } from './described-as';
 import { instanceConflict, keyOf, namedPages, subjectOf } from './names';
 import {
   type CandidateFeature,
   type CandidateVector,
   candidateWeights,
+  HAND_SET,
   type SentenceVector,
   weighed,
 } from './candidate-model';
@@ -81,6 +83,8 @@ export interface Entry {
   value: string;
   score: number;
   best: number;
+  /** Its best sentence's score as the rules weigh it (HAND_SET): what the rules' cut-offs read, whatever the learned weights. */
+  support: number;
   x: Partial<CandidateVector> & SentenceVector;
   fit: number;
   person: boolean;
@@ -128,6 +132,7 @@ export function scoredCandidates(
     const rank = -Math.log(1 + 0.15 * s.rank);
     const conflict = otherInstance(s.text) ? Math.log(NOT_OF_KIND) : 0;
     const near = proximity(s.text, terms, (t) => (t === q.focus ? FOCUS * weight(t) : weight(t)), total);
+    const shape = sentenceShape(s.text, terms, weight, total, q.noun);
     for (const { text: candidate, fit, person, whole } of candidatesIn(q.kind, s.text, terms, a.cues)) {
       // Words the question already holds are no answer, unless the pages call that name the noun
       // asked and the question does not write it: "Varden Song … is a fight song" for "the fight
@@ -152,6 +157,7 @@ export function scoredCandidates(
         value: whole ?? candidate,
         score: 0,
         best: 0,
+        support: 0,
         x: undefined!,
         fit: 0,
         person: false,
@@ -170,9 +176,11 @@ export function scoredCandidates(
         kind_fit: Math.log(kindFit),
         noun_fit: isAsked(whole ?? candidate) ? Math.log(NOUN_FIT) : 0,
         commonness: q.kind === 'thing' ? Math.log(commonness(key)) : 0,
+        ...shape(candidate),
       };
       const here = weighed(x, w);
       if (here > entry.best) [entry.best, entry.x] = [here, x];
+      entry.support = Math.max(entry.support, weighed(x, HAND_SET));
       entry.fit = Math.max(entry.fit, fit);
       entry.person ||= person === true;
       // Agreement: each further source stating it adds a little, as much as its sentence is about

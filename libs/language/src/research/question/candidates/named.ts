@@ -1,5 +1,6 @@
 /** Names of people, places and organisations in a sentence (compromise's, and runs of capitalised words): the candidates of "who", "where" and "which team". */
 import nlp from 'compromise';
+import { tagged } from './tagged';
 import type { ShortKind } from '../short-question';
 import { capitalisedRuns, quotedTitles, trimEnds } from '../names';
 import { EVENT, FACILITY, notWho, PERSON_NOUNS, personNoun, SETTLEMENTS, VENUES } from '../words';
@@ -13,7 +14,7 @@ export function namesIn(
   cues: CandidateCues,
   script: (c: string) => boolean,
 ): Array<{ text: string; fit: number; person?: boolean }> {
-  const doc = nlp(text);
+  const doc = tagged(text);
   const people = (doc.people().out('array') as string[]).map(trimEnds);
   const places = (doc.places().out('array') as string[]).map(trimEnds);
   const organisations = (doc.organizations().out('array') as string[]).map(trimEnds);

@@ -1,5 +1,5 @@
 /** Things a noun names: the candidates of "what"/"which" that ask for no person, place, date or number (noun phrases, names, quoted titles, a role, a nationality, a colour). */
-import nlp from 'compromise';
+import { tagged } from './tagged';
 import { tokenize } from '@app/text';
 import { capitalisedRuns, quotedTitles, trimEnds } from '../names';
 import { ANYONE, COLOURS, NATIONALITY_ASKED, PERSON_NOUNS, ROLE_ASKED } from '../words';
@@ -16,7 +16,7 @@ export function thingsIn(
   script: (c: string) => boolean,
 ): Candidate[] {
   const { askedWord } = cues;
-  const doc = nlp(text);
+  const doc = tagged(text);
   // "What position does he play?", "what profession…": the role words the sentence holds ("linebacker").
   if (askedWord !== null && ROLE_ASKED.test(askedWord))
     return [...text.matchAll(/[\p{L}-]+/gu)]
