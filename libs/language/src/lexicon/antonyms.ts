@@ -24,6 +24,8 @@ export class Antonyms {
   private indexes: Record<Pos, Map<string, number[]>> | undefined;
   private readonly fds: Partial<Record<Pos, number>> = {};
   private readonly known = new Map<string, string[]>();
+  /** One buffer for every line read (reads are synchronous). */
+  private readonly buffer = Buffer.alloc(LINE_BYTES);
 
   constructor(private readonly dir: string) {}
 
@@ -75,9 +77,8 @@ export class Antonyms {
 
   private line(pos: Pos, offset: number): string | null {
     const fd = (this.fds[pos] ??= fs.openSync(path.join(this.dir, `data.${pos}`), 'r'));
-    const buffer = Buffer.alloc(LINE_BYTES);
-    const read = fs.readSync(fd, buffer, 0, LINE_BYTES, offset);
-    const text = buffer.toString('latin1', 0, read);
+    const read = fs.readSync(fd, this.buffer, 0, LINE_BYTES, offset);
+    const text = this.buffer.toString('latin1', 0, read);
     const end = text.indexOf('\n');
     const line = end >= 0 ? text.slice(0, end) : text;
     return line.startsWith(String(offset).padStart(8, '0')) ? line : null;

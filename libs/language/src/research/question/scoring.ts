@@ -10,6 +10,7 @@ import { candidatesIn } from './candidates';
 import { NOT_OF_KIND, NOUN_FIT } from './candidates/fit';
 import { numberNamed } from './candidates/numbers';
 import { sentenceShape } from './candidates/shape';
+import { spanOf, type Word, wordsOf } from './candidates/words';
 import { describedAs, describedAsPerson } from './described-as';
 import { instanceConflict, keyOf, namedPages, subjectOf } from './names';
 import {
@@ -44,22 +45,16 @@ const FOCUS = 2;
  */
 function proximity(
   text: string,
+  tokens: Word[],
   terms: Set<string>,
   weight: (t: string) => number,
   total: number,
 ): (candidate: string) => number {
-  const tokens = [...text.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({
-    start: m.index!,
-    end: m.index! + m[0].length,
-    term: tokenize(m[0])[0],
-  }));
   const matched = tokens.map((t, i) => ({ i, term: t.term })).filter((t) => t.term !== undefined && terms.has(t.term));
   return (candidate) => {
     const at = text.indexOf(candidate);
     if (at < 0) return 1;
-    const first = tokens.findIndex((t) => t.end > at);
-    let last = first;
-    while (last + 1 < tokens.length && tokens[last + 1]!.start < at + candidate.length) last++;
+    const { first, last } = spanOf(tokens, at, candidate.length);
     const nearest = new Map<string, number>();
     for (const m of matched) {
       if (m.i >= first && m.i <= last) continue;
@@ -131,8 +126,9 @@ export function scoredCandidates(
     const overlap = Math.log(s.overlap / total);
     const rank = -Math.log(1 + 0.15 * s.rank);
     const conflict = otherInstance(s.text) ? Math.log(NOT_OF_KIND) : 0;
-    const near = proximity(s.text, terms, (t) => (t === q.focus ? FOCUS * weight(t) : weight(t)), total);
-    const shape = sentenceShape(s.text, terms, weight, total, q.noun);
+    const words = wordsOf(s.text);
+    const near = proximity(s.text, words, terms, (t) => (t === q.focus ? FOCUS * weight(t) : weight(t)), total);
+    const shape = sentenceShape(s.text, words, terms, weight, total, q.noun);
     for (const { text: candidate, fit, person, whole } of candidatesIn(q.kind, s.text, terms, a.cues)) {
       // Words the question already holds are no answer, unless the pages call that name the noun
       // asked and the question does not write it: "Varden Song … is a fight song" for "the fight

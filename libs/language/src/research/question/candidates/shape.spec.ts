@@ -1,18 +1,20 @@
 import { sentenceShape } from './shape';
 import { tagged } from './tagged';
+import { wordsOf } from './words';
 
 const weightOne = () => 1;
 
 describe("a candidate's own words and the words beside it", () => {
   const sentence = 'The size of the input is measured in bytes, and the answer is given in the 12th century.';
   const terms = new Set(['size', 'input', 'measur', 'answer']);
-  const shape = sentenceShape(sentence, terms, weightOne, terms.size, 'century');
+  const shape = sentenceShape(sentence, wordsOf(sentence), terms, weightOne, terms.size, 'century');
 
   it('an answer phrase ends in a noun, a number or a name, and starts with no conjunction or preposition', () => {
     expect(shape('bytes').phrase_shape).toBe(1);
     expect(shape('12th century').phrase_shape).toBe(1);
     expect(shape('size of the').phrase_shape).toBe(0);
-    const other = sentenceShape('However, the problem was solved by Mara Ellison.', terms, weightOne, 4, undefined);
+    const solved = 'However, the problem was solved by Mara Ellison.';
+    const other = sentenceShape(solved, wordsOf(solved), terms, weightOne, 4, undefined);
     expect(other('However').phrase_shape).toBe(0);
     expect(other('Mara Ellison').phrase_shape).toBe(1);
     expect(other('Mara Ellison').capitalised).toBe(1);
@@ -26,9 +28,9 @@ describe("a candidate's own words and the words beside it", () => {
 
   it('holds the noun asked for, stemmed as the question reads it', () => {
     expect(shape('12th century').asked_head).toBe(1);
-    expect(sentenceShape(sentence, terms, weightOne, 4, 'byte')('bytes').asked_head).toBe(1);
-    expect(sentenceShape(sentence, terms, weightOne, 4, 'style')('bytes').asked_head).toBe(0);
-    expect(sentenceShape(sentence, terms, weightOne, 4, undefined)('bytes').asked_head).toBe(0);
+    expect(sentenceShape(sentence, wordsOf(sentence), terms, weightOne, 4, 'byte')('bytes').asked_head).toBe(1);
+    expect(sentenceShape(sentence, wordsOf(sentence), terms, weightOne, 4, 'style')('bytes').asked_head).toBe(0);
+    expect(sentenceShape(sentence, wordsOf(sentence), terms, weightOne, 4, undefined)('bytes').asked_head).toBe(0);
   });
 
   it("counts the question's words beside it and in its clause, by weight", () => {

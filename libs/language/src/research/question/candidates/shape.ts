@@ -15,7 +15,8 @@
  *  - value_length: its words, up to six, over six.
  */
 import nlp from 'compromise';
-import { tagged as taggedDoc } from './tagged';
+import { tagged } from './tagged';
+import { spanOf, type Word } from './words';
 import { tokenize } from '@app/text';
 
 interface Term {
@@ -42,7 +43,7 @@ const NOT_LAST = new Set(['Preposition', 'Determiner', 'Conjunction', 'Adverb'])
 /** Words either side of a candidate that count as beside it. */
 const BESIDE = 3;
 
-function tagged(text: string, doc = nlp(text)): Term[] {
+function termsOf(text: string, doc = nlp(text)): Term[] {
   const json = doc.json({ offset: true, terms: { offset: true } }) as Array<{
     terms: Array<{ text: string; tags?: string[]; offset?: { start: number; length: number } }>;
   }>;
@@ -71,22 +72,18 @@ function shapeOf(terms: Term[]): number {
 /** The shape features of the candidates of one sentence: the sentence is tagged once, on the first candidate. */
 export function sentenceShape(
   sentence: string,
+  words: Word[],
   questionTerms: Set<string>,
   weight: (t: string) => number,
   total: number,
   askedNoun: string | undefined,
 ): (candidate: string) => Record<ShapeFeature, number> {
   let terms: Term[] | undefined;
-  const words = [...sentence.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({
-    start: m.index!,
-    end: m.index! + m[0].length,
-    term: tokenize(m[0])[0],
-  }));
   const clauseOf = (at: number) => {
     const before = sentence.slice(0, at).search(/[,;:()][^,;:()]*$/);
     return before < 0 ? 0 : before + 1;
   };
-  const share = (list: typeof words) => {
+  const share = (list: Word[]) => {
     const seen = new Set(list.map((w) => w.term).filter((t): t is string => t !== undefined && questionTerms.has(t)));
     let sum = 0;
     for (const t of seen) sum += weight(t);
@@ -95,13 +92,12 @@ export function sentenceShape(
   return (candidate) => {
     const at = sentence.indexOf(candidate);
     const end = at + candidate.length;
-    terms ??= tagged(sentence, taggedDoc(sentence));
-    const own = at >= 0 ? terms.filter((t) => t.end > at && t.start < end) : tagged(candidate);
-    const first = at >= 0 ? words.findIndex((w) => w.end > at) : -1;
-    let last = first;
-    while (last >= 0 && last + 1 < words.length && words[last + 1]!.start < end) last++;
+    terms ??= termsOf(sentence, tagged(sentence));
+    const own = at >= 0 ? terms.filter((t) => t.end > at && t.start < end) : termsOf(candidate);
+    const { first, last } = at >= 0 ? spanOf(words, at, candidate.length) : { first: -1, last: -1 };
     const clause = at >= 0 ? clauseOf(at) : 0;
-    const clauseEnd = at >= 0 ? (sentence.slice(end).search(/[,;:()]/) + 1 || sentence.length + 1) - 1 + end : 0;
+    const after = at >= 0 ? sentence.slice(end).search(/[,;:()]/) : -1;
+    const clauseEnd = at < 0 ? 0 : after < 0 ? sentence.length : end + after;
     return {
       phrase_shape: shapeOf(own),
       asked_head: askedNoun !== undefined && tokenize(candidate).includes(askedNoun) ? 1 : 0,
