@@ -13,6 +13,7 @@ import { NEGATION } from '../question/relation';
 import type { ShortKind } from '../question/short-question';
 import { keyOf, subjectOf } from '../question/names';
 import { candidateShare } from '../question/ranked';
+import { replacedWord } from './replaced';
 
 export const KINDS: ShortKind[] = [
   'person',
@@ -78,6 +79,10 @@ export const FEATURES = {
   antonym_clash: {
     high: 'its sentence states the opposite of a word of the question',
     low: "its sentence states no opposite of the question's words",
+  },
+  replaced_word: {
+    high: 'its sentence has another word where the question has one of its own',
+    low: "its sentence replaces none of the question's words",
   },
   candidate_share: {
     high: 'the candidate model prefers it clearly to the other candidates',
@@ -244,6 +249,7 @@ export function answerFeatures(input: AnswerInput): Features {
   )
     ? 1
     : 0;
+  features.replaced_word = replacedWord(analysis.plain, quote) ? 1 : 0;
   features.candidate_share = candidateShare(analysis, passages, value);
   features.value_words = Math.min(6, value.split(/\s+/).filter(Boolean).length) / 6;
   features.rule_high = input.rule === 'high' ? 1 : 0;

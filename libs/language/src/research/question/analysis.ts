@@ -13,12 +13,16 @@ import { type Opposed, oppositesOf } from './opposites';
 import { analyseQuestion, type QuestionShape } from './question-shape';
 import { NEGATION, questionNames, relationStems } from './relation';
 import { askingPart, readShortQuestion, type ShortQuestion } from './short-question';
+import { directSubject } from './subject';
+import { plainWords } from '../answer/replaced';
 
 export interface QuestionAnalysis {
   /** The question as given. */
   text: string;
   /** Its stemmed words as given, in order (the typed and lexical readings' terms). */
   words: string[];
+  /** Its words as given, lower case, in order, stop words kept: what a sentence that replaces one of them is matched against. */
+  plain: string[];
   /** The typed reading: the kind of value, the entity, the predicate, a role asked through the entity (question-shape.ts). */
   shape: QuestionShape;
   /** The short reading: its kind, terms, the noun asked, read from one bounded line (`short.text`); null for an open prompt. */
@@ -45,6 +49,8 @@ export interface QuestionAnalysis {
   negated: boolean;
   /** The short reading's words that have an opposite (WordNet), with their opposites, stemmed (empty without a short reading). */
   opposed: Opposed[];
+  /** The words of the names it writes, stemmed, when it asks about what they name directly; empty otherwise (subject.ts). */
+  subject: string[];
 }
 
 /** Analyses made since the module was loaded: a test counts them (see analysesSince). */
@@ -62,10 +68,14 @@ export function analyse(question: string): QuestionAnalysis {
   // Where the question asks, as given: the short reading's own when its line is the question itself.
   const askingAsGiven = short ? (short.text === question ? asking! : askingPart(question)) : null;
   const line = short?.text ?? '';
+  const names = short ? questionNames(line) : [];
+  const shape = analyseQuestion(question);
+  const affiliated = affiliation(question);
   return {
     text: question,
     words: tokenize(question),
-    shape: analyseQuestion(question),
+    plain: plainWords(question),
+    shape,
     short,
     asking: askingAsGiven,
     cues: candidateCues(line, short?.nounWord ?? null),
@@ -73,10 +83,11 @@ export function analyse(question: string): QuestionAnalysis {
     initials: short ? initialsOf(line) : new Set(),
     numbered: short ? numberedNames(line) : new Map(),
     life: short ? asksLife(short) : null,
-    affiliation: affiliation(question),
-    names: short ? questionNames(line) : [],
+    affiliation: affiliated,
+    names,
     relation: short ? relationStems(line) : [],
     negated: NEGATION.test(line),
     opposed: short ? oppositesOf(line) : [],
+    subject: directSubject(question, names, shape.relation !== null || affiliated !== null),
   };
 }

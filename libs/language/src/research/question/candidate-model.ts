@@ -12,6 +12,8 @@
  *  - kind_fit: the candidate is a name of the kind asked (compromise), or of another;
  *  - noun_fit: the pages describe it as the noun the question asks for;
  *  - commonness: a noun phrase every page repeats loses (a thing asked for only);
+ *  - off_subject: a count, year or date on a page that never names the entity the question asks
+ *    about directly, where other pages read do (subject.ts): a value of another entity;
  *  - phrase_shape, asked_head, left_terms, right_terms, same_clause, capitalised, value_length:
  *    its own words and the words beside it (candidates/shape.ts), learned only: the rules as
  *    written weigh them 0.
@@ -32,6 +34,7 @@ export const SENTENCE_FEATURES = [
   'kind_fit',
   'noun_fit',
   'commonness',
+  'off_subject',
   ...SHAPE_FEATURES,
 ] as const;
 export const CANDIDATE_FEATURES = ['agreement', 'own_page', 'not_shared', 'links_named'] as const;

@@ -22,6 +22,7 @@ import {
   weighed,
 } from './candidate-model';
 import { type Sentence, sentencesOf, termWeights } from './sentences';
+import { offSubjectSources } from './subject';
 import { SHARED } from './words';
 
 /** Words at which a question word's pull on a candidate halves. */
@@ -36,6 +37,8 @@ const LINKS_NAMED = 1.5;
 const OWN_PAGE = 1;
 /** How much more the word the wh-word asks about pulls a candidate than the question's other words. */
 const FOCUS = 2;
+/** A sentence stating a count, year or date on a page that never names the entity asked about, where others do, weighs this much. */
+const OFF_SUBJECT = 0.4;
 
 /**
  * How close a candidate stands to the question's words in its sentence: each question word the
@@ -112,6 +115,10 @@ export function scoredCandidates(
   const otherInstance = instanceConflict(a.numbered);
   const initials = a.initials;
   const ownPage = ownPageSupport(passages, terms, weight, total);
+  // A count, a year or a date of the entity asked about: stated on its pages or beside its name.
+  const offSubject = ['number', 'year', 'date'].includes(q.kind)
+    ? offSubjectSources(a.subject, passages)
+    : new Set<number>();
   const subjects = new Set(passages.map((p) => subjectOf(p.title)));
   // A noun phrase every page repeats ("the game", "the team") is what the pages are about, not an answer.
   const everywhere = passages.map((p) => keyOf(p.text)).join(' | ');
@@ -172,6 +179,7 @@ export function scoredCandidates(
         kind_fit: Math.log(kindFit),
         noun_fit: isAsked(whole ?? candidate) ? Math.log(NOUN_FIT) : 0,
         commonness: q.kind === 'thing' ? Math.log(commonness(key)) : 0,
+        off_subject: offSubject.has(s.source) ? Math.log(OFF_SUBJECT) : 0,
         ...shape(candidate),
       };
       const here = weighed(x, w);

@@ -88,7 +88,7 @@ function kindOf(question: string, asking: string): ShortQuestion | null {
   if (asks === 'when' || /\b(?:what|which)\s+(?:date|day|month)\b/.test(lower)) return { kind: 'date', ...base };
   // "What was the score", "what was his passer rating": a number the noun names.
   if (
-    /\b(?:what|which)\s+(?:(?:is|was|were|are)\s+)?(?:[\p{L}'’.-]+\s+){0,4}?(?:score|rating|ranking|percentage|percent|number|amount|cost|price|age|average|total|population|attendance|margin)\b|\bweigh\b/iu.test(
+    /\b(?:what|which)\s+(?:(?:is|was|were|are)\s+)?(?:[\p{L}'’.-]+\s+){0,4}?(?:score|rating|ranking|percentage|percent|number|amount|cost|price|value|worth|age|average|total|population|attendance|margin)\b|\bweigh\b/iu.test(
       lower,
     )
   )
