@@ -1,7 +1,7 @@
 /**
  * A word of the question replaced in the answer's sentence: the question's words on either side
- * of it stand in the sentence around another word ("the last Norman duke of" asked, "the first
- * Norman duke of" stated). The sentence then states something beside what is asked: the mark of
+ * of it stand in the sentence around another word ("the last Varden duke of" asked, "the first
+ * Varden duke of" stated). The sentence then states something beside what is asked: the mark of
  * a question written to have no answer in its text, and of a value read from the wrong sentence.
  */
 import { tokenize } from '@app/text';
