@@ -210,7 +210,7 @@ describe('gradeExtractive: the dates of a life', () => {
     text,
   });
 
-  it('answers "died" with the end of the lifespan of the person the question describes, not a date beside its words', () => {
+  it('reads "died" as the end of the lifespan of the person the question describes, not a date beside its words', () => {
     // The typed rules alone took the date in the sentence sharing most words ("near Millbrook on July 27, 1863").
     const finding = gradeExtractive(
       'When was the glider pioneer died who claimed to have flown near Millbrook, Ontario on May 3, 1899?',
@@ -227,6 +227,9 @@ describe('gradeExtractive: the dates of a life', () => {
         ),
       ],
     );
-    expect(finding).toMatchObject({ answer: '14 November 1930', confidence: 'medium', evidence: [{ source: 2 }] });
+    // Which date is read is the rules' and the candidate model's; whether it is given is the learned
+    // answer model's (its threshold set by train:reader), so the date is checked where it was judged.
+    expect(finding?.verdict?.value).toBe('14 November 1930');
+    expect(finding?.evidence).toMatchObject([{ source: 2 }]);
   });
 });

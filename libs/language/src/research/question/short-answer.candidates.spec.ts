@@ -15,6 +15,20 @@ describe('candidates of a thing', () => {
     expect(texts).toContain('victory');
     expect(texts.filter((t) => /\s(?:in|of|at|on)$/.test(t))).toEqual([]);
   });
+
+  it('no candidate opens a clause or is left unfinished: "However", "… that" are cut, a quoted title is not', () => {
+    const question = 'What did Varden confirm to the agency?';
+    const texts = candidatesIn(
+      'thing',
+      'However, Varden confirmed to the Corvane Press that the single "Since Old Lattice" would open the show.',
+      new Set(tokenize(question)),
+      question,
+    ).map((c) => c.text);
+    expect(texts).toContain('Corvane Press');
+    expect(texts).toContain('Since Old Lattice');
+    expect(texts.filter((t) => t !== 'Since Old Lattice' && /^(?:however|since|and)\b/i.test(t))).toEqual([]);
+    expect(texts.filter((t) => /\s(?:that|the|and|of)$/i.test(t))).toEqual([]);
+  });
 });
 
 describe('who is no venue, event or prize', () => {

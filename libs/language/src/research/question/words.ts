@@ -56,3 +56,21 @@ export const VENUES = wholeWord(L.venues!);
 
 /** Names of grounds, schools, hotels, events and prizes: never the answer to "who". */
 export const notWho = (name: string) => FACILITY(name) || EVENT.test(name);
+
+const OPENERS = new Set(L.phrase_openers!.words);
+const CLOSERS = new Set(L.phrase_closers!.words);
+const bare = (word: string) => word.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+
+/**
+ * A phrase without the words that open a clause before it or leave it unfinished after it: no
+ * answer begins with "however" or "since", nor ends on "that", "of" or "the" ("Turing machine
+ * that" is "Turing machine"). Empty when nothing else is left.
+ */
+export function phraseCore(phrase: string): string {
+  const words = phrase.split(/\s+/).filter(Boolean);
+  let first = 0;
+  let last = words.length;
+  while (first < last && OPENERS.has(bare(words[first]!))) first++;
+  while (last > first && CLOSERS.has(bare(words[last - 1]!))) last--;
+  return words.slice(first, last).join(' ');
+}

@@ -2,11 +2,14 @@
 import { tagged } from './tagged';
 import { tokenize } from '@app/text';
 import { capitalisedRuns, quotedTitles, trimEnds } from '../names';
-import { ANYONE, COLOURS, NATIONALITY_ASKED, PERSON_NOUNS, ROLE_ASKED } from '../words';
+import { ANYONE, COLOURS, NATIONALITY_ASKED, PERSON_NOUNS, phraseCore, ROLE_ASKED } from '../words';
 import type { CandidateCues } from './cues';
 import { datePiece } from './dates';
 import { type Candidate, KIND_FIT, NOUN_FIT } from './fit';
 import { BARE_NUMBER } from './numbers';
+
+/** Determiners (and a stray "of", "and", "or") a noun chunk opens with: not part of the thing it names. */
+const DETERMINERS = /^(?:(?:the|a|an|its|their|his|her|this|that|these|those|of|and|or)\s+)+/i;
 
 /** Things of the kind a question's noun names in a sentence, as written. */
 export function thingsIn(
@@ -62,12 +65,11 @@ export function thingsIn(
   // A title the page quotes whole ("Ballad for the Evening", "I'm a Heron").
   const quoted = quotedTitles(text);
   pieces.push(...quoted);
-  const cleaned = pieces.map((c) =>
-    trimEnds(c.replace(/[()]/g, ' ').trim()).replace(
-      /^(?:(?:the|a|an|its|their|his|her|this|that|these|those|of|and|or)\s+)+/i,
-      '',
-    ),
-  );
+  // A title quoted whole is kept as written; any other piece loses the words that open a clause
+  // before it or leave it unfinished ("However", "… that").
+  const cleaned = pieces.map((c) => trimEnds(c.replace(/[()]/g, ' ').trim()).replace(DETERMINERS, ''));
+  for (let i = 0; i < cleaned.length; i++)
+    if (!quoted.includes(pieces[i]!)) cleaned[i] = trimEnds(phraseCore(cleaned[i]!)).replace(DETERMINERS, '');
   // A date or a bare number is not a thing a noun names.
   const things = [
     ...new Set(
