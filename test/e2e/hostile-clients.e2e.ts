@@ -121,6 +121,9 @@ describe('hostile clients', () => {
     const headers = () => ({ ...bearer(svc.demoKey), 'Content-Type': 'application/json' });
     let runId: string;
     const open: AbortController[] = [];
+    // The open streams' responses, kept reachable: fetch cancels the body of a response that is
+    // garbage collected, which would close a held stream (and free its place) mid-test.
+    const responses: Response[] = [];
 
     beforeAll(async () => {
       // A task run that takes a while: every search it makes waits 3.5 s.
@@ -144,6 +147,7 @@ describe('hostile clients', () => {
       });
       if (response.status === 200) {
         open.push(controller);
+        responses.push(response);
         return { status: 200, body: null, retryAfter: null, controller };
       }
       return {
@@ -206,6 +210,7 @@ describe('hostile clients', () => {
 
     it('closes a WebSocket whose client sends a message over WS_MAX_MESSAGE_BYTES with 1009, or a bad frame with 1002, and serves on', async () => {
       for (const controller of open.splice(0)) controller.abort();
+      responses.length = 0;
       await new Promise((resolve) => setTimeout(resolve, 200));
       const { status, ws } = await socket();
       expect(status).toBe(101);
