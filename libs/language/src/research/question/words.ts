@@ -63,8 +63,8 @@ const bare = (word: string) => word.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{
 
 /**
  * A phrase without the words that open a clause before it or leave it unfinished after it: no
- * answer begins with "however" or "since", nor ends on "that", "of" or "the" ("Turing machine
- * that" is "Turing machine"). Empty when nothing else is left.
+ * answer begins with "however" or "since", nor ends on "that", "of" or "the" ("Tarn lattice
+ * that" is "Tarn lattice"). Empty when nothing else is left.
  */
 export function phraseCore(phrase: string): string {
   const words = phrase.split(/\s+/).filter(Boolean);
