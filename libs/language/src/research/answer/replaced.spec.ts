@@ -1,4 +1,5 @@
-import { plainWords, replacedWord as replacedIn } from './replaced';
+import { plainWords } from '../question/words';
+import { replacedWord as replacedIn } from './replaced';
 
 const replacedWord = (question: string, sentence: string) => replacedIn(plainWords(question), sentence);
 

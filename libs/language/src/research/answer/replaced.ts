@@ -5,9 +5,8 @@
  * a question written to have no answer in its text, and of a value read from the wrong sentence.
  */
 import { tokenize } from '@app/text';
+import { plainWords } from '../question/words';
 
-/** A text's words, lower case, in order, stop words kept (at most 400: a sentence, a question). */
-export const plainWords = (text: string): string[] => (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 400);
 /** A word that carries meaning (tokenize keeps it: no stop word). */
 const content = (word: string): boolean => tokenize(word).length > 0;
 
@@ -19,7 +18,8 @@ export function replacedWord(q: readonly string[], sentence: string): boolean {
     const word = q[i]!;
     if (held.has(word) || !content(word)) continue;
     const [left, right] = [q[i - 1], q[i + 1]];
-    for (let j = 1; j + 1 < s.length; j++) if (s[j - 1] === left && s[j + 1] === right && s[j] !== word) return true;
+    // The sentence lacks `word`, so whatever stands between its neighbours is another word.
+    for (let j = 1; j + 1 < s.length; j++) if (s[j - 1] === left && s[j + 1] === right) return true;
   }
   return false;
 }

@@ -14,7 +14,7 @@ import { analyseQuestion, type QuestionShape } from './question-shape';
 import { NEGATION, questionNames, relationStems } from './relation';
 import { askingPart, readShortQuestion, type ShortQuestion } from './short-question';
 import { directSubject } from './subject';
-import { plainWords } from '../answer/replaced';
+import { plainWords } from './words';
 
 export interface QuestionAnalysis {
   /** The question as given. */

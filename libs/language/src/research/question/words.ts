@@ -74,3 +74,6 @@ export function phraseCore(phrase: string): string {
   while (last > first && CLOSERS.has(bare(words[last - 1]!))) last--;
   return words.slice(first, last).join(' ');
 }
+
+/** A text's words, lower case, in order, stop words kept (at most 400: a sentence, a question). */
+export const plainWords = (text: string): string[] => (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 400);

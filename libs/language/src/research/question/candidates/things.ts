@@ -67,9 +67,10 @@ export function thingsIn(
   pieces.push(...quoted);
   // A title quoted whole is kept as written; any other piece loses the words that open a clause
   // before it or leave it unfinished ("However", "… that").
-  const cleaned = pieces.map((c) => trimEnds(c.replace(/[()]/g, ' ').trim()).replace(DETERMINERS, ''));
-  for (let i = 0; i < cleaned.length; i++)
-    if (!quoted.includes(pieces[i]!)) cleaned[i] = trimEnds(phraseCore(cleaned[i]!)).replace(DETERMINERS, '');
+  const cleaned = pieces.map((c) => {
+    const piece = trimEnds(c.replace(/[()]/g, ' ').trim()).replace(DETERMINERS, '');
+    return quoted.includes(c) ? piece : trimEnds(phraseCore(piece)).replace(DETERMINERS, '');
+  });
   // A date or a bare number is not a thing a noun names.
   const things = [
     ...new Set(
