@@ -82,11 +82,21 @@ export function figures(judgedRows: ReturnType<typeof judgeRows>) {
   };
 }
 
-/** The threshold below which a value is withheld: the best mean over (set, setting) groups of the SQuAD 2.0 score on the tune rows. */
-export function answerThreshold(rows: Row[], p: (r: Row) => number): number {
+/**
+ * The threshold below which a value is withheld, from the mean over (set, setting) groups of the
+ * SQuAD 2.0 score on the tune rows: the highest threshold scoring within one question of the
+ * smallest group of the best. The score is flat near its best (a refit moving one question moves
+ * the best threshold by a step), and where answering and withholding score alike a null is the
+ * honest answer. `curve` receives each threshold's score.
+ */
+export function answerThreshold(
+  rows: Row[],
+  p: (r: Row) => number,
+  curve?: (t: number, score: number) => void,
+): { t: number; score: number; best: { t: number; score: number }; tolerance: number } {
   const groups = new Map<string, Row[]>();
   for (const r of rows) groups.set(`${r.set}.${r.setting}`, [...(groups.get(`${r.set}.${r.setting}`) ?? []), r]);
-  let best = { t: 0, score: -1 };
+  const scores: Array<{ t: number; score: number }> = [];
   for (let t = 0; t <= 0.9; t = round(t + 0.01, 2)) {
     let score = 0;
     for (const list of groups.values()) {
@@ -97,9 +107,14 @@ export function answerThreshold(rows: Row[], p: (r: Row) => number): number {
       }
       score += s / list.length;
     }
-    if (score > best.score + 1e-9) best = { t, score };
+    scores.push({ t, score: score / Math.max(1, groups.size) });
+    curve?.(t, score / Math.max(1, groups.size));
   }
-  return best.t;
+  const best = scores.reduce((a, b) => (b.score > a.score + 1e-9 ? b : a));
+  const smallest = Math.min(...[...groups.values()].map((g) => g.length));
+  const tolerance = 1 / smallest / Math.max(1, groups.size);
+  const chosen = scores.filter((s) => s.score >= best.score - tolerance - 1e-12).reduce((a, b) => (b.t > a.t ? b : a));
+  return { ...chosen, best, tolerance };
 }
 
 /** The lowest probability above which at least HIGH_PRECISION of the tune answers are right (MIN_HIGH answers at least). */

@@ -172,7 +172,10 @@ async function main(): Promise<void> {
   const p = (r: Row) => probability.get(r) ?? 0;
   const oof = (r: Row) => outOfFold.get(r) ?? 0;
   const tuneRows = rows.filter((r) => r.q.part === 'tune');
-  const answer = answerThreshold(tuneRows, p);
+  const withhold = answerThreshold(tuneRows, p, (t, score) =>
+    process.stderr.write(`[train:reader] answer threshold ${t.toFixed(2)}: tune score ${score.toFixed(4)}\n`),
+  );
+  const answer = withhold.t;
   const high = highThreshold(tuneRows, p, answer);
   const weights: ReaderWeights = {
     version: 1,
@@ -203,7 +206,7 @@ async function main(): Promise<void> {
   const out: string[] = [
     `train:reader — data ${DATA}; ${learn.length} tune rows (${weights.trained.right} right) of ${rows.length} reads; ${((performance.now() - began) / 1000).toFixed(0)} s`,
     `candidate weights: ${candidateFile.source}; fitted: ${ALL_CANDIDATE_FEATURES.map((f) => `${f} ${fittedCandidates.weights[f]}`).join(', ')}; top candidate right on ${(100 * fittedCandidates.topRight.fitted).toFixed(1)}% of the learned questions (hand-set ${(100 * fittedCandidates.topRight.hand).toFixed(1)}%)`,
-    `thresholds: answer ${answer}, high ${high}`,
+    `thresholds: answer ${answer}, high ${high} (answer: the highest threshold whose tune score ${withhold.score.toFixed(4)} is within ${withhold.tolerance.toFixed(4)}, one question of the smallest group, of the best ${withhold.best.score.toFixed(4)} at ${withhold.best.t})`,
     '',
     'weights (per standard deviation of the feature):',
     ...FEATURE_NAMES.map(
