@@ -78,34 +78,18 @@ function withRegion(value: string, sentence: string, terms: Set<string>): string
 }
 
 /**
- * The name a page goes by, where its opening states the answer under another: a name the opening
- * gives its subject among others ("La Varenna or Región Varennica is the … area of north-east
- * Norland" on the page "Varenna, Norland"), or the subject's full name where the title is the
- * shorter one it is known by ("Tomas Aurel Vell (born 1966) is …" on the page "Tomas Vell").
+ * A name a page's opening gives its subject among others ("La Varenna or Región Varennica
+ * is the … area of north-east Norland" on the page "Varenna, Norland"), where that opening
+ * states the answer: the page's own name for it, its title's, as the opening writes it.
  */
 function canonical(value: string, sentence: Sentence, passages: ResearchPassage[]): string {
   const page = passages.find((p) => p.source === sentence.source);
   if (!page || sentenceSpans(page.text)[0]?.text !== sentence.text) return value;
   const name = titleName(page.title);
-  if (!name || keyOf(name) === keyOf(value)) return value;
   // The subject as the opening names it, with its other names: "X or Y", "X, also known as Y".
   const subject = /^(.{1,80}?)\s+(?:is|was|are|were)\s/u.exec(sentence.text)?.[1] ?? '';
   const aliases = /\s(?:or|also known as|also called|officially|formerly)\s/u.test(subject);
-  if (aliases && subject.includes(value) && subject.includes(name)) return name;
-  return sentence.text.startsWith(value) && shortened(value, name) ? name : value;
-}
-
-/** `name` is `full` with some of its middle words left out: the same first and last word, the rest in order. */
-function shortened(full: string, name: string): boolean {
-  const long = full.split(/\s+/u);
-  const short = name.split(/\s+/u);
-  if (short.length < 2 || short.length >= long.length) return false;
-  if (short[0] !== long[0] || short[short.length - 1] !== long[long.length - 1]) return false;
-  let at = 1;
-  for (const word of short.slice(1, -1)) {
-    while (at < long.length - 1 && long[at] !== word) at++;
-    if (at >= long.length - 1) return false;
-    at++;
-  }
-  return true;
+  return name && keyOf(name) !== keyOf(value) && aliases && subject.includes(value) && subject.includes(name)
+    ? name
+    : value;
 }
