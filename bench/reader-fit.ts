@@ -107,8 +107,9 @@ export function answerThreshold(
       }
       score += s / list.length;
     }
-    scores.push({ t, score: score / Math.max(1, groups.size) });
-    curve?.(t, score / Math.max(1, groups.size));
+    const mean = score / Math.max(1, groups.size);
+    scores.push({ t, score: mean });
+    curve?.(t, mean);
   }
   const best = scores.reduce((a, b) => (b.score > a.score + 1e-9 ? b : a));
   const smallest = Math.min(...[...groups.values()].map((g) => g.length));
