@@ -50,7 +50,7 @@ describe('rendering is charged (sku_render)', () => {
     const allowHosts = [new URL(origin).host];
     fetcher = new HttpFetcher({ allowHosts });
     workers = new ExtractionWorkers({ timeoutMs: 10_000, size: 1 });
-    renderer = new BrowserRenderer({ executablePath: BROWSER, poolSize: 1, timeoutMs: 5_000, allowHosts });
+    renderer = new BrowserRenderer({ executablePath: BROWSER, poolSize: 1, timeoutMs: 8_000, allowHosts });
     service = new ExtractService(fetcher, events, workers, renderer, loadConfig({}));
   });
   afterAll(async () => {
