@@ -119,7 +119,11 @@ export class BrowserRenderer {
   private readonly sessions = new WeakMap<Browser, CDPSession>();
   private proxy: GuardedProxy | null = null;
   private proxyAddress: string | null = null;
+  /** The profile of the browser in use (each browser has its own; see start). */
   private profile: string | null = null;
+  /** Profiles of browsers launched and not yet removed, removed once their browser has exited. */
+  private readonly profiles = new Set<string>();
+  private readonly removals = new Set<Promise<void>>();
   private active = 0;
   private readonly waiting: Array<() => void> = [];
   private closed = false;
@@ -184,7 +188,7 @@ export class BrowserRenderer {
     await this.proxy?.close();
     this.proxy = null;
     this.proxyAddress = null;
-    this.removeProfile();
+    await Promise.all([...[...this.profiles].map((dir) => this.removeProfile(dir)), ...this.removals]);
   }
 
   /**
@@ -240,7 +244,16 @@ export class BrowserRenderer {
       this.browser = null;
     }
     const child = browser.process();
-    if (child && child.exitCode === null) child.kill('SIGKILL');
+    if (child?.pid && child.exitCode === null && child.signalCode === null) {
+      // The whole process group: the renderer spinning in a script is a child of the browser, and
+      // killing only the browser would leave it running (puppeteer's own kill is skipped once the
+      // browser has exited).
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }
     void browser.close().catch(() => undefined);
   }
 
@@ -329,8 +342,25 @@ export class BrowserRenderer {
    * again when dialled, after DNS.
    */
   private async start(): Promise<Browser> {
-    this.removeProfile();
-    this.profile = fs.mkdtempSync(path.join(os.tmpdir(), 'render-profile-'));
+    // A profile of its own: the one of a browser just killed may still be written by its last
+    // processes, and is removed once they have exited, apart from this launch.
+    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'render-profile-'));
+    this.profiles.add(profile);
+    try {
+      const browser = await this.startOn(profile);
+      this.profile = profile;
+      const child = browser.process();
+      if (child && child.exitCode === null && child.signalCode === null)
+        child.once('exit', () => void this.removeProfile(profile));
+      else void this.removeProfile(profile);
+      return browser;
+    } catch (error) {
+      await this.removeProfile(profile);
+      throw error;
+    }
+  }
+
+  private async startOn(profile: string): Promise<Browser> {
     this.proxy ??= new GuardedProxy(this.allow, this.options.resolver);
     // One proxy for the renderer's life: a replaced browser uses it too.
     this.proxyAddress ??= await this.proxy.start();
@@ -347,7 +377,7 @@ export class BrowserRenderer {
       args: launchFlags({ root: this.root, proxy }),
       // No CDP call may wait long past a render's deadline (puppeteer's default is 180 s).
       protocolTimeout: Math.max(5_000, 2 * this.timeoutMs),
-      userDataDir: this.profile,
+      userDataDir: profile,
       // Over a pipe, the browser exits when this process does, however it ends.
       pipe: true,
       handleSIGINT: false,
@@ -366,9 +396,24 @@ export class BrowserRenderer {
     }
   }
 
-  private removeProfile(): void {
-    if (this.profile) fs.rmSync(this.profile, { recursive: true, force: true });
-    this.profile = null;
+  /**
+   * Best effort, retried: a browser's last processes can still be writing when it exits. A
+   * profile that cannot be removed is reported and left in the temporary directory; it never
+   * fails a render.
+   */
+  private async removeProfile(dir: string): Promise<void> {
+    if (!this.profiles.delete(dir)) return;
+    if (this.profile === dir) this.profile = null;
+    const removal = fs.promises
+      .rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 })
+      .catch((error: unknown) =>
+        (this.options.log ?? console).warn(
+          `the browser profile ${dir} could not be removed: ${(error as Error).message}`,
+        ),
+      );
+    this.removals.add(removal);
+    await removal;
+    this.removals.delete(removal);
   }
 
   private acquire(url: string): Promise<void> {

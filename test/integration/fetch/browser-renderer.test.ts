@@ -21,6 +21,30 @@ const listen = async (handler: http.RequestListener) => {
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 };
 
+/** Live processes (zombies aside) whose process group is `pgid`, read from /proc. */
+const processesInGroup = (pgid: number): number[] =>
+  fs
+    .readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return state !== 'Z' && Number(group) === pgid;
+      } catch {
+        return false; // exited meanwhile
+      }
+    })
+    .map(Number);
+
+const until = async (condition: () => boolean, timeoutMs: number) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`not true within ${timeoutMs} ms: ${condition.toString()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+};
+
 describe('BrowserRenderer', () => {
   let site: Awaited<ReturnType<typeof listen>>;
   let other: Awaited<ReturnType<typeof listen>>;
@@ -223,13 +247,18 @@ describe('BrowserRenderer', () => {
       const create = first.createBrowserContext.bind(first);
       first.createBrowserContext = async () =>
         Object.assign(await create(), { close: () => new Promise<void>(() => undefined) });
-      const child = first.process()!;
+      const child = first.process()! as ReturnType<Handle['process']> & { pid: number };
+      const firstProfile = (bounded as unknown as { profile: string }).profile;
+      expect(fs.existsSync(firstProfile)).toBe(true);
       const exited = new Promise<void>((resolve) => child.once('exit', resolve));
       const started = Date.now();
       await expect(bounded.render(`${site.origin}/spin-after-load`)).rejects.toThrow(/RENDER_TIMEOUT_MS/);
       expect(Date.now() - started).toBeLessThan(8_000 + 5_000);
       await exited;
       expect(child.signalCode).toBe('SIGKILL');
+      // Every process of the killed browser, the spinning renderer included, is gone, and so is
+      // its profile (removed apart from the next launch, which has a profile of its own).
+      await until(() => processesInGroup(child.pid).length === 0 && !fs.existsSync(firstProfile), 10_000);
       expect((await bounded.render(`${site.origin}/scripted`)).html).toContain(SCRIPTED_TEXT);
       expect(await (bounded as unknown as { browser: Promise<Handle> }).browser).not.toBe(first);
     } finally {
