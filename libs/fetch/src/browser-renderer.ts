@@ -6,6 +6,7 @@ import { AllowHosts, bareHost, checkUrl, classifyAddress, defaultPort, isIpLiter
 import { FetchError } from './fetcher.port';
 import { type Resolver, systemResolver } from './guarded-agent';
 import { GuardedProxy } from './guarded-proxy';
+import { PROFILE_PREFIX, sweepStaleProfiles } from './render-profiles';
 
 export interface BrowserRendererOptions {
   /** The Chromium to drive; absent or missing on disk, nothing is rendered (`available` is false). */
@@ -80,6 +81,8 @@ export const launchFlags = (options: { root: boolean; proxy?: string }): string[
 
 const runsAsRoot = (): boolean => typeof process.getuid === 'function' && process.getuid() === 0;
 let warnedNoSandbox = false;
+/** Profiles crashed processes left behind are swept once a process, before its first launch. */
+let swept = false;
 /** How long a context or page has to close once given up, before its browser is killed. */
 const CLOSE_GRACE_MS = 2_000;
 // Not loaded: they add no text, and every request is one more chance to reach what it should not.
@@ -344,7 +347,15 @@ export class BrowserRenderer {
   private async start(): Promise<Browser> {
     // A profile of its own: the one of a browser just killed may still be written by its last
     // processes, and is removed once they have exited, apart from this launch.
-    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'render-profile-'));
+    if (!swept) {
+      swept = true;
+      const removed = sweepStaleProfiles();
+      if (removed.length > 0)
+        (this.options.log ?? console).warn(
+          `removed ${removed.length} browser profile(s) that stopped processes left in ${os.tmpdir()}`,
+        );
+    }
+    const profile = fs.mkdtempSync(path.join(os.tmpdir(), PROFILE_PREFIX));
     this.profiles.add(profile);
     try {
       const browser = await this.startOn(profile);

@@ -53,6 +53,8 @@ describe('BrowserRenderer', () => {
   const siteRoutes = new Map<string, string>();
   const cookiesSeen = new Map<string, string | undefined>();
   let renderer: BrowserRenderer;
+  // A profile a killed process left behind (its lock names this host and a process that is gone).
+  const leftBehind = path.join(os.tmpdir(), `render-profile-left-${process.pid}`);
 
   beforeAll(async () => {
     if (!fs.existsSync(BROWSER)) throw new Error(`these tests need Chromium at ${BROWSER} (apt-get install chromium)`);
@@ -100,6 +102,8 @@ describe('BrowserRenderer', () => {
       }
       res.writeHead(404).end();
     });
+    fs.mkdirSync(path.join(leftBehind, 'Default'), { recursive: true });
+    fs.symlinkSync(`${os.hostname()}-${2 ** 22 + 4321}`, path.join(leftBehind, 'SingletonLock'));
     renderer = new BrowserRenderer({
       executablePath: BROWSER,
       poolSize: 2,
@@ -108,6 +112,7 @@ describe('BrowserRenderer', () => {
     });
   });
   afterAll(async () => {
+    fs.rmSync(leftBehind, { recursive: true, force: true });
     await renderer?.close();
     await Promise.all([site, other].filter(Boolean).map((s) => new Promise((resolve) => s.server.close(resolve))));
   });
@@ -117,6 +122,8 @@ describe('BrowserRenderer', () => {
     const page = await renderer.render(`${site.origin}/scripted`);
     expect(page.html).toContain(SCRIPTED_TEXT);
     expect(page.finalUrl).toBe(`${site.origin}/scripted`);
+    // The first launch swept the profile a stopped process left; the browser's own is in use.
+    expect(fs.existsSync(leftBehind)).toBe(false);
   });
 
   it('lets nothing the page tries reach a metadata address or another loopback port: fetches, a redirect, an image, a frame, a WebSocket', async () => {
