@@ -18,6 +18,18 @@ const MIN_HIGH = 10;
 
 export const round = (x: number, digits = 6) => Math.round(x * 10 ** digits) / 10 ** digits;
 
+/** Rows by (data set, setting), in the order met: the groups every mean over settings is taken across. */
+export function bySetting(rows: Row[]): Map<string, Row[]> {
+  const groups = new Map<string, Row[]>();
+  for (const r of rows) {
+    const key = `${r.set}.${r.setting}`;
+    const group = groups.get(key);
+    if (group) group.push(r);
+    else groups.set(key, [r]);
+  }
+  return groups;
+}
+
 export function fitModel(rows: Row[]): Pick<ReaderWeights, 'mean' | 'scale' | 'weights' | 'bias'> {
   const xs = rows.map((r) => r.features!);
   const n = xs.length;
@@ -94,8 +106,7 @@ export function answerThreshold(
   p: (r: Row) => number,
   curve?: (t: number, score: number) => void,
 ): { t: number; score: number; best: { t: number; score: number }; tolerance: number } {
-  const groups = new Map<string, Row[]>();
-  for (const r of rows) groups.set(`${r.set}.${r.setting}`, [...(groups.get(`${r.set}.${r.setting}`) ?? []), r]);
+  const groups = bySetting(rows);
   const scores: Array<{ t: number; score: number }> = [];
   for (let t = 0; t <= 0.9; t = round(t + 0.01, 2)) {
     let score = 0;

@@ -43,7 +43,7 @@ import {
   useCandidateWeights,
 } from '../libs/language/src/research/question/candidate-model';
 import { ROOT, runMain } from './bench-util';
-import { answerThreshold, figures, fitModel, highThreshold, judgeRows, round, STEPS } from './reader-fit';
+import { answerThreshold, bySetting, figures, fitModel, highThreshold, judgeRows, round, STEPS } from './reader-fit';
 import { RIGHT_F1, type Row, rowsOf } from './reader-rows';
 import { candidateGroups, fitCandidates } from './train-candidates';
 import { DATA, fts5 } from './realtext.bench';
@@ -98,9 +98,7 @@ async function main(): Promise<void> {
     return out;
   };
   const tuneF1 = (list: Row[]) => {
-    const groupsOf = new Map<string, Row[]>();
-    for (const r of list.filter((r) => r.q.part === 'tune'))
-      groupsOf.set(`${r.set}.${r.setting}`, [...(groupsOf.get(`${r.set}.${r.setting}`) ?? []), r]);
+    const groupsOf = bySetting(list.filter((r) => r.q.part === 'tune'));
     return (
       [...groupsOf.values()].reduce(
         (a, g) => a + g.reduce((s, r) => s + scoreValue(r.q, r.value).f1, 0) / g.length,
