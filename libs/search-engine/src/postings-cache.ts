@@ -228,9 +228,11 @@ export class PostingsCache {
         blockMax: kept.blockMax,
         max: kept.max,
         best: kept.best,
+        // Rounded as a whole list stores them: the kept block maxima are maxima of these values,
+        // and a page scores the same whether its word's list was built whole or from bounds.
         impactOf: (i) => {
           this.lazy.computed++;
-          return impactOf(i);
+          return Math.fround(impactOf(i));
         },
       };
     }

@@ -117,6 +117,34 @@ describe('topK (MaxScore with block-max skipping)', () => {
     expect(alone.skippedBlocks).toBeGreaterThan(common.docs.length / BLOCK / 2);
   });
 
+  it("bounds a probed list by its blocks over the driving block's ids, not by its best posting elsewhere", () => {
+    // Pages ordered so that like ones sit together: the common word weighs little in the first
+    // three quarters of the ids and much in the last; the rarer word is spread evenly. Once the
+    // common word is probed, a block of the rarer one among the first ids cannot win with it.
+    const random = rng(31);
+    const regional = (universe: number, density: number, low: number, high: number, from: number) => {
+      const docs: number[] = [];
+      const impacts: number[] = [];
+      for (let d = 0; d < universe; d++)
+        if (random() < density) {
+          docs.push(d);
+          impacts.push((d >= from ? high : low) * (0.8 + 0.2 * random()));
+        }
+      return impactList(Uint32Array.from(docs), Float32Array.from(impacts));
+    };
+    const common = regional(40_000, 0.9, 0.3, 3, 30_000);
+    const rarer = regional(40_000, 0.1, 2, 2, 0);
+    for (const k of [1, 10, 30]) {
+      const stats: TopKStats = { scored: 0, skippedBlocks: 0 };
+      const got = topK([common, rarer], k, undefined, stats);
+      const want = bruteForce([common, rarer], k);
+      expect(got.map((h) => h.doc)).toEqual(want.map((h) => h.doc));
+      got.forEach((h, i) => expect(h.score).toBeCloseTo(want[i].score, 4));
+      // Only the last quarter's documents of the rarer word are worth scoring (with the seeds).
+      expect(stats.scored).toBeLessThan(rarer.docs.length / 4 + 2 * SEEDS);
+    }
+  });
+
   it('breaks ties by the lower document id, as exhaustive scoring does', () => {
     const flat = impactList(Uint32Array.from([3, 5, 8, 13, 21]), Float32Array.from([1, 1, 1, 1, 1]));
     expect(topK([flat], 2).map((h) => h.doc)).toEqual([3, 5]);

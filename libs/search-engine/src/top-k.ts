@@ -24,6 +24,10 @@ import { TopHeap } from './top-heap';
 
 /** Up to this many lists, the probed-only set is chosen among all subsets (2^n sums). */
 const MAX_SUBSET_LISTS = 8;
+/** A probed list's blocks looked at for the bound over a range of ids (past them, its maximum). */
+const RANGE_BLOCKS = 64;
+/** Relative margin for rounding: sums of a few dozen doubles differ by far less. */
+const ROUNDING = 1e-12;
 
 export interface TopKStats {
   /** Documents whose score, partly summed, could still win (those passed over on their bound are not counted). */
@@ -85,6 +89,10 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
     }
   }
   let threshold = heap.threshold;
+  // What a bound must reach for a document to be kept: the threshold less a margin of rounding.
+  // A bound and a score sum the same impacts in different orders, which can leave a document's
+  // score a last binary digit above a bound equal to it; the margin keeps pruning exact.
+  let floor = lowered(threshold);
 
   // Driving lists give the candidates; the others are only probed. Any set of lists whose bounds
   // sum below the threshold may be probed-only (a document in none of the driving lists cannot
@@ -120,6 +128,36 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
   let rangeEnd = 0;
   let rangeUb = 0;
   let rangeOf = -1;
+  /**
+   * What the probed lists can add to a document with an id in [lo, hi]: of each, the largest
+   * maximum of its blocks that hold ids in that range (0 for a list with none), closer than its
+   * largest impact where the list's best postings lie elsewhere (block-max MaxScore). The range's
+   * start never moves back, so each list's search resumes where the last one ended.
+   */
+  const cursor = new Int32Array(n);
+  const probedBound = (lo: number, hi: number): number => {
+    let ub = 0;
+    for (let j = 0; j < probes; j++) {
+      const i = probed[j];
+      const docs = docsOf[i];
+      const size = sizeOf[i];
+      const at = seek(docs, cursor[i], lo);
+      cursor[i] = at;
+      if (at >= size || docs[at] > hi) continue;
+      const blockMax = blockMaxOf[i];
+      let b = (at / BLOCK) | 0;
+      let m = blockMax[b];
+      const last = Math.min(blockMax.length, b + RANGE_BLOCKS);
+      for (b++; b < last && docs[b * BLOCK] <= hi; b++) if (blockMax[b] > m) m = blockMax[b];
+      // Past RANGE_BLOCKS blocks the range is wide for this list: its largest impact bounds it.
+      ub += (b === last && last < blockMax.length && docs[b * BLOCK] <= hi ? bound[i] / weight[i] : m) * weight[i];
+    }
+    return ub;
+  };
+  /** The probed lists' bound over the rest of the driving list's current block (single driver). */
+  let blockBelow = 0;
+  let blockBelowOf = -1;
+  let blockBelowFor = -1;
   const choose = () => {
     chosenFor = threshold;
     // Membership, not a bit mask beyond MAX_SUBSET_LISTS: a query may bring more than 31 lists.
@@ -128,7 +166,7 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
       let most = 0;
       let best = 0;
       for (let mask = 1; mask < subsets; mask++) {
-        if (sum[mask] < threshold && postings[mask] > most) {
+        if (sum[mask] < floor && postings[mask] > most) {
           most = postings[mask];
           best = mask;
         }
@@ -137,7 +175,7 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
     } else {
       // Many long lists: the smallest bounds, as MaxScore takes them.
       let acc = 0;
-      for (let b = long.length - 1; b >= 0 && acc + bound[long[b]] < threshold; b--) {
+      for (let b = long.length - 1; b >= 0 && acc + bound[long[b]] < floor; b--) {
         acc += bound[long[b]];
         next[long[b]] = 1;
       }
@@ -184,19 +222,29 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
       while (p < size) {
         const block = (p / BLOCK) | 0;
         const end = Math.min(size, (block + 1) * BLOCK);
-        if (blockMax[block] * w + below < threshold) {
+        let rest = below;
+        if (probes > 0 && blockMax[block] * w + rest >= floor) {
+          // The probed lists over this block's ids alone.
+          if (blockBelowOf !== block || blockBelowFor !== choices) {
+            blockBelowOf = block;
+            blockBelowFor = choices;
+            blockBelow = probedBound(docsOf[d][p], docsOf[d][end - 1]);
+          }
+          rest = blockBelow;
+        }
+        if (blockMax[block] * w + rest < floor) {
           p = end;
           skippedBlocks++;
           continue;
         }
         if (compute === null) {
-          while (p < end && impacts[p] * w + below < threshold) p++;
+          while (p < end && impacts[p] * w + rest < floor) p++;
           if (p < end) value = impacts[p];
         } else {
           // Each impact computed once: the one that stops the scan is the one scored below.
           for (; p < end; p++) {
             value = compute(p);
-            if (value * w + below >= threshold) break;
+            if (value * w + rest >= floor) break;
           }
         }
         if (p < end) break;
@@ -222,7 +270,6 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
         // range holds until a driving list leaves its block (or the driving lists change).
         if (doc >= rangeEnd || rangeOf !== choices) {
           rangeOf = choices;
-          rangeUb = below;
           rangeEnd = 0xffffffff;
           for (let d = 0; d < drivers; d++) {
             const i = driving[d];
@@ -231,6 +278,7 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
             const last = docsOf[i][Math.min(sizeOf[i], (((p / BLOCK) | 0) + 1) * BLOCK) - 1];
             if (last + 1 < rangeEnd) rangeEnd = last + 1;
           }
+          rangeUb = probes > 0 && rangeEnd !== 0xffffffff ? probedBound(doc, rangeEnd - 1) : below;
           // A list whose next document lies beyond the range adds nothing in it (a rare word's
           // posting far ahead does not hold the bound up).
           for (let d = 0; d < drivers; d++) {
@@ -239,7 +287,7 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
             if (p < sizeOf[i] && docsOf[i][p] < rangeEnd) rangeUb += blockMaxOf[i][(p / BLOCK) | 0] * weight[i];
           }
         }
-        if (rangeUb < threshold) {
+        if (rangeUb < floor) {
           for (let d = 0; d < drivers; d++) pos[driving[d]] = seek(docsOf[driving[d]], pos[driving[d]], rangeEnd);
           frontier = rangeEnd;
           skippedBlocks++;
@@ -257,13 +305,13 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
     }
     frontier = doc + 1;
     // What cannot win is passed over before the (dearer) filter is asked about it.
-    if (score + below < threshold) continue;
+    if (score + below < floor) continue;
     if (admit && !admit(doc)) continue;
     scored++;
     // Probed lists, largest bound first, only while the document can still win.
     let alive = true;
     for (let j = 0; j < probes; j++) {
-      if (score + restFrom[j] < threshold) {
+      if (score + restFrom[j] < floor) {
         alive = false;
         break;
       }
@@ -277,6 +325,7 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
     if ((score > threshold || !heap.full || (score === threshold && doc < heap.docs[0])) && !seeded.has(doc)) {
       heap.offer(doc, score);
       threshold = heap.threshold;
+      floor = lowered(threshold);
     }
   }
   if (stats) {
@@ -284,4 +333,9 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
     stats.skippedBlocks = skippedBlocks;
   }
   return heap.sorted();
+}
+
+/** A threshold less a margin of rounding: a few units of the last place of a double. */
+function lowered(threshold: number): number {
+  return threshold - Math.abs(threshold) * ROUNDING;
 }
