@@ -248,9 +248,9 @@ export class BrowserRenderer {
     }
     const child = browser.process();
     if (child?.pid && child.exitCode === null && child.signalCode === null) {
-      // The whole process group: the renderer spinning in a script is a child of the browser, and
-      // killing only the browser would leave it running (puppeteer's own kill is skipped once the
-      // browser has exited).
+      // The whole process group (the renderer spinning in a script is a child of the browser), so
+      // that none of its processes outlives it: puppeteer skips its own group kill once the
+      // browser's main process has exited.
       try {
         process.kill(-child.pid, 'SIGKILL');
       } catch {
@@ -345,8 +345,6 @@ export class BrowserRenderer {
    * again when dialled, after DNS.
    */
   private async start(): Promise<Browser> {
-    // A profile of its own: the one of a browser just killed may still be written by its last
-    // processes, and is removed once they have exited, apart from this launch.
     if (!swept) {
       swept = true;
       const removed = sweepStaleProfiles();
@@ -355,6 +353,8 @@ export class BrowserRenderer {
           `removed ${removed.length} browser profile(s) that stopped processes left in ${os.tmpdir()}`,
         );
     }
+    // A profile of its own: the one of a browser just killed may still be written by its last
+    // processes, and is removed once they have exited, apart from this launch.
     const profile = fs.mkdtempSync(path.join(os.tmpdir(), PROFILE_PREFIX));
     this.profiles.add(profile);
     try {

@@ -150,7 +150,7 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
       const last = Math.min(blockMax.length, b + RANGE_BLOCKS);
       for (b++; b < last && docs[b * BLOCK] <= hi; b++) if (blockMax[b] > m) m = blockMax[b];
       // Past RANGE_BLOCKS blocks the range is wide for this list: its largest impact bounds it.
-      ub += (b === last && last < blockMax.length && docs[b * BLOCK] <= hi ? bound[i] / weight[i] : m) * weight[i];
+      ub += b === last && last < blockMax.length && docs[b * BLOCK] <= hi ? bound[i] : m * weight[i];
     }
     return ub;
   };
