@@ -347,11 +347,13 @@ export class BrowserRenderer {
   private async start(): Promise<Browser> {
     if (!swept) {
       swept = true;
-      const removed = sweepStaleProfiles();
-      if (removed.length > 0)
-        (this.options.log ?? console).warn(
-          `removed ${removed.length} browser profile(s) that stopped processes left in ${os.tmpdir()}`,
-        );
+      // Beside the launch, not before it: nothing here waits for the temporary directory's listing.
+      void sweepStaleProfiles().then((removed) => {
+        if (removed.length > 0)
+          (this.options.log ?? console).warn(
+            `removed ${removed.length} browser profile(s) that stopped processes left in ${os.tmpdir()}`,
+          );
+      });
     }
     // A profile of its own: the one of a browser just killed may still be written by its last
     // processes, and is removed once they have exited, apart from this launch.

@@ -31,9 +31,10 @@ const running = (pid: number): boolean => {
  * A profile is left alone while a browser may still use it: Chromium's `SingletonLock` names the
  * host and process holding it, and only a lock of this host naming a process that is gone, or a
  * profile without a lock for over an hour, is stale. Best effort: what cannot be read or removed
- * is skipped. The folders removed.
+ * is skipped. Asynchronous, so a large temporary directory never holds the event loop. The
+ * folders removed.
  */
-export function sweepStaleProfiles(options: ProfileSweepOptions = {}): string[] {
+export async function sweepStaleProfiles(options: ProfileSweepOptions = {}): Promise<string[]> {
   const dir = options.dir ?? os.tmpdir();
   const host = options.host ?? os.hostname();
   const alive = options.alive ?? running;
@@ -41,7 +42,7 @@ export function sweepStaleProfiles(options: ProfileSweepOptions = {}): string[] 
   const removed: string[] = [];
   let entries: fs.Dirent[];
   try {
-    entries = fs.readdirSync(dir, { withFileTypes: true });
+    entries = await fs.promises.readdir(dir, { withFileTypes: true });
   } catch {
     return removed;
   }
@@ -49,8 +50,8 @@ export function sweepStaleProfiles(options: ProfileSweepOptions = {}): string[] 
     if (!entry.isDirectory() || !entry.name.startsWith(PROFILE_PREFIX)) continue;
     const profile = path.join(dir, entry.name);
     try {
-      if (!stale(profile, host, alive, now)) continue;
-      fs.rmSync(profile, { recursive: true, force: true });
+      if (!(await stale(profile, host, alive, now))) continue;
+      await fs.promises.rm(profile, { recursive: true, force: true });
       removed.push(profile);
     } catch {
       // Gone meanwhile, or not ours to remove.
@@ -59,12 +60,12 @@ export function sweepStaleProfiles(options: ProfileSweepOptions = {}): string[] 
   return removed;
 }
 
-function stale(profile: string, host: string, alive: (pid: number) => boolean, now: number): boolean {
+async function stale(profile: string, host: string, alive: (pid: number) => boolean, now: number): Promise<boolean> {
   let lock: string;
   try {
-    lock = fs.readlinkSync(path.join(profile, 'SingletonLock'));
+    lock = await fs.promises.readlink(path.join(profile, 'SingletonLock'));
   } catch {
-    return now - fs.statSync(profile).mtimeMs > UNLOCKED_AGE_MS;
+    return now - (await fs.promises.stat(profile)).mtimeMs > UNLOCKED_AGE_MS;
   }
   // "<host>-<pid>": the host may itself hold dashes.
   const at = lock.lastIndexOf('-');
