@@ -226,3 +226,31 @@ describe('capitalisedRuns', () => {
     ]);
   });
 });
+
+describe('candidates of "who"', () => {
+  it('takes a one-word name the sentence itself reads as a name, though alone it reads as a noun', () => {
+    const question = 'Who was the raiders’ leader?';
+    const texts = candidatesIn(
+      'person',
+      'The raiders, under their leader Brenvold, swore fealty to King Aldric II of Tarn.',
+      new Set(tokenize(question)),
+      question,
+    ).map((c) => c.text);
+    expect(texts).toContain('Brenvold');
+    expect(texts).toContain('Aldric II of Tarn');
+  });
+
+  it('gives the names a sentence lists together as one candidate when several are asked for, and only then', () => {
+    const sentence = 'The abbots Tomas Vell and Mara Ellison led Orvik Abbey.';
+    const two = 'Who were the two abbots of Orvik Abbey?';
+    expect(candidatesIn('person', sentence, new Set(tokenize(two)), two).map((c) => c.text)).toContain(
+      'Tomas Vell and Mara Ellison',
+    );
+    const one = 'Who led Orvik Abbey?';
+    expect(
+      candidatesIn('person', sentence, new Set(tokenize(one)), one)
+        .map((c) => c.text)
+        .filter((t) => t.includes(' and ')),
+    ).toEqual([]);
+  });
+});

@@ -10,6 +10,8 @@ export interface CandidateCues {
   colour: boolean;
   /** "What talk show…", "which hotel…": one of a kind (a wh-word no verb follows). */
   member: boolean;
+  /** "Who were the two abbots…", "which performers joined…": several are asked for, not one. */
+  several: boolean;
   /** "Which World Cup…?": the series the question names, as written. */
   series?: string;
   /** A question about money ("how much … cost"), a score, a time of the clock. */
@@ -34,6 +36,10 @@ export function candidateCues(question: string, askedWord: string | null): Candi
     askedWord,
     latin: /\p{Script=Latin}/u.test(question),
     colour: /\b(?:what|which)\s+colou?rs?\b/i.test(question),
+    several:
+      /^(?:who|which|what)\s+(?:(?:were|are)\s+the\s+)?(?:two|three|four|both)\b/i.test(question) ||
+      /^who\s+(?:were|are)\b/i.test(question) ||
+      (askedWord !== null && /\p{L}[^s]s$/u.test(askedWord) && /^(?:which|what)\b/i.test(question)),
     member: /\b(?:which|what)\s+(?!(?:is|was|are|were|did|does|do|has|had|have)\b)/i.test(question),
     ...(series !== undefined ? { series } : {}),
     money:

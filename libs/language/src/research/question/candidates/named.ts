@@ -45,12 +45,22 @@ export function namesIn(
       .map((c) => trimEnds(c).replace(/['’]s$/u, ''))
       .filter((c) => c.length >= 2 && /\p{Lu}|\d/u.test(c) && script(c)),
   );
+  // Words the sentence's own tagging reads as names: "Brenvold" in "under their leader Brenvold"
+  // is one there, though alone it reads as a common noun. A plural ("the Otters") names a team or
+  // a people, not one person.
+  let properHere: Set<string> | undefined;
+  const properInSentence = (c: string) =>
+    (properHere ??= new Set(
+      (doc.match('#ProperNoun').not('(#Demonym|#Month|#WeekDay)').out('array') as string[]).map((w) =>
+        trimEnds(w).replace(/['’]s$/u, ''),
+      ),
+    )).has(c);
   const names = [...named].filter((c) => {
     const tags = nlp(c);
     // A nationality, a month or a weekday is capitalised but names no one ("American", "September").
     if (!/\s/.test(c) && tags.has('(#Demonym|#Month|#WeekDay)')) return false;
     // For "who", "Only" opening a sentence or a numeral is capitalised, not a name.
-    return kind !== 'person' || tags.has('(#ProperNoun|#Person)');
+    return kind !== 'person' || tags.has('(#ProperNoun|#Person)') || (properInSentence(c) && !/[^s]s$/.test(c));
   });
   // A name inside a longer run of capitalised words is that run ("Marlowe Pinter" in "J. Marlowe
   // Pinter"); the run is of every kind compromise saw its parts as.
@@ -116,7 +126,38 @@ export function namesIn(
       ...(isPerson ? { person: true } : {}),
     });
   }
-  return out;
+  return cues.several ? [...out, ...listsOf(text, out)] : out;
+}
+
+type Named = { text: string; fit: number; person?: boolean };
+
+/**
+ * For a question asking for several ("who were the two abbots"), names a sentence lists together
+ * are also one candidate, as written: "Ilse Marnow and Dorin Vasch", "Tarn, Varden and Orvik".
+ */
+function listsOf(text: string, names: Named[]): Named[] {
+  const lists: Named[] = [];
+  for (const first of names) {
+    const at = text.indexOf(first.text);
+    if (at < 0) continue;
+    const members = [first];
+    let end = at + first.text.length;
+    for (;;) {
+      const gap = /^(?:,\s+and\s+|\s+and\s+|,\s*)/.exec(text.slice(end));
+      const next = gap ? names.find((n) => text.startsWith(n.text, end + gap[0].length)) : undefined;
+      if (!gap || !next || members.includes(next)) break;
+      members.push(next);
+      end += gap[0].length + next.text.length;
+      if (!gap[0].includes('and')) continue;
+      lists.push({
+        text: text.slice(at, end),
+        fit: Math.min(...members.map((m) => m.fit)),
+        ...(members.every((m) => m.person) ? { person: true } : {}),
+      });
+      break;
+    }
+  }
+  return lists;
 }
 
 /**
