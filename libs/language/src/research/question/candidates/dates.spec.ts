@@ -12,6 +12,7 @@ describe('years', () => {
     expect(yearsIn('From 1311 to 1314 the troops held Orvik.')).toEqual(['1311', '1314']);
     expect(yearsIn('It was built c. 874 and rebuilt in AD 64 (or 64 AD).')).toEqual(['874', '64', '64']);
     expect(yearsIn('The wall dates from 300 BC.')).toEqual(['300 BC']);
+    expect(yearsIn('The tower was raised c. 300 BC.')).toEqual(['300 BC']);
   });
 
   it('leaves a count alone: "1200 men", "in 500 cities", "in 3 ways", a decimal', () => {

@@ -5,7 +5,10 @@ import * as chrono from 'chrono-node';
 export const datePiece = (piece: string) => chrono.parse(piece).some((r) => r.text.length >= 0.5 * piece.length);
 
 /** A year as pages write one without a word saying so (1500-2099): not a count. */
-export const isYear = (s: string) => /^(?:1[5-9]\d\d|20\d\d)$/.test(s);
+const PLAIN_YEAR = String.raw`1[5-9]\d\d|20\d\d`;
+const ONLY_YEAR = new RegExp(`^(?:${PLAIN_YEAR})$`);
+const PLAIN_YEARS = new RegExp(String.raw`\b(${PLAIN_YEAR})\b`, 'g');
+export const isYear = (s: string) => ONLY_YEAR.test(s);
 
 /**
  * An earlier year (1-1499) is a year only where its words say so: after "in", "since", "until",
@@ -35,8 +38,12 @@ const PERIOD = new RegExp(
 
 /** Years a sentence writes: 1500-2099 as they stand, earlier ones where their words say so, years before the era with their era. */
 export function yearsIn(text: string): string[] {
-  const out: Array<{ at: number; year: string }> = [];
-  for (const m of text.matchAll(/\b(1[5-9]\d\d|20\d\d)\b/g)) out.push({ at: m.index!, year: m[1]! });
+  // Years before the era first: where "c. 300 BC" is read twice, the one with its era is kept.
+  const out: Array<{ at: number; year: string }> = [...text.matchAll(BC_YEAR)].map((m) => ({
+    at: m.index!,
+    year: m[0],
+  }));
+  for (const m of text.matchAll(PLAIN_YEARS)) out.push({ at: m.index!, year: m[1]! });
   for (const m of text.matchAll(EARLY_YEAR)) {
     const year = m[1] ?? m[2] ?? m[3]!;
     if (isYear(year)) continue;
@@ -47,7 +54,6 @@ export function yearsIn(text: string): string[] {
     if (end && !isYear(end[1]!) && Number(end[1]) > Number(year))
       out.push({ at: at + year.length + end[0].indexOf(end[1]!), year: end[1]! });
   }
-  for (const m of text.matchAll(BC_YEAR)) out.push({ at: m.index!, year: m[0] });
   const seen = new Set<number>();
   return out
     .sort((a, b) => a.at - b.at)
