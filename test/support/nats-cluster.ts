@@ -42,6 +42,8 @@ interface MetaCluster {
   replicas?: Array<{ name: string; current?: boolean }>;
 }
 const READY_TIMEOUT_MS = 15_000;
+/** Starts of a cluster whose node found its port taken, at most. */
+const BIND_ATTEMPTS = 3;
 
 interface Node {
   name: string;
@@ -72,9 +74,8 @@ async function spawnNode(bin: string, node: Node): Promise<void> {
   throw new Error(`nats-server ${node.name} did not accept connections within ${READY_TIMEOUT_MS} ms:\n${node.stderr}`);
 }
 
-export async function startNatsCluster(size = 3): Promise<NatsClusterHandle> {
-  if (size < 3) throw new Error('a JetStream cluster needs three nodes or more');
-  const bin = findNatsBinary();
+/** Nodes on fresh ports, each started and accepting connections; all stopped and their store removed if one fails. */
+async function spawnCluster(bin: string, size: number): Promise<{ nodes: Node[]; storeDir: string }> {
   const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nats-cluster-'));
   const nodes: Node[] = [];
   for (let i = 0; i < size; i++) {
@@ -99,6 +100,23 @@ export async function startNatsCluster(size = 3): Promise<NatsClusterHandle> {
     fs.rmSync(storeDir, { recursive: true, force: true });
     throw error;
   }
+  return { nodes, storeDir };
+}
+
+export async function startNatsCluster(size = 3): Promise<NatsClusterHandle> {
+  if (size < 3) throw new Error('a JetStream cluster needs three nodes or more');
+  const bin = findNatsBinary();
+  // A free port may be taken by another process before a node binds it (free-port.ts): the
+  // cluster is then started again on other ports, a few times at most.
+  let started: { nodes: Node[]; storeDir: string } | undefined;
+  for (let attempt = 1; !started; attempt++) {
+    try {
+      started = await spawnCluster(bin, size);
+    } catch (error) {
+      if (attempt >= BIND_ATTEMPTS || !String(error).includes('address already in use')) throw error;
+    }
+  }
+  const { nodes, storeDir } = started;
   const urls = nodes.map((node) => `nats://${HOST}:${node.port}`);
   const nodeAt = (i: number) => {
     const node = nodes[i];
