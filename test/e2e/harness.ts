@@ -34,31 +34,35 @@ export const apiCall =
 export function useService(mode: Mode, env: Record<string, string> = {}): E2eContext {
   const ctx = { secrets: [] as string[], hooks: [] } as unknown as E2eContext;
   let receiver: http.Server | undefined;
-  beforeAll(async () => {
-    ctx.web = await startFixtureWeb();
-    const attempts = new Map<string, number>();
-    receiver = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk) => (body += chunk));
-      req.on('end', () => {
-        const id = String(req.headers['webhook-id']);
-        const n = (attempts.get(id) ?? 0) + 1;
-        attempts.set(id, n);
-        const status = n <= 2 ? 500 : 204;
-        ctx.hooks.push({ headers: req.headers, body, status });
-        res.writeHead(status).end();
+  beforeAll(
+    async () => {
+      ctx.web = await startFixtureWeb();
+      const attempts = new Map<string, number>();
+      receiver = http.createServer((req, res) => {
+        let body = '';
+        req.on('data', (chunk) => (body += chunk));
+        req.on('end', () => {
+          const id = String(req.headers['webhook-id']);
+          const n = (attempts.get(id) ?? 0) + 1;
+          attempts.set(id, n);
+          const status = n <= 2 ? 500 : 204;
+          ctx.hooks.push({ headers: req.headers, body, status });
+          res.writeHead(status).end();
+        });
       });
-    });
-    await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
-    ctx.hookPort = (receiver.address() as AddressInfo).port;
-    ctx.svc = await startService(mode, {
-      FETCH_ALLOW_HOSTS: [...ctx.web.allowHosts, `127.0.0.1:${ctx.hookPort}`].join(','),
-      LOCAL_INDEX_SEEDS: fixtureSeeds(ctx.web),
-      WEBHOOK_BACKOFF_SECONDS: '1',
-      ...env,
-    });
-    ctx.secrets.push(ctx.svc.demoKey, ctx.svc.demoWebhookSecret);
-  }, 60_000);
+      await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
+      ctx.hookPort = (receiver.address() as AddressInfo).port;
+      ctx.svc = await startService(mode, {
+        FETCH_ALLOW_HOSTS: [...ctx.web.allowHosts, `127.0.0.1:${ctx.hookPort}`].join(','),
+        LOCAL_INDEX_SEEDS: fixtureSeeds(ctx.web),
+        WEBHOOK_BACKOFF_SECONDS: '1',
+        ...env,
+      });
+      ctx.secrets.push(ctx.svc.demoKey, ctx.svc.demoWebhookSecret);
+      // startService alone may wait 60 s for a cluster's processes to answer /readyz (two cores, another worker beside it).
+    },
+    mode === 'cluster' ? 120_000 : 60_000,
+  );
 
   afterAll(async () => {
     await ctx.svc?.stop();

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { freePort } from './free-port';
+import { freePortRun } from './free-port';
 import { type NatsClusterHandle, startNatsCluster } from './nats-cluster';
 import { startNatsServer, type NatsServerHandle } from './nats-server';
 
@@ -120,7 +120,10 @@ export async function startService(
     : options.prepare && !options.dataDir
       ? await options.prepare(dataDir)
       : undefined;
-  const port = await freePort();
+  // A cluster with REPLICAS=gateway=N runs gateway i on PORT + i - 1 (scripts/cluster.ts): all of them must be free.
+  const gatewayReplicas =
+    mode === 'cluster' ? Number(/(?:^|,)\s*gateway=(\d+)/.exec(extraEnv.REPLICAS ?? '')?.[1] ?? 1) : 1;
+  const port = await freePortRun(gatewayReplicas);
   let nats: NatsServerHandle | undefined;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -176,11 +179,16 @@ export async function startService(
       '/readyz',
       async () => {
         if (exited) throw new Error(`${mode} exited early:\n${read()}`);
-        try {
-          return (await fetch(`${baseUrl}/readyz`)).status === 200;
-        } catch {
-          return false;
-        }
+        // Every gateway replica answers before the tests start: a test that calls the second one must not find it still booting.
+        const ready = await Promise.all(
+          Array.from({ length: gatewayReplicas }, (_, i) =>
+            fetch(`http://127.0.0.1:${port + i}/readyz`).then(
+              (r) => r.status === 200,
+              () => false,
+            ),
+          ),
+        );
+        return ready.every(Boolean);
         // A cluster boots nine processes on two cores beside another test worker: 30 s was seen to fall short.
       },
       options.readyTimeoutMs ?? (mode === 'cluster' ? 60_000 : 30_000),
