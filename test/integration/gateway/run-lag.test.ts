@@ -100,6 +100,65 @@ describe('a run whose read model lags behind its request', () => {
   });
 
   /**
+   * A client that sees a run's stream end and then reads the run (an MCP tool, a CLI) must find it
+   * ended: the terminal frame waits (bounded) for the read model to hold it. The lag is injected the
+   * same way: the read store's writes stall until released.
+   */
+  it("sends a run's terminal event only once the read model holds it, so a GET after it sees the end", async () => {
+    const auth = { Authorization: `Bearer ${key}` };
+    const created = await fetch(`${base}/v1/search`, {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ depth: 'deep', queries: ['a stream that ends'] }),
+    });
+    const { search_id: id } = (await created.json()) as { search_id: string };
+    const stream = await fetch(`${base}/v1/searches/${id}/events`, { headers: auth });
+    expect(stream.status).toBe(200);
+
+    const reads = app.get<ReadStore>(READ_STORE);
+    const events = app.get<EventStore>(EVENT_STORE);
+    const upsert = reads.upsert.bind(reads);
+    let release!: () => void;
+    const stalled = new Promise<void>((resolve) => (release = resolve));
+    let applied = false;
+    reads.upsert = async (...args) => {
+      await stalled;
+      const done = await upsert(...args);
+      applied = true;
+      return done;
+    };
+    try {
+      const cancelled = fetch(`${base}/v1/searches/${id}/cancel`, { method: 'POST', headers: auth });
+      const streamName = `${searchRuns.streamPrefix}${id}`;
+      for (let i = 0; i < 200; i++) {
+        const recorded = await events.readStream(streamName);
+        if (recorded.some((event) => /cancel/i.test(event.type))) break;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      // The cancel is in the log; the read model applies it 40 ms later (READ_YOUR_WRITES_MS is 100).
+      setTimeout(release, 40);
+      const reader = stream.body!.getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      let appliedWhenSent: boolean | undefined;
+      while (!/event: run\.cancelled/.test(text)) {
+        const chunk = await reader.read();
+        if (chunk.done) break;
+        text += decoder.decode(chunk.value, { stream: true });
+        if (/event: run\.cancelled/.test(text)) appliedWhenSent = applied;
+      }
+      expect(appliedWhenSent).toBe(true);
+      const view = (await (await fetch(`${base}/v1/searches/${id}`, { headers: auth })).json()) as { status: string };
+      expect(view.status).toBe('cancelled');
+      await reader.cancel();
+      await cancelled;
+    } finally {
+      reads.upsert = upsert;
+      release();
+    }
+  });
+
+  /**
    * Behind a load balancer a client's create can reach one gateway and its next call another,
    * whose read model has not applied the run yet. That replica must find the run in the log and
    * wait for its read model, not answer 404 for a run the API has just accepted (an SSE client

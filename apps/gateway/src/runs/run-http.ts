@@ -27,7 +27,7 @@ import { GatewayDrain } from '../streams/drain';
 import { LiveStreams } from '../streams/live-streams';
 import { openSse } from '../streams/sse-writer';
 import { recordedEvents, resumeAfter, runStream, sseFrame } from '../streams/run-stream';
-import type { RunEventsPage, RunHistory } from './run-responses';
+import type { PublicEvent, RunEventsPage, RunHistory } from './run-responses';
 
 type State<K extends RunKind> = StateOf<K>;
 /** What a kind's request carries (its params as its decider reads them). */
@@ -354,6 +354,16 @@ export class RunHttp {
     };
   }
 
+  /**
+   * A run's public events (replay, then live) for SSE and WebSocket: its terminal event is sent once
+   * the read models hold it (bounded, READ_YOUR_WRITES_MS), so a GET after the stream ends sees the end.
+   */
+  stream(kind: RunKind, runId: string, after: bigint | undefined, signal: AbortSignal): AsyncGenerator<PublicEvent> {
+    return runStream(this.events, kind, streamOf(kind, runId), after, signal, (position) =>
+      this.calls.readYourWrites(position),
+    );
+  }
+
   /** Server-sent events, resumable with `Last-Event-ID` (or `?last_event_id=`). */
   async sse(
     kind: RunKind,
@@ -370,8 +380,7 @@ export class RunHttp {
     try {
       // Ended when the client leaves, or when this replica drains (the client resumes on another).
       const until = AbortSignal.any([sse.gone, this.drain.streamsEnd]);
-      for await (const event of runStream(this.events, kind, streamOf(kind, runId), after, until))
-        await sse.write(sseFrame(event));
+      for await (const event of this.stream(kind, runId, after, until)) await sse.write(sseFrame(event));
     } finally {
       release();
       sse.end(this.drain.streamsEnd.aborted);

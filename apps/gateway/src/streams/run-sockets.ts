@@ -4,8 +4,7 @@ import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { CONFIG, type Config } from '@app/config';
-import { type RunKind, streamOf } from '@app/domain';
-import { EVENT_STORE, type EventStore } from '@app/eventstore';
+import type { RunKind } from '@app/domain';
 import { ApiError } from '@app/platform';
 import { ApiKeyAuthenticator } from '../auth/api-key.authenticator';
 import { RateLimiter } from '../auth/rate-limiter';
@@ -15,7 +14,7 @@ import { HTTP_RUN_KIND_LIST, type HttpRunKind } from '../runs/run-kind-routes';
 import { type RunSocketRoute, runSocketRoutes } from '../runs/run-socket-routes';
 import { GatewayDrain } from './drain';
 import { LiveStreams, type Release } from './live-streams';
-import { parseResumeFrom, runStream } from './run-stream';
+import { parseResumeFrom } from './run-stream';
 
 /** Unsent bytes a socket may hold before the stream waits for its client to read. */
 const SEND_HIGH_WATER = 1024 * 1024;
@@ -64,7 +63,6 @@ export function mountRunSockets(
   const authenticator = app.get(ApiKeyAuthenticator);
   const limiter = app.get(RateLimiter);
   const runs = app.get(RunHttp);
-  const events = app.get<EventStore>(EVENT_STORE);
   const server = app.getHttpServer();
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -142,7 +140,7 @@ export function mountRunSockets(
         ws.close(1008, 'resume_from must be an event id');
         return;
       }
-      for await (const event of runStream(events, kind, streamOf(kind, runId), after, aborted.signal)) {
+      for await (const event of runs.stream(kind, runId, after, aborted.signal)) {
         if (ws.readyState !== ws.OPEN) break;
         // Backpressure: past SEND_HIGH_WATER unsent bytes, wait until this frame is written out.
         if (ws.bufferedAmount > SEND_HIGH_WATER)

@@ -11,6 +11,8 @@ export type { PublicEvent };
  * A run's public events from the log, after a revision: replay then live from one subscription,
  * so a client that reconnects with its last id gets every later event exactly once, in order.
  * The state is folded from the very first event, so a terminal event can carry the full view.
+ * `settle` is awaited with a terminal event's log position before it is sent: a client that reads
+ * the run (GET) the moment its stream ends must find the read models there too.
  */
 export async function* runStream(
   store: EventStore,
@@ -18,6 +20,7 @@ export async function* runStream(
   stream: string,
   after: bigint | undefined,
   signal: AbortSignal,
+  settle?: (position: bigint) => Promise<unknown>,
 ): AsyncGenerator<PublicEvent> {
   let state = kind.decider.initialState;
   const subscription = store.subscribeToStream(stream);
@@ -29,9 +32,11 @@ export async function* runStream(
       state = kind.decider.evolve(state, stored);
       const published = kind.publish(stored, state);
       if (!published) continue;
+      const terminal = TERMINAL_PUBLIC_EVENTS.has(published.event);
+      if (terminal && settle) await settle(event.position);
       // A client resuming after the run's last event gets nothing more: the stream ends at once.
       if (after === undefined || event.revision > after) yield { id: event.revision.toString(), ...published };
-      if (TERMINAL_PUBLIC_EVENTS.has(published.event)) return;
+      if (terminal) return;
     }
   } finally {
     signal.removeEventListener('abort', onAbort);
