@@ -37,6 +37,8 @@ describe('a value of another kind than asked is never the answer', () => {
     ['person', '2009', /a date or number/],
     ['number', 'several engineers', /no number/],
     ['year', 'the spring', /no year/],
+    ['year', 'But a storm scattered the fleet. On 2 May 1191 the fleet reached the port.', /no year/],
+    ['number', 'The survey counted 40 boats in the harbour and more beyond the point that morning.', /no number/],
     ['place', 'Mara Ellison Voss', /a person, not a place/],
     ['organisation', 'Mara Ellison', /a person, not an organisation/],
   ] as const)('%s asked, "%s" refused', (kind, value, why) => {
@@ -51,6 +53,9 @@ describe('a value of another kind than asked is never the answer', () => {
     ['place', 'Adelaide'],
     ['number', 'twelve'],
     ['year', '1997'],
+    ['year', 'in 874'],
+    ['date', 'the 10th and 11th centuries'],
+    ['date', 'the 1060s'],
   ] as const)('%s asked, "%s" kept', (kind, value) => {
     expect(wrongKind(kind, value)).toBeNull();
   });

@@ -13,6 +13,7 @@ import { NEGATION } from '../question/relation';
 import type { ShortKind } from '../question/short-question';
 import { keyOf, subjectOf } from '../question/names';
 import { candidateShare } from '../question/ranked';
+import { periodsIn, yearsIn } from '../question/candidates/dates';
 import { replacedWord } from './replaced';
 
 export const KINDS: ShortKind[] = [
@@ -111,17 +112,22 @@ export interface AnswerInput {
 const NUMBER_WORD =
   /\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|dozen|half)\b/i;
 
+/** A year, a date or a number is a short phrase: a sentence that holds one is not one ("What year ..." answered with two sentences). */
+const SHORT_VALUE_WORDS = 8;
+
 /** The value as a name of the kind asked, by compromise's tags, chrono-node's dates and digits: 1, or 0 where it is plainly not. */
 export function fitsKindOf(kind: ShortKind, value: string): number {
   const v = value.trim();
   if (!v) return 0;
+  const short = v.split(/\s+/).length <= SHORT_VALUE_WORDS;
   switch (kind) {
     case 'year':
-      return /\b(?:1[0-9]\d\d|20\d\d)\b/.test(v) ? 1 : 0;
+      return short && (/\b(?:1[0-9]\d\d|20\d\d)\b/.test(v) || yearsIn(v).length > 0) ? 1 : 0;
     case 'date':
-      return /\b\d{3,4}\b/.test(v) || chrono.parse(v).length > 0 ? 1 : 0;
+      // A century or a decade is a date too ("the 10th and 11th centuries", "the 1060s").
+      return short && (/\b\d{3,4}\b/.test(v) || periodsIn(v).length > 0 || chrono.parse(v).length > 0) ? 1 : 0;
     case 'number':
-      return /\d/.test(v) || NUMBER_WORD.test(v) ? 1 : 0;
+      return short && (/\d/.test(v) || NUMBER_WORD.test(v)) ? 1 : 0;
     case 'person': {
       const doc = nlp(v);
       return doc.has('#Person') || doc.has('#Organization') ? 1 : 0;
