@@ -1,28 +1,29 @@
 import * as net from 'node:net';
 
-/**
- * A port the OS reports free right now: bind port 0, read it, release it.
- * Another process may take it before the caller binds, so callers retry on EADDRINUSE.
- */
-export function freePort(host = '127.0.0.1'): Promise<number> {
+/** Binds `port` (0: any) on `host` and releases it: the port bound, or null where it is taken. */
+function bindAndRelease(port: number, host: string): Promise<number | null> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();
-    server.once('error', reject);
-    server.listen(0, host, () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close((err) => (err ? reject(err) : resolve(port)));
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'EADDRINUSE' || error.code === 'EACCES' ? resolve(null) : reject(error),
+    );
+    server.listen(port, host, () => {
+      const bound = (server.address() as net.AddressInfo).port;
+      server.close((err) => (err ? reject(err) : resolve(bound)));
     });
   });
 }
 
-const bindable = (port: number, host: string) =>
-  new Promise<boolean>((resolve) => {
-    const server = net.createServer();
-    server.unref();
-    server.once('error', () => resolve(false));
-    server.listen(port, host, () => server.close(() => resolve(true)));
-  });
+/**
+ * A port the OS reports free right now: bind port 0, read it, release it.
+ * Another process may take it before the caller binds, so callers retry on EADDRINUSE.
+ */
+export async function freePort(host = '127.0.0.1'): Promise<number> {
+  const port = await bindAndRelease(0, host);
+  if (port === null) throw new Error(`no free port on ${host}`);
+  return port;
+}
 
 /**
  * `count` consecutive ports the OS reports free right now (a cluster's gateway replicas listen on
@@ -34,7 +35,7 @@ export async function freePortRun(count: number, host = '127.0.0.1'): Promise<nu
     const first = await freePort(host);
     if (first + count - 1 > 65535) continue;
     let all = true;
-    for (let i = 1; i < count && all; i++) all = await bindable(first + i, host);
+    for (let i = 1; i < count && all; i++) all = (await bindAndRelease(first + i, host)) !== null;
     if (all) return first;
   }
   throw new Error(`no run of ${count} free ports found on ${host}`);

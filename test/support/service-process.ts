@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { parseReplicas } from '../../scripts/replicas';
 import { freePortRun } from './free-port';
 import { type NatsClusterHandle, startNatsCluster } from './nats-cluster';
 import { startNatsServer, type NatsServerHandle } from './nats-server';
@@ -121,8 +122,7 @@ export async function startService(
       ? await options.prepare(dataDir)
       : undefined;
   // A cluster with REPLICAS=gateway=N runs gateway i on PORT + i - 1 (scripts/cluster.ts): all of them must be free.
-  const gatewayReplicas =
-    mode === 'cluster' ? Number(/(?:^|,)\s*gateway=(\d+)/.exec(extraEnv.REPLICAS ?? '')?.[1] ?? 1) : 1;
+  const gatewayReplicas = mode === 'cluster' ? parseReplicas(extraEnv.REPLICAS).get('gateway')! : 1;
   const port = await freePortRun(gatewayReplicas);
   let nats: NatsServerHandle | undefined;
   const env: NodeJS.ProcessEnv = {
@@ -189,8 +189,8 @@ export async function startService(
           ),
         );
         return ready.every(Boolean);
-        // A cluster boots nine processes on two cores beside another test worker: 30 s was seen to fall short.
       },
+      // A cluster boots nine processes on two cores beside another test worker: 30 s was seen to fall short.
       options.readyTimeoutMs ?? (mode === 'cluster' ? 60_000 : 30_000),
     );
   } catch (error) {
