@@ -37,7 +37,7 @@ describe('a value of another kind than asked is never the answer', () => {
     ['person', '2009', /a date or number/],
     ['number', 'several engineers', /no number/],
     ['year', 'the spring', /no year/],
-    ['year', 'But a storm scattered the fleet. On 2 May 1191 the fleet reached the port.', /no year/],
+    ['year', 'The ferry left Tarn in a gale. On 2 May 1874 it reached Orvik with its cargo.', /no year/],
     ['number', 'The survey counted 40 boats in the harbour and more beyond the point that morning.', /no number/],
     ['place', 'Mara Ellison Voss', /a person, not a place/],
     ['organisation', 'Mara Ellison', /a person, not an organisation/],
