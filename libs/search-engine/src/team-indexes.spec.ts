@@ -62,6 +62,21 @@ describe('TeamIndexes', () => {
     again.close();
   });
 
+  it("finds a team's first page though the team was searched before it had any (and touches no file until then)", async () => {
+    const teams = open();
+    expect(teams.size('c')).toBe(0);
+    expect(teams.search('c', { query: 'heron count' })).toBeUndefined();
+    expect(fs.readdirSync(dir)).toEqual([]);
+    await teams.index(
+      'c',
+      0n,
+      put('c9', 1, 'https://heron.test/count', 'Heron count', 'The heron count of the spring.'),
+    );
+    expect(teams.size('c')).toBe(1);
+    expect(urls(teams.search('c', { query: 'heron count' }))).toEqual(['https://heron.test/count']);
+    teams.close();
+  });
+
   it("removes a crawl's pages; a page another crawl also indexed stays, as that crawl read it", async () => {
     const teams = open();
     await teams.index(

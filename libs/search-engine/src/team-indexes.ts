@@ -56,6 +56,12 @@ const DEFAULT_CACHE_BYTES = 8 * 1024 * 1024;
  */
 export class TeamIndexes {
   private readonly open = new Map<string, LocalIndex>();
+  /**
+   * Teams whose index file was looked for and is not there. Only this instance creates files in
+   * its folder (`get(team, true)`), so a search for a team without pages (most of them) costs
+   * neither a hash nor a file system call.
+   */
+  private readonly absent = new Set<string>();
 
   constructor(private readonly options: TeamIndexesOptions) {}
 
@@ -154,8 +160,13 @@ export class TeamIndexes {
   private get(team: string, create: boolean): LocalIndex | undefined {
     const known = this.open.get(team);
     if (known) return known;
+    if (!create && this.absent.has(team)) return undefined;
     const file = fileOf(this.options.dir, team);
-    if (!create && !fs.existsSync(file)) return undefined;
+    if (!create && !fs.existsSync(file)) {
+      this.absent.add(team);
+      return undefined;
+    }
+    this.absent.delete(team);
     const index = new LocalIndex({
       file,
       now: this.options.now,
