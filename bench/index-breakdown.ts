@@ -1,0 +1,92 @@
+/**
+ * `npm run bench:index-breakdown`: where a query's time goes in the local index engine, at each
+ * size of the index benchmark (INDEX_BENCH_SIZES, default 100000,1000000), in this process and
+ * without HTTP. A diagnostic beside bench:index (which measures the service): it builds each
+ * size's index once into the benchmark's folder and keeps it (`keep-<size>`, reused by later runs),
+ * then runs the same distinct queries as bench:index, after a warm-up of other queries, and
+ * prints per query:
+ *  - lists: reading the query's postings (from the cache, or from SQLite and decoded);
+ *  - top-k: MaxScore over the lists as loaded (k = 30, the pool the ranking draws from), with the
+ *    documents it scored;
+ *  - search: the whole `LocalIndex.search`, its lists now loaded (top-k again, the priors, the
+ *    rows of the page of results and their snippets): what is not top-k is the rest.
+ * The postings cache is the service's default (LOCAL_INDEX_CACHE_MB, 256).
+ * Rerun: npm run bench:index-breakdown   (INDEX_BREAKDOWN_QUERIES, default 2000; warm-up 2000)
+ */
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { LocalSearchProvider } from '@app/search-engine';
+import { LocalIndex } from '../libs/search-engine/src/local-index';
+import type { Retrieval } from '../libs/search-engine/src/query-evaluation';
+import { terms } from '../libs/search-engine/src/text-analysis';
+import { topK, type TopKStats } from '../libs/search-engine/src/top-k';
+import { machine, runMain } from './bench-util';
+import { distinctQueries, writeCorpus } from './index-corpus';
+
+const SIZES = (process.env.INDEX_BENCH_SIZES ?? '100000,1000000').split(',').map(Number);
+const QUERIES = Number(process.env.INDEX_BREAKDOWN_QUERIES ?? 2000);
+const WARM = 2000;
+const CACHE_BYTES = Number(process.env.LOCAL_INDEX_CACHE_MB ?? 256) * 2 ** 20;
+const WORK = path.join(os.tmpdir(), 'wr-index-bench');
+
+async function keptIndex(size: number): Promise<string> {
+  const pagesDir = path.join(WORK, `pages-${size}`);
+  writeCorpus(pagesDir, size);
+  const dataDir = path.join(WORK, `keep-${size}`);
+  // The provider builds the index once; later runs find it and check it against the folder (an
+  // index of another format is built again).
+  process.stderr.write(`[breakdown] ${size} pages: index in ${dataDir} (kept for later runs)…\n`);
+  const provider = new LocalSearchProvider({ dataDir, indexDir: pagesDir, watch: false });
+  await provider.ready();
+  await provider.close();
+  const file = path.join(dataDir, 'index', 'local-index.db');
+  return file;
+}
+
+async function main(): Promise<void> {
+  const m = machine();
+  console.log(`index breakdown — ${new Date().toISOString()}`);
+  console.log(`machine: ${m.cpus} cores (${m.cpu_model}), node ${m.node}; postings cache ${CACHE_BYTES / 2 ** 20} MB`);
+  console.log(
+    '| pages | lists ms | top-k ms | search ms (lists loaded) | rest ms | lists per query | postings per query | scored per query |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|');
+  const queries = distinctQueries(60_000);
+  for (const size of SIZES) {
+    const index = new LocalIndex({ file: await keptIndex(size), readonly: true, cacheBytes: CACHE_BYTES });
+    // The engine's own retrieval (a private field): the bench times its parts one by one.
+    const r = (index as unknown as { retrieval: Retrieval }).retrieval;
+    const admit = (doc: number) => r.pages.live[doc] === 1;
+    for (let i = 0; i < WARM; i++) index.search({ query: queries[queries.length - 1 - i], limit: 10 });
+    let listsMs = 0;
+    let topMs = 0;
+    let searchMs = 0;
+    let lists = 0;
+    let postings = 0;
+    let scored = 0;
+    for (let i = 0; i < QUERIES; i++) {
+      const query = queries[i];
+      let t = performance.now();
+      const loaded = [...new Set(terms(query))].flatMap((term) => r.list(term) ?? []);
+      listsMs += performance.now() - t;
+      const stats: TopKStats = { scored: 0, skippedBlocks: 0 };
+      t = performance.now();
+      topK(loaded, 30, admit, stats);
+      topMs += performance.now() - t;
+      t = performance.now();
+      index.search({ query, limit: 10 });
+      searchMs += performance.now() - t;
+      lists += loaded.length;
+      postings += loaded.reduce((sum, list) => sum + list.docs.length, 0);
+      scored += stats.scored;
+    }
+    index.close();
+    const per = (x: number, digits = 2) => (x / QUERIES).toFixed(digits);
+    console.log(
+      `| ${size.toLocaleString('en-US')} | ${per(listsMs)} | ${per(topMs)} | ${per(searchMs)} | ${per(searchMs - topMs)} | ${per(lists)} | ${per(postings, 0)} | ${per(scored, 0)} |`,
+    );
+  }
+  console.log(`${QUERIES} distinct queries per size after ${WARM} others; rerun: npm run bench:index-breakdown`);
+}
+
+runMain(main);
