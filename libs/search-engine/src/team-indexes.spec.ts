@@ -65,7 +65,16 @@ describe('TeamIndexes', () => {
   it("finds a team's first page though the team was searched before it had any (and touches no file until then)", async () => {
     const teams = open();
     expect(teams.size('c')).toBe(0);
-    expect(teams.search('c', { query: 'heron count' })).toBeUndefined();
+    // Once its file is known to be absent, asking again costs no file system call.
+    // The module object itself (a namespace import's bindings cannot be replaced).
+    const exists = jest.spyOn(jest.requireActual<typeof fs>('node:fs'), 'existsSync');
+    try {
+      expect(teams.search('c', { query: 'heron count' })).toBeUndefined();
+      expect(teams.size('c')).toBe(0);
+      expect(exists).not.toHaveBeenCalled();
+    } finally {
+      exists.mockRestore();
+    }
     expect(fs.readdirSync(dir)).toEqual([]);
     await teams.index(
       'c',
