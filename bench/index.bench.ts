@@ -11,6 +11,9 @@
  *    it measures the index serving rather than the boot's catch-up beside it;
  *  - uncached instant search, every query distinct (so nothing comes from a cache): p50/p99 at 1
  *    connection and req/s at 50 connections (autocannon, INDEX_BENCH_SECONDS each, default 10);
+ *  - the CPU a request costs under the 50-connection load, the main thread's (HTTP, bus, event
+ *    log) apart from all the other threads' (the search thread, V8's GC helpers, the pools), from
+ *    /proc: at a larger size, which side grows;
  *  - the service process's RSS after that load;
  *  - the engine alone: the same distinct queries against the built index in the build's process
  *    (no HTTP, as the FTS5 peer is measured), so the two engines compare like for like;
@@ -68,6 +71,9 @@ interface ServiceFigures {
   rps1: number;
   rps50: number;
   rssMb: number;
+  /** CPU per request under the 50-connection load: the main thread's, and every other thread's (search thread, GC helpers, pools). */
+  cpuMainMs: number;
+  cpuOtherMs: number;
   errors: number;
 }
 
@@ -251,6 +257,20 @@ const cpuMsOf = (pid: number): number => {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 };
 
+/** CPU time each thread of the process has used, in ms, by thread id. */
+const threadCpuMs = (pid: number): Map<number, number> => {
+  const times = new Map<number, number>();
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const fields = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
+      times.set(Number(tid), ((Number(fields[11]) + Number(fields[12])) * 1000) / 100);
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return times;
+};
+
 /** Waits until the process uses less than a tenth of a core over a second (or `limitMs` passed). */
 async function idle(pid: number, limitMs: number): Promise<void> {
   const until = performance.now() + limitMs;
@@ -323,7 +343,17 @@ async function measureService(
       ],
     });
     const one = await load(1);
+    const before = threadCpuMs(svc.pid);
     const fifty = await load(50);
+    const after = threadCpuMs(svc.pid);
+    let cpuMain = 0;
+    let cpuOther = 0;
+    for (const [tid, ms] of after) {
+      const used = ms - (before.get(tid) ?? 0);
+      if (tid === svc.pid) cpuMain += used;
+      else cpuOther += used;
+    }
+    const served = Math.max(1, fifty.requests.total);
     // Standalone: the search index lives in the one service process.
     const rssMb = rssOf(svc.pid);
     if (next > queries.length)
@@ -336,6 +366,8 @@ async function measureService(
       rps1: one.requests.average,
       rps50: fifty.requests.average,
       rssMb,
+      cpuMainMs: cpuMain / served,
+      cpuOtherMs: cpuOther / served,
       errors: one.non2xx + fifty.non2xx + one.errors + fifty.errors,
     };
   } finally {
@@ -475,6 +507,7 @@ async function main(): Promise<void> {
     'p99 ms (1 conn)',
     'req/s (1 conn)',
     'req/s (50 conn)',
+    'CPU ms/req (50 conn): main + other threads',
     'RSS MB',
     'MRR@10 all/tuned/held-out',
   ];
@@ -484,7 +517,7 @@ async function main(): Promise<void> {
     const rate = r.build_ok ? (r.documents / r.ms) * 1000 : NaN;
     const mrr = r.mrr ? `${f(r.mrr.all, 3)} / ${f(r.mrr.tune, 3)} / ${f(r.mrr.held, 3)}` : '—';
     lines.push(
-      `| ${f(r.size)} | ${r.build} | ${r.build_ok ? f(rate) : `failed: ${r.build_error}`} | ${f(r.diskMb, 1)} | ${f(r.rssPeakMb)} | ${f(r.bootMs)} | ${f(r.settledMs)} | ${f(r.p50, 1)} | ${f(r.p99, 1)} | ${f(r.rps1)} | ${f(r.rps50)} | ${f(r.rssMb)} | ${mrr} |`,
+      `| ${f(r.size)} | ${r.build} | ${r.build_ok ? f(rate) : `failed: ${r.build_error}`} | ${f(r.diskMb, 1)} | ${f(r.rssPeakMb)} | ${f(r.bootMs)} | ${f(r.settledMs)} | ${f(r.p50, 1)} | ${f(r.p99, 1)} | ${f(r.rps1)} | ${f(r.rps50)} | ${r.cpuMainMs === undefined ? '—' : `${f(r.cpuMainMs, 2)} + ${f(r.cpuOtherMs, 2)}`} | ${f(r.rssMb)} | ${mrr} |`,
     );
     if (r.service_error) lines.push(`|  | ${r.build}: the service failed: ${r.service_error} |`);
   }
@@ -520,7 +553,7 @@ function scaling(rows: Array<Record<string, unknown>>): string[] {
   const mark = (ok: boolean) => (ok ? 'met' : 'NOT met');
   return [
     `At ${n(large.size)} pages against ${n(small.size)} (this checkout):`,
-    `- req/s at 50 connections: ${ratio(large.rps50, small.rps50)}x (target >= 0.6x: ${mark(large.rps50 / small.rps50 >= 0.6)})`,
+    `- req/s at 50 connections: ${ratio(large.rps50, small.rps50)}x (target >= 0.6x: ${mark(large.rps50 / small.rps50 >= 0.6)}); CPU per request, main thread ${large.cpuMainMs?.toFixed(2)} ms against ${small.cpuMainMs?.toFixed(2)}, other threads (search thread, GC helpers, pools) ${large.cpuOtherMs?.toFixed(2)} ms against ${small.cpuOtherMs?.toFixed(2)}`,
     `- build pages/s: ${ratio(rate(large), rate(small))}x (target >= 0.8x: ${mark(rate(large) / rate(small) >= 0.8)})`,
     `- p50 at 1 connection: ${large.p50} ms (target <= 5 ms: ${mark(large.p50 <= 5)})`,
     `- largest RSS (build ${Math.round(large.rssPeakMb)} MB, serving ${Math.round(large.rssMb)} MB): ${Math.round(largest)} MB (target <= 1,024 MB: ${mark(largest <= 1024)})`,
