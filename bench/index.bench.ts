@@ -250,20 +250,21 @@ async function runBuild(build: Build, dataDir: string, pagesDir: string): Promis
   return { ...figures, ok: true, diskMb: du(path.join(dataDir, 'index')) / 2 ** 20 };
 }
 
-/** CPU time the process has used (all its threads), in ms. */
-const cpuMsOf = (pid: number): number => {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  // utime and stime, the 14th and 15th fields of the whole line, in clock ticks (100 a second on Linux).
+/** CPU time in a /proc `stat` file: utime and stime, the 14th and 15th fields of the whole line, in clock ticks (100 a second on Linux), in ms. */
+const statCpuMs = (file: string): number => {
+  const fields = fs.readFileSync(file, 'utf8').split(') ')[1].split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 };
+
+/** CPU time the process has used (all its threads), in ms. */
+const cpuMsOf = (pid: number): number => statCpuMs(`/proc/${pid}/stat`);
 
 /** CPU time each thread of the process has used, in ms, by thread id. */
 const threadCpuMs = (pid: number): Map<number, number> => {
   const times = new Map<number, number>();
   for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
     try {
-      const fields = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
-      times.set(Number(tid), ((Number(fields[11]) + Number(fields[12])) * 1000) / 100);
+      times.set(Number(tid), statCpuMs(`/proc/${pid}/task/${tid}/stat`));
     } catch {
       // The thread ended between the listing and the read.
     }
