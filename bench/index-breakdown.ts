@@ -9,8 +9,11 @@
  *  - top-k: MaxScore over the lists as loaded (k = 30, the pool the ranking draws from), with the
  *    documents it scored;
  *  - search: the whole `LocalIndex.search`, its lists now loaded (top-k again, the priors, the
- *    rows of the page of results and their snippets): what is not top-k is the rest.
- * The postings cache is the service's default (LOCAL_INDEX_CACHE_MB, 256).
+ *    rows of the page of results and their snippets): what is not top-k is the rest;
+ *  - the cache's part: how many of a query's lists were evicted and read again from their kept
+ *    block bounds, and how many impacts top-k then computed where it read them.
+ * The postings cache is the service's default (LOCAL_INDEX_CACHE_MB, 256; set it to see what
+ * another size changes).
  * Rerun: npm run bench:index-breakdown   (INDEX_BREAKDOWN_QUERIES, default 2000; warm-up 2000)
  */
 import * as os from 'node:os';
@@ -48,9 +51,9 @@ async function main(): Promise<void> {
   console.log(`index breakdown — ${new Date().toISOString()}`);
   console.log(`machine: ${m.cpus} cores (${m.cpu_model}), node ${m.node}; postings cache ${CACHE_BYTES / 2 ** 20} MB`);
   console.log(
-    '| pages | lists ms | top-k ms | search ms (lists loaded) | rest ms | lists per query | postings per query | scored per query |',
+    '| pages | lists ms | top-k ms | search ms (lists loaded) | rest ms | lists per query | postings per query | scored per query | lists from kept bounds per query | impacts computed by top-k per query |',
   );
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
   const queries = distinctQueries(60_000);
   for (const size of SIZES) {
     const index = new LocalIndex({ file: await keptIndex(size), readonly: true, cacheBytes: CACHE_BYTES });
@@ -64,15 +67,20 @@ async function main(): Promise<void> {
     let lists = 0;
     let postings = 0;
     let scored = 0;
+    let lazy = 0;
+    let computed = 0;
     for (let i = 0; i < QUERIES; i++) {
       const query = queries[i];
       let t = performance.now();
       const loaded = [...new Set(terms(query))].flatMap((term) => r.list(term) ?? []);
       listsMs += performance.now() - t;
       const stats: TopKStats = { scored: 0, skippedBlocks: 0 };
+      const computedBefore = index.stats().lazyPostings.computed;
       t = performance.now();
       topK(loaded, 30, admit, stats);
       topMs += performance.now() - t;
+      computed += index.stats().lazyPostings.computed - computedBefore;
+      lazy += loaded.filter((list) => list.impactOf !== undefined).length;
       t = performance.now();
       index.search({ query, limit: 10 });
       searchMs += performance.now() - t;
@@ -83,7 +91,7 @@ async function main(): Promise<void> {
     index.close();
     const per = (x: number, digits = 2) => (x / QUERIES).toFixed(digits);
     console.log(
-      `| ${size.toLocaleString('en-US')} | ${per(listsMs)} | ${per(topMs)} | ${per(searchMs)} | ${per(searchMs - topMs)} | ${per(lists)} | ${per(postings, 0)} | ${per(scored, 0)} |`,
+      `| ${size.toLocaleString('en-US')} | ${per(listsMs)} | ${per(topMs)} | ${per(searchMs)} | ${per(searchMs - topMs)} | ${per(lists)} | ${per(postings, 0)} | ${per(scored, 0)} | ${per(lazy)} | ${per(computed, 0)} |`,
     );
   }
   console.log(`${QUERIES} distinct queries per size after ${WARM} others; rerun: npm run bench:index-breakdown`);
