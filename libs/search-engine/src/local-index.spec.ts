@@ -188,8 +188,8 @@ describe('LocalIndex', () => {
         text: `${'city '.repeat(i < 300 ? 2 + (i % 3) : 1)}transport notes ${topics[(i * 7) % 5]} ${i % 13 ? '' : 'lighthouse keeper'} ${'filler '.repeat(i % 9)} code${i % 97}`,
       }),
     );
-    // 100 KB: a common word's whole list does not stay, its bounds (a 64th of it) do.
-    const small = new LocalIndex({ now: () => NOW, cacheBytes: 100_000 });
+    // 60 KB: a common word's whole list does not stay, its bounds (a 64th of it) do.
+    const small = new LocalIndex({ now: () => NOW, cacheBytes: 60_000 });
     const large = new LocalIndex({ now: () => NOW });
     small.apply(pages, []);
     large.apply(pages, []);

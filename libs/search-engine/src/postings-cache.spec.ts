@@ -97,4 +97,21 @@ describe('PostingsCache', () => {
     const list = check(304);
     expect(list.docs[list.docs.length - 1]).toBeGreaterThan(300);
   });
+
+  it('gives lists what the kept bounds leave unused, the two together within the limit', () => {
+    const storage = new IndexStorage({});
+    const pages = new PageTable();
+    write(storage, pages, collection(0, 300), 1);
+    const limit = 20_000;
+    const cache = new PostingsCache(limit);
+    cache.reset(pages.basis());
+    const rowsOf = (term: string) => storage.termRows(term);
+    for (let w = 0; w < 11; w++) {
+      expect(cache.list(`word${w}`, rowsOf, pages)).not.toBeNull();
+      expect(cache.cachedBytes).toBeLessThanOrEqual(limit);
+    }
+    // The bounds of eleven words take far less than their quarter: the lists have the rest.
+    expect(cache.cachedBytes - cache.listBytes).toBeLessThan(limit / 4);
+    expect(cache.listBytes).toBeGreaterThan(limit * 0.8);
+  });
 });

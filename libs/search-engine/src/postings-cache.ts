@@ -44,6 +44,11 @@ class ByteBoundedLru<V extends { bytes: number }> {
     this.delete(key);
     this.entries.set(key, value);
     this.bytes += value.bytes;
+    this.trim();
+  }
+
+  /** Least recently used entries out until the bytes are within the limit (the last one stays). */
+  trim(): void {
     while (this.bytes > this.limit() && this.entries.size > 1) {
       const [oldest, entry] = this.entries.entries().next().value as [string, V];
       this.entries.delete(oldest);
@@ -75,7 +80,10 @@ interface KeptBounds {
 
 const NO_IMPACTS = new Float32Array(0);
 
-/** The share of the cache's bytes given to kept block bounds (a word's costs 1/64 of its list's). */
+/**
+ * The share of the cache's bytes kept block bounds may take at most (a word's cost 1/64 of its
+ * list's); lists take the rest, and what the bounds do not use.
+ */
 const BOUNDS_SHARE = 0.25;
 
 /**
@@ -89,7 +97,7 @@ const BOUNDS_SHARE = 0.25;
  * postings it reads: block-max skipping leaves most of a common word's postings unread.
  */
 export class PostingsCache {
-  private readonly entries = new ByteBoundedLru<CachedTerm>(() => this.limit * (1 - BOUNDS_SHARE));
+  private readonly entries = new ByteBoundedLru<CachedTerm>(() => this.limit - this.bounds.bytes);
   private readonly bounds = new ByteBoundedLru<KeptBounds>(() => this.limit * BOUNDS_SHARE);
   /** Collection statistics the cached impacts were computed with. */
   private basis: CollectionBasis = { documents: 0, avgTitle: 0, avgText: 0 };
@@ -102,6 +110,11 @@ export class PostingsCache {
 
   get cachedBytes(): number {
     return this.entries.bytes + this.bounds.bytes;
+  }
+
+  /** Bytes of the lists (those of the kept bounds apart). */
+  get listBytes(): number {
+    return this.entries.bytes;
   }
 
   get boundedTerms(): number {
@@ -243,6 +256,8 @@ export class PostingsCache {
     const list = impactList(docs.byteLength === docs.buffer.byteLength ? docs : docs.slice(), impacts);
     const bytes = 64 + term.length * 2 + list.blockMax.length * 4 + list.best.length * 4;
     this.bounds.set(term, { postings: total, blockMax: list.blockMax, max: list.max, best: list.best, bytes });
+    // The lists give way to the bounds' growth: the two together stay within the limit.
+    this.entries.trim();
     return list;
   }
 }
