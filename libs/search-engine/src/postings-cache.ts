@@ -44,11 +44,6 @@ class ByteBoundedLru<V extends { bytes: number }> {
     this.delete(key);
     this.entries.set(key, value);
     this.bytes += value.bytes;
-    this.trim();
-  }
-
-  /** Least recently used entries out until the bytes are within the limit (the last one stays). */
-  trim(): void {
     while (this.bytes > this.limit() && this.entries.size > 1) {
       const [oldest, entry] = this.entries.entries().next().value as [string, V];
       this.entries.delete(oldest);
@@ -82,7 +77,8 @@ const NO_IMPACTS = new Float32Array(0);
 
 /**
  * The share of the cache's bytes kept block bounds may take at most (a word's cost 1/64 of its
- * list's); lists take the rest, and what the bounds do not use.
+ * list's); lists take the rest, and what the bounds do not use. A list is stored after its bounds
+ * (see `list`), so the lists' limit always counts the bounds as they now are.
  */
 const BOUNDS_SHARE = 0.25;
 
@@ -256,8 +252,6 @@ export class PostingsCache {
     const list = impactList(docs.byteLength === docs.buffer.byteLength ? docs : docs.slice(), impacts);
     const bytes = 64 + term.length * 2 + list.blockMax.length * 4 + list.best.length * 4;
     this.bounds.set(term, { postings: total, blockMax: list.blockMax, max: list.max, best: list.best, bytes });
-    // The lists give way to the bounds' growth: the two together stay within the limit.
-    this.entries.trim();
     return list;
   }
 }
