@@ -6,6 +6,7 @@ import {
   CONTRACTS,
   HealthHandlerModule,
   SERVICES,
+  serviceReady,
   type ServiceName,
   type Subject,
 } from '@app/contracts';
@@ -169,6 +170,14 @@ describe('golden fixtures', () => {
     expect(() => assertContract('search.health', 'reply', missing)).toThrow(ContractError);
     expect(() => assertContract('search.health', 'reply', { ...golden, uptime_s: '17' })).toThrow(/uptime_s/);
     expect(() => assertContract('search.health', 'reply', { ...golden, extra: 1 })).toThrow(/extra should not exist/);
+    expect(() =>
+      assertContract('search.health', 'reply', {
+        ...golden,
+        status: 'starting',
+        detail: 'waiting for the search index',
+      }),
+    ).not.toThrow();
+    expect(() => assertContract('search.health', 'reply', { ...golden, status: 'busy' })).toThrow(/status/);
     expect(() => assertContract('search.health', 'request', { surprise: true })).toThrow(ContractError);
     expect(() => assertContract('search.health', 'request', null)).toThrow(/JSON object/);
   });
@@ -183,6 +192,17 @@ describe.each(['inprocess', 'nats'] as const)('live handlers over %s', (transpor
     config = { bus: transport, natsServers: nats.url };
     apps = await Promise.all(SERVICES.map((service) => startService(config, service, SERVICE_HANDLERS[service])));
     bus = new BusClient({ transport, natsServers: nats.url, service: 'contract-test', timeoutMs: 3000 });
+    // As the gateway's /readyz does: every service answers its health `ok` (the search index is built) first.
+    for (const service of SERVICES) {
+      for (let tries = 0; ; tries++) {
+        const ready = await serviceReady(bus, service, 3000).then(
+          () => true,
+          (error: unknown) => (tries < 200 ? false : Promise.reject(error)),
+        );
+        if (ready) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
   });
   afterAll(async () => {
     await bus?.onApplicationShutdown();

@@ -2,6 +2,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
+import { fixtureSeeds, startFixtureWeb } from '../support/fixture-web';
+import { freePort } from '../support/free-port';
 import { bearer, type RunningService, startService } from '../support/service-process';
 
 jest.setTimeout(60_000);
@@ -70,6 +72,63 @@ async function eventually(svc: RunningService, query: string, check: (urls: stri
 
 const page = (url: string, title: string, text: string) =>
   `<!doctype html><html lang="en"><head><title>${title}</title><link rel="canonical" href="${url}"></head><body><main><h1>${title}</h1><p>${text}</p></main></body></html>`;
+
+describe('readiness waits for the index', () => {
+  it('/readyz says the search index is being built while the seeds are first crawled; a deep run right after completes', async () => {
+    // A slow web (every answer 30 ms late): the first crawl of the seeds takes seconds.
+    const web = await startFixtureWeb(undefined, { delayMs: 30 });
+    const port = await freePort();
+    const seen: { status: number; search?: { ok: boolean; error?: string } }[] = [];
+    let polling = true;
+    const poller = (async () => {
+      while (polling) {
+        const answer = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+          async (r) => ({ status: r.status, search: ((await r.json()) as any).checks?.bus?.search }),
+          () => null,
+        );
+        if (answer) seen.push(answer);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    let svc: RunningService | undefined;
+    try {
+      svc = await startService('standalone', {
+        PORT: String(port),
+        FETCH_ALLOW_HOSTS: web.allowHosts.join(','),
+        LOCAL_INDEX_SEEDS: fixtureSeeds(web),
+      });
+      polling = false;
+      await poller;
+      const building = seen.filter((answer) => answer.status === 503 && answer.search?.ok === false);
+      expect(building.length).toBeGreaterThan(0);
+      expect(building[0]!.search!.error).toBe('search is starting: waiting for the search index');
+      const ready = await fetch(`${svc.baseUrl}/readyz`);
+      expect(ready.status).toBe(200);
+      expect(((await ready.json()) as any).checks.bus.search.ok).toBe(true);
+      // Before, /readyz said ready at once, and a run's searches waited on the build past the bus's deadline.
+      const response = await fetch(`${svc.baseUrl}/v1/search`, {
+        method: 'POST',
+        headers: { ...bearer(svc.demoKey), 'Content-Type': 'application/json' },
+        body: JSON.stringify({ depth: 'deep', queries: ['battery'], max_fetches: 2 }),
+      });
+      expect(response.status).toBe(202);
+      const id = ((await response.json()) as { search_id: string }).search_id;
+      let view: { status: string; error: string | null; results: unknown[] };
+      for (;;) {
+        view = await (await fetch(`${svc.baseUrl}/v1/searches/${id}`, { headers: bearer(svc.demoKey) })).json();
+        if (!['queued', 'running'].includes(view.status)) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect({ status: view.status, error: view.error }).toEqual({ status: 'completed', error: null });
+      expect(view.results.length).toBeGreaterThan(0);
+    } finally {
+      polling = false;
+      await poller;
+      await svc?.stop();
+      await web.stop();
+    }
+  });
+});
 
 describe('the local index follows its folder while the service runs', () => {
   it('an edited page is searchable with its new text, and a deleted one is gone, within 10 s and with no restart', async () => {

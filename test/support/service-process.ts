@@ -123,7 +123,8 @@ export async function startService(
       : undefined;
   // A cluster with REPLICAS=gateway=N runs gateway i on PORT + i - 1 (scripts/cluster.ts): all of them must be free.
   const gatewayReplicas = mode === 'cluster' ? parseReplicas(extraEnv.REPLICAS).get('gateway')! : 1;
-  const port = await freePortRun(gatewayReplicas);
+  // A caller that polls the service while it boots chooses its port (PORT in extraEnv).
+  const port = extraEnv.PORT ? Number(extraEnv.PORT) : await freePortRun(gatewayReplicas);
   let nats: NatsServerHandle | undefined;
   const env: NodeJS.ProcessEnv = {
     ...process.env,

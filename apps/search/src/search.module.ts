@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { Inject, Logger, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { BusClient } from '@app/bus';
 import { CONFIG, type Config } from '@app/config';
-import { HealthHandlerModule } from '@app/contracts';
+import { HealthHandlerModule, ServiceReadiness } from '@app/contracts';
 import { ExtractionWorkers } from '@app/extraction';
 import { createLanguageModel, LANGUAGE_MODEL } from '@app/language';
 import { BraveSearchProvider, SEARCH_PROVIDER, type SearchProvider, SearxngSearchProvider } from '@app/providers';
@@ -84,12 +84,16 @@ export class SearchModule implements OnApplicationBootstrap, OnApplicationShutdo
   constructor(
     @Inject(SEARCH_PROVIDER) private readonly provider: SearchProvider,
     @Inject(SEARCH_EXTRACTION_WORKERS) private readonly workers: ExtractionWorkers | null,
+    private readonly readiness: ServiceReadiness,
   ) {}
 
   /** Builds or loads the index once the bus listens (seeds are crawled through the extraction service). */
   onApplicationBootstrap(): void {
     const started = performance.now();
-    this.provider.ready().then(
+    const ready = this.provider.ready();
+    // Not ready until it can search: a search asked before would wait on the build, past its callers' deadlines.
+    this.readiness.waitFor('the search index', ready);
+    ready.then(
       () =>
         this.logger.log({
           msg: 'search provider ready',

@@ -13,7 +13,7 @@ describe('GET /readyz (public)', () => {
     let busRequests = 0;
     let pings = 0;
     const events = { ping: async () => void pings++ } as unknown as EventStore;
-    const bus = { request: async () => (busRequests++, {}) } as unknown as BusClient;
+    const bus = { request: async () => (busRequests++, { status: 'ok' }) } as unknown as BusClient;
     const drain = new GatewayDrain(loadConfig({}));
     const controller = new HealthController(events, new MemoryReadStore(), bus, new HttpMetrics('test'), drain);
     const reply = { status: () => reply, header: () => reply } as unknown as FastifyReply;

@@ -2,7 +2,7 @@ import { Controller, Get, Header, Inject, Optional, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { BusClient } from '@app/bus';
-import { SERVICES, subjects } from '@app/contracts';
+import { SERVICES, serviceReady } from '@app/contracts';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { Projector, READ_STORE, type ReadStore } from '@app/readmodels';
 import { Public } from '../auth/auth.context';
@@ -67,7 +67,7 @@ export class HealthController {
     const [eventLog, readStore, ...services] = await Promise.all([
       timed(() => this.events.ping()),
       timed(() => this.reads.ping()),
-      ...SERVICES.map((service) => timed(() => this.bus.request(subjects.health(service), {}, { timeoutMs: 2000 }))),
+      ...SERVICES.map((service) => timed(() => serviceReady(this.bus, service, 2_000))),
     ]);
     const bus = Object.fromEntries(SERVICES.map((service, i) => [service, services[i]]));
     // An in-process projector that gave up would serve stale keys and views: not ready.

@@ -1,7 +1,7 @@
 import { type DynamicModule, Module, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { BusClient, BusModule, microserviceOptions } from '@app/bus';
-import { subjects, type ServiceName } from '@app/contracts';
+import { serviceReady, type ServiceName } from '@app/contracts';
 import { EVENT_STORE, type EventStore } from '@app/eventstore';
 import { exitOnBootFailure, jsonLogger, loadConfigOrExit } from './boot';
 import { CoreModule } from './core.module';
@@ -44,7 +44,7 @@ export function runService(
         const events = app.get<EventStore>(EVENT_STORE);
         // Unref'd: it never keeps a draining process alive, and /readyz fails once the bus closes.
         const health = await startHealthServer(config.healthPort, async () => {
-          await Promise.all([bus.request(subjects.health(name), {}, { timeoutMs: 2_000 }), events.ping()]);
+          await Promise.all([serviceReady(bus, name, 2_000), events.ping()]);
         });
         logger.log({ msg: 'health probes listening', service: name, port: health.port }, 'Boot');
       }
