@@ -12,8 +12,13 @@ export const SEEDS = 32;
 export interface ImpactList {
   /** Ascending document ids. */
   docs: Uint32Array;
-  /** The term's contribution to each document's score, parallel to `docs`. */
-  impacts: Float32Array;
+  /**
+   * The term's contribution to each document's score, parallel to `docs`, in units of `step`:
+   * one byte a posting (see `quantise`).
+   */
+  impacts: Uint8Array;
+  /** What one unit of `impacts` is worth: a power of two, so every impact is exact in a float. */
+  step: number;
   /** The largest impact of each block of `BLOCK` postings. */
   blockMax: Float32Array;
   /** The largest impact of the list. */
@@ -31,7 +36,26 @@ export interface ImpactList {
 
 /** The impact at position `p`. */
 export function impactAt(list: ImpactList, p: number): number {
-  return list.impactOf === undefined ? list.impacts[p] : list.impactOf(p);
+  return list.impactOf === undefined ? list.impacts[p] * list.step : list.impactOf(p);
+}
+
+/**
+ * The unit a list's impacts are kept in: the smallest power of two that counts its largest impact
+ * in 255 units or fewer. A power of two keeps `units * step` exact in a 32-bit float, so block
+ * maxima, bounds and scores all see the same values.
+ */
+export function impactStep(max: number): number {
+  if (!(max > 0)) return 1;
+  // No finer than the smallest 32-bit float, which the block maxima must hold exactly.
+  let step = 2 ** Math.max(-149, Math.ceil(Math.log2(max / 255)));
+  // Math.log2 may land a hair low: the largest impact must fit in 255 units.
+  while (max / step > 255) step *= 2;
+  return step;
+}
+
+/** An impact in units of `step`, rounded up: a list keeps no impact below its exact value. */
+export function impactUnits(impact: number, step: number): number {
+  return Math.ceil(impact / step);
 }
 
 export interface Scored {
@@ -39,8 +63,16 @@ export interface Scored {
   score: number;
 }
 
-/** Builds a list's block maxima from its impacts. */
-export function impactList(docs: Uint32Array, impacts: Float32Array): ImpactList {
+/**
+ * A list from its exact impacts: each kept in one byte, rounded up to a unit of `impactStep` (at
+ * most 1/127 of the list's largest; a cached posting takes 5 bytes, not 8), with its block maxima.
+ */
+export function impactList(docs: Uint32Array, exact: ArrayLike<number>): ImpactList {
+  let largest = 0;
+  for (let i = 0; i < docs.length; i++) if (exact[i] > largest) largest = exact[i];
+  const step = impactStep(largest);
+  const impacts = new Uint8Array(docs.length);
+  for (let i = 0; i < docs.length; i++) impacts[i] = impactUnits(exact[i], step);
   const blocks = Math.ceil(docs.length / BLOCK);
   const blockMax = new Float32Array(blocks);
   let max = 0;
@@ -48,20 +80,20 @@ export function impactList(docs: Uint32Array, impacts: Float32Array): ImpactList
     let m = 0;
     const end = Math.min(docs.length, (b + 1) * BLOCK);
     for (let i = b * BLOCK; i < end; i++) if (impacts[i] > m) m = impacts[i];
-    blockMax[b] = m;
-    if (m > max) max = m;
+    blockMax[b] = m * step;
+    if (m * step > max) max = m * step;
   }
-  return { docs, impacts, blockMax, max, best: bestPositions(impacts, blockMax) };
+  return { docs, impacts, step, blockMax, max, best: bestPositions(impacts, blockMax, step) };
 }
 
 /** The positions of the `SEEDS` largest impacts, largest first (the earlier position on a tie). */
-function bestPositions(impacts: Float32Array, blockMax: Float32Array): Uint32Array {
+function bestPositions(impacts: Uint8Array, blockMax: Float32Array, step: number): Uint32Array {
   const size = Math.min(SEEDS, impacts.length);
   // Kept sorted, best first; a posting enters only when it beats the last kept one.
   const at: number[] = [];
   const value: number[] = [];
   for (let b = 0; b < blockMax.length; b++) {
-    if (at.length === size && blockMax[b] <= value[size - 1]) continue;
+    if (at.length === size && blockMax[b] <= value[size - 1] * step) continue;
     const end = Math.min(impacts.length, (b + 1) * BLOCK);
     for (let i = b * BLOCK; i < end; i++) {
       const v = impacts[i];

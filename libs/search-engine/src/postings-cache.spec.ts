@@ -63,7 +63,7 @@ describe('PostingsCache', () => {
     write(storage, pages, collection(0, 300), 1);
     const basis = pages.basis();
     // A cache too small to keep two lists: a list pushed out is built again from its kept bounds.
-    const cache = new PostingsCache(4096);
+    const cache = new PostingsCache(2048);
     cache.reset(basis);
     const rowsOf = (term: string) => storage.termRows(term);
     const check = (count: number) => {
@@ -78,14 +78,20 @@ describe('PostingsCache', () => {
         const id = list.docs[p];
         const tf = { title: analysed[id - 1].titleTf.get('tide') ?? 0, text: analysed[id - 1].textTf.get('tide') ?? 0 };
         const want = expected(pages, basis, id, tf, df);
-        // Kept as 32-bit floats, whether the list was built whole or computes them where read (its
-        // kept block maxima are maxima of those very values, so they bound them).
-        expect(impactAt(list, p)).toBe(Math.fround(want));
+        // Rounded up to the list's unit, whether the list was built whole or computes them where
+        // read (its kept block maxima are maxima of those very values, so they bound them).
+        const got = impactAt(list, p);
+        expect(got).toBe(Math.ceil(want / list.step) * list.step);
+        expect(got).toBeGreaterThanOrEqual(want);
+        expect(got - want).toBeLessThan(list.step);
       }
       return list;
     };
     const whole = check(300);
     expect(whole.impactOf).toBeUndefined();
+    // The unit: a power of two, at most 1/127 of the list's largest impact.
+    expect(Number.isInteger(Math.log2(whole.step))).toBe(true);
+    expect(whole.step).toBeLessThanOrEqual(whole.max / 127);
     // A whole list holds its ids and impacts, not the row's blob they were read from.
     expect(whole.docs.buffer.byteLength).toBe(whole.docs.byteLength);
     cache.list('word1', rowsOf, pages);

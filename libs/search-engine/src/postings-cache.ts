@@ -1,5 +1,5 @@
 import { type Bm25Parameters, bm25Idf } from '@app/text';
-import { impactList, type ImpactList } from './impact-list';
+import { impactList, type ImpactList, impactUnits } from './impact-list';
 import type { CollectionBasis, PageTable } from './page-table';
 import { decodePostings, type TermRow } from './storage';
 
@@ -69,11 +69,12 @@ interface KeptBounds {
   postings: number;
   blockMax: Float32Array;
   max: number;
+  step: number;
   best: Uint32Array;
   bytes: number;
 }
 
-const NO_IMPACTS = new Float32Array(0);
+const NO_IMPACTS = new Uint8Array(0);
 
 /**
  * The share of the cache's bytes kept block bounds may take at most (a word's cost 1/64 of its
@@ -169,7 +170,7 @@ export class PostingsCache {
     const rows = rowsOf(term);
     const list = rows.length > 0 ? this.build(term, rows, p) : null;
     const bytes =
-      64 + term.length * 2 + (list ? list.docs.length * (list.impactOf ? 6 : 8) + list.blockMax.length * 4 : 0);
+      64 + term.length * 2 + (list ? list.docs.length * (list.impactOf ? 6 : 5) + list.blockMax.length * 4 : 0);
     this.entries.set(term, { list, bytes });
     return list;
   }
@@ -231,27 +232,30 @@ export class PostingsCache {
     if (kept && kept.postings === total) {
       this.lazy.lists++;
       this.lazy.postings += total;
+      const step = kept.step;
       return {
         docs,
         impacts: NO_IMPACTS,
+        step,
         blockMax: kept.blockMax,
         max: kept.max,
         best: kept.best,
-        // Rounded as a whole list stores them: the kept block maxima are maxima of these values,
+        // Rounded as a whole list keeps them: the kept block maxima are maxima of these values,
         // and a page scores the same whether its word's list was built whole or from bounds.
         impactOf: (i) => {
           this.lazy.computed++;
-          return Math.fround(impactOf(i));
+          return impactUnits(impactOf(i), step) * step;
         },
       };
     }
-    const impacts = new Float32Array(total);
+    const impacts = new Float64Array(total);
     for (let i = 0; i < total; i++) impacts[i] = impactOf(i);
     // Ids read in place are a view of the row's blob, which also holds the term counts: a whole
-    // list keeps a copy of its ids alone, so it holds the 8 bytes a posting the cache counts.
+    // list keeps a copy of its ids alone, so it holds the 5 bytes a posting the cache counts.
     const list = impactList(docs.byteLength === docs.buffer.byteLength ? docs : docs.slice(), impacts);
     const bytes = 64 + term.length * 2 + list.blockMax.length * 4 + list.best.length * 4;
-    this.bounds.set(term, { postings: total, blockMax: list.blockMax, max: list.max, best: list.best, bytes });
+    const { blockMax, max, step, best } = list;
+    this.bounds.set(term, { postings: total, blockMax, max, step, best, bytes });
     return list;
   }
 }

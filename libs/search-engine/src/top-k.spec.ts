@@ -1,4 +1,4 @@
-import { BLOCK, impactList, type ImpactList, scoreOf, SEEDS, seek } from './impact-list';
+import { BLOCK, impactAt, impactList, type ImpactList, scoreOf, SEEDS, seek } from './impact-list';
 import { topK, type TopKStats } from './top-k';
 
 /** Deterministic pseudo-random numbers. */
@@ -24,7 +24,7 @@ function randomList(random: () => number, universe: number, density: number, sca
 function bruteForce(lists: ImpactList[], k: number, admit?: (doc: number) => boolean) {
   const scores = new Map<number, number>();
   for (const list of lists)
-    list.docs.forEach((doc, i) => scores.set(doc, (scores.get(doc) ?? 0) + list.impacts[i] * (list.weight ?? 1)));
+    list.docs.forEach((doc, i) => scores.set(doc, (scores.get(doc) ?? 0) + impactAt(list, i) * (list.weight ?? 1)));
   return [...scores]
     .filter(([doc]) => !admit || admit(doc))
     .map(([doc, score]) => ({ doc, score }))

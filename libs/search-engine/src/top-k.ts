@@ -57,10 +57,11 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
   const sizeOf = Int32Array.from(docsOf, (docs) => docs.length);
   const blockMaxOf = ls.map((l) => l.blockMax);
   const impactsOf = ls.map((l) => l.impacts);
+  const stepOf = Float64Array.from(ls, (l) => l.step);
   const computeOf = ls.map((l) => l.impactOf ?? null);
   const impact = (i: number, p: number): number => {
     const compute = computeOf[i];
-    return compute === null ? impactsOf[i][p] : compute(p);
+    return compute === null ? impactsOf[i][p] * stepOf[i] : compute(p);
   };
   const pos = new Int32Array(n);
   const heap = new TopHeap(k);
@@ -216,6 +217,9 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
       const blockMax = blockMaxOf[d];
       const w = weight[d];
       const impacts = impactsOf[d];
+      const step = stepOf[d];
+      // A unit's worth with the list's weight: a power of two times w, so units * ws is (units * step) * w exactly.
+      const ws = step * w;
       const compute = computeOf[d];
       let p = pos[d];
       const size = sizeOf[d];
@@ -238,8 +242,8 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
           continue;
         }
         if (compute === null) {
-          while (p < end && impacts[p] * w + rest < floor) p++;
-          if (p < end) value = impacts[p];
+          while (p < end && impacts[p] * ws + rest < floor) p++;
+          if (p < end) value = impacts[p] * step;
         } else {
           // Each impact computed once: the one that stops the scan is the one scored below.
           for (; p < end; p++) {

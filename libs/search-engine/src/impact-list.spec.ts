@@ -1,0 +1,37 @@
+import fc from 'fast-check';
+import { impactAt, impactList, impactStep, impactUnits } from './impact-list';
+
+describe('one-byte impacts', () => {
+  it('a list’s unit is a power of two that counts its largest impact in 255 units or fewer, and no coarser than needed', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 1e-6, max: 1e6, noNaN: true }), (max) => {
+        const step = impactStep(max);
+        expect(Number.isInteger(Math.log2(step))).toBe(true);
+        expect(impactUnits(max, step)).toBeLessThanOrEqual(255);
+        // Half the unit would not do: the unit is at most 2/255 of the largest.
+        expect(max / (step / 2)).toBeGreaterThan(255);
+      }),
+    );
+  });
+
+  it('keeps every impact rounded up by a unit at most, and block maxima and seeds over those values', () => {
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: 0, max: 50, noNaN: true }), { minLength: 1, maxLength: 300 }), (exact) => {
+        const docs = Uint32Array.from(exact.map((_, i) => i * 3 + 1));
+        const list = impactList(docs, exact);
+        let max = 0;
+        exact.forEach((x, p) => {
+          const kept = impactAt(list, p);
+          expect(kept).toBeGreaterThanOrEqual(x);
+          expect(kept - x).toBeLessThanOrEqual(list.step);
+          // Exact in a 32-bit float, as the block maxima hold it.
+          expect(Math.fround(kept)).toBe(kept);
+          expect(kept).toBeLessThanOrEqual(list.blockMax[Math.floor(p / 64)]);
+          max = Math.max(max, kept);
+        });
+        expect(list.max).toBe(max);
+        expect(impactAt(list, list.best[0])).toBe(max);
+      }),
+    );
+  });
+});
