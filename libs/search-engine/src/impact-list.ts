@@ -14,7 +14,7 @@ export interface ImpactList {
   docs: Uint32Array;
   /**
    * The term's contribution to each document's score, parallel to `docs`, in units of `step`:
-   * one byte a posting (see `quantise`).
+   * one byte a posting (see `impactList`).
    */
   impacts: Uint8Array;
   /** What one unit of `impacts` is worth: a power of two, so every impact is exact in a float. */
