@@ -1,6 +1,5 @@
 import { tokenize } from '@app/text';
 import { fillSchemaExtractively, SYNONYMS } from './extractive.schema-filler';
-import { valueKind } from './value-patterns';
 
 const company = {
   url: 'https://northwind-tools.example/about',
@@ -165,21 +164,6 @@ describe('fillSchemaExtractively', () => {
     expect(single.output).toBe(1987);
     expect(single.basis.map((b) => b.field)).toEqual(['output']);
   });
-});
-
-describe('valueKind', () => {
-  it.each([
-    ['founded_year', { type: 'integer' }, 'year'],
-    ['employees', { type: 'integer', description: 'Number of employees' }, 'number'],
-    ['revenue', { type: 'string', description: 'Revenue for the last fiscal year' }, 'money'],
-    ['growth', { type: 'number', description: 'growth in percent' }, 'percent'],
-    ['ceo', { type: 'string' }, 'person'],
-    ['headquarters', { type: 'string', description: 'City where the company is headquartered' }, 'place'],
-    ['university', { type: 'string', description: 'University where she studied' }, 'organisation'],
-    ['launch_date', { type: 'string', format: 'date' }, 'date'],
-    ['listed', { type: 'boolean' }, 'boolean'],
-    ['slogan', { type: 'string' }, 'text'],
-  ])('%s %j asks for a %s', (name, schema, kind) => expect(valueKind(name, schema)).toBe(kind));
 });
 
 describe('field synonyms', () => {
