@@ -126,12 +126,16 @@ async function follow(
 
 async function standalone(rows: Row[], notes: string[]): Promise<void> {
   const web = await startFixtureWeb();
-  const svc = await startService('standalone', {
-    RATE_LIMIT_RPS: '0',
-    FETCH_ALLOW_HOSTS: web.allowHosts.join(','),
-    LOCAL_INDEX_SEEDS: fixtureSeeds(web),
-    LOG_LEVEL: 'warn',
-  });
+  const svc = await startService(
+    'standalone',
+    {
+      RATE_LIMIT_RPS: '0',
+      FETCH_ALLOW_HOSTS: web.allowHosts.join(','),
+      LOCAL_INDEX_SEEDS: fixtureSeeds(web),
+      LOG_LEVEL: 'warn',
+    },
+    { responseCheck: false },
+  );
   try {
     const other = (await svc.keys('create', '--team', 'bench-other')).stdout.trim();
     // Warm-up (pages fetched, models loaded), then each single run alone.
@@ -270,13 +274,17 @@ async function standalone(rows: Row[], notes: string[]): Promise<void> {
 
 async function cluster(rows: Row[]): Promise<void> {
   const web = await startFixtureWeb();
-  const svc = await startService('cluster', {
-    RATE_LIMIT_RPS: '0',
-    FETCH_ALLOW_HOSTS: web.allowHosts.join(','),
-    LOCAL_INDEX_SEEDS: fixtureSeeds(web),
-    // Info logs kept: the replicas' pids are read from their "listening" lines.
-    REPLICAS: 'research=2',
-  });
+  const svc = await startService(
+    'cluster',
+    {
+      RATE_LIMIT_RPS: '0',
+      FETCH_ALLOW_HOSTS: web.allowHosts.join(','),
+      LOCAL_INDEX_SEEDS: fixtureSeeds(web),
+      // Info logs kept: the replicas' pids are read from their "listening" lines.
+      REPLICAS: 'research=2',
+    },
+    { responseCheck: false },
+  );
   try {
     const id = (await call(svc, svc.demoKey, 'POST', '/v1/tasks/groups', {})).taskgroup_id as string;
     const started = performance.now();

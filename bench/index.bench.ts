@@ -5,7 +5,8 @@
  *    LOCAL_INDEX_DIR folder of HTML files: reading, extracting and indexing), its peak RSS, and the
  *    index's size on disk;
  *  - boot to first answer: the standalone service started on that data dir (the index exists),
- *    from spawn to the first search answered with results;
+ *    from spawn to the first search answered with results. The service runs as it is deployed:
+ *    without the tests' OpenAPI response check, which validates every answer at a cost per request;
  *  - catch-up: from spawn until the process is idle (the boot compares every file of the folder
  *    with the index, in the background, after the first answer); the load below starts then, so
  *    it measures the index serving rather than the boot's catch-up beside it;
@@ -299,7 +300,12 @@ async function measureService(
   const svc = await startService(
     'standalone',
     { LOCAL_INDEX_DIR: pagesDir, LOG_LEVEL: 'warn', RATE_LIMIT_RPS: '0' },
-    { main: path.join(build.dist, 'apps', 'standalone', 'src', 'main.js'), dataDir, readyTimeoutMs: BUILD_LIMIT_MS },
+    {
+      main: path.join(build.dist, 'apps', 'standalone', 'src', 'main.js'),
+      dataDir,
+      readyTimeoutMs: BUILD_LIMIT_MS,
+      responseCheck: false,
+    },
   );
   try {
     const url = `${svc.baseUrl}/v1/search`;

@@ -105,15 +105,19 @@ const rssMb = (pid: number): number => {
 async function main(): Promise<void> {
   const web = await startFixtureWeb();
   const searxng = await startSlowSearxng(web, 0);
-  const svc = await startService('cluster', {
-    SEARCH_PROVIDER: 'searxng',
-    SEARXNG_URL: searxng.url,
-    SEARXNG_RPS: '0',
-    SEARXNG_MAX_CONCURRENT: '32',
-    FETCH_ALLOW_HOSTS: web.allowHosts.join(','),
-    MAX_CONCURRENT_RUNS_PER_TEAM: '100',
-    LOG_LEVEL: 'info',
-  });
+  const svc = await startService(
+    'cluster',
+    {
+      SEARCH_PROVIDER: 'searxng',
+      SEARXNG_URL: searxng.url,
+      SEARXNG_RPS: '0',
+      SEARXNG_MAX_CONCURRENT: '32',
+      FETCH_ALLOW_HOSTS: web.allowHosts.join(','),
+      MAX_CONCURRENT_RUNS_PER_TEAM: '100',
+      LOG_LEVEL: 'info',
+    },
+    { responseCheck: false },
+  );
   const db = new Database(path.join(svc.dataDir, 'events.db'), { readonly: true });
   const head = () => Number(db.prepare('SELECT COALESCE(MAX(position), 0) FROM events').pluck().get());
   const urls = web.urls().filter((u) => !/internal|drafts|pdf/.test(u));

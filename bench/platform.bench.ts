@@ -206,7 +206,7 @@ async function seed(dataDir: string): Promise<{ key: string }> {
 }
 
 async function http(mode: Mode, rows: Row[], standaloneRps?: number): Promise<number> {
-  const svc = await startService(mode, { RATE_LIMIT_RPS: '0' }, { prepare: seed });
+  const svc = await startService(mode, { RATE_LIMIT_RPS: '0' }, { prepare: seed, responseCheck: false });
   try {
     const url = `${svc.baseUrl}/v1/usage?from=2026-01-01&to=2026-01-30`;
     const body = (await (await fetch(url, { headers: { Authorization: `Bearer ${svc.demoKey}` } })).json()) as {

@@ -106,6 +106,12 @@ export interface StartOptions {
    * replicated three times (NATS_REPLICAS), instead of one nats-server.
    */
   natsNodes?: number;
+  /**
+   * false: no OPENAPI_RESPONSE_CHECK. The check (a test facility: every /v1 answer validated
+   * against the OpenAPI document) costs CPU on every request; a speed benchmark measures the
+   * service as it is deployed, without it.
+   */
+  responseCheck?: boolean;
 }
 
 export async function startService(
@@ -134,7 +140,9 @@ export async function startService(
     LOG_LEVEL: 'info',
     RATE_LIMIT_RPS: '0',
     // Every /v1 answer is checked against the OpenAPI document (apps/gateway/src/openapi/response-check.ts); stop() fails on any that does not conform.
-    OPENAPI_RESPONSE_CHECK: path.join(dataDir, 'openapi-violations.jsonl'),
+    ...(options.responseCheck === false
+      ? {}
+      : { OPENAPI_RESPONSE_CHECK: path.join(dataDir, 'openapi-violations.jsonl') }),
     ...extraEnv,
   };
   // Standalone is the embedded mode: its own SQLite log and memory read models. Cluster mode runs
