@@ -145,6 +145,9 @@ export async function startService(
       : { OPENAPI_RESPONSE_CHECK: path.join(dataDir, 'openapi-violations.jsonl') }),
     ...extraEnv,
   };
+  // Off means off: not inherited from the caller's environment either (extraEnv may still set it).
+  if (options.responseCheck === false && extraEnv.OPENAPI_RESPONSE_CHECK === undefined)
+    delete env.OPENAPI_RESPONSE_CHECK;
   // Standalone is the embedded mode: its own SQLite log and memory read models. Cluster mode runs
   // on production storage when EVENTSTORE_URL / MONGO_URL are given (see productionStorage).
   delete env.EVENTSTORE_URL;
