@@ -101,7 +101,8 @@ describe('folder source', () => {
   it('the watcher reports a changed, an added and a deleted file by path, and watches a new sub-folder', async () => {
     const seen: Array<string[] | 'all'> = [];
     const watcher = new FolderWatcher(dir, (changed) => seen.push(changed), 50);
-    watcher.start();
+    // Resolves once every folder of the tree is watched, the deepest included.
+    await watcher.start();
     try {
       const until = async (what: string) => {
         const deadline = Date.now() + 5000;
@@ -112,6 +113,8 @@ describe('folder source', () => {
       };
       await fs.writeFile(path.join(dir, 'fresh.md'), '# Fresh');
       await until('fresh.md');
+      await fs.writeFile(path.join(dir, 'deep', 'er', 'agenda.md'), '# Agenda');
+      await until(path.join('deep', 'er', 'agenda.md'));
       await fs.mkdir(path.join(dir, 'later'));
       await until('later');
       await new Promise((r) => setTimeout(r, 100));

@@ -30,6 +30,17 @@ describe('LocalIndex', () => {
       expect(index.remove('https://papers.example/abs/sodium')).toBe(false);
     });
 
+    it('names each source that has pages, once, and forgets one whose pages are all gone', () => {
+      const index = new LocalIndex({ now: () => NOW });
+      expect(index.sources()).toEqual([]);
+      const sources = ['seed:b', 'folder', 'seed:a', 'folder', 'seed:b', 'seed:c'];
+      DOCS.forEach((d, i) => index.upsert({ ...d, source: sources[i % sources.length] }));
+      expect(index.sources()).toEqual(['folder', 'seed:a', 'seed:b', 'seed:c']);
+      for (const url of index.urlsOf('seed:a')) index.remove(url);
+      expect(index.sources()).toEqual(['folder', 'seed:b', 'seed:c']);
+      index.close();
+    });
+
     it('lives in its file: reopened, it answers the same queries with the same pages and meta', () => {
       const file = path.join(dir, 'index.db');
       const index = new LocalIndex({ file, now: () => NOW });

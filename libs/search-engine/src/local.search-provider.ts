@@ -304,13 +304,18 @@ export class LocalSearchProvider implements SearchProvider {
     if (this.options.searchThread !== false && !this.options.now) {
       this.startSearchThread(index);
     }
-    // The stored index answers at once; what changed in the folder while the service was down is
-    // read in the background once searches are served, as a watched change would be.
-    if (stored) this.onFolderChange('all');
+    // Every folder is watched before the catch-up below lists the tree, so a change made meanwhile
+    // is seen by one or the other.
+    let watching = Promise.resolve();
     if (this.folder && this.options.watch !== false) {
       this.watcher = new FolderWatcher(this.folder, (changed) => this.onFolderChange(changed));
-      this.watcher.start();
+      watching = this.watcher.start();
     }
+    // The stored index answers at once, while the tree is being watched (at a million pages,
+    // listing its folders took longer than opening the index); what changed in the folder while the
+    // service was down is read in the background after that, as a watched change would be.
+    if (stored) this.onFolderChange('all', watching);
+    else await watching;
     if (this.options.refreshMs) {
       this.timer = setInterval(() => {
         const started = performance.now();
@@ -358,10 +363,15 @@ export class LocalSearchProvider implements SearchProvider {
     );
   }
 
-  private onFolderChange(changed: string[] | 'all'): void {
+  /** Reads what changed into the index, in turn with the other writes (and once `after` settles). */
+  private onFolderChange(changed: string[] | 'all', after?: Promise<void>): void {
     if (this.closed || !this.index) return;
     const started = performance.now();
-    this.serial(() => this.syncFolder(changed === 'all' ? undefined : changed)).then(
+    this.serial(async () => {
+      await after;
+      if (this.closed) return { indexed: 0, removed: 0 };
+      return this.syncFolder(changed === 'all' ? undefined : changed);
+    }).then(
       (result) =>
         this.options.onUpdate?.({ kind: 'folder', ...result, errors: [], ms: Math.round(performance.now() - started) }),
       (error: unknown) =>

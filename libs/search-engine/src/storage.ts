@@ -150,7 +150,14 @@ export class IndexStorage {
       ),
       idOf: db.prepare('SELECT id FROM docs WHERE url = ?').pluck(),
       urlsOfSource: db.prepare('SELECT url FROM docs WHERE source = ?'),
-      sources: db.prepare('SELECT DISTINCT source FROM docs'),
+      // Each distinct source by one seek in its index, rather than a walk over every page's entry
+      // (a boot asks, and at a million pages the walk read 17 MB).
+      sources: db.prepare(
+        `WITH RECURSIVE s(source) AS (
+           SELECT MIN(source) FROM docs
+           UNION ALL SELECT (SELECT MIN(source) FROM docs WHERE source > s.source) FROM s WHERE s.source IS NOT NULL)
+         SELECT source FROM s WHERE source IS NOT NULL`,
+      ),
       deleteDoc: db.prepare('DELETE FROM docs WHERE id = ?'),
       insertDoc: db.prepare(
         'INSERT INTO docs (id, url, source, title, text, description, date, category, language, domain, title_len, text_len, names) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
