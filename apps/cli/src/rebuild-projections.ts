@@ -6,12 +6,12 @@
  */
 import { loadConfigOrExit } from '@app/platform';
 import { openEventStore } from '@app/eventstore';
-import { MemoryReadStore, MongoReadStore, Projector, type ReadStore, platformProjections } from '@app/readmodels';
+import { openReadStore, Projector, type ReadStore, platformProjections } from '@app/readmodels';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const events = await openEventStore(config.eventstoreUrl);
-  const reads: ReadStore = config.mongoUrl ? await MongoReadStore.connect(config.mongoUrl) : new MemoryReadStore();
+  const reads: ReadStore = await openReadStore(config.mongoUrl);
   const projections = platformProjections();
   const projector = new Projector(events, reads, projections, {
     logger: { log: () => undefined, warn: console.warn, error: console.error },

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import puppeteer, { type Browser, type CDPSession, type HTTPRequest, type Page } from 'puppeteer-core';
+import type { Browser, CDPSession, HTTPRequest, Page } from 'puppeteer-core';
 import { AllowHosts, bareHost, checkUrl, classifyAddress, defaultPort, isIpLiteral } from './address-policy';
 import { FetchError } from './fetcher.port';
 import { type Resolver, systemResolver } from './guarded-agent';
@@ -384,6 +384,8 @@ export class BrowserRenderer {
         'this process runs as root: the browser runs without its sandbox (--no-sandbox); run as a non-root user to keep it',
       );
     }
+    // Loaded with the first browser rather than with the process (some 0.1 s a boot need not pay).
+    const { default: puppeteer } = await import('puppeteer-core');
     const browser = await puppeteer.launch({
       executablePath: this.options.executablePath,
       headless: true,

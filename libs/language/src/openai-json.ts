@@ -1,10 +1,14 @@
-import OpenAI from 'openai';
-import { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type OpenAI from 'openai';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { LanguageModelError } from './language-model-error';
 import type { TokenUsage } from './language-model.port';
 
 export const PROVIDER = 'openai';
+
+/** The client library, loaded with the first client (a service without a model need not load it). */
+let loaded: typeof import('openai') | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const openai = (): typeof import('openai') => (loaded ??= require('openai') as typeof import('openai'));
 
 /** The official client for any OpenAI-compatible server; local servers often need no key (a placeholder is sent). */
 export function openAiClient(
@@ -13,7 +17,7 @@ export function openAiClient(
   owner: string,
 ): OpenAI {
   if (!options.model) throw new Error(`${owner} needs a model (OPENAI_MODEL)`);
-  return new OpenAI({
+  return new (openai().default)({
     baseURL: options.baseURL,
     apiKey: options.apiKey ?? 'unused',
     timeout: timeoutMs,
@@ -62,7 +66,7 @@ export async function completeJson(
     );
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
-    if (deadline.aborted || err instanceof APIConnectionTimeoutError) {
+    if (deadline.aborted || err instanceof openai().APIConnectionTimeoutError) {
       throw new LanguageModelError(PROVIDER, 'timeout', `no answer within ${settings.timeoutMs} ms`, true, {
         cause: err,
       });
@@ -91,6 +95,7 @@ export function malformed(why: string): LanguageModelError {
 }
 
 function upstreamError(err: unknown): unknown {
+  const { APIError, APIUserAbortError } = openai();
   if (err instanceof APIUserAbortError) return err;
   if (err instanceof APIError) {
     const status = err.status;

@@ -1,4 +1,4 @@
-import { BSON } from 'mongodb';
+import { calculateObjectSize } from 'bson';
 
 /** MongoDB's largest document (BSON bytes). */
 export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
@@ -42,7 +42,7 @@ export function bsonProblem(doc: Record<string, unknown>): string | null {
       if (value && typeof value === 'object' && !(value instanceof Date)) stack.push([value as object, level + 1]);
     }
   }
-  const bytes = BSON.calculateObjectSize(doc);
+  const bytes = calculateObjectSize(doc);
   return bytes > MAX_DOCUMENT_BYTES
     ? `${bytes} bytes is over MongoDB's ${MAX_DOCUMENT_BYTES}-byte document limit`
     : null;

@@ -1,4 +1,4 @@
-import { Context, Query } from 'mingo';
+import type { Context, Query } from 'mingo';
 import { isDocument } from './bson-limits';
 import type { Filter } from './read-store.port';
 
@@ -11,8 +11,17 @@ import type { Filter } from './read-store.port';
  * ones mingo answers as MongoDB does, null ones through one operator registered with mingo.
  */
 export function mongoQuery(filter: Filter): Query {
-  return new Query(rewrite(filter), { context });
+  const { Query } = mingo();
+  return new Query(rewrite(filter), { context: context() });
 }
+
+/**
+ * mingo, loaded at the first filtered read rather than with the process (it takes some 0.2 s to
+ * load, which a boot with nothing to read yet need not pay).
+ */
+let loaded: typeof import('mingo') | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const mingo = (): typeof import('mingo') => (loaded ??= require('mingo') as typeof import('mingo'));
 
 /** mingo's name for "null or missing at this path", as MongoDB's `{path: null}` means it. */
 const NULL = '$nullOrMissing';
@@ -35,14 +44,16 @@ function nullAt(value: unknown, path: readonly string[], step = 0): boolean {
   return isDocument(value) ? nullAt(value[field], path, step + 1) : true;
 }
 
-const context = Context.init({
-  query: {
-    [NULL]: (selector: string, wanted: unknown, _options: unknown) => {
-      const path = selector.split('.');
-      return (doc: Record<string, unknown>) => nullAt(doc, path) === wanted;
+let registered: Context | undefined;
+const context = (): Context =>
+  (registered ??= mingo().Context.init({
+    query: {
+      [NULL]: (selector: string, wanted: unknown, _options: unknown) => {
+        const path = selector.split('.');
+        return (doc: Record<string, unknown>) => nullAt(doc, path) === wanted;
+      },
     },
-  },
-});
+  }));
 
 /** `{$gt: 1, $lt: 5}`, as opposed to a document to compare with (`{a: 1}`, `{}`). */
 const isOperators = (value: unknown): value is Record<string, unknown> =>

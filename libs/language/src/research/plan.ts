@@ -1,5 +1,5 @@
 /** The extractive plan: the given queries, the whole prompt, its clauses, then keyword combinations of its most salient terms, with room left for follow-ups where the question will need them. */
-import nlp from 'compromise';
+import { nlp } from '../lazy-parsers';
 import { tokenize } from '@app/text';
 import { oneLine } from '@app/research';
 import { analyse } from './question/analysis';

@@ -2,7 +2,7 @@ import { type DynamicModule, Global, Inject, Logger, Module, type OnApplicationS
 import { CONFIG, type Config } from '@app/config';
 import { RUN_KINDS, type RunKind } from '@app/domain';
 import { EVENT_STORE, type EventStore, openEventStore } from '@app/eventstore';
-import { MemoryReadStore, MongoReadStore, READ_STORE, type ReadStore } from '@app/readmodels';
+import { openReadStore, READ_STORE, type ReadStore } from '@app/readmodels';
 import { RUN_KIND_LIST } from '@app/runs';
 import { SecretBox } from '../secrets';
 
@@ -30,8 +30,7 @@ export class CoreModule implements OnApplicationShutdown {
         { provide: EVENT_STORE, useFactory: () => openEventStore(config.eventstoreUrl) },
         {
           provide: READ_STORE,
-          useFactory: async (): Promise<ReadStore> =>
-            config.mongoUrl ? MongoReadStore.connect(config.mongoUrl) : new MemoryReadStore(),
+          useFactory: (): Promise<ReadStore> => openReadStore(config.mongoUrl),
         },
         { provide: SecretBox, useFactory: () => SecretBox.load(config.secretsKey, config.dataDir) },
       ],

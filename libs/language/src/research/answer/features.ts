@@ -4,8 +4,7 @@
  * [0, 1]; `FEATURES` names them in the order the weights file lists them, and each carries the
  * words the task's basis uses when it decided an answer.
  */
-import nlp from 'compromise';
-import * as chrono from 'chrono-node';
+import { nlp, parseDates } from '../../lazy-parsers';
 import { sentenceSpans, tokenize } from '@app/text';
 import type { ResearchPassage } from '@app/research';
 import type { QuestionAnalysis } from '../question/analysis';
@@ -125,7 +124,7 @@ export function fitsKindOf(kind: ShortKind, value: string): number {
       return short && (/\b(?:1[0-9]\d\d|20\d\d)\b/.test(v) || yearsIn(v).length > 0) ? 1 : 0;
     case 'date':
       // A century or a decade is a date too ("the 10th and 11th centuries", "the 1060s").
-      return short && (/\b\d{3,4}\b/.test(v) || periodsIn(v).length > 0 || chrono.parse(v).length > 0) ? 1 : 0;
+      return short && (/\b\d{3,4}\b/.test(v) || periodsIn(v).length > 0 || parseDates(v).length > 0) ? 1 : 0;
     case 'number':
       return short && (/\d/.test(v) || NUMBER_WORD.test(v)) ? 1 : 0;
     case 'person': {
@@ -152,7 +151,7 @@ export function wrongKind(kind: ShortKind, value: string): string | null {
   const v = value.trim();
   const bare = /^[\d.,\s%$€£]+$/.test(v);
   const dated =
-    /^(?:(?:in|on)\s+)?(?:1[0-9]\d\d|20\d\d)$/.test(v) || (chrono.parse(v)[0]?.text.length ?? 0) >= 0.8 * v.length;
+    /^(?:(?:in|on)\s+)?(?:1[0-9]\d\d|20\d\d)$/.test(v) || (parseDates(v)[0]?.text.length ?? 0) >= 0.8 * v.length;
   if (kind === 'year' || kind === 'date' || kind === 'number')
     return fitsKindOf(kind, v) ? null : `no ${kind === 'number' ? 'number' : kind}`;
   if (kind === 'person' || kind === 'organisation') {

@@ -3,7 +3,6 @@
  * (a name checked against its kind, a clear lead, agreeing sources), and its value as the pages
  * write it (a pair a plural question asks for, a place with its region, a page's own name).
  */
-import nlp from 'compromise';
 import { sentenceSpans } from '@app/text';
 import type { ResearchPassage } from '@app/research';
 import { analyse, type QuestionAnalysis } from './analysis';
@@ -15,6 +14,7 @@ import { newToQuestion } from './scoring';
 import type { Sentence } from './sentences';
 import type { ShortAnswer } from './short-question';
 import { yesNo } from './yes-no';
+import { nlp } from '../../lazy-parsers';
 
 /** The short answer to `question` (as given, or analysed) from `passages` (in rank order), or null when none of its kind is found. */
 export function shortAnswer(question: string | QuestionAnalysis, passages: ResearchPassage[]): ShortAnswer | null {

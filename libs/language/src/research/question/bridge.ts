@@ -4,12 +4,12 @@
  * actor's page; its director on the film's own). The sentence that says most of what the question
  * says names the bridge; its own page, read next, answers.
  */
-import nlp from 'compromise';
 import { sentenceSpans, tokenize } from '@app/text';
 import type { ResearchPassage } from '@app/research';
 import { analyse, type QuestionAnalysis } from './analysis';
 import { datePiece } from './candidates/dates';
 import { capitalisedRuns, keyOf, quotedTitles, subjectOf } from './names';
+import { nlp } from '../../lazy-parsers';
 
 /** Sentences read for bridge names: the best few by the question's words. */
 const LINKING_SENTENCES = 3;

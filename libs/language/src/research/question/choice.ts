@@ -1,5 +1,5 @@
 /** Which of two named options: settled by the dates or numbers each one's sentences state, else by the question's words around each. */
-import nlp from 'compromise';
+import { nlp } from '../../lazy-parsers';
 import { sentenceSpans, tokenize } from '@app/text';
 import type { ResearchPassage } from '@app/research';
 import { isYear } from './candidates/dates';

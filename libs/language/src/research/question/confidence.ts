@@ -1,7 +1,7 @@
 /** How sure a value can be for the kind of answer a question asks: a name of that kind, checked by compromise's tags. */
-import nlp from 'compromise';
 import { analyse, type QuestionAnalysis } from './analysis';
 import type { ShortAnswer, ShortKind } from './short-question';
+import { nlp } from '../../lazy-parsers';
 
 /**
  * How sure a value can be for the kind `question` asks: high for a name of the kind asked (a

@@ -1,9 +1,9 @@
-import * as chrono from 'chrono-node';
 import type { ResearchPassage } from '@app/research';
 import { sentenceSpans, tokenize } from '@app/text';
 import { keyOf, subjectOf, titleName } from './names';
 import { termWeights } from './sentences';
 import type { ShortAnswer, ShortQuestion } from './short-question';
+import { parseDates } from '../../lazy-parsers';
 
 /** Which end of a life a question asks the date of. */
 export type LifeEnd = 'born' | 'died';
@@ -53,7 +53,7 @@ const yearOf = (text: string) => /\d{3,4}(?!.*\d{3,4})/.exec(text)?.[0] ?? '';
 function datesIn(inside: string): Pick<Life, 'born' | 'died'> | null {
   for (const segment of inside.split(';')) {
     // Full dates first (chrono-node reads "1 January 1874 – 10 October 1927" as one range).
-    for (const r of chrono.parse(segment, REFERENCE)) {
+    for (const r of parseDates(segment, REFERENCE)) {
       if (!r.start.isCertain('year')) continue;
       const before = segment.slice(0, r.index);
       if (r.end?.isCertain('year')) {

@@ -3,10 +3,10 @@
  * subject's name, runs of capitalised words, quoted titles, numbered names ("Harvest Cup 50") and
  * initials, and the pages a question names.
  */
-import nlp from 'compromise';
 import { tokenize } from '@app/text';
 import type { ResearchPassage } from '@app/research';
 import type { ShortQuestion } from './short-question';
+import { nlp } from '../../lazy-parsers';
 
 export const keyOf = (s: string) =>
   s

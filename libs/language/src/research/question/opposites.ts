@@ -4,7 +4,7 @@
  * keep and win. A sentence that states an opposite and not the word itself answers another
  * question (the answer model's `antonym_clash`).
  */
-import nlp from 'compromise';
+import { nlp } from '../../lazy-parsers';
 import { tokenize } from '@app/text';
 import { antonyms } from '../../lexicon/antonyms';
 

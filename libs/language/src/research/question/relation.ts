@@ -3,8 +3,8 @@
  * writes, the stems of its own verbs (the relation asked about, light verbs left out), and whether
  * it is negated.
  */
-import nlp from 'compromise';
 import { tokenize } from '@app/text';
+import { nlp } from '../../lazy-parsers';
 
 /** Verbs that carry no relation of their own ("was", "did", "has"). */
 const LIGHT_VERB =

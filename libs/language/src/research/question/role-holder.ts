@@ -1,5 +1,5 @@
 /** Who holds the role a question asks about ("the chief executive of X"), as the entity's pages name them. */
-import nlp from 'compromise';
+import { nlp } from '../../lazy-parsers';
 import { tokenize } from '@app/text';
 import type { AnswerUnit } from './answer-units';
 import type { QuestionShape } from './question-shape';

@@ -3,10 +3,10 @@
  * organisation, a date or year, a number, yes/no, one of two named options, or a thing its noun
  * names), the noun it asks for, its terms and where it asks; and the short answer's type.
  */
-import nlp from 'compromise';
 import { tokenize } from '@app/text';
 import { wordNet } from '../../lexicon/wordnet';
 import { ORG_NOUNS, PERSON_NOUNS, personNoun, PLACE_NOUNS, SETTLEMENTS } from './words';
+import { nlp } from '../../lazy-parsers';
 
 export type ShortKind = 'person' | 'place' | 'organisation' | 'date' | 'year' | 'number' | 'yesno' | 'choice' | 'thing';
 

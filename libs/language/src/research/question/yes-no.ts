@@ -1,5 +1,5 @@
 /** Yes or no, for two pages the question names: the same nationality, or both of a kind, as each page's opening says. */
-import nlp from 'compromise';
+import { nlp } from '../../lazy-parsers';
 import { sentenceSpans, tokenize } from '@app/text';
 import type { ResearchPassage } from '@app/research';
 import { wordNet } from '../../lexicon/wordnet';

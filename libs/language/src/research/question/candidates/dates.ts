@@ -1,8 +1,8 @@
 /** Dates, years and periods as pages write them: the candidates of "when" and "what year". */
-import * as chrono from 'chrono-node';
+import { parseDates } from '../../../lazy-parsers';
 
 /** A piece that is a date (chrono-node reads it, or most of it, as one): "26 March 2015", "the 2015 season" (not "Ballad for the Evening"). */
-export const datePiece = (piece: string) => chrono.parse(piece).some((r) => r.text.length >= 0.5 * piece.length);
+export const datePiece = (piece: string) => parseDates(piece).some((r) => r.text.length >= 0.5 * piece.length);
 
 /** A year as pages write one without a word saying so (1500-2099): not a count. */
 const PLAIN_YEAR = String.raw`1[5-9]\d\d|20\d\d`;
@@ -66,8 +66,7 @@ export const periodsIn = (text: string): string[] => [...text.matchAll(PERIOD)].
 
 /** Dates a sentence writes (chrono-node's, with a year or a month), else its years; and its centuries and decades. */
 export function datesIn(text: string): string[] {
-  const dates = chrono
-    .parse(text)
+  const dates = parseDates(text)
     .filter((r) => r.start.isCertain('year') || r.start.isCertain('month'))
     .map((r) => r.text.replace(/^(?:on|in|at|by|from)\s+/i, ''));
   const periods = periodsIn(text).filter((p) => !dates.some((d) => d.includes(p) || p.includes(d)));

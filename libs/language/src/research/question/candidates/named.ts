@@ -1,11 +1,11 @@
 /** Names of people, places and organisations in a sentence (compromise's, and runs of capitalised words): the candidates of "who", "where" and "which team". */
-import nlp from 'compromise';
 import { tagged } from './tagged';
 import type { ShortKind } from '../short-question';
 import { capitalisedRuns, quotedTitles, trimEnds } from '../names';
 import { EVENT, FACILITY, notWho, PERSON_NOUNS, personNoun, SETTLEMENTS, VENUES } from '../words';
 import type { CandidateCues } from './cues';
 import { KIND_FIT, NOT_OF_KIND } from './fit';
+import { nlp } from '../../../lazy-parsers';
 
 /** Names of `kind` in a sentence, as written, each weighed by how compromise sees it there. */
 export function namesIn(

@@ -14,7 +14,7 @@
  *  - capitalised: it starts with a capital where its sentence does not start;
  *  - value_length: its words, up to six, over six.
  */
-import nlp from 'compromise';
+import { nlp } from '../../../lazy-parsers';
 import { tagged } from './tagged';
 import { spanOf, type Word } from './words';
 import { tokenize } from '@app/text';

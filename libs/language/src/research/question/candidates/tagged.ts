@@ -3,7 +3,7 @@
  * (names, things and the candidates' shape all read the same sentence): tagging costs about a
  * millisecond a sentence, and nothing here changes a document once tagged.
  */
-import nlp from 'compromise';
+import { nlp } from '../../../lazy-parsers';
 
 /** Sentences kept tagged (bounded by count: one question reads at most 40, sentences.ts). */
 const KEPT = 256;
