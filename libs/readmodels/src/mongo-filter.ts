@@ -11,8 +11,7 @@ import type { Filter } from './read-store.port';
  * ones mingo answers as MongoDB does, null ones through one operator registered with mingo.
  */
 export function mongoQuery(filter: Filter): Query {
-  const { Query } = mingo();
-  return new Query(rewrite(filter), { context: context() });
+  return new (mingo().Query)(rewrite(filter), { context: context() });
 }
 
 /**
