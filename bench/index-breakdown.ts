@@ -6,12 +6,12 @@
  * then runs the same distinct queries as bench:index, after a warm-up of other queries, and
  * prints per query:
  *  - lists: reading the query's postings (from the cache, or from SQLite and decoded);
- *  - top-k: MaxScore over the lists as loaded (k = 30, the pool the ranking draws from), with the
- *    documents it scored;
+ *  - top-k: window pruning over the lists as loaded (k = 30, the pool the ranking draws from),
+ *    with the windows it read and the documents it scored;
  *  - search: the whole `LocalIndex.search`, its lists now loaded (top-k again, the priors, the
  *    rows of the page of results and their snippets): what is not top-k is the rest;
  *  - the cache's part: how many of a query's lists were evicted and read again from their kept
- *    block bounds, and how many impacts top-k then computed where it read them.
+ *    window bounds, and how many impacts top-k then computed where it read them.
  * The postings cache is the service's default (LOCAL_INDEX_CACHE_MB, 256; set it to see what
  * another size changes).
  * Rerun: npm run bench:index-breakdown   (INDEX_BREAKDOWN_QUERIES, default 2000; warm-up 2000)
@@ -51,9 +51,9 @@ async function main(): Promise<void> {
   console.log(`index breakdown — ${new Date().toISOString()}`);
   console.log(`machine: ${m.cpus} cores (${m.cpu_model}), node ${m.node}; postings cache ${CACHE_BYTES / 2 ** 20} MB`);
   console.log(
-    '| pages | lists ms | top-k ms | search ms (lists loaded) | rest ms | lists per query | postings per query | scored per query | lists from kept bounds per query | impacts computed by top-k per query |',
+    '| pages | lists ms | top-k ms | search ms (lists loaded) | rest ms | lists per query | postings per query | windows read per query | scored per query | lists from kept bounds per query | impacts computed by top-k per query |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   const queries = distinctQueries(60_000);
   for (const size of SIZES) {
     const index = new LocalIndex({ file: await keptIndex(size), readonly: true, cacheBytes: CACHE_BYTES });
@@ -67,6 +67,7 @@ async function main(): Promise<void> {
     let lists = 0;
     let postings = 0;
     let scored = 0;
+    let windows = 0;
     let lazy = 0;
     let computed = 0;
     for (let i = 0; i < QUERIES; i++) {
@@ -74,7 +75,7 @@ async function main(): Promise<void> {
       let t = performance.now();
       const loaded = [...new Set(terms(query))].flatMap((term) => r.list(term) ?? []);
       listsMs += performance.now() - t;
-      const stats: TopKStats = { scored: 0, skippedBlocks: 0 };
+      const stats: TopKStats = { scored: 0, windows: 0 };
       const computedBefore = index.stats().lazyPostings.computed;
       t = performance.now();
       topK(loaded, 30, admit, stats);
@@ -87,11 +88,12 @@ async function main(): Promise<void> {
       lists += loaded.length;
       postings += loaded.reduce((sum, list) => sum + list.docs.length, 0);
       scored += stats.scored;
+      windows += stats.windows;
     }
     index.close();
     const per = (x: number, digits = 2) => (x / QUERIES).toFixed(digits);
     console.log(
-      `| ${size.toLocaleString('en-US')} | ${per(listsMs)} | ${per(topMs)} | ${per(searchMs)} | ${per(searchMs - topMs)} | ${per(lists)} | ${per(postings, 0)} | ${per(scored, 0)} | ${per(lazy)} | ${per(computed, 0)} |`,
+      `| ${size.toLocaleString('en-US')} | ${per(listsMs)} | ${per(topMs)} | ${per(searchMs)} | ${per(searchMs - topMs)} | ${per(lists)} | ${per(postings, 0)} | ${per(windows, 0)} | ${per(scored, 0)} | ${per(lazy)} | ${per(computed, 0)} |`,
     );
   }
   console.log(`${QUERIES} distinct queries per size after ${WARM} others; rerun: npm run bench:index-breakdown`);

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { impactAt, impactList, impactStep, impactUnits } from './impact-list';
+import { GROUP, idWindows, impactAt, impactList, impactStep, impactUnits, WINDOW } from './impact-list';
 
 describe('one-byte impacts', () => {
   it('a list’s unit is a power of two that counts its largest impact in 255 units or fewer, and no coarser than needed', () => {
@@ -14,7 +14,7 @@ describe('one-byte impacts', () => {
     );
   });
 
-  it('keeps every impact rounded up by a unit at most, and block maxima and seeds over those values', () => {
+  it('keeps every impact rounded up by a unit at most, and window maxima and seeds over those values', () => {
     fc.assert(
       fc.property(fc.array(fc.double({ min: 0, max: 50, noNaN: true }), { minLength: 1, maxLength: 300 }), (exact) => {
         const docs = Uint32Array.from(exact.map((_, i) => i * 3 + 1));
@@ -26,12 +26,35 @@ describe('one-byte impacts', () => {
           expect(kept - x).toBeLessThanOrEqual(list.step);
           // Exact in a 32-bit float, as the block maxima hold it.
           expect(Math.fround(kept)).toBe(kept);
-          expect(kept).toBeLessThanOrEqual(list.blockMax[Math.floor(p / 64)]);
+          expect(kept).toBeLessThanOrEqual(list.windows!.max[Math.floor(docs[p] / WINDOW)] * list.step);
           max = Math.max(max, kept);
         });
         expect(list.max).toBe(max);
         expect(impactAt(list, list.best[0])).toBe(max);
       }),
+    );
+  });
+
+  it('window maxima: the largest units of each window and group of ids', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 0, max: 5_000 }), { minLength: 1, maxLength: 400 }),
+        fc.integer({ min: 1, max: 2 ** 31 }),
+        (ids, seed) => {
+          const docs = Uint32Array.from(ids.sort((a, b) => a - b));
+          const units = Uint8Array.from(docs, (_, p) => ((p * 2654435761 + seed) >>> 0) % 256);
+          const w = idWindows(docs, units);
+          const windows = Math.floor(docs[docs.length - 1] / WINDOW) + 1;
+          expect(w.max.length).toBe(windows);
+          expect(w.groupMax.length).toBe(Math.ceil(windows / GROUP));
+          const max = new Uint8Array(windows);
+          docs.forEach((doc, p) => (max[Math.floor(doc / WINDOW)] = Math.max(max[Math.floor(doc / WINDOW)], units[p])));
+          expect([...w.max]).toEqual([...max]);
+          for (let g = 0; g < w.groupMax.length; g++) {
+            expect(w.groupMax[g]).toBe(Math.max(...max.slice(g * GROUP, (g + 1) * GROUP)));
+          }
+        },
+      ),
     );
   });
 });

@@ -1,12 +1,22 @@
 /**
  * Impact postings: for one query term, document ids ascending and per posting the term's whole
  * contribution to that document's score (BM25 over title and text, times the page's prior), with
- * the largest contribution of each block and of the list (what `topK` bounds documents by), and
- * the positions of the list's best postings (what seeds its threshold).
+ * the largest contribution over each window of ids and of the list (what `topK` bounds documents
+ * by), and the positions of the list's best postings (what seeds its threshold).
  */
 
-/** Postings per block: the unit of block-max skipping. */
-export const BLOCK = 64;
+/** Ids per window (a power of two, 2^WINDOW_SHIFT): the unit a list's maxima bound. */
+export const WINDOW_SHIFT = 6;
+export const WINDOW = 1 << WINDOW_SHIFT;
+/** Windows per group (2^GROUP_SHIFT): a group's maximum passes over its windows at once. */
+export const GROUP_SHIFT = 3;
+export const GROUP = 1 << GROUP_SHIFT;
+/**
+ * A list keeps its window maxima when it has at least one posting per window of its ids (they
+ * then take about a fifth of its bytes at most); a sparser one (a rarer word) is bounded from its
+ * few postings by each query that reads it.
+ */
+const SPARSE = 1;
 /** How many of a list's best postings are kept apart to seed the threshold (see `topK`). */
 export const SEEDS = 32;
 export interface ImpactList {
@@ -19,8 +29,8 @@ export interface ImpactList {
   impacts: Uint8Array;
   /** What one unit of `impacts` is worth: a power of two, so every impact is exact in a float. */
   step: number;
-  /** The largest impact of each block of `BLOCK` postings. */
-  blockMax: Float32Array;
+  /** The list's maxima over windows of ids; null for a sparse list (see `keepsWindows`). */
+  windows: IdWindows | null;
   /** The largest impact of the list. */
   max: number;
   /** Multiplies every impact (a loosely matched word weighs less); 1 when absent. */
@@ -58,6 +68,46 @@ export function impactUnits(impact: number, step: number): number {
   return Math.ceil(impact / step);
 }
 
+/**
+ * A list's impacts bounded over fixed ranges of ids: per window of WINDOW ids and per group of
+ * GROUP windows, the largest impact (in units of the list's step, 0 where it has no posting).
+ * Ranges of ids, not of postings, line up across the lists of a query: a window's bound is the
+ * sum of its lists' maxima there (see `topK`).
+ */
+export interface IdWindows {
+  max: Uint8Array;
+  groupMax: Uint8Array;
+}
+
+/** The windows a list with these ids spans (from id 0 to its last). */
+export function windowCount(docs: Uint32Array): number {
+  return docs.length === 0 ? 0 : Math.floor(docs[docs.length - 1] / WINDOW) + 1;
+}
+
+/** Whether a list is dense enough to keep its window maxima (see SPARSE). */
+export function keepsWindows(docs: Uint32Array): boolean {
+  return docs.length > 0 && docs.length * SPARSE >= windowCount(docs);
+}
+
+/** The window maxima of a list with these impacts (in units of its step). */
+export function idWindows(docs: Uint32Array, units: Uint8Array): IdWindows {
+  const windows = windowCount(docs);
+  const max = new Uint8Array(windows);
+  const groupMax = new Uint8Array(Math.ceil(windows / GROUP));
+  for (let p = 0; p < docs.length; p++) {
+    const u = units[p];
+    const w = docs[p] >>> WINDOW_SHIFT;
+    if (u > max[w]) max[w] = u;
+    if (u > groupMax[w >>> GROUP_SHIFT]) groupMax[w >>> GROUP_SHIFT] = u;
+  }
+  return { max, groupMax };
+}
+
+/** Bytes the window maxima take. */
+export function windowBytes(windows: IdWindows | null): number {
+  return windows === null ? 0 : windows.max.byteLength + windows.groupMax.byteLength;
+}
+
 export interface Scored {
   doc: number;
   score: number;
@@ -65,48 +115,40 @@ export interface Scored {
 
 /**
  * A list from its exact impacts: each kept in one byte, rounded up to a unit of `impactStep` (at
- * most 1/127 of the list's largest; a cached posting takes 5 bytes, not 8), with its block maxima.
+ * most 1/127 of the list's largest; a cached posting takes 5 bytes, not 8), with its window maxima.
  */
 export function impactList(docs: Uint32Array, exact: ArrayLike<number>): ImpactList {
   let largest = 0;
   for (let i = 0; i < docs.length; i++) if (exact[i] > largest) largest = exact[i];
   const step = impactStep(largest);
   const impacts = new Uint8Array(docs.length);
-  for (let i = 0; i < docs.length; i++) impacts[i] = impactUnits(exact[i], step);
-  const blocks = Math.ceil(docs.length / BLOCK);
-  const blockMax = new Float32Array(blocks);
-  let max = 0;
-  for (let b = 0; b < blocks; b++) {
-    let m = 0;
-    const end = Math.min(docs.length, (b + 1) * BLOCK);
-    for (let i = b * BLOCK; i < end; i++) if (impacts[i] > m) m = impacts[i];
-    blockMax[b] = m * step;
-    if (m * step > max) max = m * step;
+  let most = 0;
+  for (let i = 0; i < docs.length; i++) {
+    const units = impactUnits(exact[i], step);
+    impacts[i] = units;
+    if (units > most) most = units;
   }
-  return { docs, impacts, step, blockMax, max, best: bestPositions(impacts, blockMax, step) };
+  const windows = keepsWindows(docs) ? idWindows(docs, impacts) : null;
+  return { docs, impacts, step, windows, max: most * step, best: bestPositions(impacts) };
 }
 
 /** The positions of the `SEEDS` largest impacts, largest first (the earlier position on a tie). */
-function bestPositions(impacts: Uint8Array, blockMax: Float32Array, step: number): Uint32Array {
+function bestPositions(impacts: ArrayLike<number>): Uint32Array {
   const size = Math.min(SEEDS, impacts.length);
   // Kept sorted, best first; a posting enters only when it beats the last kept one.
   const at: number[] = [];
   const value: number[] = [];
-  for (let b = 0; b < blockMax.length; b++) {
-    if (at.length === size && blockMax[b] <= value[size - 1] * step) continue;
-    const end = Math.min(impacts.length, (b + 1) * BLOCK);
-    for (let i = b * BLOCK; i < end; i++) {
-      const v = impacts[i];
-      if (at.length === size && v <= value[size - 1]) continue;
-      let j = at.length === size ? size - 1 : at.length;
-      while (j > 0 && value[j - 1] < v) {
-        at[j] = at[j - 1];
-        value[j] = value[j - 1];
-        j--;
-      }
-      at[j] = i;
-      value[j] = v;
+  for (let i = 0; i < impacts.length; i++) {
+    const v = impacts[i];
+    if (at.length === size && v <= value[size - 1]) continue;
+    let j = at.length === size ? size - 1 : at.length;
+    while (j > 0 && value[j - 1] < v) {
+      at[j] = at[j - 1];
+      value[j] = value[j - 1];
+      j--;
     }
+    at[j] = i;
+    value[j] = v;
   }
   return Uint32Array.from(at);
 }

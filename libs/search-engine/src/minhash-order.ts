@@ -1,5 +1,5 @@
 import type { PreparedDocument } from './document';
-import { BLOCK } from './impact-list';
+import { WINDOW } from './impact-list';
 
 /** A 32-bit FNV-1a hash of a term, from `seed`. */
 function termHash(term: string, seed: number): number {
@@ -11,11 +11,11 @@ function termHash(term: string, seed: number): number {
 /**
  * The pages in an order that puts similar ones side by side: by two MinHash values of their
  * terms (pages sharing most of their words share them with like odds). Ids are given in this
- * order, so a query's best pages, which tend to be alike, fall in few postings blocks and
- * block-max retrieval steps over the rest (document reordering, as in Silvestri 2007).
+ * order, so a query's best pages, which tend to be alike, fall in few windows of ids and
+ * retrieval passes over the rest (document reordering, as in Silvestri 2007).
  */
 export function clustered(pages: PreparedDocument[]): PreparedDocument[] {
-  if (pages.length < 2 * BLOCK) return pages;
+  if (pages.length < 2 * WINDOW) return pages;
   const keyed = pages.map((page, index) => {
     let a = 0xffffffff;
     let b = 0xffffffff;

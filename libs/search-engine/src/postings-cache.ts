@@ -1,5 +1,5 @@
 import { type Bm25Parameters, bm25Idf } from '@app/text';
-import { impactList, type ImpactList, impactUnits } from './impact-list';
+import { type IdWindows, impactList, type ImpactList, impactUnits, windowBytes } from './impact-list';
 import type { CollectionBasis, PageTable } from './page-table';
 import { decodePostings, type TermRow } from './storage';
 
@@ -24,7 +24,11 @@ class ByteBoundedLru<V extends { bytes: number }> {
   private readonly entries = new Map<string, V>();
   bytes = 0;
 
-  constructor(private readonly limit: () => number) {}
+  constructor(
+    private readonly limit: () => number,
+    /** Told of each entry the limit pushes out (not of one deleted). */
+    private readonly evicted?: (key: string) => void,
+  ) {}
 
   get size(): number {
     return this.entries.size;
@@ -48,6 +52,7 @@ class ByteBoundedLru<V extends { bytes: number }> {
       const [oldest, entry] = this.entries.entries().next().value as [string, V];
       this.entries.delete(oldest);
       this.bytes -= entry.bytes;
+      this.evicted?.(oldest);
     }
   }
 
@@ -64,10 +69,10 @@ class ByteBoundedLru<V extends { bytes: number }> {
   }
 }
 
-/** What a term's list keeps once the list itself is evicted: enough to bound its blocks without computing them. */
+/** What a term's list keeps once the list itself is evicted: enough to bound its windows without computing them. */
 interface KeptBounds {
   postings: number;
-  blockMax: Float32Array;
+  windows: IdWindows;
   max: number;
   step: number;
   best: Uint32Array;
@@ -77,8 +82,8 @@ interface KeptBounds {
 const NO_IMPACTS = new Uint8Array(0);
 
 /**
- * The share of the cache's bytes kept block bounds may take at most (a word's cost 1/64 of its
- * list's); lists take the rest, and what the bounds do not use. A list is stored after its bounds
+ * The share of the cache's bytes kept bounds may take at most (a common word's window maxima,
+ * about 1.3 bytes a window of 64 ids, a small part of its list); lists take the rest, and what the bounds do not use. A list is stored after its bounds
  * (see `list`), so the lists' limit always counts the bounds as they now are.
  */
 const BOUNDS_SHARE = 0.25;
@@ -88,14 +93,19 @@ const BOUNDS_SHARE = 0.25;
  * bounded cache, least recently used first out. Impacts depend on the collection's statistics:
  * they are kept while those drift little, and all recomputed once they drift more.
  *
- * A list is computed whole the first time its word is asked for; its block maxima and best
- * postings (a 64th of its size) are kept apart, in their own bounded share. Once the list is
- * evicted, the next query of that word decodes its postings and computes the impacts of only the
- * postings it reads: block-max skipping leaves most of a common word's postings unread.
+ * A list is computed whole the first time its word is asked for; its window maxima and best
+ * postings are kept apart, in their own bounded share. Once the list is evicted, the next query
+ * of that word decodes its postings and computes the impacts of only the postings it reads: the
+ * windows a query reads hold a small part of a common word's postings.
  */
 export class PostingsCache {
   private readonly entries = new ByteBoundedLru<CachedTerm>(() => this.limit - this.bounds.bytes);
-  private readonly bounds = new ByteBoundedLru<KeptBounds>(() => this.limit * BOUNDS_SHARE);
+  // A list's window maxima are counted with its kept bounds, which hold the same arrays: bounds
+  // that go take their list with them, so no list holds maxima the cache does not count.
+  private readonly bounds = new ByteBoundedLru<KeptBounds>(
+    () => this.limit * BOUNDS_SHARE,
+    (term) => this.entries.delete(term),
+  );
   /** Collection statistics the cached impacts were computed with. */
   private basis: CollectionBasis = { documents: 0, avgTitle: 0, avgText: 0 };
 
@@ -166,11 +176,15 @@ export class PostingsCache {
    */
   list(term: string, rowsOf: (term: string) => TermRow[], p: PageTable): ImpactList | null {
     const cached = this.entries.get(term);
-    if (cached) return cached.list;
+    if (cached) {
+      // Its bounds are as recently used as the list: they outlive it, not the other way round.
+      this.bounds.get(term);
+      return cached.list;
+    }
     const rows = rowsOf(term);
     const list = rows.length > 0 ? this.build(term, rows, p) : null;
-    const bytes =
-      64 + term.length * 2 + (list ? list.docs.length * (list.impactOf ? 6 : 5) + list.blockMax.length * 4 : 0);
+    // Its window maxima are counted with its kept bounds (see `bounds`).
+    const bytes = 64 + term.length * 2 + (list ? list.docs.length * (list.impactOf ? 6 : 5) : 0);
     this.entries.set(term, { list, bytes });
     return list;
   }
@@ -237,10 +251,10 @@ export class PostingsCache {
         docs,
         impacts: NO_IMPACTS,
         step,
-        blockMax: kept.blockMax,
+        windows: kept.windows,
         max: kept.max,
         best: kept.best,
-        // Rounded as a whole list keeps them: the kept block maxima are maxima of these values,
+        // Rounded as a whole list keeps them: the kept window maxima are maxima of these values,
         // and a page scores the same whether its word's list was built whole or from bounds.
         impactOf: (i) => {
           this.lazy.computed++;
@@ -253,9 +267,13 @@ export class PostingsCache {
     // Ids read in place are a view of the row's blob, which also holds the term counts: a whole
     // list keeps a copy of its ids alone, so it holds the 5 bytes a posting the cache counts.
     const list = impactList(docs.byteLength === docs.buffer.byteLength ? docs : docs.slice(), impacts);
-    const bytes = 64 + term.length * 2 + list.blockMax.length * 4 + list.best.length * 4;
-    const { blockMax, max, step, best } = list;
-    this.bounds.set(term, { postings: total, blockMax, max, step, best, bytes });
+    // A sparse list keeps no bounds: its maxima are computed from all its impacts, which a list
+    // built from bounds would compute anyway.
+    const { windows, max, step, best } = list;
+    if (windows !== null) {
+      const bytes = 64 + term.length * 2 + windowBytes(windows) + best.length * 4;
+      this.bounds.set(term, { postings: total, windows, max, step, best, bytes });
+    }
     return list;
   }
 }

@@ -1,4 +1,4 @@
-import { BLOCK, impactAt, impactList, type ImpactList, scoreOf, SEEDS, seek } from './impact-list';
+import { impactAt, impactList, type ImpactList, scoreOf, seek, WINDOW, windowCount } from './impact-list';
 import { topK, type TopKStats } from './top-k';
 
 /** Deterministic pseudo-random numbers. */
@@ -32,7 +32,7 @@ function bruteForce(lists: ImpactList[], k: number, admit?: (doc: number) => boo
     .slice(0, k);
 }
 
-describe('topK (MaxScore with block-max skipping)', () => {
+describe('topK (block-max pruning over windows of ids)', () => {
   it('returns exactly the documents and scores of exhaustive scoring, over many random queries', () => {
     const random = rng(7);
     for (let query = 0; query < 300; query++) {
@@ -86,41 +86,41 @@ describe('topK (MaxScore with block-max skipping)', () => {
     }
   });
 
-  it('walks only the lists that can bring a winner: a long list whose bound alone cannot win is probed, not walked', () => {
+  it('passes over the windows where only a common word is: its bound alone cannot win', () => {
     // "services northern territory": a common word (long list, middling bound), a rarer one with a
     // high bound, and a rare one with a low bound. Once the threshold passes the common word's
-    // bound, its documents need one of the others, so only the others are walked.
+    // bound, a window holding none of the others cannot win.
     const random = rng(5);
     const common = randomList(random, 100_000, 0.18, 4);
     const strong = randomList(random, 100_000, 0.04, 6);
     const rare = randomList(random, 100_000, 0.004, 2);
     // The winners hold all three words.
     const lists = [common, strong, rare];
-    const stats: TopKStats = { scored: 0, skippedBlocks: 0 };
+    const stats: TopKStats = { scored: 0, windows: 0 };
     const got = topK(lists, 11, undefined, stats);
     expect(got).toEqual(bruteForce(lists, 11));
-    expect(stats.scored).toBeLessThan(strong.docs.length + rare.docs.length + 3 * SEEDS);
+    expect(stats.windows).toBeLessThan(windowCount(common.docs) / 2);
   });
 
   it('scores far fewer documents than match when the lists are long', () => {
     const random = rng(11);
     const common = randomList(random, 100_000, 0.3, 1);
     const rarer = randomList(random, 100_000, 0.02, 3);
-    const stats: TopKStats = { scored: 0, skippedBlocks: 0 };
+    const stats: TopKStats = { scored: 0, windows: 0 };
     const got = topK([common, rarer], 10, undefined, stats);
     expect(got.map((h) => h.doc)).toEqual(bruteForce([common, rarer], 10).map((h) => h.doc));
     const matches = new Set([...common.docs, ...rarer.docs]).size;
     expect(stats.scored).toBeLessThan(matches / 5);
-    // A single long list: whole blocks are stepped over.
-    const alone: TopKStats = { scored: 0, skippedBlocks: 0 };
+    // A single long list: only the windows holding one of its best postings are read.
+    const alone: TopKStats = { scored: 0, windows: 0 };
     topK([common], 10, undefined, alone);
-    expect(alone.skippedBlocks).toBeGreaterThan(common.docs.length / BLOCK / 2);
+    expect(alone.windows).toBeLessThan(windowCount(common.docs) / 10);
   });
 
-  it("bounds a probed list by its blocks over the driving block's ids, not by its best posting elsewhere", () => {
+  it("bounds a window by each list's maximum in it, not by the list's best posting elsewhere", () => {
     // Pages ordered so that like ones sit together: the common word weighs little in the first
-    // three quarters of the ids and much in the last; the rarer word is spread evenly. Once the
-    // common word is probed, a block of the rarer one among the first ids cannot win with it.
+    // three quarters of the ids and much in the last; the rarer word is spread evenly. A window
+    // among the first ids cannot win, whatever the common word weighs elsewhere.
     const random = rng(31);
     const regional = (universe: number, density: number, low: number, high: number, from: number) => {
       const docs: number[] = [];
@@ -135,13 +135,13 @@ describe('topK (MaxScore with block-max skipping)', () => {
     const common = regional(40_000, 0.9, 0.3, 3, 30_000);
     const rarer = regional(40_000, 0.1, 2, 2, 0);
     for (const k of [1, 10, 30]) {
-      const stats: TopKStats = { scored: 0, skippedBlocks: 0 };
+      const stats: TopKStats = { scored: 0, windows: 0 };
       const got = topK([common, rarer], k, undefined, stats);
       const want = bruteForce([common, rarer], k);
       expect(got.map((h) => h.doc)).toEqual(want.map((h) => h.doc));
       got.forEach((h, i) => expect(h.score).toBeCloseTo(want[i].score, 4));
-      // Only the last quarter's documents of the rarer word are worth scoring (with the seeds).
-      expect(stats.scored).toBeLessThan(rarer.docs.length / 4 + 2 * SEEDS);
+      // Only the last quarter's windows are worth reading.
+      expect(stats.windows).toBeLessThanOrEqual(Math.ceil(10_000 / WINDOW));
     }
   });
 
@@ -175,13 +175,13 @@ describe('topK (MaxScore with block-max skipping)', () => {
     expect(scoreOf([a, b], 7)).toBe(0);
   });
 
-  it("walks the short lists of a misspelt word's neighbours instead of counting their bounds against every document of a common word", () => {
+  it("reads only the windows of a misspelt word's neighbours, not every window of a common word with one strong posting", () => {
     // A common word (60% of 20,000 pages) whose one title hit gives it a high bound, another
     // common word, and eight rare neighbours of a misspelt word, each on a page or two with a
     // high impact (rare words weigh much): the case a typo brings.
     const random = rng(41);
     const common = randomList(random, 20_000, 0.6, 2);
-    const impacts = Float32Array.from(common.impacts);
+    const impacts = Float32Array.from(common.docs, (_, p) => impactAt(common, p));
     impacts[5_000] = 25;
     const titled = impactList(common.docs, impacts);
     const other = randomList(random, 20_000, 0.15, 4);
@@ -195,12 +195,12 @@ describe('topK (MaxScore with block-max skipping)', () => {
       };
     });
     const lists = [other, titled, ...rare];
-    const stats: TopKStats = { scored: 0, skippedBlocks: 0 };
+    const stats: TopKStats = { scored: 0, windows: 0 };
     const got = topK(lists, 11, undefined, stats);
     const want = bruteForce(lists, 11);
     expect(got.map((h) => h.doc)).toEqual(want.map((h) => h.doc));
     got.forEach((h, i) => expect(h.score).toBeCloseTo(want[i].score, 4));
-    // Most of the common word's blocks are stepped over, not scored document by document.
-    expect(stats.scored).toBeLessThan(titled.docs.length / 4);
+    // The neighbours' pages (at most 24) and the title hit's: a few windows of the common word's hundreds.
+    expect(stats.windows).toBeLessThan(windowCount(titled.docs) / 10);
   });
 });
