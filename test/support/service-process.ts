@@ -78,14 +78,28 @@ export function assertBuilt(): void {
   }
 }
 
-const waitFor = async (what: string, probe: () => Promise<boolean> | boolean, timeoutMs: number) => {
+const waitFor = async (
+  what: string,
+  probe: () => Promise<boolean> | boolean,
+  timeoutMs: number,
+  /** What the failure message adds: why the service was not there yet (the last answers, the log's end). */
+  explain: () => string = () => '',
+) => {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await probe()) return;
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+  const why = explain();
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${why ? `\n${why}` : ''}`);
 };
+
+/** The last lines of a log, for a failure message. */
+const tail = (text: string, lines = 40) =>
+  text
+    .split('\n')
+    .slice(-lines - 1)
+    .join('\n');
 
 export interface StartOptions {
   /**
@@ -185,8 +199,11 @@ export async function startService(
           return /Demo webhook secret: whsec_\S+/.test(read());
         },
         30_000,
+        () => `${mode} log, last lines:\n${tail(read())}`,
       );
     }
+    /** Each gateway replica's last answer to /readyz (its status and body, or why there was none). */
+    const lastReady: string[] = [];
     await waitFor(
       '/readyz',
       async () => {
@@ -194,9 +211,16 @@ export async function startService(
         // Every gateway replica answers before the tests start: a test that calls the second one must not find it still booting.
         const ready = await Promise.all(
           Array.from({ length: gatewayReplicas }, (_, i) =>
-            fetch(`http://127.0.0.1:${port + i}/readyz`).then(
-              (r) => r.status === 200,
-              () => false,
+            // A probe that hangs (something else on the port) must not outlast the wait.
+            fetch(`http://127.0.0.1:${port + i}/readyz`, { signal: AbortSignal.timeout(5_000) }).then(
+              async (r) => {
+                lastReady[i] = `${port + i}: ${r.status} ${(await r.text()).slice(0, 2_000)}`;
+                return r.status === 200;
+              },
+              (error: Error) => {
+                lastReady[i] = `${port + i}: ${String((error.cause as Error | undefined)?.message ?? error.message)}`;
+                return false;
+              },
             ),
           ),
         );
@@ -204,6 +228,7 @@ export async function startService(
       },
       // A cluster boots nine processes on two cores beside another test worker: 30 s was seen to fall short.
       options.readyTimeoutMs ?? (mode === 'cluster' ? 60_000 : 30_000),
+      () => `last /readyz answers:\n${lastReady.join('\n')}\n${mode} log, last lines:\n${tail(read())}`,
     );
   } catch (error) {
     child.kill('SIGKILL');
