@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { GROUP, idWindows, impactAt, impactList, impactStep, impactUnits, WINDOW } from './impact-list';
+import { GROUP, idWindows, impactAt, impactList, impactStep, impactUnits, SEEDS, WINDOW } from './impact-list';
 
 describe('one-byte impacts', () => {
   it('a list’s unit is a power of two that counts its largest impact in 255 units or fewer, and no coarser than needed', () => {
@@ -53,6 +53,36 @@ describe('one-byte impacts', () => {
           for (let g = 0; g < w.groupMax.length; g++) {
             expect(w.groupMax[g]).toBe(Math.max(...max.slice(g * GROUP, (g + 1) * GROUP)));
           }
+        },
+      ),
+    );
+  });
+
+  it('one pass over the postings gives the bytes, window maxima and seeds the separate definitions give', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 0, max: 3_000 }), { minLength: 1, maxLength: 400 }),
+        fc.array(fc.integer({ min: 0, max: 12 }), { minLength: 400, maxLength: 400 }),
+        fc.integer({ min: 0, max: 50 }),
+        (ids, values, extra) => {
+          const docs = Uint32Array.from(ids.sort((a, b) => a - b));
+          // Few distinct values: many ties among the seeds. A longer buffer than the list: only its first values count.
+          const exact = Float64Array.from([
+            ...values.slice(0, docs.length).map((v) => v * 0.37),
+            ...Array(extra).fill(99),
+          ]);
+          const list = impactList(docs, exact);
+          const step = impactStep(Math.max(0, ...exact.slice(0, docs.length)));
+          expect(list.step).toBe(step);
+          expect([...list.impacts]).toEqual([...exact.slice(0, docs.length)].map((x) => impactUnits(x, step)));
+          if (docs.length >= Math.floor(docs[docs.length - 1] / WINDOW) + 1) {
+            const w = idWindows(docs, list.impacts);
+            expect([...list.windows!.max]).toEqual([...w.max]);
+            expect([...list.windows!.groupMax]).toEqual([...w.groupMax]);
+          } else expect(list.windows).toBeNull();
+          // Best first, the earlier position on a tie.
+          const order = [...list.impacts.keys()].sort((a, b) => list.impacts[b] - list.impacts[a] || a - b);
+          expect([...list.best]).toEqual(order.slice(0, SEEDS));
         },
       ),
     );

@@ -16,7 +16,6 @@ export const GROUP = 1 << GROUP_SHIFT;
  * then take about a fifth of its bytes at most); a sparser one (a rarer word) is bounded from its
  * few postings by each query that reads it.
  */
-const SPARSE = 1;
 /** How many of a list's best postings are kept apart to seed the threshold (see `topK`). */
 export const SEEDS = 32;
 export interface ImpactList {
@@ -81,19 +80,23 @@ export interface IdWindows {
 
 /** The windows a list with these ids spans (from id 0 to its last). */
 export function windowCount(docs: Uint32Array): number {
-  return docs.length === 0 ? 0 : Math.floor(docs[docs.length - 1] / WINDOW) + 1;
+  return docs.length === 0 ? 0 : (docs[docs.length - 1] >>> WINDOW_SHIFT) + 1;
 }
 
-/** Whether a list is dense enough to keep its window maxima (see SPARSE). */
+/** Whether a list is dense enough to keep its window maxima: a posting per window at least. */
 export function keepsWindows(docs: Uint32Array): boolean {
-  return docs.length > 0 && docs.length * SPARSE >= windowCount(docs);
+  return docs.length > 0 && docs.length >= windowCount(docs);
+}
+
+/** Window maxima all 0, for a list with these ids. */
+function emptyWindows(docs: Uint32Array): IdWindows {
+  const windows = windowCount(docs);
+  return { max: new Uint8Array(windows), groupMax: new Uint8Array(Math.ceil(windows / GROUP)) };
 }
 
 /** The window maxima of a list with these impacts (in units of its step). */
 export function idWindows(docs: Uint32Array, units: Uint8Array): IdWindows {
-  const windows = windowCount(docs);
-  const max = new Uint8Array(windows);
-  const groupMax = new Uint8Array(Math.ceil(windows / GROUP));
+  const { max, groupMax } = emptyWindows(docs);
   for (let p = 0; p < docs.length; p++) {
     const u = units[p];
     const w = docs[p] >>> WINDOW_SHIFT;
@@ -115,42 +118,55 @@ export interface Scored {
 
 /**
  * A list from its exact impacts: each kept in one byte, rounded up to a unit of `impactStep` (at
- * most 1/127 of the list's largest; a cached posting takes 5 bytes, not 8), with its window maxima.
+ * most 1/127 of the list's largest; a cached posting takes 5 bytes, not 8), with its window maxima
+ * and best positions, all in one pass over the postings (`largest`, when the caller knows it,
+ * saves another). Only the first `docs.length` impacts are read: a caller may pass a longer buffer.
  */
-export function impactList(docs: Uint32Array, exact: ArrayLike<number>): ImpactList {
-  let largest = 0;
-  for (let i = 0; i < docs.length; i++) if (exact[i] > largest) largest = exact[i];
+export function impactList(
+  docs: Uint32Array,
+  exact: ArrayLike<number>,
+  largest = largestOf(exact, docs.length),
+): ImpactList {
+  const n = docs.length;
   const step = impactStep(largest);
-  const impacts = new Uint8Array(docs.length);
+  // Multiplying by a power of two's inverse is exact: the same units as dividing by the step.
+  const perUnit = 1 / step;
+  const impacts = new Uint8Array(n);
+  const windows = keepsWindows(docs) ? emptyWindows(docs) : null;
+  const max = windows?.max;
+  const groupMax = windows?.groupMax;
+  // The best positions, kept sorted best first; a posting enters only when it beats the last kept.
+  const size = Math.min(SEEDS, n);
+  const at = new Uint32Array(size);
+  const value = new Uint8Array(size);
+  let kept = 0;
   let most = 0;
-  for (let i = 0; i < docs.length; i++) {
-    const units = impactUnits(exact[i], step);
-    impacts[i] = units;
-    if (units > most) most = units;
-  }
-  const windows = keepsWindows(docs) ? idWindows(docs, impacts) : null;
-  return { docs, impacts, step, windows, max: most * step, best: bestPositions(impacts) };
-}
-
-/** The positions of the `SEEDS` largest impacts, largest first (the earlier position on a tie). */
-function bestPositions(impacts: ArrayLike<number>): Uint32Array {
-  const size = Math.min(SEEDS, impacts.length);
-  // Kept sorted, best first; a posting enters only when it beats the last kept one.
-  const at: number[] = [];
-  const value: number[] = [];
-  for (let i = 0; i < impacts.length; i++) {
-    const v = impacts[i];
-    if (at.length === size && v <= value[size - 1]) continue;
-    let j = at.length === size ? size - 1 : at.length;
-    while (j > 0 && value[j - 1] < v) {
+  for (let i = 0; i < n; i++) {
+    const u = Math.ceil(exact[i] * perUnit);
+    impacts[i] = u;
+    if (u > most) most = u;
+    if (max !== undefined) {
+      const w = docs[i] >>> WINDOW_SHIFT;
+      if (u > max[w]) max[w] = u;
+      if (u > groupMax![w >>> GROUP_SHIFT]) groupMax![w >>> GROUP_SHIFT] = u;
+    }
+    if (kept === size && u <= value[size - 1]) continue;
+    let j = kept === size ? size - 1 : kept++;
+    while (j > 0 && value[j - 1] < u) {
       at[j] = at[j - 1];
       value[j] = value[j - 1];
       j--;
     }
     at[j] = i;
-    value[j] = v;
+    value[j] = u;
   }
-  return Uint32Array.from(at);
+  return { docs, impacts, step, windows, max: most * step, best: at };
+}
+
+function largestOf(values: ArrayLike<number>, n: number): number {
+  let largest = 0;
+  for (let i = 0; i < n; i++) if (values[i] > largest) largest = values[i];
+  return largest;
 }
 
 /** The first index at or after `from` whose id is >= `doc` (galloping, then binary search). */

@@ -138,6 +138,18 @@ export class PostingsCache {
    */
   private norms = { title: new Float64Array(0), text: new Float64Array(0), upTo: 0 };
 
+  /**
+   * Exact impacts of the list being built, before they are rounded into its bytes: one buffer,
+   * grown to the longest list built so far, rather than 8 bytes a posting allocated (and
+   * collected) for every list.
+   */
+  private scratch = new Float64Array(0);
+
+  private scratchOf(postings: number): Float64Array {
+    if (this.scratch.length < postings) this.scratch = new Float64Array(Math.max(postings, this.scratch.length * 2));
+    return this.scratch;
+  }
+
   /** Starts over from the collection as it now is (after loading the page table). */
   reset(basis: CollectionBasis): void {
     this.basis = basis;
@@ -262,11 +274,16 @@ export class PostingsCache {
         },
       };
     }
-    const impacts = new Float64Array(total);
-    for (let i = 0; i < total; i++) impacts[i] = impactOf(i);
+    const impacts = this.scratchOf(total);
+    let largest = 0;
+    for (let i = 0; i < total; i++) {
+      const impact = impactOf(i);
+      impacts[i] = impact;
+      if (impact > largest) largest = impact;
+    }
     // Ids read in place are a view of the row's blob, which also holds the term counts: a whole
     // list keeps a copy of its ids alone, so it holds the 5 bytes a posting the cache counts.
-    const list = impactList(docs.byteLength === docs.buffer.byteLength ? docs : docs.slice(), impacts);
+    const list = impactList(docs.byteLength === docs.buffer.byteLength ? docs : docs.slice(), impacts, largest);
     // A sparse list keeps no bounds: its maxima are computed from all its impacts, which a list
     // built from bounds would compute anyway.
     const { windows, max, step, best } = list;
