@@ -33,6 +33,15 @@ export function createSearchProvider(config: Config, bus: BusClient, workers?: E
         extractCrawled: workers && ((body, options) => workers.extract(body, options)),
         refreshMs: config.localIndexRefreshMs,
         cacheBytes: config.localIndexCacheBytes,
+        preload: config.localIndexPreload,
+        onPreload: (report) =>
+          'error' in report
+            ? new Logger('LocalIndex').warn({ msg: 'the index file could not be read ahead', error: report.error })
+            : new Logger('LocalIndex').log({
+                msg: report.completed ? 'index file read into the page cache' : 'index file read ahead, stopped',
+                mb: Math.round(report.bytes / 2 ** 20),
+                ms: report.ms,
+              }),
         // Replicas sharing a data dir (`start:cluster`) each keep their own copy of the index.
         indexName: config.replica?.includes('#') ? config.replica : undefined,
         // A page left out (its reading failed twice) is a warning: it stays out until the next refresh.

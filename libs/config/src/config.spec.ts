@@ -53,6 +53,15 @@ describe('loadConfig: LOCAL_INDEX_CACHE_MB', () => {
   });
 });
 
+describe('loadConfig: LOCAL_INDEX_PRELOAD', () => {
+  it('is auto unless given, and another value is refused, naming the variable and the choices', () => {
+    expect(loadConfig({}).localIndexPreload).toBe('auto');
+    expect(loadConfig({ LOCAL_INDEX_PRELOAD: 'off' }).localIndexPreload).toBe('off');
+    expect(loadConfig({ LOCAL_INDEX_PRELOAD: 'on' }).localIndexPreload).toBe('on');
+    expect(() => loadConfig({ LOCAL_INDEX_PRELOAD: 'yes' })).toThrow(/LOCAL_INDEX_PRELOAD.*auto.*on.*off/);
+  });
+});
+
 describe('loadConfig: HEAP_GROWTH_PERCENT', () => {
   it('is 50 unless given, 0 leaves the heap to V8, and bounds are named', () => {
     expect(loadConfig({}).heapGrowthPercent).toBe(50);

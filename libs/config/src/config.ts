@@ -43,6 +43,8 @@ export interface Config {
   localIndexRefreshMs: number | undefined;
   /** Bytes of decoded postings (and kept block bounds) the local index's search thread keeps. */
   localIndexCacheBytes: number;
+  /** Read the index file into the system's page cache after boot: `auto` when it takes at most half the memory available. */
+  localIndexPreload: 'auto' | 'on' | 'off';
   /** `REPLICA` (set by the cluster supervisor, e.g. `search#2`): names this process's own copy of the local index. */
   replica: string | undefined;
   llmProvider: 'extractive' | 'openai';
@@ -275,6 +277,7 @@ export function loadConfig(env: Env = process.env): Config {
     localIndexSeeds: seeds(env, 'LOCAL_INDEX_SEEDS'),
     localIndexRefreshMs: duration(env, 'LOCAL_INDEX_REFRESH', 10, 30 * 86_400),
     localIndexCacheBytes: int(env, 'LOCAL_INDEX_CACHE_MB', 256, 8, 65_536) * 2 ** 20,
+    localIndexPreload: oneOf(env, 'LOCAL_INDEX_PRELOAD', 'auto', ['auto', 'on', 'off'] as const),
     replica: read(env, 'REPLICA'),
     llmProvider,
     openaiBaseUrl,

@@ -1,3 +1,4 @@
+import { type PreloadMode, type PreloadReport, preloadFile } from './file-preload';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type IndexSeed, parseIndexSeed } from '@app/config';
@@ -53,6 +54,10 @@ export interface LocalSearchProviderOptions {
   onUpdate?: (report: UpdateReport) => void;
   /** Told when the search thread died, and whether another was started (else searches run in the provider's thread). */
   onSearchThread?: (report: SearchThreadReport) => void;
+  /** `LOCAL_INDEX_PRELOAD`: read the index file once after boot into the system's page cache (see `PreloadMode`; default `auto`). */
+  preload?: PreloadMode;
+  /** Told when the preload ended (or failed: the index still answers, reading the file as it goes). */
+  onPreload?: (report: PreloadReport | { error: string }) => void;
 }
 
 export interface SearchThreadReport {
@@ -146,6 +151,9 @@ export class LocalSearchProvider implements SearchProvider {
   private searcher?: IndexSearcher | null;
   private timer?: NodeJS.Timeout;
   private closed = false;
+  /** Stops the preload of the index file when the provider closes. */
+  private readonly stopPreload = new AbortController();
+  private preloading?: Promise<void>;
   /** When search threads were started in place of one that died (the last SEARCH_THREAD_WINDOW_MS). */
   private restarts: number[] = [];
 
@@ -254,10 +262,11 @@ export class LocalSearchProvider implements SearchProvider {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.stopPreload.abort();
     this.watcher?.close();
     if (this.timer) clearInterval(this.timer);
     // Let a build, sync or refresh finish its write: the store must not be torn by a shutdown.
-    await Promise.allSettled([this.loading, this.refreshing, this.work]);
+    await Promise.allSettled([this.loading, this.refreshing, this.work, this.preloading]);
     await this.searcher?.close();
     this.index?.close();
   }
@@ -304,6 +313,19 @@ export class LocalSearchProvider implements SearchProvider {
     if (this.options.searchThread !== false && !this.options.now) {
       this.startSearchThread(index);
     }
+    // In the background: the index answers meanwhile, reading from disk what is not read yet.
+    this.preloading = preloadFile(
+      path.join(this.storeDir, INDEX_FILE),
+      this.options.preload ?? 'auto',
+      this.stopPreload.signal,
+    ).then(
+      (report) => {
+        if (report) this.options.onPreload?.(report);
+      },
+      (error: unknown) => {
+        this.options.onPreload?.({ error: error instanceof Error ? error.message : String(error) });
+      },
+    );
     // Every folder is watched before the catch-up below lists the tree, so a change made meanwhile
     // is seen by one or the other.
     let watching = Promise.resolve();
