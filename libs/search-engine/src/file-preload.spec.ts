@@ -71,15 +71,17 @@ describe('reading the index file ahead into the page cache', () => {
     fs.mkdirSync(pages);
     for (let i = 0; i < 20; i++)
       fs.writeFileSync(path.join(pages, `p${i}.md`), `# Page ${i}\n\nA page about tidal energy number ${i}.`);
+    const open = (preload: 'on' | 'off', reports: unknown[]) =>
+      new LocalSearchProvider({
+        dataDir: path.join(dir, 'data'),
+        indexDir: pages,
+        watch: false,
+        searchThread: false,
+        preload,
+        onPreload: (report) => reports.push(report),
+      });
     const reports: unknown[] = [];
-    const provider = new LocalSearchProvider({
-      dataDir: path.join(dir, 'data'),
-      indexDir: pages,
-      watch: false,
-      searchThread: false,
-      preload: 'on',
-      onPreload: (report) => reports.push(report),
-    });
+    const provider = open('on', reports);
     await provider.ready();
     expect((await provider.search({ query: 'tidal energy', limit: 3 })).hits.length).toBe(3);
     // In the background: told once it has read the file to its end (its size then; new pages are in the log beside it).
@@ -91,14 +93,7 @@ describe('reading the index file ahead into the page cache', () => {
     expect(size).toBeGreaterThan(0);
 
     const none: unknown[] = [];
-    const off = new LocalSearchProvider({
-      dataDir: path.join(dir, 'data'),
-      indexDir: pages,
-      watch: false,
-      searchThread: false,
-      preload: 'off',
-      onPreload: (report) => none.push(report),
-    });
+    const off = open('off', none);
     await off.ready();
     await off.close();
     expect(none).toEqual([]);
