@@ -1,4 +1,3 @@
-import { type PreloadMode, type PreloadReport, preloadFile } from './file-preload';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type IndexSeed, parseIndexSeed } from '@app/config';
@@ -12,6 +11,7 @@ import {
   type SearchQuery,
 } from '@app/providers';
 import { Crawler, type CrawlOptions, type CrawlResult } from './crawler';
+import { type PreloadMode, type PreloadReport, preloadFile } from './file-preload';
 import { FolderWatcher } from './folder-source';
 import { FOLDER_SOURCE, forgetFiles, recordFiles, syncFolder } from './folder-sync';
 import { IndexSearcher } from './index-searcher';
