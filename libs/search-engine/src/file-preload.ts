@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
+import type { Config } from '@app/config';
 
 /**
  * Whether the index file is read through once after boot, so that the operating system's page
@@ -14,9 +15,7 @@ import * as os from 'node:os';
  * The page cache is the system's: the file does not count in the process's memory, and the system
  * gives the memory back to programs that need it.
  */
-export type PreloadMode = 'auto' | 'on' | 'off';
-
-export const PRELOAD_MODES: readonly PreloadMode[] = ['auto', 'on', 'off'];
+export type PreloadMode = Config['localIndexPreload'];
 
 /** `auto` reads a file of at most this share of the memory available. */
 export const PRELOAD_SHARE = 0.5;
@@ -80,6 +79,7 @@ export async function preloadFile(
   signal: AbortSignal,
   available: number = availableMemory(),
 ): Promise<PreloadReport | null> {
+  if (mode === 'off') return null;
   const started = performance.now();
   const handle = await fs.promises.open(file, 'r');
   try {

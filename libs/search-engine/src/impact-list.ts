@@ -11,11 +11,6 @@ export const WINDOW = 1 << WINDOW_SHIFT;
 /** Windows per group (2^GROUP_SHIFT): a group's maximum passes over its windows at once. */
 export const GROUP_SHIFT = 3;
 export const GROUP = 1 << GROUP_SHIFT;
-/**
- * A list keeps its window maxima when it has at least one posting per window of its ids (they
- * then take about a fifth of its bytes at most); a sparser one (a rarer word) is bounded from its
- * few postings by each query that reads it.
- */
 /** How many of a list's best postings are kept apart to seed the threshold (see `topK`). */
 export const SEEDS = 32;
 export interface ImpactList {
@@ -83,7 +78,11 @@ export function windowCount(docs: Uint32Array): number {
   return docs.length === 0 ? 0 : (docs[docs.length - 1] >>> WINDOW_SHIFT) + 1;
 }
 
-/** Whether a list is dense enough to keep its window maxima: a posting per window at least. */
+/**
+ * Whether a list keeps its window maxima: when it has at least one posting per window of its ids
+ * (they then take about a fifth of its bytes at most); a sparser one (a rarer word) is bounded from
+ * its few postings by each query that reads it.
+ */
 export function keepsWindows(docs: Uint32Array): boolean {
   return docs.length > 0 && docs.length >= windowCount(docs);
 }
