@@ -45,7 +45,12 @@ describe('MCP map and crawl tools (standalone, loopback site)', () => {
 
   beforeAll(async () => {
     site = await startCrawlSite();
-    svc = await startService('standalone', { FETCH_ALLOW_HOSTS: `127.0.0.1:${site.port}` });
+    // The map follows links about fifteen requests deep at the site's 0.3 s Crawl-delay (4.6 s alone,
+    // near the default 6 s of gathering): given 60 s, as what is checked is what it lists.
+    svc = await startService('standalone', {
+      FETCH_ALLOW_HOSTS: `127.0.0.1:${site.port}`,
+      MAP_CALL_TIMEOUT_MS: '60000',
+    });
     client = new Client({ name: 'e2e-http', version: '1.0.0' });
     client.onerror = (error) => transportErrors.push(error);
     await client.connect(

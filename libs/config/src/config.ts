@@ -111,6 +111,8 @@ export interface Config {
   pageCacheMaxMb: number;
   /** `EXTRACT_CALL_TIMEOUT_MS`: the whole of one `/v1/extract` call, every URL's fetch, render and extraction; a URL not read by then is that URL's error. */
   extractCallTimeoutMs: number;
+  /** `MAP_CALL_TIMEOUT_MS`: the whole of one `/v1/map` call: sitemaps and pages gathered for its first three quarters, robots.txt's verdicts to its end. */
+  mapCallTimeoutMs: number;
   /** `FETCH_MAX_CONCURRENCY`: outbound requests in flight at once in one process, every host together. */
   fetchMaxConcurrency: number;
   /** `CRAWL_MAX_ORIGINS`: distinct origins (scheme, host, port) one map or crawl reads, robots.txt included. */
@@ -312,6 +314,7 @@ export function loadConfig(env: Env = process.env): Config {
     idempotencyMaxBodyBytes: int(env, 'IDEMPOTENCY_MAX_BODY_BYTES', 65_536, 1_024, 512 * 1024),
     pageCacheMaxMb: int(env, 'PAGE_CACHE_MAX_MB', 512, 1, 1_048_576),
     extractCallTimeoutMs: int(env, 'EXTRACT_CALL_TIMEOUT_MS', 60_000, 1_000, 600_000),
+    mapCallTimeoutMs: int(env, 'MAP_CALL_TIMEOUT_MS', 8_000, 1_000, 600_000),
     fetchMaxConcurrency: int(env, 'FETCH_MAX_CONCURRENCY', 32, 1, 10_000),
     crawlMaxOrigins: int(env, 'CRAWL_MAX_ORIGINS', 20, 1, 10_000),
     liveStreamsPerKey: int(env, 'LIVE_STREAMS_PER_KEY', 20, 1, 100_000),

@@ -90,3 +90,75 @@ describe('map with include_subdomains and a sitemap of 500 subdomains', () => {
     }
   });
 });
+
+/**
+ * A site whose sitemap never finishes answering (headers sent, the body held open): the map reads
+ * its start page and the pages that links to beside the sitemap, so when MAP_CALL_TIMEOUT_MS comes
+ * the links found so far are listed, robots.txt judged, instead of nothing.
+ */
+describe('map of a site whose sitemap hangs, within MAP_CALL_TIMEOUT_MS', () => {
+  let server: http.Server;
+  let port: number;
+  let dir: string;
+  let events: SqliteEventStore;
+  let workers: ExtractionWorkers;
+  const held: http.ServerResponse[] = [];
+
+  beforeAll(async () => {
+    server = http.createServer((request, response) => {
+      const url = new URL(request.url ?? '/', 'http://x');
+      if (url.pathname === '/robots.txt')
+        return void response
+          .writeHead(200, { 'content-type': 'text/plain' })
+          .end('User-agent: *\nDisallow: /private\n');
+      if (url.pathname === '/sitemap.xml') {
+        response.writeHead(200, { 'content-type': 'application/xml' }).write('<?xml version="1.0"?><urlset>');
+        return void held.push(response);
+      }
+      const links = ['/a', '/b', '/private/c'].map((href) => `<a href="${href}">Page ${href}</a>`).join(' ');
+      response
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(`<html><head><title>Page ${url.pathname}</title></head><body>${links}</body></html>`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-map-'));
+    events = new SqliteEventStore(path.join(dir, 'events.db'));
+    workers = new ExtractionWorkers({ timeoutMs: 5_000, size: 1 });
+  });
+  afterAll(async () => {
+    for (const response of held) response.destroy();
+    await workers.close();
+    await events.close();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('lists the start page and its allowed links by the deadline', async () => {
+    const fetcher = new HttpFetcher({
+      allowHosts: [`127.0.0.1:${port}`],
+      robotsReader: { read: (text, agent, urls) => workers.robots(text, agent, urls) },
+      timeoutMs: 30_000,
+    });
+    const config = { ...loadConfig({}), mapCallTimeoutMs: 4_000 };
+    const mapper = new SiteMapper(fetcher, events, workers, config);
+    try {
+      const started = performance.now();
+      const reply = await mapper.map(
+        { url: `http://127.0.0.1:${port}/`, limit: 100, search: null, include_subdomains: false, sitemap: 'include' },
+        { team_id: 'team_map', request_id: 'req-hang', charge_id: 'charge-hang' },
+      );
+      const ms = performance.now() - started;
+      expect(held.length).toBe(1);
+      expect(reply.links.map((link) => new URL(link.url).pathname).sort()).toEqual(['/', '/a', '/b']);
+      expect(reply.links.find((link) => link.url.endsWith('/a'))?.title).toBe('Page /a');
+      // Gathering stops at three quarters of the call; the answer comes by its end (a margin for a busy machine).
+      expect(ms).toBeGreaterThanOrEqual(2_900);
+      expect(ms).toBeLessThan(4_000 + 3_000);
+      expect(reply.credits).toBe(1);
+    } finally {
+      await fetcher.close();
+    }
+  });
+});

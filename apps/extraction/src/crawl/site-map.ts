@@ -9,7 +9,7 @@ import { type ChargeContext, chargeRequest } from '@app/platform';
 import { absoluteUrl, normalizeUrl } from '@app/urls';
 import { crawlScope, hostPacer, OriginBudget } from './crawl-scope';
 
-/** The bounds of one map call: a site is hostile until bounded. */
+/** The bounds of one map call: a site is hostile until bounded. The whole call is MAP_CALL_TIMEOUT_MS. */
 export const MAP_BOUNDS = {
   /** Sitemap files read (robots.txt's, /sitemap.xml and the indexes' children). */
   sitemaps: 20,
@@ -18,14 +18,14 @@ export const MAP_BOUNDS = {
   /** HTML pages read for links: the start page and pages it links to. */
   pages: 20,
   pageBytes: 2 * 1024 * 1024,
-  /** Gathering (sitemaps and pages), then robots.txt's verdicts up to `totalMs`. */
-  gatherMs: 6_000,
-  /** The whole call (under the bus timeout, BUS_TIMEOUT_MS, 10 s by default). */
-  totalMs: 8_000,
+  /** The share of the call spent gathering (sitemaps and pages, side by side); robots.txt's verdicts take the rest. */
+  gatherShare: 0.75,
   /** Candidates gathered before ranking and the limit. */
   candidates: 50_000,
   /** Anchor texts kept per candidate (for `search`). */
   anchors: 5,
+  /** URLs asked of robots.txt at once (one read of its rules on a thread): those judged when the deadline comes are listed. */
+  verdictBatch: 2_000,
 } as const;
 
 const REFUSED = new Set(['invalid_url', 'unsupported_scheme', 'blocked_address']);
@@ -40,20 +40,58 @@ interface Found {
   order: number;
 }
 
-interface Candidates {
-  found: Map<string, Found>;
-  add(url: string, extra?: { title?: string; anchor?: string; lastmod?: string }): void;
+interface Extra {
+  title?: string;
+  anchor?: string;
+  lastmod?: string;
+}
+
+/** The URLs one source (the sitemaps, the pages) found, de-duplicated by their normal form, in the order found. */
+class Candidates {
+  readonly found = new Map<string, Found>();
+  /** Normal forms of addresses that redirected: listed at their target, by every source. */
+  readonly moved = new Set<string>();
+
+  constructor(private readonly admit: (url: string) => boolean) {}
+
+  add(url: string, extra: Extra = {}): void {
+    const key = normalizeUrl(url);
+    let entry = this.found.get(key);
+    if (!entry) {
+      if (this.found.size >= MAP_BOUNDS.candidates || !this.admit(url)) return;
+      this.found.set(key, (entry = { url, anchors: [], order: this.found.size }));
+    }
+    entry.title ??= extra.title || undefined;
+    entry.lastmod ??= extra.lastmod || undefined;
+    const anchor = extra.anchor?.trim();
+    if (anchor && entry.anchors.length < MAP_BOUNDS.anchors && !entry.anchors.includes(anchor))
+      entry.anchors.push(anchor);
+  }
+
+  /** `sources` in turn into one list (each admitted its own): a URL keeps its first place and gathers what each source knew of it. */
+  static merge(...sources: Candidates[]): Candidates {
+    const merged = new Candidates(() => true);
+    const moved = new Set(sources.flatMap((source) => [...source.moved]));
+    for (const source of sources)
+      for (const [key, { url, title, lastmod, anchors }] of source.found) {
+        if (moved.has(key)) continue;
+        merged.add(url, { title, lastmod });
+        for (const anchor of anchors) merged.add(url, { anchor });
+      }
+    return merged;
+  }
 }
 
 /**
  * POST /v1/map: a site's URLs, from its sitemaps (robots.txt `Sitemap:` lines, `/sitemap.xml`,
- * indexes and gzip files) and the links of its start page and the pages that links to, within
- * MAP_BOUNDS and CRAWL_MAX_ORIGINS (candidates on further origins are left out, so robots.txt is
- * read for that many origins at most). Every URL robots.txt disallows, or whose robots.txt could
- * not be read in time, is left out; URLs are normalised and de-duplicated, a fetched page that
- * redirects is listed at its target; `search` ranks by title, anchor texts and URL words. What a
- * site sends (robots.txt, sitemaps, pages) is parsed on the extraction threads, each under their
- * deadline.
+ * indexes and gzip files) and the links of its start page and the pages that links to, read side by
+ * side, within MAP_BOUNDS, CRAWL_MAX_ORIGINS (candidates on further origins are left out, so
+ * robots.txt is read for that many origins at most) and MAP_CALL_TIMEOUT_MS (gathering stops at
+ * three quarters of it; what robots.txt has judged by its end is listed). Every URL robots.txt
+ * disallows, or whose robots.txt could not be read in time, is left out; URLs are normalised and
+ * de-duplicated (sitemap entries first, then the pages' links), a fetched page that redirects is
+ * listed at its target; `search` ranks by title, anchor texts and URL words. What a site sends
+ * (robots.txt, sitemaps, pages) is parsed on the extraction threads, each under their deadline.
  */
 @Injectable()
 export class SiteMapper {
@@ -67,8 +105,11 @@ export class SiteMapper {
   async map(request: MapRequest, charge: ChargeContext): Promise<MapReply> {
     const start = absoluteUrl(request.url);
     if (!start) throw new Invalid(`url: ${JSON.stringify(request.url)} is not an http(s) URL`);
-    const deadline = AbortSignal.timeout(MAP_BOUNDS.totalMs);
-    const gathering = AbortSignal.any([deadline, AbortSignal.timeout(MAP_BOUNDS.gatherMs)]);
+    const deadline = AbortSignal.timeout(this.config.mapCallTimeoutMs);
+    const gathering = AbortSignal.any([
+      deadline,
+      AbortSignal.timeout(Math.round(this.config.mapCallTimeoutMs * MAP_BOUNDS.gatherShare)),
+    ]);
     try {
       await this.fetcher.robotsAllowed(start, gathering);
     } catch (error) {
@@ -76,23 +117,7 @@ export class SiteMapper {
     }
     const inScope = crawlScope(start, { include_subdomains: request.include_subdomains });
     const origins = new OriginBudget(this.config.crawlMaxOrigins, start);
-    const found = new Map<string, Found>();
-    const candidates: Candidates = {
-      found,
-      add(url, extra = {}) {
-        const key = normalizeUrl(url);
-        let entry = found.get(key);
-        if (!entry) {
-          if (found.size >= MAP_BOUNDS.candidates || !inScope(url) || !origins.admit(url)) return;
-          found.set(key, (entry = { url, anchors: [], order: found.size }));
-        }
-        entry.title ??= extra.title || undefined;
-        entry.lastmod ??= extra.lastmod || undefined;
-        const anchor = extra.anchor?.trim();
-        if (anchor && entry.anchors.length < MAP_BOUNDS.anchors && !entry.anchors.includes(anchor))
-          entry.anchors.push(anchor);
-      },
-    };
+    const admit = (url: string) => inScope(url) && origins.admit(url);
     const pace = hostPacer((url) => this.fetcher.crawlDelayMs(url).catch(() => 0), gathering);
     const options: FetchOptions = {
       respectRobots: true,
@@ -102,15 +127,24 @@ export class SiteMapper {
       signal: gathering,
     };
 
-    if (request.sitemap !== 'skip') await this.readSitemaps(start, candidates, options, origins);
-    if (request.sitemap !== 'only') await this.readPages(start, candidates, options);
+    // Side by side, so a slow or huge sitemap does not keep the start page and its links from being read.
+    const fromSitemaps = new Candidates(admit);
+    const fromPages = new Candidates(admit);
+    await Promise.all([
+      request.sitemap !== 'skip' && this.readSitemaps(start, fromSitemaps, options, origins),
+      request.sitemap !== 'only' && this.readPages(start, fromPages, options),
+    ]);
+    const found = Candidates.merge(fromSitemaps, fromPages).found;
 
     const links: MapLinkDto[] = [];
-    // In rank order, robots.txt asked about as many as the limit needs (a batch at a time).
+    // In rank order, robots.txt asked about as many as the limit needs, a batch at a time.
     const ranked = rank([...found.values()], request.search ?? null);
-    const batch = Math.max(request.limit, 1_000);
-    for (let at = 0; at < ranked.length && links.length < request.limit && !deadline.aborted; at += batch) {
-      const slice = ranked.slice(at, at + batch);
+    for (
+      let at = 0;
+      at < ranked.length && links.length < request.limit && !deadline.aborted;
+      at += MAP_BOUNDS.verdictBatch
+    ) {
+      const slice = ranked.slice(at, at + MAP_BOUNDS.verdictBatch);
       const allowed = await this.fetcher.robotsFilter(
         slice.map((entry) => entry.url),
         deadline,
@@ -163,7 +197,9 @@ export class SiteMapper {
   }
 
   /** The start page and the in-scope pages it links to, within the page budget; redirects listed at their target. */
-  private async readPages(start: string, { found, add }: Candidates, options: FetchOptions): Promise<void> {
+  private async readPages(start: string, candidates: Candidates, options: FetchOptions): Promise<void> {
+    const { found } = candidates;
+    const add = (url: string, extra?: Extra) => candidates.add(url, extra);
     const queue = [start];
     const visited = new Set<string>();
     while (queue.length > 0 && visited.size < MAP_BOUNDS.pages && !options.signal?.aborted) {
@@ -182,6 +218,7 @@ export class SiteMapper {
           // Listed where it answers: the address that redirected is dropped.
           const moved = found.get(key);
           found.delete(key);
+          candidates.moved.add(key);
           visited.add(normalizeUrl(finalUrl));
           add(finalUrl, { title: read?.title ?? moved?.title });
           for (const anchor of moved?.anchors ?? []) add(finalUrl, { anchor });

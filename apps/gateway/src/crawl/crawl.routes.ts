@@ -15,6 +15,7 @@ import { aggregateStream, EVENT_STORE, type EventStore, handleCommand } from '@a
 import { tooManyRequests } from '@app/platform';
 import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
 import { ServiceCalls } from '../commands/service-calls';
+import { AnswersWithin, REPLY_MARGIN_MS } from '../http/answer-wait';
 import { RunHttp } from '../runs/run-http';
 import { CrawlBody, CrawlIdParams, CrawlPagesQuery, MapBody } from './crawl.dto';
 import {
@@ -126,6 +127,7 @@ export class CrawlRoutes {
 
   @Post('map')
   @HttpCode(200)
+  @AnswersWithin((_body, config) => config.mapCallTimeoutMs + REPLY_MARGIN_MS)
   @ApiOperation({ summary: "A site's URLs from its sitemaps and links (robots.txt honoured); 1 credit" })
   @ApiOkResponse({ schema: contractRef(SiteMapSchema) })
   async map(@Auth() auth: AuthContext, @Req() req: AuthedRequest, @Body() body: MapBody): Promise<SiteMap> {
@@ -140,6 +142,8 @@ export class CrawlRoutes {
       },
       auth,
       req.id,
+      // The extraction service bounds the call (MAP_CALL_TIMEOUT_MS); the gateway waits that long and a margin.
+      Math.max(this.config.busTimeoutMs, this.config.mapCallTimeoutMs + REPLY_MARGIN_MS),
     );
     return { url, links, credits, usage };
   }

@@ -4,11 +4,8 @@ import { CONFIG, type Config } from '@app/config';
 import { type ExtractRequest, subjects } from '@app/contracts';
 import { Auth, type AuthContext, type AuthedRequest } from '../auth/auth.context';
 import { ServiceCalls } from '../commands/service-calls';
-import { AnswersWithin } from '../http/answer-wait';
+import { AnswersWithin, REPLY_MARGIN_MS } from '../http/answer-wait';
 import { ExtractBody, ExtractQuery, ExtractResponse } from './extract.dto';
-
-/** The reply of an extract call may come this long after its deadline (the charge, the bus). */
-const REPLY_MARGIN_MS = 5_000;
 
 /**
  * GET and POST /v1/extract, answered by the extraction service, which bounds the call as a whole

@@ -6,10 +6,13 @@ export type AnswerWait = (body: unknown, config: Config) => number;
 
 export const ANSWER_WAIT = 'answer-wait';
 
+/** The reply of a call bounded by its own deadline may come this long after it (the charge, the bus). */
+export const REPLY_MARGIN_MS = 5_000;
+
 /**
  * Marks a POST that waits for work to finish before it answers (a task's `wait_seconds`, a chat
- * completion, an extract call bounded by EXTRACT_CALL_TIMEOUT_MS): its Idempotency-Key claim is not taken for abandoned while the first answer may
- * still come.
+ * completion, an extract or map call bounded by EXTRACT_CALL_TIMEOUT_MS or MAP_CALL_TIMEOUT_MS):
+ * its Idempotency-Key claim is not taken for abandoned while the first answer may still come.
  */
 export const AnswersWithin = (wait: AnswerWait) => SetMetadata(ANSWER_WAIT, wait);
 
