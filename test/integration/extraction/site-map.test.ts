@@ -11,6 +11,37 @@ import { HttpFetcher, type Resolver } from '@app/fetch';
 
 jest.setTimeout(120_000);
 
+/** A loopback site answering with `handler`, and what a SiteMapper needs beside its fetcher: an event store and extraction threads. */
+interface MapSite {
+  port: number;
+  events: SqliteEventStore;
+  workers: ExtractionWorkers;
+  close(): Promise<void>;
+}
+
+async function startMapSite(handler: http.RequestListener): Promise<MapSite> {
+  const server = http.createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-map-'));
+  const events = new SqliteEventStore(path.join(dir, 'events.db'));
+  const workers = new ExtractionWorkers({ timeoutMs: 5_000, size: 1 });
+  return {
+    port: (server.address() as AddressInfo).port,
+    events,
+    workers,
+    async close() {
+      await workers.close();
+      await events.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const robotsTxt = (response: http.ServerResponse) =>
+  response.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private\n');
+
 /**
  * POST /v1/map's work (SiteMapper) with the real fetcher and extraction threads against a
  * loopback site whose sitemap lists 500 subdomains of one test host (every name resolves to
@@ -19,22 +50,16 @@ jest.setTimeout(120_000);
  * are left out.
  */
 describe('map with include_subdomains and a sitemap of 500 subdomains', () => {
-  let server: http.Server;
+  let site: MapSite;
   let port: number;
   const hosts = new Map<string, number>();
-  let dir: string;
-  let events: SqliteEventStore;
-  let workers: ExtractionWorkers;
 
   beforeAll(async () => {
-    server = http.createServer((request, response) => {
+    site = await startMapSite((request, response) => {
       const host = String(request.headers.host ?? '').split(':')[0]!;
       hosts.set(host, (hosts.get(host) ?? 0) + 1);
       const url = new URL(request.url ?? '/', 'http://x');
-      if (url.pathname === '/robots.txt')
-        return void response
-          .writeHead(200, { 'content-type': 'text/plain' })
-          .end('User-agent: *\nDisallow: /private\n');
+      if (url.pathname === '/robots.txt') return void robotsTxt(response);
       if (url.pathname === '/sitemap.xml') {
         const locs = Array.from(
           { length: 500 },
@@ -48,18 +73,9 @@ describe('map with include_subdomains and a sitemap of 500 subdomains', () => {
         .writeHead(200, { 'content-type': 'text/html' })
         .end('<html><head><title>Home</title></head><body><p>Home page.</p></body></html>');
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-map-'));
-    events = new SqliteEventStore(path.join(dir, 'events.db'));
-    workers = new ExtractionWorkers({ timeoutMs: 5_000, size: 1 });
+    port = site.port;
   });
-  afterAll(async () => {
-    await workers.close();
-    await events.close();
-    await new Promise((resolve) => server.close(resolve));
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => site?.close());
 
   it('contacts at most the origin cap', async () => {
     const resolver: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];
@@ -67,10 +83,10 @@ describe('map with include_subdomains and a sitemap of 500 subdomains', () => {
     const fetcher = new HttpFetcher({
       allowHosts,
       resolver,
-      robotsReader: { read: (text, agent, urls) => workers.robots(text, agent, urls) },
+      robotsReader: { read: (text, agent, urls) => site.workers.robots(text, agent, urls) },
     });
     const config = { ...loadConfig({}), crawlMaxOrigins: 8 };
-    const mapper = new SiteMapper(fetcher, events, workers, config);
+    const mapper = new SiteMapper(fetcher, site.events, site.workers, config);
     try {
       const reply = await mapper.map(
         { url: `http://wild.test:${port}/`, limit: 5_000, search: null, include_subdomains: true, sitemap: 'include' },
@@ -97,20 +113,13 @@ describe('map with include_subdomains and a sitemap of 500 subdomains', () => {
  * the links found so far are listed, robots.txt judged, instead of nothing.
  */
 describe('map of a site whose sitemap hangs, within MAP_CALL_TIMEOUT_MS', () => {
-  let server: http.Server;
-  let port: number;
-  let dir: string;
-  let events: SqliteEventStore;
-  let workers: ExtractionWorkers;
+  let site: MapSite;
   const held: http.ServerResponse[] = [];
 
   beforeAll(async () => {
-    server = http.createServer((request, response) => {
+    site = await startMapSite((request, response) => {
       const url = new URL(request.url ?? '/', 'http://x');
-      if (url.pathname === '/robots.txt')
-        return void response
-          .writeHead(200, { 'content-type': 'text/plain' })
-          .end('User-agent: *\nDisallow: /private\n');
+      if (url.pathname === '/robots.txt') return void robotsTxt(response);
       if (url.pathname === '/sitemap.xml') {
         response.writeHead(200, { 'content-type': 'application/xml' }).write('<?xml version="1.0"?><urlset>');
         return void held.push(response);
@@ -120,33 +129,30 @@ describe('map of a site whose sitemap hangs, within MAP_CALL_TIMEOUT_MS', () => 
         .writeHead(200, { 'content-type': 'text/html' })
         .end(`<html><head><title>Page ${url.pathname}</title></head><body>${links}</body></html>`);
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-map-'));
-    events = new SqliteEventStore(path.join(dir, 'events.db'));
-    workers = new ExtractionWorkers({ timeoutMs: 5_000, size: 1 });
   });
   afterAll(async () => {
     for (const response of held) response.destroy();
-    await workers.close();
-    await events.close();
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    fs.rmSync(dir, { recursive: true, force: true });
+    await site?.close();
   });
 
   it('lists the start page and its allowed links by the deadline', async () => {
     const fetcher = new HttpFetcher({
-      allowHosts: [`127.0.0.1:${port}`],
-      robotsReader: { read: (text, agent, urls) => workers.robots(text, agent, urls) },
+      allowHosts: [`127.0.0.1:${site.port}`],
+      robotsReader: { read: (text, agent, urls) => site.workers.robots(text, agent, urls) },
       timeoutMs: 30_000,
     });
     const config = { ...loadConfig({}), mapCallTimeoutMs: 4_000 };
-    const mapper = new SiteMapper(fetcher, events, workers, config);
+    const mapper = new SiteMapper(fetcher, site.events, site.workers, config);
     try {
       const started = performance.now();
       const reply = await mapper.map(
-        { url: `http://127.0.0.1:${port}/`, limit: 100, search: null, include_subdomains: false, sitemap: 'include' },
+        {
+          url: `http://127.0.0.1:${site.port}/`,
+          limit: 100,
+          search: null,
+          include_subdomains: false,
+          sitemap: 'include',
+        },
         { team_id: 'team_map', request_id: 'req-hang', charge_id: 'charge-hang' },
       );
       const ms = performance.now() - started;
