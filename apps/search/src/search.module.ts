@@ -24,7 +24,8 @@ export function createSearchProvider(config: Config, bus: BusClient, workers?: E
       });
     case 'brave':
       return new BraveSearchProvider({ apiKey: config.braveApiKey! });
-    case 'local':
+    case 'local': {
+      const log = new Logger('LocalIndex');
       return new LocalSearchProvider({
         dataDir: config.dataDir,
         indexDir: config.localIndexDir ? path.resolve(config.localIndexDir) : undefined,
@@ -36,8 +37,8 @@ export function createSearchProvider(config: Config, bus: BusClient, workers?: E
         preload: config.localIndexPreload,
         onPreload: (report) =>
           'error' in report
-            ? new Logger('LocalIndex').warn({ msg: 'the index file could not be read ahead', error: report.error })
-            : new Logger('LocalIndex').log({
+            ? log.warn({ msg: 'the index file could not be read ahead', error: report.error })
+            : log.log({
                 msg: report.completed ? 'index file read into the page cache' : 'index file read ahead, stopped',
                 mb: Math.round(report.bytes / 2 ** 20),
                 ms: report.ms,
@@ -46,19 +47,20 @@ export function createSearchProvider(config: Config, bus: BusClient, workers?: E
         indexName: config.replica?.includes('#') ? config.replica : undefined,
         // A page left out (its reading failed twice) is a warning: it stays out until the next refresh.
         onUpdate: (report) =>
-          new Logger('LocalIndex')[report.errors.length > 0 ? 'warn' : 'log']({
+          log[report.errors.length > 0 ? 'warn' : 'log']({
             msg: 'local index updated',
             ...report,
           }),
         // The search thread died: said once each time, with whether another took its place.
         onSearchThread: (report) =>
-          new Logger('LocalIndex')[report.restarted ? 'warn' : 'error']({
+          log[report.restarted ? 'warn' : 'error']({
             msg: report.restarted
               ? 'the search thread died; another was started'
               : 'the search thread died too often; searches now run on the main thread',
             ...report,
           }),
       });
+    }
   }
 }
 

@@ -199,7 +199,6 @@ export class SiteMapper {
   /** The start page and the in-scope pages it links to, within the page budget; redirects listed at their target. */
   private async readPages(start: string, candidates: Candidates, options: FetchOptions): Promise<void> {
     const { found } = candidates;
-    const add = (url: string, extra?: Extra) => candidates.add(url, extra);
     const queue = [start];
     const visited = new Set<string>();
     while (queue.length > 0 && visited.size < MAP_BOUNDS.pages && !options.signal?.aborted) {
@@ -220,16 +219,16 @@ export class SiteMapper {
           found.delete(key);
           candidates.moved.add(key);
           visited.add(normalizeUrl(finalUrl));
-          add(finalUrl, { title: read?.title ?? moved?.title });
-          for (const anchor of moved?.anchors ?? []) add(finalUrl, { anchor });
-        } else add(url, { title: read?.title ?? undefined });
+          candidates.add(finalUrl, { title: read?.title ?? moved?.title });
+          for (const anchor of moved?.anchors ?? []) candidates.add(finalUrl, { anchor });
+        } else candidates.add(url, { title: read?.title ?? undefined });
         for (const link of read?.links ?? []) {
-          add(link.url, { anchor: link.text });
+          candidates.add(link.url, { anchor: link.text });
           if (!visited.has(normalizeUrl(link.url)) && found.has(normalizeUrl(link.url))) queue.push(link.url);
         }
       } catch {
         // A page that fails keeps its place in the list (it is linked), its links unread.
-        if (url === start) add(start);
+        if (url === start) candidates.add(start);
       }
     }
   }
