@@ -149,6 +149,22 @@ export function pathologicalPages(): PathologicalPage[] {
       body: `${first}${times('<ul><li>', 50_000)}`,
       word: 'The first paragraph is here.',
     },
+    // Ordinary markup in bulk: a tree of it would outgrow a thread's heap (1.8 KB a tag), where V8
+    // can fail the whole process rather than the thread. Past the tag bound a page is read as words.
+    {
+      name: '160,000 list items of links (5 MB)',
+      contentType: 'text/html',
+      body: `${first}<ul>${times('<li><a href="/x">item</a></li>', 160_000)}</ul>`,
+      word: 'The first paragraph is here.',
+      mustRead: true,
+    },
+    {
+      name: '1,600,000 <p> tags (5 MB)',
+      contentType: 'text/html',
+      body: first + times('<p>', 1_600_000),
+      word: 'The first paragraph is here.',
+      mustRead: true,
+    },
     {
       name: 'entities 1 MB',
       contentType: 'text/html',

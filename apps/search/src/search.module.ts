@@ -32,6 +32,7 @@ export function createSearchProvider(config: Config, bus: BusClient, workers?: E
         seeds: config.localIndexSeeds,
         fetcher: config.localIndexSeeds.length ? new BusPageFetcher(bus) : undefined,
         extractCrawled: workers && ((body, options) => workers.extract(body, options)),
+        ...(workers && { crawl: { readLinks: (html: string, url: string) => workers.links(html, url) } }),
         refreshMs: config.localIndexRefreshMs,
         cacheBytes: config.localIndexCacheBytes,
         preload: config.localIndexPreload,

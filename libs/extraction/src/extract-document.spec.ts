@@ -184,3 +184,30 @@ describe('extractDocument: markdown', () => {
     expect(d.text).toContain('snake_case names and 2 * 3 [brackets]');
   });
 });
+
+describe('extractDocument: a page with more tags than a tree may have', () => {
+  const page = (items: number) =>
+    `<html><head><title>A long list</title></head><body><nav><a href="/">Home</a></nav>` +
+    `<main><p>The list below names every item we hold, one line each.</p><ul>${'<li>an item</li>'.repeat(items)}</ul></main></body></html>`;
+
+  it('reads the page as its words, with its title, past maxTreeTags', () => {
+    const html = page(100);
+    const tree = extractDocument(html, { url: 'https://x.test/list' });
+    const words = extractDocument(html, { url: 'https://x.test/list', maxTreeTags: 50 });
+    // The tree drops the navigation; the words keep all the page's text.
+    expect(tree.text).not.toContain('Home');
+    expect(words.text).toContain('Home');
+    expect(words.text).toContain('The list below names every item we hold');
+    expect(words.text.match(/an item/g)).toHaveLength(100);
+    expect(words.title).toBe('A long list');
+    expect(words.html).toContain('The list below');
+  });
+
+  it('parses a page at the bound into a tree', () => {
+    // html, head, title, body, nav, a, main, p, ul and 40 items: 49 start tags.
+    const doc = extractDocument(page(40), { url: 'https://x.test/list', maxTreeTags: 49 });
+    expect(doc.text).not.toContain('Home');
+    expect(doc.text).toContain('The list below');
+    expect(extractDocument(page(40), { url: 'https://x.test/list', maxTreeTags: 48 }).text).toContain('Home');
+  });
+});

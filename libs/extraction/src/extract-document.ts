@@ -14,7 +14,7 @@ import {
 import { toHtml } from './html/clean-html';
 import { type RenderContext, toMarkdown, toText } from './html/render';
 import { detectLanguage, normalizeLangTag, STOPWORDS } from './language';
-import { looksLikeHtml, stripComments, stripTags } from './markup';
+import { looksLikeHtml, MAX_TREE_TAGS, stripComments, stripTags, tagPastLimit } from './markup';
 import { markdownToHtml, markdownToText, normalizeText, plainToHtml, textTitle } from './plain';
 
 /**
@@ -33,12 +33,32 @@ export function extractDocument(body: string, options: ExtractOptions): Extracte
     return passThrough(text, options.url, false);
   }
   try {
-    return extractHtml(text, options.url);
+    return extractHtml(text, options.url, options.maxTreeTags ?? MAX_TREE_TAGS);
   } catch {
     // Pathological markup (nesting deep enough to exhaust the stack): keep the words at least.
-    const words = squash(stripTags(text));
-    return { ...passThrough(words, options.url, false), html: plainToHtml(words) };
+    return wordsOnly(text, options.url);
   }
+}
+
+/**
+ * A page read as its words, with no tree: markup too large (more tags than a tree may have) or
+ * too deep to parse. Its title, and its visible text whole, boilerplate included.
+ */
+function wordsOnly(html: string, url: string): ExtractedDocument {
+  const words = squash(stripTags(html));
+  const document = passThrough(words, url, false);
+  return { ...document, title: titleElement(html) ?? document.title, html: plainToHtml(words) };
+}
+
+/** The text of the page's `<title>`, looked for in its first 64 KB, or null. */
+function titleElement(html: string): string | null {
+  const head = html.slice(0, 65_536);
+  const open = /<title[\s>]/i.exec(head);
+  if (!open) return null;
+  const start = head.indexOf('>', open.index);
+  const end = start < 0 ? -1 : head.slice(start).search(/<\/title/i);
+  const title = end < 0 ? '' : squash(head.slice(start + 1, start + end));
+  return title && title.length <= 500 ? title : null;
 }
 
 const PARSE_OPTIONS = {
@@ -51,11 +71,14 @@ const PARSE_OPTIONS = {
   parseNoneClosedTags: true,
 };
 
-function extractHtml(html: string, url: string): ExtractedDocument {
+function extractHtml(html: string, url: string, maxTags: number): ExtractedDocument {
   const base = parseBase(url);
   // Comments go before the parser sees the page: it rescans the rest of the page from every
   // comment that never closes (quadratic), and it drops them anyway.
-  const root = parse(stripComments(html), PARSE_OPTIONS);
+  const markup = stripComments(html);
+  // A tree's heap grows with its tags: past the bound the page is read as its words.
+  if (tagPastLimit(markup, maxTags) >= 0) return wordsOnly(html, url);
+  const root = parse(markup, PARSE_OPTIONS);
   const meta = collectMeta(root, base);
   const title = chooseTitle(meta);
   const body = meta.body ?? root;

@@ -6,6 +6,7 @@ import { DocumentUnreadable } from './documents/document-error';
 import { isBinaryDocument } from './documents/extract-any';
 import type { ExtractedDocument, ExtractOptions } from './extraction.port';
 import type { PageLinks } from './html/links';
+import { MAX_TREE_TAGS, TREE_TAGS_PER_HEAP_MB } from './markup';
 import type { Sitemap } from './sitemap';
 import {
   overdueMessage,
@@ -31,7 +32,11 @@ export interface ExtractionWorkersOptions {
   timeoutMs: number;
   /** How long one PDF or Word file may take (ms; default `timeoutMs`). */
   documentTimeoutMs?: number;
-  /** Old-generation heap limit of each thread (MB): a page that needs more is given up. */
+  /**
+   * Old-generation heap limit of each thread (MB): a page that needs more is given up. A page's
+   * tree is bounded to keep within it (TREE_TAGS_PER_HEAP_MB): a page with more tags is read as
+   * its words, and only its first tags are searched for links.
+   */
   maxHeapMb?: number;
   /**
    * What one thread may hold in buffers outside its heap (MB; default `maxHeapMb`): a page or
@@ -103,13 +108,19 @@ export class ExtractionWorkers {
       url: options.url,
       contentType: options.contentType,
       ...(options.encoding && { encoding: options.encoding }),
+      maxTreeTags: options.maxTreeTags ?? this.treeTags,
     };
     return this.run({ kind: 'extract', body, options: wire, keep });
   }
 
   /** An HTML page's followable links and title (see pageLinks). */
   links(html: string, pageUrl: string): Promise<PageLinks> {
-    return this.run({ kind: 'links', html, pageUrl });
+    return this.run({ kind: 'links', html, pageUrl, maxTags: this.treeTags });
+  }
+
+  /** The most start tags a page parsed into a tree may have: in proportion to a thread's heap. */
+  private get treeTags(): number {
+    return this.options.maxHeapMb ? this.options.maxHeapMb * TREE_TAGS_PER_HEAP_MB : MAX_TREE_TAGS;
   }
 
   /** A sitemap's entries, at most `maxEntries`. */

@@ -37,4 +37,9 @@ export interface ExtractOptions {
   contentType?: string;
   /** `base64`: the body is the document's bytes in base64 (PDF and Word files). */
   encoding?: 'base64';
+  /**
+   * The most start tags an HTML page may have to be parsed into a tree (default MAX_TREE_TAGS,
+   * sized for a thread of 512 MB); a page with more is read as its words.
+   */
+  maxTreeTags?: number;
 }

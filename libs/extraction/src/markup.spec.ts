@@ -1,6 +1,7 @@
 import fc from 'fast-check';
+import { HTMLElement, parse } from 'node-html-parser';
 import { extractDocument } from './extract-document';
-import { hasRunnableScript, looksLikeHtml, stripComments, stripTags } from './markup';
+import { hasRunnableScript, looksLikeHtml, stripComments, stripTags, tagPastLimit } from './markup';
 
 describe('looksLikeHtml', () => {
   // The pattern it replaces, which backtracked exponentially on runs of `<!---->`.
@@ -141,5 +142,46 @@ describe('hasRunnableScript', () => {
     const started = performance.now();
     expect(hasRunnableScript('<script type="x"'.repeat(200_000))).toBe(false);
     expect(performance.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe('tagPastLimit', () => {
+  it('finds where the tag past the limit opens, counting every < a letter follows', () => {
+    const html = '<p>a < b</p><br/><!-- x --><a href=x>';
+    // Start tags: <p, <br, <a (closing tags, comments and a lone < do not count).
+    expect(tagPastLimit(html, 3)).toBe(-1);
+    expect(tagPastLimit(html, 2)).toBe(html.indexOf('<a'));
+    expect(tagPastLimit(html, 0)).toBe(0);
+    expect(tagPastLimit('', 0)).toBe(-1);
+  });
+
+  it('never counts fewer tags than the parser makes elements', () => {
+    const elementsOf = (html: string) => {
+      let count = 0;
+      const stack = [...parse(html, { comment: false, parseNoneClosedTags: true }).childNodes];
+      while (stack.length > 0) {
+        const node = stack.pop()!;
+        if (node instanceof HTMLElement) {
+          count++;
+          stack.push(...node.childNodes);
+        }
+      }
+      return count;
+    };
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.constantFrom('<p>', '<div>', '</div>', 'x', '<', '<a b ', '<br/>', '<td>', '>', '<x-y z="<q>">', '<B>'),
+          { maxLength: 40 },
+        ),
+        (parts) => {
+          const html = stripComments(parts.join(''));
+          const elements = elementsOf(html);
+          // The parser's elements are all within the first `elements` tags counted: at most that many.
+          if (elements > 0) expect(tagPastLimit(html, elements - 1)).toBeGreaterThanOrEqual(0);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

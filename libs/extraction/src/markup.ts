@@ -74,6 +74,31 @@ export function looksLikeHtml(text: string): boolean {
 }
 
 /**
+ * The most start tags a page's markup may hold to be parsed into a tree, per MB of heap the
+ * parsing thread may hold. A tree costs up to 1.8 KB of heap per tag, rendered and scored
+ * (`<li><a href>` lists and tables, measured): 200 a MB keeps a page's tree under half the heap,
+ * so a thread under its limit (512 MB by default: 102,400 tags) never meets it mid-page, where
+ * V8 may fail the whole process rather than the thread.
+ */
+export const TREE_TAGS_PER_HEAP_MB = 200;
+
+/** The start tags parsed into a tree by default (a thread of 512 MB). */
+export const MAX_TREE_TAGS = 512 * TREE_TAGS_PER_HEAP_MB;
+
+/**
+ * Where the markup's (`max` + 1)-th start tag opens (`<` and a letter), or -1 when it holds at
+ * most `max`: the point past which a parser would build more elements than the page may have.
+ * Counts every `<` a letter follows, so it never counts fewer tags than the parser makes.
+ */
+export function tagPastLimit(html: string, max: number): number {
+  let seen = 0;
+  for (let lt = html.indexOf('<'); lt >= 0; lt = html.indexOf('<', lt + 1)) {
+    if (isAsciiLetter(html.charCodeAt(lt + 1)) && ++seen > max) return lt;
+  }
+  return -1;
+}
+
+/**
  * The markup with its comments taken out, as a browser reads them: a comment that never closes
  * hides the rest of the page, so the page ends there. Comment-like text inside raw-text elements
  * (`<script>`, `<style>`, `<textarea>`...) is left alone; a raw-text element that never closes

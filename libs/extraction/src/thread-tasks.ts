@@ -20,7 +20,7 @@ export interface RobotsVerdict {
  */
 export type ThreadTask =
   | { kind: 'extract'; body: string; options: ExtractOptions; keep: Renderings }
-  | { kind: 'links'; html: string; pageUrl: string }
+  | { kind: 'links'; html: string; pageUrl: string; maxTags?: number }
   | { kind: 'sitemap'; xml: string; maxEntries: number }
   | { kind: 'robots'; text: string; userAgent: string; urls: string[] };
 
@@ -49,7 +49,7 @@ async function run(task: ThreadTask): Promise<ThreadResults[ThreadTask['kind']]>
       return document;
     }
     case 'links':
-      return pageLinks(task.html, task.pageUrl);
+      return pageLinks(task.html, task.pageUrl, task.maxTags);
     case 'sitemap':
       return parseSitemap(task.xml, task.maxEntries);
     case 'robots': {

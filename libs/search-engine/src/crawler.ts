@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import { parse } from 'node-html-parser';
-import { stripComments } from '@app/extraction';
+import { pageLinks, type PageLinks } from '@app/extraction';
 import robotsParser from 'robots-parser';
 import { FetchError, type PageFetcher } from '@app/fetch';
 import { absoluteUrl, siteKey } from '@app/urls';
@@ -21,6 +20,11 @@ export interface CrawlOptions {
   userAgent?: string;
   /** The longest Crawl-delay honoured as written, in ms (a site asking for more waits this long); default 30 s. */
   maxCrawlDelayMs?: number;
+  /**
+   * Reads a page's links and robots meta (default `pageLinks` inline, bounded in markup and
+   * tags). The service gives extraction threads with a deadline: a page is hostile.
+   */
+  readLinks?: (html: string, pageUrl: string) => Promise<PageLinks>;
 }
 
 export interface CrawledPage {
@@ -122,6 +126,17 @@ export class Crawler {
     }
   }
 
+  /**
+   * The page's followable links (absolute, normalised) and whether it may be indexed, per its
+   * robots meta. A page whose links cannot be read (past the thread's deadline) is kept, with
+   * no links to follow.
+   */
+  private async readLinks(body: string, pageUrl: string): Promise<{ links: string[]; index: boolean }> {
+    const read = this.options.readLinks ?? (async (html: string, url: string) => pageLinks(html, url));
+    const page = await read(body, pageUrl).catch(() => null);
+    return page ? { links: page.links.map((link) => link.url), index: !page.noindex } : { links: [], index: true };
+  }
+
   private async visit(url: string, depth: number, site: string | null, result: CrawlResult) {
     const skip = (reason: string) => {
       result.skipped.push({ url, reason });
@@ -141,7 +156,7 @@ export class Crawler {
       if (!HTML_TYPES.has(fetched.contentType) && !document) return skip('not_html');
       const finalUrl = absoluteUrl(fetched.finalUrl) ?? url;
       if (siteKey(finalUrl) !== site) return skip('redirected_off_site');
-      const { links, index } = document ? { links: [], index: true } : readLinks(fetched.body, finalUrl);
+      const { links, index } = document ? { links: [], index: true } : await this.readLinks(fetched.body, finalUrl);
       const page: CrawledPage = {
         url,
         finalUrl,
@@ -158,20 +173,4 @@ export class Crawler {
       return skip(`error: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
-}
-
-/** The page's followable links (absolute, normalised) and whether it may be indexed, per its robots meta. */
-function readLinks(body: string, pageUrl: string): { links: string[]; index: boolean } {
-  const root = parse(stripComments(body), { blockTextElements: { script: false, style: false, noscript: false } });
-  const robots = (root.querySelector('meta[name="robots"]')?.getAttribute('content') ?? '').toLowerCase();
-  const index = !/\b(noindex|none)\b/.test(robots);
-  if (/\b(nofollow|none)\b/.test(robots)) return { links: [], index };
-  const base = absoluteUrl(root.querySelector('base[href]')?.getAttribute('href') ?? '', pageUrl) ?? pageUrl;
-  const links: string[] = [];
-  for (const anchor of root.querySelectorAll('a[href]')) {
-    if (/\bnofollow\b/i.test(anchor.getAttribute('rel') ?? '')) continue;
-    const link = absoluteUrl(anchor.getAttribute('href')!, base);
-    if (link) links.push(link);
-  }
-  return { links, index };
 }

@@ -1,6 +1,11 @@
+import * as path from 'node:path';
 import { HttpFetcher } from '@app/fetch';
 import { Crawler, type CrawlResult } from '@app/search-engine';
 import { type FixtureWeb, startFixtureWeb } from '../../support/fixture-web';
+
+// Extraction threads run the compiled worker script (dist/, which `npm test` builds first).
+const DIST = path.resolve(__dirname, '..', '..', '..', 'dist', 'libs', 'extraction', 'src', 'index.js');
+const { ExtractionAbandoned, ExtractionWorkers } = require(DIST) as typeof import('../../../libs/extraction/src');
 
 // The crawler over the real HttpFetcher (SSRF guard with the fixture's loopback ports allowed)
 // against the fixture web: what it fetches is read from the fixture servers' request logs.
@@ -79,6 +84,22 @@ describe('crawling the fixture web', () => {
     const result = await crawl(acme('/'));
     expect(web.requests(ACME)).toContain('/thank-you');
     expect(paths(result)).not.toContain('/thank-you');
+  });
+
+  it('reads links on extraction threads when given them; a page whose links are given up is kept, its links unfollowed', async () => {
+    const workers = new ExtractionWorkers({ timeoutMs: 10_000, size: 1, maxHeapMb: 128 });
+    try {
+      expect(workers.threaded).toBe(true);
+      const threaded = await crawl(acme('/'), { readLinks: (html, url) => workers.links(html, url) });
+      expect(paths(threaded).sort()).toEqual(paths(await crawl(acme('/'))).sort());
+      expect(paths(threaded)).not.toContain('/thank-you');
+    } finally {
+      await workers.close();
+    }
+    const givenUp = await crawl(acme('/'), {
+      readLinks: () => Promise.reject(new ExtractionAbandoned("the page's links took longer than 2 s to read")),
+    });
+    expect(paths(givenUp)).toEqual(['/']);
   });
 
   it('a seed that is not http(s) is refused', async () => {

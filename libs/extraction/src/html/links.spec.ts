@@ -12,6 +12,7 @@ describe('pageLinks', () => {
         { url: 'https://x.test/b', text: 'B page' },
       ],
       nofollow: false,
+      noindex: false,
     });
   });
 
@@ -20,11 +21,25 @@ describe('pageLinks', () => {
       title: null,
       links: [],
       nofollow: true,
+      noindex: true,
     });
+  });
+
+  it('says when the robots meta asks not to index, links still followed', () => {
+    const page = pageLinks('<meta name="ROBOTS" content="noindex"><a href="/a">A</a>', 'https://x.test/');
+    expect(page).toMatchObject({ noindex: true, nofollow: false, links: [{ url: 'https://x.test/a', text: 'A' }] });
   });
 });
 
 describe('pageLinks on hostile pages', () => {
+  it('builds a tree of the first maxTags start tags only: the links after them are not read', () => {
+    const html = `<title>T</title>${'<li><a href="/x">x</a></li>'.repeat(10)}<a href="/late">late</a>`;
+    // title + 10 list items of 2 tags = 21 tags; the late link is the 22nd.
+    expect(pageLinks(html, 'https://x.test/', 21).links.map((l) => l.url)).not.toContain('https://x.test/late');
+    expect(pageLinks(html, 'https://x.test/', 22).links.map((l) => l.url)).toContain('https://x.test/late');
+    expect(pageLinks(html, 'https://x.test/', 21).title).toBe('T');
+  });
+
   it('reads links after 60,000 unclosed divs (no quadratic repair)', () => {
     const html = `<p>x</p>${'<div>'.repeat(60_000)}<a href="/deep">Deep</a>`;
     expect(pageLinks(html, 'https://x.test/').links).toEqual([{ url: 'https://x.test/deep', text: 'Deep' }]);

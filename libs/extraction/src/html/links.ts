@@ -1,6 +1,6 @@
 import { type Node, parse } from 'node-html-parser';
 import { absoluteUrl } from '@app/urls';
-import { stripComments } from '../markup';
+import { MAX_TREE_TAGS, stripComments, tagPastLimit } from '../markup';
 import { attr, type HTMLElement, isElement, isText, tagOf, textOf } from './dom';
 
 /** Markup read for links at most: a longer page's tail is not searched for more. */
@@ -20,6 +20,8 @@ export interface PageLinks {
   links: PageLink[];
   /** The page's robots meta says not to follow its links (then `links` is empty). */
   nofollow: boolean;
+  /** The page's robots meta says not to index it. */
+  noindex: boolean;
 }
 
 const PARSE_OPTIONS = {
@@ -45,15 +47,19 @@ function textUnder(el: HTMLElement, max: number): string {
 /**
  * The followable links of an HTML page, in document order, resolved against its `<base>` or its
  * own address; `rel=nofollow` anchors and pages with a robots `nofollow` meta give none. Bounded:
- * the first 2 MiB of markup, LINK_BOUNDS (2,000 links, 1 MiB of addresses and texts), addresses
- * of at most MAX_URL_CHARS (a longer `<base>` is ignored); the tree is walked without recursion,
- * so nesting of any depth reads.
+ * the first 2 MiB of markup, and of it what holds the first `maxTags` start tags (a tree's heap
+ * grows with them), LINK_BOUNDS (2,000 links, 1 MiB of addresses and texts), addresses of at
+ * most MAX_URL_CHARS (a longer `<base>` is ignored); the tree is walked without recursion, so
+ * nesting of any depth reads.
  */
-export function pageLinks(html: string, pageUrl: string): PageLinks {
-  const root = parse(stripComments(html.slice(0, LINK_SCAN_CHARS)), PARSE_OPTIONS);
+export function pageLinks(html: string, pageUrl: string, maxTags = MAX_TREE_TAGS): PageLinks {
+  const markup = stripComments(html.slice(0, LINK_SCAN_CHARS));
+  const past = tagPastLimit(markup, maxTags);
+  const root = parse(past < 0 ? markup : markup.slice(0, past), PARSE_OPTIONS);
   let title: string | null = null;
   let base: string | null = null;
   let nofollow = false;
+  let noindex = false;
   const anchors: HTMLElement[] = [];
   // Document order, without recursion.
   const stack: HTMLElement[] = [root];
@@ -63,19 +69,18 @@ export function pageLinks(html: string, pageUrl: string): PageLinks {
     if (tag === 'title' && title === null) title = textUnder(el, 500) || null;
     else if (tag === 'base' && base === null && attr(el, 'href') !== undefined)
       base = absoluteUrl(attr(el, 'href')!.trim(), pageUrl) ?? pageUrl;
-    else if (
-      tag === 'meta' &&
-      (attr(el, 'name') ?? '').toLowerCase() === 'robots' &&
-      /\b(nofollow|none)\b/i.test(attr(el, 'content') ?? '')
-    )
-      nofollow = true;
-    else if (tag === 'a' && attr(el, 'href') !== undefined && anchors.length < LINK_BOUNDS.links * 4) anchors.push(el);
+    else if (tag === 'meta' && (attr(el, 'name') ?? '').toLowerCase() === 'robots') {
+      const content = attr(el, 'content') ?? '';
+      if (/\b(nofollow|none)\b/i.test(content)) nofollow = true;
+      if (/\b(noindex|none)\b/i.test(content)) noindex = true;
+    } else if (tag === 'a' && attr(el, 'href') !== undefined && anchors.length < LINK_BOUNDS.links * 4)
+      anchors.push(el);
     for (let i = el.childNodes.length - 1; i >= 0; i--) {
       const child = el.childNodes[i]!;
       if (isElement(child)) stack.push(child);
     }
   }
-  if (nofollow) return { title, links: [], nofollow: true };
+  if (nofollow) return { title, links: [], nofollow: true, noindex };
   const against = base ?? pageUrl;
   const links: PageLink[] = [];
   let chars = 0;
@@ -90,5 +95,5 @@ export function pageLinks(html: string, pageUrl: string): PageLinks {
     if (chars > LINK_BOUNDS.chars) break;
     links.push({ url, text });
   }
-  return { title, links, nofollow: false };
+  return { title, links, nofollow: false, noindex };
 }
