@@ -184,6 +184,27 @@ export async function factsDocx(): Promise<Buffer> {
   return Packer.toBuffer(doc);
 }
 
+/**
+ * A .docx of `count` one-word paragraphs: a few KB of zip whose XML, the shape that costs its
+ * reader the most heap a byte, inflates to about 60 bytes a paragraph. `understate`: its zip
+ * directory declares the document's XML at 100 bytes.
+ */
+export async function paragraphsDocx(count: number, understate = false): Promise<Buffer> {
+  const doc = new Document({
+    sections: [{ children: Array.from({ length: count }, () => new Paragraph('word')) }],
+  });
+  const zip = await Packer.toBuffer(doc);
+  if (!understate) return zip;
+  // The central directory entry (PK\x01\x02) of word/document.xml: its uncompressed size at +24.
+  const name = Buffer.from('word/document.xml');
+  for (let at = zip.indexOf(CENTRAL_ENTRY); at >= 0; at = zip.indexOf(CENTRAL_ENTRY, at + 4)) {
+    const nameLength = zip.readUInt16LE(at + 28);
+    if (zip.subarray(at + 46, at + 46 + nameLength).equals(name)) zip.writeUInt32LE(100, at + 24);
+  }
+  return zip;
+}
+const CENTRAL_ENTRY = Buffer.from([0x50, 0x4b, 0x01, 0x02]);
+
 /** A page whose text only its script writes (the words are not in the markup, even in the script's source). */
 export const SCRIPTED_TEXT =
   'Harbour tide tables for Kessock are published every Monday at dawn by the pilots association';

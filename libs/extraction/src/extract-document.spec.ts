@@ -190,10 +190,10 @@ describe('extractDocument: a page with more tags than a tree may have', () => {
     `<html><head><title>A long list</title></head><body><nav><a href="/">Home</a></nav>` +
     `<main><p>The list below names every item we hold, one line each.</p><ul>${'<li>an item</li>'.repeat(items)}</ul></main></body></html>`;
 
-  it('reads the page as its words, with its title, past maxTreeTags', () => {
+  it('reads the page as its words, with its title, past the tags its heap allows', () => {
     const html = page(100);
     const tree = extractDocument(html, { url: 'https://x.test/list' });
-    const words = extractDocument(html, { url: 'https://x.test/list', maxTreeTags: 50 });
+    const words = extractDocument(html, { url: 'https://x.test/list', heapMb: 0.25 });
     // The tree drops the navigation; the words keep all the page's text.
     expect(tree.text).not.toContain('Home');
     expect(words.text).toContain('Home');
@@ -203,11 +203,11 @@ describe('extractDocument: a page with more tags than a tree may have', () => {
     expect(words.html).toContain('The list below');
   });
 
-  it('parses a page at the bound into a tree', () => {
+  it('parses a page at the bound into a tree (200 tags a MB of heap)', () => {
     // html, head, title, body, nav, a, main, p, ul and 40 items: 49 start tags.
-    const doc = extractDocument(page(40), { url: 'https://x.test/list', maxTreeTags: 49 });
+    const doc = extractDocument(page(40), { url: 'https://x.test/list', heapMb: 0.245 });
     expect(doc.text).not.toContain('Home');
     expect(doc.text).toContain('The list below');
-    expect(extractDocument(page(40), { url: 'https://x.test/list', maxTreeTags: 48 }).text).toContain('Home');
+    expect(extractDocument(page(40), { url: 'https://x.test/list', heapMb: 0.24 }).text).toContain('Home');
   });
 });

@@ -14,7 +14,14 @@ import {
 import { toHtml } from './html/clean-html';
 import { type RenderContext, toMarkdown, toText } from './html/render';
 import { detectLanguage, normalizeLangTag, STOPWORDS } from './language';
-import { looksLikeHtml, MAX_TREE_TAGS, stripComments, stripTags, tagPastLimit } from './markup';
+import {
+  DEFAULT_HEAP_MB,
+  looksLikeHtml,
+  stripComments,
+  stripTags,
+  tagPastLimit,
+  TREE_TAGS_PER_HEAP_MB,
+} from './markup';
 import { markdownToHtml, markdownToText, normalizeText, plainToHtml, textTitle } from './plain';
 
 /**
@@ -33,7 +40,7 @@ export function extractDocument(body: string, options: ExtractOptions): Extracte
     return passThrough(text, options.url, false);
   }
   try {
-    return extractHtml(text, options.url, options.maxTreeTags ?? MAX_TREE_TAGS);
+    return extractHtml(text, options.url, Math.floor((options.heapMb ?? DEFAULT_HEAP_MB) * TREE_TAGS_PER_HEAP_MB));
   } catch {
     // Pathological markup (nesting deep enough to exhaust the stack): keep the words at least.
     return wordsOnly(text, options.url);

@@ -33,9 +33,10 @@ export interface ExtractionWorkersOptions {
   /** How long one PDF or Word file may take (ms; default `timeoutMs`). */
   documentTimeoutMs?: number;
   /**
-   * Old-generation heap limit of each thread (MB): a page that needs more is given up. A page's
-   * tree is bounded to keep within it (TREE_TAGS_PER_HEAP_MB): a page with more tags is read as
-   * its words, and only its first tags are searched for links.
+   * Old-generation heap limit of each thread (MB): a page that needs more is given up. What is
+   * parsed is bounded to keep within it (see ExtractOptions.heapMb): a page with more tags than a
+   * tree may have is read as its words (only its first tags searched for links), a Word file
+   * with more XML refused.
    */
   maxHeapMb?: number;
   /**
@@ -108,7 +109,7 @@ export class ExtractionWorkers {
       url: options.url,
       contentType: options.contentType,
       ...(options.encoding && { encoding: options.encoding }),
-      maxTreeTags: options.maxTreeTags ?? this.treeTags,
+      heapMb: options.heapMb ?? this.options.maxHeapMb,
     };
     return this.run({ kind: 'extract', body, options: wire, keep });
   }

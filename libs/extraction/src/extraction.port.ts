@@ -38,8 +38,9 @@ export interface ExtractOptions {
   /** `base64`: the body is the document's bytes in base64 (PDF and Word files). */
   encoding?: 'base64';
   /**
-   * The most start tags an HTML page may have to be parsed into a tree (default MAX_TREE_TAGS,
-   * sized for a thread of 512 MB); a page with more is read as its words.
+   * The heap (MB) the reading thread may hold (default 512), which bounds what is parsed: an HTML
+   * page's tree (TREE_TAGS_PER_HEAP_MB; a page with more tags is read as its words) and a Word
+   * file's XML (WORD_XML_BYTES_PER_HEAP_MB; a file with more is refused).
    */
-  maxTreeTags?: number;
+  heapMb?: number;
 }

@@ -5,6 +5,7 @@ import {
   factsDocx,
   imageOnlyPdf,
   inflatingTo,
+  paragraphsDocx,
   pdfWithContentStream,
   PDF_FACTS,
   reportPdf,
@@ -98,6 +99,22 @@ describe('documents on the extraction threads (compiled)', () => {
     }
     await expect(read(zipBomb(), lib.DOCX_TYPE)).rejects.toThrow(/inflates to more than 64 MB|holds \d+ files/);
     expect((await read(await reportPdf(), PDF)).pages).toBe(3);
+  });
+
+  it('refuses a Word file whose XML, inflated, is more than its thread can parse (4 KB a MB of heap), also when its zip directory understates it, and reads the next', async () => {
+    // 1 MB of XML at 256 MB of heap: some 20,000 paragraphs of 60 bytes are read, 40,000 are not.
+    const within = await read(await paragraphsDocx(12_000), lib.DOCX_TYPE);
+    expect(within.text.match(/word/g)).toHaveLength(12_000);
+    for (const understate of [false, true]) {
+      const bomb = await paragraphsDocx(40_000, understate);
+      expect(bomb.length).toBeLessThan(100_000);
+      await expect(read(bomb, lib.DOCX_TYPE)).rejects.toThrow(
+        new lib.DocumentUnreadable(
+          "the Word document's text is more than 1.0 MB of XML once inflated (EXTRACT_MAX_HEAP_MB bounds it)",
+        ),
+      );
+    }
+    expect((await read(await factsDocx(), lib.DOCX_TYPE)).title).toBe('Quillmere Tools company profile');
   });
 
   /** The process's largest rss above what it was, sampled every 20 ms until stopped. */

@@ -20,7 +20,7 @@ export async function extractAny(body: string | Uint8Array, options: ExtractOpti
       typeof body === 'string' ? Buffer.from(body, options.encoding === 'base64' ? 'base64' : 'latin1') : body;
     return type === 'application/pdf'
       ? extractPdf(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), options.url)
-      : extractDocx(bytes, options.url);
+      : extractDocx(bytes, options.url, options.heapMb);
   }
   return extractDocument(typeof body === 'string' ? body : Buffer.from(body).toString('utf8'), options);
 }
