@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { pageLinks, type PageLinks } from '@app/extraction';
-import robotsParser from 'robots-parser';
 import { FetchError, type PageFetcher } from '@app/fetch';
-import { absoluteUrl, siteKey } from '@app/urls';
+import { absoluteUrl, parseRobots, siteKey } from '@app/urls';
+
+/** robots.txt read for a Crawl-delay, at most. */
+const ROBOTS_CHARS = 512 * 1024;
 
 export interface CrawlOptions {
   /** Link hops from the seed; default 2. */
@@ -117,9 +119,9 @@ export class Crawler {
         signal: this.options.signal,
       });
       if (fetched.status >= 400) return 0;
-      const robots = robotsParser(robotsUrl, fetched.body);
+      // The bounded parser the map's robots verdicts use, on the first 512 KiB (RFC 9309's minimum).
       const seconds =
-        robots.getCrawlDelay(this.options.userAgent ?? 'WebResearchBot') ?? robots.getCrawlDelay('*') ?? 0;
+        parseRobots(fetched.body.slice(0, ROBOTS_CHARS), this.options.userAgent ?? 'WebResearchBot').crawlDelaySec ?? 0;
       return Math.min(this.options.maxCrawlDelayMs ?? 30_000, Math.max(0, seconds * 1000));
     } catch {
       return 0;
