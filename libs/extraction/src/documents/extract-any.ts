@@ -19,7 +19,7 @@ export async function extractAny(body: string | Uint8Array, options: ExtractOpti
     const bytes =
       typeof body === 'string' ? Buffer.from(body, options.encoding === 'base64' ? 'base64' : 'latin1') : body;
     return type === 'application/pdf'
-      ? extractPdf(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), options.url)
+      ? extractPdf(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), options.url, options.heapMb)
       : extractDocx(bytes, options.url, options.heapMb);
   }
   return extractDocument(typeof body === 'string' ? body : Buffer.from(body).toString('utf8'), options);

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { detectLanguage } from '../language';
+import { DEFAULT_HEAP_MB } from '../markup';
 import type { ExtractedDocument } from '../extraction.port';
 import { DocumentUnreadable } from './document-error';
 import { importEsm } from './esm';
@@ -14,10 +15,19 @@ export const MAX_PDF_PAGES = 300;
 /** Characters of text kept from one PDF; reading stops at the page that passes it. */
 export const MAX_PDF_CHARS = 2_000_000;
 
+/**
+ * Text runs read from one PDF, per MB of heap the reading thread may hold. A 100 KB file of two
+ * million runs a few points apart needed more than a 512 MB thread, where V8 may fail the whole
+ * process rather than the thread; at 200 a MB (102,400 at 512 MB) the worst such file reads in a
+ * 192 MB thread. A dense page has a few hundred runs; reading stops at the page that passes it.
+ */
+export const PDF_RUNS_PER_HEAP_MB = 200;
+
 export const NO_TEXT = 'no extractable text (image-only or scanned PDF)';
 
 interface PdfPage {
-  getTextContent(): Promise<{ items: Array<TextRun | { type: string }> }>;
+  /** The page's text in chunks of runs, as PDF.js reads its content stream (a reader may stop it). */
+  streamTextContent(): ReadableStream<{ items: Array<TextRun | { type: string }> }>;
   cleanup(): void;
 }
 interface PdfDocument {
@@ -50,7 +60,7 @@ export interface PdfDocumentText extends ExtractedDocument {
  * its metadata. Fonts are never loaded or rendered and nothing is fetched (no font face, no
  * embedded scripts, no range requests). Runs on an extraction thread, under its deadline.
  */
-export async function extractPdf(bytes: Uint8Array, url: string): Promise<PdfDocumentText> {
+export async function extractPdf(bytes: Uint8Array, url: string, heapMb = DEFAULT_HEAP_MB): Promise<PdfDocumentText> {
   // PDF.js decodes streams outside the thread's heap: a decode bomb is refused before it starts.
   await checkPdfDecodedSize(bytes);
   const lib = await loadPdfJs();
@@ -80,21 +90,23 @@ export async function extractPdf(bytes: Uint8Array, url: string): Promise<PdfDoc
   try {
     const pageLines = [];
     let chars = 0;
+    let runs = Math.floor(heapMb * PDF_RUNS_PER_HEAP_MB);
     let pageError: string | null = null;
-    for (let n = 1; n <= Math.min(doc.numPages, MAX_PDF_PAGES) && chars < MAX_PDF_CHARS; n++) {
+    for (let n = 1; n <= Math.min(doc.numPages, MAX_PDF_PAGES) && chars < MAX_PDF_CHARS && runs > 0; n++) {
       // A damaged page is left out; the others are still read.
-      const content = await doc.getPage(n).then(
+      const items = await doc.getPage(n).then(
         async (page) => {
-          const text = await page.getTextContent();
+          const read = await readRuns(page, runs);
           page.cleanup();
-          return text;
+          return read;
         },
         (error: unknown) => {
           pageError ??= (error as Error)?.message ?? 'damaged page';
-          return { items: [] as Array<TextRun | { type: string }> };
+          return [] as TextRun[];
         },
       );
-      const lines = linesOf(content.items.filter((i): i is TextRun => 'str' in i));
+      runs -= items.length;
+      const lines = linesOf(items);
       chars += lines.reduce((sum, l) => sum + l.cells.reduce((s, c) => s + c.text.length, 0), 0);
       pageLines.push(lines);
     }
@@ -128,6 +140,21 @@ export async function extractPdf(bytes: Uint8Array, url: string): Promise<PdfDoc
     };
   } finally {
     await doc.destroy().catch(() => undefined);
+  }
+}
+
+/**
+ * The page's text runs, at most `max`: those past it are dropped as PDF.js streams them (it
+ * reads on to the stream's end, under the document's deadline; a stream cancelled midway left
+ * the document waiting).
+ */
+async function readRuns(page: PdfPage, max: number): Promise<TextRun[]> {
+  const runs: TextRun[] = [];
+  const reader = page.streamTextContent().getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return runs;
+    for (const item of value.items) if ('str' in item && runs.length < max) runs.push(item);
   }
 }
 
