@@ -14,14 +14,7 @@ import {
 import { toHtml } from './html/clean-html';
 import { type RenderContext, toMarkdown, toText } from './html/render';
 import { detectLanguage, normalizeLangTag, STOPWORDS } from './language';
-import {
-  DEFAULT_HEAP_MB,
-  looksLikeHtml,
-  stripComments,
-  stripTags,
-  tagPastLimit,
-  TREE_TAGS_PER_HEAP_MB,
-} from './markup';
+import { looksLikeHtml, stripComments, stripTags, tagPastLimit, treeTagsFor } from './markup';
 import { markdownToHtml, markdownToText, normalizeText, plainToHtml, textTitle } from './plain';
 
 /**
@@ -40,7 +33,7 @@ export function extractDocument(body: string, options: ExtractOptions): Extracte
     return passThrough(text, options.url, false);
   }
   try {
-    return extractHtml(text, options.url, Math.floor((options.heapMb ?? DEFAULT_HEAP_MB) * TREE_TAGS_PER_HEAP_MB));
+    return extractHtml(text, options.url, treeTagsFor(options.heapMb));
   } catch {
     // Pathological markup (nesting deep enough to exhaust the stack): keep the words at least.
     return wordsOnly(text, options.url);

@@ -6,7 +6,6 @@ import { DocumentUnreadable } from './documents/document-error';
 import { isBinaryDocument } from './documents/extract-any';
 import type { ExtractedDocument, ExtractOptions } from './extraction.port';
 import type { PageLinks } from './html/links';
-import { MAX_TREE_TAGS, TREE_TAGS_PER_HEAP_MB } from './markup';
 import type { Sitemap } from './sitemap';
 import {
   overdueMessage,
@@ -116,12 +115,7 @@ export class ExtractionWorkers {
 
   /** An HTML page's followable links and title (see pageLinks). */
   links(html: string, pageUrl: string): Promise<PageLinks> {
-    return this.run({ kind: 'links', html, pageUrl, maxTags: this.treeTags });
-  }
-
-  /** The most start tags a page parsed into a tree may have: in proportion to a thread's heap. */
-  private get treeTags(): number {
-    return this.options.maxHeapMb ? this.options.maxHeapMb * TREE_TAGS_PER_HEAP_MB : MAX_TREE_TAGS;
+    return this.run({ kind: 'links', html, pageUrl, heapMb: this.options.maxHeapMb });
   }
 
   /** A sitemap's entries, at most `maxEntries`. */

@@ -85,8 +85,8 @@ export const TREE_TAGS_PER_HEAP_MB = 200;
 /** The heap of a thread that reads pages, by default (MB): EXTRACT_MAX_HEAP_MB's default. */
 export const DEFAULT_HEAP_MB = 512;
 
-/** The start tags parsed into a tree by default (a thread of 512 MB). */
-export const MAX_TREE_TAGS = DEFAULT_HEAP_MB * TREE_TAGS_PER_HEAP_MB;
+/** The start tags a page read by a thread of `heapMb` (default 512 MB: 102,400) may have to be parsed into a tree. */
+export const treeTagsFor = (heapMb = DEFAULT_HEAP_MB): number => Math.floor(heapMb * TREE_TAGS_PER_HEAP_MB);
 
 /**
  * Where the markup's (`max` + 1)-th start tag opens (`<` and a letter), or -1 when it holds at

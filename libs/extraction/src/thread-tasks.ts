@@ -2,6 +2,7 @@ import { robotsCache } from '@app/urls';
 import { extractAny } from './documents/extract-any';
 import type { ExtractedDocument, ExtractOptions } from './extraction.port';
 import { type PageLinks, pageLinks } from './html/links';
+import { treeTagsFor } from './markup';
 import { parseSitemap, type Sitemap } from './sitemap';
 
 /** Which renderings of the content to bring back besides the text (default both): what crosses threads is copied. */
@@ -20,7 +21,7 @@ export interface RobotsVerdict {
  */
 export type ThreadTask =
   | { kind: 'extract'; body: string; options: ExtractOptions; keep: Renderings }
-  | { kind: 'links'; html: string; pageUrl: string; maxTags?: number }
+  | { kind: 'links'; html: string; pageUrl: string; heapMb?: number }
   | { kind: 'sitemap'; xml: string; maxEntries: number }
   | { kind: 'robots'; text: string; userAgent: string; urls: string[] };
 
@@ -49,7 +50,7 @@ async function run(task: ThreadTask): Promise<ThreadResults[ThreadTask['kind']]>
       return document;
     }
     case 'links':
-      return pageLinks(task.html, task.pageUrl, task.maxTags);
+      return pageLinks(task.html, task.pageUrl, treeTagsFor(task.heapMb));
     case 'sitemap':
       return parseSitemap(task.xml, task.maxEntries);
     case 'robots': {

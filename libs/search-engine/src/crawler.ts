@@ -4,6 +4,9 @@ import { pageLinks, type PageLinks } from '@app/extraction';
 import { FetchError, type PageFetcher } from '@app/fetch';
 import { absoluteUrl, parseRobots, siteKey } from '@app/urls';
 
+/** A page's links read on the calling thread (bounded by pageLinks). */
+const readLinksInline = async (html: string, pageUrl: string): Promise<PageLinks> => pageLinks(html, pageUrl);
+
 /** robots.txt read for a Crawl-delay, at most. */
 const ROBOTS_CHARS = 512 * 1024;
 
@@ -134,7 +137,7 @@ export class Crawler {
    * no links to follow.
    */
   private async readLinks(body: string, pageUrl: string): Promise<{ links: string[]; index: boolean }> {
-    const read = this.options.readLinks ?? (async (html: string, url: string) => pageLinks(html, url));
+    const read = this.options.readLinks ?? readLinksInline;
     const page = await read(body, pageUrl).catch(() => null);
     return page ? { links: page.links.map((link) => link.url), index: !page.noindex } : { links: [], index: true };
   }

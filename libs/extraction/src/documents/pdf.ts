@@ -26,7 +26,7 @@ export const PDF_RUNS_PER_HEAP_MB = 200;
 export const NO_TEXT = 'no extractable text (image-only or scanned PDF)';
 
 interface PdfPage {
-  /** The page's text in chunks of runs, as PDF.js reads its content stream (a reader may stop it). */
+  /** The page's text in chunks of runs, as PDF.js reads its content stream. */
   streamTextContent(): ReadableStream<{ items: Array<TextRun | { type: string }> }>;
   cleanup(): void;
 }

@@ -1,6 +1,6 @@
 import { type Node, parse } from 'node-html-parser';
 import { absoluteUrl } from '@app/urls';
-import { MAX_TREE_TAGS, stripComments, tagPastLimit } from '../markup';
+import { stripComments, tagPastLimit, treeTagsFor } from '../markup';
 import { attr, type HTMLElement, isElement, isText, tagOf, textOf } from './dom';
 
 /** Markup read for links at most: a longer page's tail is not searched for more. */
@@ -52,7 +52,7 @@ function textUnder(el: HTMLElement, max: number): string {
  * most MAX_URL_CHARS (a longer `<base>` is ignored); the tree is walked without recursion, so
  * nesting of any depth reads.
  */
-export function pageLinks(html: string, pageUrl: string, maxTags = MAX_TREE_TAGS): PageLinks {
+export function pageLinks(html: string, pageUrl: string, maxTags = treeTagsFor()): PageLinks {
   const markup = stripComments(html.slice(0, LINK_SCAN_CHARS));
   const past = tagPastLimit(markup, maxTags);
   const root = parse(past < 0 ? markup : markup.slice(0, past), PARSE_OPTIONS);
