@@ -67,7 +67,12 @@ export const atMost = (value: number, max: number) => ({
 /** The repository root (from bench/ or dist/bench/). */
 export const ROOT = (() => {
   let dir = __dirname;
-  while (!fs.existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
+  while (!fs.existsSync(path.join(dir, 'package.json'))) {
+    // At the file system's root, dirname returns its argument: a build copied out of the
+    // repository would otherwise loop here for ever.
+    if (path.dirname(dir) === dir) throw new Error(`bench: no package.json above ${__dirname}`);
+    dir = path.dirname(dir);
+  }
   return dir;
 })();
 
