@@ -45,9 +45,8 @@ export function extractDocument(body: string, options: ExtractOptions): Extracte
  * too deep to parse. Its title, and its visible text whole, boilerplate included.
  */
 function wordsOnly(html: string, url: string): ExtractedDocument {
-  const words = squash(stripTags(html));
-  const document = passThrough(words, url, false);
-  return { ...document, title: titleElement(html) ?? document.title, html: plainToHtml(words) };
+  const document = passThrough(squash(stripTags(html)), url, false);
+  return { ...document, title: titleElement(html) ?? document.title };
 }
 
 /** The text of the page's `<title>`, looked for in its first 64 KB, or null. */

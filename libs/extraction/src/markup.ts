@@ -148,21 +148,34 @@ function findEndTag(html: string, name: string, from: number): number {
   return pattern.exec(html)?.index ?? -1;
 }
 
+/** Words of `stripTags` held apart before they are joined into one string. */
+const JOIN_EVERY = 4096;
+
 /**
  * The words of markup with every tag, comment and raw-text element dropped: the fall-back when a
  * page cannot be parsed into a tree. A tag that never closes drops the rest, as in a browser.
  */
 export function stripTags(html: string): string {
   const source = stripComments(html);
-  const parts: string[] = [];
+  // The words between tags, joined a few thousand at a time: a page of a million tags would
+  // otherwise hold two million small strings at once, many times its own size.
+  const joined: string[] = [];
+  let parts: string[] = [];
+  const keep = (...words: string[]) => {
+    parts.push(...words);
+    if (parts.length >= JOIN_EVERY) {
+      joined.push(parts.join(''));
+      parts = [];
+    }
+  };
   let i = 0;
   while (i < source.length) {
     const lt = source.indexOf('<', i);
     if (lt < 0) {
-      parts.push(source.slice(i));
+      keep(source.slice(i));
       break;
     }
-    parts.push(source.slice(i, lt), ' ');
+    keep(source.slice(i, lt), ' ');
     const gt = source.indexOf('>', lt + 1);
     if (gt < 0) break;
     const named = tagNameAt(source, lt + 1);
@@ -176,7 +189,8 @@ export function stripTags(html: string): string {
     }
     i = gt + 1;
   }
-  return parts.join('');
+  joined.push(parts.join(''));
+  return joined.join('');
 }
 
 const SCRIPT_TYPES =
