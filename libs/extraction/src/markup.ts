@@ -160,22 +160,19 @@ export function stripTags(html: string): string {
   // The words between tags, joined a few thousand at a time: a page of a million tags would
   // otherwise hold two million small strings at once, many times its own size.
   const joined: string[] = [];
-  let parts: string[] = [];
-  const keep = (...words: string[]) => {
-    parts.push(...words);
-    if (parts.length >= JOIN_EVERY) {
-      joined.push(parts.join(''));
-      parts = [];
-    }
-  };
+  const parts: string[] = [];
   let i = 0;
   while (i < source.length) {
+    if (parts.length >= JOIN_EVERY) {
+      joined.push(parts.join(''));
+      parts.length = 0;
+    }
     const lt = source.indexOf('<', i);
     if (lt < 0) {
-      keep(source.slice(i));
+      parts.push(source.slice(i));
       break;
     }
-    keep(source.slice(i, lt), ' ');
+    parts.push(source.slice(i, lt), ' ');
     const gt = source.indexOf('>', lt + 1);
     if (gt < 0) break;
     const named = tagNameAt(source, lt + 1);
