@@ -150,6 +150,34 @@ describe('LocalIndex', () => {
       writer.close();
     });
 
+    it('moves the postings of a format-4 file into the table format 5 keeps, its pages and answers as they were', () => {
+      const file = path.join(dir, 'index.db');
+      const index = new LocalIndex({ file });
+      index.apply(DOCS, []);
+      const queries = ['sodium battery', 'rye', 'heliogrid', 'magnesium'];
+      const before = queries.map((query) => index.search({ query }));
+      // The table as format 4 kept it: keyed by its columns.
+      index.db.exec(`
+        CREATE TABLE postings_4 (
+          segment INTEGER NOT NULL, term TEXT NOT NULL, df_title INTEGER NOT NULL, df_text INTEGER NOT NULL, data BLOB NOT NULL,
+          PRIMARY KEY (segment, term)) WITHOUT ROWID;
+        INSERT INTO postings_4 SELECT segment, term, df_title, df_text, data FROM postings;
+        DROP TABLE postings;
+        ALTER TABLE postings_4 RENAME TO postings;
+      `);
+      index.db.pragma('user_version = 4');
+      const rows = index.db.prepare('SELECT COUNT(*) FROM postings').pluck().get();
+      index.close();
+      const reopened = new LocalIndex({ file });
+      expect(reopened.db.pragma('user_version', { simple: true })).toBe(5);
+      const table = reopened.db.prepare("SELECT sql FROM sqlite_master WHERE name = 'postings'").pluck().get();
+      expect(table).not.toMatch(/WITHOUT ROWID/i);
+      expect(reopened.db.prepare('SELECT COUNT(*) FROM postings').pluck().get()).toBe(rows);
+      expect(reopened.size).toBe(DOCS.length);
+      expect(queries.map((query) => reopened.search({ query }))).toEqual(before);
+      reopened.close();
+    });
+
     it('starts empty from a file of another format, so the provider rebuilds it', () => {
       const file = path.join(dir, 'index.db');
       const index = new LocalIndex({ file });

@@ -15,7 +15,11 @@ import type { PageFacts, PageTable } from './page-table';
 // 3: the SQLite segment store (2 and before were minisearch JSON files).
 // 4: postings keyed by segment, then term (a segment is written and merged as one run of the
 //    table, not scattered through it), and the words in a table of their own.
-const FORMAT = 4;
+// 5: postings in a table of rowids with its key in an index of its own: a table keyed by its
+//    columns (WITHOUT ROWID) compares a sought key with whole rows, and a long list's row spills
+//    into overflow pages, which SQLite reads whole for each comparison (a word of 5,000 pages took
+//    0.13 ms to find, not 0.03). A format-4 file is moved over in place (`fromFormat4`).
+const FORMAT = 5;
 /** This many neighbouring segments of about the same size are merged into one. */
 const MERGE_FACTOR = 10;
 /** Segments "of about the same size": the largest of the run at most this many times the smallest. */
@@ -107,7 +111,8 @@ export class IndexStorage {
 
   private createSchema(): void {
     const format = Number(this.db.pragma('user_version', { simple: true }));
-    if (format !== FORMAT) {
+    if (format === 4) this.fromFormat4();
+    else if (format !== FORMAT) {
       // Another format (or a new file): start empty, the sources' own tables too; the provider
       // fills it again from its sources.
       const tables = this.db
@@ -128,11 +133,25 @@ export class IndexStorage {
       CREATE TABLE IF NOT EXISTS segments (id INTEGER PRIMARY KEY, min_doc INTEGER NOT NULL, max_doc INTEGER NOT NULL, docs INTEGER NOT NULL, postings INTEGER NOT NULL);
       CREATE INDEX IF NOT EXISTS segments_order ON segments (min_doc);
       CREATE TABLE IF NOT EXISTS postings (
-        segment INTEGER NOT NULL, term TEXT NOT NULL, df_title INTEGER NOT NULL, df_text INTEGER NOT NULL, data BLOB NOT NULL,
-        PRIMARY KEY (segment, term)) WITHOUT ROWID;
+        segment INTEGER NOT NULL, term TEXT NOT NULL, df_title INTEGER NOT NULL, df_text INTEGER NOT NULL, data BLOB NOT NULL);
+      CREATE UNIQUE INDEX IF NOT EXISTS postings_key ON postings (segment, term);
       CREATE TABLE IF NOT EXISTS terms (term TEXT PRIMARY KEY) WITHOUT ROWID;
     `);
     this.db.pragma(`user_version = ${FORMAT}`);
+  }
+
+  /** A format-4 file's postings moved into the table format 5 keeps (its pages and words are as they were). */
+  private fromFormat4(): void {
+    this.db.transaction(() => {
+      this.db.exec(`
+        CREATE TABLE postings_5 (
+          segment INTEGER NOT NULL, term TEXT NOT NULL, df_title INTEGER NOT NULL, df_text INTEGER NOT NULL, data BLOB NOT NULL);
+        INSERT INTO postings_5 (segment, term, df_title, df_text, data)
+          SELECT segment, term, df_title, df_text, data FROM postings ORDER BY segment, term;
+        DROP TABLE postings;
+        ALTER TABLE postings_5 RENAME TO postings;
+      `);
+    })();
   }
 
   private prepare() {
