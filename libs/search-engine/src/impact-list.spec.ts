@@ -35,7 +35,7 @@ describe('one-byte impacts', () => {
     );
   });
 
-  it('window maxima: the largest units of each window and group of ids', () => {
+  it("window maxima: the largest units of each window and group of ids, and where each group's postings start", () => {
     fc.assert(
       fc.property(
         fc.uniqueArray(fc.integer({ min: 0, max: 5_000 }), { minLength: 1, maxLength: 400 }),
@@ -52,7 +52,12 @@ describe('one-byte impacts', () => {
           expect([...w.max]).toEqual([...max]);
           for (let g = 0; g < w.groupMax.length; g++) {
             expect(w.groupMax[g]).toBe(Math.max(...max.slice(g * GROUP, (g + 1) * GROUP)));
+            // Where the group's postings start: the first at or after its first id.
+            const first = docs.findIndex((doc) => doc >= g * GROUP * WINDOW);
+            expect(w.groupStart[g]).toBe(first < 0 ? docs.length : first);
           }
+          expect(w.groupStart.length).toBe(w.groupMax.length + 1);
+          expect(w.groupStart[w.groupMax.length]).toBe(docs.length);
         },
       ),
     );
@@ -79,6 +84,7 @@ describe('one-byte impacts', () => {
             const w = idWindows(docs, list.impacts);
             expect([...list.windows!.max]).toEqual([...w.max]);
             expect([...list.windows!.groupMax]).toEqual([...w.groupMax]);
+            expect([...list.windows!.groupStart]).toEqual([...w.groupStart]);
           } else expect(list.windows).toBeNull();
           // Best first, the earlier position on a tie.
           const order = [...list.impacts.keys()].sort((a, b) => list.impacts[b] - list.impacts[a] || a - b);

@@ -83,7 +83,7 @@ const NO_IMPACTS = new Uint8Array(0);
 
 /**
  * The share of the cache's bytes kept bounds may take at most (a common word's window maxima,
- * about 1.3 bytes a window of 64 ids, a small part of its list); lists take the rest, and what the bounds do not use. A list is stored after its bounds
+ * about 1.6 bytes a window of 64 ids with its groups' first positions, a small part of its list); lists take the rest, and what the bounds do not use. A list is stored after its bounds
  * (see `list`), so the lists' limit always counts the bounds as they now are.
  */
 const BOUNDS_SHARE = 0.25;

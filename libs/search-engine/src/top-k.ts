@@ -19,7 +19,7 @@
  * `clustered`), so a query's strong documents gather in few windows.
  */
 
-import { GROUP, type ImpactList, type Scored, seek, WINDOW, windowCount } from './impact-list';
+import { GROUP, GROUP_ID_SHIFT, type ImpactList, type Scored, seek, WINDOW, windowCount } from './impact-list';
 import { TopHeap } from './top-heap';
 
 /** Relative margin for rounding: sums of a few dozen doubles differ by far less. */
@@ -64,6 +64,27 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
   // A dense list's maxima over windows of ids; null for a sparse one (a rarer word), bounded
   // from its few postings as they are reached.
   const maxOf = ls.map((l) => l.windows?.max ?? null);
+  // Where each group's postings start in a dense list (null for a sparse one, which is searched).
+  const groupStartOf = ls.map((l) => l.windows?.groupStart ?? null);
+  /** The position of group `g`'s first posting in dense list `j` (the list's length past its last group). */
+  const groupStart = (j: number, g: number): number => {
+    const starts = groupStartOf[j]!;
+    return g < starts.length ? starts[g] : sizeOf[j];
+  };
+  /** The first position at or after `doc` in list `j`, by its group's start in a dense list. */
+  const find = (j: number, doc: number): number => {
+    const docs = docsOf[j];
+    if (groupStartOf[j] === null) return (pos[j] = seek(docs, pos[j], doc));
+    const g = doc >>> GROUP_ID_SHIFT;
+    let lo = groupStart(j, g);
+    let hi = groupStart(j, g + 1);
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (docs[mid] < doc) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
 
   const heap = new TopHeap(k);
   let scored = 0;
@@ -74,15 +95,14 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
   const seeded = new Set<number>();
   for (let i = 0; i < n; i++) for (const p of ls[i].best) seeded.add(docsOf[i][p]);
   const seeds = Uint32Array.from(seeded).sort();
+  // Where a sparse list was last read: it is searched forward from there.
   const pos = new Int32Array(n);
   for (const doc of seeds) {
     if (admit && !admit(doc)) continue;
     let score = 0;
     for (let j = 0; j < n; j++) {
-      const docs = docsOf[j];
-      const p = seek(docs, pos[j], doc);
-      pos[j] = p;
-      if (p < sizeOf[j] && docs[p] === doc) score += impact(j, p) * weight[j];
+      const p = find(j, doc);
+      if (p < sizeOf[j] && docsOf[j][p] === doc) score += impact(j, p) * weight[j];
     }
     scored++;
     heap.offer(doc, score);
@@ -131,7 +151,8 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
   for (let g = 0; g < groups; g++) {
     if (groupBound[g] < floor) continue;
     const first = g * GROUP;
-    for (let j = 0; j < n; j++) pos[j] = seek(docsOf[j], pos[j], first * WINDOW);
+    for (let j = 0; j < n; j++)
+      pos[j] = groupStartOf[j] === null ? seek(docsOf[j], pos[j], first * WINDOW) : groupStart(j, g);
     for (let w = first; w < first + GROUP; w++) {
       const base = w * WINDOW;
       const end = base + WINDOW;
