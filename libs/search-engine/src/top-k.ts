@@ -19,12 +19,21 @@
  * `clustered`), so a query's strong documents gather in few windows.
  */
 
-import { GROUP, GROUP_ID_SHIFT, type ImpactList, type Scored, seek, WINDOW, windowCount } from './impact-list';
+import {
+  GROUP,
+  GROUP_ID_SHIFT,
+  GROUP_SHIFT,
+  type ImpactList,
+  type Scored,
+  seek,
+  WINDOW,
+  WINDOW_SHIFT,
+  windowCount,
+} from './impact-list';
 import { TopHeap } from './top-heap';
 
 /** Relative margin for rounding: sums of a few dozen doubles differ by far less. */
 const ROUNDING = 1e-12;
-const GROUP_IDS = WINDOW * GROUP;
 
 export interface TopKStats {
   /** Documents whose score was summed (those of the windows read, and the seeds). */
@@ -61,9 +70,10 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
     const compute = computeOf[j];
     return compute === null ? impactsOf[j][p] : compute(p) / stepOf[j];
   };
-  // A dense list's maxima over windows of ids; null for a sparse one (a rarer word), bounded
-  // from its few postings as they are reached.
-  const maxOf = ls.map((l) => l.windows?.max ?? null);
+  // Each list's maxima over windows of ids: a dense list keeps them; a sparse one's (a rarer
+  // word's) are computed below from its few postings, once, rather than by each window the
+  // groups ask about reading its postings there (a fifth of a query's top-k at a million pages).
+  const maxOf = ls.map((l) => l.windows?.max ?? new Uint8Array(windowCount(l.docs)));
   // Where each group's postings start in a dense list (null for a sparse one, which is searched).
   const groupStartOf = ls.map((l) => l.windows?.groupStart ?? null);
   /** The position of group `g`'s first posting in dense list `j` (the list's length past its last group). */
@@ -126,18 +136,25 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
       for (let g = 0; g < groupMax.length; g++) groupBound[g] += groupMax[g] * worth;
       continue;
     }
-    // Each group's largest impact, from the postings.
+    // Each window's and group's largest impact, from the postings.
     const docs = docsOf[j];
+    const size = sizeOf[j];
+    const impacts = impactsOf[j];
+    const compute = computeOf[j];
+    const step = stepOf[j];
+    const windowMax = maxOf[j];
     let group = -1;
     let max = 0;
-    for (let p = 0; p < sizeOf[j]; p++) {
-      const g = Math.floor(docs[p] / GROUP_IDS);
+    for (let p = 0; p < size; p++) {
+      const units = compute === null ? impacts[p] : compute(p) / step;
+      const w = docs[p] >>> WINDOW_SHIFT;
+      if (units > windowMax[w]) windowMax[w] = units;
+      const g = w >>> GROUP_SHIFT;
       if (g !== group) {
         if (group >= 0) groupBound[group] += max * worth;
         group = g;
         max = 0;
       }
-      const units = unitsAt(j, p);
       if (units > max) max = units;
     }
     groupBound[group] += max * worth;
@@ -159,22 +176,7 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
       let bound = 0;
       for (let j = 0; j < n; j++) {
         const max = maxOf[j];
-        if (max !== null) {
-          if (w < max.length) bound += max[w] * unitWorth[j];
-          continue;
-        }
-        // A sparse list's postings in the window, read for its bound.
-        const docs = docsOf[j];
-        const size = sizeOf[j];
-        let p = pos[j];
-        while (p < size && docs[p] < base) p++;
-        pos[j] = p;
-        let most = 0;
-        for (; p < size && docs[p] < end; p++) {
-          const units = unitsAt(j, p);
-          if (units > most) most = units;
-        }
-        bound += most * unitWorth[j];
+        if (w < max.length) bound += max[w] * unitWorth[j];
       }
       if (bound < floor) continue;
       windowsRead++;
