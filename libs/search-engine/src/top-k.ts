@@ -11,7 +11,10 @@
  * bounds every document in it, closely (a page rarely has every word at its strongest). The
  * lists are read only in the windows whose bound reaches the k-th best score found so far; a
  * window is read whole, its documents' scores summed in a small array, so no list is searched
- * document by document. Groups are passed over the same way, eight windows at a time.
+ * document by document. Groups are passed over the same way, eight windows at a time; a common
+ * word's list keeps where each group's postings start, so a group is reached without a search. A
+ * rarer word (fewer postings than windows) keeps no maxima: each query computes them from its few
+ * postings, once.
  *
  * The threshold starts high rather than at zero: each list's best postings (kept with the list)
  * are scored exactly first, so the k-th best of those is a score the answer must beat from the
@@ -64,11 +67,6 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
   const impact = (j: number, p: number): number => {
     const compute = computeOf[j];
     return compute === null ? impactsOf[j][p] * stepOf[j] : compute(p);
-  };
-  /** A list's impact at a position in units of its step (exact: the step is a power of two). */
-  const unitsAt = (j: number, p: number): number => {
-    const compute = computeOf[j];
-    return compute === null ? impactsOf[j][p] : compute(p) / stepOf[j];
   };
   // Each list's maxima over windows of ids: a dense list keeps them; a sparse one's (a rarer
   // word's) are computed below from its few postings, once, rather than by each window the
@@ -146,6 +144,7 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
     let group = -1;
     let max = 0;
     for (let p = 0; p < size; p++) {
+      // In units of the list's step (exact: the step is a power of two).
       const units = compute === null ? impacts[p] : compute(p) / step;
       const w = docs[p] >>> WINDOW_SHIFT;
       if (units > windowMax[w]) windowMax[w] = units;
