@@ -1,5 +1,15 @@
 import fc from 'fast-check';
-import { GROUP, idWindows, impactAt, impactList, impactStep, impactUnits, SEEDS, WINDOW } from './impact-list';
+import {
+  GROUP,
+  idWindows,
+  impactAt,
+  impactList,
+  impactStep,
+  impactUnits,
+  keepsGroups,
+  SEEDS,
+  WINDOW,
+} from './impact-list';
 
 describe('one-byte impacts', () => {
   it('a list’s unit is a power of two that counts its largest impact in 255 units or fewer, and no coarser than needed', () => {
@@ -86,6 +96,16 @@ describe('one-byte impacts', () => {
             expect([...list.windows!.groupMax]).toEqual([...w.groupMax]);
             expect([...list.windows!.groupStart]).toEqual([...w.groupStart]);
           } else expect(list.windows).toBeNull();
+          // A list between: its groups' maxima alone.
+          if (keepsGroups(docs)) {
+            const groups = Math.ceil((Math.floor(docs[docs.length - 1] / WINDOW) + 1) / GROUP);
+            const want = new Uint8Array(groups);
+            docs.forEach((doc, p) => {
+              const g = Math.floor(doc / (WINDOW * GROUP));
+              want[g] = Math.max(want[g], list.impacts[p]);
+            });
+            expect([...list.groupMax!]).toEqual([...want]);
+          } else expect(list.groupMax ?? null).toBeNull();
           // Best first, the earlier position on a tie.
           const order = [...list.impacts.keys()].sort((a, b) => list.impacts[b] - list.impacts[a] || a - b);
           expect([...list.best]).toEqual(order.slice(0, SEEDS));

@@ -27,6 +27,12 @@ export interface ImpactList {
   step: number;
   /** The list's maxima over windows of ids; null for a sparse list (see `keepsWindows`). */
   windows: IdWindows | null;
+  /**
+   * A list with no window maxima but a posting a group of ids or more (a word of middling rarity):
+   * its maxima over groups of ids, so a query bounds its groups without reading its postings (see
+   * `keepsGroups`). Absent or null otherwise.
+   */
+  groupMax?: Uint8Array | null;
   /** The largest impact of the list. */
   max: number;
   /** Multiplies every impact (a loosely matched word weighs less); 1 when absent. */
@@ -97,6 +103,19 @@ export function keepsWindows(docs: Uint32Array): boolean {
   return docs.length > 0 && docs.length >= windowCount(docs);
 }
 
+/** The groups a list with these ids spans. */
+export function groupCount(docs: Uint32Array): number {
+  return Math.ceil(windowCount(docs) / GROUP);
+}
+
+/**
+ * Whether a list without window maxima keeps its group maxima: when it has at least one posting
+ * per group of its ids (a byte a group: at most a fifth of its bytes).
+ */
+export function keepsGroups(docs: Uint32Array): boolean {
+  return !keepsWindows(docs) && docs.length >= groupCount(docs);
+}
+
 /** Window maxima all 0 and the groups' first positions, for a list with these ids. */
 function emptyWindows(docs: Uint32Array): IdWindows {
   const windows = windowCount(docs);
@@ -158,7 +177,8 @@ export function impactList(
   const impacts = new Uint8Array(n);
   const windows = keepsWindows(docs) ? emptyWindows(docs) : null;
   const max = windows?.max;
-  const groupMax = windows?.groupMax;
+  const ownGroups = windows === null && keepsGroups(docs) ? new Uint8Array(groupCount(docs)) : null;
+  const groupMax = windows?.groupMax ?? ownGroups ?? undefined;
   // The best positions, kept sorted best first; a posting enters only when it beats the last kept.
   const size = Math.min(SEEDS, n);
   const at = new Uint32Array(size);
@@ -169,10 +189,10 @@ export function impactList(
     const u = Math.ceil(exact[i] * perUnit);
     impacts[i] = u;
     if (u > most) most = u;
-    if (max !== undefined) {
+    if (groupMax !== undefined) {
       const w = docs[i] >>> WINDOW_SHIFT;
-      if (u > max[w]) max[w] = u;
-      if (u > groupMax![w >>> GROUP_SHIFT]) groupMax![w >>> GROUP_SHIFT] = u;
+      if (max !== undefined && u > max[w]) max[w] = u;
+      if (u > groupMax[w >>> GROUP_SHIFT]) groupMax[w >>> GROUP_SHIFT] = u;
     }
     if (kept === size && u <= value[size - 1]) continue;
     let j = kept === size ? size - 1 : kept++;
@@ -184,7 +204,7 @@ export function impactList(
     at[j] = i;
     value[j] = u;
   }
-  return { docs, impacts, step, windows, max: most * step, best: at };
+  return { docs, impacts, step, windows, groupMax: ownGroups, max: most * step, best: at };
 }
 
 function largestOf(values: ArrayLike<number>, n: number): number {

@@ -196,7 +196,8 @@ export class PostingsCache {
     const rows = rowsOf(term);
     const list = rows.length > 0 ? this.build(term, rows, p) : null;
     // Its window maxima are counted with its kept bounds (see `bounds`).
-    const bytes = 64 + term.length * 2 + (list ? list.docs.length * (list.impactOf ? 6 : 5) : 0);
+    const bytes =
+      64 + term.length * 2 + (list ? list.docs.length * (list.impactOf ? 6 : 5) + (list.groupMax?.byteLength ?? 0) : 0);
     this.entries.set(term, { list, bytes });
     return list;
   }

@@ -117,6 +117,17 @@ describe('topK (block-max pruning over windows of ids)', () => {
     expect(alone.windows).toBeLessThan(windowCount(common.docs) / 10);
   });
 
+  it('bounds the windows of a word of middling rarity (only its groups kept) from its postings in the groups read', () => {
+    const random = rng(23);
+    const common = randomList(random, 100_000, 0.3, 1);
+    // Fewer postings than windows, more than groups, each worth more than the common word's best:
+    // the hundred best are all its own, far more than its seeds.
+    const middling = randomList(random, 100_000, 0.01, 6);
+    expect(middling.windows).toBeNull();
+    expect(middling.groupMax).not.toBeNull();
+    for (const k of [10, 100]) expect(topK([common, middling], k)).toEqual(bruteForce([common, middling], k));
+  });
+
   it("bounds a window by each list's maximum in it, not by the list's best posting elsewhere", () => {
     // Pages ordered so that like ones sit together: the common word weighs little in the first
     // three quarters of the ids and much in the last; the rarer word is spread evenly. A window

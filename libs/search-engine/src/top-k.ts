@@ -126,12 +126,16 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
   let groups = 0;
   for (let j = 0; j < n; j++) groups = Math.max(groups, Math.ceil(windowCount(docsOf[j]) / GROUP));
   const groupBound = new Float64Array(groups);
+  /** Lists whose window maxima are filled from their postings in each group read (see `groupMax`). */
+  const fills = new Uint8Array(n);
   for (let j = 0; j < n; j++) {
     const worth = unitWorth[j];
     const windows = ls[j].windows;
-    if (windows) {
-      const groupMax = windows.groupMax;
-      for (let g = 0; g < groupMax.length; g++) groupBound[g] += groupMax[g] * worth;
+    const kept = windows?.groupMax ?? ls[j].groupMax;
+    if (kept) {
+      for (let g = 0; g < kept.length; g++) groupBound[g] += kept[g] * worth;
+      // A list keeping only its groups' maxima has its windows' filled in the groups read.
+      if (!windows) fills[j] = 1;
       continue;
     }
     // Each window's and group's largest impact, from the postings.
@@ -167,8 +171,21 @@ export function topK(lists: ImpactList[], k: number, admit?: (doc: number) => bo
   for (let g = 0; g < groups; g++) {
     if (groupBound[g] < floor) continue;
     const first = g * GROUP;
-    for (let j = 0; j < n; j++)
+    for (let j = 0; j < n; j++) {
       pos[j] = groupStartOf[j] === null ? seek(docsOf[j], pos[j], first * WINDOW) : groupStart(j, g);
+      if (fills[j] === 0) continue;
+      const docs = docsOf[j];
+      const size = sizeOf[j];
+      const impacts = impactsOf[j];
+      const compute = computeOf[j];
+      const windowMax = maxOf[j];
+      const end = (first + GROUP) * WINDOW;
+      for (let p = pos[j]; p < size && docs[p] < end; p++) {
+        const units = compute === null ? impacts[p] : compute(p) / stepOf[j];
+        const w = docs[p] >>> WINDOW_SHIFT;
+        if (units > windowMax[w]) windowMax[w] = units;
+      }
+    }
     for (let w = first; w < first + GROUP; w++) {
       const base = w * WINDOW;
       const end = base + WINDOW;
