@@ -13,8 +13,9 @@
  * window is read whole, its documents' scores summed in a small array, so no list is searched
  * document by document. Groups are passed over the same way, eight windows at a time; a common
  * word's list keeps where each group's postings start, so a group is reached without a search. A
- * rarer word (fewer postings than windows) keeps no maxima: each query computes them from its few
- * postings, once.
+ * rarer word (fewer postings than windows) keeps no window maxima: a word of middling rarity keeps
+ * its groups' maxima and has its windows' computed from its postings in the groups read; a rarer
+ * one has both computed from its few postings, once a query.
  *
  * The threshold starts high rather than at zero: each list's best postings (kept with the list)
  * are scored exactly first, so the k-th best of those is a score the answer must beat from the
