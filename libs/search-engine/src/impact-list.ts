@@ -116,11 +116,11 @@ export function keepsGroups(docs: Uint32Array): boolean {
   return !keepsWindows(docs) && docs.length >= groupCount(docs);
 }
 
-/** Window maxima all 0 and the groups' first positions, for a list with these ids. */
+/** Window maxima all 0, for a list with these ids (its groups' first positions still to fill). */
 function emptyWindows(docs: Uint32Array): IdWindows {
   const windows = windowCount(docs);
   const groups = Math.ceil(windows / GROUP);
-  return { max: new Uint8Array(windows), groupMax: new Uint8Array(groups), groupStart: groupStarts(docs, groups) };
+  return { max: new Uint8Array(windows), groupMax: new Uint8Array(groups), groupStart: new Uint32Array(groups + 1) };
 }
 
 /** Each group's first position in `docs` (then the list's length). */
@@ -139,6 +139,7 @@ function groupStarts(docs: Uint32Array, groups: number): Uint32Array {
 /** The window maxima of a list with these impacts (in units of its step). */
 export function idWindows(docs: Uint32Array, units: Uint8Array): IdWindows {
   const windows = emptyWindows(docs);
+  windows.groupStart = groupStarts(docs, windows.groupMax.length);
   const { max, groupMax } = windows;
   for (let p = 0; p < docs.length; p++) {
     const u = units[p];
@@ -161,8 +162,8 @@ export interface Scored {
 
 /**
  * A list from its exact impacts: each kept in one byte, rounded up to a unit of `impactStep` (at
- * most 1/127 of the list's largest; a cached posting takes 5 bytes, not 8), with its window maxima
- * and best positions, all in one pass over the postings (`largest`, when the caller knows it,
+ * most 1/127 of the list's largest; a cached posting takes 5 bytes, not 8), with its window and group maxima,
+ * groups' first positions and best positions, all in one pass over the postings (`largest`, when the caller knows it,
  * saves another). Only the first `docs.length` impacts are read: a caller may pass a longer buffer.
  */
 export function impactList(
@@ -177,6 +178,9 @@ export function impactList(
   const impacts = new Uint8Array(n);
   const windows = keepsWindows(docs) ? emptyWindows(docs) : null;
   const max = windows?.max;
+  const starts = windows?.groupStart;
+  /** The next group whose first position is to be set (see `groupStarts`). */
+  let nextGroup = 0;
   const ownGroups = windows === null && keepsGroups(docs) ? new Uint8Array(groupCount(docs)) : null;
   const groupMax = windows?.groupMax ?? ownGroups ?? undefined;
   // The best positions, kept sorted best first; a posting enters only when it beats the last kept.
@@ -191,8 +195,11 @@ export function impactList(
     if (u > most) most = u;
     if (groupMax !== undefined) {
       const w = docs[i] >>> WINDOW_SHIFT;
+      const g = w >>> GROUP_SHIFT;
       if (max !== undefined && u > max[w]) max[w] = u;
-      if (u > groupMax[w >>> GROUP_SHIFT]) groupMax[w >>> GROUP_SHIFT] = u;
+      if (u > groupMax[g]) groupMax[g] = u;
+      // This posting starts its group and every empty one before it.
+      if (starts !== undefined) while (nextGroup <= g) starts[nextGroup++] = i;
     }
     if (kept === size && u <= value[size - 1]) continue;
     let j = kept === size ? size - 1 : kept++;
@@ -204,6 +211,7 @@ export function impactList(
     at[j] = i;
     value[j] = u;
   }
+  if (starts !== undefined) starts[starts.length - 1] = n;
   return { docs, impacts, step, windows, groupMax: ownGroups, max: most * step, best: at };
 }
 
