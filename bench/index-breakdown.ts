@@ -16,7 +16,7 @@
  *    windows whose bound (the sum of the lists' maxima there) reaches the k-th best score in the
  *    end, against the windows that hold a page scoring that much: what top-k reads beyond the
  *    second is the price of bounds by sums of maxima (and of a threshold that rises as it goes).
- * The postings cache is the service's default (LOCAL_INDEX_CACHE_MB, 256; set it to see what
+ * The postings cache is the service's default (LOCAL_INDEX_CACHE_MB, 384; set it to see what
  * another size changes).
  * Rerun: npm run bench:index-breakdown   (INDEX_BREAKDOWN_QUERIES, default 2000; warm-up 2000)
  */
@@ -34,7 +34,7 @@ import { distinctQueries, writeCorpus } from './index-corpus';
 const SIZES = (process.env.INDEX_BENCH_SIZES ?? '100000,1000000').split(',').map(Number);
 const QUERIES = Number(process.env.INDEX_BREAKDOWN_QUERIES ?? 2000);
 const WARM = 2000;
-const CACHE_BYTES = Number(process.env.LOCAL_INDEX_CACHE_MB ?? 256) * 2 ** 20;
+const CACHE_BYTES = Number(process.env.LOCAL_INDEX_CACHE_MB ?? 384) * 2 ** 20;
 const WORK = path.join(os.tmpdir(), 'wr-index-bench');
 
 async function keptIndex(size: number): Promise<string> {

@@ -109,6 +109,8 @@ export interface StartOptions {
   prepare?: (dataDir: string) => Promise<{ key: string }>;
   /** Another build's standalone entry point (a baseline a benchmark compares against); standalone mode only. */
   main?: string;
+  /** Node and V8 options for the service process (a profile or a GC trace of a benchmark run); standalone mode only. */
+  execArgv?: string[];
   /** Boots on this data dir (a second boot of the same service) instead of a fresh one; `prepare` is then not called. */
   dataDir?: string;
   /** The key to call with when the data dir already has one (a second boot prints no demo key). */
@@ -177,7 +179,9 @@ export async function startService(
   const out = fs.openSync(logFile, 'a');
   const child: ChildProcess = spawn(
     process.execPath,
-    [mode === 'cluster' ? CLUSTER : (options.main ?? distMain('standalone'))],
+    mode === 'cluster'
+      ? [CLUSTER]
+      : [...(options.execArgv ?? []), options.main ?? distMain('standalone')],
     {
       cwd: dataDir,
       env,

@@ -45,8 +45,8 @@ describe('loadConfig: LOCAL_INDEX_REFRESH', () => {
 });
 
 describe('loadConfig: LOCAL_INDEX_CACHE_MB', () => {
-  it('is 256 MB unless given, in bytes, and a value out of bounds is refused, naming the variable', () => {
-    expect(loadConfig({}).localIndexCacheBytes).toBe(256 * 2 ** 20);
+  it('is 384 MB unless given, in bytes, and a value out of bounds is refused, naming the variable', () => {
+    expect(loadConfig({}).localIndexCacheBytes).toBe(384 * 2 ** 20);
     expect(loadConfig({ LOCAL_INDEX_CACHE_MB: '64' }).localIndexCacheBytes).toBe(64 * 2 ** 20);
     expect(() => loadConfig({ LOCAL_INDEX_CACHE_MB: '4' })).toThrow(/LOCAL_INDEX_CACHE_MB/);
     expect(() => loadConfig({ LOCAL_INDEX_CACHE_MB: 'lots' })).toThrow(/LOCAL_INDEX_CACHE_MB/);

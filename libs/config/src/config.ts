@@ -278,7 +278,7 @@ export function loadConfig(env: Env = process.env): Config {
     localIndexDir: read(env, 'LOCAL_INDEX_DIR'),
     localIndexSeeds: seeds(env, 'LOCAL_INDEX_SEEDS'),
     localIndexRefreshMs: duration(env, 'LOCAL_INDEX_REFRESH', 10, 30 * 86_400),
-    localIndexCacheBytes: int(env, 'LOCAL_INDEX_CACHE_MB', 256, 8, 65_536) * 2 ** 20,
+    localIndexCacheBytes: int(env, 'LOCAL_INDEX_CACHE_MB', 384, 8, 65_536) * 2 ** 20,
     localIndexPreload: oneOf(env, 'LOCAL_INDEX_PRELOAD', 'auto', ['auto', 'on', 'off'] as const),
     replica: read(env, 'REPLICA'),
     llmProvider,
