@@ -10,12 +10,15 @@ import { PostingsCache } from './postings-cache';
 import { evaluate, type Retrieval, type StoredPage } from './query-evaluation';
 import { Ranking } from './ranking-priors';
 import { IndexStorage, SegmentBuilder, setRow } from './storage';
+import { TitleCache } from './title-cache';
 import { HostNames, Vocabulary } from './typo-matching';
 
 /** Pages buffered before they are written as one segment by a bulk writer. */
 const FLUSH_DOCS = 10_000;
 /** Postings kept decoded in memory (bytes, about 8 per posting); least recently used terms go first. */
 const DEFAULT_CACHE_BYTES = 96 * 1024 * 1024;
+/** Pages' titles kept in memory (about 45 bytes a page: a million pages' in 64 MB). */
+const DEFAULT_TITLE_CACHE_BYTES = 64 * 1024 * 1024;
 
 export interface LocalIndexOptions {
   /** The SQLite file the index lives in; in memory when absent (tests). */
@@ -24,6 +27,8 @@ export interface LocalIndexOptions {
   now?: () => Date;
   /** Bytes of decoded postings kept in memory. */
   cacheBytes?: number;
+  /** Bytes of pages' titles kept in memory (see TitleCache). */
+  titleCacheBytes?: number;
   /** A reader of an index another thread writes: opens the file read-only and follows `applyChange`. */
   readonly?: boolean;
 }
@@ -64,6 +69,7 @@ export class LocalIndex {
   private readonly vocabulary: Vocabulary;
   private readonly hosts = new HostNames(this.pages);
   private readonly ranking: Ranking;
+  private readonly titles: TitleCache;
   private readonly retrieval: Retrieval;
   private nextId = 1;
 
@@ -72,15 +78,14 @@ export class LocalIndex {
     this.postings = new PostingsCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
     this.storage = new IndexStorage({ file: options.file, readonly: options.readonly });
     this.db = this.storage.db;
+    this.titles = new TitleCache(
+      (first, end) => this.storage.statements.titlesRange.all(first, end) as Array<[number, string]>,
+      options.titleCacheBytes ?? DEFAULT_TITLE_CACHE_BYTES,
+    );
     this.vocabulary = new Vocabulary(() => this.storage.terms());
     this.ranking = new Ranking(this.pages, this.hosts, {
       textOf: (doc) => this.storage.statements.textOf.get(doc) as { title: string; text: string },
-      titlesOf: (ids) =>
-        new Map(
-          (this.storage.statements.titlesOf.all(JSON.stringify(ids)) as Array<{ id: number; title: string }>).map(
-            (row) => [row.id, row.title],
-          ),
-        ),
+      titlesOf: (ids) => this.titles.titlesOf(ids),
     });
     this.retrieval = {
       pages: this.pages,
@@ -277,8 +282,12 @@ export class LocalIndex {
    * pages it added are read, pages it dropped die, words it touched are read again when next needed.
    */
   applyChange(change: IndexChange): void {
-    for (const id of change.dropped) this.pages.kill(id);
+    for (const id of change.dropped) {
+      this.pages.kill(id);
+      this.titles.forget(id);
+    }
     if (change.added.length > 0) {
+      for (const id of change.added) this.titles.forget(id);
       for (const row of this.storage.pageRows(change.added)) {
         const id = row[0];
         if (this.pages.isLive(id)) continue;
@@ -295,6 +304,7 @@ export class LocalIndex {
     if (id === undefined) return false;
     this.storage.statements.deleteDoc.run(id);
     this.pages.kill(id);
+    this.titles.forget(id);
     this.change?.dropped.push(id);
     return true;
   }
@@ -318,6 +328,7 @@ export class LocalIndex {
       analysed.names,
     );
     this.pages.set(id, doc, analysed.titleLen, analysed.textLen, analysed.names);
+    this.titles.forget(id);
     this.change?.added.push(id);
     segment.add(id, analysed);
   }

@@ -55,12 +55,15 @@ describe('IndexStorage', () => {
     storage.db.close();
   });
 
-  it('reads titles from the narrow index of ids and titles, not the pages’ whole rows', () => {
+  it('reads a block of titles by one range of the narrow index of ids and titles, not the pages’ whole rows', () => {
     const storage = new IndexStorage({});
-    const rows = storage.db.prepare(`EXPLAIN QUERY PLAN ${storage.statements.titlesOf.source}`).all('[1, 2]') as Array<{
-      detail: string;
-    }>;
-    expect(rows.some((r) => /SEARCH docs USING COVERING INDEX docs_titles \(id=\?\)/.test(r.detail))).toBe(true);
+    const rows = storage.db
+      .prepare(`EXPLAIN QUERY PLAN ${storage.statements.titlesRange.source}`)
+      .all(1024, 2048) as Array<{ detail: string }>;
+    expect(rows.some((r) => /SEARCH docs USING COVERING INDEX docs_titles \(id>\? AND id<\?\)/.test(r.detail))).toBe(
+      true,
+    );
+    expect(rows.filter((r) => /TEMP B-TREE/.test(r.detail))).toEqual([]);
     storage.db.close();
   });
 });
