@@ -1,7 +1,7 @@
 /**
  * `npm run bench:answers`: the one quality gate for ranking and answering. It runs every answer
- * and ranking bench of this checkout (fixture quality, tasks, FindAll, the reader in process, and
- * HotpotQA, SQuAD and SQuAD 2.0 through the service), reads the figures each writes to
+ * and ranking bench of this checkout (fixture quality, tasks, FindAll, the reader in process,
+ * HotpotQA, SQuAD and SQuAD 2.0 through the service, and the index's ranking on Cranfield), reads the figures each writes to
  * bench/results, and compares every line with the committed baseline, bench/answers-baseline.json.
  * A line lower than its baseline (higher, for a line where lower is better) fails the bench.
  *
@@ -9,7 +9,7 @@
  *   npm run bench:answers -- --update "why the line moved"
  * writes the figures measured to the baseline with that reason and the commit measured.
  *
- * ANSWERS_BENCHES=quality,tasks,findall,reader,realtext picks the benches run (default all); the
+ * ANSWERS_BENCHES=quality,tasks,findall,reader,realtext,cranfield picks the benches run (default all); the
  * comparison then covers their lines only. ANSWERS_REUSE=1 compares the result files already in
  * bench/results without running anything. The real-text benches need the data sets
  * (REALTEXT_DATA, default ../shared/data); without them their lines are reported as not measured.
@@ -23,7 +23,7 @@ import { ROOT, runMain } from './bench-util';
 
 const BASELINE = path.join(ROOT, 'bench', 'answers-baseline.json');
 const RESULTS = path.join(ROOT, 'bench', 'results');
-const ALL = ['quality', 'tasks', 'findall', 'reader', 'realtext'] as const;
+const ALL = ['quality', 'tasks', 'findall', 'reader', 'realtext', 'cranfield'] as const;
 type Bench = (typeof ALL)[number];
 /** Differences below this are float noise (the benches are deterministic). */
 const EPS = 1e-6;
@@ -63,6 +63,14 @@ export function linesOf(bench: Bench, result: any): Record<string, Line> {
         for (const k of ['em', 'f1', 'answerable_f1', 'unanswerable_null'] as const)
           if (f[part] && (k === 'em' || k === 'f1' || f[part].unanswerable))
             put(`reader.${setting}.${part}.${k}`, f[part][k]);
+  if (bench === 'cranfield') {
+    const local = result.figures?.['local index'];
+    if (local) {
+      put('cranfield.nDCG@10', local.ndcg);
+      put('cranfield.P@10', local.precision);
+      put('cranfield.recall@10', local.recall);
+    }
+  }
   if (bench === 'realtext')
     for (const set of ['hotpotqa', 'squad', 'squad2'])
       for (const c of result[set]?.columns ?? [])

@@ -179,9 +179,7 @@ export async function startService(
   const out = fs.openSync(logFile, 'a');
   const child: ChildProcess = spawn(
     process.execPath,
-    mode === 'cluster'
-      ? [CLUSTER]
-      : [...(options.execArgv ?? []), options.main ?? distMain('standalone')],
+    mode === 'cluster' ? [CLUSTER] : [...(options.execArgv ?? []), options.main ?? distMain('standalone')],
     {
       cwd: dataDir,
       env,
