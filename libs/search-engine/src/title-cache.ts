@@ -22,9 +22,9 @@ interface TitleBlock {
 
 export class TitleCache {
   /** Blocks by their number (ids >> TITLE_BLOCK_SHIFT): an array, not a map, as every title asked for looks its block up. */
-  private blocks: Array<TitleBlock | undefined> = [];
+  private readonly blocks: Array<TitleBlock | undefined> = [];
   /** When each block was last used (`clock` then), so the least recently used goes first. */
-  private used: number[] = [];
+  private readonly used: number[] = [];
   private clock = 0;
   private count = 0;
   private bytes = 0;
@@ -59,13 +59,6 @@ export class TitleCache {
   /** A page's title may have changed (it was written, or dropped): its block is read again when next needed. */
   forget(id: number): void {
     this.drop(id >>> TITLE_BLOCK_SHIFT);
-  }
-
-  clear(): void {
-    this.blocks = [];
-    this.used = [];
-    this.count = 0;
-    this.bytes = 0;
   }
 
   private drop(key: number): void {
