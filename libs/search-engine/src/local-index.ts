@@ -8,7 +8,7 @@ import { readPageSnapshot, writePageSnapshot } from './page-snapshot';
 import { PageTable } from './page-table';
 import { PostingsCache } from './postings-cache';
 import { evaluate, type Retrieval, type StoredPage } from './query-evaluation';
-import { Ranking } from './ranking-priors';
+import { NAMING_TITLE_CHARS, Ranking } from './ranking-priors';
 import { IndexStorage, SegmentBuilder, setRow } from './storage';
 import { TitleCache } from './title-cache';
 import { HostNames, Vocabulary } from './typo-matching';
@@ -79,7 +79,9 @@ export class LocalIndex {
     this.storage = new IndexStorage({ file: options.file, readonly: options.readonly });
     this.db = this.storage.db;
     this.titles = new TitleCache(
-      (first, end) => this.storage.statements.titlesRange.all(first, end) as Array<[number, string]>,
+      // A page's title is its own (bounded only by what the page sent): the ranking reads its start.
+      (first, end) =>
+        this.storage.statements.titlesRange.all(NAMING_TITLE_CHARS, first, end) as Array<[number, string]>,
       options.titleCacheBytes ?? DEFAULT_TITLE_CACHE_BYTES,
     );
     this.vocabulary = new Vocabulary(() => this.storage.terms());

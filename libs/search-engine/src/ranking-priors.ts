@@ -35,6 +35,7 @@ interface RestMatcher {
 /** What the ranking reads of stored pages. */
 export interface StoredText {
   textOf(doc: number): { title: string; text: string };
+  /** Each page's title, or at least its first NAMING_TITLE_CHARS characters (all `namingTitle` reads). */
   titlesOf(docs: number[]): Map<number, string>;
 }
 
@@ -244,9 +245,12 @@ function spelledInFull(domain: string, queryTerms: string[]): boolean {
   return words.length > 0 && words.every((word) => queryTerms.some((t) => sameWord(word, t)));
 }
 
+/** How much of a title `namingTitle` reads. */
+export const NAMING_TITLE_CHARS = 200;
+
 /** A page title's name: without a trailing qualifier in brackets or a site's name after a separator ("Acme | Pricing" -> "Acme"). */
 export function namingTitle(title: string): string {
-  const head = title.slice(0, 200).split(/\s[|–—·]\s|\s-\s/)[0] ?? '';
+  const head = title.slice(0, NAMING_TITLE_CHARS).split(/\s[|–—·]\s|\s-\s/)[0] ?? '';
   return head.replace(/\s*\([^()]*\)\s*$/, '').trim();
 }
 

@@ -59,7 +59,7 @@ describe('IndexStorage', () => {
     const storage = new IndexStorage({});
     const rows = storage.db
       .prepare(`EXPLAIN QUERY PLAN ${storage.statements.titlesRange.source}`)
-      .all(1024, 2048) as Array<{ detail: string }>;
+      .all(200, 1024, 2048) as Array<{ detail: string }>;
     expect(rows.some((r) => /SEARCH docs USING COVERING INDEX docs_titles \(id>\? AND id<\?\)/.test(r.detail))).toBe(
       true,
     );

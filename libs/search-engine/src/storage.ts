@@ -164,9 +164,10 @@ export class IndexStorage {
         'SELECT id, url, title, text, description, date, category, language FROM docs WHERE id IN (SELECT value FROM json_each(?))',
       ),
       textOf: db.prepare('SELECT title, text FROM docs WHERE id = ?'),
-      // The titles of a block of ids (see TitleCache), by one range read of the narrow index.
+      // The titles of a block of ids (see TitleCache), each cut to its first characters (the first
+      // parameter), by one range read of the narrow index.
       titlesRange: db
-        .prepare('SELECT id, title FROM docs INDEXED BY docs_titles WHERE id >= ? AND id < ? ORDER BY id')
+        .prepare('SELECT id, substr(title, 1, ?) FROM docs INDEXED BY docs_titles WHERE id >= ? AND id < ? ORDER BY id')
         .raw(),
       idOf: db.prepare('SELECT id FROM docs WHERE url = ?').pluck(),
       urlsOfSource: db.prepare('SELECT url FROM docs WHERE source = ?'),

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { LocalIndex } from './local-index';
 import { doc, NOW } from './testing/local-index-fixtures';
+import { NAMING_TITLE_CHARS, namingTitle } from './ranking-priors';
 import { TITLE_BLOCK_SHIFT, TitleCache } from './title-cache';
 
 const BLOCK = 1 << TITLE_BLOCK_SHIFT;
@@ -93,5 +94,24 @@ describe('TitleCache', () => {
     reader.close();
     writer.close();
     await fs.rm(dir, { recursive: true, force: true });
+  });
+  it("keeps only the start of a title a page made huge: what the ranking reads of it, not the page's megabytes", () => {
+    const index = new LocalIndex({ now: () => NOW });
+    const huge = `Harbour ${'é'.repeat(150)} ${'w'.repeat(200_000)}`;
+    index.apply(
+      Array.from({ length: 20 }, (_, i) =>
+        doc(`https://huge.example/${i}`, { title: `${i} ${huge}`, text: 'Something.' }),
+      ),
+      [],
+    );
+    const cache = (index as unknown as { titles: TitleCache }).titles;
+    const titles = cache.titlesOf(Array.from({ length: 20 }, (_, i) => i + 1));
+    for (const [id, title] of titles) {
+      const full = `${id - 1} ${huge}`;
+      expect(title).toBe([...full].slice(0, NAMING_TITLE_CHARS).join(''));
+      expect(namingTitle(title)).toBe(namingTitle(full));
+    }
+    expect(cache.cachedBytes).toBeLessThan(20 * NAMING_TITLE_CHARS * 2 + 4 * (BLOCK + 1));
+    index.close();
   });
 });

@@ -6,7 +6,9 @@
  * of the index's narrow title index each. At a million pages that index outgrows SQLite's page
  * cache, and a title cost 4 µs (0.11 ms a query, an eighth of the search thread's time). A block
  * is one range read of the same index; its titles are kept as UTF-8 in one buffer with each
- * id's offset, about 45 bytes a page, so 64 MB holds a million pages' titles.
+ * id's offset, about 45 bytes a page, so 64 MB holds a million pages' titles. The index reads
+ * each title's start only (the ranking reads no more), so a page's title, however long the page
+ * made it, takes at most a few hundred bytes of a block.
  */
 
 /** Ids per block (a power of two). */
