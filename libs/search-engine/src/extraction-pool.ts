@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { extractAny } from '@app/extraction';
-import { readFolderFile, readFolderFileSync } from './folder-source';
+import { readFolderFile } from './folder-source';
 import { analyse, type Analysed, type PreparedDocument } from './document';
 import { type Extractor, type RawPage, toIndexedDocument } from './to-document';
 
@@ -16,20 +16,18 @@ type Wire = {
   };
 } | null;
 
-/** Reads, extracts and analyses one folder file: what a worker does, and the pool itself when it runs inline. */
+/** Reads, extracts and analyses one folder file: what the pool does when it runs inline. */
 export async function prepareFile(
   dir: string,
   relative: string,
   source: string,
   extract: Extractor = extractAny,
-  sync = false,
 ): Promise<PreparedDocument | null> {
-  let page: RawPage | null;
-  try {
-    page = sync ? readFolderFileSync(dir, { relative }, source) : await readFolderFile(dir, { relative }, source);
-  } catch {
-    page = null;
-  }
+  return preparePage(await readFolderFile(dir, { relative }, source).catch(() => null), extract);
+}
+
+/** Extracts and analyses a page read from the folder (null: unreadable, or no text). */
+export async function preparePage(page: RawPage | null, extract: Extractor): Promise<PreparedDocument | null> {
   if (!page) return null;
   const doc = await toIndexedDocument(page, extract).catch(() => null);
   return doc ? { doc, analysed: analyse(doc) } : null;
@@ -46,8 +44,13 @@ const fromWire = (wire: Wire): PreparedDocument | null =>
     analysed: { ...wire.analysed, titleTf: new Map(wire.analysed.titleTf), textTf: new Map(wire.analysed.textTf) },
   };
 
+/** A batch of files sent to a worker, and what its answer names. */
+export type JobMessage = { id: number; files: string[] };
+export type AnswerMessage = { id: number; docs: Wire[] };
+
 interface Job {
   files: string[];
+  worker: Worker;
   resolve: (docs: Array<PreparedDocument | null>) => void;
   reject: (error: Error) => void;
 }
@@ -57,13 +60,18 @@ const WORKER_SCRIPT = path.join(__dirname, 'extraction-worker.js');
 
 /**
  * Folder files read, extracted and analysed on worker threads, so a large folder is indexed on
- * every core while the main thread only writes: one worker per core, at most four. Runs inline when there is no compiled worker script or a custom extractor.
+ * every core while the main thread only writes: one worker per core, at most four. A batch is
+ * posted to a worker as soon as it is asked for (to the one with the fewest files waiting), so the
+ * workers keep extracting while the main thread is busy writing a segment and cannot answer their
+ * messages; how far ahead is the caller's choice (folder-sync's batches in flight). Runs inline
+ * when there is no compiled worker script or a custom extractor.
  */
 export class ExtractionPool {
   private readonly workers: Worker[] = [];
-  private readonly idle: Worker[] = [];
-  private readonly queue: Job[] = [];
-  private readonly busy = new Map<Worker, Job>();
+  private readonly jobs = new Map<number, Job>();
+  /** Files posted to each worker and not yet answered. */
+  private readonly waiting = new Map<Worker, number>();
+  private nextId = 1;
 
   constructor(
     private readonly dir: string,
@@ -75,10 +83,11 @@ export class ExtractionPool {
     for (let i = 0; i < size; i++) {
       const worker = new Worker(WORKER_SCRIPT, { workerData: { dir, source } });
       worker.unref();
-      worker.on('message', (wire: Wire[]) => this.done(worker, null, wire));
-      worker.on('error', (error) => this.done(worker, error, []));
+      worker.on('message', (answer: AnswerMessage) => this.answered(answer));
+      worker.on('error', (error) => this.failed(worker, error));
+      worker.on('exit', (code) => this.failed(worker, new Error(`an extraction worker stopped (exit code ${code})`)));
       this.workers.push(worker);
-      this.idle.push(worker);
+      this.waiting.set(worker, 0);
     }
   }
 
@@ -87,34 +96,38 @@ export class ExtractionPool {
     if (this.workers.length === 0)
       return Promise.all(files.map((f) => prepareFile(this.dir, f, this.source, this.extract)));
     return new Promise((resolve, reject) => {
-      this.queue.push({ files, resolve, reject });
-      this.pump();
+      const worker = this.workers.reduce((a, b) => (this.waiting.get(b)! < this.waiting.get(a)! ? b : a));
+      const id = this.nextId++;
+      this.jobs.set(id, { files, worker, resolve, reject });
+      this.waiting.set(worker, this.waiting.get(worker)! + files.length);
+      worker.postMessage({ id, files } satisfies JobMessage);
     });
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.workers.map((w) => w.terminate()));
-    this.workers.length = 0;
+    const workers = this.workers.splice(0);
+    await Promise.all(workers.map((w) => w.terminate()));
   }
 
-  private pump(): void {
-    while (this.idle.length > 0 && this.queue.length > 0) {
-      const worker = this.idle.pop()!;
-      const job = this.queue.shift()!;
-      this.busy.set(worker, job);
-      worker.postMessage(job.files);
-    }
+  private answered({ id, docs }: AnswerMessage): void {
+    const job = this.jobs.get(id);
+    if (!job) return;
+    this.jobs.delete(id);
+    this.waiting.set(job.worker, this.waiting.get(job.worker)! - job.files.length);
+    job.resolve(docs.map(fromWire));
   }
 
-  private done(worker: Worker, error: Error | null, wire: Wire[]): void {
-    const job = this.busy.get(worker);
-    this.busy.delete(worker);
-    if (job) {
-      if (error) job.reject(error);
-      else job.resolve(wire.map(fromWire));
-    }
-    if (!error) this.idle.push(worker);
-    this.pump();
+  /** A worker died: what it was sent fails, and later batches go to the others (or run inline). */
+  private failed(worker: Worker, error: Error): void {
+    const at = this.workers.indexOf(worker);
+    if (at < 0) return;
+    this.workers.splice(at, 1);
+    this.waiting.delete(worker);
+    for (const [id, job] of this.jobs)
+      if (job.worker === worker) {
+        this.jobs.delete(id);
+        job.reject(error);
+      }
   }
 }
 
