@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ExtractionPool, prepareFile } from './extraction-pool';
 import { type FolderFile, listedFile, listFiles, walkFiles } from './folder-source';
+import type { PreparedDocument } from './document';
 import type { LocalIndex } from './local-index';
 import type { Extractor } from './to-document';
 
@@ -16,15 +17,18 @@ export const FOLDER_SOURCE = 'folder';
 const LOOKUP_BATCH = 128;
 /** Recorded files read per slice when looking for those gone from the folder. */
 const GONE_SLICE = 2_000;
-/** Files read and extracted per batch of a folder sync (one message to a worker). */
+/** Files read and extracted per batch of a folder sync (one message to a worker), and their bytes at most (one file more than that is a batch of its own). */
 const SYNC_BATCH = 100;
+const SYNC_BATCH_BYTES = 8 * 1024 * 1024;
 /**
  * Batches handed to the workers ahead of the one being written. Writing a segment holds the main
  * thread about a second (10,000 pages), longer when segments merge; the workers go on through what
- * they were handed meanwhile: 24 batches is about a second of their work on two cores, and at most
- * 2,400 extracted pages waiting.
+ * they were handed meanwhile: 24 batches is about a second of their work on two cores. The files
+ * of the batches handed out and not yet written stay under IN_FLIGHT_BYTES (their extracted pages
+ * wait in memory), whatever their sizes.
  */
 const IN_FLIGHT = 24;
+const IN_FLIGHT_BYTES = 64 * 1024 * 1024;
 /** A sync of this many files or more extracts on worker threads. */
 const POOL_FROM = 200;
 
@@ -89,16 +93,28 @@ export async function syncFolder(
   const prepare = (files: string[]) =>
     pool ? pool.prepare(files) : Promise.all(files.map((f) => prepareFile(folder, f, FOLDER_SOURCE, source.extract)));
   try {
-    const batches: string[][] = [];
-    for (let start = 0; start < changed.length; start += SYNC_BATCH)
-      batches.push(changed.slice(start, start + SYNC_BATCH).map((f) => f.relative));
-    // A few batches in flight ahead of the one being written, so the workers never wait for it.
-    const inFlight = batches.slice(0, IN_FLIGHT).map(prepare);
+    const batches = batchesOf(changed);
+    const inFlight: Array<Promise<Array<PreparedDocument | null>>> = [];
+    let handed = 0;
+    let handedBytes = 0;
+    // Batches go out ahead of the one being written, so the workers never wait for it, within both bounds.
+    const handOut = (writing: number) => {
+      while (
+        handed < batches.length &&
+        handed - writing < IN_FLIGHT &&
+        (handed === writing || handedBytes + batches[handed]!.bytes <= IN_FLIGHT_BYTES)
+      ) {
+        inFlight[handed] = prepare(batches[handed]!.files.map((f) => f.relative));
+        // Awaited in turn below; one failing meanwhile (a worker gone) must not go unhandled first.
+        inFlight[handed]!.catch(() => undefined);
+        handedBytes += batches[handed]!.bytes;
+        handed++;
+      }
+    };
     for (let b = 0; b < batches.length; b++) {
-      const docs = await inFlight[b];
-      if (b + IN_FLIGHT < batches.length) inFlight.push(prepare(batches[b + IN_FLIGHT]));
-      const files = changed.slice(b * SYNC_BATCH, (b + 1) * SYNC_BATCH);
-      files.forEach((file, i) => {
+      handOut(b);
+      const docs = await inFlight[b]!;
+      batches[b]!.files.forEach((file, i) => {
         const prepared = docs[i];
         release(recorded.get(file.relative), prepared?.doc.url ?? null);
         // Recorded with the segment that holds the page: a crash leaves neither or both.
@@ -109,6 +125,7 @@ export async function syncFolder(
         }
       });
       delete inFlight[b];
+      handedBytes -= batches[b]!.bytes;
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
   } finally {
@@ -123,6 +140,21 @@ export async function syncFolder(
 }
 
 type FileRow = { path: string; size: number; mtime: number; url: string | null };
+
+/** The files cut into batches of SYNC_BATCH files and SYNC_BATCH_BYTES at most, in order. */
+export function batchesOf(files: ChangedFile[]): Array<{ files: ChangedFile[]; bytes: number }> {
+  const batches: Array<{ files: ChangedFile[]; bytes: number }> = [];
+  let current: { files: ChangedFile[]; bytes: number } | null = null;
+  for (const file of files) {
+    if (!current || current.files.length >= SYNC_BATCH || current.bytes + file.size > SYNC_BATCH_BYTES) {
+      current = { files: [], bytes: 0 };
+      batches.push(current);
+    }
+    current.files.push(file);
+    current.bytes += file.size;
+  }
+  return batches;
+}
 /** A file of the folder to read again: its path, size and modification time. */
 type ChangedFile = { relative: string; size: number; mtimeMs: number };
 /** How the folder differs from what the index recorded: files to read, their old rows, rows whose file is gone. */

@@ -179,6 +179,26 @@ describe('LocalIndex', () => {
       }
     });
   });
+  it('a bulk writer writes a segment at its page count or its characters of text, whichever comes first', () => {
+    const index = new LocalIndex({ now: () => NOW });
+    const writer = index.writer({ docs: 4, chars: 1_000 });
+    const page = (i: number, words: number) =>
+      doc(`https://pages.example/w${i}`, { title: `Page ${i}`, text: 'harbour ferry '.repeat(words) });
+    // Two pages of 700 characters pass 1,000: the second is written with the first.
+    writer.add(page(1, 50));
+    expect(index.stats().segments).toBe(0);
+    writer.add(page(2, 50));
+    expect(index.stats()).toMatchObject({ segments: 1, documents: 2 });
+    // Short pages: the page count cuts.
+    for (let i = 3; i <= 6; i++) writer.add(page(i, 2));
+    expect(index.stats()).toMatchObject({ segments: 2, documents: 6 });
+    writer.add(page(7, 2));
+    writer.flush();
+    expect(index.stats()).toMatchObject({ segments: 3, documents: 7 });
+    expect(index.search({ query: 'harbour ferry', limit: 10 }).hits).toHaveLength(7);
+    index.close();
+  });
+
   it('a word whose list was evicted is read again computing only the postings a query reads, and answers exactly as a whole list does', () => {
     const topics = ['harbour ferry', 'tram depot', 'cable car', 'night market', 'river barge'];
     const pages = Array.from({ length: 3000 }, (_, i) =>

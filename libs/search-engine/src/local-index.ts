@@ -15,6 +15,12 @@ import { HostNames, Vocabulary } from './typo-matching';
 
 /** Pages buffered before they are written as one segment by a bulk writer. */
 const FLUSH_DOCS = 10_000;
+/**
+ * Characters of text buffered before a bulk writer writes them, however few pages hold them: ten
+ * thousand pages of a megabyte each would otherwise be held at once (a typical page holds a few
+ * thousand characters, so the page count cuts first).
+ */
+const FLUSH_CHARS = 48 * 1024 * 1024;
 /** Postings kept decoded in memory (bytes, about 8 per posting); least recently used terms go first. */
 const DEFAULT_CACHE_BYTES = 96 * 1024 * 1024;
 /** Pages' titles kept in memory (about 45 bytes a page: a million pages' in 64 MB). */
@@ -218,22 +224,27 @@ export class LocalIndex {
   }
 
   /**
-   * A bulk writer: pages are buffered and written a segment at a time; searches see each segment
+   * A bulk writer: pages are buffered and written a segment at a time (FLUSH_DOCS pages or
+   * FLUSH_CHARS characters of text, whichever comes first; `bounds` sets others); searches see each segment
    * once written. `alongside` work (a source's own bookkeeping) commits with the next segment, so
    * the two never disagree after a crash.
    */
-  writer(): {
+  writer(bounds: { docs?: number; chars?: number } = {}): {
     add(doc: IndexedDocument | PreparedDocument): void;
     remove(url: string): void;
     alongside(work: () => void): void;
     flush(): void;
   } {
+    const maxDocs = bounds.docs ?? FLUSH_DOCS;
+    const maxChars = bounds.chars ?? FLUSH_CHARS;
+    let chars = 0;
     let upserts: Array<IndexedDocument | PreparedDocument> = [];
     let removals: string[] = [];
     let work: Array<() => void> = [];
     const flush = () => {
       if (upserts.length === 0 && removals.length === 0 && work.length === 0) return;
       const batch = { upserts, removals, work };
+      chars = 0;
       upserts = [];
       removals = [];
       work = [];
@@ -242,7 +253,9 @@ export class LocalIndex {
     return {
       add: (doc) => {
         upserts.push(doc);
-        if (upserts.length >= FLUSH_DOCS) flush();
+        const page = 'analysed' in doc ? doc.doc : doc;
+        chars += page.text.length + page.title.length + (page.description?.length ?? 0);
+        if (upserts.length >= maxDocs || chars >= maxChars) flush();
       },
       remove: (url) => {
         removals.push(url);
