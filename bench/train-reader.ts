@@ -136,6 +136,7 @@ async function main(): Promise<void> {
             setting: r.setting,
             question: r.q.question,
             value: r.value,
+            quote: r.graded?.finding.evidence[0]?.quote ?? null,
             answerable: r.q.answerable,
             right: r.right,
             f1: r.f1,
