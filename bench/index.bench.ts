@@ -15,7 +15,15 @@
  *    with the index, in the background, after the first answer); the load below starts then, so
  *    it measures the index serving rather than the boot's catch-up beside it;
  *  - uncached instant search, every query distinct (so nothing comes from a cache): p50/p99 at 1
- *    connection and req/s at 50 connections (autocannon, INDEX_BENCH_SECONDS each, default 10);
+ *    connection (autocannon, 10 s), then req/s at 50 connections: over the first
+ *    INDEX_BENCH_WARM_SECONDS (default 10) and, the figure the targets use, over the
+ *    INDEX_BENCH_SECONDS after them (default 20). The first seconds at 50 connections are the
+ *    engine filling its postings cache with the lists common words need: at a million pages, where
+ *    a list is ten times as long, the rate a second climbed over its first 5 to 8 seconds here
+ *    (from about 400-800 to 800-1,050), where at 100,000 it was at its rate from the first; a
+ *    window that starts with them measures the warm-up as much as the serving. Both are printed.
+ *    (At 100,000 the rate then fell over the next 20 s in some runs, 1,766 to 1,402 in one, with
+ *    the CPU a request rising: not explained yet, and measured, not excluded);
  *  - the CPU a request costs under the 50-connection load, the main thread's (HTTP, bus, event
  *    log) apart from all the other threads' (the search thread, V8's GC helpers, the pools), from
  *    /proc: at a larger size, which side grows;
@@ -48,7 +56,10 @@ import { distinctQueries, writeCorpus } from './index-corpus';
 export { distinctQueries, writeCorpus } from './index-corpus';
 
 const SIZES = (process.env.INDEX_BENCH_SIZES ?? '100000,1000000').split(',').map(Number);
-const SECONDS = Number(process.env.INDEX_BENCH_SECONDS ?? 10);
+const SECONDS = Number(process.env.INDEX_BENCH_SECONDS ?? 20);
+const WARM_SECONDS = Number(process.env.INDEX_BENCH_WARM_SECONDS ?? 10);
+/** Seconds of the one-at-a-time measures: one connection, the engine alone, the FTS5 peer. */
+const ONE_SECONDS = 10;
 const WORK = path.join(os.tmpdir(), 'wr-index-bench');
 const PEER = 'SQLite FTS5 (peer, in-process)';
 const ENGINE_ALONE = 'engine alone (in-process, no HTTP)';
@@ -79,7 +90,10 @@ interface ServiceFigures {
   p50: number;
   p99: number;
   rps1: number;
+  /** req/s at 50 connections over the seconds after the first WARM_SECONDS (the targets' figure). */
   rps50: number;
+  /** req/s at 50 connections over its first WARM_SECONDS, while the engine's caches fill. */
+  rps50First: number;
   rssMb: number;
   /** CPU per request under the 50-connection load: the main thread's, and every other thread's (search thread, GC helpers, pools). */
   cpuMainMs: number;
@@ -133,7 +147,7 @@ async function buildChild(dist: string, dataDir: string, pagesDir: string): Prom
 /**
  * The engine alone on the index just built, as the FTS5 peer is measured: opened read-only in this
  * process (its default cache), 200 queries to warm the code, then the distinct queries one after
- * another for SECONDS, no HTTP. Null for a build whose engine is elsewhere (an old baseline).
+ * another for ONE_SECONDS, no HTTP. Null for a build whose engine is elsewhere (an old baseline).
  */
 function engineAlone(dist: string, file: string): { p50: number; p99: number; rps1: number } | null {
   const module = path.join(dist, 'libs', 'search-engine', 'src', 'local-index.js');
@@ -148,10 +162,10 @@ function engineAlone(dist: string, file: string): { p50: number; p99: number; rp
   return figures;
 }
 
-/** `run` on each query, one after another, for SECONDS at most: p50 and p99 in ms, and queries a second. */
+/** `run` on each query, one after another, for ONE_SECONDS at most: p50 and p99 in ms, and queries a second. */
 function oneByOne(queries: string[], run: (query: string) => unknown): { p50: number; p99: number; rps1: number } {
   const latencies: number[] = [];
-  const until = performance.now() + SECONDS * 1000;
+  const until = performance.now() + ONE_SECONDS * 1000;
   for (let i = 0; performance.now() < until && i < queries.length; i++) {
     const t = performance.now();
     run(queries[i]);
@@ -377,11 +391,11 @@ async function measureService(
     const settledMs = performance.now() - started;
     let next = 0;
     const distinct = () => queries[next++ % queries.length];
-    const load = (connections: number) =>
+    const load = (connections: number, duration: number) =>
       autocannon({
         url,
         connections,
-        duration: SECONDS,
+        duration,
         requests: [
           { method: 'POST', path: '/v1/search', headers, setupRequest: (req) => ({ ...req, body: body(distinct()) }) },
         ],
@@ -400,9 +414,10 @@ async function measureService(
         },
       ],
     });
-    const one = await load(1);
+    const one = await load(1, ONE_SECONDS);
+    const first = await load(50, WARM_SECONDS);
     const before = threadCpuMs(svc.pid);
-    const fifty = await load(50);
+    const fifty = await load(50, SECONDS);
     const after = threadCpuMs(svc.pid);
     let cpuMain = 0;
     let cpuOther = 0;
@@ -423,10 +438,11 @@ async function measureService(
       p99: one.latency.p99,
       rps1: one.requests.average,
       rps50: fifty.requests.average,
+      rps50First: first.requests.average,
       rssMb,
       cpuMainMs: cpuMain / served,
       cpuOtherMs: cpuOther / served,
-      errors: one.non2xx + fifty.non2xx + one.errors + fifty.errors,
+      errors: one.non2xx + first.non2xx + fifty.non2xx + one.errors + first.errors + fifty.errors,
     };
   } finally {
     await svc.stop();
@@ -565,7 +581,7 @@ async function main(): Promise<void> {
     'p50 ms (1 conn)',
     'p99 ms (1 conn)',
     'req/s (1 conn)',
-    'req/s (50 conn)',
+    'req/s (50 conn): first warm-up s / after',
     'CPU ms/req (50 conn): main + other threads',
     'RSS MB',
     'MRR@10 all/tuned/held-out',
@@ -579,7 +595,7 @@ async function main(): Promise<void> {
       : '';
     const mrr = r.mrr ? `${f(r.mrr.all, 3)} / ${f(r.mrr.tune, 3)} / ${f(r.mrr.held, 3)}` : '—';
     lines.push(
-      `| ${f(r.size)} | ${r.build} | ${r.build_ok ? f(rate) + runs : `failed: ${r.build_error}`} | ${f(r.diskMb, 1)} | ${f(r.rssPeakMb)} | ${f(r.bootMs)} | ${f(r.settledMs)} | ${f(r.p50, 1)} | ${f(r.p99, 1)} | ${f(r.rps1)} | ${f(r.rps50)} | ${r.cpuMainMs === undefined ? '—' : `${f(r.cpuMainMs, 2)} + ${f(r.cpuOtherMs, 2)}`} | ${f(r.rssMb)} | ${mrr} |`,
+      `| ${f(r.size)} | ${r.build} | ${r.build_ok ? f(rate) + runs : `failed: ${r.build_error}`} | ${f(r.diskMb, 1)} | ${f(r.rssPeakMb)} | ${f(r.bootMs)} | ${f(r.settledMs)} | ${f(r.p50, 1)} | ${f(r.p99, 1)} | ${f(r.rps1)} | ${r.rps50First === undefined ? f(r.rps50) : `${f(r.rps50First)} / ${f(r.rps50)}`} | ${r.cpuMainMs === undefined ? '—' : `${f(r.cpuMainMs, 2)} + ${f(r.cpuOtherMs, 2)}`} | ${f(r.rssMb)} | ${mrr} |`,
     );
     if (r.service_error) lines.push(`|  | ${r.build}: the service failed: ${r.service_error} |`);
   }
@@ -597,7 +613,11 @@ async function main(): Promise<void> {
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(
     path.join(dir, 'index.json'),
-    JSON.stringify({ name: 'index', at: new Date().toISOString(), machine: m, seconds: SECONDS, rows }, null, 2) + '\n',
+    JSON.stringify(
+      { name: 'index', at: new Date().toISOString(), machine: m, seconds: SECONDS, warmSeconds: WARM_SECONDS, rows },
+      null,
+      2,
+    ) + '\n',
   );
   fs.writeFileSync(path.join(dir, 'index.md'), lines.join('\n') + '\n');
 }
@@ -618,7 +638,7 @@ function scaling(rows: Array<Record<string, unknown>>): string[] {
   const mark = (ok: boolean) => (ok ? 'met' : 'NOT met');
   return [
     `At ${n(large.size)} pages against ${n(small.size)} (this checkout):`,
-    `- req/s at 50 connections: ${ratio(large.rps50, small.rps50)}x (target >= 0.6x: ${mark(large.rps50 / small.rps50 >= 0.6)}); CPU per request, main thread ${large.cpuMainMs?.toFixed(2)} ms against ${small.cpuMainMs?.toFixed(2)}, other threads (search thread, GC helpers, pools) ${large.cpuOtherMs?.toFixed(2)} ms against ${small.cpuOtherMs?.toFixed(2)}`,
+    `- req/s at 50 connections, after the first ${WARM_SECONDS} s: ${ratio(large.rps50, small.rps50)}x (target >= 0.6x: ${mark(large.rps50 / small.rps50 >= 0.6)}); over the first ${WARM_SECONDS} s: ${ratio(large.rps50First, small.rps50First)}x; CPU per request, main thread ${large.cpuMainMs?.toFixed(2)} ms against ${small.cpuMainMs?.toFixed(2)}, other threads (search thread, GC helpers, pools) ${large.cpuOtherMs?.toFixed(2)} ms against ${small.cpuOtherMs?.toFixed(2)}`,
     `- build pages/s: ${ratio(rate(large), rate(small))}x (target >= 0.8x: ${mark(rate(large) / rate(small) >= 0.8)})`,
     `- p50 at 1 connection: ${large.p50} ms (target <= 5 ms: ${mark(large.p50 <= 5)})`,
     `- largest RSS (build ${Math.round(large.rssPeakMb)} MB, serving ${Math.round(large.rssMb)} MB): ${Math.round(largest)} MB (target <= 1,024 MB: ${mark(largest <= 1024)})`,
