@@ -22,8 +22,8 @@
  *    a list is ten times as long, the rate a second climbed over its first 5 to 8 seconds here
  *    (from about 400-800 to 800-1,050), where at 100,000 it was at its rate from the first; a
  *    window that starts with them measures the warm-up as much as the serving. Both are printed.
- *    (At 100,000 the rate then fell over the next 20 s in some runs, 1,766 to 1,402 in one, with
- *    the CPU a request rising: not explained yet, and measured, not excluded);
+ *    (At 100,000 the rate a second moved between about 1,050 and 1,600 over a minute, with no
+ *    trend, in one run here; in another the first 10 s gave 1,766 and the 20 s after them 1,402);
  *  - the CPU a request costs under the 50-connection load, the main thread's (HTTP, bus, event
  *    log) apart from all the other threads' (the search thread, V8's GC helpers, the pools), from
  *    /proc: at a larger size, which side grows;
