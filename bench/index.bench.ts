@@ -16,7 +16,7 @@
  *    it measures the index serving rather than the boot's catch-up beside it;
  *  - uncached instant search, every query distinct (so nothing comes from a cache): p50/p99 at 1
  *    connection (autocannon, 10 s), then req/s at 50 connections: over the first
- *    INDEX_BENCH_WARM_SECONDS (default 10) and, the figure the targets use, over the
+ *    INDEX_BENCH_WARM_SECONDS (default 10) and over the
  *    INDEX_BENCH_SECONDS after them (default 20). The first seconds at 50 connections are the
  *    engine filling its postings cache with the lists common words need: at a million pages, where
  *    a list is ten times as long, the rate a second climbed over its first 5 to 8 seconds here
@@ -53,7 +53,7 @@ import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
-import { startService } from '../test/support/service-process';
+import { type RunningService, startService } from '../test/support/service-process';
 import { baselineDist, machine, ROOT } from './bench-util';
 import { distinctQueries, writeCorpus } from './index-corpus';
 
@@ -97,7 +97,7 @@ interface ServiceFigures {
   p50: number;
   p99: number;
   rps1: number;
-  /** req/s at 50 connections over the seconds after the first WARM_SECONDS (the targets' figure). */
+  /** req/s at 50 connections over the seconds after the first WARM_SECONDS (the target uses the alternating figure). */
   rps50: number;
   /** req/s at 50 connections over its first WARM_SECONDS, while the engine's caches fill. */
   rps50First: number;
@@ -364,7 +364,7 @@ const rssOf = (pid: number): number => {
 
 /** A service started on a built index, with the first answer's time and a loader over the distinct queries. */
 interface Serving {
-  svc: Awaited<ReturnType<typeof startService>>;
+  svc: RunningService;
   bootMs: number;
   settledMs: number;
   /** autocannon at `connections` for `seconds`, each request the next distinct query (a cursor of its own). */
@@ -680,12 +680,17 @@ async function main(): Promise<void> {
   }
 
   let alternate: AlternatingFigures[] = [];
+  let alternateError: string | undefined;
   try {
     if (kept.length >= 2) {
       process.stderr.write(
         `[index] alternating ${kept.map((k) => k.size).join(' / ')}: ${TURNS} turns of ${TURN_SECONDS} s each…\n`,
       );
-      alternate = await alternating(ours, kept, queries);
+      // A failure is printed in the results, as a size's service failure is, not the end of the run.
+      alternate = await alternating(ours, kept, queries).catch((error: unknown) => {
+        alternateError = (error as Error).message.slice(0, 200);
+        return [];
+      });
       process.stderr.write(`[index] ${JSON.stringify(alternate)}\n`);
     }
   } finally {
@@ -738,6 +743,7 @@ async function main(): Promise<void> {
       ),
     );
   }
+  if (alternateError) lines.push('', `The alternating measure failed: ${alternateError}`);
   lines.push('', ...scaling(rows, alternate));
   lines.push(
     '',
@@ -763,6 +769,7 @@ async function main(): Promise<void> {
         turnSeconds: TURN_SECONDS,
         rows,
         alternating: alternate,
+        alternatingError: alternateError,
       },
       null,
       2,
