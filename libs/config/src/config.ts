@@ -105,6 +105,8 @@ export interface Config {
   monitorMinIntervalMinutes: number;
   /** `CHARGES_RETENTION_DAYS`: how long a charge stays in the read model behind GET /v1/usage/requests/{id}. */
   chargesRetentionDays: number;
+  /** `CHARGES_MAX_DOCS`: the most charges the in-memory (embedded) read model keeps; past it the oldest are dropped, checked every minute. */
+  chargesMaxDocs: number;
   /** `IDEMPOTENCY_MAX_BODY_BYTES`: the largest answer kept for an Idempotency-Key's replay. */
   idempotencyMaxBodyBytes: number;
   /** `PAGE_CACHE_MAX_MB`: the on-disk page cache's bound; past it the oldest pages are deleted. */
@@ -311,6 +313,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxMonitorsPerTeam: int(env, 'MAX_MONITORS_PER_TEAM', 100, 1, 1_000_000),
     monitorMinIntervalMinutes: int(env, 'MONITOR_MIN_INTERVAL_MINUTES', 15, 1, 10_080),
     chargesRetentionDays: int(env, 'CHARGES_RETENTION_DAYS', 30, 1, 36_500),
+    chargesMaxDocs: int(env, 'CHARGES_MAX_DOCS', 100_000, 1_000, 100_000_000),
     idempotencyMaxBodyBytes: int(env, 'IDEMPOTENCY_MAX_BODY_BYTES', 65_536, 1_024, 512 * 1024),
     pageCacheMaxMb: int(env, 'PAGE_CACHE_MAX_MB', 512, 1, 1_048_576),
     extractCallTimeoutMs: int(env, 'EXTRACT_CALL_TIMEOUT_MS', 60_000, 1_000, 600_000),

@@ -21,12 +21,15 @@ import {
   type ReadStore,
   platformProjections,
   pruneCharges,
+  pruneChargesOver,
 } from '@app/readmodels';
 
 /** How often in-memory read models are written to DATA_DIR while they change (and once at shutdown). */
 const SNAPSHOT_EVERY_MS = 60_000;
 /** How often charges past CHARGES_RETENTION_DAYS are dropped from the read model. */
 const PRUNE_EVERY_MS = 3_600_000;
+/** How often the in-memory read model's charges are brought back to CHARGES_MAX_DOCS. */
+const BOUND_EVERY_MS = 60_000;
 const SNAPSHOT_NAME = Symbol('SNAPSHOT_NAME');
 
 /**
@@ -40,6 +43,7 @@ export class ProjectorLifecycle implements OnModuleInit, OnApplicationShutdown {
   private readonly snapshots: ReadModelSnapshots | null;
   private timer?: NodeJS.Timeout;
   private pruneTimer?: NodeJS.Timeout;
+  private boundTimer?: NodeJS.Timeout;
 
   constructor(
     readonly projector: Projector,
@@ -85,6 +89,28 @@ export class ProjectorLifecycle implements OnModuleInit, OnApplicationShutdown {
     void this.prune();
     this.pruneTimer = setInterval(() => void this.prune(), PRUNE_EVERY_MS);
     this.pruneTimer.unref();
+    // In memory, a charge a call kept for CHARGES_RETENTION_DAYS is bounded by traffic, not by a
+    // size: the embedded read model also keeps at most CHARGES_MAX_DOCS (MongoDB keeps them on disk).
+    if (this.reads instanceof MemoryReadStore) {
+      void this.bound();
+      this.boundTimer = setInterval(() => void this.bound(), BOUND_EVERY_MS);
+      this.boundTimer.unref();
+    }
+  }
+
+  /** Drops the oldest charges past CHARGES_MAX_DOCS from the read model (the log and the daily totals keep them). */
+  private async bound(): Promise<void> {
+    try {
+      const dropped = await pruneChargesOver(this.reads, this.config.chargesMaxDocs);
+      if (dropped > 0)
+        this.logger.log({
+          msg: 'oldest charges dropped from the read model',
+          dropped,
+          kept: this.config.chargesMaxDocs,
+        });
+    } catch (err) {
+      this.logger.warn({ msg: 'charges not bounded', err: (err as Error).message });
+    }
   }
 
   /** Drops charges older than CHARGES_RETENTION_DAYS from the read model (the log keeps them). */
@@ -101,6 +127,7 @@ export class ProjectorLifecycle implements OnModuleInit, OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     if (this.pruneTimer) clearInterval(this.pruneTimer);
+    if (this.boundTimer) clearInterval(this.boundTimer);
     await this.projector.stop();
     await this.snapshot();
   }

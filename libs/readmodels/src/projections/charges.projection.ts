@@ -58,3 +58,20 @@ export async function pruneCharges(store: ReadStore, cutoff: string, batch = 5_0
     if (old.length < batch) return dropped;
   }
 }
+
+/**
+ * Keeps at most `max` charges in the read model: past it, the oldest (by `at`) are dropped,
+ * `batch` at a time. The embedded read model lives in memory, one document per call, so
+ * CHARGES_RETENTION_DAYS alone bounds it by traffic (about 1.2 KB of heap a call, kept 30 days),
+ * not by a size. Returns how many were dropped.
+ */
+export async function pruneChargesOver(store: ReadStore, max: number, batch = 5_000): Promise<number> {
+  let dropped = 0;
+  for (;;) {
+    const over = (await store.count(CHARGES)) - max;
+    if (over <= 0) return dropped;
+    const oldest = await store.find(CHARGES, {}, { sort: { at: 1 }, limit: Math.min(over, batch) });
+    if (oldest.length === 0) return dropped;
+    for (const doc of oldest) if (await store.delete(CHARGES, doc._id, BigInt(doc._version ?? '-1') + 1n)) dropped++;
+  }
+}
